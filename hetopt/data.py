@@ -1,0 +1,68 @@
+"""Bundled data: the papers' worked-example instances and the real throughput tables.
+
+Instances live in the repository's top-level ``instances/`` folder, which the wheel ships
+as the package ``hetopt.instances``.  Throughput tables live in ``hetopt/tables/``, each
+beside its licence.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+__all__ = ["instance_path", "list_instances", "load_json", "gavel_throughputs", "GAVEL_LICENSE"]
+
+_TABLES = resources.files("hetopt.tables")
+#: Text of the MIT licence under which the Gavel throughput numbers are redistributed.
+GAVEL_LICENSE = "hetopt/tables/gavel-LICENSE.txt"
+
+
+def _instances_dir() -> Path:
+    try:  # installed wheel: instances/ shipped as hetopt.instances
+        p = Path(str(resources.files("hetopt.instances")))
+        if p.is_dir() and any(p.glob("*.json")):
+            return p
+    except (ModuleNotFoundError, TypeError):
+        pass
+    p = Path(__file__).resolve().parent.parent / "instances"  # source checkout
+    if p.is_dir():
+        return p
+    raise FileNotFoundError("the bundled instances/ folder was not found in the installation")
+
+
+def list_instances() -> list[str]:
+    """Names (file stems) of the bundled JSON instances."""
+    return sorted(p.stem for p in _instances_dir().glob("*.json"))
+
+
+def instance_path(name: str) -> Path:
+    """Path of a bundled instance, by file stem (``"liu2024_table2"``) or file name."""
+    stem = name[:-5] if name.endswith(".json") else name
+    p = _instances_dir() / f"{stem}.json"
+    if not p.exists():
+        raise FileNotFoundError(f"no bundled instance {name!r}; available: {', '.join(list_instances())}")
+    return p
+
+
+def load_json(path_or_name: str | Path) -> dict[str, Any]:
+    """Read a JSON instance file, or a bundled instance by name."""
+    p = Path(path_or_name)
+    if not p.exists():
+        p = instance_path(str(path_or_name))
+    with open(p, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+@lru_cache(maxsize=1)
+def gavel_throughputs() -> dict[str, Any]:
+    """Gavel's measured isolated throughputs (iterations/s) of 26 job types on V100, P100, K80.
+
+    Returns the parsed JSON: ``source``, ``units``, ``gpu_types`` and ``entries`` (one per
+    job type and scale factor).  From the Gavel scheduler (Narayanan et al., OSDI 2020),
+    MIT licence, Copyright (c) 2020 Stanford Future Data Systems; the licence text ships as
+    ``hetopt/tables/gavel-LICENSE.txt``.
+    """
+    return json.loads(_TABLES.joinpath("gavel_throughputs.json").read_text(encoding="utf-8"))

@@ -1,0 +1,45 @@
+"""Exceptions raised by hetopt.
+
+Every failure is an exception with a message that names what went wrong, in the
+spirit of networkx's ``exception.py``: an instance field that is malformed, a
+model that is infeasible, a solver that failed.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "HetoptError",
+    "InstanceError",
+    "InfeasibleError",
+    "UnboundedError",
+    "SolverError",
+    "SizeLimitError",
+]
+
+
+class HetoptError(Exception):
+    """Base class of every exception raised by hetopt."""
+
+
+class InstanceError(HetoptError, ValueError):
+    """An instance (or an argument describing one) is malformed.
+
+    The message names the field, the index where relevant, and the expected form,
+    e.g. ``"throughput[2, 5] is -3.0; throughputs must be > 0"``.
+    """
+
+
+class InfeasibleError(HetoptError):
+    """A model was proven infeasible."""
+
+
+class UnboundedError(HetoptError):
+    """A model was proven unbounded."""
+
+
+class SolverError(HetoptError, RuntimeError):
+    """A solver failed, is unavailable, or returned no usable result."""
+
+
+class SizeLimitError(HetoptError, ValueError):
+    """A method refuses an instance beyond the size it can handle (e.g. exhaustive search)."""

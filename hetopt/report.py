@@ -1,0 +1,58 @@
+"""Plain-text tables for the command line (reproduce, validate, bench)."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+__all__ = ["Table", "fmt"]
+
+
+def fmt(value: Any, digits: int = 6) -> str:
+    """Format a cell: floats with ``digits`` significant digits, None as '-'."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return f"{value:.{digits}g}"
+    return str(value)
+
+
+@dataclass
+class Table:
+    """A titled table of rows; ``str(table)`` renders it aligned."""
+
+    title: str
+    columns: Sequence[str]
+    rows: list[Sequence[Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, *row: Any) -> None:
+        if len(row) != len(self.columns):
+            raise ValueError(f"row has {len(row)} cells; table {self.title!r} has {len(self.columns)} columns")
+        self.rows.append(row)
+
+    def __str__(self) -> str:
+        cells = [[str(c) for c in self.columns]] + [[fmt(v) for v in r] for r in self.rows]
+        widths = [max(len(r[j]) for r in cells) for j in range(len(self.columns))]
+        line = "  ".join("-" * w for w in widths)
+        out = [self.title, line]
+        out.append("  ".join(c.ljust(w) for c, w in zip(cells[0], widths)))
+        out.append(line)
+        out += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in cells[1:]]
+        out.append(line)
+        out += self.notes
+        return "\n".join(out)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"title": self.title, "columns": list(self.columns), "rows": [list(r) for r in self.rows], "notes": self.notes}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), default=str)

@@ -1,0 +1,140 @@
+"""Result types shared by every paper: the status vocabulary, solutions, certificates.
+
+One result type and one status vocabulary, as in Pyomo's
+``contrib/solver/common/results.py`` and scipy's ``milp``: a ``Solution`` carries the
+status, the objective of the incumbent, a bound (the solver's dual bound, an exact
+optimum, or nothing for heuristics), the relative gap between them, the wall time and
+the solver or method that produced it.  Paper subpackages subclass ``Solution`` to add
+their own metrics (JCT, utility, makespan, ...).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Status", "Solution", "Certificate", "relative_gap", "OPTIMAL_RTOL"]
+
+#: A solve is reported OPTIMAL only when its relative gap is at most this.
+OPTIMAL_RTOL = 1e-6
+
+
+class Status(enum.Enum):
+    """Outcome of a solve or of an algorithm run."""
+
+    OPTIMAL = "optimal"
+    """Proven optimal (gap <= ``OPTIMAL_RTOL``), by a solver or an exhaustive search."""
+    FEASIBLE = "feasible"
+    """A feasible solution without an optimality proof (heuristics, solves stopped at a gap)."""
+    TIME_LIMIT = "time_limit"
+    """Stopped by the time limit; ``objective`` is the incumbent if one exists."""
+    INFEASIBLE = "infeasible"
+    UNBOUNDED = "unbounded"
+    ERROR = "error"
+
+    @property
+    def has_solution(self) -> bool:
+        """True when a usable incumbent exists (OPTIMAL, FEASIBLE, or TIME_LIMIT with one)."""
+        return self in (Status.OPTIMAL, Status.FEASIBLE, Status.TIME_LIMIT)
+
+
+def relative_gap(objective: float | None, bound: float | None) -> float | None:
+    """Relative gap ``|objective - bound| / max(|bound|, 1e-12)``; ``None`` if either is missing."""
+    if objective is None or bound is None:
+        return None
+    if not (math.isfinite(objective) and math.isfinite(bound)):
+        return math.inf
+    return abs(objective - bound) / max(abs(bound), 1e-12)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Solution:
+    """Outcome of a model solve or of an algorithm.
+
+    Attributes
+    ----------
+    status : Status
+    objective : float or None
+        Objective value of the returned decision (recomputed from the decision for
+        algorithms, the incumbent for solvers).
+    bound : float or None
+        A proven bound on the optimum in the objective's direction (a lower bound for a
+        minimization), or ``None`` (heuristics never carry one).
+    gap : float or None
+        ``relative_gap(objective, bound)``.
+    wall_time : float
+        Seconds.
+    solver : str
+        The solver or method that produced the result ("highs", "scip", "has", ...).
+    sense : str
+        "min" or "max".
+    message : str
+        Free text from the solver or method (termination reason, route taken).
+    """
+
+    status: Status
+    objective: float | None = None
+    bound: float | None = None
+    gap: float | None = None
+    wall_time: float = 0.0
+    solver: str = ""
+    sense: str = "min"
+    message: str = ""
+
+    def __post_init__(self) -> None:
+        if self.sense not in ("min", "max"):
+            raise ValueError(f"sense is {self.sense!r}; expected 'min' or 'max'")
+        if self.status is Status.OPTIMAL and self.objective is None:
+            raise ValueError("an OPTIMAL solution needs an objective")
+
+    @property
+    def is_optimal(self) -> bool:
+        return self.status is Status.OPTIMAL
+
+    @property
+    def proven(self) -> bool:
+        """True when ``bound`` is a certified bound (solver dual bound or exact optimum)."""
+        return self.bound is not None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Certificate:
+    """Result of checking a claim on one instance.
+
+    Used for optimality gaps (``value`` against a certified ``reference``) and for
+    approximation / competitive ratios (``ratio`` against a claimed ``limit``).
+
+    Attributes
+    ----------
+    name : str
+        What was checked ("gap", "alpha(2+alpha)", ...).
+    value : float
+        The algorithm's value on the instance.
+    reference : float
+        The optimum or certified bound it is compared with.
+    ratio : float
+        ``value / reference`` for minimization, ``reference / value`` for maximization
+        (so that ratios are >= 1 when the reference is a valid bound).
+    limit : float or None
+        The claimed bound on ``ratio`` (None for a plain gap report).
+    proven : bool
+        True only when ``reference`` is an exact optimum or a solver-certified bound.
+    holds : bool or None
+        ``ratio <= limit`` (with tolerance) when ``limit`` is given and ``proven``.
+    details : dict
+    """
+
+    name: str
+    value: float
+    reference: float
+    ratio: float
+    limit: float | None = None
+    proven: bool = False
+    holds: bool | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def gap(self) -> float:
+        return self.ratio - 1.0

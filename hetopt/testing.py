@@ -1,0 +1,73 @@
+"""Helpers for the test suites of every paper: formulation-card checks, notebook runs.
+
+A formulation card (``models/<paper>.md``) lists the model components in a Markdown table
+whose header is ``| builder | component | equation |``; each row names a builder key, a
+component name and the paper's equation label, e.g.::
+
+    | builder | component | equation |
+    |---|---|---|
+    | `build_p1` | `samples_assigned` | (8a) |
+
+:func:`check_card` checks that every listed component exists in the model built by that
+builder and that its ``doc`` carries the equation label.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+__all__ = ["card_rows", "check_card", "run_notebook"]
+
+_ROW = re.compile(r"^\|\s*`([^`]+)`\s*\|\s*`([^`]+)`\s*\|\s*([^|]+?)\s*\|")
+
+
+def card_rows(card: str | Path) -> list[tuple[str, str, str]]:
+    """The (builder, component, equation) rows of a formulation card's component table."""
+    rows, inside = [], False
+    for line in Path(card).read_text(encoding="utf-8").splitlines():
+        if re.match(r"^\|\s*builder\s*\|\s*component\s*\|\s*equation\s*\|", line):
+            inside = True
+            continue
+        if inside:
+            m = _ROW.match(line)
+            if m:
+                rows.append((m.group(1), m.group(2), m.group(3)))
+            elif not line.startswith("|"):
+                inside = False
+    return rows
+
+
+def check_card(card: str | Path, models: Mapping[str, Any]) -> int:
+    """Assert that every component of the card exists with its equation label in its doc.
+
+    ``models`` maps builder names to built models: Pyomo models (components looked up with
+    ``find_component``) or CVXPY problems (constraints looked up by label).  Returns the
+    number of rows checked; raises ``AssertionError`` naming the first mismatch.
+    """
+    rows = card_rows(card)
+    assert rows, f"{card}: no '| builder | component | equation |' table found"
+    for builder, comp, eq in rows:
+        assert builder in models, f"{card}: builder {builder!r} was not built by the test"
+        model = models[builder]
+        if hasattr(model, "find_component"):
+            c = model.find_component(comp)
+            assert c is not None, f"{card}: {builder} has no component {comp!r}"
+            doc = c.doc or ""
+        else:  # CVXPY problem: constraints by label, or the objective
+            labels = {getattr(c, "label", None) or str(c.constr_id): c for c in model.constraints}
+            assert comp in labels, f"{card}: {builder} has no constraint labelled {comp!r}"
+            doc = labels[comp].label or ""
+        assert eq in doc, f"{card}: {builder}.{comp} doc {doc!r} does not cite {eq}"
+    return len(rows)
+
+
+def run_notebook(path: str | Path, timeout: int = 600) -> Any:
+    """Execute a notebook headless (nbclient, kernel python3) and return it."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(str(path), as_version=4)
+    NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(Path(path).parent)}}).execute()
+    return nb

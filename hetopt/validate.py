@@ -1,0 +1,154 @@
+"""Generic certificate checks, ratio checks and seeded sweeps.
+
+Validators certify, they do not re-solve: a paper's own checker recomputes the objective
+of a returned decision; the helpers here turn (value, reference) pairs into
+:class:`~hetopt.result.Certificate` objects with ``proven`` set only when the reference
+is an exact optimum or a solver-certified bound, and run a function over many seeded
+instances (:func:`sweep`) with a local process pool or a ``dask.distributed`` client.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import sys
+import time
+from typing import Any, Callable, Iterable, Sequence
+
+from .result import Certificate, Solution
+
+__all__ = ["FEAS_TOL", "RATIO_TOL", "gap_certificate", "ratio_certificate", "sweep", "summarize"]
+
+#: Absolute tolerance used by feasibility checkers.
+FEAS_TOL = 1e-6
+#: Relative slack granted to a ratio before a claimed bound is called violated.
+RATIO_TOL = 1e-9
+
+
+def _ratio(value: float, reference: float, sense: str) -> float:
+    if sense == "min":
+        return value / reference if reference > 0 else (1.0 if value == reference else float("inf"))
+    return reference / value if value > 0 else (1.0 if value == reference else float("inf"))
+
+
+def gap_certificate(value: float, reference: Solution | float, *, sense: str = "min", name: str = "gap",
+                    proven: bool | None = None, **details: Any) -> Certificate:
+    """Certificate comparing ``value`` with a reference optimum or bound.
+
+    ``reference`` may be a :class:`Solution`: its ``bound`` is used and ``proven`` is true
+    only if the solution is OPTIMAL (then its objective equals its bound within the
+    tolerance) or carries a solver bound.  A plain float counts as proven only when the
+    caller says so.
+    """
+    if isinstance(reference, Solution):
+        ref = reference.bound if reference.bound is not None else reference.objective
+        is_proven = reference.bound is not None
+        details.setdefault("reference_status", reference.status.value)
+    else:
+        ref, is_proven = float(reference), bool(proven)
+    if proven is not None and isinstance(reference, Solution):
+        is_proven = is_proven and proven
+    return Certificate(name=name, value=float(value), reference=float(ref), ratio=_ratio(value, ref, sense),
+                       proven=is_proven, details=dict(details))
+
+
+def ratio_certificate(value: float, reference: float, limit: float, *, sense: str = "min", proven: bool,
+                      name: str = "ratio", **details: Any) -> Certificate:
+    """Check a claimed approximation / competitive ratio ``limit`` on one instance.
+
+    ``holds`` is ``ratio <= limit * (1 + RATIO_TOL)`` when ``proven``; when the reference is
+    not a certified optimum or bound the check cannot decide and ``holds`` is ``None``.
+    """
+    r = _ratio(value, reference, sense)
+    holds = (r <= limit * (1 + RATIO_TOL)) if proven else None
+    return Certificate(name=name, value=float(value), reference=float(reference), ratio=r, limit=float(limit),
+                       proven=proven, holds=holds, details=dict(details))
+
+
+def _run_one(make_instance: Callable[[int], Any], evaluate: Callable[[Any], Any], seed: int) -> Any:
+    return evaluate(make_instance(seed))
+
+
+class _Progress:
+    """A minimal progress line on stderr, shown only when stderr is a terminal."""
+
+    def __init__(self, total: int, enabled: bool | None) -> None:
+        self.total, self.done, self.t0 = total, 0, time.perf_counter()
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+
+    def step(self) -> None:
+        self.done += 1
+        if self.enabled:
+            el = time.perf_counter() - self.t0
+            sys.stderr.write(f"\r{self.done}/{self.total} instances, {el:.1f} s")
+            if self.done == self.total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def sweep(
+    make_instance: Callable[[int], Any],
+    evaluate: Callable[[Any], Any],
+    seeds: Iterable[int],
+    executor: Any = None,
+    *,
+    progress: bool | None = None,
+) -> list[Any]:
+    """Run ``evaluate(make_instance(seed))`` for every seed; results in seed order.
+
+    Parameters
+    ----------
+    make_instance, evaluate : callables
+        Must be picklable (module-level functions or ``functools.partial`` of them) when
+        run in a process pool or on a dask cluster.
+    seeds : iterable of int
+    executor : None, "serial", int, concurrent.futures.Executor or dask.distributed.Client
+        None: a local process pool with one worker per core; "serial" (or 1): in this
+        process; an int: a process pool of that size; an Executor: used as is; a dask
+        ``Client`` (anything with ``map`` and ``gather``): tasks are submitted to it.
+    progress : bool, optional
+        Progress line on stderr; default: only when stderr is a terminal.
+    """
+    seeds = list(seeds)
+    for s in seeds:
+        if not isinstance(s, int) or isinstance(s, bool):
+            raise ValueError(f"seeds must be integers; got {s!r}")
+    bar = _Progress(len(seeds), progress)
+    if executor in ("serial", 1) or len(seeds) <= 1:
+        out = []
+        for s in seeds:
+            out.append(_run_one(make_instance, evaluate, s))
+            bar.step()
+        return out
+    if hasattr(executor, "gather") and hasattr(executor, "map") and not isinstance(executor, cf.Executor):
+        futures = executor.map(_run_one, [make_instance] * len(seeds), [evaluate] * len(seeds), seeds, pure=False)
+        results = executor.gather(futures)
+        for _ in seeds:
+            bar.step()
+        return list(results)
+    own = None
+    if executor is None or isinstance(executor, int):
+        n = min(len(seeds), executor or os.cpu_count() or 1)
+        own = executor = cf.ProcessPoolExecutor(max_workers=n)
+    if not isinstance(executor, cf.Executor):
+        raise ValueError(f"executor is {executor!r}; expected None, 'serial', an int, an Executor or a dask Client")
+    try:
+        futs = {executor.submit(_run_one, make_instance, evaluate, s): i for i, s in enumerate(seeds)}
+        results: list[Any] = [None] * len(seeds)
+        for f in cf.as_completed(futs):
+            results[futs[f]] = f.result()
+            bar.step()
+        return results
+    finally:
+        if own is not None:
+            own.shutdown()
+
+
+def summarize(values: Sequence[float]) -> dict[str, float]:
+    """Mean, min, max and count of a list of numbers (NaN-free)."""
+    import numpy as np
+
+    a = np.asarray(values, dtype=float)
+    if a.size == 0:
+        return {"n": 0, "mean": float("nan"), "min": float("nan"), "max": float("nan")}
+    return {"n": int(a.size), "mean": float(a.mean()), "min": float(a.min()), "max": float(a.max())}
