@@ -1,0 +1,54 @@
+"""Multi-job placement on heterogeneous clusters (Liu et al., IEEE TPDS 2024).
+
+Problem P1 (eq. (8)): choose the workers of every job (sigma) and its per-worker samples (pi) to
+minimize the average job completion time, computation (straggler of a proportional split) plus
+Ring-AllReduce communication.  This subpackage has the instance, an independent evaluator, the
+models P1-P3 (Pyomo, CVXPY), certified optima (:func:`solve_exact`, :func:`exhaustive`), the
+paper's algorithms (Algorithm 1 :func:`categories`, Algorithm 2 :func:`matching_market` and
+:func:`has`, Algorithm 3 :func:`jps`), the baselines of Section VI, a reset-event simulator,
+generators and validators.
+
+References
+----------
+K. Liu, J. Wang, Z. Huang, J. Pan, "Sampling-Based Multi-Job Placement for Heterogeneous Deep
+Learning Clusters", IEEE Trans. Parallel Distrib. Syst. 35(6), 2024, doi:10.1109/TPDS.2024.3390109.
+
+Examples
+--------
+>>> from hetopt.placement import PlacementInstance, solve_exact, has
+>>> inst = PlacementInstance(throughput=[[275, 275, 644, 644], [884, 884, 1754, 1754]],
+...                          dataset_size=[100_000, 50_000], epochs=[200, 200])
+>>> round(solve_exact(inst).average_jct, 1)
+10592.0
+>>> round(has(inst).average_jct, 1)
+11225.8
+"""
+
+from .baselines import build_las, las, optimus, optimus_lb
+from .categories import categories, category_at, category_index, iter_categories, n_categories
+from .evaluate import (PlacementSolution, average_jct, check_assignment, equal_share_jct, fairness, heterogeneity_degree,
+                       job_jct, job_metrics, make_solution, worker_samples)
+from .exact import exhaustive, solve_exact
+from .generators import TABLE_III, generate_instance, job_throughputs, perturb_throughput
+from .has import has
+from .instance import PlacementInstance
+from .matching_market import (MarketResult, constricted_set, matching_market, p3_assignment, p3_optimum, preferred_graph,
+                              sum_top)
+from .model import build_p1, build_p1_grouped, build_p2, build_p3, build_p3_cvxpy
+from .sampling import job_priority, jps
+from .simulator import SimulationResult, simulate
+from .validate import evaluate_methods, gap_report
+
+__all__ = [
+    "PlacementInstance", "PlacementSolution", "average_jct", "job_jct", "job_metrics", "worker_samples", "fairness",
+    "equal_share_jct", "heterogeneity_degree", "check_assignment", "make_solution",
+    "build_p1", "build_p1_grouped", "build_p2", "build_p3", "build_p3_cvxpy",
+    "solve_exact", "exhaustive",
+    "categories", "iter_categories", "n_categories", "category_at", "category_index",
+    "preferred_graph", "constricted_set", "sum_top", "matching_market", "MarketResult", "p3_assignment", "p3_optimum",
+    "has", "jps", "job_priority",
+    "optimus", "optimus_lb", "las", "build_las",
+    "simulate", "SimulationResult",
+    "generate_instance", "job_throughputs", "perturb_throughput", "TABLE_III",
+    "gap_report", "evaluate_methods",
+]

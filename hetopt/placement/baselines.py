@@ -1,0 +1,124 @@
+"""Baselines of Section VI: Optimus, Optimus-LB and LAS (the motivating example's policy)."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pyomo.environ as pyo
+
+from ..result import Status
+from ..solvers import solve_model
+from .evaluate import PlacementSolution, make_solution
+from .instance import PlacementInstance
+from .model import assignment_from_model
+
+__all__ = ["optimus", "optimus_lb", "las", "build_las"]
+
+
+def _job_jct(inst: PlacementInstance, i: int, rho_sum: float, rho_min: float, n: int, spans: bool, split: str) -> float:
+    V = rho_sum if split == "proportional" else n * rho_min
+    comm = inst.comm_coefficient[i] * (n - 1) / n * float(inst.inverse_rate(spans))
+    return float(inst.epochs[i] * (inst.dataset_size[i] / V + comm))
+
+
+def _greedy(inst: PlacementInstance, split: str) -> np.ndarray:
+    """Optimus' greedy: one worker per job, then repeatedly the job with the largest JCT reduction
+    gets its best free worker (highest rho_{i,k}), until every worker is placed (8c)."""
+    S, K = inst.n_jobs, inst.n_workers
+    rho, nodes = inst.throughput, inst.nodes
+    free = np.ones(K, dtype=bool)
+    a = np.full(K, -1, dtype=int)
+    rsum, rmin, cnt = np.zeros(S), np.full(S, np.inf), np.zeros(S, dtype=int)
+    node0 = np.full(S, -1)
+    spans = np.zeros(S, dtype=bool)
+
+    def take(i: int, k: int) -> None:
+        free[k], a[k] = False, i
+        rsum[i] += rho[i, k]
+        rmin[i] = min(rmin[i], rho[i, k])
+        cnt[i] += 1
+        if node0[i] < 0:
+            node0[i] = nodes[k]
+        elif nodes[k] != node0[i]:
+            spans[i] = True
+
+    for i in range(S):  # each job first gets one worker, to avoid starvation
+        take(i, int(np.flatnonzero(free)[np.argmax(rho[i, free])]))
+    while free.any():
+        idx = np.flatnonzero(free)
+        best_gain, best = -np.inf, None
+        for i in range(S):
+            k = int(idx[np.argmax(rho[i, idx])])
+            now = _job_jct(inst, i, rsum[i], rmin[i], cnt[i], spans[i], split)
+            new = _job_jct(inst, i, rsum[i] + rho[i, k], min(rmin[i], rho[i, k]), cnt[i] + 1,
+                           bool(spans[i] or nodes[k] != node0[i]), split)
+            if now - new > best_gain:
+                best_gain, best = now - new, (i, k)
+        take(*best)
+    return a
+
+
+def optimus(inst: PlacementInstance) -> PlacementSolution:
+    """Optimus (Peng et al., EuroSys 2018) as described in Section VI-A: greedy marginal gain with
+    the dataset divided into equal parts (no load balancing); JCT evaluated with that equal split.
+
+    Status FEASIBLE, no bound.
+    """
+    t0 = time.perf_counter()
+    a = _greedy(inst, "equal")
+    return make_solution(inst, a, solver="optimus", split="equal", wall_time=time.perf_counter() - t0)
+
+
+def optimus_lb(inst: PlacementInstance) -> PlacementSolution:
+    """Optimus-LB: Optimus' greedy with the proportional workload assignment of eqs. (10)-(12)."""
+    t0 = time.perf_counter()
+    a = _greedy(inst, "proportional")
+    return make_solution(inst, a, solver="optimus_lb", wall_time=time.perf_counter() - t0)
+
+
+def build_las(inst: PlacementInstance) -> pyo.ConcreteModel:
+    """LAS as an ILP over groups of identical workers: maximize min_i sum_k sigma rho / V_i^Equal.
+
+    V_i^Equal = sum_k rho_{i,k} / S is job i's throughput under an equal share of the cluster
+    (Section IV-A).  Constraints (8b)-(8d) as in P1.
+    """
+    S = inst.n_jobs
+    _, members = inst.worker_groups(by_node=False)
+    rep = [int(ws[0]) for ws in members]
+    veq = inst.throughput.sum(axis=1) / S
+    m = pyo.ConcreteModel(name="LAS")
+    m.JOBS = pyo.Set(initialize=range(S), ordered=True)
+    m.GROUPS = pyo.Set(initialize=range(len(members)), ordered=True)
+    m.x = pyo.Var(m.JOBS, m.GROUPS, domain=pyo.NonNegativeIntegers, bounds=lambda m, i, g: (0, len(members[g])),
+                  doc="workers of group g assigned to job i")
+    m.norm = pyo.Expression(m.JOBS, rule=lambda m, i: sum(float(inst.throughput[i, rep[g]] / veq[i]) * m.x[i, g] for g in m.GROUPS),
+                            doc="sum_k sigma_{i,k} rho_{i,k} / V_i^Equal")
+    m.z = pyo.Var(bounds=(0, S), doc="min_i normalized throughput")
+    m.max_min = pyo.Constraint(m.JOBS, rule=lambda m, i: m.z <= m.norm[i], doc="LAS: z <= normalized throughput of job i")
+    m.at_least_one = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.x[i, g] for g in m.GROUPS) >= 1, doc="(8b)")
+    m.all_workers = pyo.Constraint(m.GROUPS, rule=lambda m, g: sum(m.x[i, g] for i in m.JOBS) == len(members[g]), doc="(8c)-(8d)")
+    m.fairness = pyo.Objective(expr=m.z, sense=pyo.maximize, doc="LAS: max-min normalized throughput")
+    m._groups = members
+    return m
+
+
+def las(inst: PlacementInstance, *, time_limit: float | None = None) -> PlacementSolution:
+    """LAS (Tiresias' Least Attained Service, as used in Section IV-A), solved exactly as an ILP.
+
+    Lexicographic: first the max-min normalized throughput z*, then, among placements reaching
+    z*, the largest total normalized throughput (the max-min optimum is rarely unique; this makes
+    the placement well defined).  The data are then split proportionally (load balancing after
+    placement, the sequential approach the paper criticizes).  Status FEASIBLE for P1.
+    """
+    t0 = time.perf_counter()
+    m = build_las(inst)
+    first = solve_model(m, "highs", time_limit=time_limit)
+    zstar = first.objective
+    m.fairness.deactivate()
+    m.keep_min = pyo.Constraint(expr=m.z >= zstar - 1e-9 * max(1.0, abs(zstar)))
+    m.total = pyo.Objective(expr=sum(m.norm[i] for i in m.JOBS), sense=pyo.maximize)
+    solve_model(m, "highs", time_limit=time_limit)
+    a = assignment_from_model(inst, m)
+    return make_solution(inst, a, solver="las", wall_time=time.perf_counter() - t0,
+                         info={"max_min_normalized_throughput": zstar})

@@ -1,0 +1,101 @@
+"""Feasible solution categories Psi (Algorithm 1, eq. (15)).
+
+A category (K_1, ..., K_S) fixes how many workers each job gets (sum K_i = K, K_i >= 1).
+Algorithm 1 enumerates them starting from (K - S + 1, 1, ..., 1): K_2 runs fastest, then K_3,
+and so on, with K_1 = K - sum_{j>=2} K_j.  This is the lexicographic order of the reversed
+tuples (K_S, ..., K_2), so the n-th category can be computed directly (:func:`category_at`),
+which lets the sampling scheme (Algorithm 3) draw from huge Psi without enumerating it.
+"""
+
+from __future__ import annotations
+
+from math import comb
+from typing import Iterator
+
+from ..errors import InstanceError
+
+__all__ = ["categories", "iter_categories", "n_categories", "category_at", "category_index"]
+
+
+def _check(n_jobs: int, n_workers: int) -> None:
+    for name, v in (("n_jobs", n_jobs), ("n_workers", n_workers)):
+        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            raise InstanceError(f"{name} is {v!r}; expected a positive integer")
+    if n_workers < n_jobs:
+        raise InstanceError(f"n_workers={n_workers} < n_jobs={n_jobs}; every job needs a worker (8b)")
+
+
+def n_categories(n_jobs: int, n_workers: int) -> int:
+    """|Psi| = C(K-1, S-1) (stars and bars)."""
+    _check(n_jobs, n_workers)
+    return comb(n_workers - 1, n_jobs - 1)
+
+
+def iter_categories(n_jobs: int, n_workers: int) -> Iterator[tuple[int, ...]]:
+    """Algorithm 1 as printed, yielding categories in the paper's order."""
+    _check(n_jobs, n_workers)
+    S, K = n_jobs, n_workers
+    if S == 1:
+        yield (K,)
+        return
+    cur = [K - S + 1] + [1] * (S - 1)
+    seen: set[tuple[int, ...]] = set()
+    while tuple(cur) not in seen:  # line 1
+        seen.add(tuple(cur))  # line 2
+        yield tuple(cur)
+        reset = [False] * S
+        # line 3, with K_hat_i of eq. (15) computed from the current K_{i+1..S} (1-based i)
+        k_hat = K - 1 - sum(cur[2:])
+        if cur[1] < k_hat:
+            cur[1] += 1
+        else:
+            cur[1], reset[1] = 1, True
+        for i in range(2, S):  # lines 4-8 (0-based i is job i+1)
+            if reset[i - 1]:
+                k_hat = K - i - sum(cur[i + 1:])
+                if cur[i] < k_hat:
+                    cur[i] += 1
+                else:
+                    cur[i], reset[i] = 1, True
+        cur[0] = K - sum(cur[1:])  # line 9
+
+
+def categories(n_jobs: int, n_workers: int) -> list[tuple[int, ...]]:
+    """Psi of Algorithm 1, in the paper's order (for K=5, S=3: (3,1,1), (2,2,1), (1,3,1), ...)."""
+    return list(iter_categories(n_jobs, n_workers))
+
+
+def category_at(n_jobs: int, n_workers: int, index: int) -> tuple[int, ...]:
+    """The ``index``-th (0-based) category of Algorithm 1's order, without enumerating Psi."""
+    total = n_categories(n_jobs, n_workers)
+    if not isinstance(index, int) or not 0 <= index < total:
+        raise InstanceError(f"index is {index!r}; expected an integer in [0, {total - 1}]")
+    S, K = n_jobs, n_workers
+    out = [0] * S
+    rest, r = K, index
+    for i in range(S - 1, 0, -1):  # K_S first (most significant), down to K_2
+        v = 1
+        while True:
+            # categories with this prefix: compositions of rest - v into i positive parts
+            cnt = comb(rest - v - 1, i - 1)
+            if r < cnt:
+                break
+            r -= cnt
+            v += 1
+        out[i] = v
+        rest -= v
+    out[0] = rest
+    return tuple(out)
+
+
+def category_index(category: tuple[int, ...] | list[int]) -> int:
+    """Position (0-based) of ``category`` in Algorithm 1's order; inverse of :func:`category_at`."""
+    c = [int(x) for x in category]
+    if not c or min(c) < 1:
+        raise InstanceError(f"category {category!r} must have positive entries")
+    S, rest, idx = len(c), sum(c), 0
+    for i in range(S - 1, 0, -1):
+        for v in range(1, c[i]):
+            idx += comb(rest - v - 1, i - 1)
+        rest -= c[i]
+    return idx

@@ -1,0 +1,75 @@
+"""HAS, the Heterogeneity-Aware Scheduler: Algorithm 2 over every category of Algorithm 1."""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from ..result import Status
+from .categories import iter_categories
+from .evaluate import PlacementSolution, average_jct, make_solution
+from .instance import PlacementInstance
+from .matching_market import solve_category
+
+__all__ = ["has", "evaluate_categories"]
+
+MARKETS = ("assignment", "auction")
+
+
+def evaluate_categories(inst: PlacementInstance, cats: Iterable[Sequence[int]], market: str = "assignment",
+                        order: np.ndarray | None = None) -> list[tuple[tuple[int, ...], np.ndarray, float]]:
+    """Run the P3 step of Algorithm 2 on each category; return (category, assignment, avg JCT).
+
+    ``order`` maps category positions to jobs (job prioritizing of Algorithm 3): position p of a
+    category gives its K_p workers to job ``order[p]``.  Categories returned are per job.
+    """
+    out = []
+    for c in cats:
+        c = np.asarray(c, dtype=int)
+        per_job = c if order is None else _to_jobs(c, order)
+        a = solve_category(inst, per_job, market)
+        out.append((tuple(int(x) for x in per_job), a, average_jct(inst, a)))
+    return out
+
+
+def _to_jobs(c: np.ndarray, order: np.ndarray) -> np.ndarray:
+    per_job = np.empty_like(c)
+    per_job[order] = c
+    return per_job
+
+
+def has(inst: PlacementInstance, market: str = "assignment") -> PlacementSolution:
+    """HAS (Section V-C): the best placement over all C(K-1, S-1) categories.
+
+    For every category of Algorithm 1, the placement maximizing total throughput (P3) is found,
+    its average JCT (14) evaluated with the communication term, and the best kept (lines 16-18).
+
+    Parameters
+    ----------
+    inst : PlacementInstance
+    market : {"assignment", "auction"}
+        How each category's P3 optimum is found.  "auction" runs Algorithm 2's pricing
+        (:func:`~hetopt.placement.matching_market`), whose step count grows with the price gaps
+        (pseudo-polynomial, Proposition 1).  "assignment" (default) computes the same P3 optimum
+        with the Hungarian algorithm; Theorem 2, checked by the tests, says both reach the
+        maximum throughput, so they differ only in how ties among P3 optima are broken.
+
+    Returns
+    -------
+    PlacementSolution
+        Status FEASIBLE (HAS is a heuristic for P1: a P3 optimum need not minimize JCT); ``info``
+        has the number of categories examined.
+    """
+    if market not in MARKETS:
+        raise ValueError(f"market is {market!r}; expected one of {MARKETS}")
+    t0 = time.perf_counter()
+    best_val, best_a, n = math.inf, None, 0
+    for c, a, val in evaluate_categories(inst, iter_categories(inst.n_jobs, inst.n_workers), market):
+        n += 1
+        if val < best_val:
+            best_val, best_a = val, a
+    return make_solution(inst, best_a, status=Status.FEASIBLE, solver=f"has[{market}]", wall_time=time.perf_counter() - t0,
+                         info={"categories": n, "market": market})

@@ -1,0 +1,268 @@
+"""The multi-job placement instance of Liu et al. 2024 (Section III).
+
+``S`` jobs share ``K`` heterogeneous workers; ``throughput[i, k]`` is rho_{i,k}, the samples per
+second job ``i`` processes on worker ``k``.  Communication (Ring-AllReduce, eqs. (5)-(6)) is
+modelled when model sizes are given: the bottleneck rate r_i^min of a job is the intra-node
+rate when all its workers share one node and the inter-node rate otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..errors import InstanceError
+
+__all__ = ["PlacementInstance", "KIND", "SCHEMA_VERSION"]
+
+KIND = "placement"
+SCHEMA_VERSION = 1
+
+
+def _vector(name: str, value: Any, length: int, *, positive: bool, allow_zero: bool = False) -> np.ndarray:
+    try:
+        a = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise InstanceError(f"{name} must be a sequence of {length} numbers; got {value!r}") from None
+    if a.ndim != 1 or a.shape[0] != length:
+        raise InstanceError(f"{name} has shape {a.shape}; expected ({length},)")
+    for idx, x in enumerate(a):
+        if not math.isfinite(x):
+            raise InstanceError(f"{name}[{idx}] is {x}; values must be finite")
+        if positive and (x < 0 or (x == 0 and not allow_zero)):
+            raise InstanceError(f"{name}[{idx}] is {x}; values must be {'>= 0' if allow_zero else '> 0'}")
+    a.setflags(write=False)
+    return a
+
+
+def _rate(name: str, value: Any) -> float | None:
+    if value is None:
+        return None
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise InstanceError(f"{name} is {value!r}; expected a positive number of bytes/s") from None
+    if not math.isfinite(v) or v <= 0:
+        raise InstanceError(f"{name} is {v}; expected a positive finite number of bytes/s")
+    return v
+
+
+def _names(name: str, value: Sequence[str] | None, length: int, default: str) -> tuple[str, ...]:
+    if value is None:
+        return tuple(f"{default}{j}" for j in range(length))
+    names = tuple(value)
+    if len(names) != length or not all(isinstance(s, str) for s in names):
+        raise InstanceError(f"{name} must be {length} strings; got {value!r}")
+    return names
+
+
+@dataclass(frozen=True, eq=False)
+class PlacementInstance:
+    """A heterogeneity-aware job placement and load balancing instance (problem P1, eq. (8)).
+
+    Parameters
+    ----------
+    throughput : array_like, shape (S, K)
+        rho_{i,k} > 0, samples per second of job ``i`` on worker ``k``.
+    dataset_size : array_like, shape (S,)
+        |Pi_i| > 0, training samples of job ``i``.
+    epochs : array_like, shape (S,)
+        T_i > 0, training epochs of job ``i`` (fractional values are allowed, e.g. for the
+        remaining work of a job in :func:`~hetopt.placement.simulate`).
+    model_size : array_like, shape (S,), optional
+        D_i >= 0 in bytes.  ``None`` or all zeros: communication is ignored, as in Table II.
+    worker_node : array_like of int, shape (K,), optional
+        Node of each worker; default: all workers on node 0.
+    intra_node_rate, inter_node_rate : float, optional
+        Link rates in bytes/s used for r_{k,k'} in eq. (5): intra for two workers on the same
+        node, inter otherwise.  Required when communication is modelled (inter only if there
+        is more than one node); ``inter_node_rate <= intra_node_rate`` is required, so that
+        r_i^min is the inter-node rate exactly when a job spans two nodes.
+    job_names, worker_names : sequence of str, optional
+
+    Raises
+    ------
+    InstanceError
+        Naming the field, the index and the expected form.
+    """
+
+    throughput: np.ndarray
+    dataset_size: np.ndarray
+    epochs: np.ndarray
+    model_size: np.ndarray | None = None
+    worker_node: np.ndarray | None = None
+    intra_node_rate: float | None = None
+    inter_node_rate: float | None = None
+    job_names: tuple[str, ...] | None = None
+    worker_names: tuple[str, ...] | None = None
+    _nodes: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        try:
+            rho = np.asarray(self.throughput, dtype=float)
+        except (TypeError, ValueError):
+            raise InstanceError(f"throughput must be an S x K array of numbers; got {self.throughput!r}") from None
+        if rho.ndim != 2 or rho.size == 0:
+            raise InstanceError(f"throughput has shape {rho.shape}; expected (S, K) with S >= 1 jobs and K >= 1 workers")
+        S, K = rho.shape
+        bad = np.argwhere(~np.isfinite(rho) | (rho <= 0))
+        if bad.size:
+            i, k = bad[0]
+            raise InstanceError(f"throughput[{i}, {k}] is {rho[i, k]}; throughputs must be finite and > 0")
+        if K < S:
+            raise InstanceError(f"throughput has K={K} workers for S={S} jobs; P1 needs K >= S so that every job gets a worker (8b)")
+        rho.setflags(write=False)
+        set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
+        set_("throughput", rho)
+        set_("dataset_size", _vector("dataset_size", self.dataset_size, S, positive=True))
+        set_("epochs", _vector("epochs", self.epochs, S, positive=True))
+        D = None
+        if self.model_size is not None:
+            D = _vector("model_size", self.model_size, S, positive=True, allow_zero=True)
+            if not D.any():
+                D = None
+        set_("model_size", D)
+        if self.worker_node is None:
+            nodes = np.zeros(K, dtype=int)
+            set_("worker_node", None)
+        else:
+            raw = np.asarray(self.worker_node)
+            if raw.ndim != 1 or raw.shape[0] != K:
+                raise InstanceError(f"worker_node has shape {raw.shape}; expected ({K},), one node per worker")
+            for k, x in enumerate(raw):
+                if not (isinstance(x, (int, np.integer)) or (isinstance(x, (float, np.floating)) and float(x).is_integer())) or x < 0:
+                    raise InstanceError(f"worker_node[{k}] is {x!r}; node ids must be integers >= 0")
+            nodes = raw.astype(int)
+            nodes.setflags(write=False)
+            set_("worker_node", nodes)
+        set_("_nodes", nodes)
+        intra, inter = _rate("intra_node_rate", self.intra_node_rate), _rate("inter_node_rate", self.inter_node_rate)
+        set_("intra_node_rate", intra)
+        set_("inter_node_rate", inter)
+        if D is not None:
+            if intra is None:
+                raise InstanceError("intra_node_rate is required when model_size is given (communication is modelled, eq. (6))")
+            if len(np.unique(nodes)) > 1 and inter is None:
+                raise InstanceError("inter_node_rate is required when model_size is given and workers are on several nodes")
+        if intra is not None and inter is not None and inter > intra:
+            raise InstanceError(f"inter_node_rate ({inter}) exceeds intra_node_rate ({intra}); hetopt requires inter <= intra so that "
+                                "r_i^min of eq. (5) is the inter-node rate exactly when a job spans several nodes")
+        set_("job_names", _names("job_names", self.job_names, S, "job"))
+        set_("worker_names", _names("worker_names", self.worker_names, K, "worker"))
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def n_jobs(self) -> int:
+        """S, the number of jobs."""
+        return self.throughput.shape[0]
+
+    @property
+    def n_workers(self) -> int:
+        """K, the number of workers."""
+        return self.throughput.shape[1]
+
+    @property
+    def nodes(self) -> np.ndarray:
+        """Node of every worker (zeros when ``worker_node`` is not given)."""
+        return self._nodes
+
+    @property
+    def has_communication(self) -> bool:
+        """True when the communication term (6) is modelled."""
+        return self.model_size is not None
+
+    @property
+    def multi_node(self) -> bool:
+        return len(np.unique(self._nodes)) > 1
+
+    @property
+    def comm_coefficient(self) -> np.ndarray:
+        """2 D_i per job (bytes), zeros without communication: l_i^[c] = 2 D_i (K_i - 1) / (K_i r_i^min)."""
+        return np.zeros(self.n_jobs) if self.model_size is None else 2.0 * self.model_size
+
+    def inverse_rate(self, spans_nodes: bool | np.ndarray) -> float | np.ndarray:
+        """1 / r^min for a job on one node (False) or spanning nodes (True); 0 without communication."""
+        if not self.has_communication:
+            return np.zeros_like(np.asarray(spans_nodes, dtype=float))
+        inv_intra = 1.0 / self.intra_node_rate
+        inv_inter = 1.0 / self.inter_node_rate if self.inter_node_rate is not None else inv_intra
+        return np.where(spans_nodes, inv_inter, inv_intra)
+
+    def worker_groups(self, by_node: bool | None = None) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Group identical workers (same throughput column, and same node if ``by_node``).
+
+        ``by_node`` defaults to whether the instance has communication on several nodes.
+        Returns ``(labels, members)``: the group of each worker and the sorted worker
+        indices of each group (groups ordered by their first worker).
+        """
+        if by_node is None:
+            by_node = self.has_communication and self.multi_node
+        keys: dict[tuple, int] = {}
+        labels = np.empty(self.n_workers, dtype=int)
+        for k in range(self.n_workers):
+            key = tuple(self.throughput[:, k].tolist()) + ((int(self._nodes[k]),) if by_node else ())
+            labels[k] = keys.setdefault(key, len(keys))
+        members = [np.flatnonzero(labels == g) for g in range(len(keys))]
+        return labels, members
+
+    def subset(self, jobs: Sequence[int], epochs: Sequence[float] | None = None) -> "PlacementInstance":
+        """The instance restricted to ``jobs`` (all workers kept), optionally with new epochs."""
+        jobs = list(jobs)
+        return PlacementInstance(
+            throughput=self.throughput[jobs],
+            dataset_size=self.dataset_size[jobs],
+            epochs=self.epochs[jobs] if epochs is None else epochs,
+            model_size=None if self.model_size is None else self.model_size[jobs],
+            worker_node=self.worker_node,
+            intra_node_rate=self.intra_node_rate,
+            inter_node_rate=self.inter_node_rate,
+            job_names=[self.job_names[j] for j in jobs],
+            worker_names=self.worker_names,
+        )
+
+    # ------------------------------------------------------------------ JSON
+    _FIELDS = ("throughput", "dataset_size", "epochs", "model_size", "worker_node", "intra_node_rate",
+               "inter_node_rate", "job_names", "worker_names")
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": KIND, "schema_version": SCHEMA_VERSION}
+        for f in self._FIELDS:
+            v = getattr(self, f)
+            out[f] = v.tolist() if isinstance(v, np.ndarray) else (list(v) if isinstance(v, tuple) else v)
+        return out
+
+    def to_json(self, path: str | Path | None = None, **kw: Any) -> str:
+        """JSON text of the instance; also written to ``path`` when given."""
+        text = json.dumps(self.to_dict(), **({"indent": 1} | kw))
+        if path is not None:
+            Path(path).write_text(text + "\n", encoding="utf-8")
+        return text
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "PlacementInstance":
+        if not isinstance(data, dict):
+            raise InstanceError(f"a placement instance must be a JSON object; got {type(data).__name__}")
+        if data.get("kind") != KIND:
+            raise InstanceError(f"kind is {data.get('kind')!r}; expected {KIND!r}")
+        if data.get("schema_version") != SCHEMA_VERSION:
+            raise InstanceError(f"schema_version is {data.get('schema_version')!r}; expected {SCHEMA_VERSION}")
+        unknown = set(data) - set(cls._FIELDS) - {"kind", "schema_version", "description", "source"}
+        if unknown:
+            raise InstanceError(f"unknown keys in placement instance: {sorted(unknown)}; allowed: {list(cls._FIELDS)}")
+        missing = {"throughput", "dataset_size", "epochs"} - set(data)
+        if missing:
+            raise InstanceError(f"placement instance misses required keys {sorted(missing)}")
+        return cls(**{k: data[k] for k in cls._FIELDS if k in data})
+
+    @classmethod
+    def from_json(cls, text_or_path: str | Path) -> "PlacementInstance":
+        """Read an instance from JSON text or a file path."""
+        s = str(text_or_path)
+        if not s.lstrip().startswith("{"):
+            s = Path(s).read_text(encoding="utf-8")
+        return cls.from_dict(json.loads(s))

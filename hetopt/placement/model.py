@@ -1,0 +1,326 @@
+"""Pyomo and CVXPY models of Liu et al. 2024: P1 (eq. (8)), P2 (16)-(17), P3 (18).
+
+Builders are pure functions of the instance.  Symbols follow the paper: ``sigma`` (sigma_{i,k}),
+``pi`` (|pi_{i,k}|), ``lp`` (l_i^[p]), ``lc`` (l_i^[c]), ``rho``, ``Pi``, ``T``, ``D``.
+
+P1 is shipped in two per-worker forms:
+
+* ``form="minlp"``: the paper's direct form, with the products sigma |pi| of (8a), the straggler
+  max of (3) and the ring bottleneck r_i^min of (5)-(6) as nonlinear constraints (SCIP).
+* ``form="milp"``: an exact linearization for HiGHS.  (8a) becomes sum_k pi_{i,k} = |Pi_i| with
+  pi_{i,k} <= |Pi_i| sigma_{i,k}; the straggler latency is lp_i >= pi_{i,k} / rho_{i,k} (exact:
+  for fixed sigma the optimal split is the proportional one of (10)-(12)); K_i is encoded by a
+  one-hot ``size`` variable, and r_i^min by a binary ``spans`` (the job uses a worker outside its
+  ``home`` node); the product size x spans is linearized.  Since inter <= intra rate, every
+  linearization is tight at the optimum, so the MILP optimum equals P1's.
+
+:func:`build_p1_grouped` is the aggregated model used by :func:`~hetopt.placement.solve_exact`:
+identical workers (same throughput column and node) become one integer variable, and the
+convex computation latency |Pi_i| / V_i is either kept as a nonlinear constraint (SCIP) or
+represented by tangent cuts added by outer approximation (HiGHS).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import pyomo.environ as pyo
+
+from .instance import PlacementInstance
+from .matching_market import check_category
+
+__all__ = ["build_p1", "build_p2", "build_p3", "build_p3_cvxpy", "build_p1_grouped", "add_tangent_cut", "assignment_from_model"]
+
+
+def _base(inst: PlacementInstance, name: str) -> pyo.ConcreteModel:
+    m = pyo.ConcreteModel(name=name)
+    S, K = inst.n_jobs, inst.n_workers
+    m.JOBS = pyo.Set(initialize=range(S), ordered=True, doc="learning jobs S")
+    m.WORKERS = pyo.Set(initialize=range(K), ordered=True, doc="workers K")
+    m.rho = pyo.Param(m.JOBS, m.WORKERS, initialize={(i, k): float(inst.throughput[i, k]) for i in range(S) for k in range(K)},
+                      doc="rho_{i,k}: samples/s of job i on worker k")
+    m.Pi = pyo.Param(m.JOBS, initialize={i: float(inst.dataset_size[i]) for i in range(S)}, doc="|Pi_i|: dataset size")
+    m.T = pyo.Param(m.JOBS, initialize={i: float(inst.epochs[i]) for i in range(S)}, doc="T_i: epochs")
+    m.D = pyo.Param(m.JOBS, initialize={i: float(inst.comm_coefficient[i] / 2) for i in range(S)}, doc="D_i: model size (bytes)")
+    return m
+
+
+def _add_comm_linear(m: pyo.ConcreteModel, inst: PlacementInstance, count: dict, uses_node) -> None:
+    """l_i^[c] of (5)-(6), linearized: one-hot worker count, spans-nodes binary, product linearized.
+
+    ``count[i]`` is the expression K_i; ``uses_node(i, h)`` yields (expression, capacity) pairs of
+    workers of job i on node h, used in ``x <= cap (home_{i,h} + spans_i)``.
+    """
+    S, K = inst.n_jobs, inst.n_workers
+    nmax = K - S + 1
+    m.SIZES = pyo.RangeSet(1, nmax, doc="possible K_i")
+    m.size = pyo.Var(m.JOBS, m.SIZES, domain=pyo.Binary, doc="size[i,n] = 1 iff K_i = n")
+    m.size_onehot = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.size[i, n] for n in m.SIZES) == 1,
+                                   doc="(6) K_i takes exactly one value")
+    m.size_count = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(n * m.size[i, n] for n in m.SIZES) == count[i],
+                                  doc="(6) K_i = sum_k sigma_{i,k}")
+    inv_intra = 1.0 / inst.intra_node_rate
+    if inst.multi_node:
+        inv_inter = 1.0 / inst.inter_node_rate
+        nodes = sorted(set(int(h) for h in inst.nodes))
+        m.NODES = pyo.Set(initialize=nodes, doc="nodes")
+        m.home = pyo.Var(m.JOBS, m.NODES, domain=pyo.Binary, doc="home[i,h]: job i's home node")
+        m.spans = pyo.Var(m.JOBS, domain=pyo.Binary, doc="spans_i = 1 if job i uses workers of two or more nodes")
+        m.one_home = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.home[i, h] for h in m.NODES) == 1,
+                                    doc="(5) every job has one home node")
+        m.bottleneck = pyo.ConstraintList(doc="(5) r_i^min is the inter-node rate if job i uses a worker off its home node")
+        for i in range(S):
+            for h in nodes:
+                for expr, cap in uses_node(i, h):
+                    m.bottleneck.add(expr <= cap * (m.home[i, h] + m.spans[i]))
+        m.size_spans = pyo.Var(m.JOBS, m.SIZES, bounds=(0, 1), doc="size[i,n] * spans[i]")
+        m.size_spans_link = pyo.Constraint(m.JOBS, m.SIZES, rule=lambda m, i, n: m.size_spans[i, n] >= m.size[i, n] + m.spans[i] - 1,
+                                           doc="(6) linearized product size x spans")
+        m.comm_latency = pyo.Constraint(m.JOBS, rule=lambda m, i: m.lc[i] >= sum(
+            2 * m.D[i] * (n - 1) / n * (inv_intra * m.size[i, n] + (inv_inter - inv_intra) * m.size_spans[i, n]) for n in m.SIZES),
+            doc="(6) l_i^[c] = 2 (K_i - 1) D_i / (r_i^min K_i)")
+    else:
+        m.comm_latency = pyo.Constraint(m.JOBS, rule=lambda m, i: m.lc[i] >= sum(
+            2 * m.D[i] * (n - 1) / n * inv_intra * m.size[i, n] for n in m.SIZES),
+            doc="(6) l_i^[c] = 2 (K_i - 1) D_i / (r_i^min K_i)")
+
+
+def build_p1(inst: PlacementInstance, form: str = "milp") -> pyo.ConcreteModel:
+    """P1, eq. (8) with (8a)-(8d), per worker, with workload variables |pi_{i,k}|.
+
+    Parameters
+    ----------
+    inst : PlacementInstance
+    form : {"milp", "minlp"}
+        "minlp": the paper's direct nonlinear form (solve with SCIP).  "milp": the exact
+        linearization (HiGHS); see the module docstring.
+
+    Returns
+    -------
+    pyomo.environ.ConcreteModel
+        Objective ``avg_jct`` (8); variables ``sigma``, ``pi``, ``lp``, ``lc`` (``lc`` only with
+        communication).
+    """
+    if form not in ("milp", "minlp"):
+        raise ValueError(f"form is {form!r}; expected 'milp' or 'minlp'")
+    S, K = inst.n_jobs, inst.n_workers
+    m = _base(inst, f"P1 ({form})")
+    m.sigma = pyo.Var(m.JOBS, m.WORKERS, domain=pyo.Binary, doc="sigma_{i,k} = 1 iff worker k trains job i")
+    m.pi = pyo.Var(m.JOBS, m.WORKERS, bounds=lambda m, i, k: (0, m.Pi[i]), doc="|pi_{i,k}|: samples of job i on worker k")
+    lp_ub = {i: float(inst.dataset_size[i] / inst.throughput[i].min()) for i in range(S)}
+    m.lp = pyo.Var(m.JOBS, bounds=lambda m, i: (0, lp_ub[i]), doc="l_i^[p]: computation latency of an epoch")
+    comm = inst.has_communication
+    if comm:
+        m.lc = pyo.Var(m.JOBS, domain=pyo.NonNegativeReals, doc="l_i^[c]: communication latency of an epoch")
+    if form == "minlp":
+        m.samples_assigned = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.sigma[i, k] * m.pi[i, k] for k in m.WORKERS) == m.Pi[i],
+                                            doc="(8a) all samples of job i are assigned")
+        m.straggler = pyo.Constraint(m.JOBS, m.WORKERS, rule=lambda m, i, k: m.lp[i] >= m.sigma[i, k] * m.pi[i, k] / m.rho[i, k],
+                                     doc="(2)-(3) l_i^[p] = max_k |pi_{i,k}| / rho_{i,k} sigma_{i,k}")
+    else:
+        m.samples_assigned = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.pi[i, k] for k in m.WORKERS) == m.Pi[i],
+                                            doc="(8a) all samples of job i are assigned (linearized)")
+        m.samples_on_selected = pyo.Constraint(m.JOBS, m.WORKERS, rule=lambda m, i, k: m.pi[i, k] <= m.Pi[i] * m.sigma[i, k],
+                                               doc="(8a) samples only on selected workers (linearized sigma |pi|)")
+        m.straggler = pyo.Constraint(m.JOBS, m.WORKERS, rule=lambda m, i, k: m.lp[i] >= m.pi[i, k] / m.rho[i, k],
+                                     doc="(2)-(3) l_i^[p] = max_k |pi_{i,k}| / rho_{i,k}")
+    m.at_least_one = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.sigma[i, k] for k in m.WORKERS) >= 1,
+                                    doc="(8b) every job gets at least one worker")
+    m.all_workers = pyo.Constraint(expr=sum(m.sigma[i, k] for i in m.JOBS for k in m.WORKERS) == K,
+                                   doc="(8c) all workers participate")
+    m.one_job = pyo.Constraint(m.WORKERS, rule=lambda m, k: sum(m.sigma[i, k] for i in m.JOBS) <= 1,
+                               doc="(8d) a worker trains at most one job")
+    if comm:
+        if form == "minlp":
+            _add_comm_direct(m, inst)
+        else:
+            count = {i: sum(m.sigma[i, k] for k in m.WORKERS) for i in range(S)}
+            node_of = inst.nodes
+            _add_comm_linear(m, inst, count, lambda i, h: [(m.sigma[i, k], 1) for k in range(K) if node_of[k] == h])
+    m.avg_jct = pyo.Objective(
+        expr=sum(m.T[i] * (m.lp[i] + (m.lc[i] if comm else 0)) for i in m.JOBS) / S, sense=pyo.minimize,
+        doc="(8) average JCT (1/S) sum_i T_i (l_i^[p] + l_i^[c])")
+    return m
+
+
+def _add_comm_direct(m: pyo.ConcreteModel, inst: PlacementInstance) -> None:
+    """(5)-(6) in direct form: r_i^min as a variable bounded by every selected pair's rate."""
+    intra = inst.intra_node_rate
+    inter = inst.inter_node_rate if inst.multi_node else intra
+    K = inst.n_workers
+    m.r_min = pyo.Var(m.JOBS, bounds=(inter, intra), doc="r_i^min: bottleneck rate of job i's ring")
+    m.bottleneck = pyo.ConstraintList(doc="(5) r_i^min = min over selected worker pairs of r_{k,k'}")
+    nodes = inst.nodes
+    for i in m.JOBS:
+        for k in range(K):
+            for k2 in range(k + 1, K):
+                if nodes[k] != nodes[k2]:
+                    m.bottleneck.add(m.r_min[i] <= inter + (intra - inter) * (2 - m.sigma[i, k] - m.sigma[i, k2]))
+    m.comm_latency = pyo.Constraint(m.JOBS, rule=lambda m, i: m.lc[i] * m.r_min[i] * sum(m.sigma[i, k] for k in m.WORKERS)
+                                    >= 2 * m.D[i] * (sum(m.sigma[i, k] for k in m.WORKERS) - 1),
+                                    doc="(6) l_i^[c] = 2 (K_i - 1) D_i / (r_i^min K_i)")
+
+
+def build_p2(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteModel:
+    """P2, eqs. (16)-(17): P1 with the worker counts fixed to a category (direct form, SCIP).
+
+    The computation latency |Pi_i| / sum_k sigma rho of (16) is the nonlinear constraint
+    ``lp_i * V_i >= |Pi_i|``; the communication term is linear in the binary ``spans``.
+    """
+    cat = check_category(inst, category)
+    S, K = inst.n_jobs, inst.n_workers
+    m = _base(inst, "P2")
+    m.Kcat = pyo.Param(m.JOBS, initialize={i: int(cat[i]) for i in range(S)}, doc="K_i of the category")
+    m.sigma = pyo.Var(m.JOBS, m.WORKERS, domain=pyo.Binary, doc="sigma_{i,k}")
+    m.lp = pyo.Var(m.JOBS, bounds=lambda m, i: (0, float(inst.dataset_size[i] / inst.throughput[i].min())), doc="l_i^[p]")
+    m.workers_per_job = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.sigma[i, k] for k in m.WORKERS) == m.Kcat[i],
+                                       doc="(17) job i gets K_i workers")
+    m.one_job = pyo.Constraint(m.WORKERS, rule=lambda m, k: sum(m.sigma[i, k] for i in m.JOBS) <= 1,
+                               doc="(8d) a worker trains at most one job")
+    m.computation = pyo.Constraint(m.JOBS, rule=lambda m, i: m.lp[i] * sum(m.sigma[i, k] * m.rho[i, k] for k in m.WORKERS) >= m.Pi[i],
+                                   doc="(16) l_i^[p] = |Pi_i| / sum_k sigma_{i,k} rho_{i,k}")
+    comm_terms = {i: 0.0 for i in range(S)}
+    if inst.has_communication:
+        inv_intra = 1.0 / inst.intra_node_rate
+        if inst.multi_node:
+            inv_inter = 1.0 / inst.inter_node_rate
+            nodes = sorted(set(int(h) for h in inst.nodes))
+            m.NODES = pyo.Set(initialize=nodes)
+            m.home = pyo.Var(m.JOBS, m.NODES, domain=pyo.Binary, doc="home node of job i")
+            m.spans = pyo.Var(m.JOBS, domain=pyo.Binary, doc="job i spans two or more nodes")
+            m.one_home = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.home[i, h] for h in m.NODES) == 1, doc="(5) one home node")
+            m.bottleneck = pyo.Constraint(m.JOBS, m.WORKERS, rule=lambda m, i, k: m.sigma[i, k] <= m.home[i, int(inst.nodes[k])] + m.spans[i],
+                                          doc="(5) r_i^min is the inter-node rate if job i leaves its home node")
+            for i in range(S):
+                c = 2 * inst.model_size[i] * (cat[i] - 1) / cat[i]
+                comm_terms[i] = c * (inv_intra + (inv_inter - inv_intra) * m.spans[i])
+        else:
+            for i in range(S):
+                comm_terms[i] = 2 * inst.model_size[i] * (cat[i] - 1) / cat[i] * inv_intra
+    m.avg_jct = pyo.Objective(expr=sum(m.T[i] * (comm_terms[i] + m.lp[i]) for i in m.JOBS) / S, sense=pyo.minimize,
+                              doc="(16) average JCT of the category")
+    return m
+
+
+def build_p3(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteModel:
+    """P3, eq. (18): maximize total throughput sum sigma rho for a category (a transportation ILP,
+    totally unimodular, so its LP relaxation is integral)."""
+    cat = check_category(inst, category)
+    S = inst.n_jobs
+    m = _base(inst, "P3")
+    m.Kcat = pyo.Param(m.JOBS, initialize={i: int(cat[i]) for i in range(S)}, doc="K_i of the category")
+    m.sigma = pyo.Var(m.JOBS, m.WORKERS, domain=pyo.Binary, doc="sigma_{i,k}")
+    m.workers_per_job = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.sigma[i, k] for k in m.WORKERS) == m.Kcat[i],
+                                       doc="(17) job i gets K_i workers")
+    m.one_job = pyo.Constraint(m.WORKERS, rule=lambda m, k: sum(m.sigma[i, k] for i in m.JOBS) <= 1,
+                               doc="(8d) a worker trains at most one job")
+    m.total_throughput = pyo.Objective(expr=sum(m.sigma[i, k] * m.rho[i, k] for i in m.JOBS for k in m.WORKERS),
+                                       sense=pyo.maximize, doc="(18) total training throughput V")
+    return m
+
+
+def build_p3_cvxpy(inst: PlacementInstance, category: Sequence[int]):
+    """P3 (18) as a CVXPY LP over sigma in [0, 1]^{S x K} (exact: the constraint matrix is TU).
+
+    Constraints are labelled with their equation numbers; ``rho`` is a ``cp.Parameter`` so the
+    problem can be re-solved for new throughputs.
+    """
+    import cvxpy as cp
+
+    cat = check_category(inst, category)
+    S, K = inst.n_jobs, inst.n_workers
+    rho = cp.Parameter((S, K), value=np.array(inst.throughput), name="rho", nonneg=True)
+    sigma = cp.Variable((S, K), name="sigma")
+    cons = [
+        (cp.sum(sigma, axis=1) == cat).set_label("(17) workers_per_job"),
+        (cp.sum(sigma, axis=0) <= 1).set_label("(8d) one_job"),
+        (sigma >= 0).set_label("sigma_lower"),
+        (sigma <= 1).set_label("sigma_upper"),
+    ]
+    return cp.Problem(cp.Maximize(cp.sum(cp.multiply(rho, sigma))), cons)
+
+
+def build_p1_grouped(inst: PlacementInstance, computation: str = "cuts", tangent_points: int = 8) -> pyo.ConcreteModel:
+    """P1 over groups of identical workers (same throughput column and node).
+
+    ``x[i, g]`` workers of group g go to job i; V_i = sum_g rho_{i,g} x_{i,g}.  The computation
+    latency theta_i >= |Pi_i| / V_i is either the nonlinear constraint ``theta_i V_i >= |Pi_i|``
+    (``computation="nonlinear"``, SCIP) or a set of tangent cuts of the convex function
+    |Pi_i| / V at ``tangent_points`` points (``computation="cuts"``, HiGHS; more are added by outer
+    approximation, :func:`add_tangent_cut`).  Communication is linearized as in
+    :func:`build_p1` (``form="milp"``).
+    """
+    if computation not in ("cuts", "nonlinear"):
+        raise ValueError(f"computation is {computation!r}; expected 'cuts' or 'nonlinear'")
+    S, K = inst.n_jobs, inst.n_workers
+    labels, members = inst.worker_groups()
+    G = len(members)
+    rep = [int(ws[0]) for ws in members]
+    m = pyo.ConcreteModel(name=f"P1 grouped ({computation})")
+    m.JOBS = pyo.Set(initialize=range(S), ordered=True, doc="learning jobs S")
+    m.GROUPS = pyo.Set(initialize=range(G), ordered=True, doc="groups of identical workers")
+    m.n = pyo.Param(m.GROUPS, initialize={g: len(members[g]) for g in range(G)}, doc="workers in group g")
+    m.rho = pyo.Param(m.JOBS, m.GROUPS, initialize={(i, g): float(inst.throughput[i, rep[g]]) for i in range(S) for g in range(G)},
+                      doc="rho_{i,g}")
+    m.Pi = pyo.Param(m.JOBS, initialize={i: float(inst.dataset_size[i]) for i in range(S)}, doc="|Pi_i|")
+    m.T = pyo.Param(m.JOBS, initialize={i: float(inst.epochs[i]) for i in range(S)}, doc="T_i")
+    m.D = pyo.Param(m.JOBS, initialize={i: float(inst.comm_coefficient[i] / 2) for i in range(S)}, doc="D_i")
+    m.x = pyo.Var(m.JOBS, m.GROUPS, domain=pyo.NonNegativeIntegers, bounds=lambda m, i, g: (0, m.n[g]),
+                  doc="workers of group g assigned to job i (sum of sigma_{i,k} over the group)")
+    vmin = {i: float(inst.throughput[i].min()) for i in range(S)}
+    vmax = {i: float(np.sort(inst.throughput[i])[::-1][: K - S + 1].sum()) for i in range(S)}
+    m.V = pyo.Var(m.JOBS, bounds=lambda m, i: (vmin[i], vmax[i]), doc="V_i: training throughput (13)")
+    m.theta = pyo.Var(m.JOBS, bounds=lambda m, i: (inst.dataset_size[i] / vmax[i], inst.dataset_size[i] / vmin[i]),
+                      doc="l_i^[p] = |Pi_i| / V_i (11)")
+    m.throughput_def = pyo.Constraint(m.JOBS, rule=lambda m, i: m.V[i] == sum(m.rho[i, g] * m.x[i, g] for g in m.GROUPS),
+                                      doc="(13) V_i = sum_k sigma_{i,k} rho_{i,k}")
+    m.at_least_one = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.x[i, g] for g in m.GROUPS) >= 1, doc="(8b) at least one worker")
+    m.all_workers = pyo.Constraint(m.GROUPS, rule=lambda m, g: sum(m.x[i, g] for i in m.JOBS) == m.n[g],
+                                   doc="(8c)-(8d) every worker of the group trains exactly one job")
+    if computation == "nonlinear":
+        m.computation = pyo.Constraint(m.JOBS, rule=lambda m, i: m.theta[i] * m.V[i] >= m.Pi[i], doc="(11) l_i^[p] V_i >= |Pi_i|")
+    else:
+        m.cuts = pyo.ConstraintList(doc="(11) tangent cuts of |Pi_i| / V_i (outer approximation)")
+        for i in range(S):
+            for v in np.geomspace(vmin[i], vmax[i], max(2, tangent_points)):
+                add_tangent_cut(m, i, float(v))
+    comm = inst.has_communication
+    if comm:
+        m.lc = pyo.Var(m.JOBS, domain=pyo.NonNegativeReals, doc="l_i^[c]")
+        count = {i: sum(m.x[i, g] for g in m.GROUPS) for i in range(S)}
+        node_of = [int(inst.nodes[rep[g]]) for g in range(G)]
+        _add_comm_linear(m, inst, count, lambda i, h: [(m.x[i, g], len(members[g])) for g in range(G) if node_of[g] == h])
+    m.avg_jct = pyo.Objective(expr=sum(m.T[i] * (m.theta[i] + (m.lc[i] if comm else 0)) for i in m.JOBS) / S,
+                              sense=pyo.minimize, doc="(8)/(14) average JCT")
+    m._groups = members
+    return m
+
+
+def add_tangent_cut(m: pyo.ConcreteModel, i: int, v: float) -> None:
+    """Add theta_i >= |Pi_i| / v - |Pi_i| / v^2 (V_i - v), the tangent of the convex |Pi_i| / V at v."""
+    P = pyo.value(m.Pi[i])
+    m.cuts.add(m.theta[i] >= P / v - P / v**2 * (m.V[i] - v))
+
+
+def assignment_from_model(inst: PlacementInstance, m: pyo.ConcreteModel) -> np.ndarray:
+    """Worker-level assignment from a solved model (``sigma`` per worker, or ``x`` per group).
+
+    For grouped models, each job takes the lowest-index workers of each group in job order.
+    """
+    K = inst.n_workers
+    a = np.full(K, -1, dtype=int)
+    if hasattr(m, "sigma"):
+        for k in range(K):
+            vals = [pyo.value(m.sigma[i, k]) for i in range(inst.n_jobs)]
+            a[k] = int(np.argmax(vals))
+        return a
+    for g, ws in enumerate(m._groups):
+        pos = 0
+        for i in range(inst.n_jobs):
+            c = int(round(pyo.value(m.x[i, g])))
+            a[ws[pos:pos + c]] = i
+            pos += c
+    if (a < 0).any():
+        raise ValueError("grouped solution does not assign every worker")
+    return a
