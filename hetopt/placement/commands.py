@@ -110,7 +110,7 @@ def bench(quick: bool = False) -> list[Table]:
     Sizes follow Tables IV-V (S = 4): certified optimum at K = 30 and 100, HAS at K = 30, JPS
     (N = 40) at K = 300; ``quick`` uses K = 15 / 30 / 50.
     """
-    K_small, K_mid, K_big, K_jps = (12, 15, 30, 50) if quick else (15, 30, 100, 300)
+    K_small, K_mid, K_big, K_jps = (10, 15, 30, 50) if quick else (12, 30, 100, 300)
     tables = []
     rows = []
     for K in ([K_mid] if quick else [K_mid, K_big]):

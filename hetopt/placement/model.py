@@ -63,17 +63,18 @@ def _add_comm_linear(m: pyo.ConcreteModel, inst: PlacementInstance, count: dict,
     inv_intra = 1.0 / inst.intra_node_rate
     if inst.multi_node:
         inv_inter = 1.0 / inst.inter_node_rate
-        nodes = sorted(set(int(h) for h in inst.nodes))
-        m.NODES = pyo.Set(initialize=nodes, doc="nodes")
-        m.home = pyo.Var(m.JOBS, m.NODES, domain=pyo.Binary, doc="home[i,h]: job i's home node")
-        m.spans = pyo.Var(m.JOBS, domain=pyo.Binary, doc="spans_i = 1 if job i uses workers of two or more nodes")
-        m.one_home = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.home[i, h] for h in m.NODES) == 1,
-                                    doc="(5) every job has one home node")
-        m.bottleneck = pyo.ConstraintList(doc="(5) r_i^min is the inter-node rate if job i uses a worker off its home node")
-        for i in range(S):
-            for h in nodes:
-                for expr, cap in uses_node(i, h):
-                    m.bottleneck.add(expr <= cap * (m.home[i, h] + m.spans[i]))
+        if uses_node is not None:
+            nodes = sorted(set(int(h) for h in inst.nodes))
+            m.NODES = pyo.Set(initialize=nodes, doc="nodes")
+            m.home = pyo.Var(m.JOBS, m.NODES, domain=pyo.Binary, doc="home[i,h]: job i's home node")
+            m.spans = pyo.Var(m.JOBS, domain=pyo.Binary, doc="spans_i = 1 if job i uses workers of two or more nodes")
+            m.one_home = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.home[i, h] for h in m.NODES) == 1,
+                                        doc="(5) every job has one home node")
+            m.bottleneck = pyo.ConstraintList(doc="(5) r_i^min is the inter-node rate if job i uses a worker off its home node")
+            for i in range(S):
+                for h in nodes:
+                    for expr, cap in uses_node(i, h):
+                        m.bottleneck.add(expr <= cap * (m.home[i, h] + m.spans[i]))
         m.size_spans = pyo.Var(m.JOBS, m.SIZES, bounds=(0, 1), doc="size[i,n] * spans[i]")
         m.size_spans_link = pyo.Constraint(m.JOBS, m.SIZES, rule=lambda m, i, n: m.size_spans[i, n] >= m.size[i, n] + m.spans[i] - 1,
                                            doc="(6) linearized product size x spans")
@@ -242,32 +243,41 @@ def build_p3_cvxpy(inst: PlacementInstance, category: Sequence[int]):
 
 
 def build_p1_grouped(inst: PlacementInstance, computation: str = "cuts", tangent_points: int = 8) -> pyo.ConcreteModel:
-    """P1 over groups of identical workers (same throughput column and node).
+    """P1 over classes of identical workers, exact, for large clusters.
 
-    ``x[i, g]`` workers of group g go to job i; V_i = sum_g rho_{i,g} x_{i,g}.  The computation
-    latency theta_i >= |Pi_i| / V_i is either the nonlinear constraint ``theta_i V_i >= |Pi_i|``
-    (``computation="nonlinear"``, SCIP) or a set of tangent cuts of the convex function
-    |Pi_i| / V at ``tangent_points`` points (``computation="cuts"``, HiGHS; more are added by outer
-    approximation, :func:`add_tangent_cut`).  Communication is linearized as in
-    :func:`build_p1` (``form="milp"``).
+    Workers with the same throughput column form a class g (n_g workers).  ``x[i, g]`` workers of
+    class g go to job i, V_i = sum_g rho_{i,g} x_{i,g}.  The computation latency
+    theta_i >= |Pi_i| / V_i is either the nonlinear constraint ``theta_i V_i >= |Pi_i|``
+    (``computation="nonlinear"``, SCIP) or tangent cuts of the convex |Pi_i| / V at
+    ``tangent_points`` points (``computation="cuts"``, HiGHS; outer approximation adds more,
+    :func:`add_tangent_cut`).
+
+    With communication on several nodes, job i is either *single-node* (``home[i, h] = 1``: all
+    its workers, ``y[i, h, g]``, on node h, ring at the intra-node rate) or *multi-node*
+    (``spans[i] = 1``: workers ``w[i, g]`` of any node, ring at the inter-node rate; a multi-node
+    job that happens to sit on one node is only over-charged, so the minimum is unchanged).
+    Only single-node jobs care about node identity, so among nodes of identical composition only
+    the first S can be homes, ordered by a symmetry-breaking constraint (any optimum can be
+    relabelled onto them).  This is exact: any (y, w) meeting the node capacities is realized by
+    giving multi-node jobs the leftover workers of each class.
     """
     if computation not in ("cuts", "nonlinear"):
         raise ValueError(f"computation is {computation!r}; expected 'cuts' or 'nonlinear'")
     S, K = inst.n_jobs, inst.n_workers
-    labels, members = inst.worker_groups()
+    labels, members = inst.worker_groups(by_node=False)
     G = len(members)
     rep = [int(ws[0]) for ws in members]
     m = pyo.ConcreteModel(name=f"P1 grouped ({computation})")
     m.JOBS = pyo.Set(initialize=range(S), ordered=True, doc="learning jobs S")
-    m.GROUPS = pyo.Set(initialize=range(G), ordered=True, doc="groups of identical workers")
-    m.n = pyo.Param(m.GROUPS, initialize={g: len(members[g]) for g in range(G)}, doc="workers in group g")
+    m.GROUPS = pyo.Set(initialize=range(G), ordered=True, doc="classes of identical workers")
+    m.n = pyo.Param(m.GROUPS, initialize={g: len(members[g]) for g in range(G)}, doc="workers in class g")
     m.rho = pyo.Param(m.JOBS, m.GROUPS, initialize={(i, g): float(inst.throughput[i, rep[g]]) for i in range(S) for g in range(G)},
                       doc="rho_{i,g}")
     m.Pi = pyo.Param(m.JOBS, initialize={i: float(inst.dataset_size[i]) for i in range(S)}, doc="|Pi_i|")
     m.T = pyo.Param(m.JOBS, initialize={i: float(inst.epochs[i]) for i in range(S)}, doc="T_i")
     m.D = pyo.Param(m.JOBS, initialize={i: float(inst.comm_coefficient[i] / 2) for i in range(S)}, doc="D_i")
     m.x = pyo.Var(m.JOBS, m.GROUPS, domain=pyo.NonNegativeIntegers, bounds=lambda m, i, g: (0, m.n[g]),
-                  doc="workers of group g assigned to job i (sum of sigma_{i,k} over the group)")
+                  doc="workers of class g assigned to job i (sum of sigma_{i,k} over the class)")
     vmin = {i: float(inst.throughput[i].min()) for i in range(S)}
     vmax = {i: float(np.sort(inst.throughput[i])[::-1][: K - S + 1].sum()) for i in range(S)}
     m.V = pyo.Var(m.JOBS, bounds=lambda m, i: (vmin[i], vmax[i]), doc="V_i: training throughput (13)")
@@ -277,7 +287,7 @@ def build_p1_grouped(inst: PlacementInstance, computation: str = "cuts", tangent
                                       doc="(13) V_i = sum_k sigma_{i,k} rho_{i,k}")
     m.at_least_one = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.x[i, g] for g in m.GROUPS) >= 1, doc="(8b) at least one worker")
     m.all_workers = pyo.Constraint(m.GROUPS, rule=lambda m, g: sum(m.x[i, g] for i in m.JOBS) == m.n[g],
-                                   doc="(8c)-(8d) every worker of the group trains exactly one job")
+                                   doc="(8c)-(8d) every worker of the class trains exactly one job")
     if computation == "nonlinear":
         m.computation = pyo.Constraint(m.JOBS, rule=lambda m, i: m.theta[i] * m.V[i] >= m.Pi[i], doc="(11) l_i^[p] V_i >= |Pi_i|")
     else:
@@ -286,15 +296,51 @@ def build_p1_grouped(inst: PlacementInstance, computation: str = "cuts", tangent
             for v in np.geomspace(vmin[i], vmax[i], max(2, tangent_points)):
                 add_tangent_cut(m, i, float(v))
     comm = inst.has_communication
+    m._groups = members
+    m._homes = []
     if comm:
         m.lc = pyo.Var(m.JOBS, domain=pyo.NonNegativeReals, doc="l_i^[c]")
         count = {i: sum(m.x[i, g] for g in m.GROUPS) for i in range(S)}
-        node_of = [int(inst.nodes[rep[g]]) for g in range(G)]
-        _add_comm_linear(m, inst, count, lambda i, h: [(m.x[i, g], len(members[g])) for g in range(G) if node_of[g] == h])
+        if inst.multi_node:
+            _add_node_modes(m, inst, labels, G)
+        _add_comm_linear(m, inst, count, None)
     m.avg_jct = pyo.Objective(expr=sum(m.T[i] * (m.theta[i] + (m.lc[i] if comm else 0)) for i in m.JOBS) / S,
                               sense=pyo.minimize, doc="(8)/(14) average JCT")
-    m._groups = members
     return m
+
+
+def _add_node_modes(m: pyo.ConcreteModel, inst: PlacementInstance, labels: np.ndarray, G: int) -> None:
+    """Single-node / multi-node modes of every job (see :func:`build_p1_grouped`)."""
+    S = inst.n_jobs
+    nodes = sorted(set(int(h) for h in inst.nodes))
+    cap = {h: np.bincount(labels[inst.nodes == h], minlength=G) for h in nodes}
+    by_comp: dict[tuple, list[int]] = {}
+    for h in nodes:
+        by_comp.setdefault(tuple(cap[h].tolist()), []).append(h)
+    homes = sorted(h for hs in by_comp.values() for h in hs[:S])
+    m._homes = homes
+    m.HOMES = pyo.Set(initialize=homes, ordered=True, doc="candidate home nodes (first S of each node composition)")
+    m.home = pyo.Var(m.JOBS, m.HOMES, domain=pyo.Binary, doc="home[i,h] = 1: job i runs on node h only")
+    m.spans = pyo.Var(m.JOBS, domain=pyo.Binary, doc="spans_i = 1: job i may use workers of several nodes")
+    m.y = pyo.Var(m.JOBS, m.HOMES, m.GROUPS, domain=pyo.NonNegativeIntegers,
+                  bounds=lambda m, i, h, g: (0, int(cap[h][g])), doc="workers of class g on node h for single-node job i")
+    m.w = pyo.Var(m.JOBS, m.GROUPS, domain=pyo.NonNegativeIntegers, bounds=lambda m, i, g: (0, m.n[g]),
+                  doc="workers of class g for multi-node job i")
+    m.one_mode = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.home[i, h] for h in m.HOMES) + m.spans[i] == 1,
+                                doc="(5) job i is single-node on one home node or multi-node")
+    m.split = pyo.Constraint(m.JOBS, m.GROUPS, rule=lambda m, i, g: m.x[i, g] == sum(m.y[i, h, g] for h in m.HOMES) + m.w[i, g],
+                             doc="(5) workers of job i by mode")
+    m.home_only = pyo.Constraint(m.JOBS, m.HOMES, m.GROUPS, rule=lambda m, i, h, g: m.y[i, h, g] <= int(cap[h][g]) * m.home[i, h],
+                                 doc="(5) a single-node job uses its home node only")
+    m.multi_only = pyo.Constraint(m.JOBS, m.GROUPS, rule=lambda m, i, g: m.w[i, g] <= m.n[g] * m.spans[i],
+                                  doc="(5) only multi-node jobs use workers of any node")
+    m.node_capacity = pyo.Constraint(m.HOMES, m.GROUPS, rule=lambda m, h, g: sum(m.y[i, h, g] for i in m.JOBS) <= int(cap[h][g]),
+                                     doc="(8d) single-node jobs fit in their node")
+    m.symmetry = pyo.ConstraintList(doc="order identical candidate home nodes (symmetry breaking)")
+    for hs in by_comp.values():
+        hs = hs[:S]
+        for a, b in zip(hs, hs[1:]):
+            m.symmetry.add(sum(2**i * m.home[i, a] for i in range(S)) >= sum(2**i * m.home[i, b] for i in range(S)))
 
 
 def add_tangent_cut(m: pyo.ConcreteModel, i: int, v: float) -> None:
@@ -315,9 +361,22 @@ def assignment_from_model(inst: PlacementInstance, m: pyo.ConcreteModel) -> np.n
             vals = [pyo.value(m.sigma[i, k]) for i in range(inst.n_jobs)]
             a[k] = int(np.argmax(vals))
         return a
+    S = inst.n_jobs
     for g, ws in enumerate(m._groups):
+        if m._homes:  # single-node jobs first, on their home node; multi-node jobs take the rest
+            for i in range(S):
+                for h in m._homes:
+                    c = int(round(pyo.value(m.y[i, h, g])))
+                    if c:
+                        free = [k for k in ws if a[k] < 0 and inst.nodes[k] == h]
+                        a[free[:c]] = i
+            for i in range(S):
+                c = int(round(pyo.value(m.w[i, g])))
+                free = [k for k in ws if a[k] < 0]
+                a[free[:c]] = i
+            continue
         pos = 0
-        for i in range(inst.n_jobs):
+        for i in range(S):
             c = int(round(pyo.value(m.x[i, g])))
             a[ws[pos:pos + c]] = i
             pos += c
