@@ -75,7 +75,10 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
     if solver != "highs":
         raise ValueError(f"solver is {solver!r}; expected 'highs' or 'scip'")
     m = build_p1_grouped(inst, computation="cuts")
-    best_a, best_val, lower = None, math.inf, -math.inf
+    from .baselines import optimus_lb  # a cheap incumbent, so that a stopped run still reports one
+
+    best_a = optimus_lb(inst).assignment
+    best_val, lower = average_jct(inst, best_a), -math.inf
     status = Status.FEASIBLE
     it = 0
     for it in range(1, max_iterations + 1):
@@ -83,13 +86,16 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
         if remaining is not None and remaining <= 0:
             status = Status.TIME_LIMIT
             break
-        sol = solve_model(m, "highs", time_limit=remaining, threads=threads)
+        sol = solve_model(m, "highs", time_limit=remaining, threads=threads, raise_on_failure=False)
+        if sol.status in (Status.INFEASIBLE, Status.UNBOUNDED, Status.ERROR):
+            raise SolverError(f"outer-approximation master failed: {sol.status.value} ({sol.message})")
         if sol.bound is not None:
             lower = max(lower, sol.bound)
-        a = assignment_from_model(inst, m)
-        val = average_jct(inst, a)
-        if val < best_val:
-            best_a, best_val = a, val
+        if sol.objective is not None:
+            a = assignment_from_model(inst, m)
+            val = average_jct(inst, a)
+            if val < best_val:
+                best_a, best_val = a, val
         if sol.status is Status.TIME_LIMIT:
             status = Status.TIME_LIMIT
             break
@@ -101,8 +107,6 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
     gap = relative_gap(best_val, lower)
     if status is not Status.TIME_LIMIT:
         status = Status.OPTIMAL if gap is not None and gap <= OPTIMAL_RTOL else Status.FEASIBLE
-    if best_a is None:
-        raise SolverError("outer approximation found no assignment within the time limit")
     return make_solution(inst, best_a, status=status, solver="highs", wall_time=time.perf_counter() - t0,
                          bound=min(lower, best_val) if math.isfinite(lower) else None,
                          message=f"outer approximation, {it} iterations",

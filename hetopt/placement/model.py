@@ -363,7 +363,7 @@ def assignment_from_model(inst: PlacementInstance, m: pyo.ConcreteModel) -> np.n
         return a
     S = inst.n_jobs
     for g, ws in enumerate(m._groups):
-        if m._homes:  # single-node jobs first, on their home node; multi-node jobs take the rest
+        if getattr(m, "_homes", None):  # single-node jobs first, on their home node; multi-node jobs take the rest
             for i in range(S):
                 for h in m._homes:
                     c = int(round(pyo.value(m.y[i, h, g])))

@@ -1,0 +1,91 @@
+"""Communication-contention-aware scheduling of DDL jobs (Wang, Shi, Wang, Chu).
+
+The all-reduce cost model (eq. (2), Table I) and its contention form (eq. (5)); the
+two-task problem P1 with Theorems 1-2; the DAG job model of Section III in an
+event-driven fluid simulator; placement by LWF-kappa (Algorithm 1) and the FF / LS / RAND
+baselines; all-reduce admission by AdaDUAL (Algorithm 2) inside Ada-SRSF (Algorithm 3)
+and the SRSF(n) baselines; the workload of Section V-A; an exact time-indexed MILP of the
+contention-free problem for tiny instances; independent schedule checks.
+
+References
+----------
+Q. Wang, S. Shi, C. Wang, X. Chu, "Communication Contention Aware Scheduling of Multiple
+Deep Learning Training Jobs", arXiv:2002.10105, 2020.
+"""
+
+from .admission import adadual, make_admission, srsf_rule
+from .comm import (
+    ALLREDUCE_ALGORITHMS,
+    PAPER_A,
+    PAPER_B,
+    SIM_BETA,
+    SIM_ETA,
+    allreduce_cost,
+    allreduce_time,
+    fluid_completion_times,
+    transfer_rate,
+)
+from .exact import solve_milp
+from .instance import KIND, V100_MEMORY_MB, ContentionInstance
+from .model import build_milp, task_grid
+from .placement import first_fit, list_scheduling, lwf_kappa, make_placement, random_placement
+from .scheduling import ada_srsf, schedule, srsf
+from .simulator import simulate
+from .solution import ContentionSolution, TaskRecord, empirical_cdf, jct_metrics
+from .two_task import (
+    TwoTaskCase,
+    adadual_threshold,
+    starts_immediately,
+    two_task_cases,
+    two_task_fluid,
+    two_task_fluid_optimum,
+    two_task_schedule,
+)
+from .validate import check_schedule
+from .workload import PAPER_GPU_MIX, TABLE_III, generate_workload, tiny_instance
+
+__all__ = [
+    "ALLREDUCE_ALGORITHMS",
+    "PAPER_A",
+    "PAPER_B",
+    "SIM_BETA",
+    "SIM_ETA",
+    "allreduce_cost",
+    "allreduce_time",
+    "transfer_rate",
+    "fluid_completion_times",
+    "TwoTaskCase",
+    "two_task_cases",
+    "two_task_schedule",
+    "two_task_fluid",
+    "two_task_fluid_optimum",
+    "adadual_threshold",
+    "starts_immediately",
+    "KIND",
+    "V100_MEMORY_MB",
+    "ContentionInstance",
+    "TABLE_III",
+    "PAPER_GPU_MIX",
+    "generate_workload",
+    "tiny_instance",
+    "lwf_kappa",
+    "first_fit",
+    "list_scheduling",
+    "random_placement",
+    "make_placement",
+    "adadual",
+    "srsf_rule",
+    "make_admission",
+    "simulate",
+    "ada_srsf",
+    "srsf",
+    "schedule",
+    "ContentionSolution",
+    "TaskRecord",
+    "jct_metrics",
+    "empirical_cdf",
+    "build_milp",
+    "task_grid",
+    "solve_milp",
+    "check_schedule",
+]

@@ -1,0 +1,82 @@
+"""Admission of ready communication tasks: AdaDUAL (Algorithm 2) and the SRSF(n) rules.
+
+Every admission rule has the same signature::
+
+    rule(server_tasks, remaining, m_new, b, eta) -> bool
+
+``server_tasks`` holds, for each server the new task ``c_new`` would use, the identifiers
+of the communication tasks running on it; ``remaining[task]`` is the message size (MB)
+that task still has to transfer; ``m_new`` is the size of ``c_new``.  The rule says
+whether ``c_new`` starts now.
+
+References
+----------
+Q. Wang, S. Shi, C. Wang, X. Chu, "Communication Contention Aware Scheduling of Multiple
+Deep Learning Training Jobs", arXiv:2002.10105, 2020, Algorithm 2 and Section V-A
+(baselines SRSF(n)).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Callable, Collection, Hashable, Mapping, Sequence
+
+from ..errors import InstanceError
+from .two_task import starts_immediately
+
+__all__ = ["AdmissionRule", "adadual", "srsf_rule", "make_admission"]
+
+AdmissionRule = Callable[[Sequence[Collection[Hashable]], Mapping[Hashable, float], float, float, float], bool]
+
+
+def adadual(
+    server_tasks: Sequence[Collection[Hashable]], remaining: Mapping[Hashable, float], m_new: float, b: float, eta: float
+) -> bool:
+    """AdaDUAL (Algorithm 2): accept a new communication task adaptively.
+
+    ``max_task`` is the largest number of running tasks on a server of ``c_new`` (lines
+    2-7).  With none, start (lines 8-10); with more than one, wait (lines 19-21); with
+    exactly one, start iff ``M_new / M_old < b / (2 (b + eta))`` (Theorem 2, eq. (13);
+    lines 11-18).
+
+    Notes
+    -----
+    When ``max_task == 1`` the servers of ``c_new`` may carry *different* single tasks
+    (one on each server).  Lines 2-7 then collect only the first of them into
+    ``C_old``; we apply the test of line 13 to every one of them and start ``c_new`` only
+    if it passes for all (a task sharing two servers with two different tasks interferes
+    with both).
+    """
+    max_task = max((len(t) for t in server_tasks), default=0)
+    if max_task == 0:
+        return True
+    if max_task > 1:
+        return False
+    old = set().union(*server_tasks)
+    return all(starts_immediately(m_new, remaining[c], b, eta) for c in old)
+
+
+def srsf_rule(
+    server_tasks: Sequence[Collection[Hashable]],
+    remaining: Mapping[Hashable, float],
+    m_new: float,
+    b: float,
+    eta: float,
+    *,
+    n: int,
+) -> bool:
+    """SRSF(n)'s rule: start iff every server of ``c_new`` carries fewer than ``n`` tasks.
+
+    SRSF(1) avoids all contention; SRSF(2) and SRSF(3) accept 2- and 3-way contention
+    blindly (Section V-A).
+    """
+    return max((len(t) for t in server_tasks), default=0) < n
+
+
+def make_admission(name: str) -> AdmissionRule:
+    """An admission rule by name: "adadual", or "srsf1", "srsf2", "srsf3", ... ("srsfN", N >= 1)."""
+    if name == "adadual":
+        return adadual
+    if name.startswith("srsf") and name[4:].isdigit() and int(name[4:]) >= 1:
+        return partial(srsf_rule, n=int(name[4:]))
+    raise InstanceError(f"admission is {name!r}; expected 'adadual' or 'srsfN' with N >= 1")

@@ -1,0 +1,236 @@
+"""Instance of the DDL job scheduling problem of Wang et al., Section III.
+
+A cluster of ``n_servers`` servers with ``gpus_per_server`` identical GPUs each (GPU
+``g_{i,j}`` has the global index ``i * gpus_per_server + j``), every GPU with
+``gpu_memory`` MB; each server's network is shared by the communication tasks that use it
+(eq. (5) with ``a``, ``b``, ``eta``).  Job ``k`` arrives at ``arrival[k]``, needs
+``n_gpus[k]`` GPUs (one worker each, ``memory[k]`` MB on each), runs ``iterations[k]``
+iterations of forward (``t_f[k]`` s), backward (``t_b[k]`` s) and, when its GPUs span more
+than one server, an all-reduce of its model (``model_size[k]`` MB).
+
+References
+----------
+Q. Wang, S. Shi, C. Wang, X. Chu, "Communication Contention Aware Scheduling of Multiple
+Deep Learning Training Jobs", arXiv:2002.10105, 2020, Section III and Table II.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import InstanceError
+from .comm import PAPER_A, SIM_BETA, SIM_ETA
+
+__all__ = ["KIND", "SCHEMA_VERSION", "V100_MEMORY_MB", "ContentionInstance"]
+
+#: JSON "kind" of the instances of this paper.
+KIND = "contention"
+SCHEMA_VERSION = 1
+#: Memory of a Tesla V100-16GB in MB (16 GiB).
+V100_MEMORY_MB = 16384.0
+
+_JOB_FIELDS = ("arrival", "n_gpus", "iterations", "t_f", "t_b", "model_size", "memory")
+_SCALARS = ("n_servers", "gpus_per_server", "gpu_memory", "a", "b", "eta")
+
+
+def _int_scalar(name: str, value: Any, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise InstanceError(f"{name} is {value!r}; expected an integer >= {minimum}")
+    return int(value)
+
+
+def _float_scalar(name: str, value: Any, *, positive: bool) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise InstanceError(f"{name} is {value!r}; expected a number") from None
+    if not math.isfinite(v) or v < 0 or (positive and v == 0):
+        raise InstanceError(f"{name} is {value!r}; expected a finite number {'> 0' if positive else '>= 0'}")
+    return v
+
+
+def _vector(name: str, value: Any, n: int | None, *, integer: bool, positive: bool) -> np.ndarray:
+    arr = np.asarray(value)
+    if arr.ndim != 1:
+        raise InstanceError(f"{name} has shape {arr.shape}; expected a 1-d array (one entry per job)")
+    if n is not None and arr.shape[0] != n:
+        raise InstanceError(f"{name} has {arr.shape[0]} entries; expected {n} (one per job)")
+    if arr.dtype == bool or (arr.size and not np.issubdtype(arr.dtype, np.number)):
+        raise InstanceError(f"{name} has dtype {arr.dtype}; expected numbers")
+    arr = arr.astype(float)
+    for k, v in enumerate(arr):
+        if not math.isfinite(v):
+            raise InstanceError(f"{name}[{k}] is {v}; expected a finite number")
+        if integer and v != round(v):
+            raise InstanceError(f"{name}[{k}] is {v}; expected an integer")
+        if v < 0 or (positive and v == 0):
+            raise InstanceError(f"{name}[{k}] is {v}; expected a number {'> 0' if positive else '>= 0'}")
+    if integer:
+        arr = arr.astype(np.int64)
+    arr.setflags(write=False)
+    return arr
+
+
+@dataclass(frozen=True, eq=False)
+class ContentionInstance:
+    """Jobs and cluster of the DDL scheduling problem (Section III), checked at construction.
+
+    Parameters
+    ----------
+    n_servers : int
+        N_s, >= 1.
+    gpus_per_server : int
+        N_g, >= 1.
+    gpu_memory : float
+        Memory of each GPU (MB), > 0.
+    a : float
+        All-reduce latency of eq. (5) (s), >= 0.
+    b : float
+        All-reduce transfer time per MB of eq. (5) (s/MB), > 0.
+    eta : float
+        Contention penalty per MB of eq. (5) (s/MB), >= 0.
+    arrival : array of float
+        A_k (s), >= 0.
+    n_gpus : array of int
+        |G(J_k)|, in [1, n_servers * gpus_per_server].
+    iterations : array of int
+        I_k, >= 1.
+    t_f, t_b : array of float
+        Forward and backward time per iteration on one GPU, eqs. (3)-(4) (s), > 0.
+    model_size : array of float
+        sigma^k, the all-reduce message (MB), >= 0.
+    memory : array of float
+        GPU memory a worker of job k occupies (MB), in (0, gpu_memory].
+    names : tuple of str, optional
+        Labels (e.g. the DNN of Table III); default "".
+    description : str, optional
+        Free text (where the instance comes from).
+
+    Raises
+    ------
+    InstanceError
+        Naming the field, the index and the expected form.
+    """
+
+    n_servers: int
+    gpus_per_server: int
+    gpu_memory: float
+    a: float
+    b: float
+    eta: float
+    arrival: np.ndarray
+    n_gpus: np.ndarray
+    iterations: np.ndarray
+    t_f: np.ndarray
+    t_b: np.ndarray
+    model_size: np.ndarray
+    memory: np.ndarray
+    names: tuple[str, ...] = field(default=())
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        s = object.__setattr__
+        s(self, "n_servers", _int_scalar("n_servers", self.n_servers, 1))
+        s(self, "gpus_per_server", _int_scalar("gpus_per_server", self.gpus_per_server, 1))
+        s(self, "gpu_memory", _float_scalar("gpu_memory", self.gpu_memory, positive=True))
+        s(self, "a", _float_scalar("a", self.a, positive=False))
+        s(self, "b", _float_scalar("b", self.b, positive=True))
+        s(self, "eta", _float_scalar("eta", self.eta, positive=False))
+        arrival = _vector("arrival", self.arrival, None, integer=False, positive=False)
+        n = arrival.shape[0]
+        if n == 0:
+            raise InstanceError("arrival has 0 entries; expected at least one job")
+        s(self, "arrival", arrival)
+        s(self, "n_gpus", _vector("n_gpus", self.n_gpus, n, integer=True, positive=True))
+        s(self, "iterations", _vector("iterations", self.iterations, n, integer=True, positive=True))
+        for name in ("t_f", "t_b", "memory"):
+            s(self, name, _vector(name, getattr(self, name), n, integer=False, positive=True))
+        s(self, "model_size", _vector("model_size", self.model_size, n, integer=False, positive=False))
+        total = self.n_servers * self.gpus_per_server
+        for k, g in enumerate(self.n_gpus):
+            if g > total:
+                raise InstanceError(
+                    f"n_gpus[{k}] is {g}; the cluster has only {total} GPUs ({self.n_servers} x {self.gpus_per_server})"
+                )
+        for k, m in enumerate(self.memory):
+            if m > self.gpu_memory:
+                raise InstanceError(f"memory[{k}] is {m} MB; expected <= gpu_memory = {self.gpu_memory} MB")
+        names = tuple(self.names) if self.names else ("",) * n
+        if len(names) != n or not all(isinstance(x, str) for x in names):
+            raise InstanceError(f"names has {len(names)} entries; expected {n} strings (one per job)")
+        s(self, "names", names)
+        if not isinstance(self.description, str):
+            raise InstanceError(f"description is {self.description!r}; expected a string")
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def n_jobs(self) -> int:
+        return int(self.arrival.shape[0])
+
+    @property
+    def n_total_gpus(self) -> int:
+        return self.n_servers * self.gpus_per_server
+
+    def server_of(self, gpu: int) -> int:
+        """Server index of a global GPU index."""
+        return int(gpu) // self.gpus_per_server
+
+    def comm_time(self, k: int) -> float:
+        """Contention-free all-reduce time of job k, eq. (2): ``a + b sigma_k``."""
+        return self.a + self.b * float(self.model_size[k])
+
+    # ------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": KIND, "schema_version": SCHEMA_VERSION}
+        for name in _SCALARS:
+            d[name] = getattr(self, name)
+        for name in _JOB_FIELDS:
+            d[name] = getattr(self, name).tolist()
+        d["names"] = list(self.names)
+        d["description"] = self.description
+        return d
+
+    def to_json(self, path: str | None = None) -> str:
+        """JSON text of the instance; also written to ``path`` when given."""
+        text = json.dumps(self.to_dict(), indent=1)
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text + "\n")
+        return text
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "ContentionInstance":
+        if not isinstance(data, dict):
+            raise InstanceError(f"instance data is {type(data).__name__}; expected a JSON object")
+        if data.get("kind") != KIND:
+            raise InstanceError(f"kind is {data.get('kind')!r}; expected {KIND!r}")
+        if data.get("schema_version") != SCHEMA_VERSION:
+            raise InstanceError(f"schema_version is {data.get('schema_version')!r}; expected {SCHEMA_VERSION}")
+        allowed = {"kind", "schema_version", "names", "description", *_SCALARS, *_JOB_FIELDS}
+        unknown = sorted(set(data) - allowed)
+        if unknown:
+            raise InstanceError(f"unknown keys {unknown}; expected only {sorted(allowed)}")
+        missing = sorted((set(_SCALARS) | set(_JOB_FIELDS)) - set(data))
+        if missing:
+            raise InstanceError(f"missing keys {missing}")
+        kwargs = {k: data[k] for k in (*_SCALARS, *_JOB_FIELDS)}
+        return cls(**kwargs, names=tuple(data.get("names", ())), description=str(data.get("description", "")))
+
+    @classmethod
+    def from_json(cls, text_or_path: str) -> "ContentionInstance":
+        """Parse JSON text, or read a file when given a path."""
+        text = text_or_path
+        if not text_or_path.lstrip().startswith("{"):
+            with open(text_or_path, encoding="utf-8") as fh:
+                text = fh.read()
+        return cls.from_dict(json.loads(text))
+
+    @classmethod
+    def default_network(cls) -> dict[str, float]:
+        """The 10 GbE constants used by default: ``a`` of Fig. 2(a), beta and eta of the authors' simulator."""
+        return {"a": PAPER_A, "b": SIM_BETA, "eta": SIM_ETA}

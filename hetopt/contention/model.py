@@ -1,0 +1,272 @@
+"""Exact time-indexed MILP of the contention-free scheduling problem (Section III, eq. (6)).
+
+For a fixed placement (the GPU set of every job, the outcome of the placement stage), the
+model schedules every task of the global DAG (Fig. 3) on a grid of time slots of length
+``slot``: forward and backward passes on their GPUs, one all-reduce per iteration of a
+multi-server job on its servers' networks, with each server's network carrying at most
+one all-reduce at a time (the assumption of SRSF(1): eq. (5) with k = 1, i.e. eq. (2)).
+It minimises the total JCT, eq. (6).  Binary ``x[tau, t]`` = task ``tau`` starts in slot
+``t``; ``S[tau] = sum_t t x[tau, t]``.
+
+Components (labels of the formulation card ``models/wang2019-contention.md``):
+
+- ``total_jct``: (6) minimise ``sum_k (F_k - A_k)``.
+- ``start_once``: (S1) every task starts exactly once, not before its job arrives.
+- ``forward_before_backward``: (S2a) f -> b of the same worker and iteration.
+- ``backward_before_sync``: (S2b) every backward pass precedes the iteration's
+  all-reduce (or the zero-length barrier of a single-server job).
+- ``sync_before_forward``: (S2c) the all-reduce / barrier of iteration i precedes every
+  forward pass of iteration i + 1.
+- ``gpu_capacity``: (S3) a GPU runs at most one task per slot.
+- ``network_capacity``: (S4) a server's network carries at most one all-reduce per slot.
+- ``completion``: (S5) ``F_k`` is at least the end of the job's last task.
+
+Not modelled: contention (eq. (5) with k >= 2; schedules that share a link are outside the
+model), and GPU memory (the builder refuses placements where memory would bind).  Time
+windows come from an upper bound ``U`` on the optimum (e.g. SRSF(1)'s total JCT):
+``F_k <= A_k + U - sum_{j != k} LB_j`` with ``LB_j`` job j's critical path, which no
+optimal schedule violates, so the windows keep the model exact.
+
+References
+----------
+Q. Wang, S. Shi, C. Wang, X. Chu, "Communication Contention Aware Scheduling of Multiple
+Deep Learning Training Jobs", arXiv:2002.10105, 2020, Section III.
+M. E. Dyer, L. A. Wolsey, "Formulating the single machine sequencing problem with release
+dates as a mixed integer program", Discrete Applied Mathematics 26, 1990 (time-indexed
+formulations).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import pyomo.environ as pyo
+
+from ..errors import InstanceError, SizeLimitError
+from .instance import ContentionInstance
+
+__all__ = ["MILP_MAX_BINARIES", "TaskGrid", "task_grid", "build_milp"]
+
+#: The builder refuses models with more binaries than this (SizeLimitError).
+MILP_MAX_BINARIES = 60_000
+
+
+def _slots(name: str, value: float, slot: float, *, allow_zero: bool = False) -> int:
+    q = value / slot
+    r = round(q)
+    if abs(q - r) > 1e-9 * max(1.0, abs(q)) or r < 0 or (r == 0 and not allow_zero):
+        raise InstanceError(f"{name} is {value}; the MILP needs a {'non-negative' if allow_zero else 'positive'} "
+                            f"integer multiple of slot = {slot}")
+    return int(r)
+
+
+@dataclass(frozen=True)
+class TaskGrid:
+    """The tasks of the global DAG in slot units, and their time windows.
+
+    ``tasks`` maps a task key to ``(job, duration, resource, earliest, latest)``: keys are
+    ``("f", k, i, g)``, ``("b", k, i, g)`` (resource: the GPU) and ``("c", k, i)`` (resource:
+    the tuple of servers; ``("s", k, i)`` for the zero-length barrier of a single-server job).
+    """
+
+    slot: float
+    tasks: dict
+    horizon: int
+    arrival: tuple[int, ...]
+    multi: tuple[bool, ...]
+
+
+def task_grid(
+    inst: ContentionInstance, placement: Sequence[Sequence[int]], *, slot: float = 1.0, upper_bound: float | None = None
+) -> TaskGrid:
+    """Tasks, durations and time windows of the MILP (see :func:`build_milp`)."""
+    if not slot > 0:
+        raise InstanceError(f"slot is {slot!r}; expected > 0")
+    if len(placement) != inst.n_jobs:
+        raise InstanceError(f"placement has {len(placement)} entries; expected {inst.n_jobs}")
+    gps = inst.gpus_per_server
+    mem = [0.0] * inst.n_total_gpus
+    jobs = []
+    for k in range(inst.n_jobs):
+        gpus = tuple(int(g) for g in placement[k])
+        if len(gpus) != inst.n_gpus[k] or len(set(gpus)) != len(gpus) or not all(0 <= g < inst.n_total_gpus for g in gpus):
+            raise InstanceError(f"placement[{k}] is {list(gpus)}; expected {inst.n_gpus[k]} distinct GPU indices")
+        for g in gpus:
+            mem[g] += float(inst.memory[k])
+        servers = tuple(sorted({g // gps for g in gpus}))
+        multi = len(servers) > 1
+        pf = _slots(f"t_f[{k}]", float(inst.t_f[k]), slot)
+        pb = _slots(f"t_b[{k}]", float(inst.t_b[k]), slot)
+        pc = _slots(f"all-reduce time a + b*model_size[{k}]", inst.comm_time(k), slot, allow_zero=True) if multi else 0
+        a = _slots(f"arrival[{k}]", float(inst.arrival[k]), slot, allow_zero=True)
+        jobs.append((gpus, servers, multi, pf, pb, pc, a, int(inst.iterations[k])))
+    for g, m in enumerate(mem):
+        if m > inst.gpu_memory:
+            raise InstanceError(f"GPU {g} would hold {m} MB > gpu_memory; the MILP assumes memory does not bind")
+    lb = [it * (pf + pb + pc) for (_, _, _, pf, pb, pc, _, it) in jobs]
+    total_work = sum(it * (len(gpus) * (pf + pb) + pc) for (gpus, _, _, pf, pb, pc, _, it) in jobs)
+    serial = max(j[6] for j in jobs) + total_work
+    if upper_bound is not None:
+        u = upper_bound / slot
+        if u < sum(lb) - 1e-9:
+            raise InstanceError(f"upper_bound {upper_bound} is below the sum of the jobs' critical paths")
+    tasks: dict = {}
+    horizon = 0
+    for k, (gpus, servers, multi, pf, pb, pc, a, it) in enumerate(jobs):
+        h = serial
+        if upper_bound is not None:
+            h = min(h, a + int(math.floor(upper_bound / slot - (sum(lb) - lb[k]) + 1e-9)))
+        horizon = max(horizon, h)
+        period = pf + pb + pc
+        for i in range(it):
+            base = a + i * period
+            tail = (it - i) * period
+            for g in gpus:
+                tasks[("f", k, i, g)] = (k, pf, g, base, h - tail)
+                tasks[("b", k, i, g)] = (k, pb, g, base + pf, h - tail + pf)
+            key = ("c", k, i) if multi else ("s", k, i)
+            tasks[key] = (k, pc, servers if multi else None, base + pf + pb, h - tail + pf + pb)
+    return TaskGrid(slot, tasks, horizon, tuple(j[6] for j in jobs), tuple(j[2] for j in jobs))
+
+
+def _precedence(m, name: str, edges: list, by_task: dict, tasks: dict, doc: str) -> None:
+    """Edges u -> v in the disaggregated time-indexed form (tighter LP than S_v >= S_u + p_u).
+
+    ``sum_{s <= t} x[v, s] <= sum_{s <= t - p_u} x[u, s]`` for every slot t of v's window: v has
+    started by t only if u had started by ``t - p_u``.
+    """
+    rows = [(e, t) for e, (_, v) in enumerate(edges) for t in by_task[v]]
+
+    def rule(m, e, t):
+        u, v = edges[e]
+        p_u = tasks[u][1]
+        lhs = sum(m.x[v, s] for s in by_task[v] if s <= t)
+        rhs = sum(m.x[u, s] for s in by_task[u] if s <= t - p_u)
+        if isinstance(rhs, int) and rhs == 0:
+            return lhs <= 0
+        return lhs <= rhs
+
+    m.add_component(name + "_rows", pyo.Set(initialize=rows, dimen=2))
+    m.add_component(name, pyo.Constraint(m.component(name + "_rows"), rule=rule, doc=doc))
+
+
+def build_milp(
+    inst: ContentionInstance,
+    placement: Sequence[Sequence[int]],
+    *,
+    slot: float = 1.0,
+    upper_bound: float | None = None,
+    max_binaries: int = MILP_MAX_BINARIES,
+) -> pyo.ConcreteModel:
+    """Time-indexed MILP of the contention-free problem for a fixed placement.
+
+    Parameters
+    ----------
+    inst : ContentionInstance
+        All times (``t_f``, ``t_b``, ``a + b sigma`` of multi-server jobs, arrivals) must be
+        integer multiples of ``slot``.
+    placement : sequence of GPU lists
+        The GPUs of each job.
+    slot : float
+        Slot length (s).
+    upper_bound : float, optional
+        Total JCT (s) of a feasible contention-free schedule with this placement (e.g.
+        SRSF(1)); tightens the time windows without cutting off an optimum.
+    max_binaries : int
+        Refuse larger models.
+
+    Returns
+    -------
+    pyomo.environ.ConcreteModel
+        Sets ``TASKS``, ``JOBS``; variables ``x``, ``F``; objective ``total_jct``.
+
+    Raises
+    ------
+    InstanceError
+        Non-integral times, bad placement, binding memory.
+    SizeLimitError
+        More than ``max_binaries`` start variables.
+    """
+    grid = task_grid(inst, placement, slot=slot, upper_bound=upper_bound)
+    tasks = grid.tasks
+    for key, (_, _, _, es, ls) in tasks.items():
+        if ls < es:
+            raise InstanceError(f"task {key} has an empty time window; upper_bound is below the optimum")
+    pairs = [(key, t) for key, (_, p, _, es, ls) in tasks.items() for t in range(es, ls + 1)]
+    if len(pairs) > max_binaries:
+        raise SizeLimitError(f"the MILP would have {len(pairs)} binaries; at most {max_binaries} allowed")
+
+    m = pyo.ConcreteModel(name="wang2019_no_contention")
+    m.slot = grid.slot
+    m.grid = grid
+    m.JOBS = pyo.Set(initialize=range(inst.n_jobs), doc="jobs k")
+    m.TASKS = pyo.Set(initialize=list(tasks), dimen=None, doc="tasks of the global DAG")
+    m.STARTS = pyo.Set(initialize=pairs, dimen=None, doc="(task, slot) pairs inside the task's window")
+    m.A = pyo.Param(m.JOBS, initialize={k: grid.arrival[k] for k in range(inst.n_jobs)}, doc="arrival A_k (slots)")
+    m.p = pyo.Param(m.TASKS, initialize={key: v[1] for key, v in tasks.items()}, doc="task duration (slots)")
+    m.x = pyo.Var(m.STARTS, domain=pyo.Binary, doc="x[tau, t] = 1 iff task tau starts in slot t")
+    m.F = pyo.Var(m.JOBS, domain=pyo.NonNegativeReals, doc="completion time F_k (slots)")
+
+    by_task: dict = {}
+    for key, t in pairs:
+        by_task.setdefault(key, []).append(t)
+
+    def start(key):
+        return sum(t * m.x[key, t] for t in by_task[key])
+
+    m.S = pyo.Expression(m.TASKS, rule=lambda m, *key: start(key), doc="start slot S of each task")
+
+    m.total_jct = pyo.Objective(expr=grid.slot * sum(m.F[k] - m.A[k] for k in m.JOBS), sense=pyo.minimize,
+                                doc="(6) minimise the total JCT sum_k (F_k - A_k)")
+    m.start_once = pyo.Constraint(m.TASKS, rule=lambda m, *key: sum(m.x[key, t] for t in by_task[key]) == 1,
+                                  doc="(S1) every task starts exactly once, inside its window (not before A_k)")
+
+    fb, bs, sf, done = [], [], [], []
+    for key in tasks:
+        kind = key[0]
+        if kind == "f":
+            fb.append(key)
+        elif kind in ("c", "s"):
+            k, i = key[1], key[2]
+            for g in placement[k]:
+                bs.append((("b", k, i, int(g)), key))
+                if i + 1 < inst.iterations[k]:
+                    sf.append((key, ("f", k, i + 1, int(g))))
+            if i + 1 == inst.iterations[k]:
+                done.append(key)
+    fb_edges = [(f, ("b",) + tuple(f[1:])) for f in fb]
+    _precedence(m, "forward_before_backward", fb_edges, by_task, tasks,
+                "(S2a) DAG edge forward -> backward of the same worker and iteration (Fig. 3)")
+    _precedence(m, "backward_before_sync", bs, by_task, tasks,
+                "(S2b) DAG edge backward -> all-reduce (barrier) of the iteration (Fig. 3)")
+    _precedence(m, "sync_before_forward", sf, by_task, tasks,
+                "(S2c) DAG edge all-reduce of iteration i -> forward of iteration i + 1 (Fig. 3)")
+    last = {key[1]: key for key in done}
+    m.completion = pyo.Constraint(m.JOBS, rule=lambda m, k: m.F[k] >= m.S[last[k]] + m.p[last[k]],
+                                  doc="(S5) F_k is at least the end of the job's last all-reduce (barrier)")
+
+    # (S3) and (S4): at most one task per slot on each GPU / server network
+    gpu_rows: dict = {}
+    net_rows: dict = {}
+    for key, t in pairs:
+        kind = key[0]
+        _, p, res, _, _ = tasks[key]
+        if kind in ("f", "b"):
+            for s in range(t, t + p):
+                gpu_rows.setdefault((res, s), []).append((key, t))
+        elif kind == "c":
+            for srv in res:
+                for s in range(t, t + p):
+                    net_rows.setdefault((srv, s), []).append((key, t))
+    gpu_rows = {r: v for r, v in gpu_rows.items() if len(v) > 1}
+    net_rows = {r: v for r, v in net_rows.items() if len(v) > 1}
+    m.GPU_SLOTS = pyo.Set(initialize=sorted(gpu_rows), dimen=2)
+    m.gpu_capacity = pyo.Constraint(m.GPU_SLOTS, rule=lambda m, g, s: sum(m.x[key, t] for key, t in gpu_rows[g, s]) <= 1,
+                                    doc="(S3) a GPU runs at most one task in each slot (Section III-B, 3))")
+    m.NET_SLOTS = pyo.Set(initialize=sorted(net_rows), dimen=2)
+    m.network_capacity = pyo.Constraint(
+        m.NET_SLOTS, rule=lambda m, srv, s: sum(m.x[key, t] for key, t in net_rows[srv, s]) <= 1,
+        doc="(S4) a server's network carries at most one all-reduce per slot (eq. (5) with k = 1)")
+    return m

@@ -1,0 +1,135 @@
+"""Job placement of Section IV-A: LWF-kappa (Algorithm 1) and the baselines FF, LS, RAND.
+
+Every placement function has the same signature::
+
+    policy(free_memory, workload, gpus_per_server, n_gpus, memory) -> numpy.ndarray | None
+
+``free_memory[g]`` is the memory left on GPU ``g`` (global index, server-major),
+``workload[g]`` its remaining workload ``L_{g_{i,j}}`` (seconds of GPU work of the jobs
+placed on it); the function returns the sorted GPU indices chosen for a job that needs
+``n_gpus`` GPUs with ``memory`` MB each, or ``None`` when no such set exists now (the job
+then waits in the queue).  Ties are broken by the GPU index, so every policy but RAND is
+deterministic.
+
+References
+----------
+Q. Wang, S. Shi, C. Wang, X. Chu, "Communication Contention Aware Scheduling of Multiple
+Deep Learning Training Jobs", arXiv:2002.10105, 2020, Section IV-A and Algorithm 1.
+G. L. Stavrinides, H. D. Karatza, "Scheduling multiple task graphs in heterogeneous
+distributed real-time systems by exploiting schedule holes with bin packing techniques",
+Simulation Modelling Practice and Theory 19(1), 2011 (FF and LS).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Callable
+
+import numpy as np
+
+from ..errors import InstanceError
+
+__all__ = ["PlacementPolicy", "lwf_kappa", "first_fit", "list_scheduling", "random_placement", "make_placement"]
+
+#: The signature every placement function has (after binding kappa / rng).
+PlacementPolicy = Callable[[np.ndarray, np.ndarray, int, int, float], "np.ndarray | None"]
+
+
+def _available(free_memory: np.ndarray, memory: float) -> np.ndarray:
+    return np.flatnonzero(free_memory >= memory - 1e-9)
+
+
+def _least_loaded(candidates: np.ndarray, workload: np.ndarray, n: int) -> np.ndarray:
+    order = np.lexsort((candidates, workload[candidates]))  # by workload, then index
+    return np.sort(candidates[order[:n]])
+
+
+def check_kappa(kappa: int) -> int:
+    """Validate kappa of LWF-kappa (an integer >= 1)."""
+    if isinstance(kappa, bool) or not isinstance(kappa, (int, np.integer)) or kappa < 1:
+        raise InstanceError(f"kappa is {kappa!r}; expected an integer >= 1")
+    return int(kappa)
+
+
+def lwf_kappa(
+    free_memory: np.ndarray, workload: np.ndarray, gpus_per_server: int, n_gpus: int, memory: float, *, kappa: int = 1
+) -> np.ndarray | None:
+    """LWF-kappa, least workload first with consolidation (Algorithm 1).
+
+    If ``n_gpus <= kappa``: the ``n_gpus`` GPUs with enough free memory and the least
+    workload (lines 2-9, as LS).  Otherwise (lines 10-21): servers sorted by their total
+    remaining workload ``L_{S_i}``, within each server its GPUs with enough free memory by
+    workload, concatenated; the first ``n_gpus`` of that list.
+
+    Notes
+    -----
+    Line 11 names the top ``ceil(n / N_g)`` servers ``S_chosen`` but lines 13-15 loop over
+    all servers; we read the loop as running over all servers in the sorted order, so that a
+    job still finds GPUs when its first servers are short of memory (the first
+    ``ceil(n / N_g)`` servers are used whenever they have room).  When ``n_gpus <= kappa``
+    and too few GPUs are free the job waits (line 10 is then false and line 22 returns the
+    empty set).
+    """
+    kappa = check_kappa(kappa)
+    avail = _available(free_memory, memory)
+    if avail.size < n_gpus:
+        return None
+    if n_gpus <= kappa:
+        return _least_loaded(avail, workload, n_gpus)
+    n_servers = free_memory.shape[0] // gpus_per_server
+    server_load = workload.reshape(n_servers, gpus_per_server).sum(axis=1)
+    order = np.lexsort((np.arange(n_servers), server_load))
+    chosen: list[int] = []
+    for s in order:
+        gpus = np.arange(s * gpus_per_server, (s + 1) * gpus_per_server)
+        gpus = gpus[free_memory[gpus] >= memory - 1e-9]
+        gpus = gpus[np.lexsort((gpus, workload[gpus]))]
+        chosen.extend(int(g) for g in gpus[: n_gpus - len(chosen)])
+        if len(chosen) == n_gpus:
+            return np.sort(np.asarray(chosen, dtype=np.int64))
+    return None  # pragma: no cover - avail.size >= n_gpus guarantees a return above
+
+
+def first_fit(
+    free_memory: np.ndarray, workload: np.ndarray, gpus_per_server: int, n_gpus: int, memory: float
+) -> np.ndarray | None:
+    """First-Fit (FF): the first ``n_gpus`` GPUs, in index order, with enough free memory."""
+    avail = _available(free_memory, memory)
+    return avail[:n_gpus].astype(np.int64) if avail.size >= n_gpus else None
+
+
+def list_scheduling(
+    free_memory: np.ndarray, workload: np.ndarray, gpus_per_server: int, n_gpus: int, memory: float
+) -> np.ndarray | None:
+    """List-Scheduling (LS): the ``n_gpus`` GPUs with enough memory and the least workload."""
+    avail = _available(free_memory, memory)
+    return _least_loaded(avail, workload, n_gpus) if avail.size >= n_gpus else None
+
+
+def random_placement(
+    free_memory: np.ndarray,
+    workload: np.ndarray,
+    gpus_per_server: int,
+    n_gpus: int,
+    memory: float,
+    *,
+    rng: np.random.Generator,
+) -> np.ndarray | None:
+    """RAND: ``n_gpus`` GPUs drawn uniformly among those with enough free memory."""
+    avail = _available(free_memory, memory)
+    if avail.size < n_gpus:
+        return None
+    return np.sort(rng.choice(avail, size=n_gpus, replace=False)).astype(np.int64)
+
+
+def make_placement(name: str, *, kappa: int = 1, seed: int | np.random.Generator | None = None) -> PlacementPolicy:
+    """A placement policy by name: "lwf" (LWF-kappa), "ff", "ls" or "rand" (seeded)."""
+    if name == "lwf":
+        return partial(lwf_kappa, kappa=check_kappa(kappa))
+    if name == "ff":
+        return first_fit
+    if name == "ls":
+        return list_scheduling
+    if name == "rand":
+        return partial(random_placement, rng=np.random.default_rng(seed))
+    raise InstanceError(f"placement is {name!r}; expected one of 'lwf', 'ff', 'ls', 'rand'")

@@ -1,0 +1,93 @@
+"""Solution type of :mod:`hetopt.contention` and the metrics of Section V-A."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from ..result import Solution
+
+__all__ = ["TaskRecord", "ContentionSolution", "jct_metrics", "empirical_cdf"]
+
+
+class TaskRecord(NamedTuple):
+    """One executed task of the global DAG (Fig. 3).
+
+    ``kind`` is "f" (forward), "b" (backward) or "c" (all-reduce); ``where`` is the GPU of a
+    compute task or the tuple of servers of an all-reduce; ``iteration`` counts from 0.
+    """
+
+    kind: str
+    job: int
+    iteration: int
+    where: int | tuple[int, ...]
+    start: float
+    end: float
+
+
+def jct_metrics(jct: np.ndarray) -> dict[str, float]:
+    """Average, median and 95th-percentile JCT (Tables IV-V)."""
+    return {
+        "avg_jct": float(np.mean(jct)),
+        "median_jct": float(np.median(jct)),
+        "p95_jct": float(np.percentile(jct, 95)),
+    }
+
+
+def empirical_cdf(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points ``(x, F(x))`` of the empirical CDF of JCTs or utilisations (Figs. 4-6).
+
+    Examples
+    --------
+    >>> empirical_cdf(np.array([3.0, 1.0, 2.0]))[1].tolist()
+    [0.3333333333333333, 0.6666666666666666, 1.0]
+    """
+    x = np.sort(np.asarray(values, dtype=float))
+    return x, np.arange(1, x.size + 1) / x.size
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class ContentionSolution(Solution):
+    """A schedule of the DDL jobs and its metrics.
+
+    ``objective`` is eq. (6), the total JCT ``sum_k (F_k - A_k)``.
+
+    Attributes
+    ----------
+    finish : numpy.ndarray
+        F_k, completion time of each job (s).
+    jct : numpy.ndarray
+        ``F_k - A_k``.
+    placement : tuple of tuples of int
+        GPUs of each job (global indices).
+    placed_at : numpy.ndarray
+        When each job got its GPUs (s).
+    avg_jct, median_jct, p95_jct : float
+    gpu_busy : numpy.ndarray
+        Compute time of each GPU (s).
+    gpu_utilization : numpy.ndarray
+        ``gpu_busy / makespan`` per GPU (Figs. 4(b), 5(b), 6(b)).
+    avg_gpu_utilization : float
+    makespan : float
+        From the first arrival to the last completion.
+    n_events : int
+        Events processed by the simulator (0 for the MILP).
+    trace : tuple of TaskRecord
+        Every task, when recorded (``record=True``), else empty.
+    """
+
+    finish: np.ndarray
+    jct: np.ndarray
+    placement: tuple[tuple[int, ...], ...]
+    placed_at: np.ndarray
+    avg_jct: float
+    median_jct: float
+    p95_jct: float
+    gpu_busy: np.ndarray
+    gpu_utilization: np.ndarray
+    avg_gpu_utilization: float
+    makespan: float
+    n_events: int = 0
+    trace: tuple[TaskRecord, ...] = field(default=())

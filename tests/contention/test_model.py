@@ -1,0 +1,107 @@
+"""The exact time-indexed MILP of the contention-free problem, and the heuristics against it."""
+
+from pathlib import Path
+
+import pytest
+
+from hetopt.contention import (
+    ContentionInstance,
+    ada_srsf,
+    build_milp,
+    check_schedule,
+    solve_milp,
+    srsf,
+    tiny_instance,
+)
+from hetopt.data import load_json
+from hetopt.errors import InstanceError, SizeLimitError
+from hetopt.result import Status
+from hetopt.testing import check_card
+
+CARD = Path(__file__).resolve().parents[2] / "models" / "wang2019-contention.md"
+OBJ_TOL = 1e-6
+
+
+def _inst(**kw):
+    d = dict(n_servers=2, gpus_per_server=1, gpu_memory=100.0, a=0.0, b=1.0, eta=0.3, arrival=[0.0, 0.0],
+             n_gpus=[1, 1], iterations=[1, 1], t_f=[1.0, 2.0], t_b=[1.0, 2.0], model_size=[1.0, 1.0],
+             memory=[1.0, 1.0])
+    d.update(kw)
+    return ContentionInstance(**d)
+
+
+def test_card_components_exist():
+    inst = tiny_instance(1)
+    m = build_milp(inst, srsf(inst, 1).placement)
+    assert check_card(CARD, {"build_milp": m}) >= 8
+
+
+def test_known_answer_spt_on_one_gpu():
+    # two single-GPU jobs on the same GPU: p = 2 and 4; SPT gives 2 + 6 = 8
+    inst = _inst()
+    opt = solve_milp(inst, [[0], [0]])
+    assert opt.status is Status.OPTIMAL and opt.objective == pytest.approx(8.0)
+    assert opt.bound == pytest.approx(8.0)
+
+
+def test_known_answer_one_multi_server_job():
+    # 3 iterations of (1 + 1 + (0 + 1 * 2)) = 12
+    inst = _inst(arrival=[3.0], n_gpus=[2], iterations=[3], t_f=[1.0], t_b=[1.0], model_size=[2.0], memory=[1.0])
+    opt = solve_milp(inst, [[0, 1]])
+    assert opt.objective == pytest.approx(12.0)
+    assert ada_srsf(inst).objective == pytest.approx(12.0)
+
+
+def test_known_answer_shared_network():
+    # two 2-server jobs on disjoint GPUs, same servers: all-reduces 5 and 1 cannot overlap;
+    # both ready at 2: the short one first, 3 + 8 = 11 (by hand)
+    inst = ContentionInstance(n_servers=2, gpus_per_server=2, gpu_memory=100.0, a=0.0, b=1.0, eta=0.3,
+                              arrival=[0.0, 0.0], n_gpus=[2, 2], iterations=[1, 1], t_f=[1.0, 1.0],
+                              t_b=[1.0, 1.0], model_size=[5.0, 1.0], memory=[1.0, 1.0])
+    opt = solve_milp(inst, [[0, 2], [1, 3]])
+    assert opt.objective == pytest.approx(11.0)
+    assert check_schedule(inst, opt, max_concurrent=1) == []
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 5, 8])
+def test_milp_schedule_is_feasible_and_below_contention_free_heuristics(seed):
+    inst = tiny_instance(seed)
+    for placement in ("lwf", "ff", "ls", "rand"):
+        heur = srsf(inst, 1, placement=placement, seed=seed, record=True)
+        assert check_schedule(inst, heur, max_concurrent=1) == []
+        opt = solve_milp(inst, heur.placement, upper_bound=heur.objective)
+        assert opt.status is Status.OPTIMAL
+        assert check_schedule(inst, opt, max_concurrent=1) == []
+        assert heur.objective >= opt.objective - OBJ_TOL
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_time_windows_do_not_cut_the_optimum(seed):
+    inst = tiny_instance(seed)
+    heur = srsf(inst, 1)
+    tight = solve_milp(inst, heur.placement, upper_bound=heur.objective)
+    loose = solve_milp(inst, heur.placement)
+    assert tight.objective == pytest.approx(loose.objective)
+
+
+def test_finding_contention_beats_the_contention_free_optimum():
+    inst = ContentionInstance.from_dict(load_json("wang2019_contention_beats_milp"))
+    ada = ada_srsf(inst, record=True)
+    assert check_schedule(inst, ada, max_concurrent=2) == []
+    opt = solve_milp(inst, ada.placement, upper_bound=srsf(inst, 1).objective)
+    assert opt.is_optimal
+    # by hand: Ada-SRSF 26.6 + 17.6; contention-free optimum 35 + 12
+    assert ada.objective == pytest.approx(44.2) and opt.objective == pytest.approx(47.0)
+    assert ada.objective < opt.objective
+
+
+def test_bad_input():
+    inst = _inst(t_f=[1.5, 2.0])
+    with pytest.raises(InstanceError, match="t_f"):
+        build_milp(inst, [[0], [1]])
+    with pytest.raises(InstanceError, match="placement"):
+        build_milp(_inst(), [[0]])
+    with pytest.raises(InstanceError, match="memory"):
+        build_milp(_inst(memory=[60.0, 60.0]), [[0], [0]])
+    with pytest.raises(SizeLimitError):
+        build_milp(tiny_instance(4), srsf(tiny_instance(4), 1).placement, max_binaries=10)

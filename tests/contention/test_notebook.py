@@ -1,0 +1,14 @@
+"""The teaching notebook runs headless."""
+
+from pathlib import Path
+
+from hetopt.testing import run_notebook
+
+NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "contention.ipynb"
+
+
+def test_notebook_runs():
+    nb = run_notebook(NOTEBOOK, timeout=120)
+    outputs = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
+    assert "True" in outputs  # eq. (5) equals the fluid simulation
+    assert "contention-free optimum" in outputs

@@ -1,0 +1,110 @@
+import itertools
+
+import numpy as np
+import pytest
+
+from hetopt import InstanceError, Status
+from hetopt.data import load_json
+from hetopt.placement import (PlacementInstance, average_jct, categories, exhaustive, generate_instance, has, job_priority, jps,
+                              las, n_categories, optimus, optimus_lb, perturb_throughput, simulate, solve_exact)
+from hetopt.placement.generators import INTER_NODE_RATE, INTRA_NODE_RATE
+
+from .conftest import random_instance
+
+
+def test_table2_has_and_las(table2):
+    h = has(table2, market="auction")
+    assert round(h.objective, 1) == 11225.8 and h.status is Status.FEASIBLE and h.bound is None
+    assert has(table2).objective == pytest.approx(h.objective)
+    lp = las(table2)
+    assert round(lp.objective, 1) == 12776.8  # Section IV-A
+    assert lp.throughput.round().tolist() == [919, 2638]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_las_is_max_min_by_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    inst = random_instance(rng, S=2, K=5, comm=False)
+    veq = inst.throughput.sum(axis=1) / inst.n_jobs
+    best = max(min(inst.throughput[i, np.array(a) == i].sum() / veq[i] for i in range(2))
+               for a in itertools.product(range(2), repeat=5) if len(set(a)) == 2)
+    sol = las(inst)
+    got = min(sol.throughput / veq)
+    assert got == pytest.approx(best, rel=1e-7)
+
+
+def test_has_finding_instance_is_kept():
+    """Finding: HAS is far from the optimum on realistic throughputs (Fig. 9 claims equality)."""
+    inst = PlacementInstance.from_dict(load_json("liu2024_has_gap"))
+    opt = solve_exact(inst)
+    h = has(inst)
+    assert opt.status is Status.OPTIMAL
+    assert h.objective / opt.objective - 1 > 0.2
+    assert optimus_lb(inst).objective < h.objective
+
+
+def test_jps_all_categories_equals_has():
+    rng = np.random.default_rng(3)
+    inst = random_instance(rng, S=3, K=6, comm=True)
+    full = jps(inst, n_samples=n_categories(3, 6), alpha=0.0, seed=1)
+    assert full.objective == pytest.approx(has(inst).objective)
+
+
+def test_jps_seeded_and_tradeoff():
+    inst = generate_instance(4, 20, seed=4)
+    a, b = jps(inst, n_samples=10, seed=11), jps(inst, n_samples=10, seed=11)
+    assert np.array_equal(a.assignment, b.assignment) and a.info["positions"] == b.info["positions"]
+    lo = int(0.7 * n_categories(4, 20))
+    assert min(a.info["positions"]) >= lo and len(set(a.info["positions"])) == 10
+    fair = jps(inst, n_samples=10, seed=11, beta=0.0)
+    assert fair.fairness == pytest.approx(max(fair.info["fairness"]))
+    fast = jps(inst, n_samples=10, seed=11, beta=1.0)
+    assert fast.objective == pytest.approx(min(fast.info["jct"]))
+    for bad in (dict(n_samples=0), dict(alpha=1.0), dict(beta=1.5)):
+        with pytest.raises(InstanceError):
+            jps(inst, **bad)
+
+
+def test_job_priority_sorts_by_work():
+    inst = PlacementInstance(throughput=[[10.0, 10.0], [1.0, 1.0]], dataset_size=[10, 10], epochs=[1, 1])
+    assert job_priority(inst).tolist() == [0, 1]  # job 1 is heavier, it goes last (gets K_S)
+
+
+def test_optimus_uses_equal_split():
+    inst = generate_instance(3, 9, seed=2, communication=False)
+    o = optimus(inst)
+    assert o.split == "equal"
+    assert o.objective == pytest.approx(average_jct(inst, o.assignment, split="equal"))
+    # the same workers with proportional load balancing are never slower (eq. (11) vs the straggler)
+    assert average_jct(inst, o.assignment) <= o.objective + 1e-9
+
+
+def test_simulate_static_and_dynamic():
+    inst = generate_instance(3, 9, seed=5)
+    static = simulate(inst, "has", reset_on_completion=False)
+    sol = has(inst)
+    assert np.allclose(static.completion, sol.jct)
+    dyn = simulate(inst, "exact", reset_on_completion=True)
+    assert len(dyn.events) == 3 and dyn.makespan == pytest.approx(dyn.completion.max())
+    assert np.all(dyn.completion > 0)
+    # one job alone: a reset changes nothing
+    one = inst.subset([0])
+    assert simulate(one, "exact").average_jct == pytest.approx(simulate(one, "exact", reset_on_completion=False).average_jct)
+    with pytest.raises(InstanceError):
+        simulate(inst, "nope")
+
+
+def test_generator_follows_section_vi():
+    inst = generate_instance(4, 15, seed=0)
+    assert inst.nodes.tolist() == [k // 5 for k in range(15)]
+    types = [w.split("-")[0] for w in inst.worker_names]
+    assert types.count("v100") == types.count("p100") == types.count("k80") == 5
+    assert inst.intra_node_rate == INTRA_NODE_RATE == 300e9 / 8 and inst.inter_node_rate == INTER_NODE_RATE
+    assert generate_instance(4, 15, seed=0).to_dict() == inst.to_dict()
+    noisy = perturb_throughput(inst, 0.3, seed=1)
+    r = noisy.throughput / inst.throughput
+    assert r.min() >= 0.7 - 1e-12 and r.max() <= 1.3 + 1e-12
+    with pytest.raises(InstanceError):
+        generate_instance(5, 4)
+    with pytest.raises(InstanceError):
+        generate_instance(2, 4, jobs=["ResNet18", "GPT"])

@@ -1,0 +1,91 @@
+import numpy as np
+import pytest
+
+from hetopt import InstanceError, SolverError, solve_problem
+from hetopt.data import load_json
+from hetopt.placement import (PlacementInstance, build_p3_cvxpy, categories, constricted_set, matching_market, p3_assignment,
+                              p3_optimum, preferred_graph, sum_top)
+
+from .conftest import random_instance
+
+
+def total(inst, a):
+    return float(inst.throughput[a, np.arange(inst.n_workers)].sum())
+
+
+def test_table2_assignments(table2):
+    # Table II: {3,1}: ResNet-18 {T4,T4,V100}, VGG-19 {V100}; {2,2}: {T4,T4} / {V100,V100}; {1,3}: {T4} / {T4,V100,V100}
+    expect = {(3, 1): 2948.0, (2, 2): 4058.0, (1, 3): 275.0 + 884 + 2 * 1754}
+    for cat, value in expect.items():
+        for rule in ("dgs", "paper"):
+            r = matching_market(table2, cat, rule=rule)
+            assert r.throughput == pytest.approx(value)
+            assert np.bincount(r.assignment, minlength=2).tolist() == list(cat)
+
+
+def test_literal_index_tie_break_does_not_end_on_table2(table2):
+    # finding: with each job taking exactly K_i workers (ties by index), eq. (22) cycles on Table II's own (3, 1)
+    with pytest.raises(SolverError, match="did not end"):
+        matching_market(table2, (3, 1), rule="paper", ties=False, max_iter=2000)
+
+
+def test_paper_rule_does_not_end_on_saved_instance():
+    # finding kept in instances/: eq. (22) creeps in unit steps far beyond Theorem 1's bound
+    inst = PlacementInstance.from_dict(load_json("liu2024_auction_cycle"))
+    with pytest.raises(SolverError, match="Theorem 1"):
+        matching_market(inst, (8, 4, 2, 1), rule="paper", max_iter=3000)
+    r = matching_market(inst, (8, 4, 2, 1))
+    assert r.throughput == pytest.approx(total(inst, p3_assignment(inst, (8, 4, 2, 1))))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_auction_equals_direct_p3_optimum(seed):
+    """Theorem 2: the pricing ends (Theorem 1) with a P3 optimum; cross-checked three ways."""
+    rng = np.random.default_rng(seed)
+    inst = random_instance(rng, comm=False)
+    for cat in categories(inst.n_jobs, inst.n_workers):
+        r = matching_market(inst, cat)
+        hung = total(inst, p3_assignment(inst, cat))
+        assert r.throughput == pytest.approx(hung, rel=1e-9)
+        assert np.bincount(r.assignment, minlength=inst.n_jobs).tolist() == list(cat)
+        # clearing prices: every job's workers are a top-K_i set of rho - p (equilibrium)
+        gamma = inst.throughput - r.prices
+        for i, n in enumerate(cat):
+            assert gamma[i, r.assignment == i].sum() == pytest.approx(sum_top(gamma[i], n), abs=1e-6)
+    cat = categories(inst.n_jobs, inst.n_workers)[-1]
+    value, _ = p3_optimum(inst, cat)
+    assert value == pytest.approx(total(inst, p3_assignment(inst, cat)), rel=1e-9)
+    lp = solve_problem(build_p3_cvxpy(inst, cat))
+    assert lp.objective == pytest.approx(value, rel=1e-7)
+
+
+def test_paper_rule_agrees_when_it_ends():
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        inst = random_instance(rng, comm=False)
+        for cat in categories(inst.n_jobs, inst.n_workers):
+            try:
+                r = matching_market(inst, cat, rule="paper", max_iter=20_000)
+            except SolverError:
+                continue
+            assert r.throughput == pytest.approx(total(inst, p3_assignment(inst, cat)), rel=1e-9)
+
+
+def test_preferred_graph_and_constricted_set():
+    gamma = np.array([[5.0, 4.0, 1.0], [5.0, 3.0, 2.0]])
+    G = preferred_graph(gamma, [1, 2])
+    assert sorted(k for (_, k) in G.neighbors(("job", 0))) == [0]
+    assert sorted(k for (_, k) in G.neighbors(("job", 1))) == [0, 1]
+    Kc, Sc = constricted_set(G)
+    assert Kc == {0} and Sc == {0, 1}  # worker 0 is wanted strictly by both jobs
+    G = preferred_graph(np.array([[5.0, 1.0, 1.0], [1.0, 5.0, 4.0]]), [1, 2])
+    assert constricted_set(G) == (set(), set())
+
+
+def test_bad_category(table2):
+    with pytest.raises(InstanceError, match="sums to"):
+        matching_market(table2, (2, 1))
+    with pytest.raises(InstanceError, match=r"category\[0\]"):
+        matching_market(table2, (0, 4))
+    with pytest.raises(InstanceError, match="shape"):
+        p3_assignment(table2, (1, 1, 2))

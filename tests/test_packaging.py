@@ -1,0 +1,31 @@
+"""The wheel must ship every subpackage: pyproject lists them by hand (hetopt.instances lives outside hetopt/)."""
+
+import json
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_subpackage_is_listed():
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    listed = set(cfg["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "hetopt").rglob("__init__.py")}
+    assert found <= listed, f"add to pyproject's packages list: {sorted(found - listed)}"
+    assert "hetopt.instances" in listed
+
+
+def test_bundled_instances_are_valid_json_with_kind():
+    for p in (ROOT / "instances").glob("*.json"):
+        data = json.loads(p.read_text())
+        assert "kind" in data and "schema_version" in data, p.name
+
+
+def test_readme_opens_with_the_two_commands_and_ci_runs_the_test_one():
+    readme = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```(?:bash|sh)?\n(.*?)```", readme, flags=re.S)
+    first = [ln for ln in blocks[0].splitlines() if ln.strip() and not ln.startswith("#")]
+    assert len(first) == 2 and "hetopt reproduce" in first[0] and "pytest" in first[1]
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert first[1].strip() in ci

@@ -1,0 +1,52 @@
+import concurrent.futures as cf
+from functools import partial
+
+import pytest
+
+from hetopt.result import Solution, Status
+from hetopt.validate import gap_certificate, ratio_certificate, summarize, sweep
+
+
+def make(seed):
+    return seed * 3
+
+
+def square(x, offset=0):
+    return x * x + offset
+
+
+def test_sweep_serial_pool_and_executor_keep_seed_order():
+    seeds = [5, 1, 4, 2]
+    expected = [(3 * s) ** 2 for s in seeds]
+    assert sweep(make, square, seeds, executor="serial") == expected
+    assert sweep(make, square, seeds) == expected
+    with cf.ThreadPoolExecutor(2) as ex:
+        assert sweep(make, partial(square, offset=1), seeds, executor=ex) == [e + 1 for e in expected]
+
+
+def test_sweep_dask_client():
+    distributed = pytest.importorskip("distributed")
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None) as client:
+        assert sweep(make, square, [1, 2, 3], executor=client) == [9, 36, 81]
+
+
+def test_sweep_rejects_bad_input():
+    with pytest.raises(ValueError, match="seeds"):
+        sweep(make, square, [1.5])
+    with pytest.raises(ValueError, match="executor"):
+        sweep(make, square, [1, 2], executor="gpu")
+
+
+def test_certificates():
+    c = ratio_certificate(12.0, 10.0, 1.5, proven=True)
+    assert c.ratio == pytest.approx(1.2) and c.holds is True
+    c = ratio_certificate(20.0, 10.0, 1.5, proven=True)
+    assert c.holds is False
+    assert ratio_certificate(20.0, 10.0, 1.5, proven=False).holds is None
+    assert ratio_certificate(5.0, 10.0, 3.0, sense="max", proven=True).ratio == pytest.approx(2.0)
+    opt = Solution(status=Status.OPTIMAL, objective=10.0, bound=10.0)
+    g = gap_certificate(11.0, opt)
+    assert g.proven and g.gap == pytest.approx(0.1)
+    heur = Solution(status=Status.FEASIBLE, objective=10.0)
+    assert not gap_certificate(11.0, heur).proven
+    assert summarize([1, 2, 3])["mean"] == 2
