@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-__all__ = ["instance_path", "list_instances", "load_json", "gavel_throughputs", "GAVEL_LICENSE"]
+__all__ = ["instance_path", "list_instances", "load_json", "check_header", "gavel_throughputs", "GAVEL_LICENSE"]
 
 _TABLES = resources.files("hetopt.tables")
 #: Text of the MIT licence under which the Gavel throughput numbers are redistributed.
@@ -54,6 +54,32 @@ def load_json(path_or_name: str | Path) -> dict[str, Any]:
         p = instance_path(str(path_or_name))
     with open(p, encoding="utf-8") as fh:
         return json.load(fh)
+
+
+#: Keys any JSON instance may carry besides its fields: documentation only, not loaded.
+META_KEYS = ("description", "source")
+
+
+def check_header(data: Any, kind: str, schema_version: int, fields: tuple[str, ...], required: tuple[str, ...]) -> None:
+    """Check a JSON instance's ``kind``, ``schema_version`` and keys; raise ``InstanceError``.
+
+    Unknown keys are an error (a typo must not be silently ignored); ``description`` and
+    ``source`` are allowed as documentation.
+    """
+    from .errors import InstanceError
+
+    if not isinstance(data, dict):
+        raise InstanceError(f"a {kind} instance must be a JSON object; got {type(data).__name__}")
+    if data.get("kind") != kind:
+        raise InstanceError(f"kind is {data.get('kind')!r}; expected {kind!r}")
+    if data.get("schema_version") != schema_version:
+        raise InstanceError(f"schema_version is {data.get('schema_version')!r}; expected {schema_version}")
+    unknown = set(data) - set(fields) - {"kind", "schema_version", *META_KEYS}
+    if unknown:
+        raise InstanceError(f"unknown keys in {kind} instance: {sorted(unknown)}; allowed: {list(fields)}")
+    missing = set(required) - set(data)
+    if missing:
+        raise InstanceError(f"{kind} instance misses required keys {sorted(missing)}")
 
 
 @lru_cache(maxsize=1)

@@ -16,6 +16,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..data import check_header
 from ..errors import InstanceError
 
 __all__ = ["PlacementInstance", "KIND", "SCHEMA_VERSION"]
@@ -245,18 +246,7 @@ class PlacementInstance:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "PlacementInstance":
-        if not isinstance(data, dict):
-            raise InstanceError(f"a placement instance must be a JSON object; got {type(data).__name__}")
-        if data.get("kind") != KIND:
-            raise InstanceError(f"kind is {data.get('kind')!r}; expected {KIND!r}")
-        if data.get("schema_version") != SCHEMA_VERSION:
-            raise InstanceError(f"schema_version is {data.get('schema_version')!r}; expected {SCHEMA_VERSION}")
-        unknown = set(data) - set(cls._FIELDS) - {"kind", "schema_version", "description", "source"}
-        if unknown:
-            raise InstanceError(f"unknown keys in placement instance: {sorted(unknown)}; allowed: {list(cls._FIELDS)}")
-        missing = {"throughput", "dataset_size", "epochs"} - set(data)
-        if missing:
-            raise InstanceError(f"placement instance misses required keys {sorted(missing)}")
+        check_header(data, KIND, SCHEMA_VERSION, cls._FIELDS, ("throughput", "dataset_size", "epochs"))
         return cls(**{k: data[k] for k in cls._FIELDS if k in data})
 
     @classmethod

@@ -114,6 +114,22 @@ def preferred_graph(gamma: np.ndarray, category: Sequence[int], *, ties: bool = 
     return G
 
 
+def _alternating_reach(free: list, neighbors, match: dict) -> tuple[set, set]:
+    """Slots and workers reachable from the unmatched slots ``free`` by alternating paths
+    (any edge from a slot, the matching edge from a worker): the Hall violator of Koenig's proof."""
+    seen_slots, seen_workers, stack = set(free), set(), list(free)
+    while stack:
+        s = stack.pop()
+        for w in neighbors(s):
+            if w not in seen_workers:
+                seen_workers.add(w)
+                s2 = match.get(w)
+                if s2 is not None and s2 not in seen_slots:
+                    seen_slots.add(s2)
+                    stack.append(s2)
+    return seen_slots, seen_workers
+
+
 def _clear(G: nx.Graph) -> tuple[set[int], set[int], dict[int, int]]:
     """Try to clear the market on G: return (K_c, S_c, assignment worker -> job).
 
@@ -151,16 +167,7 @@ def _clear(G: nx.Graph) -> tuple[set[int], set[int], dict[int, int]]:
         out = dict(owner)
         out.update({match[s]: slot_job[s] for s in slots})
         return set(), set(), out
-    seen_slots, seen_workers, stack = set(free), set(), list(free)
-    while stack:  # alternating paths from the unmatched slots
-        s = stack.pop()
-        for (_, w) in G.neighbors(("job", slot_job[s])):
-            if w not in seen_workers:
-                seen_workers.add(w)
-                s2 = match.get(w)
-                if s2 is not None and s2 not in seen_slots:
-                    seen_slots.add(s2)
-                    stack.append(s2)
+    seen_slots, seen_workers = _alternating_reach(free, lambda s: (w for (_, w) in G.neighbors(("job", slot_job[s]))), match)
     Sc = {slot_job[s] for s in seen_slots} | {owner[k] for k in seen_workers if k in owner}
     return set(seen_workers), Sc, {}
 
@@ -240,16 +247,7 @@ def _dgs_market(rho: np.ndarray, cat: np.ndarray, tol: float, limit: int, trace:
             return assignment, prices, step, records
         if step == limit:
             break
-        seen_s, seen_w, stack = set(free), set(), list(free)
-        while stack:
-            s_ = stack.pop()
-            for w in H.neighbors(s_):
-                if w not in seen_w:
-                    seen_w.add(w)
-                    s2 = match.get(w)
-                    if s2 is not None and s2 not in seen_s:
-                        seen_s.add(s2)
-                        stack.append(s2)
+        seen_s, seen_w = _alternating_reach(free, H.neighbors, match)
         raised = np.array(sorted(seen_w))
         jobs = sorted({int(slot_job[s_ - K]) for s_ in seen_s})
         outside = np.setdiff1d(np.arange(K), raised)
