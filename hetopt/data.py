@@ -21,15 +21,10 @@ GAVEL_LICENSE = "hetopt/tables/gavel-LICENSE.txt"
 
 
 def _instances_dir() -> Path:
-    try:  # installed wheel: instances/ shipped as hetopt.instances
-        p = Path(str(resources.files("hetopt.instances")))
+    here = Path(__file__).resolve().parent
+    for p in (here / "instances", here.parent / "instances"):  # installed wheel, then source checkout
         if p.is_dir() and any(p.glob("*.json")):
             return p
-    except (ModuleNotFoundError, TypeError):
-        pass
-    p = Path(__file__).resolve().parent.parent / "instances"  # source checkout
-    if p.is_dir():
-        return p
     raise FileNotFoundError("the bundled instances/ folder was not found in the installation")
 
 
