@@ -37,7 +37,7 @@ from .matching_market import (MarketResult, constricted_set, matching_market, p3
 from .model import build_p1, build_p1_grouped, build_p2, build_p3, build_p3_cvxpy
 from .sampling import job_priority, jps
 from .simulator import SimulationResult, simulate
-from .validate import evaluate_methods, gap_report
+from .validate import evaluate_methods, gap_report, reset_report
 
 __all__ = [
     "PlacementInstance", "PlacementSolution", "average_jct", "job_jct", "job_metrics", "worker_samples", "fairness",
@@ -50,5 +50,5 @@ __all__ = [
     "optimus", "optimus_lb", "las", "build_las",
     "simulate", "SimulationResult",
     "generate_instance", "job_throughputs", "perturb_throughput", "TABLE_III",
-    "gap_report", "evaluate_methods",
+    "gap_report", "evaluate_methods", "reset_report",
 ]

@@ -16,7 +16,7 @@ from .generators import generate_instance
 from .has import has
 from .sampling import jps
 
-__all__ = ["gap_report", "evaluate_methods", "DEFAULT_METHODS"]
+__all__ = ["gap_report", "evaluate_methods", "reset_report", "DEFAULT_METHODS"]
 
 #: Methods compared by :func:`gap_report` (name -> callable(instance) -> PlacementSolution).
 DEFAULT_METHODS: dict[str, Callable] = {
@@ -74,3 +74,18 @@ def gap_report(n: int = 20, seed: int = 0, *, n_jobs: int = 4, n_workers: int = 
     table.notes.append("ratio = average JCT / certified optimum of P1 (solve_exact, HiGHS outer approximation); "
                        "'below bound' counts heuristic results under the certified lower bound (must be 0).")
     return table
+
+
+def reset_report(inst, methods: Sequence[str] = ("has", "jps", "optimus_lb", "exact")) -> Table:
+    """Static vs dynamic policies (Fig. 17): average JCT and makespan with and without reset events."""
+    from .simulator import simulate
+
+    t = Table("placement: static vs dynamic policies (reset on every completion)",
+              ["method", "static avg JCT", "dynamic avg JCT", "JCT change", "static makespan", "dynamic makespan",
+               "makespan change"])
+    for name in methods:
+        st = simulate(inst, name, reset_on_completion=False)
+        dy = simulate(inst, name, reset_on_completion=True)
+        t.add(name, st.average_jct, dy.average_jct, dy.average_jct / st.average_jct - 1, st.makespan, dy.makespan,
+              dy.makespan / st.makespan - 1)
+    return t

@@ -108,3 +108,12 @@ def test_generator_follows_section_vi():
         generate_instance(5, 4)
     with pytest.raises(InstanceError):
         generate_instance(2, 4, jobs=["ResNet18", "GPT"])
+
+
+def test_reset_report_static_vs_dynamic():
+    from hetopt.placement import reset_report
+
+    t = reset_report(generate_instance(3, 9, seed=1), methods=("optimus_lb", "exact"))
+    assert [r[0] for r in t.rows] == ["optimus_lb", "exact"]
+    for r in t.rows:
+        assert r[1] > 0 and r[2] > 0 and r[4] >= r[1] and r[5] >= r[2]  # makespan >= average
