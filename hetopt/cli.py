@@ -26,6 +26,7 @@ __all__ = ["main", "PAPERS"]
 #: paper name -> module providing its commands
 PAPERS = {
     "placement": "hetopt.placement.commands",
+    "hare": "hetopt.hare.commands",
     "contention": "hetopt.contention.commands",
 }
 

@@ -1,0 +1,106 @@
+"""An independent feasibility checker for Hare_Sched, constraints (4)-(8).
+
+It reads only the instance and the decision (start time and GPU of every task) and
+recomputes completion times and the objective with plain loops, sharing no code with the
+models or the schedulers, so that every method of :mod:`hetopt.hare` is tested against it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import HetoptError
+from ..validate import FEAS_TOL
+from .instance import HareInstance
+
+__all__ = ["ScheduleViolation", "check_schedule"]
+
+#: Relative tolerance of the objective recomputation.
+OBJ_RTOL = 1e-9
+
+
+class ScheduleViolation(HetoptError):
+    """A schedule breaks one of the constraints (4)-(8); the message names it and the tasks."""
+
+
+def _decision(inst: HareInstance, solution: Any) -> tuple[np.ndarray, np.ndarray, float | None]:
+    if isinstance(solution, tuple) and len(solution) == 2:
+        start, gpu = solution
+        claimed = None
+    else:
+        start, gpu = solution.start, solution.gpu
+        claimed = solution.objective
+    start = np.asarray(start, dtype=float)
+    gpu_arr = np.asarray(gpu)
+    d = inst.n_tasks
+    if start.shape != (d,) or gpu_arr.shape != (d,):
+        raise ScheduleViolation(f"start has shape {start.shape} and gpu {gpu_arr.shape}; expected ({d},) each")
+    if not np.all(np.isfinite(start)):
+        i = int(np.flatnonzero(~np.isfinite(start))[0])
+        raise ScheduleViolation(f"start of task {inst.task_label(i)} is {start[i]}; expected a finite time")
+    for i, g in enumerate(gpu_arr):
+        if not (float(g) == int(g) and 0 <= int(g) < inst.n_gpus):
+            raise ScheduleViolation(
+                f"(5) task {inst.task_label(i)} is on GPU {g!r}; expected one GPU in 0..{inst.n_gpus - 1}")
+    return start, gpu_arr.astype(int), claimed
+
+
+def check_schedule(inst: HareInstance, solution: Any, *, tol: float = FEAS_TOL) -> float:
+    """Raise :class:`ScheduleViolation` at the first violated constraint; return the objective.
+
+    Parameters
+    ----------
+    inst : HareInstance
+    solution : HareSolution or tuple (start, gpu)
+        A solution object (its ``objective`` is checked against the recomputed one) or the
+        raw decision: start times ``x_i`` and GPU indices, one per task.
+    tol : float
+        Absolute time tolerance (default :data:`hetopt.validate.FEAS_TOL`).
+
+    Returns
+    -------
+    float
+        ``sum_n w_n C_n`` recomputed from the decision, with ``C_n`` the latest
+        synchronization end of job ``n`` (the smallest value satisfying (6)).
+
+    Raises
+    ------
+    ScheduleViolation
+        Naming the constraint ((4) arrival, (5) assignment, (7) round barrier, (8) GPU
+        non-overlap, or the objective) and the tasks involved.
+    """
+    start, gpu, claimed = _decision(inst, solution)
+    tc = inst.compute_time
+    ts = inst.sync_time
+    completion = [0.0] * inst.n_jobs
+    for n in range(inst.n_jobs):
+        prev_end = None
+        for r in range(int(inst.rounds[n])):
+            ends = []
+            for i in inst.round_tasks(n, r):
+                m = int(gpu[i])
+                if start[i] < inst.arrival[n] - tol:
+                    raise ScheduleViolation(
+                        f"(4) task {inst.task_label(i)} starts at {start[i]:.9g} "
+                        f"before its job arrives at {inst.arrival[n]:.9g}")
+                if prev_end is not None and start[i] < prev_end - tol:
+                    raise ScheduleViolation(
+                        f"(7) task {inst.task_label(i)} starts at {start[i]:.9g} before round {r - 1} of its job "
+                        f"finishes synchronizing at {prev_end:.9g}")
+                ends.append(start[i] + tc[n, m] + ts[n, m])
+            prev_end = max(ends)
+        completion[n] = prev_end
+    for m in range(inst.n_gpus):
+        on_m = sorted((float(start[i]), i) for i in range(inst.n_tasks) if gpu[i] == m)
+        for (s1, i1), (s2, i2) in zip(on_m, on_m[1:]):
+            end1 = s1 + tc[inst.task_job[i1], m]
+            if s2 < end1 - tol:
+                raise ScheduleViolation(
+                    f"(8) tasks {inst.task_label(i1)} and {inst.task_label(i2)} overlap on GPU {inst.gpu_names[m]}: "
+                    f"the second starts at {s2:.9g} before the first ends computing at {end1:.9g}")
+    objective = float(sum(w * c for w, c in zip(inst.weight, completion)))
+    if claimed is not None and abs(claimed - objective) > OBJ_RTOL * max(1.0, abs(objective)) + tol:
+        raise ScheduleViolation(f"objective is reported as {claimed!r} but the schedule's sum w_n C_n is {objective!r}")
+    return objective

@@ -1,0 +1,285 @@
+"""The Hare_Sched instance: jobs of synchronized rounds of parallel tasks on heterogeneous GPUs.
+
+An instance of Chen et al. (HPDC 2022), Section 5.1: a set N of training jobs on a set M of
+heterogeneous GPUs.  Job ``n`` arrives at ``a_n`` with weight ``w_n`` and runs ``|R_n|``
+training rounds of ``|D_r|`` parallel tasks; a task of job ``n`` computes for
+``T^c_{n,m}`` and synchronizes for ``T^s_{n,m}`` on GPU ``m`` (the same for every task and
+round of the job, as the paper assumes after its Fig. 11).
+
+References
+----------
+.. [1] F. Chen, P. Li, C. Wu, S. Guo, "Hare: Exploiting Inter-job and Intra-job Parallelism
+   of Distributed Machine Learning on Heterogeneous GPUs", HPDC 2022,
+   doi:10.1145/3502181.3531462.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..errors import InstanceError
+
+__all__ = ["HareInstance", "KIND", "SCHEMA_VERSION"]
+
+#: The JSON "kind" of a Hare instance.
+KIND = "hare"
+#: Version of the JSON layout written by :meth:`HareInstance.to_json`.
+SCHEMA_VERSION = 1
+
+_FIELDS = ("arrival", "weight", "rounds", "tasks_per_round", "compute_time", "sync_time", "gpu_names", "job_names")
+
+
+def _vector(name: str, value: Any, n: int | None, *, integer: bool = False) -> np.ndarray:
+    try:
+        arr = np.array(value, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise InstanceError(f"{name} is not numeric ({exc}); expected a vector of numbers") from None
+    if arr.ndim != 1:
+        raise InstanceError(f"{name} has shape {arr.shape}; expected a vector of length {n if n is not None else 'N'}")
+    if n is not None and arr.shape[0] != n:
+        raise InstanceError(f"{name} has length {arr.shape[0]}; expected {n} (one per job)")
+    for k, v in enumerate(arr):
+        if not np.isfinite(v):
+            raise InstanceError(f"{name}[{k}] is {v}; expected a finite number")
+        if integer and v != int(v):
+            raise InstanceError(f"{name}[{k}] is {v}; expected an integer")
+    return arr.astype(int) if integer else arr
+
+
+def _matrix(name: str, value: Any, n: int, m: int | None) -> np.ndarray:
+    try:
+        arr = np.array(value, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise InstanceError(f"{name} is not numeric ({exc}); expected an N x M matrix") from None
+    if arr.ndim != 2 or arr.shape[0] != n or (m is not None and arr.shape[1] != m):
+        raise InstanceError(f"{name} has shape {arr.shape}; expected ({n}, {m if m is not None else 'M'}) (jobs x GPUs)")
+    bad = np.argwhere(~np.isfinite(arr))
+    if bad.size:
+        i, j = bad[0]
+        raise InstanceError(f"{name}[{i}, {j}] is {arr[i, j]}; expected a finite number")
+    return arr
+
+
+def _names(name: str, value: Sequence[str] | None, n: int, prefix: str) -> tuple[str, ...]:
+    if value is None:
+        return tuple(f"{prefix}{k}" for k in range(n))
+    names = tuple(value)
+    if len(names) != n:
+        raise InstanceError(f"{name} has {len(names)} entries; expected {n}")
+    for k, s in enumerate(names):
+        if not isinstance(s, str) or not s:
+            raise InstanceError(f"{name}[{k}] is {s!r}; expected a non-empty string")
+    if len(set(names)) != n:
+        raise InstanceError(f"{name} has duplicates; expected distinct names")
+    return names
+
+
+@dataclass(frozen=True, eq=False)
+class HareInstance:
+    """Jobs of synchronized training rounds on heterogeneous GPUs (Hare_Sched, Section 5.1).
+
+    Parameters
+    ----------
+    arrival : array_like, shape (N,)
+        ``a_n >= 0``, arrival time of job ``n``.
+    weight : array_like, shape (N,)
+        ``w_n > 0``, weight of job ``n`` in the objective ``sum_n w_n C_n``.
+    rounds : array_like of int, shape (N,)
+        ``|R_n| >= 1``, number of training rounds of job ``n``.
+    tasks_per_round : array_like of int, shape (N,)
+        ``|D_r| >= 1``, number of parallel tasks in every round of job ``n``.
+    compute_time : array_like, shape (N, M)
+        ``T^c_{n,m} > 0``, training (compute) time of one task of job ``n`` on GPU ``m``.
+    sync_time : array_like, shape (N, M)
+        ``T^s_{n,m} >= 0``, synchronization time of one task of job ``n`` on GPU ``m``
+        (zero allowed: the paper's Fig. 1 ignores communication).
+    gpu_names, job_names : sequence of str, optional
+
+    Raises
+    ------
+    InstanceError
+        Naming the field, the index and the expected form.
+
+    Notes
+    -----
+    Tasks are numbered job by job, round by round (:attr:`task_job`, :attr:`task_round`,
+    :attr:`task_index`); task ``i`` of job ``n`` has the times of row ``n``.
+
+    Examples
+    --------
+    >>> inst = HareInstance(arrival=[0, 0], weight=[1, 2], rounds=[1, 2], tasks_per_round=[2, 1],
+    ...                     compute_time=[[1, 2], [2, 3]], sync_time=[[0, 0], [0.5, 0.5]])
+    >>> inst.n_tasks
+    4
+    """
+
+    arrival: np.ndarray
+    weight: np.ndarray
+    rounds: np.ndarray
+    tasks_per_round: np.ndarray
+    compute_time: np.ndarray
+    sync_time: np.ndarray
+    gpu_names: tuple[str, ...] | None = None
+    job_names: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        arrival = _vector("arrival", self.arrival, None)
+        n = arrival.shape[0]
+        if n == 0:
+            raise InstanceError("arrival is empty; expected at least one job")
+        weight = _vector("weight", self.weight, n)
+        rounds = _vector("rounds", self.rounds, n, integer=True)
+        tasks = _vector("tasks_per_round", self.tasks_per_round, n, integer=True)
+        tc = _matrix("compute_time", self.compute_time, n, None)
+        m = tc.shape[1]
+        if m == 0:
+            raise InstanceError("compute_time has no columns; expected at least one GPU")
+        ts = _matrix("sync_time", self.sync_time, n, m)
+        for name, arr, ok, form in (
+            ("arrival", arrival, arrival >= 0, "arrival times must be >= 0"),
+            ("weight", weight, weight > 0, "weights must be > 0"),
+            ("rounds", rounds, rounds >= 1, "every job needs at least one round"),
+            ("tasks_per_round", tasks, tasks >= 1, "every round needs at least one task"),
+            ("compute_time", tc, tc > 0, "compute times must be > 0"),
+            ("sync_time", ts, ts >= 0, "synchronization times must be >= 0"),
+        ):
+            bad = np.argwhere(~ok)
+            if bad.size:
+                idx = ", ".join(str(int(v)) for v in bad[0])
+                raise InstanceError(f"{name}[{idx}] is {arr[tuple(bad[0])]}; {form}")
+        for nm, arr in (("arrival", arrival), ("weight", weight), ("rounds", rounds), ("tasks_per_round", tasks),
+                        ("compute_time", tc), ("sync_time", ts)):
+            arr.setflags(write=False)
+            object.__setattr__(self, nm, arr)
+        object.__setattr__(self, "gpu_names", _names("gpu_names", self.gpu_names, m, "GPU"))
+        object.__setattr__(self, "job_names", _names("job_names", self.job_names, n, "J"))
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def n_jobs(self) -> int:
+        """``|N|``."""
+        return int(self.arrival.shape[0])
+
+    @property
+    def n_gpus(self) -> int:
+        """``|M|``."""
+        return int(self.compute_time.shape[1])
+
+    @cached_property
+    def n_tasks(self) -> int:
+        """``|D|``, the number of tasks of all jobs."""
+        return int((self.rounds * self.tasks_per_round).sum())
+
+    # ------------------------------------------------------------------ task indexing
+    @cached_property
+    def task_job(self) -> np.ndarray:
+        """Job of every task, shape (|D|,)."""
+        return np.repeat(np.arange(self.n_jobs), self.rounds * self.tasks_per_round)
+
+    @cached_property
+    def task_round(self) -> np.ndarray:
+        """Round (0-based, as Algorithm 1's ``r = 0``) of every task, shape (|D|,)."""
+        return np.concatenate([np.repeat(np.arange(r), k) for r, k in zip(self.rounds, self.tasks_per_round)])
+
+    @cached_property
+    def task_index(self) -> np.ndarray:
+        """Position of every task inside its round, shape (|D|,)."""
+        return np.concatenate([np.tile(np.arange(k), r) for r, k in zip(self.rounds, self.tasks_per_round)])
+
+    @cached_property
+    def job_offset(self) -> np.ndarray:
+        """Index of the first task of every job, shape (N + 1,)."""
+        return np.concatenate([[0], np.cumsum(self.rounds * self.tasks_per_round)])
+
+    def task_id(self, job: int, rnd: int, task: int) -> int:
+        """Flat index of task ``task`` of round ``rnd`` of job ``job``."""
+        return int(self.job_offset[job] + rnd * self.tasks_per_round[job] + task)
+
+    def round_tasks(self, job: int, rnd: int) -> range:
+        """Flat indices of the tasks of round ``rnd`` of job ``job`` (the set ``D_r``)."""
+        start = self.task_id(job, rnd, 0)
+        return range(start, start + int(self.tasks_per_round[job]))
+
+    @cached_property
+    def task_compute(self) -> np.ndarray:
+        """``T^c_{i,m}`` per task, shape (|D|, M)."""
+        return self.compute_time[self.task_job]
+
+    @cached_property
+    def task_sync(self) -> np.ndarray:
+        """``T^s_{i,m}`` per task, shape (|D|, M)."""
+        return self.sync_time[self.task_job]
+
+    def task_label(self, i: int) -> str:
+        """Readable label ``job/round/task`` of flat task ``i``."""
+        return f"{self.job_names[self.task_job[i]]}/r{self.task_round[i]}/t{self.task_index[i]}"
+
+    # ------------------------------------------------------------------ simple bounds
+    @cached_property
+    def min_round_time(self) -> np.ndarray:
+        """``min_m (T^c_{n,m} + T^s_{n,m})``: the shortest possible round of job ``n``."""
+        return (self.compute_time + self.sync_time).min(axis=1)
+
+    @cached_property
+    def completion_lower_bound(self) -> np.ndarray:
+        """``a_n + |R_n| min_m (T^c + T^s)``: no job completes earlier in any schedule."""
+        return self.arrival + self.rounds * self.min_round_time
+
+    # ------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serializable dict with ``kind`` and ``schema_version``."""
+        return {
+            "kind": KIND,
+            "schema_version": SCHEMA_VERSION,
+            "arrival": self.arrival.tolist(),
+            "weight": self.weight.tolist(),
+            "rounds": self.rounds.tolist(),
+            "tasks_per_round": self.tasks_per_round.tolist(),
+            "compute_time": self.compute_time.tolist(),
+            "sync_time": self.sync_time.tolist(),
+            "gpu_names": list(self.gpu_names),
+            "job_names": list(self.job_names),
+        }
+
+    def to_json(self, path: str | None = None, **kwargs: Any) -> str:
+        """The instance as JSON text; also written to ``path`` when given."""
+        text = json.dumps(self.to_dict(), **({"indent": 1} | kwargs))
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text + "\n")
+        return text
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "HareInstance":
+        """Build from :meth:`to_dict` output; unknown keys and a wrong kind are errors.
+
+        An optional ``"description"`` key (free text, e.g. how a paper's example was
+        reconstructed) is accepted and not part of the instance.
+        """
+        if not isinstance(data, dict):
+            raise InstanceError(f"instance data is {type(data).__name__}; expected a JSON object")
+        if data.get("kind") != KIND:
+            raise InstanceError(f"kind is {data.get('kind')!r}; expected {KIND!r}")
+        if data.get("schema_version") != SCHEMA_VERSION:
+            raise InstanceError(f"schema_version is {data.get('schema_version')!r}; expected {SCHEMA_VERSION}")
+        extra = sorted(set(data) - set(_FIELDS) - {"kind", "schema_version", "description"})
+        if extra:
+            raise InstanceError(f"unknown key(s) {', '.join(map(repr, extra))}; expected only {', '.join(_FIELDS)}")
+        missing = [k for k in _FIELDS[:6] if k not in data]
+        if missing:
+            raise InstanceError(f"missing key(s) {', '.join(map(repr, missing))}")
+        return cls(**{k: data[k] for k in _FIELDS if k in data})
+
+    @classmethod
+    def from_json(cls, text_or_path: str) -> "HareInstance":
+        """Parse JSON text, or read it from a file path."""
+        text = text_or_path
+        if not text_or_path.lstrip().startswith("{"):
+            with open(text_or_path, encoding="utf-8") as fh:
+                text = fh.read()
+        return cls.from_dict(json.loads(text))

@@ -1,0 +1,155 @@
+"""The approximation factor of Theorem 4, alpha(2 + alpha), and its certification.
+
+Lemma 3 defines ``alpha = max_{i in D} { T^{c,max}_i / T^{c,min}_i, T^{s,max}_i / T^{s,min}_i }``,
+the largest ratio between a task's slowest and fastest GPU, for compute and for
+synchronization.  Theorem 4 claims that Algorithm 1 (with ``x-hat`` from an optimal
+solution of Hare_Sched_RL) is an ``alpha(2 + alpha)``-approximation.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..result import Certificate, Status
+from ..validate import ratio_certificate
+from .algorithm1 import schedule
+from .checker import check_schedule
+from .exact import solve_exact
+from .instance import HareInstance
+from .relaxation import solve_relaxation
+
+__all__ = ["alpha", "theorem4_bound", "RatioReport", "validate_ratio", "theorem4_counterexample"]
+
+log = logging.getLogger(__name__)
+
+
+def alpha(inst: HareInstance) -> float:
+    """``alpha`` of Lemma 3: the largest slowest/fastest GPU ratio of any task.
+
+    A job whose synchronization time is zero on every GPU contributes no sync ratio; one
+    with zero on some GPUs and positive on others makes the ratio infinite (Lemma 3's
+    definition divides by ``T^{s,min} = 0``).
+    """
+    tc, ts = inst.compute_time, inst.sync_time
+    a = float((tc.max(axis=1) / tc.min(axis=1)).max())
+    ts_min, ts_max = ts.min(axis=1), ts.max(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sr = np.where(ts_max == 0, 1.0, np.where(ts_min > 0, ts_max / np.where(ts_min > 0, ts_min, 1), np.inf))
+    return max(a, float(sr.max()))
+
+
+def theorem4_bound(inst: HareInstance) -> float:
+    """``alpha (2 + alpha)``, the approximation factor claimed by Theorem 4."""
+    a = alpha(inst)
+    return a * (2.0 + a)
+
+
+@dataclass(frozen=True)
+class RatioReport:
+    """Outcome of :func:`validate_ratio` on one instance.
+
+    ``vs_optimum`` compares Algorithm 1 with the certified optimum (the theorem's claim);
+    ``vs_relaxation`` with the relaxation's certified lower bound (what the proof
+    actually bounds, through Lemmas 2-3).  ``saved`` is the JSON path of an instance that
+    violated a bound, if ``save_dir`` was given.
+    """
+
+    alpha: float
+    limit: float
+    algorithm1: float
+    optimum: float | None
+    optimum_proven: bool
+    relaxation_bound: float | None
+    vs_optimum: Certificate | None
+    vs_relaxation: Certificate | None
+    saved: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def violated(self) -> bool:
+        return any(c is not None and c.holds is False for c in (self.vs_optimum, self.vs_relaxation))
+
+
+def validate_ratio(inst: HareInstance, *, time_limit: float | None = 60.0, subsets: bool = False,
+                   save_dir: str | Path | None = None, name: str = "instance") -> RatioReport:
+    """Certify Theorem 4's ``alpha(2+alpha)`` bound on one instance.
+
+    Solves Hare_Sched exactly (certified optimum), Hare_Sched_RL (certified lower bound)
+    and runs Algorithm 1 on the relaxation's ``x-hat``; every schedule passes
+    :func:`check_schedule`.  A ratio is only judged (``holds`` True/False) when its
+    reference is certified: the optimum proven OPTIMAL, the relaxation solved to
+    optimality (Theorem 4 assumes an optimal ``x-hat``).
+
+    Parameters
+    ----------
+    inst : HareInstance
+    time_limit : float, optional
+        Per solve, seconds.
+    subsets : bool
+        Use (9) on every subset (see :func:`hetopt.hare.model.build_relaxation`).
+    save_dir : path, optional
+        Where to write ``<name>.json`` when a bound is violated.
+    name : str
+        File stem of a saved violating instance.
+    """
+    limit = theorem4_bound(inst)
+    a = alpha(inst)
+    opt = solve_exact(inst, time_limit=time_limit)
+    check_schedule(inst, opt)
+    rl = solve_relaxation(inst, subsets=subsets, time_limit=time_limit)
+    alg = schedule(inst, rl)
+    value = check_schedule(inst, alg)
+    opt_proven = opt.status is Status.OPTIMAL
+    rl_proven = rl.status is Status.OPTIMAL
+    vs_opt = ratio_certificate(value, opt.objective, limit, proven=opt_proven, name="alpha(2+alpha) vs optimum")
+    vs_rl = None
+    if rl.bound is not None:
+        vs_rl = ratio_certificate(value, rl.bound, limit, proven=rl_proven, name="alpha(2+alpha) vs relaxation")
+    saved = None
+    report = RatioReport(alpha=a, limit=limit, algorithm1=value, optimum=opt.objective, optimum_proven=opt_proven,
+                         relaxation_bound=rl.bound, vs_optimum=vs_opt, vs_relaxation=vs_rl,
+                         details={"optimum_bound": opt.bound, "relaxation_status": rl.status.value,
+                                  "relaxation_subsets": subsets})
+    if report.violated and save_dir is not None:
+        path = Path(save_dir) / f"{name}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = inst.to_dict()
+        data["description"] = (f"violates alpha(2+alpha) = {limit:.6g}: Algorithm 1 = {value:.6g}, "
+                               f"optimum = {opt.objective:.6g}, relaxation bound = {rl.bound}")
+        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        saved = str(path)
+        log.warning("alpha(2+alpha) violated on %s, saved to %s", name, saved)
+        report = RatioReport(**{**report.__dict__, "saved": saved})
+    return report
+
+
+def theorem4_counterexample(k: int = 7, long: float = 2.0, heavy_weight: float = 100.0) -> HareInstance:
+    """A family of instances on which Algorithm 1 with (9) as printed breaks Theorem 4.
+
+    One GPU (so ``alpha = 1`` and Theorem 4 claims a factor 3), all jobs single-task and
+    arriving at 0: a heavy job (``T^c = long``, ``w = heavy_weight``), ``k - 1`` unit jobs of
+    weight 0.01 and one unit "sink" job of weight 0.001.
+
+    Derivation by hand.  With the heavy job at ``x = 0``, the full-set inequality (9) reads
+    ``sum_unit x_j >= long * k + k^2 / 2 - k / 2``.  The relaxation's unique optimum puts all
+    of it on the cheapest job, the sink: ``x-hat = 0`` for the heavy and the other unit jobs.
+    So ``H = 0.5`` for the ``k - 1`` unit jobs and ``H = long / 2`` for the heavy job, and for
+    ``long > 1`` Algorithm 1 runs the unit jobs first: the heavy job completes at
+    ``k - 1 + long`` instead of ``long`` (Smith's rule, the optimum).  The ratio tends to
+    ``(k - 1 + long) / long``, unbounded in ``k``; for the defaults Algorithm 1 = 800.219,
+    optimum = 200.339 (ratio 3.994 > 3) and the relaxation bound is 200.096.  With (9) on
+    every subset (``subsets=True``) Algorithm 1 is optimal on it.
+    """
+    if k < 2 or not long > 1:
+        raise ValueError("need k >= 2 unit jobs and long > 1")
+    n = k + 1
+    return HareInstance(arrival=np.zeros(n), weight=[heavy_weight] + [0.01] * (k - 1) + [0.001],
+                        rounds=np.ones(n, dtype=int), tasks_per_round=np.ones(n, dtype=int),
+                        compute_time=np.array([long] + [1.0] * k)[:, None], sync_time=np.zeros((n, 1)),
+                        job_names=["heavy"] + [f"unit{j}" for j in range(1, k)] + ["sink"])

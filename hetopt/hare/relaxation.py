@@ -1,0 +1,88 @@
+"""Solving Hare_Sched_RL, the relaxation (4)-(7) + (9), for Algorithm 1 and lower bounds."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pyomo.environ as pyo
+
+from ..result import Solution
+from ..solvers import solve_model
+from .instance import HareInstance
+from .model import build_relaxation
+
+__all__ = ["HareRelaxation", "solve_relaxation", "middle_completion"]
+
+
+def middle_completion(inst: HareInstance, x_hat: np.ndarray) -> np.ndarray:
+    """``H_i = max_m (x-hat_i + T^c_{i,m} / 2)``, the maximum middle completion time (Section 5.2)."""
+    return np.asarray(x_hat, dtype=float) + inst.task_compute.max(axis=1) / 2.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class HareRelaxation(Solution):
+    """Solution of Hare_Sched_RL.
+
+    Attributes
+    ----------
+    objective : float
+        The relaxation's incumbent value.
+    bound : float or None
+        The solver's certified lower bound on the relaxation, hence on Hare_Sched's
+        optimum (the relaxation contains every feasible schedule).
+    x_hat : numpy.ndarray, shape (|D|,)
+        Start times ``x-hat_i``.
+    y_hat : numpy.ndarray of int, shape (|D|,)
+        GPU of every task in the relaxed solution (Algorithm 1 does not use it).
+    H : numpy.ndarray, shape (|D|,)
+        ``H_i = max_m x-hat_i + T^c_{i,m}/2``.
+    form : str
+        "linear" (HiGHS MILP) or "direct" (SCIP MIQCP).
+    subsets : bool
+        Whether (9) was imposed on every subset or, as printed, on the full set.
+    """
+
+    x_hat: np.ndarray
+    y_hat: np.ndarray
+    H: np.ndarray
+    form: str = "linear"
+    subsets: bool = False
+
+
+def solve_relaxation(inst: HareInstance, form: str = "linear", *, solver: str | None = None, subsets: bool = False,
+                     time_limit: float | None = None, mip_gap: float | None = None,
+                     threads: int | None = 1) -> HareRelaxation:
+    """Solve Hare_Sched_RL and return ``x-hat``, ``H`` and the certified lower bound.
+
+    Parameters
+    ----------
+    inst : HareInstance
+    form : {"linear", "direct"}
+        The exact linearization (default; HiGHS) or the direct quadratic form (SCIP).
+    solver : {"highs", "scip"}, optional
+        Default: HiGHS for ``"linear"``, SCIP for ``"direct"`` (HiGHS cannot take it).
+    subsets : bool
+        (9) on every subset of tasks instead of the full set (see
+        :func:`hetopt.hare.model.build_relaxation`).
+    time_limit, mip_gap, threads
+        Passed to :func:`hetopt.solvers.solve_model`.
+
+    Returns
+    -------
+    HareRelaxation
+    """
+    from .exact import best_known_objective
+
+    t0 = time.perf_counter()
+    solver = solver or ("highs" if form == "linear" else "scip")
+    ub = best_known_objective(inst)
+    model = build_relaxation(inst, form, subsets=subsets, upper_objective=ub)
+    res = solve_model(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads)
+    x_hat = np.array([pyo.value(model.x[i]) for i in range(inst.n_tasks)])
+    y = np.array([[pyo.value(model.y[i, g]) for g in range(inst.n_gpus)] for i in range(inst.n_tasks)])
+    return HareRelaxation(status=res.status, objective=res.objective, bound=res.bound, gap=res.gap,
+                          wall_time=time.perf_counter() - t0, solver=res.solver, message=res.message,
+                          x_hat=x_hat, y_hat=y.argmax(axis=1), H=middle_completion(inst, x_hat), form=form,
+                          subsets=subsets)

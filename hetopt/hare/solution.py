@@ -1,0 +1,145 @@
+"""The result type of every Hare method: a task-level schedule with its metrics.
+
+A schedule assigns every task ``i`` a GPU (``y_{i,m} = 1``) and a start time ``x_i``; from
+these the compute end ``x_i + T^c_{i,m}``, the synchronization end
+``x_i + T^c_{i,m} + T^s_{i,m}``, the job completion times ``C_n`` (6) and the objective
+``sum_n w_n C_n`` are recomputed here, never taken from a solver.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..result import Solution, Status, relative_gap
+from .instance import HareInstance
+
+__all__ = ["HareSolution", "make_solution", "TASK_COLUMNS"]
+
+#: Columns of :attr:`HareSolution.tasks` and of :meth:`HareSolution.task_table`.
+TASK_COLUMNS = ("job", "round", "task", "gpu", "start", "compute_end", "sync_end")
+
+
+@dataclass(frozen=True, kw_only=True)
+class HareSolution(Solution):
+    """A Hare schedule and its metrics (a :class:`~hetopt.result.Solution`).
+
+    Attributes
+    ----------
+    objective : float
+        Total weighted job completion time ``sum_n w_n C_n``, recomputed from the schedule.
+    completion : numpy.ndarray, shape (N,)
+        ``C_n``, the latest synchronization end of job ``n``'s tasks.
+    start : numpy.ndarray, shape (|D|,)
+        ``x_i``, start time of every task.
+    gpu : numpy.ndarray of int, shape (|D|,)
+        GPU of every task (the ``m`` with ``y_{i,m} = 1``).
+    compute_end, sync_end : numpy.ndarray, shape (|D|,)
+        ``x_i + T^c_{i,m}`` and ``x_i + T^c_{i,m} + T^s_{i,m}``.
+    instance : HareInstance
+    method : str
+        The scheduler that produced the schedule ("exact", "algorithm1", "gavel_fifo", ...).
+    ordering : str
+        For Algorithm 1, where its ordering came from ("relaxation", "lp", "given");
+        empty otherwise.
+    lower_bound : float or None
+        A *true* lower bound on the optimum obtained on the way (the relaxation's proven
+        bound), or None.  ``bound`` is reserved for solver-certified bounds of this
+        schedule's own model.
+    info : dict
+        Method-specific extras (relaxation value, alpha, node counts, ...).
+    """
+
+    completion: np.ndarray
+    start: np.ndarray
+    gpu: np.ndarray
+    compute_end: np.ndarray
+    sync_end: np.ndarray
+    instance: HareInstance
+    method: str = ""
+    ordering: str = ""
+    lower_bound: float | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def weighted_jct(self) -> float:
+        """Alias of ``objective``: total weighted job completion time."""
+        return float(self.objective)
+
+    @property
+    def makespan(self) -> float:
+        return float(self.sync_end.max())
+
+    @property
+    def tasks(self) -> list[dict[str, Any]]:
+        """One record per task: job, round, task, gpu, start, compute_end, sync_end."""
+        inst = self.instance
+        return [
+            {"job": int(inst.task_job[i]), "round": int(inst.task_round[i]), "task": int(inst.task_index[i]),
+             "gpu": int(self.gpu[i]), "start": float(self.start[i]), "compute_end": float(self.compute_end[i]),
+             "sync_end": float(self.sync_end[i])}
+            for i in range(inst.n_tasks)
+        ]
+
+    def task_table(self) -> np.ndarray:
+        """The task records as a structured numpy array (``numpy.savetxt``/CSV, Gantt charts)."""
+        inst = self.instance
+        dtype = [("job", int), ("round", int), ("task", int), ("gpu", int),
+                 ("start", float), ("compute_end", float), ("sync_end", float)]
+        out = np.empty(inst.n_tasks, dtype=dtype)
+        for name, col in zip(TASK_COLUMNS, (inst.task_job, inst.task_round, inst.task_index, self.gpu,
+                                            self.start, self.compute_end, self.sync_end)):
+            out[name] = col
+        return out
+
+    def to_csv(self, path: str | None = None) -> str:
+        """The task table as CSV text (header :data:`TASK_COLUMNS`); written to ``path`` if given."""
+        lines = [",".join(TASK_COLUMNS)]
+        for r in self.tasks:
+            lines.append(",".join(repr(r[c]) if isinstance(r[c], float) else str(r[c]) for c in TASK_COLUMNS))
+        text = "\n".join(lines) + "\n"
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        return text
+
+    def gpu_utilization(self) -> np.ndarray:
+        """Busy (compute) time of every GPU divided by the makespan, shape (M,)."""
+        busy = np.bincount(self.gpu, weights=self.compute_end - self.start, minlength=self.instance.n_gpus)
+        return busy / max(self.makespan, 1e-300)
+
+
+def make_solution(
+    inst: HareInstance,
+    start: np.ndarray,
+    gpu: np.ndarray,
+    *,
+    method: str,
+    status: Status = Status.FEASIBLE,
+    bound: float | None = None,
+    wall_time: float = 0.0,
+    solver: str | None = None,
+    message: str = "",
+    ordering: str = "",
+    lower_bound: float | None = None,
+    info: dict[str, Any] | None = None,
+) -> HareSolution:
+    """Build a :class:`HareSolution` from start times and GPUs, recomputing every metric."""
+    start = np.asarray(start, dtype=float).copy()
+    gpu = np.asarray(gpu, dtype=int).copy()
+    idx = np.arange(inst.n_tasks)
+    compute_end = start + inst.task_compute[idx, gpu]
+    sync_end = compute_end + inst.task_sync[idx, gpu]
+    completion = np.full(inst.n_jobs, -np.inf)
+    np.maximum.at(completion, inst.task_job, sync_end)
+    objective = float(inst.weight @ completion)
+    for a in (start, gpu, compute_end, sync_end, completion):
+        a.setflags(write=False)
+    return HareSolution(
+        status=status, objective=objective, bound=bound, gap=relative_gap(objective, bound), wall_time=wall_time,
+        solver=solver or method, message=message, completion=completion, start=start, gpu=gpu,
+        compute_end=compute_end, sync_end=sync_end, instance=inst, method=method, ordering=ordering,
+        lower_bound=lower_bound, info=dict(info or {}),
+    )

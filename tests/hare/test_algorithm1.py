@@ -1,0 +1,66 @@
+"""Algorithm 1 line by line on hand-derived cases."""
+
+import numpy as np
+import pytest
+
+from hetopt.errors import HetoptError
+from hetopt.hare import check_schedule, list_schedule, random_instance, schedule, solve_relaxation
+
+
+def test_lines_5_to_17_by_hand(tiny):
+    # tasks: 0 = job0/r0, 1 = job0/r1, 2 = job1/t0, 3 = job1/t1; order pi = 0, 2, 3, 1
+    start, gpu = list_schedule(tiny, np.array([0.0, 3.0, 1.0, 2.0]))
+    # task0 -> GPU0 at 0 (phi0 = 1); task2 -> GPU1 at 0.5 (phi1 = 2); task3 -> GPU0 at 1 (phi0 = 4);
+    # task1 available at 1.25, GPU1 (phi1 = 2) -> starts at 2, ends 4 + sync 0.5
+    assert start.tolist() == [0.0, 2.0, 0.5, 1.0]
+    assert gpu.tolist() == [0, 1, 1, 0]
+    assert check_schedule(tiny, (start, gpu)) == pytest.approx(4.5 + 2 * 4.0)
+
+
+def test_earliest_finish_variant_by_hand(tiny):
+    start, gpu = list_schedule(tiny, np.array([0.0, 3.0, 1.0, 2.0]), "earliest_finish")
+    assert start.tolist() == [0.0, 1.25, 0.5, 2.0]
+    assert gpu.tolist() == [0, 0, 1, 1]
+    assert check_schedule(tiny, (start, gpu)) == pytest.approx(2.5 + 2 * 3.5)
+
+
+def test_order_breaking_rounds_is_rejected(tiny):
+    with pytest.raises(HetoptError, match="before all of round 0"):
+        list_schedule(tiny, np.array([3.0, 0.0, 1.0, 2.0]))
+    with pytest.raises(ValueError, match="gpu_rule"):
+        list_schedule(tiny, np.zeros(4), "fastest")
+
+
+def test_schedule_records_its_ordering(tiny):
+    rl = solve_relaxation(tiny)
+    a = schedule(tiny, rl)
+    assert a.ordering == "relaxation" and a.lower_bound == rl.bound and a.bound is None
+    assert a.status.value == "feasible" and a.method == "algorithm1"
+    np.testing.assert_allclose(a.info["H"], rl.x_hat + tiny.task_compute.max(axis=1) / 2)
+    b = schedule(tiny, ordering="lp")
+    assert b.ordering == "lp" and b.lower_bound is not None
+    c = schedule(tiny, gpu_rule="earliest_finish")
+    assert c.method == "algorithm1_ef"
+    with pytest.raises(ValueError, match="ordering"):
+        schedule(tiny, ordering="random")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_lp_ordering_on_larger_instances_is_feasible(seed):
+    inst = random_instance(seed, n_jobs=20, n_gpus=5, max_rounds=4, max_tasks=3, max_total_tasks=None)
+    for rule in ("earliest_available", "earliest_finish"):
+        sol = schedule(inst, ordering="lp", gpu_rule=rule)
+        assert check_schedule(inst, sol) == pytest.approx(sol.objective)
+        assert sol.lower_bound <= sol.objective
+
+
+def test_task_records(tiny):
+    sol = schedule(tiny)
+    rec = sol.tasks
+    assert len(rec) == tiny.n_tasks and set(rec[0]) == {"job", "round", "task", "gpu", "start", "compute_end", "sync_end"}
+    table = sol.task_table()
+    np.testing.assert_allclose(table["sync_end"], sol.sync_end)
+    csv = sol.to_csv()
+    assert csv.splitlines()[0] == "job,round,task,gpu,start,compute_end,sync_end"
+    assert len(csv.splitlines()) == tiny.n_tasks + 1
+    assert sol.completion.tolist() == [max(r["sync_end"] for r in rec if r["job"] == n) for n in range(2)]

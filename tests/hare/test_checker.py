@@ -1,0 +1,68 @@
+import numpy as np
+import pytest
+
+from hetopt.hare import ScheduleViolation, check_schedule
+
+
+def valid(tiny):
+    # job 0: r0 on GPU0 [0,1) sync to 1.25, r1 on GPU0 [1.25, 2.25) -> C0 = 2.5
+    # job 1: both tasks on GPU1 in sequence [0.5, 2), [2, 3.5) -> C1 = 3.5
+    start = np.array([0.0, 1.25, 0.5, 2.0])
+    gpu = np.array([0, 0, 1, 1])
+    return start, gpu
+
+
+def test_valid_schedule_objective(tiny):
+    assert check_schedule(tiny, valid(tiny)) == pytest.approx(1 * 2.5 + 2 * 3.5)
+
+
+def test_arrival_violation(tiny):
+    start, gpu = valid(tiny)
+    start[2] = 0.4
+    with pytest.raises(ScheduleViolation, match=r"\(4\)"):
+        check_schedule(tiny, (start, gpu))
+
+
+def test_round_barrier_violation(tiny):
+    start, gpu = valid(tiny)
+    start[1] = 1.2  # before round 0 synchronizes at 1.25
+    with pytest.raises(ScheduleViolation, match=r"\(7\)"):
+        check_schedule(tiny, (start, gpu))
+
+
+def test_overlap_violation(tiny):
+    start, gpu = valid(tiny)
+    start[3] = 1.9  # second task of job 1 before the first ends computing at 2.0
+    with pytest.raises(ScheduleViolation, match=r"\(8\)"):
+        check_schedule(tiny, (start, gpu))
+
+
+def test_sync_may_overlap_next_task(tiny):
+    # job 0's sync (0.25 on GPU0) overlaps the next task on GPU0: allowed by (8)
+    start = np.array([0.0, 1.25, 1.0, 2.0])
+    gpu = np.array([0, 0, 0, 1])
+    with pytest.raises(ScheduleViolation, match=r"\(8\)"):  # but job1/t0 on GPU0 [1, 4) overlaps job0/r1
+        check_schedule(tiny, (start, gpu))
+    start = np.array([0.0, 4.0, 1.0, 0.5])
+    gpu = np.array([0, 0, 0, 1])
+    assert check_schedule(tiny, (start, gpu)) == pytest.approx(1 * 5.25 + 2 * 4.0)
+
+
+def test_bad_gpu_and_shape(tiny):
+    start, gpu = valid(tiny)
+    gpu[0] = 2
+    with pytest.raises(ScheduleViolation, match=r"\(5\)"):
+        check_schedule(tiny, (start, gpu))
+    with pytest.raises(ScheduleViolation, match="shape"):
+        check_schedule(tiny, (start[:2], gpu[:2]))
+
+
+def test_objective_mismatch(tiny):
+    from hetopt.hare.solution import make_solution
+    from dataclasses import replace
+
+    start, gpu = valid(tiny)
+    sol = make_solution(tiny, start, gpu, method="test")
+    assert check_schedule(tiny, sol) == pytest.approx(sol.objective)
+    with pytest.raises(ScheduleViolation, match="objective"):
+        check_schedule(tiny, replace(sol, objective=sol.objective - 1))

@@ -1,0 +1,73 @@
+"""The exact MILP against brute force, Smith's rule and SCIP."""
+
+import numpy as np
+import pytest
+
+from hetopt.errors import SizeLimitError
+from hetopt.hare import HareInstance, brute_force, check_schedule, random_instance, solve_exact
+from hetopt.result import Status
+
+OBJ_RTOL = 1e-6
+
+
+def test_milp_matches_brute_force_on_tiny(tiny):
+    bf = brute_force(tiny)
+    ex = solve_exact(tiny)
+    assert ex.status is Status.OPTIMAL
+    assert check_schedule(tiny, ex) == pytest.approx(bf.objective, rel=OBJ_RTOL)
+    assert ex.bound == pytest.approx(bf.objective, rel=OBJ_RTOL)
+    check_schedule(tiny, bf)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_milp_matches_brute_force_random(seed):
+    inst = random_instance(seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
+    bf = brute_force(inst)
+    ex = solve_exact(inst)
+    assert ex.status is Status.OPTIMAL
+    assert check_schedule(inst, ex) == pytest.approx(bf.objective, rel=OBJ_RTOL)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_smith_rule_on_one_gpu(seed):
+    """One GPU, one task per job, all arrive at 0: the optimum is Smith's order (hand formula)."""
+    rng = np.random.default_rng(seed)
+    n = 5
+    p = rng.integers(1, 6, n).astype(float)
+    w = rng.integers(1, 6, n).astype(float)
+    inst = HareInstance(arrival=np.zeros(n), weight=w, rounds=np.ones(n, int), tasks_per_round=np.ones(n, int),
+                        compute_time=p[:, None], sync_time=np.zeros((n, 1)))
+    order = np.argsort(-w / p, kind="stable")
+    smith = float(np.sum(w[order] * np.cumsum(p[order])))
+    ex = solve_exact(inst)
+    assert ex.objective == pytest.approx(smith, rel=OBJ_RTOL)
+
+
+def test_scip_agrees_with_highs(tiny):
+    a = solve_exact(tiny, "highs")
+    b = solve_exact(tiny, "scip")
+    assert a.objective == pytest.approx(b.objective, rel=OBJ_RTOL)
+    check_schedule(tiny, b)
+
+
+def test_without_symmetry_breaking_same_optimum():
+    inst = random_instance(3, n_jobs=2, n_gpus=2, max_rounds=1, max_tasks=3, max_total_tasks=5)
+    assert inst.tasks_per_round.max() >= 2
+    a = solve_exact(inst)
+    b = solve_exact(inst, symmetry_breaking=False)
+    assert a.objective == pytest.approx(b.objective, rel=OBJ_RTOL)
+
+
+def test_time_limited_is_not_optimal():
+    inst = random_instance(0, n_jobs=4, n_gpus=3, max_rounds=3, max_total_tasks=12)
+    sol = solve_exact(inst, time_limit=0.05)
+    check_schedule(inst, sol)
+    assert sol.status in (Status.TIME_LIMIT, Status.OPTIMAL)
+    if sol.status is Status.TIME_LIMIT:
+        assert sol.bound is None or sol.bound <= sol.objective + 1e-9
+
+
+def test_brute_force_size_limit():
+    inst = random_instance(0, n_jobs=4, n_gpus=3, max_rounds=3, max_total_tasks=12)
+    with pytest.raises(SizeLimitError):
+        brute_force(inst)
