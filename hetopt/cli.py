@@ -27,6 +27,7 @@ __all__ = ["main", "PAPERS"]
 PAPERS = {
     "placement": "hetopt.placement.commands",
     "hare": "hetopt.hare.commands",
+    "hadar": "hetopt.hadar.commands",
     "contention": "hetopt.contention.commands",
 }
 

@@ -1,0 +1,45 @@
+"""Hadar and HadarE (Sultana et al.): P1-P3, the price function, DP allocation, the simulator.
+
+* :class:`HadarInstance` (``instance.py``), :class:`Utility` (``utility.py``);
+* ``model.py``: :func:`build_p1` (exact time-indexed MILP of P1), :func:`build_p2`,
+  :func:`build_p3` (ILP over schedules and its LP dual); ``offline.py``: :func:`solve_offline`;
+* ``checker.py``: :func:`check_schedule`, an independent checker of (1a)-(1e);
+* ``price.py``: the price function (5)-(7), :func:`competitive_bound` (Theorem 2);
+* ``allocation.py``: :func:`find_alloc` and :func:`dp_allocation` (Algorithm 2);
+* ``policies.py`` and ``simulator.py``: Algorithm 1's round-based scheduler, HadarE, and the
+  baselines Gavel, Tiresias, YARN-CS behind one policy interface; :func:`simulate`;
+* ``workloads.py``: the trace-driven setup, the physical mixes, the motivating example, eq. (10);
+* ``validate.py``: :func:`validate_ratio` (OPT against Hadar and 2*alpha).
+
+References
+----------
+A. Sultana, N. Pakka, F. Xu, X. Yuan, L. Chen, N.-F. Tzeng, "Resource Heterogeneity-Aware and
+Utilization-Enhanced Scheduling for Deep Learning Clusters" (Hadar: IPDPS 2023; HadarE: extended version).
+"""
+
+from .allocation import Allocation, DPResult, dp_allocation, find_alloc
+from .checker import ScheduleCheck, check_schedule, iterations_per_slot
+from .instance import KIND, SCHEMA_VERSION, HadarInstance, generate_instance
+from .model import build_p1, build_p2, build_p3, finish_utility, schedule_utility
+from .offline import enumerate_schedules, slot_placements, solve_offline, solve_p2, solve_p3, split_schedule
+from .policies import POLICIES, GavelPolicy, HadarEPolicy, HadarPolicy, TiresiasPolicy, YarnCSPolicy, make_policy
+from .price import PriceParameters, competitive_bound, price, price_parameters
+from .result import HadarSolution, SimulationResult
+from .simulator import RESTART_DELAY, Policy, RoundState, simulate, total_utility
+from .utility import Utility
+from .validate import hadar_p1_schedule, ratio_sweep, validate_ratio
+from .workloads import estimate_throughput, motivating_example, physical_mix, trace_workload
+
+__all__ = [
+    "KIND", "SCHEMA_VERSION", "HadarInstance", "generate_instance", "Utility",
+    "build_p1", "build_p2", "build_p3", "finish_utility", "schedule_utility",
+    "solve_offline", "enumerate_schedules", "slot_placements", "split_schedule", "solve_p2", "solve_p3",
+    "ScheduleCheck", "check_schedule", "iterations_per_slot",
+    "PriceParameters", "price_parameters", "price", "competitive_bound",
+    "Allocation", "DPResult", "find_alloc", "dp_allocation",
+    "POLICIES", "HadarPolicy", "HadarEPolicy", "GavelPolicy", "TiresiasPolicy", "YarnCSPolicy", "make_policy",
+    "Policy", "RoundState", "simulate", "total_utility", "RESTART_DELAY",
+    "HadarSolution", "SimulationResult",
+    "trace_workload", "physical_mix", "motivating_example", "estimate_throughput",
+    "validate_ratio", "ratio_sweep", "hadar_p1_schedule",
+]

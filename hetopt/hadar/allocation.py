@@ -1,0 +1,260 @@
+"""Algorithm 2 of Hadar: FIND_ALLOC and the DP allocation of one scheduling round.
+
+``find_alloc`` looks at one job and the cluster's free GPUs: every consolidated allocation
+(the job's ``W_j`` fastest free GPUs on a single machine, one candidate per machine that
+can hold the gang) and the non-consolidated one (the ``W_j`` fastest free GPUs anywhere,
+cheapest machines first, plus a communication cost), prices each with eq. (5), and keeps
+the one with the largest payoff ``mu_j = U_j(f_j - a_j) - cost`` (Alg. 2 lines 23-33).
+``dp_allocation`` decides which queued jobs to admit this round: a dynamic program over
+the queue whose state is the free-GPU matrix, maximizing the total payoff (lines 1-21).
+
+Reading adopted (``models/hadar2024.md``): the printed DP compares the cost with and
+without a job, which would never admit anyone; we read it as the knapsack-style
+recursion over (job index, server state) that maximizes the total payoff of the admitted
+jobs, each allocated by FIND_ALLOC in the state left by the earlier ones.  Memoizing on
+the state makes it exact; it is exponential in the worst case (the number of distinct
+states), so ``beam_width`` keeps the best states only (``beam_width=1`` is the greedy
+pass that admits each job whose payoff is positive) and the result says whether it was exact.
+
+References
+----------
+A. Sultana et al., Hadar/HadarE, Section III-C, Algorithms 1-2.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InstanceError
+from .instance import HadarInstance
+from .price import PriceParameters, price, price_parameters
+
+__all__ = ["Allocation", "DPResult", "find_alloc", "dp_allocation"]
+
+
+@dataclass(frozen=True, eq=False)
+class Allocation:
+    """One job's allocation in a round: ``w`` (H x R GPUs), its rate, cost and payoff."""
+
+    job: int
+    w: np.ndarray
+    rate: float
+    cost: float
+    payoff: float
+    consolidated: bool
+
+
+@dataclass(frozen=True, eq=False)
+class DPResult:
+    """Outcome of :func:`dp_allocation`.
+
+    ``allocations`` maps admitted jobs to their :class:`Allocation`; ``total_payoff`` is the
+    sum of their payoffs; ``exact`` is False when the beam dropped states; ``max_states``
+    is the largest number of states held at once.
+    """
+
+    allocations: dict
+    total_payoff: float
+    exact: bool
+    max_states: int
+
+    def matrix(self, n_jobs: int, shape: tuple[int, int]) -> np.ndarray:
+        """The allocations as a (J, H, R) integer array."""
+        out = np.zeros((n_jobs,) + tuple(shape), dtype=np.int64)
+        for j, a in self.allocations.items():
+            out[j] = a.w
+        return out
+
+
+_ORDERS: "weakref.WeakKeyDictionary[HadarInstance, list[np.ndarray]]" = weakref.WeakKeyDictionary()
+
+
+def _type_order(inst: HadarInstance, j: int) -> np.ndarray:
+    """Usable types of job j by decreasing throughput (Alg. 2 line 23), computed once per instance."""
+    orders = _ORDERS.get(inst)
+    if orders is None:
+        X = inst.throughput
+        orders = []
+        for x in X:
+            o = np.argsort(-x, kind="stable")
+            orders.append(o[x[o] > 0])
+        _ORDERS[inst] = orders
+    return orders[j]
+
+
+def _fits(inst: HadarInstance, j: int, col_free: np.ndarray) -> bool:
+    """Cheap pre-check: are there ``W_j`` free GPUs of types job j can use?"""
+    return int(col_free[_type_order(inst, j)].sum()) >= inst.gpus[j]
+
+
+def find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarray, *, remaining: float,
+               now: float, comm_cost: float, consolidated_only: bool = False,
+               require_positive: bool = True) -> Allocation | None:
+    """FIND_ALLOC(job, srvr): the best allocation of job ``j`` on the free GPUs, or None.
+
+    Parameters
+    ----------
+    free : (H, R) int array
+        Free GPUs this round.
+    prices : (H, R) array
+        Current unit prices ``k^r_h`` (eq. (5)).
+    remaining : float
+        Iterations job j still has to run.
+    now : float
+        Start of the round (seconds); the payoff uses the finish time the job would reach if
+        it kept this allocation: ``now + remaining / rate``.
+    comm_cost : float
+        Cost per GPU placed outside the machine holding most of the job's GPUs (Alg. 2
+        line 27's communication cost of a non-consolidated allocation).
+    consolidated_only : bool
+        Only consider single-machine allocations.
+    require_positive : bool
+        Return None when the best payoff is not positive (Alg. 2 lines 30-33); False returns
+        the best allocation whatever its payoff (used to fill GPUs that would stay idle).
+    """
+    x = inst.throughput[j]
+    W = int(inst.gpus[j])
+    order = _type_order(inst, j)
+    F = free[:, order]
+    cands: list[tuple[np.ndarray, float, float, bool]] = []  # (w, rate, cost, consolidated)
+    cum = np.cumsum(F, axis=1)
+    fits = np.flatnonzero(cum[:, -1] >= W)
+    if fits.size:
+        Ff, cf = F[fits], cum[fits]
+        take = np.minimum(Ff, np.maximum(0, W - (cf - Ff)))
+        last = np.argmax(cf >= W, axis=1)
+        rate = W * x[order[last]]
+        cost = np.sum(take * np.where(take > 0, prices[fits][:, order], 0.0), axis=1)
+        for i, h in enumerate(fits):
+            w = np.zeros_like(free)
+            w[h, order] = take[i]
+            cands.append((w, float(rate[i]), float(cost[i]), True))
+    if not consolidated_only and F.sum() >= W:
+        w = np.zeros_like(free)
+        left = W
+        slowest = None
+        for r in order:
+            if left == 0:
+                break
+            col = free[:, r]
+            for h in np.argsort(prices[:, r], kind="stable"):
+                if left == 0:
+                    break
+                n = min(int(col[h]), left)
+                if n > 0:
+                    w[h, r] = n
+                    left -= n
+                    slowest = r
+        per_machine = w.sum(axis=1)
+        if np.count_nonzero(per_machine) > 1:
+            spread = W - int(per_machine.max())
+            cost = float(np.sum(w * np.where(w > 0, prices, 0.0))) + comm_cost * spread
+            cands.append((w, float(W * x[slowest]), cost, False))
+    if not cands:
+        return None
+    rem = max(float(remaining), 0.0)
+    arrival = float(inst.arrival[j]) * inst.slot_length
+    rates = np.array([c[1] for c in cands])
+    dur = now + rem / rates - arrival
+    util = inst.utility.of_job(j, np.maximum(dur, 1e-9), float(inst.total_iterations[j]))
+    pay = util - np.array([c[2] for c in cands])
+    best = int(np.argmax(pay))
+    if require_positive and not pay[best] > 0:
+        return None
+    w, rate, cost, cons = cands[best]
+    return Allocation(job=j, w=w, rate=rate, cost=cost, payoff=float(pay[best]), consolidated=cons)
+
+
+def dp_allocation(inst: HadarInstance, queue, remaining, now: float, *, free: np.ndarray | None = None,
+                  params: PriceParameters | None = None, beam_width: int | None = None,
+                  comm_weight: float = 1.0, consolidated_only: bool = False,
+                  work_conserving: bool = False) -> DPResult:
+    """DP_allocation of Algorithm 2 for one round: which queued jobs run, and where.
+
+    Parameters
+    ----------
+    queue : sequence of int
+        Waiting and running jobs in queue order (Q).
+    remaining : (J,) array
+        Iterations left per job.
+    now : float
+        Round start (seconds).
+    free : (H, R) int array, optional
+        Free GPUs (default: the whole cluster).  Prices use ``gamma = capacity - free``.
+    params : PriceParameters, optional
+        Default: :func:`price_parameters` of the instance.
+    beam_width : int, optional
+        Keep at most this many states (best total payoff first); None: exact DP.
+    comm_weight : float
+        Communication cost per GPU outside the main machine, in units of ``U_min``.
+    consolidated_only : bool
+        Only single-machine allocations.
+    work_conserving : bool
+        After the DP, give GPUs that would stay idle to the remaining queued jobs in queue
+        order, whatever their payoff (not in the paper; without it a job whose utility has
+        decayed below its price is never admitted again and starves).
+
+    Returns
+    -------
+    DPResult
+    """
+    if beam_width is not None and (not isinstance(beam_width, int) or beam_width < 1):
+        raise InstanceError(f"beam_width is {beam_width!r}; expected a positive integer or None")
+    cap = inst.capacity
+    free0 = cap.copy() if free is None else np.asarray(free, dtype=np.int64).copy()
+    if free0.shape != cap.shape or np.any(free0 < 0) or np.any(free0 > cap):
+        raise InstanceError(f"free must be an integer array of shape {cap.shape} between 0 and capacity")
+    params = price_parameters(inst) if params is None else params
+    comm = comm_weight * params.u_min
+    remaining = np.asarray(remaining, dtype=float)
+    # state key -> (total payoff, free matrix, chain of (job, Allocation, parent))
+    states = {free0.tobytes(): (0.0, free0, None, price(cap - free0, cap, params), free0.sum(axis=0))}
+    exact, max_states = True, 1
+    for j in queue:
+        if remaining[j] <= 0:
+            continue
+        new: dict = {}
+
+        def merge(key, item):
+            old = new.get(key)
+            if old is None or item[0] > old[0]:
+                new[key] = item
+
+        for key, st in states.items():
+            merge(key, st)
+            tot, fr, chain, k, col = st
+            if not _fits(inst, j, col):
+                continue
+            a = find_alloc(inst, j, fr, k, remaining=remaining[j], now=now, comm_cost=comm,
+                           consolidated_only=consolidated_only)
+            if a is not None:
+                fr2 = fr - a.w
+                merge(fr2.tobytes(), (tot + a.payoff, fr2, (j, a, chain), price(cap - fr2, cap, params),
+                                      fr2.sum(axis=0)))
+        if beam_width is not None and len(new) > beam_width:
+            exact = False
+            new = dict(sorted(new.items(), key=lambda kv: -kv[1][0])[:beam_width])
+        states = new
+        max_states = max(max_states, len(states))
+        if all(not v[1].any() for v in states.values()):
+            break
+    tot, _, chain, _, _ = max(states.values(), key=lambda v: v[0])
+    allocs = {}
+    while chain is not None:
+        j, a, chain = chain
+        allocs[j] = a
+    if work_conserving:
+        fr = free0 - sum((a.w for a in allocs.values()), np.zeros_like(free0))
+        for j in queue:
+            if j in allocs or remaining[j] <= 0 or not _fits(inst, j, fr.sum(axis=0)):
+                continue
+            a = find_alloc(inst, j, fr, price(cap - fr, cap, params), remaining=remaining[j], now=now,
+                           comm_cost=comm, consolidated_only=consolidated_only, require_positive=False)
+            if a is not None:
+                allocs[j] = a
+                fr = fr - a.w
+    return DPResult(allocations=dict(sorted(allocs.items())), total_payoff=float(tot), exact=exact,
+                    max_states=max_states)

@@ -1,0 +1,268 @@
+"""Hadar's problem instance: a heterogeneous cluster and a batch of gang-scheduled DL jobs.
+
+Notation of Sultana et al., Table I: H machines, R GPU types, ``c^r_h`` GPUs of type r on
+machine h; job j arrives in slot ``a_j``, needs ``W_j`` GPUs at a time (gang), trains
+``E_j`` epochs of ``N_j`` iterations, runs ``X^r_j`` iterations per second per type-r GPU,
+and earns ``U_j(f_j - a_j)``.  Time is slotted with slot length ``L`` seconds.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import InstanceError
+from .utility import Utility
+
+__all__ = ["HadarInstance", "generate_instance", "KIND", "SCHEMA_VERSION"]
+
+KIND = "hadar"
+SCHEMA_VERSION = 1
+_FIELDS = ("capacity", "arrival", "gpus", "epochs", "iterations_per_epoch", "throughput", "utility",
+           "slot_length", "gpu_types", "job_names", "horizon")
+
+
+def _int_array(name: str, value, ndim: int, lo: int) -> np.ndarray:
+    a = np.asarray(value)
+    if a.ndim != ndim:
+        raise InstanceError(f"{name} has {a.ndim} dimensions; expected {ndim}")
+    if a.size and not np.issubdtype(a.dtype, np.number):
+        raise InstanceError(f"{name} has non-numeric entries; expected integers >= {lo}")
+    af = a.astype(float)
+    bad = np.argwhere(~np.isfinite(af) | (af != np.round(af)) | (af < lo))
+    if bad.size:
+        idx = ", ".join(str(i) for i in bad[0])
+        raise InstanceError(f"{name}[{idx}] is {af[tuple(bad[0])]}; expected an integer >= {lo}")
+    return af.astype(np.int64)
+
+
+@dataclass(frozen=True, eq=False)
+class HadarInstance:
+    """A Hadar instance; every field is checked once, here.
+
+    Parameters
+    ----------
+    capacity : array_like of int, shape (H, R)
+        ``c^r_h``: GPUs of type r on machine h (>= 0).
+    arrival : array_like of int, shape (J,)
+        ``a_j``: arrival slot (>= 0); the job may run from slot ``a_j`` on.
+    gpus : array_like of int, shape (J,)
+        ``W_j``: GPUs the job uses in every slot it runs (gang size, >= 1).
+    epochs : array_like of int, shape (J,)
+        ``E_j`` (>= 1).
+    iterations_per_epoch : array_like of int, shape (J,)
+        ``N_j`` (>= 1).
+    throughput : array_like, shape (J, R)
+        ``X^r_j``: iterations/s of job j per type-r GPU; 0 where the job cannot run on type r.
+    utility : Utility, str or mapping
+        Non-increasing ``U_j`` of the completion time in seconds (see :class:`Utility`).
+    slot_length : float
+        ``L`` in seconds (> 0).
+    gpu_types, job_names : list of str, optional
+    horizon : int, optional
+        ``T``: number of slots.  Default: the last arrival plus the slots every job would
+        need one after another, each on its best gang (the ``W_j`` fastest usable GPUs of the
+        cluster), so that P1 is always feasible.
+
+    Raises
+    ------
+    InstanceError
+        Naming the field, the index and the expected form.
+    """
+
+    capacity: np.ndarray
+    arrival: np.ndarray
+    gpus: np.ndarray
+    epochs: np.ndarray
+    iterations_per_epoch: np.ndarray
+    throughput: np.ndarray
+    utility: Utility
+    slot_length: float
+    gpu_types: tuple = field(default=None)
+    job_names: tuple = field(default=None)
+    horizon: int = field(default=None)
+
+    def __post_init__(self) -> None:
+        set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731 (frozen dataclass)
+        cap = _int_array("capacity", self.capacity, 2, 0)
+        H, R = cap.shape
+        if H == 0 or R == 0:
+            raise InstanceError(f"capacity has shape {cap.shape}; expected at least one machine and one GPU type")
+        set_("capacity", cap)
+        arr = _int_array("arrival", self.arrival, 1, 0)
+        J = arr.size
+        if J == 0:
+            raise InstanceError("arrival is empty; an instance needs at least one job")
+        set_("arrival", arr)
+        for name in ("gpus", "epochs", "iterations_per_epoch"):
+            a = _int_array(name, getattr(self, name), 1, 1)
+            if a.shape != (J,):
+                raise InstanceError(f"{name} has shape {a.shape}; expected ({J},), one entry per job")
+            set_(name, a)
+        X = np.asarray(self.throughput, dtype=float)
+        if X.shape != (J, R):
+            raise InstanceError(f"throughput has shape {X.shape}; expected ({J}, {R}) (jobs x GPU types)")
+        bad = np.argwhere(~np.isfinite(X) | (X < 0))
+        if bad.size:
+            j, r = bad[0]
+            raise InstanceError(f"throughput[{j}, {r}] is {X[j, r]}; throughputs must be >= 0 (0: cannot run there)")
+        set_("throughput", X)
+        per_type = cap.sum(axis=0)
+        usable = (X > 0) @ per_type
+        for j in range(J):
+            if usable[j] == 0:
+                raise InstanceError(f"throughput[{j}, :] is zero on every GPU type the cluster has; "
+                                    f"job {j} can never run (expected > 0 on some type with capacity)")
+            if self.gpus[j] > usable[j]:
+                raise InstanceError(f"gpus[{j}] is {self.gpus[j]}; job {j} can use only {usable[j]} GPUs of the "
+                                    "cluster (types with throughput > 0)")
+        util = Utility.coerce(self.utility)
+        util.check_jobs(J)
+        set_("utility", util)
+        L = self.slot_length
+        if not isinstance(L, (int, float, np.integer, np.floating)) or not np.isfinite(L) or L <= 0:
+            raise InstanceError(f"slot_length is {L!r}; expected a positive number of seconds")
+        set_("slot_length", float(L))
+        for name, n in (("gpu_types", R), ("job_names", J)):
+            v = getattr(self, name)
+            if v is None:
+                v = tuple(f"type{r}" for r in range(n)) if name == "gpu_types" else tuple(f"job{j}" for j in range(n))
+            v = tuple(str(x) for x in v)
+            if len(v) != n:
+                raise InstanceError(f"{name} has {len(v)} entries; expected {n}")
+            set_(name, v)
+        if self.horizon is None:
+            set_("horizon", int(arr.max() + self.serial_slots().sum()))
+        else:
+            if not isinstance(self.horizon, (int, np.integer)) or self.horizon < 1:
+                raise InstanceError(f"horizon is {self.horizon!r}; expected a positive integer number of slots")
+            if self.horizon <= arr.max():
+                raise InstanceError(f"horizon is {self.horizon}; every arrival must be before it (last arrival "
+                                    f"{arr.max()})")
+            set_("horizon", int(self.horizon))
+
+    # ------------------------------------------------------------------ derived data
+    @property
+    def n_jobs(self) -> int:
+        return int(self.arrival.size)
+
+    @property
+    def n_machines(self) -> int:
+        return int(self.capacity.shape[0])
+
+    @property
+    def n_types(self) -> int:
+        return int(self.capacity.shape[1])
+
+    @property
+    def total_iterations(self) -> np.ndarray:
+        """``E_j N_j``."""
+        return self.epochs * self.iterations_per_epoch
+
+    def runnable(self) -> np.ndarray:
+        """Boolean (J, R): job j can run on type r (throughput > 0)."""
+        return self.throughput > 0
+
+    def min_slots(self, slowest: bool = False) -> np.ndarray:
+        """Slots job j needs with all ``W_j`` GPUs of its fastest (or slowest usable) type.
+
+        ``ceil(E_j N_j / (W_j X L))``: ``t^min_j`` (or ``t^max_j``) of eq. (7) in slots.
+        """
+        X = np.where(self.throughput > 0, self.throughput, np.inf if slowest else 0.0)
+        rate = (X.min(axis=1) if slowest else X.max(axis=1)) * self.gpus
+        return np.ceil(self.total_iterations / (rate * self.slot_length) - 1e-12).astype(np.int64)
+
+    def best_gang_rate(self) -> np.ndarray:
+        """Iterations/s of job j on the ``W_j`` fastest GPUs it can use in the empty cluster."""
+        per_type = self.capacity.sum(axis=0)
+        out = np.empty(self.n_jobs)
+        for j in range(self.n_jobs):
+            order = np.argsort(-self.throughput[j], kind="stable")
+            have = np.cumsum(np.where(self.throughput[j, order] > 0, per_type[order], 0))
+            k = int(np.searchsorted(have, self.gpus[j]))
+            out[j] = self.gpus[j] * self.throughput[j, order[k]]
+        return out
+
+    def serial_slots(self) -> np.ndarray:
+        """Slots job j needs on its best gang in the empty cluster."""
+        return np.ceil(self.total_iterations / (self.best_gang_rate() * self.slot_length) - 1e-12).astype(np.int64)
+
+    def utility_of(self, duration) -> np.ndarray:
+        """``U_j(duration_j)`` for durations in seconds (shape (J,) or (J, K))."""
+        return self.utility(duration, self.total_iterations)
+
+    # ------------------------------------------------------------------ JSON
+    def to_json(self) -> str:
+        d = {
+            "kind": KIND,
+            "schema_version": SCHEMA_VERSION,
+            "capacity": self.capacity.tolist(),
+            "arrival": self.arrival.tolist(),
+            "gpus": self.gpus.tolist(),
+            "epochs": self.epochs.tolist(),
+            "iterations_per_epoch": self.iterations_per_epoch.tolist(),
+            "throughput": self.throughput.tolist(),
+            "utility": self.utility.to_json(),
+            "slot_length": self.slot_length,
+            "gpu_types": list(self.gpu_types),
+            "job_names": list(self.job_names),
+            "horizon": self.horizon,
+        }
+        return json.dumps(d, indent=1)
+
+    @classmethod
+    def from_json(cls, data: str | dict) -> "HadarInstance":
+        d = json.loads(data) if isinstance(data, str) else dict(data)
+        if d.get("kind") != KIND:
+            raise InstanceError(f"kind is {d.get('kind')!r}; expected {KIND!r}")
+        if d.get("schema_version") != SCHEMA_VERSION:
+            raise InstanceError(f"schema_version is {d.get('schema_version')!r}; expected {SCHEMA_VERSION}")
+        extra = set(d) - set(_FIELDS) - {"kind", "schema_version", "notes"}
+        if extra:
+            raise InstanceError(f"unknown keys {sorted(extra)}; expected {list(_FIELDS)} (and 'notes')")
+        missing = [k for k in _FIELDS[:8] if k not in d]
+        if missing:
+            raise InstanceError(f"missing keys {missing}")
+        return cls(**{k: d[k] for k in _FIELDS if k in d})
+
+
+def generate_instance(n_jobs: int, n_machines: int, seed=None, *, n_types: int = 2, max_gpus_per_type: int = 2,
+                      slot_length: float = 60.0, utility: str = "effective_throughput",
+                      max_arrival: int = 2, max_slots: int = 3) -> HadarInstance:
+    """A small random instance for exact cross-checks.
+
+    Machines get 0..``max_gpus_per_type`` GPUs of each type (at least one GPU each); jobs
+    get a gang of 1-2 GPUs, throughputs in [1, 10] iterations/s (a type is unusable with
+    probability 0.15), arrivals in ``0..max_arrival`` and work for 1..``max_slots`` slots on
+    their fastest type.  ``utility`` is "effective_throughput" or "sigmoid" (soft deadline
+    at twice the fastest completion).
+    """
+    rng = np.random.default_rng(seed)
+    cap = rng.integers(0, max_gpus_per_type + 1, size=(n_machines, n_types))
+    for h in range(n_machines):
+        if cap[h].sum() == 0:
+            cap[h, rng.integers(n_types)] = 1
+    X = np.round(rng.uniform(1.0, 10.0, size=(n_jobs, n_types)), 2)
+    X[rng.random((n_jobs, n_types)) < 0.15] = 0.0
+    per_type = cap.sum(axis=0)
+    for j in range(n_jobs):
+        if ((X[j] > 0) * per_type).sum() == 0:
+            r = int(np.argmax(per_type))
+            X[j, r] = round(float(rng.uniform(1.0, 10.0)), 2)
+    usable = (X > 0) @ per_type
+    W = np.minimum(rng.integers(1, 3, size=n_jobs), usable)
+    slots = rng.integers(1, max_slots + 1, size=n_jobs)
+    N = rng.integers(5, 20, size=n_jobs)
+    fast = X.max(axis=1) * W * slot_length
+    E = np.maximum(1, np.floor(slots * fast / N)).astype(int)
+    arrival = rng.integers(0, max_arrival + 1, size=n_jobs)
+    if utility == "sigmoid":
+        t_min = np.ceil(E * N / fast) * slot_length
+        params = np.column_stack([rng.uniform(1.0, 10.0, n_jobs), 4.0 / t_min, 2.0 * t_min])
+        util = Utility("sigmoid", params)
+    else:
+        util = Utility(utility)
+    return HadarInstance(capacity=cap, arrival=arrival, gpus=W, epochs=E, iterations_per_epoch=N, throughput=X,
+                         utility=util, slot_length=slot_length)

@@ -1,0 +1,149 @@
+"""The offline optimum of P1 and the schedule sets S_j of P2/P3.
+
+``solve_offline`` solves the exact time-indexed MILP of :func:`~hetopt.hadar.model.build_p1`
+with HiGHS and certifies the returned schedule with the independent checker.
+``enumerate_schedules`` lists every schedule of one job on a tiny instance (the full S_j),
+so that P2 over all schedules can be checked against P1.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pyomo.environ as pyo
+
+from ..errors import SizeLimitError, SolverError
+from ..solvers import solve_model
+from .checker import check_schedule
+from .instance import HadarInstance
+from .model import build_p1, build_p2, build_p3
+from .result import HadarSolution
+
+__all__ = ["solve_offline", "schedule_of", "split_schedule", "slot_placements", "enumerate_schedules",
+           "solve_p2", "solve_p3", "MAX_P1_INTEGERS"]
+
+#: ``solve_offline`` refuses instances whose P1 has more GPU-count variables than this.
+MAX_P1_INTEGERS = 20_000
+
+
+def schedule_of(model: pyo.ConcreteModel, inst: HadarInstance) -> np.ndarray:
+    """The solved ``w`` of a P1 model as a (J, H, R, T) integer array."""
+    w = np.zeros((inst.n_jobs, inst.n_machines, inst.n_types, inst.horizon), dtype=np.int64)
+    for (j, h, r, t), v in model.w.items():
+        val = v.value
+        if val is not None:
+            w[j, h, r, t] = int(round(val))
+    return w
+
+
+def solve_offline(inst: HadarInstance, *, solver: str = "highs", time_limit: float | None = None,
+                  threads: int | None = 1) -> HadarSolution:
+    """The certified optimum of P1 (or the incumbent and dual bound when time-limited).
+
+    Raises
+    ------
+    SizeLimitError
+        When the MILP would have more than ``MAX_P1_INTEGERS`` GPU-count variables.
+    SolverError
+        When the returned schedule fails the independent checker.
+    """
+    size = inst.n_jobs * inst.n_machines * inst.n_types * inst.horizon
+    if size > MAX_P1_INTEGERS:
+        raise SizeLimitError(f"P1 has {size} GPU-count variables (J*H*R*T); solve_offline handles at most "
+                             f"{MAX_P1_INTEGERS}")
+    m = build_p1(inst)
+    sol = solve_model(m, solver, time_limit=time_limit, threads=threads)
+    w = schedule_of(m, inst)
+    chk = check_schedule(inst, w)
+    if not chk.feasible:
+        raise SolverError(f"P1 schedule from {solver} fails the checker: {chk.violations[:3]}")
+    jct = (chk.finish_slot + 1 - inst.arrival) * inst.slot_length
+    return HadarSolution(status=sol.status, objective=chk.total_utility, bound=sol.bound, gap=sol.gap,
+                         wall_time=sol.wall_time, solver=f"p1-milp/{solver}", message=sol.message,
+                         schedule=w, finish_slot=chk.finish_slot, jct=jct, total_utility=chk.total_utility)
+
+
+def split_schedule(w: np.ndarray) -> list[list[np.ndarray]]:
+    """Per-job schedule lists ``[[w[j]]]`` of a (J, H, R, T) schedule, as P2's ``schedules`` argument."""
+    return [[np.asarray(w[j])] for j in range(w.shape[0])]
+
+
+def slot_placements(inst: HadarInstance, j: int) -> list[np.ndarray]:
+    """Every H x R placement of job j's gang in one slot (usable types, within capacity)."""
+    cells = [(h, r) for h in range(inst.n_machines) for r in range(inst.n_types)
+             if inst.capacity[h, r] > 0 and inst.throughput[j, r] > 0]
+    W = int(inst.gpus[j])
+    out = []
+
+    def rec(i, left, cur):
+        if left == 0:
+            p = np.zeros((inst.n_machines, inst.n_types), dtype=np.int64)
+            for (h, r), n in zip(cells, cur):
+                p[h, r] = n
+            out.append(p)
+            return
+        if i == len(cells):
+            return
+        h, r = cells[i]
+        for n in range(min(left, int(inst.capacity[h, r])), -1, -1):
+            rec(i + 1, left - n, cur + [n])
+
+    rec(0, W, [])
+    return out
+
+
+def enumerate_schedules(inst: HadarInstance, j: int, *, limit: int = 20_000) -> list[np.ndarray]:
+    """All schedules of job j that complete its iterations and stop once complete (the set S_j).
+
+    A schedule runs the job in some slots from ``a_j`` on, with one gang placement per slot,
+    until its iterations reach ``E_j N_j``; schedules that keep running after completion are
+    left out (they use more capacity for the same utility, so they never help P2).
+
+    Raises
+    ------
+    SizeLimitError
+        When more than ``limit`` schedules exist.
+    """
+    places = slot_placements(inst, j)
+    L, T, a = inst.slot_length, inst.horizon, int(inst.arrival[j])
+    rates = [L * p.sum() * inst.throughput[j, np.flatnonzero(p.sum(axis=0))].min() for p in places]
+    need = float(inst.total_iterations[j])
+    out: list[np.ndarray] = []
+
+    def rec(t, done, chosen):
+        if done >= need * (1 - 1e-9):
+            sch = np.zeros((inst.n_machines, inst.n_types, T), dtype=np.int64)
+            for tt, k in chosen:
+                sch[:, :, tt] = places[k]
+            out.append(sch)
+            if len(out) > limit:
+                raise SizeLimitError(f"job {j} has more than {limit} schedules")
+            return
+        if t >= T:
+            return
+        for k, rate in enumerate(rates):
+            rec(t + 1, done + rate, chosen + [(t, k)])
+        rec(t + 1, done, chosen)
+
+    rec(a, 0.0, [])
+    return out
+
+
+def solve_p2(inst: HadarInstance, schedules, *, relax: bool = False, require_all: bool = False):
+    """Solve P2 (or its LP relaxation); returns ``(Solution, y)`` with ``y[(j, s)]`` values."""
+    m = build_p2(inst, schedules, relax=relax, require_all=require_all)
+    sol = solve_model(m, "highs", threads=1)
+    return sol, {p: float(v.value) for p, v in m.y.items()}
+
+
+def solve_p3(inst: HadarInstance, schedules):
+    """Solve P3; returns ``(Solution, k, mu)`` with prices ``k`` (H, R, T) and payoffs ``mu`` (J,)."""
+    m = build_p3(inst, schedules)
+    sol = solve_model(m, "highs", threads=1)
+    T = next(iter(schedules[0])).shape[2]
+    k = np.zeros((inst.n_machines, inst.n_types, T))
+    for (h, r, t), v in m.k.items():
+        k[h, r, t] = v.value
+    mu = np.array([m.mu[j].value for j in range(inst.n_jobs)])
+    return sol, k, mu

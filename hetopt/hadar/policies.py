@@ -1,0 +1,349 @@
+"""Scheduling policies of the trace simulator, all behind one interface (``reset``, ``allocate``).
+
+* :class:`HadarPolicy` -- Algorithm 1: every round, DP allocation (Algorithm 2) over the queue.
+* :class:`HadarEPolicy` -- Section V: each job forked into n copies (n = machines), copies
+  scheduled by Hadar's FIND_ALLOC, remaining steps divided among copies by throughput, and
+  the last-round rule (only the fastest copies needed to finish are kept).
+* :class:`GavelPolicy` -- heterogeneity-aware max-min fairness LP + round-based priorities
+  (:mod:`hetopt.gavel`), a job on ``W_j`` GPUs of one type.
+* :class:`TiresiasPolicy` -- discretized 2D-LAS with two priority queues, PromoteKnob off,
+  heterogeneity-unaware (a gang on one type, types in a fixed order).
+* :class:`YarnCSPolicy` -- YARN's capacity scheduler: non-preemptive FIFO, any free GPUs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ..errors import InstanceError
+from ..gavel import max_min_fairness, schedule_round
+from .allocation import dp_allocation, find_alloc
+from .instance import HadarInstance
+from .price import price, price_parameters
+from .simulator import RoundState
+
+__all__ = ["AUTO_EXACT_STATES", "HadarPolicy", "HadarEPolicy", "GavelPolicy", "TiresiasPolicy", "YarnCSPolicy", "POLICIES",
+           "make_policy", "place_on_type"]
+
+
+#: ``beam_width="auto"`` runs the exact DP when the cluster has at most this many free-GPU matrices.
+AUTO_EXACT_STATES = 10_000
+
+
+def _queue(state: RoundState) -> np.ndarray:
+    """Active jobs in arrival order (ties by index): the queue Q."""
+    act = np.flatnonzero(state.active)
+    return act[np.lexsort((act, state.inst.arrival[act]))]
+
+
+class HadarPolicy:
+    """Algorithm 1: in each round, ``dp_allocation`` over the queue with fresh prices.
+
+    Parameters
+    ----------
+    beam_width : int, None or "auto"
+        States kept by the DP.  None: the exact DP; 1: the greedy pass; "auto" (default): exact
+        when the cluster has at most ``AUTO_EXACT_STATES`` free-GPU matrices (the DP's state
+        space, ``prod_hr (c^r_h + 1)``), else the greedy pass, fast enough for hundreds of jobs.
+    comm_weight : float
+        Communication cost per GPU outside the main machine, in units of ``U_min``.
+    eta : float, optional
+        Scaling factor of eq. (7).
+    work_conserving : bool
+        Fill GPUs left idle by the DP with the remaining queued jobs (default True; see
+        :func:`~hetopt.hadar.allocation.dp_allocation`).
+    """
+
+    name = "hadar"
+
+    def __init__(self, beam_width: int | None | str = "auto", comm_weight: float = 1.0, eta: float | None = None,
+                 work_conserving: bool = True):
+        if not (beam_width is None or beam_width == "auto" or (isinstance(beam_width, int) and beam_width >= 1)):
+            raise InstanceError(f"beam_width is {beam_width!r}; expected a positive integer, None or 'auto'")
+        self.beam_width, self.comm_weight, self.eta = beam_width, comm_weight, eta
+        self.work_conserving = work_conserving
+
+    def reset(self, inst: HadarInstance) -> None:
+        self.params = price_parameters(inst, self.eta)
+        self.beam = self.beam_width
+        if self.beam_width == "auto":
+            states = float(np.prod(inst.capacity.astype(float) + 1.0))
+            self.beam = None if states <= AUTO_EXACT_STATES else 1
+
+    def allocate(self, state: RoundState):
+        res = dp_allocation(state.inst, _queue(state), state.remaining, state.now, params=self.params,
+                            beam_width=self.beam, comm_weight=self.comm_weight,
+                            work_conserving=self.work_conserving)
+        return [(j, a.w) for j, a in res.allocations.items()]
+
+
+class HadarEPolicy:
+    """HadarE: Hadar on forked copies (Section V-A).
+
+    Every active job has ``n_copies`` copies (default: the number of machines).  Copies are
+    considered round-robin (first copies of all jobs in queue order, then second copies, ...),
+    each placed where FIND_ALLOC finds the largest payoff and admitted while GPUs are free
+    (HadarE runs a job "on as many available nodes as possible"; the payoff chooses where,
+    not whether), until the copies already placed for a job can finish its remaining steps
+    within the round (the last-round rule: the job's fastest copies finish it; the others
+    stay free for other jobs).  A copy takes one machine unless no machine can hold the gang.  The simulator divides the remaining steps among a job's copies in
+    proportion to their rates and sums their progress (the Job Tracker).
+
+    Parameters
+    ----------
+    n_copies : int, optional
+    consolidated_only : bool
+        Each copy on a single machine (default True: a copy trains on one node, as in Fig. 6).
+    initial_throughput : array_like, shape (J, R), optional
+        Throughputs to schedule with before they are observed (eq. (10)'s estimate, see
+        :func:`~hetopt.hadar.workloads.estimate_throughput`).  A (job, type) pair's true
+        throughput replaces the estimate once the job has run on that type (the nodes report
+        it to the Job Tracker); the simulator always runs at the true speed.  Types where the
+        job cannot run (true throughput 0) stay closed.  Default: the true throughputs.
+    comm_weight, eta : see :class:`HadarPolicy`.
+    """
+
+    name = "hadare"
+
+    def __init__(self, n_copies: int | None = None, consolidated_only: bool = True, comm_weight: float = 1.0,
+                 eta: float | None = None, initial_throughput=None):
+        if n_copies is not None and (not isinstance(n_copies, int) or n_copies < 1):
+            raise InstanceError(f"n_copies is {n_copies!r}; expected a positive integer")
+        self.n_copies, self.consolidated_only = n_copies, consolidated_only
+        self.comm_weight, self.eta = comm_weight, eta
+        self.initial_throughput = None if initial_throughput is None else np.asarray(initial_throughput, dtype=float)
+
+    def _believed(self, inst: HadarInstance, known: np.ndarray) -> HadarInstance:
+        """The instance with estimated throughputs where the true ones are not yet observed."""
+        est = self.initial_throughput
+        X = np.where(known | (inst.throughput <= 0), inst.throughput, est)
+        return dataclasses.replace(inst, throughput=X)
+
+    def reset(self, inst: HadarInstance) -> None:
+        est = self.initial_throughput
+        if est is not None:
+            if est.shape != inst.throughput.shape:
+                raise InstanceError(f"initial_throughput has shape {est.shape}; expected {inst.throughput.shape}")
+            bad = np.argwhere(~np.isfinite(est) | ((est <= 0) & (inst.throughput > 0)))
+            if bad.size:
+                j, r = bad[0]
+                raise InstanceError(f"initial_throughput[{j}, {r}] is {est[j, r]}; estimates must be > 0 where "
+                                    "the job can run")
+        self.known = np.zeros(inst.throughput.shape, dtype=bool)
+        self.view = inst if est is None else self._believed(inst, self.known)
+        self.params = price_parameters(inst, self.eta)
+        self.n = inst.n_machines if self.n_copies is None else self.n_copies
+        usable = inst.capacity[None, :, :] * (inst.throughput[:, None, :] > 0)  # (J, H, R)
+        self.spread = usable.sum(axis=2).max(axis=1) < inst.gpus  # no single machine holds the gang
+
+    def allocate(self, state: RoundState):
+        if self.initial_throughput is not None:
+            seen = state.previous.sum(axis=1) > 0  # (J, R): types each job ran on last round
+            if np.any(seen & ~self.known):
+                self.known |= seen
+                self.view = self._believed(state.inst, self.known)
+        inst = self.view
+        cap = inst.capacity
+        free = cap.copy()
+        comm = self.comm_weight * self.params.u_min
+        queue = _queue(state)
+        planned = {int(j): [] for j in queue}  # job -> list of (w, rate)
+        RL = state.round_length
+        for _copy in range(self.n):
+            for j in queue:
+                j = int(j)
+                have = planned[j]
+                if have and sum(r * RL for _, r in have) >= state.remaining[j]:
+                    continue  # last-round rule: the copies placed so far finish the job
+                if not free.any():
+                    break
+                rem = state.remaining[j] - sum(r * RL for _, r in have)
+                cons = self.consolidated_only and not self.spread[j]
+                a = find_alloc(inst, j, free, price(cap - free, cap, self.params), remaining=rem, now=state.now,
+                               comm_cost=comm, consolidated_only=cons, require_positive=False)
+                if a is not None:
+                    have.append((a.w, a.rate))
+                    free = free - a.w
+        gangs = []
+        for j, have in planned.items():
+            if not have:
+                continue
+            # keep the fastest copies that suffice (the last-round rule of Section V-A)
+            have = sorted(have, key=lambda wr: -wr[1])
+            keep, acc = [], 0.0
+            for w, r in have:
+                keep.append(w)
+                acc += r * max(RL - state.restart_delay, 0.0)
+                if acc >= state.remaining[j]:
+                    break
+            gangs += [(j, w) for w in keep]
+        return gangs
+
+
+def place_on_type(free: np.ndarray, r: int, n: int, previous: np.ndarray | None = None) -> np.ndarray | None:
+    """``n`` GPUs of type ``r``: the previous machines if still free, else one machine (the
+    fullest that fits), else spread over machines with the most free GPUs first; None if short."""
+    if previous is not None and previous.sum() == n and previous[:, r].sum() == n and np.all(previous[:, r] <= free[:, r]):
+        return previous.copy()
+    if free[:, r].sum() < n:
+        return None
+    w = np.zeros_like(free)
+    fits = np.flatnonzero(free[:, r] >= n)
+    if fits.size:
+        h = fits[np.argmin(free[fits, r])]
+        w[h, r] = n
+        return w
+    left = n
+    for h in np.argsort(-free[:, r], kind="stable"):
+        take = min(left, int(free[h, r]))
+        w[h, r] = take
+        left -= take
+        if left == 0:
+            break
+    return w
+
+
+class GavelPolicy:
+    """Gavel's heterogeneity-aware max-min fairness with its round-based mechanism.
+
+    The LP is re-solved when the set of active jobs changes; each job's throughput on type r
+    is ``W_j X^r_j`` (its gang of ``W_j`` type-r GPUs) and its scale factor ``W_j``; types
+    whose cluster-wide count is below ``W_j`` are closed to the job.  Placement on machines:
+    :func:`place_on_type`.
+    """
+
+    name = "gavel"
+
+    def __init__(self, policy=max_min_fairness):
+        self.policy = policy
+
+    def reset(self, inst: HadarInstance) -> None:
+        self.per_type = inst.capacity.sum(axis=0)
+        self.T = inst.throughput * inst.gpus[:, None]
+        self.T[inst.gpus[:, None] > self.per_type[None, :]] = 0.0
+        stuck = np.flatnonzero(self.T.max(axis=1) <= 0)
+        if stuck.size:
+            raise InstanceError(f"gavel cannot run job {stuck[0]}: its gang of {inst.gpus[stuck[0]]} GPUs exceeds the "
+                                "count of every GPU type it can use (Gavel runs a job on a single type)")
+        self._key, self._X = None, None
+
+    def allocate(self, state: RoundState):
+        inst = state.inst
+        act = np.flatnonzero(state.active)
+        key = act.tobytes()
+        if key != self._key:
+            self._X = self.policy(self.T[act], inst.gpus[act], self.per_type)
+            self._key = key
+        place = schedule_round(self._X, inst.gpus[act], self.per_type, state.rounds_received[act])
+        free = inst.capacity.copy()
+        gangs = []
+        for i, j in enumerate(act):
+            r = np.flatnonzero(place[i])
+            if r.size:
+                w = place_on_type(free, int(r[0]), int(inst.gpus[j]), state.previous[j])
+                if w is not None:
+                    free -= w
+                    gangs.append((int(j), w))
+        return gangs
+
+
+class TiresiasPolicy:
+    """Tiresias (discretized 2D-LAS): two priority queues by attained GPU-seconds, PromoteKnob off.
+
+    Jobs with attained service below ``threshold`` GPU-seconds are in the high queue; within a
+    queue, FIFO by arrival.  Heterogeneity-unaware: each job in priority order gets a gang
+    of ``W_j`` GPUs of the first type (in index order) with enough free GPUs it can run on.
+    Preemptive: a lower-priority job loses its GPUs when they are needed.
+    """
+
+    name = "tiresias"
+
+    def __init__(self, threshold: float = 3600.0):
+        if not threshold > 0:
+            raise InstanceError(f"threshold is {threshold!r}; expected positive GPU-seconds")
+        self.threshold = threshold
+
+    def reset(self, inst: HadarInstance) -> None:
+        pass
+
+    def allocate(self, state: RoundState):
+        inst = state.inst
+        act = np.flatnonzero(state.active)
+        queue = (state.attained[act] >= self.threshold).astype(int)
+        order = act[np.lexsort((act, inst.arrival[act], queue))]
+        free = inst.capacity.copy()
+        gangs = []
+        for j in order:
+            for r in range(inst.n_types):
+                if inst.throughput[j, r] <= 0:
+                    continue
+                w = place_on_type(free, r, int(inst.gpus[j]), state.previous[j])
+                if w is not None:
+                    free -= w
+                    gangs.append((int(j), w))
+                    break
+        return gangs
+
+
+class YarnCSPolicy:
+    """YARN capacity scheduler: non-preemptive FIFO over any free GPUs (heterogeneity-unaware).
+
+    A running job keeps its GPUs until it completes; waiting jobs, in arrival order, start as
+    soon as ``W_j`` GPUs of types they can run on are free (one machine if possible,
+    else machines with the most free GPUs first; types mixed, the bottleneck applies).
+    """
+
+    name = "yarn_cs"
+
+    def reset(self, inst: HadarInstance) -> None:
+        pass
+
+    def allocate(self, state: RoundState):
+        inst = state.inst
+        free = inst.capacity.copy()
+        gangs = []
+        for j in np.flatnonzero(state.active & (state.previous.sum(axis=(1, 2)) > 0)):
+            gangs.append((int(j), state.previous[j].copy()))
+            free -= state.previous[j]
+        for j in _queue(state):
+            if state.previous[j].any():
+                continue
+            ok = inst.throughput[j] > 0
+            avail = np.where(ok[None, :], free, 0)
+            W = int(inst.gpus[j])
+            if avail.sum() < W:
+                continue
+            w = np.zeros_like(free)
+            fits = np.flatnonzero(avail.sum(axis=1) >= W)
+            machines = [fits[np.argmin(avail[fits].sum(axis=1))]] if fits.size else \
+                list(np.argsort(-avail.sum(axis=1), kind="stable"))
+            left = W
+            for h in machines:
+                for r in range(inst.n_types):
+                    take = min(left, int(avail[h, r]))
+                    w[h, r] += take
+                    left -= take
+                if left == 0:
+                    break
+            free -= w
+            gangs.append((int(j), w))
+        return gangs
+
+
+#: Policy name -> class; every class has ``reset(inst)`` and ``allocate(state)``.
+POLICIES = {
+    "hadar": HadarPolicy,
+    "hadare": HadarEPolicy,
+    "gavel": GavelPolicy,
+    "tiresias": TiresiasPolicy,
+    "yarn_cs": YarnCSPolicy,
+}
+
+
+def make_policy(name: str, **options):
+    """Instantiate a policy by name."""
+    if name not in POLICIES:
+        raise InstanceError(f"policy is {name!r}; expected one of {sorted(POLICIES)}")
+    return POLICIES[name](**options)

@@ -1,0 +1,86 @@
+"""Result types of Hadar: schedules of the offline problem and simulation traces."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..result import Solution
+
+__all__ = ["HadarSolution", "SimulationResult"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class HadarSolution(Solution):
+    """A time-indexed schedule with P1's metrics.
+
+    Attributes
+    ----------
+    schedule : numpy.ndarray of int, shape (J, H, R, T)
+        ``w^r_jh(t)``: type-r GPUs of machine h given to job j in slot t.
+    finish_slot : numpy.ndarray of int, shape (J,)
+        ``f_j``: last slot in which job j runs.
+    jct : numpy.ndarray, shape (J,)
+        ``(f_j + 1 - a_j) L`` seconds (a job finishes at the end of its last slot).
+    total_utility : float
+        ``sum_j U_j(jct_j)``, P1's objective (also ``objective``).
+    """
+
+    sense: str = "max"
+    schedule: np.ndarray | None = None
+    finish_slot: np.ndarray | None = None
+    jct: np.ndarray | None = None
+    total_utility: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SimulationResult(Solution):
+    """Trace of the round-based simulator (Section IV) with the paper's metrics.
+
+    Attributes
+    ----------
+    policy : str
+    round_length : float
+        Seconds.
+    jct : numpy.ndarray, shape (J,)
+        Completion time minus arrival time, seconds.
+    completion : numpy.ndarray, shape (J,)
+        Completion instants, seconds.
+    total_duration : float
+        TTD: the last completion instant (seconds from time 0).
+    utilization : float
+        GRU: GPU-seconds spent computing over (total GPUs x TTD).
+    cluster_utilization : float
+        CRU: machine-seconds with at least one GPU computing over (machines x TTD).
+    rounds : list of dict
+        One per round: ``start`` (s), ``allocation`` (J x H x R int array), ``iterations``
+        (length J, iterations each job completed in the round).
+    total_utility : float
+        ``sum_j U_j(jct_j)`` (also ``objective``).
+    """
+
+    sense: str = "max"
+    policy: str = ""
+    round_length: float = 0.0
+    jct: np.ndarray | None = None
+    completion: np.ndarray | None = None
+    total_duration: float = 0.0
+    utilization: float = 0.0
+    cluster_utilization: float = 0.0
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    total_utility: float | None = None
+
+    @property
+    def average_jct(self) -> float:
+        return float(np.mean(self.jct))
+
+    def completed_fraction(self, times) -> np.ndarray:
+        """Cumulative fraction of completed jobs at each time (seconds), Fig. 4."""
+        t = np.asarray(times, dtype=float)
+        return (np.sort(self.completion)[None, :] <= t[..., None]).mean(axis=-1)
+
+    def schedule(self) -> np.ndarray:
+        """The rounds' allocations stacked as a (J, H, R, n_rounds) array."""
+        return np.stack([r["allocation"] for r in self.rounds], axis=-1)

@@ -1,0 +1,116 @@
+"""FIND_ALLOC and the DP allocation of Algorithm 2: hand cases and brute force over admission choices."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from hetopt.errors import InstanceError
+from hetopt.hadar import HadarInstance, dp_allocation, find_alloc, generate_instance, price, price_parameters
+
+RTOL = 1e-9
+
+
+def _inst(**over):
+    kw = dict(capacity=[[2, 2], [1, 0]], arrival=[0], gpus=[2], epochs=[100], iterations_per_epoch=[10],
+              throughput=[[3.0, 1.0]], utility="effective_throughput", slot_length=60.0)
+    kw.update(over)
+    return HadarInstance(**kw)
+
+
+def test_find_alloc_takes_the_fastest_gpus_on_one_machine():
+    inst = _inst()
+    p = price_parameters(inst)
+    free = inst.capacity.copy()
+    a = find_alloc(inst, 0, free, price(inst.capacity - free, inst.capacity, p), remaining=1000.0, now=0.0,
+                   comm_cost=p.u_min)
+    assert a.consolidated
+    np.testing.assert_array_equal(a.w, [[2, 0], [0, 0]])
+    assert a.rate == pytest.approx(2 * 3.0)
+    assert a.cost == pytest.approx(2 * p.u_min, rel=RTOL)  # empty cluster: every unit at k(0) = U_min
+    assert a.payoff == pytest.approx(1000.0 / (1000.0 / 6.0) - a.cost, rel=RTOL)
+
+
+def test_find_alloc_spreads_when_no_machine_holds_the_gang():
+    inst = _inst(capacity=[[1, 0], [1, 0]])
+    p = price_parameters(inst)
+    free = inst.capacity.copy()
+    a = find_alloc(inst, 0, free, price(0 * free, inst.capacity, p), remaining=1000.0, now=0.0, comm_cost=0.5)
+    assert not a.consolidated
+    np.testing.assert_array_equal(a.w, [[1, 0], [1, 0]])
+    assert a.cost == pytest.approx(2 * p.u_min + 0.5, rel=RTOL)  # one GPU off the main machine
+    assert find_alloc(inst, 0, free, price(0 * free, inst.capacity, p), remaining=1000.0, now=0.0,
+                      comm_cost=0.5, consolidated_only=True) is None
+
+
+def test_find_alloc_mixes_types_with_the_bottleneck_rate():
+    inst = _inst(capacity=[[1, 1]])
+    p = price_parameters(inst)
+    a = find_alloc(inst, 0, inst.capacity.copy(), price(0 * inst.capacity, inst.capacity, p), remaining=1000.0,
+                   now=0.0, comm_cost=0.0)
+    np.testing.assert_array_equal(a.w, [[1, 1]])
+    assert a.rate == pytest.approx(2 * 1.0)
+
+
+def test_find_alloc_rejects_non_positive_payoff():
+    inst = _inst()
+    p = price_parameters(inst)
+    full_price = np.full(inst.capacity.shape, 1e9)
+    assert find_alloc(inst, 0, inst.capacity.copy(), full_price, remaining=1000.0, now=0.0, comm_cost=0.0) is None
+    a = find_alloc(inst, 0, inst.capacity.copy(), full_price, remaining=1000.0, now=0.0, comm_cost=0.0,
+                   require_positive=False)
+    assert a is not None and a.payoff < 0
+
+
+def _brute_force(inst, queue, remaining, params):
+    """Max total payoff over every admit/skip sequence, each admitted job allocated by FIND_ALLOC."""
+    cap = inst.capacity
+    best = 0.0
+    for choice in itertools.product([0, 1], repeat=len(queue)):
+        free, tot, ok = cap.copy(), 0.0, True
+        for j, take in zip(queue, choice):
+            if not take:
+                continue
+            a = find_alloc(inst, j, free, price(cap - free, cap, params), remaining=remaining[j], now=0.0,
+                           comm_cost=params.u_min)
+            if a is None:
+                ok = False
+                break
+            free = free - a.w
+            tot += a.payoff
+        if ok:
+            best = max(best, tot)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_exact_dp_equals_brute_force(seed):
+    inst = generate_instance(6, 2, seed, utility="sigmoid" if seed % 2 else "effective_throughput")
+    params = price_parameters(inst)
+    queue = list(range(inst.n_jobs))
+    rem = inst.total_iterations.astype(float)
+    res = dp_allocation(inst, queue, rem, 0.0, params=params)
+    assert res.exact
+    assert res.total_payoff == pytest.approx(_brute_force(inst, queue, rem, params), rel=RTOL, abs=1e-12)
+    greedy = dp_allocation(inst, queue, rem, 0.0, params=params, beam_width=1)
+    assert greedy.total_payoff <= res.total_payoff + 1e-12
+    M = res.matrix(inst.n_jobs, inst.capacity.shape)
+    assert np.all(M.sum(axis=0) <= inst.capacity)
+    for j, a in res.allocations.items():
+        assert a.w.sum() == inst.gpus[j]
+
+
+def test_work_conserving_fill_uses_idle_gpus():
+    inst = generate_instance(6, 2, 3)
+    params = price_parameters(inst)
+    rem = inst.total_iterations.astype(float)
+    base = dp_allocation(inst, range(6), rem, 1e7, params=params)  # late: utilities below prices
+    filled = dp_allocation(inst, range(6), rem, 1e7, params=params, work_conserving=True)
+    assert len(filled.allocations) >= len(base.allocations)
+    assert filled.matrix(6, inst.capacity.shape).sum(axis=0).sum() <= inst.capacity.sum()
+
+
+def test_bad_beam_width():
+    inst = _inst()
+    with pytest.raises(InstanceError, match="beam_width"):
+        dp_allocation(inst, [0], [1.0], 0.0, beam_width=0)

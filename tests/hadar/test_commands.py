@@ -1,0 +1,86 @@
+"""The commands module of the CLI contract."""
+
+import json
+
+import pytest
+
+from hetopt.data import load_json
+from hetopt.hadar import commands
+from hetopt.report import Table
+
+
+@pytest.fixture(scope="module")
+def inst():
+    return commands.load_instance(load_json("hadar2024_small"))
+
+
+def test_kind_and_methods(inst):
+    assert commands.KIND == "hadar"
+    assert {"offline", "hadar", "hadare", "gavel", "tiresias", "yarn_cs"} <= set(commands.METHODS)
+
+
+@pytest.mark.parametrize("method", ["offline", "hadar", "hadare", "gavel", "tiresias", "yarn_cs"])
+def test_solve_and_summary_are_json(inst, method):
+    sol = commands.solve(inst, method)
+    summary = commands.solution_summary(sol)
+    json.dumps(summary)
+    assert summary["objective"] > 0
+
+
+def test_offline_dominates_policies_on_the_small_instance(inst):
+    opt = commands.solve(inst, "offline").objective
+    from hetopt.hadar import hadar_p1_schedule
+
+    assert opt >= hadar_p1_schedule(inst)[1].total_utility * (1 - 1e-9)
+
+
+def test_validate_table():
+    t = commands.validate(3, 0)
+    assert isinstance(t, Table) and len(t.rows) == 3
+    assert all(r[-1] is True for r in t.rows)  # 2*alpha held on these certified instances
+
+
+def test_bench_quick():
+    tables = commands.bench(quick=True)
+    assert len(tables) == 2 and all(len(t.rows) > 0 for t in tables)
+
+
+def test_motivating_table_has_booleans_last():
+    t = commands.motivating_table()
+    assert all(isinstance(r[-1], bool) for r in t.rows)
+
+
+def test_export_model_writes_lp(inst, tmp_path):
+    m = commands.export_model(inst)
+    out = tmp_path / "p1.lp"
+    m.write(str(out), format="lp", io_options={"symbolic_solver_labels": True})
+    assert out.stat().st_size > 0
+
+
+@pytest.mark.slow
+def test_reproduce_runs():
+    tables = commands.reproduce()
+    assert len(tables) == 4
+    assert all(isinstance(r[-1], bool) for t in tables for r in t.rows)
+
+
+def test_trace_and_physical_tables_small():
+    t = commands.trace_table(24, 0, n_machines=6, hours_scale=0.05)
+    assert len(t.rows) == 5 and all(isinstance(r[-1], bool) for r in t.rows)
+    p = commands.physical_table("testbed")
+    assert len(p.rows) == 4 and all(r[2] > 0 for r in p.rows)
+
+
+def test_cli_dispatch_once_registered(monkeypatch, tmp_path, capsys):
+    """What `hetopt ... hadar` will do once the lead adds the PAPERS entry."""
+    from hetopt import cli
+    from hetopt.data import instance_path
+
+    monkeypatch.setattr(cli, "PAPERS", {"hadar": "hetopt.hadar.commands"})
+    path = str(instance_path("hadar2024_small"))
+    assert cli.main(["solve", path, "--method", "hadar", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["policy"] == "hadar"
+    assert cli.main(["validate", "hadar", "--n", "2", "--seed", "5"]) == 0
+    out = tmp_path / "p1.mps"
+    assert cli.main(["export", path, "--format", "mps", "-o", str(out)]) == 0
+    assert out.stat().st_size > 0

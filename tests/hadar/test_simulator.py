@@ -1,0 +1,164 @@
+"""The round-based simulator and its policies: capacities, gangs, exact iteration counts, offline >= Hadar."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from hetopt.errors import HetoptError, InstanceError
+from hetopt.hadar import (
+    POLICIES,
+    HadarInstance,
+    check_schedule,
+    generate_instance,
+    hadar_p1_schedule,
+    motivating_example,
+    simulate,
+    solve_offline,
+    total_utility,
+    validate_ratio,
+)
+
+ITER_RTOL = 1e-9
+OBJ_RTOL = 1e-6
+
+
+def _check_rounds(inst, res, *, copies: bool):
+    total = np.zeros(inst.n_jobs)
+    for k, rnd in enumerate(res.rounds):
+        A = rnd["allocation"].astype(np.int64)
+        assert np.all(A.sum(axis=0) <= inst.capacity), f"round {k} exceeds a capacity"
+        n = A.sum(axis=(1, 2))
+        if copies:  # HadarE: whole gangs, one or more copies
+            assert np.all(n % inst.gpus == 0)
+        else:
+            assert np.all((n == 0) | (n == inst.gpus)), f"round {k} breaks a gang"
+        assert np.all(rnd["iterations"][n == 0] == 0)
+        total += rnd["iterations"]
+    np.testing.assert_allclose(total, inst.total_iterations, rtol=ITER_RTOL)
+
+
+@settings(derandomize=True, deadline=None, max_examples=12)
+@given(st.integers(0, 10_000), st.sampled_from(sorted(POLICIES)), st.sampled_from([0.0, 10.0]))
+def test_rounds_respect_capacity_gangs_and_iteration_totals(seed, policy, delay):
+    inst = generate_instance(5, 3, seed, max_gpus_per_type=3)
+    try:
+        res = simulate(inst, policy, restart_delay=delay)
+    except InstanceError as exc:  # Gavel cannot run a gang larger than every single type
+        assert policy == "gavel" and "gavel cannot run" in str(exc)
+        return
+    _check_rounds(inst, res, copies=policy == "hadare")
+    assert np.all(res.jct > 0)
+    assert res.total_duration == pytest.approx(np.max(res.completion))
+    assert 0 < res.utilization <= 1 + 1e-9
+    assert 0 < res.cluster_utilization <= 1 + 1e-9
+    assert res.total_utility == pytest.approx(total_utility(inst, res.jct))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_offline_optimum_is_at_least_hadar(seed):
+    inst = generate_instance(4, 2, seed, utility="sigmoid" if seed % 2 else "effective_throughput")
+    w, chk = hadar_p1_schedule(inst)
+    assert chk.feasible
+    opt = solve_offline(inst)
+    assert opt.objective >= chk.total_utility * (1 - OBJ_RTOL)
+    cert = validate_ratio(inst)
+    assert cert.proven and cert.holds and cert.ratio >= 1 - OBJ_RTOL
+
+
+def test_restart_delay_costs_time():
+    inst = HadarInstance(capacity=[[1]], arrival=[0], gpus=[1], epochs=[10], iterations_per_epoch=[6],
+                         throughput=[[1.0]], utility="effective_throughput", slot_length=30.0)
+    # 60 iterations at 1 it/s: 10 s restart, then 20 + 30 + 10 s of work over three rounds.
+    res = simulate(inst, "hadar", restart_delay=10.0)
+    assert res.jct[0] == pytest.approx(70.0)
+    assert simulate(inst, "hadar", restart_delay=0.0).jct[0] == pytest.approx(60.0)
+
+
+def test_hadare_copies_share_the_work_by_rate():
+    # one job, two single-GPU machines at 1 and 3 it/s, 8 s rounds, 40 iterations.  Round 1: the
+    # fast copy alone (24) cannot finish, so both run, sharing 10 / 30 and completing 8 + 24 = 32.
+    # Round 2: the fast copy alone finishes the last 8 in 8/3 s (last-round rule).
+    inst = HadarInstance(capacity=[[1, 0], [0, 1]], arrival=[0], gpus=[1], epochs=[40], iterations_per_epoch=[1],
+                         throughput=[[1.0, 3.0]], utility="effective_throughput", slot_length=8.0)
+    res = simulate(inst, "hadare", restart_delay=0.0)
+    assert res.jct[0] == pytest.approx(8.0 + 8.0 / 3.0)
+    assert res.rounds[0]["allocation"].sum() == 2 and res.rounds[0]["iterations"][0] == pytest.approx(32.0)
+    np.testing.assert_array_equal(res.rounds[1]["allocation"][0], [[0, 0], [0, 1]])
+    assert simulate(inst, "hadar", restart_delay=0.0).jct[0] == pytest.approx(40 / 3)
+
+
+def test_hadare_last_round_keeps_only_the_fastest_copy_needed():
+    # 30 iterations: the fast copy alone finishes them within a 100 s round.
+    inst = HadarInstance(capacity=[[1, 0], [0, 1]], arrival=[0], gpus=[1], epochs=[30], iterations_per_epoch=[1],
+                         throughput=[[0.1, 3.0]], utility="effective_throughput", slot_length=100.0)
+    res = simulate(inst, "hadare", restart_delay=0.0)
+    np.testing.assert_array_equal(res.rounds[0]["allocation"][0], [[0, 0], [0, 1]])
+
+
+def test_yarn_cs_is_non_preemptive():
+    inst = generate_instance(6, 2, 5)
+    res = simulate(inst, "yarn_cs", restart_delay=0.0)
+    for j in range(inst.n_jobs):
+        ran = [k for k, r in enumerate(res.rounds) if r["allocation"][j].any()]
+        assert ran == list(range(ran[0], ran[-1] + 1)), f"job {j} was preempted"
+        assert all(np.array_equal(res.rounds[ran[0]]["allocation"][j], res.rounds[k]["allocation"][j]) for k in ran)
+
+
+def test_gavel_runs_each_job_on_one_type():
+    res = simulate(motivating_example(), "gavel", restart_delay=0.0)
+    for r in res.rounds:
+        assert np.all(np.count_nonzero(r["allocation"].sum(axis=1), axis=1) <= 1)
+
+
+def test_hadar_rounds_are_p1_schedules():
+    inst = generate_instance(4, 2, 2)
+    res = simulate(inst, "hadar", restart_delay=0.0)
+    assert check_schedule(inst, res.schedule().astype(np.int64)).feasible
+
+
+def test_completed_fraction_is_a_cdf():
+    res = simulate(generate_instance(5, 2, 1), "hadar")
+    f = res.completed_fraction([0.0, res.total_duration / 2, res.total_duration])
+    assert f[0] == 0.0 and f[-1] == 1.0 and np.all(np.diff(f) >= 0)
+
+
+def test_unknown_policy_and_stuck_policy():
+    inst = generate_instance(2, 2, 0)
+    with pytest.raises(InstanceError, match="policy"):
+        simulate(inst, "srtf")
+
+    class Idle:
+        name = "idle"
+
+        def reset(self, inst):
+            pass
+
+        def allocate(self, state):
+            return []
+
+    with pytest.raises(HetoptError, match="unfinished"):
+        simulate(inst, Idle(), max_rounds=5)
+
+
+def test_hadare_with_eq10_estimates():
+    inst = generate_instance(5, 3, 11)
+    exact = simulate(inst, "hadare")
+    same = simulate(inst, "hadare", initial_throughput=inst.throughput.copy())
+    np.testing.assert_allclose(same.jct, exact.jct)
+    wrong = np.where(inst.throughput > 0, inst.throughput[:, ::-1] + 0.5, 1.0)  # misleading estimates
+    res = simulate(inst, "hadare", initial_throughput=wrong)
+    _check_rounds(inst, res, copies=True)
+    with pytest.raises(InstanceError, match="initial_throughput"):
+        simulate(inst, "hadare", initial_throughput=np.zeros_like(inst.throughput))
+
+
+def test_theorem2_violated_by_the_greedy_pass_not_by_the_exact_dp():
+    """Finding (instances/hadar2024_theorem2_greedy_violation.json): admitting jobs greedily in
+    queue order breaks Theorem 2's 2*alpha; the exact DP does not."""
+    from hetopt.data import load_json
+
+    inst = HadarInstance.from_json(load_json("hadar2024_theorem2_greedy_violation"))
+    greedy = validate_ratio(inst, beam_width=1)
+    assert greedy.proven and greedy.holds is False and greedy.ratio > 3 * greedy.limit
+    exact = validate_ratio(inst, beam_width=None)
+    assert exact.holds and exact.ratio == pytest.approx(1.0, rel=OBJ_RTOL)
