@@ -36,7 +36,7 @@ def _policies() -> dict[str, Policy]:
             "las": las, "exact": solve_exact}
 
 
-#: Names accepted by :func:`simulate` (callables are accepted too).
+#: Names accepted by :func:`simulate` besides "gavel" (callables are accepted too).
 POLICIES = ("has", "jps", "optimus", "optimus_lb", "las", "exact")
 
 
@@ -56,18 +56,27 @@ class SimulationResult:
     events: list[dict[str, Any]] = field(default_factory=list)
 
 
-def simulate(inst: PlacementInstance, method: str | Policy, reset_on_completion: bool = True) -> SimulationResult:
+def simulate(inst: PlacementInstance, method: str | Policy, reset_on_completion: bool = True, **options: Any) -> SimulationResult:
     """Run a placement policy over the lifetime of the jobs.
 
     Parameters
     ----------
     inst : PlacementInstance
     method : str or callable
-        One of :data:`POLICIES`, or any ``f(instance) -> PlacementSolution``.
+        One of :data:`POLICIES`, ``"gavel"``, or any ``f(instance) -> PlacementSolution``.
+        ``"gavel"`` is the round-based Gavel baseline of Figs. 17-18
+        (:func:`~hetopt.placement.gavel_baseline.gavel_simulation`; ``options``:
+        ``scale_factor``, ``round_length``); it is dynamic by construction.
     reset_on_completion : bool
         Recompute the placement among the remaining jobs at each completion (dynamic policy);
         False keeps the initial placement (static policy).
     """
+    if method == "gavel":
+        from .gavel_baseline import gavel_simulation
+
+        return gavel_simulation(inst, **options)
+    if options:
+        raise InstanceError(f"options {sorted(options)} apply to method='gavel' only")
     policy = _policies()[method] if isinstance(method, str) and method in POLICIES else method
     if isinstance(policy, str) or not callable(policy):
         raise InstanceError(f"method is {method!r}; expected one of {POLICIES} or a callable")

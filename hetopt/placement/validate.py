@@ -76,8 +76,9 @@ def gap_report(n: int = 20, seed: int = 0, *, n_jobs: int = 4, n_workers: int = 
     return table
 
 
-def reset_report(inst, methods: Sequence[str] = ("has", "jps", "optimus_lb", "exact")) -> Table:
-    """Static vs dynamic policies (Fig. 17): average JCT and makespan with and without reset events."""
+def reset_report(inst, methods: Sequence[str] = ("has", "jps", "optimus_lb", "exact"), gavel_scale_factor: int | None = 5) -> Table:
+    """Static vs dynamic policies (Fig. 17): average JCT and makespan with and without reset events,
+    and Gavel (dynamic only) with a fixed scale factor per job."""
     from .simulator import simulate
 
     t = Table("placement: static vs dynamic policies (reset on every completion)",
@@ -88,4 +89,7 @@ def reset_report(inst, methods: Sequence[str] = ("has", "jps", "optimus_lb", "ex
         dy = simulate(inst, name, reset_on_completion=True)
         t.add(name, st.average_jct, dy.average_jct, dy.average_jct / st.average_jct - 1, st.makespan, dy.makespan,
               dy.makespan / st.makespan - 1)
+    if gavel_scale_factor is not None:
+        g = simulate(inst, "gavel", scale_factor=gavel_scale_factor)
+        t.add(f"gavel (scale_factor={gavel_scale_factor})", None, g.average_jct, None, None, g.makespan, None)
     return t

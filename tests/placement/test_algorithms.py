@@ -113,7 +113,30 @@ def test_generator_follows_section_vi():
 def test_reset_report_static_vs_dynamic():
     from hetopt.placement import reset_report
 
-    t = reset_report(generate_instance(3, 9, seed=1), methods=("optimus_lb", "exact"))
-    assert [r[0] for r in t.rows] == ["optimus_lb", "exact"]
-    for r in t.rows:
+    t = reset_report(generate_instance(3, 9, seed=1), methods=("optimus_lb", "exact"), gavel_scale_factor=3)
+    assert [r[0] for r in t.rows] == ["optimus_lb", "exact", "gavel (scale_factor=3)"]
+    for r in t.rows[:2]:
         assert r[1] > 0 and r[2] > 0 and r[4] >= r[1] and r[5] >= r[2]  # makespan >= average
+    assert t.rows[2][5] >= t.rows[2][2] > 0
+
+
+def test_gavel_baseline_in_simulate():
+    inst = generate_instance(3, 15, seed=1)
+    g = simulate(inst, "gavel", scale_factor=5, round_length=360.0)
+    assert np.all(np.isfinite(g.completion)) and g.makespan == pytest.approx(g.completion.max())
+    for ev in g.events:  # one type per job per round, never more GPUs of a type than exist
+        types = [r for _, r in ev["placed"]]
+        assert all(types.count(r) * 5 <= 5 for r in set(types))
+    # one job alone on the 5 GPUs of one type, with rounds longer than the job: it finishes at the
+    # JCT of those 5 workers (computed by hand from eqs. (6)-(7))
+    one = inst.subset([0])
+    res = simulate(one, "gavel", scale_factor=5, round_length=1e9)
+    fastest = max(range(3), key=lambda r: one.throughput[0, r])
+    workers = np.arange(fastest, 15, 3)
+    V = one.throughput[0, workers].sum()
+    comm = one.comm_coefficient[0] * 4 / 5 * float(one.inverse_rate(True))
+    assert res.completion[0] == pytest.approx(one.epochs[0] * (one.dataset_size[0] / V + comm))
+    with pytest.raises(InstanceError, match="scale_factor"):
+        simulate(inst, "gavel", scale_factor=6)
+    with pytest.raises(InstanceError, match="gavel"):
+        simulate(inst, "has", scale_factor=2)
