@@ -74,7 +74,7 @@ def check_header(data: Any, kind: str, schema_version: int, fields: tuple[str, .
         raise InstanceError(f"unknown keys in {kind} instance: {sorted(unknown)}; allowed: {list(fields)}")
     missing = set(required) - set(data)
     if missing:
-        raise InstanceError(f"{kind} instance misses required keys {sorted(missing)}")
+        raise InstanceError(f"{kind} instance: missing keys {sorted(missing)}")
 
 
 @lru_cache(maxsize=1)

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ..data import check_header
 from ..errors import InstanceError
 from .comm import PAPER_A, SIM_BETA, SIM_ETA
 
@@ -205,19 +206,7 @@ class ContentionInstance:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "ContentionInstance":
-        if not isinstance(data, dict):
-            raise InstanceError(f"instance data is {type(data).__name__}; expected a JSON object")
-        if data.get("kind") != KIND:
-            raise InstanceError(f"kind is {data.get('kind')!r}; expected {KIND!r}")
-        if data.get("schema_version") != SCHEMA_VERSION:
-            raise InstanceError(f"schema_version is {data.get('schema_version')!r}; expected {SCHEMA_VERSION}")
-        allowed = {"kind", "schema_version", "names", "description", *_SCALARS, *_JOB_FIELDS}
-        unknown = sorted(set(data) - allowed)
-        if unknown:
-            raise InstanceError(f"unknown keys {unknown}; expected only {sorted(allowed)}")
-        missing = sorted((set(_SCALARS) | set(_JOB_FIELDS)) - set(data))
-        if missing:
-            raise InstanceError(f"missing keys {missing}")
+        check_header(data, KIND, SCHEMA_VERSION, (*_SCALARS, *_JOB_FIELDS, "names"), (*_SCALARS, *_JOB_FIELDS))
         kwargs = {k: data[k] for k in (*_SCALARS, *_JOB_FIELDS)}
         return cls(**kwargs, names=tuple(data.get("names", ())), description=str(data.get("description", "")))
 

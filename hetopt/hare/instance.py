@@ -22,6 +22,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..data import check_header
 from ..errors import InstanceError
 
 __all__ = ["HareInstance", "KIND", "SCHEMA_VERSION"]
@@ -261,18 +262,7 @@ class HareInstance:
         An optional ``"description"`` key (free text, e.g. how a paper's example was
         reconstructed) is accepted and not part of the instance.
         """
-        if not isinstance(data, dict):
-            raise InstanceError(f"instance data is {type(data).__name__}; expected a JSON object")
-        if data.get("kind") != KIND:
-            raise InstanceError(f"kind is {data.get('kind')!r}; expected {KIND!r}")
-        if data.get("schema_version") != SCHEMA_VERSION:
-            raise InstanceError(f"schema_version is {data.get('schema_version')!r}; expected {SCHEMA_VERSION}")
-        extra = sorted(set(data) - set(_FIELDS) - {"kind", "schema_version", "description"})
-        if extra:
-            raise InstanceError(f"unknown key(s) {', '.join(map(repr, extra))}; expected only {', '.join(_FIELDS)}")
-        missing = [k for k in _FIELDS[:6] if k not in data]
-        if missing:
-            raise InstanceError(f"missing key(s) {', '.join(map(repr, missing))}")
+        check_header(data, KIND, SCHEMA_VERSION, _FIELDS, _FIELDS[:6])
         return cls(**{k: data[k] for k in _FIELDS if k in data})
 
     @classmethod
