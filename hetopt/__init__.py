@@ -4,7 +4,10 @@ The scheduling problems of five papers on heterogeneous deep-learning clusters, 
 as declarative Pyomo / CVXPY models, each beside the paper's combinatorial algorithm, with
 validators that certify optimality gaps and approximation / competitive-ratio bounds.
 
-Subpackages: :mod:`hetopt.placement` (Liu et al. 2024).
+Subpackages: :mod:`hetopt.placement` (Liu et al. 2024), :mod:`hetopt.hare` (Chen et al.,
+HPDC 2022), :mod:`hetopt.oasis` (Bao et al., INFOCOM 2018), :mod:`hetopt.contention` (Wang et
+al.), :mod:`hetopt.hadar` (Sultana et al.) and :mod:`hetopt.gavel` (Narayanan et al., OSDI 2020,
+the baseline several papers use).
 """
 
 from .errors import HetoptError, InfeasibleError, InstanceError, SizeLimitError, SolverError, UnboundedError

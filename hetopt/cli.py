@@ -27,6 +27,7 @@ __all__ = ["main", "PAPERS"]
 PAPERS = {
     "placement": "hetopt.placement.commands",
     "hare": "hetopt.hare.commands",
+    "oasis": "hetopt.oasis.commands",
     "hadar": "hetopt.hadar.commands",
     "contention": "hetopt.contention.commands",
 }

@@ -1,0 +1,253 @@
+"""The four baselines of Section V-A, as policies of the slotted simulator.
+
+* FIFO -- jobs start in arrival order with fixed worker counts (head-of-line blocking).
+* DRF -- all jobs admitted; on every arrival and completion, workers (with their PSs) are
+  handed out one at a time to the job of smallest dominant share (progressive filling,
+  Ghodsi et al. NSDI 2011).
+* RRH -- risk-reward heuristic after Irwin et al. (HPDC 2004); fixed worker counts; see
+  :class:`RRHPolicy` for the exact rule adopted.
+* Dorm -- on every arrival and completion, a MILP maximizing resource utilization subject to
+  dominant-share fairness and a limit on how many running jobs may be resized (Sun et al.
+  2017); see :class:`DormPolicy`.
+
+Placement is round-robin over servers (Section V-A, "(i)-(iii)"); the PS count of a job is
+always the smallest satisfying (6)-(7), ceil(w b_i / B_i).  Every baseline returns an
+:class:`~hetopt.oasis.schedule.OasisSolution` checked by the same checker as OASiS.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyomo.environ as pyo
+
+from ..solvers import solve_model
+from .generator import fixed_counts
+from .instance import OasisInstance
+from .schedule import OasisSolution
+from .simulator import Cluster, ps_needed, simulate
+
+#: Relative MIP gap of Dorm's per-event MILP (a heuristic baseline; no optimality claimed).
+DORM_MIP_GAP = 1e-2
+#: Branch-and-bound node limit per Dorm MILP: a deterministic work limit (unlike a time limit),
+#: so that a simulation gives the same result on every machine.
+DORM_MAX_NODES = 50
+
+__all__ = ["fifo", "drf", "rrh", "dorm", "FIFOPolicy", "DRFPolicy", "RRHPolicy", "DormPolicy"]
+
+
+def _counts(inst: OasisInstance, workers, seed) -> np.ndarray:
+    if workers is None:
+        return fixed_counts(inst, seed)
+    w = np.broadcast_to(np.asarray(workers), (inst.n_jobs,)).astype(np.int64)
+    if np.any(w < 1):
+        raise ValueError(f"workers is {workers!r}; fixed worker counts must be >= 1")
+    return np.minimum(w, inst.chunks)
+
+
+def _dominant_unit(inst: OasisInstance, job: int) -> float:
+    """Dominant share of one worker plus its share of PSs, over the whole cluster."""
+    total = inst.worker_capacity.sum(axis=0) + inst.ps_capacity.sum(axis=0)
+    unit = inst.worker_demand[job] + inst.ps_demand[job] * inst.worker_bandwidth[job] / inst.ps_bandwidth[job]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(total > 0, unit / np.where(total > 0, total, 1), 0.0)
+    return float(share.max())
+
+
+@dataclass
+class FIFOPolicy:
+    """Start queued jobs strictly in arrival order, each with its fixed worker count."""
+
+    workers: np.ndarray
+    name: str = "fifo"
+    queue: list[int] = field(default_factory=list)
+
+    def __call__(self, cl: Cluster, t: int, arrived: list[int], completed: list[int]) -> None:
+        self.queue.extend(arrived)
+        while self.queue:
+            head = self.queue[0]
+            if cl.try_place(head, int(self.workers[head])) == 0:
+                break
+            self.queue.pop(0)
+
+
+def fifo(inst: OasisInstance, workers: int | np.ndarray | None = None, *, seed: int = 0) -> OasisSolution:
+    """FIFO with fixed worker counts (default: uniform in [1, 30] per job, seeded, capped at N_i)."""
+    return simulate(inst, FIFOPolicy(_counts(inst, workers, seed)))
+
+
+@dataclass
+class DRFPolicy:
+    """Progressive filling of dominant shares over all active jobs, recomputed on events."""
+
+    name: str = "drf"
+
+    def __call__(self, cl: Cluster, t: int, arrived: list[int], completed: list[int]) -> None:
+        inst = cl.inst
+        active = cl.active()
+        for i in active:
+            cl.release(i)
+        fw, fp = cl.free()
+        share = {i: 0.0 for i in active}
+        unit = {i: _dominant_unit(inst, i) for i in active}
+        y = {i: np.zeros(inst.n_worker_servers, dtype=np.int64) for i in active}
+        z = {i: np.zeros(inst.n_ps_servers, dtype=np.int64) for i in active}
+        growing = set(active)
+        while growing:
+            i = min(growing, key=lambda j: (share[j], j))
+            n = int(y[i].sum())
+            if n >= inst.chunks[i]:
+                growing.discard(i)
+                continue
+            wd, sd = inst.worker_demand[i], inst.ps_demand[i]
+            hw = np.nonzero(np.all(fw >= wd - 1e-9, axis=1))[0]
+            extra = ps_needed(inst, i, n + 1) - int(z[i].sum())
+            hp = np.nonzero(np.all(fp >= sd * extra - 1e-9, axis=1))[0] if extra > 0 else np.array([0])
+            if hw.size == 0 or hp.size == 0:
+                growing.discard(i)
+                continue
+            h = int(hw[(cl.pointer_w + n) % hw.size]) if hw.size else 0  # spread workers over fitting servers
+            y[i][h] += 1
+            fw[h] -= wd
+            if extra > 0:
+                k = int(hp[(cl.pointer_p + n) % hp.size])
+                z[i][k] += extra
+                fp[k] -= sd * extra
+            share[i] += unit[i]
+        for i in active:
+            if y[i].sum() > 0:
+                cl.workers[i], cl.ps[i] = y[i], z[i]
+
+
+def drf(inst: OasisInstance) -> OasisSolution:
+    """Dominant resource fairness, recomputed on arrivals and completions; all jobs admitted."""
+    return simulate(inst, DRFPolicy())
+
+
+@dataclass
+class RRHPolicy:
+    """Risk-reward heuristic with fixed worker counts (our reading of [38] for this setting).
+
+    For an admitted unfinished job j at slot t with fixed width w_j: rem_j = ceil(remaining
+    work / w_j) slots, projected completion c_j = t + rem_j - 1, reward v_j = f_j(c_j - a_j),
+    decay d_j(x) = f_j(c_j - a_j) - f_j(c_j + x - a_j) (utility lost if j waits x slots), and
+    dominant share sh_j of its allocation.  The risk of running j is the utility it makes the
+    others lose, cost_j = sh_j sum_{k != j} d_k(rem_j).  On arrival a job is admitted iff
+    v_j - cost_j > ``threshold``.  On every event, jobs are ranked by (v_j - cost_j) /
+    (sh_j rem_j) (net reward per unit of resource-time); a running job with v_j - cost_j <= 0
+    is paused (its servers freed), the others keep running with the same servers; waiting
+    jobs with a positive net reward start in rank order if their fixed allocation fits.
+    """
+
+    workers: np.ndarray
+    threshold: float = 0.0
+    name: str = "rrh"
+    admitted: list[int] = field(default_factory=list)
+
+    def _scores(self, cl: Cluster, t: int, jobs: list[int]) -> dict[int, tuple[float, float]]:
+        inst = cl.inst
+        rem = {j: max(1, math.ceil(cl.remaining[j] / self.workers[j] - 1e-9)) for j in jobs}
+        sh = {j: _dominant_unit(inst, j) * self.workers[j] for j in jobs}
+
+        def f(j: int, c: int) -> float:
+            return inst.utility_of(j, c) if c <= inst.horizon else 0.0
+
+        out = {}
+        for j in jobs:
+            cj = t + rem[j] - 1
+            vj = f(j, cj)
+            cost = sh[j] * sum(f(k, t + rem[k] - 1) - f(k, t + rem[k] - 1 + rem[j]) for k in jobs if k != j)
+            out[j] = (vj - cost, (vj - cost) / max(sh[j] * rem[j], 1e-12))
+        return out
+
+    def __call__(self, cl: Cluster, t: int, arrived: list[int], completed: list[int]) -> None:
+        live = [j for j in self.admitted if j not in cl.done]
+        for i in arrived:
+            sc = self._scores(cl, t, live + [i])
+            if sc[i][0] > self.threshold:
+                self.admitted.append(i)
+                live.append(i)
+        if not live:
+            return
+        sc = self._scores(cl, t, live)
+        for j in live:
+            if j in cl.workers and sc[j][0] <= 0:
+                cl.release(j)  # pause
+        for j in sorted(live, key=lambda j: (-sc[j][1], j)):
+            if j not in cl.workers and sc[j][0] > 0:
+                cl.try_place(j, int(self.workers[j]))
+
+
+def rrh(inst: OasisInstance, workers: int | np.ndarray | None = None, *, threshold: float = 0.0, seed: int = 0) -> OasisSolution:
+    """Risk-reward heuristic (see :class:`RRHPolicy`) with fixed worker counts (default as FIFO)."""
+    return simulate(inst, RRHPolicy(_counts(inst, workers, seed), threshold))
+
+
+@dataclass
+class DormPolicy:
+    """Dorm-style MILP re-solved on every arrival and completion (our reading of [18]).
+
+    Over the active jobs J, integer worker and PS counts W_j <= N_j, Z_j with (6)-(7),
+    maximize the mean utilization sum_r (sum_j w_j^r W_j / C_W^r + s_j^r Z_j / C_P^r) / R over
+    the cluster totals C (aggregated capacity), subject to fairness: each job's dominant
+    share W_j u_j (u_j: dominant share of a worker with its PSs) reaches
+    (1 - ``theta``) min(1 / |J|, N_j u_j) or pays a penalty, and adjustment overhead: at most
+    ``max_adjust`` running jobs change their worker count (default half of them, rounded
+    up).  Placement follows by round-robin; workers that do not fit the servers are dropped
+    (with their PSs), so the aggregated MILP never breaks (4)-(5).
+    """
+
+    theta: float = 0.2
+    max_adjust: int | None = None
+    name: str = "dorm"
+    solves: int = 0
+
+    def __call__(self, cl: Cluster, t: int, arrived: list[int], completed: list[int]) -> None:
+        inst = cl.inst
+        J = cl.active()
+        if not J:
+            return
+        prev = {j: int(cl.workers[j].sum()) if j in cl.workers else 0 for j in J}
+        running = [j for j in J if prev[j] > 0]
+        cw, cp = inst.worker_capacity.sum(axis=0), inst.ps_capacity.sum(axis=0)
+        R = inst.n_resources
+        m = pyo.ConcreteModel(name="dorm")
+        m.J = pyo.Set(initialize=J)
+        m.W = pyo.Var(m.J, domain=pyo.NonNegativeIntegers, bounds=lambda _, j: (0, int(inst.chunks[j])))
+        m.Z = pyo.Var(m.J, domain=pyo.NonNegativeIntegers, bounds=lambda _, j: (0, int(inst.chunks[j])))
+        m.slack = pyo.Var(m.J, domain=pyo.NonNegativeReals)
+        m.chg = pyo.Var(m.J, domain=pyo.Binary)
+        util = sum(float(inst.worker_demand[j, r] / cw[r]) * m.W[j] for j in J for r in range(R) if cw[r] > 0) \
+            + sum(float(inst.ps_demand[j, r] / cp[r]) * m.Z[j] for j in J for r in range(R) if cp[r] > 0)
+        m.obj = pyo.Objective(expr=util / R - 10.0 * sum(m.slack[j] for j in J), sense=pyo.maximize)
+        m.cap_w = pyo.Constraint(range(R), rule=lambda _, r: sum(float(inst.worker_demand[j, r]) * m.W[j] for j in J) <= float(cw[r]))
+        m.cap_p = pyo.Constraint(range(R), rule=lambda _, r: sum(float(inst.ps_demand[j, r]) * m.Z[j] for j in J) <= float(cp[r]))
+        m.bw = pyo.Constraint(m.J, rule=lambda _, j: float(inst.worker_bandwidth[j]) * m.W[j] <= float(inst.ps_bandwidth[j]) * m.Z[j])
+        m.cnt = pyo.Constraint(m.J, rule=lambda _, j: m.Z[j] <= m.W[j])
+        unit = {j: _dominant_unit(inst, j) for j in J}
+        target = {j: (1 - self.theta) * min(1.0 / len(J), inst.chunks[j] * unit[j]) for j in J}
+        m.fair = pyo.Constraint(m.J, rule=lambda _, j: unit[j] * m.W[j] + m.slack[j] >= target[j])
+        m.adj_up = pyo.Constraint(m.J, rule=lambda _, j: m.W[j] - prev[j] <= int(inst.chunks[j]) * m.chg[j])
+        m.adj_dn = pyo.Constraint(m.J, rule=lambda _, j: prev[j] - m.W[j] <= int(inst.chunks[j]) * m.chg[j])
+        limit = self.max_adjust if self.max_adjust is not None else math.ceil(len(running) / 2)
+        if running:
+            m.adj = pyo.Constraint(expr=sum(m.chg[j] for j in running) <= limit)
+        res = solve_model(m, "highs", threads=1, mip_gap=DORM_MIP_GAP, options={"mip_max_nodes": DORM_MAX_NODES},
+                          raise_on_failure=False)
+        self.solves += 1
+        if not res.status.has_solution or res.objective is None:
+            return  # no incumbent within the node limit: keep the current allocations
+        want = {j: int(round(pyo.value(m.W[j]))) for j in J}
+        keep = [j for j in J if want[j] == prev[j] and prev[j] > 0]
+        for j in J:
+            if j not in keep:
+                cl.release(j)
+        for j in sorted((j for j in J if j not in keep and want[j] > 0), key=lambda j: (-want[j], j)):
+            cl.try_place(j, want[j], partial=True)
+
+
+def dorm(inst: OasisInstance, *, theta: float = 0.2, max_adjust: int | None = None) -> OasisSolution:
+    """Dorm (see :class:`DormPolicy`): MILP utilization maximization re-solved on events."""
+    return simulate(inst, DormPolicy(theta, max_adjust))

@@ -1,0 +1,298 @@
+"""The OASiS instance of Bao et al. 2018 (Section III, Table I).
+
+A cluster of ``H`` worker servers and ``K`` parameter-server (PS) servers with capacities of
+``R`` resource types hosts ``I`` data-parallel training jobs over slots ``1..T``.  Job ``i``
+arrives at slot ``a_i`` and trains ``N_i`` chunks of ``M_i`` mini-batches for ``E_i`` epochs;
+one mini-batch costs a worker ``tau_i + 2 e_i / b_i`` slots (compute plus gradient push and
+parameter pull at the worker's reserved bandwidth ``b_i``).  Each worker (PS) of job ``i``
+takes ``w_i^r`` (``s_i^r``) of resource ``r``; the column named ``"bandwidth"`` of
+``worker_demand`` (``ps_demand``) is ``b_i`` (``B_i``).
+
+References
+----------
+Y. Bao, Y. Peng, C. Wu, Z. Li, "Online Job Scheduling in Distributed Machine Learning
+Clusters", IEEE INFOCOM 2018, Section III.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..data import check_header
+from ..errors import InstanceError
+from .utility import Utility, utility_from_dict
+
+__all__ = ["OasisInstance", "KIND", "SCHEMA_VERSION", "DEFAULT_RESOURCES", "EPS_WORK"]
+
+KIND = "oasis"
+SCHEMA_VERSION = 1
+DEFAULT_RESOURCES = ("gpu", "cpu", "memory", "storage", "bandwidth")
+#: Relative slack used when rounding workloads (d M_i (tau_i + 2 e_i / b_i)) to whole workers.
+EPS_WORK = 1e-9
+
+_FIELDS = ("horizon", "worker_capacity", "ps_capacity", "arrival", "epochs", "chunks", "minibatches",
+           "minibatch_time", "gradient_size", "worker_demand", "ps_demand", "utility", "resource_names")
+
+
+def _matrix(name: str, value: Any, shape: tuple[int | None, int | None], rows: str) -> np.ndarray:
+    try:
+        a = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise InstanceError(f"{name} must be a {rows} x R array of numbers; got {value!r}") from None
+    if a.ndim != 2 or any(s is not None and a.shape[j] != s for j, s in enumerate(shape)) or a.shape[0] == 0:
+        want = tuple("?" if s is None else s for s in shape)
+        raise InstanceError(f"{name} has shape {a.shape}; expected {want} ({rows} x R, at least one row)")
+    bad = np.argwhere(~np.isfinite(a) | (a < 0))
+    if bad.size:
+        i, r = bad[0]
+        raise InstanceError(f"{name}[{i}, {r}] is {a[i, r]}; amounts must be finite and >= 0")
+    a.setflags(write=False)
+    return a
+
+
+def _vector(name: str, value: Any, n: int, *, integer: bool, minimum: float, strict: bool) -> np.ndarray:
+    try:
+        a = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise InstanceError(f"{name} must be a sequence of {n} numbers; got {value!r}") from None
+    if a.ndim != 1 or a.shape[0] != n:
+        raise InstanceError(f"{name} has shape {a.shape}; expected ({n},), one value per job")
+    for i, x in enumerate(a):
+        if not math.isfinite(x):
+            raise InstanceError(f"{name}[{i}] is {x}; values must be finite")
+        if integer and x != math.floor(x):
+            raise InstanceError(f"{name}[{i}] is {x}; expected an integer")
+        if x < minimum or (strict and x == minimum):
+            raise InstanceError(f"{name}[{i}] is {x}; values must be {'>' if strict else '>='} {minimum:g}")
+    out = a.astype(np.int64) if integer else a
+    out.setflags(write=False)
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class OasisInstance:
+    """An online ML-job scheduling instance (problem (1)-(13)).
+
+    Parameters
+    ----------
+    horizon : int
+        T, the number of slots; slots are ``1..T`` as in the paper.
+    worker_capacity : array_like, shape (H, R)
+        c_h^r >= 0 of the servers that host workers.
+    ps_capacity : array_like, shape (K, R)
+        c_k^r >= 0 of the servers that host parameter servers.
+    arrival : array_like of int, shape (I,)
+        a_i in ``1..T`` (1-based, as in the paper).
+    epochs, chunks, minibatches : array_like of int, shape (I,)
+        E_i, N_i, M_i >= 1.
+    minibatch_time : array_like, shape (I,)
+        tau_i > 0, compute time of one mini-batch, in slots.
+    gradient_size : array_like, shape (I,)
+        e_i >= 0 in bandwidth-unit x slot, so that ``e_i / b_i`` is the one-way transfer
+        time in slots (the generator converts MB and Gbps with a slot of one hour).
+    worker_demand, ps_demand : array_like, shape (I, R)
+        w_i^r and s_i^r >= 0; their ``"bandwidth"`` column is b_i > 0 and B_i >= b_i.
+    utility : sequence of Utility or dict, length I
+        f_i, non-negative and non-increasing in the completion offset ``t_hat_i - a_i``;
+        a :class:`~hetopt.oasis.utility.SigmoidUtility` or
+        :class:`~hetopt.oasis.utility.TabulatedUtility` (or their JSON dicts).
+    resource_names : sequence of str
+        R distinct names, one of which is ``"bandwidth"``.
+
+    Raises
+    ------
+    InstanceError
+        Naming the field, the index and the expected form.
+
+    Notes
+    -----
+    ``B_i >= b_i`` is required: constraints (6)-(7) give ``b_i sum_h y <= B_i sum_k z <=
+    B_i sum_h y``, so a job whose PS bandwidth is below its worker bandwidth could never run
+    a single worker.
+    """
+
+    horizon: int
+    worker_capacity: Any
+    ps_capacity: Any
+    arrival: Any
+    epochs: Any
+    chunks: Any
+    minibatches: Any
+    minibatch_time: Any
+    gradient_size: Any
+    worker_demand: Any
+    ps_demand: Any
+    utility: Any
+    resource_names: Sequence[str] = DEFAULT_RESOURCES
+
+    def __post_init__(self) -> None:
+        set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
+        T = self.horizon
+        if isinstance(T, (float, np.floating)) and float(T).is_integer():
+            T = int(T)
+        if not isinstance(T, (int, np.integer)) or isinstance(T, bool) or T < 1:
+            raise InstanceError(f"horizon is {self.horizon!r}; expected an integer number of slots T >= 1")
+        set_("horizon", int(T))
+        names = tuple(self.resource_names)
+        if not names or not all(isinstance(s, str) and s for s in names) or len(set(names)) != len(names):
+            raise InstanceError(f"resource_names is {self.resource_names!r}; expected distinct non-empty strings")
+        if "bandwidth" not in names:
+            raise InstanceError(f"resource_names is {names!r}; one resource must be named 'bandwidth' (b_i, B_i)")
+        set_("resource_names", names)
+        R = len(names)
+        set_("worker_capacity", _matrix("worker_capacity", self.worker_capacity, (None, R), "H"))
+        set_("ps_capacity", _matrix("ps_capacity", self.ps_capacity, (None, R), "K"))
+        try:
+            n_jobs = len(self.arrival)
+        except TypeError:
+            raise InstanceError(f"arrival is {self.arrival!r}; expected a sequence of arrival slots") from None
+        if n_jobs == 0:
+            raise InstanceError("arrival is empty; an instance needs at least one job")
+        a = _vector("arrival", self.arrival, n_jobs, integer=True, minimum=1, strict=False)
+        late = np.nonzero(a > self.horizon)[0]
+        if late.size:
+            i = int(late[0])
+            raise InstanceError(f"arrival[{i}] is {a[i]}; arrivals must be slots in 1..T = 1..{self.horizon}")
+        set_("arrival", a)
+        for name in ("epochs", "chunks", "minibatches"):
+            set_(name, _vector(name, getattr(self, name), n_jobs, integer=True, minimum=1, strict=False))
+        set_("minibatch_time", _vector("minibatch_time", self.minibatch_time, n_jobs, integer=False, minimum=0, strict=True))
+        set_("gradient_size", _vector("gradient_size", self.gradient_size, n_jobs, integer=False, minimum=0, strict=False))
+        set_("worker_demand", _matrix("worker_demand", self.worker_demand, (n_jobs, R), "I"))
+        set_("ps_demand", _matrix("ps_demand", self.ps_demand, (n_jobs, R), "I"))
+        bw = names.index("bandwidth")
+        for i in range(n_jobs):
+            b, B = self.worker_demand[i, bw], self.ps_demand[i, bw]
+            if b <= 0:
+                raise InstanceError(f"worker_demand[{i}, {bw}] (bandwidth b_i) is {b}; b_i must be > 0 (it divides e_i in (2))")
+            if B < b:
+                raise InstanceError(f"ps_demand[{i}, {bw}] (bandwidth B_i) is {B} < b_i = {b}; a parameter server "
+                                    "could never serve a worker: (6)-(7) need B_i >= b_i")
+        utils = self.utility
+        if isinstance(utils, (Utility, dict)) or not hasattr(utils, "__len__") or len(utils) != n_jobs:
+            raise InstanceError(f"utility must be a sequence of {n_jobs} utilities, one per job; got {utils!r}")
+        utils = tuple(utility_from_dict(u, f"utility[{i}]") for i, u in enumerate(utils))
+        for i, u in enumerate(utils):
+            values = getattr(u, "values", None)
+            need = self.horizon - int(a[i]) + 1
+            if values is not None and len(values) < need:
+                raise InstanceError(f"utility[{i}] table has {len(values)} values; job {i} arriving at slot {a[i]} "
+                                    f"can complete at offsets 0..{need - 1}, so it needs at least {need}")
+        set_("utility", utils)
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def n_jobs(self) -> int:
+        """I, the number of jobs."""
+        return int(self.arrival.shape[0])
+
+    @property
+    def n_worker_servers(self) -> int:
+        """H."""
+        return int(self.worker_capacity.shape[0])
+
+    @property
+    def n_ps_servers(self) -> int:
+        """K."""
+        return int(self.ps_capacity.shape[0])
+
+    @property
+    def n_resources(self) -> int:
+        """R."""
+        return len(self.resource_names)
+
+    @property
+    def bandwidth_index(self) -> int:
+        return self.resource_names.index("bandwidth")
+
+    # ------------------------------------------------------------------ derived quantities
+    @property
+    def worker_bandwidth(self) -> np.ndarray:
+        """b_i."""
+        return self.worker_demand[:, self.bandwidth_index]
+
+    @property
+    def ps_bandwidth(self) -> np.ndarray:
+        """B_i."""
+        return self.ps_demand[:, self.bandwidth_index]
+
+    @property
+    def chunk_time(self) -> np.ndarray:
+        """m_i = M_i (tau_i + 2 e_i / b_i): worker-slots needed to train one data chunk once."""
+        return self.minibatches * (self.minibatch_time + 2.0 * self.gradient_size / self.worker_bandwidth)
+
+    @property
+    def workload(self) -> np.ndarray:
+        """E_i N_i M_i (tau_i + 2 e_i / b_i): the worker-slots constraint (2) asks for."""
+        return self.epochs * self.chunks * self.chunk_time
+
+    @property
+    def min_slots(self) -> np.ndarray:
+        """ceil(E_i M_i (tau_i + 2 e_i / b_i)): slots a job needs at N_i workers in every slot."""
+        return np.ceil(self.epochs * self.chunk_time * (1 - EPS_WORK)).astype(np.int64)
+
+    def utility_of(self, i: int, completion: int) -> float:
+        """f_i(completion - a_i) for a completion slot ``completion`` >= a_i."""
+        return float(self.utility[i](completion - int(self.arrival[i])))
+
+    def utility_table(self, i: int) -> np.ndarray:
+        """f_i(t - a_i) for t = a_i..T (index 0 is the arrival slot)."""
+        d = np.arange(self.horizon - int(self.arrival[i]) + 1)
+        return np.atleast_1d(np.asarray(self.utility[i](d), dtype=float))
+
+    # ------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": KIND,
+            "schema_version": SCHEMA_VERSION,
+            "horizon": self.horizon,
+            "worker_capacity": self.worker_capacity.tolist(),
+            "ps_capacity": self.ps_capacity.tolist(),
+            "arrival": self.arrival.tolist(),
+            "epochs": self.epochs.tolist(),
+            "chunks": self.chunks.tolist(),
+            "minibatches": self.minibatches.tolist(),
+            "minibatch_time": self.minibatch_time.tolist(),
+            "gradient_size": self.gradient_size.tolist(),
+            "worker_demand": self.worker_demand.tolist(),
+            "ps_demand": self.ps_demand.tolist(),
+            "utility": [u.to_dict() for u in self.utility],
+            "resource_names": list(self.resource_names),
+        }
+
+    def to_json(self, path: str | Path | None = None) -> str:
+        """The JSON text; also written to ``path`` when given."""
+        text = json.dumps(self.to_dict(), indent=1)
+        if path is not None:
+            Path(path).write_text(text + "\n", encoding="utf-8")
+        return text
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "OasisInstance":
+        """Build from the JSON form; ``description`` and ``source`` keys are documentation only."""
+        check_header(data, KIND, SCHEMA_VERSION, _FIELDS, tuple(f for f in _FIELDS if f != "resource_names"))
+        return cls(**{k: data[k] for k in _FIELDS if k in data})
+
+    @classmethod
+    def from_json(cls, text_or_path: str | Path) -> "OasisInstance":
+        """Parse JSON text, or read a file when given a path that exists."""
+        p = Path(text_or_path) if not str(text_or_path).lstrip().startswith("{") else None
+        text = p.read_text(encoding="utf-8") if p is not None and p.exists() else str(text_or_path)
+        return cls.from_dict(json.loads(text))
+
+    def with_jobs(self, jobs: Sequence[int]) -> "OasisInstance":
+        """The sub-instance of the given jobs (in that order), same cluster."""
+        idx = np.asarray(list(jobs), dtype=int)
+        d = self.to_dict()
+        for k in ("arrival", "epochs", "chunks", "minibatches", "minibatch_time", "gradient_size"):
+            d[k] = [d[k][j] for j in idx]
+        d["worker_demand"] = [d["worker_demand"][j] for j in idx]
+        d["ps_demand"] = [d["ps_demand"][j] for j in idx]
+        d["utility"] = [d["utility"][j] for j in idx]
+        return OasisInstance.from_dict(d)

@@ -1,0 +1,285 @@
+"""Pyomo models of Bao et al. 2018: the offline problem (1)-(13), the schedule ILP (14)-(18),
+its LP dual (19)-(20), and the oracle problem (27).
+
+Every builder is a pure function of the instance (and of the schedules or prices); sets are
+UPPERCASE, variables carry the paper's names (x, y, z, mu, p, q), and every constraint cites
+its equation in ``doc``.  Slots are 1-based; jobs and servers are 0-based.
+
+Linearization of (1) and (8) (exact): binary completion indicators ``u[i, t]`` for
+``t >= a_i`` with ``sum_t u[i, t] = x_i`` (8a), no worker after the completion slot
+``sum_h y_ih(t) <= N_i sum_{s >= t} u[i, s]`` (8b) and at least one worker in it
+``sum_h y_ih(t) >= u[i, t]`` (8c).  Then t_hat_i = sum_t t u[i, t] is exactly the last slot
+with a worker, and x_i f_i(t_hat_i - a_i) = sum_t f_i(t - a_i) u[i, t] is linear for any f_i.
+
+References
+----------
+Y. Bao, Y. Peng, C. Wu, Z. Li, INFOCOM 2018, Sections III-C, IV-A, IV-C.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import numpy as np
+import pyomo.environ as pyo
+
+from .instance import OasisInstance
+from .oracle import slot_capacity
+from .prices import Prices, Usage
+from .schedule import JobSchedule
+
+__all__ = ["build_offline", "offline_schedules", "build_primal", "build_dual", "build_oracle", "oracle_schedule",
+           "primal_values"]
+
+
+def _var_bounds(inst: OasisInstance) -> tuple[np.ndarray, np.ndarray]:
+    """Per (job, server) upper bounds on y and z implied by (3), (4), (5), (7)."""
+    I, H, K = inst.n_jobs, inst.n_worker_servers, inst.n_ps_servers
+    ymax = np.zeros((I, H), dtype=np.int64)
+    zmax = np.zeros((I, K), dtype=np.int64)
+    for i in range(I):
+        ymax[i] = np.minimum(slot_capacity(inst.worker_capacity, inst.worker_demand[i]), inst.chunks[i])
+        zmax[i] = np.minimum(slot_capacity(inst.ps_capacity, inst.ps_demand[i]), inst.chunks[i])
+    return ymax, zmax
+
+
+def build_offline(inst: OasisInstance) -> pyo.ConcreteModel:
+    """Problem (1)-(13) as an exact MILP (see the module docstring for (8)).
+
+    Size: I (H + K) T integer variables y, z; I binaries x; sum_i (T - a_i + 1) binaries u.
+    """
+    m = pyo.ConcreteModel(name="oasis_offline")
+    I, H, K, R, T = inst.n_jobs, inst.n_worker_servers, inst.n_ps_servers, inst.n_resources, inst.horizon
+    a = [int(x) for x in inst.arrival]
+    m.JOBS = pyo.RangeSet(0, I - 1, doc="jobs i")
+    m.WSERVERS = pyo.RangeSet(0, H - 1, doc="servers h hosting workers")
+    m.PSERVERS = pyo.RangeSet(0, K - 1, doc="servers k hosting parameter servers")
+    m.RESOURCES = pyo.RangeSet(0, R - 1, doc="resource types r")
+    m.SLOTS = pyo.RangeSet(1, T, doc="time slots t")
+    m.JOB_SLOTS = pyo.Set(dimen=2, initialize=[(i, t) for i in range(I) for t in range(a[i], T + 1)],
+                          doc="(i, t) with t >= a_i: candidate completion slots")
+    ymax, zmax = _var_bounds(inst)
+    m.x = pyo.Var(m.JOBS, domain=pyo.Binary, doc="(11) x_i: job i admitted")
+    m.y = pyo.Var(m.JOBS, m.WSERVERS, m.SLOTS, domain=pyo.NonNegativeIntegers,
+                  bounds=lambda _, i, h, t: (0, int(ymax[i, h])), doc="(12) y_ih(t): workers of job i on server h in slot t")
+    m.z = pyo.Var(m.JOBS, m.PSERVERS, m.SLOTS, domain=pyo.NonNegativeIntegers,
+                  bounds=lambda _, i, k, t: (0, int(zmax[i, k])), doc="(13) z_ik(t): parameter servers of job i on server k in t")
+    m.u = pyo.Var(m.JOB_SLOTS, domain=pyo.Binary, doc="(8) u_i(t) = 1 iff t_hat_i = t (completion indicator)")
+    f = {i: inst.utility_table(i) for i in range(I)}
+    m.utility = pyo.Objective(expr=sum(float(f[i][t - a[i]]) * m.u[i, t] for (i, t) in m.JOB_SLOTS),
+                              sense=pyo.maximize, doc="(1) total utility sum_i x_i f_i(t_hat_i - a_i)")
+    work = inst.workload
+    nw = {(i, t): sum(m.y[i, h, t] for h in m.WSERVERS) for i in m.JOBS for t in m.SLOTS}
+    nz = {(i, t): sum(m.z[i, k, t] for k in m.PSERVERS) for i in m.JOBS for t in m.SLOTS}
+    m.work_done = pyo.Constraint(m.JOBS, rule=lambda _, i: sum(nw[i, t] for t in m.SLOTS) >= float(work[i]) * m.x[i],
+                                 doc="(2) enough worker-slots for E_i epochs of N_i chunks")
+    m.max_workers = pyo.Constraint(m.JOB_SLOTS, rule=lambda _, i, t: nw[i, t] <= int(inst.chunks[i]) * m.x[i],
+                                   doc="(3) at most N_i concurrent workers, zero if not admitted")
+    wd, sd = inst.worker_demand, inst.ps_demand
+
+    def cap_w(_, h, r, t):
+        users = [i for i in range(I) if wd[i, r] > 0]
+        if not users:
+            return pyo.Constraint.Skip
+        return sum(float(wd[i, r]) * m.y[i, h, t] for i in users) <= float(inst.worker_capacity[h, r])
+
+    def cap_p(_, k, r, t):
+        users = [i for i in range(I) if sd[i, r] > 0]
+        if not users:
+            return pyo.Constraint.Skip
+        return sum(float(sd[i, r]) * m.z[i, k, t] for i in users) <= float(inst.ps_capacity[k, r])
+
+    m.worker_capacity = pyo.Constraint(m.WSERVERS, m.RESOURCES, m.SLOTS, rule=cap_w, doc="(4) capacity of worker servers")
+    m.ps_capacity = pyo.Constraint(m.PSERVERS, m.RESOURCES, m.SLOTS, rule=cap_p, doc="(5) capacity of PS servers")
+    b, B = inst.worker_bandwidth, inst.ps_bandwidth
+    m.ps_bandwidth = pyo.Constraint(m.JOBS, m.SLOTS, rule=lambda _, i, t: float(b[i]) * nw[i, t] <= float(B[i]) * nz[i, t],
+                                    doc="(6) PS bandwidth covers worker bandwidth")
+    m.ps_count = pyo.Constraint(m.JOBS, m.SLOTS, rule=lambda _, i, t: nz[i, t] <= nw[i, t],
+                                doc="(7) no more parameter servers than workers")
+    m.completion_once = pyo.Constraint(m.JOBS, rule=lambda _, i: sum(m.u[i, t] for t in range(a[i], T + 1)) == m.x[i],
+                                       doc="(8a) an admitted job has exactly one completion slot")
+    m.no_work_after_completion = pyo.Constraint(
+        m.JOB_SLOTS, rule=lambda _, i, t: nw[i, t] <= int(inst.chunks[i]) * sum(m.u[i, s] for s in range(t, T + 1)),
+        doc="(8b) no worker after the completion slot t_hat_i")
+    m.work_at_completion = pyo.Constraint(m.JOB_SLOTS, rule=lambda _, i, t: nw[i, t] >= m.u[i, t],
+                                          doc="(8c) at least one worker in the completion slot t_hat_i")
+    m.no_workers_before_arrival = pyo.Constraint(
+        [(i, h, t) for i in range(I) for h in range(H) for t in range(1, a[i])],
+        rule=lambda _, i, h, t: m.y[i, h, t] == 0, doc="(9) no worker before arrival")
+    m.no_ps_before_arrival = pyo.Constraint(
+        [(i, k, t) for i in range(I) for k in range(K) for t in range(1, a[i])],
+        rule=lambda _, i, k, t: m.z[i, k, t] == 0, doc="(10) no parameter server before arrival")
+    return m
+
+
+def offline_schedules(inst: OasisInstance, m: pyo.ConcreteModel) -> dict[int, JobSchedule]:
+    """The schedules of the admitted jobs in a solved :func:`build_offline` model."""
+    I, H, K, T = inst.n_jobs, inst.n_worker_servers, inst.n_ps_servers, inst.horizon
+    out = {}
+    for i in range(I):
+        if round(pyo.value(m.x[i])) != 1:
+            continue
+        y = np.array([[round(pyo.value(m.y[i, h, t])) for t in range(1, T + 1)] for h in range(H)], dtype=np.int64)
+        z = np.array([[round(pyo.value(m.z[i, k, t])) for t in range(1, T + 1)] for k in range(K)], dtype=np.int64)
+        out[i] = JobSchedule(i, y, z)
+    return out
+
+
+def _columns(schedules: Mapping[int, Sequence[JobSchedule]]) -> list[tuple[int, int, JobSchedule]]:
+    cols = []
+    for i in sorted(schedules):
+        for l, s in enumerate(schedules[i]):
+            if s.job != i:
+                raise ValueError(f"schedules[{i}][{l}] belongs to job {s.job}")
+            if s.completion == 0:
+                raise ValueError(f"schedules[{i}][{l}] is empty; a schedule must train its job")
+            cols.append((i, l, s))
+    return cols
+
+
+def _usage_terms(inst: OasisInstance, cols: list[tuple[int, int, JobSchedule]]):
+    """Coefficients w_i^r y_ih^l(t) per (t, h, r) and s_i^r z_ik^l(t) per (t, k, r)."""
+    uw: dict[tuple[int, int, int], list[tuple[int, int, float]]] = {}
+    up: dict[tuple[int, int, int], list[tuple[int, int, float]]] = {}
+    for i, l, s in cols:
+        for h, t0 in zip(*np.nonzero(s.workers)):
+            for r in np.nonzero(inst.worker_demand[i])[0]:
+                uw.setdefault((int(t0) + 1, int(h), int(r)), []).append((i, l, float(inst.worker_demand[i, r] * s.workers[h, t0])))
+        for k, t0 in zip(*np.nonzero(s.ps)):
+            for r in np.nonzero(inst.ps_demand[i])[0]:
+                up.setdefault((int(t0) + 1, int(k), int(r)), []).append((i, l, float(inst.ps_demand[i, r] * s.ps[k, t0])))
+    return uw, up
+
+
+def build_primal(inst: OasisInstance, schedules: Mapping[int, Sequence[JobSchedule]], *, relax: bool = False) -> pyo.ConcreteModel:
+    """Problem (14)-(18) over an explicit set of schedules per job (``schedules[i]`` = L_i).
+
+    ``relax=True`` replaces (18) by x_il >= 0 (the LP relaxation whose dual is (19)-(20)).
+    Capacity rows (15)-(16) are built for the (t, server, r) that some schedule uses.
+    """
+    cols = _columns(schedules)
+    uw, up = _usage_terms(inst, cols)
+    m = pyo.ConcreteModel(name="oasis_primal")
+    m.COLUMNS = pyo.Set(dimen=2, initialize=[(i, l) for i, l, _ in cols], doc="(i, l): schedule l of job i")
+    m.JOBS = pyo.Set(initialize=sorted({i for i, _, _ in cols}), doc="jobs with at least one schedule")
+    m.WROWS = pyo.Set(dimen=3, initialize=sorted(uw), doc="(t, h, r) used by some schedule")
+    m.PROWS = pyo.Set(dimen=3, initialize=sorted(up), doc="(t, k, r) used by some schedule")
+    m.x = pyo.Var(m.COLUMNS, domain=pyo.NonNegativeReals if relax else pyo.Binary,
+                  doc="(18) x_il: job i runs schedule l" + (" (relaxed to x_il >= 0)" if relax else ""))
+    util = {(i, l): inst.utility_of(i, s.completion) for i, l, s in cols}
+    m.utility = pyo.Objective(expr=sum(util[c] * m.x[c] for c in m.COLUMNS), sense=pyo.maximize,
+                              doc="(14) total utility of the chosen schedules")
+    m.worker_capacity = pyo.Constraint(m.WROWS, rule=lambda _, t, h, r: sum(c * m.x[i, l] for i, l, c in uw[t, h, r])
+                                       <= float(inst.worker_capacity[h, r]), doc="(15) capacity of worker servers")
+    m.ps_capacity = pyo.Constraint(m.PROWS, rule=lambda _, t, k, r: sum(c * m.x[i, l] for i, l, c in up[t, k, r])
+                                   <= float(inst.ps_capacity[k, r]), doc="(16) capacity of PS servers")
+    m.one_schedule = pyo.Constraint(m.JOBS, rule=lambda _, i: sum(m.x[i, l] for (j, l) in m.COLUMNS if j == i) <= 1,
+                                    doc="(17) at most one schedule per job")
+    return m
+
+
+def build_dual(inst: OasisInstance, schedules: Mapping[int, Sequence[JobSchedule]]) -> pyo.ConcreteModel:
+    """The LP dual (19)-(20) of ``build_primal(inst, schedules, relax=True)``.
+
+    Prices p, q exist for the (t, server, r) rows of the primal; a price on a row that no
+    schedule uses appears only in the objective with coefficient c >= 0 and is 0 at an
+    optimum, so leaving it out does not change the optimum.
+    """
+    cols = _columns(schedules)
+    uw, up = _usage_terms(inst, cols)
+    m = pyo.ConcreteModel(name="oasis_dual")
+    m.COLUMNS = pyo.Set(dimen=2, initialize=[(i, l) for i, l, _ in cols], doc="(i, l): schedule l of job i")
+    m.JOBS = pyo.Set(initialize=sorted({i for i, _, _ in cols}), doc="jobs with at least one schedule")
+    m.WROWS = pyo.Set(dimen=3, initialize=sorted(uw), doc="(t, h, r) used by some schedule")
+    m.PROWS = pyo.Set(dimen=3, initialize=sorted(up), doc="(t, k, r) used by some schedule")
+    m.p = pyo.Var(m.WROWS, domain=pyo.NonNegativeReals, doc="(19) p_h^r(t) >= 0: price of resource r on worker server h in t")
+    m.q = pyo.Var(m.PROWS, domain=pyo.NonNegativeReals, doc="(19) q_k^r(t) >= 0: price of resource r on PS server k in t")
+    m.mu = pyo.Var(m.JOBS, domain=pyo.NonNegativeReals, doc="(19) mu_i >= 0: payoff of job i")
+    m.cost = pyo.Objective(
+        expr=sum(m.mu[i] for i in m.JOBS) + sum(float(inst.worker_capacity[h, r]) * m.p[t, h, r] for (t, h, r) in m.WROWS)
+        + sum(float(inst.ps_capacity[k, r]) * m.q[t, k, r] for (t, k, r) in m.PROWS),
+        sense=pyo.minimize, doc="(19) payoffs plus priced capacities")
+    rows_of: dict[tuple[int, int], list] = {}
+    for key, terms in uw.items():
+        for i, l, c in terms:
+            rows_of.setdefault((i, l), []).append((m.p[key], c))
+    for key, terms in up.items():
+        for i, l, c in terms:
+            rows_of.setdefault((i, l), []).append((m.q[key], c))
+    util = {(i, l): inst.utility_of(i, s.completion) for i, l, s in cols}
+    m.payoff = pyo.Constraint(m.COLUMNS, rule=lambda _, i, l: m.mu[i] >= util[i, l] - sum(c * v for v, c in rows_of.get((i, l), [])),
+                              doc="(20) mu_i covers utility minus priced resources of every schedule")
+    return m
+
+
+def primal_values(m: pyo.ConcreteModel) -> dict[tuple[int, int], float]:
+    """x_il of a solved primal model."""
+    return {c: float(pyo.value(m.x[c])) for c in m.COLUMNS}
+
+
+def build_oracle(inst: OasisInstance, job: int, prices: Prices, used: Usage) -> pyo.ConcreteModel:
+    """Problem (27) for job ``job``: best payoff schedule given prices and earlier allocations.
+
+    Variables exist for slots t >= a_i only, which is (9)-(10); completion as in
+    :func:`build_offline` with x_i = 1.
+    """
+    i = job
+    H, K, R, T = inst.n_worker_servers, inst.n_ps_servers, inst.n_resources, inst.horizon
+    a = int(inst.arrival[i])
+    w, s = inst.worker_demand[i], inst.ps_demand[i]
+    m = pyo.ConcreteModel(name=f"oasis_oracle_job{i}")
+    m.WSERVERS = pyo.RangeSet(0, H - 1, doc="servers h hosting workers")
+    m.PSERVERS = pyo.RangeSet(0, K - 1, doc="servers k hosting parameter servers")
+    m.SLOTS = pyo.RangeSet(a, T, doc="slots t in [a_i, T]")
+    ymax = np.minimum(slot_capacity(inst.worker_capacity, w), inst.chunks[i])
+    zmax = np.minimum(slot_capacity(inst.ps_capacity, s), inst.chunks[i])
+    m.y = pyo.Var(m.WSERVERS, m.SLOTS, domain=pyo.NonNegativeIntegers, bounds=lambda _, h, t: (0, int(ymax[h])),
+                  doc="(12) y_ih(t)")
+    m.z = pyo.Var(m.PSERVERS, m.SLOTS, domain=pyo.NonNegativeIntegers, bounds=lambda _, k, t: (0, int(zmax[k])),
+                  doc="(13) z_ik(t)")
+    m.u = pyo.Var(m.SLOTS, domain=pyo.Binary, doc="(8) u(t) = 1 iff t_hat_i = t")
+    f = inst.utility_table(i)
+    cw = np.einsum("thr,r->th", prices.p, w)
+    cz = np.einsum("tkr,r->tk", prices.q, s)
+    m.payoff = pyo.Objective(
+        expr=sum(float(f[t - a]) * m.u[t] for t in m.SLOTS)
+        - sum(float(cw[t - 1, h]) * m.y[h, t] for h in m.WSERVERS for t in m.SLOTS)
+        - sum(float(cz[t - 1, k]) * m.z[k, t] for k in m.PSERVERS for t in m.SLOTS),
+        sense=pyo.maximize, doc="(27) utility minus priced resources")
+    nw = {t: sum(m.y[h, t] for h in m.WSERVERS) for t in m.SLOTS}
+    nz = {t: sum(m.z[k, t] for k in m.PSERVERS) for t in m.SLOTS}
+    m.WRES = pyo.Set(initialize=[r for r in range(R) if w[r] > 0], doc="resources a worker uses")
+    m.PRES = pyo.Set(initialize=[r for r in range(R) if s[r] > 0], doc="resources a parameter server uses")
+    m.residual_worker_capacity = pyo.Constraint(
+        m.WSERVERS, m.WRES, m.SLOTS,
+        rule=lambda _, h, r, t: float(w[r]) * m.y[h, t] <= float(inst.worker_capacity[h, r] - used.g[t - 1, h, r]),
+        doc="(27) g_h^r(t) + w_i^r y_ih(t) <= c_h^r")
+    m.residual_ps_capacity = pyo.Constraint(
+        m.PSERVERS, m.PRES, m.SLOTS,
+        rule=lambda _, k, r, t: float(s[r]) * m.z[k, t] <= float(inst.ps_capacity[k, r] - used.v[t - 1, k, r]),
+        doc="(27) v_k^r(t) + s_i^r z_ik(t) <= c_k^r")
+    m.work_done = pyo.Constraint(expr=sum(nw[t] for t in m.SLOTS) >= float(inst.workload[i]),
+                                 doc="(2) enough worker-slots (x_i = 1)")
+    m.max_workers = pyo.Constraint(m.SLOTS, rule=lambda _, t: nw[t] <= int(inst.chunks[i]), doc="(3) at most N_i workers")
+    b, B = float(inst.worker_bandwidth[i]), float(inst.ps_bandwidth[i])
+    m.ps_bandwidth = pyo.Constraint(m.SLOTS, rule=lambda _, t: b * nw[t] <= B * nz[t], doc="(6) PS bandwidth")
+    m.ps_count = pyo.Constraint(m.SLOTS, rule=lambda _, t: nz[t] <= nw[t], doc="(7) PS count")
+    m.completion_once = pyo.Constraint(expr=sum(m.u[t] for t in m.SLOTS) == 1, doc="(8a) one completion slot")
+    m.no_work_after_completion = pyo.Constraint(
+        m.SLOTS, rule=lambda _, t: nw[t] <= int(inst.chunks[i]) * sum(m.u[s_] for s_ in range(t, T + 1)),
+        doc="(8b) no worker after t_hat_i")
+    m.work_at_completion = pyo.Constraint(m.SLOTS, rule=lambda _, t: nw[t] >= m.u[t], doc="(8c) a worker in t_hat_i")
+    return m
+
+
+def oracle_schedule(inst: OasisInstance, job: int, m: pyo.ConcreteModel) -> JobSchedule:
+    """The schedule in a solved :func:`build_oracle` model."""
+    H, K, T = inst.n_worker_servers, inst.n_ps_servers, inst.horizon
+    y = np.zeros((H, T), dtype=np.int64)
+    z = np.zeros((K, T), dtype=np.int64)
+    for t in m.SLOTS:
+        for h in m.WSERVERS:
+            y[h, t - 1] = round(pyo.value(m.y[h, t]))
+        for k in m.PSERVERS:
+            z[k, t - 1] = round(pyo.value(m.z[k, t]))
+    return JobSchedule(job, y, z)

@@ -1,0 +1,307 @@
+"""The dual oracle of OASiS (Section IV-C): the best schedule of one job under given prices.
+
+Three implementations of the same subproblem (27):
+
+* :func:`best_schedule` -- Alg. 2 (enumerate the end slot, ``DP_COST`` over the training
+  workload, greedy ``COST_t`` per slot), vectorized: one forward pass computes
+  ``DP_COST(t_hat, E_i N_i)`` for every end slot at once.  Same optimum as the literal
+  transcription (tested), in O(T N_i E_i N_i) numpy work instead of O(T (E_i N_i)^2).
+* :func:`algorithm2_literal` -- a line-by-line transcription of Alg. 2 (memoized recursion),
+  the reference for small jobs.
+* :func:`best_schedule_ilp` -- problem (27) itself, solved exactly by HiGHS
+  (:func:`~hetopt.oasis.model.build_oracle`).
+
+The DP assumes, as Section IV-C says, that a worker trains a whole number of data chunks in a
+slot: ``d`` chunks need ``ceil(d M_i (tau_i + 2 e_i / b_i))`` workers in their slot.  Problem
+(27) only asks for ``sum_t sum_h y_ih(t) >= E_i N_i M_i (tau_i + 2 e_i / b_i)`` in total, so
+its optimum can be strictly better than Alg. 2's (Theorem 1 then fails); they coincide when
+``1 / (M_i (tau_i + 2 e_i / b_i))`` is an integer.  See ``models/oasis2018.md``.
+
+References
+----------
+Y. Bao, Y. Peng, C. Wu, Z. Li, INFOCOM 2018, Section IV-C, Alg. 2, Theorem 1, Appendix B.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .instance import EPS_WORK, OasisInstance
+from .prices import Prices, Usage
+from .schedule import JobSchedule, schedule_cost
+
+__all__ = ["OracleResult", "best_schedule", "schedules_by_end", "algorithm2_literal", "best_schedule_ilp", "workers_for", "chunks_for",
+           "slot_capacity"]
+
+
+@dataclass(frozen=True, eq=False)
+class OracleResult:
+    """Best schedule of a job and its payoff mu = f_i(t_hat_i - a_i) - cost (RHS of (20)).
+
+    ``schedule`` is None when the job has no feasible schedule (``payoff`` is then -inf).
+    ``bound`` is an upper bound on the best payoff (equal to ``payoff`` for exact methods;
+    the solver's dual bound for the ILP).
+    """
+
+    schedule: JobSchedule | None
+    payoff: float
+    utility: float
+    cost: float
+    bound: float
+    method: str
+
+
+def workers_for(d: int | np.ndarray, m: float) -> np.ndarray:
+    """ceil(d m): workers needed to train ``d`` chunks in one slot (Alg. 2, line 26)."""
+    return np.ceil(np.asarray(d) * m * (1 - EPS_WORK)).astype(np.int64)
+
+
+def chunks_for(w: int | np.ndarray, m: float) -> np.ndarray:
+    """floor(w / m): the most chunks ``w`` workers train in one slot (inverse of :func:`workers_for`)."""
+    return np.floor(np.asarray(w) / m * (1 + EPS_WORK)).astype(np.int64)
+
+
+def slot_capacity(residual: np.ndarray, demand: np.ndarray) -> np.ndarray:
+    """min_r floor((c^r - used^r) / demand^r) per server ((30), (31)); servers x resources in."""
+    pos = demand > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n = np.floor(residual[:, pos] / demand[pos] * (1 + EPS_WORK) + EPS_WORK)
+    return np.maximum(n.min(axis=1), 0).astype(np.int64)
+
+
+def _fill(unit_cost: np.ndarray, cap: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
+    """Greedy fill (Alg. 2, lines 25-31 / 35-40): order and cumulative cost of 0..n units, n <= limit."""
+    order = np.argsort(unit_cost, kind="stable")
+    seq = np.repeat(order, cap[order])[:limit]
+    cum = np.concatenate(([0.0], np.cumsum(unit_cost[seq])))
+    return seq, cum
+
+
+def _place(seq: np.ndarray, n: int, size: int) -> np.ndarray:
+    return np.bincount(seq[:n], minlength=size).astype(np.int64)
+
+
+class _Job:
+    """Per-job constants of the oracle."""
+
+    def __init__(self, inst: OasisInstance, i: int) -> None:
+        self.i = i
+        self.a = int(inst.arrival[i])
+        self.N = int(inst.chunks[i])
+        self.D = int(inst.epochs[i] * inst.chunks[i])  # training workload E_i N_i in chunks
+        self.m = float(inst.chunk_time[i])
+        self.ratio = float(inst.worker_bandwidth[i] / inst.ps_bandwidth[i])  # b_i / B_i
+        self.w = inst.worker_demand[i]
+        self.s = inst.ps_demand[i]
+        self.f = inst.utility_table(i)
+
+
+def _slot(inst: OasisInstance, job: _Job, t: int, prices: Prices, used: Usage):
+    """Cost of 0..Wmax workers in slot t (greedy COST_t), the chunks they train, and the fills."""
+    cw = prices.p[t - 1] @ job.w
+    capw = slot_capacity(inst.worker_capacity - used.g[t - 1], job.w)
+    seq_w, cum_w = _fill(cw, capw, job.N)
+    cz = prices.q[t - 1] @ job.s
+    capz = slot_capacity(inst.ps_capacity - used.v[t - 1], job.s)
+    seq_z, cum_z = _fill(cz, capz, job.N)
+    n_w = np.arange(cum_w.size)
+    z_need = np.ceil(n_w * job.ratio * (1 - EPS_WORK)).astype(np.int64)  # ceil(sum_h y b_i / B_i), (6)
+    ok = z_need < cum_z.size
+    n_w, z_need = n_w[ok], z_need[ok]
+    cost = cum_w[n_w] + cum_z[z_need]
+    return n_w, z_need, cost, seq_w, seq_z
+
+
+def _forward(inst: OasisInstance, job: int, prices: Prices, used: Usage):
+    """DP_COST(t, E_i N_i) for every end slot t in one pass; choices kept for backtracking."""
+    jb = _Job(inst, job)
+    T, D = inst.horizon, jb.D
+    F = np.full(D + 1, np.inf)
+    F[0] = 0.0
+    payoff = np.full(T - jb.a + 1, -np.inf)
+    choices = []
+    for t in range(jb.a, T + 1):
+        n_w, z_need, cost, seq_w, seq_z = _slot(inst, jb, t, prices, used)
+        k = np.minimum(chunks_for(n_w, jb.m), D)
+        # keep, per chunk count, the cheapest (fewest) workers
+        keep = np.concatenate(([True], k[1:] != k[:-1])) & (k > 0)
+        opt_w, opt_k, opt_c = n_w[keep], k[keep], cost[keep]
+        new = F.copy()
+        choice = np.zeros(D + 1, dtype=np.int32)
+        for j in range(opt_w.size):
+            kk, cc = int(opt_k[j]), float(opt_c[j])
+            cand = np.empty(D + 1)
+            cand[:kk] = cc  # F[0] = 0 for every target below kk
+            cand[kk:] = F[: D + 1 - kk] + cc
+            better = cand < new
+            new[better] = cand[better]
+            choice[better] = j + 1
+        F = new
+        choices.append((choice, opt_w, opt_k, z_need[keep], seq_w, seq_z))
+        payoff[t - jb.a] = jb.f[t - jb.a] - F[D]
+    return jb, payoff, choices
+
+
+def _backtrack(inst: OasisInstance, jb: _Job, choices, t_end: int, prices: Prices) -> OracleResult:
+    H, K, T = inst.n_worker_servers, inst.n_ps_servers, inst.horizon
+    y = np.zeros((H, T), dtype=np.int64)
+    z = np.zeros((K, T), dtype=np.int64)
+    d = jb.D
+    for t in range(t_end, jb.a - 1, -1):
+        choice, opt_w, opt_k, opt_z, seq_w, seq_z = choices[t - jb.a]
+        j = int(choice[d])
+        if j == 0:
+            continue
+        y[:, t - 1] = _place(seq_w, int(opt_w[j - 1]), H)
+        z[:, t - 1] = _place(seq_z, int(opt_z[j - 1]), K)
+        d = max(0, d - int(opt_k[j - 1]))
+    sched = JobSchedule(jb.i, y, z)
+    util = float(jb.f[sched.completion - jb.a])
+    cost = schedule_cost(inst, sched, prices.p, prices.q)
+    return OracleResult(sched, util - cost, util, cost, util - cost, "dp")
+
+
+def best_schedule(inst: OasisInstance, job: int, prices: Prices, used: Usage | None = None) -> OracleResult:
+    """Alg. 2: the schedule of ``job`` maximizing f_i(t_hat_i - a_i) - cost under ``prices``.
+
+    Parameters
+    ----------
+    inst : OasisInstance
+    job : int
+        Job index i.
+    prices : Prices
+        p (T, H, R) and q (T, K, R).
+    used : Usage, optional
+        g, v: resources already allocated; the schedule uses only what is left ((30)-(31)).
+        Default: an empty cluster.
+
+    Returns
+    -------
+    OracleResult
+        The best schedule over all end slots (possibly with a non-positive payoff; Alg. 1
+        admits the job only when the payoff is > 0), or no schedule when none is feasible.
+
+    Notes
+    -----
+    ``F_t(D)`` = DP_COST(t, D) is the least cost of training D chunks in slots a_i..t; with
+    ``cost_t(t, d)`` non-decreasing in d, the recursion over "at least D" equals the paper's
+    "exactly D" and only the largest chunk count of each worker number matters, so each slot
+    offers at most N_i + 1 moves.  The first end slot with the largest payoff wins, as with
+    the strict comparison of line 7; it is then the completion slot of the schedule.
+    """
+    used = Usage.empty(inst) if used is None else used
+    jb, payoff, choices = _forward(inst, job, prices, used)
+    if not np.isfinite(payoff).any():
+        return OracleResult(None, -math.inf, 0.0, math.inf, -math.inf, "dp")
+    t_end = jb.a + int(np.argmax(payoff))
+    return _backtrack(inst, jb, choices, t_end, prices)
+
+
+def schedules_by_end(inst: OasisInstance, job: int, prices: Prices, used: Usage | None = None) -> list[OracleResult]:
+    """DP_COST's best schedule for every end slot t_hat in a_i..T that has one (lines 4-5 of Alg. 2)."""
+    used = Usage.empty(inst) if used is None else used
+    jb, payoff, choices = _forward(inst, job, prices, used)
+    out = []
+    for j in np.nonzero(np.isfinite(payoff))[0]:
+        res = _backtrack(inst, jb, choices, jb.a + int(j), prices)
+        if res.schedule.completion == jb.a + int(j):
+            out.append(res)
+    return out
+
+
+def algorithm2_literal(inst: OasisInstance, job: int, prices: Prices, used: Usage | None = None) -> OracleResult:
+    """Alg. 2 transcribed line by line (memoized recursion); for small jobs and for testing.
+
+    Returns the schedule l* and payoff mu_i exactly as the pseudo-code does: mu_i starts at 0
+    and l* empty, so a job whose best payoff is <= 0 gets no schedule and payoff 0.
+    DP_COST(t, D) for t before the arrival slot is 0 when D = 0 and +inf otherwise (the base
+    case the pseudo-code leaves implicit).  Runs in O(T (E_i N_i)^2 (H + K)).
+    """
+    used = Usage.empty(inst) if used is None else used
+    jb = _Job(inst, job)
+    H, K, T = inst.n_worker_servers, inst.n_ps_servers, inst.horizon
+
+    @lru_cache(maxsize=None)
+    def cost_t(t: int, d: int):  # lines 23-46
+        y = np.zeros(H, dtype=np.int64)
+        z = np.zeros(K, dtype=np.int64)
+        order_h = sorted(range(H), key=lambda h: float(prices.p[t - 1, h] @ jb.w))  # line 25 (stable)
+        Dw = int(workers_for(d, jb.m))  # line 26
+        for h in order_h:  # lines 27-31
+            cap = min(math.floor((inst.worker_capacity[h, r] - used.g[t - 1, h, r]) / jb.w[r] * (1 + EPS_WORK) + EPS_WORK)
+                      for r in range(len(jb.w)) if jb.w[r] > 0)
+            y[h] = max(0, min(cap, jb.N - int(y.sum()), Dw))
+            Dw -= int(y[h])
+        if Dw > 0:  # lines 32-34
+            return math.inf, y, z
+        order_k = sorted(range(K), key=lambda k: float(prices.q[t - 1, k] @ jb.s))  # line 35
+        ny = int(y.sum())
+        need = math.ceil(ny * jb.ratio * (1 - EPS_WORK))
+        for k in order_k:  # lines 36-40
+            cap = min(math.floor((inst.ps_capacity[k, r] - used.v[t - 1, k, r]) / jb.s[r] * (1 + EPS_WORK) + EPS_WORK)
+                      for r in range(len(jb.s)) if jb.s[r] > 0)
+            z[k] = max(0, min(cap, need - int(z.sum()), ny - int(z.sum())))
+        if z.sum() < jb.ratio * ny * (1 - EPS_WORK):  # lines 41-43
+            return math.inf, y, z
+        c = float(sum(prices.p[t - 1, h] @ jb.w * y[h] for h in range(H)) + sum(prices.q[t - 1, k] @ jb.s * z[k] for k in range(K)))
+        return c, y, z  # lines 44-45
+
+    @lru_cache(maxsize=None)
+    def dp_cost(t_end: int, d_total: int):  # lines 12-22
+        if t_end < jb.a:
+            return (0.0, ()) if d_total == 0 else (math.inf, ())
+        min_cost, sched = math.inf, ()
+        for d in range(d_total + 1):  # line 14
+            ct, y, z = cost_t(t_end, d)
+            c, rest = dp_cost(t_end - 1, d_total - d)
+            if min_cost > ct + c:  # line 17
+                min_cost, sched = ct + c, rest + ((t_end, y, z),)
+        return min_cost, sched
+
+    mu, best = 0.0, None  # line 3
+    for t_hat in range(jb.a, T + 1):  # line 4
+        cost, sched = dp_cost(t_hat, jb.D)
+        mu_l = float(jb.f[t_hat - jb.a]) - cost  # line 6
+        if mu_l > mu:  # line 7
+            best, mu = sched, mu_l
+    if best is None:
+        return OracleResult(None, 0.0, 0.0, 0.0, 0.0, "alg2")
+    y = np.zeros((H, T), dtype=np.int64)
+    z = np.zeros((K, T), dtype=np.int64)
+    for t, yt, zt in best:
+        y[:, t - 1], z[:, t - 1] = yt, zt
+    s = JobSchedule(job, y, z)
+    util = float(jb.f[s.completion - jb.a])
+    return OracleResult(s, mu, util, util - mu, mu, "alg2")
+
+
+def best_schedule_ilp(inst: OasisInstance, job: int, prices: Prices, used: Usage | None = None, *,
+                      time_limit: float | None = None, threads: int = 1) -> OracleResult:
+    """Problem (27) solved exactly as an ILP (HiGHS): the reference for Theorem 1.
+
+    ``bound`` is the solver's dual bound on the best payoff (valid even when the run stops at
+    ``time_limit``); ``payoff`` is that of the returned schedule.  No feasible schedule: no
+    schedule and payoff -inf.
+    """
+    from ..result import Status
+    from ..solvers import solve_model
+    from .model import build_oracle, oracle_schedule
+
+    used = Usage.empty(inst) if used is None else used
+    model = build_oracle(inst, job, prices, used)
+    sol = solve_model(model, "highs", time_limit=time_limit, threads=threads, raise_on_failure=False)
+    if sol.status is Status.INFEASIBLE:
+        return OracleResult(None, -math.inf, 0.0, math.inf, -math.inf, "ilp")
+    if not sol.status.has_solution or sol.objective is None:
+        from ..errors import SolverError
+
+        raise SolverError(f"oracle ILP for job {job}: {sol.status.value} ({sol.message})")
+    sched = oracle_schedule(inst, job, model)
+    util = inst.utility_of(job, sched.completion)
+    cost = schedule_cost(inst, sched, prices.p, prices.q)
+    bound = sol.bound if sol.bound is not None else math.inf
+    return OracleResult(sched, util - cost, util, cost, max(bound, util - cost), "ilp")

@@ -1,0 +1,192 @@
+"""Resource prices of OASiS: the bounds U and L (23)-(26), the price functions (22), Theorem 4.
+
+Prices are arrays ``p`` of shape (T, H, R) (p_h^r(t), row ``t - 1`` is slot ``t``) and ``q``
+of shape (T, K, R); usage ``g`` (g_h^r(t)) and ``v`` (v_k^r(t)) have the same shapes.  The
+bounds are kept as logarithms: for a time-critical job, f_i(T - a_i) in (25)-(26) is of the
+order of exp(-1000) and underflows, while ln L1 and alpha = ln(U/L) stay finite.
+
+References
+----------
+Y. Bao, Y. Peng, C. Wu, Z. Li, INFOCOM 2018, Section IV-B, eqs. (22)-(26), Theorem 4, Appendix A.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .instance import EPS_WORK, OasisInstance
+
+__all__ = ["PriceBounds", "Prices", "Usage", "price_bounds", "estimated_bounds", "price", "prices_from_usage",
+           "competitive_bound", "alpha"]
+
+
+@dataclass(frozen=True, eq=False)
+class PriceBounds:
+    """ln U_1^r, ln U_2^r (arrays of R), ln L_1, ln L_2 and the scaling factors eta_1, eta_2.
+
+    A resource that no job's worker (PS) uses has ``ln U = ln L`` (a constant price, which
+    multiplies a zero demand).
+    """
+
+    log_U1: np.ndarray
+    log_U2: np.ndarray
+    log_L1: float
+    log_L2: float
+    eta1: float = 1.0
+    eta2: float = 1.0
+
+    @property
+    def U1(self) -> np.ndarray:
+        return np.exp(self.log_U1)
+
+    @property
+    def U2(self) -> np.ndarray:
+        return np.exp(self.log_U2)
+
+    @property
+    def L1(self) -> float:
+        return math.exp(self.log_L1)
+
+    @property
+    def L2(self) -> float:
+        return math.exp(self.log_L2)
+
+
+@dataclass(frozen=True, eq=False)
+class Prices:
+    """Dual prices p (T, H, R) and q (T, K, R)."""
+
+    p: np.ndarray
+    q: np.ndarray
+
+    @classmethod
+    def zeros(cls, inst: OasisInstance) -> "Prices":
+        T, R = inst.horizon, inst.n_resources
+        return cls(np.zeros((T, inst.n_worker_servers, R)), np.zeros((T, inst.n_ps_servers, R)))
+
+
+@dataclass(frozen=True, eq=False)
+class Usage:
+    """Allocated amounts g (T, H, R) and v (T, K, R) of earlier admitted jobs."""
+
+    g: np.ndarray
+    v: np.ndarray
+
+    @classmethod
+    def empty(cls, inst: OasisInstance) -> "Usage":
+        T, R = inst.horizon, inst.n_resources
+        return cls(np.zeros((T, inst.n_worker_servers, R)), np.zeros((T, inst.n_ps_servers, R)))
+
+    def add(self, inst: OasisInstance, job: int, workers: np.ndarray, ps: np.ndarray) -> None:
+        """g += w_i y_i, v += s_i z_i (Alg. 1, lines 9 and 11), in place."""
+        np.add(self.g, np.einsum("ht,r->thr", workers, inst.worker_demand[job]), out=self.g)
+        np.add(self.v, np.einsum("kt,r->tkr", ps, inst.ps_demand[job]), out=self.v)
+
+
+def _log_utilities(inst: OasisInstance) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(feasible, ln f_i(earliest offset), ln f_i(T - a_i)) per job."""
+    earliest = np.maximum(inst.min_slots - 1, 0)
+    latest = inst.horizon - inst.arrival
+    feasible = earliest <= latest
+    best = np.array([inst.utility[i].log_value(min(int(earliest[i]), int(latest[i]))) for i in range(inst.n_jobs)])
+    worst = np.array([inst.utility[i].log_value(int(latest[i])) for i in range(inst.n_jobs)])
+    return feasible, best, worst
+
+
+def _side(inst: OasisInstance, demand: np.ndarray, capacity: np.ndarray, feasible: np.ndarray,
+          best: np.ndarray, worst: np.ndarray) -> tuple[np.ndarray, float, float]:
+    work = np.ceil(inst.workload * (1 - EPS_WORK))  # ceil(E_i N_i M_i (tau_i + 2 e_i / b_i))
+    total_demand = demand.sum(axis=1)
+    jobs = np.nonzero(feasible & (total_demand > 0))[0]
+    R = demand.shape[1]
+    if jobs.size == 0:
+        return np.zeros(R), 0.0, 1.0
+    cap_total = inst.horizon * capacity.sum()
+    # eta: the smallest value with 1/eta <= work_i sum_r w_i^r / (T sum_h sum_r c_h^r) for all i, and eta >= 1
+    eta = max(1.0, float(np.max(cap_total / (work[jobs] * total_demand[jobs]))))
+    log_L = float(np.min(worst[jobs] - np.log(work[jobs] * total_demand[jobs]))) - math.log(4.0 * eta)
+    log_U = np.full(R, log_L)
+    for r in range(R):
+        users = jobs[demand[jobs, r] > 0]
+        if users.size:
+            log_U[r] = float(np.max(best[users] - np.log(demand[users, r])))
+    return log_U, log_L, eta
+
+
+def price_bounds(inst: OasisInstance) -> PriceBounds:
+    """U_1^r, U_2^r, L_1, L_2 of (23)-(26) from all jobs of the instance (the exact values).
+
+    Notes
+    -----
+    Reading adopted (see ``models/oasis2018.md``): the argument of f_i in (23)-(24), printed
+    ``ceil(E_i M_i (tau_i + 2 e_i / b_i)) - a_i``, is the smallest completion offset a job can
+    reach, ``ceil(E_i M_i (tau_i + 2 e_i / b_i)) - 1`` (N_i workers in every slot from a_i on),
+    which makes (23)-(24) equal to Appendix A's max over schedules.  Jobs that cannot finish
+    by T even so have no schedule and are left out of the max and min, as in Appendix A.
+    eta_1, eta_2 are the smallest values allowed by the condition under (26) and by
+    ``1 / eta <= 1`` (Appendix A).
+    """
+    feasible, best, worst = _log_utilities(inst)
+    lu1, ll1, eta1 = _side(inst, inst.worker_demand, inst.worker_capacity, feasible, best, worst)
+    lu2, ll2, eta2 = _side(inst, inst.ps_demand, inst.ps_capacity, feasible, best, worst)
+    return PriceBounds(lu1, lu2, ll1, ll2, eta1, eta2)
+
+
+def estimated_bounds(inst: OasisInstance, fraction: float) -> PriceBounds:
+    """Bounds whose ratios U/L are ``fraction`` times the true ones (Fig. 6): U scaled, L kept.
+
+    Raises
+    ------
+    ValueError
+        When ``fraction`` is not positive or would put some U below its L (a price that
+        decreases with use).
+    """
+    if not (isinstance(fraction, (int, float)) and math.isfinite(fraction) and fraction > 0):
+        raise ValueError(f"fraction is {fraction!r}; expected a positive number (1.0 = the exact U/L)")
+    b = price_bounds(inst)
+    shift = math.log(fraction)
+    # a resource no job uses keeps U = L (its price multiplies zero demand)
+    lu1 = np.where(b.log_U1 > b.log_L1, b.log_U1 + shift, b.log_U1)
+    lu2 = np.where(b.log_U2 > b.log_L2, b.log_U2 + shift, b.log_U2)
+    if np.any(lu1 < b.log_L1 - 1e-12) or np.any(lu2 < b.log_L2 - 1e-12):
+        raise ValueError(f"fraction {fraction} puts an estimated U below L; the price functions (22) would decrease with use")
+    return PriceBounds(lu1, lu2, b.log_L1, b.log_L2, b.eta1, b.eta2)
+
+
+def price(log_L: float, log_U: np.ndarray | float, used: np.ndarray, capacity: np.ndarray) -> np.ndarray:
+    """Price function (22): L (U / L)^(used / capacity), elementwise.
+
+    ``used`` and ``capacity`` broadcast (capacity indexed by server and resource).  A server
+    with zero capacity of a resource counts as full (price U).  With ln L = -inf (a utility
+    that is exactly zero at T) the price is 0 below capacity and U at capacity.
+    """
+    cap = np.asarray(capacity, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frac = np.where(cap > 0, np.asarray(used, dtype=float) / np.where(cap > 0, cap, 1.0), 1.0)
+    frac = np.clip(frac, 0.0, 1.0)
+    log_U = np.asarray(log_U, dtype=float)
+    if math.isinf(log_L):
+        return np.where(frac >= 1.0, np.exp(log_U), 0.0)
+    return np.exp(log_L + frac * (log_U - log_L))
+
+
+def prices_from_usage(inst: OasisInstance, bounds: PriceBounds, usage: Usage) -> Prices:
+    """p_h^r(t) = P_h^r(g_h^r(t)) and q_k^r(t) = Q_k^r(v_k^r(t)) of (22) (Alg. 1, lines 10 and 12)."""
+    p = price(bounds.log_L1, bounds.log_U1[None, None, :], usage.g, inst.worker_capacity[None, :, :])
+    q = price(bounds.log_L2, bounds.log_U2[None, None, :], usage.v, inst.ps_capacity[None, :, :])
+    return Prices(p, q)
+
+
+def alpha(inst: OasisInstance, bounds: PriceBounds | None = None) -> float:
+    """alpha = max_r (1, ln U_1^r / L_1, ln U_2^r / L_2) of Theorem 4."""
+    b = price_bounds(inst) if bounds is None else bounds
+    vals = [1.0, float(np.max(b.log_U1 - b.log_L1)), float(np.max(b.log_U2 - b.log_L2))]
+    return max(vals)
+
+
+def competitive_bound(inst: OasisInstance, bounds: PriceBounds | None = None) -> float:
+    """2 alpha, the competitive ratio Theorem 4 claims for OASiS on this instance."""
+    return 2.0 * alpha(inst, bounds)

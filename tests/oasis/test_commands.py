@@ -1,0 +1,58 @@
+"""The CLI contract (called directly; the lead registers "oasis" in hetopt.cli)."""
+
+import json
+
+import pytest
+
+from hetopt.data import load_json
+from hetopt.oasis import commands, fig3_data, fig4_data
+from hetopt.oasis.validate import validate_ratio
+from hetopt.report import Table
+
+
+def test_solve_every_method_on_a_bundled_instance():
+    inst = commands.load_instance(load_json("oasis2018_theorem1_counterexample"))
+    for method in commands.METHODS:
+        sol = commands.solve(inst, method)
+        summary = commands.solution_summary(sol)
+        json.dumps(summary)
+        assert summary["total_utility"] <= 8.0 + 1e-9
+    assert commands.solution_summary(commands.solve(inst, "offline"))["completion"] == {0: 2}
+    with pytest.raises(ValueError):
+        commands.solve(inst, "nope")
+
+
+def test_export_model_writes_lp(tmp_path):
+    inst = commands.load_instance(load_json("oasis2018_theorem4_violation"))
+    m = commands.export_model(inst)
+    out = tmp_path / "m.lp"
+    m.write(str(out), format="lp", io_options={"symbolic_solver_labels": True})
+    assert "work_done" in out.read_text()
+
+
+def test_bench_quick():
+    tables = commands.bench(quick=True)
+    assert len(tables) == 3 and all(isinstance(t, Table) for t in tables)
+    assert all(r[3] for r in tables[2].rows)  # every scheme feasible
+
+
+def test_validate_table():
+    t = commands.validate(n=1, seed=3)
+    assert t.rows and t.rows[0][-1] in (True, False, None)
+    rows = validate_ratio([4])
+    assert rows[0]["ratio"] >= 1 - 1e-9 and "instance" in rows[0]
+
+
+def test_reproduce_rows_end_with_match():
+    (t,) = commands.reproduce()
+    assert all(isinstance(r[-1], bool) for r in t.rows)
+    by = {r[0][:12]: r for r in t.rows}
+    assert by["price (22) a"][-1] is True
+    assert by["Theorem 1: A"][-1] is False and by["Theorem 4: O"][-1] is False  # the findings
+
+
+def test_figure_data_small():
+    f3 = fig3_data([6, 12], horizon=20, servers=6, schemes=["oasis", "fifo", "drf"])
+    assert set(f3) == {"oasis", "fifo", "drf"} and all(len(v) == 2 for v in f3.values())
+    f4 = fig4_data(n_per_class=5, horizon=20, servers=6, schemes=["oasis", "drf"])
+    assert set(f4["oasis"]) == {"sensitive", "critical"}
