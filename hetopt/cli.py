@@ -70,8 +70,8 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
             matched += sum(bool(r[-1]) for r in table.rows)
     print(f"{matched} of {total} paper numbers reproduced.")
     if matched < total:
-        print("Rows marked 'no' are findings where the paper's number is not what its model gives; "
-              "the formulation cards in models/ explain each one.")
+        print("Rows marked 'no' are where our run does not give the paper's number; "
+              "each paper's formulation card in models/ explains why.")
     return 1 if (args.strict and matched < total) else 0
 
 

@@ -85,3 +85,111 @@ def test_solution_checks():
     assert relative_gap(11.0, 10.0) == pytest.approx(0.1)
     assert relative_gap(None, 1.0) is None
     assert issubclass(SolverError, RuntimeError)
+
+
+# --- solve_milp: MILPs given as arrays (scipy.optimize.milp, HiGHS inside scipy) ---------------
+
+import numpy as np  # noqa: E402
+
+from hetopt.solvers import solve_milp  # noqa: E402
+
+KNAP_W = [23, 31, 29, 44, 53, 38, 63, 85, 89, 82]
+KNAP_V = [92, 57, 49, 68, 60, 43, 67, 84, 87, 72]
+
+
+def knapsack_arrays():
+    return dict(c=KNAP_V, sense="max", A_ub=[KNAP_W], b_ub=[165], lb=0, ub=1, integrality=1)
+
+
+def test_solve_milp_knapsack_known_answer():
+    sol, x = solve_milp(**knapsack_arrays())
+    assert sol.status is Status.OPTIMAL and sol.sense == "max" and sol.solver == "highs"
+    assert sol.objective == pytest.approx(309) and sol.bound == pytest.approx(309)
+    assert sol.gap <= 1e-6 and sol.wall_time > 0
+    assert np.allclose(x, np.round(x)) and np.dot(KNAP_V, x) == pytest.approx(309)
+    assert np.dot(KNAP_W, x) <= 165 + 1e-9
+
+
+def test_solve_milp_minimization_sense():
+    # the same knapsack as a minimization of -value: same optimum, negated
+    sol, x = solve_milp(c=-np.asarray(KNAP_V, float), A_ub=[KNAP_W], b_ub=[165], ub=1, integrality=1)
+    assert sol.status is Status.OPTIMAL and sol.sense == "min"
+    assert sol.objective == pytest.approx(-309) and sol.bound == pytest.approx(-309)
+
+
+def test_solve_milp_lp_bound_is_objective():
+    # the LP of test_lp_bound_is_objective, with an equality row added
+    sol, x = solve_milp([-1, -1, 0], A_ub=[[1, 2, 0]], b_ub=[6], A_eq=[[1, 0, -1]], b_eq=[0], ub=[4, 4, 10])
+    assert sol.status is Status.OPTIMAL and sol.objective == pytest.approx(-5) and sol.bound == pytest.approx(-5)
+    assert x[0] == pytest.approx(4) and x[2] == pytest.approx(4)
+
+
+def test_solve_milp_infeasible_raises_or_reports():
+    kw = dict(c=[1.0], A_ub=[[-1.0]], b_ub=[-2.0], ub=1, integrality=1)  # x >= 2, x binary
+    with pytest.raises(InfeasibleError):
+        solve_milp(**kw)
+    sol, x = solve_milp(**kw, raise_on_failure=False)
+    assert sol.status is Status.INFEASIBLE and sol.objective is None and x is None
+
+
+def test_solve_milp_unbounded():
+    from hetopt.errors import UnboundedError
+
+    with pytest.raises(UnboundedError):
+        solve_milp([-1.0, 0.0], A_ub=[[0.0, 1.0]], b_ub=[1.0], integrality=[1, 0], options={"presolve": False})
+
+
+def _hard_knapsack(n=40, seed=3):
+    # equal weights and values (a subset-sum) with an odd capacity: the LP bound is never met,
+    # so branch and bound needs many nodes to close the gap
+    rng = np.random.default_rng(seed)
+    w = 2 * rng.integers(10_000, 20_000, n)
+    return dict(c=w, sense="max", A_ub=[w], b_ub=[w.sum() // 2 + 1], ub=1, integrality=1)
+
+
+@pytest.mark.parametrize("limit", [{"node_limit": 1, "presolve": False}, {"time_limit": 1e-3}])
+def test_solve_milp_limited_run_is_not_optimal(limit):
+    kw = _hard_knapsack()
+    sol, x = solve_milp(**kw, options=limit, raise_on_failure=False)
+    assert sol.status is not Status.OPTIMAL
+    assert sol.status is Status.TIME_LIMIT
+    assert (x is None) == (sol.objective is None)
+    full, _ = solve_milp(**kw)
+    if sol.objective is not None:
+        assert sol.objective <= full.objective + 1e-6
+
+
+def test_solve_milp_loose_gap_is_not_called_optimal():
+    sol, _ = solve_milp(**knapsack_arrays(), mip_gap=0.5)
+    assert sol.status in (Status.OPTIMAL, Status.FEASIBLE)
+    if sol.status is Status.OPTIMAL:
+        assert sol.gap <= 1e-6
+
+
+def test_solve_milp_agrees_with_solve_model():
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        n, mrows = 8, 4
+        A = rng.integers(1, 10, (mrows, n)).astype(float)
+        b = A.sum(axis=1) / 3
+        c = rng.integers(1, 20, n).astype(float)
+        ub = rng.integers(1, 4, n)
+        sol, x = solve_milp(c, sense="max", A_ub=A, b_ub=b, ub=ub, integrality=1)
+        m = pyo.ConcreteModel()
+        m.I = pyo.RangeSet(0, n - 1)
+        m.x = pyo.Var(m.I, domain=pyo.NonNegativeIntegers, bounds=lambda _, i: (0, int(ub[i])))
+        m.rows = pyo.Constraint(range(mrows), rule=lambda _, r: sum(A[r, i] * m.x[i] for i in m.I) <= b[r])
+        m.obj = pyo.Objective(expr=sum(c[i] * m.x[i] for i in m.I), sense=pyo.maximize)
+        ref = solve_model(m)
+        assert sol.status is Status.OPTIMAL and ref.status is Status.OPTIMAL
+        assert sol.objective == pytest.approx(ref.objective, rel=1e-9)
+        assert np.all(A @ x <= b + 1e-9)
+
+
+def test_solve_milp_bad_arguments():
+    with pytest.raises(ValueError, match="sense"):
+        solve_milp([1.0], sense="maximize")
+    with pytest.raises(ValueError, match="time_limit"):
+        solve_milp([1.0], time_limit=0)
+    with pytest.raises(ValueError, match="mip_gap"):
+        solve_milp([1.0], mip_gap=1.5)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyomo.environ as pyo
 
-from ..solvers import solve_model
+from ..solvers import solve_milp
 from .generator import fixed_counts
 from .instance import OasisInstance
 from .schedule import OasisSolution
@@ -34,8 +34,11 @@ DORM_MIP_GAP = 1e-2
 #: Branch-and-bound node limit per Dorm MILP: a deterministic work limit (unlike a time limit),
 #: so that a simulation gives the same result on every machine.
 DORM_MAX_NODES = 50
+#: Objective weight of a job's fairness slack in Dorm's MILP.
+DORM_SLACK_PENALTY = 10.0
 
-__all__ = ["fifo", "drf", "rrh", "dorm", "FIFOPolicy", "DRFPolicy", "RRHPolicy", "DormPolicy"]
+__all__ = ["fifo", "drf", "rrh", "dorm", "FIFOPolicy", "DRFPolicy", "RRHPolicy", "DormPolicy", "DormData", "dorm_data",
+           "build_dorm_model", "dorm_arrays", "DORM_MIP_GAP", "DORM_MAX_NODES"]
 
 
 def _counts(inst: OasisInstance, workers, seed) -> np.ndarray:
@@ -185,6 +188,109 @@ def rrh(inst: OasisInstance, workers: int | np.ndarray | None = None, *, thresho
     return simulate(inst, RRHPolicy(_counts(inst, workers, seed), threshold))
 
 
+@dataclass(frozen=True)
+class DormData:
+    """The data of one Dorm MILP: active jobs ``J``, their previous worker counts, and the
+    coefficients shared by :func:`build_dorm_model` (Pyomo) and :func:`dorm_arrays` (numpy)."""
+
+    J: tuple[int, ...]
+    prev: np.ndarray        # previous worker count of each job of J (0: not running)
+    chunks: np.ndarray      # N_j, bound of W_j and Z_j, and big-M of the adjustment rows
+    util_w: np.ndarray      # objective coefficient of W_j: sum_r w_j^r / C_W^r / R
+    util_p: np.ndarray      # objective coefficient of Z_j: sum_r s_j^r / C_P^r / R
+    wd: np.ndarray          # worker demand, |J| x R
+    sd: np.ndarray          # PS demand, |J| x R
+    cw: np.ndarray          # aggregated worker capacity, R
+    cp: np.ndarray          # aggregated PS capacity, R
+    bw_w: np.ndarray        # worker bandwidth b_j
+    bw_p: np.ndarray        # PS bandwidth B_j
+    unit: np.ndarray        # dominant share u_j of one worker with its PSs
+    target: np.ndarray      # fairness target (1 - theta) min(1 / |J|, N_j u_j)
+    running: np.ndarray     # positions in J of the running jobs (prev > 0)
+    limit: int              # how many running jobs may change their worker count
+
+
+def dorm_data(inst: OasisInstance, J, prev, *, theta: float = 0.2, max_adjust: int | None = None) -> DormData:
+    """Coefficients of Dorm's MILP for active jobs ``J`` with previous worker counts ``prev``
+    (a sequence aligned with ``J`` or a mapping job -> count)."""
+    J = tuple(int(j) for j in J)
+    idx = np.asarray(J, dtype=np.int64)
+    prev_a = np.asarray([prev[j] for j in J] if isinstance(prev, dict) else prev, dtype=np.int64).reshape(len(J))
+    cw, cp = inst.worker_capacity.sum(axis=0), inst.ps_capacity.sum(axis=0)
+    R = inst.n_resources
+    wd, sd = np.asarray(inst.worker_demand[idx], dtype=float), np.asarray(inst.ps_demand[idx], dtype=float)
+    # sums in the same order (job, then resource) as the Pyomo expression
+    util_w = np.array([sum(float(wd[k, r] / cw[r]) for r in range(R) if cw[r] > 0) for k in range(len(J))]) / R
+    util_p = np.array([sum(float(sd[k, r] / cp[r]) for r in range(R) if cp[r] > 0) for k in range(len(J))]) / R
+    unit = np.array([_dominant_unit(inst, j) for j in J])
+    chunks = np.asarray(inst.chunks[idx], dtype=np.int64)
+    target = (1 - theta) * np.minimum(1.0 / len(J), chunks * unit)
+    running = np.nonzero(prev_a > 0)[0]
+    limit = max_adjust if max_adjust is not None else math.ceil(running.size / 2)
+    return DormData(J=J, prev=prev_a, chunks=chunks, util_w=util_w, util_p=util_p, wd=wd, sd=sd,
+                    cw=np.asarray(cw, dtype=float), cp=np.asarray(cp, dtype=float),
+                    bw_w=np.asarray(inst.worker_bandwidth[idx], dtype=float),
+                    bw_p=np.asarray(inst.ps_bandwidth[idx], dtype=float),
+                    unit=unit, target=target, running=running, limit=int(limit))
+
+
+def build_dorm_model(d: DormData) -> pyo.ConcreteModel:
+    """Dorm's per-event MILP as a Pyomo model (the reference formulation of :func:`dorm_arrays`)."""
+    J = list(d.J)
+    pos = {j: k for k, j in enumerate(J)}
+    R = d.cw.size
+    m = pyo.ConcreteModel(name="dorm")
+    m.J = pyo.Set(initialize=J)
+    m.W = pyo.Var(m.J, domain=pyo.NonNegativeIntegers, bounds=lambda _, j: (0, int(d.chunks[pos[j]])))
+    m.Z = pyo.Var(m.J, domain=pyo.NonNegativeIntegers, bounds=lambda _, j: (0, int(d.chunks[pos[j]])))
+    m.slack = pyo.Var(m.J, domain=pyo.NonNegativeReals)
+    m.chg = pyo.Var(m.J, domain=pyo.Binary)
+    util = sum(float(d.util_w[pos[j]]) * m.W[j] + float(d.util_p[pos[j]]) * m.Z[j] for j in J)
+    m.obj = pyo.Objective(expr=util - DORM_SLACK_PENALTY * sum(m.slack[j] for j in J), sense=pyo.maximize)
+    m.cap_w = pyo.Constraint(range(R), rule=lambda _, r: sum(float(d.wd[pos[j], r]) * m.W[j] for j in J) <= float(d.cw[r]))
+    m.cap_p = pyo.Constraint(range(R), rule=lambda _, r: sum(float(d.sd[pos[j], r]) * m.Z[j] for j in J) <= float(d.cp[r]))
+    m.bw = pyo.Constraint(m.J, rule=lambda _, j: float(d.bw_w[pos[j]]) * m.W[j] <= float(d.bw_p[pos[j]]) * m.Z[j])
+    m.cnt = pyo.Constraint(m.J, rule=lambda _, j: m.Z[j] <= m.W[j])
+    m.fair = pyo.Constraint(m.J, rule=lambda _, j: float(d.unit[pos[j]]) * m.W[j] + m.slack[j] >= float(d.target[pos[j]]))
+    m.adj_up = pyo.Constraint(m.J, rule=lambda _, j: m.W[j] - int(d.prev[pos[j]]) <= int(d.chunks[pos[j]]) * m.chg[j])
+    m.adj_dn = pyo.Constraint(m.J, rule=lambda _, j: int(d.prev[pos[j]]) - m.W[j] <= int(d.chunks[pos[j]]) * m.chg[j])
+    if d.running.size:
+        m.adj = pyo.Constraint(expr=sum(m.chg[J[k]] for k in d.running) <= d.limit)
+    return m
+
+
+def dorm_arrays(d: DormData) -> dict:
+    """Dorm's per-event MILP as arrays for :func:`hetopt.solvers.solve_milp` (same model as
+    :func:`build_dorm_model`).  Columns: W (0..n-1), Z (n..2n-1), slack (2n..3n-1), chg (3n..4n-1);
+    rows: cap_w (R), cap_p (R), bw, cnt, fair, adj_up, adj_dn (n each), adj (1, if any job runs)."""
+    from scipy import sparse
+
+    n, R = len(d.J), d.cw.size
+    eye = sparse.identity(n, format="csr")
+    zero = sparse.csr_matrix((n, n))
+    blocks = [
+        [sparse.csr_matrix(d.wd.T), sparse.csr_matrix((R, n)), sparse.csr_matrix((R, n)), sparse.csr_matrix((R, n))],  # cap_w
+        [sparse.csr_matrix((R, n)), sparse.csr_matrix(d.sd.T), sparse.csr_matrix((R, n)), sparse.csr_matrix((R, n))],  # cap_p
+        [sparse.diags(d.bw_w), sparse.diags(-d.bw_p), zero, zero],                                                     # bw
+        [-eye, eye, zero, zero],                                                                                        # cnt
+        [sparse.diags(-d.unit), zero, -eye, zero],                                                                      # fair
+        [eye, zero, zero, sparse.diags(-d.chunks.astype(float))],                                                      # adj_up
+        [-eye, zero, zero, sparse.diags(-d.chunks.astype(float))],                                                     # adj_dn
+    ]
+    b = [d.cw, d.cp, np.zeros(n), np.zeros(n), -d.target, d.prev.astype(float), -d.prev.astype(float)]
+    if d.running.size:
+        row = np.zeros((1, n))
+        row[0, d.running] = 1.0
+        blocks.append([sparse.csr_matrix((1, n)), sparse.csr_matrix((1, n)), sparse.csr_matrix((1, n)), sparse.csr_matrix(row)])
+        b.append(np.array([float(d.limit)]))
+    A = sparse.bmat(blocks, format="csr")
+    c = np.concatenate([d.util_w, d.util_p, np.full(n, -DORM_SLACK_PENALTY), np.zeros(n)])
+    lb = np.zeros(4 * n)
+    ub = np.concatenate([d.chunks, d.chunks, np.full(n, np.inf), np.ones(n)]).astype(float)
+    integrality = np.concatenate([np.ones(2 * n), np.zeros(n), np.ones(n)])
+    return dict(c=c, sense="max", A_ub=A, b_ub=np.concatenate(b), lb=lb, ub=ub, integrality=integrality)
+
+
 @dataclass
 class DormPolicy:
     """Dorm-style MILP re-solved on every arrival and completion (our reading of [18]).
@@ -197,6 +303,11 @@ class DormPolicy:
     ``max_adjust`` running jobs change their worker count (default half of them, rounded
     up).  Placement follows by round-robin; workers that do not fit the servers are dropped
     (with their PSs), so the aggregated MILP never breaks (4)-(5).
+
+    The MILP (:func:`dorm_data`, :func:`dorm_arrays`; the same model in Pyomo:
+    :func:`build_dorm_model`) is solved by :func:`hetopt.solvers.solve_milp` with relative
+    gap ``DORM_MIP_GAP`` and at most ``DORM_MAX_NODES`` branch-and-bound nodes; when no
+    incumbent is found the current allocations are kept.
     """
 
     theta: float = 0.2
@@ -205,41 +316,17 @@ class DormPolicy:
     solves: int = 0
 
     def __call__(self, cl: Cluster, t: int, arrived: list[int], completed: list[int]) -> None:
-        inst = cl.inst
         J = cl.active()
         if not J:
             return
         prev = {j: int(cl.workers[j].sum()) if j in cl.workers else 0 for j in J}
-        running = [j for j in J if prev[j] > 0]
-        cw, cp = inst.worker_capacity.sum(axis=0), inst.ps_capacity.sum(axis=0)
-        R = inst.n_resources
-        m = pyo.ConcreteModel(name="dorm")
-        m.J = pyo.Set(initialize=J)
-        m.W = pyo.Var(m.J, domain=pyo.NonNegativeIntegers, bounds=lambda _, j: (0, int(inst.chunks[j])))
-        m.Z = pyo.Var(m.J, domain=pyo.NonNegativeIntegers, bounds=lambda _, j: (0, int(inst.chunks[j])))
-        m.slack = pyo.Var(m.J, domain=pyo.NonNegativeReals)
-        m.chg = pyo.Var(m.J, domain=pyo.Binary)
-        util = sum(float(inst.worker_demand[j, r] / cw[r]) * m.W[j] for j in J for r in range(R) if cw[r] > 0) \
-            + sum(float(inst.ps_demand[j, r] / cp[r]) * m.Z[j] for j in J for r in range(R) if cp[r] > 0)
-        m.obj = pyo.Objective(expr=util / R - 10.0 * sum(m.slack[j] for j in J), sense=pyo.maximize)
-        m.cap_w = pyo.Constraint(range(R), rule=lambda _, r: sum(float(inst.worker_demand[j, r]) * m.W[j] for j in J) <= float(cw[r]))
-        m.cap_p = pyo.Constraint(range(R), rule=lambda _, r: sum(float(inst.ps_demand[j, r]) * m.Z[j] for j in J) <= float(cp[r]))
-        m.bw = pyo.Constraint(m.J, rule=lambda _, j: float(inst.worker_bandwidth[j]) * m.W[j] <= float(inst.ps_bandwidth[j]) * m.Z[j])
-        m.cnt = pyo.Constraint(m.J, rule=lambda _, j: m.Z[j] <= m.W[j])
-        unit = {j: _dominant_unit(inst, j) for j in J}
-        target = {j: (1 - self.theta) * min(1.0 / len(J), inst.chunks[j] * unit[j]) for j in J}
-        m.fair = pyo.Constraint(m.J, rule=lambda _, j: unit[j] * m.W[j] + m.slack[j] >= target[j])
-        m.adj_up = pyo.Constraint(m.J, rule=lambda _, j: m.W[j] - prev[j] <= int(inst.chunks[j]) * m.chg[j])
-        m.adj_dn = pyo.Constraint(m.J, rule=lambda _, j: prev[j] - m.W[j] <= int(inst.chunks[j]) * m.chg[j])
-        limit = self.max_adjust if self.max_adjust is not None else math.ceil(len(running) / 2)
-        if running:
-            m.adj = pyo.Constraint(expr=sum(m.chg[j] for j in running) <= limit)
-        res = solve_model(m, "highs", threads=1, mip_gap=DORM_MIP_GAP, options={"mip_max_nodes": DORM_MAX_NODES},
-                          raise_on_failure=False)
+        d = dorm_data(cl.inst, J, prev, theta=self.theta, max_adjust=self.max_adjust)
+        res, x = solve_milp(**dorm_arrays(d), mip_gap=DORM_MIP_GAP, options={"node_limit": DORM_MAX_NODES},
+                            raise_on_failure=False)
         self.solves += 1
-        if not res.status.has_solution or res.objective is None:
+        if not res.status.has_solution or res.objective is None or x is None:
             return  # no incumbent within the node limit: keep the current allocations
-        want = {j: int(round(pyo.value(m.W[j]))) for j in J}
+        want = {j: int(round(x[k])) for k, j in enumerate(J)}
         keep = [j for j in J if want[j] == prev[j] and prev[j] > 0]
         for j in J:
             if j not in keep:
