@@ -12,7 +12,7 @@ the baseline several papers use).
 
 from .errors import HetoptError, InfeasibleError, InstanceError, SizeLimitError, SolverError, UnboundedError
 from .result import Certificate, Solution, Status
-from .solvers import solve_model, solve_problem
+from .solvers import solve_milp, solve_model, solve_problem
 
 __version__ = "0.1.0"
 
@@ -28,5 +28,6 @@ __all__ = [
     "Certificate",
     "solve_model",
     "solve_problem",
+    "solve_milp",
     "__version__",
 ]

@@ -2,9 +2,9 @@
 
 ``solve_model`` runs a Pyomo model with HiGHS (``highspy``, Pyomo's ``highs`` interface in
 ``pyomo.contrib.solver``) or SCIP (``pyscipopt``, Pyomo's ``scip_direct``); ``solve_problem``
-runs a CVXPY problem; ``solve_milp`` runs a MILP given as arrays through ``scipy.optimize.milp``
-(HiGHS inside scipy), for callers that solve many small models and cannot afford building a
-Pyomo model each time.  All three map every termination condition onto :class:`~hetopt.result.Status`
+runs a CVXPY problem; ``solve_milp`` runs a MILP given as arrays (scipy's ``milp`` conventions)
+directly through ``highspy``, for callers that solve many small models and cannot afford
+building a Pyomo model each time.  All three map every termination condition onto :class:`~hetopt.result.Status`
 and fill ``objective``, ``bound``, ``gap``, ``wall_time`` in a ``finally:`` block, so that a
 stopped run still reports.  A solve is OPTIMAL only when the solver says it converged *and*
 the gap between incumbent and dual bound is at most ``OPTIMAL_RTOL``; a time-limited run is
@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 import time
-import warnings
 from typing import Any
 
 import numpy as np
@@ -259,15 +257,25 @@ def solve_problem(
     )
 
 
-#: HiGHS model-status codes (``HighsModelStatus``) as scipy's ``milp`` message reports them.
+#: HiGHS model-status codes (``highspy.HighsModelStatus``).
 _HIGHS_OPTIMAL = 7
-_HIGHS_LIMITS = {11, 12, 13, 14, 16, 17, 19}  # objective bound/target, time, iteration, solution/node limit, interrupts
+#: objective bound / target, time, iteration, solution (node) limit, interrupts
+_HIGHS_LIMITS = {11, 12, 13, 14, 16, 17, 19}
 _HIGHS_INFEASIBLE = 8
 _HIGHS_UNBOUNDED = 10
 _HIGHS_UNKNOWN = 15
-_HIGHS_STATUS_RE = re.compile(r"HiGHS Status (\d+)")
-#: scipy ``milp`` status -> HiGHS code, used only when the message carries no HiGHS code.
-_SCIPY_TO_HIGHS = {0: _HIGHS_OPTIMAL, 1: 13, 2: _HIGHS_INFEASIBLE, 3: _HIGHS_UNBOUNDED}
+#: ``solve_milp`` options with scipy ``milp`` names -> HiGHS option names.
+_MILP_OPTION_NAMES = {"node_limit": "mip_max_nodes", "disp": "output_flag", "mip_rel_gap": "mip_rel_gap",
+                      "time_limit": "time_limit", "presolve": "presolve"}
+
+
+def _as_rows(A: Any, n: int, name: str):
+    from scipy import sparse
+
+    M = sparse.csr_matrix(A, dtype=float)
+    if M.ndim != 2 or M.shape[1] != n:
+        raise ValueError(f"{name} has shape {M.shape}; expected (rows, {n})")
+    return M
 
 
 def solve_milp(
@@ -283,14 +291,17 @@ def solve_milp(
     integrality: Any = None,
     time_limit: float | None = None,
     mip_gap: float | None = None,
+    threads: int | None = None,
     raise_on_failure: bool = True,
     options: dict[str, Any] | None = None,
 ) -> tuple[Solution, np.ndarray | None]:
     """Solve ``min/max c x  s.t.  A_ub x <= b_ub,  A_eq x = b_eq,  lb <= x <= ub`` with HiGHS.
 
-    Runs ``scipy.optimize.milp`` (the HiGHS bundled with scipy) and maps its outcome onto
-    :class:`~hetopt.result.Status` as :func:`solve_model` does: OPTIMAL only when HiGHS
-    reports convergence *and* the gap between incumbent and its MIP dual bound is at most
+    The model goes to HiGHS (``highspy``, the library behind :func:`solve_model`) as arrays,
+    with no modelling layer: for callers that solve many small models.  The arguments follow
+    ``scipy.optimize.milp`` / ``linprog``.  The outcome is mapped onto
+    :class:`~hetopt.result.Status` as :func:`solve_model` does: OPTIMAL only when HiGHS reports
+    convergence *and* the gap between incumbent and its MIP dual bound is at most
     ``OPTIMAL_RTOL`` (for a pure LP the optimum is its own bound); a run stopped by a time,
     iteration or node limit is TIME_LIMIT (with the incumbent if one exists), never OPTIMAL;
     a run stopped at a looser requested gap is FEASIBLE.
@@ -310,12 +321,13 @@ def solve_milp(
         Seconds.
     mip_gap : float, optional
         Relative MIP gap at which HiGHS may stop (default ``DEFAULT_MIP_GAP``).
+    threads : int, optional
     raise_on_failure : bool
         Raise on infeasible / unbounded / failed solves and on a limit hit with no incumbent
         (default); otherwise return the status.
     options : dict, optional
-        scipy ``milp`` options (``node_limit``, ``presolve``, ``disp``, ``mip_rel_gap``,
-        ``time_limit``), overriding the arguments above; other keys go to HiGHS verbatim.
+        Overriding the arguments above: scipy ``milp`` option names (``node_limit``,
+        ``presolve``, ``disp``, ``mip_rel_gap``, ``time_limit``) or any HiGHS option name.
 
     Returns
     -------
@@ -326,48 +338,74 @@ def solve_milp(
     ------
     InfeasibleError, UnboundedError, SolverError
     """
-    from scipy.optimize import Bounds, LinearConstraint, milp
+    import highspy
+    from scipy import sparse
 
     if sense not in ("min", "max"):
         raise ValueError(f"sense is {sense!r}; expected 'min' or 'max'")
-    _check_common(time_limit, mip_gap, None)
+    _check_common(time_limit, mip_gap, threads)
     c = np.asarray(c, dtype=float).ravel()
     n = c.size
-    sign = -1.0 if sense == "max" else 1.0
-    constraints = []
-    if A_ub is not None:
-        if b_ub is None:
-            raise ValueError("A_ub is given without b_ub")
-        constraints.append(LinearConstraint(A_ub, -np.inf, np.asarray(b_ub, dtype=float)))
-    if A_eq is not None:
-        if b_eq is None:
-            raise ValueError("A_eq is given without b_eq")
-        beq = np.asarray(b_eq, dtype=float)
-        constraints.append(LinearConstraint(A_eq, beq, beq))
-    lo = np.broadcast_to(np.asarray(0.0 if lb is None else lb, dtype=float), (n,))
-    hi = np.broadcast_to(np.asarray(np.inf if ub is None else ub, dtype=float), (n,))
+    inf = highspy.kHighsInf
+    blocks, row_lo, row_hi = [], [], []
+    for A, b, name, eq in ((A_ub, b_ub, "A_ub", False), (A_eq, b_eq, "A_eq", True)):
+        if A is None:
+            continue
+        if b is None:
+            raise ValueError(f"{name} is given without b_{name[2:]}")
+        M = _as_rows(A, n, name)
+        b = np.broadcast_to(np.asarray(b, dtype=float).ravel(), (M.shape[0],))
+        blocks.append(M)
+        row_hi.append(b)
+        row_lo.append(b if eq else np.full(M.shape[0], -inf))
+    A = sparse.vstack(blocks, format="csc") if blocks else sparse.csc_matrix((0, n))
+    lo = np.broadcast_to(np.asarray(0.0 if lb is None else lb, dtype=float), (n,)).copy()
+    hi = np.broadcast_to(np.asarray(np.inf if ub is None else ub, dtype=float), (n,)).copy()
+    if np.any(lo > hi):
+        raise ValueError(f"lb > ub for variables {np.nonzero(lo > hi)[0].tolist()[:10]}")
     integ = np.zeros(n) if integrality is None else np.broadcast_to(np.asarray(integrality, dtype=float), (n,))
     is_mip = bool(np.any(integ != 0))
-    opts: dict[str, Any] = {"mip_rel_gap": DEFAULT_MIP_GAP if mip_gap is None else float(mip_gap)}
+
+    opts: dict[str, Any] = {"output_flag": False, "mip_rel_gap": DEFAULT_MIP_GAP if mip_gap is None else float(mip_gap)}
     if time_limit is not None:
         opts["time_limit"] = float(time_limit)
-    opts.update(options or {})  # a fresh dict: scipy pops keys from the one it is given
+    if threads is not None:
+        opts["threads"] = threads
+    for key, value in (options or {}).items():
+        key = _MILP_OPTION_NAMES.get(key, key)
+        if key == "presolve" and isinstance(value, bool):
+            value = "on" if value else "off"
+        opts[key] = value
 
     status, objective, bound, message, x = Status.ERROR, None, None, "", None
     start = time.perf_counter()
     try:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="Unrecognized options detected", category=RuntimeWarning)
-            res = milp(sign * c, integrality=integ, bounds=Bounds(lo, hi), constraints=constraints or None, options=opts)
-        message = str(res.message)
-        found = _HIGHS_STATUS_RE.search(message)
-        code = int(found.group(1)) if found else _SCIPY_TO_HIGHS.get(int(res.status), -1)
-        if res.x is not None and res.fun is not None and math.isfinite(res.fun):
-            x = np.asarray(res.x, dtype=float)
-            objective = sign * float(res.fun)
-        dual = getattr(res, "mip_dual_bound", None)
-        if is_mip and dual is not None and math.isfinite(dual):
-            bound = sign * float(dual)
+        h = highspy.Highs()
+        for key, value in opts.items():
+            if h.setOptionValue(key, value) == highspy.HighsStatus.kError:
+                raise ValueError(f"HiGHS rejected option {key}={value!r}")
+        lp = highspy.HighsLp()
+        lp.num_col_, lp.num_row_ = n, A.shape[0]
+        lp.col_cost_, lp.col_lower_, lp.col_upper_ = c, lo, hi
+        lp.row_lower_ = np.concatenate(row_lo) if row_lo else np.zeros(0)
+        lp.row_upper_ = np.concatenate(row_hi) if row_hi else np.zeros(0)
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = A.indptr, A.indices, A.data
+        lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, A.shape[0]
+        if is_mip:
+            lp.integrality_ = [highspy.HighsVarType.kInteger if v else highspy.HighsVarType.kContinuous for v in integ]
+        lp.sense_ = highspy.ObjSense.kMaximize if sense == "max" else highspy.ObjSense.kMinimize
+        if h.passModel(lp) == highspy.HighsStatus.kError:
+            raise SolverError("HiGHS rejected the model")
+        h.run()
+        code = int(h.getModelStatus())
+        message = h.modelStatusToString(h.getModelStatus())
+        info = h.getInfo()
+        if info.primal_solution_status == int(highspy.SolutionStatus.kSolutionStatusFeasible):
+            x = np.array(h.getSolution().col_value, dtype=float)
+            objective = float(info.objective_function_value)
+        if is_mip and math.isfinite(info.mip_dual_bound) and abs(info.mip_dual_bound) < inf:
+            bound = float(info.mip_dual_bound)
         if code == _HIGHS_OPTIMAL and x is not None:
             if not is_mip:  # LPs: the optimum is its own bound
                 bound = objective
@@ -383,8 +421,8 @@ def solve_milp(
         else:
             status = Status.ERROR
     except ValueError:
-        raise  # malformed input (shapes, bounds): the caller's error, not the solver's
-    except Exception as exc:  # a crash inside scipy / HiGHS
+        raise  # malformed input or options: the caller's error, not the solver's
+    except Exception as exc:  # a crash inside HiGHS
         status, message = Status.ERROR, f"{type(exc).__name__}: {exc}"
     finally:
         wall = time.perf_counter() - start

@@ -87,7 +87,7 @@ def test_solution_checks():
     assert issubclass(SolverError, RuntimeError)
 
 
-# --- solve_milp: MILPs given as arrays (scipy.optimize.milp, HiGHS inside scipy) ---------------
+# --- solve_milp: MILPs given as arrays (scipy's milp conventions), straight to highspy -----------
 
 import numpy as np  # noqa: E402
 
@@ -155,8 +155,11 @@ def test_solve_milp_limited_run_is_not_optimal(limit):
     assert sol.status is Status.TIME_LIMIT
     assert (x is None) == (sol.objective is None)
     full, _ = solve_milp(**kw)
+    assert full.status is Status.OPTIMAL
     if sol.objective is not None:
         assert sol.objective <= full.objective + 1e-6
+    if sol.bound is not None:  # a maximization: the dual bound is an upper bound
+        assert sol.bound >= full.objective - 1e-6
 
 
 def test_solve_milp_loose_gap_is_not_called_optimal():
@@ -186,6 +189,13 @@ def test_solve_milp_agrees_with_solve_model():
         assert np.all(A @ x <= b + 1e-9)
 
 
+def test_solve_milp_options_and_threads():
+    sol, _ = solve_milp(**knapsack_arrays(), threads=1, options={"presolve": False, "mip_max_nodes": 10_000})
+    assert sol.status is Status.OPTIMAL and sol.objective == pytest.approx(309)
+    with pytest.raises(ValueError, match="option"):
+        solve_milp(**knapsack_arrays(), options={"no_such_highs_option": 1})
+
+
 def test_solve_milp_bad_arguments():
     with pytest.raises(ValueError, match="sense"):
         solve_milp([1.0], sense="maximize")
@@ -193,3 +203,7 @@ def test_solve_milp_bad_arguments():
         solve_milp([1.0], time_limit=0)
     with pytest.raises(ValueError, match="mip_gap"):
         solve_milp([1.0], mip_gap=1.5)
+    with pytest.raises(ValueError, match="shape"):
+        solve_milp([1.0, 2.0], A_ub=[[1.0, 2.0, 3.0]], b_ub=[1.0])
+    with pytest.raises(ValueError, match="lb > ub"):
+        solve_milp([1.0], lb=2, ub=1)

@@ -219,9 +219,11 @@ def dorm_data(inst: OasisInstance, J, prev, *, theta: float = 0.2, max_adjust: i
     cw, cp = inst.worker_capacity.sum(axis=0), inst.ps_capacity.sum(axis=0)
     R = inst.n_resources
     wd, sd = np.asarray(inst.worker_demand[idx], dtype=float), np.asarray(inst.ps_demand[idx], dtype=float)
-    # sums in the same order (job, then resource) as the Pyomo expression
-    util_w = np.array([sum(float(wd[k, r] / cw[r]) for r in range(R) if cw[r] > 0) for k in range(len(J))]) / R
-    util_p = np.array([sum(float(sd[k, r] / cp[r]) for r in range(R) if cp[r] > 0) for k in range(len(J))]) / R
+    # summed term by term as Pyomo's linear representation of sum_r (w_j^r / C_W^r) W_j / R does, so
+    # that the coefficients are bit-identical to those of the earlier Pyomo-built model
+    inv_R = 1.0 / R
+    util_w = np.array([sum(float(wd[k, r] / cw[r]) * inv_R for r in range(R) if cw[r] > 0) for k in range(len(J))])
+    util_p = np.array([sum(float(sd[k, r] / cp[r]) * inv_R for r in range(R) if cp[r] > 0) for k in range(len(J))])
     unit = np.array([_dominant_unit(inst, j) for j in J])
     chunks = np.asarray(inst.chunks[idx], dtype=np.int64)
     target = (1 - theta) * np.minimum(1.0 / len(J), chunks * unit)
@@ -247,15 +249,23 @@ def build_dorm_model(d: DormData) -> pyo.ConcreteModel:
     m.chg = pyo.Var(m.J, domain=pyo.Binary)
     util = sum(float(d.util_w[pos[j]]) * m.W[j] + float(d.util_p[pos[j]]) * m.Z[j] for j in J)
     m.obj = pyo.Objective(expr=util - DORM_SLACK_PENALTY * sum(m.slack[j] for j in J), sense=pyo.maximize)
-    m.cap_w = pyo.Constraint(range(R), rule=lambda _, r: sum(float(d.wd[pos[j], r]) * m.W[j] for j in J) <= float(d.cw[r]))
-    m.cap_p = pyo.Constraint(range(R), rule=lambda _, r: sum(float(d.sd[pos[j], r]) * m.Z[j] for j in J) <= float(d.cp[r]))
-    m.bw = pyo.Constraint(m.J, rule=lambda _, j: float(d.bw_w[pos[j]]) * m.W[j] <= float(d.bw_p[pos[j]]) * m.Z[j])
-    m.cnt = pyo.Constraint(m.J, rule=lambda _, j: m.Z[j] <= m.W[j])
-    m.fair = pyo.Constraint(m.J, rule=lambda _, j: float(d.unit[pos[j]]) * m.W[j] + m.slack[j] >= float(d.target[pos[j]]))
-    m.adj_up = pyo.Constraint(m.J, rule=lambda _, j: m.W[j] - int(d.prev[pos[j]]) <= int(d.chunks[pos[j]]) * m.chg[j])
-    m.adj_dn = pyo.Constraint(m.J, rule=lambda _, j: int(d.prev[pos[j]]) - m.W[j] <= int(d.chunks[pos[j]]) * m.chg[j])
+    w = {j: float(d.bw_w[pos[j]]) for j in J}
+    B = {j: float(d.bw_p[pos[j]]) for j in J}
+    N = {j: int(d.chunks[pos[j]]) for j in J}
+    prev = {j: int(d.prev[pos[j]]) for j in J}
+    m.cap_w = pyo.Constraint(range(R), doc="aggregated worker capacity, cf. (4)",
+                             rule=lambda _, r: sum(float(d.wd[pos[j], r]) * m.W[j] for j in J) <= float(d.cw[r]))
+    m.cap_p = pyo.Constraint(range(R), doc="aggregated PS capacity, cf. (5)",
+                             rule=lambda _, r: sum(float(d.sd[pos[j], r]) * m.Z[j] for j in J) <= float(d.cp[r]))
+    m.bw = pyo.Constraint(m.J, doc="(6) PS bandwidth", rule=lambda _, j: w[j] * m.W[j] <= B[j] * m.Z[j])
+    m.cnt = pyo.Constraint(m.J, doc="(7) no more PSs than workers", rule=lambda _, j: m.Z[j] <= m.W[j])
+    m.fair = pyo.Constraint(m.J, doc="soft dominant-share fairness target",
+                            rule=lambda _, j: float(d.unit[pos[j]]) * m.W[j] + m.slack[j] >= float(d.target[pos[j]]))
+    m.adj_up = pyo.Constraint(m.J, doc="chg_j = 1 if W_j grows", rule=lambda _, j: m.W[j] - prev[j] <= N[j] * m.chg[j])
+    m.adj_dn = pyo.Constraint(m.J, doc="chg_j = 1 if W_j shrinks", rule=lambda _, j: prev[j] - m.W[j] <= N[j] * m.chg[j])
     if d.running.size:
-        m.adj = pyo.Constraint(expr=sum(m.chg[J[k]] for k in d.running) <= d.limit)
+        m.adj = pyo.Constraint(doc="at most `limit` running jobs resized",
+                               expr=sum(m.chg[J[k]] for k in d.running) <= d.limit)
     return m
 
 
@@ -321,7 +331,7 @@ class DormPolicy:
             return
         prev = {j: int(cl.workers[j].sum()) if j in cl.workers else 0 for j in J}
         d = dorm_data(cl.inst, J, prev, theta=self.theta, max_adjust=self.max_adjust)
-        res, x = solve_milp(**dorm_arrays(d), mip_gap=DORM_MIP_GAP, options={"node_limit": DORM_MAX_NODES},
+        res, x = solve_milp(**dorm_arrays(d), mip_gap=DORM_MIP_GAP, threads=1, options={"node_limit": DORM_MAX_NODES},
                             raise_on_failure=False)
         self.solves += 1
         if not res.status.has_solution or res.objective is None or x is None:
