@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-__all__ = ["instance_path", "list_instances", "load_json", "check_header", "gavel_throughputs", "GAVEL_LICENSE"]
+__all__ = ["instance_path", "list_instances", "load_json", "read_json", "check_header", "gavel_throughputs", "GAVEL_LICENSE"]
 
 _TABLES = resources.files("hetopt.tables")
 #: Text of the MIT licence under which the Gavel throughput numbers are redistributed.
@@ -49,6 +49,14 @@ def load_json(path_or_name: str | Path) -> dict[str, Any]:
         p = instance_path(str(path_or_name))
     with open(p, encoding="utf-8") as fh:
         return json.load(fh)
+
+
+def read_json(text_or_path: str | Path) -> Any:
+    """Parse JSON text (a string starting with ``{``), or read and parse a file path."""
+    s = str(text_or_path)
+    if not s.lstrip().startswith("{"):
+        s = Path(s).read_text(encoding="utf-8")
+    return json.loads(s)
 
 
 #: Keys any JSON instance may carry besides its fields: documentation only, not loaded.

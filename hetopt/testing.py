@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 __all__ = ["card_rows", "check_card", "run_notebook"]
 

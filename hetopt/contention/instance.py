@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..data import check_header
+from ..data import check_header, read_json
 from ..errors import InstanceError
 from .comm import PAPER_A, SIM_BETA, SIM_ETA
 
@@ -213,11 +213,7 @@ class ContentionInstance:
     @classmethod
     def from_json(cls, text_or_path: str) -> "ContentionInstance":
         """Parse JSON text, or read a file when given a path."""
-        text = text_or_path
-        if not text_or_path.lstrip().startswith("{"):
-            with open(text_or_path, encoding="utf-8") as fh:
-                text = fh.read()
-        return cls.from_dict(json.loads(text))
+        return cls.from_dict(read_json(text_or_path))
 
     @classmethod
     def default_network(cls) -> dict[str, float]:

@@ -8,8 +8,6 @@ so that P2 over all schedules can be checked against P1.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pyomo.environ as pyo
 

@@ -22,7 +22,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..data import check_header
+from ..data import check_header, read_json
 from ..errors import InstanceError
 
 __all__ = ["HareInstance", "KIND", "SCHEMA_VERSION"]
@@ -268,8 +268,4 @@ class HareInstance:
     @classmethod
     def from_json(cls, text_or_path: str) -> "HareInstance":
         """Parse JSON text, or read it from a file path."""
-        text = text_or_path
-        if not text_or_path.lstrip().startswith("{"):
-            with open(text_or_path, encoding="utf-8") as fh:
-                text = fh.read()
-        return cls.from_dict(json.loads(text))
+        return cls.from_dict(read_json(text_or_path))

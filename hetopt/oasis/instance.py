@@ -24,7 +24,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..data import check_header
+from ..data import check_header, read_json
 from ..errors import InstanceError
 from .utility import Utility, utility_from_dict
 
@@ -282,9 +282,7 @@ class OasisInstance:
     @classmethod
     def from_json(cls, text_or_path: str | Path) -> "OasisInstance":
         """Parse JSON text, or read a file when given a path that exists."""
-        p = Path(text_or_path) if not str(text_or_path).lstrip().startswith("{") else None
-        text = p.read_text(encoding="utf-8") if p is not None and p.exists() else str(text_or_path)
-        return cls.from_dict(json.loads(text))
+        return cls.from_dict(read_json(text_or_path))
 
     def with_jobs(self, jobs: Sequence[int]) -> "OasisInstance":
         """The sub-instance of the given jobs (in that order), same cluster."""

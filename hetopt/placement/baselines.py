@@ -7,7 +7,6 @@ import time
 import numpy as np
 import pyomo.environ as pyo
 
-from ..result import Status
 from ..solvers import solve_model
 from .evaluate import PlacementSolution, make_solution
 from .instance import PlacementInstance

@@ -11,7 +11,6 @@ grouped model with the nonlinear constraint theta_i V_i >= |Pi_i| directly (glob
 
 from __future__ import annotations
 
-import itertools
 import logging
 import math
 import time

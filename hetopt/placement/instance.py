@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..data import check_header
+from ..data import check_header, read_json
 from ..errors import InstanceError
 
 __all__ = ["PlacementInstance", "KIND", "SCHEMA_VERSION"]
@@ -252,7 +252,4 @@ class PlacementInstance:
     @classmethod
     def from_json(cls, text_or_path: str | Path) -> "PlacementInstance":
         """Read an instance from JSON text or a file path."""
-        s = str(text_or_path)
-        if not s.lstrip().startswith("{"):
-            s = Path(s).read_text(encoding="utf-8")
-        return cls.from_dict(json.loads(s))
+        return cls.from_dict(read_json(text_or_path))

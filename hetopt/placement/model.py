@@ -170,7 +170,7 @@ def build_p2(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteMo
     ``lp_i * V_i >= |Pi_i|``; the communication term is linear in the binary ``spans``.
     """
     cat = check_category(inst, category)
-    S, K = inst.n_jobs, inst.n_workers
+    S = inst.n_jobs
     m = _base(inst, "P2")
     m.Kcat = pyo.Param(m.JOBS, initialize={i: int(cat[i]) for i in range(S)}, doc="K_i of the category")
     m.sigma = pyo.Var(m.JOBS, m.WORKERS, domain=pyo.Binary, doc="sigma_{i,k}")

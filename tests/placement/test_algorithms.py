@@ -5,8 +5,8 @@ import pytest
 
 from hetopt import InstanceError, Status
 from hetopt.data import load_json
-from hetopt.placement import (PlacementInstance, average_jct, categories, exhaustive, generate_instance, has, job_priority, jps,
-                              las, n_categories, optimus, optimus_lb, perturb_throughput, simulate, solve_exact)
+from hetopt.placement import (PlacementInstance, average_jct, generate_instance, has, job_priority, jps, las, n_categories,
+                              optimus, optimus_lb, perturb_throughput, simulate, solve_exact)
 from hetopt.placement.generators import INTER_NODE_RATE, INTRA_NODE_RATE
 
 from .conftest import random_instance
