@@ -54,7 +54,7 @@ def _make(seed: int, n_jobs: int, n_workers: int, communication: bool):
 
 
 def gap_report(n: int = 20, seed: int = 0, *, n_jobs: int = 4, n_workers: int = 15, communication: bool = True,
-               methods: dict[str, Callable] | None = None, executor: Any = "serial") -> Table:
+               methods: dict[str, Callable] | None = None, executor: Any = None) -> Table:
     """Average JCT of each method normalized by the certified optimum (Fig. 9), fairness (Fig. 10),
     wall time, over ``n`` instances of :func:`generate_instance` with seeds ``seed .. seed+n-1``."""
     res = sweep(partial(_make, n_jobs=n_jobs, n_workers=n_workers, communication=communication),
