@@ -29,7 +29,7 @@ METHODS = {
     "exact_scip": partial(solve_exact, solver="scip"),
     "exhaustive": exhaustive,
     "has": has,
-    "has_auction": partial(has, market="auction"),
+    "has_hungarian": partial(has, market="assignment"),
     "jps": partial(jps, seed=0),
     "optimus": optimus,
     "optimus_lb": optimus_lb,
@@ -119,10 +119,10 @@ def bench(quick: bool = False) -> list[Table]:
         res = {"solve_exact (HiGHS, OA)": opt}
         if K <= 30:
             res["solve_exact (SCIP)"] = solve_exact(inst, solver="scip")
-            res["has (Hungarian P3)"] = has(inst)
-            if K <= 15:
-                res["has (auction P3)"] = has(inst, market="auction")
+            res["has (Algorithm 2 auction)"] = has(inst)
+            res["has (Hungarian P3)"] = has(inst, market="assignment")
         res["jps N=40"] = jps(inst, n_samples=40, seed=0)
+        res["jps N=40 (Hungarian P3)"] = jps(inst, n_samples=40, seed=0, market="assignment")
         res["optimus"] = optimus(inst)
         res["optimus_lb"] = optimus_lb(inst)
         res["las"] = las(inst)

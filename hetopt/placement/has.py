@@ -19,7 +19,7 @@ __all__ = ["has", "evaluate_categories"]
 MARKETS = ("assignment", "auction")
 
 
-def evaluate_categories(inst: PlacementInstance, cats: Iterable[Sequence[int]], market: str = "assignment",
+def evaluate_categories(inst: PlacementInstance, cats: Iterable[Sequence[int]], market: str = "auction",
                         order: np.ndarray | None = None) -> list[tuple[tuple[int, ...], np.ndarray, float]]:
     """Run the P3 step of Algorithm 2 on each category; return (category, assignment, avg JCT).
 
@@ -41,7 +41,7 @@ def _to_jobs(c: np.ndarray, order: np.ndarray) -> np.ndarray:
     return per_job
 
 
-def has(inst: PlacementInstance, market: str = "assignment") -> PlacementSolution:
+def has(inst: PlacementInstance, market: str = "auction") -> PlacementSolution:
     """HAS (Section V-C): the best placement over all C(K-1, S-1) categories.
 
     For every category of Algorithm 1, the placement maximizing total throughput (P3) is found,
@@ -50,12 +50,13 @@ def has(inst: PlacementInstance, market: str = "assignment") -> PlacementSolutio
     Parameters
     ----------
     inst : PlacementInstance
-    market : {"assignment", "auction"}
-        How each category's P3 optimum is found.  "auction" runs Algorithm 2's pricing
-        (:func:`~hetopt.placement.matching_market`), whose step count grows with the price gaps
-        (pseudo-polynomial, Proposition 1).  "assignment" (default) computes the same P3 optimum
-        with the Hungarian algorithm; Theorem 2, checked by the tests, says both reach the
-        maximum throughput, so they differ only in how ties among P3 optima are broken.
+    market : {"auction", "assignment"}
+        How each category's P3 optimum is found.  "auction" (default) runs Algorithm 2's
+        matching market (:func:`~hetopt.placement.matching_market`, with its default exact price
+        rule; the printed rule (22) need not end, see the formulation card).  "assignment"
+        computes a P3 optimum with the Hungarian algorithm, about 15 times faster; Theorem 2,
+        checked by the tests, says both reach the maximum throughput, so they can differ only in
+        how ties among P3 optima are broken.
 
     Returns
     -------

@@ -28,6 +28,8 @@ from typing import Any, Sequence
 import networkx as nx
 import numpy as np
 from scipy.optimize import linear_sum_assignment
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from ..errors import InstanceError, SolverError
 from ..result import Status
@@ -232,24 +234,20 @@ def _dgs_market(rho: np.ndarray, cat: np.ndarray, tol: float, limit: int, trace:
     for step in range(limit + 1):
         gamma = rho - prices
         best = gamma.max(axis=1)
-        pref = gamma >= best[:, None] - tol
-        H = nx.Graph()
-        slots = list(range(K, K + len(slot_job)))
-        H.add_nodes_from(slots)
-        H.add_nodes_from(range(K))
-        H.add_edges_from((K + s, int(k)) for s, i in enumerate(slot_job) for k in np.flatnonzero(pref[i]))
-        match = nx.bipartite.hopcroft_karp_matching(H, top_nodes=slots)
-        free = [s for s in slots if s not in match]
+        pref = gamma >= best[:, None] - tol  # S x K preferred workers of every job
+        graph = csr_matrix(pref[slot_job].astype(np.int8))  # slots x workers
+        slot_to_worker = maximum_bipartite_matching(graph, perm_type="column")  # Hopcroft-Karp
+        free = np.flatnonzero(slot_to_worker < 0).tolist()
         if not free:
             assignment = np.empty(K, dtype=int)
-            for s in slots:
-                assignment[match[s]] = slot_job[s - K]
+            assignment[slot_to_worker] = slot_job
             return assignment, prices, step, records
         if step == limit:
             break
-        seen_s, seen_w = _alternating_reach(free, H.neighbors, match)
+        worker_to_slot = {int(w): s for s, w in enumerate(slot_to_worker) if w >= 0}
+        seen_s, seen_w = _alternating_reach(free, lambda s: np.flatnonzero(pref[slot_job[s]]).tolist(), worker_to_slot)
         raised = np.array(sorted(seen_w))
-        jobs = sorted({int(slot_job[s_ - K]) for s_ in seen_s})
+        jobs = sorted({int(slot_job[s_]) for s_ in seen_s})
         outside = np.setdiff1d(np.arange(K), raised)
         delta = min(best[i] - gamma[i, outside].max() for i in jobs)
         prices[raised] += delta
@@ -380,7 +378,7 @@ def p3_optimum(inst: PlacementInstance, category: Sequence[int], *, solver: str 
     return float(sol.objective), np.argmax(sig, axis=0)
 
 
-def solve_category(inst: PlacementInstance, category: Sequence[int], market: str = "assignment") -> np.ndarray:
+def solve_category(inst: PlacementInstance, category: Sequence[int], market: str = "auction") -> np.ndarray:
     """The assignment Algorithm 2 keeps for one category: a P3 optimum by ``market``."""
     if market == "auction":
         return matching_market(inst, category).assignment

@@ -27,7 +27,7 @@ def job_priority(inst: PlacementInstance) -> np.ndarray:
 
 
 def jps(inst: PlacementInstance, n_samples: int = 20, alpha: float = 0.7, beta: float = 1.0, seed=None,
-        market: str = "assignment") -> PlacementSolution:
+        market: str = "auction") -> PlacementSolution:
     """JPS (Algorithm 3): Algorithm 2 on N categories sampled from the rear of Psi.
 
     Parameters
@@ -41,8 +41,8 @@ def jps(inst: PlacementInstance, n_samples: int = 20, alpha: float = 0.7, beta: 
     beta : float in [0, 1]
         Trade-off of eq. (34): the sample maximizing beta min_n Lambda_n / Lambda_n + (1 - beta) F_n.
     seed : int, numpy.random.Generator or None
-    market : {"assignment", "auction"}
-        P3 route, as in :func:`~hetopt.placement.has`.
+    market : {"auction", "assignment"}
+        P3 route, as in :func:`~hetopt.placement.has` (default: Algorithm 2's matching market).
 
     Returns
     -------
