@@ -13,11 +13,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-__all__ = ["instance_path", "list_instances", "load_json", "read_json", "check_header", "gavel_throughputs", "GAVEL_LICENSE"]
+__all__ = ["instance_path", "list_instances", "load_json", "read_json", "check_header", "gavel_throughputs", "gavel_license"]
 
 _TABLES = resources.files("hetopt.tables")
-#: Text of the MIT licence under which the Gavel throughput numbers are redistributed.
-GAVEL_LICENSE = "hetopt/tables/gavel-LICENSE.txt"
 
 
 def _instances_dir() -> Path:
@@ -95,3 +93,8 @@ def gavel_throughputs() -> dict[str, Any]:
     ``hetopt/tables/gavel-LICENSE.txt``.
     """
     return json.loads(_TABLES.joinpath("gavel_throughputs.json").read_text(encoding="utf-8"))
+
+
+def gavel_license() -> str:
+    """Text of the MIT licence under which the Gavel throughput numbers are redistributed."""
+    return _TABLES.joinpath("gavel-LICENSE.txt").read_text(encoding="utf-8")

@@ -29,3 +29,10 @@ def test_readme_opens_with_the_two_commands_and_ci_runs_the_test_one():
     assert len(first) == 2 and "hetopt reproduce" in first[0] and "pytest" in first[1]
     ci = (ROOT / ".ci" / "run").read_text()
     assert first[1].strip() in ci
+
+
+def test_gavel_numbers_ship_with_their_licence():
+    from hetopt.data import gavel_license, gavel_throughputs
+
+    assert "MIT" in gavel_license() and "Permission is hereby granted" in gavel_license()
+    assert len(gavel_throughputs()["entries"]) > 0

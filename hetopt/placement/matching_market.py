@@ -21,7 +21,6 @@ every category (the paper's initialization).
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -33,7 +32,6 @@ from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from ..errors import InstanceError, SolverError
 from ..result import Status
-from .evaluate import PlacementSolution, make_solution
 from .instance import PlacementInstance
 
 __all__ = [
@@ -385,11 +383,3 @@ def solve_category(inst: PlacementInstance, category: Sequence[int], market: str
     if market == "assignment":
         return p3_assignment(inst, category)
     raise ValueError(f"market is {market!r}; expected 'auction' or 'assignment'")
-
-
-def market_solution(inst: PlacementInstance, category: Sequence[int], market: str = "auction") -> PlacementSolution:
-    """The placement of one category as a :class:`PlacementSolution` (FEASIBLE: P3 optimum, not P1)."""
-    t0 = time.perf_counter()
-    a = solve_category(inst, category, market)
-    return make_solution(inst, a, solver=f"matching_market[{market}]", wall_time=time.perf_counter() - t0,
-                         info={"category": tuple(int(x) for x in category)})
