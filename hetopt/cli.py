@@ -21,6 +21,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from .errors import HetoptError
+
 __all__ = ["main", "PAPERS"]
 
 #: paper name -> module providing its commands
@@ -59,20 +61,75 @@ def _load(path: str) -> tuple[ModuleType, object]:
     return mod, mod.load_instance(data)
 
 
+def _print_table(table, args) -> None:
+    if getattr(args, "json", False):
+        print(table.to_json())
+    elif getattr(args, "csv", False):
+        print(table.to_csv(), end="")
+    else:
+        print(table)
+        print()
+
+
 def _cmd_reproduce(args: argparse.Namespace) -> int:
-    names = [args.paper] if args.paper else list(PAPERS)
-    total = matched = 0
-    for name in names:
-        for table in _paper(name).reproduce():
-            print(table)
+    from . import claims as ledger
+
+    results = ledger.run(args.paper, include_slow=not args.fast)
+    if args.json:
+        print(json.dumps([r.to_dict() for r in results], indent=1, default=str))
+    else:
+        for paper in dict.fromkeys(r.claim.paper for r in results):
+            rows = [r for r in results if r.claim.paper == paper]
+            print(ledger.results_table(rows, title=f"{paper}: paper's number vs ours"))
+            for r in rows:
+                if r.outcome.detail:
+                    print(f"  {r.claim.id}: {r.outcome.detail}")
             print()
-            total += len(table.rows)
-            matched += sum(bool(r[-1]) for r in table.rows)
-    print(f"{matched} of {total} paper numbers reproduced.")
-    if matched < total:
-        print("Rows marked 'no' are where our run does not give the paper's number; "
-              "each paper's formulation card in models/ explains why.")
-    return 1 if (args.strict and matched < total) else 0
+        print(ledger.summary_table(results))
+        n_ok = sum(r.outcome.verdict is ledger.Verdict.REPRODUCED for r in results)
+        print(f"{n_ok} of {len(results)} claims reproduced; every other claim carries a verdict and a diagnosis "
+              "(`hetopt claims --json`), and its experiment reruns with the command shown there.")
+    changed = [r.claim.id for r in results if r.verdict_changed]
+    unexplained = [r.claim.id for r in results if r.outcome.verdict is ledger.Verdict.UNEXPLAINED]
+    if changed:
+        print(f"hetopt: computed verdict differs from the recorded one for: {', '.join(changed)}", file=sys.stderr)
+    return 1 if (args.strict and (changed or unexplained)) else 0
+
+
+def _cmd_claims(args: argparse.Namespace) -> int:
+    from . import claims as ledger
+
+    if args.run or args.id:
+        results = ledger.run(args.paper, args.id, include_slow=not args.fast)
+        if args.json:
+            print(json.dumps([r.to_dict() for r in results], indent=1, default=str))
+            return 0
+        _print_table(ledger.results_table(results), args)
+        if not args.csv:
+            for r in results:
+                print(f"{r.claim.id}  [{r.outcome.verdict.value}]  {r.claim.statement}")
+                print(f"  paper: {r.claim.paper_value}   ours: {r.outcome.ours}   {r.outcome.detail}")
+                print(f"  diagnosis: {r.claim.diagnosis}")
+        return 0
+    items = ledger.claims(args.paper)
+    if args.json:
+        print(json.dumps([c.to_dict() for c in items], indent=1))
+        return 0
+    _print_table(ledger.ledger_table(items), args)
+    if not args.csv:
+        print(ledger.summary_table(items))
+    return 0
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from . import claims as ledger
+
+    if not args.name:
+        for name, sw in sorted(ledger.sweeps().items()):
+            print(f"{name:32s} {sw.description}")
+        return 0
+    _print_table(ledger.get_sweep(args.name).run(quick=args.quick), args)
+    return 0
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
@@ -115,10 +172,30 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="hetopt", description="Optimization models of heterogeneous GPU-cluster scheduling.")
     ap.add_argument("-v", "--verbose", action="store_true", help="log progress (INFO level)")
     sub = ap.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("reproduce", help="rerun the papers' worked examples; paper's number vs ours")
-    p.add_argument("paper", nargs="?", choices=list(PAPERS))
-    p.add_argument("--strict", action="store_true", help="exit with status 1 if any paper number is not reproduced")
+    papers = ["placement", "hare", "oasis", "contention", "hadar", "gavel"]
+    p = sub.add_parser("reproduce", help="run the claims ledger: every paper claim, ours, the computed verdict")
+    p.add_argument("paper", nargs="?", choices=papers)
+    p.add_argument("--fast", action="store_true", help="skip the claims whose check is slow")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--strict", action="store_true",
+                   help="exit with status 1 if a computed verdict differs from the recorded one or is unexplained")
     p.set_defaults(func=_cmd_reproduce)
+    p = sub.add_parser("claims", help="the claims ledger (recorded verdicts; --run recomputes them)")
+    p.add_argument("paper", nargs="?", choices=papers)
+    p.add_argument("--run", action="store_true", help="run the checks and show our numbers and computed verdicts")
+    p.add_argument("--id", action="append", help="only this claim id (repeatable); implies --run")
+    p.add_argument("--fast", action="store_true", help="with --run: skip slow checks")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--json", action="store_true")
+    g.add_argument("--csv", action="store_true")
+    p.set_defaults(func=_cmd_claims)
+    p = sub.add_parser("sweep", help="run a diagnostic sweep of the claims ledger (no NAME: list them)")
+    p.add_argument("name", nargs="?")
+    p.add_argument("--quick", action="store_true", help="a smaller grid")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--json", action="store_true")
+    g.add_argument("--csv", action="store_true")
+    p.set_defaults(func=_cmd_sweep)
     p = sub.add_parser("solve", help="solve a JSON instance with a method")
     p.add_argument("instance")
     p.add_argument("--method", required=True)
@@ -144,7 +221,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
-    return args.func(args)
+    try:
+        return args.func(args)
+    except HetoptError as exc:
+        if args.verbose:
+            raise
+        print(f"hetopt: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

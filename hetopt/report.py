@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 from dataclasses import dataclass, field
@@ -56,3 +58,17 @@ class Table:
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), default=str)
+
+    def to_csv(self) -> str:
+        """The rows as CSV with a header line (numbers unformatted)."""
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(self.columns)
+        w.writerows(self.rows)
+        return buf.getvalue()
+
+    def to_pandas(self):
+        """The rows as a ``pandas.DataFrame`` (pandas must be installed)."""
+        import pandas as pd
+
+        return pd.DataFrame([list(r) for r in self.rows], columns=list(self.columns))

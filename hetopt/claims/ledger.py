@@ -1,0 +1,200 @@
+"""The claims ledger: every checkable claim of every paper, its verdict and its evidence.
+
+A :class:`Claim` records where a paper makes a statement, the paper's number, the verdict
+recorded after review, a diagnosis, the bundled instances it rests on, and a ``check``
+function that recomputes our number *and decides the verdict by running the experiment*:
+a claim that is not reproduced gets a failing verdict only when its diagnostic experiment
+(a toggle, a sweep, a counterexample) confirms the mechanism, and ``fails-unexplained``
+otherwise.  The test suite asserts that every computed verdict equals the recorded one, so
+a change of behaviour anywhere in the package that moves a verdict fails a test.
+
+A :class:`Sweep` is a diagnostic experiment that shows a claim appear and vanish as a
+parameter moves; it returns a :class:`~hetopt.report.Table`.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..report import Table
+
+__all__ = ["Verdict", "Outcome", "Claim", "Sweep", "ClaimResult", "close_to", "ID_PATTERN"]
+
+#: ``paperkey.location.short_name``: lowercase words of [a-z0-9_] separated by dots.
+ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+){2,}$")
+
+
+class Verdict(enum.Enum):
+    """The fixed vocabulary of verdicts."""
+
+    REPRODUCED = "reproduced"
+    """Our number matches the paper's (within the claim's stated tolerance)."""
+    PAPER_ERROR = "fails-paper-error"
+    """The paper's statement or number is wrong: a proof gap, a simulator bug, an arithmetic slip."""
+    OUTSIDE_PREMISE = "fails-outside-premise"
+    """The claim fails on an instance that violates one of its premises; the claim itself stands."""
+    DEPENDS_ON_WORKLOAD = "depends-on-workload"
+    """The claim holds on some workloads and fails on others; the sweep shows where it switches."""
+    DEPENDS_ON_READING = "depends-on-reading"
+    """The text is ambiguous; the named readings move the verdict."""
+    DATA_MISSING = "not-reproducible-data-missing"
+    """The paper's number rests on unpublished data (traces, measured speeds); only directions compare."""
+    UNEXPLAINED = "fails-unexplained"
+    """Not reproduced and no experiment confirms a mechanism (a ledger entry should never rest here)."""
+
+    @property
+    def failing(self) -> bool:
+        return self is not Verdict.REPRODUCED
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a claim's check computed.
+
+    Attributes
+    ----------
+    ours : Any
+        Our number (or short text) in the same units as the paper's.
+    verdict : Verdict
+        The verdict decided by the check (by the diagnostic experiment when not reproduced).
+    detail : str
+        One line of evidence (the experiment's numbers), shown by ``hetopt claims --run``.
+    """
+
+    ours: Any
+    verdict: Verdict
+    detail: str = ""
+
+
+def close_to(ours: float, paper: float, *, rtol: float = 0.0, atol: float = 0.0) -> bool:
+    """``|ours - paper| <= atol + rtol * |paper|`` (False for NaN)."""
+    ours, paper = float(ours), float(paper)
+    if math.isnan(ours) or math.isnan(paper):
+        return False
+    return abs(ours - paper) <= atol + rtol * abs(paper)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One checkable claim of a paper.
+
+    Attributes
+    ----------
+    id : str
+        ``paperkey.location.short_name``, e.g. ``"wang2019.table5.ada_vs_srsf1"``.
+    paper : str
+        The hetopt subpackage: placement, hare, oasis, contention, hadar or gavel.
+    location : str
+        Where the claim is in the paper ("Section V-B, Table V").
+    statement : str
+        The claim as the paper states it.
+    paper_value : str
+        The paper's number, as printed.
+    verdict : Verdict
+        The recorded verdict (the test suite checks that ``check`` still computes it).
+    diagnosis : str
+        Why it holds or fails: the mechanism and the experiment that shows it.
+    evidence : tuple of str
+        Bundled instance stems (``instances/<stem>.json``) the check uses, possibly empty.
+    check : callable
+        ``check() -> Outcome``.
+    cost : str
+        ``"fast"`` (seconds; run by the default test suite) or ``"slow"``.
+    sweep : str or None
+        Name of the sweep (``hetopt sweep NAME``) that shows the verdict's mechanism.
+    """
+
+    id: str
+    paper: str
+    location: str
+    statement: str
+    paper_value: str
+    verdict: Verdict
+    diagnosis: str
+    check: Callable[[], Outcome]
+    evidence: tuple[str, ...] = ()
+    cost: str = "fast"
+    sweep: str | None = None
+
+    def __post_init__(self) -> None:
+        if not ID_PATTERN.match(self.id):
+            raise ValueError(f"claim id {self.id!r} is not of the form paperkey.location.short_name ([a-z0-9_] words)")
+        if self.cost not in ("fast", "slow"):
+            raise ValueError(f"claim {self.id}: cost is {self.cost!r}; expected 'fast' or 'slow'")
+        if not isinstance(self.verdict, Verdict):
+            raise ValueError(f"claim {self.id}: verdict must be a Verdict, got {self.verdict!r}")
+        if isinstance(self.evidence, str):
+            raise ValueError(f"claim {self.id}: evidence must be a tuple of instance names, not a string")
+
+    @property
+    def command(self) -> str:
+        """The shell command that reruns this claim's check."""
+        return f"hetopt claims --run --id {self.id}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "paper": self.paper, "location": self.location, "statement": self.statement,
+                "paper_value": self.paper_value, "verdict": self.verdict.value, "diagnosis": self.diagnosis,
+                "evidence": [f"instances/{e}.json" for e in self.evidence], "command": self.command,
+                "sweep": self.sweep, "sweep_command": f"hetopt sweep {self.sweep}" if self.sweep else None,
+                "cost": self.cost}
+
+    def run(self) -> "ClaimResult":
+        """Run the check; an exception becomes an UNEXPLAINED outcome with the error as detail."""
+        t0 = time.perf_counter()
+        try:
+            out = self.check()
+            if not isinstance(out, Outcome):
+                raise TypeError(f"check of {self.id} returned {type(out).__name__}, expected Outcome")
+        except Exception as exc:  # a broken check must show in the ledger, not abort the whole run
+            out = Outcome(ours=None, verdict=Verdict.UNEXPLAINED, detail=f"check raised {type(exc).__name__}: {exc}")
+        return ClaimResult(claim=self, outcome=out, wall_time=time.perf_counter() - t0)
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """A claim with the outcome of its check."""
+
+    claim: Claim
+    outcome: Outcome
+    wall_time: float
+
+    @property
+    def verdict_changed(self) -> bool:
+        return self.outcome.verdict is not self.claim.verdict
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.claim.to_dict()
+        ours = self.outcome.ours
+        if isinstance(ours, float) and not math.isfinite(ours):
+            ours = str(ours)
+        d.update(ours=ours, computed_verdict=self.outcome.verdict.value, detail=self.outcome.detail,
+                 wall_time=round(self.wall_time, 3))
+        return d
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A diagnostic experiment: a table of a claim's quantity against the parameter that moves it.
+
+    Attributes
+    ----------
+    name : str
+        ``paper.short_name``, the argument of ``hetopt sweep``.
+    func : callable
+        ``func(quick: bool = False) -> Table``; ``quick`` runs a smaller grid.
+    description : str
+        One line: what moves and what it shows.
+    """
+
+    name: str
+    func: Callable[..., Table]
+    description: str
+    claims: tuple[str, ...] = field(default=())
+
+    def run(self, quick: bool = False) -> Table:
+        return self.func(quick=quick)
