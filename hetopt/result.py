@@ -11,8 +11,9 @@ their own metrics (JCT, utility, makespan, ...).
 from __future__ import annotations
 
 import enum
+import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
 __all__ = ["Status", "Solution", "Certificate", "relative_gap", "OPTIMAL_RTOL"]
@@ -98,6 +99,14 @@ class Solution:
         """True when ``bound`` is a certified bound (solver dual bound or exact optimum)."""
         return self.bound is not None
 
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as JSON-ready values: the status as its string, arrays as lists, inf as a string."""
+        return {f.name: _jsonable(getattr(self, f.name)) for f in fields(self)}
+
+    def to_json(self, **kwargs: Any) -> str:
+        """``json.dumps(self.to_dict())``; keyword arguments go to ``json.dumps``."""
+        return json.dumps(self.to_dict(), **kwargs)
+
 
 @dataclass(frozen=True, kw_only=True)
 class Certificate:
@@ -138,3 +147,26 @@ class Certificate:
     @property
     def gap(self) -> float:
         return self.ratio - 1.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as JSON-ready values."""
+        return {f.name: _jsonable(getattr(self, f.name)) for f in fields(self)}
+
+
+def _jsonable(v: Any) -> Any:
+    """Convert enums, numpy values and containers to plain JSON values (non-finite floats as strings)."""
+    if isinstance(v, enum.Enum):
+        return v.value
+    if hasattr(v, "tolist"):
+        v = v.tolist()
+    if isinstance(v, float):
+        return v if math.isfinite(v) else str(v)
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, (str, int, bool)) or v is None:
+        return v
+    if is_dataclass(v):
+        return {f.name: _jsonable(getattr(v, f.name)) for f in fields(v)}
+    return str(v)

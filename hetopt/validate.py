@@ -10,6 +10,7 @@ instances (:func:`sweep`) with a local process pool or a ``dask.distributed`` cl
 from __future__ import annotations
 
 import concurrent.futures as cf
+import math
 import os
 import sys
 import time
@@ -56,11 +57,14 @@ def ratio_certificate(value: float, reference: float, limit: float, *, sense: st
                       name: str = "ratio", **details: Any) -> Certificate:
     """Check a claimed approximation / competitive ratio ``limit`` on one instance.
 
-    ``holds`` is ``ratio <= limit * (1 + RATIO_TOL)`` when ``proven``; when the reference is
-    not a certified optimum or bound the check cannot decide and ``holds`` is ``None``.
+    ``holds`` is ``ratio <= limit * (1 + RATIO_TOL)`` when ``proven`` and ``limit`` is finite;
+    when the reference is not a certified optimum or bound, or the limit is infinite (a
+    bound that says nothing, e.g. alpha = inf), the check cannot decide and ``holds`` is
+    ``None`` ("not checked"), so that ``assert cert.holds`` cannot pass vacuously.
     """
     r = _ratio(value, reference, sense)
-    holds = (r <= limit * (1 + RATIO_TOL)) if proven else None
+    limit = float(limit)
+    holds = (r <= limit * (1 + RATIO_TOL)) if (proven and math.isfinite(limit)) else None
     return Certificate(name=name, value=float(value), reference=float(reference), ratio=r, limit=float(limit),
                        proven=proven, holds=holds, details=dict(details))
 

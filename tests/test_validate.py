@@ -50,3 +50,20 @@ def test_certificates():
     heur = Solution(status=Status.FEASIBLE, objective=10.0)
     assert not gap_certificate(11.0, heur).proven
     assert summarize([1, 2, 3])["mean"] == 2
+
+
+def test_ratio_against_an_infinite_limit_is_not_checked():
+    c = ratio_certificate(20.0, 10.0, float("inf"), proven=True)
+    assert c.proven and c.holds is None
+
+
+def test_solution_and_certificate_serialize_to_json():
+    import json
+
+    import numpy as np
+
+    sol = Solution(status=Status.OPTIMAL, objective=1.5, bound=float("inf"), wall_time=0.1, solver="highs")
+    d = json.loads(sol.to_json())
+    assert d["status"] == "optimal" and d["objective"] == 1.5 and d["bound"] == "inf"
+    cert = ratio_certificate(np.float64(3.0), 2.0, 2.0, proven=True)
+    assert json.loads(json.dumps(cert.to_dict()))["holds"] is True
