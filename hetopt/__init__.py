@@ -10,6 +10,7 @@ al.), :mod:`hetopt.hadar` (Sultana et al.) and :mod:`hetopt.gavel` (Narayanan et
 the baseline several papers use).
 """
 
+from .api import load_instance, methods, solve
 from .errors import HetoptError, InfeasibleError, InstanceError, SizeLimitError, SolverError, UnboundedError
 from .result import Certificate, Solution, Status
 from .solvers import solve_milp, solve_model, solve_problem
@@ -17,6 +18,9 @@ from .solvers import solve_milp, solve_model, solve_problem
 __version__ = "0.1.0"
 
 __all__ = [
+    "load_instance",
+    "methods",
+    "solve",
     "HetoptError",
     "InstanceError",
     "InfeasibleError",

@@ -2,6 +2,7 @@
 
     hetopt reproduce [PAPER]                      the papers' worked examples, paper vs ours
     hetopt solve INSTANCE.json --method NAME [--json]
+    hetopt solve --list-methods KIND              every method of a kind, with its category
     hetopt validate PAPER --n N --seed S          a certification sweep, as a table
     hetopt bench PAPER                            timings and ratios measured in one run
     hetopt export INSTANCE.json --format lp|mps   the exact model, for other solvers
@@ -22,6 +23,8 @@ from pathlib import Path
 from types import ModuleType
 
 from .errors import HetoptError
+from .report import Table
+from .result import _jsonable
 
 __all__ = ["main", "PAPERS"]
 
@@ -41,24 +44,11 @@ def _paper(name: str) -> ModuleType:
     return importlib.import_module(PAPERS[name])
 
 
-def _paper_for_instance(data: dict) -> ModuleType:
-    kind = data.get("kind")
-    for name in PAPERS:
-        mod = _paper(name)
-        if mod.KIND == kind:
-            return mod
-    kinds = ", ".join(_paper(n).KIND for n in PAPERS)
-    raise SystemExit(f"hetopt: instance kind {kind!r} is not supported; expected one of {kinds}")
-
-
 def _load(path: str) -> tuple[ModuleType, object]:
-    p = Path(path)
-    if not p.exists():
-        raise SystemExit(f"hetopt: no such file: {path}")
-    with open(p, encoding="utf-8") as fh:
-        data = json.load(fh)
-    mod = _paper_for_instance(data)
-    return mod, mod.load_instance(data)
+    from . import api
+
+    inst = api.load_instance(path)
+    return api.commands_module(api.kind_of(inst)), inst
 
 
 def _print_table(table, args) -> None:
@@ -133,13 +123,23 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
+    from . import api
+
+    if args.list_methods:
+        table = Table(f"methods of kind {args.list_methods}", ["method", "category", "description"])
+        for name, m in api.methods(args.list_methods).items():
+            table.add(name, m.category, m.description)
+        _print_table(table, args)
+        return 0
+    if not args.instance or not args.method:
+        raise HetoptError("solve needs INSTANCE and --method NAME (or --list-methods KIND)")
     mod, inst = _load(args.instance)
-    if args.method not in mod.METHODS:
-        raise SystemExit(f"hetopt: unknown method {args.method!r}; expected one of {', '.join(mod.METHODS)}")
-    sol = mod.solve(inst, args.method)
-    summary = mod.solution_summary(sol)
+    sol = api.solve(inst, args.method)
+    summary = {"kind": mod.KIND, "method": args.method, "status": sol.status.value, "objective": sol.objective,
+               "bound": sol.bound, "gap": sol.gap, "solver": sol.solver, "wall_time": sol.wall_time}
+    summary.update({k: v for k, v in mod.solution_summary(sol).items() if k not in summary})
     if args.json:
-        print(json.dumps(summary, default=str, indent=1))
+        print(json.dumps(_jsonable(summary), indent=1))
     else:
         for k, v in summary.items():
             print(f"{k}: {v}")
@@ -147,22 +147,28 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    table = _paper(args.paper).validate(n=args.n, seed=args.seed)
-    print(table)
+    if args.n < 1:
+        raise HetoptError(f"--n is {args.n}; expected a number of instances >= 1")
+    _print_table(_paper(args.paper).validate(n=args.n, seed=args.seed), args)
     return 0
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    for table in _paper(args.paper).bench(quick=args.quick):
-        print(table)
-        print()
+    tables = _paper(args.paper).bench(quick=args.quick)
+    if args.json:
+        print(json.dumps([t.to_dict() for t in tables], indent=1, default=str))
+        return 0
+    for table in tables:
+        _print_table(table, args)
     return 0
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
     mod, inst = _load(args.instance)
-    model = mod.export_model(inst)
     out = args.output or str(Path(args.instance).with_suffix("." + args.format))
+    if Path(out).resolve() == Path(args.instance).resolve():
+        raise HetoptError(f"the output {out} is the input instance; choose another path with -o")
+    model = mod.export_model(inst)
     model.write(out, format=args.format, io_options={"symbolic_solver_labels": True})
     print(f"wrote {out}")
     return 0
@@ -196,19 +202,28 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--json", action="store_true")
     g.add_argument("--csv", action="store_true")
     p.set_defaults(func=_cmd_sweep)
-    p = sub.add_parser("solve", help="solve a JSON instance with a method")
-    p.add_argument("instance")
-    p.add_argument("--method", required=True)
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p = sub.add_parser("solve", help="solve a JSON instance with a method (--list-methods KIND lists them)")
+    p.add_argument("instance", nargs="?")
+    p.add_argument("--method")
+    p.add_argument("--list-methods", metavar="KIND", help="list the methods of an instance kind and exit")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--json", action="store_true", help="print the result as JSON")
+    g.add_argument("--csv", action="store_true", help="with --list-methods: print CSV")
     p.set_defaults(func=_cmd_solve)
     p = sub.add_parser("validate", help="certification sweep over seeded instances")
     p.add_argument("paper", choices=list(PAPERS))
     p.add_argument("--n", type=int, default=20, help="number of instances")
     p.add_argument("--seed", type=int, default=0, help="first seed")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--json", action="store_true")
+    g.add_argument("--csv", action="store_true")
     p.set_defaults(func=_cmd_validate)
     p = sub.add_parser("bench", help="timings and ratios of methods measured in one run")
     p.add_argument("paper", choices=list(PAPERS))
     p.add_argument("--quick", action="store_true", help="small sizes only")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--json", action="store_true")
+    g.add_argument("--csv", action="store_true")
     p.set_defaults(func=_cmd_bench)
     p = sub.add_parser("export", help="write the exact model of an instance as LP or MPS")
     p.add_argument("instance")
@@ -228,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"hetopt: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into `head` and closed: not an error of ours
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -36,3 +36,10 @@ def test_gavel_numbers_ship_with_their_licence():
 
     assert "MIT" in gavel_license() and "Permission is hereby granted" in gavel_license()
     assert len(gavel_throughputs()["entries"]) > 0
+
+
+def test_licence_and_typing_marker_ship():
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License") and cfg["project"]["license"] == "MIT"
+    assert (ROOT / "hetopt" / "py.typed").exists() and "py.typed" in cfg["tool"]["setuptools"]["package-data"]["hetopt"]
+    assert "notebooks" in cfg["project"]["optional-dependencies"]

@@ -34,15 +34,15 @@ def milp_srsf1(inst: ContentionInstance) -> ContentionSolution:
 
 
 METHODS: dict[str, Callable[[ContentionInstance], ContentionSolution]] = {
-    "ada-srsf": ada_srsf,
+    "ada_srsf": ada_srsf,
     "srsf1": functools.partial(srsf, n=1),
     "srsf2": functools.partial(srsf, n=2),
     "srsf3": functools.partial(srsf, n=3),
-    "ada-srsf-lwf2": functools.partial(ada_srsf, kappa=2),
-    "ada-srsf-lwf4": functools.partial(ada_srsf, kappa=4),
-    "ada-srsf-ff": functools.partial(ada_srsf, placement="ff"),
-    "ada-srsf-ls": functools.partial(ada_srsf, placement="ls"),
-    "ada-srsf-rand": functools.partial(ada_srsf, placement="rand", seed=0),
+    "ada_srsf_lwf2": functools.partial(ada_srsf, kappa=2),
+    "ada_srsf_lwf4": functools.partial(ada_srsf, kappa=4),
+    "ada_srsf_ff": functools.partial(ada_srsf, placement="ff"),
+    "ada_srsf_ls": functools.partial(ada_srsf, placement="ls"),
+    "ada_srsf_rand": functools.partial(ada_srsf, placement="rand", seed=0),
     "milp": milp_srsf1,
 }
 
