@@ -1,6 +1,8 @@
 """The ``hetopt`` command.
 
-    hetopt reproduce [PAPER]                      the papers' worked examples, paper vs ours
+    hetopt reproduce [PAPER]                      run the claims ledger: each paper claim, ours, the verdict
+    hetopt claims [PAPER] [--run] [--json]        the ledger: verdicts, diagnoses, commands that rerun them
+    hetopt sweep [NAME] [--quick]                 a diagnostic experiment of the ledger, as a table
     hetopt solve INSTANCE.json --method NAME [--json]
     hetopt solve --list-methods KIND              every method of a kind, with its category
     hetopt validate PAPER --n N --seed S          a certification sweep, as a table
@@ -8,8 +10,9 @@
     hetopt export INSTANCE.json --format lp|mps   the exact model, for other solvers
 
 Each paper subpackage provides a ``commands`` module with the same functions
-(``reproduce``, ``validate``, ``bench``, ``solve``, ``export_model``, ``KIND``,
-``METHODS``); this module only dispatches, with no per-paper special cases.
+(``validate``, ``bench``, ``export_model``, ``load_instance``, ``solution_summary``, ``KIND``,
+``METHODS``); instances are loaded and solved through :mod:`hetopt.api`, and this module only
+dispatches, with no per-paper special cases.
 """
 
 from __future__ import annotations
@@ -22,25 +25,17 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from .api import KINDS as PAPERS  # one table of kinds for the API and the CLI
 from .errors import HetoptError
 from .report import Table
 from .result import _jsonable
 
 __all__ = ["main", "PAPERS"]
 
-#: paper name -> module providing its commands
-PAPERS = {
-    "placement": "hetopt.placement.commands",
-    "hare": "hetopt.hare.commands",
-    "oasis": "hetopt.oasis.commands",
-    "hadar": "hetopt.hadar.commands",
-    "contention": "hetopt.contention.commands",
-}
-
 
 def _paper(name: str) -> ModuleType:
     if name not in PAPERS:
-        raise SystemExit(f"hetopt: unknown paper {name!r}; expected one of {', '.join(PAPERS)}")
+        raise HetoptError(f"paper is {name!r}; expected one of {', '.join(PAPERS)}")
     return importlib.import_module(PAPERS[name])
 
 
@@ -178,7 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="hetopt", description="Optimization models of heterogeneous GPU-cluster scheduling.")
     ap.add_argument("-v", "--verbose", action="store_true", help="log progress (INFO level)")
     sub = ap.add_subparsers(dest="command", required=True)
-    papers = ["placement", "hare", "oasis", "contention", "hadar", "gavel"]
+    papers = list(PAPERS)
     p = sub.add_parser("reproduce", help="run the claims ledger: every paper claim, ours, the computed verdict")
     p.add_argument("paper", nargs="?", choices=papers)
     p.add_argument("--fast", action="store_true", help="skip the claims whose check is slow")

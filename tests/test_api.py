@@ -1,0 +1,120 @@
+"""The front door: hetopt.load_instance / methods / solve, and the CLI that uses them."""
+
+import json
+
+import pytest
+
+import hetopt
+from hetopt import api
+from hetopt.cli import main
+from hetopt.data import instance_path, list_instances
+from hetopt.errors import HetoptError, InstanceError
+from hetopt.result import Status
+
+#: a small bundled instance of every kind, on which every method of the kind runs in seconds
+SMALL = {
+    "placement": "liu2024_table2",
+    "hare": "hare2022_theorem4_counterexample",
+    "oasis": "oasis2018_theorem4_violation",
+    "contention": "wang2019_tiny",
+    "hadar": "hadar2024_small",
+}
+KIND_METHODS = [(k, m) for k in SMALL for m in api.commands_module(k).METHODS]
+
+
+def test_every_kind_has_a_small_instance():
+    assert set(SMALL) == set(api.KINDS)
+
+
+@pytest.mark.parametrize("stem", list_instances())
+def test_every_bundled_instance_loads_by_name_path_and_dict(stem):
+    path = instance_path(stem)
+    data = json.loads(path.read_text())
+    a, b, c = hetopt.load_instance(stem), hetopt.load_instance(path), hetopt.load_instance(data)
+    assert type(a) is type(b) is type(c)
+    assert api.kind_of(a) == data["kind"]
+
+
+@pytest.mark.parametrize("kind", list(api.KINDS))
+def test_categories_cover_every_method_and_name_no_stale_one(kind):
+    names = set(api.commands_module(kind).METHODS)
+    assert set(api.CATEGORIES[kind]) == names
+    assert set(api.CATEGORIES[kind].values()) <= {"exact", "heuristic", "baseline"}
+    for name in names:
+        assert "-" not in name, f"{kind}.{name}: method names use underscores"
+
+
+@pytest.mark.parametrize(("kind", "name"), KIND_METHODS, ids=[f"{k}-{m}" for k, m in KIND_METHODS])
+def test_every_method_solves_a_small_instance(kind, name):
+    inst = hetopt.load_instance(SMALL[kind])
+    method = hetopt.methods(kind)[name]
+    assert method.description and method.category in ("exact", "heuristic", "baseline")
+    sol = hetopt.solve(inst, name)
+    assert sol.status in (Status.OPTIMAL, Status.FEASIBLE), sol.status
+    assert sol.objective is not None
+    json.dumps(sol.to_dict())  # every solution serializes
+    if method.category == "exact":
+        assert sol.status is Status.OPTIMAL
+    else:
+        assert sol.status is not Status.OPTIMAL or sol.bound is not None
+
+
+@pytest.mark.parametrize("kind", ["placement", "hare", "oasis"])
+def test_no_method_beats_the_certified_optimum(kind):
+    inst = hetopt.load_instance(SMALL[kind])
+    table = hetopt.methods(kind)
+    exact = [n for n, m in table.items() if m.category == "exact"]
+    opt = hetopt.solve(inst, exact[0])
+    assert opt.status is Status.OPTIMAL
+    sign = 1.0 if opt.sense == "min" else -1.0
+    for name in table:
+        sol = hetopt.solve(inst, name)
+        assert sign * sol.objective >= sign * opt.objective - 1e-6 * max(1.0, abs(opt.objective)), name
+
+
+def test_load_instance_errors_name_the_problem(tmp_path):
+    with pytest.raises(InstanceError, match="no such file"):
+        hetopt.load_instance(tmp_path / "missing.json")
+    with pytest.raises(InstanceError, match="directory"):
+        hetopt.load_instance(tmp_path)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(InstanceError, match="not valid JSON"):
+        hetopt.load_instance(bad)
+    lst = tmp_path / "list.json"
+    lst.write_text("[1, 2]")
+    with pytest.raises(InstanceError, match="JSON list"):
+        hetopt.load_instance(lst)
+    with pytest.raises(InstanceError, match="no 'kind'"):
+        hetopt.load_instance({"jobs": []})
+    with pytest.raises(InstanceError, match="kind is 'nope'"):
+        hetopt.load_instance({"kind": "nope"})
+    with pytest.raises(InstanceError, match="expected a path"):
+        hetopt.load_instance(42)
+
+
+def test_solve_rejects_unknown_methods_and_non_instances():
+    inst = hetopt.load_instance("liu2024_table2")
+    with pytest.raises(HetoptError, match="placement methods are: .*exact"):
+        hetopt.solve(inst, "nope")
+    with pytest.raises(InstanceError, match="expected a hetopt instance"):
+        hetopt.solve({"kind": "placement"}, "exact")
+
+
+def test_cli_lists_methods_and_solves_with_json(capsys):
+    assert main(["solve", "--list-methods", "hare"]) == 0
+    out = capsys.readouterr().out
+    assert "algorithm1" in out and "exact" in out and "baseline" in out
+    assert main(["solve", "liu2024_table2", "--method", "exact", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert {"kind", "method", "status", "objective", "bound", "gap", "solver", "wall_time"} <= set(d)
+    assert d["status"] == "optimal" and d["kind"] == "placement"
+
+
+@pytest.mark.parametrize("args", [["solve", "/nonexistent.json", "--method", "exact"],
+                                  ["solve", "liu2024_table2", "--method", "nope"],
+                                  ["solve", "--list-methods", "nope"]])
+def test_cli_errors_are_one_line(args, capsys):
+    assert main(args) != 0
+    err = capsys.readouterr().err
+    assert err.startswith("hetopt: ") and "Traceback" not in err and err.count("\n") == 1
