@@ -131,6 +131,11 @@ def _audit_models():
     out["hare sched"] = build_hare_sched(hi)
     out["hare relaxation"] = build_relaxation(hi)
     out["hare sched fig1"] = build_hare_sched(load_instance("hare2022_fig1"))
+    from hetopt.hare.simulator import cluster, generate_workload
+
+    wi = generate_workload(3, cluster(v100=1, k80=1), seed=0)  # task times from Gavel's measured throughputs
+    out["hare sched workload"] = build_hare_sched(wi)
+    out["hare relaxation workload"] = build_relaxation(wi)
     oi = oasis_instance(4, 6, 4, 4, seed=0)
     out["oasis offline"] = build_offline(oi)
     out["oasis dorm"] = build_dorm_model(dorm_data(oi, range(oi.n_jobs), [0] * oi.n_jobs))
