@@ -319,3 +319,18 @@ def test_max_sum_throughput_is_invariant_to_throughput_units():
     X1 = max_sum_throughput(T, s, c)
     X2 = max_sum_throughput(T * 1e6, s, c)
     assert np.sum(T * X2) == pytest.approx(np.sum(T * X1), rel=1e-7)
+
+
+def test_makespan_errors_name_the_problem():
+    # job 1 runs only on type 1, which has no GPUs: it can never finish
+    with pytest.raises(InstanceError, match="job 1"):
+        solve_min_total_duration([[1.0, 0.0], [0.0, 2.0]], [1, 1], [2, 0], [1.0, 1.0])
+    with pytest.raises(InstanceError, match="remaining_steps"):
+        solve_min_total_duration([[1.0]], [1], [1], [0.0])
+    with pytest.raises(InstanceError, match="allocation"):
+        makespan_of(np.ones((2, 2)), np.ones((2, 3)), [1.0, 1.0])
+
+
+def test_unknown_fifo_semantics_is_an_error():
+    with pytest.raises(InstanceError, match="semantics"):
+        fifo([[1.0]], [1], [1], semantics="lifo")
