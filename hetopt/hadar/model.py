@@ -13,6 +13,9 @@ linearizes both exactly (see ``models/hadar2024.md``):
   job runs must not be after it (``z[j,t] <= sum_{t' >= t} d[j,t']``); the objective
   ``sum_t U_j(t) d[j,t]`` with non-increasing ``U_j`` makes the optimum pick the true last slot.
 * (1e): binary ``z[j,t]`` with ``sum_hr w[j,h,r,t] = W_j z[j,t]`` (all-or-nothing).
+* Scaling: the solver sees ``q[j,t] = p[j,t] / (L W_j max_r X^r_j)`` in ``[0, 1]`` (job j's share of
+  a full slot), so (1a)-(1b) have coefficients in ``[0, 1]`` and (1a)'s right-hand side is a number
+  of slots, whatever the iteration counts (up to 1e7 on the trace); ``p`` is an expression.
 
 References
 ----------
@@ -58,8 +61,9 @@ def build_p1(inst: HadarInstance) -> pyo.ConcreteModel:
     Returns
     -------
     pyomo.environ.ConcreteModel
-        Variables ``w`` (GPUs), ``z`` (job runs), ``u`` (type used), ``p`` (iterations in
-        the slot), ``d`` (finish slot); objective ``total_utility``.
+        Variables ``w`` (GPUs), ``z`` (job runs), ``u`` (type used), ``q`` (share of a full
+        slot; expression ``p``: iterations in the slot), ``d`` (finish slot); objective
+        ``total_utility``.
     """
     J, H, R, T = inst.n_jobs, inst.n_machines, inst.n_types, inst.horizon
     L = inst.slot_length
@@ -87,22 +91,26 @@ def build_p1(inst: HadarInstance) -> pyo.ConcreteModel:
     m.z = pyo.Var(m.JOBS, m.SLOTS, domain=pyo.Binary, doc="job j runs in slot t (gang of (1e))")
     m.u = pyo.Var(m.JOBS, m.TYPES, m.SLOTS, domain=pyo.Binary, doc="job j uses type r in slot t (for (1b))")
     xmax = X.max(axis=1)
-    m.p = pyo.Var(m.JOBS, m.SLOTS, bounds=lambda _, j, t: (0, L * W[j] * xmax[j]),
-                  doc="x_j(t) sum_hr w^r_jh(t) L: iterations of job j in slot t")
+    full = L * W * xmax  # iterations of job j in a slot at its fastest type: job j's unit of work
+    # Per-job units (scaling): q = p / full in [0, 1], so no coefficient carries an iteration count
+    # (E_j N_j up to 1e7); p is kept as an expression in iterations.
+    m.q = pyo.Var(m.JOBS, m.SLOTS, bounds=(0, 1), doc="x_j(t) sum_hr w^r_jh(t) L / (L W_j max_r X^r_j): share of a full slot")
+    m.p = pyo.Expression(m.JOBS, m.SLOTS, rule=lambda _, j, t: float(full[j]) * m.q[j, t],
+                         doc="x_j(t) sum_hr w^r_jh(t) L: iterations of job j in slot t")
     m.d = pyo.Var(m.JOBS, m.SLOTS, domain=pyo.Binary, doc="f_j = t (the finish slot of (1c))")
 
     m.total_utility = pyo.Objective(
         expr=sum(m.U[j, t] * m.d[j, t] for j in m.JOBS for t in m.SLOTS if t >= a[j]),
         sense=pyo.maximize, doc="(1) total utility sum_j U_j(f_j - a_j)")
     m.iterations_complete = pyo.Constraint(
-        m.JOBS, rule=lambda m, j: sum(m.p[j, t] for t in m.SLOTS) >= m.EN[j],
-        doc="(1a) every job completes E_j N_j iterations")
+        m.JOBS, rule=lambda m, j: sum(m.q[j, t] for t in m.SLOTS) >= float(inst.total_iterations[j]) / float(full[j]),
+        doc="(1a) every job completes E_j N_j iterations (in full slots of job j)")
 
     def bottleneck(m, j, r, t):
         if X[j, r] <= 0:
             return pyo.Constraint.Skip
-        big = L * W[j] * (xmax[j] - X[j, r])
-        return m.p[j, t] <= L * W[j] * X[j, r] + big * (1 - m.u[j, r, t])
+        ratio = float(X[j, r] / xmax[j])
+        return m.q[j, t] <= ratio + (1.0 - ratio) * (1 - m.u[j, r, t])
 
     m.bottleneck_throughput = pyo.Constraint(m.JOBS, m.TYPES, m.SLOTS, rule=bottleneck,
                                              doc="(1b) x_j(t) is at most X^r_j of every type r the job uses")
@@ -110,7 +118,7 @@ def build_p1(inst: HadarInstance) -> pyo.ConcreteModel:
                                  rule=lambda m, j, h, r, t: m.w[j, h, r, t] <= m.W[j] * m.u[j, r, t],
                                  doc="(1b) a type with w^r_jh(t) > 0 counts as used")
     m.runs_when_progressing = pyo.Constraint(m.JOBS, m.SLOTS,
-                                             rule=lambda m, j, t: m.p[j, t] <= L * W[j] * xmax[j] * m.z[j, t],
+                                             rule=lambda m, j, t: m.q[j, t] <= m.z[j, t],
                                              doc="(1b) no iterations in a slot where the job does not run")
     m.one_finish_slot = pyo.Constraint(
         m.JOBS, rule=lambda m, j: sum(m.d[j, t] for t in m.SLOTS if t >= a[j]) == 1,

@@ -16,6 +16,7 @@ import math
 import time
 
 import numpy as np
+import pyomo.environ as pyo
 
 from ..errors import SizeLimitError, SolverError
 from ..result import OPTIMAL_RTOL, Status, relative_gap
@@ -102,7 +103,7 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
         if best_val - lower <= rel_gap * abs(best_val):
             break
         for i in range(inst.n_jobs):
-            add_tangent_cut(m, i, float(m.V[i].value))
+            add_tangent_cut(m, i, float(pyo.value(m.V[i])))
     gap = relative_gap(best_val, lower)
     if status is not Status.TIME_LIMIT:
         status = Status.OPTIMAL if gap is not None and gap <= OPTIMAL_RTOL else Status.FEASIBLE

@@ -46,6 +46,15 @@ def _base(inst: PlacementInstance, name: str) -> pyo.ConcreteModel:
     return m
 
 
+def _add_job_units(m: pyo.ConcreteModel, inst: PlacementInstance) -> None:
+    """Per-job units: ``rmax_i`` (fastest worker's samples/s) and ``tau_i = |Pi_i| / rmax_i`` (seconds)."""
+    S = inst.n_jobs
+    rmax = {i: float(inst.throughput[i].max()) for i in range(S)}
+    m.rmax = pyo.Param(m.JOBS, initialize=rmax, doc="rmax_i: samples/s of job i on its fastest worker")
+    m.tau = pyo.Param(m.JOBS, initialize={i: float(inst.dataset_size[i]) / rmax[i] for i in range(S)},
+                      doc="tau_i = |Pi_i| / rmax_i: job i's unit of time")
+
+
 def _add_comm_linear(m: pyo.ConcreteModel, inst: PlacementInstance, count: dict, uses_node) -> None:
     """l_i^[c] of (5)-(6), linearized: one-hot worker count, spans-nodes binary, product linearized.
 
@@ -108,24 +117,28 @@ def build_p1(inst: PlacementInstance, form: str = "milp") -> pyo.ConcreteModel:
     S, K = inst.n_jobs, inst.n_workers
     m = _base(inst, f"P1 ({form})")
     m.sigma = pyo.Var(m.JOBS, m.WORKERS, domain=pyo.Binary, doc="sigma_{i,k} = 1 iff worker k trains job i")
-    m.pi = pyo.Var(m.JOBS, m.WORKERS, bounds=lambda m, i, k: (0, m.Pi[i]), doc="|pi_{i,k}|: samples of job i on worker k")
-    lp_ub = {i: float(inst.dataset_size[i] / inst.throughput[i].min()) for i in range(S)}
-    m.lp = pyo.Var(m.JOBS, bounds=lambda m, i: (0, lp_ub[i]), doc="l_i^[p]: computation latency of an epoch")
+    _add_job_units(m, inst)
+    # Per-job units (scaling): frac = |pi| / |Pi_i| in [0, 1] and u = l^[p] / tau_i, so no coefficient
+    # carries a sample count (1e5-1e7); |pi| and l^[p] are kept as expressions in the paper's units.
+    m.frac = pyo.Var(m.JOBS, m.WORKERS, bounds=(0, 1), doc="|pi_{i,k}| / |Pi_i|: share of job i's samples on worker k")
+    m.pi = pyo.Expression(m.JOBS, m.WORKERS, rule=lambda m, i, k: m.Pi[i] * m.frac[i, k], doc="|pi_{i,k}|: samples of job i on worker k")
+    m.u = pyo.Var(m.JOBS, bounds=lambda m, i: (0, m.rmax[i] / float(inst.throughput[i].min())), doc="l_i^[p] / tau_i")
+    m.lp = pyo.Expression(m.JOBS, rule=lambda m, i: m.tau[i] * m.u[i], doc="l_i^[p]: computation latency of an epoch")
     comm = inst.has_communication
     if comm:
         m.lc = pyo.Var(m.JOBS, domain=pyo.NonNegativeReals, doc="l_i^[c]: communication latency of an epoch")
     if form == "minlp":
-        m.samples_assigned = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.sigma[i, k] * m.pi[i, k] for k in m.WORKERS) == m.Pi[i],
-                                            doc="(8a) all samples of job i are assigned")
-        m.straggler = pyo.Constraint(m.JOBS, m.WORKERS, rule=lambda m, i, k: m.lp[i] >= m.sigma[i, k] * m.pi[i, k] / m.rho[i, k],
-                                     doc="(2)-(3) l_i^[p] = max_k |pi_{i,k}| / rho_{i,k} sigma_{i,k}")
+        m.samples_assigned = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.sigma[i, k] * m.frac[i, k] for k in m.WORKERS) == 1,
+                                            doc="(8a) all samples of job i are assigned (in shares of |Pi_i|)")
+        m.straggler = pyo.Constraint(m.JOBS, m.WORKERS, rule=lambda m, i, k: m.u[i] >= m.sigma[i, k] * m.frac[i, k] * (m.rmax[i] / m.rho[i, k]),
+                                     doc="(2)-(3) l_i^[p] = max_k |pi_{i,k}| / rho_{i,k} sigma_{i,k} (in units of tau_i)")
     else:
-        m.samples_assigned = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.pi[i, k] for k in m.WORKERS) == m.Pi[i],
-                                            doc="(8a) all samples of job i are assigned (linearized)")
-        m.samples_on_selected = pyo.Constraint(m.JOBS, m.WORKERS, rule=lambda m, i, k: m.pi[i, k] <= m.Pi[i] * m.sigma[i, k],
+        m.samples_assigned = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.frac[i, k] for k in m.WORKERS) == 1,
+                                            doc="(8a) all samples of job i are assigned (linearized, in shares of |Pi_i|)")
+        m.samples_on_selected = pyo.Constraint(m.JOBS, m.WORKERS, rule=lambda m, i, k: m.frac[i, k] <= m.sigma[i, k],
                                                doc="(8a) samples only on selected workers (linearized sigma |pi|)")
-        m.straggler = pyo.Constraint(m.JOBS, m.WORKERS, rule=lambda m, i, k: m.lp[i] >= m.pi[i, k] / m.rho[i, k],
-                                     doc="(2)-(3) l_i^[p] = max_k |pi_{i,k}| / rho_{i,k}")
+        m.straggler = pyo.Constraint(m.JOBS, m.WORKERS, rule=lambda m, i, k: m.u[i] >= m.frac[i, k] * (m.rmax[i] / m.rho[i, k]),
+                                     doc="(2)-(3) l_i^[p] = max_k |pi_{i,k}| / rho_{i,k} (in units of tau_i)")
     m.at_least_one = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.sigma[i, k] for k in m.WORKERS) >= 1,
                                     doc="(8b) every job gets at least one worker")
     m.all_workers = pyo.Constraint(expr=sum(m.sigma[i, k] for i in m.JOBS for k in m.WORKERS) == K,
@@ -174,13 +187,15 @@ def build_p2(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteMo
     m = _base(inst, "P2")
     m.Kcat = pyo.Param(m.JOBS, initialize={i: int(cat[i]) for i in range(S)}, doc="K_i of the category")
     m.sigma = pyo.Var(m.JOBS, m.WORKERS, domain=pyo.Binary, doc="sigma_{i,k}")
-    m.lp = pyo.Var(m.JOBS, bounds=lambda m, i: (0, float(inst.dataset_size[i] / inst.throughput[i].min())), doc="l_i^[p]")
+    _add_job_units(m, inst)
+    m.u = pyo.Var(m.JOBS, bounds=lambda m, i: (0, m.rmax[i] / float(inst.throughput[i].min())), doc="l_i^[p] / tau_i")
+    m.lp = pyo.Expression(m.JOBS, rule=lambda m, i: m.tau[i] * m.u[i], doc="l_i^[p]")
     m.workers_per_job = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.sigma[i, k] for k in m.WORKERS) == m.Kcat[i],
                                        doc="(17) job i gets K_i workers")
     m.one_job = pyo.Constraint(m.WORKERS, rule=lambda m, k: sum(m.sigma[i, k] for i in m.JOBS) <= 1,
                                doc="(8d) a worker trains at most one job")
-    m.computation = pyo.Constraint(m.JOBS, rule=lambda m, i: m.lp[i] * sum(m.sigma[i, k] * m.rho[i, k] for k in m.WORKERS) >= m.Pi[i],
-                                   doc="(16) l_i^[p] = |Pi_i| / sum_k sigma_{i,k} rho_{i,k}")
+    m.computation = pyo.Constraint(m.JOBS, rule=lambda m, i: m.u[i] * sum(m.sigma[i, k] * (m.rho[i, k] / m.rmax[i]) for k in m.WORKERS) >= 1,
+                                   doc="(16) l_i^[p] = |Pi_i| / sum_k sigma_{i,k} rho_{i,k} (in units of tau_i)")
     comm_terms = {i: 0.0 for i in range(S)}
     if inst.has_communication:
         inv_intra = 1.0 / inst.intra_node_rate
@@ -280,16 +295,20 @@ def build_p1_grouped(inst: PlacementInstance, computation: str = "cuts", tangent
                   doc="workers of class g assigned to job i (sum of sigma_{i,k} over the class)")
     vmin = {i: float(inst.throughput[i].min()) for i in range(S)}
     vmax = {i: float(np.sort(inst.throughput[i])[::-1][: K - S + 1].sum()) for i in range(S)}
-    m.V = pyo.Var(m.JOBS, bounds=lambda m, i: (vmin[i], vmax[i]), doc="V_i: training throughput (13)")
-    m.theta = pyo.Var(m.JOBS, bounds=lambda m, i: (inst.dataset_size[i] / vmax[i], inst.dataset_size[i] / vmin[i]),
-                      doc="l_i^[p] = |Pi_i| / V_i (11)")
-    m.throughput_def = pyo.Constraint(m.JOBS, rule=lambda m, i: m.V[i] == sum(m.rho[i, g] * m.x[i, g] for g in m.GROUPS),
-                                      doc="(13) V_i = sum_k sigma_{i,k} rho_{i,k}")
+    _add_job_units(m, inst)
+    # Per-job units (scaling): Vn = V_i / rmax_i and thn = l^[p]_i / tau_i, so the cuts' slopes do not
+    # carry |Pi_i| / V^2 (1e-5) next to throughputs (1e3); V and theta are kept as expressions.
+    m.Vn = pyo.Var(m.JOBS, bounds=lambda m, i: (vmin[i] / m.rmax[i], vmax[i] / m.rmax[i]), doc="V_i / rmax_i")
+    m.V = pyo.Expression(m.JOBS, rule=lambda m, i: m.rmax[i] * m.Vn[i], doc="V_i: training throughput (13)")
+    m.thn = pyo.Var(m.JOBS, bounds=lambda m, i: (m.rmax[i] / vmax[i], m.rmax[i] / vmin[i]), doc="l_i^[p] / tau_i")
+    m.theta = pyo.Expression(m.JOBS, rule=lambda m, i: m.tau[i] * m.thn[i], doc="l_i^[p] = |Pi_i| / V_i (11)")
+    m.throughput_def = pyo.Constraint(m.JOBS, rule=lambda m, i: m.Vn[i] == sum((m.rho[i, g] / m.rmax[i]) * m.x[i, g] for g in m.GROUPS),
+                                      doc="(13) V_i = sum_k sigma_{i,k} rho_{i,k} (in units of rmax_i)")
     m.at_least_one = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.x[i, g] for g in m.GROUPS) >= 1, doc="(8b) at least one worker")
     m.all_workers = pyo.Constraint(m.GROUPS, rule=lambda m, g: sum(m.x[i, g] for i in m.JOBS) == m.n[g],
                                    doc="(8c)-(8d) every worker of the class trains exactly one job")
     if computation == "nonlinear":
-        m.computation = pyo.Constraint(m.JOBS, rule=lambda m, i: m.theta[i] * m.V[i] >= m.Pi[i], doc="(11) l_i^[p] V_i >= |Pi_i|")
+        m.computation = pyo.Constraint(m.JOBS, rule=lambda m, i: m.thn[i] * m.Vn[i] >= 1, doc="(11) l_i^[p] V_i >= |Pi_i| (per-job units)")
     else:
         m.cuts = pyo.ConstraintList(doc="(11) tangent cuts of |Pi_i| / V_i (outer approximation)")
         for i in range(S):
@@ -344,9 +363,13 @@ def _add_node_modes(m: pyo.ConcreteModel, inst: PlacementInstance, labels: np.nd
 
 
 def add_tangent_cut(m: pyo.ConcreteModel, i: int, v: float) -> None:
-    """Add theta_i >= |Pi_i| / v - |Pi_i| / v^2 (V_i - v), the tangent of the convex |Pi_i| / V at v."""
-    P = pyo.value(m.Pi[i])
-    m.cuts.add(m.theta[i] >= P / v - P / v**2 * (m.V[i] - v))
+    """Add theta_i >= |Pi_i| / v - |Pi_i| / v^2 (V_i - v), the tangent of the convex |Pi_i| / V at v.
+
+    Written in job i's units (``thn = theta / tau_i``, ``Vn = V / rmax_i``, ``w = v / rmax_i``):
+    ``thn >= 1 / w - (Vn - w) / w^2``.  ``v`` is in samples/s.
+    """
+    w = float(v) / pyo.value(m.rmax[i])
+    m.cuts.add(m.thn[i] >= 1.0 / w - (m.Vn[i] - w) / w**2)
 
 
 def assignment_from_model(inst: PlacementInstance, m: pyo.ConcreteModel) -> np.ndarray:

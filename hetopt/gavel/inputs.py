@@ -1,0 +1,104 @@
+"""Input checks and the shared pieces of Gavel's policy LPs.
+
+Every policy takes ``(throughput, scale_factor, capacity, priority_weight=None, *,
+remaining_steps=None)``; :func:`check_policy_inputs` validates them, naming the argument
+and the index of the first bad entry.  :func:`base_constraints` are Gavel's
+``get_base_constraints`` (equations (G1)-(G3) of ``models/gavel.md``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import InstanceError
+from ..solvers import solve_problem
+
+__all__ = ["check_policy_inputs", "base_constraints", "solved_allocation", "no_steps", "ROUNDOFF"]
+
+#: HiGHS vertex solutions carry round-off like -1e-12; entries below this in absolute value are zero.
+ROUNDOFF = 1e-10
+
+
+def check_policy_inputs(throughput, scale_factor, capacity, priority_weight=None, remaining_steps=None):
+    """Validate and convert the common policy arguments.
+
+    Returns
+    -------
+    tuple of numpy arrays
+        ``(throughput (J, R) float, scale_factor (J,) float, capacity (R,) float,
+        priority_weight (J,) float or None, remaining_steps (J,) float or None)``.
+
+    Raises
+    ------
+    InstanceError
+        Naming the argument and index of the first malformed entry.
+    """
+    T = np.asarray(throughput, dtype=float)
+    if T.ndim != 2 or T.shape[0] == 0 or T.shape[1] == 0:
+        raise InstanceError(f"throughput has shape {T.shape}; expected a non-empty J x R matrix")
+    J, R = T.shape
+    bad = np.argwhere(~np.isfinite(T) | (T < 0))
+    if bad.size:
+        j, r = bad[0]
+        raise InstanceError(f"throughput[{j}, {r}] is {T[j, r]}; throughputs must be finite and >= 0")
+    dead = np.flatnonzero(T.max(axis=1) <= 0)
+    if dead.size:
+        raise InstanceError(f"throughput[{dead[0]}, :] is all zero; every job must run on some GPU type")
+    s = np.asarray(scale_factor, dtype=float)
+    if s.shape != (J,):
+        raise InstanceError(f"scale_factor has shape {s.shape}; expected ({J},)")
+    bad = np.flatnonzero(~np.isfinite(s) | (s < 1) | (s != np.round(s)))
+    if bad.size:
+        raise InstanceError(f"scale_factor[{bad[0]}] is {s[bad[0]]}; scale factors must be integers >= 1")
+    c = np.asarray(capacity, dtype=float)
+    if c.shape != (R,):
+        raise InstanceError(f"capacity has shape {c.shape}; expected ({R},)")
+    bad = np.flatnonzero(~np.isfinite(c) | (c < 0))
+    if bad.size:
+        raise InstanceError(f"capacity[{bad[0]}] is {c[bad[0]]}; GPU counts must be >= 0")
+    w = None
+    if priority_weight is not None:
+        w = np.asarray(priority_weight, dtype=float)
+        if w.shape != (J,):
+            raise InstanceError(f"priority_weight has shape {w.shape}; expected ({J},)")
+        bad = np.flatnonzero(~np.isfinite(w) | (w <= 0))
+        if bad.size:
+            raise InstanceError(f"priority_weight[{bad[0]}] is {w[bad[0]]}; weights must be > 0")
+    steps = None
+    if remaining_steps is not None:
+        steps = np.asarray(remaining_steps, dtype=float)
+        if steps.shape != (J,):
+            raise InstanceError(f"remaining_steps has shape {steps.shape}; expected ({J},)")
+        bad = np.flatnonzero(~np.isfinite(steps) | (steps <= 0))
+        if bad.size:
+            raise InstanceError(f"remaining_steps[{bad[0]}] is {steps[bad[0]]}; remaining steps must be > 0")
+    return T, s, c, w, steps
+
+
+def base_constraints(x, s, c, tag: str):
+    """Gavel's base constraints (G1)-(G3) on the CVXPY variable ``x``, labelled for the card."""
+    import cvxpy as cp
+
+    cons = [
+        x >= 0,
+        cp.sum(x, axis=1) <= 1,
+        s @ x <= c,
+    ]
+    cons[0].set_label(f"(G1) {tag}: time fractions are non-negative")
+    cons[1].set_label(f"(G2) {tag}: each job's time fractions sum to at most 1")
+    cons[2].set_label(f"(G3) {tag}: GPUs of each type, counting scale factors, within capacity")
+    return cons
+
+
+def solved_allocation(problem, x) -> np.ndarray:
+    """Solve ``problem`` with HiGHS and return ``x`` with round-off (``|v| < ROUNDOFF``) set to 0."""
+    solve_problem(problem, "HIGHS")
+    X = np.asarray(x.value, dtype=float)
+    X[np.abs(X) < ROUNDOFF] = 0.0
+    return X
+
+
+def no_steps(name: str, remaining_steps) -> None:
+    """Reject ``remaining_steps`` for a policy that does not use it."""
+    if remaining_steps is not None:
+        raise InstanceError(f"remaining_steps is not used by {name}; pass None")
