@@ -1,0 +1,218 @@
+"""The experiments behind the Hare claims (:mod:`hetopt.claims.hare`).
+
+Every function runs the package and returns an :class:`Outcome` whose verdict the experiment
+decides; nothing here hard-codes a verdict without the measurement that supports it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .ledger import Outcome, Verdict, close_to
+
+R, WL, RD, DM, PE, UX = (Verdict.REPRODUCED, Verdict.DEPENDS_ON_WORKLOAD, Verdict.DEPENDS_ON_READING,
+                         Verdict.DATA_MISSING, Verdict.PAPER_ERROR, Verdict.UNEXPLAINED)
+
+#: Seeds of the Section 7 workload used by the fast checks.
+FAST_SEEDS = (0, 1, 2)
+
+
+# ---------------------------------------------------------------- Fig. 1
+def _fig1():
+    from ..hare import check_schedule, solve_exact
+    from ..hare.fig1 import fig1_instance, fig1_schedule_a, fig1_schedule_b
+
+    inst = fig1_instance()
+    a, b, c = fig1_schedule_a(inst), fig1_schedule_b(inst), solve_exact(inst)
+    for s in (a, b, c):
+        check_schedule(inst, s)
+    return inst, a, b, c
+
+
+def fig1_value(which: str, quantity: str, paper: float):
+    """Check of one printed Fig. 1 number: schedule ``which`` in (a, b, c), ``quantity`` "total" or "makespan"."""
+    def check() -> Outcome:
+        inst, a, b, c = _fig1()
+        sol = {"a": a, "b": b, "c": c}[which]
+        ours = sol.objective if quantity == "total" else sol.makespan
+        extra = f", status {c.status.value}" if which == "c" else ""
+        ok = close_to(ours, paper, atol=1e-6) and (which != "c" or c.status.value == "optimal")
+        return Outcome(round(float(ours), 6), R if ok else UX, f"schedule ({which}) {quantity} {ours:.6g}{extra}")
+    return check
+
+
+def fig1_makespan_c() -> Outcome:
+    """Makespan 3 of Fig. 1(c): the least makespan of any total-JCT-optimal schedule of the reconstruction."""
+    import pyomo.environ as pyo
+
+    from ..hare import build_hare_sched
+    from ..solvers import solve_model
+
+    inst, _, _, c = _fig1()
+    if close_to(c.makespan, 3.0, atol=1e-6):
+        return Outcome(c.makespan, R, "the certified optimum has makespan 3")
+    m = build_hare_sched(inst)
+    m.total_weighted_jct.deactivate()
+    m.cmax = pyo.Var(bounds=(0, None))
+    m.cmax_def = pyo.Constraint(m.JOBS, rule=lambda mm, n: mm.C[n] <= mm.cmax)
+    m.at_optimum = pyo.Constraint(expr=sum(m.w[n] * m.C[n] for n in m.JOBS) <= c.objective + 1e-6)
+    m.min_makespan = pyo.Objective(expr=m.cmax, sense=pyo.minimize)
+    res = solve_model(m, "highs", threads=1)
+    least = float(res.bound if res.bound is not None else res.objective)
+    # the reconstruction's time table cannot give makespan 3 at the optimum: the figure's table is needed
+    verdict = DM if res.status.value == "optimal" and least > 3.0 + 1e-6 else UX
+    return Outcome(round(float(res.objective), 6), verdict,
+                   f"least makespan over total-JCT-optimal ({c.objective:.6g}) schedules of the reconstruction: "
+                   f"{res.objective:.6g} ({res.status.value})")
+
+
+def fig1_theorem4() -> Outcome:
+    """Algorithm 1 on Fig. 1 within alpha(2+alpha), and the relaxation below the optimum."""
+    from ..hare import schedule, solve_relaxation, theorem4_bound
+
+    inst, _, _, c = _fig1()
+    rl = solve_relaxation(inst)
+    alg = schedule(inst, rl)
+    ratio = alg.objective / c.objective
+    ok = ratio <= theorem4_bound(inst) and rl.bound <= c.objective + 1e-6
+    return Outcome(round(ratio, 4), R if ok else UX,
+                   f"ALG {alg.objective:.6g} / OPT {c.objective:.6g} = {ratio:.4f} <= alpha(2+alpha) = "
+                   f"{theorem4_bound(inst):.4g}; relaxation bound {rl.bound:.6g}")
+
+
+# ---------------------------------------------------------------- Theorem 4
+def _ratio(stem: str, subsets: bool = False):
+    from ..data import load_json
+    from ..hare import HareInstance, brute_force, check_schedule, validate_ratio
+
+    inst = HareInstance.from_dict(load_json(stem))
+    rep = validate_ratio(inst, subsets=subsets)
+    bf = brute_force(inst)
+    if not close_to(bf.objective, rep.optimum, rtol=1e-9, atol=1e-9):
+        raise AssertionError(f"exact model {rep.optimum} and enumeration {bf.objective} disagree on {stem}")
+    check_schedule(inst, bf)
+    return inst, rep
+
+
+def theorem4_counterexample(stem: str):
+    """Theorem 4 on a bundled one-GPU instance: ratio with the exact optimum; the subset form as the toggle."""
+    def check() -> Outcome:
+        inst, rep = _ratio(stem)
+        _, sub = _ratio(stem, subsets=True)
+        ratio = rep.algorithm1 / rep.optimum
+        detail = (f"alpha = {rep.alpha:g}, claimed {rep.limit:g}; ALG {rep.algorithm1:.6g} / OPT {rep.optimum:.6g} "
+                  f"(MILP = enumeration) = {ratio:.4f}; with (9) on every subset ALG/OPT = "
+                  f"{sub.algorithm1 / sub.optimum:.4f}")
+        if not rep.theorem_violated:
+            return Outcome(round(ratio, 4), R, detail)
+        # the mechanism: the full-set (9) misses Queyranne's subset inequalities; imposing them repairs it
+        repaired = rep.optimum_proven and sub.vs_optimum is not None and sub.vs_optimum.holds is True
+        return Outcome(round(ratio, 4), PE if repaired else UX, detail)
+    return check
+
+
+def lemma2_chain(stem: str):
+    """The proof's chain ALG <= alpha(2+alpha) * relaxation bound, on a bundled instance."""
+    def check() -> Outcome:
+        inst, rep = _ratio(stem)
+        _, sub = _ratio(stem, subsets=True)
+        ratio = rep.vs_relaxation.ratio
+        detail = (f"ALG / relaxation bound = {ratio:.4f} (limit {rep.limit:g}); with (9) on every subset "
+                  f"{sub.vs_relaxation.ratio:.4f}")
+        if not rep.chain_broken:
+            return Outcome(round(ratio, 4), R, detail)
+        return Outcome(round(ratio, 4), PE if sub.chain_broken is False else UX, detail)
+    return check
+
+
+# ---------------------------------------------------------------- Section 7
+def _paper_setting_reductions(seeds=FAST_SEEDS):
+    from ..hare.sweeps import causes_reductions
+
+    return causes_reductions(seeds, ("algorithm1", "algorithm1_esf", "algorithm1_ef"))
+
+
+def section7_range() -> Outcome:
+    """47.6%-75.3%: decided by the toggle experiment of ``hare.section7_causes``."""
+    from ..hare.section7 import PAPER_RANGE
+    from ..hare.sweeps import settings
+
+    data = _paper_setting_reductions()
+    labels = list(settings())
+    old, paper = labels[0], labels[-1]
+    red = {k: v.mean(axis=0) for k, v in data.items()}
+    ours = red[(paper, "algorithm1")]
+    detail = ("as printed, paper's setting: " + " / ".join(f"{100 * v:.1f}" for v in ours) + " % vs gavel_fifo / srtf / "
+              "sched_homo / sched_allox; old setting: " + " / ".join(f"{100 * v:.1f}" for v in red[(old, "algorithm1")]))
+    if ((ours >= PAPER_RANGE[0]) & (ours <= PAPER_RANGE[1])).all():
+        return Outcome(round(float(ours.min()), 3), R, detail)
+    # mechanism: every one of the four causes moves the reductions, and no reading of line 12 reaches the
+    # range against every baseline on the proxy workload -> the number rests on the unpublished testbed traces
+    moved = all(np.abs(red[(lbl, "algorithm1")] - red[(old, "algorithm1")]).max() > 0.02 for lbl in labels[1:-1])
+    none_in = not any(((red[(paper, a)] >= PAPER_RANGE[0]) & (red[(paper, a)] <= PAPER_RANGE[1])).all()
+                      for a in ("algorithm1", "algorithm1_esf", "algorithm1_ef"))
+    spread = max(float(np.ptp(data[(paper, "algorithm1")][:, j])) for j in range(4))
+    detail += f"; spread across seeds up to {100 * spread:.1f} points"
+    return Outcome(round(float(ours.min()), 3), DM if moved and none_in and spread > 0.05 else UX, detail)
+
+
+def section7_direction() -> Outcome:
+    """Hare beats every baseline: as printed vs the heterogeneity-aware readings of line 12."""
+    from ..hare.sweeps import settings
+
+    data = _paper_setting_reductions()
+    paper = list(settings())[-1]
+    beats = {a: bool((data[(paper, a)].mean(axis=0) > 0).all()) for a in ("algorithm1", "algorithm1_esf",
+                                                                           "algorithm1_ef")}
+    worst = {a: float(data[(paper, a)].mean(axis=0).min()) for a in beats}
+    detail = "; ".join(f"{a}: worst reduction {100 * worst[a]:.1f}%" for a in beats)
+    if beats["algorithm1"]:
+        return Outcome(True, R, detail)
+    return Outcome(False, RD if beats["algorithm1_ef"] else UX, detail)
+
+
+def fig16_heterogeneity() -> Outcome:
+    """Gap grows with heterogeneity: the reduction's slope in h, as printed vs earliest finish."""
+    from ..hare.sweeps import heterogeneity_reductions
+
+    levels, seeds = (0.0, 1.0, 2.0), (0, 1)
+    printed = {h: v.mean(axis=0) for h, v in heterogeneity_reductions(levels, seeds, "algorithm1").items()}
+    ef = {h: v.mean(axis=0) for h, v in heterogeneity_reductions(levels, seeds, "algorithm1_ef").items()}
+    grows_printed = bool((printed[2.0] > printed[0.0]).all())
+    grows_ef = int((ef[2.0] > ef[0.0]).sum())
+    detail = (f"as printed, reduction at h = 0 / 2: " + ", ".join(f"{100 * a:.0f}/{100 * b:.0f}" for a, b in
+                                                                    zip(printed[0.0], printed[2.0]))
+              + "; earliest finish: " + ", ".join(f"{100 * a:.0f}/{100 * b:.0f}" for a, b in zip(ef[0.0], ef[2.0]))
+              + " (vs gavel_fifo, srtf, sched_homo, sched_allox)")
+    if grows_printed:
+        return Outcome(True, R, detail)
+    return Outcome(False, RD if grows_ef >= 3 and int((printed[2.0] < printed[0.0]).sum()) >= 3 else UX, detail)
+
+
+def switching_negligible() -> Outcome:
+    """Ignoring the switching cost (< 5% of a task): its effect on Algorithm 1 and on a job-level baseline."""
+    from ..hare.online import srtf
+    from ..hare.section7 import ALGORITHM1_VARIANTS, section7_workload, weighted_jct
+    from ..hare.simulator import simulate
+
+    rows = []
+    for seed in FAST_SEEDS:
+        inst = section7_workload(seed)
+        over = 0.05 * float(inst.task_compute.mean())
+        for name, f in (("algorithm1", ALGORITHM1_VARIANTS["algorithm1"]), ("srtf", srtf)):
+            plan = f(inst)
+            base, withsw = simulate(plan), simulate(plan, switch_overhead=over)
+            rows.append((name, weighted_jct(withsw.executed) / weighted_jct(base.executed) - 1.0,
+                         withsw.switches / inst.n_tasks))
+    alg = [(inc, sw) for n, inc, sw in rows if n == "algorithm1"]
+    job = [(inc, sw) for n, inc, sw in rows if n == "srtf"]
+    worst = max(inc for inc, _ in alg)
+    detail = (f"5% of the mean task time per switch: Algorithm 1's weighted JCT +{100 * min(i for i, _ in alg):.1f}% "
+              f"to +{100 * worst:.1f}% (switches on {100 * np.mean([s for _, s in alg]):.0f}% of task starts), "
+              f"job-level SRTF's +{100 * max(i for i, _ in job):.1f}% at most ({100 * np.mean([s for _, s in job]):.0f}%)")
+    if worst <= 0.05:
+        return Outcome(round(100 * worst, 2), R, detail)
+    # mechanism: the cost follows the switch rate, which Algorithm 1's task-level interleaving multiplies
+    more_switches = np.mean([s for _, s in alg]) > 2 * np.mean([s for _, s in job])
+    costlier = np.mean([i for i, _ in alg]) > 2 * np.mean([i for i, _ in job])
+    return Outcome(round(100 * worst, 2), WL if more_switches and costlier else UX, detail)
