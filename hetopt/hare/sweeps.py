@@ -19,7 +19,7 @@ from .section7 import (ALGORITHM1_VARIANTS, CAUSES, OLD_SETTING, PAPER_RANGE, PA
                        section7_workload)
 
 __all__ = ["settings", "section7_causes", "with_heterogeneity", "heterogeneity", "BASELINE_NAMES",
-           "causes_reductions"]
+           "causes_reductions", "heterogeneity_reductions", "network_decrease", "ONE_BATCH"]
 
 #: The paper's four baselines, in its order.
 BASELINE_NAMES = ("gavel_fifo", "srtf", "sched_homo", "sched_allox")
@@ -34,17 +34,29 @@ def settings() -> dict[str, object]:
     return out
 
 
-def causes_reductions(seeds, algorithms=("algorithm1",)) -> dict[tuple[str, str], np.ndarray]:
-    """(setting, algorithm) -> reductions vs the four baselines, one row per seed."""
+#: Label of the extra rows: the paper's setting on tasks of one mini-batch each.
+ONE_BATCH = "paper, one mini-batch per task"
+
+
+def causes_reductions(seeds, algorithms=("algorithm1",), *, one_batch: bool = False
+                      ) -> dict[tuple[str, str], np.ndarray]:
+    """(setting, algorithm) -> reductions vs the four baselines, one row per seed.
+
+    With ``one_batch`` the paper's setting is also run on the same jobs with one mini-batch
+    per task (label :data:`ONE_BATCH`).
+    """
     out: dict[tuple[str, str], list] = {}
     for seed in seeds:
-        inst = section7_workload(seed)
-        plans: dict = {}
-        for label, s in settings().items():
-            values = compare(inst, s, plans=plans)
-            for a in algorithms:
-                red = reductions(values, a)
-                out.setdefault((label, a), []).append([red[b] for b in BASELINE_NAMES])
+        runs = [(section7_workload(seed), settings())]
+        if one_batch:
+            runs.append((section7_workload(seed, iterations_per_task=1), {ONE_BATCH: PAPER_SETTING}))
+        for inst, sets in runs:
+            plans: dict = {}
+            for label, s in sets.items():
+                values = compare(inst, s, plans=plans)
+                for a in algorithms:
+                    red = reductions(values, a)
+                    out.setdefault((label, a), []).append([red[b] for b in BASELINE_NAMES])
     return {k: np.array(v) for k, v in out.items()}
 
 
@@ -52,7 +64,7 @@ def section7_causes(quick: bool = False) -> Table:
     """Reductions of Algorithm 1 (each line-12 rule) vs each baseline, per setting (mean over seeds)."""
     seeds = range(2) if quick else range(5)
     algs = tuple(ALGORITHM1_VARIANTS)
-    data = causes_reductions(seeds, algs)
+    data = causes_reductions(seeds, algs, one_batch=True)
     t = Table(f"Hare Section 7: reduction of weighted JCT by Algorithm 1 vs each baseline, mean of {len(seeds)} "
               "seeds (60 jobs, 8 V100 + 4 P100 + 3 K80)",
               ["setting", "algorithm", *[f"vs {b} [%]" for b in BASELINE_NAMES], "all in paper range"])
@@ -64,6 +76,8 @@ def section7_causes(quick: bool = False) -> Table:
                 "(a) reductions on sum w (C - a), as Fig. 12/13, instead of sum w C; (b) job-level SRTF instead of "
                 "round-level preemptive backfilling SRTF; (c) AlloX and Sched_Homo decide online instead of planning "
                 "up front; (d) 5% of the mean task time per job switch on a GPU.",
+                f"'{ONE_BATCH}': the paper's setting on the same jobs with tasks of one mini-batch (Section 1) "
+                "instead of 100, so synchronization is a large share of a round.",
                 "algorithm1: line 12 as printed; algorithm1_esf: earliest start, fastest among ties; algorithm1_ef: "
                 "earliest finish (heterogeneity-aware, not the paper's line). All use the scalable LP ordering."]
     return t
@@ -121,3 +135,17 @@ def heterogeneity(quick: bool = False) -> Table:
                 "Fig. 16 claims the gap between Hare and the other schemes grows with heterogeneity, and Hare is "
                 "close to Sched_Homo at low heterogeneity."]
     return t
+
+
+def network_decrease(seeds, iterations_per_task: int = 1, algorithm: str = "algorithm1",
+                     bandwidths: tuple[float, float] = (10.0, 25.0)) -> np.ndarray:
+    """Per seed: relative decrease of ``algorithm``'s weighted JCT from the first bandwidth to the second (Fig. 18)."""
+    from .section7 import ALGORITHM1_VARIANTS, weighted_jct
+    from .simulator import simulate
+
+    out = []
+    for seed in seeds:
+        v = [weighted_jct(simulate(ALGORITHM1_VARIANTS[algorithm](section7_workload(
+            seed, iterations_per_task=iterations_per_task, bandwidth_gbps=bw))).executed) for bw in bandwidths]
+        out.append(1.0 - v[1] / v[0])
+    return np.array(out)
