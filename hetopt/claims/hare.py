@@ -82,6 +82,24 @@ CLAIMS: list[Claim] = [
           "relaxation bound (516.362) is close to the optimum (530.719) but Algorithm 1 is 1629.518; the subset "
           "form of (9) restores the chain.",
           check=X.lemma2_chain("hare2022_theorem4_release_dates"), evidence=("hare2022_theorem4_release_dates",)),
+    Claim(id="hare2022.lemma2.prefix_bound", paper=P, location="Section 5.3, Lemma 2, (10)",
+          statement="For any task pi(j) on GPU m, sum_{k <= j} y-tilde_{pi(k),m} T^c_{pi(k),m} <= 2 H_{pi(j)}.",
+          paper_value="ratio <= 1", verdict=PE,
+          diagnosis="The proof's step (11) applies (9) to the prefix pi(1..j) with Algorithm 1's assignment "
+          "y-tilde, but the relaxation imposes (9) only on the full task set of each GPU and only for its own "
+          "assignment y-hat. The check computes (10) directly for Algorithm 1 on both bundled one-GPU "
+          "instances (where y-tilde = y-hat): the prefix work reaches 6x and 2.25x of 2H with (9) as printed "
+          "and at most 1x with (9) on every subset. (On several GPUs the second gap, y-tilde != y-hat, can "
+          "break (10) even with the subset form: e.g. sweep instance 13 of `hetopt validate hare`, 1.01.)",
+          check=X.lemma2_prefix, evidence=X._BUNDLED),
+    Claim(id="hare2022.lemma3.idle_bound", paper=P, location="Section 5.3, Lemma 3, (14)",
+          statement="The total idle time before task pi_m(j) on GPU m is at most alpha H_{pi_m(j)}.",
+          paper_value="ratio <= 1", verdict=R,
+          diagnosis="Computed directly from Algorithm 1's schedule (idle time of the GPU before each task, over "
+          "alpha H of the task) on both bundled counterexamples and on eight seeded instances of the "
+          "certification sweep (half heterogeneous): the bound holds on all of them, with room (largest ratio "
+          "below 0.8). The failure of Theorem 4 comes from Lemma 2, not Lemma 3.",
+          check=X.lemma3_idle, evidence=X._BUNDLED),
     Claim(id="hare2022.fig12.reduction_range", paper=P, location="Section 7.2, Fig. 12",
           statement="Compared with other schemes, Hare reduces total weighted JCT by 47.6% to 75.3%.",
           paper_value="47.6%-75.3%", verdict=DM,

@@ -69,3 +69,15 @@ def test_with_heterogeneity_rejects_bad_h():
 def test_cli_runs_the_sweep(capsys):
     assert main(["sweep", "hare.section7_causes", "--quick"]) == 0
     assert "paper (all four)" in capsys.readouterr().out
+
+
+def test_lemma2_ratio_by_hand():
+    # all-at-zero instance: x-hat = 0 except the sink (35), so H = 0.5 for the six unit jobs and 1 for the heavy
+    # one; Algorithm 1 runs the unit jobs first on the one GPU: after the sixth, prefix work 6 > 2 H = 1
+    from hetopt.claims.hare_checks import lemma_ratios
+    from hetopt.hare import solve_relaxation, theorem4_counterexample
+
+    inst = theorem4_counterexample()
+    l2, l3 = lemma_ratios(inst, solve_relaxation(inst))
+    assert l2 == pytest.approx(6.0) and l3 == 0.0
+    assert lemma_ratios(inst, solve_relaxation(inst, subsets=True))[0] <= 1 + 1e-9
