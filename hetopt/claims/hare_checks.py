@@ -203,7 +203,8 @@ def switching_negligible() -> Outcome:
         over = 0.05 * float(inst.task_compute.mean())
         for name, f in (("algorithm1", ALGORITHM1_VARIANTS["algorithm1"]), ("srtf", srtf)):
             plan = f(inst)
-            base, withsw = simulate(plan), simulate(plan, switch_overhead=over)
+            base = simulate(plan, keep_plan_times=True)
+            withsw = simulate(plan, switch_overhead=over, keep_plan_times=True)
             rows.append((name, weighted_jct(withsw.executed) / weighted_jct(base.executed) - 1.0,
                          withsw.switches / inst.n_tasks))
     alg = [(inc, sw) for n, inc, sw in rows if n == "algorithm1"]
@@ -329,9 +330,12 @@ def fig13_cdf() -> Outcome:
         for seed in FAST_SEEDS:
             inst = section7_workload(seed, iterations_per_task=ipt)
             over = 0.05 * float(inst.task_compute.mean())
-            jct = {b: simulate(BASELINES[b](inst), switch_overhead=over).jct for b in ("sched_allox", "sched_homo")}
+            def run(f):
+                return simulate(f(inst), switch_overhead=over, keep_plan_times=True).jct
+
+            jct = {b: run(BASELINES[b]) for b in ("sched_allox", "sched_homo")}
             for a in ("algorithm1", "algorithm1_ef"):
-                thr = np.quantile(simulate(ALGORITHM1_VARIANTS[a](inst), switch_overhead=over).jct, 0.905)
+                thr = np.quantile(run(ALGORITHM1_VARIANTS[a]), 0.905)
                 shares.setdefault((ipt, a), []).append([float(np.mean(jct[b] <= thr)) for b in jct])
     mean = {k: np.mean(v, axis=0) for k, v in shares.items()}
     ours = mean[(100, "algorithm1")]
