@@ -14,7 +14,7 @@ References
 """
 
 from .algorithm1 import GPU_RULES, ORDERINGS, list_schedule, schedule
-from .baselines import BASELINES, gavel_fifo, sched_allox, sched_homo, srtf
+from .baselines import OFFLINE_BASELINES, gavel_fifo, sched_allox_offline, sched_homo_offline, srtf_round
 from .checker import ScheduleViolation, check_schedule
 from .exact import brute_force, solve_exact
 from .fig1 import fig1_instance
@@ -22,8 +22,9 @@ from .generators import random_instance
 from .instance import HareInstance
 from .lp_ordering import LPOrdering, lp_ordering
 from .model import build_hare_sched, build_relaxation
+from .online import ALL_BASELINES, BASELINES, sched_allox, sched_homo, srtf
 from .plot import gantt
-from .ratio import RatioReport, alpha, theorem4_bound, theorem4_counterexample, validate_ratio
+from .ratio import RatioReport, alpha, theorem4_bound, theorem4_counterexample, theorem4_release_dates, validate_ratio
 from .relaxation import HareRelaxation, solve_relaxation
 from .simulator import JOB_TYPES, SimulationResult, cluster, generate_workload, simulate
 from .solution import HareSolution
@@ -34,7 +35,8 @@ __all__ = [
     "ScheduleViolation", "check_schedule",
     "build_hare_sched", "build_relaxation", "solve_exact", "brute_force", "solve_relaxation", "lp_ordering",
     "schedule", "list_schedule", "ORDERINGS", "GPU_RULES",
-    "alpha", "theorem4_bound", "theorem4_counterexample", "validate_ratio", "ratio_sweep", "ratio_table",
-    "gavel_fifo", "srtf", "sched_homo", "sched_allox", "BASELINES",
+    "alpha", "theorem4_bound", "theorem4_counterexample", "theorem4_release_dates", "validate_ratio", "ratio_sweep", "ratio_table",
+    "gavel_fifo", "srtf", "sched_homo", "sched_allox", "BASELINES", "srtf_round", "sched_homo_offline",
+    "sched_allox_offline", "OFFLINE_BASELINES", "ALL_BASELINES",
     "generate_workload", "simulate", "cluster", "JOB_TYPES", "random_instance", "fig1_instance", "gantt",
 ]

@@ -22,12 +22,16 @@ from .lp_ordering import lp_ordering
 from .relaxation import HareRelaxation, solve_relaxation
 from .solution import HareSolution, make_solution
 
-__all__ = ["list_schedule", "schedule", "ORDERINGS", "GPU_RULES"]
+__all__ = ["list_schedule", "schedule", "ORDERINGS", "GPU_RULES", "RULE_METHOD"]
 
 #: Where Algorithm 1's ``x-hat`` can come from.
 ORDERINGS = ("relaxation", "lp")
-#: GPU choice of line 12: as printed, or the heterogeneity-aware variant (not the paper's).
-GPU_RULES = ("earliest_available", "earliest_finish")
+#: GPU choice of line 12: as printed; "earliest start, fastest among ties" (the reading that the
+#: proof of Theorem 4, step (21), uses); or the heterogeneity-aware variant (not the paper's).
+GPU_RULES = ("earliest_available", "earliest_start_fastest", "earliest_finish")
+#: gpu_rule -> method name of the resulting schedule.
+RULE_METHOD = {"earliest_available": "algorithm1", "earliest_start_fastest": "algorithm1_esf",
+               "earliest_finish": "algorithm1_ef"}
 
 
 def list_schedule(inst: HareInstance, priority: np.ndarray, gpu_rule: str = "earliest_available",
@@ -40,10 +44,14 @@ def list_schedule(inst: HareInstance, priority: np.ndarray, gpu_rule: str = "ear
     ----------
     inst : HareInstance
     priority : numpy.ndarray, shape (|D|,)
-    gpu_rule : {"earliest_available", "earliest_finish"}
+    gpu_rule : {"earliest_available", "earliest_start_fastest", "earliest_finish"}
         ``"earliest_available"`` is line 12 as printed, ``m* = argmin_m phi_m``, which
-        ignores the GPU's speed.  ``"earliest_finish"`` is a variant that is *not* the
-        paper's: ``m* = argmin_m max(t_i, phi_m) + T^c_{i,m}`` (heterogeneity-aware).
+        ignores the GPU's speed.  ``"earliest_start_fastest"`` reads line 12 as the proof of
+        Theorem 4 uses it ("schedules tasks on machines with the earliest start time", (21)):
+        ``m*`` minimizes the start ``max(t_i, phi_m)``, and among GPUs with the same start the
+        one with the smallest ``T^c_{i,m}`` is taken (GPUs idle before ``t_i`` all tie).
+        ``"earliest_finish"`` is a variant that is *not* the paper's:
+        ``m* = argmin_m max(t_i, phi_m) + T^c_{i,m}`` (heterogeneity-aware).
 
     Returns
     -------
@@ -68,7 +76,7 @@ def list_schedule(inst: HareInstance, priority: np.ndarray, gpu_rule: str = "ear
     gpu = np.zeros(inst.n_tasks, dtype=int)
     if gpu_rule not in GPU_RULES:
         raise ValueError(f"gpu_rule is {gpu_rule!r}; expected one of {GPU_RULES}")
-    aware = gpu_rule == "earliest_finish"
+    aware = gpu_rule != "earliest_available"
     phi = [(0.0, g) for g in range(inst.n_gpus)]  # line 2: phi_m = 0, a heap (phi_m, m)
     phi_arr = np.zeros(inst.n_gpus)
     round_end = {}
@@ -81,9 +89,13 @@ def list_schedule(inst: HareInstance, priority: np.ndarray, gpu_rule: str = "ear
             if scheduled.get((n, r - 1), 0) < k_round[n]:
                 raise HetoptError(f"ordering puts task {inst.task_label(i)} before all of round {r - 1} of its job")
             t_i = round_end[(n, r - 1)]  # line 10
-        if aware:
+        if gpu_rule == "earliest_finish":
             m = int(np.argmin(np.maximum(phi_arr, t_i) + tc[i]))
             x = max(t_i, phi_arr[m])
+        elif aware:  # earliest start, fastest among ties, then lowest index
+            st = np.maximum(phi_arr, t_i)
+            m = int(np.lexsort((np.arange(inst.n_gpus), tc[i], st))[0])
+            x = st[m]
         else:
             phi_m, m = heapq.heappop(phi)  # line 12: m* = argmin phi_m
             x = max(t_i, phi_m)  # line 13
@@ -116,9 +128,10 @@ def schedule(inst: HareInstance, relaxation: HareRelaxation | None = None, *, or
         relaxation (a documented substitute; Theorem 4 does not cover it).
     form, subsets, time_limit, threads
         Passed to :func:`hetopt.hare.solve_relaxation` when it is solved here.
-    gpu_rule : {"earliest_available", "earliest_finish"}
-        Line 12 as printed (default) or the heterogeneity-aware variant; see
-        :func:`list_schedule`.  The variant is reported as method ``"algorithm1_ef"``.
+    gpu_rule : {"earliest_available", "earliest_start_fastest", "earliest_finish"}
+        Line 12 as printed (default), the reading of the Theorem 4 proof, or the
+        heterogeneity-aware variant; see :func:`list_schedule`.  Reported as methods
+        ``"algorithm1"``, ``"algorithm1_esf"`` and ``"algorithm1_ef"``.
 
     Returns
     -------
@@ -156,7 +169,9 @@ def schedule(inst: HareInstance, relaxation: HareRelaxation | None = None, *, or
         raise ValueError(f"ordering is {ordering!r}; expected one of {ORDERINGS}")
     start, gpu = list_schedule(inst, H, gpu_rule)
     info["relaxation_status"] = st.value
-    method = "algorithm1" if gpu_rule == "earliest_available" else "algorithm1_ef"
+    if gpu_rule not in GPU_RULES:
+        raise ValueError(f"gpu_rule is {gpu_rule!r}; expected one of {GPU_RULES}")
+    method = RULE_METHOD[gpu_rule]
     return make_solution(inst, start, gpu, method=method, wall_time=time.perf_counter() - t0, solver=method,
                          ordering=source, lower_bound=lb, info=info | {"H": np.asarray(H)},
                          message=f"x-hat from {source} ({st.value})")

@@ -1,4 +1,11 @@
-"""The baselines of Section 7.1 as schedulers over the same instance and checker.
+"""The baselines of Section 7.1 that plan up front, and the shared gang helpers.
+
+The paper's baselines run online in its simulator; the online schedulers are in
+:mod:`hetopt.hare.online` (``srtf``, ``sched_homo``, ``sched_allox``).  The planners here decide
+everything at time 0 from the whole instance, so they ignore that later jobs have not yet
+arrived when they order them (``sched_homo_offline``, ``sched_allox_offline``), or preempt
+between rounds and backfill (``srtf_round``); both make them different baselines from the
+paper's, and they are kept under these names for comparison.
 
 Every baseline returns a :class:`HareSolution` (status FEASIBLE, no bound) whose schedule
 satisfies (4)-(8), and is tested through :func:`hetopt.hare.check_schedule`.  The paper
@@ -9,15 +16,15 @@ are recorded in ``models/hare2022.md``.
   in arrival order; a job waits until ``|D_r|`` GPUs are idle at once (gang, scale-fixed),
   takes the fastest idle ones for it, and holds them until it completes.  Strict FIFO: a
   job never starts before an earlier-arrived one.
-* ``srtf``: shortest remaining time first at round boundaries (a job can be preempted
+* ``srtf_round``: shortest remaining time first at round boundaries (a job can be preempted
   between rounds, never inside one): whenever GPUs are idle, the ready job with the
   least remaining time (remaining rounds times its fastest round) gang-starts its next
   round on the fastest idle GPUs; jobs that do not fit are skipped (backfilling).
-* ``sched_homo``: the homogeneous-GPU scheduler of Zhang et al. [MobiHoc 2020]: job-level,
+* ``sched_homo_offline``: the homogeneous-GPU scheduler of Zhang et al. [MobiHoc 2020]: job-level,
   non-preemptive, heterogeneity-oblivious.  Jobs in Smith's order ``w_n / work_n`` with
   work estimated at the *mean* speed over GPUs; each takes the ``|D_r|`` GPUs that free up
   first (whatever their type) and holds them for all its rounds.
-* ``sched_allox``: AlloX [Le et al., EuroSys 2020]: job-level, no intra-job parallelism.
+* ``sched_allox_offline``: AlloX [Le et al., EuroSys 2020]: job-level, no intra-job parallelism.
   A job runs all its tasks on one GPU, ``p_{n,m} = |R_n| (|D_r| T^c_{n,m} + T^s_{n,m})``;
   jobs are assigned to (GPU, position-from-last) slots by a min-cost bipartite matching
   with cost ``k p_{n,m}`` (Bruno-Coffman-Sethi), solved with
@@ -38,7 +45,8 @@ from scipy.optimize import linear_sum_assignment
 from .instance import HareInstance
 from .solution import HareSolution, make_solution
 
-__all__ = ["gavel_fifo", "srtf", "sched_homo", "sched_allox", "BASELINES", "ALLOX_POSITIONS_FACTOR"]
+__all__ = ["gavel_fifo", "srtf_round", "sched_homo_offline", "sched_allox_offline", "OFFLINE_BASELINES",
+           "ALLOX_POSITIONS_FACTOR"]
 
 #: ``sched_allox`` offers every GPU ``min(N, ALLOX_POSITIONS_FACTOR * ceil(N / M))`` positions.
 ALLOX_POSITIONS_FACTOR = 8
@@ -96,7 +104,7 @@ def gavel_fifo(inst: HareInstance) -> HareSolution:
     return _solution(inst, start, gpu, "gavel_fifo", t0)
 
 
-def sched_homo(inst: HareInstance) -> HareSolution:
+def sched_homo_offline(inst: HareInstance) -> HareSolution:
     """Zhang et al.'s homogeneous-GPU scheduler: Smith order at mean speed, oblivious GPU choice."""
     t0 = time.perf_counter()
     _check_fits(inst)
@@ -110,10 +118,10 @@ def sched_homo(inst: HareInstance) -> HareSolution:
         t = max(float(inst.arrival[n]), float(free[first_free].max()))
         c = _gang_rounds(inst, n, list(first_free), t, start, gpu)
         free[first_free] = c
-    return _solution(inst, start, gpu, "sched_homo", t0)
+    return _solution(inst, start, gpu, "sched_homo_offline", t0)
 
 
-def srtf(inst: HareInstance) -> HareSolution:
+def srtf_round(inst: HareInstance) -> HareSolution:
     """Shortest remaining time first, preemptive at round boundaries, fastest idle GPUs."""
     t0 = time.perf_counter()
     _check_fits(inst)
@@ -153,10 +161,10 @@ def srtf(inst: HareInstance) -> HareSolution:
             next_round[n] += 1
             ready_at[n], running[n] = end, True
             heapq.heappush(events, end)
-    return _solution(inst, start, gpu, "srtf", t0)
+    return _solution(inst, start, gpu, "srtf_round", t0)
 
 
-def sched_allox(inst: HareInstance) -> HareSolution:
+def sched_allox_offline(inst: HareInstance) -> HareSolution:
     """AlloX: each job on one GPU, min-cost matching of jobs to (GPU, position) slots."""
     t0 = time.perf_counter()
     n_jobs, n_gpus = inst.n_jobs, inst.n_gpus
@@ -180,8 +188,9 @@ def sched_allox(inst: HareInstance) -> HareSolution:
                 free = t  # the GPU is free at the compute end; the job's next round waits for sync
                 t += inst.sync_time[n, m]
     info = {"positions_per_gpu": positions, "positions_truncated": positions < n_jobs}
-    return _solution(inst, start, gpu, "sched_allox", t0, info)
+    return _solution(inst, start, gpu, "sched_allox_offline", t0, info)
 
 
-#: name -> baseline scheduler, all with the signature ``f(inst) -> HareSolution``.
-BASELINES = {"gavel_fifo": gavel_fifo, "srtf": srtf, "sched_homo": sched_homo, "sched_allox": sched_allox}
+#: name -> planner that decides up front, signature ``f(inst) -> HareSolution``.
+OFFLINE_BASELINES = {"srtf_round": srtf_round, "sched_homo_offline": sched_homo_offline,
+                     "sched_allox_offline": sched_allox_offline}

@@ -82,19 +82,19 @@ def solve_exact(inst: HareInstance, solver: str = "highs", *, time_limit: float 
 def best_known_objective(inst: HareInstance) -> float:
     """The best value among cheap feasible schedules: tight bounds, hence tight big-M constants.
 
-    Candidates: :func:`hetopt.hare.bounds.greedy_schedule`, the four baselines and
+    Candidates: :func:`hetopt.hare.bounds.greedy_schedule`, every baseline (online and up-front) and
     Algorithm 1's list scheduling (both GPU rules) on the round-earliest-start order; every
     one is checked by :func:`check_schedule`.
     """
     from .algorithm1 import GPU_RULES, list_schedule
-    from .baselines import BASELINES, sched_allox
+    from .online import ALL_BASELINES, SINGLE_GPU_BASELINES
 
     cands = [greedy_schedule(inst)]
     prio = inst.arrival[inst.task_job] + inst.task_round * inst.min_round_time[inst.task_job]
     cands += [list_schedule(inst, prio, rule) for rule in GPU_RULES]
     fits = bool((inst.tasks_per_round <= inst.n_gpus).all())
-    for f in BASELINES.values():
-        if fits or f is sched_allox:
+    for name, f in ALL_BASELINES.items():
+        if fits or name in SINGLE_GPU_BASELINES:
             sol = f(inst)
             cands.append((sol.start, sol.gpu))
     return min(check_schedule(inst, c) for c in cands)

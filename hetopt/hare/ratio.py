@@ -24,7 +24,8 @@ from .exact import solve_exact
 from .instance import HareInstance
 from .relaxation import solve_relaxation
 
-__all__ = ["alpha", "theorem4_bound", "RatioReport", "validate_ratio", "theorem4_counterexample"]
+__all__ = ["alpha", "theorem4_bound", "RatioReport", "validate_ratio", "theorem4_counterexample",
+           "theorem4_release_dates"]
 
 log = logging.getLogger(__name__)
 
@@ -72,8 +73,23 @@ class RatioReport:
     details: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def theorem_violated(self) -> bool:
+        """Algorithm 1 / certified optimum exceeds ``alpha(2+alpha)``: Theorem 4 itself is false here."""
+        return self.vs_optimum is not None and self.vs_optimum.holds is False
+
+    @property
+    def chain_broken(self) -> bool:
+        """Algorithm 1 / relaxation bound exceeds ``alpha(2+alpha)``: the proof's chain of bounds breaks.
+
+        This does not by itself violate the theorem (the relaxation bound can be far below the
+        optimum); it shows that Lemmas 2-3 as proved cannot hold on this instance.
+        """
+        return self.vs_relaxation is not None and self.vs_relaxation.holds is False
+
+    @property
     def violated(self) -> bool:
-        return any(c is not None and c.holds is False for c in (self.vs_optimum, self.vs_relaxation))
+        """Either :attr:`theorem_violated` or :attr:`chain_broken` (what triggers saving the instance)."""
+        return self.theorem_violated or self.chain_broken
 
 
 def validate_ratio(inst: HareInstance, *, time_limit: float | None = 60.0, subsets: bool = False,
@@ -153,3 +169,28 @@ def theorem4_counterexample(k: int = 7, long: float = 2.0, heavy_weight: float =
                         rounds=np.ones(n, dtype=int), tasks_per_round=np.ones(n, dtype=int),
                         compute_time=np.array([long] + [1.0] * k)[:, None], sync_time=np.zeros((n, 1)),
                         job_names=["heavy"] + [f"unit{j}" for j in range(1, k)] + ["sink"])
+
+
+def theorem4_release_dates() -> HareInstance:
+    """A second counterexample to Theorem 4: one GPU, single-task jobs with release dates.
+
+    Six jobs, ``a = (1, 0, 0, 1, 0, 3)``, ``T^c = (5, 3, 2, 2, 4, 2)``, ``w = (1, 0.1, 3, 0.001,
+    1, 100)``, no synchronization; ``alpha = 1``, so Theorem 4 claims a factor 3.
+
+    Derivation by hand.  On one GPU the full-set (9) reads ``sum_i p_i x_i >= ((sum p)^2 -
+    sum p^2) / 2 = (324 - 62) / 2 = 131``; at ``x = a`` the left side is 13, so the relaxation
+    adds the missing 118 on the job of least ``w / p`` (job 3, 0.0005, unique):
+    ``x-hat_3 = 1 + 118 / 2 = 60``, every other ``x-hat_i = a_i``.  Then ``H = a + p / 2 =
+    (3.5, 1.5, 1, 61, 2, 4)`` and Algorithm 1 runs jobs 2, 1, 4, 0, 5, 3 back to back: the
+    heavy job 5 (released at 3) completes at 16 and ``sum w C = 1629.518``.  The optimum runs
+    job 2 on [0, 2], waits, job 5 on [3, 5], then 4, 0, 1, 3: ``sum w C = 530.719`` (found by
+    enumeration).  Ratio 3.0704 > 3.  With (9) on every subset Algorithm 1 is optimal here.
+    Found by a random search over one-GPU instances with release dates; the structure is the
+    same as :func:`theorem4_counterexample` (the relaxation parks all of (9)'s slack on one cheap
+    job), showing that release dates do not prevent it.
+    """
+    p = np.array([5.0, 3.0, 2.0, 2.0, 4.0, 2.0])
+    return HareInstance(arrival=[1.0, 0.0, 0.0, 1.0, 0.0, 3.0], weight=[1.0, 0.1, 3.0, 0.001, 1.0, 100.0],
+                        rounds=np.ones(6, dtype=int), tasks_per_round=np.ones(6, dtype=int),
+                        compute_time=p[:, None], sync_time=np.zeros((6, 1)),
+                        job_names=["j0", "j1", "j2", "sink", "j4", "heavy"])

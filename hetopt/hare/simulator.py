@@ -182,7 +182,7 @@ class SimulationResult:
         return x, np.arange(1, x.size + 1) / x.size
 
 
-def simulate(plan: HareSolution, *, switch_overhead: float = 0.0) -> SimulationResult:
+def simulate(plan: HareSolution, *, switch_overhead: float = 0.0, keep_plan_times: bool = False) -> SimulationResult:
     """Execute a plan's per-GPU task sequences, with an optional task-switching overhead.
 
     Parameters
@@ -193,6 +193,11 @@ def simulate(plan: HareSolution, *, switch_overhead: float = 0.0) -> SimulationR
     switch_overhead : float
         Seconds added before a task whose GPU last ran a task of another job (Table 3:
         a few ms for Hare, seconds without fast switching).  0 by default, as in the model.
+    keep_plan_times : bool
+        Never start a task before its planned start.  With it, the replay of any feasible
+        plan without overhead is the plan itself (a gang scheduler's waits and held GPUs are
+        kept) and an overhead only delays; without it, each GPU runs its sequence as early as
+        it can (Hare's executors), which can also move a plan's tasks earlier.
 
     Returns
     -------
@@ -216,12 +221,12 @@ def simulate(plan: HareSolution, *, switch_overhead: float = 0.0) -> SimulationR
         if last_job[m] not in (-1, n):
             switches += 1
             gpu_ready += switch_overhead
-        start[i] = max(ready, gpu_ready)
+        start[i] = max(ready, gpu_ready, plan.start[i] if keep_plan_times else -np.inf)
         free[m] = start[i] + inst.compute_time[n, m]
         last_job[m] = n
         round_end[(n, r)] = max(round_end.get((n, r), -np.inf), free[m] + inst.sync_time[n, m])
     executed = make_solution(inst, start, plan.gpu, method=f"simulated {plan.method}",
-                             info={"switch_overhead": switch_overhead})
+                             info={"switch_overhead": switch_overhead, "keep_plan_times": keep_plan_times})
     return SimulationResult(executed=executed, weighted_jct=float(executed.objective),
                             jct=executed.completion - inst.arrival, utilization=executed.gpu_utilization(),
                             switches=switches, switch_overhead=switch_overhead)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from hetopt.errors import HetoptError
-from hetopt.hare import check_schedule, list_schedule, random_instance, schedule, solve_relaxation
+from hetopt.hare import HareInstance, check_schedule, list_schedule, random_instance, schedule, solve_relaxation
 
 
 def test_lines_5_to_17_by_hand(tiny):
@@ -22,6 +22,24 @@ def test_earliest_finish_variant_by_hand(tiny):
     assert start.tolist() == [0.0, 1.25, 0.5, 2.0]
     assert gpu.tolist() == [0, 0, 1, 1]
     assert check_schedule(tiny, (start, gpu)) == pytest.approx(2.5 + 2 * 3.5)
+
+
+def test_earliest_start_fastest_by_hand(tiny):
+    # task0 (a=0): both GPUs free at 0, tie -> faster GPU0 (1.0 < 2.0), phi0 = 1;
+    # task2 (a=0.5): GPU1 starts at 0.5, GPU0 at 1 -> GPU1, phi1 = 2; task3: GPU0 at 1 (vs 2) -> GPU0, phi0 = 4;
+    # task1 available 1.25: GPU1 at 2 (vs GPU0 at 4) -> GPU1, ends 4 + 0.5 -- same as printed here
+    start, gpu = list_schedule(tiny, np.array([0.0, 3.0, 1.0, 2.0]), "earliest_start_fastest")
+    assert start.tolist() == [0.0, 2.0, 0.5, 1.0] and gpu.tolist() == [0, 1, 1, 0]
+
+
+def test_earliest_start_fastest_prefers_the_fast_idle_gpu():
+    # one task, GPU0 slow and GPU1 fast, both idle: printed line 12 takes GPU0 (argmin phi, index tie),
+    # the proof's reading takes the fast one
+    inst = HareInstance(arrival=[0], weight=[1], rounds=[1], tasks_per_round=[1],
+                        compute_time=[[10.0, 1.0]], sync_time=[[0.0, 0.0]])
+    assert list_schedule(inst, np.zeros(1))[1].tolist() == [0]
+    assert list_schedule(inst, np.zeros(1), "earliest_start_fastest")[1].tolist() == [1]
+    assert schedule(inst, gpu_rule="earliest_start_fastest").method == "algorithm1_esf"
 
 
 def test_order_breaking_rounds_is_rejected(tiny):

@@ -23,3 +23,15 @@ def test_exported_model_writes_lp(tmp_path):
     m.write(str(out), format="lp", io_options={"symbolic_solver_labels": True})
     text = out.read_text()
     assert "round_barrier" in text and "binary" in text.lower()
+
+
+def test_card_findings_match_the_ledger():
+    import re
+
+    from hetopt.claims import claims
+
+    text = CARD.read_text(encoding="utf-8")
+    findings = text[text.index("## Findings"):text.index("## Components")]
+    rows = dict(re.findall(r"^\| `([a-z0-9_.]+)` \|[^|]*\| ([a-z-]+)", findings, flags=re.M))
+    ledger = {c.id: c.verdict.value for c in claims("hare")}
+    assert rows == ledger

@@ -66,3 +66,11 @@ def test_objective_mismatch(tiny):
     assert check_schedule(tiny, sol) == pytest.approx(sol.objective)
     with pytest.raises(ScheduleViolation, match="objective"):
         check_schedule(tiny, replace(sol, objective=sol.objective - 1))
+
+
+@pytest.mark.parametrize("tol", [float("nan"), -1e-9, float("inf"), "0.1"])
+def test_bad_tol_is_rejected(tiny, tol):
+    start, gpu = valid(tiny)
+    assert check_schedule(tiny, (start, gpu)) > 0
+    with pytest.raises(ValueError, match="tol"):
+        check_schedule(tiny, (start, gpu), tol=tol)

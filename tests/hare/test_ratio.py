@@ -34,7 +34,7 @@ def test_validate_ratio_certifies():
     assert rep.optimum_proven
     assert rep.vs_optimum.proven and rep.vs_optimum.holds is True
     assert rep.relaxation_bound <= rep.optimum + 1e-6 <= rep.algorithm1 + 2e-6
-    assert not rep.violated and rep.saved is None
+    assert not rep.violated and not rep.theorem_violated and not rep.chain_broken and rep.saved is None
 
 
 def test_violation_is_saved(tmp_path, monkeypatch):
@@ -80,3 +80,45 @@ def test_theorem4_counterexample_hand_derived():
     big = theorem4_counterexample(k=k)
     smith_big = 100 * 2 + 0.01 * sum(range(3, k + 2)) + 0.001 * (k + 2)
     assert schedule(big).objective / smith_big > 5.9
+
+
+def test_theorem_violation_and_broken_chain_are_reported_apart():
+    from hetopt.hare import theorem4_release_dates
+
+    # a tiny claimed bound that the optimum ratio meets but the relaxation ratio does not: chain only
+    inst = theorem4_release_dates()
+    rep = validate_ratio(inst)
+    assert rep.theorem_violated and rep.chain_broken and rep.violated
+    assert rep.vs_optimum.ratio == pytest.approx(1629.518 / 530.719, rel=1e-6)
+    sub = validate_ratio(inst, subsets=True)
+    assert not sub.theorem_violated and not sub.chain_broken
+
+
+def test_chain_broken_without_theorem_violation(monkeypatch):
+    # limit between ALG/OPT and ALG/RL: the theorem holds on the instance but the proof's chain does not
+    inst = random_instance(2, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    rep0 = validate_ratio(inst)
+    r_opt, r_rl = rep0.vs_optimum.ratio, rep0.vs_relaxation.ratio
+    assert r_rl > r_opt
+    monkeypatch.setattr(ratio_mod, "theorem4_bound", lambda inst: (r_opt + r_rl) / 2)
+    rep = validate_ratio(inst)
+    assert rep.chain_broken and not rep.theorem_violated and rep.violated
+
+
+def test_release_dates_counterexample_hand_derived():
+    """Values derived by hand in theorem4_release_dates' docstring; optimum also by enumeration."""
+    import numpy as np
+
+    from hetopt.data import load_json
+    from hetopt.hare import brute_force, schedule, solve_exact, solve_relaxation, theorem4_release_dates
+
+    inst = theorem4_release_dates()
+    assert HareInstance.from_dict(load_json("hare2022_theorem4_release_dates")).to_dict() == inst.to_dict()
+    rl = solve_relaxation(inst)
+    np.testing.assert_allclose(rl.x_hat, [1, 0, 0, 60, 0, 3], atol=1e-6)
+    alg = schedule(inst, rl)
+    np.testing.assert_allclose(alg.completion, [14, 5, 2, 18, 9, 16], atol=1e-9)
+    opt = 3 * 2 + 100 * 5 + 1 * 9 + 1 * 14 + 0.1 * 17 + 0.001 * 19
+    assert solve_exact(inst).objective == pytest.approx(opt, rel=1e-9)
+    assert brute_force(inst).objective == pytest.approx(opt, rel=1e-12)
+    assert alg.objective / opt > 3.07

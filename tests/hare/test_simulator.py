@@ -62,3 +62,15 @@ def test_switching_overhead_delays():
     check_schedule(inst, res.executed)
     with pytest.raises(ValueError):
         simulate(plan, switch_overhead=-1)
+
+
+def test_keep_plan_times_replays_any_plan_exactly_and_only_delays():
+    from hetopt.hare import gavel_fifo
+
+    inst = generate_workload(15, cluster(v100=2, p100=1, k80=1), seed=3, rate=0.5, iterations_per_task=20)
+    for plan in (gavel_fifo(inst), srtf(inst), schedule(inst, ordering="lp")):
+        same = simulate(plan, keep_plan_times=True)
+        assert same.executed.start.tolist() == plan.start.tolist()
+        late = simulate(plan, switch_overhead=0.5, keep_plan_times=True)
+        assert (late.executed.start >= plan.start - 1e-12).all()
+        assert late.weighted_jct > plan.objective

@@ -1,0 +1,83 @@
+"""Hare's claims module: its sweeps run (quick mode) and show the effects the ledger's diagnoses cite."""
+
+import numpy as np
+import pytest
+
+from hetopt.claims import get_sweep
+from hetopt.cli import main
+from hetopt.hare.sweeps import BASELINE_NAMES, causes_reductions, settings
+
+
+def _rows(table):
+    return {(r[0], r[1]): np.array(r[2:6], dtype=float) for r in table.rows}
+
+
+@pytest.fixture(scope="module")
+def causes():
+    return get_sweep("hare.section7_causes").run(quick=True)
+
+
+def test_section7_causes_shape(causes):
+    labels = list(settings())
+    assert len(labels) == 6 and labels[-1].startswith("paper")
+    assert len(causes.rows) == (len(labels) + 1) * 3  # + the paper setting with one mini-batch per task
+    assert all(len(r) == 2 + len(BASELINE_NAMES) + 1 for r in causes.rows)
+
+
+def test_section7_each_cause_moves_the_reduction_its_way():
+    labels = list(settings())
+    data = causes_reductions(range(2))
+    for seed in range(2):
+        old, a, b, c, d = (data[(lbl, "algorithm1")][seed] for lbl in labels[:5])
+        # (a) C - a instead of C: the same sum w a leaves both sides, every relative gap widens
+        assert (np.abs(a) > np.abs(old)).all() and (np.sign(a) == np.sign(old)).all()
+        # (b) the job-level SRTF is weaker than the round-level one: the reduction vs srtf rises
+        assert b[1] > old[1] and np.allclose(np.delete(b, 1), np.delete(old, 1))
+        # (c) online AlloX / Sched_Homo are stronger than the up-front plans: the reductions vs them fall
+        assert c[2] < old[2] and c[3] < old[3] and np.allclose(c[:2], old[:2])
+        # (d) the switching overhead costs Algorithm 1 more than one-GPU-per-job AlloX
+        assert d[3] < old[3]
+
+
+def test_section7_printed_line12_loses_in_the_paper_setting(causes):
+    rows = _rows(causes)
+    paper = list(settings())[-1]
+    assert (rows[(paper, "algorithm1")] < 0.476 * 100).all()
+    assert (rows[(paper, "algorithm1_ef")] > rows[(paper, "algorithm1")]).all()
+
+
+def test_heterogeneity_sweep():
+    t = get_sweep("hare.heterogeneity").run(quick=True)
+    assert len(t.rows) == 3 * 2
+    rows = {(r[0], r[1]): r for r in t.rows}
+    assert rows[(0.0, "algorithm1")][2] == pytest.approx(1.0)
+    assert rows[(2.0, "algorithm1")][2] > rows[(1.0, "algorithm1")][2] > 1.0
+    lo, hi = (np.array(rows[(h, "algorithm1")][3:], dtype=float) for h in (0.0, 2.0))
+    assert (hi < lo).all()  # as printed, the reduction falls as heterogeneity grows (the opposite of Fig. 16)
+
+
+def test_with_heterogeneity_rejects_bad_h():
+    from hetopt.hare.section7 import section7_workload
+    from hetopt.hare.sweeps import with_heterogeneity
+
+    inst = section7_workload(0, n_jobs=5)
+    assert with_heterogeneity(inst, 1.0).compute_time == pytest.approx(inst.compute_time, rel=1e-8)
+    with pytest.raises(ValueError, match="h is"):
+        with_heterogeneity(inst, float("nan"))
+
+
+def test_cli_runs_the_sweep(capsys):
+    assert main(["sweep", "hare.section7_causes", "--quick"]) == 0
+    assert "paper (all four)" in capsys.readouterr().out
+
+
+def test_lemma2_ratio_by_hand():
+    # all-at-zero instance: x-hat = 0 except the sink (35), so H = 0.5 for the six unit jobs and 1 for the heavy
+    # one; Algorithm 1 runs the unit jobs first on the one GPU: after the sixth, prefix work 6 > 2 H = 1
+    from hetopt.claims.hare_checks import lemma_ratios
+    from hetopt.hare import solve_relaxation, theorem4_counterexample
+
+    inst = theorem4_counterexample()
+    l2, l3 = lemma_ratios(inst, solve_relaxation(inst))
+    assert l2 == pytest.approx(6.0) and l3 == 0.0
+    assert lemma_ratios(inst, solve_relaxation(inst, subsets=True))[0] <= 1 + 1e-9
