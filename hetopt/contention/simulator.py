@@ -358,9 +358,19 @@ class _Sim:
         if self.aggregate:
             cands, self.wait_dirty = self.wait_dirty, set()
         else:
-            cands = set(self.waiting)
-        if not cands:
-            return
+            cands, self.wait_dirty = set(self.waiting), set()
+        while cands:
+            self.ask(t, cands)
+            if not self.authors:
+                break
+            # "authors" accounting: what a refused all-reduce reads decides the credits, so the ones
+            # asked before a start at this instant are asked again (still refused: the rules are stable)
+            cands, self.wait_dirty = self.wait_dirty & self.waiting, set()
+        if self.authors:
+            self.apply_credits(t)
+
+    def ask(self, t: float, cands: set[int]) -> None:
+        """Ask the admission rule about the ready all-reduces ``cands``, in SRSF order; start the accepted."""
         inst = self.inst
         jobs = self.jobs
         for k in sorted(cands, key=lambda k: (jobs[k].key, k)):
@@ -380,8 +390,6 @@ class _Sim:
                 self.server_tasks[s].add(k)
                 self.server_changed(s)
             self.rerate(t, job.servers)
-        if self.authors:
-            self.apply_credits(t)
 
     def remaining(self, t: float, c: int) -> float:
         """MB that running all-reduce c still has to move at time t (latency not counted)."""

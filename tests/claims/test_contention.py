@@ -51,3 +51,18 @@ def test_waiters_sweep_quick():
 def test_cli_sweep_waiters_quick(capsys):
     assert main(["sweep", "contention.waiters", "--quick"]) == 0
     assert "refused waiters" in capsys.readouterr().out
+
+
+def test_headline_verdict_needs_the_toggle_to_move_the_gain(monkeypatch):
+    # if the published accounting changed nothing, the failing verdict would have no mechanism: unexplained
+    from hetopt.claims import contention as mod
+
+    fake = {"ada": 100.0, "srsf1": 99.0, "srsf2": 101.0, "srsf3": 102.0}
+    monkeypatch.setattr(mod, "run", lambda p, acc="correct", *a, **k: {"avg": fake[p], "util": 0.2, "p95": fake[p]})
+    monkeypatch.setattr(mod, "gains", lambda acc, *a, **k: {p: 100 * (1 - fake["ada"] / fake[p]) for p in fake if p != "ada"})
+    out = ledger.get_claim("wang2019.table5.ada_vs_srsf1").check()
+    assert out.verdict is ledger.Verdict.UNEXPLAINED
+    # and a gain equal to the paper's under the correct accounting would be "reproduced"
+    fake["srsf1"] = 100.0 / (1 - 0.201)
+    out = ledger.get_claim("wang2019.table5.ada_vs_srsf1").check()
+    assert out.verdict is ledger.Verdict.REPRODUCED
