@@ -55,12 +55,17 @@ def workload(scale: float = 1.0, gpu_memory: float = SIM_GPU_MEMORY_MB, seed: in
     return generate_workload(seed, iterations=(lo, hi), arrival_window=1200.0 * scale, gpu_memory=gpu_memory)
 
 
-@functools.lru_cache(maxsize=None)
 def run(policy: str, accounting: str = "correct", scale: float = 1.0, gpu_memory: float = SIM_GPU_MEMORY_MB,
         seed: int = 0) -> dict[str, float]:
-    """Metrics of one policy run: avg, median, p95 JCT (s) and average GPU utilisation."""
+    """Metrics of one policy run: avg, median, p95 JCT (s) and average GPU utilisation (cached)."""
+    return dict(_run(policy, accounting, float(scale), float(gpu_memory), int(seed)))
+
+
+@functools.lru_cache(maxsize=None)
+def _run(policy: str, accounting: str, scale: float, gpu_memory: float, seed: int) -> tuple:
     sol = _POLICIES[policy](workload(scale, gpu_memory, seed), accounting)
-    return {"avg": sol.avg_jct, "median": sol.median_jct, "p95": sol.p95_jct, "util": sol.avg_gpu_utilization}
+    return tuple({"avg": sol.avg_jct, "median": sol.median_jct, "p95": sol.p95_jct,
+                  "util": sol.avg_gpu_utilization}.items())
 
 
 def gains(accounting: str, scale: float, gpu_memory: float = SIM_GPU_MEMORY_MB, seed: int = 0) -> dict[str, float]:
