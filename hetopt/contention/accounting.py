@@ -26,7 +26,9 @@ refused waiter ends after about 226 ms there (:func:`authors_slotted_transfer`).
 In our event-driven simulator the "authors" accounting is the fluid equivalent: every
 refused all-reduce records which running tasks its admission rule read (the ``remaining``
 mapping is a :class:`QueryLog`), and each running task's rate is multiplied by
-``1 + (number of refused all-reduces that read it)`` until that number changes.  The
+``1 + (number of refused all-reduces that read it)`` until that number changes (refused
+all-reduces asked before another one starts at the same instant are asked again, so what
+they read reflects the state after the instant, as the next 1 ms slot would).  The
 rules are stable (a refusal stands while the server task sets do not change), so the
 multiplier is constant between events.  The credit applies to the transfer, not to the
 latency ``a`` (the authors' simulator has ``alpha = 0``).
