@@ -4,8 +4,10 @@ The all-reduce cost model (eq. (2), Table I) and its contention form (eq. (5)); 
 two-task problem P1 with Theorems 1-2; the DAG job model of Section III in an
 event-driven fluid simulator; placement by LWF-kappa (Algorithm 1) and the FF / LS / RAND
 baselines; all-reduce admission by AdaDUAL (Algorithm 2) inside Ada-SRSF (Algorithm 3)
-and the SRSF(n) baselines; the workload of Section V-A; an exact time-indexed MILP of the
-contention-free problem for tiny instances; independent schedule checks.
+and the SRSF(n) baselines; the published simulator's transfer accounting as a diagnostic
+option (``transfer_accounting="authors"``, an error: :mod:`hetopt.contention.accounting`);
+the workload of Section V-A; an exact time-indexed MILP of the contention-free problem for
+tiny instances; independent schedule checks.
 
 References
 ----------
@@ -42,7 +44,8 @@ from .two_task import (
     two_task_schedule,
 )
 from .validate import check_schedule
-from .workload import PAPER_GPU_MIX, TABLE_III, generate_workload, tiny_instance
+from .workload import PAPER_GPU_MIX, SIM_GPU_MEMORY_MB, TABLE_III, generate_workload, tiny_instance
+from .accounting import ACCOUNTINGS, authors_slotted_transfer
 
 __all__ = [
     "ALLREDUCE_ALGORITHMS",
@@ -63,6 +66,9 @@ __all__ = [
     "starts_immediately",
     "KIND",
     "V100_MEMORY_MB",
+    "SIM_GPU_MEMORY_MB",
+    "ACCOUNTINGS",
+    "authors_slotted_transfer",
     "ContentionInstance",
     "TABLE_III",
     "PAPER_GPU_MIX",

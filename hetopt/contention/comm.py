@@ -50,6 +50,8 @@ SIM_ETA = 2.35e-4
 
 
 def _check_positive(name: str, value: float, *, allow_zero: bool = False) -> float:
+    if isinstance(value, (bool, str)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InstanceError(f"{name} is {value!r}; expected a number")
     v = float(value)
     if not math.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
         raise InstanceError(f"{name} is {value!r}; expected a finite number {'>= 0' if allow_zero else '> 0'}")
@@ -161,7 +163,16 @@ def transfer_rate(k: int, b: float, eta: float) -> float:
 
     The rate ``1 / (k b + (k - 1) eta)`` reproduces eq. (5) for ``k`` equal tasks started
     together, and eqs. (10)-(12) when tasks start at different times.
+
+    Raises
+    ------
+    InstanceError
+        ``k`` not an integer >= 1, ``b`` not finite and > 0, ``eta`` not finite and >= 0.
     """
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise InstanceError(f"k is {k!r}; expected an integer >= 1 (the number of concurrent tasks)")
+    b = _check_positive("b", b)
+    eta = _check_positive("eta", eta, allow_zero=True)
     return 1.0 / (k * b + (k - 1) * eta)
 
 
@@ -193,12 +204,24 @@ def fluid_completion_times(
     -------
     numpy.ndarray
         End time of each task.
+
+    Raises
+    ------
+    InstanceError
+        Lengths differ; a size, start or constant that is not a finite number (NaN or
+        infinite values would give a rate that never ends a task); a task without servers.
     """
     n = len(sizes)
     if not (len(starts) == len(servers) == n):
         raise InstanceError("sizes, starts and servers must have the same length")
-    sizes_a = np.asarray(sizes, dtype=float)
-    starts_a = np.asarray(starts, dtype=float)
+    a = _check_positive("a", a, allow_zero=True)
+    b = _check_positive("b", b)
+    eta = _check_positive("eta", eta, allow_zero=True)
+    sizes_a = np.array([_check_positive(f"sizes[{i}]", v, allow_zero=True) for i, v in enumerate(sizes)], dtype=float)
+    starts_a = np.array([_check_positive(f"starts[{i}]", v, allow_zero=True) for i, v in enumerate(starts)], dtype=float)
+    for i, srv in enumerate(servers):
+        if len(srv) == 0:
+            raise InstanceError(f"servers[{i}] is empty; expected the servers task {i} uses")
     latency_left = np.full(n, float(a))
     remaining = sizes_a.copy()
     ends = np.full(n, np.nan)

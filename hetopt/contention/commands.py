@@ -1,31 +1,26 @@
-"""Command-line contract of :mod:`hetopt.contention` (``hetopt reproduce|validate|bench contention``)."""
+"""Command-line contract of :mod:`hetopt.contention` (``hetopt validate|bench contention``).
+
+The paper's claims (``hetopt claims contention``, ``hetopt reproduce contention``) are in
+:mod:`hetopt.claims.contention`.
+"""
 
 from __future__ import annotations
 
 import functools
-import math
 import time
 from typing import Any, Callable
 
-import numpy as np
-
 from ..report import Table
 from ..validate import sweep
-from .comm import PAPER_A, PAPER_B, SIM_BETA, SIM_ETA, allreduce_time, fluid_completion_times
 from .exact import solve_milp
 from .instance import KIND, ContentionInstance
 from .model import build_milp
 from .scheduling import ada_srsf, srsf
 from .solution import ContentionSolution
-from .two_task import adadual_threshold, two_task_cases, two_task_fluid, two_task_fluid_optimum
-from .workload import PAPER_GPU_MIX, TABLE_III, generate_workload, tiny_instance
+from .workload import generate_workload, tiny_instance
 
-__all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "reproduce", "validate", "bench",
+__all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "validate", "bench",
            "export_model", "milp_srsf1"]
-
-#: Relative tolerance of "match" in reproduce tables.
-MATCH_RTOL = 1e-6
-
 
 def milp_srsf1(inst: ContentionInstance) -> ContentionSolution:
     """The exact contention-free MILP on the placement LWF-1 gives under SRSF(1)."""
@@ -78,85 +73,6 @@ def export_model(inst: ContentionInstance):
     """The exact MILP on SRSF(1)'s LWF-1 placement (tiny integral instances only)."""
     ref = srsf(inst, 1)
     return build_milp(inst, ref.placement, upper_bound=ref.objective)
-
-
-# ---------------------------------------------------------------- reproduce
-def _close(x: float, y: float) -> bool:
-    return math.isclose(x, y, rel_tol=MATCH_RTOL, abs_tol=1e-12)
-
-
-def _switch_ratio(b: float, eta: float, m2: float = 100.0) -> float:
-    """Ratio m1/m2 where the fluid-optimal C2 offset switches from t2 to 0 (bisection)."""
-    lo, hi = 1e-6, 1.0
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        _, off, _ = two_task_fluid_optimum(mid * m2, m2, b, eta, first=2, n_grid=3)
-        lo, hi = (mid, hi) if off == 0.0 else (lo, mid)
-    return (lo + hi) / 2
-
-
-def _scaled(inst: ContentionInstance, factor: float) -> ContentionInstance:
-    d = inst.to_dict()
-    d["iterations"] = [max(1, int(round(i * factor))) for i in d["iterations"]]
-    d["description"] = f"{inst.description}, iterations x {factor}"
-    return ContentionInstance.from_dict(d)
-
-
-def reproduce() -> list[Table]:
-    """Theorems 1-2, eq. (13), eq. (5), the workload of Section V-A, and the headline direction."""
-    b, eta = SIM_BETA, SIM_ETA
-    t = Table("Theorems 1-2 (eqs. (10)-(14)): closed form vs fluid simulation of eq. (5)",
-              ["quantity", "paper (closed form)", "ours (fluid)", "match"])
-    m1, m2 = TABLE_III["ResNet-50"][0], TABLE_III["VGG-16"][0]
-    for case in two_task_cases(m1, m2, b, eta):
-        t1, t2 = two_task_fluid(m1, m2, b, eta, case.first, case.offset)
-        t.add(f"t_aver {case.name}, ResNet-50 vs VGG-16 (s)", case.average_completion, (t1 + t2) / 2,
-              _close(case.average_completion, (t1 + t2) / 2))
-    best = min(two_task_cases(m1, m2, b, eta), key=lambda c: c.average_completion)
-    fl = two_task_fluid_optimum(m1, m2, b, eta)
-    t.add("optimal t_aver over all offsets (s)", best.average_completion, fl[2], _close(best.average_completion, fl[2]))
-    thr = adadual_threshold(b, eta)
-    sw = _switch_ratio(b, eta)
-    t.add("eq. (13) threshold b/(2(b+eta))", thr, sw, abs(thr - sw) < 1e-9)
-    t.notes.append("b = 0.856 ms/MB, eta = 0.235 ms/MB (authors' simulator); ResNet-50 = 99.2 MB, VGG-16 = 526.4 MB.")
-
-    t5 = Table("Eq. (5): k equal all-reduces of 100 MB started together (a, b of Fig. 2(a))",
-               ["quantity", "paper (eq. (5))", "ours (fluid)", "match"])
-    for k in (1, 2, 4, 8):
-        ends = fluid_completion_times([100.0] * k, [0.0] * k, [[0, 1]] * k, PAPER_A, PAPER_B, SIM_ETA)
-        ref = allreduce_time(100.0, PAPER_A, PAPER_B, SIM_ETA, k)
-        t5.add(f"T_ar, k = {k} (s)", ref, float(ends.max()), _close(ref, float(ends.max())))
-
-    w = generate_workload(0)
-    tw = Table("Section V-A workload (seed 0)", ["quantity", "paper", "ours", "match"])
-    tw.add("jobs", 160, w.n_jobs, w.n_jobs == 160)
-    for g, c in PAPER_GPU_MIX.items():
-        n = int(np.sum(w.n_gpus == g))
-        tw.add(f"{g}-GPU jobs", c, n, n == c)
-    tw.add("GPUs (16 servers x 4 V100)", 64, w.n_total_gpus, w.n_total_gpus == 64)
-    tw.add("min iterations >= 1000", 1000, int(w.iterations.min()), int(w.iterations.min()) >= 1000)
-    tw.add("max iterations <= 6000", 6000, int(w.iterations.max()), int(w.iterations.max()) <= 6000)
-    tw.add("last arrival < 1200 s", 1200, float(w.arrival.max()), float(w.arrival.max()) < 1200)
-
-    one = ContentionInstance(n_servers=2, gpus_per_server=4, gpu_memory=16384.0, a=PAPER_A, b=b, eta=eta,
-                             arrival=[0.0], n_gpus=[8], iterations=[1000], t_f=[0.0358], t_b=[0.0537],
-                             model_size=[526.4], memory=[4527.0])
-    analytic = 1000 * (0.0358 + 0.0537 + PAPER_A + b * 526.4)
-    sol = ada_srsf(one)
-    ts = Table("One job, no contention: JCT = I (t_f + t_b + a + b sigma)", ["quantity", "analytical", "simulated", "match"])
-    ts.add("VGG-16 on 8 GPUs (2 servers), 1000 iterations (s)", analytic, float(sol.jct[0]), _close(analytic, float(sol.jct[0])))
-
-    th = Table("Headline direction on the Section V-A workload, iterations x 0.1 (seed 0)",
-               ["quantity", "paper", "ours", "match"])
-    small = _scaled(w, 0.1)
-    ada = ada_srsf(small).avg_jct
-    for n, paper in ((1, 20.1), (2, 36.7)):
-        other = srsf(small, n).avg_jct
-        ours = 100 * (1 - ada / other)
-        th.add(f"Ada-SRSF avg JCT lower than SRSF({n}) by (%)", paper, ours, ours > 0)
-    th.notes.append("match = same sign as the paper's claim (our simulator is not the authors'); "
-                    "the full-size numbers are printed by `hetopt bench contention`.")
-    return [t, t5, tw, ts, th]
 
 
 # ----------------------------------------------------------------- validate

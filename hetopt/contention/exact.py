@@ -14,6 +14,7 @@ from typing import Sequence
 import numpy as np
 import pyomo.environ as pyo
 
+from ..errors import InfeasibleError
 from ..solvers import solve_model
 from .instance import ContentionInstance
 from .model import MILP_MAX_BINARIES, build_milp
@@ -41,10 +42,21 @@ def solve_milp(
         OPTIMAL with ``bound`` = the certified optimum when the solver proves it (TIME_LIMIT
         or FEASIBLE otherwise, with the solver's dual bound); the schedule is in ``trace``
         (``placed_at`` = arrival: memory does not bind in this model).
+
+    Raises
+    ------
+    InfeasibleError
+        ``upper_bound`` is below the optimum (never reported as OPTIMAL).
     """
     t0 = time.perf_counter()
     m = build_milp(inst, placement, slot=slot, upper_bound=upper_bound, max_binaries=max_binaries)
-    res = solve_model(m, solver, time_limit=time_limit, threads=threads)
+    try:
+        res = solve_model(m, solver, time_limit=time_limit, threads=threads)
+    except InfeasibleError as exc:
+        if upper_bound is None:  # pragma: no cover - the model without a bound always has a schedule
+            raise
+        raise InfeasibleError(f"no contention-free schedule with this placement has total JCT <= upper_bound = "
+                              f"{upper_bound}: the bound is below the optimum ({exc})") from None
     slot = m.slot
     trace = []
     for key in m.TASKS:

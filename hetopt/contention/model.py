@@ -20,12 +20,14 @@ Components (labels of the formulation card ``models/wang2019-contention.md``):
 - ``gpu_capacity``: (S3) a GPU runs at most one task per slot.
 - ``network_capacity``: (S4) a server's network carries at most one all-reduce per slot.
 - ``completion``: (S5) ``F_k`` is at least the end of the job's last task.
+- ``jct_bound`` (only with ``upper_bound``): (S6) total JCT at most ``U``.
 
 Not modelled: contention (eq. (5) with k >= 2; schedules that share a link are outside the
 model), and GPU memory (the builder refuses placements where memory would bind).  Time
 windows come from an upper bound ``U`` on the optimum (e.g. SRSF(1)'s total JCT):
 ``F_k <= A_k + U - sum_{j != k} LB_j`` with ``LB_j`` job j's critical path, which no
-optimal schedule violates, so the windows keep the model exact.
+optimal schedule violates, so the windows keep the model exact; (S6) makes a bound below
+the optimum an infeasible model instead of a wrong optimum.
 
 References
 ----------
@@ -44,7 +46,7 @@ from typing import Sequence
 
 import pyomo.environ as pyo
 
-from ..errors import InstanceError, SizeLimitError
+from ..errors import InfeasibleError, InstanceError, SizeLimitError
 from .instance import ContentionInstance
 
 __all__ = ["MILP_MAX_BINARIES", "TaskGrid", "task_grid", "build_milp"]
@@ -111,7 +113,8 @@ def task_grid(
     if upper_bound is not None:
         u = upper_bound / slot
         if u < sum(lb) - 1e-9:
-            raise InstanceError(f"upper_bound {upper_bound} is below the sum of the jobs' critical paths")
+            raise InfeasibleError(f"upper_bound {upper_bound} is below the sum of the jobs' critical paths: "
+                                  "no schedule meets it")
     tasks: dict = {}
     horizon = 0
     for k, (gpus, servers, multi, pf, pb, pc, a, it) in enumerate(jobs):
@@ -173,7 +176,8 @@ def build_milp(
         Slot length (s).
     upper_bound : float, optional
         Total JCT (s) of a feasible contention-free schedule with this placement (e.g.
-        SRSF(1)); tightens the time windows without cutting off an optimum.
+        SRSF(1)); tightens the time windows without cutting off an optimum, and is imposed
+        as a constraint (S6), so a bound below the optimum makes the model infeasible.
     max_binaries : int
         Refuse larger models.
 
@@ -186,6 +190,8 @@ def build_milp(
     ------
     InstanceError
         Non-integral times, bad placement, binding memory.
+    InfeasibleError
+        ``upper_bound`` below a lower bound of the optimum (no model is built).
     SizeLimitError
         More than ``max_binaries`` start variables.
     """
@@ -193,7 +199,7 @@ def build_milp(
     tasks = grid.tasks
     for key, (_, _, _, es, ls) in tasks.items():
         if ls < es:
-            raise InstanceError(f"task {key} has an empty time window; upper_bound is below the optimum")
+            raise InfeasibleError(f"task {key} has an empty time window: upper_bound {upper_bound} is below the optimum")
     pairs = [(key, t) for key, (_, p, _, es, ls) in tasks.items() for t in range(es, ls + 1)]
     if len(pairs) > max_binaries:
         raise SizeLimitError(f"the MILP would have {len(pairs)} binaries; at most {max_binaries} allowed")
@@ -246,6 +252,11 @@ def build_milp(
     last = {key[1]: key for key in done}
     m.completion = pyo.Constraint(m.JOBS, rule=lambda m, k: m.F[k] >= m.S[last[k]] + m.p[last[k]],
                                   doc="(S5) F_k is at least the end of the job's last all-reduce (barrier)")
+    if upper_bound is not None:
+        # the windows above are valid only for schedules within the bound; without this cut a bound
+        # below the optimum left feasible schedules above it, reported as optimal
+        m.jct_bound = pyo.Constraint(expr=grid.slot * sum(m.F[k] - m.A[k] for k in m.JOBS) <= upper_bound + 1e-9,
+                                     doc="(S6) total JCT at most upper_bound (the windows assume it)")
 
     # (S3) and (S4): at most one task per slot on each GPU / server network
     gpu_rows: dict = {}

@@ -43,6 +43,7 @@ def schedule(
     kappa: int = 1,
     seed: int | np.random.Generator | None = None,
     record: bool = False,
+    transfer_accounting: str = "correct",
 ) -> ContentionSolution:
     """Schedule ``inst`` with a named admission rule and placement.
 
@@ -58,12 +59,16 @@ def schedule(
         For RAND.
     record : bool
         Keep the task trace.
+    transfer_accounting : {"correct", "authors"}
+        See :func:`~hetopt.contention.simulator.simulate` ("authors" reproduces the published
+        simulator's error, for diagnosis only).
     """
     if not isinstance(admission, str):
         raise InstanceError(f"admission is {admission!r}; expected a rule name")
     rule = make_admission(admission)
     policy, pname = _placement(placement, kappa, seed)
-    return simulate(inst, rule, policy, record=record, name=f"{admission}+{pname}")
+    return simulate(inst, rule, policy, record=record, name=f"{admission}+{pname}",
+                    transfer_accounting=transfer_accounting)
 
 
 def ada_srsf(
@@ -73,8 +78,12 @@ def ada_srsf(
     kappa: int = 1,
     seed: int | np.random.Generator | None = None,
     record: bool = False,
+    transfer_accounting: str = "correct",
 ) -> ContentionSolution:
     """Ada-SRSF (Algorithm 3): SRSF ordering, LWF-kappa placement, AdaDUAL admission.
+
+    ``transfer_accounting="authors"`` reproduces the published simulator's accounting error
+    (:mod:`hetopt.contention.accounting`); "correct" is the default.
 
     Examples
     --------
@@ -84,7 +93,8 @@ def ada_srsf(
     ('feasible', 8)
     """
     policy, pname = _placement(placement, kappa, seed)
-    return simulate(inst, adadual, policy, record=record, name=f"ada-srsf+{pname}")
+    return simulate(inst, adadual, policy, record=record, name=f"ada-srsf+{pname}",
+                    transfer_accounting=transfer_accounting)
 
 
 def srsf(
@@ -95,9 +105,15 @@ def srsf(
     kappa: int = 1,
     seed: int | np.random.Generator | None = None,
     record: bool = False,
+    transfer_accounting: str = "correct",
 ) -> ContentionSolution:
-    """SRSF(n): all-reduces start whenever each of their servers carries fewer than n."""
+    """SRSF(n): all-reduces start whenever each of their servers carries fewer than n.
+
+    ``transfer_accounting`` as in :func:`ada_srsf` (SRSF(n) never reads a running task's
+    remaining size, so "authors" changes nothing for it).
+    """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise InstanceError(f"n is {n!r}; expected an integer >= 1")
     policy, pname = _placement(placement, kappa, seed)
-    return simulate(inst, make_admission(f"srsf{int(n)}"), policy, record=record, name=f"srsf{int(n)}+{pname}")
+    return simulate(inst, make_admission(f"srsf{int(n)}"), policy, record=record, name=f"srsf{int(n)}+{pname}",
+                    transfer_accounting=transfer_accounting)

@@ -49,6 +49,7 @@ import numpy as np
 
 from ..errors import InstanceError
 from ..result import Status
+from .accounting import QueryLog, check_accounting, credit_counts
 from .admission import AdmissionRule
 from .instance import ContentionInstance
 from .placement import PlacementPolicy
@@ -68,7 +69,7 @@ class _Job:
     __slots__ = (
         "k", "n", "iters", "p", "tf", "size", "mem", "e", "gpus", "servers", "multi", "done", "pending",
         "n_finished", "state", "key", "run_t0", "run_end", "run_key", "run_ver", "c_rem", "c_lat", "c_rate",
-        "c_last", "c_ver", "c_start", "finish", "placed_at",
+        "c_last", "c_ver", "c_start", "finish", "placed_at", "c_mult", "queried",
     )
 
     def __init__(self, inst: ContentionInstance, k: int) -> None:
@@ -94,6 +95,8 @@ class _Job:
         self.run_ver = 0
         self.c_rem = self.c_lat = self.c_rate = self.c_last = self.c_start = 0.0
         self.c_ver = 0
+        self.c_mult = 1  # "authors" accounting: 1 + number of refused all-reduces reading this one
+        self.queried: tuple[int, ...] = ()  # running tasks the admission rule read while refusing this one
         self.finish = math.nan
         self.placed_at = math.nan
 
@@ -104,8 +107,9 @@ class _Job:
 class _Sim:
     """State of one simulation run (one object per call of :func:`simulate`)."""
 
-    def __init__(self, inst, placement, admission, fixed, record, aggregate):
+    def __init__(self, inst, placement, admission, fixed, record, aggregate, accounting="correct"):
         self.inst = inst
+        self.authors = accounting == "authors"
         self.aggregate = aggregate
         self.placement = placement
         self.admission = admission
@@ -342,7 +346,7 @@ class _Sim:
             job = self.jobs[k]
             self.progress(t, job)
             kk = max(len(self.server_tasks[s]) for s in job.servers)
-            job.c_rate = 1.0 / (kk * inst.b + (kk - 1) * inst.eta)  # fluid form of eq. (5)
+            job.c_rate = job.c_mult / (kk * inst.b + (kk - 1) * inst.eta)  # fluid form of eq. (5)
             job.c_ver += 1
             self.push(t + job.c_lat + job.c_rem / job.c_rate, _COMM_END, k, job.c_ver)
 
@@ -354,22 +358,30 @@ class _Sim:
         if self.aggregate:
             cands, self.wait_dirty = self.wait_dirty, set()
         else:
-            cands = set(self.waiting)
-        if not cands:
-            return
+            cands, self.wait_dirty = set(self.waiting), set()
+        while cands:
+            self.ask(t, cands)
+            if not self.authors:
+                break
+            # "authors" accounting: what a refused all-reduce reads decides the credits, so the ones
+            # asked before a start at this instant are asked again (still refused: the rules are stable)
+            cands, self.wait_dirty = self.wait_dirty & self.waiting, set()
+        if self.authors:
+            self.apply_credits(t)
+
+    def ask(self, t: float, cands: set[int]) -> None:
+        """Ask the admission rule about the ready all-reduces ``cands``, in SRSF order; start the accepted."""
         inst = self.inst
         jobs = self.jobs
         for k in sorted(cands, key=lambda k: (jobs[k].key, k)):
             self.wait_dirty.discard(k)
             job = jobs[k]
             tasks = [self.server_tasks[s] for s in job.servers]
-            remaining = {}
-            for c in set().union(*tasks):
-                old = jobs[c]
-                self.progress(t, old)
-                remaining[c] = old.c_rem
+            remaining = QueryLog(sorted(set().union(*tasks)), lambda c: self.remaining(t, c))
             if not self.admission(tasks, remaining, job.size, inst.b, inst.eta):
+                job.queried = tuple(remaining.read)
                 continue
+            job.queried = ()
             job.state = "comm"
             job.c_rem, job.c_lat, job.c_last, job.c_start = job.size, inst.a, t, t
             self.waiting.discard(k)
@@ -379,10 +391,36 @@ class _Sim:
                 self.server_changed(s)
             self.rerate(t, job.servers)
 
+    def remaining(self, t: float, c: int) -> float:
+        """MB that running all-reduce c still has to move at time t (latency not counted)."""
+        old = self.jobs[c]
+        self.progress(t, old)
+        return old.c_rem
+
+    def apply_credits(self, t: float) -> None:
+        """The published simulator's accounting error (:mod:`hetopt.contention.accounting`).
+
+        Every running all-reduce moves at ``1 + q`` times its rate, q being the number of
+        refused all-reduces whose admission read its remaining size.
+        """
+        counts = credit_counts({k: self.jobs[k].queried for k in self.waiting})
+        for job in self.jobs:
+            if job.state != "comm":
+                continue
+            mult = 1 + counts.get(job.k, 0)
+            if mult != job.c_mult:
+                self.progress(t, job)
+                job.c_rate *= mult / job.c_mult
+                job.c_mult = mult
+                job.c_ver += 1
+                self.push(t + job.c_lat + job.c_rem / job.c_rate, _COMM_END, job.k, job.c_ver)
+
     def on_comm_end(self, t: float, k: int, ver: int) -> None:
         job = self.jobs[k]
         if ver != job.c_ver or job.state != "comm":
             return
+        job.state = "comm_done"
+        job.c_mult = 1
         for s in job.servers:
             self.server_tasks[s].discard(k)
             self.server_changed(s)
@@ -415,6 +453,7 @@ def simulate(
     record: bool = False,
     aggregate: bool = True,
     name: str = "",
+    transfer_accounting: str = "correct",
 ) -> ContentionSolution:
     """Simulate the jobs of ``inst`` under an admission rule and a placement.
 
@@ -435,15 +474,22 @@ def simulate(
         processes every iteration and re-asks at every instant, for checks.
     name : str
         Method name stored in ``solver``.
+    transfer_accounting : {"correct", "authors"}
+        "correct" (default): a running all-reduce moves at the fluid rate of eq. (5).
+        "authors": the published simulator's error, for diagnosis only: each refused
+        all-reduce whose admission rule reads a running task's remaining size credits
+        that task with extra progress, so it moves at ``1 + q`` times its rate with q
+        such readers (:mod:`hetopt.contention.accounting`).  Only AdaDUAL reads it.
 
     Returns
     -------
     ContentionSolution
         Status FEASIBLE (a heuristic schedule), no bound.
     """
+    accounting = check_accounting(transfer_accounting)
     fixed = None if callable(placement) else _check_fixed(inst, placement)
     t0 = time.perf_counter()
-    sim = _Sim(inst, placement, admission, fixed, record, aggregate)
+    sim = _Sim(inst, placement, admission, fixed, record, aggregate, accounting)
     sim.run()
     finish = np.array([j.finish for j in sim.jobs])
     jct = finish - inst.arrival
@@ -456,7 +502,7 @@ def simulate(
         status=Status.FEASIBLE,
         objective=float(jct.sum()),
         wall_time=wall,
-        solver=name,
+        solver=name if accounting == "correct" else f"{name} (authors' accounting)",
         message=f"{sim.n_events} events",
         finish=finish,
         jct=jct,

@@ -18,7 +18,12 @@ from ..errors import InstanceError
 from .comm import PAPER_A, SIM_BETA, SIM_ETA
 from .instance import V100_MEMORY_MB, ContentionInstance
 
-__all__ = ["TABLE_III", "PAPER_GPU_MIX", "generate_workload", "tiny_instance"]
+__all__ = ["TABLE_III", "PAPER_GPU_MIX", "SIM_GPU_MEMORY_MB", "generate_workload", "tiny_instance"]
+
+#: GPU memory of the simulated cluster (MB): the authors' simulator gives every GPU 32 GB
+#: (``CLUSTER["gpu_mem"] = 32768`` in ``online/job_master.py``); the paper measured t_f, t_b
+#: on a V100-16GB (Section V-A), whose 16 GB (:data:`V100_MEMORY_MB`) hetopt used before.
+SIM_GPU_MEMORY_MB = 32768.0
 
 #: Table III: name -> (model size MB, GPU memory MB, batch size, t_f ms, t_b ms) on a Tesla V100.
 TABLE_III: dict[str, tuple[float, float, int, float, float]] = {
@@ -56,7 +61,7 @@ def generate_workload(
     arrival_window: float = 1200.0,
     n_servers: int = 16,
     gpus_per_server: int = 4,
-    gpu_memory: float = V100_MEMORY_MB,
+    gpu_memory: float = SIM_GPU_MEMORY_MB,
     a: float = PAPER_A,
     b: float = SIM_BETA,
     eta: float = SIM_ETA,
@@ -67,7 +72,10 @@ def generate_workload(
     30 8-GPU, 8 16-GPU, 2 32-GPU; scaled by largest remainders for other ``n_jobs``), a DNN
     of Table III drawn uniformly per job, iterations uniform in ``iterations`` (1,000-6,000),
     arrivals in whole seconds uniform over ``[0, arrival_window)`` (20 minutes), on
-    ``n_servers`` x ``gpus_per_server`` V100s (16 x 4) on 10 GbE.
+    ``n_servers`` x ``gpus_per_server`` V100s (16 x 4) on 10 GbE, each with ``gpu_memory``
+    MB (default 32 GB as in the authors' simulator; pass :data:`V100_MEMORY_MB` for the
+    16 GB of the V100-16GB the paper measured on).  Memory decides how many jobs share a
+    GPU, so it moves every absolute JCT.
 
     Notes
     -----

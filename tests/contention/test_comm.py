@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from hetopt.contention import allreduce_cost, allreduce_time, fluid_completion_times
+from hetopt.contention import allreduce_cost, allreduce_time, fluid_completion_times, transfer_rate
 from hetopt.errors import InstanceError
 
 REL = 1e-9
@@ -60,3 +60,27 @@ def test_fluid_max_over_servers():
     ends = fluid_completion_times([1.0, 1.0, 1.0], [0.0] * 3, [[0, 1], [0], [1]], 0.0, 1.0, 0.0)
     assert np.allclose(ends, [2.0, 2.0, 2.0])
     assert not math.isnan(ends.sum())
+
+
+@pytest.mark.parametrize("k", [0, -1, 1.5, True])
+def test_transfer_rate_rejects_bad_k(k):
+    with pytest.raises(InstanceError, match="k is"):
+        transfer_rate(k, 1e-3, 1e-4)
+
+
+@pytest.mark.parametrize("b, eta", [(0.0, 1e-4), (float("nan"), 1e-4), (1e-3, float("inf")), (1e-3, -1.0)])
+def test_transfer_rate_rejects_bad_constants(b, eta):
+    with pytest.raises(InstanceError, match="b is|eta is"):
+        transfer_rate(2, b, eta)
+
+
+@pytest.mark.parametrize("field, kwargs", [
+    ("sizes", dict(sizes=[float("nan")])), ("sizes", dict(sizes=[float("inf")])),
+    ("starts", dict(starts=[float("nan")])), ("b", dict(b=float("inf"))), ("b", dict(b=0.0)),
+    ("eta", dict(eta=float("nan"))), ("a", dict(a=float("nan"))), ("servers", dict(servers=[[]])),
+])
+def test_fluid_completion_times_rejects_non_finite_input(field, kwargs):
+    args = dict(sizes=[100.0], starts=[0.0], servers=[[0, 1]], a=0.0, b=1e-3, eta=1e-4)
+    args.update(kwargs)
+    with pytest.raises(InstanceError, match=field):
+        fluid_completion_times(**args)

@@ -7,7 +7,6 @@ import pytest
 from hetopt.contention import commands
 from hetopt.contention.instance import ContentionInstance
 from hetopt.data import load_json
-from hetopt.report import Table
 
 
 @pytest.mark.parametrize("name", ["wang2019_tiny", "wang2019_contention_beats_milp"])
@@ -23,7 +22,9 @@ def test_solve_every_method_on_bundled_instances(name):
 def test_bundled_workload_is_section_5a():
     inst = commands.load_instance(load_json("wang2019_workload_seed0"))
     assert inst.n_jobs == 160 and inst.n_total_gpus == 64
-    assert inst.to_dict() == commands.generate_workload(0).to_dict()
+    ours, bundled = commands.generate_workload(0).to_dict(), inst.to_dict()
+    ours.pop("description"), bundled.pop("description")
+    assert bundled == ours and inst.gpu_memory == 32768.0  # the authors' simulator's 32 GB GPUs
 
 
 def test_unknown_method():
@@ -31,11 +32,8 @@ def test_unknown_method():
         commands.solve(commands.load_instance(load_json("wang2019_tiny")), "magic")
 
 
-def test_reproduce_rows_match_except_headline():
-    tables = commands.reproduce()
-    assert all(isinstance(t, Table) for t in tables)
-    for t in tables[:-1]:  # closed forms, eq. (5), workload, one-job JCT: exact
-        assert all(bool(r[-1]) for r in t.rows), str(t)
+def test_reproduce_is_gone_the_ledger_replaces_it():
+    assert not hasattr(commands, "reproduce")
 
 
 def test_validate_sweep():

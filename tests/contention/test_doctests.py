@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["comm", "two_task", "scheduling", "solution"]
+MODULES = ["comm", "two_task", "scheduling", "solution", "accounting"]
 
 
 @pytest.mark.parametrize("name", MODULES)

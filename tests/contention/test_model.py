@@ -14,7 +14,7 @@ from hetopt.contention import (
     tiny_instance,
 )
 from hetopt.data import load_json
-from hetopt.errors import InstanceError, SizeLimitError
+from hetopt.errors import InfeasibleError, InstanceError, SizeLimitError
 from hetopt.result import Status
 from hetopt.testing import check_card
 
@@ -105,3 +105,25 @@ def test_bad_input():
         build_milp(_inst(memory=[60.0, 60.0]), [[0], [0]])
     with pytest.raises(SizeLimitError):
         build_milp(tiny_instance(4), srsf(tiny_instance(4), 1).placement, max_binaries=10)
+
+
+def test_upper_bound_below_the_optimum_is_infeasible_never_optimal():
+    # tiny_instance(6) on SRSF(1)'s placement: the optimum (no bound) is 22; a bound of 21 once gave "optimal 24"
+    inst = tiny_instance(6)
+    placement = srsf(inst, 1).placement
+    free = solve_milp(inst, placement)
+    assert free.status is Status.OPTIMAL
+    with pytest.raises(InfeasibleError, match="upper_bound"):
+        solve_milp(inst, placement, upper_bound=free.objective - 1)
+    at = solve_milp(inst, placement, upper_bound=free.objective)
+    assert at.status is Status.OPTIMAL and at.objective == pytest.approx(free.objective)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 6])
+def test_no_bound_below_the_optimum_returns_a_schedule_above_it(seed):
+    inst = tiny_instance(seed)
+    placement = srsf(inst, 1).placement
+    opt = solve_milp(inst, placement).objective
+    for u in (opt - 1, opt - 0.5):
+        with pytest.raises(InfeasibleError):
+            solve_milp(inst, placement, upper_bound=u)

@@ -12,3 +12,4 @@ def test_notebook_runs():
     outputs = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
     assert "True" in outputs  # eq. (5) equals the fluid simulation
     assert "contention-free optimum" in outputs
+    assert "gain appears only with the published accounting: True" in outputs
