@@ -19,6 +19,7 @@ from .simulator import simulate
 from .workloads import CLUSTERS, MIXES, SPEEDS, motivating_example, physical_mix, trace_workload
 
 __all__ = ["motivating_runs", "physical_summary", "trace_runs", "queue_order_table", "physical_speeds_table",
+           "forking_copies", "forking_copies_table",
            "gang_busy_fractions"]
 
 
@@ -108,4 +109,29 @@ def physical_speeds_table(quick: bool = False) -> Table:
                   s["cru_hadare"], s["forking_cru_order"])
     t.notes.append("Paper (AWS / testbed): TTD 1.17x / 1.16x (Hadar), 2.12x (HadarE); CRU 1.20x / 1.21x (Hadar), "
                    "1.56x / 1.62x (HadarE).  'gavel' speeds: Gavel's measured throughputs on stand-in GPUs.")
+    return t
+
+
+@lru_cache(maxsize=None)
+def forking_copies(cluster: str, speeds: str, restart_delay: float, mixes: tuple = tuple(MIXES)) -> dict:
+    """HadarE's CRU on each mix against the number of copies per job (1 ... nodes)."""
+    out = {}
+    for name in mixes:
+        inst = physical_mix(name, cluster, speeds=speeds)
+        out[name] = [simulate(inst, "hadare", n_copies=k, restart_delay=restart_delay,
+                              record_rounds=False).cluster_utilization for k in range(1, inst.n_machines + 1)]
+    return out
+
+
+def forking_copies_table(quick: bool = False) -> Table:
+    """Theorem 3: HadarE's CRU against copies per job, with the 10 s restart delay and without."""
+    configs = [("aws", "gavel")] if quick else [(c, s) for c in CLUSTERS for s in SPEEDS]
+    mixes = ("M-3", "M-5") if quick else tuple(MIXES)
+    t = Table("hadar: HadarE CRU against copies per job (Theorem 3: n copies is maximal)",
+              ["cluster", "speeds", "mix", "restart delay (s)", "CRU by copies 1..n", "n copies maximal"])
+    for cluster, speeds in configs:
+        for delay in (10.0, 0.0):
+            res = forking_copies(cluster, speeds, delay, mixes)
+            for name, cru in res.items():
+                t.add(cluster, speeds, name, delay, " ".join(f"{c:.3f}" for c in cru), cru[-1] >= max(cru) - 1e-9)
     return t

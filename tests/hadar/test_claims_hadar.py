@@ -90,3 +90,14 @@ def test_physical_speeds_sweep_quick():
     assert [r[1] for r in t.rows] == ["eq10", "gavel"]
     assert t.rows[0][2] == 1 and t.rows[1][2] > 1
     assert all(r[-1] is True for r in t.rows)  # forking never lowers the CRU
+
+
+def test_forking_copies_sweep_quick():
+    from hetopt.hadar.experiments import forking_copies_table
+
+    t = forking_copies_table(quick=True)
+    assert len(t.rows) == 4  # 2 mixes x 2 restart delays
+    assert all(len(r[4].split()) == 5 for r in t.rows)  # CRU for 1..5 copies on 5 nodes
+    no_delay = [r for r in t.rows if r[3] == 0.0]
+    assert all(r[5] is True for r in no_delay)  # the theorem's premise: n copies maximal
+    assert any(r[5] is False for r in t.rows if r[3] == 10.0)  # the restart delay breaks it on M-5
