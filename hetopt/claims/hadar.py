@@ -169,7 +169,33 @@ def _thm2_greedy() -> Outcome:
                    detail)
 
 
+def _thm1() -> Outcome:
+    from ..data import load_json
+    from ..hadar import HadarInstance, dp_allocation
+
+    inst = HadarInstance.from_json(load_json("hadar2024_theorem1_dp_states"))
+    q = np.arange(inst.n_jobs)
+    states = [dp_allocation(inst, q[:k], inst.total_iterations.astype(float), 0.0, beam_width=None).max_states
+              for k in range(1, inst.n_jobs + 1)]
+    HR, total = inst.n_machines * inst.n_types, inst.n_jobs * inst.n_machines * inst.n_types
+    detail = (f"largest number of server states held by the exact DP after 1..{inst.n_jobs} jobs: {states}; the proof "
+              f"counts H*R = {HR} per job, n(Q)HR = {total} in all")
+    if max(states) <= HR:
+        return Outcome(max(states), V.REPRODUCED, detail)
+    growing = all(b >= a for a, b in zip(states, states[1:])) and states[-1] > 2 * states[len(states) // 2]
+    return Outcome(max(states), V.PAPER_ERROR if growing else V.UNEXPLAINED, detail)
+
+
 THEOREMS = [
+    _c("thm1.dp_polynomial", "Theorem 1 and its proof", "DP_allocation (Algorithm 2) decides a round in polynomial "
+       "time: n(Q)HR combinations of (job, server state), O(n(Q)(HR)^2 + R H log H).", "O(n(Q)(HR)^2 + RH log H)",
+       V.PAPER_ERROR, "The DP's state is the current server state, i.e. the matrix of free GPUs, and the proof counts "
+       "it as one of H*R values.  The number of distinct free-GPU matrices reachable by admitting or skipping each "
+       "queued job grows with the queue (up to prod_hr (c^r_h + 1), exponential in the machines): on the bundled "
+       "instance (12 jobs, 5 machines of 4 GPUs) the exact DP holds 217 states after the last job against the 5 per "
+       "job the proof counts.  Only the greedy pass (beam width 1, the simulator's choice on large clusters) is "
+       "polynomial, and it loses Theorem 2 (thm2.greedy_violation).", _thm1,
+       evidence=("hadar2024_theorem1_dp_states",)),
     _c("sec3.p1_equals_p2", "Section III-B, P2 (2)-(2c)", "P1 and P2 are equivalent.", "P1 = P2",
        V.DEPENDS_ON_READING, "(2b) as printed (sum_s y_js <= 1) lets P2 reject a job, while P1's (1a) makes every job "
        "complete: on the bundled instance (a blocking long job and an urgent one) P2 earns about 20x P1.  With (2b) "
