@@ -127,10 +127,6 @@ def solve_model(
         kwargs["time_limit"] = float(time_limit)
     if threads is not None:
         kwargs["threads"] = threads
-        if solver == "highs":  # HiGHS refuses a thread count once its global scheduler runs (e.g. after cvxpy)
-            import highspy
-
-            highspy.Highs.resetGlobalScheduler(True)
     if options:
         kwargs["solver_options"] = dict(options)
 
