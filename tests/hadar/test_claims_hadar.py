@@ -101,3 +101,18 @@ def test_forking_copies_sweep_quick():
     no_delay = [r for r in t.rows if r[3] == 0.0]
     assert all(r[5] is True for r in no_delay)  # the theorem's premise: n copies maximal
     assert any(r[5] is False for r in t.rows if r[3] == 10.0)  # the restart delay breaks it on M-5
+
+
+def test_sweep_runs_from_the_cli(capsys):
+    from hetopt.cli import main
+
+    assert main(["sweep", "hadar.physical_speeds", "--quick", "--json"]) == 0
+    out = capsys.readouterr().out
+    data = json.loads(out[out.index("{"):])
+    assert "physical mixes" in json.dumps(data)
+
+
+def test_random_queue_order_depends_on_seed():
+    inst = trace_workload(30, 0, n_machines=3, hours_scale=0.05)
+    assert not np.array_equal(queue_rank(inst, "random", 0), queue_rank(inst, "random", 1))
+    assert np.array_equal(queue_rank(inst, "random", 5), queue_rank(inst, "random", 5))
