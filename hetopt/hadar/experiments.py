@@ -49,7 +49,8 @@ def physical_summary(cluster: str, speeds: str) -> dict:
         r = {p: simulate(inst, p, record_rounds=False) for p in ("gavel", "hadar", "hadare")}
         rows[name] = {"rank": int(np.linalg.matrix_rank(inst.throughput)),
                       "ttd": {p: x.total_duration for p, x in r.items()},
-                      "cru": {p: x.cluster_utilization for p, x in r.items()}}
+                      "cru": {p: x.cluster_utilization for p, x in r.items()},
+                      "jct": {p: x.average_jct for p, x in r.items()}}
     mean = lambda f: float(np.mean([f(v) for v in rows.values()]))  # noqa: E731
     return {
         "mixes": rows,
@@ -59,6 +60,10 @@ def physical_summary(cluster: str, speeds: str) -> dict:
         "speedup_hadare_vs_hadar": mean(lambda v: v["ttd"]["hadar"] / v["ttd"]["hadare"]),
         "cru_hadar": mean(lambda v: v["cru"]["hadar"] / v["cru"]["gavel"]),
         "cru_hadare": mean(lambda v: v["cru"]["hadare"] / v["cru"]["gavel"]),
+        "jct_hadar": mean(lambda v: v["jct"]["gavel"] / v["jct"]["hadar"]),
+        "jct_hadare_vs_hadar": mean(lambda v: v["jct"]["hadar"] / v["jct"]["hadare"]),
+        "cru_hadare_vs_hadar": mean(lambda v: v["cru"]["hadare"] / v["cru"]["hadar"]),
+        "m5_speedup_hadar": rows["M-5"]["ttd"]["gavel"] / rows["M-5"]["ttd"]["hadar"],
         "hadar_faster_every_mix": all(v["ttd"]["hadar"] < v["ttd"]["gavel"] for v in rows.values()),
         "forking_cru_order": all(v["cru"]["hadare"] >= v["cru"]["hadar"] - 1e-9 for v in rows.values()),
     }
