@@ -76,19 +76,23 @@ def _work_and_best(inst: HadarInstance) -> tuple[np.ndarray, np.ndarray]:
     return inst.total_iterations.astype(float), fluid
 
 
-def capacity_lower_bound(inst: HadarInstance) -> float:
+def capacity_lower_bound(inst: HadarInstance, *, one_gang: bool = True) -> float:
     """Closed-form makespan lower bound in seconds.
 
     ``max( max_j (a_j L + E_j N_j / rate*_j),  sum_j (E_j N_j / max_r X^r_j) / C )`` with
     ``rate*_j`` the sum of the per-GPU rates of the job's ``W_j`` fastest usable GPUs and ``C``
     the number of GPUs: no job finishes before it ran from its arrival on its fastest GPUs,
     and the GPU-seconds the jobs need on their fastest types cannot exceed what every GPU
-    offers in the makespan.  Both terms are implied by the LP's constraints.
+    offers in the makespan.  Both terms are implied by the LP's constraints.  With
+    ``one_gang=False`` only the second term, which also holds when a job runs several gangs at
+    once (HadarE's copies).
     """
     work, best = _work_and_best(inst)
+    gpu_seconds = float(np.sum(work / inst.throughput.max(axis=1))) / float(inst.capacity.sum())
+    if not one_gang:
+        return gpu_seconds
     single = float(np.max(inst.arrival * inst.slot_length + work / best))
-    gpu_seconds = float(np.sum(work / inst.throughput.max(axis=1)))
-    return max(single, gpu_seconds / float(inst.capacity.sum()))
+    return max(single, gpu_seconds)
 
 
 def makespan_lower_bound(inst: HadarInstance) -> MakespanBound:

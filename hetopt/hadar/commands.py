@@ -54,7 +54,7 @@ def solution_summary(sol: Solution) -> dict[str, Any]:
         out.update(total_utility=sol.total_utility, finish_slot=sol.finish_slot.tolist(), jct=sol.jct.tolist())
     if isinstance(sol, SimulationResult):
         out.update(policy=sol.policy, total_utility=sol.total_utility, total_duration=sol.total_duration,
-                   average_jct=sol.average_jct, utilization=sol.utilization,
+                   average_jct=sol.average_jct, utilization=sol.utilization, job_utilization=sol.job_utilization,
                    cluster_utilization=sol.cluster_utilization, rounds=len(sol.rounds), jct=sol.jct.tolist())
     return out
 

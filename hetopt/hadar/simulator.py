@@ -97,7 +97,7 @@ def _check_size(inst: HadarInstance, RL: float, max_rounds: int, record_rounds: 
 
     if not (isinstance(max_rounds, (int, np.integer)) and not isinstance(max_rounds, bool) and max_rounds >= 1):
         raise InstanceError(f"max_rounds is {max_rounds!r}; expected a positive integer")
-    need = capacity_lower_bound(inst) / RL
+    need = capacity_lower_bound(inst, one_gang=False) / RL  # valid for HadarE's copies too
     if need > max_rounds:
         raise SizeLimitError(f"simulate: the jobs need at least {need:.3g} rounds of {RL:g} s (a makespan lower "
                              f"bound), above max_rounds = {max_rounds}; shorten the jobs or lengthen the rounds")

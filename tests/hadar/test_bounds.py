@@ -84,3 +84,14 @@ def test_simulate_refuses_huge_jobs_quickly():
     inst = dataclasses.replace(motivating_example(), epochs=np.array([10**12, 1, 1]), horizon=10)
     with pytest.raises(SizeLimitError, match="max_rounds"):
         simulate(inst, "hadar")
+
+
+def test_gpu_second_bound_holds_for_hadare_copies():
+    # one job of 600 iterations at 1 it/s per GPU on 3 single-GPU machines: HadarE's copies
+    # finish in about 200 s (+ restart), below the one-gang bound of 600 s but not below 200 s
+    inst = HadarInstance(capacity=[[1], [1], [1]], arrival=[0], gpus=[1], epochs=[600], iterations_per_epoch=[1],
+                         throughput=[[1.0]], utility="effective_throughput", slot_length=100.0)
+    r = simulate(inst, "hadare", restart_delay=0.0)
+    assert capacity_lower_bound(inst, one_gang=False) == pytest.approx(200.0)
+    assert r.total_duration >= 200.0 - 1e-9
+    assert r.total_duration < capacity_lower_bound(inst)  # the one-gang bound does not apply to HadarE
