@@ -9,7 +9,9 @@
 * ``policies.py`` and ``simulator.py``: Algorithm 1's round-based scheduler, HadarE, and the
   baselines Gavel, Tiresias, YARN-CS behind one policy interface; :func:`simulate`;
 * ``workloads.py``: the trace-driven setup, the physical mixes, the motivating example, eq. (10);
-* ``validate.py``: :func:`validate_ratio` (OPT against Hadar and 2*alpha).
+* ``validate.py``: :func:`validate_ratio` (OPT against Hadar and 2*alpha);
+* ``bounds.py``: :func:`makespan_lower_bound` (scaled fluid LP), :func:`min_rounds` (exact search);
+* ``experiments.py``: the experiments of the claims ledger (:mod:`hetopt.claims.hadar`) and its sweeps.
 
 References
 ----------
@@ -18,11 +20,13 @@ Utilization-Enhanced Scheduling for Deep Learning Clusters" (Hadar: IPDPS 2023; 
 """
 
 from .allocation import Allocation, DPResult, dp_allocation, find_alloc
+from .bounds import MakespanBound, capacity_lower_bound, makespan_lower_bound, min_rounds
 from .checker import ScheduleCheck, check_schedule, iterations_per_slot
 from .instance import KIND, SCHEMA_VERSION, HadarInstance, generate_instance
 from .model import build_p1, build_p2, build_p3, finish_utility, schedule_utility
 from .offline import enumerate_schedules, slot_placements, solve_offline, solve_p2, solve_p3, split_schedule
-from .policies import POLICIES, GavelPolicy, HadarEPolicy, HadarPolicy, TiresiasPolicy, YarnCSPolicy, make_policy
+from .policies import (POLICIES, QUEUE_ORDERS, GavelPolicy, HadarEPolicy, HadarPolicy, TiresiasPolicy, YarnCSPolicy,
+                       make_policy, queue_rank)
 from .price import PriceParameters, competitive_bound, price, price_parameters
 from .result import HadarSolution, SimulationResult
 from .simulator import RESTART_DELAY, Policy, RoundState, simulate, total_utility
@@ -42,4 +46,5 @@ __all__ = [
     "HadarSolution", "SimulationResult",
     "trace_workload", "physical_mix", "motivating_example", "estimate_throughput",
     "validate_ratio", "ratio_sweep", "hadar_p1_schedule",
+    "MakespanBound", "makespan_lower_bound", "capacity_lower_bound", "min_rounds", "QUEUE_ORDERS", "queue_rank",
 ]

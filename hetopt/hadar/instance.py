@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
+from ..data import check_header, read_json
 from ..errors import InstanceError
 from .utility import Utility
 
@@ -194,8 +196,9 @@ class HadarInstance:
         return self.utility(duration, self.total_iterations)
 
     # ------------------------------------------------------------------ JSON
-    def to_json(self) -> str:
-        d = {
+    def to_dict(self) -> dict:
+        """The JSON form (``kind``, ``schema_version`` and every field)."""
+        return {
             "kind": KIND,
             "schema_version": SCHEMA_VERSION,
             "capacity": self.capacity.tolist(),
@@ -210,22 +213,26 @@ class HadarInstance:
             "job_names": list(self.job_names),
             "horizon": self.horizon,
         }
-        return json.dumps(d, indent=1)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1)
 
     @classmethod
-    def from_json(cls, data: str | dict) -> "HadarInstance":
-        d = json.loads(data) if isinstance(data, str) else dict(data)
-        if d.get("kind") != KIND:
-            raise InstanceError(f"kind is {d.get('kind')!r}; expected {KIND!r}")
-        if d.get("schema_version") != SCHEMA_VERSION:
-            raise InstanceError(f"schema_version is {d.get('schema_version')!r}; expected {SCHEMA_VERSION}")
-        extra = set(d) - set(_FIELDS) - {"kind", "schema_version", "notes"}
-        if extra:
-            raise InstanceError(f"unknown keys {sorted(extra)}; expected {list(_FIELDS)} (and 'notes')")
+    def from_dict(cls, data: dict) -> "HadarInstance":
+        """Build from the JSON form; ``description``, ``source`` and ``notes`` are documentation only."""
+        if not isinstance(data, dict):
+            raise InstanceError(f"a {KIND} instance must be a JSON object; got {type(data).__name__}")
+        d = {k: v for k, v in data.items() if k != "notes"}
+        check_header(d, KIND, SCHEMA_VERSION, _FIELDS, _FIELDS[:8])
         missing = [k for k in _FIELDS[:8] if k not in d]
         if missing:
-            raise InstanceError(f"missing keys {missing}")
+            raise InstanceError(f"missing keys {missing} in {KIND} instance")
         return cls(**{k: d[k] for k in _FIELDS if k in d})
+
+    @classmethod
+    def from_json(cls, data: "str | Path | dict") -> "HadarInstance":
+        """Parse JSON text, read a file path, or take the already-parsed dict."""
+        return cls.from_dict(data if isinstance(data, dict) else read_json(data))
 
 
 def generate_instance(n_jobs: int, n_machines: int, seed=None, *, n_types: int = 2, max_gpus_per_type: int = 2,

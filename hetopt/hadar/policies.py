@@ -24,7 +24,7 @@ from .instance import HadarInstance
 from .price import price, price_parameters
 from .simulator import RoundState
 
-__all__ = ["AUTO_EXACT_STATES", "HadarPolicy", "HadarEPolicy", "GavelPolicy", "TiresiasPolicy", "YarnCSPolicy", "POLICIES",
+__all__ = ["AUTO_EXACT_STATES", "QUEUE_ORDERS", "queue_rank", "HadarPolicy", "HadarEPolicy", "GavelPolicy", "TiresiasPolicy", "YarnCSPolicy", "POLICIES",
            "make_policy", "place_on_type"]
 
 
@@ -32,10 +32,34 @@ __all__ = ["AUTO_EXACT_STATES", "HadarPolicy", "HadarEPolicy", "GavelPolicy", "T
 AUTO_EXACT_STATES = 10_000
 
 
-def _queue(state: RoundState) -> np.ndarray:
-    """Active jobs in arrival order (ties by index): the queue Q."""
+#: Orders of the queue among jobs that arrived in the same slot (``HadarPolicy(queue_order=...)``).
+QUEUE_ORDERS = ("index", "longest_first", "random")
+
+
+def _queue(state: RoundState, rank: np.ndarray | None = None) -> np.ndarray:
+    """Active jobs in arrival order, ties by ``rank`` (default: by index): the queue Q."""
     act = np.flatnonzero(state.active)
-    return act[np.lexsort((act, state.inst.arrival[act]))]
+    key = act if rank is None else rank[act]
+    return act[np.lexsort((act, key, state.inst.arrival[act]))]
+
+
+def queue_rank(inst: HadarInstance, order: str = "index", seed=0) -> np.ndarray:
+    """Rank of every job in the queue among jobs of the same arrival slot.
+
+    ``"index"``: job index (the paper's Q, the default); ``"longest_first"``: the longest
+    single-job time first (``E_j N_j`` over the best gang rate); ``"random"``: a random
+    permutation drawn with ``seed``.
+    """
+    if order == "index":
+        return np.arange(inst.n_jobs)
+    if order == "longest_first":
+        t = inst.total_iterations / inst.best_gang_rate()
+        rank = np.empty(inst.n_jobs, dtype=np.int64)
+        rank[np.argsort(-t, kind="stable")] = np.arange(inst.n_jobs)
+        return rank
+    if order == "random":
+        return np.random.default_rng(seed).permutation(inst.n_jobs)
+    raise InstanceError(f"queue_order is {order!r}; expected one of {', '.join(QUEUE_ORDERS)}")
 
 
 class HadarPolicy:
@@ -54,18 +78,28 @@ class HadarPolicy:
     work_conserving : bool
         Fill GPUs left idle by the DP with the remaining queued jobs (default True; see
         :func:`~hetopt.hadar.allocation.dp_allocation`).
+    queue_order : {"index", "longest_first", "random"}
+        Order of the queue among jobs that arrived in the same slot (:func:`queue_rank`); the
+        paper's Q is in arrival order, ties unspecified ("index", the default).  When the prices
+        do not bind (on the trace ``U_min`` is about 1e-12), the DP admits jobs in this order.
+    seed : int, optional
+        Seed of ``queue_order="random"``.
     """
 
     name = "hadar"
 
     def __init__(self, beam_width: int | None | str = "auto", comm_weight: float = 1.0, eta: float | None = None,
-                 work_conserving: bool = True):
+                 work_conserving: bool = True, queue_order: str = "index", seed=0):
         if not (beam_width is None or beam_width == "auto" or (isinstance(beam_width, int) and beam_width >= 1)):
             raise InstanceError(f"beam_width is {beam_width!r}; expected a positive integer, None or 'auto'")
+        if queue_order not in QUEUE_ORDERS:
+            raise InstanceError(f"queue_order is {queue_order!r}; expected one of {', '.join(QUEUE_ORDERS)}")
         self.beam_width, self.comm_weight, self.eta = beam_width, comm_weight, eta
         self.work_conserving = work_conserving
+        self.queue_order, self.seed = queue_order, seed
 
     def reset(self, inst: HadarInstance) -> None:
+        self.rank = queue_rank(inst, self.queue_order, self.seed)
         self.params = price_parameters(inst, self.eta)
         self.beam = self.beam_width
         if self.beam_width == "auto":
@@ -73,7 +107,7 @@ class HadarPolicy:
             self.beam = None if states <= AUTO_EXACT_STATES else 1
 
     def allocate(self, state: RoundState):
-        res = dp_allocation(state.inst, _queue(state), state.remaining, state.now, params=self.params,
+        res = dp_allocation(state.inst, _queue(state, self.rank), state.remaining, state.now, params=self.params,
                             beam_width=self.beam, comm_weight=self.comm_weight,
                             work_conserving=self.work_conserving)
         return [(j, a.w) for j, a in res.allocations.items()]

@@ -59,6 +59,10 @@ class SimulationResult(Solution):
         (length J, iterations each job completed in the round).
     total_utility : float
         ``sum_j U_j(jct_j)`` (also ``objective``).
+    job_busy : numpy.ndarray, shape (J,)
+        Seconds in which at least one gang of the job computed (restart delays excluded).
+    first_start : numpy.ndarray, shape (J,)
+        Start of the first round in which the job held GPUs, seconds.
     """
 
     sense: str = "max"
@@ -71,6 +75,22 @@ class SimulationResult(Solution):
     cluster_utilization: float = 0.0
     rounds: list[dict[str, Any]] = field(default_factory=list)
     total_utility: float | None = None
+    job_busy: np.ndarray | None = None
+    first_start: np.ndarray | None = None
+
+    @property
+    def job_utilizations(self) -> np.ndarray:
+        """Per-job GRU: ``job_busy / (completion - first_start)``, the fraction of the job's run
+        (from its first start to its completion) in which it computes."""
+        span = self.completion - self.first_start
+        return np.where(span > 0, self.job_busy / np.where(span > 0, span, 1.0), 1.0)
+
+    @property
+    def job_utilization(self) -> float:
+        """Mean per-job GRU (:attr:`job_utilizations`): the reading of "the percentage of the
+        total job run-time during which GPUs are utilized" per job, against ``utilization``,
+        the cluster-wide reading (busy GPU-seconds over all GPUs times TTD)."""
+        return float(np.mean(self.job_utilizations))
 
     @property
     def average_jct(self) -> float:

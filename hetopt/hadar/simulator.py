@@ -24,12 +24,12 @@ from typing import Protocol
 
 import numpy as np
 
-from ..errors import HetoptError, InstanceError
+from ..errors import HetoptError, InstanceError, SizeLimitError
 from ..result import Status
 from .instance import HadarInstance
 from .result import SimulationResult
 
-__all__ = ["RoundState", "Policy", "simulate", "total_utility", "RESTART_DELAY", "DONE_RTOL"]
+__all__ = ["RoundState", "Policy", "simulate", "total_utility", "RESTART_DELAY", "DONE_RTOL", "MAX_RECORD_BYTES"]
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +86,27 @@ def _check_gangs(inst: HadarInstance, gangs, state: RoundState) -> np.ndarray:
     return alloc
 
 
+#: ``simulate`` refuses to record more than this many bytes of per-round allocations.
+MAX_RECORD_BYTES = 2_000_000_000
+
+
+def _check_size(inst: HadarInstance, RL: float, max_rounds: int, record_rounds: bool) -> None:
+    """Refuse, before running, a simulation that needs more than ``max_rounds`` rounds (from a
+    makespan lower bound) or whose recorded rounds would not fit in memory."""
+    from .bounds import capacity_lower_bound
+
+    if not (isinstance(max_rounds, (int, np.integer)) and not isinstance(max_rounds, bool) and max_rounds >= 1):
+        raise InstanceError(f"max_rounds is {max_rounds!r}; expected a positive integer")
+    need = capacity_lower_bound(inst, one_gang=False) / RL  # valid for HadarE's copies too
+    if need > max_rounds:
+        raise SizeLimitError(f"simulate: the jobs need at least {need:.3g} rounds of {RL:g} s (a makespan lower "
+                             f"bound), above max_rounds = {max_rounds}; shorten the jobs or lengthen the rounds")
+    per_round = inst.n_jobs * inst.n_machines * inst.n_types
+    if record_rounds and need * per_round > MAX_RECORD_BYTES:
+        raise SizeLimitError(f"simulate: recording at least {need:.3g} rounds of {per_round} allocation entries "
+                             f"exceeds {MAX_RECORD_BYTES:.0e} bytes; pass record_rounds=False")
+
+
 def _kept(w: np.ndarray, previous: np.ndarray) -> bool:
     """True when a gang keeps exactly the job's previous GPUs on the machines it uses (no restart)."""
     mach = w.sum(axis=1) > 0
@@ -113,10 +134,17 @@ def simulate(inst: HadarInstance, policy, *, round_length: float | None = None, 
     **policy_options
         Passed to the policy's constructor when ``policy`` is a name.
 
+    Raises
+    ------
+    SizeLimitError
+        Before running, when a makespan lower bound needs more than ``max_rounds`` rounds, or
+        the recorded rounds would exceed ``MAX_RECORD_BYTES``.
+
     Returns
     -------
     SimulationResult
-        Per-job ``jct``, ``total_duration`` (TTD), ``utilization`` (GRU),
+        Per-job ``jct``, ``total_duration`` (TTD), ``utilization`` (GRU, cluster-wide),
+        ``job_utilization`` (GRU, per job),
         ``cluster_utilization`` (CRU), ``rounds``, ``total_utility``.
     """
     from .policies import make_policy
@@ -130,6 +158,7 @@ def simulate(inst: HadarInstance, policy, *, round_length: float | None = None, 
     if not restart_delay >= 0:
         raise InstanceError(f"restart_delay is {restart_delay!r}; expected >= 0 seconds")
     J, H, R = inst.n_jobs, inst.n_machines, inst.n_types
+    _check_size(inst, RL, max_rounds, record_rounds)
     t0 = time.perf_counter()
     pol.reset(inst)
     total = inst.total_iterations.astype(float)
@@ -142,6 +171,8 @@ def simulate(inst: HadarInstance, policy, *, round_length: float | None = None, 
     rounds: list[dict] = []
     busy_gpu = 0.0
     busy_machine = np.zeros(H)
+    job_busy = np.zeros(J)             # seconds in which at least one gang of the job computes
+    first_start = np.full(J, np.nan)   # start of the first round the job holds GPUs
     small = np.int8 if inst.capacity.max() <= 127 else np.int32
     k = 0
     while np.isnan(completion).any():
@@ -174,6 +205,9 @@ def simulate(inst: HadarInstance, policy, *, round_length: float | None = None, 
                 mach = w.sum(axis=1) > 0
                 machine_round[mach] = np.maximum(machine_round[mach], c)
             state.attained[j] += float(sum(w.sum() * c for w, c in zip(ws, compute)))
+            job_busy[j] += float(np.max(compute))
+            if np.isnan(first_start[j]):
+                first_start[j] = now
             state.rounds_received[j, alloc[j].sum(axis=0) > 0] += 1
         busy_machine += machine_round
         if record_rounds:
@@ -190,4 +224,4 @@ def simulate(inst: HadarInstance, policy, *, round_length: float | None = None, 
                             solver=pol.name, policy=pol.name, round_length=RL, jct=jct, completion=completion,
                             total_duration=ttd, utilization=busy_gpu / (gpus * ttd) if ttd > 0 else 0.0,
                             cluster_utilization=float(busy_machine.sum() / (H * ttd)) if ttd > 0 else 0.0,
-                            rounds=rounds, total_utility=util)
+                            rounds=rounds, total_utility=util, job_busy=job_busy, first_start=first_start)

@@ -17,7 +17,7 @@ from .instance import HadarInstance
 from .utility import Utility
 
 __all__ = ["trace_workload", "scaled_cluster", "physical_mix", "motivating_example", "estimate_throughput",
-           "TABLE2_MODELS", "GPU_HOUR_CLASSES", "MIXES", "GPU_SPECS", "MODEL_TRAITS"]
+           "TABLE2_MODELS", "GPU_HOUR_CLASSES", "MIXES", "GAVEL_MODEL", "GAVEL_STANDIN", "SPEEDS", "GPU_SPECS", "MODEL_TRAITS"]
 
 #: Table II: size class -> Gavel job types (model, dataset) of that class.
 TABLE2_MODELS = {
@@ -132,14 +132,38 @@ def estimate_throughput(gpu: str, model: str) -> float:
     return tflops / math.sqrt(vram) * batch * (1.0 if pcie == 3 else 2.0) / (weight * size)
 
 
-def physical_mix(name: str, cluster: str = "aws", *, slot_length: float = 360.0,
+#: ``physical_mix(..., speeds="gavel")``: the Gavel job type measured for each Table III model.
+GAVEL_MODEL = {"IC": "ResNet-18 (batch size 64)", "LM": "LM (batch size 20)", "LT": "Transformer (batch size 64)",
+               "RS": "Recommendation (batch size 512)", "MM": "Transformer (batch size 32)"}
+#: The Gavel-measured GPU standing in for each node GPU (Gavel measured only V100, P100, K80):
+#: GPUs of the V100 class -> v100, mid-range data-centre or workstation GPUs -> p100, the
+#: smallest -> k80.  A stand-in, not a measurement of the node's GPU.
+GAVEL_STANDIN = {"V100": "v100", "K80": "k80", "T4": "p100", "TitanRTX": "v100", "RTX3090": "v100",
+                 "A2000": "p100", "T400": "k80"}
+SPEEDS = ("eq10", "gavel")
+
+
+def physical_mix(name: str, cluster: str = "aws", *, speeds: str = "eq10", slot_length: float = 360.0,
                  minutes_on_fastest: float = 20.0) -> HadarInstance:
     """A Section VI workload mix on the 5-node AWS or lab cluster (one GPU per node).
 
-    GPU types are the nodes' GPUs; throughputs come from eq. (10) (the paper's measured
-    speeds are not published); every job has a gang of 1 and a length of
+    GPU types are the nodes' GPUs; every job has a gang of 1 and a length of
     ``minutes_on_fastest`` minutes on the cluster's fastest GPU for it.
+
+    Parameters
+    ----------
+    speeds : {"eq10", "gavel"}
+        ``"eq10"`` (default): eq. (10)'s estimate as the true speed (the paper's measured speeds
+        are not published).  Eq. (10) is a product of a GPU factor and a model factor, so the
+        throughput matrix has rank 1: every job has the same relative speeds on every GPU and
+        there is no heterogeneity for a scheduler to exploit.  ``"gavel"``: the isolated
+        throughputs Gavel measured (``hetopt/tables/gavel_throughputs.json``, from the Gavel
+        scheduler's ``simulation_throughputs.json``, MIT licence) of the Gavel job type closest to
+        each model (:data:`GAVEL_MODEL`) on the Gavel GPU standing in for each node's GPU
+        (:data:`GAVEL_STANDIN`): a matrix of rank > 1.
     """
+    if speeds not in SPEEDS:
+        raise InstanceError(f"speeds is {speeds!r}; expected one of {', '.join(SPEEDS)}")
     if name not in MIXES:
         raise InstanceError(f"mix is {name!r}; expected one of {sorted(MIXES)}")
     if cluster not in CLUSTERS:
@@ -150,7 +174,11 @@ def physical_mix(name: str, cluster: str = "aws", *, slot_length: float = 360.0,
     for h, g in enumerate(gpus):
         cap[h, types.index(g)] = 1
     jobs = MIXES[name]
-    X = np.array([[estimate_throughput(g, m) for g in types] for m in jobs])
+    if speeds == "eq10":
+        X = np.array([[estimate_throughput(g, m) for g in types] for m in jobs])
+    else:
+        tab = _gavel_table()
+        X = np.array([[tab[(GAVEL_MODEL[m], 1)][GAVEL_STANDIN[g]] for g in types] for m in jobs])
     total = X.max(axis=1) * minutes_on_fastest * 60.0
     N = np.full(len(jobs), 100, dtype=np.int64)
     E = np.maximum(1, np.round(total / N)).astype(np.int64)

@@ -45,30 +45,11 @@ def test_bench_quick():
     assert len(tables) == 2 and all(len(t.rows) > 0 for t in tables)
 
 
-def test_motivating_table_has_booleans_last():
-    t = commands.motivating_table()
-    assert all(isinstance(r[-1], bool) for r in t.rows)
-
-
 def test_export_model_writes_lp(inst, tmp_path):
     m = commands.export_model(inst)
     out = tmp_path / "p1.lp"
     m.write(str(out), format="lp", io_options={"symbolic_solver_labels": True})
     assert out.stat().st_size > 0
-
-
-@pytest.mark.slow
-def test_reproduce_runs():
-    tables = commands.reproduce()
-    assert len(tables) == 4
-    assert all(isinstance(r[-1], bool) for t in tables for r in t.rows)
-
-
-def test_trace_and_physical_tables_small():
-    t = commands.trace_table(24, 0, n_machines=6, hours_scale=0.05)
-    assert len(t.rows) == 5 and all(isinstance(r[-1], bool) for r in t.rows)
-    p = commands.physical_table("testbed")
-    assert len(p.rows) == 4 and all(r[2] > 0 for r in p.rows)
 
 
 def test_cli_dispatch_once_registered(monkeypatch, tmp_path, capsys):
