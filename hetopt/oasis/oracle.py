@@ -120,9 +120,10 @@ def _forward(inst: OasisInstance, job: int, prices: Prices, used: Usage):
     """DP_COST(t, E_i N_i) for every end slot t in one pass; choices kept for backtracking."""
     jb = _Job(inst, job)
     T, D = inst.horizon, jb.D
-    F = np.full(D + 1, np.inf)
+    dt = np.result_type(prices.p.dtype, prices.q.dtype, np.float64)  # np.longdouble prices stay long double
+    F = np.full(D + 1, np.inf, dtype=dt)
     F[0] = 0.0
-    payoff = np.full(T - jb.a + 1, -np.inf)
+    payoff = np.full(T - jb.a + 1, -np.inf, dtype=dt)
     choices = []
     for t in range(jb.a, T + 1):
         n_w, z_need, cost, seq_w, seq_z = _slot(inst, jb, t, prices, used)
@@ -133,8 +134,8 @@ def _forward(inst: OasisInstance, job: int, prices: Prices, used: Usage):
         new = F.copy()
         choice = np.zeros(D + 1, dtype=np.int32)
         for j in range(opt_w.size):
-            kk, cc = int(opt_k[j]), float(opt_c[j])
-            cand = np.empty(D + 1)
+            kk, cc = int(opt_k[j]), opt_c[j]
+            cand = np.empty(D + 1, dtype=dt)
             cand[:kk] = cc  # F[0] = 0 for every target below kk
             cand[kk:] = F[: D + 1 - kk] + cc
             better = cand < new
