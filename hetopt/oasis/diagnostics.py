@@ -33,7 +33,7 @@ from .oracle import best_schedule, best_schedule_ilp
 from .prices import Prices, competitive_bound, price_bounds
 
 __all__ = ["PREMISE_SHARE", "premise", "theorem1_experiment", "theorem4_experiment", "scheme_utilities",
-           "log_ratio_cap_sweep", "BASELINES", "SWEEP_SETTINGS"]
+           "log_ratio_cap_sweep", "scaled_bounds", "estimate_experiment", "BASELINES", "SWEEP_SETTINGS"]
 
 #: "Much less than": a chunk time and a demand share at most this fraction of a slot / a server.
 PREMISE_SHARE = 0.1
@@ -161,3 +161,33 @@ def log_ratio_cap_sweep(quick: bool = False) -> Table:
     t.notes.append("cap none = the literal (25)-(26): prices stay ~0 until a server is ~99% full; the cap keeps the "
                    "largest U and raises L to U / e^cap (hetopt.oasis.prices.cap_bounds)")
     return t
+
+
+def scaled_bounds(inst: OasisInstance, fraction: float, log_ratio_cap: float | None = None, reading: str = "ratio"):
+    """Estimated bounds for Fig. 6: U/L at ``fraction`` of the value of ``price_bounds(inst, log_ratio_cap)``.
+
+    ``reading="ratio"``: U/L itself is scaled (U times ``fraction``, L kept), as
+    :func:`~hetopt.oasis.prices.estimated_bounds` and the paper's "percentages of their actual
+    values" of U/L; ``reading="log"``: ln(U/L) is scaled.  A U below L is kept at L; ln U is
+    clipped at 700 (exp(700) ~ 1e304, a price no job pays) so that no price overflows.
+    """
+    from .prices import PriceBounds
+
+    if not (isinstance(fraction, (int, float)) and math.isfinite(fraction) and fraction > 0):
+        raise ValueError(f"fraction is {fraction!r}; expected a positive number")
+    if reading not in ("ratio", "log"):
+        raise ValueError(f"reading is {reading!r}; expected 'ratio' or 'log'")
+    b = price_bounds(inst, log_ratio_cap=log_ratio_cap)
+
+    def scale(lu: np.ndarray, ll: float) -> np.ndarray:
+        new = lu + math.log(fraction) if reading == "ratio" else ll + fraction * (lu - ll)
+        return np.minimum(np.where(lu > ll, np.maximum(new, ll), lu), max(700.0, ll))
+
+    return PriceBounds(scale(b.log_U1, b.log_L1), scale(b.log_U2, b.log_L2), b.log_L1, b.log_L2, b.eta1, b.eta2)
+
+
+def estimate_experiment(inst: OasisInstance, fractions: Sequence[float] = (0.5, 2.0), log_ratio_cap: float | None = None,
+                        readings: Sequence[str] = ("ratio", "log")) -> dict[str, dict[float, float]]:
+    """Fig. 6: OASiS's total utility with U/L estimated at ``fractions`` of the true value, per reading."""
+    return {r: {f: online(inst, scaled_bounds(inst, f, log_ratio_cap, r)).total_utility for f in fractions}
+            for r in readings}

@@ -3,7 +3,11 @@
 Prices are arrays ``p`` of shape (T, H, R) (p_h^r(t), row ``t - 1`` is slot ``t``) and ``q``
 of shape (T, K, R); usage ``g`` (g_h^r(t)) and ``v`` (v_k^r(t)) have the same shapes.  The
 bounds are kept as logarithms: for a time-critical job, f_i(T - a_i) in (25)-(26) is of the
-order of exp(-1000) and underflows, while ln L1 and alpha = ln(U/L) stay finite.
+order of exp(-1,600) at T = 300 (below the smallest double, ~exp(-745)), while ln L1 and
+alpha = ln(U/L) stay finite.  With the Section V-A utilities the literal (25) gives
+ln(U/L) ~ 1,600, so every price stays negligible until a server is ~99% full; that, not the
+representation of L, is what matters (prices in ``np.longdouble`` give the same picture).
+The option ``log_ratio_cap`` (off by default) caps ln(U/L), see :func:`cap_bounds`.
 
 References
 ----------
@@ -204,8 +208,8 @@ def price(log_L: float, log_U: np.ndarray | float, used: np.ndarray, capacity: n
     """Price function (22): L (U / L)^(used / capacity), elementwise.
 
     ``dtype`` is the float type of the result: ``np.longdouble`` (80-bit on x86-64, smallest
-    ~exp(-11,400)) keeps the prices that underflow to 0 in double precision; it changes no
-    decision of OASiS (tested in the claims ledger).
+    ~exp(-11,400)) keeps the prices that are 0 in double precision; at most tie-breaks among
+    servers change (the claims ledger's Fig. 3 checks run both).
 
     ``used`` and ``capacity`` broadcast (capacity indexed by server and resource).  A server
     with zero capacity of a resource counts as full (price U).  With ln L = -inf (a utility
