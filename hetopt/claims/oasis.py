@@ -35,7 +35,7 @@ CAP = 15.0
 FIG3_SMALL = (20, 30, 8, 1)
 FIG3_PAPER = [(300, 300, 50, s) for s in (0, 1, 2)]
 #: Fig. 5 seeds checked (servers and priority ranges cycle with the seed, see ``fig5_setting``).
-FIG5_SEEDS = (0, 1, 2)
+FIG5_SEEDS = (0, 1, 2, 3, 4, 5)
 
 
 def _load(stem: str) -> OasisInstance:
@@ -73,7 +73,7 @@ def _check_price_full() -> Outcome:
 def _check_empty_cluster_admits() -> Outcome:
     """Appendix A, property (i): at zero use every job with a schedule has a positive payoff."""
     worst, n = np.inf, 0
-    for seed in FIG5_SEEDS:
+    for seed in FIG5_SEEDS[:3]:
         inst = fig5_setting(seed)
         used = Usage.empty(inst)
         prices = prices_from_usage(inst, price_bounds(inst), used)
@@ -83,7 +83,7 @@ def _check_empty_cluster_admits() -> Outcome:
                 worst, n = min(worst, r.payoff), n + 1
     ok = n > 0 and worst > 0
     return Outcome(f"smallest payoff {worst:.3g} over {n} jobs", V.REPRODUCED if ok else V.UNEXPLAINED,
-                   f"fig5_setting seeds {list(FIG5_SEEDS)}, every job alone on the empty cluster at prices L")
+                   f"fig5_setting seeds {list(FIG5_SEEDS[:3])}, every job alone on the empty cluster at prices L")
 
 
 # ----------------------------------------------------------------------------- Theorems 1 and 4
@@ -140,7 +140,7 @@ def _check_fig5_range() -> Outcome:
     rows = _fig5_rows()
     kinds = {c.details["reference_kind"] for c in rows}
     ratios = [c.ratio for c in rows]
-    ok = kinds == {"optimum"} and all(1 - 1e-9 <= r <= 1.5 + 1e-9 for r in ratios)
+    ok = kinds == {"optimum"} and all(1 - 1e-6 <= r <= 1.5 + 1e-6 for r in ratios)  # MILP float noise ~1e-9
     return Outcome(f"OPT / OASiS in [{min(ratios):.3f}, {max(ratios):.3f}]", V.REPRODUCED if ok else V.UNEXPLAINED,
                    f"fig5_setting seeds {list(FIG5_SEEDS)}, references {sorted(kinds)}")
 
@@ -161,9 +161,9 @@ def _check_decision_time() -> Outcome:
 # ----------------------------------------------------------------------------- Fig. 3
 def _fig3(settings, label: str) -> Outcome:
     rows = []
-    for n, T, S, seed in settings:
-        u = dg.scheme_utilities(generate_instance(n, T, S, S, seed), caps=(None, CAP), long_double=True)
-        rows.append(u)
+    for st in settings:
+        inst = _load(st) if isinstance(st, str) else generate_instance(st[0], st[1], st[2], st[2], st[3])
+        rows.append(dg.scheme_utilities(inst, caps=(None, CAP), long_double=True))
     base = lambda u: max(u[b] for b in dg.BASELINES)  # noqa: E731
     lit = [u["oasis"] > base(u) for u in rows]
     ld = [u["oasis_longdouble"] > base(u) for u in rows]
@@ -185,6 +185,10 @@ def _check_fig3_small() -> Outcome:
 
 def _check_fig3_paper() -> Outcome:
     return _fig3(FIG3_PAPER, "300 jobs, T = 300, H = K = 50, seeds 0-2")
+
+
+def _check_fig3_bundled() -> Outcome:
+    return _fig3(["oasis2018_drf_beats_oasis"], "60 jobs, T = 100, H = K = 50, oasis2018_drf_beats_oasis")
 
 
 def _check_log_ratio() -> Outcome:
@@ -279,12 +283,14 @@ CLAIMS: list[Claim] = [
        lambda: _theorem4("oasis2018_theorem4_in_premise"), evidence=("oasis2018_theorem4_in_premise",)),
     _c("oasis2018.fig5.ratio_range", "Section V-A, Fig. 5 (performance ratio)",
        "OPT / OASiS is around 1.1 to 1.5 (10 jobs, T = 10, varying servers and priorities).", "1.1-1.5",
-       V.REPRODUCED, "Certified offline optima of (1)-(13) (HiGHS) on the Fig. 5 instances of seeds 0-2 (20-60 servers, "
-       "gamma1 ranges up to 1000): OPT / OASiS stays within [1, 1.5]; on 9 seeds it is in [1.00, 1.18]. The paper's "
-       "'2 days' for the offline optimum takes seconds here.", _check_fig5_range, cost="slow"),
+       V.REPRODUCED, "Certified offline optima of (1)-(13) (HiGHS) on the Fig. 5 instances of seeds 0-5 (20-60 servers, "
+       "gamma1 ranges [1, 10] and [1, 100]): OPT / OASiS stays within [1, 1.5] (the claim's upper end holds); ours is "
+       "lower than the paper's 1.1-1.5 (seeds 0-2: OASiS is optimal; 9 seeds: [1.00, 1.18]), since our Fig. 5 "
+       "instances draw E_i in [5, 20] (with the paper's [50, 200] only ~2 of 10 jobs can finish by T = 10). The "
+       "paper's '2 days' for the offline optimum takes seconds here.", _check_fig5_range, cost="slow"),
     _c("oasis2018.theorem4.fig5_instances", "Section IV-D, Theorem 4 on Fig. 5's instances",
        "OASiS is 2 alpha-competitive (the Fig. 5 instances).", "OPT / OASiS <= 2 alpha",
-       V.REPRODUCED, "On the Fig. 5 instances (seeds 0-2) the certified ratio is far below 2 alpha (31-65): the "
+       V.REPRODUCED, "On the Fig. 5 instances (seeds 0-5) the certified ratio is far below 2 alpha (31-65): the "
        "Theorem 1 gap needs a deadline that the per-slot rounding misses by one chunk, which these instances do not "
        "hit.", _check_fig5_theorem4, cost="slow"),
     _c("oasis2018.section5.decision_time", "Section V-A, footnote 5 (Theorem 3)",
@@ -313,6 +319,12 @@ CLAIMS: list[Claim] = [
        V.DEPENDS_ON_READING, "At the paper's scale (300 jobs, T = 300, H = K = 50, seeds 0-2) the literal bounds give "
        "ln(U/L) ~ 1,620 and OASiS is not the best scheme; with long-double prices neither; with ln(U/L) capped at 15 "
        "OASiS is best on all three seeds.", _check_fig3_paper, evidence=(), cost="slow", sweep="oasis.log_ratio_cap"),
+    _c("oasis2018.fig3.oasis_best_bundled", "Section V-A, Fig. 3 (total utility, T = 100, H = K = 50)",
+       "OASiS performs the best, especially when resources are scarce.", "OASiS best of 5 schemes",
+       V.DEPENDS_ON_READING, "The bundled Section V-A instance (60 jobs, T = 100, H = K = 50): with the literal bounds "
+       "(ln L1 = -490, ln(U/L) ~ 500) Dorm (~960) and DRF (911) beat OASiS (678), whose rejected jobs found no capacity "
+       "left; long-double prices give the same 678; with ln(U/L) capped at 15 OASiS reaches 1089, the best.",
+       _check_fig3_bundled, evidence=("oasis2018_drf_beats_oasis",), cost="slow", sweep="oasis.log_ratio_cap"),
 ]
 
 CLAIMS.append(_c(
