@@ -30,10 +30,10 @@ from .instance import OasisInstance
 from .offline import solve_offline
 from .online import online
 from .oracle import best_schedule, best_schedule_ilp
-from .prices import Prices, competitive_bound, price_bounds
+from .prices import Prices, Usage, competitive_bound, price_bounds
 
 __all__ = ["PREMISE_SHARE", "premise", "theorem1_experiment", "theorem4_experiment", "scheme_utilities",
-           "log_ratio_cap_sweep", "scaled_bounds", "estimate_experiment", "BASELINES", "SWEEP_SETTINGS"]
+           "log_ratio_cap_sweep", "scaled_bounds", "estimate_experiment", "cost_t_experiment", "BASELINES", "SWEEP_SETTINGS"]
 
 #: "Much less than": a chunk time and a demand share at most this fraction of a slot / a server.
 PREMISE_SHARE = 0.1
@@ -191,3 +191,57 @@ def estimate_experiment(inst: OasisInstance, fractions: Sequence[float] = (0.5, 
     """Fig. 6: OASiS's total utility with U/L estimated at ``fractions`` of the true value, per reading."""
     return {r: {f: online(inst, scaled_bounds(inst, f, log_ratio_cap, r)).total_utility for f in fractions}
             for r in readings}
+
+
+def _min_fill_cost(unit: np.ndarray, cap: np.ndarray, total: int) -> float:
+    """Brute force: least sum_h unit_h n_h over integer 0 <= n_h <= cap_h with sum n_h = total (inf if none)."""
+    import itertools
+
+    best = math.inf
+    for combo in itertools.product(*[range(int(c) + 1) for c in cap]):
+        if sum(combo) == total:
+            best = min(best, float(np.dot(unit, combo)))
+    return best
+
+
+def cost_t_experiment(seeds: Sequence[int] = (0, 1, 2), servers: int = 3) -> dict[str, Any]:
+    """Theorem 1's second half: the greedy COST_t (Alg. 2, lines 23-46) solves problem (32) optimally.
+
+    For random prices and residual capacities, the greedy cost of every worker count n of one
+    slot is compared with brute force over all placements of n workers and of every feasible
+    PS count (b_i n <= B_i z <= B_i n, (6)-(7)).
+
+    Returns
+    -------
+    dict
+        ``cases`` compared, ``max_gap`` the largest |greedy - brute force| and ``mismatch`` the
+        cases where exactly one of them is feasible.
+    """
+    from .oracle import _Job, _slot, slot_capacity
+
+    cases, gap, mismatch = 0, 0.0, 0
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        inst = generate_instance(2, 3, servers, servers, seed, epochs_range=(2, 5), chunks_range=(2, 5))
+        jb = _Job(inst, 0)
+        used = Usage.empty(inst)
+        used.g[:] = rng.uniform(0, 0.9, used.g.shape) * inst.worker_capacity[None]
+        used.v[:] = rng.uniform(0, 0.9, used.v.shape) * inst.ps_capacity[None]
+        prices = Prices(rng.uniform(0, 1, used.g.shape), rng.uniform(0, 1, used.v.shape))
+        for t in range(1, inst.horizon + 1):
+            n_w, z_need, cost, _, _ = _slot(inst, jb, t, prices, used)
+            greedy = dict(zip(n_w.tolist(), cost.tolist()))
+            capw = np.minimum(slot_capacity(inst.worker_capacity - used.g[t - 1], jb.w), jb.N)
+            capz = np.minimum(slot_capacity(inst.ps_capacity - used.v[t - 1], jb.s), jb.N)
+            cw, cz = prices.p[t - 1] @ jb.w, prices.q[t - 1] @ jb.s
+            for n in range(jb.N + 1):
+                w_cost = _min_fill_cost(cw, capw, n)
+                z_cost = min((_min_fill_cost(cz, capz, k) for k in range(n + 1) if jb.ratio * n <= k * (1 + 1e-9)),
+                             default=math.inf)
+                brute = w_cost + z_cost
+                cases += 1
+                if (n in greedy) != math.isfinite(brute):
+                    mismatch += 1
+                elif n in greedy:
+                    gap = max(gap, abs(greedy[n] - brute))
+    return {"cases": cases, "max_gap": gap, "mismatch": mismatch}

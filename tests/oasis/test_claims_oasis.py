@@ -113,3 +113,20 @@ def test_huge_horizon_raises_size_limit_error_not_memory_error():
     for fn in (online, drf, solve_offline, lambda i: check_schedule(i, {})):
         with pytest.raises(SizeLimitError, match=f"horizon is 10000000.*{MAX_HORIZON}"):
             fn(inst)
+
+
+def test_cost_t_experiment_catches_a_wrong_greedy(monkeypatch):
+    """The brute force of the COST_t check can fail: a greedy filling the dearest servers first is caught."""
+    import hetopt.oasis.oracle as oracle
+    from hetopt.oasis.diagnostics import cost_t_experiment
+
+    ok = cost_t_experiment(seeds=(0,))
+    assert ok["cases"] > 0 and ok["mismatch"] == 0 and ok["max_gap"] <= 1e-9
+    orig = oracle._fill
+
+    def dearest_first(unit, cap, limit):
+        seq, _ = orig(-unit, cap, limit)
+        return seq, np.concatenate(([0.0], np.cumsum(unit[seq])))
+
+    monkeypatch.setattr(oracle, "_fill", dearest_first)
+    assert cost_t_experiment(seeds=(0,))["max_gap"] > 1e-6
