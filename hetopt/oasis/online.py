@@ -15,6 +15,8 @@ from __future__ import annotations
 import time
 from typing import Callable
 
+import numpy as np
+
 from ..result import Status
 from .instance import OasisInstance
 from .oracle import OracleResult, best_schedule
@@ -62,6 +64,8 @@ def online(inst: OasisInstance, estimates: PriceBounds | float | None = None, *,
         ``details["decision_time"]`` seconds per job.
     """
     start = time.perf_counter()
+    if price_dtype not in (float, np.float64, np.longdouble):
+        raise ValueError(f"price_dtype is {price_dtype!r}; expected float, np.float64 or np.longdouble")
     if estimates is None:
         bounds = price_bounds(inst)
     elif isinstance(estimates, PriceBounds):

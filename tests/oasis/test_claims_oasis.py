@@ -74,6 +74,14 @@ def test_long_double_prices_are_positive_where_double_underflows():
         assert check_schedule(inst, sol).ok
 
 
+def test_online_rejects_bad_price_dtype_and_cap():
+    inst = _load("oasis2018_theorem1_in_premise")
+    with pytest.raises(ValueError, match="price_dtype"):
+        online(inst, price_dtype=np.float32)
+    with pytest.raises(ValueError, match="log_ratio_cap"):
+        online(inst, log_ratio_cap=float("nan"))
+
+
 def test_log_ratio_cap_sweep_quick_shows_the_effect():
     t = log_ratio_cap_sweep(quick=True)
     assert t.columns[:4] == ["seed", "cap", "ln(U/L) used", "oasis"] and len(t.rows) == 4
