@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import Any, Callable
 
@@ -12,6 +13,7 @@ from .generator import generate_instance
 from .instance import KIND, OasisInstance
 from .model import build_offline
 from .offline import solve_offline
+from .online import online
 from .oracle import best_schedule
 from .prices import Usage, price_bounds, prices_from_usage
 from .schedule import OasisSolution, check_schedule
@@ -21,7 +23,11 @@ __all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "val
            "decision_time", "SCHEMES"]
 
 
-METHODS: dict[str, Callable[[OasisInstance], Solution]] = {**SCHEMES, "offline": solve_offline}
+#: ln(U/L) cap of the ``oasis_capped`` method (an option of hetopt; ``oasis`` is the literal (25)-(26)).
+CAPPED_LOG_RATIO = 15.0
+
+METHODS: dict[str, Callable[[OasisInstance], Solution]] = {
+    **SCHEMES, "oasis_capped": functools.partial(online, log_ratio_cap=CAPPED_LOG_RATIO), "offline": solve_offline}
 
 
 def load_instance(data: dict) -> OasisInstance:
