@@ -25,16 +25,45 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..data import check_header, read_json
-from ..errors import InstanceError
+from ..errors import InstanceError, SizeLimitError
 from .utility import Utility, utility_from_dict
 
-__all__ = ["OasisInstance", "KIND", "SCHEMA_VERSION", "DEFAULT_RESOURCES", "EPS_WORK"]
+__all__ = ["OasisInstance", "KIND", "SCHEMA_VERSION", "DEFAULT_RESOURCES", "EPS_WORK", "MAX_HORIZON", "MAX_CELLS",
+           "check_size"]
 
 KIND = "oasis"
 SCHEMA_VERSION = 1
 DEFAULT_RESOURCES = ("gpu", "cpu", "memory", "storage", "bandwidth")
 #: Relative slack used when rounding workloads (d M_i (tau_i + 2 e_i / b_i)) to whole workers.
 EPS_WORK = 1e-9
+
+#: Largest horizon T any OASiS route accepts (the paper's largest is 300).
+MAX_HORIZON = 100_000
+#: Largest number of (slot, server, resource) cells, T (H + K) R, of the arrays every route allocates
+#: (the paper's Fig. 3 setting has 150,000; 2e7 cells are 160 MB per float array).
+MAX_CELLS = 20_000_000
+
+
+def check_size(inst: "OasisInstance", extra_cells: int = 0, what: str = "this route") -> None:
+    """Raise :class:`~hetopt.errors.SizeLimitError` when the instance is too large to schedule.
+
+    Every OASiS route allocates arrays over slots x servers x resources (prices, usage,
+    schedules); ``extra_cells`` adds a route's own arrays (e.g. the simulator's I (H + K) T).
+
+    Raises
+    ------
+    SizeLimitError
+        Naming the horizon or the cell count and the limit.
+    """
+    T = inst.horizon
+    if T > MAX_HORIZON:
+        raise SizeLimitError(f"horizon is {T} slots; {what} handles at most MAX_HORIZON = {MAX_HORIZON}")
+    cells = T * (inst.n_worker_servers + inst.n_ps_servers) * inst.n_resources + int(extra_cells)
+    if cells > MAX_CELLS:
+        raise SizeLimitError(f"T (H + K) R{' + extra' if extra_cells else ''} = {cells} cells (T = {T}, H = "
+                             f"{inst.n_worker_servers}, K = {inst.n_ps_servers}, R = {inst.n_resources}); {what} "
+                             f"handles at most MAX_CELLS = {MAX_CELLS}")
+
 
 _FIELDS = ("horizon", "worker_capacity", "ps_capacity", "arrival", "epochs", "chunks", "minibatches",
            "minibatch_time", "gradient_size", "worker_demand", "ps_demand", "utility", "resource_names")

@@ -23,7 +23,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pyomo.environ as pyo
 
-from .instance import OasisInstance
+from .instance import OasisInstance, check_size
 from .oracle import slot_capacity
 from .prices import Prices, Usage
 from .schedule import JobSchedule
@@ -48,8 +48,9 @@ def build_offline(inst: OasisInstance) -> pyo.ConcreteModel:
 
     Size: I (H + K) T integer variables y, z; I binaries x; sum_i (T - a_i + 1) binaries u.
     """
-    m = pyo.ConcreteModel(name="oasis_offline")
     I, H, K, R, T = inst.n_jobs, inst.n_worker_servers, inst.n_ps_servers, inst.n_resources, inst.horizon
+    check_size(inst, I * (H + K) * T, "the offline MILP")
+    m = pyo.ConcreteModel(name="oasis_offline")
     a = [int(x) for x in inst.arrival]
     m.JOBS = pyo.RangeSet(0, I - 1, doc="jobs i")
     m.WSERVERS = pyo.RangeSet(0, H - 1, doc="servers h hosting workers")

@@ -15,10 +15,12 @@ from __future__ import annotations
 import time
 from typing import Callable
 
+import numpy as np
+
 from ..result import Status
 from .instance import OasisInstance
 from .oracle import OracleResult, best_schedule
-from .prices import PriceBounds, Usage, alpha, estimated_bounds, price_bounds, prices_from_usage
+from .prices import PriceBounds, Usage, alpha, cap_bounds, estimated_bounds, price_bounds, prices_from_usage
 from .schedule import OasisSolution, make_solution
 
 __all__ = ["online", "arrival_order"]
@@ -30,7 +32,8 @@ def arrival_order(inst: OasisInstance) -> list[int]:
 
 
 def online(inst: OasisInstance, estimates: PriceBounds | float | None = None, *,
-           oracle: Callable[..., OracleResult] = best_schedule, record_prices: bool = False) -> OasisSolution:
+           oracle: Callable[..., OracleResult] = best_schedule, record_prices: bool = False,
+           log_ratio_cap: float | None = None, price_dtype=float) -> OasisSolution:
     """Run OASiS (Alg. 1) on the instance's jobs in arrival order.
 
     Parameters
@@ -45,6 +48,12 @@ def online(inst: OasisInstance, estimates: PriceBounds | float | None = None, *,
         :func:`~hetopt.oasis.oracle.best_schedule_ilp` to run Alg. 1 with problem (27).
     record_prices : bool
         Keep the prices seen by every job in ``details["prices"]`` (for plots).
+    log_ratio_cap : float, optional
+        Cap every ln(U/L) of the bounds at this value (:func:`~hetopt.oasis.prices.cap_bounds`);
+        None (default) is the literal (25)-(26).  With the Section V-A utilities the literal
+        ln(U/L) is ~1,600 at T = 300 and prices stay negligible until a server is ~99% full.
+    price_dtype : type
+        Float type of the prices: ``float`` (default) or ``np.longdouble``.
 
     Returns
     -------
@@ -55,17 +64,20 @@ def online(inst: OasisInstance, estimates: PriceBounds | float | None = None, *,
         ``details["decision_time"]`` seconds per job.
     """
     start = time.perf_counter()
+    if price_dtype not in (float, np.float64, np.longdouble):
+        raise ValueError(f"price_dtype is {price_dtype!r}; expected float, np.float64 or np.longdouble")
     if estimates is None:
         bounds = price_bounds(inst)
     elif isinstance(estimates, PriceBounds):
         bounds = estimates
     else:
         bounds = estimated_bounds(inst, float(estimates))
+    bounds = cap_bounds(bounds, log_ratio_cap)
     used = Usage.empty(inst)
     schedules, payoffs, decision_time, seen = {}, {}, {}, {}
     for i in arrival_order(inst):
         t0 = time.perf_counter()
-        prices = prices_from_usage(inst, bounds, used)  # p = P(g), q = Q(v): lines 3, 10, 12
+        prices = prices_from_usage(inst, bounds, used, price_dtype)  # p = P(g), q = Q(v): lines 3, 10, 12
         res = oracle(inst, i, prices, used)  # line 5
         payoffs[i] = float(res.payoff) if res.schedule is not None else float("-inf")
         if record_prices:
@@ -74,7 +86,7 @@ def online(inst: OasisInstance, estimates: PriceBounds | float | None = None, *,
             schedules[i] = res.schedule  # lines 7-8, 13
             used.add(inst, i, res.schedule.workers, res.schedule.ps)  # lines 9, 11
         decision_time[i] = time.perf_counter() - t0
-    details = {"bounds": bounds, "alpha": alpha(inst), "decision_time": decision_time, "usage": used}
+    details = {"bounds": bounds, "alpha": alpha(inst), "alpha_used": alpha(inst, bounds), "decision_time": decision_time, "usage": used}
     if record_prices:
         details["prices"] = seen
     return make_solution(inst, schedules, status=Status.FEASIBLE, wall_time=time.perf_counter() - start,

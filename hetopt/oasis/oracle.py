@@ -120,9 +120,10 @@ def _forward(inst: OasisInstance, job: int, prices: Prices, used: Usage):
     """DP_COST(t, E_i N_i) for every end slot t in one pass; choices kept for backtracking."""
     jb = _Job(inst, job)
     T, D = inst.horizon, jb.D
-    F = np.full(D + 1, np.inf)
+    dt = np.result_type(prices.p.dtype, prices.q.dtype, np.float64)  # np.longdouble prices stay long double
+    F = np.full(D + 1, np.inf, dtype=dt)
     F[0] = 0.0
-    payoff = np.full(T - jb.a + 1, -np.inf)
+    payoff = np.full(T - jb.a + 1, -np.inf, dtype=dt)
     choices = []
     for t in range(jb.a, T + 1):
         n_w, z_need, cost, seq_w, seq_z = _slot(inst, jb, t, prices, used)
@@ -133,8 +134,8 @@ def _forward(inst: OasisInstance, job: int, prices: Prices, used: Usage):
         new = F.copy()
         choice = np.zeros(D + 1, dtype=np.int32)
         for j in range(opt_w.size):
-            kk, cc = int(opt_k[j]), float(opt_c[j])
-            cand = np.empty(D + 1)
+            kk, cc = int(opt_k[j]), opt_c[j]
+            cand = np.empty(D + 1, dtype=dt)
             cand[:kk] = cc  # F[0] = 0 for every target below kk
             cand[kk:] = F[: D + 1 - kk] + cc
             better = cand < new
@@ -213,13 +214,18 @@ def schedules_by_end(inst: OasisInstance, job: int, prices: Prices, used: Usage 
     return out
 
 
-def algorithm2_literal(inst: OasisInstance, job: int, prices: Prices, used: Usage | None = None) -> OracleResult:
+def algorithm2_literal(inst: OasisInstance, job: int, prices: Prices, used: Usage | None = None, *,
+                       stats: dict | None = None) -> OracleResult:
     """Alg. 2 transcribed line by line (memoized recursion); for small jobs and for testing.
 
     Returns the schedule l* and payoff mu_i exactly as the pseudo-code does: mu_i starts at 0
     and l* empty, so a job whose best payoff is <= 0 gets no schedule and payoff 0.
     DP_COST(t, D) for t before the arrival slot is 0 when D = 0 and +inf otherwise (the base
-    case the pseudo-code leaves implicit).  Runs in O(T (E_i N_i)^2 (H + K)).
+    case the pseudo-code leaves implicit).  Runs in O(T (E_i N_i)^2 + T E_i N_i (H + K) log(H + K)).
+
+    ``stats``, when a dict, receives the operation counts of Theorem 3: ``cost_t_calls``
+    (distinct COST_t(t, d) evaluated, each O(H + K) after sorting), ``dp_states`` (distinct
+    DP_COST(t, D)) and ``dp_transitions`` (iterations of the loop of line 14).
     """
     used = Usage.empty(inst) if used is None else used
     jb = _Job(inst, job)
@@ -250,11 +256,15 @@ def algorithm2_literal(inst: OasisInstance, job: int, prices: Prices, used: Usag
         c = float(sum(prices.p[t - 1, h] @ jb.w * y[h] for h in range(H)) + sum(prices.q[t - 1, k] @ jb.s * z[k] for k in range(K)))
         return c, y, z  # lines 44-45
 
+    transitions = 0
+
     @lru_cache(maxsize=None)
     def dp_cost(t_end: int, d_total: int):  # lines 12-22
+        nonlocal transitions
         if t_end < jb.a:
             return (0.0, ()) if d_total == 0 else (math.inf, ())
         min_cost, sched = math.inf, ()
+        transitions += d_total + 1
         for d in range(d_total + 1):  # line 14
             ct, y, z = cost_t(t_end, d)
             c, rest = dp_cost(t_end - 1, d_total - d)
@@ -268,6 +278,9 @@ def algorithm2_literal(inst: OasisInstance, job: int, prices: Prices, used: Usag
         mu_l = float(jb.f[t_hat - jb.a]) - cost  # line 6
         if mu_l > mu:  # line 7
             best, mu = sched, mu_l
+    if stats is not None:
+        stats.update(cost_t_calls=cost_t.cache_info().misses, dp_states=dp_cost.cache_info().misses,
+                     dp_transitions=transitions)
     if best is None:
         return OracleResult(None, 0.0, 0.0, 0.0, 0.0, "alg2")
     y = np.zeros((H, T), dtype=np.int64)

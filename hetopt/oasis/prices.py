@@ -3,7 +3,11 @@
 Prices are arrays ``p`` of shape (T, H, R) (p_h^r(t), row ``t - 1`` is slot ``t``) and ``q``
 of shape (T, K, R); usage ``g`` (g_h^r(t)) and ``v`` (v_k^r(t)) have the same shapes.  The
 bounds are kept as logarithms: for a time-critical job, f_i(T - a_i) in (25)-(26) is of the
-order of exp(-1000) and underflows, while ln L1 and alpha = ln(U/L) stay finite.
+order of exp(-1,600) at T = 300 (below the smallest double, ~exp(-745)), while ln L1 and
+alpha = ln(U/L) stay finite.  With the Section V-A utilities the literal (25) gives
+ln(U/L) ~ 1,600, so every price stays negligible until a server is ~99% full; that, not the
+representation of L, is what matters (prices in ``np.longdouble`` give the same picture).
+The option ``log_ratio_cap`` (off by default) caps ln(U/L), see :func:`cap_bounds`.
 
 References
 ----------
@@ -17,9 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .instance import EPS_WORK, OasisInstance
+from .instance import EPS_WORK, OasisInstance, check_size
 
-__all__ = ["PriceBounds", "Prices", "Usage", "price_bounds", "estimated_bounds", "price", "prices_from_usage",
+__all__ = ["PriceBounds", "cap_bounds", "Prices", "Usage", "price_bounds", "estimated_bounds", "price", "prices_from_usage",
            "competitive_bound", "alpha"]
 
 
@@ -64,6 +68,7 @@ class Prices:
 
     @classmethod
     def zeros(cls, inst: OasisInstance) -> "Prices":
+        check_size(inst, what="OASiS (prices and usage arrays)")
         T, R = inst.horizon, inst.n_resources
         return cls(np.zeros((T, inst.n_worker_servers, R)), np.zeros((T, inst.n_ps_servers, R)))
 
@@ -77,6 +82,7 @@ class Usage:
 
     @classmethod
     def empty(cls, inst: OasisInstance) -> "Usage":
+        check_size(inst, what="OASiS (prices and usage arrays)")
         T, R = inst.horizon, inst.n_resources
         return cls(np.zeros((T, inst.n_worker_servers, R)), np.zeros((T, inst.n_ps_servers, R)))
 
@@ -116,8 +122,11 @@ def _side(inst: OasisInstance, demand: np.ndarray, capacity: np.ndarray, feasibl
     return log_U, log_L, eta
 
 
-def price_bounds(inst: OasisInstance) -> PriceBounds:
+def price_bounds(inst: OasisInstance, log_ratio_cap: float | None = None) -> PriceBounds:
     """U_1^r, U_2^r, L_1, L_2 of (23)-(26) from all jobs of the instance (the exact values).
+
+    ``log_ratio_cap`` (default None, the literal (25)-(26)) caps every ln(U/L), see
+    :func:`cap_bounds`.
 
     Notes
     -----
@@ -132,7 +141,46 @@ def price_bounds(inst: OasisInstance) -> PriceBounds:
     feasible, best, worst = _log_utilities(inst)
     lu1, ll1, eta1 = _side(inst, inst.worker_demand, inst.worker_capacity, feasible, best, worst)
     lu2, ll2, eta2 = _side(inst, inst.ps_demand, inst.ps_capacity, feasible, best, worst)
-    return PriceBounds(lu1, lu2, ll1, ll2, eta1, eta2)
+    return cap_bounds(PriceBounds(lu1, lu2, ll1, ll2, eta1, eta2), log_ratio_cap)
+
+
+def _check_cap(log_ratio_cap) -> float | None:
+    if log_ratio_cap is None:
+        return None
+    if isinstance(log_ratio_cap, (bool, np.bool_)) or not isinstance(log_ratio_cap, (int, float, np.integer, np.floating)):
+        raise ValueError(f"log_ratio_cap is {log_ratio_cap!r}; expected None or a number > 0")
+    cap = float(log_ratio_cap)
+    if not (math.isfinite(cap) and cap > 0):
+        raise ValueError(f"log_ratio_cap is {log_ratio_cap!r}; expected None or a finite number > 0")
+    return cap
+
+
+def _cap_side(log_U: np.ndarray, log_L: float, cap: float) -> tuple[np.ndarray, float]:
+    top = float(np.max(log_U))
+    new_L = max(log_L, top - cap)
+    return np.maximum(log_U, new_L), new_L
+
+
+def cap_bounds(bounds: PriceBounds, log_ratio_cap: float | None) -> PriceBounds:
+    """Bounds with every ln(U^r / L) at most ``log_ratio_cap`` (None: ``bounds`` unchanged).
+
+    The largest U of each side is kept (a full server still costs the largest unit utility,
+    property (iii) of Section IV-B); L is raised to ``max_r U^r / exp(cap)`` when it is below,
+    and a U below the new L is raised to it (a price never decreases with use).  This is an
+    option of hetopt, not the paper's (25)-(26): it gives up property (i) (any job can be
+    admitted at empty prices) for prices that grow over the whole capacity.
+
+    Raises
+    ------
+    ValueError
+        When ``log_ratio_cap`` is not None or a finite number > 0.
+    """
+    cap = _check_cap(log_ratio_cap)
+    if cap is None:
+        return bounds
+    lu1, ll1 = _cap_side(bounds.log_U1, bounds.log_L1, cap)
+    lu2, ll2 = _cap_side(bounds.log_U2, bounds.log_L2, cap)
+    return PriceBounds(lu1, lu2, ll1, ll2, bounds.eta1, bounds.eta2)
 
 
 def estimated_bounds(inst: OasisInstance, fraction: float) -> PriceBounds:
@@ -156,8 +204,12 @@ def estimated_bounds(inst: OasisInstance, fraction: float) -> PriceBounds:
     return PriceBounds(lu1, lu2, b.log_L1, b.log_L2, b.eta1, b.eta2)
 
 
-def price(log_L: float, log_U: np.ndarray | float, used: np.ndarray, capacity: np.ndarray) -> np.ndarray:
+def price(log_L: float, log_U: np.ndarray | float, used: np.ndarray, capacity: np.ndarray, dtype=float) -> np.ndarray:
     """Price function (22): L (U / L)^(used / capacity), elementwise.
+
+    ``dtype`` is the float type of the result: ``np.longdouble`` (80-bit on x86-64, smallest
+    ~exp(-11,400)) keeps the prices that are 0 in double precision; at most tie-breaks among
+    servers change (the claims ledger's Fig. 3 checks run both).
 
     ``used`` and ``capacity`` broadcast (capacity indexed by server and resource).  A server
     with zero capacity of a resource counts as full (price U).  With ln L = -inf (a utility
@@ -166,17 +218,20 @@ def price(log_L: float, log_U: np.ndarray | float, used: np.ndarray, capacity: n
     cap = np.asarray(capacity, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         frac = np.where(cap > 0, np.asarray(used, dtype=float) / np.where(cap > 0, cap, 1.0), 1.0)
-    frac = np.clip(frac, 0.0, 1.0)
-    log_U = np.asarray(log_U, dtype=float)
+    frac = np.clip(frac, 0.0, 1.0).astype(dtype)
+    log_U = np.asarray(log_U, dtype=dtype)
     if math.isinf(log_L):
-        return np.where(frac >= 1.0, np.exp(log_U), 0.0)
-    return np.exp(log_L + frac * (log_U - log_L))
+        return np.where(frac >= 1.0, np.exp(log_U), np.zeros((), dtype=dtype))
+    return np.exp(dtype(log_L) + frac * (log_U - dtype(log_L)))
 
 
-def prices_from_usage(inst: OasisInstance, bounds: PriceBounds, usage: Usage) -> Prices:
-    """p_h^r(t) = P_h^r(g_h^r(t)) and q_k^r(t) = Q_k^r(v_k^r(t)) of (22) (Alg. 1, lines 10 and 12)."""
-    p = price(bounds.log_L1, bounds.log_U1[None, None, :], usage.g, inst.worker_capacity[None, :, :])
-    q = price(bounds.log_L2, bounds.log_U2[None, None, :], usage.v, inst.ps_capacity[None, :, :])
+def prices_from_usage(inst: OasisInstance, bounds: PriceBounds, usage: Usage, dtype=float) -> Prices:
+    """p_h^r(t) = P_h^r(g_h^r(t)) and q_k^r(t) = Q_k^r(v_k^r(t)) of (22) (Alg. 1, lines 10 and 12).
+
+    ``dtype``: float type of the prices (``np.longdouble`` for extended precision).
+    """
+    p = price(bounds.log_L1, bounds.log_U1[None, None, :], usage.g, inst.worker_capacity[None, :, :], dtype)
+    q = price(bounds.log_L2, bounds.log_U2[None, None, :], usage.v, inst.ps_capacity[None, :, :], dtype)
     return Prices(p, q)
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..result import Solution, Status
 from ..validate import FEAS_TOL
-from .instance import OasisInstance
+from .instance import OasisInstance, check_size
 
 __all__ = ["JobSchedule", "OasisSolution", "CheckReport", "check_schedule", "make_solution", "schedule_cost"]
 
@@ -112,7 +112,8 @@ def schedule_cost(inst: OasisInstance, sched: JobSchedule, p: np.ndarray, q: np.
     # p has shape (T, H, R); workers (H, T)
     cw = np.einsum("thr,r,ht->", p, inst.worker_demand[i], sched.workers)
     cz = np.einsum("tkr,r,kt->", q, inst.ps_demand[i], sched.ps)
-    return float(cw + cz)
+    c = cw + cz
+    return c if isinstance(c, np.longdouble) and np.finfo(np.longdouble).eps < np.finfo(float).eps else float(c)
 
 
 def make_solution(
@@ -167,7 +168,8 @@ def check_schedule(inst: OasisInstance, solution: OasisSolution | Mapping[int, J
     solution : OasisSolution or mapping job -> JobSchedule
         The admitted jobs (x_i = 1) are the keys with a non-empty schedule.
     tol : float
-        Absolute tolerance on (2), (4), (5), (6).
+        Absolute tolerance on (2), (4), (5), (6); a finite number >= 0 (NaN would switch
+        every comparison off).
 
     Returns
     -------
@@ -176,6 +178,10 @@ def check_schedule(inst: OasisInstance, solution: OasisSolution | Mapping[int, J
         violation; ``total_utility`` is sum_i f_i(t_hat_i - a_i) recomputed.  When given a
         solution, its reported completions, admitted set and total utility are checked too.
     """
+    if isinstance(tol, (bool, np.bool_)) or not isinstance(tol, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(float(tol)) or tol < 0:
+        raise ValueError(f"tol is {tol!r}; expected a finite number >= 0")
+    check_size(inst, what="check_schedule")
     schedules = solution.schedules if isinstance(solution, OasisSolution) else solution
     T, H, K = inst.horizon, inst.n_worker_servers, inst.n_ps_servers
     out: list[str] = []

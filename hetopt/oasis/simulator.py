@@ -20,7 +20,7 @@ from typing import Protocol
 import numpy as np
 
 from ..result import Status
-from .instance import EPS_WORK, OasisInstance
+from .instance import EPS_WORK, OasisInstance, check_size
 from .schedule import JobSchedule, OasisSolution, make_solution
 
 __all__ = ["Cluster", "Policy", "simulate", "ps_needed", "place_round_robin"]
@@ -133,6 +133,7 @@ def simulate(inst: OasisInstance, policy: Policy) -> OasisSolution:
     """
     start = time.perf_counter()
     T, H, K = inst.horizon, inst.n_worker_servers, inst.n_ps_servers
+    check_size(inst, inst.n_jobs * (H + K) * T, "the simulator")
     cl = Cluster(inst)
     y = np.zeros((inst.n_jobs, H, T), dtype=np.int64)
     z = np.zeros((inst.n_jobs, K, T), dtype=np.int64)

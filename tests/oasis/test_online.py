@@ -108,12 +108,28 @@ def test_estimated_bounds():
         estimated_bounds(inst, -1.0)
 
 
-def test_fig3_claim_fails_on_shipped_instance():
-    """Finding (models/oasis2018.md): OASiS is beaten by DRF on this Section V-A instance; its
-    rejected jobs found no capacity left at all (reservations made at near-zero prices)."""
+def test_log_L_of_the_shipped_fig3_instance_matches_eq25_by_hand():
+    """(25) recomputed from the sigmoid parameters (not through the package's utilities): on the
+    Section V-A instance ln L1 is in the hundreds below zero, so prices (22) are negligible until a
+    server is nearly full; the cap option raises L to max_r U^r / e^cap and keeps U."""
     inst = OasisInstance.from_json(instance_path("oasis2018_drf_beats_oasis"))
-    on, fair = online(inst), drf(inst)
-    assert check_schedule(inst, on).ok and check_schedule(inst, fair).ok
-    assert fair.total_utility > on.total_utility
-    rejected = [i for i in range(inst.n_jobs) if i not in on.admitted]
-    assert all(on.payoffs[i] == -math.inf for i in rejected)
+    T, a = inst.horizon, inst.arrival
+    m = inst.minibatches * (inst.minibatch_time + 2 * inst.gradient_size / inst.worker_demand[:, -1])
+    work = np.ceil(inst.epochs * inst.chunks * m - 1e-9)
+    slots = np.ceil(inst.epochs * m - 1e-9)
+    ok = slots - 1 <= T - a  # jobs that can finish by T
+    sw = inst.worker_demand.sum(axis=1)
+    g1 = np.array([u.gamma1 for u in inst.utility])
+    g2 = np.array([u.gamma2 for u in inst.utility])
+    g3 = np.array([u.gamma3 for u in inst.utility])
+    log_f_T = np.log(g1) - np.logaddexp(0.0, g2 * ((T - a) - g3))
+    eta = max(1.0, float(np.max(T * inst.worker_capacity.sum() / (work[ok] * sw[ok]))))
+    log_L1 = float(np.min(log_f_T[ok] - np.log(work[ok] * sw[ok]))) - math.log(4 * eta)
+    b = price_bounds(inst)
+    assert b.log_L1 == pytest.approx(log_L1, rel=1e-12)
+    assert b.log_L1 < -200  # T = 100: L1 ~ 1e-214, representable; prices still negligible below ~95% use
+    capped = price_bounds(inst, log_ratio_cap=15.0)
+    assert np.max(capped.log_U1) == pytest.approx(np.max(b.log_U1))
+    assert capped.log_L1 == pytest.approx(np.max(b.log_U1) - 15.0)
+    assert np.all(capped.log_U1 >= capped.log_L1) and np.all(capped.log_U2 >= capped.log_L2)
+    assert np.max(capped.log_U1 - capped.log_L1) <= 15.0 + 1e-12 and np.max(capped.log_U2 - capped.log_L2) <= 15.0 + 1e-12

@@ -1,0 +1,140 @@
+"""OASiS entries of the claims ledger: the in-premise instances, the ln(U/L) cap, its sweep, size guards."""
+
+import math
+
+import numpy as np
+import pytest
+
+from hetopt import claims as ledger
+from hetopt.data import instance_path
+from hetopt.errors import SizeLimitError
+from hetopt.oasis import OasisInstance, check_schedule, generate_instance, online
+from hetopt.oasis.diagnostics import log_ratio_cap_sweep, premise, theorem1_experiment
+from hetopt.oasis.instance import MAX_HORIZON
+from hetopt.oasis.prices import cap_bounds, price, price_bounds
+
+
+def _load(stem):
+    return OasisInstance.from_json(instance_path(stem))
+
+
+def test_theorem1_in_premise_instance_by_hand():
+    """m = 0.03 slot, N = 10 workers at most, E N = 1000 chunks, f = [10, 10, 10, 1].
+    (27): 30 worker-slots = 3 slots of 10 workers -> payoff 10 at zero prices.
+    Alg. 2: 10 workers train floor(10 / 0.03) = 333 chunks a slot; 3 slots give 999 < 1000 -> 4 slots, payoff 1."""
+    inst = _load("oasis2018_theorem1_in_premise")
+    assert math.floor(10 / 0.03) == 333 and 3 * 333 < 1000
+    r = theorem1_experiment(inst)
+    assert r["ilp"] == pytest.approx(10.0) and r["ilp_completion"] == 3
+    assert r["dp"] == pytest.approx(1.0) and r["dp_completion"] == 4
+    assert r["premise"]["holds"] and r["premise"]["chunk_time"] == pytest.approx(0.03)
+
+
+def test_premise_flags_the_old_counterexample():
+    p = premise(_load("oasis2018_theorem1_counterexample"))
+    assert p["chunk_time"] == pytest.approx(0.4) and p["demand_share"] == pytest.approx(1.0) and not p["holds"]
+
+
+def test_cap_bounds_rejects_bad_caps_and_none_is_identity():
+    inst = generate_instance(5, 10, 3, 3, 0)
+    b = price_bounds(inst)
+    assert cap_bounds(b, None) is b
+    for bad in (0, -1.0, float("nan"), float("inf"), True, "15"):
+        with pytest.raises(ValueError, match="log_ratio_cap"):
+            price_bounds(inst, log_ratio_cap=bad)
+
+
+def test_capped_price_grows_over_the_whole_capacity():
+    """ln P(g) = ln U - cap (1 - g / c): at half use the price is U e^{-cap/2}."""
+    inst = generate_instance(30, 60, 10, 10, 0)
+    b = price_bounds(inst, log_ratio_cap=10.0)
+    r = int(np.argmax(b.log_U1))
+    half = price(b.log_L1, b.log_U1[r], np.array(0.5), np.array(1.0))
+    assert math.log(float(half)) == pytest.approx(b.log_U1[r] - 5.0)
+
+
+def test_online_with_cap_is_feasible_and_reports_the_alpha_used():
+    inst = generate_instance(20, 30, 8, 8, 1)
+    sol = online(inst, log_ratio_cap=15)
+    assert check_schedule(inst, sol).ok
+    assert sol.details["alpha_used"] <= 15 + 1e-9 < sol.details["alpha"]
+
+
+def test_long_double_prices_are_positive_where_double_underflows():
+    inst = generate_instance(20, 200, 5, 5, 0)
+    b = price_bounds(inst)
+    assert b.log_L1 < -745  # exp underflows a double below about -745
+    cap = inst.worker_capacity[0]
+    p64 = price(b.log_L1, b.log_U1, np.zeros_like(cap), cap)
+    pld = price(b.log_L1, b.log_U1, np.zeros_like(cap), cap, dtype=np.longdouble)
+    assert np.all(p64 == 0)
+    if np.finfo(np.longdouble).eps < np.finfo(float).eps:  # x86-64: 80-bit extended
+        assert np.all(pld > 0) and pld.dtype == np.longdouble
+        sol = online(inst, price_dtype=np.longdouble)
+        assert check_schedule(inst, sol).ok
+
+
+def test_online_rejects_bad_price_dtype_and_cap():
+    inst = _load("oasis2018_theorem1_in_premise")
+    with pytest.raises(ValueError, match="price_dtype"):
+        online(inst, price_dtype=np.float32)
+    with pytest.raises(ValueError, match="log_ratio_cap"):
+        online(inst, log_ratio_cap=float("nan"))
+
+
+def test_log_ratio_cap_sweep_quick_shows_the_effect():
+    t = log_ratio_cap_sweep(quick=True)
+    assert t.columns[:4] == ["seed", "cap", "ln(U/L) used", "oasis"] and len(t.rows) == 4
+    rows = {r[1]: r for r in t.rows}
+    literal, capped = rows["none"], rows[15.0]
+    assert literal[2] > 100 and capped[2] <= 15.0
+    base = max(literal[4:8])
+    assert literal[3] < base < capped[3]  # the literal bounds lose, the capped ones win
+    assert literal[-1] != "oasis" and capped[-1] == "oasis"
+    assert all(r[4:8] == literal[4:8] for r in t.rows)  # baselines do not depend on the cap
+
+
+def test_sweep_registered_and_runs_from_the_cli(capsys):
+    from hetopt.cli import main
+
+    assert "oasis.log_ratio_cap" in ledger.sweeps("oasis")
+    assert main(["sweep", "oasis.log_ratio_cap", "--quick"]) == 0
+    assert "ln(U/L)" in capsys.readouterr().out
+
+
+def test_check_schedule_rejects_nan_and_negative_tol():
+    inst = _load("oasis2018_theorem1_in_premise")
+    sol = online(inst)
+    for bad in (float("nan"), -1e-6, float("inf"), True, None):
+        with pytest.raises(ValueError, match="tol"):
+            check_schedule(inst, sol, tol=bad)
+    assert check_schedule(inst, sol, tol=np.float64(1e-6)).ok
+
+
+def test_huge_horizon_raises_size_limit_error_not_memory_error():
+    d = _load("oasis2018_theorem1_in_premise").to_dict()
+    d["horizon"] = 10**7
+    d["utility"] = [{"type": "sigmoid", "gamma1": 10.0, "gamma2": 1.0, "gamma3": 3.0}]
+    inst = OasisInstance.from_dict(d)
+    from hetopt.oasis import drf, solve_offline
+
+    for fn in (online, drf, solve_offline, lambda i: check_schedule(i, {})):
+        with pytest.raises(SizeLimitError, match=f"horizon is 10000000.*{MAX_HORIZON}"):
+            fn(inst)
+
+
+def test_cost_t_experiment_catches_a_wrong_greedy(monkeypatch):
+    """The brute force of the COST_t check can fail: a greedy filling the dearest servers first is caught."""
+    import hetopt.oasis.oracle as oracle
+    from hetopt.oasis.diagnostics import cost_t_experiment
+
+    ok = cost_t_experiment(seeds=(0,))
+    assert ok["cases"] > 0 and ok["mismatch"] == 0 and ok["max_gap"] <= 1e-9
+    orig = oracle._fill
+
+    def dearest_first(unit, cap, limit):
+        seq, _ = orig(-unit, cap, limit)
+        return seq, np.concatenate(([0.0], np.cumsum(unit[seq])))
+
+    monkeypatch.setattr(oracle, "_fill", dearest_first)
+    assert cost_t_experiment(seeds=(0,))["max_gap"] > 1e-6
