@@ -64,6 +64,19 @@ def _new_highs() -> Any:
 _highs_banner_done: list[bool] = []
 
 
+def _after_fork_in_child() -> None:
+    """A forked child inherits HiGHS's scheduler without its worker threads, and its first
+    parallel solve waits for them forever (``hetopt validate`` in a process that had solved
+    before hung).  The child drops that scheduler without waiting and starts its own."""
+    if "highspy" in sys.modules:
+        sys.modules["highspy"].Highs.resetGlobalScheduler(False)
+    _highs_scheduler_threads.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def _prepare_highs_threads(threads: int | None) -> None:
     """Let a HiGHS solve use ``threads`` whatever thread count an earlier solve used.
 

@@ -234,3 +234,34 @@ def test_highs_solves_with_different_thread_counts_in_one_process():
         res, _ = solve_milp([1.0, 2.0], A_ub=[[-1.0, -1.0]], b_ub=[-1.5], lb=[0, 0], ub=[5, 5],
                             integrality=[1, 1], threads=threads)
         assert res.status is Status.OPTIMAL and res.objective == pytest.approx(2.0), threads
+
+
+def _solve_in_child(inst, conn):
+    from hetopt.placement import solve_exact
+
+    sol = solve_exact(inst)
+    conn.send((sol.status.value, sol.objective))
+
+
+def test_a_forked_child_solves_after_the_parent_did():
+    """A child forked after a parallel HiGHS solve must not wait for the parent's dead workers."""
+    import multiprocessing as mp
+
+    from hetopt.placement import generate_instance, solve_exact
+
+    if "fork" not in mp.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    ctx = mp.get_context("fork")
+    inst = generate_instance(n_jobs=3, n_workers=12, seed=1)
+    parent = solve_exact(inst)
+    recv, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_solve_in_child, args=(inst, send))
+    child.start()
+    child.join(60)
+    if child.is_alive():
+        child.kill()
+        child.join()
+        pytest.fail("the forked child hung in its first HiGHS solve")
+    status, objective = recv.recv()
+    assert status == parent.status.value == "optimal"
+    assert objective == pytest.approx(parent.objective, rel=1e-9)
