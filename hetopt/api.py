@@ -25,7 +25,7 @@ from typing import Any, Callable, Mapping
 
 from .errors import HetoptError, InstanceError
 
-__all__ = ["KINDS", "Method", "load_instance", "methods", "solve", "kind_of", "commands_module"]
+__all__ = ["KINDS", "Method", "load_instance", "methods", "methods_table", "solve", "kind_of", "commands_module"]
 
 #: instance kind -> module with the kind's commands (KIND, METHODS, load_instance, solution_summary, ...)
 KINDS = {
@@ -106,6 +106,22 @@ def methods(kind: str) -> dict[str, Method]:
     mod = commands_module(kind)
     cats = CATEGORIES.get(kind, {})
     return {name: Method(name, f, cats.get(name, "heuristic"), _describe(f)) for name, f in mod.METHODS.items()}
+
+
+def methods_table(kinds: Any = None) -> "Table":
+    """Every method of every kind (or of ``kinds``): kind, method, category, what it runs.
+
+    The README's methods table is this table (a test keeps the two equal).
+    """
+    from .report import Table
+
+    t = Table("methods by kind (hetopt.solve(instance, method), hetopt solve --method)",
+              ["kind", "method", "category", "runs", "what it is"])
+    for kind in (KINDS if kinds is None else kinds):
+        for name, m in methods(kind).items():
+            func, _, what = m.description.partition(": ")
+            t.add(kind, f"`{name}`", m.category, f"`{func.replace('hetopt.', '', 1)}`", what)
+    return t
 
 
 def _read(source: str | Path) -> dict[str, Any]:

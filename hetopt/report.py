@@ -67,6 +67,16 @@ class Table:
         w.writerows(self.rows)
         return buf.getvalue()
 
+    def to_markdown(self) -> str:
+        """The rows as a GitHub-flavoured Markdown table (no title, no notes; ``|`` escaped)."""
+        def cell(v: Any) -> str:
+            return fmt(v).replace("|", "\\|")
+
+        out = ["| " + " | ".join(cell(c) for c in self.columns) + " |",
+               "|" + "|".join(" --- " for _ in self.columns) + "|"]
+        out += ["| " + " | ".join(cell(v) for v in r) + " |" for r in self.rows]
+        return "\n".join(out)
+
     def to_pandas(self):
         """The rows as a ``pandas.DataFrame`` (pandas must be installed)."""
         import pandas as pd

@@ -1,0 +1,42 @@
+"""The README's generated blocks (the ledger summary, the methods table).
+
+``python tests/readme_blocks.py`` rewrites them in place; ``tests/test_readme.py`` fails when
+they are stale.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def blocks() -> dict[str, str]:
+    """Marker name -> the Markdown the package generates for it now."""
+    from hetopt import api, claims
+
+    return {"ledger-summary": claims.summary_table(claims.claims()).to_markdown(),
+            "methods": api.methods_table().to_markdown()}
+
+
+def pattern(name: str) -> re.Pattern:
+    return re.compile(rf"(<!-- {name}:[^\n]*-->\n)(.*?)(<!-- /{name} -->)", re.S)
+
+
+def current(text: str, name: str) -> str | None:
+    m = pattern(name).search(text)
+    return None if m is None else m.group(2).strip()
+
+
+def update() -> None:
+    text = README.read_text()
+    for name, body in blocks().items():
+        text, n = pattern(name).subn(lambda m: m.group(1) + body + "\n" + m.group(3), text)
+        if n != 1:
+            raise SystemExit(f"README.md has {n} blocks named {name!r}; expected 1")
+    README.write_text(text)
+
+
+if __name__ == "__main__":
+    update()
