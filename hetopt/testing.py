@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from typing import Any, Mapping
 
-__all__ = ["card_rows", "check_card", "run_notebook"]
+__all__ = ["card_rows", "check_card", "run_notebook", "notebook_images", "check_notebook_figures"]
 
 _ROW = re.compile(r"^\|\s*`([^`]+)`\s*\|\s*`([^`]+)`\s*\|\s*([^|]+?)\s*\|")
 
@@ -63,11 +63,64 @@ def check_card(card: str | Path, models: Mapping[str, Any]) -> int:
     return len(rows)
 
 
+#: The kernel's matplotlib backend: Jupyter's inline backend, so that figures become image/png
+#: outputs exactly as in Jupyter (a notebook must not choose a backend itself).
+INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
+
+
 def run_notebook(path: str | Path, timeout: int = 600) -> Any:
-    """Execute a notebook headless (nbclient, kernel python3) and return it."""
+    """Execute a notebook headless (nbclient, kernel python3) and return it.
+
+    The kernel runs with Jupyter's inline matplotlib backend whatever ``MPLBACKEND`` the
+    calling process has, so the executed notebook holds the figures a reader would see.
+    """
+    import os
+
     import nbformat
     from nbclient import NotebookClient
 
     nb = nbformat.read(str(path), as_version=4)
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(Path(path).parent)}}).execute()
+    saved = os.environ.get("MPLBACKEND")
+    os.environ["MPLBACKEND"] = INLINE_BACKEND
+    try:
+        NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                       resources={"metadata": {"path": str(Path(path).parent)}}).execute()
+    finally:
+        if saved is None:
+            os.environ.pop("MPLBACKEND", None)
+        else:
+            os.environ["MPLBACKEND"] = saved
     return nb
+
+
+def notebook_images(nb: Any) -> list[Any]:
+    """Every ``image/png`` output of an executed notebook, decoded to an RGBA array."""
+    import base64
+    import io
+
+    import matplotlib.image as mpimg
+
+    out = []
+    for cell in nb.cells:
+        for o in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            data = o.get("data", {}).get("image/png")
+            if data:
+                out.append(mpimg.imread(io.BytesIO(base64.b64decode(data)), format="png"))
+    return out
+
+
+def check_notebook_figures(nb: Any, min_count: int = 1) -> int:
+    """Assert the executed notebook shows at least ``min_count`` figures and none is blank.
+
+    A figure is blank when nearly all its pixels have one colour (an empty canvas); returns
+    the number of figures.
+    """
+    import numpy as np
+
+    images = notebook_images(nb)
+    assert len(images) >= min_count, f"the notebook shows {len(images)} figures; expected at least {min_count}"
+    for k, img in enumerate(images):
+        flat = np.asarray(img).reshape(-1, np.asarray(img).shape[-1])
+        _, counts = np.unique(np.round(flat, 3), axis=0, return_counts=True)
+        assert counts.max() < 0.995 * len(flat), f"figure {k + 1} of the notebook is blank"
+    return len(images)
