@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import logging
 import math
+import os
+import sys
 import time
 from typing import Any
 
@@ -34,6 +36,49 @@ PYOMO_SOLVERS = {"highs": "highs", "scip": "scip_direct"}
 
 #: Relative MIP gap requested when the caller asks for none: exact optima by default.
 DEFAULT_MIP_GAP = 1e-9
+
+#: Thread count HiGHS's process-wide scheduler was last set up for (None: HiGHS's default).
+_highs_scheduler_threads: list[int | None] = []
+
+
+def _new_highs() -> Any:
+    """A ``highspy.Highs`` object; the first one of the process prints a banner on the C-level
+    stdout whatever its options, which would corrupt ``hetopt ... --json``: it goes to /dev/null."""
+    import highspy
+
+    if _highs_banner_done:
+        return highspy.Highs()
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 1)
+            h = highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+    _highs_banner_done.append(True)
+    return h
+
+
+_highs_banner_done: list[bool] = []
+
+
+def _prepare_highs_threads(threads: int | None) -> None:
+    """Let a HiGHS solve use ``threads`` whatever thread count an earlier solve used.
+
+    HiGHS starts one task scheduler per process, sized by the first solve; a later solve that
+    asks for another count fails ("the scheduler has already been initialized to use 2
+    threads"), which surfaced as "solve failed (unknown)" when, say, a placement solve (all
+    cores) preceded a Hare solve (1 thread).  The scheduler is torn down when the count changes
+    (and before the first explicit count, as a solve outside hetopt may have set it up).
+    """
+    known = bool(_highs_scheduler_threads)
+    if (known and _highs_scheduler_threads[-1] != threads) or (not known and threads is not None):
+        import highspy
+
+        highspy.Highs.resetGlobalScheduler(True)
+    _highs_scheduler_threads[:] = [threads]
 
 
 def _check_common(time_limit: float | None, mip_gap: float | None, threads: int | None) -> None:
@@ -131,6 +176,8 @@ def solve_model(
         kwargs["solver_options"] = dict(options)
 
     status, objective, bound, message = Status.ERROR, None, None, ""
+    if solver == "highs":
+        _prepare_highs_threads(threads)
     start = time.perf_counter()
     try:
         res = opt.solve(model, **kwargs)
@@ -379,8 +426,9 @@ def solve_milp(
 
     status, objective, bound, message, x = Status.ERROR, None, None, "", None
     start = time.perf_counter()
+    _prepare_highs_threads(threads)
     try:
-        h = highspy.Highs()
+        h = _new_highs()
         for key, value in opts.items():
             if h.setOptionValue(key, value) == highspy.HighsStatus.kError:
                 raise ValueError(f"HiGHS rejected option {key}={value!r}")

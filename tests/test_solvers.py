@@ -140,11 +140,13 @@ def test_solve_milp_unbounded():
 
 
 def _hard_knapsack(n=40, seed=3):
-    # equal weights and values (a subset-sum) with an odd capacity: the LP bound is never met,
-    # so branch and bound needs many nodes to close the gap
+    # values = weights + small noise, capacity half the total weight: the root LP bound is
+    # fractional and no root heuristic closes the gap (a subset-sum with even weights and an odd
+    # capacity no longer works: HiGHS 1.16 proves it at the root by objective integrality)
     rng = np.random.default_rng(seed)
-    w = 2 * rng.integers(10_000, 20_000, n)
-    return dict(c=w, sense="max", A_ub=[w], b_ub=[w.sum() // 2 + 1], ub=1, integrality=1)
+    w = rng.integers(10_000, 20_000, n)
+    v = w + rng.integers(0, 100, n)
+    return dict(c=v, sense="max", A_ub=[w], b_ub=[w.sum() // 2], ub=1, integrality=1)
 
 
 @pytest.mark.parametrize("limit", [{"node_limit": 1, "presolve": False}, {"time_limit": 1e-3}])
@@ -207,3 +209,28 @@ def test_solve_milp_bad_arguments():
         solve_milp([1.0, 2.0], A_ub=[[1.0, 2.0, 3.0]], b_ub=[1.0])
     with pytest.raises(ValueError, match="lb > ub"):
         solve_milp([1.0], lb=2, ub=1)
+
+
+def test_highs_solves_with_different_thread_counts_in_one_process():
+    """HiGHS sizes one scheduler per process; a later solve with another thread count must still solve."""
+    import cvxpy as cp
+    import pyomo.environ as pyo
+
+    from hetopt.result import Status
+    from hetopt.solvers import solve_milp, solve_model
+
+    def model():
+        m = pyo.ConcreteModel()
+        m.x = pyo.Var(range(3), domain=pyo.Integers, bounds=(0, 10))
+        m.c = pyo.Constraint(expr=sum(m.x[i] for i in range(3)) >= 2.5)
+        m.o = pyo.Objective(expr=sum((i + 1) * m.x[i] for i in range(3)))
+        return m
+
+    x = cp.Variable(2, integer=True)
+    cp.Problem(cp.Minimize(cp.sum(x)), [x >= 0.5]).solve(solver="HIGHS")
+    for threads in (1, None, 2, 1, None):
+        sol = solve_model(model(), "highs", threads=threads)
+        assert sol.status is Status.OPTIMAL and sol.objective == pytest.approx(3.0), threads
+        res, _ = solve_milp([1.0, 2.0], A_ub=[[-1.0, -1.0]], b_ub=[-1.5], lb=[0, 0], ub=[5, 5],
+                            integrality=[1, 1], threads=threads)
+        assert res.status is Status.OPTIMAL and res.objective == pytest.approx(2.0), threads
