@@ -55,7 +55,9 @@ CATEGORIES: dict[str, dict[str, str]] = {
                    "ada_srsf_rand": "heuristic", "srsf1": "baseline", "srsf2": "baseline", "srsf3": "baseline"},
     "hadar": {"offline": "exact", "hadar": "heuristic", "hadare": "heuristic", "gavel": "baseline",
               "tiresias": "baseline", "yarn_cs": "baseline"},
-    "gavel": {},
+    "gavel": {"max_min_fairness": "exact", "max_sum_throughput": "exact", "min_total_duration": "exact",
+              "fifo": "exact", "simulate_max_min_fairness": "heuristic", "simulate_max_sum_throughput": "heuristic",
+              "simulate_min_total_duration": "heuristic", "simulate_fifo": "heuristic"},
 }
 
 

@@ -35,6 +35,7 @@ PAPERS = {
     "oasis": "hetopt.oasis.commands",
     "hadar": "hetopt.hadar.commands",
     "contention": "hetopt.contention.commands",
+    "gavel": "hetopt.gavel.commands",
 }
 
 

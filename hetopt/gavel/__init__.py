@@ -21,6 +21,9 @@ from .mechanism import (
     priorities,
     schedule_round,
 )
+from .instance import GavelInstance
+from .simulator import GavelSimulation, simulate
+from .workload import generate_workload, parse_trace, to_trace
 from .policies import (
     POLICIES,
     build_fifo_step,
@@ -53,4 +56,10 @@ __all__ = [
     "GavelMechanism",
     "DEFAULT_ROUND_LENGTH",
     "DEFAULT_RECOMPUTE_INTERVAL",
+    "GavelInstance",
+    "GavelSimulation",
+    "simulate",
+    "generate_workload",
+    "parse_trace",
+    "to_trace",
 ]

@@ -226,7 +226,7 @@ class GavelMechanism:
         self.worker_time = np.zeros(self.n_types)
         self.last_reset: float | None = None
         self.stale = True
-        self.resets = 0
+        self.reset_times: list[float] = []
 
     # -- job set ---------------------------------------------------------------------------
     def add_job(self, job: Hashable) -> None:
@@ -287,7 +287,12 @@ class GavelMechanism:
         self.allocation = new
         self.last_reset = float(now)
         self.stale = False
-        self.resets += 1
+        self.reset_times.append(float(now))
+
+    @property
+    def resets(self) -> int:
+        """Number of resets (allocation recomputations) so far."""
+        return len(self.reset_times)
 
     # -- rounds ----------------------------------------------------------------------------
     def shares(self, jobs: Iterable[Hashable]) -> np.ndarray:

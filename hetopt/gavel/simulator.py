@@ -47,6 +47,8 @@ class GavelSimulation(Solution):
         Seconds; the makespan is the last completion time.
     recomputations : int
         Times the policy was solved.
+    recompute_times : list of float
+        When (seconds).
     rounds : list of dict
         ``{"start", "end", "placement": {job: type}}`` per round (when recorded).
     """
@@ -57,6 +59,7 @@ class GavelSimulation(Solution):
     average_jct: float = float("nan")
     makespan: float = float("nan")
     recomputations: int = 0
+    recompute_times: list = field(default_factory=list)
     rounds: list = field(default_factory=list)
 
 
@@ -158,4 +161,5 @@ def simulate(inst: GavelInstance, policy="max_min_fairness", *, recompute_interv
     avg = float(jct.mean())
     return GavelSimulation(status=Status.FEASIBLE, objective=avg, wall_time=time.perf_counter() - t0,
                            solver=f"gavel:{name}", policy=name, completion=completion, jct=jct, average_jct=avg,
-                           makespan=float(completion.max()), recomputations=mech.resets, rounds=rounds)
+                           makespan=float(completion.max()), recomputations=mech.resets, recompute_times=list(mech.reset_times),
+                           rounds=rounds)
