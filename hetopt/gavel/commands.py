@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..errors import HetoptError
 from ..report import Table
 from ..result import Solution, Status
 from .instance import KIND, GavelInstance
@@ -24,7 +25,7 @@ from .simulator import GavelSimulation, _policy_args, simulate
 from .workload import generate_workload
 
 __all__ = ["KIND", "METHODS", "GavelAllocation", "allocate", "load_instance", "solve", "solution_summary",
-           "validate", "bench"]
+           "validate", "bench", "export_model"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -120,3 +121,9 @@ def bench(quick: bool = False) -> list[Table]:
             s = simulate(inst, name, record_rounds=False)
             t.add(n, name, a.wall_time, s.wall_time, s.average_jct / 3600, s.makespan / 3600)
     return [t]
+
+
+def export_model(inst: GavelInstance):
+    """Not available: Gavel's policies are CVXPY problems (``hetopt.gavel.build_*``), not Pyomo models."""
+    raise HetoptError("gavel instances have no Pyomo model to export; build the CVXPY problem with "
+                      "hetopt.gavel.build_max_min_fairness (or another build_*) and write it with cvxpy")

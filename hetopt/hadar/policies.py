@@ -249,10 +249,12 @@ class GavelPolicy:
             self.mechanism = GavelMechanism(inst.n_types, round_length=state.round_length,
                                             recompute_interval=self.recompute_interval)
         mech = self.mechanism
-        for j in mech.jobs:  # last round's runs count before finished jobs leave (as in Gavel)
-            ran = np.flatnonzero(state.previous[j].sum(axis=0))
-            if ran.size:
-                mech.record(j, int(ran[0]), state.round_length)
+        if mech.jobs:  # last round's runs count before finished jobs leave (as in Gavel)
+            known = np.array(mech.jobs)
+            per_type = state.previous[known].sum(axis=1)  # (jobs, R) GPUs of each type last round
+            for j, row in zip(known.tolist(), per_type):
+                if row.any():
+                    mech.record(j, int(np.argmax(row > 0)), state.round_length)
         act = np.flatnonzero(state.active)
         mech.sync(act.tolist())
         if mech.recompute_due(state.now):
