@@ -18,6 +18,7 @@ from .mechanism import (
     DEFAULT_RECOMPUTE_INTERVAL,
     DEFAULT_ROUND_LENGTH,
     GavelMechanism,
+    fastest_first,
     priorities,
     schedule_round,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "priorities",
     "schedule_round",
     "GavelMechanism",
+    "fastest_first",
     "DEFAULT_ROUND_LENGTH",
     "DEFAULT_RECOMPUTE_INTERVAL",
     "GavelInstance",

@@ -49,7 +49,7 @@ import numpy as np
 from ..errors import InstanceError
 
 __all__ = ["ALLOCATION_EPS", "DEFAULT_ROUND_LENGTH", "DEFAULT_RECOMPUTE_INTERVAL", "UNSERVED_PRIORITY",
-           "priorities", "schedule_round", "GavelMechanism"]
+           "priorities", "schedule_round", "GavelMechanism", "fastest_first"]
 
 #: Time fractions at or below this are treated as "not allocated".
 ALLOCATION_EPS = 1e-9
@@ -59,6 +59,25 @@ DEFAULT_ROUND_LENGTH = 360.0
 DEFAULT_RECOMPUTE_INTERVAL = 1920.0
 #: Gavel multiplies the allocation by this when a job has no share yet ("don't use inf").
 UNSERVED_PRIORITY = 1e9
+
+
+def fastest_first(throughput) -> list[int]:
+    """GPU types fastest first, for clusters whose columns are not ordered as Gavel's V100, P100, K80.
+
+    Types are sorted by the sum over jobs of the type's throughput relative to the job's best
+    type (descending; ties by index).
+
+    Examples
+    --------
+    >>> fastest_first([[1.0, 4.0, 2.0], [1.0, 3.0, 3.0]])
+    [1, 2, 0]
+    """
+    T = np.asarray(throughput, dtype=float)
+    if T.ndim != 2:
+        raise InstanceError(f"throughput has shape {T.shape}; expected (J, R)")
+    best = T.max(axis=1, keepdims=True)
+    rel = (T / np.where(best > 0, best, 1.0)).sum(axis=0)
+    return sorted(range(T.shape[1]), key=lambda r: -float(rel[r]))
 
 
 def priorities(allocation, share, throughput=None) -> np.ndarray:

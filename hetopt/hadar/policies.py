@@ -18,7 +18,7 @@ import dataclasses
 import numpy as np
 
 from ..errors import InstanceError
-from ..gavel import DEFAULT_RECOMPUTE_INTERVAL, GavelMechanism, max_min_fairness
+from ..gavel import DEFAULT_RECOMPUTE_INTERVAL, GavelMechanism, fastest_first, max_min_fairness
 from .allocation import dp_allocation, find_alloc
 from .instance import HadarInstance
 from .price import price, price_parameters
@@ -212,9 +212,10 @@ class GavelPolicy:
     ``recompute_interval`` seconds (:class:`~hetopt.gavel.mechanism.GavelMechanism`); each
     job's throughput on type r is ``W_j X^r_j`` (its gang of ``W_j`` type-r GPUs) and its
     scale factor ``W_j``; types whose cluster-wide count is below ``W_j`` are closed to the
-    job.  Per-type priority queues (column order: the instance's types, fastest first),
-    deficits, and work-conserving fill as in Gavel.  A job that ran in the previous round
-    is credited the whole round (Gavel credits the time until the job's last step).
+    job.  Per-type priority queues, deficits, and work-conserving fill as in Gavel; the queues
+    are visited fastest type first (:func:`~hetopt.gavel.mechanism.fastest_first` over all the
+    instance's jobs).  A job that ran in the previous round is credited the whole round (Gavel
+    credits the time until the job's last step).
     Placement on machines: :func:`place_on_type`.
 
     Parameters
@@ -247,7 +248,8 @@ class GavelPolicy:
         inst = state.inst
         if self.mechanism is None:
             self.mechanism = GavelMechanism(inst.n_types, round_length=state.round_length,
-                                            recompute_interval=self.recompute_interval)
+                                            recompute_interval=self.recompute_interval,
+                                            type_order=fastest_first(self.T))
         mech = self.mechanism
         if mech.jobs:  # last round's runs count before finished jobs leave (as in Gavel)
             known = np.array(mech.jobs)

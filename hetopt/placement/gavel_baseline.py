@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InstanceError
-from ..gavel import DEFAULT_RECOMPUTE_INTERVAL, GavelMechanism, max_min_fairness
+from ..gavel import DEFAULT_RECOMPUTE_INTERVAL, GavelMechanism, fastest_first, max_min_fairness
 from .instance import PlacementInstance
 
 __all__ = ["gavel_simulation", "worker_types"]
@@ -38,14 +38,6 @@ def _jct_on(inst: PlacementInstance, i: int, workers: np.ndarray) -> float:
     spans = len(np.unique(inst.nodes[workers])) > 1
     comm = inst.comm_coefficient[i] * (n - 1) / n * float(inst.inverse_rate(spans))
     return float(inst.epochs[i] * (inst.dataset_size[i] / V + comm))
-
-
-def _type_order(thr: np.ndarray) -> list[int]:
-    """Worker types fastest first, as Gavel's V100, P100, K80: by the sum over jobs of the type's
-    throughput relative to the job's best type (ties by index)."""
-    best = np.where(thr.max(axis=1, keepdims=True) > 0, thr.max(axis=1, keepdims=True), 1.0)
-    rel = (thr / best).sum(axis=0)
-    return sorted(range(thr.shape[1]), key=lambda r: -float(rel[r]))
 
 
 def gavel_simulation(inst: PlacementInstance, scale_factor=5, round_length: float = 360.0, max_rounds: int = 1_000_000,
@@ -87,7 +79,7 @@ def gavel_simulation(inst: PlacementInstance, scale_factor=5, round_length: floa
     remaining = np.ones(S)
     done = np.full(S, np.nan)
     mech = GavelMechanism(len(members), round_length=round_length, recompute_interval=recompute_interval,
-                          type_order=_type_order(thr))
+                          type_order=fastest_first(thr))
     mech.sync(range(S))
     events = []
     t = 0.0
