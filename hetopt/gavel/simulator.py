@@ -23,7 +23,7 @@ import numpy as np
 from ..errors import HetoptError, InstanceError
 from ..result import Solution, Status
 from .instance import GavelInstance
-from .mechanism import DEFAULT_RECOMPUTE_INTERVAL, DEFAULT_ROUND_LENGTH, GavelMechanism
+from .mechanism import DEFAULT_RECOMPUTE_INTERVAL, DEFAULT_ROUND_LENGTH, GavelMechanism, fastest_first
 from .policies import POLICIES
 
 __all__ = ["GavelSimulation", "simulate", "DONE_RTOL"]
@@ -82,7 +82,7 @@ def _policy_args(name: str, weight: np.ndarray, remaining: np.ndarray) -> dict[s
 
 
 def simulate(inst: GavelInstance, policy="max_min_fairness", *, recompute_interval: float = DEFAULT_RECOMPUTE_INTERVAL,
-             round_length: float = DEFAULT_ROUND_LENGTH, max_rounds: int = 1_000_000,
+             round_length: float = DEFAULT_ROUND_LENGTH, type_order=None, max_rounds: int = 1_000_000,
              record_rounds: bool = True) -> GavelSimulation:
     """Simulate Gavel on a workload until every job completes.
 
@@ -95,6 +95,10 @@ def simulate(inst: GavelInstance, policy="max_min_fairness", *, recompute_interv
         Minimum seconds between recomputations of the allocation (Gavel: 1,920).
     round_length : float
         Seconds per round (Gavel: 360).
+    type_order : sequence of int or "fastest", optional
+        Order of the per-type queues: default the instance's columns (``gpu_types`` are listed
+        fastest first, as Gavel's V100, P100, K80); ``"fastest"`` orders them by
+        :func:`~hetopt.gavel.mechanism.fastest_first`.
     max_rounds : int
         Stop with ``HetoptError`` after this many rounds.
     record_rounds : bool
@@ -112,8 +116,12 @@ def simulate(inst: GavelInstance, policy="max_min_fairness", *, recompute_interv
     T = inst.effective_throughput()
     s = inst.scale_factor
     cap = inst.capacity
+    if isinstance(type_order, str):
+        if type_order != "fastest":
+            raise InstanceError(f"type_order is {type_order!r}; expected 'fastest' or a permutation of the types")
+        type_order = fastest_first(T)
     mech = GavelMechanism(inst.n_types, round_length=round_length, recompute_interval=recompute_interval,
-                          work_conserving=name != "fifo")
+                          type_order=type_order, work_conserving=name != "fifo")
     remaining = inst.total_steps.astype(float).copy()
     completion = np.full(J, np.nan)
     order = sorted(range(J), key=lambda j: (inst.arrival[j], j))

@@ -28,3 +28,16 @@ def test_printed_allocation_policy_is_exact_rows():
     pol = gm._fixed(inst, gm.HADAR_Y)
     T = inst.effective_throughput()
     np.testing.assert_array_equal(pol(T[[2, 0]], None, None), gm.HADAR_Y[[2, 0]])
+
+
+def test_checks_fail_on_a_mechanism_that_only_realizes_the_allocation(monkeypatch):
+    import functools
+
+    from hetopt.claims.ledger import Verdict
+    from hetopt.gavel import mechanism
+
+    broken = functools.partial(mechanism.schedule_round, work_conserving=False)
+    monkeypatch.setattr(gm, "schedule_round", broken)
+    monkeypatch.setattr(mechanism, "schedule_round", lambda *a, **k: broken(*a, **{**k, "work_conserving": False}))
+    assert gm._check_work_conservation().verdict is Verdict.UNEXPLAINED
+    assert gm._check_three_jobs().verdict is Verdict.UNEXPLAINED

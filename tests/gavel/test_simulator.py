@@ -53,3 +53,14 @@ def test_bad_policy_is_named():
     inst = generate_workload(3, seed=0)
     with pytest.raises(InstanceError, match="policy"):
         simulate(inst, "srtf")
+
+
+def test_type_order_moves_a_zero_allocation_job():
+    # One job faster on type 1 (columns listed slow first): its allocation is all on type 1, but with
+    # the column order the work-conserving fill visits type 0 first and runs it there (priority 0).
+    inst = GavelInstance(["slow", "fast"], [1, 1], ["J"], [1], [720.0], [0.0], [[1.0, 2.0]])
+    assert simulate(inst).completion[0] == pytest.approx(720.0)
+    assert simulate(inst, type_order="fastest").completion[0] == pytest.approx(360.0)
+    assert simulate(inst, type_order=[1, 0]).completion[0] == pytest.approx(360.0)
+    with pytest.raises(InstanceError, match="type_order"):
+        simulate(inst, type_order="slowest")
