@@ -25,6 +25,9 @@ def test_allocation_objective_is_the_static_makespan():
     assert np.all(inst.scale_factor @ X <= inst.capacity + 1e-6)
     rate = (X * T).sum(axis=1)
     assert sol.objective == pytest.approx(np.max(inst.total_steps / rate))
+    assert sol.status.value == "feasible"  # max-min fairness does not minimize the makespan
+    best = hetopt.solve(inst, "min_total_duration")
+    assert best.status.value == "optimal" and best.objective <= sol.objective * (1 + 1e-6)
 
 
 def test_cli_solve_simulation_json(capsys):
