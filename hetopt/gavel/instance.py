@@ -16,7 +16,7 @@ Examples
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
@@ -68,7 +68,6 @@ class GavelInstance:
     priority_weight: Any = None
     description: str = ""
     source: str = ""
-    extra: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.gpu_types = [str(g) for g in _list(self.gpu_types, "gpu_types")]
