@@ -1,6 +1,5 @@
 """GavelInstance JSON round trip, errors naming the field, bundled instances, Gavel's trace format."""
 
-
 import numpy as np
 import pytest
 
