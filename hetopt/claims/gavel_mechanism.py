@@ -16,7 +16,7 @@ from ..gavel import GavelInstance, GavelMechanism, max_min_fairness, priorities,
 from ..report import Table
 from .ledger import Claim, Outcome, Sweep, Verdict, close_to
 
-__all__ = ["CLAIMS", "SWEEPS", "HADAR_Y", "ISSUE_X", "recompute_interval_sweep"]
+__all__ = ["CLAIMS", "SWEEPS", "HADAR_Y", "ISSUE_X", "fixed_allocation_policy", "recompute_interval_sweep"]
 
 #: Allocation of the three-job example (hetopt issue 10, item 3).
 ISSUE_X = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 1.0]])
@@ -50,7 +50,7 @@ def _check_three_jobs() -> Outcome:
     return Outcome(len(gavel), Verdict.UNEXPLAINED, detail)
 
 
-def _fixed(inst: GavelInstance, Y):
+def fixed_allocation_policy(inst: GavelInstance, Y):
     """A policy returning the rows of ``Y`` for the jobs present (matched by throughput row)."""
     T = inst.effective_throughput()
 
@@ -68,7 +68,7 @@ def _busy(inst: GavelInstance, rnd: dict) -> float:
 
 def _check_fig1a_rounds() -> Outcome:
     inst = _inst("gavel2020_hadar_fig1a")
-    res = simulate(inst, _fixed(inst, HADAR_Y))
+    res = simulate(inst, fixed_allocation_policy(inst, HADAR_Y))
     busy = tuple(round(_busy(inst, r), 3) for r in res.rounds[:2])
     first = res.rounds[0]["placement"]
     # the figure: J1 on the three P100 (80 -> 60 epochs), J2 on the two V100 (30 -> 25), J3 waits
@@ -80,7 +80,7 @@ def _check_fig1a_rounds() -> Outcome:
 
 def _check_fig1a_six_rounds() -> Outcome:
     inst = _inst("gavel2020_hadar_fig1a")
-    printed = simulate(inst, _fixed(inst, HADAR_Y))
+    printed = simulate(inst, fixed_allocation_policy(inst, HADAR_Y))
     lp = simulate(inst, max_min_fairness)
     n_printed, n_lp = len(printed.rounds), len(lp.rounds)
     lp_first = lp.rounds[0]["placement"]

@@ -25,7 +25,7 @@ def test_recompute_interval_sweep_quick():
 
 def test_printed_allocation_policy_is_exact_rows():
     inst = gm._inst("gavel2020_hadar_fig1a")
-    pol = gm._fixed(inst, gm.HADAR_Y)
+    pol = gm.fixed_allocation_policy(inst, gm.HADAR_Y)
     T = inst.effective_throughput()
     np.testing.assert_array_equal(pol(T[[2, 0]], None, None), gm.HADAR_Y[[2, 0]])
 
