@@ -8,7 +8,8 @@
 >>> sol.status.value, round(sol.objective)
 ('optimal', 10592)
 
-Every kind of instance (``placement``, ``hare``, ``oasis``, ``contention``, ``hadar``) is dispatched on the ``kind`` key of its JSON; the command line (``hetopt solve``)
+Every kind of instance (``placement``, ``hare``, ``oasis``, ``contention``, ``hadar``,
+``gavel``) is dispatched on the ``kind`` key of its JSON; the command line (``hetopt solve``)
 uses exactly these three functions.
 """
 
@@ -34,6 +35,7 @@ KINDS = {
     "oasis": "hetopt.oasis.commands",
     "contention": "hetopt.contention.commands",
     "hadar": "hetopt.hadar.commands",
+    "gavel": "hetopt.gavel.commands",
 }
 
 #: What each method is: "exact" (certified optimum or proven bound), "heuristic" (the paper's
@@ -55,6 +57,9 @@ CATEGORIES: dict[str, dict[str, str]] = {
                    "ada_srsf_rand": "heuristic", "srsf1": "baseline", "srsf2": "baseline", "srsf3": "baseline"},
     "hadar": {"offline": "exact", "hadar": "heuristic", "hadare": "heuristic", "gavel": "baseline",
               "tiresias": "baseline", "yarn_cs": "baseline"},
+    "gavel": {"max_min_fairness": "exact", "max_sum_throughput": "exact", "min_total_duration": "exact",
+              "fifo": "baseline", "simulate_max_min_fairness": "baseline", "simulate_max_sum_throughput": "baseline",
+              "simulate_min_total_duration": "baseline", "simulate_fifo": "baseline"},
 }
 
 

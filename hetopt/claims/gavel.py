@@ -4,8 +4,8 @@ Paper key ``gavel2021``.  The "paper's number" of a policy claim is the optimum 
 formulation (``scheduler/policies/*.py`` of stanford-futuredata/gavel), recomputed by an
 independent LP (:mod:`hetopt.claims.gavel_checks`, scipy's linprog on Gavel's equations).
 One claim per defect of issue 10 (items 1 and 2, and FIFO) records the reading hetopt used
-before against Gavel's, with a check that computes both.  Mechanism claims are in
-:mod:`hetopt.claims.gavel_mechanism` when that module is present.
+before against Gavel's, with a check that computes both.  The mechanism's claims are in
+:mod:`hetopt.claims.gavel_mechanism` and are appended here.
 """
 
 from __future__ import annotations
@@ -264,11 +264,7 @@ SWEEPS: dict[str, Sweep] = {
         claims=("gavel2021.policy_mtd.unscaled_defect",)),
 }
 
-try:
-    from .gavel_mechanism import CLAIMS as _M, SWEEPS as _MS
-except ModuleNotFoundError as exc:  # the mechanism claims are optional
-    if exc.name != f"{__package__}.gavel_mechanism":
-        raise
-else:
-    CLAIMS += _M
-    SWEEPS.update(_MS)
+from .gavel_mechanism import CLAIMS as _MECHANISM_CLAIMS, SWEEPS as _MECHANISM_SWEEPS  # noqa: E402
+
+CLAIMS += _MECHANISM_CLAIMS
+SWEEPS.update(_MECHANISM_SWEEPS)

@@ -2,8 +2,10 @@
 
 Four allocation policies as CVXPY LPs over a jobs x GPU-types matrix of time fractions,
 all with the signature ``policy(throughput, scale_factor, capacity, priority_weight=None,
-*, remaining_steps=None) -> X``, and the round-based mechanism that turns an allocation
-into one round's placement (:func:`gavel_round`, :func:`schedule_round`).
+*, remaining_steps=None) -> X``; the round-based mechanism of Gavel's ``scheduler.py`` that
+turns an allocation into rounds (:class:`GavelMechanism`, :func:`schedule_round`); an instance
+kind ``"gavel"`` (:class:`GavelInstance`), a workload generator in Gavel's trace format and a
+round simulator (:func:`simulate`).
 
 References
 ----------
@@ -11,7 +13,18 @@ D. Narayanan, K. Santhanam, F. Kazhamiaka, A. Phanishayee, M. Zaharia,
 "Heterogeneity-Aware Cluster Scheduling Policies for Deep Learning Workloads", OSDI 2020.
 """
 
-from .mechanism import ALLOCATION_EPS, gavel_round, priorities, schedule_round
+from .mechanism import (
+    ALLOCATION_EPS,
+    DEFAULT_RECOMPUTE_INTERVAL,
+    DEFAULT_ROUND_LENGTH,
+    GavelMechanism,
+    fastest_first,
+    priorities,
+    schedule_round,
+)
+from .instance import GavelInstance
+from .simulator import GavelSimulation, simulate
+from .workload import generate_workload, parse_trace, to_trace
 from .policies import (
     CERT_RTOL,
     NORMALIZATIONS,
@@ -61,5 +74,14 @@ __all__ = [
     "CERT_RTOL",
     "priorities",
     "schedule_round",
-    "gavel_round",
+    "GavelMechanism",
+    "fastest_first",
+    "DEFAULT_ROUND_LENGTH",
+    "DEFAULT_RECOMPUTE_INTERVAL",
+    "GavelInstance",
+    "GavelSimulation",
+    "simulate",
+    "generate_workload",
+    "parse_trace",
+    "to_trace",
 ]

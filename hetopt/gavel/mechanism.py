@@ -1,130 +1,357 @@
-"""Gavel's round-based mechanism: from an allocation of time fractions to one round's placement.
+"""Gavel's round-based mechanism, as its ``scheduler.py`` implements it.
 
-In every round Gavel gives each GPU type to the jobs with the highest priority
-``X[j, r] / rounds_received[j, r]`` (a job that has not yet run on type ``r`` but should
-has infinite priority), so that over many rounds the time each job spends on each type
-tracks the allocation ``X``.  A job runs on ``scale_factor[j]`` GPUs of a single type,
-or not at all, in a round.
+A policy gives an allocation ``X`` (time fractions per job and GPU type).  Rounds of
+``round_length`` seconds (Gavel: 360 s) turn it into placements:
+
+* **Priorities.**  For each type ``r``, ``share[j, r]`` is the fraction of type-``r`` time
+  job ``j`` received since the allocation last changed: every job is credited half a
+  round on every type at each reset (and when it arrives), each round adds the seconds
+  it ran.  ``priority[j, r] = X[j, r] / share[j, r]``; 0 where ``X[j, r] = 0`` or the job
+  cannot run on ``r`` (throughput 0); ``X[j, r] * 1e9`` where the share is still 0.
+* **Deficits.**  At each reset ``deficit[j, r] += X_old[j, r] * elapsed - seconds run``,
+  accumulated over the job's life: the tie-breaker after the priority.
+* **Queues.**  One queue per type, sorted by (priority, deficit, allocation), highest
+  first, ties in job order; the queues are visited type after type in ``type_order``
+  (fastest type first: Gavel's V100, P100, K80).  A job goes on the first queue entry
+  whose type still has ``scale_factor[j]`` free GPUs and on which it can run.  Entries with
+  zero allocation stay in the queues (priority 0), so GPUs left over go to jobs the
+  allocation did not give that type: the mechanism is **work-conserving**.
+* **Recomputation.**  An arrival or a completion marks the allocation stale; it is
+  recomputed (and the shares reset) at the start of the first round at least
+  ``recompute_interval`` seconds after the previous reset (Gavel's
+  ``minimum_time_between_allocation_resets``, 1,920 s).  Jobs that arrived since then
+  wait for it.
+
+Functions :func:`priorities` and :func:`schedule_round` are the stateless core (one
+round from given shares and deficits); :class:`GavelMechanism` keeps the state between
+rounds for a simulator.
+
+Differences from Gavel's code, all deliberate: steps are real numbers (Gavel truncates
+``throughput * round`` to an integer); a job that arrived after the last reset is left
+out of the queues, where Gavel's ``_schedule_jobs_on_workers_helper`` counts its GPUs as
+taken and then does not assign them; job packing and the shuffled type order of the
+heterogeneity-unaware policies are not modelled.
 
 References
 ----------
-D. Narayanan et al., "Heterogeneity-Aware Cluster Scheduling Policies for Deep Learning
-Workloads", OSDI 2020, Section 5 (round-based scheduling mechanism).
-A. Sultana et al. (Hadar), Section II-A: "the priority of a job on a type of GPUs is the
-corresponding element of Y^Gavel divided by the number of rounds received".
+D. Narayanan, K. Santhanam, F. Kazhamiaka, A. Phanishayee, M. Zaharia,
+"Heterogeneity-Aware Cluster Scheduling Policies for Deep Learning Workloads", OSDI 2020,
+Section 5; stanford-futuredata/gavel ``scheduler/scheduler.py`` (MIT licence):
+``_update_priorities``, ``_reset_time_run_so_far``, ``_schedule_jobs_on_workers_helper``.
 """
 
 from __future__ import annotations
 
+from typing import Hashable, Iterable, Mapping
+
 import numpy as np
 
 from ..errors import InstanceError
-from .policies import POLICIES, check_policy_inputs
 
-__all__ = ["priorities", "schedule_round", "gavel_round", "ALLOCATION_EPS"]
+__all__ = ["ALLOCATION_EPS", "DEFAULT_ROUND_LENGTH", "DEFAULT_RECOMPUTE_INTERVAL", "UNSERVED_PRIORITY",
+           "priorities", "schedule_round", "GavelMechanism", "fastest_first"]
 
-#: Time fractions at or below this are treated as "not allocated" by the mechanism.
+#: Time fractions at or below this are treated as "not allocated".
 ALLOCATION_EPS = 1e-9
+#: Gavel's ``time_per_iteration``: seconds per round.
+DEFAULT_ROUND_LENGTH = 360.0
+#: Gavel's ``minimum_time_between_allocation_resets``: seconds.
+DEFAULT_RECOMPUTE_INTERVAL = 1920.0
+#: Gavel multiplies the allocation by this when a job has no share yet ("don't use inf").
+UNSERVED_PRIORITY = 1e9
 
 
-def priorities(allocation, rounds_received) -> np.ndarray:
-    """Gavel's priority matrix ``X / rounds_received``: inf where X > 0 and no round yet, 0 where X = 0."""
-    X = np.asarray(allocation, dtype=float)
-    n = np.asarray(rounds_received, dtype=float)
-    P = np.zeros_like(X)
-    pos = X > ALLOCATION_EPS
-    fresh = pos & (n <= 0)
-    P[fresh] = np.inf
-    seen = pos & (n > 0)
-    P[seen] = X[seen] / n[seen]
-    return P
+def fastest_first(throughput) -> list[int]:
+    """GPU types fastest first, for clusters whose columns are not ordered as Gavel's V100, P100, K80.
+
+    Types are sorted by the sum over jobs of the type's throughput relative to the job's best
+    type (descending; ties by index).
+
+    Examples
+    --------
+    >>> fastest_first([[1.0, 4.0, 2.0], [1.0, 3.0, 3.0]])
+    [1, 2, 0]
+    """
+    T = np.asarray(throughput, dtype=float)
+    if T.ndim != 2:
+        raise InstanceError(f"throughput has shape {T.shape}; expected (J, R)")
+    best = T.max(axis=1, keepdims=True)
+    rel = (T / np.where(best > 0, best, 1.0)).sum(axis=0)
+    return sorted(range(T.shape[1]), key=lambda r: -float(rel[r]))
 
 
-def schedule_round(allocation, scale_factor, capacity, rounds_received) -> np.ndarray:
-    """One round of Gavel's mechanism.
+def priorities(allocation, share, throughput=None) -> np.ndarray:
+    """Gavel's priority matrix from an allocation and the shares of time received.
 
     Parameters
     ----------
     allocation : array_like, shape (J, R)
-        Time fractions from a policy (rows sum to at most 1).
+        Time fractions of the current allocation.
+    share : array_like, shape (J, R)
+        Fraction of each type's time since the last reset that each job received.
+    throughput : array_like, shape (J, R), optional
+        Where it is 0 the priority is 0 (the job cannot run there).
+
+    Returns
+    -------
+    numpy.ndarray, shape (J, R)
+        ``X / share`` where both are positive, ``X * 1e9`` where the share is 0, 0 where
+        ``X`` (or the throughput) is 0.
+
+    Examples
+    --------
+    >>> priorities([[0.5, 0.0], [0.2, 0.8]], [[0.25, 0.5], [0.0, 0.4]]).tolist()
+    [[2.0, 0.0], [200000000.0, 2.0]]
+    """
+    X = np.asarray(allocation, dtype=float)
+    f = np.asarray(share, dtype=float)
+    if f.shape != X.shape:
+        raise InstanceError(f"share has shape {f.shape}; expected the allocation's {X.shape}")
+    if np.any(f < 0):
+        raise InstanceError("share has a negative entry; shares of time are >= 0")
+    pos = X > ALLOCATION_EPS
+    if throughput is not None:
+        T = np.asarray(throughput, dtype=float)
+        if T.shape != X.shape:
+            raise InstanceError(f"throughput has shape {T.shape}; expected the allocation's {X.shape}")
+        pos &= T > 0
+    P = np.zeros_like(X)
+    served = pos & (f > 0)
+    P[served] = X[served] / f[served]
+    P[pos & ~served] = X[pos & ~served] * UNSERVED_PRIORITY
+    return P
+
+
+def schedule_round(allocation, scale_factor, capacity, priority, deficit=None, throughput=None, *,
+                   type_order=None, work_conserving: bool = True) -> np.ndarray:
+    """One round of Gavel's mechanism from given priorities and deficits.
+
+    Parameters
+    ----------
+    allocation : array_like, shape (J, R)
+        Time fractions (third sort key).
     scale_factor : array_like of int, shape (J,)
+        GPUs a job occupies on the one type it runs on.
     capacity : array_like of int, shape (R,)
-        GPUs of each type available this round.
-    rounds_received : array_like, shape (J, R)
-        Rounds each job has run on each type so far.
+        GPUs of each type.
+    priority : array_like, shape (J, R)
+        From :func:`priorities` (first sort key).
+    deficit : array_like, shape (J, R), optional
+        Accumulated deficits (second sort key); zeros if omitted.
+    throughput : array_like, shape (J, R), optional
+        A job is never placed on a type where its throughput is 0.
+    type_order : sequence of int, optional
+        Order in which the per-type queues are visited; default ``0..R-1`` (columns
+        fastest first, as Gavel's V100, P100, K80).
+    work_conserving : bool
+        Keep zero-priority entries in the queues (Gavel, every policy but FIFO).  False
+        drops them, as Gavel does for FIFO.
 
     Returns
     -------
     numpy.ndarray of int, shape (J, R)
-        ``placement[j, r] = scale_factor[j]`` for the one type job ``j`` runs on this round,
-        0 elsewhere; every column's sum is within ``capacity``.
+        ``scale_factor[j]`` in the column of the type job ``j`` runs on, 0 elsewhere.
 
-    Notes
-    -----
-    (job, type) pairs are visited in decreasing priority (ties: larger allocation first,
-    then lower job index, then lower type index); a job is placed on the first visited type
-    with ``scale_factor[j]`` free GPUs.  Pairs with a zero allocation are never placed: the
-    mechanism only realizes the policy's allocation, which is what leaves GPUs idle in the
-    motivating example of Sultana et al.
+    Examples
+    --------
+    The three-job example of hetopt issue 10: every job is placed.
+
+    >>> X = [[1, 0], [0, 1], [0, 1]]
+    >>> schedule_round(X, [1, 1, 1], [2, 1], priorities(X, [[1/3] * 2] * 3)).tolist()
+    [[1, 0], [1, 0], [0, 1]]
     """
     X = np.asarray(allocation, dtype=float)
+    if X.ndim != 2:
+        raise InstanceError(f"allocation has shape {X.shape}; expected (J, R)")
     J, R = X.shape
     s = np.asarray(scale_factor)
     cap = np.asarray(capacity)
-    n = np.asarray(rounds_received, dtype=float)
-    if s.shape != (J,) or cap.shape != (R,) or n.shape != (J, R):
-        raise InstanceError(f"shapes allocation {X.shape}, scale_factor {s.shape}, capacity {cap.shape}, "
-                            f"rounds_received {n.shape} do not agree; expected (J, R), (J,), (R,), (J, R)")
-    if np.any(n < 0):
-        raise InstanceError("rounds_received has a negative entry; counts must be >= 0")
-    P = priorities(X, n)
-    jj, rr = np.nonzero(X > ALLOCATION_EPS)
-    order = np.lexsort((rr, jj, -X[jj, rr], -P[jj, rr]))
-    free = cap.astype(np.int64).copy()
+    P = np.asarray(priority, dtype=float)
+    D = np.zeros((J, R)) if deficit is None else np.asarray(deficit, dtype=float)
+    T = np.ones((J, R)) if throughput is None else np.asarray(throughput, dtype=float)
+    for name, arr, shape in (("scale_factor", s, (J,)), ("capacity", cap, (R,)), ("priority", P, (J, R)),
+                             ("deficit", D, (J, R)), ("throughput", T, (J, R))):
+        if arr.shape != shape:
+            raise InstanceError(f"{name} has shape {arr.shape}; expected {shape} for an allocation of shape {X.shape}")
+    if np.any(s < 1):
+        raise InstanceError("scale_factor has an entry < 1; every job occupies at least one GPU")
+    if np.any(cap < 0):
+        raise InstanceError("capacity has a negative entry")
+    order = list(range(R)) if type_order is None else [int(r) for r in type_order]
+    if sorted(order) != list(range(R)):
+        raise InstanceError(f"type_order is {order}; expected a permutation of 0..{R - 1}")
+    left = cap.astype(np.int64).copy()
     placed = np.zeros(J, dtype=bool)
     out = np.zeros((J, R), dtype=np.int64)
-    for k in order:
-        j, r = jj[k], rr[k]
-        if not placed[j] and free[r] >= s[j]:
+    idx = np.arange(J)
+    for r in order:
+        # sort on (priority, deficit, allocation), highest first; ties keep job order
+        queue = np.lexsort((idx, -X[:, r], -D[:, r], -P[:, r]))
+        for j in queue:
+            if left[r] == 0:
+                break
+            if placed[j] or T[j, r] <= 0 or s[j] > left[r]:
+                continue
+            if not work_conserving and P[j, r] <= 0:
+                continue
             out[j, r] = s[j]
-            free[r] -= s[j]
+            left[r] -= s[j]
             placed[j] = True
     return out
 
 
-def gavel_round(throughput, scale_factor, capacity, rounds_received, *, policy="max_min_fairness",
-                allocation=None, priority_weight=None, remaining_steps=None) -> np.ndarray:
-    """Gavel as a dynamic baseline: compute (or reuse) the policy's allocation, place one round.
+class GavelMechanism:
+    """The state Gavel's scheduler keeps between rounds: shares, deficits, allocation.
 
     Parameters
     ----------
-    throughput : array_like, shape (J, R)
-        Iterations/s of each active job on ``scale_factor[j]`` GPUs of each type (0: cannot run).
-    scale_factor : array_like of int, shape (J,)
-    capacity : array_like of int, shape (R,)
-        GPUs per type in the cluster.
-    rounds_received : array_like, shape (J, R)
-        Rounds each job has already run on each type.
-    policy : str or callable
-        A name of :data:`~hetopt.gavel.policies.POLICIES` or a function with the common
-        policy signature.  Default: heterogeneity-aware max-min fairness (Gavel's LAS).
-    allocation : array_like, shape (J, R), optional
-        A previously computed allocation for the same jobs, to skip the LP (Gavel
-        recomputes only when the job set changes).
-    priority_weight, remaining_steps : optional
-        Passed to the policy.
+    n_types : int
+        GPU types (columns of every matrix).
+    round_length : float
+        Seconds per round; half of it is the time credited to every job at a reset.
+    recompute_interval : float
+        Minimum seconds between two resets (allocation recomputations).
+    type_order : sequence of int, optional
+        Queue order, fastest type first (default: column order).
+    work_conserving : bool
+        See :func:`schedule_round`.
 
-    Returns
-    -------
-    numpy.ndarray of int, shape (J, R)
-        GPUs of each type given to each job this round (``scale_factor[j]`` in at most one
-        column of row ``j``).
+    Notes
+    -----
+    A simulator calls, for each round at time ``now``: :meth:`add_job` / :meth:`remove_job`
+    for arrivals and completions, then :meth:`recompute_due`; when it is True, the policy's
+    allocation for :attr:`jobs` goes to :meth:`reset`; then :meth:`schedule`, and after the
+    round :meth:`record` for each job that ran.
     """
-    T, s, c, _, _ = check_policy_inputs(throughput, scale_factor, capacity, priority_weight, remaining_steps)
-    if allocation is None:
-        if isinstance(policy, str):
-            if policy not in POLICIES:
-                raise InstanceError(f"policy is {policy!r}; expected one of {sorted(POLICIES)}")
-            policy = POLICIES[policy]
-        allocation = policy(T, s, c, priority_weight, remaining_steps=remaining_steps)
-    return schedule_round(allocation, s.astype(np.int64), np.asarray(capacity).astype(np.int64), rounds_received)
+
+    def __init__(self, n_types: int, *, round_length: float = DEFAULT_ROUND_LENGTH,
+                 recompute_interval: float = DEFAULT_RECOMPUTE_INTERVAL, type_order=None,
+                 work_conserving: bool = True):
+        if int(n_types) < 1:
+            raise InstanceError(f"n_types is {n_types!r}; expected at least one GPU type")
+        if not round_length > 0:
+            raise InstanceError(f"round_length is {round_length!r}; expected a positive number of seconds")
+        if not recompute_interval >= 0:
+            raise InstanceError(f"recompute_interval is {recompute_interval!r}; expected seconds >= 0")
+        self.n_types = int(n_types)
+        self.round_length = float(round_length)
+        self.recompute_interval = float(recompute_interval)
+        self.type_order = None if type_order is None else list(type_order)
+        self.work_conserving = work_conserving
+        self.jobs: list[Hashable] = []
+        self.allocation: dict[Hashable, np.ndarray] = {}
+        self.time_so_far: dict[Hashable, np.ndarray] = {}
+        self.deficit: dict[Hashable, np.ndarray] = {}
+        self.worker_time = np.zeros(self.n_types)
+        self.last_reset: float | None = None
+        self.stale = True
+        self.reset_times: list[float] = []
+
+    # -- job set ---------------------------------------------------------------------------
+    def add_job(self, job: Hashable) -> None:
+        """A job arrives: half a round credited on every type; the allocation becomes stale."""
+        if job in self.time_so_far:
+            raise InstanceError(f"job {job!r} is already in the mechanism")
+        self.jobs.append(job)
+        self.time_so_far[job] = np.full(self.n_types, self.round_length / 2)
+        self.deficit[job] = np.zeros(self.n_types)
+        self.stale = True
+
+    def remove_job(self, job: Hashable) -> None:
+        """A job completes: its state goes; the allocation becomes stale."""
+        if job not in self.time_so_far:
+            raise InstanceError(f"job {job!r} is not in the mechanism")
+        self.jobs.remove(job)
+        for d in (self.time_so_far, self.deficit, self.allocation):
+            d.pop(job, None)
+        self.stale = True
+
+    def sync(self, active: Iterable[Hashable]) -> None:
+        """Add the jobs of ``active`` not yet known and remove the known ones not in it."""
+        active = list(active)
+        keep = set(active)
+        for j in [j for j in self.jobs if j not in keep]:
+            self.remove_job(j)
+        for j in active:
+            if j not in self.time_so_far:
+                self.add_job(j)
+
+    # -- allocation ------------------------------------------------------------------------
+    def recompute_due(self, now: float) -> bool:
+        """Stale allocation and at least ``recompute_interval`` seconds since the last reset."""
+        return self.stale and (self.last_reset is None or now - self.last_reset >= self.recompute_interval - 1e-9)
+
+    def reset(self, now: float, allocation: Mapping[Hashable, Iterable[float]]) -> None:
+        """Gavel's ``_reset_time_run_so_far`` followed by installing a new allocation.
+
+        Deficits grow by ``X_old * (now - last_reset) - seconds run``; every job's time is
+        set back to half a round on every type, and each type's total to the sum.
+        """
+        elapsed = 0.0 if self.last_reset is None else now - self.last_reset
+        self.worker_time = np.zeros(self.n_types)
+        for j in self.jobs:
+            received = self.time_so_far[j] - self.round_length / 2
+            should = self.allocation.get(j, np.zeros(self.n_types)) * elapsed
+            self.deficit[j] = self.deficit[j] + should - received
+            self.time_so_far[j] = np.full(self.n_types, self.round_length / 2)
+            self.worker_time += self.time_so_far[j]
+        new = {}
+        for j, row in allocation.items():
+            if j not in self.time_so_far:
+                raise InstanceError(f"allocation has a row for job {j!r}, which is not in the mechanism")
+            row = np.asarray(row, dtype=float)
+            if row.shape != (self.n_types,):
+                raise InstanceError(f"allocation row of job {j!r} has shape {row.shape}; expected ({self.n_types},)")
+            new[j] = row
+        self.allocation = new
+        self.last_reset = float(now)
+        self.stale = False
+        self.reset_times.append(float(now))
+
+    @property
+    def resets(self) -> int:
+        """Number of resets (allocation recomputations) so far."""
+        return len(self.reset_times)
+
+    # -- rounds ----------------------------------------------------------------------------
+    def shares(self, jobs: Iterable[Hashable]) -> np.ndarray:
+        """Fraction of each type's time since the last reset received by each job."""
+        S = np.array([self.time_so_far[j] for j in jobs], dtype=float).reshape(-1, self.n_types)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(self.worker_time > 0, S / np.where(self.worker_time > 0, self.worker_time, 1.0), 0.0)
+
+    def schedule(self, throughput: Mapping[Hashable, Iterable[float]], scale_factor: Mapping[Hashable, int],
+                 capacity) -> dict[Hashable, int]:
+        """One round: the type each scheduled job runs on.
+
+        Parameters
+        ----------
+        throughput, scale_factor : mapping job -> row / int
+            For every job of :attr:`jobs` that is in the current allocation (the others wait
+            for the next recomputation and are ignored).
+        capacity : array_like of int, shape (R,)
+
+        Returns
+        -------
+        dict
+            job -> GPU type index, for the jobs placed this round.
+        """
+        jobs = [j for j in self.jobs if j in self.allocation]
+        if not jobs:
+            return {}
+        X = np.array([self.allocation[j] for j in jobs])
+        T = np.array([np.asarray(throughput[j], dtype=float) for j in jobs])
+        s = np.array([int(scale_factor[j]) for j in jobs])
+        D = np.array([self.deficit[j] for j in jobs])
+        P = priorities(X, self.shares(jobs), T)
+        place = schedule_round(X, s, capacity, P, D, T, type_order=self.type_order,
+                               work_conserving=self.work_conserving)
+        return {jobs[i]: int(np.flatnonzero(place[i])[0]) for i in np.flatnonzero(place.sum(axis=1))}
+
+    def record(self, job: Hashable, gpu_type: int, seconds: float) -> None:
+        """After a round: ``job`` ran ``seconds`` on ``gpu_type`` (counted for its share)."""
+        if seconds < 0:
+            raise InstanceError(f"seconds is {seconds!r}; expected >= 0")
+        if job in self.time_so_far:
+            self.time_so_far[job][gpu_type] += seconds
+        self.worker_time[gpu_type] += seconds

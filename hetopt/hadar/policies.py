@@ -4,8 +4,8 @@
 * :class:`HadarEPolicy` -- Section V: each job forked into n copies (n = machines), copies
   scheduled by Hadar's FIND_ALLOC, remaining steps divided among copies by throughput, and
   the last-round rule (only the fastest copies needed to finish are kept).
-* :class:`GavelPolicy` -- heterogeneity-aware max-min fairness LP + round-based priorities
-  (:mod:`hetopt.gavel`), a job on ``W_j`` GPUs of one type.
+* :class:`GavelPolicy` -- heterogeneity-aware max-min fairness LP + Gavel's round mechanism
+  (:class:`hetopt.gavel.GavelMechanism`), a job on ``W_j`` GPUs of one type.
 * :class:`TiresiasPolicy` -- discretized 2D-LAS with two priority queues, PromoteKnob off,
   heterogeneity-unaware (a gang on one type, types in a fixed order).
 * :class:`YarnCSPolicy` -- YARN's capacity scheduler: non-preemptive FIFO, any free GPUs.
@@ -18,7 +18,7 @@ import dataclasses
 import numpy as np
 
 from ..errors import InstanceError
-from ..gavel import max_min_fairness, schedule_round
+from ..gavel import DEFAULT_RECOMPUTE_INTERVAL, GavelMechanism, fastest_first, max_min_fairness
 from .allocation import dp_allocation, find_alloc
 from .instance import HadarInstance
 from .price import price, price_parameters
@@ -240,18 +240,33 @@ def place_on_type(free: np.ndarray, r: int, n: int, previous: np.ndarray | None 
 
 
 class GavelPolicy:
-    """Gavel's heterogeneity-aware max-min fairness with its round-based mechanism.
+    """Gavel's heterogeneity-aware max-min fairness with the round mechanism of its ``scheduler.py``.
 
-    The LP is re-solved when the set of active jobs changes; each job's throughput on type r
-    is ``W_j X^r_j`` (its gang of ``W_j`` type-r GPUs) and its scale factor ``W_j``; types
-    whose cluster-wide count is below ``W_j`` are closed to the job.  Placement on machines:
-    :func:`place_on_type`.
+    The LP is re-solved when the set of active jobs has changed, at most every
+    ``recompute_interval`` seconds (:class:`~hetopt.gavel.mechanism.GavelMechanism`); each
+    job's throughput on type r is ``W_j X^r_j`` (its gang of ``W_j`` type-r GPUs) and its
+    scale factor ``W_j``; types whose cluster-wide count is below ``W_j`` are closed to the
+    job.  Per-type priority queues, deficits, and work-conserving fill as in Gavel; the queues
+    are visited fastest type first (:func:`~hetopt.gavel.mechanism.fastest_first` over all the
+    instance's jobs).  A job that ran in the previous round is credited the whole round (Gavel
+    credits the time until the job's last step).
+    Placement on machines: :func:`place_on_type`.
+
+    Parameters
+    ----------
+    policy : callable
+        A Gavel policy with the common signature (default: max-min fairness).
+    recompute_interval : float
+        Minimum seconds between two recomputations (Gavel: 1,920).
     """
 
     name = "gavel"
 
-    def __init__(self, policy=max_min_fairness):
+    def __init__(self, policy=max_min_fairness, recompute_interval: float = DEFAULT_RECOMPUTE_INTERVAL):
+        if not recompute_interval >= 0:
+            raise InstanceError(f"recompute_interval is {recompute_interval!r}; expected seconds >= 0")
         self.policy = policy
+        self.recompute_interval = float(recompute_interval)
 
     def reset(self, inst: HadarInstance) -> None:
         self.per_type = inst.capacity.sum(axis=0)
@@ -261,25 +276,35 @@ class GavelPolicy:
         if stuck.size:
             raise InstanceError(f"gavel cannot run job {stuck[0]}: its gang of {inst.gpus[stuck[0]]} GPUs exceeds the "
                                 "count of every GPU type it can use (Gavel runs a job on a single type)")
-        self._key, self._X = None, None
+        self.mechanism = None
 
     def allocate(self, state: RoundState):
         inst = state.inst
+        if self.mechanism is None:
+            self.mechanism = GavelMechanism(inst.n_types, round_length=state.round_length,
+                                            recompute_interval=self.recompute_interval,
+                                            type_order=fastest_first(self.T))
+        mech = self.mechanism
+        if mech.jobs:  # last round's runs count before finished jobs leave (as in Gavel)
+            known = np.array(mech.jobs)
+            per_type = state.previous[known].sum(axis=1)  # (jobs, R) GPUs of each type last round
+            for j, row in zip(known.tolist(), per_type):
+                if row.any():
+                    mech.record(j, int(np.argmax(row > 0)), state.round_length)
         act = np.flatnonzero(state.active)
-        key = act.tobytes()
-        if key != self._key:
-            self._X = self.policy(self.T[act], inst.gpus[act], self.per_type)
-            self._key = key
-        place = schedule_round(self._X, inst.gpus[act], self.per_type, state.rounds_received[act])
+        mech.sync(act.tolist())
+        if mech.recompute_due(state.now):
+            X = self.policy(self.T[act], inst.gpus[act], self.per_type)
+            mech.reset(state.now, dict(zip(act.tolist(), X)))
+        place = mech.schedule({j: self.T[j] for j in act.tolist()}, {j: int(inst.gpus[j]) for j in act.tolist()},
+                              self.per_type)
         free = inst.capacity.copy()
         gangs = []
-        for i, j in enumerate(act):
-            r = np.flatnonzero(place[i])
-            if r.size:
-                w = place_on_type(free, int(r[0]), int(inst.gpus[j]), state.previous[j])
-                if w is not None:
-                    free -= w
-                    gangs.append((int(j), w))
+        for j, r in place.items():
+            w = place_on_type(free, r, int(inst.gpus[j]), state.previous[j])
+            if w is not None:
+                free -= w
+                gangs.append((int(j), w))
         return gangs
 
 

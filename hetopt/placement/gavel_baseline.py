@@ -2,9 +2,11 @@
 
 Gavel (Narayanan et al., OSDI 2020) gives each job a fixed number of GPUs, ``scale_factor_i``,
 of a single type per round, computes time fractions per GPU type with its heterogeneity-aware
-max-min fairness LP (:func:`hetopt.gavel.max_min_fairness`, recomputed whenever the job set
-changes), and places each round by priority = allocation / rounds received
-(:func:`hetopt.gavel.gavel_round`).  Within a round the data are split equally over the job's
+max-min fairness LP (:func:`hetopt.gavel.max_min_fairness`), and places each round with the
+mechanism of Gavel's ``scheduler.py`` (:class:`hetopt.gavel.GavelMechanism`: per-type priority
+queues, fastest type first, priority = allocation / share of the type's time received since
+the last recomputation, deficits as tie-breaker, work-conserving fill; the allocation is
+recomputed after a completion, at most every ``recompute_interval`` seconds).  Within a round the data are split equally over the job's
 GPUs, which are identical, so the split is also proportional.
 
 GPU types are the classes of workers with identical throughput columns.  A job placed on
@@ -19,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InstanceError
-from ..gavel import gavel_round, max_min_fairness
+from ..gavel import DEFAULT_RECOMPUTE_INTERVAL, GavelMechanism, fastest_first, max_min_fairness
 from .instance import PlacementInstance
 
 __all__ = ["gavel_simulation", "worker_types"]
@@ -38,7 +40,8 @@ def _jct_on(inst: PlacementInstance, i: int, workers: np.ndarray) -> float:
     return float(inst.epochs[i] * (inst.dataset_size[i] / V + comm))
 
 
-def gavel_simulation(inst: PlacementInstance, scale_factor=5, round_length: float = 360.0, max_rounds: int = 1_000_000):
+def gavel_simulation(inst: PlacementInstance, scale_factor=5, round_length: float = 360.0, max_rounds: int = 1_000_000,
+                     recompute_interval: float = DEFAULT_RECOMPUTE_INTERVAL):
     """Run Gavel round by round until every job completes.
 
     Parameters
@@ -50,6 +53,8 @@ def gavel_simulation(inst: PlacementInstance, scale_factor=5, round_length: floa
         Seconds per round (Gavel's default is 6 minutes).
     max_rounds : int
         Safety limit.
+    recompute_interval : float
+        Minimum seconds between two recomputations of the allocation (Gavel: 1,920 s).
 
     Returns
     -------
@@ -73,34 +78,32 @@ def gavel_simulation(inst: PlacementInstance, scale_factor=5, round_length: floa
     thr = np.where(sf[:, None] <= cap[None, :], sf[:, None] * inst.throughput[:, rep], 0.0)
     remaining = np.ones(S)
     done = np.full(S, np.nan)
-    received = np.zeros((S, len(members)))
+    mech = GavelMechanism(len(members), round_length=round_length, recompute_interval=recompute_interval,
+                          type_order=fastest_first(thr))
+    mech.sync(range(S))
     events = []
-    allocation, active_key = None, None
     t = 0.0
     for _ in range(max_rounds):
         active = np.flatnonzero(np.isnan(done))
         if active.size == 0:
             break
-        if active_key != tuple(active):
-            allocation = max_min_fairness(thr[active], sf[active], cap)
-            active_key = tuple(active)
-        place = gavel_round(thr[active], sf[active], cap, received[active], allocation=allocation)
+        mech.sync(active.tolist())
+        if mech.recompute_due(t):
+            mech.reset(t, dict(zip(active.tolist(), max_min_fairness(thr[active], sf[active], cap))))
+        place = mech.schedule({int(i): thr[i] for i in active}, {int(i): int(sf[i]) for i in active}, cap)
         used = np.zeros(len(labels), dtype=bool)
         placed = []
-        for j, i in enumerate(active):
-            cols = np.flatnonzero(place[j])
-            if cols.size == 0:
-                continue
-            r = int(cols[0])
+        for i, r in sorted(place.items()):
             free = [k for k in members[r] if not used[k]][: sf[i]]
             used[free] = True
-            received[i, r] += 1
             jct = _jct_on(inst, i, np.array(free))
             need = remaining[i] * jct
             if need <= round_length:
                 remaining[i], done[i] = 0.0, t + need
+                mech.record(i, r, need)
             else:
                 remaining[i] -= round_length / jct
+                mech.record(i, r, round_length)
             placed.append((int(i), r))
         events.append({"time": t, "placed": placed})
         t += round_length
