@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import hashlib
 import json
+import multiprocessing
+import os
 import time
 from functools import partial
 from typing import Any, Callable, Sequence
@@ -88,7 +91,16 @@ def gap_report(n: int = 20, seed: int = 0, *, n_jobs: int = 4, n_workers: int = 
     for s in range(seed, seed + n):
         seen.setdefault(instance_key(make(s)), s)
     seeds = sorted(seen.values())
-    res = sweep(make, partial(evaluate_methods, methods=methods), seeds, executor=executor)
+    own = None
+    if executor is None and len(seeds) > 1:
+        # a fresh interpreter per worker: forking a process whose HiGHS threads are live can deadlock
+        own = executor = cf.ProcessPoolExecutor(max_workers=min(len(seeds), os.cpu_count() or 1),
+                                                mp_context=multiprocessing.get_context("spawn"))
+    try:
+        res = sweep(make, partial(evaluate_methods, methods=methods), seeds, executor=executor)
+    finally:
+        if own is not None:
+            own.shutdown()
     m = len(res)
     names = list((methods or DEFAULT_METHODS).keys())
     table = Table(f"placement: JCT / certified optimum over {m} distinct instances of {n} seeds (setting={setting}, "
