@@ -166,12 +166,12 @@ def _fig9_jps(K, paper):
         m, mx, _ = X.jps_mean_gap(K, 1.15)
         if close_to(100 * m, paper, atol=1.0):
             return Outcome(f"+{100 * m:.2f} %", R, f"JPS N=60 over 20 seeds: mean +{100 * m:.2f} %, max +{100 * mx:.2f} % (paper +{paper} %)")
-        # the paper's throughput matrix is unpublished: the gap moves with H; DATA_MISSING when the
-        # paper's value lies within what the H range of Fig. 14 gives
+        # not within a point: only the order compares (near-optimal, under 5 %), since the throughput
+        # matrix behind the paper's number is unpublished; the detail shows how it moves over H 1.1-1.26
         vals = [100 * X.jps_mean_gap(K, h)[0] for h in (1.1, 1.15, 1.21, 1.26)]
-        verdict = DM if min(vals) - 1.0 <= paper <= max(vals) + 1.0 or m <= 0.05 else UX
+        verdict = DM if max(vals) <= 5.0 else UX
         return Outcome(f"+{100 * m:.2f} %", verdict, f"JPS N=60 mean gap over H 1.1/1.15/1.21/1.26: " +
-                       " / ".join(f"+{v:.2f} %" for v in vals) + f" (paper +{paper} %); all within 5 % of the optimum")
+                       " / ".join(f"+{v:.2f} %" for v in vals) + f" (paper +{paper} %); near-optimal (< 5 %) at every H")
     return check
 
 
@@ -366,9 +366,9 @@ CLAIMS: list[Claim] = [
        "within one percentage point of 0.54 %.", _fig9_jps(15, 0.54), sweep=SWEEP),
     _c("liu2024.fig9.jps_loss_k30", "Section VI-B1, Fig. 9 (K = 30)",
        "JPS (N = 60) incurs a loss of 2.04 % to exhaustive search", "2.04 %", DM,
-       "Our mean over 20 seeds is a few % (within 5 % of the optimum, the same order); the exact value moves with the "
-       "unpublished throughput matrix: over the paper's H range 1.1-1.26 the check recomputes it and the paper's value "
-       "lies within that spread (one point of tolerance).", _fig9_jps(30, 2.04), cost="slow", sweep=SWEEP),
+       "Our mean over 20 seeds is about 3.9 %, nearly flat over H 1.1-1.26 (the check recomputes it at each H): "
+       "more than a point above 2.04 % but of the same order, JPS stays within 5 % of the certified optimum. The "
+       "paper's value rests on its unpublished throughput matrix (and 100 rounds); only the order of magnitude compares.", _fig9_jps(30, 2.04), cost="slow", sweep=SWEEP),
     _c("liu2024.fig9.optimus_lb_loss", "Section VI-B1, Fig. 9",
        "Optimus-LB incurs a loss of 15.1 % (K = 15 and K = 30)", "15.1 %", WL,
        "Optimus-LB's loss swings with the cluster's heterogeneity: with the paper's reading (Optimus' placement, then the "
