@@ -18,6 +18,7 @@ SMALL = {
     "oasis": "oasis2018_theorem4_violation",
     "contention": "wang2019_tiny",
     "hadar": "hadar2024_small",
+    "gavel": "gavel2020_three_jobs",
 }
 KIND_METHODS = [(k, m) for k in SMALL for m in api.commands_module(k).METHODS]
 

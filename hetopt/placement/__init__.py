@@ -29,7 +29,7 @@ from .categories import categories, category_at, category_index, iter_categories
 from .evaluate import (PlacementSolution, average_jct, check_assignment, equal_share_jct, fairness, heterogeneity_degree,
                        job_jct, job_metrics, make_solution, worker_samples)
 from .exact import exhaustive, solve_exact
-from .generators import TABLE_III, generate_instance, job_throughputs, perturb_throughput
+from .generators import TABLE_III, generate_instance, job_throughputs, paper_throughputs, perturb_throughput, scale_heterogeneity
 from .has import has
 from .instance import PlacementInstance
 from .matching_market import (MarketResult, constricted_set, matching_market, p3_assignment, p3_optimum, preferred_graph,
@@ -37,7 +37,7 @@ from .matching_market import (MarketResult, constricted_set, matching_market, p3
 from .model import build_p1, build_p1_grouped, build_p2, build_p3, build_p3_cvxpy
 from .sampling import job_priority, jps
 from .simulator import SimulationResult, simulate
-from .validate import evaluate_methods, gap_report, reset_report
+from .validate import evaluate_methods, gap_report, instance_key, reset_report
 
 __all__ = [
     "PlacementInstance", "PlacementSolution", "average_jct", "job_jct", "job_metrics", "worker_samples", "fairness",
@@ -49,6 +49,6 @@ __all__ = [
     "has", "jps", "job_priority",
     "optimus", "optimus_lb", "las", "build_las",
     "simulate", "SimulationResult",
-    "generate_instance", "job_throughputs", "perturb_throughput", "TABLE_III",
-    "gap_report", "evaluate_methods", "reset_report",
+    "generate_instance", "job_throughputs", "paper_throughputs", "scale_heterogeneity", "perturb_throughput", "TABLE_III",
+    "gap_report", "evaluate_methods", "reset_report", "instance_key",
 ]

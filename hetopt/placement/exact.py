@@ -77,7 +77,7 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
     m = build_p1_grouped(inst, computation="cuts")
     from .baselines import optimus_lb  # a cheap incumbent, so that a stopped run still reports one
 
-    best_a = optimus_lb(inst).assignment
+    best_a = optimus_lb(inst, reading="balanced_gains").assignment
     best_val, lower = average_jct(inst, best_a), -math.inf
     status = Status.FEASIBLE
     it = 0

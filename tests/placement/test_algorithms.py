@@ -40,7 +40,8 @@ def test_has_finding_instance_is_kept():
     h = has(inst)
     assert opt.status is Status.OPTIMAL
     assert h.objective / opt.objective - 1 > 0.2
-    assert optimus_lb(inst).objective < h.objective
+    # the verdict of "HAS beats Optimus-LB" depends on the reading of Optimus-LB here
+    assert optimus_lb(inst, reading="balanced_gains").objective < h.objective < optimus_lb(inst).objective
 
 
 def test_jps_all_categories_equals_has():
@@ -94,13 +95,13 @@ def test_simulate_static_and_dynamic():
         simulate(inst, "nope")
 
 
-def test_generator_follows_section_vi():
-    inst = generate_instance(4, 15, seed=0)
+def test_generator_gavel_setting_keeps_the_earlier_workload():
+    inst = generate_instance(4, 15, seed=0, setting="gavel")
     assert inst.nodes.tolist() == [k // 5 for k in range(15)]
     types = [w.split("-")[0] for w in inst.worker_names]
     assert types.count("v100") == types.count("p100") == types.count("k80") == 5
     assert inst.intra_node_rate == INTRA_NODE_RATE == 300e9 / 8 and inst.inter_node_rate == INTER_NODE_RATE
-    assert generate_instance(4, 15, seed=0).to_dict() == inst.to_dict()
+    assert generate_instance(4, 15, seed=0, setting="gavel").to_dict() == inst.to_dict()
     noisy = perturb_throughput(inst, 0.3, seed=1)
     r = noisy.throughput / inst.throughput
     assert r.min() >= 0.7 - 1e-12 and r.max() <= 1.3 + 1e-12

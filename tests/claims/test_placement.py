@@ -1,0 +1,125 @@
+"""Placement claims (Liu et al. 2024): the paper-setting generator, the P3 trap, the Optimus-LB
+readings, distinct instances in gap_report, and the heterogeneity sweep."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from hetopt import claims as ledger
+from hetopt.cli import main
+from hetopt.data import load_json
+from hetopt.errors import InstanceError
+from hetopt.placement import (PlacementInstance, TABLE_III, exhaustive, gap_report, generate_instance, has,
+                              heterogeneity_degree, instance_key, jps, optimus, optimus_lb, solve_exact)
+
+
+def eq35(rho):
+    col = np.asarray(rho).sum(axis=0)
+    return col.sum() / (len(col) * col.min())
+
+
+def test_paper_setting_follows_section_vi_a():
+    inst = generate_instance(4, 15)  # the default is the paper's setting
+    assert list(inst.job_names) == ["ResNet101", "ResNet18", "VGG19", "AlexNet"]  # the first four Table III jobs
+    types = [w.split("-")[0] for w in inst.worker_names]
+    assert types.count("v100") == types.count("p100") == types.count("t4") == 5
+    assert eq35(inst.throughput) == pytest.approx(1.15, abs=1e-6)  # the paper's default H
+    # torchvision parameter counts x 4 bytes: resnet101 44,549,160; resnet18 11,689,512; vgg19 143,667,240; alexnet 61,100,840
+    assert np.asarray(inst.model_size).tolist() == [4 * 44_549_160, 4 * 11_689_512, 4 * 143_667_240, 4 * 61_100_840]
+    # the jobs are fixed: seeds change nothing without noise
+    assert instance_key(generate_instance(4, 15, seed=3)) == instance_key(inst)
+
+
+def test_paper_setting_keeps_the_published_throughputs_without_the_knob():
+    inst = generate_instance(4, 6, heterogeneity=None, communication=False)
+    r18 = list(inst.job_names).index("ResNet18")
+    vgg = list(inst.job_names).index("VGG19")
+    by_type = {w.split("-")[0]: k for k, w in enumerate(inst.worker_names)}
+    assert inst.throughput[r18, by_type["v100"]] == 644 and inst.throughput[r18, by_type["t4"]] == 275  # Table II
+    assert inst.throughput[vgg, by_type["v100"]] == 1754 and inst.throughput[vgg, by_type["t4"]] == 884
+    assert eq35(inst.throughput) > 1.35  # the published numbers alone cannot give H = 1.15
+
+
+@pytest.mark.parametrize("H", [1.0, 1.26, 2.0, 4.0])
+def test_heterogeneity_knob_hits_the_target_and_keeps_the_order_of_types(H):
+    base = generate_instance(4, 15, heterogeneity=None)
+    inst = generate_instance(4, 15, heterogeneity=H)
+    assert eq35(inst.throughput) == pytest.approx(H, rel=1e-6)
+    assert heterogeneity_degree(inst) == pytest.approx(H, rel=1e-6)
+    # per job, the ranking of the workers is unchanged
+    for i in range(4):
+        assert np.array_equal(np.argsort(base.throughput[i], kind="stable"), np.argsort(inst.throughput[i], kind="stable")) or H == 1.0
+
+
+def test_generator_errors_name_the_field():
+    with pytest.raises(InstanceError, match="setting"):
+        generate_instance(4, 15, setting="testbed")
+    with pytest.raises(InstanceError, match="heterogeneity"):
+        generate_instance(4, 15, heterogeneity=0.9)
+    with pytest.raises(InstanceError, match="heterogeneity"):
+        generate_instance(4, 15, heterogeneity=1.2, type_ratio=(0, 0, 1))  # one type: H = 1 whatever the knob
+    with pytest.raises(InstanceError, match="jobs"):
+        generate_instance(2, 4, jobs=["ResNet18", "GPT"])
+
+
+def test_p3_trap_by_brute_force():
+    inst = PlacementInstance.from_dict(load_json("liu2024_p3_trap"))
+    rho, n, T = [[1000, 500], [100, 50]], [1e5, 1e5], [1, 1]
+    avg = {perm: np.mean([T[i] * n[i] / rho[i][perm[i]] for i in range(2)]) for perm in itertools.permutations(range(2))}
+    assert avg == {(0, 1): 1050.0, (1, 0): 600.0}  # job i on worker perm[i]
+    assert solve_exact(inst).objective == pytest.approx(600) == exhaustive(inst).objective
+    for sol in (has(inst), jps(inst, seed=0), optimus_lb(inst), optimus_lb(inst, reading="balanced_gains")):
+        assert sol.objective == pytest.approx(1050), sol.solver
+
+
+def test_optimus_lb_readings():
+    inst = PlacementInstance.from_dict(load_json("liu2024_has_gap"))
+    paper = optimus_lb(inst)
+    assert paper.assignment.tolist() == optimus(inst).assignment.tolist()  # the paper's reading keeps Optimus' placement
+    bal = optimus_lb(inst, reading="balanced_gains")
+    assert bal.objective < paper.objective  # the other reading is the stronger one here
+    assert paper.objective <= optimus(inst).objective + 1e-9  # proportional split never hurts a fixed placement
+    with pytest.raises(ValueError, match="reading"):
+        optimus_lb(inst, reading="greedy")
+
+
+def test_gap_report_averages_distinct_instances_only():
+    t = gap_report(n=20, n_jobs=4, n_workers=5, setting="gavel", epsilon=0.0,
+                   methods={"optimus_lb": optimus_lb}, executor="serial")
+    assert "over 5 distinct instances of 20 seeds" in t.title  # 20 seeds draw 5 job sets of Table III
+    assert t.rows[0][3].endswith("/5")
+    t = gap_report(n=4, n_jobs=3, n_workers=4, setting="paper", epsilon=0.0, methods={"optimus_lb": optimus_lb}, executor="serial")
+    assert "over 1 distinct instances of 4 seeds" in t.title
+
+
+def test_instance_key_ignores_the_order_of_jobs():
+    a = generate_instance(3, 6, jobs=["ResNet18", "VGG19", "AlexNet"])
+    b = generate_instance(3, 6, jobs=["AlexNet", "ResNet18", "VGG19"])
+    c = generate_instance(3, 6, jobs=["AlexNet", "ResNet18", "ResNet101"])
+    assert instance_key(a) == instance_key(b) != instance_key(c)
+    assert set(TABLE_III) >= {"ResNet18", "VGG19", "AlexNet"}
+
+
+def test_heterogeneity_sweep_quick_shows_the_gap_appear():
+    sw = ledger.get_sweep("placement.heterogeneity")
+    t = sw.run(quick=True)
+    assert t.columns[:4] == ["K", "H", "optimum [s]", "has"] and len(t.rows) == 3
+    H = [r[1] for r in t.rows]
+    assert H == sorted(H) and H[0] == pytest.approx(1.1) and H[-1] == pytest.approx(4.0)
+    has_gap = [r[3] for r in t.rows]
+    assert all(g >= -1e-9 for r in t.rows for g in r[3:])  # nothing beats a certified optimum
+    assert has_gap[0] <= 0.015 < has_gap[-1]  # near-optimal at low H, not at high H
+    assert any("3 distinct instances" in n for n in t.notes)
+
+
+def test_placement_has_no_reproduce_and_claims_cover_its_rows(capsys):
+    from hetopt.placement import commands
+
+    assert not hasattr(commands, "reproduce")
+    ids = {c.id for c in ledger.claims("placement")}
+    for needed in ("liu2024.table2.category_3_1", "liu2024.table2.optimum", "liu2024.sec5b.has_loss_table2",
+                   "liu2024.sec4a.las_loss", "liu2024.sec5b.psi_size", "liu2024.fig9.optimus_lb_loss"):
+        assert needed in ids
+    assert main(["claims", "placement", "--json"]) == 0
+    assert '"liu2024.sec5c.has_near_optimal"' in capsys.readouterr().out
