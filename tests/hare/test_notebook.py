@@ -1,11 +1,12 @@
 from pathlib import Path
 
-from hetopt.testing import run_notebook
+from hetopt.testing import check_notebook_figures, run_notebook
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "hare.ipynb"
 
 
 def test_notebook_runs_headless():
     nb = run_notebook(NOTEBOOK, timeout=120)
+    check_notebook_figures(nb)  # the figures a reader sees, none blank
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors

@@ -6,7 +6,7 @@ import pytest
 from hetopt import cli
 from hetopt.data import instance_path
 from hetopt.placement import build_p1, build_p1_grouped, build_p2, build_p3, build_p3_cvxpy, generate_instance
-from hetopt.testing import check_card, run_notebook
+from hetopt.testing import check_card, check_notebook_figures, run_notebook
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,4 +47,4 @@ def test_cli_validate_and_bench(capsys):
 
 
 def test_notebook_runs():
-    run_notebook(ROOT / "notebooks" / "placement.ipynb")
+    check_notebook_figures(run_notebook(ROOT / "notebooks" / "placement.ipynb"))
