@@ -50,12 +50,12 @@ CATEGORIES: dict[str, dict[str, str]] = {
              "algorithm1_ef": "heuristic", "algorithm1_lp_ef": "heuristic",
              "gavel_fifo": "baseline", "srtf": "baseline", "sched_homo": "baseline", "sched_allox": "baseline",
              "srtf_round": "baseline", "sched_homo_offline": "baseline", "sched_allox_offline": "baseline"},
-    "oasis": {"offline": "exact", "oasis": "heuristic", "oasis_capped": "heuristic", "fifo": "baseline",
+    "oasis": {"exact": "exact", "oasis": "heuristic", "oasis_capped": "heuristic", "fifo": "baseline",
               "drf": "baseline", "rrh": "baseline", "dorm": "baseline"},
-    "contention": {"milp": "exact", "ada_srsf": "heuristic", "ada_srsf_lwf2": "heuristic",
+    "contention": {"exact": "exact", "ada_srsf": "heuristic", "ada_srsf_lwf2": "heuristic",
                    "ada_srsf_lwf4": "heuristic", "ada_srsf_ff": "heuristic", "ada_srsf_ls": "heuristic",
                    "ada_srsf_rand": "heuristic", "srsf1": "baseline", "srsf2": "baseline", "srsf3": "baseline"},
-    "hadar": {"offline": "exact", "hadar": "heuristic", "hadare": "heuristic", "gavel": "baseline",
+    "hadar": {"exact": "exact", "hadar": "heuristic", "hadare": "heuristic", "gavel": "baseline",
               "tiresias": "baseline", "yarn_cs": "baseline"},
     # a gavel policy's objective is the makespan its allocation would give: only min_total_duration
     # certifies that optimum; the other policies are optimal for their own LP objective only

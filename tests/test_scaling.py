@@ -102,12 +102,12 @@ def test_hadar_p1_range_is_invariant_to_iteration_counts():
 
 def test_hadar_offline_schedule_is_invariant_to_iteration_units():
     from hetopt.hadar.instance import generate_instance
-    from hetopt.hadar.offline import solve_offline
+    from hetopt.hadar.offline import solve_exact
 
     inst = generate_instance(4, 2, 0)
     big = dataclasses.replace(inst, iterations_per_epoch=np.asarray(inst.iterations_per_epoch) * 1000,
                               throughput=np.asarray(inst.throughput) * 1000)
-    a, b = solve_offline(inst), solve_offline(big)
+    a, b = solve_exact(inst), solve_exact(big)
     np.testing.assert_allclose(b.jct, a.jct)
 
 

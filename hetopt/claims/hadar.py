@@ -131,10 +131,10 @@ MOTIVATING = [
 # ---------------------------------------------------------------- Section III: P1/P2 and the theorems
 def _p1_p2() -> Outcome:
     from ..data import load_json
-    from ..hadar import HadarInstance, enumerate_schedules, solve_offline, solve_p2
+    from ..hadar import HadarInstance, enumerate_schedules, solve_exact, solve_p2
 
     inst = HadarInstance.from_json(load_json("hadar2024_p2_relaxes_p1"))
-    p1 = solve_offline(inst).objective
+    p1 = solve_exact(inst).objective
     S = [enumerate_schedules(inst, j) for j in range(inst.n_jobs)]
     le, eq = solve_p2(inst, S)[0].objective, solve_p2(inst, S, require_all=True)[0].objective
     detail = f"P1 {p1:.4g}; P2 with (2b) '<= 1' {le:.4g}; with '= 1' {eq:.4g}"

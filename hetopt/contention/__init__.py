@@ -27,7 +27,7 @@ from .comm import (
     fluid_completion_times,
     transfer_rate,
 )
-from .exact import solve_milp
+from .exact import solve_exact
 from .instance import KIND, V100_MEMORY_MB, ContentionInstance
 from .model import build_milp, task_grid
 from .placement import first_fit, list_scheduling, lwf_kappa, make_placement, random_placement
@@ -92,6 +92,6 @@ __all__ = [
     "empirical_cdf",
     "build_milp",
     "task_grid",
-    "solve_milp",
+    "solve_exact",
     "check_schedule",
 ]

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from ..report import Table
 from ..validate import sweep
-from .exact import solve_milp
+from .exact import solve_exact
 from .instance import KIND, ContentionInstance
 from .model import build_milp
 from .scheduling import ada_srsf, srsf
@@ -25,7 +25,7 @@ __all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "val
 def milp_srsf1(inst: ContentionInstance) -> ContentionSolution:
     """The exact contention-free MILP on the placement LWF-1 gives under SRSF(1)."""
     ref = srsf(inst, 1)
-    return solve_milp(inst, ref.placement, upper_bound=ref.objective)
+    return solve_exact(inst, ref.placement, upper_bound=ref.objective)
 
 
 METHODS: dict[str, Callable[[ContentionInstance], ContentionSolution]] = {
@@ -38,7 +38,7 @@ METHODS: dict[str, Callable[[ContentionInstance], ContentionSolution]] = {
     "ada_srsf_ff": functools.partial(ada_srsf, placement="ff"),
     "ada_srsf_ls": functools.partial(ada_srsf, placement="ls"),
     "ada_srsf_rand": functools.partial(ada_srsf, placement="rand", seed=0),
-    "milp": milp_srsf1,
+    "exact": milp_srsf1,
 }
 
 
@@ -94,7 +94,7 @@ def _validate_one(inst: ContentionInstance) -> dict[str, Any]:
         sol = fn(inst)
         if sol.placement not in cache:
             ub = srsf(inst, 1, placement=[list(p) for p in sol.placement]).objective
-            cache[sol.placement] = solve_milp(inst, sol.placement, upper_bound=ub)
+            cache[sol.placement] = solve_exact(inst, sol.placement, upper_bound=ub)
         opt = cache[sol.placement]
         out[name] = (sol.objective, opt.objective, opt.is_optimal, no_contention)
     return out
@@ -160,6 +160,6 @@ def bench(quick: bool = False) -> list[Table]:
         inst_t = tiny_instance(s)
         ref1 = srsf(inst_t, 1)
         m = build_milp(inst_t, ref1.placement, upper_bound=ref1.objective)
-        opt = solve_milp(inst_t, ref1.placement, upper_bound=ref1.objective)
+        opt = solve_exact(inst_t, ref1.placement, upper_bound=ref1.objective)
         tm.add(s, len(m.x), opt.wall_time, opt.status.value, opt.objective, ref1.objective)
     return [t, tm]

@@ -20,21 +20,24 @@ from .instance import ContentionInstance
 from .model import MILP_MAX_BINARIES, build_milp
 from .solution import ContentionSolution, TaskRecord, jct_metrics
 
-__all__ = ["solve_milp"]
+__all__ = ["solve_exact"]
 
 
-def solve_milp(
+def solve_exact(
     inst: ContentionInstance,
     placement: Sequence[Sequence[int]],
     *,
     slot: float = 1.0,
     upper_bound: float | None = None,
     solver: str = "highs",
-    time_limit: float | None = 60.0,
+    time_limit: float | None = None,
     threads: int = 1,
     max_binaries: int = MILP_MAX_BINARIES,
 ) -> ContentionSolution:
     """Optimal contention-free schedule for a fixed placement (:func:`build_milp`).
+
+    Like every ``solve_exact`` of the package it has no time limit unless ``time_limit`` (seconds)
+    is given; ``max_binaries`` guards the model's size.
 
     Returns
     -------

@@ -2,7 +2,7 @@
 
 * :class:`HadarInstance` (``instance.py``), :class:`Utility` (``utility.py``);
 * ``model.py``: :func:`build_p1` (exact time-indexed MILP of P1), :func:`build_p2`,
-  :func:`build_p3` (ILP over schedules and its LP dual); ``offline.py``: :func:`solve_offline`;
+  :func:`build_p3` (ILP over schedules and its LP dual); ``offline.py``: :func:`solve_exact`;
 * ``checker.py``: :func:`check_schedule`, an independent checker of (1a)-(1e);
 * ``price.py``: the price function (5)-(7), :func:`competitive_bound` (Theorem 2);
 * ``allocation.py``: :func:`find_alloc` and :func:`dp_allocation` (Algorithm 2);
@@ -24,7 +24,7 @@ from .bounds import MakespanBound, capacity_lower_bound, makespan_lower_bound, m
 from .checker import ScheduleCheck, check_schedule, iterations_per_slot
 from .instance import KIND, SCHEMA_VERSION, HadarInstance, generate_instance
 from .model import build_p1, build_p2, build_p3, finish_utility, schedule_utility
-from .offline import enumerate_schedules, slot_placements, solve_offline, solve_p2, solve_p3, split_schedule
+from .offline import enumerate_schedules, slot_placements, solve_exact, solve_p2, solve_p3, split_schedule
 from .policies import (POLICIES, QUEUE_ORDERS, GavelPolicy, HadarEPolicy, HadarPolicy, TiresiasPolicy, YarnCSPolicy,
                        make_policy, queue_rank)
 from .price import PriceParameters, competitive_bound, price, price_parameters
@@ -37,7 +37,7 @@ from .workloads import estimate_throughput, motivating_example, physical_mix, tr
 __all__ = [
     "KIND", "SCHEMA_VERSION", "HadarInstance", "generate_instance", "Utility",
     "build_p1", "build_p2", "build_p3", "finish_utility", "schedule_utility",
-    "solve_offline", "enumerate_schedules", "slot_placements", "split_schedule", "solve_p2", "solve_p3",
+    "solve_exact", "enumerate_schedules", "slot_placements", "split_schedule", "solve_p2", "solve_p3",
     "ScheduleCheck", "check_schedule", "iterations_per_slot",
     "PriceParameters", "price_parameters", "price", "competitive_bound",
     "Allocation", "DPResult", "find_alloc", "dp_allocation",

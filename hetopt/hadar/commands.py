@@ -13,7 +13,7 @@ from ..report import Table
 from ..result import Solution
 from .instance import KIND, HadarInstance
 from .model import build_p1
-from .offline import solve_offline
+from .offline import solve_exact
 from .policies import POLICIES
 from .price import price_parameters
 from .result import HadarSolution, SimulationResult
@@ -34,7 +34,7 @@ def _sim(policy: str):
 
 
 #: Method name -> callable(inst) -> Solution.
-METHODS = {"offline": solve_offline, **{name: _sim(name) for name in POLICIES}}
+METHODS = {"exact": solve_exact, **{name: _sim(name) for name in POLICIES}}
 
 
 def load_instance(data) -> HadarInstance:

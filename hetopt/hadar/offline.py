@@ -1,6 +1,6 @@
 """The offline optimum of P1 and the schedule sets S_j of P2/P3.
 
-``solve_offline`` solves the exact time-indexed MILP of :func:`~hetopt.hadar.model.build_p1`
+``solve_exact`` solves the exact time-indexed MILP of :func:`~hetopt.hadar.model.build_p1`
 with HiGHS and certifies the returned schedule with the independent checker.
 ``enumerate_schedules`` lists every schedule of one job on a tiny instance (the full S_j),
 so that P2 over all schedules can be checked against P1.
@@ -18,10 +18,10 @@ from .instance import HadarInstance
 from .model import build_p1, build_p2, build_p3
 from .result import HadarSolution
 
-__all__ = ["solve_offline", "schedule_of", "split_schedule", "slot_placements", "enumerate_schedules",
+__all__ = ["solve_exact", "schedule_of", "split_schedule", "slot_placements", "enumerate_schedules",
            "solve_p2", "solve_p3", "MAX_P1_INTEGERS"]
 
-#: ``solve_offline`` refuses instances whose P1 has more GPU-count variables than this.
+#: ``solve_exact`` refuses instances whose P1 has more GPU-count variables than this.
 MAX_P1_INTEGERS = 20_000
 
 
@@ -35,7 +35,7 @@ def schedule_of(model: pyo.ConcreteModel, inst: HadarInstance) -> np.ndarray:
     return w
 
 
-def solve_offline(inst: HadarInstance, *, solver: str = "highs", time_limit: float | None = None,
+def solve_exact(inst: HadarInstance, *, solver: str = "highs", time_limit: float | None = None,
                   threads: int | None = 1) -> HadarSolution:
     """The certified optimum of P1 (or the incumbent and dual bound when time-limited).
 
@@ -48,7 +48,7 @@ def solve_offline(inst: HadarInstance, *, solver: str = "highs", time_limit: flo
     """
     size = inst.n_jobs * inst.n_machines * inst.n_types * inst.horizon
     if size > MAX_P1_INTEGERS:
-        raise SizeLimitError(f"P1 has {size} GPU-count variables (J*H*R*T); solve_offline handles at most "
+        raise SizeLimitError(f"P1 has {size} GPU-count variables (J*H*R*T); solve_exact handles at most "
                              f"{MAX_P1_INTEGERS}")
     m = build_p1(inst)
     sol = solve_model(m, solver, time_limit=time_limit, threads=threads)

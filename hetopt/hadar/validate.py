@@ -17,7 +17,7 @@ from ..result import Certificate
 from ..validate import ratio_certificate, summarize, sweep
 from .checker import check_schedule
 from .instance import HadarInstance, generate_instance
-from .offline import solve_offline
+from .offline import solve_exact
 from .price import competitive_bound
 from .simulator import simulate
 
@@ -42,7 +42,7 @@ def validate_ratio(inst: HadarInstance, *, time_limit: float | None = 60.0, **po
     and the P1 status.
     """
     _, chk = hadar_p1_schedule(inst, **policy_options)
-    opt = solve_offline(inst, time_limit=time_limit)
+    opt = solve_exact(inst, time_limit=time_limit)
     bound = competitive_bound(inst)
     ref = opt.bound if opt.bound is not None else opt.objective
     proven = opt.is_optimal

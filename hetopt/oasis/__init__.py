@@ -1,7 +1,7 @@
 """OASiS: online job scheduling in distributed machine learning clusters (Bao et al., INFOCOM 2018).
 
 * :class:`OasisInstance` (Section III), :func:`generate_instance` (Section V-A);
-* :func:`build_offline` / :func:`solve_offline`: problem (1)-(13) as an exact MILP;
+* :func:`build_offline` / :func:`solve_exact`: problem (1)-(13) as an exact MILP;
 * :func:`build_primal` / :func:`build_dual`: (14)-(18) and its LP dual (19)-(20) over explicit schedules;
 * the oracle of Section IV-C: :func:`best_schedule` (Alg. 2), :func:`algorithm2_literal`,
   :func:`best_schedule_ilp` (problem (27));
@@ -22,7 +22,7 @@ from .figures import fig3_data, fig4_data
 from .generator import fig5_instance, fixed_counts, generate_instance
 from .instance import KIND, OasisInstance
 from .model import build_dual, build_offline, build_oracle, build_primal
-from .offline import solve_offline
+from .offline import solve_exact
 from .online import online
 from .oracle import OracleResult, algorithm2_literal, best_schedule, best_schedule_ilp, schedules_by_end
 from .prices import PriceBounds, Prices, Usage, alpha, competitive_bound, estimated_bounds, price, price_bounds, prices_from_usage
@@ -33,7 +33,7 @@ from .validate import fig5_setting, ratio_check, validate_ratio
 
 __all__ = [
     "KIND", "OasisInstance", "SigmoidUtility", "TabulatedUtility", "Utility", "generate_instance", "fig5_instance",
-    "fixed_counts", "build_offline", "build_primal", "build_dual", "build_oracle", "solve_offline", "online",
+    "fixed_counts", "build_offline", "build_primal", "build_dual", "build_oracle", "solve_exact", "online",
     "OracleResult", "best_schedule", "algorithm2_literal", "best_schedule_ilp", "schedules_by_end", "PriceBounds",
     "Prices", "Usage", "price_bounds", "estimated_bounds", "price", "prices_from_usage", "alpha", "competitive_bound",
     "LPBound", "lp_bound", "compact_lp_bound", "JobSchedule", "OasisSolution", "CheckReport", "check_schedule",

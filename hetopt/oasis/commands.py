@@ -12,7 +12,7 @@ from .figures import SCHEMES
 from .generator import generate_instance
 from .instance import KIND, OasisInstance
 from .model import build_offline
-from .offline import solve_offline
+from .offline import solve_exact
 from .online import online
 from .oracle import best_schedule
 from .prices import Usage, price_bounds, prices_from_usage
@@ -27,7 +27,7 @@ __all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "val
 CAPPED_LOG_RATIO = 15.0
 
 METHODS: dict[str, Callable[[OasisInstance], Solution]] = {
-    **SCHEMES, "oasis_capped": functools.partial(online, log_ratio_cap=CAPPED_LOG_RATIO), "offline": solve_offline}
+    **SCHEMES, "oasis_capped": functools.partial(online, log_ratio_cap=CAPPED_LOG_RATIO), "exact": solve_exact}
 
 
 def load_instance(data: dict) -> OasisInstance:
@@ -81,7 +81,7 @@ def bench(quick: bool = False) -> list[Table]:
     sizes = [(5, 6, 10)] if quick else [(10, 10, 40)]
     for n, T, srv in sizes:
         inst = generate_instance(n, T, srv // 2, srv // 2, 0, resources=("gpu", "cpu", "bandwidth"), epochs_range=(5, 20))
-        s = solve_offline(inst)
+        s = solve_exact(inst)
         t.add(n, T, srv, 3, s.status.value, s.total_utility, s.wall_time, 120.0)
     tables.append(t)
     t = Table("One OASiS decision (Alg. 2 + price update) for the largest job", ["T", "H", "K", "N", "E", "seconds", "goal (s)"])

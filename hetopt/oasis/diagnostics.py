@@ -27,7 +27,7 @@ from ..report import Table
 from .figures import SCHEMES
 from .generator import generate_instance
 from .instance import OasisInstance
-from .offline import solve_offline
+from .offline import solve_exact
 from .online import online
 from .oracle import best_schedule, best_schedule_ilp
 from .prices import Prices, Usage, competitive_bound, price_bounds
@@ -107,7 +107,7 @@ def theorem4_experiment(inst: OasisInstance) -> dict[str, Any]:
 
     The offline optimum must be certified (the instances used here are tiny).
     """
-    off = solve_offline(inst)
+    off = solve_exact(inst)
     if off.status.value != "optimal":
         raise RuntimeError(f"offline optimum not certified ({off.status.value})")
     limit = competitive_bound(inst)

@@ -15,10 +15,10 @@ from .instance import OasisInstance
 from .model import build_offline, offline_schedules
 from .schedule import OasisSolution, make_solution
 
-__all__ = ["solve_offline"]
+__all__ = ["solve_exact"]
 
 
-def solve_offline(inst: OasisInstance, *, time_limit: float | None = None, mip_gap: float | None = None,
+def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap: float | None = None,
                   threads: int = 1, solver: str = "highs") -> OasisSolution:
     """Certified optimum (or incumbent and dual bound) of the offline problem (1)-(13).
 

@@ -22,7 +22,7 @@ from ..validate import RATIO_TOL, sweep
 from .colgen import lp_bound
 from .generator import fig5_instance
 from .instance import OasisInstance
-from .offline import solve_offline
+from .offline import solve_exact
 from .online import online
 from .prices import competitive_bound
 from .schedule import check_schedule
@@ -54,7 +54,7 @@ def ratio_check(inst: OasisInstance, *, time_limit: float = 120.0, threads: int 
         ``reference_kind`` ("optimum", "milp bound" or "lp bound") and the checker results.
     """
     on = online(inst)
-    off = solve_offline(inst, time_limit=time_limit, threads=threads)
+    off = solve_exact(inst, time_limit=time_limit, threads=threads)
     for sol in (on, off):
         rep = check_schedule(inst, sol)
         if not rep.ok:

@@ -62,7 +62,7 @@ def test_cli_dispatch(monkeypatch, capsys, tmp_path):
     from hetopt.data import instance_path
 
     monkeypatch.setitem(cli.PAPERS, "contention", "hetopt.contention.commands")
-    assert cli.main(["solve", str(instance_path("wang2019_contention_beats_milp")), "--method", "milp", "--json"]) == 0
+    assert cli.main(["solve", str(instance_path("wang2019_contention_beats_milp")), "--method", "exact", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "optimal" and out["total_jct"] == pytest.approx(47.0)
     lp = tmp_path / "tiny.lp"

@@ -9,7 +9,7 @@ from hetopt.contention import (
     ada_srsf,
     build_milp,
     check_schedule,
-    solve_milp,
+    solve_exact,
     srsf,
     tiny_instance,
 )
@@ -39,7 +39,7 @@ def test_card_components_exist():
 def test_known_answer_spt_on_one_gpu():
     # two single-GPU jobs on the same GPU: p = 2 and 4; SPT gives 2 + 6 = 8
     inst = _inst()
-    opt = solve_milp(inst, [[0], [0]])
+    opt = solve_exact(inst, [[0], [0]])
     assert opt.status is Status.OPTIMAL and opt.objective == pytest.approx(8.0)
     assert opt.bound == pytest.approx(8.0)
 
@@ -47,7 +47,7 @@ def test_known_answer_spt_on_one_gpu():
 def test_known_answer_one_multi_server_job():
     # 3 iterations of (1 + 1 + (0 + 1 * 2)) = 12
     inst = _inst(arrival=[3.0], n_gpus=[2], iterations=[3], t_f=[1.0], t_b=[1.0], model_size=[2.0], memory=[1.0])
-    opt = solve_milp(inst, [[0, 1]])
+    opt = solve_exact(inst, [[0, 1]])
     assert opt.objective == pytest.approx(12.0)
     assert ada_srsf(inst).objective == pytest.approx(12.0)
 
@@ -58,7 +58,7 @@ def test_known_answer_shared_network():
     inst = ContentionInstance(n_servers=2, gpus_per_server=2, gpu_memory=100.0, a=0.0, b=1.0, eta=0.3,
                               arrival=[0.0, 0.0], n_gpus=[2, 2], iterations=[1, 1], t_f=[1.0, 1.0],
                               t_b=[1.0, 1.0], model_size=[5.0, 1.0], memory=[1.0, 1.0])
-    opt = solve_milp(inst, [[0, 2], [1, 3]])
+    opt = solve_exact(inst, [[0, 2], [1, 3]])
     assert opt.objective == pytest.approx(11.0)
     assert check_schedule(inst, opt, max_concurrent=1) == []
 
@@ -69,7 +69,7 @@ def test_milp_schedule_is_feasible_and_below_contention_free_heuristics(seed):
     for placement in ("lwf", "ff", "ls", "rand"):
         heur = srsf(inst, 1, placement=placement, seed=seed, record=True)
         assert check_schedule(inst, heur, max_concurrent=1) == []
-        opt = solve_milp(inst, heur.placement, upper_bound=heur.objective)
+        opt = solve_exact(inst, heur.placement, upper_bound=heur.objective)
         assert opt.status is Status.OPTIMAL
         assert check_schedule(inst, opt, max_concurrent=1) == []
         assert heur.objective >= opt.objective - OBJ_TOL
@@ -79,8 +79,8 @@ def test_milp_schedule_is_feasible_and_below_contention_free_heuristics(seed):
 def test_time_windows_do_not_cut_the_optimum(seed):
     inst = tiny_instance(seed)
     heur = srsf(inst, 1)
-    tight = solve_milp(inst, heur.placement, upper_bound=heur.objective)
-    loose = solve_milp(inst, heur.placement)
+    tight = solve_exact(inst, heur.placement, upper_bound=heur.objective)
+    loose = solve_exact(inst, heur.placement)
     assert tight.objective == pytest.approx(loose.objective)
 
 
@@ -88,7 +88,7 @@ def test_finding_contention_beats_the_contention_free_optimum():
     inst = ContentionInstance.from_dict(load_json("wang2019_contention_beats_milp"))
     ada = ada_srsf(inst, record=True)
     assert check_schedule(inst, ada, max_concurrent=2) == []
-    opt = solve_milp(inst, ada.placement, upper_bound=srsf(inst, 1).objective)
+    opt = solve_exact(inst, ada.placement, upper_bound=srsf(inst, 1).objective)
     assert opt.is_optimal
     # by hand: Ada-SRSF 26.6 + 17.6; contention-free optimum 35 + 12
     assert ada.objective == pytest.approx(44.2) and opt.objective == pytest.approx(47.0)
@@ -111,11 +111,11 @@ def test_upper_bound_below_the_optimum_is_infeasible_never_optimal():
     # tiny_instance(6) on SRSF(1)'s placement: the optimum (no bound) is 22; a bound of 21 once gave "optimal 24"
     inst = tiny_instance(6)
     placement = srsf(inst, 1).placement
-    free = solve_milp(inst, placement)
+    free = solve_exact(inst, placement)
     assert free.status is Status.OPTIMAL
     with pytest.raises(InfeasibleError, match="upper_bound"):
-        solve_milp(inst, placement, upper_bound=free.objective - 1)
-    at = solve_milp(inst, placement, upper_bound=free.objective)
+        solve_exact(inst, placement, upper_bound=free.objective - 1)
+    at = solve_exact(inst, placement, upper_bound=free.objective)
     assert at.status is Status.OPTIMAL and at.objective == pytest.approx(free.objective)
 
 
@@ -123,7 +123,7 @@ def test_upper_bound_below_the_optimum_is_infeasible_never_optimal():
 def test_no_bound_below_the_optimum_returns_a_schedule_above_it(seed):
     inst = tiny_instance(seed)
     placement = srsf(inst, 1).placement
-    opt = solve_milp(inst, placement).objective
+    opt = solve_exact(inst, placement).objective
     for u in (opt - 1, opt - 0.5):
         with pytest.raises(InfeasibleError):
-            solve_milp(inst, placement, upper_bound=u)
+            solve_exact(inst, placement, upper_bound=u)

@@ -16,10 +16,10 @@ def inst():
 
 def test_kind_and_methods(inst):
     assert commands.KIND == "hadar"
-    assert {"offline", "hadar", "hadare", "gavel", "tiresias", "yarn_cs"} <= set(commands.METHODS)
+    assert {"exact", "hadar", "hadare", "gavel", "tiresias", "yarn_cs"} <= set(commands.METHODS)
 
 
-@pytest.mark.parametrize("method", ["offline", "hadar", "hadare", "gavel", "tiresias", "yarn_cs"])
+@pytest.mark.parametrize("method", ["exact", "hadar", "hadare", "gavel", "tiresias", "yarn_cs"])
 def test_solve_and_summary_are_json(inst, method):
     sol = commands.solve(inst, method)
     summary = commands.solution_summary(sol)
@@ -28,7 +28,7 @@ def test_solve_and_summary_are_json(inst, method):
 
 
 def test_offline_dominates_policies_on_the_small_instance(inst):
-    opt = commands.solve(inst, "offline").objective
+    opt = commands.solve(inst, "exact").objective
     from hetopt.hadar import hadar_p1_schedule
 
     assert opt >= hadar_p1_schedule(inst)[1].total_utility * (1 - 1e-9)

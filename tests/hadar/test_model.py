@@ -13,7 +13,7 @@ from hetopt.hadar import (
     check_schedule,
     enumerate_schedules,
     generate_instance,
-    solve_offline,
+    solve_exact,
     solve_p2,
     solve_p3,
     split_schedule,
@@ -31,7 +31,7 @@ def test_two_jobs_one_gpu_shortest_first():
     # B first: 1/1 + 2/3 = 5/3; A first: 2/2 + 1/3 = 4/3.
     inst = HadarInstance(capacity=[[1]], arrival=[0, 0], gpus=[1, 1], epochs=[2, 1], iterations_per_epoch=[1, 1],
                          throughput=[[1.0], [1.0]], utility="effective_throughput", slot_length=1.0)
-    sol = solve_offline(inst)
+    sol = solve_exact(inst)
     assert sol.status is Status.OPTIMAL
     assert sol.objective == pytest.approx(5 / 3, rel=OBJ_RTOL)
     np.testing.assert_array_equal(sol.finish_slot, [2, 0])
@@ -42,7 +42,7 @@ def test_bottleneck_of_a_mixed_gang():
     # 8 iterations take 4 slots, utility 8 / 4 = 2 (a wrong (1b) would give 8 it/s and 8).
     inst = HadarInstance(capacity=[[1, 1]], arrival=[0], gpus=[2], epochs=[8], iterations_per_epoch=[1],
                          throughput=[[4.0, 1.0]], utility="effective_throughput", slot_length=1.0)
-    sol = solve_offline(inst)
+    sol = solve_exact(inst)
     assert sol.objective == pytest.approx(2.0, rel=OBJ_RTOL)
     assert sol.finish_slot[0] == 3
 
@@ -50,14 +50,14 @@ def test_bottleneck_of_a_mixed_gang():
 def test_arrival_is_respected():
     inst = HadarInstance(capacity=[[1]], arrival=[2], gpus=[1], epochs=[1], iterations_per_epoch=[1],
                          throughput=[[1.0]], utility="effective_throughput", slot_length=1.0)
-    sol = solve_offline(inst)
+    sol = solve_exact(inst)
     assert sol.finish_slot[0] == 2 and sol.objective == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_p1_schedule_passes_the_independent_checker(seed):
     inst = generate_instance(4, 2, seed, utility="sigmoid" if seed % 2 else "effective_throughput")
-    sol = solve_offline(inst)
+    sol = solve_exact(inst)
     chk = check_schedule(inst, sol.schedule)
     assert chk.feasible, chk.violations
     assert chk.total_utility == pytest.approx(sol.objective, rel=OBJ_RTOL)
@@ -66,7 +66,7 @@ def test_p1_schedule_passes_the_independent_checker(seed):
 
 def test_checker_catches_violations():
     inst = generate_instance(3, 2, 1)
-    w = solve_offline(inst).schedule.copy()
+    w = solve_exact(inst).schedule.copy()
     j, h, r, t = map(int, np.argwhere(w > 0)[0])
     bad = w.copy()
     bad[j, h, r, t] += 1  # breaks the gang (and maybe capacity)
@@ -81,7 +81,7 @@ def test_p1_equals_p2_over_all_schedules(seed):
     """P2 with every schedule of every job (and every job admitted) has P1's optimum;
     the paper's P2 with (2b) '<= 1' can only be larger (it may reject jobs)."""
     inst = generate_instance(3, 2, seed, max_slots=2)
-    p1 = solve_offline(inst)
+    p1 = solve_exact(inst)
     S = [enumerate_schedules(inst, j, limit=3000) for j in range(inst.n_jobs)]
     p2_all, _ = solve_p2(inst, S, require_all=True)
     p2, _ = solve_p2(inst, S)
@@ -94,7 +94,7 @@ def test_p2_relaxation_and_p3_strong_duality(seed):
     inst = generate_instance(4, 2, seed)
     rng = np.random.default_rng(seed)
     # candidate schedules: the optimum's plus up to six random ones per job
-    S = split_schedule(solve_offline(inst).schedule)
+    S = split_schedule(solve_exact(inst).schedule)
     for j in range(inst.n_jobs):
         try:
             extra = enumerate_schedules(inst, j, limit=200)
@@ -112,6 +112,6 @@ def test_p2_relaxation_and_p3_strong_duality(seed):
 
 def test_card_components_exist_with_equation_numbers():
     inst = generate_instance(2, 2, 0)
-    S = split_schedule(solve_offline(inst).schedule)
+    S = split_schedule(solve_exact(inst).schedule)
     n = check_card(CARD, {"build_p1": build_p1(inst), "build_p2": build_p2(inst, S), "build_p3": build_p3(inst, S)})
     assert n >= 15

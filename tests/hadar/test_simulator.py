@@ -13,7 +13,7 @@ from hetopt.hadar import (
     hadar_p1_schedule,
     motivating_example,
     simulate,
-    solve_offline,
+    solve_exact,
     total_utility,
     validate_ratio,
 )
@@ -59,7 +59,7 @@ def test_offline_optimum_is_at_least_hadar(seed):
     inst = generate_instance(4, 2, seed, utility="sigmoid" if seed % 2 else "effective_throughput")
     w, chk = hadar_p1_schedule(inst)
     assert chk.feasible
-    opt = solve_offline(inst)
+    opt = solve_exact(inst)
     assert opt.objective >= chk.total_utility * (1 - OBJ_RTOL)
     cert = validate_ratio(inst)
     assert cert.proven and cert.holds and cert.ratio >= 1 - OBJ_RTOL

@@ -11,7 +11,7 @@ from hetopt.hadar import (
     estimate_throughput,
     motivating_example,
     physical_mix,
-    solve_offline,
+    solve_exact,
     solve_p2,
     trace_workload,
 )
@@ -61,7 +61,7 @@ def test_bundled_instances_load():
 def test_p2_relaxes_p1_finding():
     """P2 with (2b) '<= 1' rejects the blocking job and beats P1 (every job completes)."""
     inst = HadarInstance.from_json(load_json("hadar2024_p2_relaxes_p1"))
-    p1 = solve_offline(inst)
+    p1 = solve_exact(inst)
     S = [enumerate_schedules(inst, j) for j in range(inst.n_jobs)]
     p2, _ = solve_p2(inst, S)
     p2_all, _ = solve_p2(inst, S, require_all=True)

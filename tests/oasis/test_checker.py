@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from hetopt.oasis import JobSchedule, check_schedule, make_solution, online, solve_offline
+from hetopt.oasis import JobSchedule, check_schedule, make_solution, online, solve_exact
 
 from .conftest import tiny_instance
 
@@ -11,7 +11,7 @@ from .conftest import tiny_instance
 def _solution():
     for seed in range(20):
         inst = tiny_instance(seed, n_jobs=3, horizon=5)
-        sol = solve_offline(inst)
+        sol = solve_exact(inst)
         if len(sol.admitted) >= 1:
             return inst, sol
     raise AssertionError("no instance with an admitted job")
@@ -71,4 +71,4 @@ def test_relabelling_servers_keeps_the_optimum():
     from hetopt.oasis import OasisInstance
 
     perm = OasisInstance.from_dict(d)
-    assert solve_offline(perm).total_utility == pytest.approx(solve_offline(inst).total_utility, rel=1e-6, abs=1e-9)
+    assert solve_exact(perm).total_utility == pytest.approx(solve_exact(inst).total_utility, rel=1e-6, abs=1e-9)

@@ -116,9 +116,9 @@ def test_huge_horizon_raises_size_limit_error_not_memory_error():
     d["horizon"] = 10**7
     d["utility"] = [{"type": "sigmoid", "gamma1": 10.0, "gamma2": 1.0, "gamma3": 3.0}]
     inst = OasisInstance.from_dict(d)
-    from hetopt.oasis import drf, solve_offline
+    from hetopt.oasis import drf, solve_exact
 
-    for fn in (online, drf, solve_offline, lambda i: check_schedule(i, {})):
+    for fn in (online, drf, solve_exact, lambda i: check_schedule(i, {})):
         with pytest.raises(SizeLimitError, match=f"horizon is 10000000.*{MAX_HORIZON}"):
             fn(inst)
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from hetopt.oasis import check_schedule, compact_lp_bound, lp_bound, solve_offline
+from hetopt.oasis import check_schedule, compact_lp_bound, lp_bound, solve_exact
 
 from .conftest import tiny_instance
 
@@ -13,7 +13,7 @@ BOUND_TOL = 1e-6
 def test_lp_bound_above_offline_optimum(seed):
     inst = tiny_instance(seed, n_jobs=4, horizon=5)
     lb = lp_bound(inst, max_iterations=30)
-    off = solve_offline(inst)
+    off = solve_exact(inst)
     assert lb.proven
     assert lb.bound >= off.total_utility - BOUND_TOL
     assert lb.bound <= lb.compact_bound + BOUND_TOL and lb.bound <= lb.colgen_bound + BOUND_TOL
@@ -28,4 +28,4 @@ def test_lp_bound_above_offline_optimum(seed):
 def test_lp_bound_stopped_early_is_still_valid():
     inst = tiny_instance(7, n_jobs=5, horizon=5)
     lb = lp_bound(inst, max_iterations=1)
-    assert lb.bound >= solve_offline(inst).total_utility - BOUND_TOL
+    assert lb.bound >= solve_exact(inst).total_utility - BOUND_TOL

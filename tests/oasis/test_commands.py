@@ -17,7 +17,7 @@ def test_solve_every_method_on_a_bundled_instance():
         summary = commands.solution_summary(sol)
         json.dumps(summary)
         assert summary["total_utility"] <= 8.0 + 1e-9
-    assert commands.solution_summary(commands.solve(inst, "offline"))["completion"] == {0: 2}
+    assert commands.solution_summary(commands.solve(inst, "exact"))["completion"] == {0: 2}
     with pytest.raises(ValueError):
         commands.solve(inst, "nope")
 

@@ -6,7 +6,7 @@ import pytest
 
 from hetopt.data import instance_path
 from hetopt.oasis import (OasisInstance, Prices, build_dual, build_offline, build_primal, check_schedule,
-                          schedules_by_end, solve_offline)
+                          schedules_by_end, solve_exact)
 from hetopt.solvers import solve_model
 from hetopt.testing import check_card
 
@@ -54,7 +54,7 @@ def brute_force(inst):
 @pytest.mark.parametrize("seed", range(6))
 def test_offline_milp_equals_brute_force(seed):
     inst = tiny_instance(seed, n_jobs=2, horizon=3, servers=1)
-    sol = solve_offline(inst)
+    sol = solve_exact(inst)
     assert sol.is_optimal and check_schedule(inst, sol).ok
     assert sol.total_utility == pytest.approx(brute_force(inst), rel=OBJ_RTOL, abs=1e-9)
 
@@ -63,14 +63,14 @@ def test_offline_known_answers():
     """Hand-derived: 2.0 worker-slots at 1 worker per slot finish in slot 2: f(1) = 10 and 8."""
     for name, opt in (("oasis2018_theorem4_violation", 10.0), ("oasis2018_theorem1_counterexample", 8.0)):
         inst = OasisInstance.from_json(instance_path(name))
-        sol = solve_offline(inst)
+        sol = solve_exact(inst)
         assert sol.is_optimal and sol.total_utility == pytest.approx(opt)
         assert sol.schedules[0].completion == 2
 
 
 def test_offline_extracted_schedules_match_solver_objective():
     inst = tiny_instance(11, n_jobs=4, horizon=5, servers=2)
-    sol = solve_offline(inst)
+    sol = solve_exact(inst)
     rep = check_schedule(inst, sol)
     assert rep.ok, rep.violations
     assert sol.details["solver_objective"] == pytest.approx(sol.total_utility, rel=OBJ_RTOL, abs=1e-9)
@@ -97,7 +97,7 @@ def test_strong_duality_of_schedule_lps(seed):
     ip = build_primal(inst, cols)
     si = solve_model(ip, threads=1)
     assert si.objective <= sp.objective + 1e-7
-    assert si.objective <= solve_offline(inst).total_utility + 1e-7
+    assert si.objective <= solve_exact(inst).total_utility + 1e-7
 
 
 def test_card_components():
@@ -113,6 +113,6 @@ def test_card_components():
 
 def test_offline_scip_agrees_with_highs():
     inst = tiny_instance(8, n_jobs=3, horizon=4)
-    a, b = solve_offline(inst), solve_offline(inst, solver="scip")
+    a, b = solve_exact(inst), solve_exact(inst, solver="scip")
     assert a.is_optimal and b.is_optimal
     assert a.total_utility == pytest.approx(b.total_utility, rel=OBJ_RTOL, abs=1e-9)

@@ -8,7 +8,7 @@ import pytest
 from hetopt.data import instance_path
 from hetopt.oasis import (OasisInstance, Prices, Usage, best_schedule, best_schedule_ilp, check_schedule, competitive_bound,
                           dorm, drf, estimated_bounds, fifo, fig5_setting, online, price, price_bounds, prices_from_usage,
-                          rrh, solve_offline)
+                          rrh, solve_exact)
 from hetopt.oasis.schedule import schedule_cost
 
 from .conftest import tiny_instance
@@ -66,7 +66,7 @@ def test_theorem4_violated_on_shipped_instance():
     """Alg. 2's integer chunks finish the job in slot 3 (utility 1e-3) instead of slot 2
     (utility 10): OPT / OASiS = 1e4 > 2 alpha = 34.  With the exact oracle (27) OASiS is optimal."""
     inst = OasisInstance.from_json(instance_path("oasis2018_theorem4_violation"))
-    on, off = online(inst), solve_offline(inst)
+    on, off = online(inst), solve_exact(inst)
     assert on.admitted == (0,) and on.total_utility == pytest.approx(1e-3)
     assert off.total_utility / on.total_utility > competitive_bound(inst)
     assert online(inst, oracle=best_schedule_ilp).total_utility == pytest.approx(off.total_utility)
@@ -75,7 +75,7 @@ def test_theorem4_violated_on_shipped_instance():
 @pytest.mark.parametrize("seed", range(4))
 def test_offline_dominates_online_and_baselines(seed):
     inst = tiny_instance(seed, n_jobs=4, horizon=5) if seed % 2 else fig5_setting(seed)
-    off = solve_offline(inst)
+    off = solve_exact(inst)
     assert off.is_optimal and check_schedule(inst, off).ok
     for fn in (online, fifo, drf, rrh, dorm):
         s = fn(inst)
