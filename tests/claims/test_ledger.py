@@ -87,3 +87,16 @@ def test_summary_counts_add_up():
     t = ledger.summary_table(ALL)
     last = t.rows[-1]
     assert last[0] == "all" and last[1] == len(ALL) == sum(last[2:])
+
+
+def test_the_ledger_covers_every_paper_and_gavel():
+    per_paper = {p: sum(c.paper == p for c in ALL) for p in ledger.PAPERS}
+    assert all(n >= 5 for n in per_paper.values()), per_paper
+    assert len(ALL) >= 60
+
+
+def test_every_sweep_names_claims_that_exist():
+    ids = {c.id for c in ALL}
+    for name, sw in ledger.sweeps().items():
+        assert name == sw.name and sw.description, name
+        assert set(sw.claims) <= ids, (name, set(sw.claims) - ids)
