@@ -56,10 +56,15 @@ def _print_table(table, args) -> None:
         print()
 
 
+def _claim_progress(k: int, n: int, r) -> None:
+    """One line per checked claim on stderr, so a long ledger run shows where it is."""
+    print(f"[{k}/{n}] {r.claim.id}: {r.outcome.verdict.value} ({r.wall_time:.1f} s)", file=sys.stderr, flush=True)
+
+
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     from . import claims as ledger
 
-    results = ledger.run(args.paper, include_slow=not args.fast)
+    results = ledger.run(args.paper, include_slow=not args.fast, progress=_claim_progress)
     if args.json:
         print(json.dumps([r.to_dict() for r in results], indent=1, default=str))
     else:
@@ -85,7 +90,7 @@ def _cmd_claims(args: argparse.Namespace) -> int:
     from . import claims as ledger
 
     if args.run or args.id:
-        results = ledger.run(args.paper, args.id, include_slow=not args.fast)
+        results = ledger.run(args.paper, args.id, include_slow=not args.fast, progress=_claim_progress)
         if args.json:
             print(json.dumps([r.to_dict() for r in results], indent=1, default=str))
             return 0

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 from collections import Counter
-from typing import Iterable
+from typing import Callable, Iterable
 
 from ..errors import HetoptError
 from ..report import Table
@@ -79,13 +79,22 @@ def get_sweep(name: str) -> Sweep:
     return found[name]
 
 
-def run(paper: str | None = None, ids: Iterable[str] | None = None, *, include_slow: bool = True) -> list[ClaimResult]:
-    """Run the checks of the selected claims and return their results in ledger order."""
+def run(paper: str | None = None, ids: Iterable[str] | None = None, *, include_slow: bool = True,
+        progress: Callable[[int, int, ClaimResult], None] | None = None) -> list[ClaimResult]:
+    """Run the checks of the selected claims and return their results in ledger order.
+
+    ``progress(k, n, result)`` is called after each claim (the CLI prints a line to stderr).
+    """
     if ids:
         selected = [get_claim(i) for i in ids]
     else:
         selected = [c for c in claims(paper) if include_slow or c.cost == "fast"]
-    return [c.run() for c in selected]
+    out = []
+    for k, c in enumerate(selected, 1):
+        out.append(c.run())
+        if progress is not None:
+            progress(k, len(selected), out[-1])
+    return out
 
 
 def ledger_table(items: Iterable[Claim]) -> Table:
