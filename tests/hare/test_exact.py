@@ -59,12 +59,13 @@ def test_without_symmetry_breaking_same_optimum():
 
 
 def test_time_limited_is_not_optimal():
-    inst = random_instance(0, n_jobs=4, n_gpus=3, max_rounds=3, max_total_tasks=12)
-    sol = solve_exact(inst, time_limit=0.05)
+    # 19 tasks: the big-M root gap is about 25 % and HiGHS cannot close it in 0.2 s (nor in 120 s
+    # at 15 tasks), so a status other than TIME_LIMIT here is a mislabelled result
+    inst = random_instance(0, n_jobs=6, n_gpus=3, max_rounds=4, max_total_tasks=20)
+    sol = solve_exact(inst, time_limit=0.2)
     check_schedule(inst, sol)
-    assert sol.status in (Status.TIME_LIMIT, Status.OPTIMAL)
-    if sol.status is Status.TIME_LIMIT:
-        assert sol.bound is None or sol.bound <= sol.objective + 1e-9
+    assert sol.status is Status.TIME_LIMIT
+    assert sol.bound is None or sol.bound <= sol.objective + 1e-9
 
 
 def test_brute_force_size_limit():
