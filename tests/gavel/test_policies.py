@@ -245,33 +245,7 @@ def test_gavel_fifo_blocks_behind_a_job_that_does_not_fit():
 
 
 # ---------------------------------------------------------------- min-total-duration at real magnitudes
-def _makespan_linprog_hours(T, s, c, steps):
-    """Independent LP: min M (hours) over Y = M X (hours on each type), per-job work in hours on its
-    fastest type: sum_r (T_jr / Tmax_j) Y_jr >= steps_j / (3600 Tmax_j), sum_r Y_jr <= M,
-    sum_j s_j Y_jr <= c_r M.  Returns M in seconds."""
-    from scipy.optimize import linprog
-    from scipy.sparse import lil_matrix
-
-    T, s, c, steps = (np.asarray(a, float) for a in (T, s, c, steps))
-    J, R = T.shape
-    tmax = T.max(axis=1)
-    n = J * R + 1
-    A = lil_matrix((2 * J + R, n))
-    b = np.zeros(2 * J + R)
-    for j in range(J):
-        A[j, j * R:(j + 1) * R] = -T[j] / tmax[j]
-        b[j] = -steps[j] / (3600 * tmax[j])
-        A[J + j, j * R:(j + 1) * R] = 1.0
-        A[J + j, n - 1] = -1.0
-    for r in range(R):
-        for j in range(J):
-            A[2 * J + r, j * R + r] = s[j]
-        A[2 * J + r, n - 1] = -c[r]
-    cost = np.zeros(n)
-    cost[-1] = 1.0
-    res = linprog(cost, A_ub=A.tocsr(), b_ub=b, bounds=[(0, None)] * n, method="highs")
-    assert res.status == 0, res.message
-    return res.fun * 3600
+from hetopt.claims.gavel_checks import makespan_lp_hours as _makespan_linprog_hours  # noqa: E402  (scipy's linprog on Gavel's equations)
 
 
 def _trace():
