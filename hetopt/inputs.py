@@ -16,7 +16,7 @@ import numpy as np
 
 from .errors import InstanceError
 
-__all__ = ["numeric_array", "real_scalar", "int_scalar", "names_tuple", "check_instance", "INT64_LIMIT"]
+__all__ = ["numeric_array", "real_scalar", "int_scalar", "names_tuple", "job_indices", "check_instance", "INT64_LIMIT"]
 
 #: Integers at or beyond this magnitude do not fit int64 and are rejected.
 INT64_LIMIT = 2**63
@@ -114,6 +114,18 @@ def names_tuple(name: str, value: Any, length: int, default: str) -> tuple[str, 
     if len(names) != length or not all(isinstance(s, str) for s in names):
         raise InstanceError(f"{name} must be {length} strings; got {value!r}")
     return names
+
+
+def job_indices(name: str, jobs: Any, n_jobs: int) -> np.ndarray:
+    """Job indices as int64, each in ``0..n_jobs-1`` (no negative wrap-around); InstanceError naming ``name``."""
+    if isinstance(jobs, (str, bytes)) or jobs is None:
+        raise InstanceError(f"{name} is {jobs!r}; expected a sequence of job indices")
+    idx = numeric_array(name, list(jobs) if not isinstance(jobs, np.ndarray) else jobs, integer=True).reshape(-1)
+    bad = np.nonzero((idx < 0) | (idx >= n_jobs))[0]
+    if bad.size:
+        k = int(bad[0])
+        raise InstanceError(f"{name}[{k}] is {int(idx[k])}; job indices must be in 0..{n_jobs - 1}")
+    return idx
 
 
 def check_instance(value: Any, cls: type, where: str = "inst") -> Any:

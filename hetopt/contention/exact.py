@@ -54,6 +54,9 @@ def solve_exact(
     InfeasibleError
         ``upper_bound`` is below the optimum (never reported as OPTIMAL).
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, ContentionInstance, "inst")
     t0 = time.perf_counter()
     m = build_milp(inst, placement, slot=slot, upper_bound=upper_bound, max_binaries=max_binaries)
     try:

@@ -119,7 +119,9 @@ class GavelInstance:
 
     def subset(self, jobs) -> "GavelInstance":
         """The instance restricted to the job indices ``jobs`` (same cluster)."""
-        idx = np.asarray(jobs, dtype=int)
+        from ..inputs import job_indices
+
+        idx = job_indices("jobs", jobs, len(self.job_types))
         return GavelInstance(self.gpu_types, self.capacity, [self.job_types[i] for i in idx], self.scale_factor[idx],
                              self.total_steps[idx], self.arrival[idx], self.throughput[idx], self.priority_weight[idx],
                              self.description, self.source)

@@ -48,6 +48,9 @@ def solve_exact(inst: HadarInstance, *, solver: str = "highs", time_limit: float
     SolverError
         When the returned schedule fails the independent checker.
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, HadarInstance, "inst")
     size = inst.n_jobs * inst.n_machines * inst.n_types * inst.horizon
     if size > MAX_P1_INTEGERS:
         raise SizeLimitError(f"P1 has {size} GPU-count variables (J*H*R*T); solve_exact handles at most "

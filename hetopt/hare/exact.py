@@ -57,6 +57,9 @@ def solve_exact(inst: HareInstance, solver: str = "highs", *, time_limit: float 
     ----------
     .. [1] F. Chen et al., "Hare", HPDC 2022, problem Hare_Sched (4)-(8).
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, HareInstance, "inst")
     t0 = time.perf_counter()
     heur_start, heur_gpu, ub = best_known_schedule(inst)
     model = build_hare_sched(inst, symmetry_breaking=symmetry_breaking, upper_objective=ub)

@@ -73,6 +73,9 @@ def solve_relaxation(inst: HareInstance, form: str = "linear", *, solver: str | 
     -------
     HareRelaxation
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, HareInstance, "inst")
     from .exact import best_known_schedule
 
     t0 = time.perf_counter()

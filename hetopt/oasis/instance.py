@@ -310,7 +310,9 @@ class OasisInstance:
 
     def with_jobs(self, jobs: Sequence[int]) -> "OasisInstance":
         """The sub-instance of the given jobs (in that order), same cluster."""
-        idx = np.asarray(list(jobs), dtype=int)
+        from ..inputs import job_indices
+
+        idx = job_indices("jobs", jobs, self.n_jobs)
         d = self.to_dict()
         for k in ("arrival", "epochs", "chunks", "minibatches", "minibatch_time", "gradient_size"):
             d[k] = [d[k][j] for j in idx]

@@ -39,6 +39,9 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
         ``status`` OPTIMAL with ``bound`` = the optimum when certified; ``total_utility`` is
         recomputed from the extracted schedules (it equals the solver's objective).
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, OasisInstance, "inst")
     model = build_offline(inst)
     sol = solve_model(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads, require_incumbent=False)
     if sol.objective is None:

@@ -58,6 +58,9 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
         ``bound`` is a proven lower bound; ``info`` records the route, the number of groups and
         (for HiGHS) the outer-approximation iterations.
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, PlacementInstance, "inst")
     time_limit = check_time_limit(time_limit)
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit

@@ -200,7 +200,9 @@ class PlacementInstance:
 
     def subset(self, jobs: Sequence[int], epochs: Sequence[float] | None = None) -> "PlacementInstance":
         """The instance restricted to ``jobs`` (all workers kept), optionally with new epochs."""
-        jobs = list(jobs)
+        from ..inputs import job_indices
+
+        jobs = job_indices("jobs", jobs, self.n_jobs).tolist()
         return PlacementInstance(
             throughput=self.throughput[jobs],
             dataset_size=self.dataset_size[jobs],

@@ -159,3 +159,46 @@ def test_numeric_array_rules():
 def test_names_tuple_rejects_non_sequences(bad):
     with pytest.raises(InstanceError, match="job_names"):
         names_tuple("job_names", bad, 2, "job")
+
+
+def _front_doors():
+    from hetopt.contention.exact import solve_exact as contention_exact
+    from hetopt.contention.simulator import simulate as contention_simulate
+    from hetopt.hadar.offline import solve_exact as hadar_exact
+    from hetopt.hadar.simulator import simulate as hadar_simulate
+    from hetopt.hare.algorithm1 import schedule as hare_schedule
+    from hetopt.hare.exact import solve_exact as hare_exact
+    from hetopt.hare.ratio import validate_ratio
+    from hetopt.hare.relaxation import solve_relaxation
+    from hetopt.oasis.offline import solve_exact as oasis_exact
+    from hetopt.oasis.online import online
+    from hetopt.placement.exact import solve_exact as placement_exact
+    from hetopt.placement.has import has
+
+    return {
+        "hare.solve_exact": (hare_exact, ()), "hare.solve_relaxation": (solve_relaxation, ()),
+        "hare.validate_ratio": (validate_ratio, ()), "hare.schedule": (hare_schedule, ()),
+        "oasis.solve_exact": (oasis_exact, ()), "oasis.online": (online, ()),
+        "contention.solve_exact": (contention_exact, ([[0]],)), "contention.simulate": (contention_simulate, (None, None)),
+        "hadar.solve_exact": (hadar_exact, ()), "hadar.simulate": (hadar_simulate, ("hadar",)),
+        "placement.solve_exact": (placement_exact, ()), "placement.has": (has, ()),
+    }
+
+
+@pytest.mark.parametrize("door", sorted(_front_doors()))
+@pytest.mark.parametrize("bad", ["none", "path", "other_kind"])
+def test_front_doors_reject_non_instances(door, bad):
+    func, args = _front_doors()[door]
+    value = {"none": None, "path": str(instance_path("liu2024_table2")),
+             "other_kind": load_instance("gavel2020_three_jobs")}[bad]
+    with pytest.raises(InstanceError, match="inst must be a"):
+        func(value, *args)
+
+
+@pytest.mark.parametrize("kind", ["placement", "oasis", "gavel"])
+@pytest.mark.parametrize("jobs", [[-1], [0, 99], ["0"], [True]])
+def test_job_subsets_reject_bad_indices(kind, jobs):
+    inst = load_instance(BUNDLED[kind])
+    method = getattr(inst, "subset", None) or inst.with_jobs
+    with pytest.raises(InstanceError, match="jobs"):
+        method(jobs)
