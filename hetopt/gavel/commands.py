@@ -109,6 +109,7 @@ def validate(n: int = 20, seed: int = 0) -> Table:
             lb += bool(np.all(r.jct >= bound * (1 - 1e-9)))
             jcts.append(r.average_jct / 3600)
         t.add(name, n, ok, lb, float(np.mean(jcts)))
+        t.violations = (t.violations or 0) + (n - ok) + (n - lb)
     return t
 
 
