@@ -202,3 +202,28 @@ def test_job_subsets_reject_bad_indices(kind, jobs):
     method = getattr(inst, "subset", None) or inst.with_jobs
     with pytest.raises(InstanceError, match="jobs"):
         method(jobs)
+
+
+def test_numeric_array_property():
+    """Any nested list of floats/ints within int64 is accepted unchanged; one bad leaf anywhere is rejected."""
+    hypothesis = pytest.importorskip("hypothesis")
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    good = st.one_of(st.integers(-(2**62), 2**62), st.floats(allow_nan=False, allow_infinity=False, width=64))
+    bad = st.one_of(st.booleans(), st.text(max_size=3), st.complex_numbers(), st.none(),
+                    st.integers(min_value=2**63, max_value=2**70))
+
+    @settings(max_examples=60, derandomize=True, deadline=None)
+    @given(st.lists(st.lists(good, min_size=2, max_size=2), min_size=1, max_size=4), st.data())
+    def run(rows, data):
+        np.testing.assert_array_equal(numeric_array("m", rows), np.asarray(rows, dtype=float))
+        i = data.draw(st.integers(0, len(rows) - 1))
+        j = data.draw(st.integers(0, 1))
+        broken = [list(r) for r in rows]
+        broken[i][j] = data.draw(bad)
+        with pytest.raises(InstanceError, match=r"^m"):
+            numeric_array("m", broken)
+
+    run()
+    assert hypothesis
