@@ -24,6 +24,9 @@ __all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "val
 
 def milp_srsf1(inst: ContentionInstance) -> ContentionSolution:
     """The exact contention-free MILP on the placement LWF-1 gives under SRSF(1)."""
+    from ..inputs import check_instance
+
+    check_instance(inst, ContentionInstance, "inst")
     ref = srsf(inst, 1)
     return solve_exact(inst, ref.placement, upper_bound=ref.objective)
 

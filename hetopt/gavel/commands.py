@@ -46,6 +46,9 @@ class GavelAllocation(Solution):
 
 def allocate(inst: GavelInstance, policy: str = "max_min_fairness") -> GavelAllocation:
     """Solve a Gavel policy for all the jobs of ``inst`` (arrivals ignored, total steps as remaining)."""
+    from ..inputs import check_instance
+
+    check_instance(inst, GavelInstance, "inst")
     if policy not in POLICIES:
         raise ValueError(f"policy is {policy!r}; expected one of {', '.join(POLICIES)}")
     t0 = time.perf_counter()

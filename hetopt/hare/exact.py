@@ -156,6 +156,9 @@ def brute_force(inst: HareInstance) -> HareSolution:
     SizeLimitError
         When ``|D|! |M|^|D|`` exceeds :data:`BRUTE_FORCE_LIMIT`.
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, HareInstance, "inst")
     d, mm = inst.n_tasks, inst.n_gpus
     size = np.prod(np.arange(1, d + 1, dtype=float)) * float(mm) ** d
     if size > BRUTE_FORCE_LIMIT:

@@ -140,6 +140,9 @@ def exhaustive(inst: PlacementInstance, *, max_assignments: int = EXHAUSTIVE_LIM
     SizeLimitError
         When S**K exceeds ``max_assignments``.
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, PlacementInstance, "inst")
     S, K = inst.n_jobs, inst.n_workers
     total = S**K
     if total > max_assignments:

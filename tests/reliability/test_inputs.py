@@ -227,3 +227,20 @@ def test_numeric_array_property():
 
     run()
     assert hypothesis
+
+
+def _all_methods():
+    from hetopt import api
+
+    return [(kind, name) for kind in api.KINDS for name in api.methods(kind)]
+
+
+@pytest.mark.parametrize("kind, name", _all_methods())
+def test_every_method_rejects_non_instances(kind, name):
+    from hetopt import api
+
+    func = api.methods(kind)[name].func
+    other = load_instance("liu2024_table2" if kind == "gavel" else "gavel2020_three_jobs")
+    for bad in (None, str(instance_path(BUNDLED[kind])), other):
+        with pytest.raises(InstanceError, match="must be a"):
+            func(bad)
