@@ -149,7 +149,19 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 def _cmd_validate(args: argparse.Namespace) -> int:
     if args.n < 1:
         raise HetoptError(f"--n is {args.n}; expected a number of instances >= 1")
-    _print_table(_paper(args.paper).validate(n=args.n, seed=args.seed), args)
+    import inspect
+
+    func = _paper(args.paper).validate
+    kwargs = {}
+    if args.out is not None:
+        if "save_dir" not in inspect.signature(func).parameters:
+            raise HetoptError(f"validate {args.paper} writes no files; --out applies to: hare")
+        kwargs["save_dir"] = args.out
+    table = func(n=args.n, seed=args.seed, **kwargs)
+    _print_table(table, args)
+    if table.violations:
+        print(f"validate {args.paper}: {table.violations} violation(s) found", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -169,7 +181,10 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if Path(out).resolve() == Path(args.instance).resolve():
         raise HetoptError(f"the output {out} is the input instance; choose another path with -o")
     model = mod.export_model(inst)
-    model.write(out, format=args.format, io_options={"symbolic_solver_labels": True})
+    from pyomo.opt import ProblemFormat
+
+    fmt = {"lp": ProblemFormat.cpxlp, "mps": ProblemFormat.mps}[args.format]
+    model.write(out, format=fmt, io_options={"symbolic_solver_labels": True})
     print(f"wrote {out}")
     return 0
 
@@ -214,6 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paper", choices=list(PAPERS))
     p.add_argument("--n", type=int, default=20, help="number of instances")
     p.add_argument("--seed", type=int, default=0, help="first seed")
+    p.add_argument("--out", metavar="DIR", help="hare: write instances that violate the bound to DIR (default: none written)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--json", action="store_true")
     g.add_argument("--csv", action="store_true")

@@ -73,8 +73,9 @@ def check_header(data: Any, kind: str, schema_version: int, fields: tuple[str, .
         raise InstanceError(f"a {kind} instance must be a JSON object; got {type(data).__name__}")
     if data.get("kind") != kind:
         raise InstanceError(f"kind is {data.get('kind')!r}; expected {kind!r}")
-    if data.get("schema_version") != schema_version:
-        raise InstanceError(f"schema_version is {data.get('schema_version')!r}; expected {schema_version}")
+    version = data.get("schema_version")
+    if isinstance(version, bool) or not isinstance(version, int) or version != schema_version:
+        raise InstanceError(f"schema_version is {version!r}; expected the integer {schema_version}")
     unknown = set(data) - set(fields) - {"kind", "schema_version", *META_KEYS}
     if unknown:
         raise InstanceError(f"unknown keys in {kind} instance: {sorted(unknown)}; allowed: {list(fields)}")

@@ -35,6 +35,8 @@ class Table:
     columns: Sequence[str]
     rows: list[Sequence[Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: For certification tables (``hetopt validate``): how many checks failed (None: not a certification).
+    violations: int | None = None
 
     def add(self, *row: Any) -> None:
         if len(row) != len(self.columns):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import math
+import numbers
 import os
 import sys
 import time
@@ -27,7 +28,7 @@ import numpy as np
 from .errors import InfeasibleError, SolverError, UnboundedError
 from .result import OPTIMAL_RTOL, Solution, Status, relative_gap
 
-__all__ = ["solve_model", "solve_problem", "solve_milp", "PYOMO_SOLVERS", "DEFAULT_MIP_GAP"]
+__all__ = ["solve_model", "check_time_limit", "solve_problem", "solve_milp", "PYOMO_SOLVERS", "DEFAULT_MIP_GAP"]
 
 log = logging.getLogger(__name__)
 
@@ -94,12 +95,27 @@ def _prepare_highs_threads(threads: int | None) -> None:
     _highs_scheduler_threads[:] = [threads]
 
 
+def check_time_limit(time_limit: Any, name: str = "time_limit") -> float | None:
+    """``time_limit`` as a float number of seconds (None: no limit).
+
+    Numpy scalars are accepted; booleans, NaN, zero and negative values are rejected with a
+    ``ValueError`` naming ``name``.
+    """
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, (bool, np.bool_)) or not isinstance(time_limit, (numbers.Real, np.floating, np.integer)) \
+            or not float(time_limit) > 0:
+        raise ValueError(f"{name} is {time_limit!r}; expected a positive number of seconds or None")
+    return float(time_limit)
+
+
 def _check_common(time_limit: float | None, mip_gap: float | None, threads: int | None) -> None:
-    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
-        raise ValueError(f"time_limit is {time_limit!r}; expected a positive number of seconds or None")
-    if mip_gap is not None and not (isinstance(mip_gap, (int, float)) and 0 <= mip_gap < 1):
+    check_time_limit(time_limit)
+    if mip_gap is not None and (isinstance(mip_gap, (bool, np.bool_)) or not isinstance(mip_gap, numbers.Real)
+                                or not 0 <= mip_gap < 1):
         raise ValueError(f"mip_gap is {mip_gap!r}; expected a relative gap in [0, 1) or None")
-    if threads is not None and not (isinstance(threads, int) and threads >= 1):
+    if threads is not None and (isinstance(threads, (bool, np.bool_)) or not isinstance(threads, (int, np.integer))
+                                or threads < 1):
         raise ValueError(f"threads is {threads!r}; expected a positive integer or None")
 
 
@@ -129,6 +145,7 @@ def solve_model(
     tee: bool = False,
     options: dict[str, Any] | None = None,
     raise_on_failure: bool = True,
+    require_incumbent: bool = True,
 ) -> Solution:
     """Solve a Pyomo model and load its solution into the model's variables.
 
@@ -150,6 +167,10 @@ def solve_model(
         Solver-specific options passed through unchanged.
     raise_on_failure : bool
         Raise on infeasible / unbounded / failed solves (default); otherwise return the status.
+    require_incumbent : bool
+        With ``raise_on_failure``, also raise when a limit stops the run before any feasible
+        solution (default).  False returns TIME_LIMIT with ``objective=None`` (and the
+        solver's bound if any), for callers that supply their own incumbent (a heuristic).
 
     Returns
     -------
@@ -228,7 +249,7 @@ def solve_model(
         wall = time.perf_counter() - start
     if raise_on_failure:
         _raise_for(status, solver, message)
-        if status is Status.TIME_LIMIT and objective is None:
+        if status is Status.TIME_LIMIT and objective is None and require_incumbent:
             raise SolverError(f"{solver}: time limit reached with no feasible solution")
     return Solution(
         status=status,

@@ -24,6 +24,9 @@ __all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "val
 
 def milp_srsf1(inst: ContentionInstance) -> ContentionSolution:
     """The exact contention-free MILP on the placement LWF-1 gives under SRSF(1)."""
+    from ..inputs import check_instance
+
+    check_instance(inst, ContentionInstance, "inst")
     ref = srsf(inst, 1)
     return solve_exact(inst, ref.placement, upper_bound=ref.objective)
 
@@ -108,8 +111,10 @@ def validate(n: int = 20, seed: int = 0) -> Table:
     table = Table("Heuristic total JCT / exact contention-free optimum for the same placement (tiny instances)",
                   ["seed", "opt (LWF-1)", *names, "no-contention bound holds"])
     below = 0
+    table.violations = 0
     for s, r in zip(seeds, results):
         holds = all(v >= o - 1e-6 for v, o, proven, nc in r.values() if nc and proven)
+        table.violations += not holds
         below += sum(1 for v, o, proven, nc in r.values() if not nc and proven and v < o - 1e-6)
         table.add(s, r["SRSF(1)"][1], *[r[k][0] / r[k][1] for k in names], holds)
     table.notes.append("SRSF(1) and the FF/LS/RAND placements with SRSF(1) schedule without contention, so the MILP "

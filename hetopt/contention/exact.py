@@ -14,7 +14,10 @@ from typing import Sequence
 import numpy as np
 import pyomo.environ as pyo
 
-from ..errors import InfeasibleError
+from dataclasses import replace
+
+from ..errors import InfeasibleError, SolverError
+from ..result import Status, relative_gap
 from ..solvers import solve_model
 from .instance import ContentionInstance
 from .model import MILP_MAX_BINARIES, build_milp
@@ -51,15 +54,20 @@ def solve_exact(
     InfeasibleError
         ``upper_bound`` is below the optimum (never reported as OPTIMAL).
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, ContentionInstance, "inst")
     t0 = time.perf_counter()
     m = build_milp(inst, placement, slot=slot, upper_bound=upper_bound, max_binaries=max_binaries)
     try:
-        res = solve_model(m, solver, time_limit=time_limit, threads=threads)
+        res = solve_model(m, solver, time_limit=time_limit, threads=threads, require_incumbent=False)
     except InfeasibleError as exc:
         if upper_bound is None:  # pragma: no cover - the model without a bound always has a schedule
             raise
         raise InfeasibleError(f"no contention-free schedule with this placement has total JCT <= upper_bound = "
                               f"{upper_bound}: the bound is below the optimum ({exc})") from None
+    if res.objective is None:
+        return _heuristic_incumbent(inst, placement, res, upper_bound, t0)
     slot = m.slot
     trace = []
     for key in m.TASKS:
@@ -100,3 +108,27 @@ def solve_exact(
         trace=tuple(sorted(trace, key=lambda r: (r.start, r.kind, r.job))),
         **jct_metrics(jct),
     )
+
+
+def _heuristic_incumbent(inst: ContentionInstance, placement, res, upper_bound: float | None,
+                         t0: float) -> ContentionSolution:
+    """The time-limited result when the solver has no incumbent: SRSF(1)'s schedule on the same placement.
+
+    SRSF(1) never runs two all-reduces at once on a server, so its schedule has no contention and
+    is feasible for the contention-free model (checked by :func:`check_schedule`).  The solver's
+    bound is kept only when it does not exceed that schedule's total JCT (the MILP's bound is on
+    the slotted model).
+    """
+    from .scheduling import srsf
+    from .validate import check_schedule
+
+    heur = srsf(inst, 1, placement=[list(p) for p in placement], record=True)
+    bad = check_schedule(inst, heur, max_concurrent=1)
+    total = float(heur.jct.sum())
+    if bad or (upper_bound is not None and total > upper_bound):
+        raise SolverError(f"{res.solver}: time limit reached with no feasible solution within the limits "
+                          f"(SRSF(1) schedule: total JCT {total}, violations {bad[:2]})")
+    bound = res.bound if res.bound is not None and res.bound <= total + 1e-9 else None
+    return replace(heur, status=Status.TIME_LIMIT, objective=total, bound=bound, gap=relative_gap(total, bound),
+                   wall_time=time.perf_counter() - t0, solver=f"milp-{res.solver}",
+                   message=f"{res.message}; no solver incumbent, SRSF(1) schedule on this placement reported")

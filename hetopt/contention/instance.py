@@ -25,6 +25,7 @@ import numpy as np
 
 from ..data import check_header, read_json
 from ..errors import InstanceError
+from ..inputs import INT64_LIMIT, numeric_array, real_scalar
 from .comm import PAPER_A, SIM_BETA, SIM_ETA
 
 __all__ = ["KIND", "SCHEMA_VERSION", "V100_MEMORY_MB", "ContentionInstance"]
@@ -40,23 +41,20 @@ _SCALARS = ("n_servers", "gpus_per_server", "gpu_memory", "a", "b", "eta")
 
 
 def _int_scalar(name: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum or value >= INT64_LIMIT:
         raise InstanceError(f"{name} is {value!r}; expected an integer >= {minimum}")
     return int(value)
 
 
 def _float_scalar(name: str, value: Any, *, positive: bool) -> float:
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise InstanceError(f"{name} is {value!r}; expected a number") from None
+    v = real_scalar(name, value)
     if not math.isfinite(v) or v < 0 or (positive and v == 0):
         raise InstanceError(f"{name} is {value!r}; expected a finite number {'> 0' if positive else '>= 0'}")
     return v
 
 
 def _vector(name: str, value: Any, n: int | None, *, integer: bool, positive: bool) -> np.ndarray:
-    arr = np.asarray(value)
+    arr = numeric_array(name, value)
     if arr.ndim != 1:
         raise InstanceError(f"{name} has shape {arr.shape}; expected a 1-d array (one entry per job)")
     if n is not None and arr.shape[0] != n:
@@ -67,7 +65,7 @@ def _vector(name: str, value: Any, n: int | None, *, integer: bool, positive: bo
     for k, v in enumerate(arr):
         if not math.isfinite(v):
             raise InstanceError(f"{name}[{k}] is {v}; expected a finite number")
-        if integer and v != round(v):
+        if integer and (v != round(v) or abs(v) >= INT64_LIMIT):
             raise InstanceError(f"{name}[{k}] is {v}; expected an integer")
         if v < 0 or (positive and v == 0):
             raise InstanceError(f"{name}[{k}] is {v}; expected a number {'> 0' if positive else '>= 0'}")

@@ -92,6 +92,9 @@ def ada_srsf(
     >>> sol.status.value, len(sol.jct)
     ('feasible', 8)
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, ContentionInstance, "inst")
     policy, pname = _placement(placement, kappa, seed)
     return simulate(inst, adadual, policy, record=record, name=f"ada-srsf+{pname}",
                     transfer_accounting=transfer_accounting)
@@ -112,6 +115,9 @@ def srsf(
     ``transfer_accounting`` as in :func:`ada_srsf` (SRSF(n) never reads a running task's
     remaining size, so "authors" changes nothing for it).
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, ContentionInstance, "inst")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise InstanceError(f"n is {n!r}; expected an integer >= 1")
     policy, pname = _placement(placement, kappa, seed)

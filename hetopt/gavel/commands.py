@@ -46,6 +46,9 @@ class GavelAllocation(Solution):
 
 def allocate(inst: GavelInstance, policy: str = "max_min_fairness") -> GavelAllocation:
     """Solve a Gavel policy for all the jobs of ``inst`` (arrivals ignored, total steps as remaining)."""
+    from ..inputs import check_instance
+
+    check_instance(inst, GavelInstance, "inst")
     if policy not in POLICIES:
         raise ValueError(f"policy is {policy!r}; expected one of {', '.join(POLICIES)}")
     t0 = time.perf_counter()
@@ -109,6 +112,7 @@ def validate(n: int = 20, seed: int = 0) -> Table:
             lb += bool(np.all(r.jct >= bound * (1 - 1e-9)))
             jcts.append(r.average_jct / 3600)
         t.add(name, n, ok, lb, float(np.mean(jcts)))
+        t.violations = (t.violations or 0) + (n - ok) + (n - lb)
     return t
 
 

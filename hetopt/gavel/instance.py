@@ -22,6 +22,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..errors import InstanceError
+from ..inputs import INT64_LIMIT, numeric_array
 
 __all__ = ["KIND", "SCHEMA_VERSION", "GavelInstance"]
 
@@ -118,7 +119,9 @@ class GavelInstance:
 
     def subset(self, jobs) -> "GavelInstance":
         """The instance restricted to the job indices ``jobs`` (same cluster)."""
-        idx = np.asarray(jobs, dtype=int)
+        from ..inputs import job_indices
+
+        idx = job_indices("jobs", jobs, len(self.job_types))
         return GavelInstance(self.gpu_types, self.capacity, [self.job_types[i] for i in idx], self.scale_factor[idx],
                              self.total_steps[idx], self.arrival[idx], self.throughput[idx], self.priority_weight[idx],
                              self.description, self.source)
@@ -142,7 +145,8 @@ class GavelInstance:
         d = dict(data)
         if d.get("kind") != KIND:
             raise InstanceError(f"kind is {d.get('kind')!r}; expected {KIND!r}")
-        if d.get("schema_version", SCHEMA_VERSION) != SCHEMA_VERSION:
+        version = d.get("schema_version", SCHEMA_VERSION)
+        if isinstance(version, bool) or version != SCHEMA_VERSION:
             raise InstanceError(f"schema_version is {d.get('schema_version')!r}; expected {SCHEMA_VERSION}")
         extra = set(d) - set(_FIELDS) - {"kind", "schema_version", "notes"}
         if extra:
@@ -171,16 +175,13 @@ def _list(v, name: str) -> list:
 
 
 def _array(v, name: str, shape: tuple, integer: bool = False) -> np.ndarray:
-    try:
-        a = np.asarray(v, dtype=float)
-    except (TypeError, ValueError):
-        raise InstanceError(f"{name} must be numeric with shape {shape}") from None
+    a = numeric_array(name, v)
     if a.shape != shape:
         raise InstanceError(f"{name} has shape {a.shape}; expected {shape}")
     if not np.all(np.isfinite(a)):
         raise InstanceError(f"{name} has a non-finite entry")
     if integer:
-        if np.any(a != np.round(a)):
+        if np.any(a != np.round(a)) or np.any(np.abs(a) >= INT64_LIMIT):
             raise InstanceError(f"{name} must hold integers, got {a.tolist()}")
         return a.astype(np.int64)
     return a

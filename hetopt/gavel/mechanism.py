@@ -47,6 +47,7 @@ from typing import Hashable, Iterable, Mapping
 import numpy as np
 
 from ..errors import InstanceError
+from ..inputs import numeric_array
 
 __all__ = ["ALLOCATION_EPS", "DEFAULT_ROUND_LENGTH", "DEFAULT_RECOMPUTE_INTERVAL", "UNSERVED_PRIORITY",
            "priorities", "schedule_round", "GavelMechanism", "fastest_first"]
@@ -80,6 +81,27 @@ def fastest_first(throughput) -> list[int]:
     return sorted(range(T.shape[1]), key=lambda r: -float(rel[r]))
 
 
+#: Tolerance on an allocation row's total time fraction (solver round-off).
+ALLOCATION_TOL = 1e-6
+
+
+def _check_allocation(allocation) -> np.ndarray:
+    """A (J, R) allocation of time fractions: finite, in [0, 1], rows summing to at most 1."""
+    X = numeric_array("allocation", allocation)
+    if X.ndim != 2:
+        raise InstanceError(f"allocation has shape {X.shape}; expected (J, R)")
+    bad = np.argwhere(~np.isfinite(X) | (X < -ALLOCATION_TOL) | (X > 1 + ALLOCATION_TOL))
+    if bad.size:
+        j, r = (int(v) for v in bad[0])
+        raise InstanceError(f"allocation[{j}, {r}] is {X[j, r]}; time fractions must be finite and in [0, 1]")
+    rows = X.sum(axis=1)
+    over = np.flatnonzero(rows > 1 + ALLOCATION_TOL)
+    if over.size:
+        j = int(over[0])
+        raise InstanceError(f"allocation row {j} sums to {rows[j]:.6g} > 1; a job's time fractions must sum to at most 1")
+    return X
+
+
 def priorities(allocation, share, throughput=None) -> np.ndarray:
     """Gavel's priority matrix from an allocation and the shares of time received.
 
@@ -103,8 +125,8 @@ def priorities(allocation, share, throughput=None) -> np.ndarray:
     >>> priorities([[0.5, 0.0], [0.2, 0.8]], [[0.25, 0.5], [0.0, 0.4]]).tolist()
     [[2.0, 0.0], [200000000.0, 2.0]]
     """
-    X = np.asarray(allocation, dtype=float)
-    f = np.asarray(share, dtype=float)
+    X = _check_allocation(allocation)
+    f = numeric_array("share", share)
     if f.shape != X.shape:
         raise InstanceError(f"share has shape {f.shape}; expected the allocation's {X.shape}")
     if np.any(f < 0):
@@ -160,12 +182,10 @@ def schedule_round(allocation, scale_factor, capacity, priority, deficit=None, t
     >>> schedule_round(X, [1, 1, 1], [2, 1], priorities(X, [[1/3] * 2] * 3)).tolist()
     [[1, 0], [1, 0], [0, 1]]
     """
-    X = np.asarray(allocation, dtype=float)
-    if X.ndim != 2:
-        raise InstanceError(f"allocation has shape {X.shape}; expected (J, R)")
+    X = _check_allocation(allocation)
     J, R = X.shape
-    s = np.asarray(scale_factor)
-    cap = np.asarray(capacity)
+    s = numeric_array("scale_factor", scale_factor, integer=True)
+    cap = numeric_array("capacity", capacity, integer=True)
     P = np.asarray(priority, dtype=float)
     D = np.zeros((J, R)) if deficit is None else np.asarray(deficit, dtype=float)
     T = np.ones((J, R)) if throughput is None else np.asarray(throughput, dtype=float)
@@ -177,6 +197,9 @@ def schedule_round(allocation, scale_factor, capacity, priority, deficit=None, t
         raise InstanceError("scale_factor has an entry < 1; every job occupies at least one GPU")
     if np.any(cap < 0):
         raise InstanceError("capacity has a negative entry")
+    for name, arr in (("priority", P), ("deficit", D), ("throughput", T)):
+        if not np.all(np.isfinite(arr)):
+            raise InstanceError(f"{name} has a non-finite entry")
     order = list(range(R)) if type_order is None else [int(r) for r in type_order]
     if sorted(order) != list(range(R)):
         raise InstanceError(f"type_order is {order}; expected a permutation of 0..{R - 1}")
@@ -341,7 +364,13 @@ class GavelMechanism:
             return {}
         X = np.array([self.allocation[j] for j in jobs])
         T = np.array([np.asarray(throughput[j], dtype=float) for j in jobs])
-        s = np.array([int(scale_factor[j]) for j in jobs])
+        s = numeric_array("scale_factor", [scale_factor[j] for j in jobs], integer=True)
+        cluster = numeric_array("capacity", capacity, integer=True)
+        over = np.flatnonzero(s > (cluster.max() if cluster.size else 0))
+        if over.size:
+            j = jobs[int(over[0])]
+            raise InstanceError(f"scale_factor[{j!r}] is {int(s[over[0]])}, more GPUs than any type of the cluster has "
+                                f"(capacity {cluster.tolist()}); the job could never be placed")
         D = np.array([self.deficit[j] for j in jobs])
         P = priorities(X, self.shares(jobs), T)
         place = schedule_round(X, s, capacity, P, D, T, type_order=self.type_order,

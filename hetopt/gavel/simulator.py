@@ -108,6 +108,9 @@ def simulate(inst: GavelInstance, policy="max_min_fairness", *, recompute_interv
     -------
     GavelSimulation
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, GavelInstance, "inst")
     if not isinstance(inst, GavelInstance):
         raise InstanceError(f"inst is a {type(inst).__name__}; expected a GavelInstance")
     name, pol = _policy(policy)

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..data import check_header, read_json
 from ..errors import InstanceError
+from ..inputs import INT64_LIMIT, numeric_array, real_scalar
 from .utility import Utility
 
 __all__ = ["HadarInstance", "generate_instance", "KIND", "SCHEMA_VERSION"]
@@ -27,13 +28,13 @@ _FIELDS = ("capacity", "arrival", "gpus", "epochs", "iterations_per_epoch", "thr
 
 
 def _int_array(name: str, value, ndim: int, lo: int) -> np.ndarray:
-    a = np.asarray(value)
+    a = numeric_array(name, value)
     if a.ndim != ndim:
         raise InstanceError(f"{name} has {a.ndim} dimensions; expected {ndim}")
     if a.size and not np.issubdtype(a.dtype, np.number):
         raise InstanceError(f"{name} has non-numeric entries; expected integers >= {lo}")
     af = a.astype(float)
-    bad = np.argwhere(~np.isfinite(af) | (af != np.round(af)) | (af < lo))
+    bad = np.argwhere(~np.isfinite(af) | (af != np.round(af)) | (af < lo) | (np.abs(af) >= INT64_LIMIT))
     if bad.size:
         idx = ", ".join(str(i) for i in bad[0])
         raise InstanceError(f"{name}[{idx}] is {af[tuple(bad[0])]}; expected an integer >= {lo}")
@@ -103,7 +104,7 @@ class HadarInstance:
             if a.shape != (J,):
                 raise InstanceError(f"{name} has shape {a.shape}; expected ({J},), one entry per job")
             set_(name, a)
-        X = np.asarray(self.throughput, dtype=float)
+        X = numeric_array("throughput", self.throughput)
         if X.shape != (J, R):
             raise InstanceError(f"throughput has shape {X.shape}; expected ({J}, {R}) (jobs x GPU types)")
         bad = np.argwhere(~np.isfinite(X) | (X < 0))
@@ -123,8 +124,9 @@ class HadarInstance:
         util = Utility.coerce(self.utility)
         util.check_jobs(J)
         set_("utility", util)
-        L = self.slot_length
-        if not isinstance(L, (int, float, np.integer, np.floating)) or not np.isfinite(L) or L <= 0:
+        L = real_scalar("slot_length", self.slot_length)
+        if isinstance(L, (bool, np.bool_)) or not isinstance(L, (int, float, np.integer, np.floating)) \
+                or not np.isfinite(L) or L <= 0:
             raise InstanceError(f"slot_length is {L!r}; expected a positive number of seconds")
         set_("slot_length", float(L))
         for name, n in (("gpu_types", R), ("job_names", J)):
@@ -138,7 +140,8 @@ class HadarInstance:
         if self.horizon is None:
             set_("horizon", int(arr.max() + self.serial_slots().sum()))
         else:
-            if not isinstance(self.horizon, (int, np.integer)) or self.horizon < 1:
+            if isinstance(self.horizon, (bool, np.bool_)) or not isinstance(self.horizon, (int, np.integer)) \
+                    or self.horizon < 1 or self.horizon >= INT64_LIMIT:
                 raise InstanceError(f"horizon is {self.horizon!r}; expected a positive integer number of slots")
             if self.horizon <= arr.max():
                 raise InstanceError(f"horizon is {self.horizon}; every arrival must be before it (last arrival "

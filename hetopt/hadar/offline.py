@@ -8,6 +8,8 @@ so that P2 over all schedules can be checked against P1.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pyomo.environ as pyo
 
@@ -19,7 +21,7 @@ from .model import build_p1, build_p2, build_p3
 from .result import HadarSolution
 
 __all__ = ["solve_exact", "schedule_of", "split_schedule", "slot_placements", "enumerate_schedules",
-           "solve_p2", "solve_p3", "MAX_P1_INTEGERS"]
+           "solve_p2", "solve_p3", "MAX_P1_INTEGERS", "heuristic_schedule"]
 
 #: ``solve_exact`` refuses instances whose P1 has more GPU-count variables than this.
 MAX_P1_INTEGERS = 20_000
@@ -46,13 +48,23 @@ def solve_exact(inst: HadarInstance, *, solver: str = "highs", time_limit: float
     SolverError
         When the returned schedule fails the independent checker.
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, HadarInstance, "inst")
     size = inst.n_jobs * inst.n_machines * inst.n_types * inst.horizon
     if size > MAX_P1_INTEGERS:
         raise SizeLimitError(f"P1 has {size} GPU-count variables (J*H*R*T); solve_exact handles at most "
                              f"{MAX_P1_INTEGERS}")
     m = build_p1(inst)
-    sol = solve_model(m, solver, time_limit=time_limit, threads=threads)
-    w = schedule_of(m, inst)
+    sol = solve_model(m, solver, time_limit=time_limit, threads=threads, require_incumbent=False)
+    if sol.objective is None:
+        w = heuristic_schedule(inst)
+        if w is None:
+            raise SolverError(f"{solver}: time limit reached with no feasible solution (and Hadar's "
+                              f"schedule does not fit the horizon)")
+        sol = replace(sol, message=f"{sol.message}; no solver incumbent, Hadar's round-by-round schedule reported")
+    else:
+        w = schedule_of(m, inst)
     chk = check_schedule(inst, w)
     if not chk.feasible:
         raise SolverError(f"P1 schedule from {solver} fails the checker: {chk.violations[:3]}")
@@ -60,6 +72,29 @@ def solve_exact(inst: HadarInstance, *, solver: str = "highs", time_limit: float
     return HadarSolution(status=sol.status, objective=chk.total_utility, bound=sol.bound, gap=sol.gap,
                          wall_time=sol.wall_time, solver=f"p1-milp/{solver}", message=sol.message,
                          schedule=w, finish_slot=chk.finish_slot, jct=jct, total_utility=chk.total_utility)
+
+
+def heuristic_schedule(inst: HadarInstance) -> np.ndarray | None:
+    """Hadar's own schedule as a P1 schedule (J, H, R, T), or None when it is not P1-feasible.
+
+    The policy runs with rounds of one slot and no restart delay, so its allocations are P1's
+    time slots; the result is kept only if :func:`check_schedule` accepts it.
+    """
+    from .simulator import simulate
+
+    try:
+        run = simulate(inst, "hadar", round_length=inst.slot_length, restart_delay=0.0)
+    except Exception:  # noqa: BLE001 - a policy that cannot finish gives no incumbent
+        return None
+    w = np.asarray(run.schedule(), dtype=np.int64)
+    T = inst.horizon
+    if w.shape[3] > T:
+        if np.any(w[..., T:]):
+            return None
+        w = w[..., :T]
+    elif w.shape[3] < T:
+        w = np.concatenate([w, np.zeros(w.shape[:3] + (T - w.shape[3],), dtype=np.int64)], axis=3)
+    return w if check_schedule(inst, w).feasible else None
 
 
 def split_schedule(w: np.ndarray) -> list[list[np.ndarray]]:

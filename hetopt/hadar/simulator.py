@@ -147,6 +147,9 @@ def simulate(inst: HadarInstance, policy, *, round_length: float | None = None, 
         ``job_utilization`` (GRU, per job),
         ``cluster_utilization`` (CRU), ``rounds``, ``total_utility``.
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, HadarInstance, "inst")
     from .policies import make_policy
 
     pol = make_policy(policy, **policy_options) if isinstance(policy, str) else policy

@@ -70,6 +70,7 @@ def ratio_sweep(n: int, seed: int = 0, executor="serial", n_jobs: int = 4, n_mac
         t.add(s, c.value, c.reference, c.ratio, c.limit, c.proven, c.holds)
     st = summarize([c.ratio for c in certs])
     bad = [s for s, c in zip(range(seed, seed + n), certs) if c.holds is False]
+    t.violations = len(bad)
     t.notes.append(f"ratio mean {st['mean']:.4g}, max {st['max']:.4g}; "
                    f"violations of 2*alpha: {bad if bad else 'none'}")
     return t

@@ -88,6 +88,9 @@ def gavel_fifo(inst: HareInstance) -> HareSolution:
     InstanceError
         If a job needs more tasks per round than there are GPUs (no gang fits).
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, HareInstance, "inst")
     t0 = time.perf_counter()
     _check_fits(inst)
     start, gpu = np.zeros(inst.n_tasks), np.zeros(inst.n_tasks, dtype=int)
@@ -106,6 +109,9 @@ def gavel_fifo(inst: HareInstance) -> HareSolution:
 
 def sched_homo_offline(inst: HareInstance) -> HareSolution:
     """Zhang et al.'s homogeneous-GPU scheduler: Smith order at mean speed, oblivious GPU choice."""
+    from ..inputs import check_instance
+
+    check_instance(inst, HareInstance, "inst")
     t0 = time.perf_counter()
     _check_fits(inst)
     start, gpu = np.zeros(inst.n_tasks), np.zeros(inst.n_tasks, dtype=int)
@@ -123,6 +129,9 @@ def sched_homo_offline(inst: HareInstance) -> HareSolution:
 
 def srtf_round(inst: HareInstance) -> HareSolution:
     """Shortest remaining time first, preemptive at round boundaries, fastest idle GPUs."""
+    from ..inputs import check_instance
+
+    check_instance(inst, HareInstance, "inst")
     t0 = time.perf_counter()
     _check_fits(inst)
     start, gpu = np.zeros(inst.n_tasks), np.zeros(inst.n_tasks, dtype=int)
@@ -166,6 +175,9 @@ def srtf_round(inst: HareInstance) -> HareSolution:
 
 def sched_allox_offline(inst: HareInstance) -> HareSolution:
     """AlloX: each job on one GPU, min-cost matching of jobs to (GPU, position) slots."""
+    from ..inputs import check_instance
+
+    check_instance(inst, HareInstance, "inst")
     t0 = time.perf_counter()
     n_jobs, n_gpus = inst.n_jobs, inst.n_gpus
     p = inst.rounds[:, None] * (inst.tasks_per_round[:, None] * inst.compute_time + inst.sync_time)

@@ -73,7 +73,8 @@ def check_schedule(inst: HareInstance, solution: Any, *, tol: float = FEAS_TOL) 
         Naming the constraint ((4) arrival, (5) assignment, (7) round barrier, (8) GPU
         non-overlap, or the objective) and the tasks involved.
     """
-    if not (isinstance(tol, (int, float, np.floating, np.integer)) and np.isfinite(tol) and tol >= 0):
+    if isinstance(tol, (bool, np.bool_)) or not (isinstance(tol, (int, float, np.floating, np.integer))
+                                                 and np.isfinite(tol) and tol >= 0):
         raise ValueError(f"tol is {tol!r}; expected a finite number >= 0")
     start, gpu, claimed = _decision(inst, solution)
     tc = inst.compute_time

@@ -68,10 +68,11 @@ def solution_summary(sol: HareSolution) -> dict[str, Any]:
     }
 
 
-def validate(n: int = 20, seed: int = 0, *, save_dir: str | None = "hare_violations", executor: Any = None) -> Table:
+def validate(n: int = 20, seed: int = 0, *, save_dir: str | None = None, executor: Any = None) -> Table:
     """Certification sweep of Theorem 4 over ``n`` seeded small instances (see :func:`ratio_sweep`).
 
-    Instances that violate alpha(2+alpha) are written as JSON to ``save_dir``.
+    Instances that violate alpha(2+alpha) are written as JSON to ``save_dir`` when it is given
+    (``hetopt validate hare --out DIR``); nothing is written otherwise.
     """
     table = ratio_table(ratio_sweep(n, seed, save_dir=save_dir, executor=executor), seed)
     table.notes.append("Random instances rarely break the bound; the bundled instance "

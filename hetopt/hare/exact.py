@@ -57,10 +57,19 @@ def solve_exact(inst: HareInstance, solver: str = "highs", *, time_limit: float 
     ----------
     .. [1] F. Chen et al., "Hare", HPDC 2022, problem Hare_Sched (4)-(8).
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, HareInstance, "inst")
     t0 = time.perf_counter()
-    ub = best_known_objective(inst)
+    heur_start, heur_gpu, ub = best_known_schedule(inst)
     model = build_hare_sched(inst, symmetry_breaking=symmetry_breaking, upper_objective=ub)
-    res = solve_model(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads)
+    res = solve_model(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads,
+                      require_incumbent=False)
+    if res.objective is None:  # stopped before any incumbent: the best heuristic schedule is the incumbent
+        return make_solution(inst, heur_start, heur_gpu, method="exact", status=res.status, bound=res.bound,
+                             wall_time=time.perf_counter() - t0, solver=res.solver,
+                             message=f"{res.message}; no solver incumbent, heuristic schedule reported",
+                             info={"model_objective": None, "upper_bound_used": ub, "incumbent": "heuristic"})
     raw_start, gpu = model_decision(model, inst)
     # re-time the solver's decision (assignment and order of starts) semi-actively: removes
     # the solver's feasibility-tolerance noise, never increases any start beyond noise
@@ -80,7 +89,14 @@ def solve_exact(inst: HareInstance, solver: str = "highs", *, time_limit: float 
 
 
 def best_known_objective(inst: HareInstance) -> float:
-    """The best value among cheap feasible schedules: tight bounds, hence tight big-M constants.
+    """The objective of :func:`best_known_schedule`."""
+    return best_known_schedule(inst)[2]
+
+
+def best_known_schedule(inst: HareInstance) -> tuple[np.ndarray, np.ndarray, float]:
+    """``(start, gpu, objective)`` of the best among cheap feasible schedules (tight big-M constants).
+
+    The best value among cheap feasible schedules: tight bounds, hence tight big-M constants.
 
     Candidates: :func:`hetopt.hare.bounds.greedy_schedule`, every baseline (online and up-front) and
     Algorithm 1's list scheduling (both GPU rules) on the round-earliest-start order; every
@@ -97,7 +113,9 @@ def best_known_objective(inst: HareInstance) -> float:
         if fits or name in SINGLE_GPU_BASELINES:
             sol = f(inst)
             cands.append((sol.start, sol.gpu))
-    return min(check_schedule(inst, c) for c in cands)
+    values = [check_schedule(inst, c) for c in cands]
+    k = int(np.argmin(values))
+    return np.asarray(cands[k][0], dtype=float), np.asarray(cands[k][1]), float(values[k])
 
 
 def semi_active(inst: HareInstance, order: tuple[int, ...], gpu: np.ndarray) -> tuple[np.ndarray, float] | None:
@@ -138,6 +156,9 @@ def brute_force(inst: HareInstance) -> HareSolution:
     SizeLimitError
         When ``|D|! |M|^|D|`` exceeds :data:`BRUTE_FORCE_LIMIT`.
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, HareInstance, "inst")
     d, mm = inst.n_tasks, inst.n_gpus
     size = np.prod(np.arange(1, d + 1, dtype=float)) * float(mm) ** d
     if size > BRUTE_FORCE_LIMIT:

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..data import check_header, read_json
 from ..errors import InstanceError
+from ..inputs import INT64_LIMIT, numeric_array
 
 __all__ = ["HareInstance", "KIND", "SCHEMA_VERSION"]
 
@@ -36,10 +37,7 @@ _FIELDS = ("arrival", "weight", "rounds", "tasks_per_round", "compute_time", "sy
 
 
 def _vector(name: str, value: Any, n: int | None, *, integer: bool = False) -> np.ndarray:
-    try:
-        arr = np.array(value, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise InstanceError(f"{name} is not numeric ({exc}); expected a vector of numbers") from None
+    arr = numeric_array(name, value).copy()
     if arr.ndim != 1:
         raise InstanceError(f"{name} has shape {arr.shape}; expected a vector of length {n if n is not None else 'N'}")
     if n is not None and arr.shape[0] != n:
@@ -47,16 +45,13 @@ def _vector(name: str, value: Any, n: int | None, *, integer: bool = False) -> n
     for k, v in enumerate(arr):
         if not np.isfinite(v):
             raise InstanceError(f"{name}[{k}] is {v}; expected a finite number")
-        if integer and v != int(v):
+        if integer and (v != int(v) or abs(v) >= INT64_LIMIT):
             raise InstanceError(f"{name}[{k}] is {v}; expected an integer")
     return arr.astype(int) if integer else arr
 
 
 def _matrix(name: str, value: Any, n: int, m: int | None) -> np.ndarray:
-    try:
-        arr = np.array(value, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise InstanceError(f"{name} is not numeric ({exc}); expected an N x M matrix") from None
+    arr = numeric_array(name, value).copy()
     if arr.ndim != 2 or arr.shape[0] != n or (m is not None and arr.shape[1] != m):
         raise InstanceError(f"{name} has shape {arr.shape}; expected ({n}, {m if m is not None else 'M'}) (jobs x GPUs)")
     bad = np.argwhere(~np.isfinite(arr))
@@ -69,6 +64,8 @@ def _matrix(name: str, value: Any, n: int, m: int | None) -> np.ndarray:
 def _names(name: str, value: Sequence[str] | None, n: int, prefix: str) -> tuple[str, ...]:
     if value is None:
         return tuple(f"{prefix}{k}" for k in range(n))
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, np.ndarray)):
+        raise InstanceError(f"{name} is {value!r}; expected a sequence of {n} strings")
     names = tuple(value)
     if len(names) != n:
         raise InstanceError(f"{name} has {len(names)} entries; expected {n}")

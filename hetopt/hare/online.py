@@ -72,12 +72,18 @@ def _online_gang(inst: HareInstance, priority: np.ndarray, fastest: bool, backfi
 
 def srtf(inst: HareInstance, *, backfill: bool = False) -> HareSolution:
     """Job-level SRTF, online and non-preemptive, fastest idle GPUs (see the module docstring)."""
+    from ..inputs import check_instance
+
+    check_instance(inst, HareInstance, "inst")
     remaining = inst.rounds * inst.min_round_time
     return _online_gang(inst, remaining, fastest=True, backfill=backfill, method="srtf")
 
 
 def sched_homo(inst: HareInstance, *, backfill: bool = False) -> HareSolution:
     """Sched_Homo online: Smith's order at mean speed, idle GPUs by index, non-preemptive."""
+    from ..inputs import check_instance
+
+    check_instance(inst, HareInstance, "inst")
     mean_round = (inst.compute_time + inst.sync_time).mean(axis=1)
     smith = inst.weight / (inst.rounds * mean_round)
     return _online_gang(inst, -smith, fastest=False, backfill=backfill, method="sched_homo")
@@ -96,6 +102,9 @@ def _run_on_gpu(inst: HareInstance, n: int, m: int, t: float, start: np.ndarray,
 
 def sched_allox(inst: HareInstance) -> HareSolution:
     """AlloX online: re-match waiting jobs to (GPU, position) slots at every event."""
+    from ..inputs import check_instance
+
+    check_instance(inst, HareInstance, "inst")
     t0 = time.perf_counter()
     n_gpus = inst.n_gpus
     p = inst.rounds[:, None] * (inst.tasks_per_round[:, None] * inst.compute_time + inst.sync_time)

@@ -114,6 +114,9 @@ def validate_ratio(inst: HareInstance, *, time_limit: float | None = 60.0, subse
     name : str
         File stem of a saved violating instance.
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, HareInstance, "inst")
     limit = theorem4_bound(inst)
     a = alpha(inst)
     opt = solve_exact(inst, time_limit=time_limit)

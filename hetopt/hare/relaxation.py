@@ -73,16 +73,28 @@ def solve_relaxation(inst: HareInstance, form: str = "linear", *, solver: str | 
     -------
     HareRelaxation
     """
-    from .exact import best_known_objective
+    from ..inputs import check_instance
+
+    check_instance(inst, HareInstance, "inst")
+    from .exact import best_known_schedule
 
     t0 = time.perf_counter()
     solver = solver or ("highs" if form == "linear" else "scip")
-    ub = best_known_objective(inst)
+    heur_start, heur_gpu, ub = best_known_schedule(inst)
     model = build_relaxation(inst, form, subsets=subsets, upper_objective=ub)
-    res = solve_model(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads)
-    x_hat = np.array([pyo.value(model.x[i]) for i in range(inst.n_tasks)])
-    y = np.array([[pyo.value(model.y[i, g]) for g in range(inst.n_gpus)] for i in range(inst.n_tasks)])
+    res = solve_model(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads,
+                      require_incumbent=False)
+    message = res.message
+    if res.objective is None:
+        # stopped before any incumbent: x-hat is the best heuristic schedule's starts (feasible
+        # for Hare_Sched, hence for its relaxation); its relaxation objective is not evaluated
+        x_hat, y_hat = np.asarray(heur_start, dtype=float), np.asarray(heur_gpu)
+        message = f"{message}; no solver incumbent, x-hat from the heuristic schedule"
+    else:
+        x_hat = np.array([pyo.value(model.x[i]) for i in range(inst.n_tasks)])
+        y = np.array([[pyo.value(model.y[i, g]) for g in range(inst.n_gpus)] for i in range(inst.n_tasks)])
+        y_hat = y.argmax(axis=1)
     return HareRelaxation(status=res.status, objective=res.objective, bound=res.bound, gap=res.gap,
-                          wall_time=time.perf_counter() - t0, solver=res.solver, message=res.message,
-                          x_hat=x_hat, y_hat=y.argmax(axis=1), H=middle_completion(inst, x_hat), form=form,
+                          wall_time=time.perf_counter() - t0, solver=res.solver, message=message,
+                          x_hat=x_hat, y_hat=y_hat, H=middle_completion(inst, x_hat), form=form,
                           subsets=subsets)

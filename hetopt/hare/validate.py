@@ -69,6 +69,7 @@ def ratio_table(reports: list[RatioReport], seed: int = 0) -> Table:
     rr = [r.vs_relaxation.ratio for r in reports if r.vs_relaxation is not None]
     viol = [seed + k for k, r in enumerate(reports) if r.theorem_violated]
     chain = [seed + k for k, r in enumerate(reports) if r.chain_broken]
+    t.violations = len(set(viol) | set(chain))
     if ro:
         t.notes.append(f"ALG/OPT over {len(ro)} certified instances: mean {np.mean(ro):.4g}, max {np.max(ro):.4g}")
     if rr:

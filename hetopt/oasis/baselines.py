@@ -78,6 +78,9 @@ class FIFOPolicy:
 
 def fifo(inst: OasisInstance, workers: int | np.ndarray | None = None, *, seed: int = 0) -> OasisSolution:
     """FIFO with fixed worker counts (default: uniform in [1, 30] per job, seeded, capped at N_i)."""
+    from ..inputs import check_instance
+
+    check_instance(inst, OasisInstance, "inst")
     return simulate(inst, FIFOPolicy(_counts(inst, workers, seed)))
 
 
@@ -126,6 +129,9 @@ class DRFPolicy:
 
 def drf(inst: OasisInstance) -> OasisSolution:
     """Dominant resource fairness, recomputed on arrivals and completions; all jobs admitted."""
+    from ..inputs import check_instance
+
+    check_instance(inst, OasisInstance, "inst")
     return simulate(inst, DRFPolicy())
 
 
@@ -185,6 +191,9 @@ class RRHPolicy:
 
 def rrh(inst: OasisInstance, workers: int | np.ndarray | None = None, *, threshold: float = 0.0, seed: int = 0) -> OasisSolution:
     """Risk-reward heuristic (see :class:`RRHPolicy`) with fixed worker counts (default as FIFO)."""
+    from ..inputs import check_instance
+
+    check_instance(inst, OasisInstance, "inst")
     return simulate(inst, RRHPolicy(_counts(inst, workers, seed), threshold))
 
 
@@ -347,4 +356,7 @@ class DormPolicy:
 
 def dorm(inst: OasisInstance, *, theta: float = 0.2, max_adjust: int | None = None) -> OasisSolution:
     """Dorm (see :class:`DormPolicy`): MILP utilization maximization re-solved on events."""
+    from ..inputs import check_instance
+
+    check_instance(inst, OasisInstance, "inst")
     return simulate(inst, DormPolicy(theta, max_adjust))

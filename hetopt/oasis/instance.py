@@ -26,6 +26,7 @@ import numpy as np
 
 from ..data import check_header, read_json
 from ..errors import InstanceError, SizeLimitError
+from ..inputs import INT64_LIMIT, numeric_array
 from .utility import Utility, utility_from_dict
 
 __all__ = ["OasisInstance", "KIND", "SCHEMA_VERSION", "DEFAULT_RESOURCES", "EPS_WORK", "MAX_HORIZON", "MAX_CELLS",
@@ -70,10 +71,7 @@ _FIELDS = ("horizon", "worker_capacity", "ps_capacity", "arrival", "epochs", "ch
 
 
 def _matrix(name: str, value: Any, shape: tuple[int | None, int | None], rows: str) -> np.ndarray:
-    try:
-        a = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise InstanceError(f"{name} must be a {rows} x R array of numbers; got {value!r}") from None
+    a = numeric_array(name, value)
     if a.ndim != 2 or any(s is not None and a.shape[j] != s for j, s in enumerate(shape)) or a.shape[0] == 0:
         want = tuple("?" if s is None else s for s in shape)
         raise InstanceError(f"{name} has shape {a.shape}; expected {want} ({rows} x R, at least one row)")
@@ -86,16 +84,13 @@ def _matrix(name: str, value: Any, shape: tuple[int | None, int | None], rows: s
 
 
 def _vector(name: str, value: Any, n: int, *, integer: bool, minimum: float, strict: bool) -> np.ndarray:
-    try:
-        a = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise InstanceError(f"{name} must be a sequence of {n} numbers; got {value!r}") from None
+    a = numeric_array(name, value)
     if a.ndim != 1 or a.shape[0] != n:
         raise InstanceError(f"{name} has shape {a.shape}; expected ({n},), one value per job")
     for i, x in enumerate(a):
         if not math.isfinite(x):
             raise InstanceError(f"{name}[{i}] is {x}; values must be finite")
-        if integer and x != math.floor(x):
+        if integer and (x != math.floor(x) or abs(x) >= INT64_LIMIT):
             raise InstanceError(f"{name}[{i}] is {x}; expected an integer")
         if x < minimum or (strict and x == minimum):
             raise InstanceError(f"{name}[{i}] is {x}; values must be {'>' if strict else '>='} {minimum:g}")
@@ -165,7 +160,7 @@ class OasisInstance:
         T = self.horizon
         if isinstance(T, (float, np.floating)) and float(T).is_integer():
             T = int(T)
-        if not isinstance(T, (int, np.integer)) or isinstance(T, bool) or T < 1:
+        if not isinstance(T, (int, np.integer)) or isinstance(T, bool) or T < 1 or T >= INT64_LIMIT:
             raise InstanceError(f"horizon is {self.horizon!r}; expected an integer number of slots T >= 1")
         set_("horizon", int(T))
         names = tuple(self.resource_names)
@@ -315,7 +310,9 @@ class OasisInstance:
 
     def with_jobs(self, jobs: Sequence[int]) -> "OasisInstance":
         """The sub-instance of the given jobs (in that order), same cluster."""
-        idx = np.asarray(list(jobs), dtype=int)
+        from ..inputs import job_indices
+
+        idx = job_indices("jobs", jobs, self.n_jobs)
         d = self.to_dict()
         for k in ("arrival", "epochs", "chunks", "minibatches", "minibatch_time", "gradient_size"):
             d[k] = [d[k][j] for j in idx]

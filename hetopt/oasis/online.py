@@ -63,6 +63,9 @@ def online(inst: OasisInstance, estimates: PriceBounds | float | None = None, *,
         ``details["bounds"]`` the price bounds used, ``details["alpha"]`` Theorem 4's alpha,
         ``details["decision_time"]`` seconds per job.
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, OasisInstance, "inst")
     start = time.perf_counter()
     if price_dtype not in (float, np.float64, np.longdouble):
         raise ValueError(f"price_dtype is {price_dtype!r}; expected float, np.float64 or np.longdouble")

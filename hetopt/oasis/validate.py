@@ -113,6 +113,7 @@ def ratio_table(rows: list[dict[str, Any]]) -> Table:
     for r in rows:
         t.add(r["seed"], r["servers"], r["max_priority"], r["oasis"], r["opt"], r["kind"], r["ratio"], r["limit"], r["holds"])
     bad = [r["seed"] for r in rows if r["holds"] is False]
+    t.violations = len(bad)
     t.notes.append(f"{sum(r['holds'] is True for r in rows)} hold, {len(bad)} violated"
                    + (f" (seeds {bad})" if bad else "") + f", {sum(r['holds'] is None for r in rows)} undecided")
     return t

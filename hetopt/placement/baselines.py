@@ -64,6 +64,9 @@ def optimus(inst: PlacementInstance) -> PlacementSolution:
 
     Status FEASIBLE, no bound.
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, PlacementInstance, "inst")
     t0 = time.perf_counter()
     a = _greedy(inst, "equal")
     return make_solution(inst, a, solver="optimus", split="equal", wall_time=time.perf_counter() - t0)
@@ -89,6 +92,9 @@ def optimus_lb(inst: PlacementInstance, reading: str = "optimus_placement") -> P
 
     Status FEASIBLE, no bound.
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, PlacementInstance, "inst")
     if reading not in OPTIMUS_LB_READINGS:
         raise ValueError(f"reading is {reading!r}; expected one of {OPTIMUS_LB_READINGS}")
     t0 = time.perf_counter()
@@ -130,6 +136,9 @@ def las(inst: PlacementInstance, *, time_limit: float | None = None) -> Placemen
     the placement well defined).  The data are then split proportionally (load balancing after
     placement, the sequential approach the paper criticizes).  Status FEASIBLE for P1.
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, PlacementInstance, "inst")
     t0 = time.perf_counter()
     m = build_las(inst)
     first = solve_model(m, "highs", time_limit=time_limit)

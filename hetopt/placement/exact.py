@@ -20,7 +20,7 @@ import pyomo.environ as pyo
 
 from ..errors import SizeLimitError, SolverError
 from ..result import OPTIMAL_RTOL, Status, relative_gap
-from ..solvers import solve_model
+from ..solvers import check_time_limit, solve_model
 from .evaluate import PlacementSolution, average_jct, make_solution
 from .instance import PlacementInstance
 from .model import add_tangent_cut, assignment_from_model, build_p1_grouped
@@ -58,11 +58,25 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
         ``bound`` is a proven lower bound; ``info`` records the route, the number of groups and
         (for HiGHS) the outer-approximation iterations.
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, PlacementInstance, "inst")
+    time_limit = check_time_limit(time_limit)
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     if solver == "scip":
         m = build_p1_grouped(inst, computation="nonlinear")
-        sol = solve_model(m, "scip", time_limit=time_limit, threads=threads)
+        sol = solve_model(m, "scip", time_limit=time_limit, threads=threads, require_incumbent=False)
+        if sol.objective is None:  # stopped before any incumbent: the balanced Optimus-LB assignment
+            from .baselines import optimus_lb
+
+            a = optimus_lb(inst, reading="balanced_gains").assignment
+            true = average_jct(inst, a)
+            return make_solution(inst, a, status=sol.status, solver="scip", wall_time=time.perf_counter() - t0,
+                                 bound=min(sol.bound, true) if sol.bound is not None else None,
+                                 message=f"{sol.message}; no solver incumbent, Optimus-LB assignment reported",
+                                 info={"route": "grouped MINLP (SCIP)", "groups": len(m._groups),
+                                       "incumbent": "optimus_lb"})
         a = assignment_from_model(inst, m)
         status = sol.status
         true = average_jct(inst, a)
@@ -126,6 +140,9 @@ def exhaustive(inst: PlacementInstance, *, max_assignments: int = EXHAUSTIVE_LIM
     SizeLimitError
         When S**K exceeds ``max_assignments``.
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, PlacementInstance, "inst")
     S, K = inst.n_jobs, inst.n_workers
     total = S**K
     if total > max_assignments:

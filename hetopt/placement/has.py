@@ -9,7 +9,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from ..result import Status
-from .categories import iter_categories
+from .categories import HAS_MAX_CATEGORIES, check_category_count, iter_categories
 from .evaluate import PlacementSolution, average_jct, make_solution
 from .instance import PlacementInstance
 from .matching_market import solve_category
@@ -41,7 +41,7 @@ def _to_jobs(c: np.ndarray, order: np.ndarray) -> np.ndarray:
     return per_job
 
 
-def has(inst: PlacementInstance, market: str = "auction") -> PlacementSolution:
+def has(inst: PlacementInstance, market: str = "auction", *, max_categories: int | None = HAS_MAX_CATEGORIES) -> PlacementSolution:
     """HAS (Section V-C): the best placement over all C(K-1, S-1) categories.
 
     For every category of Algorithm 1, the placement maximizing total throughput (P3) is found,
@@ -57,6 +57,8 @@ def has(inst: PlacementInstance, market: str = "auction") -> PlacementSolution:
         computes a P3 optimum with the Hungarian algorithm, about 15 times faster; Theorem 2,
         checked by the tests, says both reach the maximum throughput, so they can differ only in
         how ties among P3 optima are broken.
+    max_categories : int or None
+        Refuse (SizeLimitError) when |Psi| = C(K-1, S-1) exceeds it; None for no limit.
 
     Returns
     -------
@@ -64,8 +66,12 @@ def has(inst: PlacementInstance, market: str = "auction") -> PlacementSolution:
         Status FEASIBLE (HAS is a heuristic for P1: a P3 optimum need not minimize JCT); ``info``
         has the number of categories examined.
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, PlacementInstance, "inst")
     if market not in MARKETS:
         raise ValueError(f"market is {market!r}; expected one of {MARKETS}")
+    check_category_count(inst.n_jobs, inst.n_workers, max_categories, "has")
     t0 = time.perf_counter()
     best_val, best_a, n = math.inf, None, 0
     for c, a, val in evaluate_categories(inst, iter_categories(inst.n_jobs, inst.n_workers), market):

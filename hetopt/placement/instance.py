@@ -18,6 +18,7 @@ import numpy as np
 
 from ..data import check_header, read_json
 from ..errors import InstanceError
+from ..inputs import names_tuple, numeric_array, real_scalar
 
 __all__ = ["PlacementInstance", "KIND", "SCHEMA_VERSION"]
 
@@ -26,10 +27,7 @@ SCHEMA_VERSION = 1
 
 
 def _vector(name: str, value: Any, length: int, *, positive: bool, allow_zero: bool = False) -> np.ndarray:
-    try:
-        a = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise InstanceError(f"{name} must be a sequence of {length} numbers; got {value!r}") from None
+    a = numeric_array(name, value)
     if a.ndim != 1 or a.shape[0] != length:
         raise InstanceError(f"{name} has shape {a.shape}; expected ({length},)")
     for idx, x in enumerate(a):
@@ -44,22 +42,14 @@ def _vector(name: str, value: Any, length: int, *, positive: bool, allow_zero: b
 def _rate(name: str, value: Any) -> float | None:
     if value is None:
         return None
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise InstanceError(f"{name} is {value!r}; expected a positive number of bytes/s") from None
+    v = real_scalar(name, value)
     if not math.isfinite(v) or v <= 0:
         raise InstanceError(f"{name} is {v}; expected a positive finite number of bytes/s")
     return v
 
 
 def _names(name: str, value: Sequence[str] | None, length: int, default: str) -> tuple[str, ...]:
-    if value is None:
-        return tuple(f"{default}{j}" for j in range(length))
-    names = tuple(value)
-    if len(names) != length or not all(isinstance(s, str) for s in names):
-        raise InstanceError(f"{name} must be {length} strings; got {value!r}")
-    return names
+    return names_tuple(name, value, length, default)
 
 
 @dataclass(frozen=True, eq=False)
@@ -104,10 +94,7 @@ class PlacementInstance:
     _nodes: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        try:
-            rho = np.asarray(self.throughput, dtype=float)
-        except (TypeError, ValueError):
-            raise InstanceError(f"throughput must be an S x K array of numbers; got {self.throughput!r}") from None
+        rho = numeric_array("throughput", self.throughput)
         if rho.ndim != 2 or rho.size == 0:
             raise InstanceError(f"throughput has shape {rho.shape}; expected (S, K) with S >= 1 jobs and K >= 1 workers")
         S, K = rho.shape
@@ -132,7 +119,7 @@ class PlacementInstance:
             nodes = np.zeros(K, dtype=int)
             set_("worker_node", None)
         else:
-            raw = np.asarray(self.worker_node)
+            raw = numeric_array("worker_node", self.worker_node, integer=True)
             if raw.ndim != 1 or raw.shape[0] != K:
                 raise InstanceError(f"worker_node has shape {raw.shape}; expected ({K},), one node per worker")
             for k, x in enumerate(raw):
@@ -213,7 +200,9 @@ class PlacementInstance:
 
     def subset(self, jobs: Sequence[int], epochs: Sequence[float] | None = None) -> "PlacementInstance":
         """The instance restricted to ``jobs`` (all workers kept), optionally with new epochs."""
-        jobs = list(jobs)
+        from ..inputs import job_indices
+
+        jobs = job_indices("jobs", jobs, self.n_jobs).tolist()
         return PlacementInstance(
             throughput=self.throughput[jobs],
             dataset_size=self.dataset_size[jobs],

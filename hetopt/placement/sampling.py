@@ -49,6 +49,9 @@ def jps(inst: PlacementInstance, n_samples: int = 20, alpha: float = 0.7, beta: 
     PlacementSolution
         Status FEASIBLE; ``info`` has the sampled categories (per job) and their JCT and fairness.
     """
+    from ..inputs import check_instance
+
+    check_instance(inst, PlacementInstance, "inst")
     if not isinstance(n_samples, int) or n_samples < 1:
         raise InstanceError(f"n_samples is {n_samples!r}; expected a positive integer")
     if not (0 <= alpha < 1):

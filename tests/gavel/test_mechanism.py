@@ -149,9 +149,9 @@ def test_long_run_shares_track_the_allocation():
 
 def test_bad_inputs_name_the_field():
     with pytest.raises(InstanceError, match="capacity"):
-        schedule_round(np.ones((2, 2)), [1, 1], [1], np.zeros((2, 2)))
+        schedule_round(np.full((2, 2), 0.5), [1, 1], [1], np.zeros((2, 2)))
     with pytest.raises(InstanceError, match="type_order"):
-        schedule_round(np.ones((2, 2)), [1, 1], [1, 1], np.zeros((2, 2)), type_order=[0, 0])
+        schedule_round(np.full((2, 2), 0.5), [1, 1], [1, 1], np.zeros((2, 2)), type_order=[0, 0])
     with pytest.raises(InstanceError, match="recompute_interval"):
         GavelMechanism(2, recompute_interval=-1)
     m = GavelMechanism(1)
