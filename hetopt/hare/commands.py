@@ -32,6 +32,8 @@ __all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "val
 #: method name -> callable(inst) -> HareSolution
 METHODS: dict[str, Callable[[HareInstance], HareSolution]] = {
     "exact": solve_exact,
+    "exact_cpsat": functools.partial(solve_exact, engine="cpsat"),
+    "exact_milp": functools.partial(solve_exact, engine="milp"),
     "exact_scip": functools.partial(solve_exact, solver="scip"),
     "brute_force": brute_force,
     "algorithm1": schedule,
