@@ -513,6 +513,7 @@ def solve_cpsat(
     threads: int | None = 1,
     seed: int = 0,
     raise_on_failure: bool = True,
+    options: dict[str, Any] | None = None,
 ) -> tuple[Solution, Any]:
     """Solve an OR-Tools CP-SAT model (``ortools.sat.python.cp_model.CpModel``) and map its status.
 
@@ -535,6 +536,8 @@ def solve_cpsat(
         CP-SAT's ``random_seed``.
     raise_on_failure : bool
         Raise on infeasible / failed solves and on a limit hit with no solution (default).
+    options : dict, optional
+        Further CP-SAT parameters by name (``SatParameters`` fields, e.g. ``linearization_level``).
 
     Returns
     -------
@@ -559,6 +562,10 @@ def solve_cpsat(
     solver.parameters.random_seed = seed
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = float(time_limit)
+    for key, value in (options or {}).items():
+        if not hasattr(solver.parameters, key):
+            raise ValueError(f"options has {key!r}; not a CP-SAT parameter")
+        setattr(solver.parameters, key, value)
     status, objective, bound, message, out = Status.ERROR, None, None, "", None
     start = time.perf_counter()
     try:

@@ -51,11 +51,15 @@ from .bounds import time_bounds
 from .instance import HareInstance
 from .solution import HareSolution, make_solution
 
-__all__ = ["Scaling", "scaling", "scaled_instance", "build_cpsat", "solve_cpsat_exact", "MAX_DECIMALS",
-           "TARGET_HORIZON"]
+__all__ = ["Scaling", "scaling", "scaled_instance", "build_cpsat", "solve_cpsat_exact", "coarse_bound",
+           "MAX_DECIMALS", "TARGET_HORIZON", "COARSE_MIN_TASKS", "COARSE_TIME"]
 
 #: Most decimal places tried for an exact integer scaling of times and weights.
 MAX_DECIMALS = 6
+#: ``solve_cpsat_exact`` starts with the coarse rounded-down model above this many tasks.
+COARSE_MIN_TASKS = 12
+#: Seconds for the coarse model when the solve has no time limit.
+COARSE_TIME = 20.0
 #: Scaled serial horizon aimed at when the data have more decimals (integers stay far below 2^53).
 TARGET_HORIZON = 1e9
 
@@ -192,7 +196,7 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
 
 
 def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, threads: int | None = 1,
-                      symmetry_breaking: bool = True, seed: int = 0) -> HareSolution:
+                      symmetry_breaking: bool = True, seed: int = 0, coarse: bool | None = None) -> HareSolution:
     """Solve Hare_Sched with CP-SAT on the scaled data; certificate on the true data.
 
     Parameters
@@ -204,42 +208,102 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
         CP-SAT workers (1: deterministic).
     symmetry_breaking : bool
     seed : int
+    coarse : bool, optional
+        First solve a coarse rounded-DOWN model (:func:`coarse_bound`, a third of the time
+        limit, at most :data:`COARSE_TIME` s without one): its bound is valid for the true
+        problem and enters the fine model as a cut on the objective, its schedule (re-timed)
+        as the hint.  Default: when ``|D| >`` :data:`COARSE_MIN_TASKS`.
 
     Returns
     -------
     HareSolution
         ``method="exact"``, ``solver="cpsat"``; ``bound`` is valid for the true problem
         (module docstring); ``info`` holds the scaling, the CP-SAT objective and bound in
-        scaled units and the rounding-error allowance.
+        scaled units, the rounding-error allowance and the coarse bound.
     """
     from .exact import semi_active
 
     t0 = time.perf_counter()
     sc = scaling(inst)
     up = scaled_instance(inst, sc)
-    hint_sched = _best_schedule(up)
-    hint_obj = float(up.weight @ _completions(up, *hint_sched))
-    model, v = build_cpsat(up, symmetry_breaking=symmetry_breaking, hint=hint_sched, upper_objective=hint_obj)
-    res, cp = solve_cpsat(model, time_limit=time_limit, threads=threads, seed=seed)
+    hint = _best_schedule(up)
+    hint_obj = float(up.weight @ _completions(up, *hint))
+    lb, coarse_info = None, {}
+    if coarse is None:
+        coarse = inst.n_tasks > COARSE_MIN_TASKS
+    if coarse:
+        budget = COARSE_TIME if time_limit is None else time_limit / 3
+        out = coarse_bound(inst, sc, time_limit=budget, threads=threads, seed=seed)
+        if out is not None:
+            lb, (cstart, cgpu), coarse_info = out
+            order = tuple(np.lexsort((np.arange(inst.n_tasks), inst.task_round, cstart)))
+            cand = semi_active(up, order, cgpu)
+            if cand is not None and cand[1] < hint_obj:
+                hint, hint_obj = (cand[0], cgpu), cand[1]
+    model, v = build_cpsat(up, symmetry_breaking=symmetry_breaking, hint=hint, upper_objective=hint_obj)
+    scale = sc.time * sc.weight
+    if lb is not None and sc.exact_weights and sc.exact_times:
+        # OPT_up = S W OPT >= S W lb: the cut keeps every optimal solution of the scaled model
+        model.add(sum(int(up.weight[n]) * v["C"][n] for n in range(up.n_jobs)) >= int(math.floor(lb * scale * (1 - 1e-9))))
+    rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.1)
+    res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed)
     raw = np.array([cp.value(xi) for xi in v["x"]], dtype=float)
     gpu = np.array([[cp.value(v["y"][i, g]) for g in range(inst.n_gpus)] for i in range(inst.n_tasks)]).argmax(axis=1)
     order = tuple(np.lexsort((np.arange(inst.n_tasks), inst.task_round, raw)))
     start = semi_active(inst, order, gpu)[0]
-    scale = sc.time * sc.weight
     allowance = sc.chain_error * float(up.weight.sum())
     bound = None if res.bound is None else (res.bound - allowance) / scale
+    if lb is not None:
+        bound = lb if bound is None else max(bound, lb)
     objective = float(inst.weight @ _completions(inst, start, gpu))
     gap = None if bound is None else (objective - bound) / max(abs(objective), 1e-300)
     status = res.status
     if status is Status.OPTIMAL and not (gap is not None and gap <= OPTIMAL_RTOL):
         status = Status.FEASIBLE
     msg = (f"{res.message}; times x{sc.time} rounded up (exact: {sc.exact_times}), weights x{sc.weight} "
-           f"rounded down (exact: {sc.exact_weights}); bound = (CP-SAT bound - {allowance:g}) / {scale}")
+           f"rounded down (exact: {sc.exact_weights}); bound = (CP-SAT bound - {allowance:g}) / {scale}"
+           + (f", coarse rounded-down bound {lb:.6g}" if lb is not None else ""))
     info = {"time_scale": sc.time, "weight_scale": sc.weight, "exact_scaling": sc.exact_times and sc.exact_weights,
             "rounding_allowance": allowance, "cpsat_objective": res.objective, "cpsat_bound": res.bound,
-            "hint_objective_scaled": hint_obj}
+            "hint_objective_scaled": hint_obj, **coarse_info}
     return make_solution(inst, start, gpu, method="exact", status=status, bound=bound, solver="cpsat",
                          wall_time=time.perf_counter() - t0, message=msg, info=info)
+
+
+def coarse_bound(inst: HareInstance, sc: Scaling, *, time_limit: float, threads: int | None = 1,
+                 seed: int = 0) -> tuple[float, tuple[np.ndarray, np.ndarray], dict] | None:
+    """A valid lower bound from a coarse model with times rounded DOWN.
+
+    Times are scaled by ``S_c`` (the power of ten putting the median compute time near 10
+    units, below the fine ``S``) and rounded down; weights are ``floor(W w)``.  Every true
+    schedule, re-timed semi-actively on the rounded-down data with the same assignment and
+    order, starts every task at an integer no later than ``S_c`` times its true start, so
+    the coarse optimum is at most ``S_c W OPT`` and CP-SAT's bound ``B_c`` gives
+    ``OPT >= B_c / (S_c W)``.  Returns ``(bound, (start, gpu), info)`` with the coarse
+    schedule's starts (scaled) and GPUs, or None when no coarse scale below ``S`` keeps every
+    compute time at least one unit.
+    """
+    sc_c = 10 ** max(0, int(round(math.log10(10.0 / float(np.median(inst.compute_time))))))
+    while sc_c < sc.time and np.floor(inst.compute_time.min() * sc_c + 1e-9) < 1:
+        sc_c *= 10
+    if sc_c >= sc.time:
+        return None
+    f = lambda a: np.floor(np.asarray(a) * sc_c * (1 + 1e-12) + 1e-9)  # noqa: E731  exact integers stay put
+    wq = scaled_instance(inst, sc).weight
+    if np.any(wq > inst.weight * sc.weight * (1 + 1e-12)):
+        return None
+    dn = HareInstance(arrival=f(inst.arrival), weight=wq, rounds=inst.rounds, tasks_per_round=inst.tasks_per_round,
+                      compute_time=f(inst.compute_time), sync_time=f(inst.sync_time))
+    if np.any(dn.compute_time > inst.compute_time * sc_c) or np.any(dn.sync_time > inst.sync_time * sc_c):
+        return None
+    hint = _best_schedule(dn)
+    model, v = build_cpsat(dn, hint=hint, upper_objective=float(dn.weight @ _completions(dn, *hint)))
+    res, cp = solve_cpsat(model, time_limit=time_limit, threads=threads, seed=seed)
+    raw = np.array([cp.value(xi) for xi in v["x"]], dtype=float)
+    gpu = np.array([[cp.value(v["y"][i, g]) for g in range(inst.n_gpus)] for i in range(inst.n_tasks)]).argmax(axis=1)
+    bound = (res.bound or 0.0) / (sc_c * sc.weight)
+    return bound, (raw / sc_c, gpu), {"coarse_time_scale": sc_c, "coarse_bound": bound,
+                                       "coarse_status": res.status.value, "coarse_wall_time": res.wall_time}
 
 
 def _completions(inst: HareInstance, start: np.ndarray, gpu: np.ndarray) -> np.ndarray:

@@ -85,3 +85,18 @@ def test_engine_arguments():
         solve_exact(inst, "scip", engine="cpsat")
     assert solve_exact(inst, "highs").solver == "highs"
     assert solve_exact(inst).solver == "cpsat"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_coarse_rounded_down_bound_is_valid(seed):
+    """The coarse model's bound never exceeds the optimum; the solve stays exact with it."""
+    inst = random_instance(seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
+    bf = brute_force(inst)
+    cp = solve_exact(inst, engine="cpsat")
+    from hetopt.hare.cpsat import solve_cpsat_exact
+
+    co = solve_cpsat_exact(inst, coarse=True)
+    assert co.info["coarse_time_scale"] < co.info["time_scale"]
+    assert co.info["coarse_bound"] <= bf.objective * (1 + 1e-12)
+    assert co.status is Status.OPTIMAL and co.objective == pytest.approx(bf.objective, rel=OBJ_RTOL)
+    assert cp.objective == pytest.approx(co.objective, rel=OBJ_RTOL)
