@@ -1,4 +1,6 @@
-"""Exact solution of Hare_Sched: the big-M MILP of (4)-(8), and brute force for tiny instances."""
+"""Exact solution of Hare_Sched: two engines behind ``solve_exact`` (the CP-SAT interval model of
+:mod:`hetopt.hare.cpsat`, default, and the big-M MILP of (4)-(8), the declarative statement),
+and brute force for tiny instances."""
 
 from __future__ import annotations
 

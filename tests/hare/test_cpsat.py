@@ -100,3 +100,16 @@ def test_coarse_rounded_down_bound_is_valid(seed):
     assert co.info["coarse_bound"] <= bf.objective * (1 + 1e-12)
     assert co.status is Status.OPTIMAL and co.objective == pytest.approx(bf.objective, rel=OBJ_RTOL)
     assert cp.objective == pytest.approx(co.objective, rel=OBJ_RTOL)
+
+
+def test_engine_bench_quick_rows_agree():
+    """The quick engine table: both engines certify each size, with the same optimum."""
+    from hetopt.hare.commands import _engine_bench
+
+    t = _engine_bench(quick=True)
+    assert t.columns[:4] == ["tasks", "jobs", "engine", "status"]
+    rows = [dict(zip(t.columns, r)) for r in t.rows]
+    assert len(rows) == 6 and {r["engine"] for r in rows} == {"cpsat", "milp"}
+    for a, b in zip(rows[::2], rows[1::2]):
+        assert a["tasks"] == b["tasks"] and a["status"] == b["status"] == "optimal"
+        assert a["objective"] == pytest.approx(b["objective"], rel=OBJ_RTOL)
