@@ -4,7 +4,7 @@
 ``pyomo.contrib.solver``) or SCIP (``pyscipopt``, Pyomo's ``scip_direct``); ``solve_problem``
 runs a CVXPY problem; ``solve_milp`` runs a MILP given as arrays (scipy's ``milp`` conventions)
 directly through ``highspy``, for callers that solve many small models and cannot afford
-building a Pyomo model each time.  All three map every termination condition onto :class:`~hetopt.result.Status`
+building a Pyomo model each time; ``solve_cpsat`` runs an OR-Tools CP-SAT model.  All four map every termination condition onto :class:`~hetopt.result.Status`
 and fill ``objective``, ``bound``, ``gap``, ``wall_time`` in a ``finally:`` block, so that a
 stopped run still reports.  A solve is OPTIMAL only when the solver says it converged *and*
 the gap between incumbent and dual bound is at most ``OPTIMAL_RTOL``; a time-limited run is
@@ -28,7 +28,8 @@ import numpy as np
 from .errors import InfeasibleError, SolverError, UnboundedError
 from .result import OPTIMAL_RTOL, Solution, Status, relative_gap
 
-__all__ = ["solve_model", "check_time_limit", "solve_problem", "solve_milp", "PYOMO_SOLVERS", "DEFAULT_MIP_GAP"]
+__all__ = ["solve_model", "check_time_limit", "solve_problem", "solve_milp", "solve_cpsat", "PYOMO_SOLVERS",
+           "DEFAULT_MIP_GAP"]
 
 log = logging.getLogger(__name__)
 
@@ -525,3 +526,97 @@ def solve_milp(
         message=message,
     )
     return sol, x
+
+
+def solve_cpsat(
+    model: Any,
+    *,
+    time_limit: float | None = None,
+    threads: int | None = 1,
+    seed: int = 0,
+    raise_on_failure: bool = True,
+    options: dict[str, Any] | None = None,
+) -> tuple[Solution, Any]:
+    """Solve an OR-Tools CP-SAT model (``ortools.sat.python.cp_model.CpModel``) and map its status.
+
+    CP-SAT works on integers; the caller scales its data and states the rounding.  Mapping:
+    ``OPTIMAL`` is OPTIMAL only when the incumbent meets CP-SAT's bound within
+    ``OPTIMAL_RTOL`` (else FEASIBLE); ``FEASIBLE`` (a solution, no proof) is TIME_LIMIT when a
+    time limit was set (the only limit set here), FEASIBLE otherwise; ``INFEASIBLE`` is
+    INFEASIBLE; ``MODEL_INVALID`` is ERROR with CP-SAT's validation message; ``UNKNOWN`` (no
+    solution, no proof) is TIME_LIMIT when a time limit was set, ERROR otherwise.
+
+    Parameters
+    ----------
+    model : ortools.sat.python.cp_model.CpModel
+        A model with an objective to minimize or maximize.
+    time_limit : float, optional
+        Seconds (``max_time_in_seconds``).
+    threads : int, optional
+        CP-SAT workers (``num_workers``); 1 (default) is deterministic for a given ``seed``.
+    seed : int
+        CP-SAT's ``random_seed``.
+    raise_on_failure : bool
+        Raise on infeasible / failed solves and on a limit hit with no solution (default).
+    options : dict, optional
+        Further CP-SAT parameters by name (``SatParameters`` fields, e.g. ``linearization_level``).
+
+    Returns
+    -------
+    (Solution, ortools.sat.python.cp_model.CpSolver or None)
+        The record (objective and bound in the model's integer units) and the solver, from
+        which the caller reads values (``solver.value(var)``); None when there is no solution.
+
+    Raises
+    ------
+    InfeasibleError, SolverError
+    """
+    from ortools.sat.python import cp_model
+
+    _check_common(time_limit, None, threads)
+    if not isinstance(seed, int):
+        raise ValueError(f"seed is {seed!r}; expected an integer")
+    if not model.has_objective():
+        raise ValueError("model has no objective; expected one minimize/maximize")
+    sense = "max" if model.proto.objective.scaling_factor < 0 else "min"
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1 if threads is None else threads
+    solver.parameters.random_seed = seed
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = float(time_limit)
+    for key, value in (options or {}).items():
+        if not hasattr(solver.parameters, key):
+            raise ValueError(f"options has {key!r}; not a CP-SAT parameter")
+        setattr(solver.parameters, key, value)
+    status, objective, bound, message, out = Status.ERROR, None, None, "", None
+    start = time.perf_counter()
+    try:
+        code = solver.solve(model)
+        message = solver.status_name(code)
+        if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            objective, out = float(solver.objective_value), solver
+            b = solver.best_objective_bound
+            bound = float(b) if math.isfinite(b) else None
+        if code == cp_model.OPTIMAL:
+            status = _classify_converged(objective, bound)
+        elif code == cp_model.FEASIBLE:
+            status = Status.TIME_LIMIT if time_limit is not None else Status.FEASIBLE
+        elif code == cp_model.INFEASIBLE:
+            status = Status.INFEASIBLE
+        elif code == cp_model.MODEL_INVALID:
+            status, message = Status.ERROR, f"MODEL_INVALID: {model.validate()}"
+        elif code == cp_model.UNKNOWN and time_limit is not None:
+            status = Status.TIME_LIMIT
+            b = solver.best_objective_bound
+            bound = float(b) if math.isfinite(b) else None
+    except Exception as exc:  # a crash inside CP-SAT
+        status, message = Status.ERROR, f"{type(exc).__name__}: {exc}"
+    finally:
+        wall = time.perf_counter() - start
+    if raise_on_failure:
+        _raise_for(status, "cpsat", message)
+        if status is Status.TIME_LIMIT and objective is None:
+            raise SolverError("cpsat: time limit reached with no feasible solution")
+    sol = Solution(status=status, objective=objective, bound=bound, gap=relative_gap(objective, bound),
+                   wall_time=wall, solver="cpsat", sense=sense, message=message)
+    return sol, out

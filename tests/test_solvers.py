@@ -265,3 +265,31 @@ def test_a_forked_child_solves_after_the_parent_did():
     status, objective = recv.recv()
     assert status == parent.status.value == "optimal"
     assert objective == pytest.approx(parent.objective, rel=1e-9)
+
+
+def test_solve_cpsat_status_mapping():
+    """CP-SAT: a proven optimum is OPTIMAL with its bound; infeasible raises; no objective is refused."""
+    from ortools.sat.python import cp_model
+
+    from hetopt.errors import InfeasibleError
+    from hetopt.result import Status
+    from hetopt.solvers import solve_cpsat
+
+    m = cp_model.CpModel()
+    x, y = m.new_int_var(0, 10, "x"), m.new_int_var(0, 10, "y")
+    m.add(x + 2 * y <= 7)
+    m.maximize(3 * x + 4 * y)  # optimum x=7, y=0 -> 21 (by hand: 3/1 > 4/2 per unit of capacity)
+    sol, cp = solve_cpsat(m)
+    assert sol.status is Status.OPTIMAL and sol.sense == "max"
+    assert sol.objective == 21 and sol.bound == 21 and cp.value(x) == 7
+    bad = cp_model.CpModel()
+    z = bad.new_int_var(0, 3, "z")
+    bad.add(z >= 5)
+    bad.minimize(z)
+    with pytest.raises(InfeasibleError):
+        solve_cpsat(bad)
+    assert solve_cpsat(bad, raise_on_failure=False)[0].status is Status.INFEASIBLE
+    with pytest.raises(ValueError, match="objective"):
+        solve_cpsat(cp_model.CpModel())
+    with pytest.raises(ValueError, match="options"):
+        solve_cpsat(m, options={"no_such_parameter": 1})

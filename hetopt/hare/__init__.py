@@ -1,6 +1,7 @@
 """Hare (Chen, Li, Wu, Guo, HPDC 2022): task scheduling of distributed ML jobs on heterogeneous GPUs.
 
-Models: the exact problem Hare_Sched (4)-(8) as a GDP / big-M MILP, its relaxation
+Models: the exact problem Hare_Sched (4)-(8) as a GDP / big-M MILP and as a CP-SAT interval
+model (the default exact engine, :mod:`hetopt.hare.cpsat`), its relaxation
 Hare_Sched_RL with Queyranne's inequality (9) (direct MIQCP for SCIP, exact
 linearization for HiGHS).  Algorithm 1 (list scheduling by middle completion times), the
 alpha(2+alpha) bound of Theorem 4 and its certification, the baselines of Section 7.1, a

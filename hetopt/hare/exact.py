@@ -1,4 +1,6 @@
-"""Exact solution of Hare_Sched: the big-M MILP of (4)-(8), and brute force for tiny instances."""
+"""Exact solution of Hare_Sched: two engines behind ``solve_exact`` (the CP-SAT interval model of
+:mod:`hetopt.hare.cpsat`, default, and the big-M MILP of (4)-(8), the declarative statement),
+and brute force for tiny instances."""
 
 from __future__ import annotations
 
@@ -17,7 +19,13 @@ from .instance import HareInstance
 from .model import build_hare_sched
 from .solution import HareSolution, make_solution
 
-__all__ = ["solve_exact", "brute_force", "BRUTE_FORCE_LIMIT", "model_decision", "semi_active", "best_known_objective"]
+__all__ = ["solve_exact", "ENGINES", "DEFAULT_ENGINE", "brute_force", "BRUTE_FORCE_LIMIT", "model_decision", "semi_active", "best_known_objective"]
+
+#: Exact engines: the Pyomo big-M MILP (HiGHS or SCIP) and the CP-SAT interval model.
+ENGINES = ("milp", "cpsat")
+#: The engine of ``solve_exact`` when neither ``engine`` nor a MILP ``solver`` is given: CP-SAT,
+#: the faster proven engine (``hetopt bench hare``; models/hare2022.md, section "Exact engines").
+DEFAULT_ENGINE = "cpsat"
 
 #: Largest ``|D|! * |M|^|D|`` that :func:`brute_force` accepts.
 BRUTE_FORCE_LIMIT = 200_000
@@ -30,18 +38,25 @@ def model_decision(model: pyo.ConcreteModel, inst: HareInstance) -> tuple[np.nda
     return start, y.argmax(axis=1)
 
 
-def solve_exact(inst: HareInstance, solver: str = "highs", *, time_limit: float | None = None,
-                mip_gap: float | None = None, threads: int | None = 1, symmetry_breaking: bool = True) -> HareSolution:
-    """Solve Hare_Sched (4)-(8) to optimality with HiGHS or SCIP.
+def solve_exact(inst: HareInstance, solver: str | None = None, *, engine: str | None = None,
+                time_limit: float | None = None, mip_gap: float | None = None, threads: int | None = 1,
+                symmetry_breaking: bool = True) -> HareSolution:
+    """Solve Hare_Sched (4)-(8) to optimality with CP-SAT or the big-M MILP (HiGHS or SCIP).
 
     Parameters
     ----------
     inst : HareInstance
-    solver : {"highs", "scip"}
+    solver : {"highs", "scip"}, optional
+        The MILP solver; giving one selects ``engine="milp"`` (default solver "highs").
+    engine : {"milp", "cpsat"}, optional
+        ``"cpsat"``: the interval model of :mod:`hetopt.hare.cpsat` (integer-scaled times,
+        bound valid for the true data); ``"milp"``: the Pyomo GDP/big-M MILP of
+        :func:`hetopt.hare.model.build_hare_sched`.  Default :data:`DEFAULT_ENGINE` unless
+        ``solver`` is given.
     time_limit : float, optional
         Seconds; a stopped solve is TIME_LIMIT with the incumbent and the solver's bound.
     mip_gap : float, optional
-        Relative gap (default: exact optima).
+        Relative gap (default: exact optima); MILP engine only.
     threads : int, optional
     symmetry_breaking : bool
         See :func:`hetopt.hare.model.build_hare_sched`.
@@ -60,6 +75,19 @@ def solve_exact(inst: HareInstance, solver: str = "highs", *, time_limit: float 
     from ..inputs import check_instance
 
     check_instance(inst, HareInstance, "inst")
+    if engine is None:
+        engine = "milp" if solver is not None else DEFAULT_ENGINE
+    if engine not in ENGINES:
+        raise ValueError(f"engine is {engine!r}; expected one of {', '.join(ENGINES)}")
+    if engine == "cpsat":
+        if solver not in (None, "cpsat"):
+            raise ValueError(f"solver is {solver!r}; the cpsat engine takes no MILP solver (use engine='milp')")
+        if mip_gap is not None:
+            raise ValueError(f"mip_gap is {mip_gap!r}; the cpsat engine proves exact optima only (use engine='milp')")
+        from .cpsat import solve_cpsat_exact
+
+        return solve_cpsat_exact(inst, time_limit=time_limit, threads=threads, symmetry_breaking=symmetry_breaking)
+    solver = "highs" if solver is None else solver
     t0 = time.perf_counter()
     heur_start, heur_gpu, ub = best_known_schedule(inst)
     model = build_hare_sched(inst, symmetry_breaking=symmetry_breaking, upper_objective=ub)

@@ -42,9 +42,10 @@ def test_reproduce_is_gone_the_ledger_has_the_claims():
 
 def test_bench_quick():
     tables = commands.bench(quick=True)
-    assert len(tables) == 2
-    assert tables[0].rows[0][3] == "optimal"
-    names = [r[0] for r in tables[1].rows]
+    assert len(tables) == 3
+    assert {r[2] for r in tables[0].rows} == {"cpsat", "milp"}
+    assert tables[1].rows[0][3] == "optimal"
+    names = [r[0] for r in tables[2].rows]
     assert "srtf" in names and "algorithm1 (lp ordering)" in names
 
 

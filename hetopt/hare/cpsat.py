@@ -1,0 +1,334 @@
+"""Hare_Sched (4)-(8) as an OR-Tools CP-SAT interval model: the fast exact engine.
+
+Per task ``i`` and GPU ``m`` an optional interval of length ``T^c_{i,m}`` (present iff
+``y_{i,m} = 1``) starting at ``x_i``; (5) exactly one present interval per task; (8) one
+``AddNoOverlap`` per GPU over its optional intervals (the later of two tasks on a GPU
+starts after the earlier one's compute time); (4) ``x_i >= a_n``; (6) and (7) through
+round-end variables ``E_{n,r} >= x_i + sum_m y_{i,m} (T^c_{i,m} + T^s_{i,m})`` for the
+tasks of round ``r``, ``x_j >= E_{n,r}`` for the tasks of round ``r+1`` and
+``C_n = E_{n,|R_n|-1}``; objective ``min sum_n w_n C_n``.  The identical tasks of one round
+of a job start in index order (the MILP's ``symmetry_breaking``; optimum unchanged).
+
+Integer scaling and the certificate
+-----------------------------------
+CP-SAT works on integers.  Times (arrivals, ``T^c``, ``T^s``) are multiplied by a factor
+``S`` and rounded UP, weights by ``W`` and rounded DOWN (:func:`scaling`).  ``S`` and ``W``
+are the smallest powers of ten (up to :data:`MAX_DECIMALS` decimals) that make the data
+integral; then the scaled model is the true one and the rounding error is zero.  Otherwise
+``S`` is the power of ten that puts the serial horizon near :data:`TARGET_HORIZON`.
+
+* Incumbent: CP-SAT's assignment and order of starts are re-timed semi-actively on the
+  TRUE data (:func:`hetopt.hare.exact.semi_active`); with shorter (or equal) durations no
+  start moves later, and the objective is recomputed with the true weights.
+* Bound: let ``B`` be CP-SAT's bound on the scaled model, ``e = 1 + 2|D|`` the most
+  roundings on a chain of the semi-active schedule that fixes a job's completion (one
+  arrival, a compute and a sync per task), each under one scaled unit.  An optimal true
+  schedule, re-timed on the rounded-up data, completes every job by ``S C*_n + e``, so
+  ``B <= sum_n floor(W w_n) (S C*_n + e)`` and ``OPT >= (B - e sum_n floor(W w_n)) / (S W)``
+  (``C >= 0``).  With exact data ``e`` is 0 and the bound is ``B / (S W)``.
+
+The result is OPTIMAL only when CP-SAT proves optimality and this valid bound meets the
+recomputed true objective within ``OPTIMAL_RTOL``; otherwise FEASIBLE or TIME_LIMIT with
+bound and gap.
+
+References
+----------
+.. [1] F. Chen et al., "Hare", HPDC 2022, problem Hare_Sched (4)-(8).
+.. [2] L. Perron, F. Didier, "CP-SAT", OR-Tools v9, Google (2024), https://developers.google.com/optimization.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import SolverError
+from ..result import OPTIMAL_RTOL, Status
+from ..solvers import solve_cpsat
+from .bounds import time_bounds
+from .instance import HareInstance
+from .solution import HareSolution, make_solution
+
+__all__ = ["Scaling", "scaling", "scaled_instance", "build_cpsat", "solve_cpsat_exact", "coarse_bound",
+           "MAX_DECIMALS", "TARGET_HORIZON", "COARSE_MIN_TASKS", "COARSE_TIME"]
+
+#: Most decimal places tried for an exact integer scaling of times and weights.
+MAX_DECIMALS = 6
+#: ``solve_cpsat_exact`` starts with the coarse rounded-down model above this many tasks.
+COARSE_MIN_TASKS = 12
+#: Seconds for the coarse model when the solve has no time limit.
+COARSE_TIME = 20.0
+#: Scaled serial horizon aimed at when the data have more decimals (integers stay far below 2^53).
+TARGET_HORIZON = 1e9
+
+
+@dataclass(frozen=True)
+class Scaling:
+    """Integer scaling of a Hare instance for CP-SAT.
+
+    Attributes
+    ----------
+    time : int
+        ``S``: scaled time = ``ceil(S t)``.
+    weight : int
+        ``W``: scaled weight = ``floor(W w)``.
+    exact_times, exact_weights : bool
+        Whether the scaled data equal ``S t`` and ``W w`` exactly.
+    chain_error : int
+        ``e``: most scaled units by which rounding up delays a job's completion (0 if exact).
+    """
+
+    time: int
+    weight: int
+    exact_times: bool
+    exact_weights: bool
+    chain_error: int
+
+
+def _decimals(values: np.ndarray) -> int | None:
+    """Smallest ``k <= MAX_DECIMALS`` with ``10^k v`` integral for all ``v`` (within 1e-9), else None."""
+    for k in range(MAX_DECIMALS + 1):
+        v = values * 10.0 ** k
+        if np.all(np.abs(v - np.round(v)) <= 1e-9 * np.maximum(1.0, np.abs(v))):
+            return k
+    return None
+
+
+def scaling(inst: HareInstance) -> Scaling:
+    """The integer scaling of :mod:`this module <hetopt.hare.cpsat>` for ``inst``."""
+    times = np.concatenate([inst.arrival, inst.compute_time.ravel(), inst.sync_time.ravel()])
+    kt, kw = _decimals(times), _decimals(inst.weight)
+    if kt is None:
+        horizon = float(inst.arrival.max() + inst.n_tasks * (inst.compute_time + inst.sync_time).max())
+        kt = max(0, int(math.floor(math.log10(TARGET_HORIZON / max(horizon, 1e-300)))))
+    w = 10 ** (kw if kw is not None else MAX_DECIMALS)
+    exact_t = _decimals(times * 10.0 ** kt) == 0
+    return Scaling(time=10 ** kt, weight=w, exact_times=exact_t, exact_weights=kw is not None,
+                   chain_error=0 if exact_t else 1 + 2 * inst.n_tasks)
+
+
+def scaled_instance(inst: HareInstance, sc: Scaling) -> HareInstance:
+    """``inst`` with times ``ceil(S t)`` and weights ``floor(W w)`` (integer-valued floats)."""
+    def up(a):
+        v = np.asarray(a) * sc.time
+        return np.where(np.abs(v - np.round(v)) <= 1e-9 * np.maximum(1.0, np.abs(v)), np.round(v), np.ceil(v))
+
+    def down(a):
+        v = np.asarray(a) * sc.weight
+        return np.where(np.abs(v - np.round(v)) <= 1e-9 * np.maximum(1.0, np.abs(v)), np.round(v), np.floor(v))
+
+    return HareInstance(arrival=up(inst.arrival), weight=np.maximum(down(inst.weight), 1.0), rounds=inst.rounds,
+                        tasks_per_round=inst.tasks_per_round, compute_time=np.maximum(up(inst.compute_time), 1.0),
+                        sync_time=up(inst.sync_time), gpu_names=inst.gpu_names, job_names=inst.job_names)
+
+
+def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tuple | None = None,
+                upper_objective: float | None = None):
+    """The CP-SAT model of Hare_Sched for an instance with integer-valued data.
+
+    Parameters
+    ----------
+    inst : HareInstance
+        Integer-valued times and weights (:func:`scaled_instance`).
+    symmetry_breaking : bool
+        Identical tasks of a round start in index order.
+    hint : (start, gpu), optional
+        A feasible schedule of ``inst`` given to CP-SAT as a solution hint.
+    upper_objective : float, optional
+        Objective of a feasible schedule: the variable domains are those of
+        :func:`hetopt.hare.bounds.time_bounds` (valid for every solution at least as good).
+
+    Returns
+    -------
+    (CpModel, dict)
+        The model and its variables: ``x`` (starts), ``y`` (dict ``(i, m)`` -> presence
+        literal), ``C`` (completions).
+    """
+    from ortools.sat.python import cp_model
+
+    tc, ts = inst.task_compute.astype(np.int64), inst.task_sync.astype(np.int64)
+    if not (np.array_equal(tc, inst.task_compute) and np.array_equal(ts, inst.task_sync)
+            and np.array_equal(np.round(inst.arrival), inst.arrival) and np.array_equal(np.round(inst.weight), inst.weight)):
+        raise ValueError("inst has non-integer times or weights; scale it with scaled_instance first")
+    b = time_bounds(inst, upper_objective)
+    horizon = int(inst.arrival.max() + (tc + ts).max(axis=1).sum())
+    xl = np.floor(b.x_lower).astype(np.int64)
+    xu = np.minimum(np.ceil(b.x_upper), horizon).astype(np.int64)
+    cl = np.floor(b.c_lower).astype(np.int64)
+    cu = np.minimum(np.ceil(b.c_upper), horizon + int((tc + ts).max())).astype(np.int64)
+    m = cp_model.CpModel()
+    d, mm = inst.n_tasks, inst.n_gpus
+    job, rnd = inst.task_job, inst.task_round
+    x = [m.new_int_var(int(xl[i]), int(max(xl[i], xu[i])), f"x{i}") for i in range(d)]
+    y, per_gpu = {}, [[] for _ in range(mm)]
+    for i in range(d):
+        for g in range(mm):
+            y[i, g] = m.new_bool_var(f"y{i}_{g}")
+            per_gpu[g].append(m.new_optional_fixed_size_interval_var(x[i], int(tc[i, g]), y[i, g], f"I{i}_{g}"))
+        m.add_exactly_one(y[i, g] for g in range(mm))  # (5)
+        m.add(x[i] >= int(math.ceil(inst.arrival[job[i]])))  # (4)
+    for g in range(mm):
+        m.add_no_overlap(per_gpu[g])  # (8)
+    C = [m.new_int_var(int(cl[n]), int(max(cl[n], cu[n])), f"C{n}") for n in range(inst.n_jobs)]
+    for n in range(inst.n_jobs):
+        R = int(inst.rounds[n])
+        for r in range(R):
+            tasks = list(inst.round_tasks(n, r))
+            end = C[n] if r == R - 1 else m.new_int_var(0, int(cu[n]), f"E{n}_{r}")
+            for i in tasks:  # (6) for the last round, (7) with the next round's starts
+                m.add(end >= x[i] + sum(int(tc[i, g] + ts[i, g]) * y[i, g] for g in range(mm)))
+            if r < R - 1:
+                for j in inst.round_tasks(n, r + 1):
+                    m.add(x[j] >= end)
+            if symmetry_breaking:
+                for i, j in zip(tasks, tasks[1:]):
+                    m.add(x[i] <= x[j])
+    m.minimize(sum(int(inst.weight[n]) * C[n] for n in range(inst.n_jobs)))
+    if hint is not None:
+        start, gpu = hint
+        for i in range(d):
+            m.add_hint(x[i], int(round(start[i])))
+            for g in range(mm):
+                m.add_hint(y[i, g], int(gpu[i] == g))
+    return m, {"x": x, "y": y, "C": C}
+
+
+def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, threads: int | None = 1,
+                      symmetry_breaking: bool = True, seed: int = 0, coarse: bool | None = None) -> HareSolution:
+    """Solve Hare_Sched with CP-SAT on the scaled data; certificate on the true data.
+
+    Parameters
+    ----------
+    inst : HareInstance
+    time_limit : float, optional
+        Seconds; a stopped solve is TIME_LIMIT with the re-timed incumbent and a valid bound.
+    threads : int, optional
+        CP-SAT workers (1: deterministic).
+    symmetry_breaking : bool
+    seed : int
+    coarse : bool, optional
+        First solve a coarse rounded-DOWN model (:func:`coarse_bound`, a third of the time
+        limit, at most :data:`COARSE_TIME` s without one): its bound is valid for the true
+        problem and enters the fine model as a cut on the objective, its schedule (re-timed)
+        as the hint.  Default: when ``|D| >`` :data:`COARSE_MIN_TASKS`.
+
+    Returns
+    -------
+    HareSolution
+        ``method="exact"``, ``solver="cpsat"``; ``bound`` is valid for the true problem
+        (module docstring); ``info`` holds the scaling, the CP-SAT objective and bound in
+        scaled units, the rounding-error allowance and the coarse bound.
+    """
+    from .exact import semi_active
+
+    t0 = time.perf_counter()
+    sc = scaling(inst)
+    up = scaled_instance(inst, sc)
+    hint = _best_schedule(up)
+    hint_obj = float(up.weight @ _completions(up, *hint))
+    lb, coarse_info = None, {}
+    if coarse is None:
+        coarse = inst.n_tasks > COARSE_MIN_TASKS
+    if coarse:
+        budget = COARSE_TIME if time_limit is None else time_limit / 3
+        out = coarse_bound(inst, sc, time_limit=budget, threads=threads, seed=seed)
+        if out is not None:
+            lb, (cstart, cgpu), coarse_info = out
+            order = tuple(np.lexsort((np.arange(inst.n_tasks), inst.task_round, cstart)))
+            cand = semi_active(up, order, cgpu)
+            if cand is not None and cand[1] < hint_obj:
+                hint, hint_obj = (cand[0], cgpu), cand[1]
+    model, v = build_cpsat(up, symmetry_breaking=symmetry_breaking, hint=hint, upper_objective=hint_obj)
+    scale = sc.time * sc.weight
+    if lb is not None and sc.exact_weights and sc.exact_times:
+        # OPT_up = S W OPT >= S W lb: the cut keeps every optimal solution of the scaled model
+        model.add(sum(int(up.weight[n]) * v["C"][n] for n in range(up.n_jobs)) >= int(math.floor(lb * scale * (1 - 1e-9))))
+    rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.1)
+    res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False)
+    if res.objective is None:
+        if res.status is not Status.TIME_LIMIT:
+            raise SolverError(f"cpsat: solve failed ({res.status.value}: {res.message})")
+        # stopped before any incumbent: the hint (best cheap schedule) is reported, never as optimal
+        raw, gpu = np.asarray(hint[0], dtype=float), np.asarray(hint[1])
+    else:
+        raw = np.array([cp.value(xi) for xi in v["x"]], dtype=float)
+        gpu = np.array([[cp.value(v["y"][i, g]) for g in range(inst.n_gpus)] for i in range(inst.n_tasks)]).argmax(axis=1)
+    order = tuple(np.lexsort((np.arange(inst.n_tasks), inst.task_round, raw)))
+    start = semi_active(inst, order, gpu)[0]
+    allowance = sc.chain_error * float(up.weight.sum())
+    bound = None if res.bound is None else (res.bound - allowance) / scale
+    if lb is not None:
+        bound = lb if bound is None else max(bound, lb)
+    objective = float(inst.weight @ _completions(inst, start, gpu))
+    gap = None if bound is None else (objective - bound) / max(abs(objective), 1e-300)
+    status = res.status
+    if status is Status.OPTIMAL and not (gap is not None and gap <= OPTIMAL_RTOL):
+        status = Status.FEASIBLE
+    msg = (f"{res.message}; times x{sc.time} rounded up (exact: {sc.exact_times}), weights x{sc.weight} "
+           f"rounded down (exact: {sc.exact_weights}); bound = (CP-SAT bound - {allowance:g}) / {scale}"
+           + (f", coarse rounded-down bound {lb:.6g}" if lb is not None else ""))
+    info = {"time_scale": sc.time, "weight_scale": sc.weight, "exact_scaling": sc.exact_times and sc.exact_weights,
+            "rounding_allowance": allowance, "cpsat_objective": res.objective, "cpsat_bound": res.bound,
+            "hint_objective_scaled": hint_obj, **coarse_info}
+    return make_solution(inst, start, gpu, method="exact", status=status, bound=bound, solver="cpsat",
+                         wall_time=time.perf_counter() - t0, message=msg, info=info)
+
+
+def coarse_bound(inst: HareInstance, sc: Scaling, *, time_limit: float, threads: int | None = 1,
+                 seed: int = 0) -> tuple[float, tuple[np.ndarray, np.ndarray], dict] | None:
+    """A valid lower bound from a coarse model with times rounded DOWN.
+
+    Times are scaled by ``S_c`` (the power of ten putting the median compute time near 10
+    units, below the fine ``S``) and rounded down; weights are ``floor(W w)``.  Every true
+    schedule, re-timed semi-actively on the rounded-down data with the same assignment and
+    order, starts every task at an integer no later than ``S_c`` times its true start, so
+    the coarse optimum is at most ``S_c W OPT`` and CP-SAT's bound ``B_c`` gives
+    ``OPT >= B_c / (S_c W)``.  Returns ``(bound, (start, gpu), info)`` with the coarse
+    schedule's starts (scaled) and GPUs, or None when no coarse scale below ``S`` keeps every
+    compute time at least one unit.
+    """
+    sc_c = 10 ** max(0, int(round(math.log10(10.0 / float(np.median(inst.compute_time))))))
+    while sc_c < sc.time and np.floor(inst.compute_time.min() * sc_c + 1e-9) < 1:
+        sc_c *= 10
+    if sc_c >= sc.time:
+        return None
+    f = lambda a: np.floor(np.asarray(a) * sc_c * (1 + 1e-12) + 1e-9)  # noqa: E731  exact integers stay put
+    wq = scaled_instance(inst, sc).weight
+    if np.any(wq > inst.weight * sc.weight * (1 + 1e-12)):
+        return None
+    dn = HareInstance(arrival=f(inst.arrival), weight=wq, rounds=inst.rounds, tasks_per_round=inst.tasks_per_round,
+                      compute_time=f(inst.compute_time), sync_time=f(inst.sync_time))
+    if np.any(dn.compute_time > inst.compute_time * sc_c) or np.any(dn.sync_time > inst.sync_time * sc_c):
+        return None
+    hint = _best_schedule(dn)
+    model, v = build_cpsat(dn, hint=hint, upper_objective=float(dn.weight @ _completions(dn, *hint)))
+    res, cp = solve_cpsat(model, time_limit=time_limit, threads=threads, seed=seed, raise_on_failure=False)
+    if res.objective is None:  # no coarse incumbent within its budget: no coarse stage
+        return None
+    raw = np.array([cp.value(xi) for xi in v["x"]], dtype=float)
+    gpu = np.array([[cp.value(v["y"][i, g]) for g in range(inst.n_gpus)] for i in range(inst.n_tasks)]).argmax(axis=1)
+    bound = (res.bound or 0.0) / (sc_c * sc.weight)
+    return bound, (raw / sc_c, gpu), {"coarse_time_scale": sc_c, "coarse_bound": bound,
+                                       "coarse_status": res.status.value, "coarse_wall_time": res.wall_time}
+
+
+def _completions(inst: HareInstance, start: np.ndarray, gpu: np.ndarray) -> np.ndarray:
+    idx = np.arange(inst.n_tasks)
+    end = start + inst.task_compute[idx, gpu] + inst.task_sync[idx, gpu]
+    comp = np.full(inst.n_jobs, -np.inf)
+    np.maximum.at(comp, inst.task_job, end)
+    return comp
+
+
+def _best_schedule(inst: HareInstance) -> tuple[np.ndarray, np.ndarray]:
+    """The best cheap schedule of :func:`hetopt.hare.exact.best_known_objective` (the hint)."""
+    from .algorithm1 import GPU_RULES, list_schedule
+    from .bounds import greedy_schedule
+    from .checker import check_schedule
+
+    prio = inst.arrival[inst.task_job] + inst.task_round * inst.min_round_time[inst.task_job]
+    cands = [greedy_schedule(inst)] + [list_schedule(inst, prio, rule) for rule in GPU_RULES]
+    return min(cands, key=lambda c: check_schedule(inst, c))
