@@ -54,7 +54,7 @@ def solve(inst: HareInstance, method: str) -> HareSolution:
     if method not in METHODS:
         raise ValueError(f"method is {method!r}; expected one of {', '.join(METHODS)}")
     sol = METHODS[method](inst)
-    check_schedule(inst, sol)
+    check_schedule(inst, sol).raise_if_invalid()
     return sol
 
 
@@ -111,7 +111,7 @@ def _scale_bench(quick: bool) -> list[Table]:
         t0 = time.perf_counter()
         sols[name] = f(inst)
         el = time.perf_counter() - t0
-        check_schedule(inst, sols[name])
+        check_schedule(inst, sols[name]).raise_if_invalid()
         sols[name] = (sols[name], el)
     ref = sols["algorithm1 (lp ordering)"][0].objective
     for name, (sol, el) in sols.items():

@@ -97,7 +97,7 @@ def best_known_objective(inst: HareInstance) -> float:
         if fits or name in SINGLE_GPU_BASELINES:
             sol = f(inst)
             cands.append((sol.start, sol.gpu))
-    return min(check_schedule(inst, c) for c in cands)
+    return min(check_schedule(inst, c).raise_if_invalid().objective for c in cands)
 
 
 def semi_active(inst: HareInstance, order: tuple[int, ...], gpu: np.ndarray) -> tuple[np.ndarray, float] | None:

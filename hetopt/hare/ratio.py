@@ -117,10 +117,10 @@ def validate_ratio(inst: HareInstance, *, time_limit: float | None = 60.0, subse
     limit = theorem4_bound(inst)
     a = alpha(inst)
     opt = solve_exact(inst, time_limit=time_limit)
-    check_schedule(inst, opt)
+    check_schedule(inst, opt).raise_if_invalid()
     rl = solve_relaxation(inst, subsets=subsets, time_limit=time_limit)
     alg = schedule(inst, rl)
-    value = check_schedule(inst, alg)
+    value = check_schedule(inst, alg).raise_if_invalid().objective
     opt_proven = opt.status is Status.OPTIMAL
     rl_proven = rl.status is Status.OPTIMAL
     vs_opt = ratio_certificate(value, opt.objective, limit, proven=opt_proven, name="alpha(2+alpha) vs optimum")

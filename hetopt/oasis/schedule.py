@@ -14,11 +14,11 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..result import Solution, Status
+from ..result import CheckReport, Solution, Status
 from ..validate import FEAS_TOL
 from .instance import OasisInstance, check_size
 
-__all__ = ["JobSchedule", "OasisSolution", "CheckReport", "check_schedule", "make_solution", "schedule_cost"]
+__all__ = ["JobSchedule", "OasisSolution", "check_schedule", "make_solution", "schedule_cost"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,18 +146,6 @@ def make_solution(
     )
 
 
-@dataclass(frozen=True)
-class CheckReport:
-    """Outcome of :func:`check_schedule`: ``ok``, the violations found, and the recomputed utility."""
-
-    ok: bool
-    violations: tuple[str, ...]
-    total_utility: float
-
-    def __bool__(self) -> bool:
-        return self.ok
-
-
 def check_schedule(inst: OasisInstance, solution: OasisSolution | Mapping[int, JobSchedule], *,
                    tol: float = FEAS_TOL) -> CheckReport:
     """Check constraints (2)-(13) of every admitted job's schedule, from the arrays alone.
@@ -175,7 +163,7 @@ def check_schedule(inst: OasisInstance, solution: OasisSolution | Mapping[int, J
     -------
     CheckReport
         ``violations`` names the constraint, job, server, resource and slot of each
-        violation; ``total_utility`` is sum_i f_i(t_hat_i - a_i) recomputed.  When given a
+        violation; ``objective`` is the total utility sum_i f_i(t_hat_i - a_i) recomputed.  When given a
         solution, its reported completions, admitted set and total utility are checked too.
     """
     if isinstance(tol, (bool, np.bool_)) or not isinstance(tol, (int, float, np.integer, np.floating)) \
@@ -244,4 +232,4 @@ def check_schedule(inst: OasisInstance, solution: OasisSolution | Mapping[int, J
             out.append(f"admitted {solution.admitted} != jobs with a non-empty schedule {admitted}")
         if not math.isclose(solution.total_utility, total, rel_tol=1e-9, abs_tol=1e-9):
             out.append(f"(1) reported total utility {solution.total_utility:.9g} != recomputed {total:.9g}")
-    return CheckReport(ok=not out, violations=tuple(out), total_utility=total)
+    return CheckReport.from_violations(out, total)
