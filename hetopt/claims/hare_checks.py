@@ -83,10 +83,10 @@ def fig1_theorem4() -> Outcome:
 # ---------------------------------------------------------------- Theorem 4
 def _ratio(stem: str, subsets: bool = False):
     from ..data import load_json
-    from ..hare import HareInstance, brute_force, check_schedule, validate_ratio
+    from ..hare import HareInstance, brute_force, check_schedule, ratio_report
 
     inst = HareInstance.from_dict(load_json(stem))
-    rep = validate_ratio(inst, subsets=subsets)
+    rep = ratio_report(inst, subsets=subsets)
     bf = brute_force(inst)
     if not close_to(bf.objective, rep.optimum, rtol=1e-9, atol=1e-9):
         raise AssertionError(f"exact model {rep.optimum} and enumeration {bf.objective} disagree on {stem}")

@@ -48,13 +48,13 @@ def _decision(inst: HareInstance, solution: Any) -> tuple[np.ndarray, np.ndarray
     return start, gpu_arr.astype(int), claimed
 
 
-def check_schedule(inst: HareInstance, solution: Any, *, tol: float = FEAS_TOL) -> float:
-    """Raise :class:`ScheduleViolation` at the first violated constraint; return the objective.
+def check_schedule(inst: HareInstance, sol: Any, *, tol: float = FEAS_TOL) -> CheckReport:
+    """Check a schedule against (4)-(8) and recompute its objective.
 
     Parameters
     ----------
     inst : HareInstance
-    solution : HareSolution or tuple (start, gpu)
+    sol : HareSolution or tuple (start, gpu)
         A solution object (its ``objective`` is checked against the recomputed one) or the
         raw decision: start times ``x_i`` and GPU indices, one per task.
     tol : float
@@ -79,7 +79,7 @@ def check_schedule(inst: HareInstance, solution: Any, *, tol: float = FEAS_TOL) 
     if not (isinstance(tol, (int, float, np.floating, np.integer)) and np.isfinite(tol) and tol >= 0):
         raise ValueError(f"tol is {tol!r}; expected a finite number >= 0")
     try:
-        start, gpu, claimed = _decision(inst, solution)
+        start, gpu, claimed = _decision(inst, sol)
     except _Malformed as e:
         return CheckReport.from_violations([str(e)], None)
     out: list[str] = []

@@ -29,7 +29,7 @@ from .prices import PriceBounds, Prices, Usage, alpha, competitive_bound, estima
 from .schedule import JobSchedule, OasisSolution, check_schedule, make_solution
 from .simulator import simulate
 from .utility import SigmoidUtility, TabulatedUtility, Utility
-from .validate import fig5_setting, ratio_check, validate_ratio
+from .validate import fig5_setting, ratio_sweep, validate_ratio
 
 __all__ = [
     "KIND", "OasisInstance", "SigmoidUtility", "TabulatedUtility", "Utility", "generate_instance", "fig5_instance",
@@ -37,5 +37,5 @@ __all__ = [
     "OracleResult", "best_schedule", "algorithm2_literal", "best_schedule_ilp", "schedules_by_end", "PriceBounds",
     "Prices", "Usage", "price_bounds", "estimated_bounds", "price", "prices_from_usage", "alpha", "competitive_bound",
     "LPBound", "lp_bound", "compact_lp_bound", "JobSchedule", "OasisSolution", "check_schedule",
-    "make_solution", "simulate", "fifo", "drf", "rrh", "dorm", "ratio_check", "validate_ratio", "fig5_setting", "fig3_data", "fig4_data",
+    "make_solution", "simulate", "fifo", "drf", "rrh", "dorm", "ratio_sweep", "validate_ratio", "fig5_setting", "fig3_data", "fig4_data",
 ]

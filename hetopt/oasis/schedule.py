@@ -146,14 +146,14 @@ def make_solution(
     )
 
 
-def check_schedule(inst: OasisInstance, solution: OasisSolution | Mapping[int, JobSchedule], *,
+def check_schedule(inst: OasisInstance, sol: OasisSolution | Mapping[int, JobSchedule], *,
                    tol: float = FEAS_TOL) -> CheckReport:
     """Check constraints (2)-(13) of every admitted job's schedule, from the arrays alone.
 
     Parameters
     ----------
     inst : OasisInstance
-    solution : OasisSolution or mapping job -> JobSchedule
+    sol : OasisSolution or mapping job -> JobSchedule
         The admitted jobs (x_i = 1) are the keys with a non-empty schedule.
     tol : float
         Absolute tolerance on (2), (4), (5), (6); a finite number >= 0 (NaN would switch
@@ -170,7 +170,7 @@ def check_schedule(inst: OasisInstance, solution: OasisSolution | Mapping[int, J
             or not math.isfinite(float(tol)) or tol < 0:
         raise ValueError(f"tol is {tol!r}; expected a finite number >= 0")
     check_size(inst, what="check_schedule")
-    schedules = solution.schedules if isinstance(solution, OasisSolution) else solution
+    schedules = sol.schedules if isinstance(sol, OasisSolution) else sol
     T, H, K = inst.horizon, inst.n_worker_servers, inst.n_ps_servers
     out: list[str] = []
     used_w = np.zeros((H, T, inst.n_resources))
@@ -226,10 +226,10 @@ def check_schedule(inst: OasisInstance, solution: OasisSolution | Mapping[int, J
             h, t, r = bad[0]
             out.append(f"{eq} {name} {h}, slot {t + 1}, {inst.resource_names[r]}: used {used[h, t, r]:.6g} "
                        f"> capacity {cap[h, r]:.6g} ({len(bad)} violations)")
-    if isinstance(solution, OasisSolution):
+    if isinstance(sol, OasisSolution):
         admitted = tuple(sorted(i for i, s in schedules.items() if np.asarray(s.workers).sum() > 0))
-        if tuple(sorted(solution.admitted)) != admitted:
-            out.append(f"admitted {solution.admitted} != jobs with a non-empty schedule {admitted}")
-        if not math.isclose(solution.total_utility, total, rel_tol=1e-9, abs_tol=1e-9):
-            out.append(f"(1) reported total utility {solution.total_utility:.9g} != recomputed {total:.9g}")
+        if tuple(sorted(sol.admitted)) != admitted:
+            out.append(f"admitted {sol.admitted} != jobs with a non-empty schedule {admitted}")
+        if not math.isclose(sol.total_utility, total, rel_tol=1e-9, abs_tol=1e-9):
+            out.append(f"(1) reported total utility {sol.total_utility:.9g} != recomputed {total:.9g}")
     return CheckReport.from_violations(out, total)
