@@ -11,6 +11,7 @@ the baseline several papers use).
 """
 
 from .api import load_instance, methods, solve
+from .compare import compare
 from .errors import HetoptError, InfeasibleError, InstanceError, SizeLimitError, SolverError, UnboundedError
 from .result import Certificate, Solution, Status
 from .solvers import solve_milp, solve_model, solve_problem
@@ -21,6 +22,7 @@ __all__ = [
     "load_instance",
     "methods",
     "solve",
+    "compare",
     "HetoptError",
     "InstanceError",
     "InfeasibleError",

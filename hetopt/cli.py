@@ -4,6 +4,7 @@
     hetopt claims [PAPER] [--run] [--json]        the ledger: verdicts, diagnoses, commands that rerun them
     hetopt sweep [NAME] [--quick]                 a diagnostic experiment of the ledger, as a table
     hetopt solve INSTANCE.json --method NAME [--json]
+    hetopt compare INSTANCE.json [--methods a,b] [--json|--csv]
     hetopt solve --list-methods KIND              every method of a kind, with its category
     hetopt validate PAPER --n N --seed S          a certification sweep, as a table
     hetopt bench PAPER                            timings and ratios measured in one run
@@ -146,6 +147,14 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from .compare import compare
+
+    methods = [m for m in args.methods.split(",") if m] if args.methods else None
+    _print_table(compare(args.instance, methods, time_limit=args.time_limit), args)
+    return 0
+
+
 def _cmd_validate(args: argparse.Namespace) -> int:
     if args.n < 1:
         raise HetoptError(f"--n is {args.n}; expected a number of instances >= 1")
@@ -225,6 +234,14 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--json", action="store_true", help="print the result as JSON")
     g.add_argument("--csv", action="store_true", help="with --list-methods: print CSV")
     p.set_defaults(func=_cmd_solve)
+    p = sub.add_parser("compare", help="run every method (or --methods a,b) of an instance's kind and tabulate them")
+    p.add_argument("instance")
+    p.add_argument("--methods", help="comma-separated method names (default: all of the kind)")
+    p.add_argument("--time-limit", type=float, default=None, help="seconds, for the methods that take one")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--json", action="store_true")
+    g.add_argument("--csv", action="store_true")
+    p.set_defaults(func=_cmd_compare)
     p = sub.add_parser("validate", help="certification sweep over seeded instances")
     p.add_argument("paper", choices=list(PAPERS))
     p.add_argument("--n", type=int, default=20, help="number of instances")

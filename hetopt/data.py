@@ -11,7 +11,7 @@ import json
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 __all__ = ["instance_path", "list_instances", "load_json", "read_json", "check_header", "gavel_throughputs", "gavel_license"]
 
@@ -49,16 +49,37 @@ def load_json(path_or_name: str | Path) -> dict[str, Any]:
         return json.load(fh)
 
 
-def read_json(text_or_path: str | Path) -> Any:
-    """Parse JSON text (a string starting with ``{``), or read and parse a file path."""
+def read_json(text_or_path: str | Path | Mapping[str, Any]) -> Any:
+    """Parse JSON text (a string starting with ``{``), read and parse a file path, or copy a parsed dict."""
+    if isinstance(text_or_path, Mapping):
+        return dict(text_or_path)
     s = str(text_or_path)
     if not s.lstrip().startswith("{"):
         s = Path(s).read_text(encoding="utf-8")
     return json.loads(s)
 
 
-#: Keys any JSON instance may carry besides its fields: documentation only, not loaded.
+#: Keys any JSON instance may carry besides its fields: what it is and where it comes from,
+#: kept on the instance (``inst.description``, ``inst.source``) and written back by ``to_json``.
 META_KEYS = ("description", "source")
+
+
+def meta_kwargs(data: Mapping[str, Any]) -> dict[str, str]:
+    """The ``description`` / ``source`` of a JSON instance as constructor keywords; InstanceError if not strings."""
+    from .errors import InstanceError
+
+    out = {}
+    for k in META_KEYS:
+        v = data.get(k, "")
+        if not isinstance(v, str):
+            raise InstanceError(f"{k} is {v!r}; expected a string")
+        out[k] = v
+    return out
+
+
+def meta_dict(inst: Any) -> dict[str, str]:
+    """The non-empty ``description`` / ``source`` of an instance, for its ``to_dict``."""
+    return {k: getattr(inst, k) for k in META_KEYS if getattr(inst, k, "")}
 
 
 def check_header(data: Any, kind: str, schema_version: int, fields: tuple[str, ...], required: tuple[str, ...]) -> None:

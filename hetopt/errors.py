@@ -14,6 +14,7 @@ __all__ = [
     "UnboundedError",
     "SolverError",
     "SizeLimitError",
+    "ScheduleViolation",
 ]
 
 
@@ -43,3 +44,10 @@ class SolverError(HetoptError, RuntimeError):
 
 class SizeLimitError(HetoptError, ValueError):
     """A method refuses an instance beyond the size it can handle (e.g. exhaustive search)."""
+
+
+class ScheduleViolation(HetoptError):
+    """A schedule breaks a constraint of its model; the message names the constraint and the indices.
+
+    Raised by :meth:`hetopt.result.CheckReport.raise_if_invalid`.
+    """

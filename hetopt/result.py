@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
-__all__ = ["Status", "Solution", "Certificate", "relative_gap", "OPTIMAL_RTOL"]
+__all__ = ["Status", "Solution", "Certificate", "CheckReport", "relative_gap", "OPTIMAL_RTOL"]
 
 #: A solve is reported OPTIMAL only when its relative gap is at most this.
 OPTIMAL_RTOL = 1e-6
@@ -147,6 +147,64 @@ class Certificate:
     @property
     def gap(self) -> float:
         return self.ratio - 1.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as JSON-ready values."""
+        return {f.name: _jsonable(getattr(self, f.name)) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """Outcome of every subpackage's ``check_schedule(inst, sol)``.
+
+    Attributes
+    ----------
+    ok : bool
+        True when no violation was found.
+    violations : tuple of str
+        One message per violation, naming the paper's constraint (equation number) and the
+        indices (job, task, GPU, slot) involved.
+    objective : float or None
+        The objective recomputed from the decision alone by the independent checker (None
+        when the decision is too malformed to evaluate).
+    details : dict
+        Paper-specific recomputed quantities (e.g. hadar's ``finish_slot``).
+
+    Notes
+    -----
+    The truth value of a report is deliberately undefined (``bool(report)`` raises
+    ``TypeError``): write ``report.ok`` or ``report.raise_if_invalid()``, so that neither
+    "empty list of violations" nor "feasible" is guessed.
+    """
+
+    ok: bool
+    violations: tuple[str, ...] = ()
+    objective: float | None = None
+    details: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "violations", tuple(str(v) for v in self.violations))
+        if self.ok and self.violations:
+            raise ValueError("a CheckReport with violations cannot be ok")
+
+    @classmethod
+    def from_violations(cls, violations, objective: float | None = None, **details: Any) -> "CheckReport":
+        """``ok`` is True exactly when ``violations`` is empty."""
+        v = tuple(violations)
+        return cls(ok=not v, violations=v, objective=objective, details=details)
+
+    def __bool__(self) -> bool:
+        raise TypeError("the truth value of a CheckReport is ambiguous; use report.ok or report.raise_if_invalid()")
+
+    def raise_if_invalid(self) -> "CheckReport":
+        """Raise :class:`hetopt.errors.ScheduleViolation` listing the violations; return ``self`` when ok."""
+        if not self.ok:
+            from .errors import ScheduleViolation
+
+            shown = "; ".join(self.violations[:5])
+            more = f" (and {len(self.violations) - 5} more)" if len(self.violations) > 5 else ""
+            raise ScheduleViolation(f"{len(self.violations)} violation(s): {shown}{more}")
+        return self
 
     def to_dict(self) -> dict[str, Any]:
         """The fields as JSON-ready values."""

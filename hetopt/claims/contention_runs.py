@@ -64,7 +64,7 @@ def run(policy: str, accounting: str = "correct", scale: float = 1.0, gpu_memory
 @functools.lru_cache(maxsize=None)
 def _run(policy: str, accounting: str, scale: float, gpu_memory: float, seed: int) -> tuple:
     sol = _POLICIES[policy](workload(scale, gpu_memory, seed), accounting)
-    return tuple({"avg": sol.avg_jct, "median": sol.median_jct, "p95": sol.p95_jct,
+    return tuple({"avg": sol.average_jct, "median": sol.median_jct, "p95": sol.p95_jct,
                   "util": sol.avg_gpu_utilization}.items())
 
 

@@ -25,7 +25,7 @@ def _fig1():
     inst = fig1_instance()
     a, b, c = fig1_schedule_a(inst), fig1_schedule_b(inst), solve_exact(inst)
     for s in (a, b, c):
-        check_schedule(inst, s)
+        check_schedule(inst, s).raise_if_invalid()
     return inst, a, b, c
 
 
@@ -83,14 +83,14 @@ def fig1_theorem4() -> Outcome:
 # ---------------------------------------------------------------- Theorem 4
 def _ratio(stem: str, subsets: bool = False):
     from ..data import load_json
-    from ..hare import HareInstance, brute_force, check_schedule, validate_ratio
+    from ..hare import HareInstance, brute_force, check_schedule, ratio_report
 
     inst = HareInstance.from_dict(load_json(stem))
-    rep = validate_ratio(inst, subsets=subsets)
+    rep = ratio_report(inst, subsets=subsets)
     bf = brute_force(inst)
     if not close_to(bf.objective, rep.optimum, rtol=1e-9, atol=1e-9):
         raise AssertionError(f"exact model {rep.optimum} and enumeration {bf.objective} disagree on {stem}")
-    check_schedule(inst, bf)
+    check_schedule(inst, bf).raise_if_invalid()
     return inst, rep
 
 

@@ -22,7 +22,7 @@ from ..oasis.online import online
 from ..oasis.oracle import best_schedule
 from ..oasis.prices import Usage, price, price_bounds, prices_from_usage
 from ..oasis.schedule import check_schedule
-from ..oasis.validate import fig5_setting, ratio_check
+from ..oasis.validate import fig5_setting, validate_ratio
 from .ledger import Claim, Outcome, Sweep, Verdict
 
 __all__ = ["CLAIMS", "SWEEPS"]
@@ -166,7 +166,7 @@ def _check_theorem2() -> Outcome:
 
 @functools.lru_cache(maxsize=None)
 def _fig5_rows() -> tuple:
-    return tuple(ratio_check(fig5_setting(s), time_limit=120) for s in FIG5_SEEDS)
+    return tuple(validate_ratio(fig5_setting(s), time_limit=120) for s in FIG5_SEEDS)
 
 
 def _check_fig5_range() -> Outcome:

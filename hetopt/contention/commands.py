@@ -61,7 +61,7 @@ def solution_summary(sol: ContentionSolution) -> dict[str, Any]:
         "method": sol.solver,
         "total_jct": sol.objective,
         "bound": sol.bound,
-        "avg_jct": sol.avg_jct,
+        "average_jct": sol.average_jct,
         "median_jct": sol.median_jct,
         "p95_jct": sol.p95_jct,
         "avg_gpu_utilization": sol.avg_gpu_utilization,
@@ -149,15 +149,15 @@ def bench(quick: bool = False) -> list[Table]:
         t0, c0 = time.perf_counter(), time.process_time()
         sol = fn(inst)
         sols[name] = (sol, time.perf_counter() - t0, time.process_time() - c0)
-    ref = sols["Ada-SRSF"][0].avg_jct
+    ref = sols["Ada-SRSF"][0].average_jct
     title = ("Policies on the Section V-A workload (160 jobs, 64 V100, seed 0)" if not quick
              else "Policies on a small workload (40 jobs, 32 GPUs, 20-120 iterations, arrivals in 30 s, seed 0)")
     t = Table(title, ["policy", "avg JCT (s)", "median JCT", "95th JCT", "avg GPU util", "events", "wall (s)",
                       "cpu (s)", "avg JCT / Ada-SRSF", "paper avg JCT", "paper ratio"])
     for name, (sol, wall, cpu) in sols.items():
         paper = _PAPER_AVG_JCT.get(name)
-        t.add(name, sol.avg_jct, sol.median_jct, sol.p95_jct, sol.avg_gpu_utilization, sol.n_events, wall, cpu,
-              sol.avg_jct / ref, paper, None if paper is None else paper / _PAPER_AVG_JCT["Ada-SRSF"])
+        t.add(name, sol.average_jct, sol.median_jct, sol.p95_jct, sol.avg_gpu_utilization, sol.n_events, wall, cpu,
+              sol.average_jct / ref, paper, None if paper is None else paper / _PAPER_AVG_JCT["Ada-SRSF"])
     t.notes.append("Paper: Ada-SRSF 20.1% / 36.7% lower average JCT than SRSF(1) / SRSF(2) (Table V); "
                    "LWF-1 42.8% lower than FF (Table IV).")
     tm = Table("Exact MILP on tiny instances", ["seed", "binaries", "MILP time (s)", "status", "opt", "SRSF(1)"])

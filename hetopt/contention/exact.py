@@ -123,7 +123,7 @@ def _heuristic_incumbent(inst: ContentionInstance, placement, res, upper_bound: 
     from .validate import check_schedule
 
     heur = srsf(inst, 1, placement=[list(p) for p in placement], record=True)
-    bad = check_schedule(inst, heur, max_concurrent=1)
+    bad = check_schedule(inst, heur, max_concurrent=1).violations
     total = float(heur.jct.sum())
     if bad or (upper_bound is not None and total > upper_bound):
         raise SolverError(f"{res.solver}: time limit reached with no feasible solution within the limits "

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..data import check_header, read_json
+from ..data import check_header, meta_dict, meta_kwargs, read_json
 from ..errors import InstanceError
 from ..inputs import INT64_LIMIT, numeric_array, real_scalar
 from .comm import PAPER_A, SIM_BETA, SIM_ETA
@@ -131,6 +131,7 @@ class ContentionInstance:
     memory: np.ndarray
     names: tuple[str, ...] = field(default=())
     description: str = ""
+    source: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         s = object.__setattr__
@@ -163,8 +164,9 @@ class ContentionInstance:
         if len(names) != n or not all(isinstance(x, str) for x in names):
             raise InstanceError(f"names has {len(names)} entries; expected {n} strings (one per job)")
         s(self, "names", names)
-        if not isinstance(self.description, str):
-            raise InstanceError(f"description is {self.description!r}; expected a string")
+        for name in ("description", "source"):
+            if not isinstance(getattr(self, name), str):
+                raise InstanceError(f"{name} is {getattr(self, name)!r}; expected a string")
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -192,6 +194,8 @@ class ContentionInstance:
             d[name] = getattr(self, name).tolist()
         d["names"] = list(self.names)
         d["description"] = self.description
+        if self.source:
+            d["source"] = self.source
         return d
 
     def to_json(self, path: str | None = None) -> str:
@@ -206,7 +210,7 @@ class ContentionInstance:
     def from_dict(cls, data: dict[str, Any]) -> "ContentionInstance":
         check_header(data, KIND, SCHEMA_VERSION, (*_SCALARS, *_JOB_FIELDS, "names"), (*_SCALARS, *_JOB_FIELDS))
         kwargs = {k: data[k] for k in (*_SCALARS, *_JOB_FIELDS)}
-        return cls(**kwargs, names=tuple(data.get("names", ())), description=str(data.get("description", "")))
+        return cls(**kwargs, names=tuple(data.get("names", ())), **meta_kwargs(data))
 
     @classmethod
     def from_json(cls, text_or_path: str) -> "ContentionInstance":

@@ -516,7 +516,7 @@ def simulate(
     util = sim.gpu_busy / makespan if makespan > 0 else np.zeros_like(sim.gpu_busy)
     m = jct_metrics(jct)
     wall = time.perf_counter() - t0
-    log.info("%s: %d events in %.2f s, average JCT %.1f s", name, sim.n_events, wall, m["avg_jct"])
+    log.info("%s: %d events in %.2f s, average JCT %.1f s", name, sim.n_events, wall, m["average_jct"])
     return ContentionSolution(
         status=Status.FEASIBLE,
         objective=float(jct.sum()),

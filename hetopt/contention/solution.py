@@ -30,7 +30,7 @@ class TaskRecord(NamedTuple):
 def jct_metrics(jct: np.ndarray) -> dict[str, float]:
     """Average, median and 95th-percentile JCT (Tables IV-V)."""
     return {
-        "avg_jct": float(np.mean(jct)),
+        "average_jct": float(np.mean(jct)),
         "median_jct": float(np.median(jct)),
         "p95_jct": float(np.percentile(jct, 95)),
     }
@@ -64,7 +64,7 @@ class ContentionSolution(Solution):
         GPUs of each job (global indices).
     placed_at : numpy.ndarray
         When each job got its GPUs (s).
-    avg_jct, median_jct, p95_jct : float
+    average_jct, median_jct, p95_jct : float
     gpu_busy : numpy.ndarray
         Compute time of each GPU (s).
     gpu_utilization : numpy.ndarray
@@ -82,7 +82,7 @@ class ContentionSolution(Solution):
     jct: np.ndarray
     placement: tuple[tuple[int, ...], ...]
     placed_at: np.ndarray
-    avg_jct: float
+    average_jct: float
     median_jct: float
     p95_jct: float
     gpu_busy: np.ndarray

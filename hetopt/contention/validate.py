@@ -14,6 +14,7 @@ from collections import defaultdict
 
 import numpy as np
 
+from ..result import CheckReport
 from ..validate import FEAS_TOL
 from .comm import fluid_completion_times
 from .instance import ContentionInstance
@@ -28,8 +29,8 @@ def _tol(t: float) -> float:
 
 def check_schedule(
     inst: ContentionInstance, sol: ContentionSolution, *, max_concurrent: int | None = None
-) -> list[str]:
-    """Violations of the model of Section III in a recorded schedule (empty when feasible).
+) -> CheckReport:
+    """Check a recorded schedule against the model of Section III and recompute objective (6).
 
     Parameters
     ----------
@@ -41,11 +42,13 @@ def check_schedule(
 
     Returns
     -------
-    list of str
-        One message per violation.
+    CheckReport
+        ``violations`` has one message per violation; ``objective`` is eq. (6), the sum of
+        job completion times recomputed from the tasks (None without a trace);
+        ``details["finish"]`` the recomputed completion instants.
     """
     if not sol.trace:
-        return ["the solution has no trace; simulate with record=True"]
+        return CheckReport.from_violations(["the solution has no trace; simulate with record=True"])
     bad: list[str] = []
     gps = inst.gpus_per_server
     compute: dict[tuple, list] = defaultdict(list)
@@ -151,4 +154,4 @@ def check_schedule(
     total = float(np.sum(last_end - inst.arrival))
     if sol.objective is None or abs(total - sol.objective) > _tol(total) * inst.n_jobs:
         bad.append(f"objective {sol.objective} reported; eq. (6) from the tasks gives {total}")
-    return bad
+    return CheckReport.from_violations(bad, total, finish=last_end)

@@ -22,6 +22,7 @@ from .mechanism import (
     priorities,
     schedule_round,
 )
+from .checker import check_schedule
 from .instance import GavelInstance
 from .simulator import GavelSimulation, simulate
 from .workload import generate_workload, parse_trace, to_trace
@@ -50,6 +51,7 @@ from .policies import (
 )
 
 __all__ = [
+    "check_schedule",
     "POLICIES",
     "ALLOCATION_EPS",
     "check_policy_inputs",

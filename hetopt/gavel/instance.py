@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
 
+from ..data import meta_kwargs
 from ..errors import InstanceError
 from ..inputs import INT64_LIMIT, numeric_array
 
@@ -134,8 +136,12 @@ class GavelInstance:
             d[name] = getattr(self, name).tolist()
         return d
 
-    def to_json(self, **kwargs: Any) -> str:
-        return json.dumps(self.to_dict(), **({"indent": 1} | kwargs))
+    def to_json(self, path: "str | Path | None" = None, **kwargs: Any) -> str:
+        """The JSON text (``description`` and ``source`` kept); also written to ``path`` when given."""
+        text = json.dumps(self.to_dict(), **({"indent": 1} | kwargs))
+        if path is not None:
+            Path(path).write_text(text + "\n", encoding="utf-8")
+        return text
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "GavelInstance":
@@ -155,11 +161,17 @@ class GavelInstance:
                                "throughput") if k not in d]
         if missing:
             raise InstanceError(f"missing field {missing[0]!r} (a gavel instance needs {missing})")
+        meta_kwargs(d)  # description / source must be strings
         return cls(**{k: d[k] for k in _FIELDS if k in d})
 
     @classmethod
-    def from_json(cls, data: str | Mapping[str, Any]) -> "GavelInstance":
-        """From JSON text or a parsed dict."""
+    def from_json(cls, data: "str | Path | Mapping[str, Any]") -> "GavelInstance":
+        """From JSON text, a file path or a parsed dict."""
+        if isinstance(data, Path) or (isinstance(data, str) and not data.lstrip().startswith(("{", "["))):
+            try:
+                data = Path(data).read_text(encoding="utf-8")
+            except OSError as exc:
+                raise InstanceError(f"cannot read gavel instance file {str(data)!r}: {exc.strerror}") from None
         if isinstance(data, str):
             try:
                 data = json.loads(data)

@@ -21,7 +21,7 @@ Utilization-Enhanced Scheduling for Deep Learning Clusters" (Hadar: IPDPS 2023; 
 
 from .allocation import Allocation, DPResult, dp_allocation, find_alloc
 from .bounds import MakespanBound, capacity_lower_bound, makespan_lower_bound, min_rounds
-from .checker import ScheduleCheck, check_schedule, iterations_per_slot
+from .checker import check_schedule, iterations_per_slot
 from .instance import KIND, SCHEMA_VERSION, HadarInstance, generate_instance
 from .model import build_p1, build_p2, build_p3, finish_utility, schedule_utility
 from .offline import enumerate_schedules, slot_placements, solve_exact, solve_p2, solve_p3, split_schedule
@@ -38,7 +38,7 @@ __all__ = [
     "KIND", "SCHEMA_VERSION", "HadarInstance", "generate_instance", "Utility",
     "build_p1", "build_p2", "build_p3", "finish_utility", "schedule_utility",
     "solve_exact", "enumerate_schedules", "slot_placements", "split_schedule", "solve_p2", "solve_p3",
-    "ScheduleCheck", "check_schedule", "iterations_per_slot",
+    "check_schedule", "iterations_per_slot",
     "PriceParameters", "price_parameters", "price", "competitive_bound",
     "Allocation", "DPResult", "find_alloc", "dp_allocation",
     "POLICIES", "HadarPolicy", "HadarEPolicy", "GavelPolicy", "TiresiasPolicy", "YarnCSPolicy", "make_policy",

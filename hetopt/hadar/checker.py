@@ -7,32 +7,15 @@ with them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from ..result import CheckReport
 from ..validate import FEAS_TOL
 from .instance import HadarInstance
 
-__all__ = ["ScheduleCheck", "check_schedule", "iterations_per_slot"]
-
-
-@dataclass(frozen=True)
-class ScheduleCheck:
-    """Outcome of :func:`check_schedule`.
-
-    ``feasible`` is True when no violation was found; ``violations`` lists each violated
-    constraint with its equation and index; ``finish_slot``, ``iterations`` and
-    ``total_utility`` are recomputed from the schedule (``finish_slot`` is -1 for a job that
-    never runs; the utility counts only completed jobs).
-    """
-
-    feasible: bool
-    violations: list[str] = field(default_factory=list)
-    finish_slot: np.ndarray | None = None
-    iterations: np.ndarray | None = None
-    completed: np.ndarray | None = None
-    total_utility: float = 0.0
+__all__ = ["check_schedule", "iterations_per_slot"]
 
 
 def iterations_per_slot(inst: HadarInstance, w: np.ndarray, length: float | None = None) -> np.ndarray:
@@ -45,13 +28,31 @@ def iterations_per_slot(inst: HadarInstance, w: np.ndarray, length: float | None
     return x * n * L
 
 
-def check_schedule(inst: HadarInstance, w, *, require_completion: bool = True) -> ScheduleCheck:
-    """Check a schedule ``w`` (J x H x R x T integers) against (1a)-(1e) and recompute P1's objective."""
-    w = np.asarray(w)
+def check_schedule(inst: HadarInstance, sol: Any, *, require_completion: bool = True) -> CheckReport:
+    """Check a schedule against (1a)-(1e) and recompute P1's objective.
+
+    Parameters
+    ----------
+    inst : HadarInstance
+    sol : HadarSolution or array_like of int, shape (J, H, R, T)
+        A solution with a ``schedule`` (its ``total_utility``, when set, is checked against
+        the recomputed one) or the raw schedule ``w^r_jh(t)``.
+    require_completion : bool
+        Report (1a) for every job that does not complete its iterations.
+
+    Returns
+    -------
+    CheckReport
+        ``violations`` names the constraint and the job/machine/type/slot; ``objective`` is
+        P1's total utility (completed jobs only); ``details`` holds ``finish_slot`` (-1 for
+        a job that never runs), ``iterations`` and ``completed``.
+    """
+    claimed = getattr(sol, "total_utility", None) if hasattr(sol, "schedule") else None
+    w = np.asarray(sol.schedule if hasattr(sol, "schedule") else sol)
     J, H, R = inst.n_jobs, inst.n_machines, inst.n_types
     out: list[str] = []
     if w.ndim != 4 or w.shape[:3] != (J, H, R):
-        return ScheduleCheck(False, [f"schedule has shape {w.shape}; expected ({J}, {H}, {R}, T)"])
+        return CheckReport.from_violations([f"schedule has shape {w.shape}; expected ({J}, {H}, {R}, T)"])
     T = w.shape[3]
     if np.any(w < 0) or np.any(w != np.round(w)):
         out.append("(1d) schedule has negative or fractional GPU counts")
@@ -80,4 +81,6 @@ def check_schedule(inst: HadarInstance, w, *, require_completion: bool = True) -
     dur = (finish + 1 - inst.arrival) * inst.slot_length
     util = inst.utility_of(np.where(completed, dur, 1.0))
     total = float(np.sum(np.where(completed, util, 0.0)))
-    return ScheduleCheck(not out, out, finish, done, completed, total)
+    if claimed is not None and not np.isclose(claimed, total, rtol=1e-9, atol=1e-9):
+        out.append(f"(P1) reported total utility {claimed:.9g} != recomputed {total:.9g}")
+    return CheckReport.from_violations(out, total, finish_slot=finish, iterations=done, completed=completed)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..data import check_header, read_json
+from ..data import check_header, meta_dict, meta_kwargs, read_json
 from ..errors import InstanceError
 from ..inputs import INT64_LIMIT, numeric_array, real_scalar
 from .utility import Utility
@@ -86,6 +86,8 @@ class HadarInstance:
     gpu_types: tuple = field(default=None)
     job_names: tuple = field(default=None)
     horizon: int = field(default=None)
+    description: str = field(default="", compare=False)
+    source: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731 (frozen dataclass)
@@ -215,10 +217,15 @@ class HadarInstance:
             "gpu_types": list(self.gpu_types),
             "job_names": list(self.job_names),
             "horizon": self.horizon,
+            **meta_dict(self),
         }
 
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=1)
+    def to_json(self, path: "str | Path | None" = None, **kwargs) -> str:
+        """The JSON text (``description`` and ``source`` kept); also written to ``path`` when given."""
+        text = json.dumps(self.to_dict(), **({"indent": 1} | kwargs))
+        if path is not None:
+            Path(path).write_text(text + "\n", encoding="utf-8")
+        return text
 
     @classmethod
     def from_dict(cls, data: dict) -> "HadarInstance":
@@ -230,12 +237,12 @@ class HadarInstance:
         missing = [k for k in _FIELDS[:8] if k not in d]
         if missing:
             raise InstanceError(f"missing keys {missing} in {KIND} instance")
-        return cls(**{k: d[k] for k in _FIELDS if k in d})
+        return cls(**{k: d[k] for k in _FIELDS if k in d}, **meta_kwargs(d))
 
     @classmethod
     def from_json(cls, data: "str | Path | dict") -> "HadarInstance":
         """Parse JSON text, read a file path, or take the already-parsed dict."""
-        return cls.from_dict(data if isinstance(data, dict) else read_json(data))
+        return cls.from_dict(read_json(data))
 
 
 def generate_instance(n_jobs: int, n_machines: int, seed=None, *, n_types: int = 2, max_gpus_per_type: int = 2,

@@ -66,12 +66,12 @@ def solve_exact(inst: HadarInstance, *, solver: str = "highs", time_limit: float
     else:
         w = schedule_of(m, inst)
     chk = check_schedule(inst, w)
-    if not chk.feasible:
+    if not chk.ok:
         raise SolverError(f"P1 schedule from {solver} fails the checker: {chk.violations[:3]}")
-    jct = (chk.finish_slot + 1 - inst.arrival) * inst.slot_length
-    return HadarSolution(status=sol.status, objective=chk.total_utility, bound=sol.bound, gap=sol.gap,
+    jct = (chk.details["finish_slot"] + 1 - inst.arrival) * inst.slot_length
+    return HadarSolution(status=sol.status, objective=chk.objective, bound=sol.bound, gap=sol.gap,
                          wall_time=sol.wall_time, solver=f"p1-milp/{solver}", message=sol.message,
-                         schedule=w, finish_slot=chk.finish_slot, jct=jct, total_utility=chk.total_utility)
+                         schedule=w, finish_slot=chk.details["finish_slot"], jct=jct, total_utility=chk.objective)
 
 
 def heuristic_schedule(inst: HadarInstance) -> np.ndarray | None:
@@ -94,7 +94,7 @@ def heuristic_schedule(inst: HadarInstance) -> np.ndarray | None:
         w = w[..., :T]
     elif w.shape[3] < T:
         w = np.concatenate([w, np.zeros(w.shape[:3] + (T - w.shape[3],), dtype=np.int64)], axis=3)
-    return w if check_schedule(inst, w).feasible else None
+    return w if check_schedule(inst, w).ok else None
 
 
 def split_schedule(w: np.ndarray) -> list[list[np.ndarray]]:

@@ -25,7 +25,7 @@ from .lp_ordering import LPOrdering, lp_ordering
 from .model import build_hare_sched, build_relaxation
 from .online import ALL_BASELINES, BASELINES, sched_allox, sched_homo, srtf
 from .plot import gantt
-from .ratio import RatioReport, alpha, theorem4_bound, theorem4_counterexample, theorem4_release_dates, validate_ratio
+from .ratio import RatioReport, alpha, ratio_report, theorem4_bound, theorem4_counterexample, theorem4_release_dates, validate_ratio
 from .relaxation import HareRelaxation, solve_relaxation
 from .simulator import JOB_TYPES, SimulationResult, cluster, generate_workload, simulate
 from .solution import HareSolution
@@ -36,7 +36,7 @@ __all__ = [
     "ScheduleViolation", "check_schedule",
     "build_hare_sched", "build_relaxation", "solve_exact", "brute_force", "solve_relaxation", "lp_ordering",
     "schedule", "list_schedule", "ORDERINGS", "GPU_RULES",
-    "alpha", "theorem4_bound", "theorem4_counterexample", "theorem4_release_dates", "validate_ratio", "ratio_sweep", "ratio_table",
+    "alpha", "theorem4_bound", "theorem4_counterexample", "theorem4_release_dates", "validate_ratio", "ratio_report", "ratio_sweep", "ratio_table",
     "gavel_fifo", "srtf", "sched_homo", "sched_allox", "BASELINES", "srtf_round", "sched_homo_offline",
     "sched_allox_offline", "OFFLINE_BASELINES", "ALL_BASELINES",
     "generate_workload", "simulate", "cluster", "JOB_TYPES", "random_instance", "fig1_instance", "gantt",

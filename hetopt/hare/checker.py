@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import HetoptError
+from ..errors import ScheduleViolation
+from ..result import CheckReport
 from ..validate import FEAS_TOL
 from .instance import HareInstance
 
@@ -21,8 +22,8 @@ __all__ = ["ScheduleViolation", "check_schedule"]
 OBJ_RTOL = 1e-9
 
 
-class ScheduleViolation(HetoptError):
-    """A schedule breaks one of the constraints (4)-(8); the message names it and the tasks."""
+class _Malformed(Exception):
+    pass
 
 
 def _decision(inst: HareInstance, solution: Any) -> tuple[np.ndarray, np.ndarray, float | None]:
@@ -36,24 +37,24 @@ def _decision(inst: HareInstance, solution: Any) -> tuple[np.ndarray, np.ndarray
     gpu_arr = np.asarray(gpu)
     d = inst.n_tasks
     if start.shape != (d,) or gpu_arr.shape != (d,):
-        raise ScheduleViolation(f"start has shape {start.shape} and gpu {gpu_arr.shape}; expected ({d},) each")
+        raise _Malformed(f"start has shape {start.shape} and gpu {gpu_arr.shape}; expected ({d},) each")
     if not np.all(np.isfinite(start)):
         i = int(np.flatnonzero(~np.isfinite(start))[0])
-        raise ScheduleViolation(f"start of task {inst.task_label(i)} is {start[i]}; expected a finite time")
+        raise _Malformed(f"start of task {inst.task_label(i)} is {start[i]}; expected a finite time")
     for i, g in enumerate(gpu_arr):
         if not (float(g) == int(g) and 0 <= int(g) < inst.n_gpus):
-            raise ScheduleViolation(
+            raise _Malformed(
                 f"(5) task {inst.task_label(i)} is on GPU {g!r}; expected one GPU in 0..{inst.n_gpus - 1}")
     return start, gpu_arr.astype(int), claimed
 
 
-def check_schedule(inst: HareInstance, solution: Any, *, tol: float = FEAS_TOL) -> float:
-    """Raise :class:`ScheduleViolation` at the first violated constraint; return the objective.
+def check_schedule(inst: HareInstance, sol: Any, *, tol: float = FEAS_TOL) -> CheckReport:
+    """Check a schedule against (4)-(8) and recompute its objective.
 
     Parameters
     ----------
     inst : HareInstance
-    solution : HareSolution or tuple (start, gpu)
+    sol : HareSolution or tuple (start, gpu)
         A solution object (its ``objective`` is checked against the recomputed one) or the
         raw decision: start times ``x_i`` and GPU indices, one per task.
     tol : float
@@ -61,22 +62,28 @@ def check_schedule(inst: HareInstance, solution: Any, *, tol: float = FEAS_TOL) 
 
     Returns
     -------
-    float
-        ``sum_n w_n C_n`` recomputed from the decision, with ``C_n`` the latest
-        synchronization end of job ``n`` (the smallest value satisfying (6)).
+    CheckReport
+        ``violations`` names the constraint ((4) arrival, (5) assignment, (7) round
+        barrier, (8) GPU non-overlap, or the objective) and the tasks involved;
+        ``objective`` is ``sum_n w_n C_n`` recomputed from the decision, with ``C_n`` the
+        latest synchronization end of job ``n`` (the smallest value satisfying (6)), or
+        None when the decision is malformed (shapes, non-finite starts, unknown GPUs);
+        ``details["completion"]`` holds the ``C_n``.  ``report.raise_if_invalid()`` raises
+        :class:`hetopt.errors.ScheduleViolation`.
 
     Raises
     ------
     ValueError
         If ``tol`` is not a finite number >= 0 (NaN would make every comparison pass).
-    ScheduleViolation
-        Naming the constraint ((4) arrival, (5) assignment, (7) round barrier, (8) GPU
-        non-overlap, or the objective) and the tasks involved.
     """
     if isinstance(tol, (bool, np.bool_)) or not (isinstance(tol, (int, float, np.floating, np.integer))
                                                  and np.isfinite(tol) and tol >= 0):
         raise ValueError(f"tol is {tol!r}; expected a finite number >= 0")
-    start, gpu, claimed = _decision(inst, solution)
+    try:
+        start, gpu, claimed = _decision(inst, sol)
+    except _Malformed as e:
+        return CheckReport.from_violations([str(e)], None)
+    out: list[str] = []
     tc = inst.compute_time
     ts = inst.sync_time
     completion = [0.0] * inst.n_jobs
@@ -87,11 +94,11 @@ def check_schedule(inst: HareInstance, solution: Any, *, tol: float = FEAS_TOL) 
             for i in inst.round_tasks(n, r):
                 m = int(gpu[i])
                 if start[i] < inst.arrival[n] - tol:
-                    raise ScheduleViolation(
+                    out.append(
                         f"(4) task {inst.task_label(i)} starts at {start[i]:.9g} "
                         f"before its job arrives at {inst.arrival[n]:.9g}")
                 if prev_end is not None and start[i] < prev_end - tol:
-                    raise ScheduleViolation(
+                    out.append(
                         f"(7) task {inst.task_label(i)} starts at {start[i]:.9g} before round {r - 1} of its job "
                         f"finishes synchronizing at {prev_end:.9g}")
                 ends.append(start[i] + tc[n, m] + ts[n, m])
@@ -102,10 +109,10 @@ def check_schedule(inst: HareInstance, solution: Any, *, tol: float = FEAS_TOL) 
         for (s1, i1), (s2, i2) in zip(on_m, on_m[1:]):
             end1 = s1 + tc[inst.task_job[i1], m]
             if s2 < end1 - tol:
-                raise ScheduleViolation(
+                out.append(
                     f"(8) tasks {inst.task_label(i1)} and {inst.task_label(i2)} overlap on GPU {inst.gpu_names[m]}: "
                     f"the second starts at {s2:.9g} before the first ends computing at {end1:.9g}")
     objective = float(sum(w * c for w, c in zip(inst.weight, completion)))
     if claimed is not None and abs(claimed - objective) > OBJ_RTOL * max(1.0, abs(objective)) + tol:
-        raise ScheduleViolation(f"objective is reported as {claimed!r} but the schedule's sum w_n C_n is {objective!r}")
-    return objective
+        out.append(f"objective is reported as {claimed!r} but the schedule's sum w_n C_n is {objective!r}")
+    return CheckReport.from_violations(out, objective, completion=np.asarray(completion, dtype=float))

@@ -56,7 +56,7 @@ def solve(inst: HareInstance, method: str) -> HareSolution:
     if method not in METHODS:
         raise ValueError(f"method is {method!r}; expected one of {', '.join(METHODS)}")
     sol = METHODS[method](inst)
-    check_schedule(inst, sol)
+    check_schedule(inst, sol).raise_if_invalid()
     return sol
 
 
@@ -124,7 +124,7 @@ def _engine_bench(quick: bool) -> Table:
             if not running[engine]:
                 continue
             sol = solve_exact(inst, engine=engine, time_limit=limit)
-            check_schedule(inst, sol)
+            check_schedule(inst, sol).raise_if_invalid()
             times[engine] = sol.wall_time
             ratio = times["milp"] / times["cpsat"] if engine == "milp" and "cpsat" in times else None
             t.add(inst.n_tasks, inst.n_jobs, engine, sol.status.value, sol.objective, sol.bound, sol.gap,
@@ -155,7 +155,7 @@ def _scale_bench(quick: bool) -> list[Table]:
         t0 = time.perf_counter()
         sols[name] = f(inst)
         el = time.perf_counter() - t0
-        check_schedule(inst, sols[name])
+        check_schedule(inst, sols[name]).raise_if_invalid()
         sols[name] = (sols[name], el)
     ref = sols["algorithm1 (lp ordering)"][0].objective
     for name, (sol, el) in sols.items():

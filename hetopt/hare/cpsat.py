@@ -331,4 +331,4 @@ def _best_schedule(inst: HareInstance) -> tuple[np.ndarray, np.ndarray]:
 
     prio = inst.arrival[inst.task_job] + inst.task_round * inst.min_round_time[inst.task_job]
     cands = [greedy_schedule(inst)] + [list_schedule(inst, prio, rule) for rule in GPU_RULES]
-    return min(cands, key=lambda c: check_schedule(inst, c))
+    return min(cands, key=lambda c: check_schedule(inst, c).raise_if_invalid().objective)

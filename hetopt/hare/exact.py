@@ -141,7 +141,7 @@ def best_known_schedule(inst: HareInstance) -> tuple[np.ndarray, np.ndarray, flo
         if fits or name in SINGLE_GPU_BASELINES:
             sol = f(inst)
             cands.append((sol.start, sol.gpu))
-    values = [check_schedule(inst, c) for c in cands]
+    values = [check_schedule(inst, c).raise_if_invalid().objective for c in cands]
     k = int(np.argmin(values))
     return np.asarray(cands[k][0], dtype=float), np.asarray(cands[k][1]), float(values[k])
 

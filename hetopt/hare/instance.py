@@ -16,13 +16,13 @@ References
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Sequence
 
 import numpy as np
 
-from ..data import check_header, read_json
+from ..data import check_header, meta_dict, meta_kwargs, read_json
 from ..errors import InstanceError
 from ..inputs import INT64_LIMIT, numeric_array
 
@@ -124,6 +124,8 @@ class HareInstance:
     sync_time: np.ndarray
     gpu_names: tuple[str, ...] | None = None
     job_names: tuple[str, ...] | None = None
+    description: str = field(default="", compare=False)
+    source: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         arrival = _vector("arrival", self.arrival, None)
@@ -242,6 +244,7 @@ class HareInstance:
             "sync_time": self.sync_time.tolist(),
             "gpu_names": list(self.gpu_names),
             "job_names": list(self.job_names),
+            **meta_dict(self),
         }
 
     def to_json(self, path: str | None = None, **kwargs: Any) -> str:
@@ -260,7 +263,7 @@ class HareInstance:
         reconstructed) is accepted and not part of the instance.
         """
         check_header(data, KIND, SCHEMA_VERSION, _FIELDS, _FIELDS[:6])
-        return cls(**{k: data[k] for k in _FIELDS if k in data})
+        return cls(**{k: data[k] for k in _FIELDS if k in data}, **meta_kwargs(data))
 
     @classmethod
     def from_json(cls, text_or_path: str) -> "HareInstance":

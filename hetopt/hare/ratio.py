@@ -24,7 +24,7 @@ from .exact import solve_exact
 from .instance import HareInstance
 from .relaxation import solve_relaxation
 
-__all__ = ["alpha", "theorem4_bound", "RatioReport", "validate_ratio", "theorem4_counterexample",
+__all__ = ["alpha", "theorem4_bound", "RatioReport", "ratio_report", "validate_ratio", "theorem4_counterexample",
            "theorem4_release_dates"]
 
 log = logging.getLogger(__name__)
@@ -53,7 +53,7 @@ def theorem4_bound(inst: HareInstance) -> float:
 
 @dataclass(frozen=True)
 class RatioReport:
-    """Outcome of :func:`validate_ratio` on one instance.
+    """Outcome of :func:`ratio_report` on one instance.
 
     ``vs_optimum`` compares Algorithm 1 with the certified optimum (the theorem's claim);
     ``vs_relaxation`` with the relaxation's certified lower bound (what the proof
@@ -92,9 +92,40 @@ class RatioReport:
         return self.theorem_violated or self.chain_broken
 
 
-def validate_ratio(inst: HareInstance, *, time_limit: float | None = 60.0, subsets: bool = False,
-                   save_dir: str | Path | None = None, name: str = "instance") -> RatioReport:
-    """Certify Theorem 4's ``alpha(2+alpha)`` bound on one instance.
+def validate_ratio(inst: HareInstance, *, time_limit: float | None = 60.0, subsets: bool = False) -> Certificate:
+    """Theorem 4 on one instance: Algorithm 1 / certified optimum <= ``alpha(2+alpha)``?
+
+    The signature and result type every subpackage's ``validate_ratio`` shares.
+
+    Parameters
+    ----------
+    inst : HareInstance
+    time_limit : float, optional
+        Per solve, seconds.
+    subsets : bool
+        Use (9) on every subset.
+
+    Returns
+    -------
+    Certificate
+        ``value`` Algorithm 1's objective, ``reference`` the optimum, ``limit``
+        ``alpha(2+alpha)``; ``holds`` is None unless the optimum is proven.  ``details``
+        adds ``alpha``, ``relaxation_bound``, ``vs_relaxation`` (the certificate against the
+        relaxation's bound, as a dict) and ``chain_broken``.  :func:`ratio_report` has the
+        full report (and saves violating instances).
+    """
+    rep = ratio_report(inst, time_limit=time_limit, subsets=subsets)
+    c = rep.vs_optimum
+    details = {**c.details, "alpha": rep.alpha, "relaxation_bound": rep.relaxation_bound,
+               "vs_relaxation": None if rep.vs_relaxation is None else rep.vs_relaxation.to_dict(),
+               "chain_broken": rep.chain_broken, **rep.details}
+    return Certificate(name=c.name, value=c.value, reference=c.reference, ratio=c.ratio, limit=c.limit,
+                       proven=c.proven, holds=c.holds, details=details)
+
+
+def ratio_report(inst: HareInstance, *, time_limit: float | None = 60.0, subsets: bool = False,
+                 save_dir: str | Path | None = None, name: str = "instance") -> RatioReport:
+    """Certify Theorem 4's ``alpha(2+alpha)`` bound on one instance, against the optimum and the relaxation.
 
     Solves Hare_Sched exactly (certified optimum), Hare_Sched_RL (certified lower bound)
     and runs Algorithm 1 on the relaxation's ``x-hat``; every schedule passes
@@ -120,10 +151,10 @@ def validate_ratio(inst: HareInstance, *, time_limit: float | None = 60.0, subse
     limit = theorem4_bound(inst)
     a = alpha(inst)
     opt = solve_exact(inst, time_limit=time_limit)
-    check_schedule(inst, opt)
+    check_schedule(inst, opt).raise_if_invalid()
     rl = solve_relaxation(inst, subsets=subsets, time_limit=time_limit)
     alg = schedule(inst, rl)
-    value = check_schedule(inst, alg)
+    value = check_schedule(inst, alg).raise_if_invalid().objective
     opt_proven = opt.status is Status.OPTIMAL
     rl_proven = rl.status is Status.OPTIMAL
     vs_opt = ratio_certificate(value, opt.objective, limit, proven=opt_proven, name="alpha(2+alpha) vs optimum")

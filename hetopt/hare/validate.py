@@ -12,7 +12,7 @@ from ..report import Table
 from ..validate import sweep
 from .generators import random_instance
 from .instance import HareInstance
-from .ratio import RatioReport, validate_ratio
+from .ratio import RatioReport, ratio_report
 
 __all__ = ["sweep_instance", "ratio_sweep", "ratio_table"]
 
@@ -29,12 +29,12 @@ def sweep_instance(seed: int, *, n_jobs: int = 3, n_gpus: int = 2, max_total_tas
 
 def _evaluate(inst, *, time_limit: float, save_dir: str | None, subsets: bool) -> RatioReport:
     name = "hare2022_violation_" + hashlib.sha1(inst.to_json().encode()).hexdigest()[:10]
-    return validate_ratio(inst, time_limit=time_limit, save_dir=save_dir, name=name, subsets=subsets)
+    return ratio_report(inst, time_limit=time_limit, save_dir=save_dir, name=name, subsets=subsets)
 
 
 def ratio_sweep(n: int, seed: int = 0, *, time_limit: float = 30.0, save_dir: str | Path | None = None,
                 subsets: bool = False, executor=None, **instance_kwargs) -> list[RatioReport]:
-    """:func:`validate_ratio` on ``n`` seeded instances (seeds ``seed .. seed + n - 1``).
+    """:func:`ratio_report` on ``n`` seeded instances (seeds ``seed .. seed + n - 1``).
 
     Parameters
     ----------

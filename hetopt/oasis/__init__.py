@@ -26,16 +26,16 @@ from .offline import solve_exact
 from .online import online
 from .oracle import OracleResult, algorithm2_literal, best_schedule, best_schedule_ilp, schedules_by_end
 from .prices import PriceBounds, Prices, Usage, alpha, competitive_bound, estimated_bounds, price, price_bounds, prices_from_usage
-from .schedule import CheckReport, JobSchedule, OasisSolution, check_schedule, make_solution
+from .schedule import JobSchedule, OasisSolution, check_schedule, make_solution
 from .simulator import simulate
 from .utility import SigmoidUtility, TabulatedUtility, Utility
-from .validate import fig5_setting, ratio_check, validate_ratio
+from .validate import fig5_setting, ratio_sweep, validate_ratio
 
 __all__ = [
     "KIND", "OasisInstance", "SigmoidUtility", "TabulatedUtility", "Utility", "generate_instance", "fig5_instance",
     "fixed_counts", "build_offline", "build_primal", "build_dual", "build_oracle", "solve_exact", "online",
     "OracleResult", "best_schedule", "algorithm2_literal", "best_schedule_ilp", "schedules_by_end", "PriceBounds",
     "Prices", "Usage", "price_bounds", "estimated_bounds", "price", "prices_from_usage", "alpha", "competitive_bound",
-    "LPBound", "lp_bound", "compact_lp_bound", "JobSchedule", "OasisSolution", "CheckReport", "check_schedule",
-    "make_solution", "simulate", "fifo", "drf", "rrh", "dorm", "ratio_check", "validate_ratio", "fig5_setting", "fig3_data", "fig4_data",
+    "LPBound", "lp_bound", "compact_lp_bound", "JobSchedule", "OasisSolution", "check_schedule",
+    "make_solution", "simulate", "fifo", "drf", "rrh", "dorm", "ratio_sweep", "validate_ratio", "fig5_setting", "fig3_data", "fig4_data",
 ]

@@ -17,7 +17,7 @@ from .online import online
 from .oracle import best_schedule
 from .prices import Usage, price_bounds, prices_from_usage
 from .schedule import OasisSolution, check_schedule
-from .validate import ratio_table, validate_ratio
+from .validate import ratio_sweep, ratio_table
 
 __all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "validate", "bench", "export_model",
            "decision_time", "SCHEMES"]
@@ -70,7 +70,7 @@ def decision_time(T: int, H: int, N: int, E: int) -> float:
 
 def validate(n: int = 9, seed: int = 0) -> Table:
     """Theorem 4 on ``n`` Fig. 5 instances (seeds ``seed..seed+n-1``), via :func:`hetopt.validate.sweep`."""
-    rows = validate_ratio(list(range(seed, seed + n)), executor=None)
+    rows = ratio_sweep(list(range(seed, seed + n)), executor=None)
     return ratio_table(rows)
 
 

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
 
-from ..data import check_header, read_json
+from ..data import check_header, meta_dict, meta_kwargs, read_json
 from ..errors import InstanceError, SizeLimitError
 from ..inputs import INT64_LIMIT, numeric_array
 from .utility import Utility, utility_from_dict
@@ -154,6 +154,8 @@ class OasisInstance:
     ps_demand: Any
     utility: Any
     resource_names: Sequence[str] = DEFAULT_RESOURCES
+    description: str = field(default="", compare=False)
+    source: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
@@ -288,6 +290,7 @@ class OasisInstance:
             "ps_demand": self.ps_demand.tolist(),
             "utility": [u.to_dict() for u in self.utility],
             "resource_names": list(self.resource_names),
+            **meta_dict(self),
         }
 
     def to_json(self, path: str | Path | None = None) -> str:
@@ -301,7 +304,7 @@ class OasisInstance:
     def from_dict(cls, data: dict[str, Any]) -> "OasisInstance":
         """Build from the JSON form; ``description`` and ``source`` keys are documentation only."""
         check_header(data, KIND, SCHEMA_VERSION, _FIELDS, tuple(f for f in _FIELDS if f != "resource_names"))
-        return cls(**{k: data[k] for k in _FIELDS if k in data})
+        return cls(**{k: data[k] for k in _FIELDS if k in data}, **meta_kwargs(data))
 
     @classmethod
     def from_json(cls, text_or_path: str | Path) -> "OasisInstance":

@@ -14,11 +14,11 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..result import Solution, Status
+from ..result import CheckReport, Solution, Status
 from ..validate import FEAS_TOL
 from .instance import OasisInstance, check_size
 
-__all__ = ["JobSchedule", "OasisSolution", "CheckReport", "check_schedule", "make_solution", "schedule_cost"]
+__all__ = ["JobSchedule", "OasisSolution", "check_schedule", "make_solution", "schedule_cost"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,26 +146,14 @@ def make_solution(
     )
 
 
-@dataclass(frozen=True)
-class CheckReport:
-    """Outcome of :func:`check_schedule`: ``ok``, the violations found, and the recomputed utility."""
-
-    ok: bool
-    violations: tuple[str, ...]
-    total_utility: float
-
-    def __bool__(self) -> bool:
-        return self.ok
-
-
-def check_schedule(inst: OasisInstance, solution: OasisSolution | Mapping[int, JobSchedule], *,
+def check_schedule(inst: OasisInstance, sol: OasisSolution | Mapping[int, JobSchedule], *,
                    tol: float = FEAS_TOL) -> CheckReport:
     """Check constraints (2)-(13) of every admitted job's schedule, from the arrays alone.
 
     Parameters
     ----------
     inst : OasisInstance
-    solution : OasisSolution or mapping job -> JobSchedule
+    sol : OasisSolution or mapping job -> JobSchedule
         The admitted jobs (x_i = 1) are the keys with a non-empty schedule.
     tol : float
         Absolute tolerance on (2), (4), (5), (6); a finite number >= 0 (NaN would switch
@@ -175,14 +163,14 @@ def check_schedule(inst: OasisInstance, solution: OasisSolution | Mapping[int, J
     -------
     CheckReport
         ``violations`` names the constraint, job, server, resource and slot of each
-        violation; ``total_utility`` is sum_i f_i(t_hat_i - a_i) recomputed.  When given a
+        violation; ``objective`` is the total utility sum_i f_i(t_hat_i - a_i) recomputed.  When given a
         solution, its reported completions, admitted set and total utility are checked too.
     """
     if isinstance(tol, (bool, np.bool_)) or not isinstance(tol, (int, float, np.integer, np.floating)) \
             or not math.isfinite(float(tol)) or tol < 0:
         raise ValueError(f"tol is {tol!r}; expected a finite number >= 0")
     check_size(inst, what="check_schedule")
-    schedules = solution.schedules if isinstance(solution, OasisSolution) else solution
+    schedules = sol.schedules if isinstance(sol, OasisSolution) else sol
     T, H, K = inst.horizon, inst.n_worker_servers, inst.n_ps_servers
     out: list[str] = []
     used_w = np.zeros((H, T, inst.n_resources))
@@ -238,10 +226,10 @@ def check_schedule(inst: OasisInstance, solution: OasisSolution | Mapping[int, J
             h, t, r = bad[0]
             out.append(f"{eq} {name} {h}, slot {t + 1}, {inst.resource_names[r]}: used {used[h, t, r]:.6g} "
                        f"> capacity {cap[h, r]:.6g} ({len(bad)} violations)")
-    if isinstance(solution, OasisSolution):
+    if isinstance(sol, OasisSolution):
         admitted = tuple(sorted(i for i, s in schedules.items() if np.asarray(s.workers).sum() > 0))
-        if tuple(sorted(solution.admitted)) != admitted:
-            out.append(f"admitted {solution.admitted} != jobs with a non-empty schedule {admitted}")
-        if not math.isclose(solution.total_utility, total, rel_tol=1e-9, abs_tol=1e-9):
-            out.append(f"(1) reported total utility {solution.total_utility:.9g} != recomputed {total:.9g}")
-    return CheckReport(ok=not out, violations=tuple(out), total_utility=total)
+        if tuple(sorted(sol.admitted)) != admitted:
+            out.append(f"admitted {sol.admitted} != jobs with a non-empty schedule {admitted}")
+        if not math.isclose(sol.total_utility, total, rel_tol=1e-9, abs_tol=1e-9):
+            out.append(f"(1) reported total utility {sol.total_utility:.9g} != recomputed {total:.9g}")
+    return CheckReport.from_violations(out, total)

@@ -27,7 +27,7 @@ from .online import online
 from .prices import competitive_bound
 from .schedule import check_schedule
 
-__all__ = ["ratio_check", "validate_ratio", "ratio_table", "fig5_setting", "FIG5_SERVERS", "FIG5_PRIORITIES"]
+__all__ = ["validate_ratio", "ratio_sweep", "ratio_table", "fig5_setting", "FIG5_SERVERS", "FIG5_PRIORITIES"]
 
 #: Server counts of the Fig. 5 sweep (split evenly between workers and PSs).
 FIG5_SERVERS = (20, 40, 60)
@@ -42,7 +42,7 @@ def fig5_setting(seed: int) -> OasisInstance:
     return fig5_instance(seed, n_servers=n, priority_range=pr)
 
 
-def ratio_check(inst: OasisInstance, *, time_limit: float = 120.0, threads: int = 1) -> Certificate:
+def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, threads: int = 1) -> Certificate:
     """Theorem 4 on one instance: OPT / OASiS against 2 alpha (see the module docstring).
 
     Returns
@@ -88,13 +88,13 @@ def ratio_check(inst: OasisInstance, *, time_limit: float = 120.0, threads: int 
 
 
 def _evaluate(inst: OasisInstance, time_limit: float) -> dict[str, Any]:
-    c = ratio_check(inst, time_limit=time_limit)
+    c = validate_ratio(inst, time_limit=time_limit)
     return {"servers": inst.n_worker_servers + inst.n_ps_servers, "max_priority": max(u.gamma1 for u in inst.utility),
             "oasis": c.value, "opt": c.reference, "kind": c.details["reference_kind"], "ratio": c.ratio,
             "limit": c.limit, "holds": c.holds, "instance": inst.to_dict()}
 
 
-def validate_ratio(seeds: Sequence[int], *, time_limit: float = 120.0, executor: Any = "serial") -> list[dict[str, Any]]:
+def ratio_sweep(seeds: Sequence[int], *, time_limit: float = 120.0, executor: Any = "serial") -> list[dict[str, Any]]:
     """Theorem 4 over the Fig. 5 instances of ``seeds`` (see :func:`fig5_setting`).
 
     Each row has the seed's setting, OASiS's utility, the optimum (or bound, ``kind``), the
@@ -107,7 +107,7 @@ def validate_ratio(seeds: Sequence[int], *, time_limit: float = 120.0, executor:
 
 
 def ratio_table(rows: list[dict[str, Any]]) -> Table:
-    """The rows of :func:`validate_ratio` as a CLI table."""
+    """The rows of :func:`ratio_sweep` as a CLI table."""
     t = Table("OASiS competitive ratio (Theorem 4) on Fig. 5 instances: OPT / OASiS vs 2 alpha",
               ["seed", "servers", "max gamma1", "OASiS", "OPT", "reference", "ratio", "2 alpha", "holds"])
     for r in rows:

@@ -26,6 +26,7 @@ Examples
 
 from .baselines import build_las, las, optimus, optimus_lb
 from .categories import categories, category_at, category_index, iter_categories, n_categories
+from .checker import check_schedule
 from .evaluate import (PlacementSolution, average_jct, check_assignment, equal_share_jct, fairness, heterogeneity_degree,
                        job_jct, job_metrics, make_solution, worker_samples)
 from .exact import exhaustive, solve_exact
@@ -40,6 +41,7 @@ from .simulator import SimulationResult, simulate
 from .validate import evaluate_methods, gap_report, instance_key, reset_report
 
 __all__ = [
+    "check_schedule",
     "PlacementInstance", "PlacementSolution", "average_jct", "job_jct", "job_metrics", "worker_samples", "fairness",
     "equal_share_jct", "heterogeneity_degree", "check_assignment", "make_solution",
     "build_p1", "build_p1_grouped", "build_p2", "build_p3", "build_p3_cvxpy",

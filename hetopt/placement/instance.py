@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..data import check_header, read_json
+from ..data import check_header, meta_dict, meta_kwargs, read_json
 from ..errors import InstanceError
 from ..inputs import names_tuple, numeric_array, real_scalar
 
@@ -91,6 +91,8 @@ class PlacementInstance:
     inter_node_rate: float | None = None
     job_names: tuple[str, ...] | None = None
     worker_names: tuple[str, ...] | None = None
+    description: str = field(default="", compare=False)
+    source: str = field(default="", compare=False)
     _nodes: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -224,7 +226,7 @@ class PlacementInstance:
         for f in self._FIELDS:
             v = getattr(self, f)
             out[f] = v.tolist() if isinstance(v, np.ndarray) else (list(v) if isinstance(v, tuple) else v)
-        return out
+        return out | meta_dict(self)
 
     def to_json(self, path: str | Path | None = None, **kw: Any) -> str:
         """JSON text of the instance; also written to ``path`` when given."""
@@ -236,7 +238,7 @@ class PlacementInstance:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "PlacementInstance":
         check_header(data, KIND, SCHEMA_VERSION, cls._FIELDS, ("throughput", "dataset_size", "epochs"))
-        return cls(**{k: data[k] for k in cls._FIELDS if k in data})
+        return cls(**{k: data[k] for k in cls._FIELDS if k in data}, **meta_kwargs(data))
 
     @classmethod
     def from_json(cls, text_or_path: str | Path) -> "PlacementInstance":

@@ -109,7 +109,7 @@ def build_p1(inst: PlacementInstance, form: str = "milp") -> pyo.ConcreteModel:
     Returns
     -------
     pyomo.environ.ConcreteModel
-        Objective ``avg_jct`` (8); variables ``sigma``, ``pi``, ``lp``, ``lc`` (``lc`` only with
+        Objective ``average_jct`` (8); variables ``sigma``, ``pi``, ``lp``, ``lc`` (``lc`` only with
         communication).
     """
     if form not in ("milp", "minlp"):
@@ -152,7 +152,7 @@ def build_p1(inst: PlacementInstance, form: str = "milp") -> pyo.ConcreteModel:
             count = {i: sum(m.sigma[i, k] for k in m.WORKERS) for i in range(S)}
             node_of = inst.nodes
             _add_comm_linear(m, inst, count, lambda i, h: [(m.sigma[i, k], 1) for k in range(K) if node_of[k] == h])
-    m.avg_jct = pyo.Objective(
+    m.average_jct = pyo.Objective(
         expr=sum(m.T[i] * (m.lp[i] + (m.lc[i] if comm else 0)) for i in m.JOBS) / S, sense=pyo.minimize,
         doc="(8) average JCT (1/S) sum_i T_i (l_i^[p] + l_i^[c])")
     return m
@@ -214,7 +214,7 @@ def build_p2(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteMo
         else:
             for i in range(S):
                 comm_terms[i] = 2 * inst.model_size[i] * (cat[i] - 1) / cat[i] * inv_intra
-    m.avg_jct = pyo.Objective(expr=sum(m.T[i] * (comm_terms[i] + m.lp[i]) for i in m.JOBS) / S, sense=pyo.minimize,
+    m.average_jct = pyo.Objective(expr=sum(m.T[i] * (comm_terms[i] + m.lp[i]) for i in m.JOBS) / S, sense=pyo.minimize,
                               doc="(16) average JCT of the category")
     return m
 
@@ -323,7 +323,7 @@ def build_p1_grouped(inst: PlacementInstance, computation: str = "cuts", tangent
         if inst.multi_node:
             _add_node_modes(m, inst, labels, G)
         _add_comm_linear(m, inst, count, None)
-    m.avg_jct = pyo.Objective(expr=sum(m.T[i] * (m.theta[i] + (m.lc[i] if comm else 0)) for i in m.JOBS) / S,
+    m.average_jct = pyo.Objective(expr=sum(m.T[i] * (m.theta[i] + (m.lc[i] if comm else 0)) for i in m.JOBS) / S,
                               sense=pyo.minimize, doc="(8)/(14) average JCT")
     return m
 

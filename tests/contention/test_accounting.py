@@ -47,7 +47,7 @@ def test_bundled_one_waiter_instance():
     authors = ada_srsf(inst, transfer_accounting="authors")
     assert correct.finish[0] == pytest.approx(0.003 + B * VGG)
     assert authors.finish[0] == pytest.approx(0.006 + (B * VGG - 0.003) / 2)
-    assert authors.avg_jct < correct.avg_jct
+    assert authors.average_jct < correct.average_jct
     # SRSF(1) never reads a running transfer: the accounting cannot change it
     assert list(srsf(inst, 1, transfer_accounting="authors").finish) == list(srsf(inst, 1).finish)
 
@@ -70,7 +70,7 @@ def test_srsf_is_unchanged_by_the_authors_accounting(n, workload):
 def test_ada_srsf_gains_with_the_authors_accounting_on_a_loaded_cluster():
     # Section V-A workload with iterations and arrivals scaled by 0.02 (the full workload's load)
     w = generate_workload(0, iterations=(20, 120), arrival_window=24.0)
-    assert ada_srsf(w, transfer_accounting="authors").avg_jct < 0.8 * ada_srsf(w).avg_jct
+    assert ada_srsf(w, transfer_accounting="authors").average_jct < 0.8 * ada_srsf(w).average_jct
 
 
 @pytest.mark.parametrize("bad", ["Authors", "", None, 1, "buggy"])
@@ -90,4 +90,4 @@ def test_authors_accounting_aggregation_is_exact():
     c = simulate(inst, make_admission("adadual"), make_placement("lwf"))
     assert a.placement == b.placement
     assert a.finish == pytest.approx(b.finish, rel=1e-9)
-    assert a.avg_jct < c.avg_jct  # the published accounting gives free bandwidth here
+    assert a.average_jct < c.average_jct  # the published accounting gives free bandwidth here

@@ -60,7 +60,7 @@ def test_known_answer_shared_network():
                               t_b=[1.0, 1.0], model_size=[5.0, 1.0], memory=[1.0, 1.0])
     opt = solve_exact(inst, [[0, 2], [1, 3]])
     assert opt.objective == pytest.approx(11.0)
-    assert check_schedule(inst, opt, max_concurrent=1) == []
+    assert check_schedule(inst, opt, max_concurrent=1).ok
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3, 5, 8])
@@ -68,10 +68,10 @@ def test_milp_schedule_is_feasible_and_below_contention_free_heuristics(seed):
     inst = tiny_instance(seed)
     for placement in ("lwf", "ff", "ls", "rand"):
         heur = srsf(inst, 1, placement=placement, seed=seed, record=True)
-        assert check_schedule(inst, heur, max_concurrent=1) == []
+        assert check_schedule(inst, heur, max_concurrent=1).ok
         opt = solve_exact(inst, heur.placement, upper_bound=heur.objective)
         assert opt.status is Status.OPTIMAL
-        assert check_schedule(inst, opt, max_concurrent=1) == []
+        assert check_schedule(inst, opt, max_concurrent=1).ok
         assert heur.objective >= opt.objective - OBJ_TOL
 
 
@@ -87,7 +87,7 @@ def test_time_windows_do_not_cut_the_optimum(seed):
 def test_finding_contention_beats_the_contention_free_optimum():
     inst = ContentionInstance.from_dict(load_json("wang2019_contention_beats_milp"))
     ada = ada_srsf(inst, record=True)
-    assert check_schedule(inst, ada, max_concurrent=2) == []
+    assert check_schedule(inst, ada, max_concurrent=2).ok
     opt = solve_exact(inst, ada.placement, upper_bound=srsf(inst, 1).objective)
     assert opt.is_optimal
     # by hand: Ada-SRSF 26.6 + 17.6; contention-free optimum 35 + 12

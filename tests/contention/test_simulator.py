@@ -28,7 +28,7 @@ POLICIES = [("adadual", 2), ("srsf1", 1), ("srsf2", 2), ("srsf3", 3)]
 @pytest.mark.parametrize("placement", ["lwf", "ff", "ls", "rand"])
 def test_schedule_is_feasible(workload, admission, limit, placement):
     sol = schedule(workload, admission, placement, seed=1, record=True)
-    assert check_schedule(workload, sol, max_concurrent=limit) == []
+    assert check_schedule(workload, sol, max_concurrent=limit).ok
     assert sol.objective == pytest.approx(float(np.sum(sol.jct)))
     assert np.all(sol.jct > 0) and 0 < sol.avg_gpu_utilization <= 1
 
@@ -38,8 +38,8 @@ def test_contention_happens_and_the_checker_sees_it():
     for seed in range(3):
         inst = small_workload(seed)
         sol = srsf(inst, 2, record=True)
-        assert check_schedule(inst, sol, max_concurrent=2) == []
-        seen |= bool(check_schedule(inst, sol, max_concurrent=1))
+        assert check_schedule(inst, sol, max_concurrent=2).ok
+        seen |= not check_schedule(inst, sol, max_concurrent=1).ok
     assert seen, "no 2-way contention in the test workloads: the tests would not exercise eq. (5)"
 
 
@@ -50,9 +50,9 @@ def test_checker_detects_corruption():
     i = next(j for j, r in enumerate(trace) if r.kind == "c")
     trace[i] = trace[i]._replace(end=trace[i].end + 0.5)
     bad = dataclasses.replace(sol, trace=tuple(trace))
-    assert any("eq. (5)" in m for m in check_schedule(inst, bad))
+    assert any("eq. (5)" in m for m in check_schedule(inst, bad).violations)
     dropped = dataclasses.replace(sol, trace=sol.trace[1:])
-    assert check_schedule(inst, dropped)
+    assert not check_schedule(inst, dropped).ok
 
 
 def _one_job(n_gpus, gps, size=500.0, iters=7):
@@ -97,7 +97,7 @@ def test_memory_makes_jobs_wait():
                               arrival=[0.0, 0.0], n_gpus=[1, 1], iterations=[3, 2], t_f=[1.0, 1.0],
                               t_b=[1.0, 1.0], model_size=[0.0, 0.0], memory=[6.0, 6.0])
     sol = ada_srsf(inst, record=True)
-    assert check_schedule(inst, sol) == []
+    assert check_schedule(inst, sol).ok
     # SRSF: the shorter job (2 iterations) is placed first and runs alone
     assert sol.finish.tolist() == [10.0, 4.0] and sol.placed_at.tolist() == [4.0, 0.0]
 
@@ -124,3 +124,18 @@ def test_bad_policy_names():
         make_admission("srsf0")
     with pytest.raises(InstanceError, match="n is 0"):
         srsf(small_workload(0), 0)
+
+
+def test_check_report_recomputes_the_objective():
+    from hetopt.result import CheckReport
+
+    inst = ContentionInstance(n_servers=1, gpus_per_server=1, gpu_memory=10.0, a=0.0, b=1.0, eta=0.0,
+                              arrival=[0.0, 0.0], n_gpus=[1, 1], iterations=[3, 2], t_f=[1.0, 1.0],
+                              t_b=[1.0, 1.0], model_size=[0.0, 0.0], memory=[6.0, 6.0])
+    rep = check_schedule(inst, ada_srsf(inst, record=True))
+    assert isinstance(rep, CheckReport) and rep.ok
+    # finishes 10 and 4 (test_memory_makes_jobs_wait), both arrive at 0: eq. (6) = 14
+    assert rep.objective == pytest.approx(14.0)
+    assert rep.details["finish"].tolist() == [10.0, 4.0]
+    unrecorded = check_schedule(inst, ada_srsf(inst))
+    assert not unrecorded.ok and unrecorded.objective is None

@@ -31,7 +31,7 @@ def test_offline_dominates_policies_on_the_small_instance(inst):
     opt = commands.solve(inst, "exact").objective
     from hetopt.hadar import hadar_p1_schedule
 
-    assert opt >= hadar_p1_schedule(inst)[1].total_utility * (1 - 1e-9)
+    assert opt >= hadar_p1_schedule(inst)[1].objective * (1 - 1e-9)
 
 
 def test_validate_table():

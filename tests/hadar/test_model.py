@@ -59,8 +59,8 @@ def test_p1_schedule_passes_the_independent_checker(seed):
     inst = generate_instance(4, 2, seed, utility="sigmoid" if seed % 2 else "effective_throughput")
     sol = solve_exact(inst)
     chk = check_schedule(inst, sol.schedule)
-    assert chk.feasible, chk.violations
-    assert chk.total_utility == pytest.approx(sol.objective, rel=OBJ_RTOL)
+    assert chk.ok, chk.violations
+    assert chk.objective == pytest.approx(sol.objective, rel=OBJ_RTOL)
     assert sol.bound >= sol.objective * (1 - OBJ_RTOL)
 
 
@@ -70,7 +70,7 @@ def test_checker_catches_violations():
     j, h, r, t = map(int, np.argwhere(w > 0)[0])
     bad = w.copy()
     bad[j, h, r, t] += 1  # breaks the gang (and maybe capacity)
-    assert not check_schedule(inst, bad).feasible
+    assert not check_schedule(inst, bad).ok
     short = w.copy()
     short[j] = 0
     assert any("(1a)" in v for v in check_schedule(inst, short).violations)
@@ -115,3 +115,17 @@ def test_card_components_exist_with_equation_numbers():
     S = split_schedule(solve_exact(inst).schedule)
     n = check_card(CARD, {"build_p1": build_p1(inst), "build_p2": build_p2(inst, S), "build_p3": build_p3(inst, S)})
     assert n >= 15
+
+
+def test_checker_takes_a_solution_and_checks_its_reported_utility():
+    from dataclasses import replace
+
+    from hetopt.result import CheckReport
+
+    inst = generate_instance(3, 2, 1)
+    sol = solve_exact(inst)
+    rep = check_schedule(inst, sol)
+    assert isinstance(rep, CheckReport) and rep.ok
+    np.testing.assert_array_equal(rep.details["finish_slot"], sol.finish_slot)
+    lie = replace(sol, total_utility=sol.total_utility + 1.0)
+    assert any(v.startswith("(P1)") for v in check_schedule(inst, lie).violations)

@@ -12,13 +12,13 @@ OBJ_RTOL = 1e-6
 def test_gavel_fifo_by_hand(tiny):
     # job0 alone on its fastest GPU0: rounds end 1.25, 2.5; job1 waits for both GPUs (2.5): 2.5 + 3 = 5.5
     sol = gavel_fifo(tiny)
-    assert check_schedule(tiny, sol) == pytest.approx(2.5 + 2 * 5.5)
+    assert check_schedule(tiny, sol).raise_if_invalid().objective == pytest.approx(2.5 + 2 * 5.5)
 
 
 def test_srtf_round_by_hand(tiny):
     # t=0 job0 r0 on GPU0; t=1 job1 gang on GPU1 [1, 2.5) and GPU0 [1, 4); t=2.5 job0 r1 on GPU1 -> 5.0
     sol = srtf_round(tiny)
-    assert check_schedule(tiny, sol) == pytest.approx(5.0 + 2 * 4.0)
+    assert check_schedule(tiny, sol).raise_if_invalid().objective == pytest.approx(5.0 + 2 * 4.0)
 
 
 @pytest.mark.parametrize("f", [sched_allox_offline, sched_allox])
@@ -26,7 +26,7 @@ def test_sched_allox_by_hand(tiny, f):
     # p = [[2.5, 5], [6, 3]]: job0 -> GPU0 (C = 2.5, GPU0 free at 2.25); online at t = 0.5, job1 costs
     # 6 + 1.75 on GPU0 and 3 on the idle GPU1 -> GPU1, C = 0.5 + 3 = 3.5 (the offline matching agrees)
     sol = f(tiny)
-    assert check_schedule(tiny, sol) == pytest.approx(2.5 + 2 * 3.5)
+    assert check_schedule(tiny, sol).raise_if_invalid().objective == pytest.approx(2.5 + 2 * 3.5)
     assert sol.gpu.tolist() == [0, 0, 1, 1]
 
 
@@ -35,24 +35,24 @@ def test_srtf_job_level_by_hand():
     # (SRTF): C = 2, B = 7 -> 10; FIFO runs B before C: 1 + 6 + 7 = 14
     inst = HareInstance(arrival=[0, 0.1, 0.2], weight=[1, 1, 1], rounds=[1, 1, 1], tasks_per_round=[1, 1, 1],
                         compute_time=[[1.0], [5.0], [1.0]], sync_time=[[0.0], [0.0], [0.0]])
-    assert check_schedule(inst, srtf(inst)) == pytest.approx(10.0)
-    assert check_schedule(inst, gavel_fifo(inst)) == pytest.approx(14.0)
+    assert check_schedule(inst, srtf(inst)).raise_if_invalid().objective == pytest.approx(10.0)
+    assert check_schedule(inst, gavel_fifo(inst)).raise_if_invalid().objective == pytest.approx(14.0)
 
 
 def test_srtf_job_level_holds_its_gang(tiny):
     # job0 takes GPU0 (its fastest) for both rounds (C = 2.5); job1 needs both GPUs and waits: 2.5 + 3 = 5.5.
     # The round-level SRTF preempts job0 between rounds instead (test above: 13.0)
     sol = srtf(tiny)
-    assert check_schedule(tiny, sol) == pytest.approx(2.5 + 2 * 5.5)
-    assert check_schedule(tiny, srtf_round(tiny)) == pytest.approx(13.0)
+    assert check_schedule(tiny, sol).raise_if_invalid().objective == pytest.approx(2.5 + 2 * 5.5)
+    assert check_schedule(tiny, srtf_round(tiny)).raise_if_invalid().objective == pytest.approx(13.0)
 
 
 def test_sched_homo_online_vs_offline(tiny):
     # Smith ratios at mean speed: job0 1/3.75, job1 2/2.25.  Online, job0 is alone at 0 and takes GPU0 until
     # 2.5; job1 then runs [2.5, 5.5): 2.5 + 11.  Offline, job1 (not yet arrived) goes first at 0.5 on both
     # GPUs (3.5) and job0 after it on GPU0: 6 + 7
-    assert check_schedule(tiny, sched_homo(tiny)) == pytest.approx(13.5)
-    assert check_schedule(tiny, sched_homo_offline(tiny)) == pytest.approx(13.0)
+    assert check_schedule(tiny, sched_homo(tiny)).raise_if_invalid().objective == pytest.approx(13.5)
+    assert check_schedule(tiny, sched_homo_offline(tiny)).raise_if_invalid().objective == pytest.approx(13.0)
 
 
 @pytest.mark.parametrize("name", ["srtf", "sched_homo", "sched_allox"])
@@ -84,9 +84,9 @@ def test_sched_homo_is_speed_oblivious():
     # Gavel's FIFO the fastest idle one
     inst = HareInstance(arrival=[0], weight=[1], rounds=[1], tasks_per_round=[1],
                         compute_time=[[10.0, 1.0]], sync_time=[[0, 0]])
-    assert check_schedule(inst, sched_homo(inst)) == pytest.approx(10.0)
-    assert check_schedule(inst, sched_homo_offline(inst)) == pytest.approx(10.0)
-    assert check_schedule(inst, gavel_fifo(inst)) == pytest.approx(1.0)
+    assert check_schedule(inst, sched_homo(inst)).raise_if_invalid().objective == pytest.approx(10.0)
+    assert check_schedule(inst, sched_homo_offline(inst)).raise_if_invalid().objective == pytest.approx(10.0)
+    assert check_schedule(inst, gavel_fifo(inst)).raise_if_invalid().objective == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -96,7 +96,7 @@ def test_baselines_feasible_and_not_below_optimum(seed):
     for name, f in ALL_BASELINES.items():
         sol = f(inst)
         assert sol.bound is None and sol.status.value == "feasible" and sol.method == name
-        assert check_schedule(inst, sol) >= opt.objective * (1 - OBJ_RTOL)
+        assert check_schedule(inst, sol).raise_if_invalid().objective >= opt.objective * (1 - OBJ_RTOL)
 
 
 def test_gang_baselines_need_enough_gpus():
@@ -105,5 +105,5 @@ def test_gang_baselines_need_enough_gpus():
     for f in (gavel_fifo, srtf, sched_homo, srtf_round, sched_homo_offline):
         with pytest.raises(InstanceError, match="tasks_per_round"):
             f(inst)
-    check_schedule(inst, sched_allox(inst))
-    check_schedule(inst, sched_allox_offline(inst))
+    check_schedule(inst, sched_allox(inst)).raise_if_invalid()
+    check_schedule(inst, sched_allox_offline(inst)).raise_if_invalid()

@@ -13,28 +13,28 @@ def valid(tiny):
 
 
 def test_valid_schedule_objective(tiny):
-    assert check_schedule(tiny, valid(tiny)) == pytest.approx(1 * 2.5 + 2 * 3.5)
+    assert check_schedule(tiny, valid(tiny)).raise_if_invalid().objective == pytest.approx(1 * 2.5 + 2 * 3.5)
 
 
 def test_arrival_violation(tiny):
     start, gpu = valid(tiny)
     start[2] = 0.4
     with pytest.raises(ScheduleViolation, match=r"\(4\)"):
-        check_schedule(tiny, (start, gpu))
+        check_schedule(tiny, (start, gpu)).raise_if_invalid()
 
 
 def test_round_barrier_violation(tiny):
     start, gpu = valid(tiny)
     start[1] = 1.2  # before round 0 synchronizes at 1.25
     with pytest.raises(ScheduleViolation, match=r"\(7\)"):
-        check_schedule(tiny, (start, gpu))
+        check_schedule(tiny, (start, gpu)).raise_if_invalid()
 
 
 def test_overlap_violation(tiny):
     start, gpu = valid(tiny)
     start[3] = 1.9  # second task of job 1 before the first ends computing at 2.0
     with pytest.raises(ScheduleViolation, match=r"\(8\)"):
-        check_schedule(tiny, (start, gpu))
+        check_schedule(tiny, (start, gpu)).raise_if_invalid()
 
 
 def test_sync_may_overlap_next_task(tiny):
@@ -42,19 +42,19 @@ def test_sync_may_overlap_next_task(tiny):
     start = np.array([0.0, 1.25, 1.0, 2.0])
     gpu = np.array([0, 0, 0, 1])
     with pytest.raises(ScheduleViolation, match=r"\(8\)"):  # but job1/t0 on GPU0 [1, 4) overlaps job0/r1
-        check_schedule(tiny, (start, gpu))
+        check_schedule(tiny, (start, gpu)).raise_if_invalid()
     start = np.array([0.0, 4.0, 1.0, 0.5])
     gpu = np.array([0, 0, 0, 1])
-    assert check_schedule(tiny, (start, gpu)) == pytest.approx(1 * 5.25 + 2 * 4.0)
+    assert check_schedule(tiny, (start, gpu)).raise_if_invalid().objective == pytest.approx(1 * 5.25 + 2 * 4.0)
 
 
 def test_bad_gpu_and_shape(tiny):
     start, gpu = valid(tiny)
     gpu[0] = 2
     with pytest.raises(ScheduleViolation, match=r"\(5\)"):
-        check_schedule(tiny, (start, gpu))
+        check_schedule(tiny, (start, gpu)).raise_if_invalid()
     with pytest.raises(ScheduleViolation, match="shape"):
-        check_schedule(tiny, (start[:2], gpu[:2]))
+        check_schedule(tiny, (start[:2], gpu[:2])).raise_if_invalid()
 
 
 def test_objective_mismatch(tiny):
@@ -63,14 +63,30 @@ def test_objective_mismatch(tiny):
 
     start, gpu = valid(tiny)
     sol = make_solution(tiny, start, gpu, method="test")
-    assert check_schedule(tiny, sol) == pytest.approx(sol.objective)
+    assert check_schedule(tiny, sol).raise_if_invalid().objective == pytest.approx(sol.objective)
     with pytest.raises(ScheduleViolation, match="objective"):
-        check_schedule(tiny, replace(sol, objective=sol.objective - 1))
+        check_schedule(tiny, replace(sol, objective=sol.objective - 1)).raise_if_invalid()
 
 
 @pytest.mark.parametrize("tol", [float("nan"), -1e-9, float("inf"), "0.1"])
 def test_bad_tol_is_rejected(tiny, tol):
     start, gpu = valid(tiny)
-    assert check_schedule(tiny, (start, gpu)) > 0
+    assert check_schedule(tiny, (start, gpu)).raise_if_invalid().objective > 0
     with pytest.raises(ValueError, match="tol"):
-        check_schedule(tiny, (start, gpu), tol=tol)
+        check_schedule(tiny, (start, gpu), tol=tol).raise_if_invalid()
+
+
+def test_report_collects_every_violation(tiny):
+    from hetopt.result import CheckReport
+
+    start, gpu = valid(tiny)
+    start = np.asarray(start, dtype=float).copy()
+    start[:] = -1.0  # every task before its arrival: one (4) violation per task
+    rep = check_schedule(tiny, (start, gpu))
+    assert isinstance(rep, CheckReport) and not rep.ok
+    assert sum(v.startswith("(4)") for v in rep.violations) == tiny.n_tasks
+    assert rep.objective is not None
+    with pytest.raises(TypeError):
+        bool(rep)
+    good = check_schedule(tiny, valid(tiny))
+    assert good.ok and good.violations == () and good.raise_if_invalid() is good

@@ -25,7 +25,7 @@ def test_cpsat_matches_brute_force(seed):
     bf = brute_force(inst)
     cp = solve_exact(inst, engine="cpsat")
     assert cp.status is Status.OPTIMAL and cp.solver == "cpsat"
-    assert check_schedule(inst, cp) == pytest.approx(bf.objective, rel=OBJ_RTOL)
+    assert check_schedule(inst, cp).objective == pytest.approx(bf.objective, rel=OBJ_RTOL)
     assert cp.bound == pytest.approx(bf.objective, rel=OBJ_RTOL)
 
 
@@ -33,8 +33,8 @@ def test_cpsat_matches_brute_force(seed):
 def test_cpsat_matches_milp_random(seed):
     inst = random_instance(seed, n_jobs=4, n_gpus=3, max_rounds=2, max_tasks=2, max_total_tasks=8)
     cp, milp = solve_exact(inst, engine="cpsat"), solve_exact(inst, engine="milp", time_limit=60)
-    check_schedule(inst, cp)
-    check_schedule(inst, milp)
+    check_schedule(inst, cp).raise_if_invalid()
+    check_schedule(inst, milp).raise_if_invalid()
     assert cp.status is Status.OPTIMAL
     _agree(cp, milp)
 
@@ -43,8 +43,8 @@ def test_cpsat_matches_milp_random(seed):
 def test_cpsat_matches_milp_bundled(stem):
     inst = HareInstance.from_json(str(instance_path(stem)))
     cp, milp = solve_exact(inst, engine="cpsat", time_limit=60), solve_exact(inst, engine="milp", time_limit=60)
-    check_schedule(inst, cp)
-    check_schedule(inst, milp)
+    check_schedule(inst, cp).raise_if_invalid()
+    check_schedule(inst, milp).raise_if_invalid()
     _agree(cp, milp)
 
 
@@ -71,7 +71,7 @@ def test_inexact_scaling_bound_is_valid():
     assert np.all(up.weight <= inst.weight * sc.weight)
     bf = brute_force(inst)
     cp = solve_exact(inst, engine="cpsat")
-    check_schedule(inst, cp)
+    check_schedule(inst, cp).raise_if_invalid()
     assert cp.info["rounding_allowance"] > 0
     assert cp.bound <= bf.objective * (1 + 1e-12)
     assert cp.objective == pytest.approx(bf.objective, rel=1e-5)

@@ -2,7 +2,9 @@ import json
 
 import pytest
 
-from hetopt.hare import HareInstance, alpha, random_instance, ratio_sweep, ratio_table, theorem4_bound, validate_ratio
+from hetopt.data import META_KEYS
+
+from hetopt.hare import HareInstance, alpha, random_instance, ratio_sweep, ratio_report, ratio_table, theorem4_bound, validate_ratio
 from hetopt.hare import ratio as ratio_mod
 
 
@@ -30,7 +32,7 @@ def test_homogeneous_alpha_is_one():
 
 def test_validate_ratio_certifies():
     inst = random_instance(2, n_jobs=3, n_gpus=2, max_total_tasks=5)
-    rep = validate_ratio(inst)
+    rep = ratio_report(inst)
     assert rep.optimum_proven
     assert rep.vs_optimum.proven and rep.vs_optimum.holds is True
     assert rep.relaxation_bound <= rep.optimum + 1e-6 <= rep.algorithm1 + 2e-6
@@ -41,11 +43,13 @@ def test_violation_is_saved(tmp_path, monkeypatch):
     # force a tiny claimed bound to exercise the reporting path (not a property of the paper)
     monkeypatch.setattr(ratio_mod, "theorem4_bound", lambda inst: 1.0)
     inst = random_instance(2, n_jobs=3, n_gpus=2, max_total_tasks=5)
-    rep = validate_ratio(inst, save_dir=tmp_path, name="v")
+    rep = ratio_report(inst, save_dir=tmp_path, name="v")
     assert rep.violated and rep.saved
     data = json.loads((tmp_path / "v.json").read_text())
     assert "violates" in data["description"]
-    assert HareInstance.from_dict(data).to_dict() == inst.to_dict()
+    back = HareInstance.from_dict(data)
+    assert back.description == data["description"]  # kept on the instance
+    assert back.to_dict() == inst.to_dict() | {"description": data["description"]}
 
 
 def test_sweep_table():
@@ -63,7 +67,8 @@ def test_theorem4_counterexample_hand_derived():
     from hetopt.hare import schedule, solve_exact, solve_relaxation, theorem4_counterexample
 
     inst = theorem4_counterexample()
-    assert HareInstance.from_dict(load_json("hare2022_theorem4_counterexample")).to_dict() == inst.to_dict()
+    bundled = HareInstance.from_dict(load_json("hare2022_theorem4_counterexample")).to_dict()
+    assert {k: v for k, v in bundled.items() if k not in META_KEYS} == inst.to_dict()
     rl = solve_relaxation(inst)
     assert rl.bound == pytest.approx(100 * 2 + 0.01 * 6 + 0.001 * 36, rel=1e-6)
     np.testing.assert_allclose(rl.x_hat, [0, 0, 0, 0, 0, 0, 0, 35], atol=1e-6)
@@ -71,7 +76,7 @@ def test_theorem4_counterexample_hand_derived():
     assert alg.objective == pytest.approx(0.01 * 21 + 100 * 8 + 0.001 * 9)
     smith = 100 * 2 + 0.01 * (3 + 4 + 5 + 6 + 7 + 8) + 0.001 * 9
     assert solve_exact(inst).objective == pytest.approx(smith, rel=1e-6)
-    rep = validate_ratio(inst)
+    rep = ratio_report(inst)
     assert rep.limit == 3.0 and rep.vs_optimum.holds is False and rep.vs_optimum.ratio > 3.99
     sub = schedule(inst, solve_relaxation(inst, subsets=True))
     assert sub.objective == pytest.approx(smith, rel=1e-6)
@@ -87,21 +92,21 @@ def test_theorem_violation_and_broken_chain_are_reported_apart():
 
     # a tiny claimed bound that the optimum ratio meets but the relaxation ratio does not: chain only
     inst = theorem4_release_dates()
-    rep = validate_ratio(inst)
+    rep = ratio_report(inst)
     assert rep.theorem_violated and rep.chain_broken and rep.violated
     assert rep.vs_optimum.ratio == pytest.approx(1629.518 / 530.719, rel=1e-6)
-    sub = validate_ratio(inst, subsets=True)
+    sub = ratio_report(inst, subsets=True)
     assert not sub.theorem_violated and not sub.chain_broken
 
 
 def test_chain_broken_without_theorem_violation(monkeypatch):
     # limit between ALG/OPT and ALG/RL: the theorem holds on the instance but the proof's chain does not
     inst = random_instance(2, n_jobs=3, n_gpus=2, max_total_tasks=5)
-    rep0 = validate_ratio(inst)
+    rep0 = ratio_report(inst)
     r_opt, r_rl = rep0.vs_optimum.ratio, rep0.vs_relaxation.ratio
     assert r_rl > r_opt
     monkeypatch.setattr(ratio_mod, "theorem4_bound", lambda inst: (r_opt + r_rl) / 2)
-    rep = validate_ratio(inst)
+    rep = ratio_report(inst)
     assert rep.chain_broken and not rep.theorem_violated and rep.violated
 
 
@@ -113,7 +118,8 @@ def test_release_dates_counterexample_hand_derived():
     from hetopt.hare import brute_force, schedule, solve_exact, solve_relaxation, theorem4_release_dates
 
     inst = theorem4_release_dates()
-    assert HareInstance.from_dict(load_json("hare2022_theorem4_release_dates")).to_dict() == inst.to_dict()
+    bundled = HareInstance.from_dict(load_json("hare2022_theorem4_release_dates")).to_dict()
+    assert {k: v for k, v in bundled.items() if k not in META_KEYS} == inst.to_dict()
     rl = solve_relaxation(inst)
     np.testing.assert_allclose(rl.x_hat, [1, 0, 0, 60, 0, 3], atol=1e-6)
     alg = schedule(inst, rl)

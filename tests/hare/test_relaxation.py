@@ -50,7 +50,7 @@ def test_relaxation_le_optimum_le_algorithm1(seed, homogeneous):
     alg = schedule(inst, rl)
     lp = schedule(inst, ordering="lp")
     for s in (opt, alg, lp):
-        check_schedule(inst, s)
+        check_schedule(inst, s).raise_if_invalid()
     assert rl.bound <= opt.objective * (1 + OBJ_RTOL) + ABS
     assert opt.objective <= alg.objective * (1 + OBJ_RTOL) + ABS
     assert opt.objective <= lp.objective * (1 + OBJ_RTOL) + ABS

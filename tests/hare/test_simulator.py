@@ -59,7 +59,7 @@ def test_switching_overhead_delays():
     assert res.weighted_jct > plan.objective
     from hetopt.hare import check_schedule
 
-    check_schedule(inst, res.executed)
+    check_schedule(inst, res.executed).raise_if_invalid()
     with pytest.raises(ValueError):
         simulate(plan, switch_overhead=-1)
 

@@ -72,3 +72,14 @@ def test_relabelling_servers_keeps_the_optimum():
 
     perm = OasisInstance.from_dict(d)
     assert solve_exact(perm).total_utility == pytest.approx(solve_exact(inst).total_utility, rel=1e-6, abs=1e-9)
+
+
+def test_report_is_the_shared_type_with_the_recomputed_utility():
+    from hetopt.oasis import generate_instance
+    from hetopt.result import CheckReport
+
+    inst = generate_instance(6, 8, 4, 4, seed=3)
+    sol = online(inst)
+    rep = check_schedule(inst, sol)
+    assert isinstance(rep, CheckReport) and rep.ok
+    assert rep.objective == pytest.approx(sol.total_utility, rel=1e-9, abs=1e-9)
