@@ -14,7 +14,7 @@ import inspect
 import math
 import time
 from functools import partial
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from .errors import HetoptError
 from .report import Table
@@ -37,7 +37,8 @@ def _accepts(func: Any, name: str) -> bool:
     return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
-def compare(instance: Any, methods: Iterable[str] | None = None, *, time_limit: float | None = None) -> Table:
+def compare(instance: Any, methods: Iterable[str] | None = None, *, time_limit: float | None = None,
+            extra: Mapping[str, Callable[[Any], Any]] | None = None, include_paper_methods: bool = True) -> Table:
     """Run methods of the instance's kind on it and tabulate the results.
 
     Parameters
@@ -48,6 +49,13 @@ def compare(instance: Any, methods: Iterable[str] | None = None, *, time_limit: 
         Names from :func:`hetopt.methods` (default: every method of the kind, in its order).
     time_limit : float, optional
         Seconds, passed to every method that takes a ``time_limit`` (the exact solvers).
+    extra : mapping of str to callable, optional
+        A user's own policies, ``name -> f(instance) -> Solution`` (the paper's plug-in
+        protocol wrapped to return a solution of the kind, see the card); their rows come
+        after the package's methods, with category ``"user"``, and are compared with the
+        same certified optimum.
+    include_paper_methods : bool
+        False runs only the methods named in ``methods`` (none by default) and ``extra``.
 
     Returns
     -------
@@ -69,7 +77,12 @@ def compare(instance: Any, methods: Iterable[str] | None = None, *, time_limit: 
     inst = instance if _is_instance(instance) else api.load_instance(instance)
     kind = api.kind_of(inst)
     table = api.methods(kind)
-    names = list(table) if methods is None else list(methods)
+    names = list(methods) if methods is not None else (list(table) if include_paper_methods else [])
+    extra = dict(extra or {})
+    clash = [n for n in extra if n in names or not callable(extra[n])]
+    if clash:
+        raise HetoptError(f"extra policies {clash} clash with a method name or are not callable; "
+                          "extra must map new names to functions f(instance) -> Solution")
     unknown = [n for n in names if n not in table]
     if unknown:
         raise HetoptError(f"unknown {kind} methods {unknown}; expected some of {', '.join(table)}")
@@ -84,6 +97,15 @@ def compare(instance: Any, methods: Iterable[str] | None = None, *, time_limit: 
             results.append((m, None, f"{type(exc).__name__}: {exc}", time.perf_counter() - t0))
             continue
         results.append((m, sol, sol.message, time.perf_counter() - t0))
+    for name, func in extra.items():
+        m = _UserMethod(name, func)
+        t0 = time.perf_counter()
+        sol = func(inst)
+        wall = time.perf_counter() - t0
+        if not hasattr(sol, "status") or not hasattr(sol, "objective"):
+            raise HetoptError(f"extra policy {name!r} returned {type(sol).__name__}; expected a hetopt Solution "
+                              f"of kind {kind} (see the card's plug-in protocol)")
+        results.append((m, sol, getattr(sol, "message", ""), wall))
     optimum = [s for m, s, _, _ in results if s is not None and m.category == "exact" and s.status is Status.OPTIMAL
                and s.objective is not None]
     ref = optimum[0] if optimum else None
@@ -100,6 +122,15 @@ def compare(instance: Any, methods: Iterable[str] | None = None, *, time_limit: 
     else:
         out.notes.append("no method proved an optimum on this instance: vs_optimum is empty")
     return out
+
+
+class _UserMethod:
+    """A row of ``compare`` for a user's policy (category "user")."""
+
+    category = "user"
+
+    def __init__(self, name: str, func: Callable[[Any], Any]) -> None:
+        self.name, self.func = name, func
 
 
 def _ratio(sol: Any, ref: Any) -> float | None:
