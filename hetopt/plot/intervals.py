@@ -1,0 +1,261 @@
+"""Gantt charts of schedules in continuous time: Hare, contention (Wang et al.), placement (Liu et al.).
+
+Every bar is one interval of the schedule, drawn with ``Axes.broken_barh``; the collections
+carry a ``gid`` naming what they show ("compute", "sync", "forward", "backward",
+"allreduce", "busy") so that tests and readers can recover the drawn intervals.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ._common import integer_ticks, job_colors, job_handles, new_axes
+
+__all__ = ["hare_gantt", "contention_gantt", "placement_gantt", "throughput_bars", "TIME_UNITS"]
+
+#: Time units accepted by ``time_unit=``: seconds per unit.
+TIME_UNITS: Mapping[str, float] = {"s": 1.0, "ms": 1e-3, "min": 60.0, "h": 3600.0}
+
+#: Text labels are written inside bars only when there are at most this many bars.
+MAX_LABELLED_BARS = 60
+
+
+def time_scale(time_unit: str) -> float:
+    """Seconds per ``time_unit``; ValueError naming the accepted units."""
+    if time_unit not in TIME_UNITS:
+        raise ValueError(f"time_unit is {time_unit!r}; expected one of {', '.join(TIME_UNITS)}")
+    return TIME_UNITS[time_unit]
+
+
+def draw_segments(ax: Any, segments: Mapping[tuple[float, Any], list[tuple[float, float]]], height: float,
+                  gid: str, **style: Any) -> None:
+    """One ``broken_barh`` per (row, colour) key: ``segments[(y, color)] = [(left, width), ...]``."""
+    for (y, color), segs in segments.items():
+        coll = ax.broken_barh(segs, (y - height / 2, height), facecolors=color, **style)
+        coll.set_gid(gid)
+
+
+def hare_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str | None = None, time_unit: str = "s",
+               labels: bool | None = None) -> Any:
+    """Gantt chart of a Hare schedule: one row per GPU, one bar per task, coloured by job.
+
+    Compute ``[x_i, x_i + T^c_{i,m})`` is a solid bar (gid "compute"); synchronization
+    ``[x_i + T^c, x_i + T^c + T^s)`` a thin hatched bar (gid "sync"; it may overlap the next task
+    of the GPU, constraint (8) reserves only the compute time).
+
+    Parameters
+    ----------
+    instance : HareInstance
+    solution : HareSolution or hare SimulationResult
+        A schedule (any Hare method) or a simulator run (its ``executed`` schedule is drawn).
+    ax : matplotlib Axes, optional
+    title : str, optional
+        Default: the method and sum_n w_n C_n.
+    time_unit : {"s", "ms", "min", "h"}
+        Unit of the instance's times is taken as seconds; the axis shows ``time_unit``.
+    labels : bool, optional
+        Write ``job/round`` in every bar (default: when there are at most 60 tasks).
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    sol = getattr(solution, "executed", solution)
+    if not all(hasattr(sol, a) for a in ("start", "gpu", "compute_end", "sync_end")):
+        raise TypeError(f"solution is a {type(solution).__name__}; expected a HareSolution or a hare SimulationResult")
+    inst = instance
+    scale = time_scale(time_unit)
+    ax = new_axes(ax, (8, 0.8 + 0.45 * inst.n_gpus))
+    colors = job_colors(inst.n_jobs)
+    compute: dict[tuple[float, Any], list] = defaultdict(list)
+    sync: dict[tuple[float, Any], list] = defaultdict(list)
+    for i in range(inst.n_tasks):
+        j, m = int(inst.task_job[i]), int(sol.gpu[i])
+        s, c, e = float(sol.start[i]) / scale, float(sol.compute_end[i]) / scale, float(sol.sync_end[i]) / scale
+        compute[(m, colors[j])].append((s, c - s))
+        if e > c:
+            sync[(m, colors[j])].append((c, e - c))
+    draw_segments(ax, compute, 0.7, "compute", edgecolor="black", linewidth=0.5)
+    for (y, color), segs in sync.items():
+        coll = ax.broken_barh(segs, (y - 0.15, 0.3), facecolors="none", edgecolor=color, hatch="///", linewidth=0.5)
+        coll.set_gid("sync")
+    if labels if labels is not None else inst.n_tasks <= MAX_LABELLED_BARS:
+        for i in range(inst.n_tasks):
+            s, c = float(sol.start[i]) / scale, float(sol.compute_end[i]) / scale
+            ax.text((s + c) / 2, int(sol.gpu[i]), f"{inst.job_names[int(inst.task_job[i])]}/r{int(inst.task_round[i])}",
+                    ha="center", va="center", fontsize=7)
+    integer_ticks(ax, "y", labels=list(inst.gpu_names))
+    ax.set_ylim(-0.6, inst.n_gpus - 0.4)
+    ax.set_xlim(left=0)
+    ax.set_xlabel(f"time [{time_unit}]")
+    ax.set_ylabel("GPU")
+    handles = job_handles(list(inst.job_names), colors)
+    if sync:
+        from matplotlib.patches import Patch
+
+        handles.append(Patch(facecolor="none", edgecolor="black", hatch="///", label="synchronization"))
+    if len(handles) > 1:
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, title="job")
+    method = getattr(sol, "method", "") or getattr(sol, "solver", "")
+    ax.set_title(title if title is not None else f"{method}: sum w C = {sol.objective:.4g}")
+    return ax
+
+
+def contention_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str | None = None,
+                     time_unit: str = "s") -> Any:
+    """Gantt chart of a contention schedule: per-GPU compute tasks and per-server all-reduces.
+
+    Rows ``0..G-1`` are the GPUs (forward passes solid, gid "forward"; backward passes lighter,
+    gid "backward"); the rows above are the servers' network links, where each all-reduce is a
+    hatched bar on every server it spans (gid "allreduce").  Colours are jobs.
+
+    Parameters
+    ----------
+    instance : ContentionInstance
+    solution : ContentionSolution
+        With a recorded ``trace``: ``simulate(..., record=True)``, ``ada_srsf(..., record=True)``,
+        ``srsf(..., record=True)`` or ``solve_exact``.
+    ax : matplotlib Axes, optional
+    title : str, optional
+    time_unit : {"s", "ms", "min", "h"}
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Raises
+    ------
+    ValueError
+        When the solution has no trace (run the policy with ``record=True``).
+    """
+    trace = getattr(solution, "trace", None)
+    if trace is None:
+        raise TypeError(f"solution is a {type(solution).__name__}; expected a ContentionSolution")
+    if len(trace) == 0:
+        raise ValueError("solution.trace is empty; run the policy with record=True (e.g. ada_srsf(inst, record=True))")
+    inst = instance
+    scale = time_scale(time_unit)
+    G, S = inst.n_total_gpus, inst.n_servers
+    ax = new_axes(ax, (10, 1.0 + 0.3 * (G + S)))
+    colors = job_colors(inst.n_jobs)
+    groups: dict[str, dict[tuple[float, Any], list]] = {"f": defaultdict(list), "b": defaultdict(list),
+                                                        "c": defaultdict(list)}
+    for r in trace:
+        seg = (r.start / scale, (r.end - r.start) / scale)
+        if r.kind == "c":
+            for s in r.where:
+                groups["c"][(G + int(s), colors[r.job])].append(seg)
+        else:
+            groups[r.kind][(int(r.where), colors[r.job])].append(seg)
+    draw_segments(ax, groups["f"], 0.8, "forward", edgecolor="black", linewidth=0.3)
+    draw_segments(ax, groups["b"], 0.8, "backward", edgecolor="black", linewidth=0.3, alpha=0.55)
+    draw_segments(ax, groups["c"], 0.8, "allreduce", edgecolor="black", linewidth=0.3, hatch="//", alpha=0.8)
+    names = [f"S{inst.server_of(g)}/GPU{g % inst.gpus_per_server}" for g in range(G)] + [f"S{s} network" for s in range(S)]
+    integer_ticks(ax, "y", labels=names)
+    ax.axhline(G - 0.5, color="grey", lw=0.8)
+    ax.set_ylim(-0.6, G + S - 0.4)
+    ax.set_xlabel(f"time [{time_unit}]")
+    ax.set_ylabel("GPU (bottom) / server link (top)")
+    from matplotlib.patches import Patch
+
+    job_names = [n or f"J{k}" for k, n in enumerate(inst.names)]
+    handles = job_handles(job_names, colors) + [
+        Patch(facecolor="lightgrey", edgecolor="black", label="forward"),
+        Patch(facecolor="lightgrey", edgecolor="black", alpha=0.55, label="backward"),
+        Patch(facecolor="lightgrey", edgecolor="black", hatch="//", label="all-reduce"),
+    ]
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7)
+    method = getattr(solution, "solver", "")
+    ax.set_title(title if title is not None else f"{method}: average JCT {solution.average_jct:.4g} s")
+    return ax
+
+
+def placement_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str | None = None,
+                    time_unit: str = "s", rate_ax: Any = None) -> Any:
+    """Static placement as a Gantt chart: worker k busy for job i from 0 to its JCT Lambda_i.
+
+    A placement (Liu et al.) is static: every worker trains its job's share ``|pi_{i,k}|`` of
+    the samples and all workers of a job end together at ``Lambda_i`` (eq. (7)).  One bar per
+    worker (gid "busy"), coloured by job, labelled with its samples; unassigned workers have
+    no bar.  With ``rate_ax`` the per-job throughput ``V_i`` is drawn there too
+    (:func:`throughput_bars`).  When ``ax`` is None a figure with both panels is created and
+    the Gantt axes are returned (the rate axes are ``ax.figure.axes[1]``).
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    if not all(hasattr(solution, a) for a in ("assignment", "jct", "samples", "throughput")):
+        raise TypeError(f"solution is a {type(solution).__name__}; expected a PlacementSolution")
+    inst = instance
+    scale = time_scale(time_unit)
+    if ax is None:
+        from ._common import require_pyplot
+
+        plt = require_pyplot()
+        fig, (ax, rate_ax) = plt.subplots(1, 2, figsize=(11, 1.2 + 0.4 * inst.n_workers),
+                                          gridspec_kw={"width_ratios": (2, 1)})
+    else:
+        ax = new_axes(ax, (8, 3))
+    colors = job_colors(inst.n_jobs)
+    segs: dict[tuple[float, Any], list] = defaultdict(list)
+    for k, i in enumerate(np.asarray(solution.assignment)):
+        if i < 0:
+            continue
+        segs[(k, colors[int(i)])].append((0.0, float(solution.jct[int(i)]) / scale))
+    draw_segments(ax, segs, 0.7, "busy", edgecolor="black", linewidth=0.5)
+    if inst.n_workers <= MAX_LABELLED_BARS:
+        for k, i in enumerate(np.asarray(solution.assignment)):
+            if i >= 0:
+                ax.text(float(solution.jct[int(i)]) / scale / 2, k, f"{solution.samples[k]:.4g} samples",
+                        ha="center", va="center", fontsize=7)
+    integer_ticks(ax, "y", labels=list(inst.worker_names))
+    ax.set_ylim(-0.6, inst.n_workers - 0.4)
+    ax.set_xlim(left=0)
+    ax.set_xlabel(f"time [{time_unit}]")
+    ax.set_ylabel("worker")
+    handles = job_handles(list(inst.job_names), colors)
+    if len(handles) > 1:
+        ax.legend(handles=handles, fontsize=7, title="job", loc="best")
+    ax.set_title(title if title is not None else f"{getattr(solution, 'solver', '')}: average JCT "
+                                                 f"{solution.average_jct:.4g} s")
+    if rate_ax is not None:
+        throughput_bars(instance, solution, ax=rate_ax)
+    return ax
+
+
+def throughput_bars(instance: Any, solution: Any, ax: Any = None) -> Any:
+    """Per-job throughput V_i (eq. (13)) of a placement, stacked by the workers contributing.
+
+    Each worker k of job i contributes ``rho_{i,k}`` samples/s to the stack of job i; the
+    black outline is ``solution.throughput`` (V_i), equal to the stack under the proportional
+    split (eq. (12)) and ``K_i min_k rho_{i,k}`` under Optimus' equal split.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    inst = instance
+    ax = new_axes(ax, (4, 3))
+    a = np.asarray(solution.assignment)
+    bottom = np.zeros(inst.n_jobs)
+    cmap_colors = job_colors(inst.n_workers)
+    for k in range(inst.n_workers):
+        i = int(a[k])
+        if i < 0:
+            continue
+        rate = float(inst.throughput[i, k])
+        ax.bar([i], [rate], bottom=[bottom[i]], color=cmap_colors[k], edgecolor="black", linewidth=0.4,
+               label=str(inst.worker_names[k]), gid="worker_rate")
+        bottom[i] += rate
+    outline = ax.bar(range(inst.n_jobs), np.asarray(solution.throughput, dtype=float), fill=False, edgecolor="black",
+                     linewidth=1.5, label="V_i (eq. 13)", gid="throughput")
+    del outline
+    integer_ticks(ax, "x", labels=list(inst.job_names))
+    ax.set_xlabel("job")
+    ax.set_ylabel("throughput [samples/s]")
+    ax.legend(fontsize=6, title="worker", loc="best")
+    return ax
