@@ -366,3 +366,25 @@ def test_sweep_of_a_ledger_sweep():
     ax = hp.sweep(t, x="h", y=ys, by="algorithm")
     assert len(ax.lines) == len(ys) * len({r[1] for r in t.rows})
     assert_labelled(ax)
+
+
+# ------------------------------------------------------------------------------- README and legacy
+
+def test_readme_figures_example_runs(tmp_path, monkeypatch):
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = text.split("## Figures", 1)[1].split("\n## ", 1)[0]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "README.md", "exec"), {})
+    assert (tmp_path / "hare_fig1.png").stat().st_size > 1000
+
+
+def test_hare_gantt_of_the_hare_package_is_the_same_chart(hare_case):
+    from hetopt.hare import gantt
+
+    inst, sol = hare_case
+    ax = gantt(sol, title="t")
+    assert ax.get_title() == "t" and len(bars(ax, "compute")) == inst.n_tasks

@@ -18,6 +18,10 @@ MISSING_MATPLOTLIB = ('hetopt.plot needs matplotlib, which is not installed; ins
                       'pip install "hetopt[plot]"')
 
 
+#: New figures are at most this many inches wide and high (charts with hundreds of rows).
+MAX_FIGURE_INCHES = 12.0
+
+
 def require_pyplot() -> Any:
     """``matplotlib.pyplot``, or an ImportError that names ``pip install "hetopt[plot]"``."""
     try:
@@ -34,7 +38,8 @@ def new_axes(ax: Any, figsize: tuple[float, float]) -> Any:
             raise TypeError(f"ax is a {type(ax).__name__}; expected a matplotlib Axes or None")
         return ax
     plt = require_pyplot()
-    _, ax = plt.subplots(figsize=figsize)
+    w, h = figsize
+    _, ax = plt.subplots(figsize=(min(w, MAX_FIGURE_INCHES), min(h, MAX_FIGURE_INCHES)))
     return ax
 
 

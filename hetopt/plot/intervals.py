@@ -196,7 +196,7 @@ def placement_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str 
         from ._common import require_pyplot
 
         plt = require_pyplot()
-        fig, (ax, rate_ax) = plt.subplots(1, 2, figsize=(11, 1.2 + 0.4 * inst.n_workers),
+        fig, (ax, rate_ax) = plt.subplots(1, 2, figsize=(11, min(12.0, 1.2 + 0.4 * inst.n_workers)),
                                           gridspec_kw={"width_ratios": (2, 1)})
     else:
         ax = new_axes(ax, (8, 3))
