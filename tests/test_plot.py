@@ -388,3 +388,28 @@ def test_hare_gantt_of_the_hare_package_is_the_same_chart(hare_case):
     inst, sol = hare_case
     ax = gantt(sol, title="t")
     assert ax.get_title() == "t" and len(bars(ax, "compute")) == inst.n_tasks
+
+
+def test_placement_gantt_of_a_simulation():
+    from hetopt.placement import generate_instance, simulate
+
+    inst = generate_instance(4, 8, seed=1)
+    static = simulate(inst, "has", reset_on_completion=False)
+    ax = hp.gantt(inst, static)
+    first = static.events[0]["assignment"]
+    want = sorted((float(k), 0.0, float(static.completion[first[k]])) for k in range(inst.n_workers))
+    np.testing.assert_allclose(np.array(bars(ax, "busy")), np.array(want))
+    dyn = simulate(inst, "has")
+    ax = hp.gantt(inst, dyn)
+    got = bars(ax, "busy")
+    # every job's last bar ends at its completion; no worker runs two bars at once
+    colors = {}
+    for coll in ax.collections:
+        if coll.get_gid() == "busy":
+            for path in coll.get_paths():
+                colors.setdefault(tuple(coll.get_facecolor()[0]), []).append(float(path.vertices[:, 0].max()))
+    assert sorted(max(v) for v in colors.values()) == pytest.approx(sorted(dyn.completion))
+    for k in range(inst.n_workers):
+        row = sorted(b[1:] for b in got if b[0] == k)
+        assert all(a[1] <= b[0] + 1e-9 for a, b in zip(row, row[1:]))
+    assert_labelled(ax)

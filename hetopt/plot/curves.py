@@ -90,7 +90,7 @@ def _series(name: str, values: Any) -> tuple[np.ndarray, np.ndarray | None, np.n
 
 
 def ratio_vs_bound(ratios: Any, bound: Any = None, ax: Any = None, *, sort: bool = False, x: Sequence[Any] | None = None,
-                   xlabel: str | None = None, ylabel: str = "ratio to the certified reference (>= 1) [-]",
+                   xlabel: str | None = None, ylabel: str = "ratio to the optimum or bound (>= 1) [-]",
                    bound_label: str = "bound claimed by the paper", yscale: str = "auto",
                    title: str | None = None) -> Any:
     """Ratios per instance with the paper's bound as a horizontal line (or one mark per instance).

@@ -32,7 +32,7 @@ def gantt(instance: Any, solution_or_result: Any, ax: Any = None, **options: Any
     oasis      ``OasisSolution``                                per-job workers/PS per time slot
     hadar      ``hadar.simulate`` result or ``HadarSolution``   GPUs given to each job in every round
     contention ``ContentionSolution`` with a ``trace``          per-GPU tasks and per-server all-reduces
-    placement  ``PlacementSolution``                            worker busy until its job's JCT, + rates
+    placement  ``PlacementSolution`` or ``placement.simulate``  worker busy until its job's JCT, + rates
     gavel      ``gavel.simulate`` result, or an allocation      rounds per job by GPU type, or X heatmap
     ========== ================================================ ========================================
 

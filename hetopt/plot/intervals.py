@@ -8,7 +8,7 @@ carry a ``gid`` naming what they show ("compute", "sync", "forward", "backward",
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -184,34 +184,43 @@ def placement_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str 
     (:func:`throughput_bars`).  When ``ax`` is None a figure with both panels is created and
     the Gantt axes are returned (the rate axes are ``ax.figure.axes[1]``).
 
+    A run of :func:`hetopt.placement.simulate` (a result with ``events``) is drawn as the
+    placement of each period between reset events: worker k runs the job the event gave it
+    from the event's time until the next event or the job's completion; there are no rate
+    bars then (the rates change at every reset).
+
     Returns
     -------
     matplotlib Axes
     """
-    if not all(hasattr(solution, a) for a in ("assignment", "jct", "samples", "throughput")):
-        raise TypeError(f"solution is a {type(solution).__name__}; expected a PlacementSolution")
+    static = all(hasattr(solution, a) for a in ("assignment", "jct", "samples", "throughput"))
+    dynamic = hasattr(solution, "events") and hasattr(solution, "completion")
+    if not (static or dynamic):
+        raise TypeError(f"solution is a {type(solution).__name__}; expected a PlacementSolution or a "
+                        "placement SimulationResult")
     inst = instance
     scale = time_scale(time_unit)
-    if ax is None:
+    if ax is None and static:
         from ._common import require_pyplot
 
         plt = require_pyplot()
         fig, (ax, rate_ax) = plt.subplots(1, 2, figsize=(11, min(12.0, 1.2 + 0.4 * inst.n_workers)),
                                           gridspec_kw={"width_ratios": (2, 1)})
     else:
-        ax = new_axes(ax, (8, 3))
+        ax = new_axes(ax, (8, 1.2 + 0.4 * inst.n_workers))
     colors = job_colors(inst.n_jobs)
     segs: dict[tuple[float, Any], list] = defaultdict(list)
-    for k, i in enumerate(np.asarray(solution.assignment)):
-        if i < 0:
-            continue
-        segs[(k, colors[int(i)])].append((0.0, float(solution.jct[int(i)]) / scale))
-    draw_segments(ax, segs, 0.7, "busy", edgecolor="black", linewidth=0.5)
-    if inst.n_workers <= MAX_LABELLED_BARS:
+    if static:
         for k, i in enumerate(np.asarray(solution.assignment)):
-            if i >= 0:
-                ax.text(float(solution.jct[int(i)]) / scale / 2, k, f"{solution.samples[k]:.4g} samples",
-                        ha="center", va="center", fontsize=7)
+            segs[(k, colors[int(i)])].append((0.0, float(solution.jct[int(i)]) / scale))
+    else:
+        for e, (t0, k, i) in _dynamic_periods(solution):
+            segs[(k, colors[i])].append((t0 / scale, (e - t0) / scale))
+    draw_segments(ax, segs, 0.7, "busy", edgecolor="black", linewidth=0.5)
+    if static and inst.n_workers <= MAX_LABELLED_BARS:
+        for k, i in enumerate(np.asarray(solution.assignment)):
+            ax.text(float(solution.jct[int(i)]) / scale / 2, k, f"{solution.samples[k]:.4g} samples",
+                    ha="center", va="center", fontsize=7)
     integer_ticks(ax, "y", labels=list(inst.worker_names))
     ax.set_ylim(-0.6, inst.n_workers - 0.4)
     ax.set_xlim(left=0)
@@ -219,12 +228,30 @@ def placement_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str 
     ax.set_ylabel("worker")
     handles = job_handles(list(inst.job_names), colors)
     if len(handles) > 1:
-        ax.legend(handles=handles, fontsize=7, title="job", loc="best")
-    ax.set_title(title if title is not None else f"{getattr(solution, 'solver', '')}: average JCT "
-                                                 f"{solution.average_jct:.4g} s")
-    if rate_ax is not None:
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, title="job")
+    name = getattr(solution, "solver", "") or ("dynamic (reset at completions)" if dynamic else "")
+    ax.set_title(title if title is not None else f"{name}: average JCT {solution.average_jct:.4g} s")
+    if rate_ax is not None and static:
         throughput_bars(instance, solution, ax=rate_ax)
     return ax
+
+
+def _dynamic_periods(result: Any) -> list[tuple[float, tuple[float, int, int]]]:
+    """(end, (start, worker, job)) of every worker's period in a placement simulation."""
+    events = list(result.events)
+    if not events or any("assignment" not in ev for ev in events):
+        raise ValueError("result.events hold no worker assignment (the Gavel baseline records GPU types only); "
+                         "expected a run of hetopt.placement.simulate with a placement policy")
+    done = np.asarray(result.completion, dtype=float)
+    out = []
+    for n, ev in enumerate(events):
+        t0 = float(ev["time"])
+        nxt = float(events[n + 1]["time"]) if n + 1 < len(events) else np.inf
+        for k, i in enumerate(ev["assignment"]):
+            end = min(nxt, float(done[int(i)]))
+            if end > t0:
+                out.append((end, (t0, k, int(i))))
+    return out
 
 
 def throughput_bars(instance: Any, solution: Any, ax: Any = None) -> Any:
@@ -251,9 +278,8 @@ def throughput_bars(instance: Any, solution: Any, ax: Any = None) -> Any:
         ax.bar([i], [rate], bottom=[bottom[i]], color=cmap_colors[k], edgecolor="black", linewidth=0.4,
                label=str(inst.worker_names[k]), gid="worker_rate")
         bottom[i] += rate
-    outline = ax.bar(range(inst.n_jobs), np.asarray(solution.throughput, dtype=float), fill=False, edgecolor="black",
-                     linewidth=1.5, label="V_i (eq. 13)", gid="throughput")
-    del outline
+    ax.bar(range(inst.n_jobs), np.asarray(solution.throughput, dtype=float), fill=False, edgecolor="black",
+           linewidth=1.5, label="V_i (eq. 13)", gid="throughput")
     integer_ticks(ax, "x", labels=list(inst.job_names))
     ax.set_xlabel("job")
     ax.set_ylabel("throughput [samples/s]")
