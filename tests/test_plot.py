@@ -413,3 +413,17 @@ def test_placement_gantt_of_a_simulation():
         row = sorted(b[1:] for b in got if b[0] == k)
         assert all(a[1] <= b[0] + 1e-9 for a, b in zip(row, row[1:]))
     assert_labelled(ax)
+
+
+def test_charts_refuse_more_bars_than_max_bars():
+    from hetopt.contention import ada_srsf, generate_workload
+    from hetopt.gavel import simulate
+
+    inst = generate_workload(3, n_jobs=3, n_servers=2, iterations=(2, 3), arrival_window=1.0)
+    sol = ada_srsf(inst, record=True)
+    with pytest.raises(hetopt.SizeLimitError, match="max_bars"):
+        hp.gantt(inst, sol, max_bars=len(sol.trace) - 1)
+    g = hetopt.load_instance("gavel2020_three_jobs")
+    res = simulate(g, "max_min_fairness")
+    with pytest.raises(hetopt.SizeLimitError, match="max_bars"):
+        hp.gantt(g, res, max_bars=1)

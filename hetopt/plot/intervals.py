@@ -22,6 +22,18 @@ TIME_UNITS: Mapping[str, float] = {"s": 1.0, "ms": 1e-3, "min": 60.0, "h": 3600.
 #: Text labels are written inside bars only when there are at most this many bars.
 MAX_LABELLED_BARS = 60
 
+#: Default limit on the bars of one chart (about 30 s to draw 500,000 on one core).
+MAX_BARS = 500_000
+
+
+def check_bars(n: int, max_bars: int | None, what: str) -> None:
+    """SizeLimitError when a chart would draw more than ``max_bars`` bars (None: no limit)."""
+    if max_bars is not None and n > max_bars:
+        from ..errors import SizeLimitError
+
+        raise SizeLimitError(f"the chart would draw {n} bars ({what}); max_bars is {max_bars}: pass a larger "
+                             "max_bars=, or None, or draw a smaller instance")
+
 
 def time_scale(time_unit: str) -> float:
     """Seconds per ``time_unit``; ValueError naming the accepted units."""
@@ -105,7 +117,7 @@ def hare_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str | Non
 
 
 def contention_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str | None = None,
-                     time_unit: str = "s") -> Any:
+                     time_unit: str = "s", max_bars: int | None = MAX_BARS) -> Any:
     """Gantt chart of a contention schedule: per-GPU compute tasks and per-server all-reduces.
 
     Rows ``0..G-1`` are the GPUs (forward passes solid, gid "forward"; backward passes lighter,
@@ -121,6 +133,8 @@ def contention_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str
     ax : matplotlib Axes, optional
     title : str, optional
     time_unit : {"s", "ms", "min", "h"}
+    max_bars : int or None
+        Refuse to draw more bars than this (default :data:`MAX_BARS`).
 
     Returns
     -------
@@ -130,6 +144,8 @@ def contention_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str
     ------
     ValueError
         When the solution has no trace (run the policy with ``record=True``).
+    hetopt.errors.SizeLimitError
+        When the trace needs more than ``max_bars`` bars.
     """
     trace = getattr(solution, "trace", None)
     if trace is None:
@@ -138,6 +154,7 @@ def contention_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str
         raise ValueError("solution.trace is empty; run the policy with record=True (e.g. ada_srsf(inst, record=True))")
     inst = instance
     scale = time_scale(time_unit)
+    check_bars(sum(len(r.where) if r.kind == "c" else 1 for r in trace), max_bars, "tasks and all-reduces")
     G, S = inst.n_total_gpus, inst.n_servers
     ax = new_axes(ax, (10, 1.0 + 0.3 * (G + S)))
     colors = job_colors(inst.n_jobs)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ._common import integer_ticks, job_colors, job_handles, new_axes, require_pyplot
-from .intervals import MAX_LABELLED_BARS, draw_segments, time_scale
+from .intervals import MAX_BARS, MAX_LABELLED_BARS, check_bars, draw_segments, time_scale
 
 __all__ = ["oasis_gantt", "allocation_heatmap", "hadar_gantt", "gavel_gantt", "gavel_allocation_heatmap"]
 
@@ -162,7 +162,8 @@ def _hadar_rounds(instance: Any, result: Any) -> tuple[list[tuple[float, float, 
                     "or a HadarSolution (solve_exact)")
 
 
-def hadar_gantt(instance: Any, result: Any, ax: Any = None, *, title: str | None = None, time_unit: str = "s") -> Any:
+def hadar_gantt(instance: Any, result: Any, ax: Any = None, *, title: str | None = None, time_unit: str = "s",
+                max_bars: int | None = MAX_BARS) -> Any:
     """The GPUs given to each job in every round (or slot) of a Hadar schedule.
 
     One row per physical GPU (machine h, type r, unit u, from ``capacity``); in every round the
@@ -178,12 +179,20 @@ def hadar_gantt(instance: Any, result: Any, ax: Any = None, *, title: str | None
     ax : matplotlib Axes, optional
     title : str, optional
     time_unit : {"s", "ms", "min", "h"}
+    max_bars : int or None
+        Refuse to draw more bars (GPU-rounds) than this (default ``MAX_BARS``).
 
     Returns
     -------
     matplotlib Axes
+
+    Raises
+    ------
+    hetopt.errors.SizeLimitError
+        When the schedule needs more than ``max_bars`` bars.
     """
     rounds, name = _hadar_rounds(instance, result)
+    check_bars(int(sum(int(A.sum()) for _, _, A in rounds)), max_bars, "GPU-rounds")
     inst = instance
     scale = time_scale(time_unit)
     cap = np.asarray(inst.capacity, dtype=int)
@@ -221,7 +230,8 @@ def hadar_gantt(instance: Any, result: Any, ax: Any = None, *, title: str | None
     return ax
 
 
-def gavel_gantt(instance: Any, result: Any, ax: Any = None, *, title: str | None = None, time_unit: str = "h") -> Any:
+def gavel_gantt(instance: Any, result: Any, ax: Any = None, *, title: str | None = None, time_unit: str = "h",
+                max_bars: int | None = MAX_BARS) -> Any:
     """Gavel's rounds: per job, the rounds in which it ran, coloured by the GPU type it ran on.
 
     One row per job; each round ``[start, end)`` of ``result.rounds`` in which the job was
@@ -230,9 +240,27 @@ def gavel_gantt(instance: Any, result: Any, ax: Any = None, *, title: str | None
     allocation (``hetopt.solve(inst, "max_min_fairness")``, no rounds) is drawn as its
     allocation matrix instead (:func:`gavel_allocation_heatmap`).
 
+    Parameters
+    ----------
+    instance : GavelInstance
+    result : GavelSimulation or a Gavel allocation
+        ``gavel.simulate(inst, policy)`` (with ``record_rounds=True``), or the result of
+        ``hetopt.solve(inst, policy)`` with an ``allocation`` matrix.
+    ax : matplotlib Axes, optional
+    title : str, optional
+    time_unit : {"s", "ms", "min", "h"}
+        Default hours (Gavel's jobs run for hours).
+    max_bars : int or None
+        Refuse to draw more bars (job-rounds) than this (default ``MAX_BARS``).
+
     Returns
     -------
     matplotlib Axes
+
+    Raises
+    ------
+    hetopt.errors.SizeLimitError
+        When the rounds need more than ``max_bars`` bars.
     """
     if not hasattr(result, "rounds"):
         if hasattr(result, "allocation"):
@@ -242,6 +270,7 @@ def gavel_gantt(instance: Any, result: Any, ax: Any = None, *, title: str | None
         raise ValueError("result.rounds is empty; run gavel.simulate with record_rounds=True")
     inst = instance
     scale = time_scale(time_unit)
+    check_bars(sum(len(rd["placement"]) for rd in result.rounds), max_bars, "job-rounds")
     ax = new_axes(ax, (9, 1.0 + 0.35 * inst.n_jobs))
     tcolors = job_colors(inst.n_types)
     segs: dict[tuple[float, Any], list] = defaultdict(list)
@@ -271,7 +300,21 @@ def gavel_gantt(instance: Any, result: Any, ax: Any = None, *, title: str | None
 
 
 def gavel_allocation_heatmap(instance: Any, result: Any, ax: Any = None, *, title: str | None = None) -> Any:
-    """Gavel's allocation matrix X (jobs x GPU types, time fractions) as a heatmap with a colorbar."""
+    """Gavel's allocation matrix X (jobs x GPU types, time fractions) as a heatmap with a colorbar.
+
+    Parameters
+    ----------
+    instance : GavelInstance
+    result : result with an ``allocation`` (J x R) matrix, or the matrix itself
+        E.g. ``hetopt.solve(inst, "max_min_fairness")``.
+    ax : matplotlib Axes, optional
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib Axes
+        The image is ``ax.images[0]``, its colorbar ``ax.images[0].colorbar``.
+    """
     X = np.asarray(result.allocation if hasattr(result, "allocation") else result, dtype=float)
     inst = instance
     if X.shape != (inst.n_jobs, inst.n_types):
