@@ -39,8 +39,15 @@ def new_axes(ax: Any, figsize: tuple[float, float]) -> Any:
         return ax
     plt = require_pyplot()
     w, h = figsize
-    _, ax = plt.subplots(figsize=(min(w, MAX_FIGURE_INCHES), min(h, MAX_FIGURE_INCHES)))
+    _, ax = plt.subplots(figsize=(min(w, MAX_FIGURE_INCHES), min(h, MAX_FIGURE_INCHES)), layout="constrained")
     return ax
+
+
+def start_at_zero(ax: Any) -> None:
+    """Start the time axis at 0, unless the axes share x with others (then autoscaling decides,
+    so that stacked charts of different lengths keep one common range)."""
+    if len(ax.get_shared_x_axes().get_siblings(ax)) <= 1:
+        ax.set_xlim(left=0)
 
 
 def job_colors(n: int) -> list[Any]:

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ._common import integer_ticks, job_colors, job_handles, new_axes
+from ._common import integer_ticks, job_colors, job_handles, new_axes, start_at_zero
 
 __all__ = ["hare_gantt", "contention_gantt", "placement_gantt", "throughput_bars", "TIME_UNITS"]
 
@@ -98,10 +98,10 @@ def hare_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str | Non
         for i in range(inst.n_tasks):
             s, c = float(sol.start[i]) / scale, float(sol.compute_end[i]) / scale
             ax.text((s + c) / 2, int(sol.gpu[i]), f"{inst.job_names[int(inst.task_job[i])]}/r{int(inst.task_round[i])}",
-                    ha="center", va="center", fontsize=7)
+                    ha="center", va="center", fontsize=7, clip_on=True)
     integer_ticks(ax, "y", labels=list(inst.gpu_names))
     ax.set_ylim(-0.6, inst.n_gpus - 0.4)
-    ax.set_xlim(left=0)
+    start_at_zero(ax)
     ax.set_xlabel(f"time [{time_unit}]")
     ax.set_ylabel("GPU")
     handles = job_handles(list(inst.job_names), colors)
@@ -178,7 +178,7 @@ def contention_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str
     ax.set_ylabel("GPU (bottom) / server link (top)")
     from matplotlib.patches import Patch
 
-    job_names = [n or f"J{k}" for k, n in enumerate(inst.names)]
+    job_names = [f"J{k} {n}" if n else f"J{k}" for k, n in enumerate(inst.names)]
     handles = job_handles(job_names, colors) + [
         Patch(facecolor="lightgrey", edgecolor="black", label="forward"),
         Patch(facecolor="lightgrey", edgecolor="black", alpha=0.55, label="backward"),
@@ -221,8 +221,8 @@ def placement_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str 
         from ._common import require_pyplot
 
         plt = require_pyplot()
-        fig, (ax, rate_ax) = plt.subplots(1, 2, figsize=(11, min(12.0, 1.2 + 0.4 * inst.n_workers)),
-                                          gridspec_kw={"width_ratios": (2, 1)})
+        fig, (ax, rate_ax) = plt.subplots(1, 2, figsize=(12, min(12.0, 1.5 + 0.4 * inst.n_workers)),
+                                          gridspec_kw={"width_ratios": (2, 1)}, layout="constrained")
     else:
         ax = new_axes(ax, (8, 1.2 + 0.4 * inst.n_workers))
     colors = job_colors(inst.n_jobs)
@@ -237,10 +237,10 @@ def placement_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str 
     if static and inst.n_workers <= MAX_LABELLED_BARS:
         for k, i in enumerate(np.asarray(solution.assignment)):
             ax.text(float(solution.jct[int(i)]) / scale / 2, k, f"{solution.samples[k]:.4g} samples",
-                    ha="center", va="center", fontsize=7)
+                    ha="center", va="center", fontsize=7, clip_on=True)
     integer_ticks(ax, "y", labels=list(inst.worker_names))
     ax.set_ylim(-0.6, inst.n_workers - 0.4)
-    ax.set_xlim(left=0)
+    start_at_zero(ax)
     ax.set_xlabel(f"time [{time_unit}]")
     ax.set_ylabel("worker")
     handles = job_handles(list(inst.job_names), colors)

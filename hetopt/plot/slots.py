@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ._common import integer_ticks, job_colors, job_handles, new_axes, require_pyplot
+from ._common import integer_ticks, job_colors, job_handles, new_axes, require_pyplot, start_at_zero
 from .intervals import MAX_BARS, MAX_LABELLED_BARS, check_bars, draw_segments, time_scale
 
 __all__ = ["oasis_gantt", "allocation_heatmap", "hadar_gantt", "gavel_gantt", "gavel_allocation_heatmap"]
@@ -56,7 +56,7 @@ def oasis_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str | No
     draw_segments(ax, segs, 0.7, "slot", edgecolor="black", linewidth=0.4)
     if labels if labels is not None else len(texts) <= MAX_LABELLED_BARS:
         for t, i, txt in texts:
-            ax.text(t, i, txt, ha="center", va="center", fontsize=6)
+            ax.text(t, i, txt, ha="center", va="center", fontsize=6, clip_on=True)
     arr = np.asarray(inst.arrival, dtype=float)
     ax.scatter(arr - 0.5, np.arange(I), marker=">", color="black", s=25, zorder=3, label="arrival slot a_i")
     admitted = set(int(i) for i in solution.admitted)
@@ -220,7 +220,7 @@ def hadar_gantt(instance: Any, result: Any, ax: Any = None, *, title: str | None
     draw_segments(ax, segs, 0.8, "round", edgecolor="black", linewidth=0.3)
     integer_ticks(ax, "y", labels=names)
     ax.set_ylim(-0.6, len(names) - 0.4)
-    ax.set_xlim(left=0)
+    start_at_zero(ax)
     ax.set_xlabel(f"time [{time_unit}]")
     ax.set_ylabel("GPU (machine/type#unit)")
     handles = job_handles(list(inst.job_names), colors)
