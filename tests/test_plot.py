@@ -427,3 +427,17 @@ def test_charts_refuse_more_bars_than_max_bars():
     res = simulate(g, "max_min_fairness")
     with pytest.raises(hetopt.SizeLimitError, match="max_bars"):
         hp.gantt(g, res, max_bars=1)
+
+
+def test_ratio_vs_bound_of_hare_ratio_reports():
+    from hetopt.hare import fig1_instance, ratio_report
+
+    rep = ratio_report(fig1_instance())
+    ax = hp.ratio_vs_bound([rep])
+    np.testing.assert_allclose(ax.lines[0].get_ydata(), [rep.vs_optimum.ratio])
+    assert any(np.allclose(ln.get_ydata(), rep.vs_optimum.limit) for ln in ax.lines[1:])
+
+
+def test_sweep_integer_x_gets_integer_ticks():
+    ax = hp.sweep(sweep_table(), x="h", y="vs b [%]")
+    assert integer_ticks(ax.get_xticks())

@@ -73,6 +73,8 @@ def jct_cdf(results: Mapping[str, Any], ax: Any = None, *, time_unit: str = "s",
 def _series(name: str, values: Any) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None, np.ndarray | None]:
     """(ratios, limits or None, proven flags or None, holds flags or None) of one series."""
     vals = list(values) if not isinstance(values, np.ndarray) else values
+    if len(vals) and all(isinstance(getattr(c, "vs_optimum", None), Certificate) for c in vals):
+        vals = [c.vs_optimum for c in vals]  # hare RatioReport: the certificate against the optimum
     if len(vals) and all(isinstance(c, Certificate) for c in vals):
         r = np.array([c.ratio for c in vals], dtype=float)
         lim = np.array([np.nan if c.limit is None else c.limit for c in vals], dtype=float)
@@ -98,7 +100,8 @@ def ratio_vs_bound(ratios: Any, bound: Any = None, ax: Any = None, *, sort: bool
     Parameters
     ----------
     ratios : sequence of numbers or of :class:`~hetopt.result.Certificate`, or a mapping name -> such
-        One series, or one per method.  Certificates contribute their ``ratio``, their ``limit``
+        One series, or one per method (a hare ``RatioReport`` counts as its ``vs_optimum``
+        certificate).  Certificates contribute their ``ratio``, their ``limit``
         (used when ``bound`` is None), ``proven`` (a ratio whose reference is not certified is
         drawn hollow) and ``holds`` (a violated bound is marked with a red cross).
     bound : float or sequence of floats, optional
@@ -274,6 +277,10 @@ def sweep(table: Any, x: str | None = None, y: str | Sequence[str] | None = None
                     label=": ".join(parts))
     if not numeric_x:
         ax.set_xticks(range(len(cats)), labels=cats, rotation=30 if max(len(c) for c in cats) > 6 else 0)
+    elif all(float(r[xi]).is_integer() for r in rows):
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if logx:
         ax.set_xscale("log")
     ax.set_xlabel(xlabel or cols[xi])
