@@ -441,3 +441,11 @@ def test_ratio_vs_bound_of_hare_ratio_reports():
 def test_sweep_integer_x_gets_integer_ticks():
     ax = hp.sweep(sweep_table(), x="h", y="vs b [%]")
     assert integer_ticks(ax.get_xticks())
+
+
+def test_importing_hetopt_plot_does_not_import_matplotlib():
+    import subprocess
+
+    code = "import sys, hetopt.plot; print('matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
