@@ -128,7 +128,7 @@ def test_gantt_docstring_example():
 def oasis_case():
     from hetopt.oasis import fig5_setting, online
 
-    inst = fig5_setting(0)
+    inst = fig5_setting(seed=0)
     return inst, online(inst)
 
 
@@ -284,7 +284,7 @@ def test_hadar_gantt_rounds_and_exact_slots():
 def test_contention_gantt_bars_are_the_trace():
     from hetopt.contention import ada_srsf, generate_workload
 
-    inst = generate_workload(3, n_jobs=5, n_servers=2, iterations=(2, 4), arrival_window=1.0)
+    inst = generate_workload(seed=3, n_jobs=5, n_servers=2, iterations=(2, 4), arrival_window=1.0)
     sol = ada_srsf(inst, record=True)
     ax = hp.gantt(inst, sol)
     fwd = sorted((float(r.where), r.start, r.end) for r in sol.trace if r.kind == "f")
@@ -419,7 +419,7 @@ def test_charts_refuse_more_bars_than_max_bars():
     from hetopt.contention import ada_srsf, generate_workload
     from hetopt.gavel import simulate
 
-    inst = generate_workload(3, n_jobs=3, n_servers=2, iterations=(2, 3), arrival_window=1.0)
+    inst = generate_workload(seed=3, n_jobs=3, n_servers=2, iterations=(2, 3), arrival_window=1.0)
     sol = ada_srsf(inst, record=True)
     with pytest.raises(hetopt.SizeLimitError, match="max_bars"):
         hp.gantt(inst, sol, max_bars=len(sol.trace) - 1)
