@@ -216,7 +216,7 @@ every instance's ratio against its claimed factor: a point above the diagonal vi
 code(r"""
 from hetopt.hare.validate import ratio_sweep
 
-reports = ratio_sweep(8, 0, executor="serial")
+reports = ratio_sweep(8, seed=0, executor="serial")
 cex = theorem4_counterexample()
 rep_c = ratio_report(cex)
 fig, ax = plt.subplots(figsize=(6, 4))

@@ -56,7 +56,7 @@ from hetopt.oasis import (Cluster, OasisInstance, Policy, Prices, best_schedule,
                           price_bounds, schedules_by_end, simulate, solve_exact, validate_ratio)
 from hetopt.solvers import solve_model
 
-inst = fig5_setting(3)  # the Fig. 5 setting: 10 jobs, T = 10, sigmoid utilities, priorities in [1, 10]
+inst = fig5_setting(seed=3)  # the Fig. 5 setting: 10 jobs, T = 10, sigmoid utilities, priorities in [1, 10]
 print(f"{inst.n_jobs} jobs, T = {inst.horizon}, {inst.n_worker_servers} worker servers, {inst.n_ps_servers} PS servers, "
       f"resources {inst.resource_names}")
 print("arrival slots a_i:", inst.arrival, "\nchunks N_i:", inst.chunks, "\nworker-slots needed (2):", np.round(inst.workload, 1))
@@ -268,7 +268,7 @@ chunk time 0.03 slot, utility [10, 10, 10, 0.001]) OASiS finishes one slot late 
 """)
 
 code(r"""
-certs = {"Fig. 5, seed 1": validate_ratio(fig5_setting(1)), "Fig. 5, seed 3": cert}
+certs = {"Fig. 5, seed 1": validate_ratio(fig5_setting(seed=1)), "Fig. 5, seed 3": cert}
 v = OasisInstance.from_json(instance_path("oasis2018_theorem4_in_premise"))
 certs["theorem4_in_premise"] = validate_ratio(v)
 fig, ax = plt.subplots(figsize=(7, 3.6))
@@ -375,7 +375,7 @@ class UtilityDensity:
 
 assert isinstance(UtilityDensity(), Policy)  # the protocol is runtime-checkable by its shape
 print(check_schedule(inst, simulate(inst, UtilityDensity())))
-tables = {s: hetopt.compare(fig5_setting(s), methods=["exact", "oasis", "fifo", "drf", "rrh"],
+tables = {s: hetopt.compare(fig5_setting(seed=s), methods=["exact", "oasis", "fifo", "drf", "rrh"],
                             extra={"utility_density": lambda i: simulate(i, UtilityDensity())}) for s in (1, 3, 4)}
 print(tables[3])
 """)
