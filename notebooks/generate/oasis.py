@@ -51,6 +51,7 @@ import pyomo.environ as pyo
 
 import hetopt
 from hetopt.data import instance_path
+from hetopt.plot import oasis_gantt, price_curve, ratio_vs_bound  # the shared figures of every paper
 from hetopt.oasis import (Cluster, OasisInstance, Policy, Prices, best_schedule, best_schedule_ilp, build_dual,
                           build_offline, build_primal, check_schedule, competitive_bound, fig5_setting, online, price,
                           price_bounds, schedules_by_end, simulate, solve_exact, validate_ratio)
@@ -140,17 +141,13 @@ $L_1$ on an idle server (the smallest utility per unit of resource, (25)) and $U
 
 code(r"""
 b = price_bounds(inst)
-frac = np.linspace(0, 1, 101)
-fig, ax = plt.subplots(figsize=(6, 3.5))
-for r, name in enumerate(inst.resource_names):
-    ax.semilogy(frac, price(b.log_L1, b.log_U1[r], frac, 1.0), label=f"{name}: U1 = {np.exp(b.log_U1[r]):.3g}")
+fig, ax = plt.subplots(figsize=(6.5, 3.8))
+price_curve(inst, ax=ax, title="price functions (22) on worker servers")
 ax.axhline(np.exp(b.log_L1), color="k", ls=":", lw=0.8, label=f"L1 = {np.exp(b.log_L1):.3g}")
-ax.set_xlabel("allocated fraction g / c of the server's capacity")
-ax.set_ylabel("price p (utility per unit of resource)")
-ax.set_title("price functions (22) on worker servers")
 ax.legend(fontsize=8)
 fig.tight_layout()
 plt.show()
+print("L1 =", np.exp(b.log_L1), " U1 =", dict(zip(inst.resource_names, np.round(np.exp(b.log_U1), 3))))
 print(f"2 alpha = {competitive_bound(inst):.2f} (Theorem 4's ratio for these bounds)")
 """)
 
@@ -214,34 +211,15 @@ plt.show()
 """)
 
 md(r"""
-A Gantt chart of a slotted schedule: one row per job, the colour is the number of workers $\sum_h y_{ih}(t)$ in each
-slot; triangles mark arrivals, crosses completions. OASiS (left) against the certified offline optimum (right):
+A Gantt chart of a slotted schedule (`hetopt.plot.oasis_gantt`): one row per job, a bar in every slot where the job
+has workers, labelled workers/parameter servers ($\sum_h y_{ih}(t)$ / $\sum_k z_{ik}(t)$); triangles mark arrivals.
+OASiS (left) against the certified offline optimum (right):
 """)
 
 code(r"""
-def slot_gantt(ax, inst, sol, title):
-    W = np.zeros((inst.n_jobs, inst.horizon))
-    for i, s in sol.schedules.items():
-        W[i] = s.workers.sum(axis=0)
-    shown = np.ma.masked_equal(W, 0)
-    im = ax.imshow(shown, aspect="auto", origin="lower", cmap="Blues", vmin=0, vmax=max(W.max(), 1),
-                   extent=(0.5, inst.horizon + 0.5, -0.5, inst.n_jobs - 0.5))
-    ax.scatter(inst.arrival, range(inst.n_jobs), marker=">", color="k", s=25, label="arrival a_i")
-    done = [(s.completion, i) for i, s in sol.schedules.items()]
-    if done:
-        ax.scatter(*zip(*done), marker="x", color="C3", s=40, label="completion")
-    ax.set_xticks(range(1, inst.horizon + 1))
-    ax.set_yticks(range(inst.n_jobs))
-    ax.set_xlabel("slot t")
-    ax.set_ylabel("job i")
-    ax.set_title(f"{title}: utility {sol.total_utility:.2f}")
-    return im
-
-fig, ax = plt.subplots(1, 2, figsize=(11, 3.8), sharey=True)
-im = slot_gantt(ax[0], inst, on, "OASiS (online)")
-slot_gantt(ax[1], inst, opt, "certified offline optimum")
-ax[0].legend(fontsize=7, loc="upper left")
-fig.colorbar(im, ax=ax, label="workers in the slot")
+fig, ax = plt.subplots(1, 2, figsize=(13, 4), layout="constrained")  # own y labels: admitted jobs differ
+oasis_gantt(inst, on, ax[0], title=f"OASiS (online): utility {on.total_utility:.2f}")
+oasis_gantt(inst, opt, ax[1], title=f"certified offline optimum: utility {opt.total_utility:.2f}")
 plt.show()
 """)
 
@@ -271,15 +249,11 @@ code(r"""
 certs = {"Fig. 5, seed 1": validate_ratio(fig5_setting(seed=1)), "Fig. 5, seed 3": cert}
 v = OasisInstance.from_json(instance_path("oasis2018_theorem4_in_premise"))
 certs["theorem4_in_premise"] = validate_ratio(v)
-fig, ax = plt.subplots(figsize=(7, 3.6))
+fig, ax = plt.subplots(figsize=(7, 3.8))
 names = list(certs)
-ax.bar(range(len(names)), [c.ratio for c in certs.values()], color=["C0"] * (len(names) - 1) + ["C3"], label="OPT / OASiS (certified)")
-ax.scatter(range(len(names)), [c.limit for c in certs.values()], marker="_", s=900, color="k", label="2 alpha (Theorem 4)")
-ax.set_yscale("log")
-ax.set_xticks(range(len(names)), names, fontsize=8)
-ax.set_xlabel("instance")
-ax.set_ylabel("competitive ratio")
-ax.legend()
+ratio_vs_bound(list(certs.values()), ax=ax, ylabel="OPT / OASiS (certified) [-]", bound_label="2 alpha (Theorem 4)",
+               xlabel="instance: " + ", ".join(f"{k} = {n}" for k, n in enumerate(names)))
+ax.xaxis.label.set_fontsize(7)
 fig.tight_layout()
 plt.show()
 for n, c in certs.items():
