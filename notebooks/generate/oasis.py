@@ -135,8 +135,12 @@ amount $g_h^r(t)$:
 
 $$p_h^r(g) = L_1\left(\frac{U_1^r}{L_1}\right)^{g / c_h^r},$$
 
-$L_1$ on an idle server (the smallest utility per unit of resource, (25)) and $U_1^r$ on a full one (the largest,
-(23)). So an idle cluster admits every job with positive utility, and a full one admits none.
+$L_1$ on an idle server and $U_1^r$ on a full one, with (23) and (25)
+
+$$U_1^r = \max_i \frac{f_i(\cdot)}{w_i^r}, \qquad
+L_1 = \frac{1}{4\eta_1}\,\min_i \frac{f_i(T - a_i)}{\lceil E_i N_i m_i\rceil \sum_r w_i^r}.$$
+
+So an idle cluster admits every job with positive utility, and a full one admits none.
 """)
 
 code(r"""
@@ -228,7 +232,8 @@ md(r"""
 
 `solve_exact` solves (1)-(13) with HiGHS and returns a **proven** optimum (status OPTIMAL, bound = objective), and
 `check_schedule` checks (2)-(13) independently of the model. `validate_ratio` returns a `Certificate`: `ratio` is
-OPT / OASiS (a maximization), `limit` is $2\alpha$ with $\alpha = \max_r \ln(U^r/L)$ (Theorem 4), and `holds` is judged
+OPT / OASiS (a maximization), `limit` is $2\alpha$ with
+$\alpha = \max_r\{1, \ln(U_1^r/L_1), \ln(U_2^r/L_2)\}$ (Theorem 4), and `holds` is judged
 only when the reference is a proven optimum (else None: an upper bound cannot refute the theorem).
 """)
 
