@@ -27,7 +27,7 @@ from .online import online
 from .oracle import OracleResult, algorithm2_literal, best_schedule, best_schedule_ilp, schedules_by_end
 from .prices import PriceBounds, Prices, Usage, alpha, competitive_bound, estimated_bounds, price, price_bounds, prices_from_usage
 from .schedule import JobSchedule, OasisSolution, check_schedule, make_solution
-from .simulator import simulate
+from .simulator import Cluster, Policy, place_round_robin, ps_needed, simulate
 from .utility import SigmoidUtility, TabulatedUtility, Utility
 from .validate import fig5_setting, ratio_sweep, validate_ratio
 
@@ -37,5 +37,5 @@ __all__ = [
     "OracleResult", "best_schedule", "algorithm2_literal", "best_schedule_ilp", "schedules_by_end", "PriceBounds",
     "Prices", "Usage", "price_bounds", "estimated_bounds", "price", "prices_from_usage", "alpha", "competitive_bound",
     "LPBound", "lp_bound", "compact_lp_bound", "JobSchedule", "OasisSolution", "check_schedule",
-    "make_solution", "simulate", "fifo", "drf", "rrh", "dorm", "ratio_sweep", "validate_ratio", "fig5_setting", "fig3_data", "fig4_data",
+    "make_solution", "simulate", "Policy", "Cluster", "ps_needed", "place_round_robin", "fifo", "drf", "rrh", "dorm", "ratio_sweep", "validate_ratio", "fig5_setting", "fig3_data", "fig4_data",
 ]
