@@ -80,7 +80,8 @@ class Method:
     func : callable
         ``func(instance, **options) -> Solution``.
     category : str
-        ``"exact"``, ``"heuristic"`` or ``"baseline"``.
+        ``"exact"``, ``"heuristic"`` or ``"baseline"`` (``"user"`` for your own policies in
+        :func:`hetopt.compare`).
     description : str
         One line: the first line of the function's docstring and the options the name fixes.
     """

@@ -308,7 +308,7 @@ Algorithm 1 is a *list scheduler*: a priority (smaller first) and a GPU rule. Bo
   `phi`); it returns the start times and GPUs;
 * `make_solution(inst, start, gpu, method="mine")` recomputes every completion time and the objective;
 * `check_schedule(inst, sol)` checks (4)-(8) independently; `simulate(sol)` replays it in the trace-driven
-  simulator; `hetopt.compare(inst, methods=[...], extra={"mine": f})` ranks it against the certified optimum.
+  simulator; `hetopt.compare(inst, methods=[...], policies={"mine": f})` ranks it against the certified optimum.
 
 The worked example is Smith's weighted-shortest-processing-time rule on whole jobs: jobs are ranked by
 (least total compute time) / weight, a job's tasks take its rank and then their round as priority (so a task never
@@ -333,7 +333,7 @@ def mine(inst, job_major=True):
 
 print(check_schedule(inst, mine(inst)))
 table = hetopt.compare(inst, methods=["exact", "algorithm1", "algorithm1_ef", "gavel_fifo", "srtf", "sched_homo"],
-                       extra={"wspt_finish_first": mine})
+                       policies={"wspt_finish_first": mine})
 print(table)
 """)
 

@@ -327,7 +327,7 @@ The baselines FIFO, DRF, RRH and Dorm are policies of one slotted simulator, and
   `cluster.remaining[i]` (worker-slots left of (2)), `cluster.try_place(i, n, partial=False)` (place n workers and their
   parameter servers round-robin; returns how many were placed), `cluster.release(i)`, `cluster.free()`;
 * `simulate(inst, policy)` runs slots 1..T and returns an `OasisSolution` (jobs unfinished at T earn nothing);
-  `check_schedule` checks it against (2)-(13); `hetopt.compare(inst, methods=[...], extra={"mine": f})` ranks it against
+  `check_schedule` checks it against (2)-(13); `hetopt.compare(inst, methods=[...], policies={"mine": f})` ranks it against
   the certified optimum.
 
 (A second plug-in point: `online(inst, oracle=f)` runs Alg. 1 with your own oracle in place of Alg. 2.)
@@ -355,7 +355,7 @@ class UtilityDensity:
 assert isinstance(UtilityDensity(), Policy)  # the protocol is runtime-checkable by its shape
 print(check_schedule(inst, simulate(inst, UtilityDensity())))
 tables = {s: hetopt.compare(fig5_setting(seed=s), methods=["exact", "oasis", "fifo", "drf", "rrh"],
-                            extra={"utility_density": lambda i: simulate(i, UtilityDensity())}) for s in (1, 3, 4)}
+                            policies={"utility_density": lambda i: simulate(i, UtilityDensity())}) for s in (1, 3, 4)}
 print(tables[3])
 """)
 

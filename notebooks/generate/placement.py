@@ -397,7 +397,7 @@ worker k: (8c)-(8d) hold by construction, (8b) requires every job to appear. The
 * `make_solution(inst, assignment, solver="mine")` builds a `PlacementSolution` whose JCTs, throughputs and
   fairness are recomputed by the independent evaluator (eqs. (7), (12)-(14), (33));
 * `check_schedule(inst, sol)` checks (8b)-(8d) and the reported objective, returning a `CheckReport`;
-* `hetopt.compare(inst, methods=[...], extra={"mine": f})` runs the paper's methods and yours on one instance and
+* `hetopt.compare(inst, methods=[...], policies={"mine": f})` runs the paper's methods and yours on one instance and
   reports each one's ratio to the certified optimum.
 
 The worked example: every job first takes its fastest free worker (heaviest job first), then each remaining
@@ -427,7 +427,7 @@ def mine(inst):
     return make_solution(inst, greedy_drop(inst), solver="greedy_drop")
 
 print(check_schedule(inst, mine(inst)))
-table = hetopt.compare(g, methods=["exact", "has", "jps", "optimus_lb", "las"], extra={"greedy_drop": mine})
+table = hetopt.compare(g, methods=["exact", "has", "jps", "optimus_lb", "las"], policies={"greedy_drop": mine})
 print(table)
 """)
 
