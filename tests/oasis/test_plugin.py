@@ -55,7 +55,7 @@ def test_cluster_try_place_all_or_nothing(one_job):
 
 
 def test_compare_ranks_a_user_policy(one_job):
-    t = hetopt.compare(one_job, methods=["exact", "oasis"], extra={"all_workers": lambda i: simulate(i, AllWorkers())})
+    t = hetopt.compare(one_job, methods=["exact", "oasis"], policies={"all_workers": lambda i: simulate(i, AllWorkers())})
     rows = {r[0]: r for r in t.rows}
     col = list(t.columns)
     assert rows["all_workers"][col.index("category")] == "user"
