@@ -36,7 +36,8 @@ This notebook makes that argument visible on small instances:
 2. weak duality, strong duality and complementary slackness, checked numerically;
 3. OASiS's online prices against the optimal duals of the offline LP;
 4. the dual-fitting proof of Theorem 4 step by step, where it holds and where it breaks;
-5. exercises (their answers are checked by `tests/test_duality_notebook.py`).
+5. the same duality in a second market: P3 of Liu et al. (TPDS 2024) and its matching market;
+6. exercises (their answers are checked by `tests/test_duality_notebook.py`).
 
 Everything below runs on HiGHS; the offline optima are certified MILP optima.
 """)
@@ -75,8 +76,8 @@ $x_{il}\ge 0$ gives an LP, whose dual is (19)-(20):
 Read the dual constraint (20) as an economic statement: at prices $p,q$, the payoff $\mu_i$ of job
 $i$ is at least the utility of any of its schedules minus the cost of the resources that
 schedule uses. The dual objective charges every unit of capacity at its price and pays every job
-its payoff. Minimizing it, $\mu_i = \max\{0, \max_l \text{RHS of (20)}\}$ (21): this is exactly
-what Alg. 1 computes for an arriving job.
+its payoff. Minimizing it, $\mu_i = \max\{0, \max_l \text{RHS of (20)}\}$, attained by the best
+schedule $l^*$ of (21): this is exactly what Alg. 1 computes for an arriving job.
 
 In `hetopt.oasis`, `build_primal(inst, schedules, relax=True)` builds (14)-(18) relaxed and
 `build_dual(inst, schedules)` builds (19)-(20) over an explicit dictionary `schedules[i]` $=\mathcal{L}_i$.
@@ -255,7 +256,7 @@ print(f"{len(positive)} rows with a multiplier > 1e-6; the first of each kind:")
 print(f"{'constraint':22s} {'index':>12s} {'slack':>10s} {'multiplier':>11s} {'product':>10s}")
 for kind in ("worker capacity (15)", "PS capacity (16)", "one schedule (17)", "column (20)"):
     for r in [r for r in positive if r["kind"] == kind][:4]:
-        print(f"{r['kind']:22s} {str(r['index']):>12s} {r['slack']:10.4f} {r['multiplier']:11.4f} {r['product']:10.2e}")
+        print(f"{r['kind']:22s} {str(r['index']):>12s} {r['slack']:10.3g} {r['multiplier']:11.3g} {r['product']:10.2e}")
 
 oasis_rows = complementary_slackness(C, L, primal_points["OASiS (integer)"], oasis_trace.final_prices,
                                      fit_mu(C, L, oasis_trace.final_prices))
@@ -487,7 +488,65 @@ plt.show()
 """)
 
 md(r"""
-## 5. Exercises
+## 5. A second market: P3 of Liu et al. and its dual
+
+Liu et al. (TPDS 2024) place $S$ jobs on $K$ heterogeneous workers. For a fixed *category*
+$(K_1,\dots,K_S)$ (job $i$ gets $K_i$ workers, $\sum_i K_i = K$), their problem P3 (18) maximizes the
+total throughput; $\rho_{i,k}$ is job $i$'s samples/s on worker $k$. Its constraint matrix is
+totally unimodular, so the LP below has integral optima, and its dual prices the workers:
+
+| primal P3 (18), relaxed | dual |
+|---|---|
+| $\displaystyle\max_{\sigma} \sum_{i,k} \rho_{i,k}\,\sigma_{i,k}$ | $\displaystyle\min_{u, p}\ \sum_i K_i\,u_i + \sum_k p_k$ |
+| (17) $\sum_k \sigma_{i,k} = K_i$ | $u_i$ free: the payoff of each of job $i$'s slots |
+| (8d) $\sum_i \sigma_{i,k} \le 1$ | $p_k \ge 0$: the price of worker $k$ |
+| $\sigma_{i,k} \ge 0$ | $u_i + p_k \ge \rho_{i,k}$ for all $i, k$ |
+
+Algorithm 2 (the matching market) raises worker prices until every job's slots can be matched to
+workers of maximal payoff $\rho_{i,k} - p_k$. At those clearing prices, $u_i = \max_k(\rho_{i,k}-p_k)$
+is dual feasible, and every assigned pair is tight: complementary slackness holds, so the
+market's assignment is optimal for P3. That is Theorem 2 of the paper, read as LP duality.
+Below, on the paper's Table II example (2 jobs, 4 workers), the market prices against the duals
+CVXPY reports for the same LP: both are optimal duals, yet they differ, since LP duals are not unique.
+""")
+
+code(r"""
+from hetopt.placement import PlacementInstance, build_p3_cvxpy, categories, matching_market
+
+pl = PlacementInstance.from_json(instance_path("liu2024_table2"))
+rho = pl.throughput
+print("rho (samples/s), jobs x workers:\n", rho)
+market_rows = []
+for cat in categories(pl.n_jobs, pl.n_workers):
+    mk = matching_market(pl, cat)
+    u = (rho - mk.prices).max(axis=1)
+    market_dual = float(np.dot(cat, u) + mk.prices.sum())
+    prob = build_p3_cvxpy(pl, cat)
+    lp = prob.solve(solver="HIGHS")
+    lp_prices = np.asarray(prob.constraints[1].dual_value, dtype=float)
+    market_rows.append((tuple(int(c) for c in cat), mk.throughput, lp, market_dual, mk.prices, lp_prices))
+    print(f"category {tuple(int(c) for c in cat)}: market throughput {mk.throughput:.0f}, LP optimum {lp:.0f}, "
+          f"dual at the market prices {market_dual:.0f}; prices market {mk.prices}, LP {np.round(lp_prices, 3)}")
+""")
+
+code(r"""
+fig, axes = plt.subplots(1, len(market_rows), figsize=(10, 3.2), sharey=True)
+for ax, (cat, thr, lp, mdual, mp, lpp) in zip(axes, market_rows):
+    xs = np.arange(len(mp))
+    ax.bar(xs - 0.2, mp, width=0.4, label="matching-market price p_k")
+    ax.bar(xs + 0.2, lpp, width=0.4, label="LP dual of (8d) (CVXPY)")
+    ax.set_xticks(xs, [f"worker {k}" for k in xs], fontsize=8)
+    ax.set_title(f"category {cat}: optimum {lp:.0f}, dual {mdual:.0f}", fontsize=9)
+    ax.set_xlabel("worker k")
+axes[0].set_ylabel("price (samples/s)")
+axes[0].legend(fontsize=7)
+fig.suptitle("Two optimal duals of P3: the market's clearing prices and the LP solver's")
+fig.tight_layout()
+plt.show()
+""")
+
+md(r"""
+## 6. Exercises
 
 Each answer is stored in a variable; the test suite recomputes it independently (another
 formulation or a hand computation from the instance's data).
@@ -543,7 +602,19 @@ answer_4
 """)
 
 md(r"""
-**Exercise 5 (open).** Run `dual_fitting_trace(C, log_ratio_cap=3.0)` (a smaller $\ln(U/L)$, an
+**Exercise 5.** For the Table II instance and the category $(1, 3)$, evaluate the dual objective
+$\sum_i K_i u_i + \sum_k p_k$ at the matching market's prices with $u_i = \max_k(\rho_{i,k}-p_k)$.
+Store it in `answer_5`. *(The test solves P3 as an assignment problem with scipy's Hungarian
+algorithm: by strong duality the two must agree.)*
+""")
+
+code(r"""
+answer_5 = next(mdual for (cat, thr, lp, mdual, mp, lpp) in market_rows if cat == (1, 3))
+answer_5
+""")
+
+md(r"""
+**Exercise 6 (open).** Run `dual_fitting_trace(C, log_ratio_cap=3.0)` (a smaller $\ln(U/L)$, an
 option of hetopt). Do the per-job inequalities hold more often? What happens to the ratio
 $OPT/P_I$ and to $2\alpha$?
 
@@ -553,6 +624,9 @@ Buchbinder and Naor, *The Design of Competitive Online Algorithms via a Primal-D
 (Foundations and Trends in TCS, 2009), the framework Appendix E follows; Bao et al.,
 INFOCOM 2018, Section IV and Appendix E; `models/oasis2018.md` for the readings adopted and the
 claims ledger (`hetopt claims`) for the verdicts.
+Liu et al., *Sampling-Based Multi-Job Placement for Heterogeneous Deep Learning Clusters*, IEEE TPDS
+35(6), 2024 (P3 and Algorithm 2); Demange, Gale and Sotomayor, *Multi-Item Auctions*, J. Political
+Economy 94(4), 1986, the auction whose clearing prices are optimal duals.
 """)
 
 

@@ -126,3 +126,16 @@ def test_answer_4_violation_of_20_by_hand(nb):
     assert expected > 1.0
     assert answer(nb, "answer_4") == pytest.approx(expected, rel=1e-9)
     assert JobSchedule(0, np.array([[10, 10, 10, 0]]), np.array([[10, 10, 10, 0]])).completion == 3
+
+
+def test_answer_5_p3_dual_equals_the_assignment_optimum(nb):
+    from scipy.optimize import linear_sum_assignment
+
+    from hetopt.placement import PlacementInstance
+
+    pl = PlacementInstance.from_json(instance_path("liu2024_table2"))
+    cat = (1, 3)
+    slots = np.repeat(np.arange(pl.n_jobs), cat)  # job i appears K_i times
+    value = pl.throughput[slots]  # slots x workers
+    r, c = linear_sum_assignment(value, maximize=True)
+    assert answer(nb, "answer_5") == pytest.approx(float(value[r, c].sum()), rel=1e-9)
