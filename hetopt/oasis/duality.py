@@ -26,7 +26,8 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 import pyomo.environ as pyo
 
-from ..errors import SolverError
+from ..errors import InstanceError, SolverError
+from ..inputs import check_instance
 from .instance import OasisInstance
 from .model import build_primal
 from .online import arrival_order, online
@@ -38,6 +39,24 @@ __all__ = ["LPDuals", "lp_duals", "capacity_term", "dual_objective", "dual_payof
            "DualFitStep", "DualFitTrace", "dual_fitting_trace"]
 
 Schedules = Mapping[int, Sequence[JobSchedule]]
+
+
+def _check(inst: OasisInstance, schedules: Schedules | None = None) -> None:
+    """InstanceError naming ``inst`` or ``schedules`` when they have the wrong form."""
+    check_instance(inst, OasisInstance, "inst")
+    if schedules is None:
+        return
+    if not isinstance(schedules, Mapping):
+        raise InstanceError(f"schedules must be a mapping job -> list of JobSchedule; got {type(schedules).__name__}")
+    for i, lst in schedules.items():
+        if not (isinstance(i, (int, np.integer)) and 0 <= int(i) < inst.n_jobs):
+            raise InstanceError(f"schedules has key {i!r}; expected a job index in [0, {inst.n_jobs - 1}]")
+        for l, sched in enumerate(lst):
+            if not isinstance(sched, JobSchedule) or sched.job != i:
+                raise InstanceError(f"schedules[{i}][{l}] must be a JobSchedule of job {i}; got {sched!r:.60}")
+            if sched.workers.shape != (inst.n_worker_servers, inst.horizon) or sched.ps.shape != (inst.n_ps_servers, inst.horizon):
+                raise InstanceError(f"schedules[{i}][{l}] has workers {sched.workers.shape} and ps {sched.ps.shape}; expected "
+                                    f"({inst.n_worker_servers}, {inst.horizon}) and ({inst.n_ps_servers}, {inst.horizon})")
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,9 +101,12 @@ def lp_duals(inst: OasisInstance, schedules: Schedules, *, solver: str = "appsi_
 
     Raises
     ------
+    InstanceError
+        When ``inst`` or ``schedules`` has the wrong form.
     SolverError
         When the LP is not solved to optimality.
     """
+    _check(inst, schedules)
     m = build_primal(inst, schedules, relax=True)
     m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
     res = pyo.SolverFactory(solver).solve(m)
@@ -102,6 +124,7 @@ def lp_duals(inst: OasisInstance, schedules: Schedules, *, solver: str = "appsi_
 
 def dual_payoffs(inst: OasisInstance, schedules: Schedules, prices: Prices) -> dict[tuple[int, int], float]:
     """RHS of (20) per column: f_i(t_il - a_i) minus the schedule's resources priced at p, q."""
+    _check(inst, schedules)
     return {(i, l): inst.utility_of(i, s.completion) - float(schedule_cost(inst, s, prices.p, prices.q))
             for i in sorted(schedules) for l, s in enumerate(schedules[i])}
 
@@ -114,6 +137,7 @@ def fit_mu(inst: OasisInstance, schedules: Schedules, prices: Prices) -> dict[in
 
 def capacity_term(inst: OasisInstance, prices: Prices) -> float:
     """sum_t sum_h sum_r p_h^r(t) c_h^r + sum_t sum_k sum_r q_k^r(t) c_k^r (the prices part of (19))."""
+    check_instance(inst, OasisInstance, "inst")
     return float(np.einsum("thr,hr->", prices.p, inst.worker_capacity) + np.einsum("tkr,kr->", prices.q, inst.ps_capacity))
 
 
@@ -136,6 +160,7 @@ def complementary_slackness(inst: OasisInstance, schedules: Schedules, x: Mappin
         feasible pair the products sum to the duality gap (19) - (14), as long as every
         priced capacity row is listed (rows with zero use and zero price add nothing).
     """
+    _check(inst, schedules)
     T, H, K = inst.horizon, inst.n_worker_servers, inst.n_ps_servers
     g = np.zeros((T, H, inst.n_resources))
     v = np.zeros((T, K, inst.n_resources))

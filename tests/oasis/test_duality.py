@@ -121,3 +121,18 @@ def test_in_premise_instance_dual_is_infeasible():
     assert best.payoff > tr.mu[0] + 1.0
     exact = dual_fitting_trace(ip, oracle=best_schedule_ilp)
     assert exact.dual >= opt - 1e-9 and exact.primal == pytest.approx(opt)
+
+
+def test_bad_input_names_the_field(setting):
+    from hetopt.errors import InstanceError
+
+    inst, cols = setting
+    with pytest.raises(InstanceError, match="inst must be a OasisInstance"):
+        lp_duals(None, cols)
+    with pytest.raises(InstanceError, match="schedules must be a mapping"):
+        lp_duals(inst, [cols[0]])
+    other = next(i for i in cols if i != 0)
+    with pytest.raises(InstanceError, match=r"schedules\[0\]\[0\] must be a JobSchedule of job 0"):
+        fit_mu(inst, {0: [cols[other][0]]}, Prices.zeros(inst))
+    with pytest.raises(InstanceError, match="expected a job index"):
+        dual_payoffs(inst, {99: []}, Prices.zeros(inst))
