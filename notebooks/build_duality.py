@@ -102,7 +102,7 @@ dual_value = solve_model(dual, "highs").objective
 print(f"LP relaxation of (14) over L0: {lp_value:.4f}")
 print(f"dual (19) over L0:             {dual_value:.4f}")
 print(f"integer (14) over L0:          {ip_value:.4f}")
-print("x_il of the LP:", {c: round(pyo.value(primal_lp.x[c]), 4) for c in primal_lp.COLUMNS})
+print("x_il of the LP:", {c: round(pyo.value(primal_lp.x[c]), 4) + 0.0 for c in primal_lp.COLUMNS})
 """)
 
 md(r"""
@@ -413,7 +413,8 @@ plot_trace(oasis_trace, optC.total_utility, "Dual fitting on the contested insta
 
 md(r"""
 On this instance the **conclusion** of Theorem 4 holds easily ($OPT/P_I$ is close to 1, far below
-$2\alpha$), yet the **per-job inequality of Lemma 2 fails** for the admitted jobs. The culprit is
+$2\alpha$), yet the **per-job inequality of Lemma 2 fails** for the admitted jobs, and so does its
+sum: $(D_I - D_0)/\alpha$ lies above $P_I$ in the right panel. The culprit is
 the step $dg \to \Delta g$. In one $(t, h, r)$ with a fraction $x = \Delta g / c$ of the capacity
 allocated at once, the price rises by the factor $(U/L)^x = e^{\alpha x}$, and the
 allocation-cost relationship asks
@@ -506,41 +507,62 @@ Algorithm 2 (the matching market) raises worker prices until every job's slots c
 workers of maximal payoff $\rho_{i,k} - p_k$. At those clearing prices, $u_i = \max_k(\rho_{i,k}-p_k)$
 is dual feasible, and every assigned pair is tight: complementary slackness holds, so the
 market's assignment is optimal for P3. That is Theorem 2 of the paper, read as LP duality.
-Below, on the paper's Table II example (2 jobs, 4 workers), the market prices against the duals
-CVXPY reports for the same LP: both are optimal duals, yet they differ, since LP duals are not unique.
+Below, on the paper's Table II example (2 jobs, 4 workers), the market's prices against the dual
+LP written out and solved directly.
 """)
 
 code(r"""
-from hetopt.placement import PlacementInstance, build_p3_cvxpy, categories, matching_market
+import cvxpy as cp
+from hetopt.placement import PlacementInstance, categories, matching_market
 
 pl = PlacementInstance.from_json(instance_path("liu2024_table2"))
 rho = pl.throughput
 print("rho (samples/s), jobs x workers:\n", rho)
+
+
+def p3_dual_value(cat, prices):
+    u = (rho - prices).max(axis=1)  # the smallest feasible payoff of a slot of job i
+    return float(np.dot(cat, u) + prices.sum())
+
+
 market_rows = []
 for cat in categories(pl.n_jobs, pl.n_workers):
+    cat = tuple(int(c) for c in cat)
     mk = matching_market(pl, cat)
-    u = (rho - mk.prices).max(axis=1)
-    market_dual = float(np.dot(cat, u) + mk.prices.sum())
-    prob = build_p3_cvxpy(pl, cat)
-    lp = prob.solve(solver="HIGHS")
-    lp_prices = np.asarray(prob.constraints[1].dual_value, dtype=float)
-    market_rows.append((tuple(int(c) for c in cat), mk.throughput, lp, market_dual, mk.prices, lp_prices))
-    print(f"category {tuple(int(c) for c in cat)}: market throughput {mk.throughput:.0f}, LP optimum {lp:.0f}, "
-          f"dual at the market prices {market_dual:.0f}; prices market {mk.prices}, LP {np.round(lp_prices, 3)}")
+    # the dual LP written out and solved, then the smallest optimal price of every worker
+    uu, pp = cp.Variable(pl.n_jobs), cp.Variable(pl.n_workers, nonneg=True)
+    objective = np.asarray(cat, dtype=float) @ uu + cp.sum(pp)
+    feasible = [uu[:, None] + pp[None, :] >= rho]
+    V = cp.Problem(cp.Minimize(objective), feasible).solve(solver="HIGHS")
+    lowest = np.array([cp.Problem(cp.Minimize(pp[k]), feasible + [objective <= V * (1 + 1e-9)]).solve(solver="HIGHS")
+                       for k in range(pl.n_workers)])
+    market_rows.append((cat, mk.throughput, V, p3_dual_value(cat, mk.prices), mk.prices, lowest))
+    print(f"category {cat}: P3 optimum (market) {mk.throughput:.0f}, dual LP optimum {V:.0f}, dual at the market prices "
+          f"{p3_dual_value(cat, mk.prices):.0f}, at the market prices + 500: {p3_dual_value(cat, mk.prices + 500):.0f}")
+    print(f"    market prices {mk.prices}, smallest optimal prices {np.round(lowest, 3)}")
+""")
+
+md(r"""
+The market's prices are optimal duals, and they are the **smallest** optimal prices (Demange, Gale
+and Sotomayor's auction stops at the minimum competitive prices). They are not the only ones:
+since every worker is assigned ($\sum_i K_i = K$) and the $u_i$ are free, raising every price by
+the same amount and lowering every $u_i$ by it leaves the dual objective unchanged, so the optimal
+duals form an unbounded line. The figure shows the market prices and the shifted optimal prices.
 """)
 
 code(r"""
-fig, axes = plt.subplots(1, len(market_rows), figsize=(10, 3.2), sharey=True)
-for ax, (cat, thr, lp, mdual, mp, lpp) in zip(axes, market_rows):
+fig, axes = plt.subplots(1, len(market_rows), figsize=(11, 3.4), sharey=True)
+for ax, (cat, thr, V, mdual, mp, low) in zip(axes, market_rows):
     xs = np.arange(len(mp))
     ax.bar(xs - 0.2, mp, width=0.4, label="matching-market price p_k")
-    ax.bar(xs + 0.2, lpp, width=0.4, label="LP dual of (8d) (CVXPY)")
+    ax.bar(xs + 0.2, mp + 500, width=0.4, hatch="//", alpha=0.6, label="p_k + 500 (with u_i - 500): also optimal")
+    ax.scatter(xs - 0.2, low, color="k", marker="_", s=200, zorder=3, label="smallest optimal price (dual LP)")
     ax.set_xticks(xs, [f"worker {k}" for k in xs], fontsize=8)
-    ax.set_title(f"category {cat}: optimum {lp:.0f}, dual {mdual:.0f}", fontsize=9)
+    ax.set_title(f"category {cat}: optimum {thr:.0f} = dual {mdual:.0f}", fontsize=8)
     ax.set_xlabel("worker k")
 axes[0].set_ylabel("price (samples/s)")
-axes[0].legend(fontsize=7)
-fig.suptitle("Two optimal duals of P3: the market's clearing prices and the LP solver's")
+axes[0].legend(fontsize=7, loc="upper left")
+fig.suptitle("Optimal duals of P3: the market's clearing prices are the smallest")
 fig.tight_layout()
 plt.show()
 """)
@@ -609,14 +631,16 @@ algorithm: by strong duality the two must agree.)*
 """)
 
 code(r"""
-answer_5 = next(mdual for (cat, thr, lp, mdual, mp, lpp) in market_rows if cat == (1, 3))
+answer_5 = next(mdual for (cat, thr, V, mdual, mp, low) in market_rows if cat == (1, 3))
 answer_5
 """)
 
 md(r"""
-**Exercise 6 (open).** Run `dual_fitting_trace(C, log_ratio_cap=3.0)` (a smaller $\ln(U/L)$, an
-option of hetopt). Do the per-job inequalities hold more often? What happens to the ratio
-$OPT/P_I$ and to $2\alpha$?
+**Exercise 6 (open).** Run `dual_fitting_trace(C, log_ratio_cap=c)` for `c` in 4, 6, 8 and 12 (a cap
+on $\ln(U/L)$, an option of hetopt that keeps $U$ and raises $L$). A smaller cap means a smaller
+$2\alpha$, but also a larger price on an empty cluster: what happens to the admissions and to
+$OPT/P_I$? Does Lemma 2 hold more often? Explain with $(e^{\alpha x}-1)/(\alpha x)$ and with the
+property that any job can be admitted on an empty cluster (Section IV-B).
 
 ## Further reading
 
