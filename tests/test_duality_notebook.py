@@ -13,10 +13,17 @@ import pytest
 from scipy.optimize import linprog
 
 from hetopt.data import instance_path
-from hetopt.oasis import JobSchedule, OasisInstance, fig5_instance, fig5_setting, online, price_bounds
+from hetopt.oasis import (
+    JobSchedule,
+    OasisInstance,
+    fig5_instance,
+    fig5_setting,
+    online,
+    price_bounds,
+)
 from hetopt.oasis.online import arrival_order
 from hetopt.testing import check_notebook_figures, run_notebook
-from tests.oasis.test_duality import hand_lp, zero_price_columns
+from tests.oasis.duality_helpers import hand_lp, zero_price_columns
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "duality.ipynb"
 
@@ -114,7 +121,7 @@ def test_answer_4_violation_of_20_by_hand(nb):
     ip = OasisInstance.from_json(instance_path("oasis2018_theorem4_in_premise"))
     sol = online(ip)
     b = price_bounds(ip)
-    (job, s), = sol.schedules.items()
+    (_, s), = sol.schedules.items()
     cost = 0.0
     for t in range(3):  # the schedule of the exercise: 10 workers and 10 PSs in slots 1-3
         for r in range(ip.n_resources):
