@@ -87,7 +87,7 @@ on the Fig. 5 instance of seed 0 (10 jobs, $T = 10$, 20 servers).
 """)
 
 code(r"""
-inst = fig5_setting(0)
+inst = fig5_setting(seed=0)
 empty, zero = Usage.empty(inst), Prices.zeros(inst)
 L0 = {i: [r.schedule for r in schedules_by_end(inst, i, zero, empty)] for i in range(inst.n_jobs)}
 L0 = {i: c for i, c in L0.items() if c}
@@ -139,7 +139,7 @@ OASiS and of the certified offline optimum, so that both are feasible points of 
 """)
 
 code(r"""
-C = fig5_instance(1, n_servers=10, priority_range=(1.0, 10.0))
+C = fig5_instance(seed=1, n_servers=10, priority_range=(1.0, 10.0))
 lbC = lp_bound(C)
 onC = online(C)
 optC = solve_exact(C)
@@ -573,7 +573,7 @@ md(r"""
 Each answer is stored in a variable; the test suite recomputes it independently (another
 formulation or a hand computation from the instance's data).
 
-**Exercise 1.** Over the column set $\mathcal{L}^0$ of Section 1 (instance `fig5_setting(0)`), what is
+**Exercise 1.** Over the column set $\mathcal{L}^0$ of Section 1 (instance `fig5_setting(seed=0)`), what is
 the optimum of the dual (19)-(20)? Store it in `answer_1`. *(The test builds the dual's constraint
 matrix by hand and solves it with `scipy.optimize.linprog`.)*
 """)

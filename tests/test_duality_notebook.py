@@ -58,7 +58,7 @@ def test_stored_without_outputs():
 
 
 def test_answer_1_dual_optimum_by_linprog(nb):
-    inst = fig5_setting(0)
+    inst = fig5_setting(seed=0)
     f, A, b = hand_lp(inst, zero_price_columns(inst))
     dual = linprog(b, A_ub=-A.T, b_ub=-f, bounds=(0, None), method="highs")
     assert dual.status == 0
@@ -66,7 +66,7 @@ def test_answer_1_dual_optimum_by_linprog(nb):
 
 
 def test_answer_2_unused_gpu_slots(nb):
-    C = fig5_instance(1, n_servers=10, priority_range=(1.0, 10.0))
+    C = fig5_instance(seed=1, n_servers=10, priority_range=(1.0, 10.0))
     sol = online(C)
     free = 0.0
     for t in range(C.horizon):
@@ -81,7 +81,7 @@ def _price(log_L, log_U, used, cap):
 
 
 def test_answer_3_lemma2_failures_from_the_price_formula(nb):
-    C = fig5_instance(1, n_servers=10, priority_range=(1.0, 10.0))
+    C = fig5_instance(seed=1, n_servers=10, priority_range=(1.0, 10.0))
     sol = online(C)
     b = price_bounds(C)
     alpha = max(1.0, float(np.max(b.log_U1 - b.log_L1)), float(np.max(b.log_U2 - b.log_L2)))

@@ -32,7 +32,7 @@ from tests.oasis.duality_helpers import hand_lp, zero_price_columns
 
 @pytest.fixture(scope="module")
 def setting():
-    inst = fig5_setting(0)
+    inst = fig5_setting(seed=0)
     return inst, zero_price_columns(inst)
 
 
