@@ -128,6 +128,11 @@ assert abs(lp.objective - dl.objective) <= 1e-6 * max(1.0, abs(lp.objective))
 """)
 
 md(r"""
+`notebooks/duality.ipynb` goes further with this pair: weak and strong duality, complementary slackness, the online
+prices against the optimal duals, and the dual-fitting argument behind $2\alpha$, step by step.
+""")
+
+md(r"""
 ## 2. Algorithm 1, step by step
 
 **Prices (22).** The price of resource $r$ on worker server $h$ in slot $t$ grows exponentially with the allocated
