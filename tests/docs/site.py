@@ -67,6 +67,33 @@ def tables(html: str) -> list[list[list[str]]]:
     return p.tables
 
 
+class _OutputImages(HTMLParser):
+    """The ``src`` of every <img> inside a notebook cell's output (``div.cell_output``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.srcs: list[str] = []
+        self._stack: list[bool] = []  # per open <div>: is it a cell output?
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "div":
+            self._stack.append("cell_output" in (attrs.get("class") or "").split())
+        elif tag == "img" and any(self._stack):
+            self.srcs.append(attrs.get("src", ""))
+
+    def handle_endtag(self, tag):
+        if tag == "div" and self._stack:
+            self._stack.pop()
+
+
+def output_images(html: str) -> list[str]:
+    """``src`` of the images that notebook cells output on a page (figures, not page decoration)."""
+    p = _OutputImages()
+    p.feed(html)
+    return p.srcs
+
+
 def ids(html: str) -> set[str]:
     """Every ``id="..."`` of an HTML page."""
     return set(re.findall(r'\bid="([^"]+)"', html))
