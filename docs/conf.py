@@ -7,7 +7,8 @@ Build (warnings are errors)::
 The notebooks of ``notebooks/`` (reached through the ``docs/notebooks`` link) are executed by
 myst-nb during the build; ``-D nb_execution_mode=off`` renders them without executing them (the
 fast path of the test suite).  The claims ledger page, the API reference pages and the CLI
-reference are generated from the package at build time (``docs/_ext/hetopt_docs.py``).
+reference are generated from the package at build time (``docs/_ext/hetopt_docs.py`` and
+``docs/_ext/hetopt_cli.py``).
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ extensions = [
     "sphinx.ext.autodoc",
     "numpydoc",
     "myst_nb",
-    "sphinxarg.ext",
     "hetopt_docs",
+    "hetopt_cli",
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "Thumbs.db", ".DS_Store"]

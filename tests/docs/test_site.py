@@ -97,7 +97,8 @@ def test_api_pages_document_every_public_name(site):
 
     import hetopt
 
-    namespaces = ["hetopt"] + [f"hetopt.{m.name}" for m in pkgutil.iter_modules(hetopt.__path__) if m.ispkg]
+    namespaces = ["hetopt"] + [f"hetopt.{m.name}" for m in pkgutil.iter_modules(hetopt.__path__)
+                               if m.ispkg or m.name == "plot"]
     index = _read(site, "api/index.html")
     for name in namespaces:
         exports = getattr(importlib.import_module(name), "__all__", None)
@@ -119,13 +120,14 @@ def test_cli_page_documents_every_command(site):
     sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     for command, parser in sub.choices.items():
         assert f"hetopt-{command}" in anchors, f"cli.html has no section for the command {command}"
-        section = html.split(f'id="hetopt-{command}"', 1)[1].split("<h3>")[1]  # up to the next command
-        options = {o.strip() for kbd in re.findall(r"<kbd>(.*?)</kbd>", section) for o in kbd.split(",")}
+        section = html.split(f'id="hetopt-{command}"', 1)[1].split("<section", 1)[0]  # up to the next command
+        rows = [row for table in tables(section) for row in table[1:]]
+        options = {name.split()[0] for row in rows for name in row[0].split(", ")}
         for action in parser._actions:
             if isinstance(action, argparse._HelpAction):
                 continue
-            for flag in action.option_strings:
-                assert flag in options, f"cli.html lacks option {flag} of {command}"
+            for flag in action.option_strings or [action.metavar or action.dest]:
+                assert flag in options, f"cli.html lacks argument {flag} of {command}"
 
 
 def test_gallery_lists_every_notebook(site):
