@@ -52,8 +52,9 @@ import numpy as np
 import pyomo.environ as pyo
 
 import hetopt
+from hetopt.plot import hare_gantt, jct_cdf, ratio_vs_bound  # the shared figures of every paper
 from hetopt.hare import (BASELINES, HareInstance, alpha, build_hare_sched, build_relaxation, check_schedule,
-                         cluster, fig1_instance, gantt, generate_workload, list_schedule, make_solution, ratio_report,
+                         cluster, fig1_instance, generate_workload, list_schedule, make_solution, ratio_report,
                          schedule, simulate, solve_exact, solve_relaxation, theorem4_bound, theorem4_counterexample,
                          validate_ratio)
 
@@ -172,10 +173,9 @@ sols |= {name: f(inst) for name, f in BASELINES.items()}
 fig, axes = plt.subplots(len(sols), 1, figsize=(8, 1.6 * len(sols)), sharex=True)
 for ax, (name, s) in zip(axes, sols.items()):
     rep = check_schedule(inst, s).raise_if_invalid()
-    gantt(s, ax, title=f"{name}: sum w C = {rep.objective:.3g}")
-    ax.set_ylabel("GPU")
-    ax.set_xlabel("")
-axes[-1].set_xlabel("time [units of T^c]")
+    hare_gantt(inst, s, ax, title=f"{name}: sum w C = {rep.objective:.3g}")
+    if ax is not axes[-1]:
+        ax.set_xlabel("")
 fig.tight_layout()
 plt.show()
 """)
@@ -219,15 +219,10 @@ from hetopt.hare.validate import ratio_sweep
 reports = ratio_sweep(8, seed=0, executor="serial")
 cex = theorem4_counterexample()
 rep_c = ratio_report(cex)
-fig, ax = plt.subplots(figsize=(6, 4))
-lim = np.array([r.limit for r in reports])
-ax.scatter(np.minimum(lim, 20), [r.vs_optimum.ratio for r in reports], label="seeded random instances (ALG / OPT)")
-ax.scatter([rep_c.limit], [rep_c.vs_optimum.ratio], color="red", marker="*", s=200, label="counterexample (ALG / OPT)")
-ax.plot([1, 20], [1, 20], "k--", lw=0.8, label="ratio = claimed factor")
-ax.set_xscale("log"); ax.set_yscale("log")
-ax.set_xlabel("claimed factor alpha(2+alpha) (capped at 20)")
-ax.set_ylabel("Algorithm 1 / certified optimum")
-ax.legend(fontsize=8)
+fig, ax = plt.subplots(figsize=(7, 4))
+ratio_vs_bound(reports + [rep_c], ax=ax, x=list(range(len(reports) + 1)), ylabel="Algorithm 1 / certified optimum [-]",
+               xlabel=f"instance: seeds 0-{len(reports) - 1}, then the counterexample (x = {len(reports)})",
+               bound_label="alpha(2+alpha), Theorem 4", yscale="log")
 fig.tight_layout()
 plt.show()
 print(f"counterexample: ratio {rep_c.vs_optimum.ratio:.3f} > {rep_c.limit:g}; theorem violated: {rep_c.theorem_violated}")
@@ -237,13 +232,12 @@ code(r"""
 rl_c = solve_relaxation(cex)
 print("x-hat of the counterexample:", np.round(rl_c.x_hat, 3))
 fixed = schedule(cex, solve_relaxation(cex, subsets=True))
-fig, axes = plt.subplots(3, 1, figsize=(8, 3.8), sharex=True)
-gantt(schedule(cex, rl_c), axes[0], title="Algorithm 1 with (9) as printed")
-gantt(fixed, axes[1], title=f"Algorithm 1 with (9) on every subset: sum w C = {fixed.objective:.3g}")
-gantt(solve_exact(cex), axes[2], title="certified optimum")
-for ax in axes:
+fig, axes = plt.subplots(3, 1, figsize=(9, 5), sharex=True)
+hare_gantt(cex, schedule(cex, rl_c), axes[0], title="Algorithm 1 with (9) as printed")
+hare_gantt(cex, fixed, axes[1], title=f"Algorithm 1 with (9) on every subset: sum w C = {fixed.objective:.3g}")
+hare_gantt(cex, solve_exact(cex), axes[2], title="certified optimum")
+for ax in axes[:-1]:
     ax.set_xlabel("")
-axes[-1].set_xlabel("time [units of T^c]")
 fig.tight_layout()
 plt.show()
 """)
@@ -358,13 +352,12 @@ plans = {"Algorithm 1 (LP order)": schedule(wl, ordering="lp"),
 plans |= {name: f(wl) for name, f in BASELINES.items()}
 results = {name: simulate(p) for name, p in plans.items()}
 print(f"{wl.n_tasks} tasks; proven lower bound on the optimum (LP): {plans['Algorithm 1 (LP order)'].lower_bound:.1f}")
-fig, ax = plt.subplots(figsize=(7, 3.8))
-for name, res in results.items():
-    xs, fs = res.jct_cdf()
-    ax.step(xs, fs, where="post", label=f"{name}: weighted JCT {res.weighted_jct:,.0f}",
-            lw=2.5 if name.startswith("yours") else 1.2, ls=":" if "round-major" in name else "-")
-ax.set_xlabel("job completion time [s]")
-ax.set_ylabel("fraction of jobs completed (CDF)")
+fig, ax = plt.subplots(figsize=(8, 4))
+jct_cdf({f"{name}: weighted JCT {res.weighted_jct:,.0f}": res for name, res in results.items()}, ax=ax)
+for line, name in zip(ax.lines, results):
+    if name.startswith("yours"):
+        line.set_linewidth(2.5)
+        line.set_linestyle(":" if "round-major" in name else "-")
 ax.legend(fontsize=7)
 fig.tight_layout()
 plt.show()

@@ -51,6 +51,7 @@ import pyomo.environ as pyo
 
 import hetopt
 from hetopt.data import instance_path
+from hetopt.plot import oasis_gantt, price_curve, ratio_vs_bound  # the shared figures of every paper
 from hetopt.oasis import (Cluster, OasisInstance, Policy, Prices, best_schedule, best_schedule_ilp, build_dual,
                           build_offline, build_primal, check_schedule, competitive_bound, fig5_setting, online, price,
                           price_bounds, schedules_by_end, simulate, solve_exact, validate_ratio)
@@ -127,6 +128,11 @@ assert abs(lp.objective - dl.objective) <= 1e-6 * max(1.0, abs(lp.objective))
 """)
 
 md(r"""
+`notebooks/duality.ipynb` goes further with this pair: weak and strong duality, complementary slackness, the online
+prices against the optimal duals, and the dual-fitting argument behind $2\alpha$, step by step.
+""")
+
+md(r"""
 ## 2. Algorithm 1, step by step
 
 **Prices (22).** The price of resource $r$ on worker server $h$ in slot $t$ grows exponentially with the allocated
@@ -134,23 +140,23 @@ amount $g_h^r(t)$:
 
 $$p_h^r(g) = L_1\left(\frac{U_1^r}{L_1}\right)^{g / c_h^r},$$
 
-$L_1$ on an idle server (the smallest utility per unit of resource, (25)) and $U_1^r$ on a full one (the largest,
-(23)). So an idle cluster admits every job with positive utility, and a full one admits none.
+$L_1$ on an idle server and $U_1^r$ on a full one, with (23) and (25)
+
+$$U_1^r = \max_i \frac{f_i(\cdot)}{w_i^r}, \qquad
+L_1 = \frac{1}{4\eta_1}\,\min_i \frac{f_i(T - a_i)}{\lceil E_i N_i m_i\rceil \sum_r w_i^r}.$$
+
+So an idle cluster admits every job with positive utility, and a full one admits none.
 """)
 
 code(r"""
 b = price_bounds(inst)
-frac = np.linspace(0, 1, 101)
-fig, ax = plt.subplots(figsize=(6, 3.5))
-for r, name in enumerate(inst.resource_names):
-    ax.semilogy(frac, price(b.log_L1, b.log_U1[r], frac, 1.0), label=f"{name}: U1 = {np.exp(b.log_U1[r]):.3g}")
+fig, ax = plt.subplots(figsize=(6.5, 3.8))
+price_curve(inst, ax=ax, title="price functions (22) on worker servers")
 ax.axhline(np.exp(b.log_L1), color="k", ls=":", lw=0.8, label=f"L1 = {np.exp(b.log_L1):.3g}")
-ax.set_xlabel("allocated fraction g / c of the server's capacity")
-ax.set_ylabel("price p (utility per unit of resource)")
-ax.set_title("price functions (22) on worker servers")
 ax.legend(fontsize=8)
 fig.tight_layout()
 plt.show()
+print("L1 =", np.exp(b.log_L1), " U1 =", dict(zip(inst.resource_names, np.round(np.exp(b.log_U1), 3))))
 print(f"2 alpha = {competitive_bound(inst):.2f} (Theorem 4's ratio for these bounds)")
 """)
 
@@ -214,34 +220,15 @@ plt.show()
 """)
 
 md(r"""
-A Gantt chart of a slotted schedule: one row per job, the colour is the number of workers $\sum_h y_{ih}(t)$ in each
-slot; triangles mark arrivals, crosses completions. OASiS (left) against the certified offline optimum (right):
+A Gantt chart of a slotted schedule (`hetopt.plot.oasis_gantt`): one row per job, a bar in every slot where the job
+has workers, labelled workers/parameter servers ($\sum_h y_{ih}(t)$ / $\sum_k z_{ik}(t)$); triangles mark arrivals.
+OASiS (left) against the certified offline optimum (right):
 """)
 
 code(r"""
-def slot_gantt(ax, inst, sol, title):
-    W = np.zeros((inst.n_jobs, inst.horizon))
-    for i, s in sol.schedules.items():
-        W[i] = s.workers.sum(axis=0)
-    shown = np.ma.masked_equal(W, 0)
-    im = ax.imshow(shown, aspect="auto", origin="lower", cmap="Blues", vmin=0, vmax=max(W.max(), 1),
-                   extent=(0.5, inst.horizon + 0.5, -0.5, inst.n_jobs - 0.5))
-    ax.scatter(inst.arrival, range(inst.n_jobs), marker=">", color="k", s=25, label="arrival a_i")
-    done = [(s.completion, i) for i, s in sol.schedules.items()]
-    if done:
-        ax.scatter(*zip(*done), marker="x", color="C3", s=40, label="completion")
-    ax.set_xticks(range(1, inst.horizon + 1))
-    ax.set_yticks(range(inst.n_jobs))
-    ax.set_xlabel("slot t")
-    ax.set_ylabel("job i")
-    ax.set_title(f"{title}: utility {sol.total_utility:.2f}")
-    return im
-
-fig, ax = plt.subplots(1, 2, figsize=(11, 3.8), sharey=True)
-im = slot_gantt(ax[0], inst, on, "OASiS (online)")
-slot_gantt(ax[1], inst, opt, "certified offline optimum")
-ax[0].legend(fontsize=7, loc="upper left")
-fig.colorbar(im, ax=ax, label="workers in the slot")
+fig, ax = plt.subplots(1, 2, figsize=(13, 4), layout="constrained")  # own y labels: admitted jobs differ
+oasis_gantt(inst, on, ax[0], title=f"OASiS (online): utility {on.total_utility:.2f}")
+oasis_gantt(inst, opt, ax[1], title=f"certified offline optimum: utility {opt.total_utility:.2f}")
 plt.show()
 """)
 
@@ -250,7 +237,8 @@ md(r"""
 
 `solve_exact` solves (1)-(13) with HiGHS and returns a **proven** optimum (status OPTIMAL, bound = objective), and
 `check_schedule` checks (2)-(13) independently of the model. `validate_ratio` returns a `Certificate`: `ratio` is
-OPT / OASiS (a maximization), `limit` is $2\alpha$ with $\alpha = \max_r \ln(U^r/L)$ (Theorem 4), and `holds` is judged
+OPT / OASiS (a maximization), `limit` is $2\alpha$ with
+$\alpha = \max_r\{1, \ln(U_1^r/L_1), \ln(U_2^r/L_2)\}$ (Theorem 4), and `holds` is judged
 only when the reference is a proven optimum (else None: an upper bound cannot refute the theorem).
 """)
 
@@ -271,15 +259,11 @@ code(r"""
 certs = {"Fig. 5, seed 1": validate_ratio(fig5_setting(seed=1)), "Fig. 5, seed 3": cert}
 v = OasisInstance.from_json(instance_path("oasis2018_theorem4_in_premise"))
 certs["theorem4_in_premise"] = validate_ratio(v)
-fig, ax = plt.subplots(figsize=(7, 3.6))
+fig, ax = plt.subplots(figsize=(7, 3.8))
 names = list(certs)
-ax.bar(range(len(names)), [c.ratio for c in certs.values()], color=["C0"] * (len(names) - 1) + ["C3"], label="OPT / OASiS (certified)")
-ax.scatter(range(len(names)), [c.limit for c in certs.values()], marker="_", s=900, color="k", label="2 alpha (Theorem 4)")
-ax.set_yscale("log")
-ax.set_xticks(range(len(names)), names, fontsize=8)
-ax.set_xlabel("instance")
-ax.set_ylabel("competitive ratio")
-ax.legend()
+ratio_vs_bound(list(certs.values()), ax=ax, ylabel="OPT / OASiS (certified) [-]", bound_label="2 alpha (Theorem 4)",
+               xlabel="instance: " + ", ".join(f"{k} = {n}" for k, n in enumerate(names)))
+ax.xaxis.label.set_fontsize(7)
 fig.tight_layout()
 plt.show()
 for n, c in certs.items():
@@ -376,12 +360,12 @@ class UtilityDensity:
 assert isinstance(UtilityDensity(), Policy)  # the protocol is runtime-checkable by its shape
 print(check_schedule(inst, simulate(inst, UtilityDensity())))
 tables = {s: hetopt.compare(fig5_setting(seed=s), methods=["exact", "oasis", "fifo", "drf", "rrh"],
-                            policies={"utility_density": lambda i: simulate(i, UtilityDensity())}) for s in (1, 3, 4)}
+                            policies={"utility_density": lambda i: simulate(i, UtilityDensity())}) for s in (3, 4)}
 print(tables[3])
 """)
 
 md(r"""
-The same comparison on three Fig. 5 settings, each against its certified optimum (a ratio of 1 is optimal):
+The same comparison on two Fig. 5 settings, each against its certified optimum (a ratio of 1 is optimal):
 """)
 
 code(r"""

@@ -204,31 +204,19 @@ print(f"{res.iterations} rounds; P3 throughput {res.throughput:.1f}; placement {
 md(r"""
 **HAS** runs the market on every category and keeps the placement of least average JCT (14). On Table II that
 is category (3, 1). The Gantt charts below show what the proportional split (12) does: every worker of a job
-finishes its share at the same time, so a job's bar length is its JCT $\Lambda_i$. The optimum gives both
+finishes its share at the same time, so a job's bar length is its JCT $\Lambda_i$ (each bar is labelled with the
+worker's samples $|\pi_{i,k}|$ of eq. (12); the dashed line is the average JCT). The optimum gives both
 V100s to ResNet-18; LAS (max-min fairness, then load balancing) gives each job one T4 and one V100.
 """)
 
 code(r"""
-def placement_gantt(ax, inst, sol, title):
-    # one bar per worker from 0 to the JCT of its job (all workers of a job finish together under (12))
-    jct = job_metrics(inst, sol.assignment)["jct"]
-    for k, i in enumerate(sol.assignment):
-        ax.barh(k, jct[i], color=f"C{i}", edgecolor="k", label=inst.job_names[i])
-    ax.axvline(jct.mean(), color="k", ls="--", lw=1, label="average JCT")
-    ax.set_yticks(range(inst.n_workers), inst.worker_names)
-    ax.set_ylabel("worker")
-    handles, labels = ax.get_legend_handles_labels()
-    uniq = dict(zip(labels, handles))
-    keys = [n for n in inst.job_names if n in uniq] + ["average JCT"]
-    ax.legend([uniq[n] for n in keys], keys, fontsize=7, loc="lower right")
-    ax.set_title(f"{title}: average JCT {jct.mean():,.1f} s")
+from hetopt.plot import placement_gantt  # the shared Gantt charts of every schedule type
 
 opt, h, l = solve_exact(inst), has(inst), las(inst)
-fig, axes = plt.subplots(3, 1, figsize=(8, 6), sharex=True)
+fig, axes = plt.subplots(3, 1, figsize=(9, 6.5), sharex=True, layout="constrained")
 for ax, (name, s) in zip(axes, [("certified optimum", opt), ("HAS", h), ("LAS", l)]):
-    placement_gantt(ax, inst, s, name)
-axes[-1].set_xlabel("time [s]")
-fig.tight_layout()
+    placement_gantt(inst, s, ax, title=f"{name}: average JCT {s.average_jct:,.1f} s")
+    ax.axvline(s.average_jct, color="k", ls="--", lw=1)
 plt.show()
 print(f"HAS loses {100 * (h.average_jct / opt.average_jct - 1):.1f} %, LAS {100 * (l.average_jct / opt.average_jct - 1):.1f} %")
 """)
