@@ -1,4 +1,4 @@
-"""Hare (Chen, Li, Wu, Guo, HPDC 2022): task scheduling of distributed ML jobs on heterogeneous GPUs.
+"""Hare (Chen, Li, Wu, Guo, HPDC 2022 [1]_): task scheduling of distributed ML jobs on heterogeneous GPUs.
 
 Models: the exact problem Hare_Sched (4)-(8) as a GDP / big-M MILP and as a CP-SAT interval
 model (the default exact engine, :mod:`hetopt.hare.cpsat`), its relaxation
