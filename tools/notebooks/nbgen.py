@@ -1,0 +1,32 @@
+"""Write a teaching notebook (no outputs) from a list of ("md" | "code", source) cells.
+
+Kept outside the package: ``python tools/notebooks/<paper>.py`` regenerates
+``notebooks/<paper>.ipynb``; edit the generator, not the notebook JSON.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from textwrap import dedent
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def write(name: str, cells: list[tuple[str, str]]) -> Path:
+    """Write ``notebooks/<name>.ipynb`` from ``cells`` and return its path."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["language_info"] = {"name": "python"}
+    for kind, src in cells:
+        src = dedent(src).strip("\n")
+        nb.cells.append(nbformat.v4.new_markdown_cell(src) if kind == "md" else nbformat.v4.new_code_cell(src))
+    for k, cell in enumerate(nb.cells):
+        cell["id"] = f"{name}-{k:02d}"
+    nbformat.validate(nb)
+    path = ROOT / "notebooks" / f"{name}.ipynb"
+    nbformat.write(nb, str(path))
+    print(f"wrote {path} ({len(nb.cells)} cells)", file=sys.stderr)
+    return path
