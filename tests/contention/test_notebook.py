@@ -77,3 +77,13 @@ def test_exercises(nb):
     assert answer(nb, "answer_2") is (150 / 400 < b / (2 * (b + eta)))
     # Theorem 1: smaller first, larger right after: T1 = b M1, T2 = b (M1 + M2)
     assert answer(nb, "answer_3") == pytest.approx((1e-3 * 100 + 1e-3 * 400) / 2)
+
+
+def test_card_plugin_example_runs():
+    """The card's plug-in example runs and its schedule passes the checker (asserted in the example)."""
+    card = (Path(__file__).resolve().parents[2] / "models" / "wang2019-contention.md").read_text()
+    section = card.split("## Plug-in protocol", 1)[1].split("\n## ", 1)[0]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    scope: dict = {}
+    exec(compile(code, "wang2019-contention.md", "exec"), scope)
+    assert len(scope["sol"].jct) == 16
