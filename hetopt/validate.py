@@ -70,7 +70,7 @@ def ratio_certificate(value: float, reference: float, limit: float, *, sense: st
 
 
 def _run_one(make_instance: Callable[[int], Any], evaluate: Callable[[Any], Any], seed: int) -> Any:
-    return evaluate(make_instance(seed))
+    return evaluate(make_instance(seed=seed))
 
 
 class _Progress:
@@ -98,11 +98,13 @@ def sweep(
     *,
     progress: bool | None = None,
 ) -> list[Any]:
-    """Run ``evaluate(make_instance(seed))`` for every seed; results in seed order.
+    """Run ``evaluate(make_instance(seed=seed))`` for every seed; results in seed order.
 
     Parameters
     ----------
     make_instance, evaluate : callables
+        ``make_instance`` is called as ``make_instance(seed=seed)`` (``seed`` is keyword-only in
+        every generator of the package).
         Must be picklable (module-level functions or ``functools.partial`` of them) when
         run in a process pool or on a dask cluster.
     seeds : iterable of int

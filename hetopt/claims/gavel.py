@@ -42,7 +42,7 @@ def _mmf_grid():
     for J, Rr in SIZES:
         for contention in ("low", "high"):
             for seed in (0, 1):
-                T, s, c = random_policy_instance(J, Rr, contention, seed)
+                T, s, c = random_policy_instance(J, Rr, contention, seed=seed)
                 w = np.random.default_rng(seed).uniform(0.5, 2.0, size=J) if seed else None
                 ours = max_min_fairness_objective(max_min_fairness(T, s, c, w), T, s, c, w)
                 ref = gavel_mmf_optimum(T, s, c, w)
@@ -79,9 +79,9 @@ def _reading_gaps(contention: str, seeds=range(8), J=4, Rr=2):
     out = []
     for seed in seeds:
         if contention == "contended":
-            T, s, c = contended_instance(J, Rr, seed)
+            T, s, c = contended_instance(J, Rr, seed=seed)
         else:
-            T, s, c = random_policy_instance(J, Rr, contention, 100 + seed)
+            T, s, c = random_policy_instance(J, Rr, contention, seed=100 + seed)
         Xi = max_min_fairness(T, s, c, normalization="isolated")
         out.append(max_min_fairness_objective(Xi, T, s, c) / gavel_mmf_optimum(T, s, c))
     return np.array(out)
@@ -106,7 +106,7 @@ def check_max_sum() -> Outcome:
     worst = 0.0
     for J, Rr in SIZES:
         for contention in ("low", "high"):
-            T, s, c = random_policy_instance(J, Rr, contention, 0)
+            T, s, c = random_policy_instance(J, Rr, contention, seed=0)
             for k in (1.0, 1e6):
                 ours = float(np.sum(T * max_sum_throughput(T * k, s, c)))
                 worst = max(worst, abs(ours - max_sum_optimum(T, s, c)) / max_sum_optimum(T, s, c))

@@ -149,7 +149,7 @@ def _fig9_has(K):
     def check() -> Outcome:
         g = X.method_gaps(K, 1.15)["has"]
         hi = X.method_gaps(K, 4.0)["has"]
-        gav = X.method_gaps(K, None, "gavel", 1)["has"]
+        gav = X.method_gaps(K, None, "gavel", seed=1)["has"]
         if g <= NEAR and max(hi, gav) <= NEAR:
             verdict = R
         elif g <= NEAR:
@@ -157,7 +157,7 @@ def _fig9_has(K):
         else:
             verdict = UX
         return Outcome(f"+{100 * g:.2f} %", verdict, f"HAS gap to the certified optimum: paper setting (H=1.15) +{100 * g:.2f} %, "
-                       f"H=4 +{100 * hi:.2f} %, Gavel workload (seed 1, H={X.method_gaps(K, None, 'gavel', 1)['H']:.2f}) +{100 * gav:.2f} %")
+                       f"H=4 +{100 * hi:.2f} %, Gavel workload (seed 1, H={X.method_gaps(K, None, 'gavel', seed=1)['H']:.2f}) +{100 * gav:.2f} %")
     return check
 
 

@@ -103,7 +103,7 @@ def _validate_one(inst: ContentionInstance) -> dict[str, Any]:
     return out
 
 
-def validate(n: int = 20, seed: int = 0) -> Table:
+def validate(n: int = 20, *, seed: int = 0) -> Table:
     """Heuristics against the exact contention-free MILP (same placement) on tiny instances."""
     seeds = list(range(seed, seed + n))
     results = sweep(tiny_instance, _validate_one, seeds, executor="serial")
@@ -131,9 +131,9 @@ _PAPER_AVG_JCT = {"SRSF(1)": 1374.84, "SRSF(2)": 1734.74, "SRSF(3)": 1750.9, "Ad
 
 def bench(quick: bool = False) -> list[Table]:
     """Average JCT, utilisation, time per policy on the Section V-A workload, ratios to Ada-SRSF."""
-    inst = generate_workload(0)
+    inst = generate_workload(seed=0)
     if quick:
-        inst = generate_workload(0, n_jobs=40, n_servers=8, iterations=(20, 120), arrival_window=30.0)
+        inst = generate_workload(seed=0, n_jobs=40, n_servers=8, iterations=(20, 120), arrival_window=30.0)
     runs = {
         "Ada-SRSF": ada_srsf,
         "SRSF(1)": functools.partial(srsf, n=1),
@@ -162,7 +162,7 @@ def bench(quick: bool = False) -> list[Table]:
                    "LWF-1 42.8% lower than FF (Table IV).")
     tm = Table("Exact MILP on tiny instances", ["seed", "binaries", "MILP time (s)", "status", "opt", "SRSF(1)"])
     for s in range(2 if quick else 6):
-        inst_t = tiny_instance(s)
+        inst_t = tiny_instance(seed=s)
         ref1 = srsf(inst_t, 1)
         m = build_milp(inst_t, ref1.placement, upper_bound=ref1.objective)
         opt = solve_exact(inst_t, ref1.placement, upper_bound=ref1.objective)

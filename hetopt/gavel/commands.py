@@ -96,7 +96,7 @@ def solution_summary(sol: Solution) -> dict[str, Any]:
     return out
 
 
-def validate(n: int = 20, seed: int = 0) -> Table:
+def validate(n: int = 20, *, seed: int = 0) -> Table:
     """Seeded workloads: every simulation completes every job, and no job finishes before its
     lower bound ``arrival + total_steps / max_r throughput``."""
     t = Table(f"gavel: {n} seeded workloads (8 jobs, 2 GPUs per type, 4 jobs/hour), every policy simulated",

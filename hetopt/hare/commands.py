@@ -70,13 +70,13 @@ def solution_summary(sol: HareSolution) -> dict[str, Any]:
     }
 
 
-def validate(n: int = 20, seed: int = 0, *, save_dir: str | None = None, executor: Any = None) -> Table:
+def validate(n: int = 20, *, seed: int = 0, save_dir: str | None = None, executor: Any = None) -> Table:
     """Certification sweep of Theorem 4 over ``n`` seeded small instances (see :func:`ratio_sweep`).
 
     Instances that violate alpha(2+alpha) are written as JSON to ``save_dir`` when it is given
     (``hetopt validate hare --out DIR``); nothing is written otherwise.
     """
-    table = ratio_table(ratio_sweep(n, seed, save_dir=save_dir, executor=executor), seed)
+    table = ratio_table(ratio_sweep(n, seed=seed, save_dir=save_dir, executor=executor), seed=seed)
     table.notes.append("Random instances rarely break the bound; the bundled instance "
                        "hare2022_theorem4_counterexample does (ratio 3.994 > 3 at alpha = 1): "
                        "see `hetopt claims hare`.")
@@ -89,7 +89,7 @@ def _exact_bench(quick: bool) -> Table:
                "relaxation direct=linear"])
     sizes = [(3, 2, 6, 1)] if quick else [(4, 3, 12, s) for s in (0, 2)]
     for n_jobs, n_gpus, d, s in sizes:
-        inst = random_instance(s, n_jobs=n_jobs, n_gpus=n_gpus, max_rounds=3, max_tasks=2, max_total_tasks=d)
+        inst = random_instance(seed=s, n_jobs=n_jobs, n_gpus=n_gpus, max_rounds=3, max_tasks=2, max_total_tasks=d)
         ex = solve_exact(inst, time_limit=120)
         rl = solve_relaxation(inst, time_limit=120)
         agree = None
@@ -118,7 +118,7 @@ def _engine_bench(quick: bool) -> Table:
     running = {"cpsat": True, "milp": True}
     largest: dict[str, int | None] = {"cpsat": None, "milp": None}
     for d in sizes:
-        inst = random_instance(0, n_jobs=max(2, d // 3), n_gpus=4, max_rounds=3, max_tasks=2, max_total_tasks=d)
+        inst = random_instance(seed=0, n_jobs=max(2, d // 3), n_gpus=4, max_rounds=3, max_tasks=2, max_total_tasks=d)
         times = {}
         for engine in ("cpsat", "milp"):
             if not running[engine]:

@@ -35,11 +35,11 @@ FIG5_SERVERS = (20, 40, 60)
 FIG5_PRIORITIES = ((1.0, 10.0), (1.0, 100.0), (1.0, 1000.0))
 
 
-def fig5_setting(seed: int) -> OasisInstance:
+def fig5_setting(*, seed: int) -> OasisInstance:
     """The Fig. 5 instance of a seed: servers and priority range cycle with the seed."""
     n = FIG5_SERVERS[seed % len(FIG5_SERVERS)]
     pr = FIG5_PRIORITIES[(seed // len(FIG5_SERVERS)) % len(FIG5_PRIORITIES)]
-    return fig5_instance(seed, n_servers=n, priority_range=pr)
+    return fig5_instance(seed=seed, n_servers=n, priority_range=pr)
 
 
 def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, threads: int = 1) -> Certificate:

@@ -22,7 +22,7 @@ def test_solve_every_method_on_bundled_instances(name):
 def test_bundled_workload_is_section_5a():
     inst = commands.load_instance(load_json("wang2019_workload_seed0"))
     assert inst.n_jobs == 160 and inst.n_total_gpus == 64
-    ours, bundled = commands.generate_workload(0).to_dict(), inst.to_dict()
+    ours, bundled = commands.generate_workload(seed=0).to_dict(), inst.to_dict()
     for key in ("description", "source"):  # documentation, not data
         ours.pop(key, None), bundled.pop(key, None)
     assert bundled == ours and inst.gpu_memory == 32768.0  # the authors' simulator's 32 GB GPUs

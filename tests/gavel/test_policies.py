@@ -251,7 +251,7 @@ from hetopt.claims.gavel_checks import makespan_lp_hours as _makespan_linprog_ho
 def _trace():
     from hetopt.hadar.workloads import trace_workload
 
-    inst = trace_workload(480, 0, n_machines=15)
+    inst = trace_workload(480, seed=0, n_machines=15)
     per_type = inst.capacity.sum(axis=0)
     T = inst.throughput * inst.gpus[:, None]
     T[inst.gpus[:, None] > per_type[None, :]] = 0.0

@@ -35,7 +35,7 @@ def test_offline_dominates_policies_on_the_small_instance(inst):
 
 
 def test_validate_table():
-    t = commands.validate(3, 0)
+    t = commands.validate(3, seed=0)
     assert isinstance(t, Table) and len(t.rows) == 3
     assert all(r[-1] is True for r in t.rows)  # 2*alpha held on these certified instances
 

@@ -65,7 +65,7 @@ def test_schedule_records_its_ordering(tiny):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_lp_ordering_on_larger_instances_is_feasible(seed):
-    inst = random_instance(seed, n_jobs=20, n_gpus=5, max_rounds=4, max_tasks=3, max_total_tasks=None)
+    inst = random_instance(seed=seed, n_jobs=20, n_gpus=5, max_rounds=4, max_tasks=3, max_total_tasks=None)
     for rule in ("earliest_available", "earliest_finish"):
         sol = schedule(inst, ordering="lp", gpu_rule=rule)
         assert check_schedule(inst, sol).raise_if_invalid().objective == pytest.approx(sol.objective)

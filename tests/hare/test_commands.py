@@ -50,7 +50,7 @@ def test_bench_quick():
 
 
 def test_validate_small(tmp_path):
-    t = commands.validate(2, 0, save_dir=str(tmp_path), executor="serial")
+    t = commands.validate(2, seed=0, save_dir=str(tmp_path), executor="serial")
     assert len(t.rows) == 2
 
 

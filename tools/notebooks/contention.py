@@ -170,7 +170,7 @@ CELLS = [
     answered (the same signature, so the simulator cannot tell the difference).
     """),
     ("code", r"""
-    small = generate_workload(22, n_jobs=6, gpu_mix={4: 6}, n_servers=4, gpus_per_server=2,
+    small = generate_workload(seed=22, n_jobs=6, gpu_mix={4: 6}, n_servers=4, gpus_per_server=2,
                               iterations=(3, 8), arrival_window=2.0)
     print("model size (MB):", small.model_size.tolist(), " iterations:", small.iterations.tolist())
 

@@ -65,7 +65,7 @@ CELLS = [
     ("code", r"""
     import pyomo.environ as pyo
 
-    small = generate_instance(3, 2, 1)
+    small = generate_instance(3, 2, seed=1)
     print(f"{small.n_jobs} jobs, {small.n_machines} machines, {small.n_types} types, {small.horizon} slots; "
           f"capacity c[h, r] = {small.capacity.tolist()}, gangs W = {small.gpus.tolist()}")
     m = build_p1(small)
@@ -237,7 +237,7 @@ CELLS = [
     optimum, and only then `holds` says whether $\text{OPT}/\text{Hadar} \le 2\alpha$.
     """),
     ("code", r"""
-    certs = {seed: validate_ratio(generate_instance(4, 2, seed)) for seed in range(6)}
+    certs = {seed: validate_ratio(generate_instance(4, 2, seed=seed)) for seed in range(6)}
     print(certs[0])
     fig, ax = plt.subplots(figsize=(6, 3.4))
     seeds = list(certs)
@@ -336,7 +336,7 @@ CELLS = [
 
     from hetopt.hadar import trace_workload
 
-    tr = trace_workload(48, 0, n_machines=6, hours_scale=0.05)
+    tr = trace_workload(48, seed=0, n_machines=6, hours_scale=0.05)
     policies = {"hadar": "hadar", "hadare": "hadare", "gavel": "gavel", "mine (SRTF, fastest type)": ShortestFirstFastestType()}
     fig, ax = plt.subplots(figsize=(6.5, 3.6))
     for label, pol in policies.items():
