@@ -132,7 +132,8 @@ CELLS = [
     `gavel2020_workload12`: 12 jobs from Gavel's generator arriving at 2 jobs/hour on 2 V100, 2 P100 and 2 K80.
     The allocation is recomputed after arrivals and completions, at most every `recompute_interval` seconds
     (Gavel: 1,920 s). Every recorded schedule passes the independent checker (`check_schedule`). The Gantt chart
-    shows the rounds of max-min fairness: each bar is a job running on one GPU type.
+    shows the rounds of max-min fairness in the first day: each bar is a job running on one GPU type (J10, the
+    longest, then runs alone until the end).
     """),
     ("code", r"""
     work = hetopt.load_instance("gavel2020_workload12")
@@ -151,7 +152,8 @@ CELLS = [
     ax.set_yticks(range(work.n_jobs), [f"J{j} (s={work.scale_factor[j]})" for j in range(work.n_jobs)])
     ax.set_xlabel("time (hours)")
     ax.set_ylabel("job")
-    ax.set_title("max-min fairness on gavel2020_workload12: the GPU type of every job in every round")
+    ax.set_xlim(0, 24)
+    ax.set_title("max-min fairness on gavel2020_workload12, first 24 h: the GPU type of every job in every round")
     handles = [plt.Rectangle((0, 0), 1, 1, color=type_colors[r]) for r in range(work.n_types)]
     ax.legend(handles + [ax.lines[0]], list(work.gpu_types) + ["arrival"], loc="lower right")
     plt.show()
