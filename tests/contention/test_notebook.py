@@ -87,3 +87,19 @@ def test_card_plugin_example_runs():
     scope: dict = {}
     exec(compile(code, "wang2019-contention.md", "exec"), scope)
     assert len(scope["sol"].jct) == 16
+
+
+def test_stored_notebook_is_the_generated_one_without_outputs(monkeypatch):
+    """notebooks/contention.ipynb is what notebooks/generate/contention.py writes (edit the generator, not the JSON)."""
+    import runpy
+
+    import nbformat
+
+    gen = NOTEBOOK.parent / "generate"
+    monkeypatch.syspath_prepend(str(gen))
+    import nbgen
+
+    built = nbgen.build("contention", runpy.run_path(str(gen / "contention.py"), run_name="generator")["CELLS"])
+    stored = nbformat.read(str(NOTEBOOK), as_version=4)
+    assert [(c.cell_type, c.source) for c in stored.cells] == [(c.cell_type, c.source) for c in built.cells]
+    assert all(not c.get("outputs") and c.get("execution_count") is None for c in stored.cells if c.cell_type == "code")

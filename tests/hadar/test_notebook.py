@@ -76,3 +76,19 @@ def test_card_plugin_example_runs():
     exec(compile(code, "hadar2024.md", "exec"), scope)
     res = scope["res"]
     assert np.all(np.isfinite(res.jct)) and res.total_duration > 0
+
+
+def test_stored_notebook_is_the_generated_one_without_outputs(monkeypatch):
+    """notebooks/hadar.ipynb is what notebooks/generate/hadar.py writes (edit the generator, not the JSON)."""
+    import runpy
+
+    import nbformat
+
+    gen = NOTEBOOK.parent / "generate"
+    monkeypatch.syspath_prepend(str(gen))
+    import nbgen
+
+    built = nbgen.build("hadar", runpy.run_path(str(gen / "hadar.py"), run_name="generator")["CELLS"])
+    stored = nbformat.read(str(NOTEBOOK), as_version=4)
+    assert [(c.cell_type, c.source) for c in stored.cells] == [(c.cell_type, c.source) for c in built.cells]
+    assert all(not c.get("outputs") and c.get("execution_count") is None for c in stored.cells if c.cell_type == "code")

@@ -1,4 +1,4 @@
-"""Generate notebooks/contention.ipynb (run: python tools/notebooks/contention.py)."""
+"""Generate notebooks/contention.ipynb (stored without outputs): python notebooks/generate/contention.py."""
 
 from nbgen import write
 

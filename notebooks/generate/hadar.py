@@ -1,4 +1,4 @@
-"""Generate notebooks/hadar.ipynb (run: python tools/notebooks/hadar.py)."""
+"""Generate notebooks/hadar.ipynb (stored without outputs): python notebooks/generate/hadar.py."""
 
 from nbgen import write
 

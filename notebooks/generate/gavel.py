@@ -1,4 +1,4 @@
-"""Generate notebooks/gavel.ipynb (run: python tools/notebooks/gavel.py)."""
+"""Generate notebooks/gavel.ipynb (stored without outputs): python notebooks/generate/gavel.py."""
 
 from nbgen import write
 

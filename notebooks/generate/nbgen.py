@@ -1,7 +1,8 @@
 """Write a teaching notebook (no outputs) from a list of ("md" | "code", source) cells.
 
-Kept outside the package: ``python tools/notebooks/<paper>.py`` regenerates
-``notebooks/<paper>.ipynb``; edit the generator, not the notebook JSON.
+Kept outside the package: ``python notebooks/generate/<paper>.py`` regenerates
+``notebooks/<paper>.ipynb`` (stable cell ids, no outputs); edit the generator, not the notebook JSON.
+The test ``tests/<paper>/test_notebook.py`` executes the written notebook.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from textwrap import dedent
 
 import nbformat
 
-ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = Path(__file__).resolve().parents[1]
 
 
-def write(name: str, cells: list[tuple[str, str]]) -> Path:
-    """Write ``notebooks/<name>.ipynb`` from ``cells`` and return its path."""
+def build(name: str, cells: list[tuple[str, str]]) -> nbformat.NotebookNode:
+    """The notebook of ``cells`` (no outputs, cell ids ``<name>-NN``)."""
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
@@ -26,7 +27,13 @@ def write(name: str, cells: list[tuple[str, str]]) -> Path:
     for k, cell in enumerate(nb.cells):
         cell["id"] = f"{name}-{k:02d}"
     nbformat.validate(nb)
-    path = ROOT / "notebooks" / f"{name}.ipynb"
+    return nb
+
+
+def write(name: str, cells: list[tuple[str, str]]) -> Path:
+    """Write ``notebooks/<name>.ipynb`` from ``cells`` and return its path."""
+    nb = build(name, cells)
+    path = NOTEBOOKS / f"{name}.ipynb"
     nbformat.write(nb, str(path))
     print(f"wrote {path} ({len(nb.cells)} cells)", file=sys.stderr)
     return path
