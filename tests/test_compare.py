@@ -48,3 +48,42 @@ def test_compare_cli(capsys):
     assert capsys.readouterr().out.splitlines()[0].startswith("method,category,status")
     assert main(["compare", "liu2024_table2", "--methods", "nope"]) == 2
     assert "unknown placement methods" in capsys.readouterr().err
+
+
+def test_compare_user_policies_are_checked():
+    """A user's policy runs beside the paper's methods; an infeasible result is caught by the checker."""
+    import dataclasses
+
+    import numpy as np
+
+    from hetopt.hare import schedule
+
+    def my_rule(inst):  # a feasible schedule: the paper's Algorithm 1 under another name
+        return schedule(inst)
+
+    def broken(inst):  # every task starts at time 0 on GPU 0: overlaps
+        sol = schedule(inst)
+        return dataclasses.replace(sol, start=np.zeros_like(sol.start), gpu=np.zeros_like(sol.gpu))
+
+    inst = hetopt.load_instance("hare2022_fig1")
+    t = hetopt.compare(inst, methods=["exact"], policies={"mine": my_rule, "broken": broken})
+    rows = {r[0]: dict(zip(COLUMNS, r)) for r in t.rows}
+    assert [r[0] for r in t.rows] == ["exact", "mine", "broken"]
+    assert rows["mine"]["category"] == "user" and rows["mine"]["status"] in ("feasible", "optimal")
+    assert rows["mine"]["vs_optimum"] >= 1.0 - 1e-9
+    assert rows["broken"]["status"] == "infeasible" and rows["broken"]["vs_optimum"] is None
+    assert rows["broken"]["message"].startswith("infeasible: ")
+    only = hetopt.compare(inst, policies={"mine": my_rule}, include_paper_methods=False)
+    assert [r[0] for r in only.rows] == ["mine"]
+
+
+@pytest.mark.parametrize("policies, match", [({"exact": lambda i: None}, "method of the paper"),
+                                             ({"x": 3}, "callable"), ([lambda i: None], "mapping")])
+def test_compare_rejects_bad_policies(policies, match):
+    with pytest.raises(hetopt.HetoptError, match=match):
+        hetopt.compare("hare2022_fig1", methods=["sched_homo"], policies=policies)
+
+
+def test_compare_policy_of_wrong_type_is_named():
+    with pytest.raises(hetopt.HetoptError, match="cannot read"):
+        hetopt.compare("hare2022_fig1", policies={"bad": lambda inst: 42}, include_paper_methods=False)

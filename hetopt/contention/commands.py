@@ -19,7 +19,7 @@ from .scheduling import ada_srsf, srsf
 from .solution import ContentionSolution
 from .workload import generate_workload, tiny_instance
 
-__all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "validate", "bench",
+__all__ = ["KIND", "METHODS", "INSTANCE", "solution_summary", "validate", "bench",
            "export_model", "milp_srsf1"]
 
 def milp_srsf1(inst: ContentionInstance) -> ContentionSolution:
@@ -45,14 +45,8 @@ METHODS: dict[str, Callable[[ContentionInstance], ContentionSolution]] = {
 }
 
 
-def load_instance(data: dict) -> ContentionInstance:
-    return ContentionInstance.from_dict(data)
-
-
-def solve(inst: ContentionInstance, method: str) -> ContentionSolution:
-    if method not in METHODS:
-        raise ValueError(f"method is {method!r}; expected one of {sorted(METHODS)}")
-    return METHODS[method](inst)
+#: the instance class of kind 'contention' (``hetopt.load_instance`` builds it with ``from_dict``)
+INSTANCE = ContentionInstance
 
 
 def solution_summary(sol: ContentionSolution) -> dict[str, Any]:

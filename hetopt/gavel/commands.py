@@ -24,7 +24,7 @@ from .policies import POLICIES
 from .simulator import GavelSimulation, _policy_args, simulate
 from .workload import generate_workload
 
-__all__ = ["KIND", "METHODS", "GavelAllocation", "allocate", "load_instance", "solve", "solution_summary",
+__all__ = ["KIND", "METHODS", "GavelAllocation", "allocate", "INSTANCE", "solution_summary",
            "validate", "bench", "export_model"]
 
 
@@ -71,16 +71,8 @@ METHODS: dict[str, Callable[[GavelInstance], Solution]] = {
 }
 
 
-def load_instance(data: dict) -> GavelInstance:
-    """A :class:`GavelInstance` from parsed JSON (kind ``"gavel"``)."""
-    return GavelInstance.from_dict(data)
-
-
-def solve(inst: GavelInstance, method: str) -> Solution:
-    """Run ``METHODS[method]``."""
-    if method not in METHODS:
-        raise ValueError(f"method is {method!r}; expected one of {', '.join(METHODS)}")
-    return METHODS[method](inst)
+#: the instance class of kind 'gavel' (``hetopt.load_instance`` builds it with ``from_dict``)
+INSTANCE = GavelInstance
 
 
 def solution_summary(sol: Solution) -> dict[str, Any]:

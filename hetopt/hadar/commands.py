@@ -21,7 +21,7 @@ from .simulator import simulate
 from .validate import ratio_sweep
 from .workloads import trace_workload
 
-__all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "validate", "bench", "export_model"]
+__all__ = ["KIND", "METHODS", "INSTANCE", "solution_summary", "validate", "bench", "export_model"]
 
 
 def _sim(policy: str):
@@ -37,14 +37,8 @@ def _sim(policy: str):
 METHODS = {"exact": solve_exact, **{name: _sim(name) for name in POLICIES}}
 
 
-def load_instance(data) -> HadarInstance:
-    return HadarInstance.from_json(data)
-
-
-def solve(inst: HadarInstance, method: str) -> Solution:
-    if method not in METHODS:
-        raise ValueError(f"method is {method!r}; expected one of {sorted(METHODS)}")
-    return METHODS[method](inst)
+#: the instance class of kind 'hadar' (``hetopt.load_instance`` builds it with ``from_dict``)
+INSTANCE = HadarInstance
 
 
 def solution_summary(sol: Solution) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from .simulator import cluster, generate_workload
 from .solution import HareSolution
 from .validate import ratio_sweep, ratio_table
 
-__all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "validate", "bench", "export_model"]
+__all__ = ["KIND", "METHODS", "INSTANCE", "solution_summary", "validate", "bench", "export_model"]
 
 #: method name -> callable(inst) -> HareSolution
 METHODS: dict[str, Callable[[HareInstance], HareSolution]] = {
@@ -46,18 +46,8 @@ METHODS: dict[str, Callable[[HareInstance], HareSolution]] = {
 }
 
 
-def load_instance(data: dict) -> HareInstance:
-    """A :class:`HareInstance` from parsed JSON (kind ``"hare"``)."""
-    return HareInstance.from_dict(data)
-
-
-def solve(inst: HareInstance, method: str) -> HareSolution:
-    """Run ``METHODS[method]`` and check its schedule with :func:`check_schedule`."""
-    if method not in METHODS:
-        raise ValueError(f"method is {method!r}; expected one of {', '.join(METHODS)}")
-    sol = METHODS[method](inst)
-    check_schedule(inst, sol).raise_if_invalid()
-    return sol
+#: the instance class of kind 'hare' (``hetopt.load_instance`` builds it with ``from_dict``)
+INSTANCE = HareInstance
 
 
 def solution_summary(sol: HareSolution) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from .prices import Usage, price_bounds, prices_from_usage
 from .schedule import OasisSolution, check_schedule
 from .validate import ratio_sweep, ratio_table
 
-__all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "validate", "bench", "export_model",
+__all__ = ["KIND", "METHODS", "INSTANCE", "solution_summary", "validate", "bench", "export_model",
            "decision_time", "SCHEMES"]
 
 
@@ -30,14 +30,8 @@ METHODS: dict[str, Callable[[OasisInstance], Solution]] = {
     **SCHEMES, "oasis_capped": functools.partial(online, log_ratio_cap=CAPPED_LOG_RATIO), "exact": solve_exact}
 
 
-def load_instance(data: dict) -> OasisInstance:
-    return OasisInstance.from_dict(data)
-
-
-def solve(inst: OasisInstance, method: str) -> Solution:
-    if method not in METHODS:
-        raise ValueError(f"method is {method!r}; expected one of {', '.join(METHODS)}")
-    return METHODS[method](inst)
+#: the instance class of kind 'oasis' (``hetopt.load_instance`` builds it with ``from_dict``)
+INSTANCE = OasisInstance
 
 
 def solution_summary(sol: OasisSolution) -> dict[str, Any]:

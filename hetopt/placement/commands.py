@@ -18,7 +18,7 @@ from .model import build_p1
 from .sampling import jps
 from .validate import gap_report
 
-__all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "validate", "bench", "export_model"]
+__all__ = ["KIND", "METHODS", "INSTANCE", "solution_summary", "validate", "bench", "export_model"]
 
 METHODS = {
     "exact": solve_exact,
@@ -34,12 +34,8 @@ METHODS = {
 }
 
 
-def load_instance(data: dict) -> PlacementInstance:
-    return PlacementInstance.from_dict(data)
-
-
-def solve(inst: PlacementInstance, method: str) -> PlacementSolution:
-    return METHODS[method](inst)
+#: the instance class of kind 'placement' (``hetopt.load_instance`` builds it with ``from_dict``)
+INSTANCE = PlacementInstance
 
 
 def solution_summary(sol: PlacementSolution) -> dict[str, Any]:

@@ -4,7 +4,7 @@ import pytest
 
 from hetopt.data import META_KEYS
 
-from hetopt.hare import HareInstance, alpha, random_instance, ratio_sweep, ratio_report, ratio_table, theorem4_bound, validate_ratio
+from hetopt.hare import HareInstance, alpha, random_instance, ratio_sweep, ratio_report, ratio_table, theorem4_bound
 from hetopt.hare import ratio as ratio_mod
 
 

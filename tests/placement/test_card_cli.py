@@ -1,7 +1,6 @@
 import json
 from pathlib import Path
 
-import pytest
 
 from hetopt import cli
 from hetopt.data import instance_path
