@@ -412,6 +412,18 @@ CELLS = [
               f"GPU utilisation {sol.avg_gpu_utilization:.3f}")
     """),
     ("md", r"""
+    The same comparison through the front door: `hetopt.compare` runs the paper's methods you name and your own
+    (`policies={name: f(instance) -> solution}`), checks every user result with `check_schedule`, and
+    tabulates them (objective: total JCT, eq. (6)).
+    """),
+    ("code", r"""
+    import hetopt
+
+    table = hetopt.compare(w, methods=["ada_srsf", "srsf1"], policies={
+        "mine": lambda inst: simulate(inst, tenfold_smaller, pack_servers, record=True, name="mine")})
+    print(table)
+    """),
+    ("md", r"""
     ## 6. Exercises
 
     Write each answer as a number or a boolean in the cell below it; the test suite checks them against an

@@ -232,7 +232,8 @@ CELLS = [
     called at every recomputation with the jobs present (rows in job order): `throughput` (J, R) steps/s
     on $s_j$ GPUs of each type, `scale_factor` (J,), `capacity` (R,), `priority_weight` (J,) as a keyword.
     $X$ must satisfy (G1)-(G3); the mechanism then realizes it round by round. Below: *fastest type only*,
-    each job asks for its fastest type, and the jobs asking for a type share it equally.
+    each job asks for its fastest type, and the jobs asking for a type share it equally. `hetopt.compare` runs it
+    beside the paper's methods (`policies={name: f(instance) -> solution}`) and checks its schedule.
     """),
     ("code", r"""
     def fastest_type_only(throughput, scale_factor, capacity, priority_weight=None, *, remaining_steps=None):
@@ -245,6 +246,9 @@ CELLS = [
                 X_[asking, r] = min(1.0, c_[r] / s_[asking].sum())
         return X_
 
+    table = hetopt.compare(work, methods=["simulate_max_min_fairness", "simulate_fifo"],
+                           policies={"mine": lambda inst: simulate(inst, fastest_type_only)})
+    print(table)  # every user result is checked by check_schedule; objective: average JCT (s)
     mine = simulate(work, fastest_type_only)
     assert check_schedule(work, mine).ok
     runs_all = {**runs, "mine: fastest_type_only": mine}

@@ -69,6 +69,7 @@ def test_certificate_and_claims(nb):
     m = re.search(r"certified optimum ([\d.]+) s \(optimal.*\n.*SRSF\(1\) ([\d.]+) s", out)
     assert m and float(m.group(2)) >= float(m.group(1))  # a contention-free heuristic never beats the optimum
     assert "verdict fails-paper-error (recorded fails-paper-error)" in out
+    assert re.search(r"^mine\s+user\s+feasible\s", out, re.M)  # the user policy, checked by compare
 
 
 def test_exercises(nb):
