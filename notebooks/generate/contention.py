@@ -213,22 +213,12 @@ CELLS = [
               f"max stretch {max(stretch):.2f}")
     """),
     ("code", r"""
-    colors = plt.cm.tab10(np.arange(small.n_jobs))
-    fig, axes = plt.subplots(3, 1, figsize=(11, 8), sharex=True)
+    from hetopt.plot import contention_gantt
+
+    fig, axes = plt.subplots(3, 1, figsize=(11, 9), sharex=True)
     for ax, (name, sol) in zip(axes, runs.items()):
-        for r in sol.trace:
-            if r.kind == "c":
-                for s in r.where:
-                    ax.barh(small.n_total_gpus + s, r.end - r.start, left=r.start, color=colors[r.job],
-                            hatch="//", alpha=0.6, edgecolor="k", lw=0.3)
-            else:
-                ax.barh(r.where, r.end - r.start, left=r.start, color=colors[r.job])
-        ax.set_yticks(range(small.n_total_gpus + small.n_servers),
-                      [f"GPU {g}" for g in range(small.n_total_gpus)] + [f"net {s}" for s in range(small.n_servers)])
-        ax.set_title(f"{name}: average JCT {sol.average_jct:.3f} s (hatched: all-reduces on each server's link)")
-    axes[-1].set_xlabel("time (s)")
-    handles = [plt.Rectangle((0, 0), 1, 1, color=colors[k]) for k in range(small.n_jobs)]
-    axes[0].legend(handles, [f"job {k}" for k in range(small.n_jobs)], ncol=6, fontsize=8, loc="upper right")
+        contention_gantt(small, sol, ax=ax, title=f"{name}: average JCT {sol.average_jct:.3f} s "
+                                                  "(hatched: all-reduces on each server's link)")
     plt.tight_layout()
     plt.show()
     """),
@@ -251,13 +241,13 @@ CELLS = [
     place = {"LWF-1": sched["Ada-SRSF"], "FF": ada_srsf(w, placement="ff"), "LS": ada_srsf(w, placement="ls")}
     jct_ada, jct_srsf1 = sched["Ada-SRSF"].jct, sched["SRSF(1)"].jct
     print("jobs whose JCT differs between Ada-SRSF and SRSF(1):", int(np.sum(~np.isclose(jct_ada, jct_srsf1))))
-    fig, axes = plt.subplots(1, 3, figsize=(14, 3.4))
+    from hetopt.plot import jct_cdf
+
+    fig, axes = plt.subplots(1, 3, figsize=(15, 3.6))
     for ax, group, title in ((axes[0], sched, "scheduling (placement LWF-1)"),
                              (axes[1], place, "placement (scheduling Ada-SRSF)")):
-        for name, sol in group.items():
-            ax.step(*empirical_cdf(sol.jct), where="post", label=f"{name} (avg {sol.average_jct:.1f} s)")
-        ax.set_xscale("log"); ax.set_xlabel("job completion time (s, log scale)"); ax.set_ylabel("CDF")
-        ax.set_title(title); ax.legend(fontsize=8)
+        jct_cdf({f"{name} (avg {sol.average_jct:.1f} s)": sol for name, sol in group.items()}, ax=ax, log=True,
+                title=title)
     for name, sol in sched.items():
         axes[2].step(*empirical_cdf(sol.gpu_utilization), where="post", label=name)
     axes[2].set_xlabel("GPU utilisation (busy time / makespan)"); axes[2].set_ylabel("CDF of GPUs")

@@ -79,18 +79,12 @@ CELLS = [
     """),
     ("code", r"""
     alloc = {name: hetopt.solve(inst, name).allocation for name in POLICIES}
-    fig, axes = plt.subplots(1, 4, figsize=(14, 3.6), sharey=True)
+    from hetopt.plot import gavel_allocation_heatmap
+
+    fig, axes = plt.subplots(1, 4, figsize=(18, 4))
     for ax, (name, X) in zip(axes, alloc.items()):
-        im = ax.imshow(X, vmin=0, vmax=1, cmap="viridis", aspect="auto")
-        ax.set_xticks(range(inst.n_types), inst.gpu_types)
-        ax.set_yticks(range(inst.n_jobs), [f"J{j} (s={s[j]})" for j in range(inst.n_jobs)])
-        ax.set_title(name, fontsize=10)
-        ax.set_xlabel("GPU type")
-        for (j, r), v in np.ndenumerate(X):
-            if v > 0.005:
-                ax.text(r, j, f"{v:.2f}", ha="center", va="center", fontsize=7, color="w" if v < 0.6 else "k")
-    axes[0].set_ylabel("job")
-    fig.colorbar(im, ax=axes, label="X[j, r]: fraction of time on type r", shrink=0.9)
+        gavel_allocation_heatmap(inst, X, ax=ax, title=name)
+    plt.tight_layout()
     plt.show()
     for name, X in alloc.items():
         print(f"{name:20s} max-min objective {max_min_fairness_objective(X, T, s, c):.4f}   "
@@ -143,19 +137,12 @@ CELLS = [
         assert rep.ok, rep.violations[:3]
         print(f"{name:20s} average JCT {r.average_jct / 3600:6.2f} h   makespan {r.makespan / 3600:6.2f} h   "
               f"recomputations {r.recomputations}   checker ok {rep.ok}")
-    type_colors = {0: "tab:green", 1: "tab:blue", 2: "tab:gray"}
-    fig, ax = plt.subplots(figsize=(12, 4))
-    for rd in runs["max_min_fairness"].rounds:
-        for j, r in rd["placement"].items():
-            ax.barh(j, (rd["end"] - rd["start"]) / 3600, left=rd["start"] / 3600, color=type_colors[r], height=0.7)
-    ax.plot(work.arrival / 3600, range(work.n_jobs), "k|", ms=12, label="arrival")
-    ax.set_yticks(range(work.n_jobs), [f"J{j} (s={work.scale_factor[j]})" for j in range(work.n_jobs)])
-    ax.set_xlabel("time (hours)")
-    ax.set_ylabel("job")
+    from hetopt.plot import gavel_gantt
+
+    ax = gavel_gantt(work, runs["max_min_fairness"],
+                     title="max-min fairness on gavel2020_workload12, first 24 h: the GPU type of every job in every round")
+    ax.figure.set_size_inches(12, 4)
     ax.set_xlim(0, 24)
-    ax.set_title("max-min fairness on gavel2020_workload12, first 24 h: the GPU type of every job in every round")
-    handles = [plt.Rectangle((0, 0), 1, 1, color=type_colors[r]) for r in range(work.n_types)]
-    ax.legend(handles + [ax.lines[0]], list(work.gpu_types) + ["arrival"], loc="lower right")
     plt.show()
     """),
     ("md", r"""
@@ -252,15 +239,10 @@ CELLS = [
     mine = simulate(work, fastest_type_only)
     assert check_schedule(work, mine).ok
     runs_all = {**runs, "mine: fastest_type_only": mine}
-    fig, ax = plt.subplots(figsize=(7, 3.8))
-    for name, r in runs_all.items():
-        ax.plot(np.sort(r.jct) / 3600, np.arange(1, work.n_jobs + 1) / work.n_jobs, drawstyle="steps-post",
-                ls="--" if name.startswith("mine") else "-", label=f"{name} (avg {r.average_jct / 3600:.1f} h)")
-    ax.set_xscale("log")
-    ax.set_xlabel("job completion time (hours, log scale)")
-    ax.set_ylabel("fraction of jobs completed")
-    ax.set_title("JCT distribution on gavel2020_workload12")
-    ax.legend(fontsize=8)
+    from hetopt.plot import jct_cdf
+
+    ax = jct_cdf({f"{name} (avg {r.average_jct / 3600:.1f} h)": r for name, r in runs_all.items()}, time_unit="h",
+                 log=True, title="JCT distribution on gavel2020_workload12")
     plt.show()
     """),
     ("md", r"""

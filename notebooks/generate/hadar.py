@@ -131,16 +131,10 @@ CELLS = [
     p = price_parameters(inst)
     print(f"U_max = {p.u_max:.4g}, U_min = {p.u_min:.4g}, eta = {p.eta:.4g}, alpha = {p.alpha:.4g}, "
           f"2 alpha = {competitive_bound(inst):.4g}")
-    fig, ax = plt.subplots(figsize=(5.5, 3.4))
-    for c in (1, 2, 3):
-        g = np.linspace(0, c, 50)
-        ax.semilogy(g, [price(np.array([[x]]), np.array([[c]]), p)[0, 0] for x in g], label=f"c = {c} GPUs")
-    ax.axhline(p.u_max, color="k", ls=":", lw=0.8); ax.axhline(p.u_min, color="k", ls=":", lw=0.8)
-    ax.text(0.02, p.u_max * 1.3, "U_max"); ax.text(0.02, p.u_min * 1.3, "U_min")
-    ax.set_xlabel("GPUs of the type already allocated on the machine (gamma)")
-    ax.set_ylabel("unit price k (utility per GPU, log)")
+    from hetopt.plot import price_curve
+
+    ax = price_curve(inst)
     ax.set_title("Eq. (5): the price grows exponentially with use")
-    ax.legend()
     plt.show()
     """),
     ("md", r"""
@@ -199,27 +193,19 @@ CELLS = [
     ("md", r"""
     ### 2.4 Gavel, Hadar and HadarE round by round
 
-    Each bar is a job holding GPUs during a round (360 s, no restart delay, as in the paper's figure). Gavel runs a
+    One row per physical GPU (machine/type#unit); each bar is a GPU held by a job for a round (360 s, no restart
+    delay, as in the paper's figure). Gavel runs a
     job on one GPU type; Hadar mixes types within a gang (paying the bottleneck); HadarE adds copies.
     """),
     ("code", r"""
     runs = {name: simulate(inst, name, restart_delay=0.0) for name in ("gavel", "hadar", "hadare")}
-    colors = {0: "tab:blue", 1: "tab:orange", 2: "tab:green"}
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.4), sharey=True)
+    from hetopt.plot import hadar_gantt
+
+    fig, axes = plt.subplots(3, 1, figsize=(10, 9), sharex=True)
     for ax, (name, r) in zip(axes, runs.items()):
-        for k_round, rnd in enumerate(r.rounds):
-            slot = 0
-            for j in range(inst.n_jobs):
-                n = int(rnd["allocation"][j].sum())
-                if n:
-                    ax.barh(np.arange(slot, slot + n), 1, left=k_round, color=colors[j], edgecolor="k")
-                    slot += n
-        ax.set_title(f"{name}: {len(r.rounds)} rounds, total utility {r.total_utility:.2f}")
-        ax.set_xlabel("round (360 s)")
-    axes[0].set_ylabel("GPUs in use (of 6)")
-    fig.legend([plt.Rectangle((0, 0), 1, 1, color=colors[j]) for j in range(3)], inst.job_names, loc="center right",
-               title="job")
-    plt.tight_layout(rect=(0, 0, 0.94, 1))
+        hadar_gantt(inst, r, ax=ax, time_unit="min",
+                    title=f"{name}: {len(r.rounds)} rounds of 6 min, total utility {r.total_utility:.2f}")
+    plt.tight_layout()
     plt.show()
     for name, r in runs.items():
         print(f"{name:7s} TTD {r.total_duration / 360:.2f} rounds, mean JCT {r.average_jct / 360:.2f} rounds, "
