@@ -190,8 +190,8 @@ CELLS = [
     shown = 0
     for m_new, olds, ok in decisions:
         if olds and shown < 8:
-            ratio = m_new / olds[0] if len(olds) == 1 else float("nan")
-            print(f" {m_new:10.1f} | {str(olds):15s} | {ratio:13.3f} | {'start (contend)' if ok else 'wait'}")
+            ratio = f"{m_new / olds[0]:13.3f}" if len(olds) == 1 else f"{'(2 running)':>13s}"
+            print(f" {m_new:10.1f} | {str(olds):15s} | {ratio} | {'start (contend)' if ok else 'wait'}")
             shown += 1
     print(f"threshold {thr:.3f}: started next to a running task {sum(ok for _, o, ok in decisions if o)} times, "
           f"waited {sum(not ok for _, o, ok in decisions if o)} times")

@@ -56,6 +56,8 @@ def test_round_walkthrough_and_forking(nb):
     out = _text(nb)
     assert re.search(r"J1 \(W = 3\).*\n.*utility [\d.]+ - cost [\d.]+ = payoff [\d.]+", out)
     assert "copy of J1" in out and "copy of J2" in out
+    # the text after the user-policy figure rests on these two outcomes
+    assert "lowest mean JCT: mine (SRTF, fastest type);  shortest total duration: hadare" in out
 
 
 def test_exercises(nb):
