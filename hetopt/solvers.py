@@ -345,6 +345,8 @@ def solve_problem(
         gap = (DEFAULT_MIP_GAP if mip_gap is None else mip_gap) if is_mip else None
         opts.update(_CVXPY_OPTIONS[solver](time_limit, gap))
     sense = "max" if isinstance(problem.objective, cp.Maximize) else "min"
+    if solver == "HIGHS" and not _highs_banner_done:
+        _new_highs()  # the process's first HiGHS prints a banner on stdout: absorb it here
     status, objective, bound, message = Status.ERROR, None, None, ""
     start = time.perf_counter()
     try:

@@ -87,3 +87,24 @@ def test_compare_rejects_bad_policies(policies, match):
 def test_compare_policy_of_wrong_type_is_named():
     with pytest.raises(hetopt.HetoptError, match="cannot read"):
         hetopt.compare("hare2022_fig1", policies={"bad": lambda inst: 42}, include_paper_methods=False)
+
+
+def test_compare_user_policy_objective():
+    from hetopt.placement import make_solution
+
+    inst = hetopt.load_instance("liu2024_table2")
+    # worker k -> job: both V100s to VGG-19 (job 1), both T4s to ResNet-18 (job 0)
+    mine = {"v100_to_vgg": lambda i: make_solution(i, [0, 0, 1, 1], solver="user")}
+    t = hetopt.compare(inst, methods=["exhaustive"], policies=mine)
+    rows = {r[0]: dict(zip(COLUMNS, r)) for r in t.rows}
+    assert rows["v100_to_vgg"]["category"] == "user"
+    # independent: JCT_i = T_i |Pi_i| / (sum of the job's throughputs), averaged
+    expected = (200 * 100_000 / (275 + 275) + 200 * 50_000 / (1754 + 1754)) / 2
+    assert rows["v100_to_vgg"]["objective"] == pytest.approx(expected, rel=1e-12)
+    assert rows["v100_to_vgg"]["vs_optimum"] == pytest.approx(expected / rows["exhaustive"]["objective"])
+    t = hetopt.compare(inst, policies=mine, include_paper_methods=False)
+    assert [r[0] for r in t.rows] == ["v100_to_vgg"]
+    with pytest.raises(hetopt.HetoptError, match="method of the paper"):
+        hetopt.compare(inst, methods=["has"], policies={"has": mine["v100_to_vgg"]})
+    with pytest.raises(hetopt.HetoptError, match="returned a list"):
+        hetopt.compare(inst, policies={"raw": lambda i: [0, 0, 1, 1]}, include_paper_methods=False)

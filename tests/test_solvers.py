@@ -358,3 +358,14 @@ def test_require_incumbent_false_returns_time_limit_without_objective():
     assert sol.status in (Status.TIME_LIMIT, Status.OPTIMAL)
     if sol.status is Status.TIME_LIMIT:
         assert (x is None) == (sol.objective is None)
+
+
+def test_solve_problem_prints_no_highs_banner():
+    """The process's first HiGHS (here through CVXPY) would print a banner on the C-level stdout."""
+    import subprocess
+    import sys
+
+    code = ("import cvxpy as cp\nfrom hetopt.solvers import solve_problem\n"
+            "x = cp.Variable(2)\nprint(solve_problem(cp.Problem(cp.Maximize(cp.sum(x)), [x <= 1])).status.value)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "optimal", out.stdout

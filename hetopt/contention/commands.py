@@ -115,6 +115,7 @@ def validate(n: int = 20, *, seed: int = 0) -> Table:
                        "optimum on their placement is a certified lower bound (last column).")
     table.notes.append(f"Runs of contention-accepting policies below the contention-free optimum: {below} "
                        "(allowed: the MILP does not model eq. (5) with k >= 2).")
+    table.notes.append(results.note())
     return table
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from ..errors import HetoptError
 from ..report import Table
 from ..result import Solution, Status
+from ..validate import instance_digest
 from .instance import KIND, GavelInstance
 from .policies import POLICIES
 from .simulator import GavelSimulation, _policy_args, simulate
@@ -105,6 +106,7 @@ def validate(n: int = 20, *, seed: int = 0) -> Table:
             jcts.append(r.average_jct / 3600)
         t.add(name, n, ok, lb, float(np.mean(jcts)))
         t.violations = (t.violations or 0) + (n - ok) + (n - lb)
+    t.notes.append(f"{len({instance_digest(i) for i in insts})} distinct instances among {n} seeds")
     return t
 
 

@@ -73,4 +73,5 @@ def ratio_sweep(n: int, *, seed: int = 0, executor="serial", n_jobs: int = 4, n_
     t.violations = len(bad)
     t.notes.append(f"ratio mean {st['mean']:.4g}, max {st['max']:.4g}; "
                    f"violations of 2*alpha: {bad if bad else 'none'}")
+    t.notes.append(certs.note())
     return t

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ..report import Table
-from ..validate import sweep
+from ..validate import SweepResults, sweep
 from .generators import random_instance
 from .instance import HareInstance
 from .ratio import RatioReport, ratio_report
@@ -78,4 +78,6 @@ def ratio_table(reports: list[RatioReport], *, seed: int = 0) -> Table:
     t.notes.append(f"broken proof chains (ALG/RL bound above alpha(2+alpha)): {len(chain)}"
                    + (f" (seeds {chain})" if chain else ""))
     t.notes += [f"saved: {r.saved}" for r in reports if r.saved]
+    if isinstance(reports, SweepResults):
+        t.notes.append(reports.note())
     return t

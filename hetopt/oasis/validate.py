@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 from ..report import Table
 from ..result import Certificate, Status
-from ..validate import RATIO_TOL, sweep
+from ..validate import RATIO_TOL, SweepResults, sweep
 from .colgen import lp_bound
 from .generator import fig5_instance
 from .instance import OasisInstance
@@ -116,4 +116,6 @@ def ratio_table(rows: list[dict[str, Any]]) -> Table:
     t.violations = len(bad)
     t.notes.append(f"{sum(r['holds'] is True for r in rows)} hold, {len(bad)} violated"
                    + (f" (seeds {bad})" if bad else "") + f", {sum(r['holds'] is None for r in rows)} undecided")
+    if isinstance(rows, SweepResults):
+        t.notes.append(rows.note())
     return t
