@@ -140,7 +140,8 @@ CELLS = [
     from hetopt.plot import gavel_gantt
 
     ax = gavel_gantt(work, runs["max_min_fairness"],
-                     title="max-min fairness on gavel2020_workload12, first 24 h: the GPU type of every job in every round")
+                     title="max-min fairness on gavel2020_workload12, first 24 h: "
+                           "the GPU type of every job in every round")
     ax.figure.set_size_inches(12, 4)
     ax.set_xlim(0, 24)
     plt.show()
@@ -169,7 +170,8 @@ CELLS = [
     X_iso = isolated_allocation(s, c)  # a feasible equal share
     for name, Xf in {"isolated equal share": X_iso, **alloc}.items():
         score = max_min_fairness_objective(Xf, T, s, c)
-        print(f"weak duality: {name:22s} scores {score:.4f} <= dual bound {dual_value:.4f}: {score <= dual_value + 1e-9}")
+        ok = score <= dual_value + 1e-9
+        print(f"weak duality: {name:22s} scores {score:.4f} <= dual bound {dual_value:.4f}: {ok}")
     """),
     ("md", r"""
     **Min-total-duration is certified by recomputation.** `solve_min_total_duration` solves the scaled LP, then

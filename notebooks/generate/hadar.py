@@ -160,10 +160,12 @@ CELLS = [
         shown = ", ".join(f"{inst.gpu_types[r]}@m{h} {k[h, r]:.4f}" for h, r in zip(*np.nonzero(cap)))
         print(f"{inst.job_names[j]} (W = {inst.gpus[j]}): unit prices {shown}")
         if a is None:
-            print(f"    no gang with a positive payoff fits the {int(free.sum())} free GPUs {free.sum(axis=0).tolist()}: wait")
+            print(f"    no gang with a positive payoff fits the {int(free.sum())} free GPUs "
+                  f"{free.sum(axis=0).tolist()}: wait")
             continue
         util = a.payoff + a.cost
-        print(f"    gang {a.w.tolist()}  rate {a.rate:.3g} it/s  utility {util:.4f} - cost {a.cost:.4f} = payoff {a.payoff:.4f}")
+        print(f"    gang {a.w.tolist()}  rate {a.rate:.3g} it/s  "
+              f"utility {util:.4f} - cost {a.cost:.4f} = payoff {a.payoff:.4f}")
         free = free - a.w
     res = dp_allocation(inst, range(inst.n_jobs), remaining, 0.0, params=p)
     print(f"exact DP: admits {[inst.job_names[j] for j in res.allocations]}, total payoff {res.total_payoff:.4f}, "
@@ -253,7 +255,8 @@ CELLS = [
     bad = HadarInstance.from_dict(load_json("hadar2024_theorem2_greedy_violation"))
     for beam in (1, None):
         c = validate_ratio(bad, beam_width=beam)
-        print(f"beam_width={beam}: OPT/Hadar = {c.ratio:.3f}, 2 alpha = {c.limit:.3f}, proven {c.proven}, holds {c.holds}")
+        print(f"beam_width={beam}: OPT/Hadar = {c.ratio:.3f}, 2 alpha = {c.limit:.3f}, "
+              f"proven {c.proven}, holds {c.holds}")
     """),
     ("md", r"""
     ## 4. The paper's claims and their verdicts
@@ -327,7 +330,8 @@ CELLS = [
     from hetopt.hadar import trace_workload
 
     tr = trace_workload(48, seed=0, n_machines=6, hours_scale=0.05)
-    policies = {"hadar": "hadar", "hadare": "hadare", "gavel": "gavel", "mine (SRTF, fastest type)": ShortestFirstFastestType()}
+    policies = {"hadar": "hadar", "hadare": "hadare", "gavel": "gavel",
+                "mine (SRTF, fastest type)": ShortestFirstFastestType()}
     fig, ax = plt.subplots(figsize=(6.5, 3.6))
     results = {}
     for label, pol in policies.items():
