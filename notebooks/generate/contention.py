@@ -337,19 +337,21 @@ CELLS = [
     **The headline and the published simulator's accounting.** The authors' simulator credits a running
     all-reduce with an extra slot of progress each time a refused all-reduce asks how much of it remains.
     Only AdaDUAL asks, so only Ada-SRSF gains. `transfer_accounting="authors"` reproduces the error (for
-    diagnosis). Left: a lone 526.4 MB all-reduce against the number of refused waiters. Right: Ada-SRSF's
-    gain over SRSF(n) under both accountings, against the paper's numbers.
+    diagnosis). Left: a lone 526.4 MB all-reduce against the number of refused waiters (the ledger's sweep
+    `hetopt sweep contention.waiters`, with the authors' slotted simulator restated). Right: Ada-SRSF's gain over
+    SRSF(n) under both accountings, against the paper's numbers.
     """),
     ("code", r"""
-    from hetopt.claims.contention_runs import QUICK_SCALE, gains, lone_allreduce
+    from hetopt.claims.contention_runs import QUICK_SCALE, gains
 
-    waiters = list(range(5))
-    fig, axes = plt.subplots(1, 2, figsize=(11, 3.4))
-    for acc, style in (("correct", "o-"), ("authors", "s--")):
-        axes[0].plot(waiters, [1000 * lone_allreduce(q, acc) for q in waiters], style, label=f"{acc} accounting")
-    axes[0].set_xlabel("refused all-reduces querying the running one")
-    axes[0].set_ylabel("duration of the running all-reduce (ms)")
-    axes[0].legend()
+    from hetopt.claims import get_sweep
+    from hetopt.plot import sweep
+
+    fig, axes = plt.subplots(1, 2, figsize=(12, 3.8))
+    waiters = get_sweep("contention.waiters").run()  # the ledger's sweep, as a table
+    sweep(waiters, x="refused waiters", y=["correct accounting", "authors' accounting", "authors' slotted simulator"],
+          ax=axes[0], xlabel="refused all-reduces querying the running one",
+          ylabel="duration of the running all-reduce (ms)", title="a lone 526.4 MB all-reduce")
     g = {acc: gains(acc, QUICK_SCALE) for acc in ("correct", "authors")}
     x = np.arange(3)
     for i, acc in enumerate(("correct", "authors")):

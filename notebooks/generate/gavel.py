@@ -249,17 +249,17 @@ CELLS = [
     """),
     ("md", r"""
     How often to recompute matters too: the average JCT of max-min fairness against the minimum time between
-    recomputations (the ledger's `hetopt sweep gavel.recompute_interval`).
+    recomputations (the ledger's sweep `hetopt sweep gavel.recompute_interval`, drawn by `hetopt.plot.sweep`).
     """),
     ("code", r"""
-    intervals = [360, 1920, 7680, 30720]
-    sweep = [simulate(work, recompute_interval=ri, record_rounds=False) for ri in intervals]
-    fig, ax = plt.subplots(figsize=(5.5, 3.4))
-    ax.plot(np.array(intervals) / 60, [r.average_jct / 3600 for r in sweep], "o-", label="max-min fairness")
-    ax.axvline(1920 / 60, color="grey", ls=":", label="Gavel's default (32 min)")
-    ax.set_xscale("log")
-    ax.set_xlabel("minimum time between recomputations (minutes, log scale)")
-    ax.set_ylabel("average JCT (hours)")
+    from hetopt.claims import get_sweep
+    from hetopt.plot import sweep
+
+    table = get_sweep("gavel.recompute_interval").run()
+    print(table)
+    ax = sweep(table, x="recompute_interval (s)", y="average JCT (h)", xlabel="minimum time between recomputations (s)",
+               ylabel="average JCT of max-min fairness (h)", title="Recompute less often, wait longer")
+    ax.axvline(1920, color="grey", ls=":", label="Gavel's default (1,920 s)")
     ax.legend()
     plt.show()
     """),
