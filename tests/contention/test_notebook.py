@@ -68,6 +68,9 @@ def test_certificate_and_claims(nb):
     out = _text(nb)
     m = re.search(r"certified optimum ([\d.]+) s \(optimal.*\n.*SRSF\(1\) ([\d.]+) s", out)
     assert m and float(m.group(2)) >= float(m.group(1))  # a contention-free heuristic never beats the optimum
+    cross = re.search(r"cross-checks: SCIP ([\d.]+) \(optimal\), HiGHS without the bound's windows ([\d.]+) \(optimal\)",
+                      out)
+    assert cross and float(cross.group(1)) == float(cross.group(2)) == float(m.group(1))
     assert "verdict fails-paper-error (recorded fails-paper-error)" in out
     assert re.search(r"^mine\s+user\s+feasible\s", out, re.M)  # the user policy, checked by compare
 
