@@ -296,8 +296,8 @@ CELLS = [
     | `index`, `now`, `round_length`, `restart_delay` | round number, its start (s), its length (s), the restart delay (s) |
     | `remaining` | (J,) iterations left per job |
     | `active` | (J,) arrived and unfinished |
-    | `previous` | (J, H, R) allocation of the previous round (a changed gang pays the restart delay) |
-    | `attained` | (J,) GPU-seconds received so far |
+    | `previous` | (J, H, R) allocation of the previous round (a gang that changes GPUs pays the restart delay) |
+    | `attained` | (J,) GPU-seconds of computation received so far (restart delays excluded) |
     | `rounds_received` | (J, R) rounds run on each type |
 
     Below, *shortest remaining time first on the fastest type*: each round, active jobs by the time they
