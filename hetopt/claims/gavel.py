@@ -154,7 +154,9 @@ def check_fifo_reading() -> Outcome:
     lex = fifo(T, s, c, semantics="lexicographic")
     blocked = g[1].sum() == 0 and g[2].sum() == 0 and lex[1].sum() > 0.5
     Tf, sf, cf = [[1.0, 3.0], [2.0, 5.0]], [1, 1], [1, 1]  # every job fits on its fastest free type
-    agree = np.allclose(fifo(Tf, sf, cf), fifo(Tf, sf, cf, semantics="lexicographic"), atol=1e-6)
+    # the LP reading keeps each earlier job's floor within FIFO_FIX_RTOL/ATOL (1e-6), so its shares may
+    # differ from the 0/1 greedy by a few 1e-6
+    agree = np.allclose(fifo(Tf, sf, cf), fifo(Tf, sf, cf, semantics="lexicographic"), atol=1e-5)
     return Outcome("greedy blocks, LP time-shares" if blocked else "no difference", READ if blocked and agree else UNEXP,
                    f"head-of-line example: greedy rows {g.sum(axis=1).tolist()}, lexicographic rows "
                    f"{np.round(lex.sum(axis=1), 3).tolist()}; readings agree when every job fits: {agree}")

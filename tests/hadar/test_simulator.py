@@ -162,3 +162,16 @@ def test_theorem2_violated_by_the_greedy_pass_not_by_the_exact_dp():
     assert greedy.proven and greedy.holds is False and greedy.ratio > 3 * greedy.limit
     exact = validate_ratio(inst, beam_width=None)
     assert exact.holds and exact.ratio == pytest.approx(1.0, rel=OBJ_RTOL)
+
+
+def test_livelock_is_reported_not_looped():
+    """Gavel moves both jobs of hadar2024_p2_relaxes_p1 every 1 s round and each move costs a 10 s
+    restart: no job ever advances.  The simulator stops with the cause instead of looping."""
+    import hetopt
+    from hetopt.errors import HetoptError
+    from hetopt.hadar.simulator import STALL_ROUNDS, simulate
+
+    inst = hetopt.load_instance("hadar2024_p2_relaxes_p1")
+    with pytest.raises(HetoptError, match=f"{STALL_ROUNDS} consecutive rounds without advancing"):
+        simulate(inst, "gavel")
+    assert simulate(inst, "gavel", restart_delay=0.0).total_duration > 0  # the same policy ends without the delay
