@@ -11,11 +11,15 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-CARDS = {"liu2024-placement.md": "hetopt.placement", "hare2022.md": "hetopt.hare", "oasis2018.md": "hetopt.oasis"}
+CARDS = {"liu2024-placement.md": "hetopt.placement", "hare2022.md": "hetopt.hare", "oasis2018.md": "hetopt.oasis",
+         "wang2019-contention.md": "hetopt.contention", "hadar2024.md": "hetopt.hadar", "gavel.md": "hetopt.gavel"}
 #: Attributes of objects the protocol hands to the user (not module-level names).
 MEMBERS = {"hetopt.oasis": {"Cluster": ["active", "remaining", "try_place", "release", "free"],
                             "Prices": ["p", "q"]},
-           "hetopt.hare": {"HareInstance": ["task_job", "task_round", "task_compute"]}}
+           "hetopt.hare": {"HareInstance": ["task_job", "task_round", "task_compute"]},
+           "hetopt.hadar": {"Policy": ["reset", "allocate"],
+                            "RoundState": ["inst", "index", "now", "round_length", "restart_delay", "remaining",
+                                           "active", "previous", "attained", "rounds_received"]}}
 
 
 def section(card: str) -> str:
@@ -30,7 +34,7 @@ def test_plugin_section_names_exist(card, module):
     mod = importlib.import_module(module)
     text = section(card)
     called = set(re.findall(r"`(?:hetopt\.)?([A-Za-z_][A-Za-z_0-9]*)\(", text))  # `name(` in code spans
-    called -= {"policy", "gpu_rule", "f", "lambda", "max", "MyPolicy", "isinstance", "__call__"}
+    called -= {"policy", "gpu_rule", "rule", "f", "lambda", "max", "MyPolicy", "isinstance", "__call__"}
     called -= {a for attrs in MEMBERS.get(module, {}).values() for a in attrs}  # checked on their class below
     assert called, f"{card}: the section names no function"
     import hetopt
