@@ -175,3 +175,39 @@ def test_livelock_is_reported_not_looped():
     with pytest.raises(HetoptError, match=f"{STALL_ROUNDS} consecutive rounds without advancing"):
         simulate(inst, "gavel")
     assert simulate(inst, "gavel", restart_delay=0.0).total_duration > 0  # the same policy ends without the delay
+
+
+@pytest.mark.parametrize("policy", ["hadar", "hadare", "gavel", "tiresias", "yarn_cs"])
+def test_check_schedule_reads_simulation_traces(policy):
+    import copy
+
+    import hetopt
+    from hetopt.hadar import check_schedule, simulate
+
+    inst = hetopt.load_instance("hadar2024_motivating")
+    res = simulate(inst, policy)
+    rep = check_schedule(inst, res)
+    assert rep.ok, rep.violations
+    assert rep.objective == pytest.approx(res.total_utility, rel=1e-12)
+    busy = next(k for k, rd in enumerate(res.rounds) if rd["allocation"].sum() > 0)
+    over = copy.copy(res)
+    object.__setattr__(over, "rounds", [dict(rd) for rd in res.rounds])
+    a = over.rounds[busy]["allocation"].astype(np.int64).copy()
+    j, h, r = np.argwhere(a > 0)[0]
+    a[j, h, r] += inst.capacity[h, r]  # more GPUs of that type than the machine has
+    over.rounds[busy]["allocation"] = a
+    assert any("capacity" in v for v in check_schedule(inst, over).violations)
+    fast = copy.copy(res)
+    object.__setattr__(fast, "rounds", [dict(rd) for rd in res.rounds])
+    fast.rounds[busy]["iterations"] = np.asarray(res.rounds[busy]["iterations"]) * 2 + 1.0
+    assert not check_schedule(inst, fast).ok
+
+
+def test_compare_ranks_a_user_round_policy():
+    import hetopt
+    from hetopt.hadar import simulate
+
+    inst = hetopt.load_instance("hadar2024_small")
+    t = hetopt.compare(inst, methods=["hadar", "gavel"], policies={"mine": lambda i: simulate(i, "tiresias")})
+    rows = {r[0]: r for r in t.rows}
+    assert rows["mine"][2] == "feasible", rows["mine"]
