@@ -449,3 +449,11 @@ def test_importing_hetopt_plot_does_not_import_matplotlib():
     code = "import sys, hetopt.plot; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_sweep_keeps_parenthesised_names_and_strips_units():
+    from hetopt.plot.curves import _UNIT
+
+    assert _UNIT.sub("", "450.6 / (1 + waiters)") == "450.6 / (1 + waiters)"
+    assert _UNIT.sub("", "JCT (ms)") == "JCT"
+    assert _UNIT.sub("", "vs srtf [%]") == "vs srtf"

@@ -186,7 +186,9 @@ def ratio_vs_bound(ratios: Any, bound: Any = None, ax: Any = None, *, sort: bool
     return ax
 
 
-_UNIT = re.compile(r"\s*(\[[^\]]+\]|\([^)]*\))\s*$")
+# a unit at the end of a column name: "[...]" or a short parenthesised token without spaces ("(ms)", "(GPU-h)");
+# "(1 + waiters)" is part of the name, not a unit
+_UNIT = re.compile(r"\s*(\[[^\]]+\]|\([^()\s]{1,12}\))\s*$")
 
 
 def _number(v: Any) -> float:
