@@ -4,7 +4,6 @@ Every answer is recomputed here without the notebook's code path: the dual (19)-
 hand-built matrix with scipy's linprog, capacities and prices (22) from the raw arrays.
 """
 
-import ast
 import math
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from hetopt.oasis import (
     price_bounds,
 )
 from hetopt.oasis.online import arrival_order
-from hetopt.testing import check_notebook_figures, run_notebook
+from hetopt.testing import check_notebook_figures, notebook_answer, notebook_errors, run_notebook
 from tests.oasis.duality_helpers import hand_lp, zero_price_columns
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "duality.ipynb"
@@ -33,28 +32,11 @@ def nb():
     return run_notebook(NOTEBOOK, timeout=300)
 
 
-def answer(nb, name):
-    """The value shown by the cell that assigns ``name`` (its last line is ``name``)."""
-    for cell in nb.cells:
-        if cell.cell_type == "code" and (cell.source.startswith(f"{name} =") or f"\n{name} =" in cell.source):
-            for o in cell.outputs:
-                if o.get("output_type") == "execute_result":
-                    return ast.literal_eval(o["data"]["text/plain"])
-    raise AssertionError(f"no cell shows {name}")
-
 
 def test_notebook_runs_with_figures(nb):
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.get("output_type") == "error"]
-    assert not errors, errors[0].get("evalue") if errors else ""
+    assert not notebook_errors(nb)
     assert check_notebook_figures(nb, min_count=3) >= 3
 
-
-def test_stored_without_outputs():
-    import nbformat
-
-    raw = nbformat.read(str(NOTEBOOK), as_version=4)
-    assert all(not c.get("outputs") for c in raw.cells if c.cell_type == "code")
-    assert "matplotlib.use" not in "".join(c.source for c in raw.cells)
 
 
 def test_answer_1_dual_optimum_by_linprog(nb):
@@ -62,7 +44,7 @@ def test_answer_1_dual_optimum_by_linprog(nb):
     f, A, b = hand_lp(inst, zero_price_columns(inst))
     dual = linprog(b, A_ub=-A.T, b_ub=-f, bounds=(0, None), method="highs")
     assert dual.status == 0
-    assert answer(nb, "answer_1") == pytest.approx(dual.fun, rel=1e-7)
+    assert notebook_answer(nb, "answer_1") == pytest.approx(dual.fun, rel=1e-7)
 
 
 def test_answer_2_unused_gpu_slots(nb):
@@ -73,7 +55,7 @@ def test_answer_2_unused_gpu_slots(nb):
         for h in range(C.n_worker_servers):
             used = sum(C.worker_demand[i, 0] * s.workers[h, t] for i, s in sol.schedules.items())
             free += C.worker_capacity[h, 0] - used
-    assert answer(nb, "answer_2") == pytest.approx(free)
+    assert notebook_answer(nb, "answer_2") == pytest.approx(free)
 
 
 def _price(log_L, log_U, used, cap):
@@ -114,7 +96,7 @@ def test_answer_3_lemma2_failures_from_the_price_formula(nb):
         if d_primal < (sol.payoffs[i] + d_price) / alpha:
             fails.append(i)
     assert fails  # the instance shows failures; an empty answer would be wrong
-    assert answer(nb, "answer_3") == sorted(fails)
+    assert notebook_answer(nb, "answer_3") == sorted(fails)
 
 
 def test_answer_4_violation_of_20_by_hand(nb):
@@ -131,7 +113,7 @@ def test_answer_4_violation_of_20_by_hand(nb):
     f3 = ip.utility[0](3 - int(ip.arrival[0]))
     expected = f3 - cost - sol.payoffs[0]
     assert expected > 1.0
-    assert answer(nb, "answer_4") == pytest.approx(expected, rel=1e-9)
+    assert notebook_answer(nb, "answer_4") == pytest.approx(expected, rel=1e-9)
     assert JobSchedule(0, np.array([[10, 10, 10, 0]]), np.array([[10, 10, 10, 0]])).completion == 3
 
 
@@ -145,4 +127,4 @@ def test_answer_5_p3_dual_equals_the_assignment_optimum(nb):
     slots = np.repeat(np.arange(pl.n_jobs), cat)  # job i appears K_i times
     value = pl.throughput[slots]  # slots x workers
     r, c = linear_sum_assignment(value, maximize=True)
-    assert answer(nb, "answer_5") == pytest.approx(float(value[r, c].sum()), rel=1e-9)
+    assert notebook_answer(nb, "answer_5") == pytest.approx(float(value[r, c].sum()), rel=1e-9)

@@ -182,7 +182,7 @@ def fig16_heterogeneity() -> Outcome:
     ef = {h: v.mean(axis=0) for h, v in heterogeneity_reductions(levels, seeds, "algorithm1_ef").items()}
     grows_printed = bool((printed[2.0] > printed[0.0]).all())
     grows_ef = int((ef[2.0] > ef[0.0]).sum())
-    detail = (f"as printed, reduction at h = 0 / 2: " + ", ".join(f"{100 * a:.0f}/{100 * b:.0f}" for a, b in
+    detail = ("as printed, reduction at h = 0 / 2: " + ", ".join(f"{100 * a:.0f}/{100 * b:.0f}" for a, b in
                                                                     zip(printed[0.0], printed[2.0]))
               + "; earliest finish: " + ", ".join(f"{100 * a:.0f}/{100 * b:.0f}" for a, b in zip(ef[0.0], ef[2.0]))
               + " (vs gavel_fifo, srtf, sched_homo, sched_allox)")

@@ -4,21 +4,10 @@ Run from the repository root: ``python notebooks/generate/duality.py``.  Edit th
 not the notebook, and regenerate.
 """
 
-from pathlib import Path
+from nbgen import Cells, write
 
-import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
-
-CELLS: list[tuple[str, str]] = []
-
-
-def md(text: str) -> None:
-    CELLS.append(("md", text.strip("\n")))
-
-
-def code(text: str) -> None:
-    CELLS.append(("code", text.strip("\n")))
-
+CELLS = Cells()
+md, code = CELLS.md, CELLS.code
 
 md(r"""
 # LP duality and the primal-dual online algorithm of OASiS
@@ -664,14 +653,5 @@ Economy 94(4), 1986, the auction whose clearing prices are optimal duals.
 """)
 
 
-def build(path: Path) -> None:
-    nb = new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.metadata["language_info"] = {"name": "python"}
-    nb.cells = [new_markdown_cell(t) if k == "md" else new_code_cell(t) for k, t in CELLS]
-    nbformat.validate(nb)
-    nbformat.write(nb, str(path))
-
-
 if __name__ == "__main__":
-    build(Path(__file__).resolve().parents[1] / "duality.ipynb")
+    write("duality", CELLS)

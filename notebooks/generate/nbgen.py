@@ -16,6 +16,16 @@ import nbformat
 NOTEBOOKS = Path(__file__).resolve().parents[1]
 
 
+class Cells(list):
+    """The cells of a notebook in order, as ("md" | "code", source) pairs."""
+
+    def md(self, text: str) -> None:
+        self.append(("md", text))
+
+    def code(self, text: str) -> None:
+        self.append(("code", text))
+
+
 def build(name: str, cells: list[tuple[str, str]]) -> nbformat.NotebookNode:
     """The notebook of ``cells`` (no outputs, cell ids ``<name>-NN``)."""
     nb = nbformat.v4.new_notebook()

@@ -4,22 +4,10 @@ The notebook is generated so that its text, maths and code are reviewed as one f
 ``tests/placement/test_notebook.py`` executes the written notebook.
 """
 
-from pathlib import Path
+from nbgen import Cells, write
 
-import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
-
-OUT = Path(__file__).resolve().parents[1] / "placement.ipynb"
-CELLS: list = []
-
-
-def md(text: str) -> None:
-    CELLS.append(new_markdown_cell(text.strip("\n")))
-
-
-def code(text: str) -> None:
-    CELLS.append(new_code_cell(text.strip("\n")))
-
+CELLS = Cells()
+md, code = CELLS.md, CELLS.code
 
 md(r"""
 # Multi-job placement on heterogeneous GPUs
@@ -503,16 +491,5 @@ print("ANSWERS", json.dumps({"answer_1": float(answer_1), "answer_2": int(answer
 """)
 
 
-def main() -> None:
-    for n, cell in enumerate(CELLS):
-        cell["id"] = f"placement-{n:02d}"  # stable ids: regenerating gives the same file
-    nb = new_notebook(cells=CELLS, metadata={
-        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-        "language_info": {"name": "python"}})
-    nbformat.validate(nb)
-    nbformat.write(nb, str(OUT))
-    print(f"wrote {OUT} ({len(CELLS)} cells)")
-
-
 if __name__ == "__main__":
-    main()
+    write("placement", CELLS)

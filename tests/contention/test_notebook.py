@@ -4,14 +4,13 @@ Every expected value here is computed independently of the notebook (from the fo
 with literal parameters, or by running the simulator in the test).
 """
 
-import ast
 import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from hetopt.testing import check_notebook_figures, run_notebook
+from hetopt.testing import check_notebook_figures, notebook_answer, notebook_errors, notebook_text, run_notebook
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "contention.ipynb"
 
@@ -21,28 +20,16 @@ def nb():
     return run_notebook(NOTEBOOK, timeout=180)
 
 
-def _text(nb) -> str:
-    return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
-
-
-def answer(nb, name: str):
-    """The value of ``name`` shown by the cell that assigns it (its last expression)."""
-    for cell in nb.cells:
-        if cell.cell_type == "code" and re.search(rf"^{name} = ", cell.source, re.M):
-            for o in cell.outputs:
-                if o.get("output_type") == "execute_result":
-                    return ast.literal_eval(o["data"]["text/plain"])
-    raise AssertionError(f"the notebook shows no value of {name}")
 
 
 def test_runs_with_figures_and_no_backend_call(nb):
     assert check_notebook_figures(nb, min_count=3) >= 3
     assert not any("matplotlib.use" in c.source for c in nb.cells)
-    assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.get("output_type") == "error"]
+    assert not notebook_errors(nb)
 
 
 def test_model_mapping_printed_from_the_built_model(nb):
-    out = _text(nb)
+    out = notebook_text(nb)
     for eq, comp in [("(6)", "total_jct"), ("(S1)", "start_once"), ("(S3)", "gpu_capacity"),
                      ("(S4)", "network_capacity"), ("(S5)", "completion")]:
         assert re.search(rf"{re.escape(eq)}\s+-> {comp}\s", out), comp
@@ -58,14 +45,14 @@ def test_contention_happens_and_changes_the_jcts(nb):
     ada, s1 = ada_srsf(w).jct, srsf(w, 1).jct
     differ = int(np.sum(~np.isclose(ada, s1)))
     assert differ > 0  # the workload of the notebook is one where the policies differ
-    assert f"jobs whose JCT differs between Ada-SRSF and SRSF(1): {differ}" in _text(nb)
+    assert f"jobs whose JCT differs between Ada-SRSF and SRSF(1): {differ}" in notebook_text(nb)
     # the small Gantt workload: AdaDUAL both accepts and refuses contention, SRSF(1) never stretches
-    assert re.search(r"started next to a running task [1-9]\d* times, waited [1-9]\d* times", _text(nb))
-    assert re.search(r"SRSF\(1\) .* stretched\s+0 ", _text(nb))
+    assert re.search(r"started next to a running task [1-9]\d* times, waited [1-9]\d* times", notebook_text(nb))
+    assert re.search(r"SRSF\(1\) .* stretched\s+0 ", notebook_text(nb))
 
 
 def test_certificate_and_claims(nb):
-    out = _text(nb)
+    out = notebook_text(nb)
     m = re.search(r"certified optimum ([\d.]+) s \(optimal.*\n.*SRSF\(1\) ([\d.]+) s", out)
     assert m and float(m.group(2)) >= float(m.group(1))  # a contention-free heuristic never beats the optimum
     cross = re.search(r"cross-checks: SCIP ([\d.]+) \(optimal\), HiGHS without the bound's windows ([\d.]+) \(optimal\)",
@@ -77,10 +64,10 @@ def test_certificate_and_claims(nb):
 
 def test_exercises(nb):
     a, b, eta = 6.69e-4, 8.56e-4, 2.35e-4
-    assert answer(nb, "answer_1") == pytest.approx(a + 3 * b * 200 + (3 - 1) * eta * 200)
-    assert answer(nb, "answer_2") is (150 / 400 < b / (2 * (b + eta)))
+    assert notebook_answer(nb, "answer_1") == pytest.approx(a + 3 * b * 200 + (3 - 1) * eta * 200)
+    assert notebook_answer(nb, "answer_2") is (150 / 400 < b / (2 * (b + eta)))
     # Theorem 1: smaller first, larger right after: T1 = b M1, T2 = b (M1 + M2)
-    assert answer(nb, "answer_3") == pytest.approx((1e-3 * 100 + 1e-3 * 400) / 2)
+    assert notebook_answer(nb, "answer_3") == pytest.approx((1e-3 * 100 + 1e-3 * 400) / 2)
 
 
 def test_card_plugin_example_runs():
@@ -92,18 +79,3 @@ def test_card_plugin_example_runs():
     exec(compile(code, "wang2019-contention.md", "exec"), scope)
     assert len(scope["sol"].jct) == 16
 
-
-def test_stored_notebook_is_the_generated_one_without_outputs(monkeypatch):
-    """notebooks/contention.ipynb is what notebooks/generate/contention.py writes (edit the generator, not the JSON)."""
-    import runpy
-
-    import nbformat
-
-    gen = NOTEBOOK.parent / "generate"
-    monkeypatch.syspath_prepend(str(gen))
-    import nbgen
-
-    built = nbgen.build("contention", runpy.run_path(str(gen / "contention.py"), run_name="generator")["CELLS"])
-    stored = nbformat.read(str(NOTEBOOK), as_version=4)
-    assert [(c.cell_type, c.source) for c in stored.cells] == [(c.cell_type, c.source) for c in built.cells]
-    assert all(not c.get("outputs") and c.get("execution_count") is None for c in stored.cells if c.cell_type == "code")

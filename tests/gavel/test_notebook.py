@@ -4,14 +4,13 @@ Expected values are computed here independently: exercise 1 by scipy's LP solver
 written out by hand, exercises 2-3 from the definitions with literal numbers.
 """
 
-import ast
 import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from hetopt.testing import check_notebook_figures, run_notebook
+from hetopt.testing import check_notebook_figures, notebook_answer, notebook_errors, notebook_text, run_notebook
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "gavel.ipynb"
 
@@ -21,28 +20,16 @@ def nb():
     return run_notebook(NOTEBOOK, timeout=180)
 
 
-def _text(nb) -> str:
-    return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
-
-
-def answer(nb, name: str):
-    """The value of ``name`` shown by the cell that assigns it (its last expression)."""
-    for cell in nb.cells:
-        if cell.cell_type == "code" and re.search(rf"^{name} = ", cell.source, re.M):
-            for o in cell.outputs:
-                if o.get("output_type") == "execute_result":
-                    return ast.literal_eval(o["data"]["text/plain"])
-    raise AssertionError(f"the notebook shows no value of {name}")
 
 
 def test_runs_and_plots(nb):
     assert check_notebook_figures(nb, min_count=3) >= 3
     assert not any("matplotlib.use" in c.source for c in nb.cells)
-    assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.get("output_type") == "error"]
+    assert not notebook_errors(nb)
 
 
 def test_model_mechanism_and_certificate(nb):
-    out = _text(nb)
+    out = notebook_text(nb)
     for label in ("(G1) max-min fairness", "(G2) max-min fairness", "(G3) max-min fairness", "(G4) z is below",
                   "(G5) every job finishes"):
         assert label in out
@@ -66,11 +53,11 @@ def test_exercises(nb):
             [s[0], 0, s[1], 0, 0], [0, s[0], 0, s[1], 0]]
     b_ub = [0, 0, 1, 1, c[0], c[1]]
     lp = linprog([0, 0, 0, 0, -1], A_ub=A_ub, b_ub=b_ub, bounds=[(0, None)] * 4 + [(None, None)], method="highs")
-    assert answer(nb, "answer_1") == pytest.approx(-lp.fun, abs=1e-6)
+    assert notebook_answer(nb, "answer_1") == pytest.approx(-lp.fun, abs=1e-6)
     # exercise 2: priorities X / share on type 0: job 0 has 0.5 / 0.25 = 2, job 1 has 1 / 0.75 = 1.33
-    assert answer(nb, "answer_2") == int(np.argmax([0.5 / 0.25, 1.0 / 0.75]))
+    assert notebook_answer(nb, "answer_2") == int(np.argmax([0.5 / 0.25, 1.0 / 0.75]))
     # exercise 3: the makespan is the slowest job's steps over its throughput on its type
-    assert answer(nb, "answer_3") == pytest.approx(max(3600 / 10, 7200 / 4))
+    assert notebook_answer(nb, "answer_3") == pytest.approx(max(3600 / 10, 7200 / 4))
 
 
 def test_card_plugin_example_runs():
@@ -82,18 +69,3 @@ def test_card_plugin_example_runs():
     exec(compile(code, "gavel.md", "exec"), scope)
     assert np.all(np.isfinite(scope["sim"].jct))
 
-
-def test_stored_notebook_is_the_generated_one_without_outputs(monkeypatch):
-    """notebooks/gavel.ipynb is what notebooks/generate/gavel.py writes (edit the generator, not the JSON)."""
-    import runpy
-
-    import nbformat
-
-    gen = NOTEBOOK.parent / "generate"
-    monkeypatch.syspath_prepend(str(gen))
-    import nbgen
-
-    built = nbgen.build("gavel", runpy.run_path(str(gen / "gavel.py"), run_name="generator")["CELLS"])
-    stored = nbformat.read(str(NOTEBOOK), as_version=4)
-    assert [(c.cell_type, c.source) for c in stored.cells] == [(c.cell_type, c.source) for c in built.cells]
-    assert all(not c.get("outputs") and c.get("execution_count") is None for c in stored.cells if c.cell_type == "code")
