@@ -8,9 +8,8 @@
   number, the recorded verdict, the diagnosis).  ``:paper: NAME`` renders one paper's table.
 * ``autodoc-process-docstring``: ``|x|`` in a docstring (plain-text math) is text, not a
   reStructuredText substitution.
-* ``include-read``: the formulation cards of ``models/`` are included as they are, except that a
-  path to a paper's text file outside the repository (``shared/papers/*.txt``) becomes a pointer
-  to the citation at the top of the card.
+* The formulation cards of ``models/`` are included as they are (they cite the papers; the
+  test of the site checks that no page points to a paper's text outside the repository).
 """
 
 from __future__ import annotations
@@ -29,7 +28,6 @@ from sphinx.util.docutils import SphinxDirective
 #: Modules that are public namespaces without being packages (documented when importable).
 EXTRA_NAMESPACES = ("hetopt.plot",)
 
-_PAPER_TEXT = re.compile(r"`(?:\.\./)*(?:shared/)?papers/[\w.-]+\.txt`")
 
 
 # -- API pages --------------------------------------------------------------------------------
@@ -112,12 +110,6 @@ def escape_bars(app: Sphinx, what: str, name: str, obj, options, lines: list[str
         if "|" in line and not _TABLE_ROW.match(line):
             parts = _LITERAL.split(line)
             lines[k] = "".join(p if p.startswith("``") else _BARS.sub(r"\\|\1\\|", p) for p in parts)
-
-
-# -- cards ------------------------------------------------------------------------------------
-def rewrite_paper_paths(app: Sphinx, relative_path, parent_docname: str, content: list[str]) -> None:
-    """Replace ``shared/papers/<paper>.txt`` (not in the repository) by a pointer to the citation."""
-    content[0] = _PAPER_TEXT.sub("the paper cited above", content[0])
 
 
 # -- claims ledger ----------------------------------------------------------------------------
@@ -204,7 +196,6 @@ class ClaimsDirective(SphinxDirective):
 
 def setup(app: Sphinx) -> dict:
     app.connect("config-inited", write_api_pages)
-    app.connect("include-read", rewrite_paper_paths)
     app.connect("autodoc-process-docstring", escape_bars, priority=400)
     app.add_directive("hetopt-claims", ClaimsDirective)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
