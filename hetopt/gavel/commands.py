@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import HetoptError
 from ..report import Table
-from ..result import Solution, Status
+from ..result import OPTIMAL_RTOL, Solution, Status, relative_gap
 from ..validate import instance_digest
 from .instance import KIND, GavelInstance
 from .policies import POLICIES
@@ -54,14 +54,26 @@ def allocate(inst: GavelInstance, policy: str = "max_min_fairness") -> GavelAllo
         raise ValueError(f"policy is {policy!r}; expected one of {', '.join(POLICIES)}")
     t0 = time.perf_counter()
     T = inst.effective_throughput()
-    X = np.asarray(POLICIES[policy](T, inst.scale_factor, inst.capacity,
-                                    **_policy_args(policy, inst.priority_weight, inst.total_steps)))
+    bound = None
+    if policy == "min_total_duration":  # the LP's optimum bounds the makespan: a certified optimum
+        from .makespan import solve_min_total_duration
+
+        r = solve_min_total_duration(T, inst.scale_factor, inst.capacity, inst.total_steps)
+        X, bound = np.asarray(r.allocation), float(r.lp_makespan)
+    else:
+        X = np.asarray(POLICIES[policy](T, inst.scale_factor, inst.capacity,
+                                        **_policy_args(policy, inst.priority_weight, inst.total_steps)))
     rate = (X * T).sum(axis=1)
     with np.errstate(divide="ignore"):
         span = float(np.max(np.where(rate > 0, inst.total_steps / np.where(rate > 0, rate, 1.0), np.inf)))
-    status = Status.OPTIMAL if policy == "min_total_duration" else Status.FEASIBLE
-    return GavelAllocation(status=status, objective=span, wall_time=time.perf_counter() - t0, solver="highs",
-                           policy=policy, allocation=X, job_throughput=rate,
+    status = Status.FEASIBLE
+    if bound is not None:
+        bound = min(bound, span)
+        gap = relative_gap(span, bound)
+        status = Status.OPTIMAL if gap is not None and gap <= OPTIMAL_RTOL else Status.FEASIBLE
+    return GavelAllocation(status=status, objective=span, bound=bound, gap=relative_gap(span, bound),
+                           wall_time=time.perf_counter() - t0, solver="highs", policy=policy, allocation=X,
+                           job_throughput=rate,
                            message="objective: makespan if the allocation were kept until every job finished")
 
 
