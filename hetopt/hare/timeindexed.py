@@ -34,8 +34,17 @@ nondecreasing in ``t``, ``sum_m Y_{k,m,hi_k} = K_n``.
 * capacity, GPU ``m``, slot ``t < H``: ``sum_k Y_{k,m}(t) - Y_{k,m}(t - p_{k,m}) <= 1``;
 * barrier (7), ``t < H``: ``sum_m Y_{k+1,m}(t) <= sum_m Y_{k,m}(t - P_{k,m})`` (a task of round
   ``r+1`` started by ``t`` means every task of round ``r`` started by ``t - P`` on its GPU);
-* objective: ``sum_n w_n / K_n sum_{m,t} (Y_{k,m,t} - Y_{k,m,t-1}) (delta t / S + T^c + T^s)``
-  over each job's last round (the mean completion of its last round, ``<= C_n``).
+* energy, GPU ``m``, ``T <= H`` (TRUE compute times; offsets the compression of rounding every
+  duration down): ``sum_k T^c_{k,m} Y_{k,m}(T - 1 - ceil(T^c_{k,m} / delta)) <= delta T - min_n a_n``
+  (a task started in slot ``t`` ends before ``delta (t + 1) + T^c``; the tasks of one GPU
+  surely ended by ``delta T`` compute in disjoint intervals after the first arrival);
+* barriers over several rounds: ``x_j >= x_i + D_{n,m_i} + (j - 1) d_n`` for ``i`` in round
+  ``r``, ``j`` in round ``r + j`` (``d_n = min_m D_{n,m}``), rounded as one sum (one floor
+  instead of ``j``);
+* objective ``sum_n w_n C_n`` with, for every round ``r``,
+  ``C_n >= 1/K_n sum_{m,t} (Y_{k,m,t} - Y_{k,m,t-1}) (delta t + T^c_{n,m} + T^s_{n,m})
+  + (|R_n| - 1 - r) d_n`` (the mean completion of the round plus the rounds left; each is at
+  most ``C_n``).
 
 Safety margin: the reported bound is the LP optimum minus ``LP_SAFETY`` relative (HiGHS's
 tolerances; the LP is not re-solved in exact arithmetic).
@@ -123,7 +132,8 @@ def grid_step(median_units: float, resolution: float, horizon_units: float, max_
 def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_slots: int = MAX_SLOTS,
                        step: int | None = None, upper: tuple[np.ndarray, np.ndarray] | None = None,
                        time_limit: float | None = None, threads: int | None = 1,
-                       options: dict | None = None, windows: bool = True,
+                       options: dict | None = None, windows: bool = True, energy: bool = True,
+                       chains: bool = True,
                        horizon: float | None = None) -> TimeIndexedBound:
     """Solve the time-indexed LP relaxation (module docstring) with HiGHS.
 
@@ -150,6 +160,11 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
         keeps every slot from the release ``f(a_n) + r min_m P_{n,m}`` to the horizon.
     horizon : float, optional
         Horizon in time units (default: the makespan of ``upper``).
+    energy : bool
+        Add the energy rows (module docstring; default).
+    chains : bool
+        Add the barrier rows from every round to every later round and a completion row per
+        round (module docstring; default), not only between consecutive rounds.
 
     Returns
     -------
@@ -224,6 +239,13 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
         n_ub += 1
 
     cap_rhs_rows = []
+    # C_n >= mean completion of round r + (|R_n| - 1 - r) min_m (T^c + T^s): one row per round
+    dmin = inst.min_round_time
+    with_comp = [bi for bi, b in enumerate(blocks) if chains or b[1] == int(inst.rounds[b[0]]) - 1]
+    comp_row = {bi: k for k, bi in enumerate(with_comp)}
+    comp_rows, comp_cols, comp_vals = [], [], []
+    comp_rhs = np.array([-(int(inst.rounds[blocks[bi][0]]) - 1 - blocks[bi][1]) * float(dmin[blocks[bi][0]])
+                         for bi in with_comp])
     for bi, b in enumerate(blocks):
         n, r, lo, hi, first = b
         K = int(inst.tasks_per_round[n])
@@ -240,10 +262,12 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
                 ub_cols.extend(cols.tolist())
                 ub_vals.extend([1.0, -1.0] * L)
                 n_ub += L
-            if r == int(inst.rounds[n]) - 1:  # objective on the last round (Abel summation)
-                wk = float(inst.weight[n]) / K
-                c[base:base + L] -= wk * delta
-                c[base + L] += wk * (hi * delta + float(inst.compute_time[n, m] + inst.sync_time[n, m]))
+            if bi not in comp_row:
+                continue
+            # completion row of round r (Abel summation of the mean start), coefficients 1/K
+            comp_rows.extend([comp_row[bi]] * (L + 1))
+            comp_cols.extend(range(base, base + L + 1))
+            comp_vals.extend([-delta / K] * L + [(hi * delta + float(inst.compute_time[n, m] + inst.sync_time[n, m])) / K])
         eq_rows.extend([len(eq_b)] * M)
         eq_cols.extend(col(b, m, hi) for m in range(M))
         eq_vals.extend([1.0] * M)
@@ -263,19 +287,54 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
             add_ub(entries)
             if n_ub > before:
                 cap_rhs_rows.append(n_ub - 1)
-    # round barriers (t < H)
-    for bi, b in enumerate(blocks[:-1]):
-        nxt = blocks[bi + 1]
-        if nxt[0] != b[0]:
-            continue
-        n = b[0]
-        for t in range(nxt[2], min(nxt[3], H - 1) + 1):
-            entries = [(col(nxt, m, t), 1.0) for m in range(M)]
-            entries += [(col(b, m, t - int(P[n, m])), -1.0) for m in range(M)]
-            add_ub(entries)
+    # energy (true compute times): tasks on GPU m surely ended by T delta fit in [min a, T delta]
+    energy_rhs: dict[int, float] = {}
+    if energy:
+        cu = -(-tc_u // step)  # ceil(T^c S / step)
+        a_min = float(inst.arrival.min())
+        for m in range(M):
+            for T in range(1, H + 1):
+                entries = []
+                for b in blocks:
+                    n = b[0]
+                    last = T - 1 - int(cu[n, m])  # x < (t + 1) delta, so t <= last means end <= T delta
+                    if last >= b[2]:
+                        entries.append((col(b, m, last), float(inst.compute_time[n, m])))
+                before = n_ub
+                add_ub(entries)
+                if n_ub > before:
+                    energy_rhs[n_ub - 1] = T * delta - a_min
+    # round barriers (t < H), round r to every later round r + j: the j - 1 rounds between
+    # take at least min_m (T^c + T^s) each, so the delay is floor((D_{n,m} + (j-1) d_n) / delta)
+    dmin_u = d_u.min(axis=1)
+    index = {(b[0], b[1]): b for b in blocks}
+    for b in blocks:
+        n, r = b[0], b[1]
+        for j in range(1, int(inst.rounds[n]) - r if chains else min(2, int(inst.rounds[n]) - r)):
+            nxt = index[n, r + j]
+            delay = (d_u[n] + (j - 1) * dmin_u[n]) // step
+            for t in range(nxt[2], min(nxt[3], H - 1) + 1):
+                entries = [(col(nxt, m, t), 1.0) for m in range(M)]
+                entries += [(col(b, m, t - int(delay[m])), -1.0) for m in range(M)]
+                add_ub(entries)
+    n_y = ncol
+    ncol += n_jobs  # the C_n columns
+    comp_first = n_ub
+    ub_rows.extend(comp_first + np.asarray(comp_rows, dtype=np.int64))
+    ub_cols.extend(comp_cols)
+    ub_vals.extend(comp_vals)
+    for bi in with_comp:  # ... - C_n <= -(rounds after r) d_n
+        ub_rows.append(comp_first + comp_row[bi])
+        ub_cols.append(n_y + blocks[bi][0])
+        ub_vals.append(-1.0)
+    n_ub += len(with_comp)
     A_ub = sp.csr_matrix((ub_vals, (ub_rows, ub_cols)), shape=(n_ub, ncol))
     b_ub = np.zeros(n_ub)
     b_ub[cap_rhs_rows] = 1.0
+    for row, v in energy_rhs.items():
+        b_ub[row] = v
+    b_ub[comp_first:] = comp_rhs
+    c = np.concatenate([c, inst.weight.astype(float)])
     A_eq = sp.csr_matrix((eq_vals, (eq_rows, eq_cols)), shape=(len(eq_b), ncol))
     res, y = solve_milp(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=np.array(eq_b), lb=0.0,
                         time_limit=time_limit, threads=threads, raise_on_failure=False,

@@ -95,7 +95,7 @@ def _per_task_lp(inst, step_units, horizon, scale=1000):
 @pytest.mark.parametrize("seed", range(3))
 def test_equals_per_task_formulation_scip(seed):
     inst = random_instance(seed, n_jobs=3, n_gpus=2, max_total_tasks=5)
-    b = time_indexed_bound(inst, step=200, horizon=12.0, windows=False)
+    b = time_indexed_bound(inst, step=200, horizon=12.0, windows=False, energy=False, chains=False)
     assert b.objective == pytest.approx(_per_task_lp(inst, 200, 12.0), rel=1e-6)
 
 
@@ -123,3 +123,12 @@ def test_time_limit_gives_no_bound():
     inst = random_instance(0, n_jobs=6, n_gpus=4, max_rounds=3, max_tasks=2, max_total_tasks=16)
     b = time_indexed_bound(inst, resolution=20, time_limit=1e-3)
     assert b.status is not Status.OPTIMAL and b.bound is None
+
+
+def test_extra_rows_only_raise_the_bound():
+    """Energy and multi-round rows are added to the same variables: the LP value cannot fall."""
+    inst = random_instance(3, n_jobs=5, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=12)
+    plain = time_indexed_bound(inst, energy=False, chains=False).objective
+    full = time_indexed_bound(inst).objective
+    assert full >= plain * (1 - 1e-7)
+    assert full <= solve_exact(inst, time_limit=60).objective
