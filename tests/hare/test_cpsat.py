@@ -111,3 +111,20 @@ def test_engine_table_certifies_small_sizes():
     assert len(t.rows) == 2
     for row in t.rows:
         assert isinstance(row[2], float) and isinstance(row[3], float) and row[4] > 0
+
+
+def test_time_limit_is_never_optimal_and_bound_combines_lp():
+    """20 tasks, CP-SAT stopped by a deterministic limit (no wall-clock dependence): FEASIBLE, never
+    OPTIMAL, with the larger of the LP and CP-SAT bounds; and a tiny wall-clock limit: TIME_LIMIT."""
+    from hetopt.hare.bench import bench_instance
+    from hetopt.hare.cpsat import solve_cpsat_exact
+
+    inst = bench_instance(20)
+    sol = solve_cpsat_exact(inst, options={"max_deterministic_time": 0.2})
+    check_schedule(inst, sol).raise_if_invalid()
+    assert sol.status is Status.FEASIBLE
+    assert sol.info["lp_bound"] is not None and sol.bound >= sol.info["lp_bound"]
+    assert sol.bound <= sol.objective
+    assert sol.objective <= sol.info["hint_objective_scaled"] / (sol.info["time_scale"] * sol.info["weight_scale"]) * (1 + 1e-9)
+    stopped = solve_cpsat_exact(inst, time_limit=0.5)
+    assert stopped.status is Status.TIME_LIMIT and stopped.bound <= stopped.objective
