@@ -274,6 +274,12 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
     up = scaled_instance(inst, sc)
     hint = _best_schedule(up)
     hint_obj = float(up.weight @ _completions(up, *hint))
+    if inst.n_tasks > COARSE_MIN_TASKS:  # the baselines too (cheap, and better on larger instances)
+        from .exact import best_known_schedule
+
+        bstart, bgpu, bobj = best_known_schedule(up)
+        if bobj < hint_obj:
+            hint, hint_obj = (bstart, bgpu), bobj
     lb, coarse_info = None, {}
     if coarse is None:
         coarse = False

@@ -71,7 +71,8 @@ from ..solvers import solve_milp
 from .bounds import time_bounds
 from .instance import HareInstance
 
-__all__ = ["TimeIndexedBound", "time_indexed_bound", "grid_step", "RESOLUTION", "MAX_SLOTS", "LP_SAFETY"]
+__all__ = ["TimeIndexedBound", "time_indexed_bound", "grid_step", "RESOLUTION", "MAX_SLOTS", "MAX_COLUMNS",
+           "LP_SAFETY"]
 
 #: Default slots per median compute time.
 RESOLUTION = 10
@@ -79,6 +80,8 @@ RESOLUTION = 10
 MAX_SLOTS = 1500
 #: HiGHS options of the LP solve.
 LP_OPTIONS: dict = {"solver": "ipm"}
+#: The step grows until (job rounds) x GPUs x slots is at most this.
+MAX_COLUMNS = 30_000
 #: Relative amount subtracted from the LP optimum against solver tolerances.
 LP_SAFETY = 1e-6
 
@@ -130,6 +133,7 @@ def grid_step(median_units: float, resolution: float, horizon_units: float, max_
 
 
 def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_slots: int = MAX_SLOTS,
+                       max_columns: int = MAX_COLUMNS,
                        step: int | None = None, upper: tuple[np.ndarray, np.ndarray] | None = None,
                        time_limit: float | None = None, threads: int | None = 1,
                        options: dict | None = None, windows: bool = True, energy: bool = True,
@@ -144,6 +148,10 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
         Slots per median compute time (finer: tighter and larger).
     max_slots : int
         Most slots in the horizon (the step grows beyond ``resolution`` to respect it).
+    max_columns : int
+        The step also grows until (job rounds) x GPUs x slots is at most this (the LP's size
+        and time; at 100 tasks the default gives a step of about a third of the median
+        compute time).
     step : int, optional
         Grid step in integer units of ``S`` (overrides ``resolution``); for tests.
     upper : (start, gpu), optional
@@ -188,7 +196,8 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
     idx = np.arange(inst.n_tasks)
     makespan = float(np.max(start + inst.task_compute[idx, gpu])) if horizon is None else float(horizon)
     if step is None:
-        step = grid_step(float(np.median(tc_u)), resolution, makespan * S, int(max_slots))
+        slots_cap = min(int(max_slots), max(int(max_columns) // max(int(inst.rounds.sum()) * inst.n_gpus, 1), 1))
+        step = grid_step(float(np.median(tc_u)), resolution, makespan * S, slots_cap)
     step = int(step)
     if step < 1:
         raise ValueError(f"step is {step}; expected a positive number of units")
