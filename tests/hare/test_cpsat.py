@@ -128,3 +128,19 @@ def test_time_limit_is_never_optimal_and_bound_combines_lp():
     assert sol.objective <= sol.info["hint_objective_scaled"] / (sol.info["time_scale"] * sol.info["weight_scale"]) * (1 + 1e-9)
     stopped = solve_cpsat_exact(inst, time_limit=0.5)
     assert stopped.status is Status.TIME_LIMIT and stopped.bound <= stopped.objective
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_identical_gpu_symmetry_and_cumulative_keep_the_optimum(seed):
+    """Identical GPUs (homogeneous instance): relabelling symmetry breaking and the implied
+    cumulative leave the optimum unchanged (brute force)."""
+    from hetopt.hare.cpsat import build_cpsat, scaled_instance, scaling
+    from hetopt.solvers import solve_cpsat
+
+    inst = random_instance(seed, n_jobs=3, n_gpus=3, max_total_tasks=5, homogeneous=True)
+    up = scaled_instance(inst, scaling(inst))
+    bf = brute_force(up).objective
+    for kw in ({"gpu_symmetry": True, "redundant": True}, {"gpu_symmetry": False, "redundant": False}):
+        model, _ = build_cpsat(up, **kw)
+        res, _ = solve_cpsat(model)
+        assert res.status is Status.OPTIMAL and res.objective == pytest.approx(bf, rel=1e-9)

@@ -132,3 +132,12 @@ def test_extra_rows_only_raise_the_bound():
     full = time_indexed_bound(inst).objective
     assert full >= plain * (1 - 1e-7)
     assert full <= solve_exact(inst, time_limit=60).objective
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_bound_at_least_the_chain_bound(seed):
+    """The first-round completion row gives C_n >= a_n - delta + |R_n| d_n, so the LP is at
+    least sum_n w_n LB_n - delta sum_n w_n (LB_n = ``completion_lower_bound``)."""
+    inst = random_instance(seed, n_jobs=5, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=12)
+    b = time_indexed_bound(inst)
+    assert b.bound >= (inst.weight @ inst.completion_lower_bound - b.step * inst.weight.sum()) * (1 - 1e-6)
