@@ -250,7 +250,8 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
         (models/hare2022.md).
     lp_bound : bool, optional
         First solve the time-indexed LP (:func:`hetopt.hare.timeindexed.time_indexed_bound`,
-        at most :data:`LP_SHARE` of the time limit): its bound is valid for the true problem
+        at most :data:`LP_SHARE` of the time limit; again on a grid twice as fine when time is
+        left, :data:`LP_REFINE_FACTOR`): its bound is valid for the true problem
         and is combined with CP-SAT's (the reported bound is the larger); list schedules in the order of its mean starts are hint
         candidates.  Default: when ``|D| >`` :data:`COARSE_MIN_TASKS`.
     redundant : bool
@@ -352,6 +353,9 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
 LP_SHARE = 0.4
 #: Seconds for the time-indexed LP stage when the solve has no time limit.
 LP_TIME = 60.0
+#: The LP is solved again on a grid twice as fine when the time left in its share exceeds
+#: this many times the first solve's time (interior point time grows faster than the size).
+LP_REFINE_FACTOR = 4.0
 
 
 def _lp_stage(inst: HareInstance, up: HareInstance, sc: Scaling, time_limit: float | None,
@@ -361,8 +365,16 @@ def _lp_stage(inst: HareInstance, up: HareInstance, sc: Scaling, time_limit: flo
     from .exact import semi_active
     from .timeindexed import time_indexed_bound
 
+    from .timeindexed import MAX_COLUMNS, RESOLUTION
+
     budget = LP_TIME if time_limit is None else LP_SHARE * time_limit
     ti = time_indexed_bound(inst, time_limit=budget, threads=threads)
+    if ti.bound is not None and LP_REFINE_FACTOR * ti.wall_time < budget - ti.wall_time:
+        # time left: a grid twice as fine (the bound of a finer grid is usually higher, not always)
+        fine = time_indexed_bound(inst, resolution=2 * RESOLUTION, max_columns=int(2.5 * MAX_COLUMNS),
+                                  time_limit=budget - ti.wall_time, threads=threads)
+        if fine.bound is not None and fine.bound > ti.bound:
+            ti = fine
     info = {"lp_bound": ti.bound, "lp_status": ti.status.value, "lp_wall_time": ti.wall_time, "lp_step": ti.step,
             "lp_columns": ti.n_vars}
     if ti.bound is None:

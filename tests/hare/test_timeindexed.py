@@ -141,3 +141,12 @@ def test_bound_at_least_the_chain_bound(seed):
     inst = random_instance(seed, n_jobs=5, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=12)
     b = time_indexed_bound(inst)
     assert b.bound >= (inst.weight @ inst.completion_lower_bound - b.step * inst.weight.sum()) * (1 - 1e-6)
+
+
+@pytest.mark.parametrize("stem", ["hare2022_fig1", "hare2022_theorem4_counterexample", "hare2022_theorem4_release_dates"])
+def test_bound_below_bundled_optima(stem):
+    from hetopt.data import instance_path
+
+    inst = HareInstance.from_json(str(instance_path(stem)))
+    opt = brute_force(inst).objective if inst.n_tasks <= 6 else solve_exact(inst, time_limit=60).objective
+    assert time_indexed_bound(inst).bound <= opt * (1 + 1e-12)
