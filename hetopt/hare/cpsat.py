@@ -29,7 +29,9 @@ integral; then the scaled model is the true one and the rounding error is zero. 
 
 The result is OPTIMAL only when CP-SAT proves optimality and this valid bound meets the
 recomputed true objective within ``OPTIMAL_RTOL``; otherwise FEASIBLE or TIME_LIMIT with
-bound and gap.
+bound and gap.  Above 12 tasks the time-indexed LP of :mod:`hetopt.hare.timeindexed` runs
+first: the reported bound is the larger of its bound and CP-SAT's, and its mean starts give
+hint candidates (:func:`solve_cpsat_exact`).
 
 References
 ----------
