@@ -91,47 +91,6 @@ def _exact_bench(quick: bool) -> Table:
     return t
 
 
-#: Tasks per instance of the engine benchmark (4 GPUs, seed 0) and its time limit per solve.
-ENGINE_BENCH_SIZES = (6, 8, 10, 12, 14, 16, 20, 25, 30)
-ENGINE_BENCH_LIMIT = 60.0
-
-
-def _engine_bench(quick: bool) -> Table:
-    """Tasks against time for each exact engine: up the sizes until one is not certified within
-    the limit, that size's gap reported, then stop (the largest certified size is the row
-    before).  Same instances for both engines, measured in one run: the time ratio is a ratio."""
-    from ortools.sat.python import cp_model  # noqa: F401  (imported before timing: the first import takes ~1 s)
-
-    sizes, limit = ((4, 6, 8), 20.0) if quick else (ENGINE_BENCH_SIZES, ENGINE_BENCH_LIMIT)
-    t = Table(f"Hare: exact engines, tasks against time (4 GPUs, seed 0, {limit:g} s limit, 1 thread)",
-              ["tasks", "jobs", "engine", "status", "objective", "bound", "gap", "time [s]", "milp/cpsat time"])
-    running = {"cpsat": True, "milp": True}
-    largest: dict[str, int | None] = {"cpsat": None, "milp": None}
-    for d in sizes:
-        inst = random_instance(seed=0, n_jobs=max(2, d // 3), n_gpus=4, max_rounds=3, max_tasks=2, max_total_tasks=d)
-        times = {}
-        for engine in ("cpsat", "milp"):
-            if not running[engine]:
-                continue
-            sol = solve_exact(inst, engine=engine, time_limit=limit)
-            check_schedule(inst, sol).raise_if_invalid()
-            times[engine] = sol.wall_time
-            ratio = times["milp"] / times["cpsat"] if engine == "milp" and "cpsat" in times else None
-            t.add(inst.n_tasks, inst.n_jobs, engine, sol.status.value, sol.objective, sol.bound, sol.gap,
-                  sol.wall_time, ratio)
-            if sol.status.value == "optimal":
-                largest[engine] = inst.n_tasks
-            else:
-                running[engine] = False
-        if not any(running.values()):
-            break
-    t.notes.append("largest certified: " + ", ".join(f"{e} {v} tasks" for e, v in largest.items())
-                   + "; goal (issue 13): 30 tasks / 4 GPUs within 60 s")
-    t.notes.append("cpsat: times x10^k rounded up, bound valid for the true data (hetopt.hare.cpsat); "
-                   "above 12 tasks a coarse rounded-down model gives the first bound")
-    return t
-
-
 def _scale_bench(quick: bool) -> list[Table]:
     n_jobs, gpus = (30, cluster(v100=8, p100=4, k80=4)) if quick else (300, cluster(v100=64, p100=48, k80=48))
     inst = generate_workload(n_jobs, gpus, seed=0, rate=10.0, iterations_per_task=200)
@@ -156,9 +115,16 @@ def _scale_bench(quick: bool) -> list[Table]:
 
 
 def bench(quick: bool = False) -> list[Table]:
-    """Exact engines (tasks against time), relaxation solve times and Algorithm 1 vs the
-    baselines at the paper's scale."""
-    return [_engine_bench(quick), _exact_bench(quick), *_scale_bench(quick)]
+    """Exact engines (largest certified within 60 s, the gap one size further), the time-indexed
+    bound at 50 and 100 tasks, relaxation solve times and Algorithm 1 vs the baselines at the
+    paper's scale.  ``quick``: small sizes and limits (under 30 s)."""
+    from .bench import bound_table, engine_table
+
+    if quick:
+        tables = [engine_table((6, 8, 10), 3.0), bound_table((14,), 3.0, refine=False)]
+    else:
+        tables = [engine_table(), bound_table()]
+    return [*tables, _exact_bench(quick), *_scale_bench(quick)]
 
 
 def export_model(inst: HareInstance):
