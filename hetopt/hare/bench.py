@@ -35,9 +35,9 @@ BOUND_SIZES = (50, 100)
 LIMIT = 60.0
 
 
-def bench_instance(tasks: int, seed: int = 0, n_gpus: int = 4):
+def bench_instance(tasks: int, *, seed: int = 0, n_gpus: int = 4):
     """The benchmark instance with (at most) ``tasks`` tasks."""
-    return random_instance(seed, n_jobs=max(2, tasks // 3), n_gpus=n_gpus, max_rounds=3, max_tasks=2,
+    return random_instance(seed=seed, n_jobs=max(2, tasks // 3), n_gpus=n_gpus, max_rounds=3, max_tasks=2,
                            max_total_tasks=tasks)
 
 
@@ -70,7 +70,7 @@ def engine_table(sizes=ENGINE_SIZES, limit: float = LIMIT, *, seed: int = 0, thr
     for d in sizes:
         if not any(running.values()):
             break
-        inst = bench_instance(d, seed)
+        inst = bench_instance(d, seed=seed)
         cells, times, optimum = [], {}, None
         for e in engines:
             if not running[e]:
@@ -109,7 +109,7 @@ def bound_table(sizes=BOUND_SIZES, limit: float = LIMIT, *, seed: int = 0, threa
               ["tasks", "jobs", "heuristic", "LP bound", "LP time [s]", "LP columns", "cpsat incumbent",
                "cpsat status", "best bound", "gap/bound", "gap/incumbent", "LP step"])
     for d in sizes:
-        inst = bench_instance(d, seed)
+        inst = bench_instance(d, seed=seed)
         h = best_known_schedule(inst)[2]
         t0 = time.perf_counter()
         ti = time_indexed_bound(inst, time_limit=2 * limit, threads=threads)

@@ -137,7 +137,7 @@ def test_identical_gpu_symmetry_and_cumulative_keep_the_optimum(seed):
     from hetopt.hare.cpsat import build_cpsat, scaled_instance, scaling
     from hetopt.solvers import solve_cpsat
 
-    inst = random_instance(seed, n_jobs=3, n_gpus=3, max_total_tasks=5, homogeneous=True)
+    inst = random_instance(seed=seed, n_jobs=3, n_gpus=3, max_total_tasks=5, homogeneous=True)
     up = scaled_instance(inst, scaling(inst))
     bf = brute_force(up).objective
     for kw in ({"gpu_symmetry": True, "redundant": True}, {"gpu_symmetry": False, "redundant": False}):
