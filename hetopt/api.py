@@ -53,7 +53,7 @@ CATEGORIES: dict[str, dict[str, str]] = {
              "srtf_round": "baseline", "sched_homo_offline": "baseline", "sched_allox_offline": "baseline"},
     "oasis": {"exact": "exact", "oasis": "heuristic", "oasis_capped": "heuristic", "fifo": "baseline",
               "drf": "baseline", "rrh": "baseline", "dorm": "baseline"},
-    "contention": {"exact": "exact", "ada_srsf": "heuristic", "ada_srsf_lwf2": "heuristic",
+    "contention": {"exact": "exact", "exact_cpsat": "exact", "exact_milp": "exact", "ada_srsf": "heuristic", "ada_srsf_lwf2": "heuristic",
                    "ada_srsf_lwf4": "heuristic", "ada_srsf_ff": "heuristic", "ada_srsf_ls": "heuristic",
                    "ada_srsf_rand": "heuristic", "srsf1": "baseline", "srsf2": "baseline", "srsf3": "baseline"},
     "hadar": {"exact": "exact", "hadar": "heuristic", "hadare": "heuristic", "gavel": "baseline",

@@ -20,15 +20,21 @@ from .solution import ContentionSolution
 from .workload import generate_workload, tiny_instance
 
 __all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "validate", "bench",
-           "export_model", "milp_srsf1"]
+           "export_model", "exact_srsf1"]
 
-def milp_srsf1(inst: ContentionInstance) -> ContentionSolution:
-    """The exact contention-free MILP on the placement LWF-1 gives under SRSF(1)."""
+def exact_srsf1(inst: ContentionInstance, *, engine: str = "cpsat", time_limit: float | None = None,
+               threads: int = 1, seed: int = 0) -> ContentionSolution:
+    """The exact contention-free optimum on the placement LWF-1 gives under SRSF(1).
+
+    ``engine`` is ``"cpsat"`` (default) or ``"milp"`` (:func:`hetopt.contention.solve_exact`);
+    SRSF(1)'s total JCT on that placement is the upper bound that sets the time windows.
+    """
     from ..inputs import check_instance
 
     check_instance(inst, ContentionInstance, "inst")
     ref = srsf(inst, 1)
-    return solve_exact(inst, ref.placement, upper_bound=ref.objective)
+    return solve_exact(inst, ref.placement, upper_bound=ref.objective, engine=engine, time_limit=time_limit,
+                       threads=threads, seed=seed)
 
 
 METHODS: dict[str, Callable[[ContentionInstance], ContentionSolution]] = {
@@ -41,7 +47,9 @@ METHODS: dict[str, Callable[[ContentionInstance], ContentionSolution]] = {
     "ada_srsf_ff": functools.partial(ada_srsf, placement="ff"),
     "ada_srsf_ls": functools.partial(ada_srsf, placement="ls"),
     "ada_srsf_rand": functools.partial(ada_srsf, placement="rand", seed=0),
-    "exact": milp_srsf1,
+    "exact": exact_srsf1,
+    "exact_cpsat": functools.partial(exact_srsf1, engine="cpsat"),
+    "exact_milp": functools.partial(exact_srsf1, engine="milp"),
 }
 
 

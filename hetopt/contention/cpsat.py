@@ -95,7 +95,7 @@ class CpScaling:
 def _decimals(values: np.ndarray, limit: float) -> int | None:
     for d in range(MAX_DECIMALS + 1):
         v = values * 10.0 ** d
-        if np.all(np.abs(v - np.round(v)) <= 1e-9 * np.maximum(1.0, np.abs(v))) and np.max(np.abs(v), initial=0) <= limit:
+        if np.all(np.abs(v - np.round(v)) <= 1e-6 + 1e-12 * np.abs(v)) and np.max(np.abs(v), initial=0) <= limit:
             return d
     return None
 
@@ -103,7 +103,7 @@ def _decimals(values: np.ndarray, limit: float) -> int | None:
 def _up(value: float, scale: int) -> int:
     v = value * scale
     r = round(v)
-    return int(r) if abs(v - r) <= 1e-9 * max(1.0, abs(v)) else int(math.ceil(v))
+    return int(r) if abs(v - r) <= 1e-6 + 1e-12 * abs(v) else int(math.ceil(v))
 
 
 def _check_placement(inst: ContentionInstance, placement: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
@@ -145,7 +145,8 @@ def cpsat_tasks(inst: ContentionInstance, placement: Sequence[Sequence[int]]) ->
         sc = CpScaling(10 ** d, True, 0)
     else:
         d = max(0, int(math.floor(math.log10(TARGET_HORIZON / max(horizon, 1e-300)))))
-        n_tasks = int(sum(inst.iterations[k] * (2 * len(placement[k]) + 1) for k in range(inst.n_jobs)))
+        n_tasks = int(sum(inst.iterations[k] * (2 * len(placement[k]) + (len(servers[k]) > 1))
+                          for k in range(inst.n_jobs)))
         sc = CpScaling(10 ** d, False, 1 + n_tasks)
     tasks: list[CpTask] = []
     for k in range(inst.n_jobs):
@@ -215,7 +216,8 @@ def _has_comm(inst: ContentionInstance, gpus) -> bool:
 
 
 def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arrival: Sequence[int],
-                upper_objective: int | None = None, cut: int | None = None, hint: dict | None = None):
+                upper_objective: int | None = None, cut: int | None = None, hint: dict | None = None,
+                cuts: bool = True):
     """The CP-SAT model of the contention-free problem on scaled integer data.
 
     Parameters
@@ -234,6 +236,9 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
         Impose ``sum_k (F_k - A_k) <= cut`` (S6).
     hint : dict, optional
         Scaled start of every task key (a feasible schedule), given to CP-SAT as a hint.
+    cuts : bool
+        Add the valid completion-time inequalities of :func:`_add_completion_cuts` (they
+        tighten CP-SAT's linear relaxation; no schedule is cut off).
 
     Returns
     -------
@@ -290,6 +295,8 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
                     m.add(S[f.key] >= sync_end)
             else:
                 m.add(F[k] >= sync_end)  # (S5)
+    if cuts:
+        _add_completion_cuts(m, inst, tasks, F, arrival, dur)
     total = sum(F) - int(sum(arrival))
     m.minimize(total)  # (6)
     if cut is not None:
@@ -300,6 +307,48 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
     return m, {"S": S, "F": F}
 
 
+#: Per resource, all subsets of its jobs get a cut up to this many jobs; beyond, nested subsets by release.
+CUT_ALL_SUBSETS = 6
+
+
+def _add_completion_cuts(m, inst, tasks, F, arrival, dur) -> int:
+    """Queyranne's inequalities with release dates, per GPU and per server network.
+
+    On a resource, job ``k``'s tasks form a (preemptive) block of total length ``w_k``, released
+    at ``r_k`` and finished by ``C_k <= F_k - q_k`` (``q_k`` the work of job k that must follow
+    its last task there: the last all-reduce for a GPU, nothing for a network).  Every
+    preemptive single-machine schedule satisfies, for every subset ``T`` of the blocks,
+    ``sum_T w_k C_k >= r(T) w(T) + (w(T)^2 + sum_T w_k^2) / 2`` with ``r(T) = min_T r_k``
+    (mean-busy-time argument: ``C_k >= M_k + w_k / 2`` and ``sum w_k M_k >= r(T) w(T) + w(T)^2 / 2``),
+    so these cuts keep every schedule.  Returns the number of cuts added.
+    """
+    import itertools
+
+    blocks: dict = {}
+    for t in tasks:
+        res = [("g", t.where)] if t.kind != "c" else [("n", s) for s in t.where]
+        for r in res:
+            blocks.setdefault(r, {}).setdefault(t.job, 0)
+            blocks[r][t.job] += t.scaled
+    n = 0
+    for r, work in blocks.items():
+        jobs = sorted(work, key=lambda k: (arrival[k], k))
+        if len(jobs) < 2:
+            continue
+        rel = {k: arrival[k] + (0 if r[0] == "g" else dur[(k, "f")] + dur[(k, "b")]) for k in jobs}
+        tail = {k: (dur.get((k, "c"), 0) if r[0] == "g" else 0) for k in jobs}
+        if len(jobs) <= CUT_ALL_SUBSETS:
+            subsets = [c for size in range(2, len(jobs) + 1) for c in itertools.combinations(jobs, size)]
+        else:
+            subsets = [tuple(jobs[i:]) for i in range(len(jobs) - 1)]
+        for T in subsets:
+            wT = sum(work[k] for k in T)
+            rhs = min(rel[k] for k in T) * wT + (wT * wT + sum(work[k] ** 2 for k in T)) / 2
+            m.add(sum(work[k] * (F[k] - tail[k]) for k in T) >= int(math.ceil(rhs - 1e-9)))
+            n += 1
+    return n
+
+
 def solve_cpsat_exact(
     inst: ContentionInstance,
     placement: Sequence[Sequence[int]],
@@ -308,6 +357,7 @@ def solve_cpsat_exact(
     time_limit: float | None = None,
     threads: int | None = 1,
     seed: int = 0,
+    cuts: bool = True,
 ) -> ContentionSolution:
     """Optimal contention-free schedule for a fixed placement, by CP-SAT (module docstring).
 
@@ -325,6 +375,8 @@ def solve_cpsat_exact(
         CP-SAT workers (1: deterministic for a given ``seed``).
     seed : int
         CP-SAT's random seed.
+    cuts : bool
+        Add the valid completion-time cuts (:func:`_add_completion_cuts`).
 
     Returns
     -------
@@ -351,7 +403,7 @@ def solve_cpsat_exact(
     if upper_bound is not None:
         cut = int(math.floor(upper_bound * sc.time * (1 + 1e-12) + 1e-9)) + allowance
     try:
-        model, v = build_cpsat(inst, placement, tasks, arrival=arr_s, hint=hint, cut=cut,
+        model, v = build_cpsat(inst, placement, tasks, arrival=arr_s, hint=hint, cut=cut, cuts=cuts,
                                upper_objective=hint_obj if cut is None else min(hint_obj, cut))
     except InfeasibleError:
         raise InfeasibleError(f"upper_bound {upper_bound} is below the sum of the jobs' critical paths: "
