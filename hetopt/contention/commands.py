@@ -168,11 +168,6 @@ def bench(quick: bool = False) -> list[Table]:
               sol.average_jct / ref, paper, None if paper is None else paper / _PAPER_AVG_JCT["Ada-SRSF"])
     t.notes.append("Paper: Ada-SRSF 20.1% / 36.7% lower average JCT than SRSF(1) / SRSF(2) (Table V); "
                    "LWF-1 42.8% lower than FF (Table IV).")
-    tm = Table("Exact MILP on tiny instances", ["seed", "binaries", "MILP time (s)", "status", "opt", "SRSF(1)"])
-    for s in range(2 if quick else 6):
-        inst_t = tiny_instance(s)
-        ref1 = srsf(inst_t, 1)
-        m = build_milp(inst_t, ref1.placement, upper_bound=ref1.objective)
-        opt = solve_exact(inst_t, ref1.placement, upper_bound=ref1.objective)
-        tm.add(s, len(m.x), opt.wall_time, opt.status.value, opt.objective, ref1.objective)
-    return [t, tm]
+    from .exact_bench import engine_bench
+
+    return [engine_bench(quick), t]

@@ -15,6 +15,14 @@ minimise the total JCT (6).  In continuous time:
 - ``F_k`` = end of the last all-reduce / barrier (S5); objective ``sum_k (F_k - A_k)`` (6);
   with ``upper_bound`` U the cut ``sum_k (F_k - A_k) <= U`` (S6).
 
+Dominated GPUs (an exact reduction).  Given the all-reduce / barrier times, the GPUs are
+independent: a GPU's schedule is feasible iff each forward of iteration i starts after the
+iteration i - 1 sync and each backward ends before the iteration i sync.  So when the jobs of
+GPU g' are a subset of those of GPU g, g's schedule restricted to them is feasible on g' with
+the same syncs: only the GPUs whose job set is maximal under inclusion (one per set) are
+modelled (:func:`gpu_representatives`), and each other GPU copies the schedule of a GPU whose
+job set contains its own.  The optimum is unchanged (the tests compare with the full MILP).
+
 Equivalence with the MILP.  With integral data, some optimal schedule is semi-active (every
 task starts at the end of a predecessor or resource predecessor, or at an arrival), so its
 starts are integral and lie on the MILP's slot grid: both models have the same optimum (the
@@ -60,7 +68,8 @@ from ..solvers import solve_cpsat
 from .instance import ContentionInstance
 from .solution import ContentionSolution, TaskRecord, schedule_solution
 
-__all__ = ["MAX_DECIMALS", "TARGET_HORIZON", "CpTask", "CpScaling", "cpsat_tasks", "build_cpsat", "retime",
+__all__ = ["MAX_DECIMALS", "TARGET_HORIZON", "DEFAULT_OPTIONS", "CpTask", "CpScaling", "cpsat_tasks", "gpu_representatives",
+           "build_cpsat", "retime",
            "solve_cpsat_exact"]
 
 #: Most decimal places tried for an exact integer scaling of the times.
@@ -68,6 +77,9 @@ MAX_DECIMALS = 9
 #: Scaled serial horizon aimed at when the times have more decimals (integers far below 2^53).
 TARGET_HORIZON = 1e9
 _PHASE = {"f": 0, "b": 1, "c": 2}
+#: CP-SAT parameters of :func:`solve_cpsat_exact`: the full linear relaxation (with the cuts it
+#: proves the 8-job instances of the bench; the default level 1 leaves a large bound gap).
+DEFAULT_OPTIONS = {"linearization_level": 2}
 
 
 @dataclass(frozen=True)
@@ -157,6 +169,27 @@ def cpsat_tasks(inst: ContentionInstance, placement: Sequence[Sequence[int]]) ->
             if len(servers[k]) > 1:
                 tasks.append(CpTask(("c", k, i), k, i, "c", servers[k], float(comm[k]), _up(comm[k], sc.time)))
     return tasks, sc
+
+
+def gpu_representatives(placement) -> dict[int, int]:
+    """GPU -> the modelled GPU whose schedule it copies (module docstring: dominated GPUs).
+
+    A GPU represents itself when its job set is maximal under inclusion and it is the lowest
+    index with that set; any other GPU maps to the lowest-index GPU with a maximal set that
+    contains its own.
+    """
+    jobs: dict[int, frozenset] = {}
+    for k, gpus in enumerate(placement):
+        for g in gpus:
+            jobs[int(g)] = jobs.get(int(g), frozenset()) | {k}
+    rep_of_set: dict[frozenset, int] = {}
+    for g in sorted(jobs):
+        rep_of_set.setdefault(jobs[g], g)
+    maximal = [js for js in rep_of_set if not any(js < other for other in rep_of_set)]
+    out = {}
+    for g, js in jobs.items():
+        out[g] = min(rep_of_set[m] for m in maximal if js <= m)
+    return out
 
 
 def retime(inst: ContentionInstance, placement, tasks: list[CpTask], starts: dict, *, scaled: bool,
@@ -270,8 +303,12 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
     for t in tasks:
         for r in ([("g", t.where)] if t.kind != "c" else [("n", s) for s in t.where]):
             per_res.setdefault(r, []).append(iv[t.key])
+    # a server network whose all-reduces all use another server too is implied by that one's no-overlap
+    net_jobs = {r: frozenset(t.job for t in tasks if t.kind == "c" and r[1] in t.where) for r in per_res if r[0] == "n"}
+    implied = {r for r in net_jobs if any(net_jobs[r] < net_jobs[o] or (net_jobs[r] == net_jobs[o] and o < r)
+                                          for o in net_jobs)}
     for r, ivs in per_res.items():
-        if len(ivs) > 1:
+        if len(ivs) > 1 and r not in implied:
             m.add_no_overlap(ivs)  # (S3) per GPU, (S4) per server network
     F = [m.new_int_var(arrival[k] + lb[k], max(arrival[k] + lb[k], h[k]), f"F{k}") for k in range(nj)]
     by_job: dict = {}
@@ -308,7 +345,7 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
 
 
 #: Per resource, all subsets of its jobs get a cut up to this many jobs; beyond, nested subsets by release.
-CUT_ALL_SUBSETS = 6
+CUT_ALL_SUBSETS = 7
 
 
 def _add_completion_cuts(m, inst, tasks, F, arrival, dur) -> int:
@@ -358,6 +395,8 @@ def solve_cpsat_exact(
     threads: int | None = 1,
     seed: int = 0,
     cuts: bool = True,
+    reduce: bool = True,
+    options: dict | None = None,
 ) -> ContentionSolution:
     """Optimal contention-free schedule for a fixed placement, by CP-SAT (module docstring).
 
@@ -377,6 +416,10 @@ def solve_cpsat_exact(
         CP-SAT's random seed.
     cuts : bool
         Add the valid completion-time cuts (:func:`_add_completion_cuts`).
+    reduce : bool
+        Model only the GPUs of :func:`gpu_representatives` (exact; module docstring).
+    options : dict, optional
+        CP-SAT parameters by name (``SatParameters`` fields), over :data:`DEFAULT_OPTIONS`.
 
     Returns
     -------
@@ -402,14 +445,17 @@ def solve_cpsat_exact(
     cut = None
     if upper_bound is not None:
         cut = int(math.floor(upper_bound * sc.time * (1 + 1e-12) + 1e-9)) + allowance
+    reps = gpu_representatives(placement) if reduce else {g: g for p in placement for g in p}
+    model_tasks = [t for t in tasks if t.kind == "c" or reps[t.where] == t.where]
     try:
-        model, v = build_cpsat(inst, placement, tasks, arrival=arr_s, hint=hint, cut=cut, cuts=cuts,
+        model, v = build_cpsat(inst, placement, model_tasks, arrival=arr_s, hint=hint, cut=cut, cuts=cuts,
                                upper_objective=hint_obj if cut is None else min(hint_obj, cut))
     except InfeasibleError:
         raise InfeasibleError(f"upper_bound {upper_bound} is below the sum of the jobs' critical paths: "
                               "no schedule meets it") from None
     rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.05)
-    res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False)
+    res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
+                          options={**DEFAULT_OPTIONS, **(options or {})})
     if res.status is Status.INFEASIBLE:
         raise InfeasibleError(f"no contention-free schedule with this placement has total JCT <= upper_bound = "
                               f"{upper_bound}: the bound is below the optimum (CP-SAT proved infeasibility)")
@@ -421,6 +467,9 @@ def solve_cpsat_exact(
             raise SolverError(f"cpsat: time limit reached with no schedule within upper_bound = {upper_bound}")
     else:
         starts = {key: cp.value(var) for key, var in v["S"].items()}
+        for t in tasks:  # a dominated GPU copies its representative's schedule
+            if t.key not in starts:
+                starts[t.key] = starts[(t.kind, t.job, t.iteration, reps[t.where])]
     true_starts, finish = retime(inst, placement, tasks, starts, scaled=False)
     trace = [TaskRecord(t.kind, t.job, t.iteration, t.where, true_starts[t.key], true_starts[t.key] + t.duration)
              for t in tasks]

@@ -45,9 +45,16 @@ def test_validate_sweep():
 
 def test_bench_quick():
     tables = commands.bench(quick=True)
-    main = tables[0]
+    engines, main = tables
     assert [r[0] for r in main.rows][0] == "Ada-SRSF"
     assert main.rows[0][8] == pytest.approx(1.0)
+    assert {r[2] for r in engines.rows} == {"cpsat", "milp"}
+    for r in engines.rows:
+        if r[3] == "optimal":
+            assert r[5] == pytest.approx(r[4])
+        elif r[5] is not None:
+            assert r[5] <= r[4] + 1e-9
+    assert any("largest certified" in n for n in engines.notes)
 
 
 def test_export_model_writes_lp(tmp_path):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from hetopt.contention import ContentionInstance, check_schedule, solve_exact, srsf, tiny_instance
-from hetopt.contention.cpsat import cpsat_tasks, solve_cpsat_exact
+from hetopt.contention.cpsat import cpsat_tasks, gpu_representatives, solve_cpsat_exact
 from hetopt.data import load_json
 from hetopt.errors import InfeasibleError, InstanceError
 from hetopt.result import Status
@@ -154,3 +154,23 @@ def test_methods_list_both_engines():
     a, b = hetopt.solve(inst, "exact_cpsat"), hetopt.solve(inst, "exact_milp")
     assert a.objective == pytest.approx(b.objective) and a.solver == "cpsat" and b.solver.startswith("milp")
     assert np.all(a.jct >= 0)
+
+
+def test_gpu_representatives_by_hand():
+    # GPU 0: jobs {0, 1}; GPU 1: {0}; GPU 2: {0, 1}; GPU 3: {2}
+    reps = gpu_representatives([(0, 1, 2), (0, 2), (3,)])
+    assert reps == {0: 0, 1: 0, 2: 0, 3: 3}
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_gpu_reduction_keeps_the_optimum(seed):
+    inst = tiny_instance(seed, n_jobs=4, n_servers=2, gpus_per_server=2)
+    ref = srsf(inst, 1)
+    reps = gpu_representatives(ref.placement)
+    assert len(set(reps.values())) < len(reps)  # the reduction removes GPUs here
+    full = solve_cpsat_exact(inst, ref.placement, reduce=False)
+    red = solve_cpsat_exact(inst, ref.placement)
+    mi = solve_exact(inst, ref.placement, engine="milp", upper_bound=ref.objective)
+    assert full.status is red.status is mi.status is Status.OPTIMAL
+    assert full.objective == pytest.approx(red.objective, abs=TOL) == pytest.approx(mi.objective, abs=TOL)
+    _check(inst, red)
