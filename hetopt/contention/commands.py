@@ -20,7 +20,7 @@ from .solution import ContentionSolution
 from .workload import generate_workload, tiny_instance
 
 __all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "validate", "bench",
-           "export_model", "exact_srsf1"]
+           "export_model", "exact_srsf1", "contention_bound_srsf1"]
 
 def exact_srsf1(inst: ContentionInstance, *, engine: str = "cpsat", time_limit: float | None = None,
                threads: int = 1, seed: int = 0) -> ContentionSolution:
@@ -37,6 +37,20 @@ def exact_srsf1(inst: ContentionInstance, *, engine: str = "cpsat", time_limit: 
                        threads=threads, seed=seed)
 
 
+def contention_bound_srsf1(inst: ContentionInstance, *, time_limit: float | None = None, threads: int = 1,
+                           seed: int = 0) -> ContentionSolution:
+    """Contention-aware (eq. (5)) best schedule and proven bound on the placement LWF-1 gives under SRSF(1).
+
+    :func:`hetopt.contention.shared.solve_contention_bound`: OPTIMAL only when the bound meets the
+    best of the contention-free optimum, SRSF(2), SRSF(3) and Ada-SRSF.
+    """
+    from ..inputs import check_instance
+    from .shared import solve_contention_bound
+
+    check_instance(inst, ContentionInstance, "inst")
+    return solve_contention_bound(inst, srsf(inst, 1).placement, time_limit=time_limit, threads=threads, seed=seed)
+
+
 METHODS: dict[str, Callable[[ContentionInstance], ContentionSolution]] = {
     "ada_srsf": ada_srsf,
     "srsf1": functools.partial(srsf, n=1),
@@ -50,6 +64,7 @@ METHODS: dict[str, Callable[[ContentionInstance], ContentionSolution]] = {
     "exact": exact_srsf1,
     "exact_cpsat": functools.partial(exact_srsf1, engine="cpsat"),
     "exact_milp": functools.partial(exact_srsf1, engine="milp"),
+    "contention_bound": contention_bound_srsf1,
 }
 
 

@@ -66,6 +66,7 @@ from ..errors import InfeasibleError, InstanceError, SolverError
 from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_cpsat
 from .instance import ContentionInstance
+from .cuts import add_completion_cuts, add_pair_cuts
 from .solution import ContentionSolution, TaskRecord, schedule_solution
 
 __all__ = ["MAX_DECIMALS", "TARGET_HORIZON", "DEFAULT_OPTIONS", "CpTask", "CpScaling", "cpsat_tasks", "gpu_representatives",
@@ -250,7 +251,7 @@ def _has_comm(inst: ContentionInstance, gpus) -> bool:
 
 def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arrival: Sequence[int],
                 upper_objective: int | None = None, cut: int | None = None, hint: dict | None = None,
-                cuts: bool = True):
+                cuts: bool = True, network: str = "exclusive", latency: int = 0):
     """The CP-SAT model of the contention-free problem on scaled integer data.
 
     Parameters
@@ -270,8 +271,15 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
     hint : dict, optional
         Scaled start of every task key (a feasible schedule), given to CP-SAT as a hint.
     cuts : bool
-        Add the valid completion-time inequalities of :func:`_add_completion_cuts` (they
+        Add the valid completion-time inequalities of :func:`hetopt.contention.cuts.add_completion_cuts` (they
         tighten CP-SAT's linear relaxation; no schedule is cut off).
+    network : {"exclusive", "shared"}
+        "exclusive": (S4), one all-reduce at a time per server network.  "shared": the
+        relaxation of the contention-aware problem of :mod:`hetopt.contention.shared`: an
+        all-reduce lasts at least its contention-free time, and any two that share a server
+        end no earlier than ``min(starts) + latency + (their durations - 2 latency)``.
+    latency : int
+        Scaled latency ``a`` rounded up (``network="shared"`` only).
 
     Returns
     -------
@@ -289,8 +297,11 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
         raise InfeasibleError(f"the scaled bound {upper_objective} is below the sum of the jobs' critical paths")
     h = [serial if upper_objective is None else min(serial, arrival[k] + upper_objective - (sum(lb) - lb[k]))
          for k in range(nj)]
+    if network not in ("exclusive", "shared"):
+        raise ValueError(f"network is {network!r}; expected 'exclusive' or 'shared'")
+    shared = network == "shared"
     m = cp_model.CpModel()
-    S, iv = {}, {}
+    S, iv, E = {}, {}, {}
     for t in tasks:
         k, i = t.job, t.iteration
         base = arrival[k] + i * period[k]
@@ -299,17 +310,24 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
         lo, hi = base + off, h[k] - tail + off
         S[t.key] = m.new_int_var(lo, max(lo, hi), "S" + "_".join(map(str, t.key)))
         iv[t.key] = m.new_fixed_size_interval_var(S[t.key], t.scaled, "I" + "_".join(map(str, t.key)))
+        if shared and t.kind == "c":
+            e_hi = h[k] - (int(inst.iterations[k]) - i - 1) * period[k]
+            E[t.key] = m.new_int_var(lo + t.scaled, max(lo + t.scaled, e_hi), "E" + "_".join(map(str, t.key)))
+            m.add(E[t.key] >= S[t.key] + t.scaled)
     per_res: dict = {}
     for t in tasks:
         for r in ([("g", t.where)] if t.kind != "c" else [("n", s) for s in t.where]):
-            per_res.setdefault(r, []).append(iv[t.key])
+            per_res.setdefault(r, []).append(iv[t.key] if t.kind != "c" or not shared else t)
     # a server network whose all-reduces all use another server too is implied by that one's no-overlap
     net_jobs = {r: frozenset(t.job for t in tasks if t.kind == "c" and r[1] in t.where) for r in per_res if r[0] == "n"}
     implied = {r for r in net_jobs if any(net_jobs[r] < net_jobs[o] or (net_jobs[r] == net_jobs[o] and o < r)
                                           for o in net_jobs)}
     for r, ivs in per_res.items():
         if len(ivs) > 1 and r not in implied:
-            m.add_no_overlap(ivs)  # (S3) per GPU, (S4) per server network
+            if shared and r[0] == "n":
+                add_pair_cuts(m, ivs, S, E, latency, max(max(h), serial) + max(t.scaled for t in tasks))
+            else:
+                m.add_no_overlap(ivs)  # (S3) per GPU, (S4) per server network
     F = [m.new_int_var(arrival[k] + lb[k], max(arrival[k] + lb[k], h[k]), f"F{k}") for k in range(nj)]
     by_job: dict = {}
     for t in tasks:
@@ -322,7 +340,7 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
                 m.add(S[("b", k, i, f.where)] >= S[f.key] + f.scaled)
             if cs:
                 sync = S[cs[0].key]
-                sync_end = sync + cs[0].scaled
+                sync_end = E[cs[0].key] if shared else sync + cs[0].scaled
             else:
                 sync = sync_end = m.new_int_var(0, max(h[k], serial), f"B{k}_{i}")
             for b in bs:  # (S2b)
@@ -333,7 +351,7 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
             else:
                 m.add(F[k] >= sync_end)  # (S5)
     if cuts:
-        _add_completion_cuts(m, inst, tasks, F, arrival, dur)
+        add_completion_cuts(m, inst, tasks, F, arrival, dur, networks=not shared)
     total = sum(F) - int(sum(arrival))
     m.minimize(total)  # (6)
     if cut is not None:
@@ -341,49 +359,7 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
     if hint is not None:
         for key, var in S.items():
             m.add_hint(var, int(round(hint[key])))
-    return m, {"S": S, "F": F}
-
-
-#: Per resource, all subsets of its jobs get a cut up to this many jobs; beyond, nested subsets by release.
-CUT_ALL_SUBSETS = 7
-
-
-def _add_completion_cuts(m, inst, tasks, F, arrival, dur) -> int:
-    """Queyranne's inequalities with release dates, per GPU and per server network.
-
-    On a resource, job ``k``'s tasks form a (preemptive) block of total length ``w_k``, released
-    at ``r_k`` and finished by ``C_k <= F_k - q_k`` (``q_k`` the work of job k that must follow
-    its last task there: the last all-reduce for a GPU, nothing for a network).  Every
-    preemptive single-machine schedule satisfies, for every subset ``T`` of the blocks,
-    ``sum_T w_k C_k >= r(T) w(T) + (w(T)^2 + sum_T w_k^2) / 2`` with ``r(T) = min_T r_k``
-    (mean-busy-time argument: ``C_k >= M_k + w_k / 2`` and ``sum w_k M_k >= r(T) w(T) + w(T)^2 / 2``),
-    so these cuts keep every schedule.  Returns the number of cuts added.
-    """
-    import itertools
-
-    blocks: dict = {}
-    for t in tasks:
-        res = [("g", t.where)] if t.kind != "c" else [("n", s) for s in t.where]
-        for r in res:
-            blocks.setdefault(r, {}).setdefault(t.job, 0)
-            blocks[r][t.job] += t.scaled
-    n = 0
-    for r, work in blocks.items():
-        jobs = sorted(work, key=lambda k: (arrival[k], k))
-        if len(jobs) < 2:
-            continue
-        rel = {k: arrival[k] + (0 if r[0] == "g" else dur[(k, "f")] + dur[(k, "b")]) for k in jobs}
-        tail = {k: (dur.get((k, "c"), 0) if r[0] == "g" else 0) for k in jobs}
-        if len(jobs) <= CUT_ALL_SUBSETS:
-            subsets = [c for size in range(2, len(jobs) + 1) for c in itertools.combinations(jobs, size)]
-        else:
-            subsets = [tuple(jobs[i:]) for i in range(len(jobs) - 1)]
-        for T in subsets:
-            wT = sum(work[k] for k in T)
-            rhs = min(rel[k] for k in T) * wT + (wT * wT + sum(work[k] ** 2 for k in T)) / 2
-            m.add(sum(work[k] * (F[k] - tail[k]) for k in T) >= int(math.ceil(rhs - 1e-9)))
-            n += 1
-    return n
+    return m, {"S": S, "F": F, "E": E}
 
 
 def solve_cpsat_exact(
@@ -415,7 +391,7 @@ def solve_cpsat_exact(
     seed : int
         CP-SAT's random seed.
     cuts : bool
-        Add the valid completion-time cuts (:func:`_add_completion_cuts`).
+        Add the valid completion-time cuts (:func:`hetopt.contention.cuts.add_completion_cuts`).
     reduce : bool
         Model only the GPUs of :func:`gpu_representatives` (exact; module docstring).
     options : dict, optional

@@ -1,0 +1,69 @@
+"""Valid inequalities of the CP-SAT models of :mod:`hetopt.contention.cpsat` (no schedule is cut off).
+
+References
+----------
+M. Queyranne, "Structure of a simple scheduling polyhedron", Mathematical Programming 58, 1993
+(the completion-time inequalities; the release-date form by the mean-busy-time argument of
+M. X. Goemans, "Improved approximation algorithms for scheduling with release dates", SODA 1997).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+__all__ = ["CUT_ALL_SUBSETS", "add_completion_cuts", "add_pair_cuts"]
+
+
+def add_pair_cuts(m, tasks: list, S: dict, E: dict, latency: int, top: int) -> None:
+    """Two all-reduces of different jobs on one server: the later end is at least the earlier start
+    plus the latency and both transfers (module :mod:`hetopt.contention.shared`)."""
+    for x, y in itertools.combinations(tasks, 2):
+        if x.job == y.job:
+            continue
+        hi, lo = m.new_int_var(0, top, ""), m.new_int_var(0, top, "")
+        m.add_max_equality(hi, [E[x.key], E[y.key]])
+        m.add_min_equality(lo, [S[x.key], S[y.key]])
+        m.add(hi >= lo + x.scaled + y.scaled - latency)
+
+
+#: Per resource, all subsets of its jobs get a cut up to this many jobs; beyond, nested subsets by release.
+CUT_ALL_SUBSETS = 7
+
+
+def add_completion_cuts(m, inst, tasks, F, arrival, dur, *, networks: bool = True) -> int:
+    """Queyranne's inequalities with release dates, per GPU and per server network.
+
+    On a resource, job ``k``'s tasks form a (preemptive) block of total length ``w_k``, released
+    at ``r_k`` and finished by ``C_k <= F_k - q_k`` (``q_k`` the work of job k that must follow
+    its last task there: the last all-reduce for a GPU, nothing for a network).  Every
+    preemptive single-machine schedule satisfies, for every subset ``T`` of the blocks,
+    ``sum_T w_k C_k >= r(T) w(T) + (w(T)^2 + sum_T w_k^2) / 2`` with ``r(T) = min_T r_k``
+    (mean-busy-time argument: ``C_k >= M_k + w_k / 2`` and ``sum w_k M_k >= r(T) w(T) + w(T)^2 / 2``),
+    so these cuts keep every schedule.  Returns the number of cuts added.
+    """
+    blocks: dict = {}
+    for t in tasks:
+        if t.kind == "c" and not networks:
+            continue
+        res = [("g", t.where)] if t.kind != "c" else [("n", s) for s in t.where]
+        for r in res:
+            blocks.setdefault(r, {}).setdefault(t.job, 0)
+            blocks[r][t.job] += t.scaled
+    n = 0
+    for r, work in blocks.items():
+        jobs = sorted(work, key=lambda k: (arrival[k], k))
+        if len(jobs) < 2:
+            continue
+        rel = {k: arrival[k] + (0 if r[0] == "g" else dur[(k, "f")] + dur[(k, "b")]) for k in jobs}
+        tail = {k: (dur.get((k, "c"), 0) if r[0] == "g" else 0) for k in jobs}
+        if len(jobs) <= CUT_ALL_SUBSETS:
+            subsets = [c for size in range(2, len(jobs) + 1) for c in itertools.combinations(jobs, size)]
+        else:
+            subsets = [tuple(jobs[i:]) for i in range(len(jobs) - 1)]
+        for T in subsets:
+            wT = sum(work[k] for k in T)
+            rhs = min(rel[k] for k in T) * wT + (wT * wT + sum(work[k] ** 2 for k in T)) / 2
+            m.add(sum(work[k] * (F[k] - tail[k]) for k in T) >= int(math.ceil(rhs - 1e-9)))
+            n += 1
+    return n
