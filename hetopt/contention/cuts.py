@@ -31,7 +31,7 @@ def add_pair_cuts(m, tasks: list, S: dict, E: dict, latency: int, top: int) -> N
 CUT_ALL_SUBSETS = 7
 
 
-def add_completion_cuts(m, inst, tasks, F, arrival, dur, *, networks: bool = True) -> int:
+def add_completion_cuts(m, inst, tasks, F, arrival, dur, *, latency: int = 0) -> int:
     """Queyranne's inequalities with release dates, per GPU and per server network.
 
     On a resource, job ``k``'s tasks form a (preemptive) block of total length ``w_k``, released
@@ -41,21 +41,24 @@ def add_completion_cuts(m, inst, tasks, F, arrival, dur, *, networks: bool = Tru
     ``sum_T w_k C_k >= r(T) w(T) + (w(T)^2 + sum_T w_k^2) / 2`` with ``r(T) = min_T r_k``
     (mean-busy-time argument: ``C_k >= M_k + w_k / 2`` and ``sum w_k M_k >= r(T) w(T) + w(T)^2 / 2``),
     so these cuts keep every schedule.  Returns the number of cuts added.
+
+    With shared networks (``latency`` > 0, the relaxation of :mod:`hetopt.contention.shared`) a
+    network's blocks are the transfers only, ``w_k = I_k (p_c - latency)`` released ``latency``
+    later: the transfer rates on a server sum to at most ``1 / b`` (that module), so the
+    transfers form a preemptive schedule at unit capacity.
     """
     blocks: dict = {}
     for t in tasks:
-        if t.kind == "c" and not networks:
-            continue
         res = [("g", t.where)] if t.kind != "c" else [("n", s) for s in t.where]
         for r in res:
             blocks.setdefault(r, {}).setdefault(t.job, 0)
-            blocks[r][t.job] += t.scaled
+            blocks[r][t.job] += t.scaled if t.kind != "c" else max(0, t.scaled - latency)
     n = 0
     for r, work in blocks.items():
-        jobs = sorted(work, key=lambda k: (arrival[k], k))
+        jobs = sorted((k for k in work if work[k] > 0), key=lambda k: (arrival[k], k))
         if len(jobs) < 2:
             continue
-        rel = {k: arrival[k] + (0 if r[0] == "g" else dur[(k, "f")] + dur[(k, "b")]) for k in jobs}
+        rel = {k: arrival[k] + (0 if r[0] == "g" else dur[(k, "f")] + dur[(k, "b")] + latency) for k in jobs}
         tail = {k: (dur.get((k, "c"), 0) if r[0] == "g" else 0) for k in jobs}
         if len(jobs) <= CUT_ALL_SUBSETS:
             subsets = [c for size in range(2, len(jobs) + 1) for c in itertools.combinations(jobs, size)]

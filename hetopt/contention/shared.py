@@ -23,7 +23,7 @@ What is computed instead, both proven:
   the integer model is a bound of the continuous problem.
 
 The result is OPTIMAL only when the bound meets the incumbent (relative 1e-6); otherwise
-FEASIBLE (TIME_LIMIT with a time limit) with the bound and gap.  The relaxation ignores eta and
+FEASIBLE with the bound and gap (TIME_LIMIT when a solve was stopped by the time limit).  The relaxation ignores eta and
 lets latencies overlap transfers, so on network-bound instances a gap remains.
 
 References
@@ -124,7 +124,8 @@ def solve_contention_bound(
     if bound is not None and (best.objective - bound <= OPTIMAL_RTOL * max(1.0, abs(best.objective))):
         status = Status.OPTIMAL
     else:
-        status = Status.TIME_LIMIT if time_limit is not None else Status.FEASIBLE
+        stopped = Status.TIME_LIMIT in (res.status, free.status)
+        status = Status.TIME_LIMIT if stopped else Status.FEASIBLE
     msg = (f"incumbent {best.solver} (total JCT {best.objective:g}; contention-free optimum {free.objective:g}, "
            f"{free.status.value}); relaxation {res.status.value}, bound {bound}")
     return replace(best, status=status, bound=bound, gap=gap, wall_time=time.perf_counter() - t0,
