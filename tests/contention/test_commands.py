@@ -45,7 +45,7 @@ def test_validate_sweep():
 
 def test_bench_quick():
     tables = commands.bench(quick=True)
-    engines, main = tables
+    engines, shared, main = tables
     assert [r[0] for r in main.rows][0] == "Ada-SRSF"
     assert main.rows[0][8] == pytest.approx(1.0)
     assert {r[2] for r in engines.rows} == {"cpsat", "milp"}
@@ -55,6 +55,9 @@ def test_bench_quick():
         elif r[5] is not None:
             assert r[5] <= r[4] + 1e-9
     assert any("largest certified" in n for n in engines.notes)
+    for r in shared.rows:
+        assert r[7] is not None and r[7] <= r[4] + 1e-9  # proven bound below the best schedule
+        assert (r[3] == "optimal") == (r[7] >= r[4] - 1e-6)
 
 
 def test_export_model_writes_lp(tmp_path):
