@@ -62,17 +62,19 @@ from typing import Sequence
 
 import numpy as np
 
-from ..errors import InfeasibleError, InstanceError, SolverError
+from ..errors import InfeasibleError, InstanceError, SizeLimitError, SolverError
 from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_cpsat
 from .instance import ContentionInstance
 from .cuts import add_completion_cuts, add_pair_cuts
 from .solution import ContentionSolution, TaskRecord, schedule_solution
 
-__all__ = ["MAX_DECIMALS", "TARGET_HORIZON", "DEFAULT_OPTIONS", "CpTask", "CpScaling", "cpsat_tasks", "gpu_representatives",
+__all__ = ["CPSAT_MAX_TASKS", "MAX_DECIMALS", "TARGET_HORIZON", "DEFAULT_OPTIONS", "CpTask", "CpScaling", "cpsat_tasks", "gpu_representatives",
            "build_cpsat", "retime",
            "solve_cpsat_exact"]
 
+#: ``solve_cpsat_exact`` refuses instances with more tasks than this (SizeLimitError).
+CPSAT_MAX_TASKS = 20_000
 #: Most decimal places tried for an exact integer scaling of the times.
 MAX_DECIMALS = 9
 #: Scaled serial horizon aimed at when the times have more decimals (integers far below 2^53).
@@ -137,17 +139,24 @@ def _check_placement(inst: ContentionInstance, placement: Sequence[Sequence[int]
     return tuple(out)
 
 
-def cpsat_tasks(inst: ContentionInstance, placement: Sequence[Sequence[int]]) -> tuple[list[CpTask], CpScaling]:
+def cpsat_tasks(inst: ContentionInstance, placement: Sequence[Sequence[int]], *,
+                max_tasks: int = CPSAT_MAX_TASKS) -> tuple[list[CpTask], CpScaling]:
     """Tasks of the contention-free problem with their scaled durations, and the scaling.
 
     Raises
     ------
     InstanceError
         Bad placement, or memory that would bind.
+    SizeLimitError
+        More than ``max_tasks`` tasks.
     """
     placement = _check_placement(inst, placement)
     gps = inst.gpus_per_server
     servers = [tuple(sorted({g // gps for g in p})) for p in placement]
+    count = int(sum(int(inst.iterations[k]) * (2 * len(placement[k]) + (len(servers[k]) > 1))
+                    for k in range(inst.n_jobs)))
+    if count > max_tasks:
+        raise SizeLimitError(f"the CP-SAT model would have {count} tasks; at most max_tasks = {max_tasks} allowed")
     comm = np.array([inst.comm_time(k) if len(servers[k]) > 1 else 0.0 for k in range(inst.n_jobs)])
     times = np.concatenate([inst.arrival, inst.t_f, inst.t_b, comm])
     work = float(sum(inst.iterations[k] * (len(placement[k]) * (inst.t_f[k] + inst.t_b[k]) + comm[k])
@@ -373,6 +382,7 @@ def solve_cpsat_exact(
     cuts: bool = True,
     reduce: bool = True,
     options: dict | None = None,
+    max_tasks: int = CPSAT_MAX_TASKS,
 ) -> ContentionSolution:
     """Optimal contention-free schedule for a fixed placement, by CP-SAT (module docstring).
 
@@ -396,6 +406,8 @@ def solve_cpsat_exact(
         Model only the GPUs of :func:`gpu_representatives` (exact; module docstring).
     options : dict, optional
         CP-SAT parameters by name (``SatParameters`` fields), over :data:`DEFAULT_OPTIONS`.
+    max_tasks : int
+        Refuse larger models (:class:`~hetopt.errors.SizeLimitError`).
 
     Returns
     -------
@@ -407,7 +419,7 @@ def solve_cpsat_exact(
 
     check_instance(inst, ContentionInstance, "inst")
     t0 = time.perf_counter()
-    tasks, sc = cpsat_tasks(inst, placement)
+    tasks, sc = cpsat_tasks(inst, placement, max_tasks=max_tasks)
     placement = tuple(tuple(int(g) for g in p) for p in placement)
     arr_s = [_up(float(a), sc.time) for a in inst.arrival]
     allowance = sc.chain_error * inst.n_jobs

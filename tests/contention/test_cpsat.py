@@ -174,3 +174,11 @@ def test_gpu_reduction_keeps_the_optimum(seed):
     assert full.status is red.status is mi.status is Status.OPTIMAL
     assert full.objective == pytest.approx(red.objective, abs=TOL) == pytest.approx(mi.objective, abs=TOL)
     _check(inst, red)
+
+
+def test_size_limit():
+    from hetopt.errors import SizeLimitError
+
+    inst = tiny_instance(0)
+    with pytest.raises(SizeLimitError, match="max_tasks"):
+        solve_cpsat_exact(inst, srsf(inst, 1).placement, max_tasks=5)
