@@ -260,7 +260,8 @@ def _has_comm(inst: ContentionInstance, gpus) -> bool:
 
 def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arrival: Sequence[int],
                 upper_objective: int | None = None, cut: int | None = None, hint: dict | None = None,
-                cuts: bool = True, network: str = "exclusive", latency: int = 0):
+                cuts: bool = True, network: str = "exclusive", latency: int = 0, latency_floor: int = 0,
+                waste: float = 0.0):
     """The CP-SAT model of the contention-free problem on scaled integer data.
 
     Parameters
@@ -287,8 +288,11 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
         relaxation of the contention-aware problem of :mod:`hetopt.contention.shared`: an
         all-reduce lasts at least its contention-free time, and any two that share a server
         end no earlier than ``min(starts) + latency + (their durations - 2 latency)``.
-    latency : int
-        Scaled latency ``a`` rounded up (``network="shared"`` only).
+    latency, latency_floor : int
+        Scaled latency ``a`` rounded up / down (``network="shared"`` only).
+    waste : float
+        ``(b + eta) / (2b + eta)`` for the pair cuts (``network="shared"`` only;
+        :func:`hetopt.contention.cuts.add_pair_cuts`).
 
     Returns
     -------
@@ -334,7 +338,8 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
     for r, ivs in per_res.items():
         if len(ivs) > 1 and r not in implied:
             if shared and r[0] == "n":
-                add_pair_cuts(m, ivs, S, E, latency, max(max(h), serial) + max(t.scaled for t in tasks))
+                add_pair_cuts(m, ivs, S, E, latency, max(max(h), serial) + max(t.scaled for t in tasks),
+                              latency_floor=latency_floor, waste=waste)
             else:
                 m.add_no_overlap(ivs)  # (S3) per GPU, (S4) per server network
     F = [m.new_int_var(arrival[k] + lb[k], max(arrival[k] + lb[k], h[k]), f"F{k}") for k in range(nj)]

@@ -15,16 +15,33 @@ import math
 __all__ = ["CUT_ALL_SUBSETS", "add_completion_cuts", "add_pair_cuts"]
 
 
-def add_pair_cuts(m, tasks: list, S: dict, E: dict, latency: int, top: int) -> None:
-    """Two all-reduces of different jobs on one server: the later end is at least the earlier start
-    plus the latency and both transfers (module :mod:`hetopt.contention.shared`)."""
+def add_pair_cuts(m, tasks: list, S: dict, E: dict, latency: int, top: int, *, latency_floor: int = 0,
+                  waste: float = 0.0) -> None:
+    """Two all-reduces of different jobs on one server (the relaxation of :mod:`hetopt.contention.shared`).
+
+    With ``S_1 <= S_2``, ``d = S_2 - S_1``: nothing is transferred in ``[S_1, S_1 + a]`` (both in
+    latency or not started); in ``[max(S_2, S_1 + a), S_2 + a]`` (length ``min(a, d)``) task 2 is in
+    its latency and task 1, if active, shares the server (k >= 2), so the pair moves at most
+    ``b / (2b + eta) = 1 - c`` of the capacity; elsewhere at most all of it.  Hence
+    ``max(E_1, E_2) >= S_1 + a + b (sigma_1 + sigma_2) + c min(a, d)`` with
+    ``c = (b + eta) / (2b + eta)`` (``waste``, rounded down to 1e-3 here; ``latency`` is ``a``
+    rounded up where it is subtracted, ``latency_floor`` rounded down where it is added).
+    """
+    c_num = int(math.floor(waste * 1000 + 1e-12))
     for x, y in itertools.combinations(tasks, 2):
         if x.job == y.job:
             continue
         hi, lo = m.new_int_var(0, top, ""), m.new_int_var(0, top, "")
         m.add_max_equality(hi, [E[x.key], E[y.key]])
         m.add_min_equality(lo, [S[x.key], S[y.key]])
-        m.add(hi >= lo + x.scaled + y.scaled - latency)
+        base = x.scaled + y.scaled - latency
+        if c_num > 0 and latency_floor > 0:
+            d, w = m.new_int_var(0, top, ""), m.new_int_var(0, latency_floor, "")
+            m.add_abs_equality(d, S[x.key] - S[y.key])
+            m.add_min_equality(w, [d, m.new_constant(latency_floor)])
+            m.add(1000 * (hi - lo) >= 1000 * base + c_num * w)
+        else:
+            m.add(hi >= lo + base)
 
 
 #: Per resource, all subsets of its jobs get a cut up to this many jobs; beyond, nested subsets by release.

@@ -13,10 +13,12 @@ What is computed instead, both proven:
   candidate is re-checked against the fluid model by :func:`check_schedule`;
 * **lower bound**: CP-SAT on a relaxation (``build_cpsat(..., network="shared")``): each
   all-reduce lasts at least ``a + b sigma`` (k >= 1), and two all-reduces of different jobs
-  that share a server end no earlier than ``min(starts) + a + b (sigma_1 + sigma_2)``.  Valid
-  for every fluid schedule: on a server carrying ``n`` tasks each task has ``k >= n``, so the
-  transfer rates there sum to at most ``n / (n b) = 1 / b`` MB/s, and both transfers happen
-  after the earlier start plus the latency.  The dominated-GPU reduction of
+  that share a server end no earlier than ``min(starts) + a + b (sigma_1 + sigma_2) +
+  c min(a, |S_1 - S_2|)``, ``c = (b + eta) / (2b + eta)``.  Valid for every fluid schedule: on
+  a server carrying ``n`` tasks each task has ``k >= n``, so the transfer rates there sum to at
+  most ``n / (n b) = 1 / b`` MB/s; both transfers happen after the earlier start plus the
+  latency, and while the later task is in its latency the earlier one moves at most
+  ``1 / (2b + eta)`` (:func:`hetopt.contention.cuts.add_pair_cuts`).  The dominated-GPU reduction of
   :mod:`hetopt.contention.cpsat` stays exact (given the sync times the GPUs are independent).
   With integral (scaled) data the relaxation is a disjunction of difference constraints with
   integer constants, so its continuous optimum is attained at integer times: CP-SAT's bound on
@@ -112,7 +114,8 @@ def solve_contention_bound(
     model_tasks = [t for t in tasks if t.kind == "c" or reps[t.where] == t.where]
     latency = int(math.ceil(inst.a * sc.time - 1e-9))
     model, _ = build_cpsat(inst, placement, model_tasks, arrival=arr_s, hint=hint, upper_objective=hint_obj,
-                           network="shared", latency=latency)
+                           network="shared", latency=latency, latency_floor=int(math.floor(inst.a * sc.time + 1e-9)),
+                           waste=(inst.b + inst.eta) / (2 * inst.b + inst.eta))
     rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.05)
     res, _ = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
                          options=dict(DEFAULT_OPTIONS))

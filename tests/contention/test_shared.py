@@ -105,3 +105,19 @@ def test_rounded_data_refused():
     other = dataclasses.replace(inst, t_f=inst.t_f / 3.0)
     with pytest.raises(InstanceError, match="rounding"):
         solve_contention_bound(other, srsf(other, 1).placement)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_bound_below_brute_force_on_random_two_job_instances(seed):
+    # random a, eta: the latency-waste term of the pair cuts is exercised (a > 0, eta >= 0)
+    rng = np.random.default_rng(seed)
+    inst = ContentionInstance(n_servers=2, gpus_per_server=1, gpu_memory=100.0, a=float(rng.choice([0.0, 0.5, 1.0])),
+                              b=1.0, eta=float(rng.choice([0.0, 0.5, 1.0])),
+                              arrival=rng.integers(0, 4, size=2).astype(float), n_gpus=[2, 2], iterations=[1, 1],
+                              t_f=rng.integers(1, 4, size=2).astype(float), t_b=rng.integers(1, 4, size=2).astype(float),
+                              model_size=rng.integers(1, 5, size=2).astype(float), memory=[1.0, 1.0])
+    p = [[0, 1], [0, 1]]
+    sol = solve_contention_bound(inst, p)
+    brute = _brute_force_two_jobs(inst, p, step=0.25, max_delay=10.0)
+    assert sol.bound <= brute + TOL
+    assert check_schedule(inst, sol).ok
