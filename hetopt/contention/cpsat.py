@@ -468,8 +468,9 @@ def solve_cpsat_exact(
              for t in tasks]
     objective = float(np.sum(finish - inst.arrival))
     bound = None if res.bound is None else max(0.0, (res.bound - allowance) / sc.time)
-    if bound is not None:
-        bound = min(bound, objective)  # a valid bound never exceeds a feasible objective (float noise only)
+    if bound is not None and bound > objective + 1e-9 * max(1.0, objective):
+        raise SolverError(f"cpsat: bound {bound} above the re-timed schedule's total JCT {objective}: "
+                          "the scaling certificate does not hold")
     gap = relative_gap(objective, bound)
     status = res.status
     if res.objective is None:
