@@ -195,6 +195,7 @@ def bench(quick: bool = False) -> list[Table]:
               sol.average_jct / ref, paper, None if paper is None else paper / _PAPER_AVG_JCT["Ada-SRSF"])
     t.notes.append("Paper: Ada-SRSF 20.1% / 36.7% lower average JCT than SRSF(1) / SRSF(2) (Table V); "
                    "LWF-1 42.8% lower than FF (Table IV).")
-    from .exact_bench import engine_bench, shared_bench
+    from .exact_bench import engine_bench, engine_pivot, shared_bench
 
-    return [engine_bench(quick), shared_bench(quick), t]
+    detail = engine_bench(quick)
+    return [engine_pivot(detail), detail, shared_bench(quick), t]

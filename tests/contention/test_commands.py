@@ -46,7 +46,8 @@ def test_validate_sweep():
 
 def test_bench_quick():
     tables = commands.bench(quick=True)
-    engines, shared, main = tables
+    pivot, engines, shared, main = tables
+    assert [r[0] for r in pivot.rows] == sorted({r[0] for r in engines.rows})
     assert [r[0] for r in main.rows][0] == "Ada-SRSF"
     assert main.rows[0][8] == pytest.approx(1.0)
     assert {r[2] for r in engines.rows} == {"cpsat", "milp"}
