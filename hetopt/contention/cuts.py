@@ -25,7 +25,11 @@ def add_pair_cuts(m, tasks: list, S: dict, E: dict, latency: int, top: int, *, l
     ``b / (2b + eta) = 1 - c`` of the capacity; elsewhere at most all of it.  Hence
     ``max(E_1, E_2) >= S_1 + a + b (sigma_1 + sigma_2) + c min(a, d)`` with
     ``c = (b + eta) / (2b + eta)`` (``waste``, rounded down to 1e-3 here; ``latency`` is ``a``
-    rounded up where it is subtracted, ``latency_floor`` rounded down where it is added).
+    rounded up where it is subtracted, ``latency_floor`` rounded down where it is added).  The
+    latency term is lowered by 2 units so that the cut still holds after every time is rounded
+    down to an integer (each difference then loses less than one unit, ``d`` changes by less than
+    one); the term without it is a difference constraint with an integer constant, which rounding
+    down keeps.
     """
     c_num = int(math.floor(waste * 1000 + 1e-12))
     for x, y in itertools.combinations(tasks, 2):
@@ -39,7 +43,7 @@ def add_pair_cuts(m, tasks: list, S: dict, E: dict, latency: int, top: int, *, l
             d, w = m.new_int_var(0, top, ""), m.new_int_var(0, latency_floor, "")
             m.add_abs_equality(d, S[x.key] - S[y.key])
             m.add_min_equality(w, [d, m.new_constant(latency_floor)])
-            m.add(1000 * (hi - lo) >= 1000 * base + c_num * w)
+            m.add(1000 * (hi - lo) >= 1000 * base + c_num * w - 2000)
         else:
             m.add(hi >= lo + base)
 
@@ -48,7 +52,7 @@ def add_pair_cuts(m, tasks: list, S: dict, E: dict, latency: int, top: int, *, l
 CUT_ALL_SUBSETS = 7
 
 
-def add_completion_cuts(m, inst, tasks, F, arrival, dur, *, latency: int = 0) -> int:
+def add_completion_cuts(m, inst, tasks, F, arrival, dur, *, latency: int = 0, robust: bool = False) -> int:
     """Queyranne's inequalities with release dates, per GPU and per server network.
 
     On a resource, job ``k``'s tasks form a (preemptive) block of total length ``w_k``, released
@@ -62,7 +66,8 @@ def add_completion_cuts(m, inst, tasks, F, arrival, dur, *, latency: int = 0) ->
     With shared networks (``latency`` > 0, the relaxation of :mod:`hetopt.contention.shared`) a
     network's blocks are the transfers only, ``w_k = I_k (p_c - latency)`` released ``latency``
     later: the transfer rates on a server sum to at most ``1 / b`` (that module), so the
-    transfers form a preemptive schedule at unit capacity.
+    transfers form a preemptive schedule at unit capacity.  ``robust``: each right-hand side is
+    lowered by ``w(T)``, so the cut also holds after every time is rounded down to an integer.
     """
     blocks: dict = {}
     for t in tasks:
@@ -84,6 +89,8 @@ def add_completion_cuts(m, inst, tasks, F, arrival, dur, *, latency: int = 0) ->
         for T in subsets:
             wT = sum(work[k] for k in T)
             rhs = min(rel[k] for k in T) * wT + (wT * wT + sum(work[k] ** 2 for k in T)) / 2
+            if robust:  # still met after every time is rounded down (each F_k by less than one unit)
+                rhs -= wT
             m.add(sum(work[k] * (F[k] - tail[k]) for k in T) >= int(math.ceil(rhs - 1e-9)))
             n += 1
     return n

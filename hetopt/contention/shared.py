@@ -20,9 +20,13 @@ What is computed instead, both proven:
   latency, and while the later task is in its latency the earlier one moves at most
   ``1 / (2b + eta)`` (:func:`hetopt.contention.cuts.add_pair_cuts`).  The dominated-GPU reduction of
   :mod:`hetopt.contention.cpsat` stays exact (given the sync times the GPUs are independent).
-  With integral (scaled) data the relaxation is a disjunction of difference constraints with
-  integer constants, so its continuous optimum is attained at integer times: CP-SAT's bound on
-  the integer model is a bound of the continuous problem.
+  Integer times: take an optimal fluid schedule in units ``REFINE`` times finer than the data's
+  exact scaling and round every time DOWN.  The difference constraints (no-overlap, precedences,
+  durations, the pair cuts without latency term: integer constants) still hold, min/max commute
+  with rounding down, and the completion cuts and the pair cuts' latency term are lowered by the
+  at most ``w(T)`` / 2 units rounding can cost them (:mod:`hetopt.contention.cuts`, ``robust``).
+  So an integer point of the model has total JCT at most the optimum, and CP-SAT's bound divided
+  by the scale is a proven lower bound of the contention-aware optimum.
 
 The result is OPTIMAL only when the bound meets the incumbent (relative 1e-6); otherwise
 FEASIBLE with the bound and gap (TIME_LIMIT when a solve was stopped by the time limit).  The relaxation ignores eta and
@@ -39,6 +43,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import replace
+from dataclasses import replace as dc_replace
 from typing import Sequence
 
 from ..errors import InstanceError, SolverError
@@ -48,7 +53,10 @@ from .cpsat import DEFAULT_OPTIONS, build_cpsat, cpsat_tasks, gpu_representative
 from .instance import ContentionInstance
 from .solution import ContentionSolution
 
-__all__ = ["solve_contention_bound"]
+__all__ = ["REFINE", "solve_contention_bound"]
+
+#: The relaxation's time unit is this many times finer than the data's exact scaling.
+REFINE = 10
 
 
 def _candidates(inst: ContentionInstance, placement, free: ContentionSolution) -> list[ContentionSolution]:
@@ -66,6 +74,8 @@ def solve_contention_bound(
     time_limit: float | None = None,
     threads: int | None = 1,
     seed: int = 0,
+    refine: int = REFINE,
+    cuts: bool = True,
 ) -> ContentionSolution:
     """Best contention-aware schedule found and a proven lower bound, for a fixed placement.
 
@@ -79,6 +89,11 @@ def solve_contention_bound(
     threads : int, optional
     seed : int
         CP-SAT's random seed.
+    refine : int
+        The relaxation works in units ``refine`` times finer than the exact scaling (module
+        docstring).
+    cuts : bool
+        Add the (robust) completion-time cuts to the relaxation.
 
     Returns
     -------
@@ -105,21 +120,23 @@ def solve_contention_bound(
                              threads=threads, seed=seed)
     ok = [c for c in _candidates(inst, placement, free) if check_schedule(inst, c).ok]
     best = min(ok, key=lambda c: c.objective)  # free is always there (no overlap: eq. (5) with k = 1)
-    arr_s = [int(round(float(a) * sc.time)) for a in inst.arrival]
+    scale = sc.time * refine  # finer units: the robust cuts lose at most a few of them
+    tasks = [dc_replace(t, scaled=t.scaled * refine) for t in tasks]
+    arr_s = [int(round(float(a) * scale)) for a in inst.arrival]
     starts = {(r.kind, r.job, r.iteration) if r.kind == "c" else (r.kind, r.job, r.iteration, r.where): r.start
               for r in free.trace}
     hint, hint_finish = retime(inst, placement, tasks, starts, scaled=True, arrival=arr_s)
     hint_obj = int(round(float(hint_finish.sum()) - sum(arr_s)))
     reps = gpu_representatives(placement)
     model_tasks = [t for t in tasks if t.kind == "c" or reps[t.where] == t.where]
-    latency = int(math.ceil(inst.a * sc.time - 1e-9))
     model, _ = build_cpsat(inst, placement, model_tasks, arrival=arr_s, hint=hint, upper_objective=hint_obj,
-                           network="shared", latency=latency, latency_floor=int(math.floor(inst.a * sc.time + 1e-9)),
-                           waste=(inst.b + inst.eta) / (2 * inst.b + inst.eta))
+                           network="shared", latency=int(math.ceil(inst.a * scale - 1e-9)),
+                           latency_floor=int(math.floor(inst.a * scale + 1e-9)),
+                           waste=(inst.b + inst.eta) / (2 * inst.b + inst.eta), cuts=cuts)
     rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.05)
     res, _ = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
                          options=dict(DEFAULT_OPTIONS))
-    bound = None if res.bound is None else res.bound / sc.time
+    bound = None if res.bound is None else res.bound / scale
     if bound is not None and bound > best.objective + 1e-9 * max(1.0, best.objective):
         raise SolverError(f"relaxation bound {bound} above the feasible total JCT {best.objective} of "
                           f"{best.solver}: the relaxation is not valid for this instance")
