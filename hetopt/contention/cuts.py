@@ -46,6 +46,25 @@ def add_pair_cuts(m, tasks: list, S: dict, E: dict, latency: int, top: int, *, l
             m.add(1000 * (hi - lo) >= 1000 * base + c_num * w - 2000)
         else:
             m.add(hi >= lo + base)
+        if c_num > 0:
+            _first_finisher(m, x, y, S, E, latency, c_num, top)
+
+
+def _first_finisher(m, x, y, S: dict, E: dict, latency: int, c_num: int, top: int) -> None:
+    """The all-reduce z of a pair that ends first, at T, shares the server with the other one, w,
+    from ``max(S_z + a, S_w)`` to T (w has started and not ended), moving at most ``1/(2b + eta)``
+    there and ``1/b`` before: ``T - S_z - (a + b sigma_z) >= c (T - max(S_z + a, S_w))``.  The
+    right-hand side is lowered by one unit so that the cut holds after every time is rounded down
+    (the left side loses less than one unit, ``c`` times the right side less than one); ``a`` is
+    rounded up inside the max (a later max only weakens the cut).
+    """
+    first = m.new_bool_var("")
+    m.add(E[x.key] <= E[y.key]).only_enforce_if(first)
+    m.add(E[y.key] <= E[x.key]).only_enforce_if(~first)
+    for z, w, lit in ((x, y, first), (y, x, ~first)):
+        mz = m.new_int_var(0, top + latency, "")
+        m.add_max_equality(mz, [S[z.key] + latency, S[w.key]])
+        m.add(1000 * (E[z.key] - S[z.key] - z.scaled) >= c_num * (E[z.key] - mz) - 1000).only_enforce_if(lit)
 
 
 #: Per resource, all subsets of its jobs get a cut up to this many jobs; beyond, nested subsets by release.
