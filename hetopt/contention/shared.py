@@ -18,7 +18,9 @@ What is computed instead, both proven:
   a server carrying ``n`` tasks each task has ``k >= n``, so the transfer rates there sum to at
   most ``n / (n b) = 1 / b`` MB/s; both transfers happen after the earlier start plus the
   latency, and while the later task is in its latency the earlier one moves at most
-  ``1 / (2b + eta)`` (:func:`hetopt.contention.cuts.add_pair_cuts`).  The dominated-GPU reduction of
+  ``1 / (2b + eta)`` (:func:`hetopt.contention.cuts.add_pair_cuts`).  Also the first of the
+  pair to end moves at most ``1 / (2b + eta)`` while the other is present, so it ends no earlier
+  than ``S_z + a + b sigma_z + c (T - max(S_z + a, S_w))``.  The dominated-GPU reduction of
   :mod:`hetopt.contention.cpsat` stays exact (given the sync times the GPUs are independent).
   Integer times: take an optimal fluid schedule in units ``REFINE`` times finer than the data's
   exact scaling and round every time DOWN.  The difference constraints (no-overlap, precedences,
