@@ -65,13 +65,12 @@ import numpy as np
 from ..errors import InfeasibleError, InstanceError, SizeLimitError, SolverError
 from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_cpsat
-from .instance import ContentionInstance
 from .cuts import add_completion_cuts, add_pair_cuts
+from .instance import ContentionInstance
 from .solution import ContentionSolution, TaskRecord, schedule_solution
 
-__all__ = ["CPSAT_MAX_TASKS", "MAX_DECIMALS", "TARGET_HORIZON", "DEFAULT_OPTIONS", "CpTask", "CpScaling", "cpsat_tasks", "gpu_representatives",
-           "build_cpsat", "retime",
-           "solve_cpsat_exact"]
+__all__ = ["CPSAT_MAX_TASKS", "MAX_DECIMALS", "TARGET_HORIZON", "DEFAULT_OPTIONS", "CpTask", "CpScaling",
+           "cpsat_tasks", "gpu_representatives", "build_cpsat", "retime", "solve_cpsat_exact"]
 
 #: ``solve_cpsat_exact`` refuses instances with more tasks than this (SizeLimitError).
 CPSAT_MAX_TASKS = 20_000

@@ -45,13 +45,19 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import replace
-from dataclasses import replace as dc_replace
 from typing import Sequence
 
 from ..errors import InstanceError, SolverError
 from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_cpsat
-from .cpsat import DEFAULT_OPTIONS, build_cpsat, cpsat_tasks, gpu_representatives, retime, solve_cpsat_exact
+from .cpsat import (
+    DEFAULT_OPTIONS,
+    build_cpsat,
+    cpsat_tasks,
+    gpu_representatives,
+    retime,
+    solve_cpsat_exact,
+)
 from .instance import ContentionInstance
 from .solution import ContentionSolution
 
@@ -123,7 +129,7 @@ def solve_contention_bound(
     ok = [c for c in _candidates(inst, placement, free) if check_schedule(inst, c).ok]
     best = min(ok, key=lambda c: c.objective)  # free is always there (no overlap: eq. (5) with k = 1)
     scale = sc.time * refine  # finer units: the robust cuts lose at most a few of them
-    tasks = [dc_replace(t, scaled=t.scaled * refine) for t in tasks]
+    tasks = [replace(t, scaled=t.scaled * refine) for t in tasks]
     arr_s = [int(round(float(a) * scale)) for a in inst.arrival]
     starts = {(r.kind, r.job, r.iteration) if r.kind == "c" else (r.kind, r.job, r.iteration, r.where): r.start
               for r in free.trace}

@@ -5,7 +5,13 @@ import dataclasses
 import numpy as np
 import pytest
 
-from hetopt.contention import ContentionInstance, check_schedule, solve_exact, srsf, tiny_instance
+from hetopt.contention import (
+    ContentionInstance,
+    check_schedule,
+    solve_exact,
+    srsf,
+    tiny_instance,
+)
 from hetopt.contention.cpsat import cpsat_tasks, gpu_representatives, solve_cpsat_exact
 from hetopt.data import load_json
 from hetopt.errors import InfeasibleError, InstanceError

@@ -5,7 +5,14 @@ import itertools
 import numpy as np
 import pytest
 
-from hetopt.contention import ContentionInstance, ada_srsf, check_schedule, fluid_completion_times, srsf, tiny_instance
+from hetopt.contention import (
+    ContentionInstance,
+    ada_srsf,
+    check_schedule,
+    fluid_completion_times,
+    srsf,
+    tiny_instance,
+)
 from hetopt.contention.shared import solve_contention_bound
 from hetopt.data import load_json
 from hetopt.errors import InstanceError
