@@ -42,7 +42,7 @@ def engine_bench(quick: bool = False, *, seed: int = 0) -> Table:
     running = {e: True for e in ENGINES}
     largest: dict[str, int | None] = {e: None for e in ENGINES}
     for n in jobs:
-        inst = tiny_instance(seed, n_jobs=n, n_servers=servers, gpus_per_server=gps, max_iterations=2)
+        inst = tiny_instance(seed=seed, n_jobs=n, n_servers=servers, gpus_per_server=gps, max_iterations=2)
         ref = srsf(inst, 1)
         n_tasks = sum(int(inst.iterations[k]) * (2 * len(p) + (len({g // gps for g in p}) > 1))
                       for k, p in enumerate(ref.placement))
@@ -100,7 +100,7 @@ def shared_bench(quick: bool = False) -> Table:
                                    "bound", "gap", "time [s]"])
     certified = 0
     for n, servers, gps, seed, limit in sizes:
-        inst = tiny_instance(seed, n_jobs=n, n_servers=servers, gpus_per_server=gps, max_iterations=2)
+        inst = tiny_instance(seed=seed, n_jobs=n, n_servers=servers, gpus_per_server=gps, max_iterations=2)
         sol = solve_contention_bound(inst, srsf(inst, 1).placement, time_limit=limit)
         check_schedule(inst, sol).raise_if_invalid()
         certified += sol.status is Status.OPTIMAL

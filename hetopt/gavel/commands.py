@@ -19,12 +19,13 @@ import numpy as np
 from ..errors import HetoptError
 from ..report import Table
 from ..result import Solution, Status
+from ..validate import instance_digest
 from .instance import KIND, GavelInstance
 from .policies import POLICIES
 from .simulator import GavelSimulation, _policy_args, simulate
 from .workload import generate_workload
 
-__all__ = ["KIND", "METHODS", "GavelAllocation", "allocate", "load_instance", "solve", "solution_summary",
+__all__ = ["KIND", "METHODS", "GavelAllocation", "allocate", "INSTANCE", "solution_summary",
            "validate", "bench", "export_model"]
 
 
@@ -71,16 +72,8 @@ METHODS: dict[str, Callable[[GavelInstance], Solution]] = {
 }
 
 
-def load_instance(data: dict) -> GavelInstance:
-    """A :class:`GavelInstance` from parsed JSON (kind ``"gavel"``)."""
-    return GavelInstance.from_dict(data)
-
-
-def solve(inst: GavelInstance, method: str) -> Solution:
-    """Run ``METHODS[method]``."""
-    if method not in METHODS:
-        raise ValueError(f"method is {method!r}; expected one of {', '.join(METHODS)}")
-    return METHODS[method](inst)
+#: the instance class of kind 'gavel' (``hetopt.load_instance`` builds it with ``from_dict``)
+INSTANCE = GavelInstance
 
 
 def solution_summary(sol: Solution) -> dict[str, Any]:
@@ -96,7 +89,7 @@ def solution_summary(sol: Solution) -> dict[str, Any]:
     return out
 
 
-def validate(n: int = 20, seed: int = 0) -> Table:
+def validate(n: int = 20, *, seed: int = 0) -> Table:
     """Seeded workloads: every simulation completes every job, and no job finishes before its
     lower bound ``arrival + total_steps / max_r throughput``."""
     t = Table(f"gavel: {n} seeded workloads (8 jobs, 2 GPUs per type, 4 jobs/hour), every policy simulated",
@@ -113,6 +106,7 @@ def validate(n: int = 20, seed: int = 0) -> Table:
             jcts.append(r.average_jct / 3600)
         t.add(name, n, ok, lb, float(np.mean(jcts)))
         t.violations = (t.violations or 0) + (n - ok) + (n - lb)
+    t.notes.append(f"{len({instance_digest(i) for i in insts})} distinct instances among {n} seeds")
     return t
 
 

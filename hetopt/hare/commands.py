@@ -27,7 +27,7 @@ from .simulator import cluster, generate_workload
 from .solution import HareSolution
 from .validate import ratio_sweep, ratio_table
 
-__all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "validate", "bench", "export_model"]
+__all__ = ["KIND", "METHODS", "INSTANCE", "solution_summary", "validate", "bench", "export_model"]
 
 #: method name -> callable(inst) -> HareSolution
 METHODS: dict[str, Callable[[HareInstance], HareSolution]] = {
@@ -46,18 +46,8 @@ METHODS: dict[str, Callable[[HareInstance], HareSolution]] = {
 }
 
 
-def load_instance(data: dict) -> HareInstance:
-    """A :class:`HareInstance` from parsed JSON (kind ``"hare"``)."""
-    return HareInstance.from_dict(data)
-
-
-def solve(inst: HareInstance, method: str) -> HareSolution:
-    """Run ``METHODS[method]`` and check its schedule with :func:`check_schedule`."""
-    if method not in METHODS:
-        raise ValueError(f"method is {method!r}; expected one of {', '.join(METHODS)}")
-    sol = METHODS[method](inst)
-    check_schedule(inst, sol).raise_if_invalid()
-    return sol
+#: the instance class of kind 'hare' (``hetopt.load_instance`` builds it with ``from_dict``)
+INSTANCE = HareInstance
 
 
 def solution_summary(sol: HareSolution) -> dict[str, Any]:
@@ -70,13 +60,13 @@ def solution_summary(sol: HareSolution) -> dict[str, Any]:
     }
 
 
-def validate(n: int = 20, seed: int = 0, *, save_dir: str | None = None, executor: Any = None) -> Table:
+def validate(n: int = 20, *, seed: int = 0, save_dir: str | None = None, executor: Any = None) -> Table:
     """Certification sweep of Theorem 4 over ``n`` seeded small instances (see :func:`ratio_sweep`).
 
     Instances that violate alpha(2+alpha) are written as JSON to ``save_dir`` when it is given
     (``hetopt validate hare --out DIR``); nothing is written otherwise.
     """
-    table = ratio_table(ratio_sweep(n, seed, save_dir=save_dir, executor=executor), seed)
+    table = ratio_table(ratio_sweep(n, seed=seed, save_dir=save_dir, executor=executor), seed=seed)
     table.notes.append("Random instances rarely break the bound; the bundled instance "
                        "hare2022_theorem4_counterexample does (ratio 3.994 > 3 at alpha = 1): "
                        "see `hetopt claims hare`.")
@@ -89,7 +79,7 @@ def _exact_bench(quick: bool) -> Table:
                "relaxation direct=linear"])
     sizes = [(3, 2, 6, 1)] if quick else [(4, 3, 12, s) for s in (0, 2)]
     for n_jobs, n_gpus, d, s in sizes:
-        inst = random_instance(s, n_jobs=n_jobs, n_gpus=n_gpus, max_rounds=3, max_tasks=2, max_total_tasks=d)
+        inst = random_instance(seed=s, n_jobs=n_jobs, n_gpus=n_gpus, max_rounds=3, max_tasks=2, max_total_tasks=d)
         ex = solve_exact(inst, time_limit=120)
         rl = solve_relaxation(inst, time_limit=120)
         agree = None
@@ -118,7 +108,7 @@ def _engine_bench(quick: bool) -> Table:
     running = {"cpsat": True, "milp": True}
     largest: dict[str, int | None] = {"cpsat": None, "milp": None}
     for d in sizes:
-        inst = random_instance(0, n_jobs=max(2, d // 3), n_gpus=4, max_rounds=3, max_tasks=2, max_total_tasks=d)
+        inst = random_instance(seed=0, n_jobs=max(2, d // 3), n_gpus=4, max_rounds=3, max_tasks=2, max_total_tasks=d)
         times = {}
         for engine in ("cpsat", "milp"):
             if not running[engine]:

@@ -36,7 +36,7 @@ def _check(inst, sol):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_engines_agree_on_tiny_instances(seed):
-    inst = tiny_instance(seed)
+    inst = tiny_instance(seed=seed)
     ref = srsf(inst, 1)
     cp = solve_exact(inst, ref.placement, engine="cpsat")
     mi = solve_exact(inst, ref.placement, engine="milp", upper_bound=ref.objective)
@@ -49,7 +49,7 @@ def test_engines_agree_on_tiny_instances(seed):
 
 @pytest.mark.parametrize("seed", [0, 4])
 def test_engines_agree_on_four_jobs_and_other_placements(seed):
-    inst = tiny_instance(seed, n_jobs=4, n_servers=2, gpus_per_server=2)
+    inst = tiny_instance(seed=seed, n_jobs=4, n_servers=2, gpus_per_server=2)
     for placement in ("ff", "rand"):
         heur = srsf(inst, 1, placement=placement, seed=seed)
         cp = solve_exact(inst, heur.placement, upper_bound=heur.objective)
@@ -61,7 +61,7 @@ def test_engines_agree_on_four_jobs_and_other_placements(seed):
 
 @pytest.mark.parametrize("seed", [1, 3])
 def test_completion_cuts_keep_the_optimum(seed):
-    inst = tiny_instance(seed, n_jobs=4)
+    inst = tiny_instance(seed=seed, n_jobs=4)
     p = srsf(inst, 1).placement
     a = solve_cpsat_exact(inst, p, cuts=True)
     b = solve_cpsat_exact(inst, p, cuts=False)
@@ -79,7 +79,7 @@ def test_contention_beats_milp_instance_same_optimum():
 
 @pytest.mark.parametrize("factor,scale", [(0.1, 10), (0.25, 100), (1000.0, 1)])
 def test_scaling_invariance_exact_scalings(factor, scale):
-    inst = tiny_instance(2, n_jobs=4)
+    inst = tiny_instance(seed=2, n_jobs=4)
     p = srsf(inst, 1).placement
     base = solve_exact(inst, p)
     other = _scaled(inst, factor)
@@ -92,7 +92,7 @@ def test_scaling_invariance_exact_scalings(factor, scale):
 
 def test_rounded_scaling_keeps_a_valid_bound():
     # times / 3 have no finite decimal form: rounded up, bound with the stated allowance
-    inst = tiny_instance(5, n_jobs=3)
+    inst = tiny_instance(seed=5, n_jobs=3)
     p = srsf(inst, 1).placement
     opt = solve_exact(inst, p).objective
     other = _scaled(inst, 1.0 / 3.0)
@@ -105,7 +105,7 @@ def test_rounded_scaling_keeps_a_valid_bound():
 
 
 def test_half_second_data_against_milp_on_half_slots():
-    inst = _scaled(tiny_instance(3, n_jobs=3), 0.5)
+    inst = _scaled(tiny_instance(seed=3, n_jobs=3), 0.5)
     p = srsf(inst, 1).placement
     with pytest.raises(InstanceError):
         solve_exact(inst, p, engine="milp")  # not multiples of the default 1 s slot
@@ -115,7 +115,7 @@ def test_half_second_data_against_milp_on_half_slots():
 
 
 def test_upper_bound_below_the_optimum_is_never_optimal():
-    inst = tiny_instance(4)
+    inst = tiny_instance(seed=4)
     p = srsf(inst, 1).placement
     opt = solve_exact(inst, p).objective
     for u in (opt - 1.0, opt - 0.5, opt - 1e-3):
@@ -129,7 +129,7 @@ def test_upper_bound_below_the_optimum_is_never_optimal():
 
 def test_time_limit_is_never_optimal():
     # 8 jobs on 16 GPUs, 2 iterations: not provable in half a second
-    inst = tiny_instance(0, n_jobs=8, n_servers=4, gpus_per_server=4, max_iterations=2)
+    inst = tiny_instance(seed=0, n_jobs=8, n_servers=4, gpus_per_server=4, max_iterations=2)
     ref = srsf(inst, 1)
     sol = solve_exact(inst, ref.placement, upper_bound=ref.objective, time_limit=0.5)
     assert sol.status is Status.TIME_LIMIT
@@ -139,7 +139,7 @@ def test_time_limit_is_never_optimal():
 
 
 def test_bad_engine_and_placement():
-    inst = tiny_instance(0)
+    inst = tiny_instance(seed=0)
     p = srsf(inst, 1).placement
     with pytest.raises(InstanceError, match="engine"):
         solve_exact(inst, p, engine="gurobi")
@@ -156,7 +156,7 @@ def test_methods_list_both_engines():
 
     names = hetopt.methods("contention")
     assert {"exact", "exact_cpsat", "exact_milp"} <= set(names)
-    inst = tiny_instance(1)
+    inst = tiny_instance(seed=1)
     a, b = hetopt.solve(inst, "exact_cpsat"), hetopt.solve(inst, "exact_milp")
     assert a.objective == pytest.approx(b.objective) and a.solver == "cpsat" and b.solver.startswith("milp")
     assert np.all(a.jct >= 0)
@@ -170,7 +170,7 @@ def test_gpu_representatives_by_hand():
 
 @pytest.mark.parametrize("seed", [0, 3])
 def test_gpu_reduction_keeps_the_optimum(seed):
-    inst = tiny_instance(seed, n_jobs=4, n_servers=2, gpus_per_server=2)
+    inst = tiny_instance(seed=seed, n_jobs=4, n_servers=2, gpus_per_server=2)
     ref = srsf(inst, 1)
     reps = gpu_representatives(ref.placement)
     assert len(set(reps.values())) < len(reps)  # the reduction removes GPUs here
@@ -185,6 +185,6 @@ def test_gpu_reduction_keeps_the_optimum(seed):
 def test_size_limit():
     from hetopt.errors import SizeLimitError
 
-    inst = tiny_instance(0)
+    inst = tiny_instance(seed=0)
     with pytest.raises(SizeLimitError, match="max_tasks"):
         solve_cpsat_exact(inst, srsf(inst, 1).placement, max_tasks=5)

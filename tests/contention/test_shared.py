@@ -76,7 +76,7 @@ def test_bound_below_every_fluid_schedule_on_the_card_instance():
 
 @pytest.mark.parametrize("seed", range(6))
 def test_bound_below_the_contention_aware_heuristics(seed):
-    inst = tiny_instance(seed)
+    inst = tiny_instance(seed=seed)
     p = srsf(inst, 1).placement
     sol = solve_contention_bound(inst, p)  # raises SolverError if the bound exceeded a candidate
     assert check_schedule(inst, sol).ok
@@ -90,7 +90,7 @@ def test_bound_below_the_contention_aware_heuristics(seed):
 
 def test_single_server_jobs_are_certified():
     # no all-reduce at all: the contention-aware problem is the contention-free one
-    inst = tiny_instance(2, n_jobs=3, n_servers=1, gpus_per_server=3)
+    inst = tiny_instance(seed=2, n_jobs=3, n_servers=1, gpus_per_server=3)
     p = srsf(inst, 1).placement
     sol = solve_contention_bound(inst, p)
     assert sol.status is Status.OPTIMAL and sol.bound == pytest.approx(sol.objective)
@@ -106,7 +106,7 @@ def test_two_jobs_on_disjoint_servers_are_certified():
 
 
 def test_rounded_data_refused():
-    inst = tiny_instance(1)
+    inst = tiny_instance(seed=1)
     import dataclasses
 
     other = dataclasses.replace(inst, t_f=inst.t_f / 3.0)

@@ -21,7 +21,7 @@ def _agree(a, b):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_cpsat_matches_brute_force(seed):
-    inst = random_instance(seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
+    inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
     bf = brute_force(inst)
     cp = solve_exact(inst, engine="cpsat")
     assert cp.status is Status.OPTIMAL and cp.solver == "cpsat"
@@ -31,7 +31,7 @@ def test_cpsat_matches_brute_force(seed):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_cpsat_matches_milp_random(seed):
-    inst = random_instance(seed, n_jobs=4, n_gpus=3, max_rounds=2, max_tasks=2, max_total_tasks=8)
+    inst = random_instance(seed=seed, n_jobs=4, n_gpus=3, max_rounds=2, max_tasks=2, max_total_tasks=8)
     cp, milp = solve_exact(inst, engine="cpsat"), solve_exact(inst, engine="milp", time_limit=60)
     check_schedule(inst, cp).raise_if_invalid()
     check_schedule(inst, milp).raise_if_invalid()
@@ -59,7 +59,7 @@ def test_smith_rule_cpsat():
 
 def test_inexact_scaling_bound_is_valid():
     """Times with many decimals: rounded-up durations, a bound lowered by the rounding allowance."""
-    base = random_instance(1, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    base = random_instance(seed=1, n_jobs=3, n_gpus=2, max_total_tasks=5)
     rng = np.random.default_rng(0)
     inst = HareInstance(arrival=base.arrival + rng.uniform(0, 1e-4, 3) * (base.arrival > 0), weight=base.weight / 3,
                         rounds=base.rounds, tasks_per_round=base.tasks_per_round,
@@ -78,7 +78,7 @@ def test_inexact_scaling_bound_is_valid():
 
 
 def test_engine_arguments():
-    inst = random_instance(0, n_jobs=2, n_gpus=2, max_total_tasks=3)
+    inst = random_instance(seed=0, n_jobs=2, n_gpus=2, max_total_tasks=3)
     with pytest.raises(ValueError, match="engine"):
         solve_exact(inst, engine="gurobi")
     with pytest.raises(ValueError, match="solver"):
@@ -90,7 +90,7 @@ def test_engine_arguments():
 @pytest.mark.parametrize("seed", range(4))
 def test_coarse_rounded_down_bound_is_valid(seed):
     """The coarse model's bound never exceeds the optimum; the solve stays exact with it."""
-    inst = random_instance(seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
+    inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
     bf = brute_force(inst)
     cp = solve_exact(inst, engine="cpsat")
     from hetopt.hare.cpsat import solve_cpsat_exact

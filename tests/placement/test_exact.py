@@ -83,3 +83,14 @@ def test_relabelled_workers_same_optimum():
     d["worker_names"] = None
     other = PlacementInstance.from_dict(d)
     assert solve_exact(other).objective == pytest.approx(solve_exact(inst).objective, rel=OBJ_RTOL)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_relaxed_lower_bound_below_exhaustive_optimum(seed):
+    from hetopt.placement.exact import relaxed_lower_bound
+
+    rng = np.random.default_rng(seed)
+    inst = random_instance(rng, S=2, K=int(rng.integers(2, 6)), comm=seed % 2 == 0)
+    best = exhaustive(inst)
+    lb = relaxed_lower_bound(inst)
+    assert 0 < lb <= best.objective * (1 + 1e-12)
