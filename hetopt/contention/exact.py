@@ -35,7 +35,7 @@ def solve_exact(
     *,
     slot: float = 1.0,
     upper_bound: float | None = None,
-    engine: str = "cpsat",
+    engine: str | None = None,
     solver: str = "highs",
     time_limit: float | None = None,
     threads: int = 1,
@@ -60,7 +60,8 @@ def solve_exact(
     upper_bound : float, optional
         Total JCT (s) of a feasible schedule with this placement: tightens the time windows
         and is imposed as a constraint (S6).
-    engine : {"cpsat", "milp"}
+    engine : {"cpsat", "milp"}, optional
+        Default: ``"milp"`` when a MILP ``solver`` other than HiGHS is named, else ``"cpsat"``.
     solver : str
         MILP solver (``solve_model`` names); MILP only.
     time_limit : float, optional
@@ -85,10 +86,15 @@ def solve_exact(
     from ..inputs import check_instance
 
     check_instance(inst, ContentionInstance, "inst")
+    if engine is None:
+        engine = "milp" if solver != "highs" else ENGINES[0]
     if engine not in ENGINES:
         raise InstanceError(f"engine is {engine!r}; expected one of {', '.join(ENGINES)}")
     if engine == "cpsat":
         from .cpsat import solve_cpsat_exact
+
+        if solver != "highs":
+            raise InstanceError(f"solver is {solver!r}; it names a MILP solver, used only with engine='milp'")
 
         return solve_cpsat_exact(inst, placement, upper_bound=upper_bound, time_limit=time_limit, threads=threads,
                                  seed=seed)

@@ -188,3 +188,13 @@ def test_size_limit():
     inst = tiny_instance(seed=0)
     with pytest.raises(SizeLimitError, match="max_tasks"):
         solve_cpsat_exact(inst, srsf(inst, 1).placement, max_tasks=5)
+
+
+def test_naming_a_milp_solver_selects_the_milp():
+    inst = tiny_instance(seed=1)
+    p = srsf(inst, 1).placement
+    sol = solve_exact(inst, p, solver="scip")
+    assert sol.solver.startswith("milp") and sol.status is Status.OPTIMAL
+    assert sol.objective == pytest.approx(solve_exact(inst, p).objective)
+    with pytest.raises(InstanceError, match="solver"):
+        solve_exact(inst, p, engine="cpsat", solver="scip")
