@@ -16,14 +16,17 @@ import pyomo.environ as pyo
 
 from dataclasses import replace
 
-from ..errors import InfeasibleError, SolverError
+from ..errors import InfeasibleError, InstanceError, SolverError
 from ..result import Status, relative_gap
 from ..solvers import solve_model
 from .instance import ContentionInstance
 from .model import MILP_MAX_BINARIES, build_milp
 from .solution import ContentionSolution, TaskRecord, jct_metrics
 
-__all__ = ["solve_exact"]
+__all__ = ["ENGINES", "solve_exact"]
+
+#: Exact engines of the contention-free problem; the first is the default.
+ENGINES = ("cpsat", "milp")
 
 
 def solve_exact(
@@ -32,15 +35,41 @@ def solve_exact(
     *,
     slot: float = 1.0,
     upper_bound: float | None = None,
+    engine: str | None = None,
     solver: str = "highs",
     time_limit: float | None = None,
     threads: int = 1,
     max_binaries: int = MILP_MAX_BINARIES,
+    seed: int = 0,
 ) -> ContentionSolution:
-    """Optimal contention-free schedule for a fixed placement (:func:`build_milp`).
+    """Optimal contention-free schedule for a fixed placement.
 
-    Like every ``solve_exact`` of the package it has no time limit unless ``time_limit`` (seconds)
-    is given; ``max_binaries`` guards the model's size.
+    Two engines solve the same problem (the card's (6), (S1)-(S6)): ``engine="cpsat"`` (default,
+    the faster one in ``hetopt bench contention``) is the interval model of
+    :mod:`hetopt.contention.cpsat`, continuous time with integer-scaled data; ``engine="milp"``
+    the time-indexed MILP :func:`build_milp` (times must be multiples of ``slot``), solved by
+    ``solver``.  Like every ``solve_exact`` of the package it has no time limit unless
+    ``time_limit`` (seconds) is given; ``max_binaries`` guards the MILP's size.
+
+    Parameters
+    ----------
+    inst : ContentionInstance
+    placement : sequence of GPU lists
+    slot : float
+        MILP slot length (s); MILP only.
+    upper_bound : float, optional
+        Total JCT (s) of a feasible schedule with this placement: tightens the time windows
+        and is imposed as a constraint (S6).
+    engine : {"cpsat", "milp"}, optional
+        Default: ``"milp"`` when a MILP ``solver`` other than HiGHS is named, else ``"cpsat"``.
+    solver : str
+        MILP solver (``solve_model`` names); MILP only.
+    time_limit : float, optional
+    threads : int
+    max_binaries : int
+        MILP only.
+    seed : int
+        CP-SAT's random seed (keyword only); CP-SAT only.
 
     Returns
     -------
@@ -57,6 +86,18 @@ def solve_exact(
     from ..inputs import check_instance
 
     check_instance(inst, ContentionInstance, "inst")
+    if engine is None:
+        engine = "milp" if solver != "highs" else ENGINES[0]
+    if engine not in ENGINES:
+        raise InstanceError(f"engine is {engine!r}; expected one of {', '.join(ENGINES)}")
+    if engine == "cpsat":
+        from .cpsat import solve_cpsat_exact
+
+        if solver != "highs":
+            raise InstanceError(f"solver is {solver!r}; it names a MILP solver, used only with engine='milp'")
+
+        return solve_cpsat_exact(inst, placement, upper_bound=upper_bound, time_limit=time_limit, threads=threads,
+                                 seed=seed)
     t0 = time.perf_counter()
     m = build_milp(inst, placement, slot=slot, upper_bound=upper_bound, max_binaries=max_binaries)
     try:

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..result import Solution
 
-__all__ = ["TaskRecord", "ContentionSolution", "jct_metrics", "empirical_cdf"]
+__all__ = ["TaskRecord", "ContentionSolution", "jct_metrics", "empirical_cdf", "schedule_solution"]
 
 
 class TaskRecord(NamedTuple):
@@ -91,3 +91,34 @@ class ContentionSolution(Solution):
     makespan: float
     n_events: int = 0
     trace: tuple[TaskRecord, ...] = field(default=())
+
+
+def schedule_solution(inst, placement, trace, finish: np.ndarray, **fields) -> ContentionSolution:
+    """A :class:`ContentionSolution` of an exact engine from its task trace and completion times.
+
+    ``placed_at`` is the arrival (memory does not bind in the exact models); GPU busy time and
+    utilisation are computed from the trace; ``fields`` gives ``status``, ``bound``, ``gap``,
+    ``wall_time``, ``solver``, ``message``.
+    """
+    finish = np.asarray(finish, dtype=float)
+    jct = finish - inst.arrival
+    busy = np.zeros(inst.n_total_gpus)
+    for r in trace:
+        if r.kind != "c":
+            busy[r.where] += r.end - r.start
+    makespan = float(finish.max() - inst.arrival.min())
+    util = busy / makespan if makespan > 0 else busy
+    return ContentionSolution(
+        objective=float(jct.sum()),
+        finish=finish,
+        jct=jct,
+        placement=tuple(tuple(int(g) for g in p) for p in placement),
+        placed_at=inst.arrival.copy(),
+        gpu_busy=busy,
+        gpu_utilization=util,
+        avg_gpu_utilization=float(util.mean()),
+        makespan=makespan,
+        trace=tuple(sorted(trace, key=lambda r: (r.start, r.kind, r.job))),
+        **fields,
+        **jct_metrics(jct),
+    )

@@ -41,14 +41,26 @@ def test_reproduce_is_gone_the_ledger_replaces_it():
 def test_validate_sweep():
     table = commands.validate(n=3, seed=0)
     assert len(table.rows) == 3
-    assert all(bool(r[-1]) for r in table.rows)  # contention-free heuristics >= MILP optimum
+    assert all(bool(r[-2]) for r in table.rows)  # contention-free heuristics >= the exact optimum
+    assert all(bool(r[-1]) for r in table.rows) and table.violations == 0  # engines agree
 
 
 def test_bench_quick():
     tables = commands.bench(quick=True)
-    main = tables[0]
+    pivot, engines, shared, main = tables
+    assert [r[0] for r in pivot.rows] == sorted({r[0] for r in engines.rows})
     assert [r[0] for r in main.rows][0] == "Ada-SRSF"
     assert main.rows[0][8] == pytest.approx(1.0)
+    assert {r[2] for r in engines.rows} == {"cpsat", "milp"}
+    for r in engines.rows:
+        if r[3] == "optimal":
+            assert r[5] == pytest.approx(r[4])
+        elif r[5] is not None:
+            assert r[5] <= r[4] + 1e-9
+    assert any("largest certified" in n for n in engines.notes)
+    for r in shared.rows:
+        assert r[7] is not None and r[7] <= r[4] + 1e-9  # proven bound below the best schedule
+        assert (r[3] == "optimal") == (r[7] >= r[4] - 1e-6)
 
 
 def test_export_model_writes_lp(tmp_path):

@@ -1,0 +1,488 @@
+"""The contention-free scheduling problem of Wang et al. as an OR-Tools CP-SAT interval model.
+
+Same problem as the time-indexed MILP (:func:`hetopt.contention.model.build_milp`): a fixed
+placement, the global DAG of Fig. 3, each GPU runs one forward/backward pass at a time (S3),
+each server's network carries at most one all-reduce at a time (S4: eq. (5) with k = 1),
+minimise the total JCT (6).  In continuous time:
+
+- one fixed-size interval per forward ``("f", k, i, g)`` and backward ``("b", k, i, g)`` pass,
+  in one ``AddNoOverlap`` per GPU (S3);
+- one fixed-size interval per all-reduce ``("c", k, i)`` of a multi-server job, in the
+  ``AddNoOverlap`` of every server it uses (S4);
+- precedences (S2a) f -> b, (S2b) every b -> the iteration's all-reduce, or -> a barrier
+  variable ``B[k, i]`` (the zero-length barrier of a single-server job), (S2c) all-reduce /
+  barrier -> every forward of the next iteration; starts not before ``A_k`` (S1);
+- ``F_k`` = end of the last all-reduce / barrier (S5); objective ``sum_k (F_k - A_k)`` (6);
+  with ``upper_bound`` U the cut ``sum_k (F_k - A_k) <= U`` (S6).
+
+Dominated GPUs (an exact reduction).  Given the all-reduce / barrier times, the GPUs are
+independent: a GPU's schedule is feasible iff each forward of iteration i starts after the
+iteration i - 1 sync and each backward ends before the iteration i sync.  So when the jobs of
+GPU g' are a subset of those of GPU g, g's schedule restricted to them is feasible on g' with
+the same syncs: only the GPUs whose job set is maximal under inclusion (one per set) are
+modelled (:func:`gpu_representatives`), and each other GPU copies the schedule of a GPU whose
+job set contains its own.  The optimum is unchanged (the tests compare with the full MILP).
+
+Equivalence with the MILP.  With integral data, some optimal schedule is semi-active (every
+task starts at the end of a predecessor or resource predecessor, or at an arrival), so its
+starts are integral and lie on the MILP's slot grid: both models have the same optimum (the
+tests compare them).  The CP-SAT model does not need a grid, so it also takes data that are
+not multiples of a slot.
+
+Integer scaling and the certificate
+-----------------------------------
+Times (arrivals, ``t_f``, ``t_b``, ``a + b sigma``) are multiplied by ``S``, the smallest power
+of ten (up to :data:`MAX_DECIMALS` decimals) that makes them integral; then the scaled model
+is the true one (rounding error 0).  Otherwise ``S`` puts the serial horizon near
+:data:`TARGET_HORIZON` and times are rounded UP:
+
+* incumbent: CP-SAT's per-resource orders are re-timed semi-actively on the TRUE data
+  (:func:`retime`); no start moves later, and the objective is recomputed on the true data;
+* bound: re-timing a true optimal schedule on the rounded-up data delays each completion by
+  at most ``e = 1 + n_tasks`` units (one rounding per arrival and task on its critical chain),
+  and rounded-up arrivals are at least ``S A_k``, so ``OPT >= (B - n_jobs e) / S`` with ``B``
+  CP-SAT's bound.
+
+OPTIMAL only when CP-SAT proves optimality and this bound meets the true objective within
+``OPTIMAL_RTOL``.
+
+References
+----------
+Q. Wang, S. Shi, C. Wang, X. Chu, "Communication Contention Aware Scheduling of Multiple
+Deep Learning Training Jobs", arXiv:2002.10105, 2020, Section III.
+L. Perron, F. Didier, "CP-SAT", OR-Tools v9, Google (2024).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import InfeasibleError, InstanceError, SizeLimitError, SolverError
+from ..result import OPTIMAL_RTOL, Status, relative_gap
+from ..solvers import solve_cpsat
+from .cuts import add_completion_cuts, add_pair_cuts
+from .instance import ContentionInstance
+from .solution import ContentionSolution, TaskRecord, schedule_solution
+
+__all__ = ["CPSAT_MAX_TASKS", "MAX_DECIMALS", "TARGET_HORIZON", "DEFAULT_OPTIONS", "CpTask", "CpScaling",
+           "cpsat_tasks", "gpu_representatives", "build_cpsat", "retime", "solve_cpsat_exact"]
+
+#: ``solve_cpsat_exact`` refuses instances with more tasks than this (SizeLimitError).
+CPSAT_MAX_TASKS = 20_000
+#: Most decimal places tried for an exact integer scaling of the times.
+MAX_DECIMALS = 9
+#: Scaled serial horizon aimed at when the times have more decimals (integers far below 2^53).
+TARGET_HORIZON = 1e9
+_PHASE = {"f": 0, "b": 1, "c": 2}
+#: CP-SAT parameters of :func:`solve_cpsat_exact`: the full linear relaxation (with the cuts it
+#: proves the 8-job instances of the bench; the default level 1 leaves a large bound gap).
+DEFAULT_OPTIONS = {"linearization_level": 2}
+
+
+@dataclass(frozen=True)
+class CpTask:
+    """One task of the global DAG: key ``(kind, k, i[, g])``, resource, true and scaled durations."""
+
+    key: tuple
+    job: int
+    iteration: int
+    kind: str
+    where: int | tuple[int, ...]
+    duration: float
+    scaled: int
+
+
+@dataclass(frozen=True)
+class CpScaling:
+    """``time`` = S (scaled time = ``ceil(S t)``); ``exact``: no rounding; ``chain_error`` = e (0 if exact)."""
+
+    time: int
+    exact: bool
+    chain_error: int
+
+
+def _decimals(values: np.ndarray, limit: float) -> int | None:
+    for d in range(MAX_DECIMALS + 1):
+        v = values * 10.0 ** d
+        if np.all(np.abs(v - np.round(v)) <= 1e-6 + 1e-12 * np.abs(v)) and np.max(np.abs(v), initial=0) <= limit:
+            return d
+    return None
+
+
+def _up(value: float, scale: int) -> int:
+    v = value * scale
+    r = round(v)
+    return int(r) if abs(v - r) <= 1e-6 + 1e-12 * abs(v) else int(math.ceil(v))
+
+
+def _check_placement(inst: ContentionInstance, placement: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    if len(placement) != inst.n_jobs:
+        raise InstanceError(f"placement has {len(placement)} entries; expected {inst.n_jobs}")
+    mem = [0.0] * inst.n_total_gpus
+    out = []
+    for k in range(inst.n_jobs):
+        gpus = tuple(int(g) for g in placement[k])
+        if len(gpus) != inst.n_gpus[k] or len(set(gpus)) != len(gpus) or not all(0 <= g < inst.n_total_gpus for g in gpus):
+            raise InstanceError(f"placement[{k}] is {list(gpus)}; expected {inst.n_gpus[k]} distinct GPU indices")
+        for g in gpus:
+            mem[g] += float(inst.memory[k])
+        out.append(gpus)
+    for g, m in enumerate(mem):
+        if m > inst.gpu_memory:
+            raise InstanceError(f"GPU {g} would hold {m} MB > gpu_memory; the exact models assume memory does not bind")
+    return tuple(out)
+
+
+def cpsat_tasks(inst: ContentionInstance, placement: Sequence[Sequence[int]], *,
+                max_tasks: int = CPSAT_MAX_TASKS) -> tuple[list[CpTask], CpScaling]:
+    """Tasks of the contention-free problem with their scaled durations, and the scaling.
+
+    Raises
+    ------
+    InstanceError
+        Bad placement, or memory that would bind.
+    SizeLimitError
+        More than ``max_tasks`` tasks.
+    """
+    placement = _check_placement(inst, placement)
+    gps = inst.gpus_per_server
+    servers = [tuple(sorted({g // gps for g in p})) for p in placement]
+    count = int(sum(int(inst.iterations[k]) * (2 * len(placement[k]) + (len(servers[k]) > 1))
+                    for k in range(inst.n_jobs)))
+    if count > max_tasks:
+        raise SizeLimitError(f"the CP-SAT model would have {count} tasks; at most max_tasks = {max_tasks} allowed")
+    comm = np.array([inst.comm_time(k) if len(servers[k]) > 1 else 0.0 for k in range(inst.n_jobs)])
+    times = np.concatenate([inst.arrival, inst.t_f, inst.t_b, comm])
+    work = float(sum(inst.iterations[k] * (len(placement[k]) * (inst.t_f[k] + inst.t_b[k]) + comm[k])
+                     for k in range(inst.n_jobs)))
+    horizon = float(inst.arrival.max()) + work
+    d = _decimals(times, 1e12 / max(horizon, 1e-300) * max(1.0, float(np.max(times))))
+    if d is not None and horizon * 10.0 ** d <= 1e12:
+        sc = CpScaling(10 ** d, True, 0)
+    else:
+        d = max(0, int(math.floor(math.log10(TARGET_HORIZON / max(horizon, 1e-300)))))
+        n_tasks = int(sum(inst.iterations[k] * (2 * len(placement[k]) + (len(servers[k]) > 1))
+                          for k in range(inst.n_jobs)))
+        sc = CpScaling(10 ** d, False, 1 + n_tasks)
+    tasks: list[CpTask] = []
+    for k in range(inst.n_jobs):
+        for i in range(int(inst.iterations[k])):
+            for g in placement[k]:
+                tasks.append(CpTask(("f", k, i, g), k, i, "f", g, float(inst.t_f[k]), max(1, _up(inst.t_f[k], sc.time))))
+                tasks.append(CpTask(("b", k, i, g), k, i, "b", g, float(inst.t_b[k]), max(1, _up(inst.t_b[k], sc.time))))
+            if len(servers[k]) > 1:
+                tasks.append(CpTask(("c", k, i), k, i, "c", servers[k], float(comm[k]), _up(comm[k], sc.time)))
+    return tasks, sc
+
+
+def gpu_representatives(placement) -> dict[int, int]:
+    """GPU -> the modelled GPU whose schedule it copies (module docstring: dominated GPUs).
+
+    A GPU represents itself when its job set is maximal under inclusion and it is the lowest
+    index with that set; any other GPU maps to the lowest-index GPU with a maximal set that
+    contains its own.
+    """
+    jobs: dict[int, frozenset] = {}
+    for k, gpus in enumerate(placement):
+        for g in gpus:
+            jobs[int(g)] = jobs.get(int(g), frozenset()) | {k}
+    rep_of_set: dict[frozenset, int] = {}
+    for g in sorted(jobs):
+        rep_of_set.setdefault(jobs[g], g)
+    maximal = [js for js in rep_of_set if not any(js < other for other in rep_of_set)]
+    out = {}
+    for g, js in jobs.items():
+        out[g] = min(rep_of_set[m] for m in maximal if js <= m)
+    return out
+
+
+def retime(inst: ContentionInstance, placement, tasks: list[CpTask], starts: dict, *, scaled: bool,
+           arrival: Sequence[float] | None = None) -> tuple[dict, np.ndarray]:
+    """Semi-active schedule keeping the per-GPU and per-network order of ``starts``.
+
+    Tasks are taken in the order ``(start, job, iteration, phase)`` (a topological order of the
+    DAG plus the resource orders when ``starts`` is a schedule) and each starts as early as its
+    predecessors, its resources and its job's arrival allow, with the true durations (or the
+    scaled ones when ``scaled``).  With durations no longer than those ``starts`` was built
+    with, no start moves later.
+
+    Returns
+    -------
+    (dict, numpy.ndarray)
+        Start of every task key, and each job's completion ``F_k``.
+    """
+    arr = inst.arrival if arrival is None else arrival
+    multi = [_has_comm(inst, placement[k]) for k in range(inst.n_jobs)]
+    free: dict = {}
+    end: dict = {}
+    sync_end: dict = {}  # (k, i) -> end of the all-reduce or barrier
+    b_end: dict = {}  # (k, i) -> latest backward end so far
+    b_left = {(k, i): len(placement[k]) for k in range(inst.n_jobs) for i in range(int(inst.iterations[k]))}
+    out: dict = {}
+    order = sorted(tasks, key=lambda t: (starts[t.key], t.job, t.iteration, _PHASE[t.kind]))
+    for t in order:
+        p = t.scaled if scaled else t.duration
+        k, i = t.job, t.iteration
+        if t.kind == "f":
+            ready = float(arr[k]) if i == 0 else sync_end[(k, i - 1)]
+            res = [("g", t.where)]
+        elif t.kind == "b":
+            ready = end[("f", k, i, t.where)]
+            res = [("g", t.where)]
+        else:
+            ready = b_end[(k, i)]
+            res = [("n", s) for s in t.where]
+        s = max([ready] + [free.get(r, 0.0) for r in res])
+        out[t.key] = s
+        end[t.key] = s + p
+        for r in res:
+            free[r] = s + p
+        if t.kind == "b":
+            b_end[(k, i)] = max(b_end.get((k, i), -math.inf), s + p)
+            b_left[(k, i)] -= 1
+            if b_left[(k, i)] == 0 and not multi[k]:
+                sync_end[(k, i)] = b_end[(k, i)]  # the zero-length barrier of a single-server job
+        elif t.kind == "c":
+            sync_end[(k, i)] = s + p
+    finish = np.array([sync_end[(k, int(inst.iterations[k]) - 1)] for k in range(inst.n_jobs)], dtype=float)
+    return out, finish
+
+
+def _has_comm(inst: ContentionInstance, gpus) -> bool:
+    return len({g // inst.gpus_per_server for g in gpus}) > 1
+
+
+def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arrival: Sequence[int],
+                upper_objective: int | None = None, cut: int | None = None, hint: dict | None = None,
+                cuts: bool = True, network: str = "exclusive", latency: int = 0, latency_floor: int = 0,
+                waste: float = 0.0):
+    """The CP-SAT model of the contention-free problem on scaled integer data.
+
+    Parameters
+    ----------
+    inst : ContentionInstance
+    placement : sequence of GPU tuples
+    tasks : list of CpTask
+        From :func:`cpsat_tasks` (``scaled`` durations are used).
+    arrival : sequence of int
+        Scaled arrivals.
+    upper_objective : int, optional
+        Scaled total JCT of a schedule at least as good as every solution sought: the start
+        domains become the windows ``F_k <= A_k + U - sum_{j != k} LB_j`` (``LB_j`` the job's
+        critical path), which no such solution violates.
+    cut : int, optional
+        Impose ``sum_k (F_k - A_k) <= cut`` (S6).
+    hint : dict, optional
+        Scaled start of every task key (a feasible schedule), given to CP-SAT as a hint.
+    cuts : bool
+        Add the valid completion-time inequalities of :func:`hetopt.contention.cuts.add_completion_cuts` (they
+        tighten CP-SAT's linear relaxation; no schedule is cut off).
+    network : {"exclusive", "shared"}
+        "exclusive": (S4), one all-reduce at a time per server network.  "shared": the
+        relaxation of the contention-aware problem of :mod:`hetopt.contention.shared`: an
+        all-reduce lasts at least its contention-free time, and any two that share a server
+        end no earlier than ``min(starts) + latency + (their durations - 2 latency)``.
+    latency, latency_floor : int
+        Scaled latency ``a`` rounded up / down (``network="shared"`` only).
+    waste : float
+        ``(b + eta) / (2b + eta)`` for the pair cuts (``network="shared"`` only;
+        :func:`hetopt.contention.cuts.add_pair_cuts`).
+
+    Returns
+    -------
+    (CpModel, dict)
+        The model; ``"S"`` maps task keys to start variables, ``"F"`` the completions.
+    """
+    from ortools.sat.python import cp_model
+
+    nj = inst.n_jobs
+    dur = {(t.job, t.kind): t.scaled for t in tasks}
+    period = [dur[(k, "f")] + dur[(k, "b")] + dur.get((k, "c"), 0) for k in range(nj)]
+    lb = [int(inst.iterations[k]) * period[k] for k in range(nj)]
+    serial = max(arrival) + sum(t.scaled for t in tasks)
+    if upper_objective is not None and upper_objective < sum(lb):
+        raise InfeasibleError(f"the scaled bound {upper_objective} is below the sum of the jobs' critical paths")
+    h = [serial if upper_objective is None else min(serial, arrival[k] + upper_objective - (sum(lb) - lb[k]))
+         for k in range(nj)]
+    if network not in ("exclusive", "shared"):
+        raise ValueError(f"network is {network!r}; expected 'exclusive' or 'shared'")
+    shared = network == "shared"
+    m = cp_model.CpModel()
+    S, iv, E = {}, {}, {}
+    for t in tasks:
+        k, i = t.job, t.iteration
+        base = arrival[k] + i * period[k]
+        tail = (int(inst.iterations[k]) - i) * period[k]
+        off = {"f": 0, "b": dur[(k, "f")], "c": dur[(k, "f")] + dur[(k, "b")]}[t.kind]
+        lo, hi = base + off, h[k] - tail + off
+        S[t.key] = m.new_int_var(lo, max(lo, hi), "S" + "_".join(map(str, t.key)))
+        iv[t.key] = m.new_fixed_size_interval_var(S[t.key], t.scaled, "I" + "_".join(map(str, t.key)))
+        if shared and t.kind == "c":
+            e_hi = h[k] - (int(inst.iterations[k]) - i - 1) * period[k]
+            E[t.key] = m.new_int_var(lo + t.scaled, max(lo + t.scaled, e_hi), "E" + "_".join(map(str, t.key)))
+            m.add(E[t.key] >= S[t.key] + t.scaled)
+    per_res: dict = {}
+    for t in tasks:
+        for r in ([("g", t.where)] if t.kind != "c" else [("n", s) for s in t.where]):
+            per_res.setdefault(r, []).append(iv[t.key] if t.kind != "c" or not shared else t)
+    # a server network whose all-reduces all use another server too is implied by that one's no-overlap
+    net_jobs = {r: frozenset(t.job for t in tasks if t.kind == "c" and r[1] in t.where) for r in per_res if r[0] == "n"}
+    implied = {r for r in net_jobs if any(net_jobs[r] < net_jobs[o] or (net_jobs[r] == net_jobs[o] and o < r)
+                                          for o in net_jobs)}
+    for r, ivs in per_res.items():
+        if len(ivs) > 1 and r not in implied:
+            if shared and r[0] == "n":
+                add_pair_cuts(m, ivs, S, E, latency, max(max(h), serial) + max(t.scaled for t in tasks),
+                              latency_floor=latency_floor, waste=waste)
+            else:
+                m.add_no_overlap(ivs)  # (S3) per GPU, (S4) per server network
+    F = [m.new_int_var(arrival[k] + lb[k], max(arrival[k] + lb[k], h[k]), f"F{k}") for k in range(nj)]
+    by_job: dict = {}
+    for t in tasks:
+        by_job.setdefault((t.job, t.iteration, t.kind), []).append(t)
+    for k in range(nj):
+        it = int(inst.iterations[k])
+        for i in range(it):
+            fs, bs, cs = (by_job.get((k, i, x), []) for x in "fbc")
+            for f in fs:  # (S2a)
+                m.add(S[("b", k, i, f.where)] >= S[f.key] + f.scaled)
+            if cs:
+                sync = S[cs[0].key]
+                sync_end = E[cs[0].key] if shared else sync + cs[0].scaled
+            else:
+                sync = sync_end = m.new_int_var(0, max(h[k], serial), f"B{k}_{i}")
+            for b in bs:  # (S2b)
+                m.add(sync >= S[b.key] + b.scaled)
+            if i + 1 < it:
+                for f in by_job[(k, i + 1, "f")]:  # (S2c)
+                    m.add(S[f.key] >= sync_end)
+            else:
+                m.add(F[k] >= sync_end)  # (S5)
+    if cuts:
+        add_completion_cuts(m, inst, tasks, F, arrival, dur, latency=latency if shared else 0, robust=shared)
+    total = sum(F) - int(sum(arrival))
+    m.minimize(total)  # (6)
+    if cut is not None:
+        m.add(total <= cut)  # (S6)
+    if hint is not None:
+        for key, var in S.items():
+            m.add_hint(var, int(round(hint[key])))
+    return m, {"S": S, "F": F, "E": E}
+
+
+def solve_cpsat_exact(
+    inst: ContentionInstance,
+    placement: Sequence[Sequence[int]],
+    *,
+    upper_bound: float | None = None,
+    time_limit: float | None = None,
+    threads: int | None = 1,
+    seed: int = 0,
+    cuts: bool = True,
+    reduce: bool = True,
+    options: dict | None = None,
+    max_tasks: int = CPSAT_MAX_TASKS,
+) -> ContentionSolution:
+    """Optimal contention-free schedule for a fixed placement, by CP-SAT (module docstring).
+
+    Parameters
+    ----------
+    inst : ContentionInstance
+    placement : sequence of GPU lists
+    upper_bound : float, optional
+        Total JCT (s) imposed as a constraint (S6); a bound below the optimum raises
+        :class:`~hetopt.errors.InfeasibleError`, never an OPTIMAL result.
+    time_limit : float, optional
+        Seconds; a stopped solve is TIME_LIMIT with its incumbent (or SRSF(1)'s schedule when
+        CP-SAT has none) and a valid bound.
+    threads : int, optional
+        CP-SAT workers (1: deterministic for a given ``seed``).
+    seed : int
+        CP-SAT's random seed.
+    cuts : bool
+        Add the valid completion-time cuts (:func:`hetopt.contention.cuts.add_completion_cuts`).
+    reduce : bool
+        Model only the GPUs of :func:`gpu_representatives` (exact; module docstring).
+    options : dict, optional
+        CP-SAT parameters by name (``SatParameters`` fields), over :data:`DEFAULT_OPTIONS`.
+    max_tasks : int
+        Refuse larger models (:class:`~hetopt.errors.SizeLimitError`).
+
+    Returns
+    -------
+    ContentionSolution
+        ``solver="cpsat"``; the schedule in ``trace``; ``bound`` valid for the true problem.
+    """
+    from ..inputs import check_instance
+    from .scheduling import srsf
+
+    check_instance(inst, ContentionInstance, "inst")
+    t0 = time.perf_counter()
+    tasks, sc = cpsat_tasks(inst, placement, max_tasks=max_tasks)
+    placement = tuple(tuple(int(g) for g in p) for p in placement)
+    arr_s = [_up(float(a), sc.time) for a in inst.arrival]
+    allowance = sc.chain_error * inst.n_jobs
+    # hint: SRSF(1) on this placement, re-timed on the scaled data (feasible there)
+    heur = srsf(inst, 1, placement=[list(p) for p in placement], record=True)
+    heur_starts = {}
+    for r in heur.trace:
+        heur_starts[(r.kind, r.job, r.iteration) if r.kind == "c" else (r.kind, r.job, r.iteration, r.where)] = r.start
+    hint, hint_finish = retime(inst, placement, tasks, heur_starts, scaled=True, arrival=arr_s)
+    hint_obj = int(round(float(hint_finish.sum()) - sum(arr_s)))
+    cut = None
+    if upper_bound is not None:
+        cut = int(math.floor(upper_bound * sc.time * (1 + 1e-12) + 1e-9)) + allowance
+    reps = gpu_representatives(placement) if reduce else {g: g for p in placement for g in p}
+    model_tasks = [t for t in tasks if t.kind == "c" or reps[t.where] == t.where]
+    try:
+        model, v = build_cpsat(inst, placement, model_tasks, arrival=arr_s, hint=hint, cut=cut, cuts=cuts,
+                               upper_objective=hint_obj if cut is None else min(hint_obj, cut))
+    except InfeasibleError:
+        raise InfeasibleError(f"upper_bound {upper_bound} is below the sum of the jobs' critical paths: "
+                              "no schedule meets it") from None
+    rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.05)
+    res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
+                          options={**DEFAULT_OPTIONS, **(options or {})})
+    if res.status is Status.INFEASIBLE:
+        raise InfeasibleError(f"no contention-free schedule with this placement has total JCT <= upper_bound = "
+                              f"{upper_bound}: the bound is below the optimum (CP-SAT proved infeasibility)")
+    if res.objective is None:
+        if res.status is not Status.TIME_LIMIT:
+            raise SolverError(f"cpsat: solve failed ({res.status.value}: {res.message})")
+        starts = heur_starts  # no incumbent: SRSF(1)'s schedule, never reported as optimal
+        if upper_bound is not None and heur.objective > upper_bound + 1e-9:
+            raise SolverError(f"cpsat: time limit reached with no schedule within upper_bound = {upper_bound}")
+    else:
+        starts = {key: cp.value(var) for key, var in v["S"].items()}
+        for t in tasks:  # a dominated GPU copies its representative's schedule
+            if t.key not in starts:
+                starts[t.key] = starts[(t.kind, t.job, t.iteration, reps[t.where])]
+    true_starts, finish = retime(inst, placement, tasks, starts, scaled=False)
+    trace = [TaskRecord(t.kind, t.job, t.iteration, t.where, true_starts[t.key], true_starts[t.key] + t.duration)
+             for t in tasks]
+    objective = float(np.sum(finish - inst.arrival))
+    bound = None if res.bound is None else max(0.0, (res.bound - allowance) / sc.time)
+    if bound is not None and bound > objective + 1e-9 * max(1.0, objective):
+        raise SolverError(f"cpsat: bound {bound} above the re-timed schedule's total JCT {objective}: "
+                          "the scaling certificate does not hold")
+    gap = relative_gap(objective, bound)
+    status = res.status
+    if res.objective is None:
+        status = Status.TIME_LIMIT
+    elif status is Status.OPTIMAL and not (gap is not None and (gap <= OPTIMAL_RTOL or abs(objective - bound) <= 1e-9)):
+        status = Status.FEASIBLE
+    if upper_bound is not None and objective > upper_bound + 1e-9 * max(1.0, upper_bound):
+        # possible only with rounded-up times: the schedule found does not meet the bound
+        if bound is not None and bound > upper_bound:
+            raise InfeasibleError(f"no contention-free schedule with this placement has total JCT <= upper_bound = "
+                                  f"{upper_bound}: the proven bound is {bound}")
+        status = Status.TIME_LIMIT if time_limit is not None else Status.FEASIBLE
+    msg = (f"{res.message}; times x{sc.time} " + ("exact" if sc.exact else f"rounded up, bound allowance {allowance} units")
+           + ("" if res.objective is not None else "; no CP-SAT incumbent, SRSF(1) schedule on this placement reported"))
+    return schedule_solution(inst, placement, trace, finish, status=status, bound=bound, gap=gap,
+                             wall_time=time.perf_counter() - t0, solver="cpsat", message=msg)

@@ -1,0 +1,115 @@
+"""Valid inequalities of the CP-SAT models of :mod:`hetopt.contention.cpsat` (no schedule is cut off).
+
+References
+----------
+M. Queyranne, "Structure of a simple scheduling polyhedron", Mathematical Programming 58, 1993
+(the completion-time inequalities; the release-date form by the mean-busy-time argument of
+M. X. Goemans, "Improved approximation algorithms for scheduling with release dates", SODA 1997).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+__all__ = ["CUT_ALL_SUBSETS", "add_completion_cuts", "add_pair_cuts"]
+
+
+def add_pair_cuts(m, tasks: list, S: dict, E: dict, latency: int, top: int, *, latency_floor: int = 0,
+                  waste: float = 0.0) -> None:
+    """Two all-reduces of different jobs on one server (the relaxation of :mod:`hetopt.contention.shared`).
+
+    With ``S_1 <= S_2``, ``d = S_2 - S_1``: nothing is transferred in ``[S_1, S_1 + a]`` (both in
+    latency or not started); in ``[max(S_2, S_1 + a), S_2 + a]`` (length ``min(a, d)``) task 2 is in
+    its latency and task 1, if active, shares the server (k >= 2), so the pair moves at most
+    ``b / (2b + eta) = 1 - c`` of the capacity; elsewhere at most all of it.  Hence
+    ``max(E_1, E_2) >= S_1 + a + b (sigma_1 + sigma_2) + c min(a, d)`` with
+    ``c = (b + eta) / (2b + eta)`` (``waste``, rounded down to 1e-3 here; ``latency`` is ``a``
+    rounded up where it is subtracted, ``latency_floor`` rounded down where it is added).  The
+    latency term is lowered by 2 units so that the cut still holds after every time is rounded
+    down to an integer (each difference then loses less than one unit, ``d`` changes by less than
+    one); the term without it is a difference constraint with an integer constant, which rounding
+    down keeps.
+    """
+    c_num = int(math.floor(waste * 1000 + 1e-12))
+    for x, y in itertools.combinations(tasks, 2):
+        if x.job == y.job:
+            continue
+        hi, lo = m.new_int_var(0, top, ""), m.new_int_var(0, top, "")
+        m.add_max_equality(hi, [E[x.key], E[y.key]])
+        m.add_min_equality(lo, [S[x.key], S[y.key]])
+        base = x.scaled + y.scaled - latency
+        if c_num > 0 and latency_floor > 0:
+            d, w = m.new_int_var(0, top, ""), m.new_int_var(0, latency_floor, "")
+            m.add_abs_equality(d, S[x.key] - S[y.key])
+            m.add_min_equality(w, [d, m.new_constant(latency_floor)])
+            m.add(1000 * (hi - lo) >= 1000 * base + c_num * w - 2000)
+        else:
+            m.add(hi >= lo + base)
+        if c_num > 0:
+            _first_finisher(m, x, y, S, E, latency, c_num, top)
+
+
+def _first_finisher(m, x, y, S: dict, E: dict, latency: int, c_num: int, top: int) -> None:
+    """The all-reduce z of a pair that ends first, at T, shares the server with the other one, w,
+    from ``max(S_z + a, S_w)`` to T (w has started and not ended), moving at most ``1/(2b + eta)``
+    there and ``1/b`` before: ``T - S_z - (a + b sigma_z) >= c (T - max(S_z + a, S_w))``.  The
+    right-hand side is lowered by one unit so that the cut holds after every time is rounded down
+    (the left side loses less than one unit, ``c`` times the right side less than one); ``a`` is
+    rounded up inside the max (a later max only weakens the cut).
+    """
+    first = m.new_bool_var("")
+    m.add(E[x.key] <= E[y.key]).only_enforce_if(first)
+    m.add(E[y.key] <= E[x.key]).only_enforce_if(~first)
+    for z, w, lit in ((x, y, first), (y, x, ~first)):
+        mz = m.new_int_var(0, top + latency, "")
+        m.add_max_equality(mz, [S[z.key] + latency, S[w.key]])
+        m.add(1000 * (E[z.key] - S[z.key] - z.scaled) >= c_num * (E[z.key] - mz) - 1000).only_enforce_if(lit)
+
+
+#: Per resource, all subsets of its jobs get a cut up to this many jobs; beyond, nested subsets by release.
+CUT_ALL_SUBSETS = 7
+
+
+def add_completion_cuts(m, inst, tasks, F, arrival, dur, *, latency: int = 0, robust: bool = False) -> int:
+    """Queyranne's inequalities with release dates, per GPU and per server network.
+
+    On a resource, job ``k``'s tasks form a (preemptive) block of total length ``w_k``, released
+    at ``r_k`` and finished by ``C_k <= F_k - q_k`` (``q_k`` the work of job k that must follow
+    its last task there: the last all-reduce for a GPU, nothing for a network).  Every
+    preemptive single-machine schedule satisfies, for every subset ``T`` of the blocks,
+    ``sum_T w_k C_k >= r(T) w(T) + (w(T)^2 + sum_T w_k^2) / 2`` with ``r(T) = min_T r_k``
+    (mean-busy-time argument: ``C_k >= M_k + w_k / 2`` and ``sum w_k M_k >= r(T) w(T) + w(T)^2 / 2``),
+    so these cuts keep every schedule.  Returns the number of cuts added.
+
+    With shared networks (``latency`` > 0, the relaxation of :mod:`hetopt.contention.shared`) a
+    network's blocks are the transfers only, ``w_k = I_k (p_c - latency)`` released ``latency``
+    later: the transfer rates on a server sum to at most ``1 / b`` (that module), so the
+    transfers form a preemptive schedule at unit capacity.  ``robust``: each right-hand side is
+    lowered by ``w(T)``, so the cut also holds after every time is rounded down to an integer.
+    """
+    blocks: dict = {}
+    for t in tasks:
+        res = [("g", t.where)] if t.kind != "c" else [("n", s) for s in t.where]
+        for r in res:
+            blocks.setdefault(r, {}).setdefault(t.job, 0)
+            blocks[r][t.job] += t.scaled if t.kind != "c" else max(0, t.scaled - latency)
+    n = 0
+    for r, work in blocks.items():
+        jobs = sorted((k for k in work if work[k] > 0), key=lambda k: (arrival[k], k))
+        if len(jobs) < 2:
+            continue
+        rel = {k: arrival[k] + (0 if r[0] == "g" else dur[(k, "f")] + dur[(k, "b")] + latency) for k in jobs}
+        tail = {k: (dur.get((k, "c"), 0) if r[0] == "g" else 0) for k in jobs}
+        if len(jobs) <= CUT_ALL_SUBSETS:
+            subsets = [c for size in range(2, len(jobs) + 1) for c in itertools.combinations(jobs, size)]
+        else:
+            subsets = [tuple(jobs[i:]) for i in range(len(jobs) - 1)]
+        for T in subsets:
+            wT = sum(work[k] for k in T)
+            rhs = min(rel[k] for k in T) * wT + (wT * wT + sum(work[k] ** 2 for k in T)) / 2
+            if robust:  # still met after every time is rounded down (each F_k by less than one unit)
+                rhs -= wT
+            m.add(sum(work[k] * (F[k] - tail[k]) for k in T) >= int(math.ceil(rhs - 1e-9)))
+            n += 1
+    return n

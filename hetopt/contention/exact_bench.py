@@ -1,0 +1,112 @@
+"""``hetopt bench contention``: jobs against time for each exact engine of the contention-free problem.
+
+Instances: :func:`hetopt.contention.workload.tiny_instance` (integral times, up to two iterations
+per job, 1 to all GPUs per job) on 4 servers x 4 GPUs, seed 0, each job count on the placement
+LWF-1 gives under SRSF(1), with SRSF(1)'s total JCT as the upper bound.  Both engines solve the
+same instances in one run; every schedule is checked by :func:`check_schedule`.
+"""
+
+from __future__ import annotations
+
+from ..errors import SizeLimitError
+from ..report import Table
+from ..result import Status
+from .exact import ENGINES, solve_exact
+from .scheduling import srsf
+from .validate import check_schedule
+from .workload import tiny_instance
+
+__all__ = ["ENGINE_BENCH_JOBS", "ENGINE_BENCH_LIMIT", "engine_bench", "engine_pivot", "shared_bench"]
+
+#: Job counts of the full engine bench (16 GPUs); the goal of issue 13 is 8 jobs.
+ENGINE_BENCH_JOBS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 12)
+#: Seconds per solve.
+ENGINE_BENCH_LIMIT = 60.0
+
+
+def engine_bench(quick: bool = False, *, seed: int = 0) -> Table:
+    """Jobs against time for each engine: sizes grow until no engine certifies within the limit.
+
+    An engine stops after its first uncertified size (that row shows its gap at the limit: the
+    size one further than its largest certified one).
+    """
+    from ortools.sat.python import cp_model  # noqa: F401  (imported before timing: the first import takes ~1 s)
+
+    if quick:
+        jobs, servers, gps, limit = (2, 3, 4, 5, 6), 2, 2, 3.0
+    else:
+        jobs, servers, gps, limit = ENGINE_BENCH_JOBS, 4, 4, ENGINE_BENCH_LIMIT
+    t = Table(f"Contention-free exact engines, jobs against time ({servers} x {gps} GPUs, up to 2 iterations, "
+              f"seed {seed}, {limit:g} s limit, 1 thread)",
+              ["jobs", "tasks", "engine", "status", "objective", "bound", "gap", "time [s]", "milp/cpsat time"])
+    running = {e: True for e in ENGINES}
+    largest: dict[str, int | None] = {e: None for e in ENGINES}
+    for n in jobs:
+        inst = tiny_instance(seed=seed, n_jobs=n, n_servers=servers, gpus_per_server=gps, max_iterations=2)
+        ref = srsf(inst, 1)
+        n_tasks = sum(int(inst.iterations[k]) * (2 * len(p) + (len({g // gps for g in p}) > 1))
+                      for k, p in enumerate(ref.placement))
+        times: dict[str, float] = {}
+        for engine in ENGINES:
+            if not running[engine]:
+                continue
+            try:
+                sol = solve_exact(inst, ref.placement, upper_bound=ref.objective, engine=engine, time_limit=limit)
+            except SizeLimitError as exc:
+                t.add(n, n_tasks, engine, "size limit", None, None, None, None, None)
+                t.notes.append(f"{engine} at {n} jobs: {exc}")
+                running[engine] = False
+                continue
+            check_schedule(inst, sol, max_concurrent=1).raise_if_invalid()
+            times[engine] = sol.wall_time
+            ratio = times["milp"] / times["cpsat"] if engine == "milp" and "cpsat" in times else None
+            t.add(n, n_tasks, engine, sol.status.value, sol.objective, sol.bound, sol.gap, sol.wall_time, ratio)
+            if sol.status is Status.OPTIMAL:
+                largest[engine] = n
+            else:
+                running[engine] = False
+        if not any(running.values()):
+            break
+    t.notes.append("largest certified: " + ", ".join(f"{e} {v} jobs" for e, v in largest.items())
+                   + f" within {limit:g} s; goal (issue 13): 8 jobs on 16 GPUs")
+    t.notes.append("the row after an engine's last certified size is its gap at the limit; wall times on a "
+                   "shared CPU (compare the ratio column)")
+    return t
+
+
+def engine_pivot(detail: Table) -> Table:
+    """Jobs x engine: the time to a certified optimum, or '-' (with the gap at the limit) from :func:`engine_bench`."""
+    engines = list(ENGINES)
+    t = Table("Largest certified: time to the certified contention-free optimum [s] by jobs and engine "
+              "('-': not certified within the limit, gap at the limit in brackets)", ["jobs", "tasks", *engines])
+    rows: dict = {}
+    for jobs, tasks, engine, status, _obj, _bound, gap, wall, _ratio in detail.rows:
+        cell = f"{wall:.3g}" if status == "optimal" else ("-" if gap is None else f"- ({100 * gap:.1f}%)")
+        rows.setdefault((jobs, tasks), {})[engine] = cell
+    for (jobs, tasks), cells in rows.items():
+        t.add(jobs, tasks, *[cells.get(e, "") for e in engines])
+    t.notes.extend(detail.notes)
+    return t
+
+
+def shared_bench(quick: bool = False) -> Table:
+    """Contention-aware problem (eq. (5)): best schedule and proven bound per instance, LWF-1 placement."""
+    from .shared import solve_contention_bound
+
+    sizes = [(3, 2, 2, s, 10.0) for s in range(5)] if quick else \
+        [(3, 2, 2, s, 60.0) for s in range(10)] + [(8, 4, 4, s, 60.0) for s in range(3)]
+    t = Table("Contention-aware problem (fluid eq. (5)), fixed LWF-1 placement: best schedule and CP-SAT relaxation "
+              "bound (1 thread)", ["jobs", "GPUs", "seed", "status", "best total JCT", "from", "contention-free opt",
+                                   "bound", "gap", "time [s]"])
+    certified = 0
+    for n, servers, gps, seed, limit in sizes:
+        inst = tiny_instance(seed=seed, n_jobs=n, n_servers=servers, gpus_per_server=gps, max_iterations=2)
+        sol = solve_contention_bound(inst, srsf(inst, 1).placement, time_limit=limit)
+        check_schedule(inst, sol).raise_if_invalid()
+        certified += sol.status is Status.OPTIMAL
+        free = sol.message.split("contention-free optimum ")[1].split(",")[0]
+        t.add(n, servers * gps, seed, sol.status.value, sol.objective, sol.solver.split("/", 1)[1], free, sol.bound,
+              sol.gap, sol.wall_time)
+    t.notes.append(f"certified optimal (bound meets the best schedule): {certified} of {len(sizes)}; the relaxation "
+                   "lets latencies overlap and ignores eta, so network-bound instances keep a gap")
+    return t

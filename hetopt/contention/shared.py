@@ -1,0 +1,160 @@
+"""The contention-aware problem (eq. (5), fluid reading) for a fixed placement: best schedule and a proven bound.
+
+Problem: as the contention-free problem of the card ((6), (S1)-(S3), (S5)), but all-reduces may
+share a server network; an all-reduce's end is given by the fluid model of eq. (5)
+(:func:`hetopt.contention.comm.fluid_completion_times`: rate ``1 / (k b + (k - 1) eta)`` with k
+the most tasks on any of its servers, after a latency ``a`` during which it already counts).
+Its duration depends on every overlapping all-reduce, so no fixed-size interval model is exact.
+
+What is computed instead, both proven:
+
+* **incumbent**: the best of the contention-free optimum (:func:`solve_cpsat_exact`: no overlap,
+  so eq. (5) with k = 1 holds), SRSF(2), SRSF(3) and Ada-SRSF on the same placement; every
+  candidate is re-checked against the fluid model by :func:`check_schedule`;
+* **lower bound**: CP-SAT on a relaxation (``build_cpsat(..., network="shared")``): each
+  all-reduce lasts at least ``a + b sigma`` (k >= 1), and two all-reduces of different jobs
+  that share a server end no earlier than ``min(starts) + a + b (sigma_1 + sigma_2) +
+  c min(a, |S_1 - S_2|)``, ``c = (b + eta) / (2b + eta)``.  Valid for every fluid schedule: on
+  a server carrying ``n`` tasks each task has ``k >= n``, so the transfer rates there sum to at
+  most ``n / (n b) = 1 / b`` MB/s; both transfers happen after the earlier start plus the
+  latency, and while the later task is in its latency the earlier one moves at most
+  ``1 / (2b + eta)`` (:func:`hetopt.contention.cuts.add_pair_cuts`).  Also the first of the
+  pair to end moves at most ``1 / (2b + eta)`` while the other is present, so it ends no earlier
+  than ``S_z + a + b sigma_z + c (T - max(S_z + a, S_w))``.  The dominated-GPU reduction of
+  :mod:`hetopt.contention.cpsat` stays exact (given the sync times the GPUs are independent).
+  Integer times: take an optimal fluid schedule in units ``REFINE`` times finer than the data's
+  exact scaling and round every time DOWN.  The difference constraints (no-overlap, precedences,
+  durations, the pair cuts without latency term: integer constants) still hold, min/max commute
+  with rounding down, and the completion cuts and the pair cuts' latency term are lowered by the
+  at most ``w(T)`` / 2 units rounding can cost them (:mod:`hetopt.contention.cuts`, ``robust``).
+  So an integer point of the model has total JCT at most the optimum, and CP-SAT's bound divided
+  by the scale is a proven lower bound of the contention-aware optimum.
+
+The result is OPTIMAL only when the bound meets the incumbent (relative 1e-6); otherwise
+FEASIBLE with the bound and gap (TIME_LIMIT when a solve was stopped by the time limit).  The relaxation ignores eta and
+lets latencies overlap transfers, so on network-bound instances a gap remains.
+
+References
+----------
+Q. Wang, S. Shi, C. Wang, X. Chu, "Communication Contention Aware Scheduling of Multiple
+Deep Learning Training Jobs", arXiv:2002.10105, 2020, eq. (5), Section III.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import replace
+from typing import Sequence
+
+from ..errors import InstanceError, SolverError
+from ..result import OPTIMAL_RTOL, Status, relative_gap
+from ..solvers import solve_cpsat
+from .cpsat import (
+    DEFAULT_OPTIONS,
+    build_cpsat,
+    cpsat_tasks,
+    gpu_representatives,
+    retime,
+    solve_cpsat_exact,
+)
+from .instance import ContentionInstance
+from .solution import ContentionSolution
+
+__all__ = ["REFINE", "solve_contention_bound"]
+
+#: The relaxation's time unit is this many times finer than the data's exact scaling.
+REFINE = 10
+
+
+def _candidates(inst: ContentionInstance, placement, free: ContentionSolution) -> list[ContentionSolution]:
+    from .scheduling import ada_srsf, srsf
+
+    p = [list(x) for x in placement]
+    return [free, srsf(inst, 2, placement=p, record=True), srsf(inst, 3, placement=p, record=True),
+            ada_srsf(inst, placement=p, record=True)]
+
+
+def solve_contention_bound(
+    inst: ContentionInstance,
+    placement: Sequence[Sequence[int]],
+    *,
+    time_limit: float | None = None,
+    threads: int | None = 1,
+    seed: int = 0,
+    refine: int = REFINE,
+    cuts: bool = True,
+) -> ContentionSolution:
+    """Best contention-aware schedule found and a proven lower bound, for a fixed placement.
+
+    Parameters
+    ----------
+    inst : ContentionInstance
+        Times (arrivals, ``t_f``, ``t_b``, ``a + b sigma``) with at most 9 decimals.
+    placement : sequence of GPU lists
+    time_limit : float, optional
+        Seconds in all: half for the contention-free optimum, the rest for the relaxation.
+    threads : int, optional
+    seed : int
+        CP-SAT's random seed.
+    refine : int
+        The relaxation works in units ``refine`` times finer than the exact scaling (module
+        docstring).
+    cuts : bool
+        Add the (robust) completion-time cuts to the relaxation.
+
+    Returns
+    -------
+    ContentionSolution
+        The best candidate schedule (module docstring) with ``bound`` the relaxation's proven
+        bound; OPTIMAL only when they meet.  ``solver`` is ``"contention-bound/<candidate>"``.
+
+    Raises
+    ------
+    InstanceError
+        Bad placement, binding memory, or times that need rounding.
+    """
+    from ..inputs import check_instance
+    from .validate import check_schedule
+
+    check_instance(inst, ContentionInstance, "inst")
+    t0 = time.perf_counter()
+    tasks, sc = cpsat_tasks(inst, placement)
+    if not sc.exact:
+        raise InstanceError("the times of inst need rounding (more than 9 decimals); the contention-aware bound "
+                            "is implemented for exactly scaled data only")
+    placement = tuple(tuple(int(g) for g in p) for p in placement)
+    free = solve_cpsat_exact(inst, placement, time_limit=None if time_limit is None else time_limit / 2,
+                             threads=threads, seed=seed)
+    ok = [c for c in _candidates(inst, placement, free) if check_schedule(inst, c).ok]
+    best = min(ok, key=lambda c: c.objective)  # free is always there (no overlap: eq. (5) with k = 1)
+    scale = sc.time * refine  # finer units: the robust cuts lose at most a few of them
+    tasks = [replace(t, scaled=t.scaled * refine) for t in tasks]
+    arr_s = [int(round(float(a) * scale)) for a in inst.arrival]
+    starts = {(r.kind, r.job, r.iteration) if r.kind == "c" else (r.kind, r.job, r.iteration, r.where): r.start
+              for r in free.trace}
+    hint, hint_finish = retime(inst, placement, tasks, starts, scaled=True, arrival=arr_s)
+    hint_obj = int(round(float(hint_finish.sum()) - sum(arr_s)))
+    reps = gpu_representatives(placement)
+    model_tasks = [t for t in tasks if t.kind == "c" or reps[t.where] == t.where]
+    model, _ = build_cpsat(inst, placement, model_tasks, arrival=arr_s, hint=hint, upper_objective=hint_obj,
+                           network="shared", latency=int(math.ceil(inst.a * scale - 1e-9)),
+                           latency_floor=int(math.floor(inst.a * scale + 1e-9)),
+                           waste=(inst.b + inst.eta) / (2 * inst.b + inst.eta), cuts=cuts)
+    rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.05)
+    res, _ = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
+                         options=dict(DEFAULT_OPTIONS))
+    bound = None if res.bound is None else res.bound / scale
+    if bound is not None and bound > best.objective + 1e-9 * max(1.0, best.objective):
+        raise SolverError(f"relaxation bound {bound} above the feasible total JCT {best.objective} of "
+                          f"{best.solver}: the relaxation is not valid for this instance")
+    gap = relative_gap(best.objective, bound)
+    if bound is not None and (best.objective - bound <= OPTIMAL_RTOL * max(1.0, abs(best.objective))):
+        status = Status.OPTIMAL
+    else:
+        stopped = Status.TIME_LIMIT in (res.status, free.status)
+        status = Status.TIME_LIMIT if stopped else Status.FEASIBLE
+    msg = (f"incumbent {best.solver} (total JCT {best.objective:g}; contention-free optimum {free.objective:g}, "
+           f"{free.status.value}); relaxation {res.status.value}, bound {bound}")
+    return replace(best, status=status, bound=bound, gap=gap, wall_time=time.perf_counter() - t0,
+                   solver=f"contention-bound/{best.solver}", message=msg)

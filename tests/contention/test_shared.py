@@ -1,0 +1,130 @@
+"""The contention-aware bound: valid against every fluid schedule, certified when it meets the incumbent."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from hetopt.contention import (
+    ContentionInstance,
+    ada_srsf,
+    check_schedule,
+    fluid_completion_times,
+    srsf,
+    tiny_instance,
+)
+from hetopt.contention.shared import solve_contention_bound
+from hetopt.data import load_json
+from hetopt.errors import InstanceError
+from hetopt.result import Status
+
+TOL = 1e-6
+
+
+def _brute_force_two_jobs(inst, placement, step=0.1, max_delay=25.0):
+    """Best total JCT over fluid schedules of two one-iteration jobs sharing their GPUs and servers.
+
+    Every order of the four passes on each GPU (forward before backward), semi-active compute,
+    and all-reduce starts delayed by a grid of ``step`` from their ready times; ends by the
+    fluid model of eq. (5).  Independent of the CP-SAT code.
+    """
+    gpus = sorted(set(placement[0]) | set(placement[1]))
+    tasks = [("f", 0), ("b", 0), ("f", 1), ("b", 1)]
+    orders = [o for o in itertools.permutations(tasks)
+              if o.index(("f", 0)) < o.index(("b", 0)) and o.index(("f", 1)) < o.index(("b", 1))]
+    dur = {("f", k): inst.t_f[k] for k in (0, 1)} | {("b", k): inst.t_b[k] for k in (0, 1)}
+    servers = [tuple(sorted({g // inst.gpus_per_server for g in p})) for p in placement]
+    delays = np.arange(0.0, max_delay + 1e-9, step)
+    best = np.inf
+    ready = set()
+    for per_gpu in itertools.product(orders, repeat=len(gpus)):
+        b_end = [0.0, 0.0]
+        for g, order in zip(gpus, per_gpu):
+            t, f_end = 0.0, {}
+            for kind, k in order:
+                if g not in placement[k]:
+                    continue
+                s = max(t, inst.arrival[k] if kind == "f" else f_end[k])
+                t = s + dur[(kind, k)]
+                if kind == "f":
+                    f_end[k] = t
+                else:
+                    b_end[k] = max(b_end[k], t)
+        ready.add(tuple(b_end))
+    # a pair of ready times no earlier in both coordinates than another is reached from it by delays
+    pareto = [r for r in ready if not any(o != r and o[0] <= r[0] and o[1] <= r[1] for o in ready)]
+    for b_end in pareto:
+        for d0 in delays:
+            for d1 in delays:
+                starts = [b_end[0] + d0, b_end[1] + d1]
+                ends = fluid_completion_times(inst.model_size, starts, servers, inst.a, inst.b, inst.eta)
+                best = min(best, float(np.sum(ends - inst.arrival)))
+    return best
+
+
+def test_bound_below_every_fluid_schedule_on_the_card_instance():
+    # the card's instance: Ada-SRSF 44.2 beats the contention-free optimum 47
+    inst = ContentionInstance.from_dict(load_json("wang2019_contention_beats_milp"))
+    p = srsf(inst, 1).placement
+    sol = solve_contention_bound(inst, p)
+    brute = _brute_force_two_jobs(inst, p, step=0.2, max_delay=20.0)
+    assert sol.bound is not None and sol.bound <= brute + TOL
+    assert sol.objective <= 44.2 + TOL and sol.objective >= brute - TOL
+    assert sol.status is not Status.OPTIMAL or sol.bound >= sol.objective - TOL
+    assert check_schedule(inst, sol).ok
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bound_below_the_contention_aware_heuristics(seed):
+    inst = tiny_instance(seed=seed)
+    p = srsf(inst, 1).placement
+    sol = solve_contention_bound(inst, p)  # raises SolverError if the bound exceeded a candidate
+    assert check_schedule(inst, sol).ok
+    for other in (srsf(inst, 2, placement=[list(x) for x in p]), ada_srsf(inst, placement=[list(x) for x in p])):
+        assert sol.bound <= other.objective + TOL
+    if sol.status is Status.OPTIMAL:
+        assert sol.bound == pytest.approx(sol.objective, abs=TOL)
+    else:
+        assert sol.bound < sol.objective - TOL
+
+
+def test_single_server_jobs_are_certified():
+    # no all-reduce at all: the contention-aware problem is the contention-free one
+    inst = tiny_instance(seed=2, n_jobs=3, n_servers=1, gpus_per_server=3)
+    p = srsf(inst, 1).placement
+    sol = solve_contention_bound(inst, p)
+    assert sol.status is Status.OPTIMAL and sol.bound == pytest.approx(sol.objective)
+
+
+def test_two_jobs_on_disjoint_servers_are_certified():
+    inst = ContentionInstance(n_servers=4, gpus_per_server=1, gpu_memory=100.0, a=1.0, b=1.0, eta=0.5,
+                              arrival=[0.0, 1.0], n_gpus=[2, 2], iterations=[2, 1], t_f=[1.0, 2.0], t_b=[1.0, 1.0],
+                              model_size=[3.0, 2.0], memory=[1.0, 1.0])
+    sol = solve_contention_bound(inst, [[0, 1], [2, 3]])
+    # by hand: job 0 runs 2 x (1 + 1 + 4) = 12, job 1 runs 2 + 1 + 3 = 6
+    assert sol.status is Status.OPTIMAL and sol.objective == pytest.approx(18.0)
+
+
+def test_rounded_data_refused():
+    inst = tiny_instance(seed=1)
+    import dataclasses
+
+    other = dataclasses.replace(inst, t_f=inst.t_f / 3.0)
+    with pytest.raises(InstanceError, match="rounding"):
+        solve_contention_bound(other, srsf(other, 1).placement)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_bound_below_brute_force_on_random_two_job_instances(seed):
+    # random a, eta: the latency-waste term of the pair cuts is exercised (a > 0, eta >= 0)
+    rng = np.random.default_rng(seed)
+    inst = ContentionInstance(n_servers=2, gpus_per_server=1, gpu_memory=100.0, a=float(rng.choice([0.0, 0.5, 1.0])),
+                              b=1.0, eta=float(rng.choice([0.0, 0.5, 1.0])),
+                              arrival=rng.integers(0, 4, size=2).astype(float), n_gpus=[2, 2], iterations=[1, 1],
+                              t_f=rng.integers(1, 4, size=2).astype(float), t_b=rng.integers(1, 4, size=2).astype(float),
+                              model_size=rng.integers(1, 5, size=2).astype(float), memory=[1.0, 1.0])
+    p = [[0, 1], [0, 1]]
+    sol = solve_contention_bound(inst, p)
+    brute = _brute_force_two_jobs(inst, p, step=0.25, max_delay=10.0)
+    assert sol.bound <= brute + TOL
+    assert check_schedule(inst, sol).ok
