@@ -34,7 +34,8 @@ EXHAUSTIVE_LIMIT = 5_000_000
 
 
 def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: float | None = None, *,
-                rel_gap: float = 1e-7, threads: int | None = None, max_iterations: int = 200) -> PlacementSolution:
+                rel_gap: float = 1e-7, threads: int | None = None, max_iterations: int = 200,
+                tangent_points: int = 64) -> PlacementSolution:
     """The optimum of P1 (eq. (8), with communication), with a certified lower bound.
 
     Parameters
@@ -51,6 +52,9 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
     threads : int, optional
     max_iterations : int
         Outer-approximation iterations before giving up with status FEASIBLE.
+    tangent_points : int
+        Initial tangent cuts per job of the HiGHS master (geometrically spaced over V_i's range);
+        more cuts mean fewer outer-approximation rounds.
 
     Returns
     -------
@@ -88,7 +92,7 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
                              info={"route": "grouped MINLP (SCIP)", "groups": len(m._groups)})
     if solver != "highs":
         raise ValueError(f"solver is {solver!r}; expected 'highs' or 'scip'")
-    m = build_p1_grouped(inst, computation="cuts")
+    m = build_p1_grouped(inst, computation="cuts", tangent_points=tangent_points)
     from .baselines import optimus_lb  # a cheap incumbent, so that a stopped run still reports one
 
     best_a = optimus_lb(inst, reading="balanced_gains").assignment

@@ -83,3 +83,16 @@ def test_relabelled_workers_same_optimum():
     d["worker_names"] = None
     other = PlacementInstance.from_dict(d)
     assert solve_exact(other).objective == pytest.approx(solve_exact(inst).objective, rel=OBJ_RTOL)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_tangent_point_count_changes_iterations_not_the_optimum(seed):
+    from hetopt.placement import exhaustive, generate_instance
+
+    inst = generate_instance(3, 9, seed=seed)
+    ref = exhaustive(inst).objective
+    few, many = solve_exact(inst, tangent_points=2), solve_exact(inst, tangent_points=64)
+    assert few.is_optimal and many.is_optimal
+    assert few.objective == pytest.approx(ref, rel=1e-6) and many.objective == pytest.approx(ref, rel=1e-6)
+    assert many.bound <= ref * (1 + 1e-9) and few.bound <= ref * (1 + 1e-9)
+    assert many.info["iterations"] <= few.info["iterations"]
