@@ -38,7 +38,7 @@ from scipy import sparse
 from .instance import OasisInstance, check_size
 from .schedule import JobSchedule
 
-__all__ = ["CUTS", "OfflineArrays", "per_slot_workers", "build_offline_arrays", "schedules_from_x", "x_from_schedules"]
+__all__ = ["CUTS", "OfflineArrays", "per_slot_workers", "compact_lp_duals", "build_offline_arrays", "schedules_from_x", "x_from_schedules"]
 
 #: Slack subtracted from the workload before rounding up in (V3)/(V4).
 WORK_SLACK = 1e-6
@@ -66,6 +66,9 @@ class OfflineArrays:
     x_off: int
     u_off: np.ndarray
     rows: dict[str, int]
+    #: (family, first row, number of rows, tag) of the inequality rows; the capacity families
+    #: (4)-(5) are tagged with the resource r, their rows ordered (server, slot).
+    blocks: list = None
 
     @property
     def n_cols(self) -> int:
@@ -82,11 +85,13 @@ class _Rows:
         self.rhs: list[np.ndarray] = []
         self.n = 0
         self.counts: dict[str, int] = {}
+        self.blocks: list[tuple[str, int, int, object]] = []
 
-    def add(self, name: str, rows: np.ndarray, cols: np.ndarray, vals, rhs: np.ndarray) -> None:
+    def add(self, name: str, rows: np.ndarray, cols: np.ndarray, vals, rhs: np.ndarray, tag: object = None) -> None:
         rhs = np.asarray(rhs, dtype=float).ravel()
         if rhs.size == 0:
             return
+        self.blocks.append((name, self.n, rhs.size, tag))
         self.r.append(np.asarray(rows, dtype=np.int64).ravel() + self.n)
         self.c.append(np.asarray(cols, dtype=np.int64).ravel())
         self.v.append(np.broadcast_to(np.asarray(vals, dtype=float), np.shape(rows)).ravel())
@@ -194,7 +199,7 @@ def build_offline_arrays(inst: OasisInstance, *, tighten: bool | tuple[str, ...]
             # rows (s, t): S*T rows; entries for every user i
             rr = np.broadcast_to(np.arange(S * T).reshape(1, S, T), (users.size, S, T))
             ubr.add(name, rr, ids[users], np.broadcast_to(dem[users, r][:, None, None], rr.shape),
-                    np.repeat(cap[:, r], T))
+                    np.repeat(cap[:, r], T), tag=r)
     # (6) b_i sum_h y - B_i sum_k z <= 0, (7) sum_k z - sum_h y <= 0 over all (i, t)
     b, B = inst.worker_bandwidth.astype(float), inst.ps_bandwidth.astype(float)
     it_rows = np.arange(I * T).reshape(I, T)
@@ -260,7 +265,8 @@ def build_offline_arrays(inst: OasisInstance, *, tighten: bool | tuple[str, ...]
     counts = dict(ubr.counts)
     counts.update(eqr.counts)
     return OfflineArrays(c=c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, lb=lb, ub=ub, integrality=integ,
-                         shape=(I, H, K, T), y_off=y_off, z_off=z_off, x_off=x_off, u_off=u_off, rows=counts)
+                         shape=(I, H, K, T), y_off=y_off, z_off=z_off, x_off=x_off, u_off=u_off, rows=counts,
+                         blocks=list(ubr.blocks))
 
 
 def schedules_from_x(inst: OasisInstance, arr: OfflineArrays, x: np.ndarray) -> dict[int, JobSchedule]:
@@ -287,3 +293,45 @@ def x_from_schedules(inst: OasisInstance, arr: OfflineArrays, schedules) -> np.n
     x[arr.y_off:arr.y_off + I * H * T] = y.ravel()
     x[arr.z_off:arr.z_off + I * K * T] = z.ravel()
     return x
+
+
+def compact_lp_duals(inst: OasisInstance, *, threads: int = 1) -> tuple[float, np.ndarray, np.ndarray]:
+    """The LP relaxation of (1)-(13) (no extra inequalities): its value and the duals of the
+    capacity rows (4)-(5) as prices ``p`` (T, H, R), ``q`` (T, K, R) >= 0."""
+    import highspy
+
+    from ..errors import SolverError
+    from ..solvers import _new_highs, _prepare_highs_threads
+
+    arr = build_offline_arrays(inst, tighten=False)
+    I, H, K, T = arr.shape
+    R = inst.n_resources
+    A = sparse.vstack([arr.A_ub, arr.A_eq], format="csc")
+    inf = highspy.kHighsInf
+    lo = np.concatenate([np.full(arr.b_ub.size, -inf), arr.b_eq])
+    hi = np.concatenate([arr.b_ub, arr.b_eq])
+    _prepare_highs_threads(threads)
+    h = _new_highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("threads", threads)
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = arr.n_cols, A.shape[0]
+    lp.col_cost_, lp.col_lower_, lp.col_upper_ = -arr.c, arr.lb, arr.ub  # minimize -utility
+    lp.row_lower_, lp.row_upper_ = lo, hi
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = A.indptr, A.indices, A.data
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = arr.n_cols, A.shape[0]
+    h.passModel(lp)
+    h.run()
+    if h.modelStatusToString(h.getModelStatus()) != "Optimal":
+        raise SolverError(f"compact LP: HiGHS status {h.modelStatusToString(h.getModelStatus())}")
+    value = -float(h.getInfo().objective_function_value)
+    dual = np.maximum(-np.asarray(h.getSolution().row_dual, dtype=float), 0.0)
+    p = np.zeros((T, H, R))
+    q = np.zeros((T, K, R))
+    for name, start, n, tag in arr.blocks:
+        if name == "worker_capacity":
+            p[:, :, tag] = dual[start:start + n].reshape(H, T).T
+        elif name == "ps_capacity":
+            q[:, :, tag] = dual[start:start + n].reshape(K, T).T
+    return value, p, q

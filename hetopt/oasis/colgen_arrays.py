@@ -31,7 +31,7 @@ import time
 import numpy as np
 
 from ..result import Status, relative_gap
-from .colgen import PRICING_TOL, LPBound, compact_lp_bound
+from .colgen import PRICING_TOL, LPBound
 from .instance import OasisInstance
 from .master import Master
 from .oracle import schedules_by_end
@@ -69,6 +69,19 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
             master.add(r.schedule)
     best, centre = float("inf"), None
     it, converged, lp_value, history = 0, False, 0.0, []
+    comp = float("inf")
+    if compact:  # the compact LP's capacity duals: the first stability centre (and its columns)
+        from .arrays import compact_lp_duals
+
+        comp, pc, qc = compact_lp_duals(inst, threads=threads)
+        payoff_sum = 0.0
+        for i in range(I):
+            r = pricers[i].price(pc, qc)
+            payoff_sum += max(0.0, r.payoff)
+            for c in pricers[i].schedules(0.0)[:columns_per_job]:
+                master.add(c.schedule)
+        best, centre = payoff_sum + _cap_term(inst, pc, qc), (pc, qc)
+        history.append((0, 0.0, best, 1.0, sum(len(x) for x in master._keys)))
     while True:
         lp_value, mu, p, q = master.solve()
         it += 1
@@ -106,7 +119,6 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
             break
         if stop:
             break
-    comp = compact_lp_bound(inst, threads=threads) if compact else float("inf")
     colgen_bound = max(best, lp_value)  # equal up to round-off when converged (weak duality)
     bound = min(colgen_bound, comp)
     log.info("lp_bound(arrays): %d master solves, LP %.6g, column-generation bound %.6g, compact LP %.6g",

@@ -35,6 +35,10 @@ class Master:
         h = _new_highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("threads", threads)
+        # keep the basis between rounds: no presolve (it would discard it), primal simplex (a column
+        # added to an optimal basis leaves it primal feasible)
+        h.setOptionValue("presolve", "off")
+        h.setOptionValue("simplex_strategy", 4)
         inf = highspy.kHighsInf
         hi = np.concatenate([np.ones(I), np.tile(inst.worker_capacity.ravel(), T), np.tile(inst.ps_capacity.ravel(), T)])
         h.addRows(hi.size, np.full(hi.size, -inf), hi.astype(float), 0, np.zeros(0, np.int32), np.zeros(0, np.int32),
