@@ -295,9 +295,15 @@ def x_from_schedules(inst: OasisInstance, arr: OfflineArrays, schedules) -> np.n
     return x
 
 
-def compact_lp_duals(inst: OasisInstance, *, threads: int = 1) -> tuple[float, np.ndarray, np.ndarray]:
+def compact_lp_duals(inst: OasisInstance, *, threads: int = 1,
+                     time_limit: float | None = None) -> tuple[float, np.ndarray, np.ndarray]:
     """The LP relaxation of (1)-(13) (no extra inequalities): its value and the duals of the
-    capacity rows (4)-(5) as prices ``p`` (T, H, R), ``q`` (T, K, R) >= 0."""
+    capacity rows (4)-(5) as prices ``p`` (T, H, R), ``q`` (T, K, R) >= 0.
+
+    When ``time_limit`` stops HiGHS first, the value is ``inf`` (no bound) and the prices are
+    HiGHS's current row duals clipped at 0 (any prices >= 0 still give a valid Lagrangian bound
+    in column generation), or zeros when it has none.
+    """
     import highspy
 
     from ..errors import SolverError
@@ -314,6 +320,8 @@ def compact_lp_duals(inst: OasisInstance, *, threads: int = 1) -> tuple[float, n
     h = _new_highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("threads", threads)
+    if time_limit is not None:
+        h.setOptionValue("time_limit", float(time_limit))
     lp = highspy.HighsLp()
     lp.num_col_, lp.num_row_ = arr.n_cols, A.shape[0]
     lp.col_cost_, lp.col_lower_, lp.col_upper_ = -arr.c, arr.lb, arr.ub  # minimize -utility
@@ -323,12 +331,19 @@ def compact_lp_duals(inst: OasisInstance, *, threads: int = 1) -> tuple[float, n
     lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = arr.n_cols, A.shape[0]
     h.passModel(lp)
     h.run()
-    if h.modelStatusToString(h.getModelStatus()) != "Optimal":
-        raise SolverError(f"compact LP: HiGHS status {h.modelStatusToString(h.getModelStatus())}")
-    value = -float(h.getInfo().objective_function_value)
-    dual = np.maximum(-np.asarray(h.getSolution().row_dual, dtype=float), 0.0)
+    status = h.modelStatusToString(h.getModelStatus())
     p = np.zeros((T, H, R))
     q = np.zeros((T, K, R))
+    if status != "Optimal":
+        if time_limit is None or "limit" not in status.lower():
+            raise SolverError(f"compact LP: HiGHS status {status}")
+        sol = h.getSolution()
+        if not sol.dual_valid:
+            return float("inf"), p, q
+        value = float("inf")
+    else:
+        value = -float(h.getInfo().objective_function_value)
+    dual = np.maximum(-np.asarray(h.getSolution().row_dual, dtype=float), 0.0)
     for name, start, n, tag in arr.blocks:
         if name == "worker_capacity":
             p[:, :, tag] = dual[start:start + n].reshape(H, T).T

@@ -73,7 +73,8 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
     if compact:  # the compact LP's capacity duals: the first stability centre (and its columns)
         from .arrays import compact_lp_duals
 
-        comp, pc, qc = compact_lp_duals(inst, threads=threads)
+        comp, pc, qc = compact_lp_duals(inst, threads=threads,
+                                        time_limit=None if time_limit is None else time_limit / 3)
         payoff_sum = 0.0
         for i in range(I):
             r = pricers[i].price(pc, qc)
