@@ -25,9 +25,10 @@ def offline_scale(quick: bool = False, time_limit: float | None = None) -> Table
     sizes = [4, 8] if quick else [10, 20, 30, 40]
     limit = time_limit or (10.0 if quick else 60.0)
     engines = {
-        "arrays + OASiS warm start (default)": lambda inst, time_limit: solve_exact(inst, time_limit=time_limit),
-        "pyomo build_offline": lambda inst, time_limit: solve_exact(inst, time_limit=time_limit, engine="pyomo"),
-        "arrays + cuts V1-V5": lambda inst, time_limit: solve_exact(inst, time_limit=time_limit, tighten=True),
+        "pyomo build_offline (default)": lambda inst, time_limit: solve_exact(inst, time_limit=time_limit),
+        "arrays + OASiS warm start": lambda inst, time_limit: solve_exact(inst, time_limit=time_limit, engine="arrays"),
+        "arrays + cuts V1-V5": lambda inst, time_limit: solve_exact(inst, time_limit=time_limit, engine="arrays",
+                                                                    tighten=True),
     }
     make = (lambda n: bench_instance(n, 6, 10)) if quick else bench_instance
     t = largest_certified(make, sizes, engines, time_limit=limit,

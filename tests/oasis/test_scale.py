@@ -29,7 +29,8 @@ def test_arrays_engine_matches_pyomo_model(seed):
     assert ref.is_optimal
     for tighten in (False, True):
         for warm in (False, True):
-            s = solve_exact(inst, tighten=tighten, warm_start=warm)
+            s = solve_exact(inst, engine="arrays", tighten=tighten, warm_start=warm)
+            assert s.solver == "offline-arrays"
             assert s.is_optimal and check_schedule(inst, s).ok
             assert s.total_utility == pytest.approx(ref.total_utility, rel=OBJ_RTOL, abs=1e-9)
 
@@ -38,7 +39,7 @@ def test_each_cut_alone_keeps_the_optimum():
     inst = tiny_instance(5, n_jobs=4, horizon=5, servers=2)
     ref = solve_exact(inst, engine="pyomo").total_utility
     for cut in CUTS:
-        assert solve_exact(inst, tighten=(cut,)).total_utility == pytest.approx(ref, rel=OBJ_RTOL, abs=1e-9)
+        assert solve_exact(inst, engine="arrays", tighten=(cut,)).total_utility == pytest.approx(ref, rel=OBJ_RTOL, abs=1e-9)
 
 
 def test_arrays_lp_relaxation_equals_pyomo_and_cuts_only_tighten():
@@ -61,7 +62,7 @@ def test_identical_servers_get_symmetry_rows():
     inst = OasisInstance.from_dict(d)
     arr = build_offline_arrays(inst, tighten=("V5",))
     assert arr.rows["worker_symmetry"] == 2
-    assert solve_exact(inst, tighten=("V5",)).total_utility == pytest.approx(solve_exact(inst, engine="pyomo").total_utility,
+    assert solve_exact(inst, engine="arrays", tighten=("V5",)).total_utility == pytest.approx(solve_exact(inst, engine="pyomo").total_utility,
                                                                               rel=OBJ_RTOL, abs=1e-9)
 
 
