@@ -74,7 +74,7 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
         from .arrays import compact_lp_duals
 
         comp, pc, qc = compact_lp_duals(inst, threads=threads,
-                                        time_limit=None if time_limit is None else time_limit / 3)
+                                        time_limit=None if time_limit is None else 0.6 * time_limit)
         payoff_sum = 0.0
         for i in range(I):
             r = pricers[i].price(pc, qc)
