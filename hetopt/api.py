@@ -22,13 +22,16 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from .errors import HetoptError, InstanceError
 
+if TYPE_CHECKING:
+    from .report import Table
+
 __all__ = ["KINDS", "Method", "load_instance", "methods", "methods_table", "solve", "kind_of", "commands_module"]
 
-#: instance kind -> module with the kind's commands (KIND, METHODS, load_instance, solution_summary, ...)
+#: instance kind -> module with the kind's commands (KIND, METHODS, INSTANCE, solution_summary, ...)
 KINDS = {
     "placement": "hetopt.placement.commands",
     "hare": "hetopt.hare.commands",
@@ -77,7 +80,8 @@ class Method:
     func : callable
         ``func(instance, **options) -> Solution``.
     category : str
-        ``"exact"``, ``"heuristic"`` or ``"baseline"``.
+        ``"exact"``, ``"heuristic"`` or ``"baseline"`` (``"user"`` for your own policies in
+        :func:`hetopt.compare`).
     description : str
         One line: the first line of the function's docstring and the options the name fixes.
     """
@@ -116,7 +120,7 @@ def methods(kind: str) -> dict[str, Method]:
     return {name: Method(name, f, cats.get(name, "heuristic"), _describe(f)) for name, f in mod.METHODS.items()}
 
 
-def methods_table(kinds: Any = None) -> "Table":
+def methods_table(kinds: Any = None) -> Table:
     """Every method of every kind (or of ``kinds``): kind, method, category, what it runs.
 
     The README's methods table is this table (a test keeps the two equal).
@@ -175,7 +179,7 @@ def load_instance(source: str | Path | Mapping[str, Any]) -> Any:
         raise InstanceError(f"source is a {type(source).__name__}; expected a path, a bundled instance name or a dict")
     if "kind" not in data:
         raise InstanceError(f"the instance has no 'kind' key; expected one of {', '.join(KINDS)}")
-    return commands_module(data["kind"]).load_instance(data)
+    return commands_module(data["kind"]).INSTANCE.from_dict(data)
 
 
 def kind_of(instance: Any) -> str:

@@ -11,7 +11,7 @@
     hetopt export INSTANCE.json --format lp|mps   the exact model, for other solvers
 
 Each paper subpackage provides a ``commands`` module with the same functions
-(``validate``, ``bench``, ``export_model``, ``load_instance``, ``solution_summary``, ``KIND``,
+(``validate``, ``bench``, ``export_model``, ``INSTANCE``, ``solution_summary``, ``KIND``,
 ``METHODS``); instances are loaded and solved through :mod:`hetopt.api`, and this module only
 dispatches, with no per-paper special cases.
 """

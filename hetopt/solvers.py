@@ -129,6 +129,39 @@ def _raise_for(status: Status, solver: str, message: str) -> None:
         raise SolverError(f"{solver}: solve failed ({message})")
 
 
+def _highs_warm_start(opt: Any, model: Any) -> str:
+    """Load ``model``'s current variable values into the persistent HiGHS interface as a start.
+
+    Uses the interface's variable map (``pyomo.contrib.solver`` HiGHS is persistent: ``solve``
+    reuses the instance set here); when that interface changes, the start is skipped and the
+    returned message says so (a start only speeds a solve up, it never changes the result).
+    """
+    import highspy
+    import pyomo.environ as pyo
+
+    try:
+        opt.set_instance(model)
+        index = opt._pyomo_var_to_solver_var_map
+        n = opt._solver_model.getNumCol()
+        values = np.zeros(n)
+        given = 0
+        for v in model.component_data_objects(pyo.Var, descend_into=True):
+            j = index.get(id(v))
+            if j is not None and v.value is not None:
+                values[j] = float(v.value)
+                given += 1
+        if given == 0:
+            return "warm start: no variable has a value"
+        start = highspy.HighsSolution()
+        start.col_value = values.tolist()
+        start.value_valid = True
+        opt._solver_model.setSolution(start)
+        return f"warm start: {given} of {n} values"
+    except Exception as exc:  # noqa: BLE001 - an interface change only loses the start
+        log.debug("HiGHS warm start skipped: %s", exc)
+        return f"warm start skipped ({type(exc).__name__})"
+
+
 def _classify_converged(objective: float | None, bound: float | None) -> Status:
     gap = relative_gap(objective, bound)
     if gap is not None and (gap <= OPTIMAL_RTOL or abs(objective - bound) <= 1e-9):
@@ -147,6 +180,7 @@ def solve_model(
     options: dict[str, Any] | None = None,
     raise_on_failure: bool = True,
     require_incumbent: bool = True,
+    warm_start: bool = False,
 ) -> Solution:
     """Solve a Pyomo model and load its solution into the model's variables.
 
@@ -172,6 +206,12 @@ def solve_model(
         With ``raise_on_failure``, also raise when a limit stops the run before any feasible
         solution (default).  False returns TIME_LIMIT with ``objective=None`` (and the
         solver's bound if any), for callers that supply their own incumbent (a heuristic).
+    warm_start : bool
+        Give the solver the variables' current values as a starting solution (set them from a
+        heuristic schedule first): HiGHS receives them through ``setSolution``, SCIP as a
+        partial solution of its discrete variables.  The solver checks the start itself, so
+        an infeasible or partial start costs nothing but the try; ``message`` says whether
+        the start was passed.
 
     Returns
     -------
@@ -213,11 +253,16 @@ def solve_model(
     status, objective, bound, message = Status.ERROR, None, None, ""
     if solver == "highs":
         _prepare_highs_threads(threads)
+    if warm_start:
+        if solver == "scip":
+            kwargs["warmstart_discrete_vars"] = True
+        else:
+            message = _highs_warm_start(opt, model)
     start = time.perf_counter()
     try:
         res = opt.solve(model, **kwargs)
         tc = res.termination_condition
-        message = str(tc.name)
+        message = f"{tc.name}; {message}" if message else str(tc.name)
         has_sol = res.solution_status in (SolutionStatus.feasible, SolutionStatus.optimal)
         if has_sol:
             res.solution_loader.load_vars()
@@ -277,6 +322,7 @@ def solve_problem(
     time_limit: float | None = None,
     mip_gap: float | None = None,
     raise_on_failure: bool = True,
+    require_incumbent: bool = True,
     **solver_options: Any,
 ) -> Solution:
     """Solve a CVXPY problem (HiGHS by default) and map its status.
@@ -285,6 +331,9 @@ def solve_problem(
     For an LP solved to optimality the optimum is also its bound.  For a problem with
     integer variables CVXPY exposes no dual bound, so the bound is only set when the
     requested MIP gap is 0 up to ``DEFAULT_MIP_GAP`` (HiGHS then proves optimality).
+    ``raise_on_failure`` and ``require_incumbent`` act as in :func:`solve_model`: with
+    ``require_incumbent=False`` a run stopped before any feasible point returns TIME_LIMIT with
+    ``objective=None`` instead of raising.
     """
     import cvxpy as cp
 
@@ -296,6 +345,8 @@ def solve_problem(
         gap = (DEFAULT_MIP_GAP if mip_gap is None else mip_gap) if is_mip else None
         opts.update(_CVXPY_OPTIONS[solver](time_limit, gap))
     sense = "max" if isinstance(problem.objective, cp.Maximize) else "min"
+    if solver == "HIGHS" and not _highs_banner_done:
+        _new_highs()  # the process's first HiGHS prints a banner on stdout: absorb it here
     status, objective, bound, message = Status.ERROR, None, None, ""
     start = time.perf_counter()
     try:
@@ -325,7 +376,7 @@ def solve_problem(
         wall = time.perf_counter() - start
     if raise_on_failure:
         _raise_for(status, solver.lower(), message)
-        if status is Status.TIME_LIMIT and objective is None:
+        if status is Status.TIME_LIMIT and objective is None and require_incumbent:
             raise SolverError(f"{solver.lower()}: time limit reached with no feasible solution")
     return Solution(
         status=status,
@@ -375,6 +426,7 @@ def solve_milp(
     mip_gap: float | None = None,
     threads: int | None = None,
     raise_on_failure: bool = True,
+    require_incumbent: bool = True,
     options: dict[str, Any] | None = None,
     x0: Any = None,
 ) -> tuple[Solution, np.ndarray | None]:
@@ -408,6 +460,9 @@ def solve_milp(
     raise_on_failure : bool
         Raise on infeasible / unbounded / failed solves and on a limit hit with no incumbent
         (default); otherwise return the status.
+    require_incumbent : bool
+        With ``raise_on_failure``, False returns TIME_LIMIT with ``x=None`` (and HiGHS's bound
+        if any) when a limit stops the run before any feasible point, instead of raising.
     options : dict, optional
         Overriding the arguments above: scipy ``milp`` option names (``node_limit``,
         ``presolve``, ``disp``, ``mip_rel_gap``, ``time_limit``) or any HiGHS option name.
@@ -524,7 +579,7 @@ def solve_milp(
         x, objective = None, None
     if raise_on_failure:
         _raise_for(status, "highs", message)
-        if status is Status.TIME_LIMIT and objective is None:
+        if status is Status.TIME_LIMIT and objective is None and require_incumbent:
             raise SolverError("highs: limit reached with no feasible solution")
     sol = Solution(
         status=status,
@@ -546,6 +601,7 @@ def solve_cpsat(
     threads: int | None = 1,
     seed: int = 0,
     raise_on_failure: bool = True,
+    require_incumbent: bool = True,
     options: dict[str, Any] | None = None,
 ) -> tuple[Solution, Any]:
     """Solve an OR-Tools CP-SAT model (``ortools.sat.python.cp_model.CpModel``) and map its status.
@@ -569,6 +625,9 @@ def solve_cpsat(
         CP-SAT's ``random_seed``.
     raise_on_failure : bool
         Raise on infeasible / failed solves and on a limit hit with no solution (default).
+    require_incumbent : bool
+        With ``raise_on_failure``, False returns TIME_LIMIT with no solution (and CP-SAT's bound
+        if any) when the limit stops the run before any solution, instead of raising.
     options : dict, optional
         Further CP-SAT parameters by name (``SatParameters`` fields, e.g. ``linearization_level``).
 
@@ -626,7 +685,7 @@ def solve_cpsat(
         wall = time.perf_counter() - start
     if raise_on_failure:
         _raise_for(status, "cpsat", message)
-        if status is Status.TIME_LIMIT and objective is None:
+        if status is Status.TIME_LIMIT and objective is None and require_incumbent:
             raise SolverError("cpsat: time limit reached with no feasible solution")
     sol = Solution(status=status, objective=objective, bound=bound, gap=relative_gap(objective, bound),
                    wall_time=wall, solver="cpsat", sense=sense, message=message)

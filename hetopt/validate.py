@@ -10,6 +10,7 @@ instances (:func:`sweep`) with a local process pool or a ``dask.distributed`` cl
 from __future__ import annotations
 
 import concurrent.futures as cf
+import json
 import math
 import os
 import sys
@@ -18,7 +19,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from .result import Certificate, Solution
 
-__all__ = ["FEAS_TOL", "RATIO_TOL", "gap_certificate", "ratio_certificate", "sweep", "summarize"]
+__all__ = ["FEAS_TOL", "RATIO_TOL", "SweepResults", "gap_certificate", "instance_digest", "ratio_certificate", "sweep", "summarize"]
 
 #: Absolute tolerance used by feasibility checkers.
 FEAS_TOL = 1e-6
@@ -69,8 +70,40 @@ def ratio_certificate(value: float, reference: float, limit: float, *, sense: st
                        proven=proven, holds=holds, details=dict(details))
 
 
-def _run_one(make_instance: Callable[[int], Any], evaluate: Callable[[Any], Any], seed: int) -> Any:
-    return evaluate(make_instance(seed))
+def instance_digest(inst: Any) -> str:
+    """A digest of an instance's data (its ``to_dict()``, keys sorted; names and descriptions
+    included): two seeds that drew the same digest drew the same instance."""
+    import hashlib
+
+    if hasattr(inst, "to_dict"):
+        data = {k: v for k, v in inst.to_dict().items() if k not in ("description", "source")}
+    else:  # any other object a user's make_instance returns: its repr
+        data = repr(inst)
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=repr).encode()).hexdigest()[:16]
+
+
+class SweepResults(list):
+    """The results of :func:`sweep` in seed order, with ``digests`` (one per seed, see
+    :func:`instance_digest`) and ``distinct_instances`` (how many different instances the seeds
+    drew; a sweep over 20 seeds that drew 5 instances has 5 data points, not 20)."""
+
+    def __init__(self, results: Sequence[Any], digests: Sequence[str]) -> None:
+        super().__init__(results)
+        self.digests = list(digests)
+        self.distinct_instances = len(set(self.digests))
+
+    def note(self) -> str:
+        """One line for a table's notes: distinct instances among the seeds."""
+        return f"{self.distinct_instances} distinct instances among {len(self)} seeds"
+
+
+def _run_one(make_instance: Callable[[int], Any], evaluate: Callable[[Any], Any], seed: int) -> tuple[str, Any]:
+    inst = make_instance(seed=seed)
+    return instance_digest(inst), evaluate(inst)
+
+
+def _pack(pairs: Sequence[tuple[str, Any]]) -> SweepResults:
+    return SweepResults([r for _, r in pairs], [d for d, _ in pairs])
 
 
 class _Progress:
@@ -97,12 +130,17 @@ def sweep(
     executor: Any = None,
     *,
     progress: bool | None = None,
-) -> list[Any]:
-    """Run ``evaluate(make_instance(seed))`` for every seed; results in seed order.
+) -> SweepResults:
+    """Run ``evaluate(make_instance(seed=seed))`` for every seed; results in seed order.
+
+    The returned list also says how many distinct instances the seeds drew
+    (:class:`SweepResults`), so that a table built from it can report it.
 
     Parameters
     ----------
     make_instance, evaluate : callables
+        ``make_instance`` is called as ``make_instance(seed=seed)`` (``seed`` is keyword-only in
+        every generator of the package).
         Must be picklable (module-level functions or ``functools.partial`` of them) when
         run in a process pool or on a dask cluster.
     seeds : iterable of int
@@ -123,13 +161,13 @@ def sweep(
         for s in seeds:
             out.append(_run_one(make_instance, evaluate, s))
             bar.step()
-        return out
+        return _pack(out)
     if hasattr(executor, "gather") and hasattr(executor, "map") and not isinstance(executor, cf.Executor):
         futures = executor.map(_run_one, [make_instance] * len(seeds), [evaluate] * len(seeds), seeds, pure=False)
         results = executor.gather(futures)
         for _ in seeds:
             bar.step()
-        return list(results)
+        return _pack(list(results))
     own = None
     if executor is None or isinstance(executor, int):
         n = min(len(seeds), executor or os.cpu_count() or 1)
@@ -142,7 +180,7 @@ def sweep(
         for f in cf.as_completed(futs):
             results[futs[f]] = f.result()
             bar.step()
-        return results
+        return _pack(results)
     finally:
         if own is not None:
             own.shutdown()

@@ -48,3 +48,63 @@ def test_compare_cli(capsys):
     assert capsys.readouterr().out.splitlines()[0].startswith("method,category,status")
     assert main(["compare", "liu2024_table2", "--methods", "nope"]) == 2
     assert "unknown placement methods" in capsys.readouterr().err
+
+
+def test_compare_user_policies_are_checked():
+    """A user's policy runs beside the paper's methods; an infeasible result is caught by the checker."""
+    import dataclasses
+
+    import numpy as np
+
+    from hetopt.hare import schedule
+
+    def my_rule(inst):  # a feasible schedule: the paper's Algorithm 1 under another name
+        return schedule(inst)
+
+    def broken(inst):  # every task starts at time 0 on GPU 0: overlaps
+        sol = schedule(inst)
+        return dataclasses.replace(sol, start=np.zeros_like(sol.start), gpu=np.zeros_like(sol.gpu))
+
+    inst = hetopt.load_instance("hare2022_fig1")
+    t = hetopt.compare(inst, methods=["exact"], policies={"mine": my_rule, "broken": broken})
+    rows = {r[0]: dict(zip(COLUMNS, r)) for r in t.rows}
+    assert [r[0] for r in t.rows] == ["exact", "mine", "broken"]
+    assert rows["mine"]["category"] == "user" and rows["mine"]["status"] in ("feasible", "optimal")
+    assert rows["mine"]["vs_optimum"] >= 1.0 - 1e-9
+    assert rows["broken"]["status"] == "infeasible" and rows["broken"]["vs_optimum"] is None
+    assert rows["broken"]["message"].startswith("infeasible: ")
+    only = hetopt.compare(inst, policies={"mine": my_rule}, include_paper_methods=False)
+    assert [r[0] for r in only.rows] == ["mine"]
+
+
+@pytest.mark.parametrize("policies, match", [({"exact": lambda i: None}, "method of the paper"),
+                                             ({"x": 3}, "callable"), ([lambda i: None], "mapping")])
+def test_compare_rejects_bad_policies(policies, match):
+    with pytest.raises(hetopt.HetoptError, match=match):
+        hetopt.compare("hare2022_fig1", methods=["sched_homo"], policies=policies)
+
+
+def test_compare_policy_of_wrong_type_is_named():
+    with pytest.raises(hetopt.HetoptError, match="cannot read"):
+        hetopt.compare("hare2022_fig1", policies={"bad": lambda inst: 42}, include_paper_methods=False)
+
+
+def test_compare_user_policy_objective():
+    from hetopt.placement import make_solution
+
+    inst = hetopt.load_instance("liu2024_table2")
+    # worker k -> job: both V100s to VGG-19 (job 1), both T4s to ResNet-18 (job 0)
+    mine = {"v100_to_vgg": lambda i: make_solution(i, [0, 0, 1, 1], solver="user")}
+    t = hetopt.compare(inst, methods=["exhaustive"], policies=mine)
+    rows = {r[0]: dict(zip(COLUMNS, r)) for r in t.rows}
+    assert rows["v100_to_vgg"]["category"] == "user"
+    # independent: JCT_i = T_i |Pi_i| / (sum of the job's throughputs), averaged
+    expected = (200 * 100_000 / (275 + 275) + 200 * 50_000 / (1754 + 1754)) / 2
+    assert rows["v100_to_vgg"]["objective"] == pytest.approx(expected, rel=1e-12)
+    assert rows["v100_to_vgg"]["vs_optimum"] == pytest.approx(expected / rows["exhaustive"]["objective"])
+    t = hetopt.compare(inst, policies=mine, include_paper_methods=False)
+    assert [r[0] for r in t.rows] == ["v100_to_vgg"]
+    with pytest.raises(hetopt.HetoptError, match="method of the paper"):
+        hetopt.compare(inst, methods=["has"], policies={"has": mine["v100_to_vgg"]})
+    with pytest.raises(hetopt.HetoptError, match="returned a list"):
+        hetopt.compare(inst, policies={"raw": lambda i: [0, 0, 1, 1]}, include_paper_methods=False)

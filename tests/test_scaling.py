@@ -93,7 +93,7 @@ def test_hadar_p1_range_is_invariant_to_iteration_counts():
     from hetopt.hadar.instance import generate_instance
     from hetopt.hadar.model import build_p1
 
-    inst = generate_instance(4, 2, 0)
+    inst = generate_instance(4, 2, seed=0)
     big = dataclasses.replace(inst, iterations_per_epoch=np.asarray(inst.iterations_per_epoch) * 1000,
                               throughput=np.asarray(inst.throughput) * 1000)
     r = _same_range(build_p1(inst), build_p1(big))
@@ -104,7 +104,7 @@ def test_hadar_offline_schedule_is_invariant_to_iteration_units():
     from hetopt.hadar.instance import generate_instance
     from hetopt.hadar.offline import solve_exact
 
-    inst = generate_instance(4, 2, 0)
+    inst = generate_instance(4, 2, seed=0)
     big = dataclasses.replace(inst, iterations_per_epoch=np.asarray(inst.iterations_per_epoch) * 1000,
                               throughput=np.asarray(inst.throughput) * 1000)
     a, b = solve_exact(inst), solve_exact(big)
@@ -127,7 +127,7 @@ def _audit_models():
     ci = load_instance("wang2019_tiny")
     ref = srsf(ci, 1)
     out["contention milp"] = build_milp(ci, ref.placement, upper_bound=ref.objective)
-    hi = random_instance(0)
+    hi = random_instance(seed=0)
     out["hare sched"] = build_hare_sched(hi)
     out["hare relaxation"] = build_relaxation(hi)
     out["hare sched fig1"] = build_hare_sched(load_instance("hare2022_fig1"))

@@ -1,3 +1,5 @@
+import math
+
 import cvxpy as cp
 import pyomo.environ as pyo
 import pytest
@@ -293,3 +295,77 @@ def test_solve_cpsat_status_mapping():
         solve_cpsat(cp_model.CpModel())
     with pytest.raises(ValueError, match="options"):
         solve_cpsat(m, options={"no_such_parameter": 1})
+
+
+def _knapsack_model(n=40, seed=0):
+    import pyomo.environ as pyo
+
+    rng = np.random.default_rng(seed)
+    w = rng.integers(10, 100, n)
+    v = w + rng.integers(0, 10, n)
+    m = pyo.ConcreteModel()
+    m.I = pyo.RangeSet(0, n - 1)
+    m.x = pyo.Var(m.I, domain=pyo.Binary)
+    m.cap = pyo.Constraint(expr=sum(int(w[i]) * m.x[i] for i in m.I) <= int(w.sum() // 2))
+    m.obj = pyo.Objective(expr=sum(int(v[i]) * m.x[i] for i in m.I), sense=pyo.maximize)
+    return m, w, v
+
+
+@pytest.mark.parametrize("solver", ["highs", "scip"])
+def test_warm_start_is_passed_and_never_changes_the_optimum(solver):
+    import pyomo.environ as pyo
+
+    m, w, v = _knapsack_model()
+    cold = solve_model(m, solver)
+    # a feasible greedy start: items by value density until the capacity is used
+    for i in m.I:
+        m.x[i].value = 0
+    cap = int(w.sum() // 2)
+    for i in np.argsort(-(v / w)):
+        if w[i] <= cap:
+            m.x[int(i)].value, cap = 1, cap - int(w[i])
+    greedy = float(pyo.value(m.obj))
+    warm = solve_model(m, solver, warm_start=True)
+    assert warm.status is Status.OPTIMAL and cold.status is Status.OPTIMAL
+    assert math.isclose(warm.objective, cold.objective, rel_tol=1e-9)
+    assert warm.objective >= greedy - 1e-9
+    if solver == "highs":
+        assert "warm start: 40 of 40 values" in warm.message
+
+
+def test_highs_warm_start_gives_an_incumbent_under_a_node_limit():
+    """With a start and no search, HiGHS still reports the start as its incumbent."""
+    import pyomo.environ as pyo
+
+    opts = {"mip_max_nodes": 0, "presolve": "off", "mip_heuristic_effort": 0.0}
+    found = {}
+    for warm in (False, True):
+        m, w, v = _knapsack_model(n=60, seed=3)
+        for i in m.I:
+            m.x[i].value = 0
+        m.x[0].value = 1
+        start = float(pyo.value(m.obj))
+        found[warm] = solve_model(m, "highs", warm_start=warm, options=opts, raise_on_failure=False)
+    assert found[False].objective is None  # no search, no heuristics: nothing without the start
+    assert found[True].status is Status.TIME_LIMIT
+    assert found[True].objective is not None and found[True].objective >= start - 1e-9
+
+
+def test_require_incumbent_false_returns_time_limit_without_objective():
+    c = np.ones(3)
+    sol, x = solve_milp(c, A_ub=-np.eye(3), b_ub=-np.ones(3), integrality=np.ones(3), time_limit=1e-9,
+                        require_incumbent=False)
+    assert sol.status in (Status.TIME_LIMIT, Status.OPTIMAL)
+    if sol.status is Status.TIME_LIMIT:
+        assert (x is None) == (sol.objective is None)
+
+
+def test_solve_problem_prints_no_highs_banner():
+    """The process's first HiGHS (here through CVXPY) would print a banner on the C-level stdout."""
+    import subprocess
+    import sys
+
+    code = ("import cvxpy as cp\nfrom hetopt.solvers import solve_problem\n"
+            "x = cp.Variable(2)\nprint(solve_problem(cp.Problem(cp.Maximize(cp.sum(x)), [x <= 1])).status.value)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "optimal", out.stdout

@@ -67,3 +67,28 @@ def test_solution_and_certificate_serialize_to_json():
     assert d["status"] == "optimal" and d["objective"] == 1.5 and d["bound"] == "inf"
     cert = ratio_certificate(np.float64(3.0), 2.0, 2.0, proven=True)
     assert json.loads(json.dumps(cert.to_dict()))["holds"] is True
+
+
+def test_sweep_counts_distinct_instances():
+    """Seeds that draw the same instance are counted once (the placement Gavel setting draws few)."""
+    from functools import partial
+
+    from hetopt.placement.generators import generate_instance
+    from hetopt.validate import instance_digest, sweep
+
+    make = partial(generate_instance, n_jobs=4, n_workers=8, setting="gavel")
+    res = sweep(make, lambda inst: inst.n_jobs, range(12), executor="serial")
+    by_hand = {instance_digest(make(seed=s)) for s in range(12)}
+    assert res == [4] * 12
+    assert res.distinct_instances == len(by_hand) < 12
+    assert res.note() == f"{len(by_hand)} distinct instances among 12 seeds"
+    same = sweep(lambda *, seed: make(seed=0), lambda inst: 0, range(3), executor="serial")
+    assert same.distinct_instances == 1
+
+
+@pytest.mark.parametrize("paper", ["hare", "oasis", "contention", "hadar", "gavel"])
+def test_validate_tables_report_distinct_instances(paper):
+    from hetopt.cli import _paper
+
+    t = _paper(paper).validate(n=2, seed=0)
+    assert any("distinct instances among 2 seeds" in n for n in t.notes), t.notes

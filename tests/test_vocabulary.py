@@ -53,3 +53,22 @@ def test_check_report_has_no_truth_value():
     with pytest.raises(ValueError):
         CheckReport(ok=True, violations=("x",))
     assert rep.to_dict() == {"ok": False, "violations": ["(1) x"], "objective": 1.0, "details": {}}
+
+
+def test_seed_is_keyword_only_in_every_public_function():
+    """No public function of the package takes ``seed`` positionally (issue 11)."""
+    import ast
+    import pathlib
+
+    import hetopt
+
+    root = pathlib.Path(hetopt.__file__).parent
+    offenders = []
+    for p in sorted(root.rglob("*.py")):
+        for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            # rng_from converts its argument (a seed or a Generator) and has no other parameter
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and not n.name.startswith("_") \
+                    and n.name != "rng_from":
+                if "seed" in [a.arg for a in n.args.posonlyargs + n.args.args]:
+                    offenders.append(f"{p.relative_to(root)}:{n.lineno} {n.name}")
+    assert offenders == [], offenders

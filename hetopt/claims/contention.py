@@ -199,7 +199,7 @@ _add("wang2019.eq7_8.single_job_jct", "Section III-B, eqs. (7)-(8)",
 # ------------------------------------------------------------------ workload
 @functools.lru_cache(maxsize=1)
 def _w():
-    return generate_workload(0)
+    return generate_workload(seed=0)
 
 
 def _workload_row(key: str) -> Outcome:

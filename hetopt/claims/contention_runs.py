@@ -49,29 +49,29 @@ _POLICIES = {
 
 
 @functools.lru_cache(maxsize=None)
-def workload(scale: float = 1.0, gpu_memory: float = SIM_GPU_MEMORY_MB, seed: int = 0) -> ContentionInstance:
+def workload(scale: float = 1.0, gpu_memory: float = SIM_GPU_MEMORY_MB, *, seed: int = 0) -> ContentionInstance:
     """The Section V-A workload with iterations and arrival window multiplied by ``scale``."""
     lo, hi = max(1, round(1000 * scale)), max(1, round(6000 * scale))
-    return generate_workload(seed, iterations=(lo, hi), arrival_window=1200.0 * scale, gpu_memory=gpu_memory)
+    return generate_workload(seed=seed, iterations=(lo, hi), arrival_window=1200.0 * scale, gpu_memory=gpu_memory)
 
 
 def run(policy: str, accounting: str = "correct", scale: float = 1.0, gpu_memory: float = SIM_GPU_MEMORY_MB,
-        seed: int = 0) -> dict[str, float]:
+        *, seed: int = 0) -> dict[str, float]:
     """Metrics of one policy run: avg, median, p95 JCT (s) and average GPU utilisation (cached)."""
     return dict(_run(policy, accounting, float(scale), float(gpu_memory), int(seed)))
 
 
 @functools.lru_cache(maxsize=None)
 def _run(policy: str, accounting: str, scale: float, gpu_memory: float, seed: int) -> tuple:
-    sol = _POLICIES[policy](workload(scale, gpu_memory, seed), accounting)
+    sol = _POLICIES[policy](workload(scale, gpu_memory, seed=seed), accounting)
     return tuple({"avg": sol.average_jct, "median": sol.median_jct, "p95": sol.p95_jct,
                   "util": sol.avg_gpu_utilization}.items())
 
 
-def gains(accounting: str, scale: float, gpu_memory: float = SIM_GPU_MEMORY_MB, seed: int = 0) -> dict[str, float]:
+def gains(accounting: str, scale: float, gpu_memory: float = SIM_GPU_MEMORY_MB, *, seed: int = 0) -> dict[str, float]:
     """Ada-SRSF's average JCT below SRSF(n), in % of SRSF(n)'s (``"srsf1"``, ...)."""
-    ada = run("ada", accounting, scale, gpu_memory, seed)["avg"]
-    return {p: 100.0 * (1.0 - ada / run(p, accounting, scale, gpu_memory, seed)["avg"])
+    ada = run("ada", accounting, scale, gpu_memory, seed=seed)["avg"]
+    return {p: 100.0 * (1.0 - ada / run(p, accounting, scale, gpu_memory, seed=seed)["avg"])
             for p in ("srsf1", "srsf2", "srsf3")}
 
 

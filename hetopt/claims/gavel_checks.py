@@ -20,7 +20,7 @@ __all__ = ["random_policy_instance", "contended_instance", "gavel_mmf_optimum", 
 HAND_EXAMPLE = ([[2.0, 1.0], [2.0, 1.0]], [1, 2], [2, 2])
 
 
-def random_policy_instance(J: int, R: int, contention: str, seed: int):
+def random_policy_instance(J: int, R: int, contention: str, *, seed: int):
     """``(T, s, c)``: throughputs 0.2-8 with a third of the entries 0 (every job runs somewhere),
     scale factors 1/2/4/8; ``contention="low"`` gives 4-12x the GPUs the jobs ask for per
     type, ``"high"`` about 1/8 of it."""
@@ -33,7 +33,7 @@ def random_policy_instance(J: int, R: int, contention: str, seed: int):
     return T, s, c
 
 
-def contended_instance(J: int, R: int, seed: int):
+def contended_instance(J: int, R: int, *, seed: int):
     """``(T, s, c)`` with every job contended, ``J s_j >= C``: ``C = J min_j s_j`` split over the types."""
     if J < R:
         raise ValueError(f"J={J} < R={R}: cannot give every type a GPU and keep the cluster contended")
@@ -121,12 +121,12 @@ def makespan_lp_hours(T, s, c, steps) -> float:
     return float(res.fun * 3600)
 
 
-def trace_instance(n_jobs: int = 480, seed: int = 0):
+def trace_instance(n_jobs: int = 480, *, seed: int = 0):
     """The Hadar trace as Gavel's inputs ``(T, s, c, steps)`` (gang throughput, gang size, GPUs per type,
     total iterations), as :class:`hetopt.hadar.policies.GavelPolicy` builds them."""
     from ..hadar.workloads import trace_workload
 
-    inst = trace_workload(n_jobs, seed, n_machines=15)
+    inst = trace_workload(n_jobs, seed=seed, n_machines=15)
     per_type = inst.capacity.sum(axis=0).astype(float)
     T = inst.throughput * inst.gpus[:, None]
     T[inst.gpus[:, None] > per_type[None, :]] = 0.0

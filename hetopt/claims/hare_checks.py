@@ -182,7 +182,7 @@ def fig16_heterogeneity() -> Outcome:
     ef = {h: v.mean(axis=0) for h, v in heterogeneity_reductions(levels, seeds, "algorithm1_ef").items()}
     grows_printed = bool((printed[2.0] > printed[0.0]).all())
     grows_ef = int((ef[2.0] > ef[0.0]).sum())
-    detail = (f"as printed, reduction at h = 0 / 2: " + ", ".join(f"{100 * a:.0f}/{100 * b:.0f}" for a, b in
+    detail = ("as printed, reduction at h = 0 / 2: " + ", ".join(f"{100 * a:.0f}/{100 * b:.0f}" for a, b in
                                                                     zip(printed[0.0], printed[2.0]))
               + "; earliest finish: " + ", ".join(f"{100 * a:.0f}/{100 * b:.0f}" for a, b in zip(ef[0.0], ef[2.0]))
               + " (vs gavel_fifo, srtf, sched_homo, sched_allox)")
@@ -199,7 +199,7 @@ def switching_negligible() -> Outcome:
 
     rows = []
     for seed in FAST_SEEDS:
-        inst = section7_workload(seed)
+        inst = section7_workload(seed=seed)
         over = 0.05 * float(inst.task_compute.mean())
         for name, f in (("algorithm1", ALGORITHM1_VARIANTS["algorithm1"]), ("srtf", srtf)):
             plan = f(inst)
@@ -244,7 +244,7 @@ def fig15_300_jobs() -> Outcome:
     gpus = cluster(v100=64, p100=48, k80=48)
     red = {}
     for rate in (0.5, 5.0, 50.0):
-        v = compare(section7_workload(0, n_jobs=300, gpus=gpus, rate=rate), PAPER_SETTING)
+        v = compare(section7_workload(seed=0, n_jobs=300, gpus=gpus, rate=rate), PAPER_SETTING)
         for a in ALGORITHM1_VARIANTS:
             red[(rate, a)] = np.array(list(reductions(v, a).values()))
     ours = red[(0.5, "algorithm1")]
@@ -313,7 +313,7 @@ def lemma3_idle() -> Outcome:
     from ..hare import HareInstance, solve_relaxation
     from ..hare.validate import sweep_instance
 
-    insts = [HareInstance.from_dict(load_json(stem)) for stem in _BUNDLED] + [sweep_instance(s) for s in range(8)]
+    insts = [HareInstance.from_dict(load_json(stem)) for stem in _BUNDLED] + [sweep_instance(seed=s) for s in range(8)]
     worst = max(lemma_ratios(inst, solve_relaxation(inst))[1] for inst in insts)
     detail = f"largest idle time / (alpha H) over {len(insts)} instances: {worst:.3f}"
     return Outcome(round(worst, 4), R if worst <= 1 + 1e-9 else UX, detail)
@@ -328,7 +328,7 @@ def fig13_cdf() -> Outcome:
     shares = {}  # (granularity, algorithm) -> [(allox, homo) per seed]
     for ipt in (100, 1):
         for seed in FAST_SEEDS:
-            inst = section7_workload(seed, iterations_per_task=ipt)
+            inst = section7_workload(seed=seed, iterations_per_task=ipt)
             over = 0.05 * float(inst.task_compute.mean())
             def run(f):
                 return simulate(f(inst), switch_overhead=over, keep_plan_times=True).jct
@@ -359,9 +359,9 @@ def fig17_job_mix() -> Outcome:
     light = {"CV": 0.15, "NLP": 0.15, "Speech": 0.15, "Rec.": 0.55}
     ratios = {}
     for seed in FAST_SEEDS:
-        base = compare(section7_workload(seed), PAPER_SETTING)
+        base = compare(section7_workload(seed=seed), PAPER_SETTING)
         for label, mix in (("nlp", heavy), ("rec", light)):
-            v = compare(section7_workload(seed, category_mix=mix), PAPER_SETTING)
+            v = compare(section7_workload(seed=seed, category_mix=mix), PAPER_SETTING)
             for k in v:
                 ratios.setdefault((label, k), []).append(v[k] / base[k])
     mean = {k: float(np.mean(v)) for k, v in ratios.items()}

@@ -44,7 +44,7 @@ def _load(stem: str) -> OasisInstance:
 
 # ----------------------------------------------------------------------------- price functions
 def _price_endpoints():
-    inst = fig5_setting(0)
+    inst = fig5_setting(seed=0)
     b = price_bounds(inst)
     cap = inst.worker_capacity[0]
     used = cap > 0
@@ -74,7 +74,7 @@ def _check_empty_cluster_admits() -> Outcome:
     """Appendix A, property (i): at zero use every job with a schedule has a positive payoff."""
     worst, n = np.inf, 0
     for seed in FIG5_SEEDS[:3]:
-        inst = fig5_setting(seed)
+        inst = fig5_setting(seed=seed)
         used = Usage.empty(inst)
         prices = prices_from_usage(inst, price_bounds(inst), used)
         for i in range(inst.n_jobs):
@@ -127,7 +127,7 @@ def _check_theorem3() -> Outcome:
 
     rows, ok = [], True
     for E, N, T in ((2, 3, 6), (4, 3, 6), (8, 3, 6), (2, 3, 12)):
-        inst = generate_instance(1, T, 3, 3, 0, epochs_range=(E, E), chunks_range=(N, N))
+        inst = generate_instance(1, T, 3, 3, seed=0, epochs_range=(E, E), chunks_range=(N, N))
         d = inst.to_dict()
         d["arrival"] = [1]
         inst = OasisInstance.from_dict(d)
@@ -149,7 +149,7 @@ def _check_theorem3() -> Outcome:
 def _check_theorem2() -> Outcome:
     bad, runs = [], 0
     for seed in (0, 1):
-        inst = generate_instance(20, 30, 8, 8, seed)
+        inst = generate_instance(20, 30, 8, 8, seed=seed)
         for cap in (None, CAP):
             rep = check_schedule(inst, online(inst, log_ratio_cap=cap))
             runs += 1
@@ -166,7 +166,7 @@ def _check_theorem2() -> Outcome:
 
 @functools.lru_cache(maxsize=None)
 def _fig5_rows() -> tuple:
-    return tuple(validate_ratio(fig5_setting(s), time_limit=120) for s in FIG5_SEEDS)
+    return tuple(validate_ratio(fig5_setting(seed=s), time_limit=120) for s in FIG5_SEEDS)
 
 
 def _check_fig5_range() -> Outcome:
@@ -195,7 +195,7 @@ def _check_decision_time() -> Outcome:
 def _fig3(settings, label: str) -> Outcome:
     rows = []
     for st in settings:
-        inst = _load(st) if isinstance(st, str) else generate_instance(st[0], st[1], st[2], st[2], st[3])
+        inst = _load(st) if isinstance(st, str) else generate_instance(st[0], st[1], st[2], st[2], seed=st[3])
         rows.append(dg.scheme_utilities(inst, caps=(None, CAP), long_double=True))
     base = lambda u: max(u[b] for b in dg.BASELINES)  # noqa: E731
     lit = [u["oasis"] > base(u) for u in rows]
@@ -226,7 +226,7 @@ def _check_fig3_bundled() -> Outcome:
 
 def _check_log_ratio() -> Outcome:
     """Section IV-B / Theorem 4: the size of ln(U/L) at the paper's scale (no claim of the paper; our card's number)."""
-    inst = generate_instance(300, 300, 50, 50, 0)
+    inst = generate_instance(300, 300, 50, 50, seed=0)
     b = price_bounds(inst)
     ratio = float(max(np.max(b.log_U1 - b.log_L1), np.max(b.log_U2 - b.log_L2)))
     # fraction of capacity at which a price reaches 1e-6 of U (prices below are negligible against utilities >= 1)
@@ -246,7 +246,7 @@ FIG6_FRACTIONS = (0.5, 2.0)
 
 def _check_fig6() -> Outcome:
     n, T, S, seed = FIG6
-    r = dg.estimate_experiment(generate_instance(n, T, S, S, seed), FIG6_FRACTIONS)
+    r = dg.estimate_experiment(generate_instance(n, T, S, S, seed=seed), FIG6_FRACTIONS)
     lo, hi = FIG6_FRACTIONS
     ratio_gain = r["ratio"][lo] - r["ratio"][hi]
     log_gain = r["log"][lo] - r["log"][hi]
@@ -390,7 +390,7 @@ TESTBED_STEM = "oasis2018_testbed"
 def _check_testbed() -> Outcome:
     from ..data import list_instances
 
-    inst = generate_instance(12, 10, 7, 2, 0, epochs_range=(4, 30))
+    inst = generate_instance(12, 10, 7, 2, seed=0, epochs_range=(4, 30))
     u = dg.scheme_utilities(inst, caps=(None,), baselines=("fifo", "drf", "rrh"))  # Dorm's MILPs: too slow here
     top = max(u.values())
     best = " = ".join(k for k, v in u.items() if v >= top - 1e-9)

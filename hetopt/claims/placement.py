@@ -149,7 +149,7 @@ def _fig9_has(K):
     def check() -> Outcome:
         g = X.method_gaps(K, 1.15)["has"]
         hi = X.method_gaps(K, 4.0)["has"]
-        gav = X.method_gaps(K, None, "gavel", 1)["has"]
+        gav = X.method_gaps(K, None, "gavel", seed=1)["has"]
         if g <= NEAR and max(hi, gav) <= NEAR:
             verdict = R
         elif g <= NEAR:
@@ -157,7 +157,7 @@ def _fig9_has(K):
         else:
             verdict = UX
         return Outcome(f"+{100 * g:.2f} %", verdict, f"HAS gap to the certified optimum: paper setting (H=1.15) +{100 * g:.2f} %, "
-                       f"H=4 +{100 * hi:.2f} %, Gavel workload (seed 1, H={X.method_gaps(K, None, 'gavel', 1)['H']:.2f}) +{100 * gav:.2f} %")
+                       f"H=4 +{100 * hi:.2f} %, Gavel workload (seed 1, H={X.method_gaps(K, None, 'gavel', seed=1)['H']:.2f}) +{100 * gav:.2f} %")
     return check
 
 
@@ -170,7 +170,7 @@ def _fig9_jps(K, paper):
         # matrix behind the paper's number is unpublished; the detail shows how it moves over H 1.1-1.26
         vals = [100 * X.jps_mean_gap(K, h)[0] for h in (1.1, 1.15, 1.21, 1.26)]
         verdict = DM if max(vals) <= 5.0 else UX
-        return Outcome(f"+{100 * m:.2f} %", verdict, f"JPS N=60 mean gap over H 1.1/1.15/1.21/1.26: " +
+        return Outcome(f"+{100 * m:.2f} %", verdict, "JPS N=60 mean gap over H 1.1/1.15/1.21/1.26: " +
                        " / ".join(f"+{v:.2f} %" for v in vals) + f" (paper +{paper} %); near-optimal (< 5 %) at every H")
     return check
 
@@ -266,7 +266,7 @@ def _fig17_reset() -> Outcome:
         st, dy = simulate(inst, m, reset_on_completion=False), simulate(inst, m, reset_on_completion=True)
         jct.append(100 * (1 - dy.average_jct / st.average_jct))
         mk.append(100 * (1 - dy.makespan / st.makespan))
-    detail = (f"reduction by reset events (has, jps, optimus_lb, exact): JCT " + " / ".join(f"{v:.1f}" for v in jct) +
+    detail = ("reduction by reset events (has, jps, optimus_lb, exact): JCT " + " / ".join(f"{v:.1f}" for v in jct) +
               " %, makespan " + " / ".join(f"{v:.1f}" for v in mk) + " % (paper JCT 17.01-41.67 %, makespan 27.34-44.35 %)")
     if all(17.01 - 2 <= v <= 41.67 + 2 for v in jct) and all(27.34 - 2 <= v <= 44.35 + 2 for v in mk):
         return Outcome(f"{min(jct):.1f}-{max(jct):.1f} %", R, detail)

@@ -48,7 +48,7 @@ def _opt(inst):
 
 
 @lru_cache(maxsize=None)
-def method_gaps(n_workers: int = 15, heterogeneity: float | None = 1.15, setting: str = "paper", seed: int = 0,
+def method_gaps(n_workers: int = 15, heterogeneity: float | None = 1.15, setting: str = "paper", *, seed: int = 0,
                 n_jobs: int = 4) -> dict:
     """Gap (average JCT / certified optimum - 1) of HAS, Optimus and both Optimus-LB readings.
 

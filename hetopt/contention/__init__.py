@@ -15,7 +15,7 @@ Q. Wang, S. Shi, C. Wang, X. Chu, "Communication Contention Aware Scheduling of 
 Deep Learning Training Jobs", arXiv:2002.10105, 2020.
 """
 
-from .admission import adadual, make_admission, srsf_rule
+from .admission import AdmissionRule, adadual, make_admission, srsf_rule
 from .comm import (
     ALLREDUCE_ALGORITHMS,
     PAPER_A,
@@ -30,7 +30,7 @@ from .comm import (
 from .exact import solve_exact
 from .instance import KIND, V100_MEMORY_MB, ContentionInstance
 from .model import build_milp, task_grid
-from .placement import first_fit, list_scheduling, lwf_kappa, make_placement, random_placement
+from .placement import PlacementPolicy, first_fit, list_scheduling, lwf_kappa, make_placement, random_placement
 from .scheduling import ada_srsf, schedule, srsf
 from .simulator import simulate
 from .solution import ContentionSolution, TaskRecord, empirical_cdf, jct_metrics
@@ -79,6 +79,8 @@ __all__ = [
     "list_scheduling",
     "random_placement",
     "make_placement",
+    "AdmissionRule",
+    "PlacementPolicy",
     "adadual",
     "srsf_rule",
     "make_admission",

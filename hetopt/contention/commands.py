@@ -19,7 +19,7 @@ from .scheduling import ada_srsf, srsf
 from .solution import ContentionSolution
 from .workload import generate_workload, tiny_instance
 
-__all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "validate", "bench",
+__all__ = ["KIND", "METHODS", "INSTANCE", "solution_summary", "validate", "bench",
            "export_model", "milp_srsf1"]
 
 def milp_srsf1(inst: ContentionInstance) -> ContentionSolution:
@@ -45,14 +45,8 @@ METHODS: dict[str, Callable[[ContentionInstance], ContentionSolution]] = {
 }
 
 
-def load_instance(data: dict) -> ContentionInstance:
-    return ContentionInstance.from_dict(data)
-
-
-def solve(inst: ContentionInstance, method: str) -> ContentionSolution:
-    if method not in METHODS:
-        raise ValueError(f"method is {method!r}; expected one of {sorted(METHODS)}")
-    return METHODS[method](inst)
+#: the instance class of kind 'contention' (``hetopt.load_instance`` builds it with ``from_dict``)
+INSTANCE = ContentionInstance
 
 
 def solution_summary(sol: ContentionSolution) -> dict[str, Any]:
@@ -103,7 +97,7 @@ def _validate_one(inst: ContentionInstance) -> dict[str, Any]:
     return out
 
 
-def validate(n: int = 20, seed: int = 0) -> Table:
+def validate(n: int = 20, *, seed: int = 0) -> Table:
     """Heuristics against the exact contention-free MILP (same placement) on tiny instances."""
     seeds = list(range(seed, seed + n))
     results = sweep(tiny_instance, _validate_one, seeds, executor="serial")
@@ -121,6 +115,7 @@ def validate(n: int = 20, seed: int = 0) -> Table:
                        "optimum on their placement is a certified lower bound (last column).")
     table.notes.append(f"Runs of contention-accepting policies below the contention-free optimum: {below} "
                        "(allowed: the MILP does not model eq. (5) with k >= 2).")
+    table.notes.append(results.note())
     return table
 
 
@@ -131,9 +126,9 @@ _PAPER_AVG_JCT = {"SRSF(1)": 1374.84, "SRSF(2)": 1734.74, "SRSF(3)": 1750.9, "Ad
 
 def bench(quick: bool = False) -> list[Table]:
     """Average JCT, utilisation, time per policy on the Section V-A workload, ratios to Ada-SRSF."""
-    inst = generate_workload(0)
+    inst = generate_workload(seed=0)
     if quick:
-        inst = generate_workload(0, n_jobs=40, n_servers=8, iterations=(20, 120), arrival_window=30.0)
+        inst = generate_workload(seed=0, n_jobs=40, n_servers=8, iterations=(20, 120), arrival_window=30.0)
     runs = {
         "Ada-SRSF": ada_srsf,
         "SRSF(1)": functools.partial(srsf, n=1),
@@ -162,7 +157,7 @@ def bench(quick: bool = False) -> list[Table]:
                    "LWF-1 42.8% lower than FF (Table IV).")
     tm = Table("Exact MILP on tiny instances", ["seed", "binaries", "MILP time (s)", "status", "opt", "SRSF(1)"])
     for s in range(2 if quick else 6):
-        inst_t = tiny_instance(s)
+        inst_t = tiny_instance(seed=s)
         ref1 = srsf(inst_t, 1)
         m = build_milp(inst_t, ref1.placement, upper_bound=ref1.objective)
         opt = solve_exact(inst_t, ref1.placement, upper_bound=ref1.objective)

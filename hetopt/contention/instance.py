@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..data import check_header, meta_dict, meta_kwargs, read_json
+from ..data import check_header, meta_kwargs, read_json
 from ..errors import InstanceError
 from ..inputs import INT64_LIMIT, numeric_array, real_scalar
 from .comm import PAPER_A, SIM_BETA, SIM_ETA

@@ -53,8 +53,7 @@ def _scaled_mix(n_jobs: int) -> dict[int, int]:
 
 
 def generate_workload(
-    seed: int | np.random.Generator | None = 0,
-    *,
+    *, seed: int | np.random.Generator | None = 0,
     n_jobs: int = 160,
     gpu_mix: Mapping[int, int] | None = None,
     iterations: tuple[int, int] = (1000, 6000),
@@ -127,8 +126,7 @@ def generate_workload(
 
 
 def tiny_instance(
-    seed: int | np.random.Generator | None = 0,
-    *,
+    *, seed: int | np.random.Generator | None = 0,
     n_jobs: int = 3,
     n_servers: int = 2,
     gpus_per_server: int = 2,

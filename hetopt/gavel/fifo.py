@@ -23,10 +23,15 @@ from ..errors import InstanceError
 from ..solvers import solve_problem
 from .inputs import ROUNDOFF, base_constraints, check_policy_inputs, no_steps
 
-__all__ = ["FIFO_FIX_RTOL", "FIFO_SEMANTICS", "build_fifo_step", "gavel_fifo_allocation", "fifo"]
+__all__ = ["FIFO_FIX_ATOL", "FIFO_FIX_RTOL", "FIFO_SEMANTICS", "build_fifo_step", "gavel_fifo_allocation", "fifo"]
 
-#: Relative slack when the lexicographic FIFO fixes an earlier job's throughput before the next LP.
-FIFO_FIX_RTOL = 1e-7
+#: Slack when the lexicographic FIFO fixes an earlier job's normalized throughput v before the next LP:
+#: the floor is ``v (1 - FIFO_FIX_RTOL) - FIFO_FIX_ATOL``.  It must exceed the LP solver's primal
+#: feasibility tolerance (HiGHS: 1e-7 absolute), else a floor read off a solution that violates a
+#: row by that tolerance makes a later LP infeasible (seen with a relative 1e-7 at a 47-job state,
+#: tests/gavel/test_fifo_numerics.py).
+FIFO_FIX_RTOL = 1e-6
+FIFO_FIX_ATOL = 1e-6
 #: Readings accepted by ``fifo(semantics=...)``.
 FIFO_SEMANTICS = ("gavel", "lexicographic")
 
@@ -116,7 +121,7 @@ def fifo(throughput, scale_factor, capacity, priority_weight=None, *, remaining_
     for j in range(T.shape[0]):
         problem, x = build_fifo_step(T, s, c, j, floors)
         solve_problem(problem, "HIGHS")
-        floors[j] = max(0.0, float(problem.value)) * (1 - FIFO_FIX_RTOL)
+        floors[j] = max(0.0, max(0.0, float(problem.value)) * (1 - FIFO_FIX_RTOL) - FIFO_FIX_ATOL)
         X = np.asarray(x.value, dtype=float)
     X[np.abs(X) < ROUNDOFF] = 0.0
     return X

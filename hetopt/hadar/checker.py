@@ -17,6 +17,8 @@ from .instance import HadarInstance
 
 __all__ = ["check_schedule", "iterations_per_slot"]
 
+_ROUND_RTOL = 1e-9
+
 
 def iterations_per_slot(inst: HadarInstance, w: np.ndarray, length: float | None = None) -> np.ndarray:
     """``x_j(t) * sum_hr w^r_jh(t) * L`` for every job and slot: (1a)'s summand with (1b)'s bottleneck."""
@@ -34,9 +36,14 @@ def check_schedule(inst: HadarInstance, sol: Any, *, require_completion: bool = 
     Parameters
     ----------
     inst : HadarInstance
-    sol : HadarSolution or array_like of int, shape (J, H, R, T)
+    sol : HadarSolution, SimulationResult or array_like of int, shape (J, H, R, T)
         A solution with a ``schedule`` (its ``total_utility``, when set, is checked against
-        the recomputed one) or the raw schedule ``w^r_jh(t)``.
+        the recomputed one), the raw schedule ``w^r_jh(t)``, or a simulation result with its
+        recorded rounds (``simulate(..., record_rounds=True)``; any policy, the paper's or
+        yours): every round's allocation against the capacities, the gangs (a multiple of
+        the job's GPUs: HadarE's copies are gangs too), the arrivals and completions and the
+        runnable types; every round's iterations against the allocation's bottleneck rate
+        times the round; the iterations against the total; the JCTs and the utility.
     require_completion : bool
         Report (1a) for every job that does not complete its iterations.
 
@@ -47,6 +54,8 @@ def check_schedule(inst: HadarInstance, sol: Any, *, require_completion: bool = 
         P1's total utility (completed jobs only); ``details`` holds ``finish_slot`` (-1 for
         a job that never runs), ``iterations`` and ``completed``.
     """
+    if hasattr(sol, "rounds") and hasattr(sol, "completion"):
+        return _check_simulation(inst, sol)
     claimed = getattr(sol, "total_utility", None) if hasattr(sol, "schedule") else None
     w = np.asarray(sol.schedule if hasattr(sol, "schedule") else sol)
     J, H, R = inst.n_jobs, inst.n_machines, inst.n_types
@@ -84,3 +93,62 @@ def check_schedule(inst: HadarInstance, sol: Any, *, require_completion: bool = 
     if claimed is not None and not np.isclose(claimed, total, rtol=1e-9, atol=1e-9):
         out.append(f"(P1) reported total utility {claimed:.9g} != recomputed {total:.9g}")
     return CheckReport.from_violations(out, total, finish_slot=finish, iterations=done, completed=completed)
+
+
+def _check_simulation(inst: HadarInstance, res: Any) -> CheckReport:
+    """Check a simulator trace (rounds of length ``res.round_length``) and recompute its utility."""
+    J, H, R = inst.n_jobs, inst.n_machines, inst.n_types
+    out: list[str] = []
+    rounds = list(res.rounds)
+    if not rounds:
+        return CheckReport.from_violations(["the simulation recorded no rounds; run simulate(..., record_rounds=True) "
+                                            "to check it"])
+    RL = float(res.round_length)
+    arrival_s = inst.arrival * inst.slot_length
+    completion = np.asarray(res.completion, dtype=float)
+    done = np.zeros(J)
+    runnable = inst.runnable()
+    for k, rd in enumerate(rounds):
+        a = np.asarray(rd["allocation"])
+        start = float(rd["start"])
+        if a.shape != (J, H, R):
+            out.append(f"round {k}: allocation has shape {a.shape}; expected ({J}, {H}, {R})")
+            continue
+        if np.any(a < 0):
+            out.append(f"round {k}: negative GPU counts")
+        over = np.argwhere(a.sum(axis=0) > inst.capacity)
+        for h, r in over[:3]:
+            out.append(f"(1d) round {k} machine {h} type {r}: {a[:, h, r].sum()} GPUs > capacity {inst.capacity[h, r]}")
+        n = a.sum(axis=(1, 2))
+        for j in np.flatnonzero((n % inst.gpus) != 0)[:3]:
+            out.append(f"(1e) round {k} job {j}: {n[j]} GPUs, not a whole number of gangs of {inst.gpus[j]}")
+        for j in np.flatnonzero((n > 0) & (start < arrival_s - 1e-9))[:3]:
+            out.append(f"(1e) round {k} (start {start:g} s) runs job {j} before its arrival {arrival_s[j]:g} s")
+        for j in np.flatnonzero((n > 0) & (start >= completion - 1e-9))[:3]:
+            out.append(f"round {k} (start {start:g} s) runs job {j} after its completion {completion[j]:g} s")
+        used = a.sum(axis=1) > 0  # (J, R)
+        for j, r in np.argwhere(used & ~runnable)[:3]:
+            out.append(f"(1b) round {k} job {j} placed on type {r}, where its throughput is 0")
+        # one gang: its bottleneck type sets the rate (1b); several gangs (HadarE's copies, merged in the
+        # recorded allocation): each GPU contributes at most its own type's throughput
+        bottleneck = np.where(n > 0, np.where(used, inst.throughput, np.inf).min(axis=1), 0.0) * n
+        per_type = (a.sum(axis=1) * inst.throughput).sum(axis=1)
+        rate = np.where(n == inst.gpus, bottleneck, per_type)
+        it = np.asarray(rd["iterations"], dtype=float)
+        for j in np.flatnonzero(it > rate * RL * (1 + _ROUND_RTOL) + 1e-9)[:3]:
+            out.append(f"(1b) round {k} job {j}: {it[j]:.6g} iterations > bottleneck rate x round {rate[j] * RL:.6g}")
+        done += it
+    total = inst.total_iterations
+    for j in np.flatnonzero(np.abs(done - total) > FEAS_TOL * np.maximum(total, 1.0))[:5]:
+        out.append(f"(1a) job {j} completes {done[j]:.6g} of {total[j]} iterations")
+    for j in np.flatnonzero(~np.isfinite(completion))[:5]:
+        out.append(f"job {j} never completes")
+    jct = completion - arrival_s
+    if hasattr(res, "jct") and not np.allclose(np.asarray(res.jct, dtype=float), jct, rtol=1e-12, atol=1e-9,
+                                                equal_nan=True):
+        out.append("reported JCTs differ from completion - arrival")
+    util = float(np.sum(inst.utility_of(np.where(np.isfinite(jct), jct, 1.0))[np.isfinite(jct)]))
+    claimed = getattr(res, "total_utility", None)
+    if claimed is not None and not np.isclose(claimed, util, rtol=1e-9, atol=1e-9):
+        out.append(f"reported total utility {claimed:.9g} != recomputed {util:.9g}")
+    return CheckReport.from_violations(out, util, iterations=done, rounds=len(rounds))

@@ -21,7 +21,7 @@ from .simulator import simulate
 from .validate import ratio_sweep
 from .workloads import trace_workload
 
-__all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "validate", "bench", "export_model"]
+__all__ = ["KIND", "METHODS", "INSTANCE", "solution_summary", "validate", "bench", "export_model"]
 
 
 def _sim(policy: str):
@@ -37,14 +37,8 @@ def _sim(policy: str):
 METHODS = {"exact": solve_exact, **{name: _sim(name) for name in POLICIES}}
 
 
-def load_instance(data) -> HadarInstance:
-    return HadarInstance.from_json(data)
-
-
-def solve(inst: HadarInstance, method: str) -> Solution:
-    if method not in METHODS:
-        raise ValueError(f"method is {method!r}; expected one of {sorted(METHODS)}")
-    return METHODS[method](inst)
+#: the instance class of kind 'hadar' (``hetopt.load_instance`` builds it with ``from_dict``)
+INSTANCE = HadarInstance
 
 
 def solution_summary(sol: Solution) -> dict[str, Any]:
@@ -59,9 +53,9 @@ def solution_summary(sol: Solution) -> dict[str, Any]:
     return out
 
 
-def validate(n: int, seed: int) -> Table:
+def validate(n: int, *, seed: int) -> Table:
     """Certified OPT(P1) against Hadar's utility and 2*alpha on ``n`` seeded small instances."""
-    return ratio_sweep(n, seed, executor="serial")
+    return ratio_sweep(n, seed=seed, executor="serial")
 
 
 def bench(quick: bool = False) -> list[Table]:
@@ -71,7 +65,7 @@ def bench(quick: bool = False) -> list[Table]:
 
     n_big = 128 if quick else 2048
     machines = max(3, round(15 * n_big / 480))
-    inst = trace_workload(n_big, 1, n_machines=machines)
+    inst = trace_workload(n_big, seed=1, n_machines=machines)
     rows = Table(f"hadar: scheduling time per round ({n_big} jobs, {machines} machines of 4 GPUs)",
                  ["method", "seconds", "goal (s)", "within goal"])
     params = price_parameters(inst)
@@ -88,7 +82,7 @@ def bench(quick: bool = False) -> list[Table]:
     dt = time.perf_counter() - t0
     rows.add("Gavel max-min fairness LP", dt, 10.0, dt <= 10.0)
     n_trace = 48 if quick else 480
-    tr = trace_workload(n_trace, 0, n_machines=6 if quick else 15, hours_scale=0.05 if quick else 1.0)
+    tr = trace_workload(n_trace, seed=0, n_machines=6 if quick else 15, hours_scale=0.05 if quick else 1.0)
     sims = Table(f"hadar: trace simulation per policy ({n_trace} jobs, 6-minute rounds)",
                  ["policy", "seconds", "TTD (h)", "avg JCT (h)", "GRU", "TTD / Hadar TTD", "within 60 s"])
     res = {}

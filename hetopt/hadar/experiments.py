@@ -70,7 +70,7 @@ def physical_summary(cluster: str, speeds: str) -> dict:
 
 
 def _trace_instance(quick: bool):
-    return trace_workload(48, 0, n_machines=6, hours_scale=0.05) if quick else trace_workload(480, 0)
+    return trace_workload(48, seed=0, n_machines=6, hours_scale=0.05) if quick else trace_workload(480, seed=0)
 
 
 @lru_cache(maxsize=None)

@@ -245,7 +245,7 @@ class HadarInstance:
         return cls.from_dict(read_json(data))
 
 
-def generate_instance(n_jobs: int, n_machines: int, seed=None, *, n_types: int = 2, max_gpus_per_type: int = 2,
+def generate_instance(n_jobs: int, n_machines: int, *, seed=None, n_types: int = 2, max_gpus_per_type: int = 2,
                       slot_length: float = 60.0, utility: str = "effective_throughput",
                       max_arrival: int = 2, max_slots: int = 3) -> HadarInstance:
     """A small random instance for exact cross-checks.

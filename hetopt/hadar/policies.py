@@ -43,7 +43,7 @@ def _queue(state: RoundState, rank: np.ndarray | None = None) -> np.ndarray:
     return act[np.lexsort((act, key, state.inst.arrival[act]))]
 
 
-def queue_rank(inst: HadarInstance, order: str = "index", seed=0) -> np.ndarray:
+def queue_rank(inst: HadarInstance, order: str = "index", *, seed=0) -> np.ndarray:
     """Rank of every job in the queue among jobs of the same arrival slot.
 
     ``"index"``: job index (the paper's Q, the default); ``"longest_first"``: the longest
@@ -99,7 +99,7 @@ class HadarPolicy:
         self.queue_order, self.seed = queue_order, seed
 
     def reset(self, inst: HadarInstance) -> None:
-        self.rank = queue_rank(inst, self.queue_order, self.seed)
+        self.rank = queue_rank(inst, self.queue_order, seed=self.seed)
         self.params = price_parameters(inst, self.eta)
         self.beam = self.beam_width
         if self.beam_width == "auto":

@@ -113,6 +113,11 @@ def _kept(w: np.ndarray, previous: np.ndarray) -> bool:
     return bool(previous.any()) and np.array_equal(w[mach], previous[mach])
 
 
+#: Consecutive rounds with GPUs allocated and no job advanced after which :func:`simulate` stops
+#: (a policy that moves every job every round when the restart delay exceeds the round never ends).
+STALL_ROUNDS = 1000
+
+
 def simulate(inst: HadarInstance, policy, *, round_length: float | None = None, restart_delay: float = RESTART_DELAY,
              max_rounds: int = 1_000_000, record_rounds: bool = True, **policy_options) -> SimulationResult:
     """Run a policy round by round until every job completes.
@@ -139,6 +144,10 @@ def simulate(inst: HadarInstance, policy, *, round_length: float | None = None, 
     SizeLimitError
         Before running, when a makespan lower bound needs more than ``max_rounds`` rounds, or
         the recorded rounds would exceed ``MAX_RECORD_BYTES``.
+    HetoptError
+        When jobs are unfinished after ``max_rounds`` rounds, or after ``STALL_ROUNDS``
+        consecutive rounds in which GPUs were given and no job advanced (a livelock: the
+        policy moves the jobs every round and each move costs a restart longer than the round).
 
     Returns
     -------
@@ -178,9 +187,15 @@ def simulate(inst: HadarInstance, policy, *, round_length: float | None = None, 
     first_start = np.full(J, np.nan)   # start of the first round the job holds GPUs
     small = np.int8 if inst.capacity.max() <= 127 else np.int32
     k = 0
+    stalled = 0  # consecutive rounds that gave GPUs but advanced no job (every gang restarted)
     while np.isnan(completion).any():
         if k >= max_rounds:
             raise HetoptError(f"policy {pol.name!r} left jobs unfinished after {max_rounds} rounds")
+        if stalled >= STALL_ROUNDS:
+            raise HetoptError(
+                f"policy {pol.name!r} gave GPUs for {stalled} consecutive rounds without advancing any job: every "
+                f"allocation changed, and a changed allocation pays restart_delay={restart_delay:g} s in a round of "
+                f"{RL:g} s; use a restart_delay below the round length or longer rounds (round_length=)")
         now = k * RL
         state.index, state.now = k, now
         state.active = np.isnan(completion) & (arrival_s <= now + 1e-9)
@@ -213,6 +228,7 @@ def simulate(inst: HadarInstance, policy, *, round_length: float | None = None, 
                 first_start[j] = now
             state.rounds_received[j, alloc[j].sum(axis=0) > 0] += 1
         busy_machine += machine_round
+        stalled = stalled + 1 if (gangs and not done_iter.any()) else 0
         if record_rounds:
             rounds.append({"start": now, "allocation": alloc.astype(small), "iterations": done_iter})
         state.previous = alloc

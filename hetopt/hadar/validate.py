@@ -51,16 +51,16 @@ def validate_ratio(inst: HadarInstance, *, time_limit: float | None = 60.0, **po
                              alpha=bound / 2, opt_at_least_hadar=bool(opt.objective >= chk.objective * (1 - 1e-9)))
 
 
-def small_instance(seed: int, n_jobs: int = 4, n_machines: int = 2) -> HadarInstance:
+def small_instance(*, seed: int, n_jobs: int = 4, n_machines: int = 2) -> HadarInstance:
     """The validation sweep's instances: :func:`generate_instance` with small horizons."""
-    return generate_instance(n_jobs, n_machines, seed, utility="sigmoid" if seed % 2 else "effective_throughput")
+    return generate_instance(n_jobs, n_machines, seed=seed, utility="sigmoid" if seed % 2 else "effective_throughput")
 
 
 def _evaluate(inst: HadarInstance) -> Certificate:
     return validate_ratio(inst)
 
 
-def ratio_sweep(n: int, seed: int = 0, executor="serial", n_jobs: int = 4, n_machines: int = 2) -> Table:
+def ratio_sweep(n: int, *, seed: int = 0, executor="serial", n_jobs: int = 4, n_machines: int = 2) -> Table:
     """Certification sweep: one row per seeded instance, then a summary."""
     certs = sweep(partial(small_instance, n_jobs=n_jobs, n_machines=n_machines), _evaluate,
                   range(seed, seed + n), executor=executor)
@@ -73,4 +73,5 @@ def ratio_sweep(n: int, seed: int = 0, executor="serial", n_jobs: int = 4, n_mac
     t.violations = len(bad)
     t.notes.append(f"ratio mean {st['mean']:.4g}, max {st['max']:.4g}; "
                    f"violations of 2*alpha: {bad if bad else 'none'}")
+    t.notes.append(certs.note())
     return t

@@ -48,7 +48,7 @@ def scaled_cluster(n_machines: int, gpus_per_machine: int = 4, types=("v100", "p
     return cap
 
 
-def trace_workload(n_jobs: int = 480, seed=0, *, n_machines: int = 15, gpus_per_machine: int = 4,
+def trace_workload(n_jobs: int = 480, *, seed=0, n_machines: int = 15, gpus_per_machine: int = 4,
                    slot_length: float = 360.0, hours_scale: float = 1.0,
                    iterations_per_epoch: int = 1000) -> HadarInstance:
     """The trace-driven setup of Section IV.

@@ -1,4 +1,4 @@
-"""Hare (Chen, Li, Wu, Guo, HPDC 2022): task scheduling of distributed ML jobs on heterogeneous GPUs.
+"""Hare (Chen, Li, Wu, Guo, HPDC 2022 [1]_): task scheduling of distributed ML jobs on heterogeneous GPUs.
 
 Models: the exact problem Hare_Sched (4)-(8) as a GDP / big-M MILP and as a CP-SAT interval
 model (the default exact engine, :mod:`hetopt.hare.cpsat`), its relaxation
@@ -28,13 +28,15 @@ from .plot import gantt
 from .ratio import RatioReport, alpha, ratio_report, theorem4_bound, theorem4_counterexample, theorem4_release_dates, validate_ratio
 from .relaxation import HareRelaxation, solve_relaxation
 from .simulator import JOB_TYPES, SimulationResult, cluster, generate_workload, simulate
-from .solution import HareSolution
+from .solution import HareSolution, make_solution
+from .timeindexed import TimeIndexedBound, time_indexed_bound
 from .validate import ratio_sweep, ratio_table
 
 __all__ = [
-    "HareInstance", "HareSolution", "HareRelaxation", "LPOrdering", "RatioReport", "SimulationResult",
+    "HareInstance", "HareSolution", "make_solution", "HareRelaxation", "LPOrdering", "RatioReport", "SimulationResult",
     "ScheduleViolation", "check_schedule",
     "build_hare_sched", "build_relaxation", "solve_exact", "brute_force", "solve_relaxation", "lp_ordering",
+    "TimeIndexedBound", "time_indexed_bound",
     "schedule", "list_schedule", "ORDERINGS", "GPU_RULES",
     "alpha", "theorem4_bound", "theorem4_counterexample", "theorem4_release_dates", "validate_ratio", "ratio_report", "ratio_sweep", "ratio_table",
     "gavel_fifo", "srtf", "sched_homo", "sched_allox", "BASELINES", "srtf_round", "sched_homo_offline",

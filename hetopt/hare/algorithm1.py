@@ -44,8 +44,11 @@ def list_schedule(inst: HareInstance, priority: np.ndarray, gpu_rule: str = "ear
     ----------
     inst : HareInstance
     priority : numpy.ndarray, shape (|D|,)
-    gpu_rule : {"earliest_available", "earliest_start_fastest", "earliest_finish"}
-        ``"earliest_available"`` is line 12 as printed, ``m* = argmin_m phi_m``, which
+    gpu_rule : {"earliest_available", "earliest_start_fastest", "earliest_finish"} or callable
+        A callable is a user's own GPU choice (the plug-in protocol of the card):
+        ``gpu_rule(inst, i, t_i, phi) -> m`` with ``t_i`` the task's available time and ``phi``
+        a copy of the GPUs' available times (compute ends, line 16); the task starts at
+        ``max(t_i, phi[m])``.  ``"earliest_available"`` is line 12 as printed, ``m* = argmin_m phi_m``, which
         ignores the GPU's speed.  ``"earliest_start_fastest"`` reads line 12 as the proof of
         Theorem 4 uses it ("schedules tasks on machines with the earliest start time", (21)):
         ``m*`` minimizes the start ``max(t_i, phi_m)``, and among GPUs with the same start the
@@ -74,8 +77,9 @@ def list_schedule(inst: HareInstance, priority: np.ndarray, gpu_rule: str = "ear
     k_round = inst.tasks_per_round
     start = np.zeros(inst.n_tasks)
     gpu = np.zeros(inst.n_tasks, dtype=int)
-    if gpu_rule not in GPU_RULES:
-        raise ValueError(f"gpu_rule is {gpu_rule!r}; expected one of {GPU_RULES}")
+    user_rule = callable(gpu_rule)
+    if not user_rule and gpu_rule not in GPU_RULES:
+        raise ValueError(f"gpu_rule is {gpu_rule!r}; expected one of {GPU_RULES} or a callable")
     aware = gpu_rule != "earliest_available"
     phi = [(0.0, g) for g in range(inst.n_gpus)]  # line 2: phi_m = 0, a heap (phi_m, m)
     phi_arr = np.zeros(inst.n_gpus)
@@ -89,7 +93,14 @@ def list_schedule(inst: HareInstance, priority: np.ndarray, gpu_rule: str = "ear
             if scheduled.get((n, r - 1), 0) < k_round[n]:
                 raise HetoptError(f"ordering puts task {inst.task_label(i)} before all of round {r - 1} of its job")
             t_i = round_end[(n, r - 1)]  # line 10
-        if gpu_rule == "earliest_finish":
+        if user_rule:
+            m = gpu_rule(inst, int(i), float(t_i), phi_arr.copy())
+            if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or not 0 <= m < inst.n_gpus:
+                raise HetoptError(f"gpu_rule returned {m!r} for task {inst.task_label(i)}; expected a GPU index "
+                                  f"in [0, {inst.n_gpus - 1}]")
+            m = int(m)
+            x = max(t_i, phi_arr[m])
+        elif gpu_rule == "earliest_finish":
             m = int(np.argmin(np.maximum(phi_arr, t_i) + tc[i]))
             x = max(t_i, phi_arr[m])
         elif aware:  # earliest start, fastest among ties, then lowest index
@@ -133,10 +144,11 @@ def schedule(inst: HareInstance, relaxation: HareRelaxation | None = None, *, or
         relaxation (a documented substitute; Theorem 4 does not cover it).
     form, subsets, time_limit, threads
         Passed to :func:`hetopt.hare.solve_relaxation` when it is solved here.
-    gpu_rule : {"earliest_available", "earliest_start_fastest", "earliest_finish"}
+    gpu_rule : {"earliest_available", "earliest_start_fastest", "earliest_finish"} or callable
         Line 12 as printed (default), the reading of the Theorem 4 proof, or the
         heterogeneity-aware variant; see :func:`list_schedule`.  Reported as methods
-        ``"algorithm1"``, ``"algorithm1_esf"`` and ``"algorithm1_ef"``.
+        ``"algorithm1"``, ``"algorithm1_esf"`` and ``"algorithm1_ef"``; a callable (a user's
+        rule, see :func:`list_schedule`) is reported under its ``__name__``.
 
     Returns
     -------
@@ -182,9 +194,7 @@ def schedule(inst: HareInstance, relaxation: HareRelaxation | None = None, *, or
         raise ValueError(f"ordering is {ordering!r}; expected one of {ORDERINGS}")
     start, gpu = list_schedule(inst, H, gpu_rule)
     info["relaxation_status"] = st.value
-    if gpu_rule not in GPU_RULES:
-        raise ValueError(f"gpu_rule is {gpu_rule!r}; expected one of {GPU_RULES}")
-    method = RULE_METHOD[gpu_rule]
+    method = getattr(gpu_rule, "__name__", "user_rule") if callable(gpu_rule) else RULE_METHOD[gpu_rule]
     return make_solution(inst, start, gpu, method=method, wall_time=time.perf_counter() - t0, solver=method,
                          ordering=source, lower_bound=lb, info=info | {"H": np.asarray(H)},
                          message=f"x-hat from {source} ({st.value})")

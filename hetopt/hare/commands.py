@@ -27,7 +27,7 @@ from .simulator import cluster, generate_workload
 from .solution import HareSolution
 from .validate import ratio_sweep, ratio_table
 
-__all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "validate", "bench", "export_model"]
+__all__ = ["KIND", "METHODS", "INSTANCE", "solution_summary", "validate", "bench", "export_model"]
 
 #: method name -> callable(inst) -> HareSolution
 METHODS: dict[str, Callable[[HareInstance], HareSolution]] = {
@@ -46,18 +46,8 @@ METHODS: dict[str, Callable[[HareInstance], HareSolution]] = {
 }
 
 
-def load_instance(data: dict) -> HareInstance:
-    """A :class:`HareInstance` from parsed JSON (kind ``"hare"``)."""
-    return HareInstance.from_dict(data)
-
-
-def solve(inst: HareInstance, method: str) -> HareSolution:
-    """Run ``METHODS[method]`` and check its schedule with :func:`check_schedule`."""
-    if method not in METHODS:
-        raise ValueError(f"method is {method!r}; expected one of {', '.join(METHODS)}")
-    sol = METHODS[method](inst)
-    check_schedule(inst, sol).raise_if_invalid()
-    return sol
+#: the instance class of kind 'hare' (``hetopt.load_instance`` builds it with ``from_dict``)
+INSTANCE = HareInstance
 
 
 def solution_summary(sol: HareSolution) -> dict[str, Any]:
@@ -70,13 +60,13 @@ def solution_summary(sol: HareSolution) -> dict[str, Any]:
     }
 
 
-def validate(n: int = 20, seed: int = 0, *, save_dir: str | None = None, executor: Any = None) -> Table:
+def validate(n: int = 20, *, seed: int = 0, save_dir: str | None = None, executor: Any = None) -> Table:
     """Certification sweep of Theorem 4 over ``n`` seeded small instances (see :func:`ratio_sweep`).
 
     Instances that violate alpha(2+alpha) are written as JSON to ``save_dir`` when it is given
     (``hetopt validate hare --out DIR``); nothing is written otherwise.
     """
-    table = ratio_table(ratio_sweep(n, seed, save_dir=save_dir, executor=executor), seed)
+    table = ratio_table(ratio_sweep(n, seed=seed, save_dir=save_dir, executor=executor), seed=seed)
     table.notes.append("Random instances rarely break the bound; the bundled instance "
                        "hare2022_theorem4_counterexample does (ratio 3.994 > 3 at alpha = 1): "
                        "see `hetopt claims hare`.")
@@ -89,7 +79,7 @@ def _exact_bench(quick: bool) -> Table:
                "relaxation direct=linear"])
     sizes = [(3, 2, 6, 1)] if quick else [(4, 3, 12, s) for s in (0, 2)]
     for n_jobs, n_gpus, d, s in sizes:
-        inst = random_instance(s, n_jobs=n_jobs, n_gpus=n_gpus, max_rounds=3, max_tasks=2, max_total_tasks=d)
+        inst = random_instance(seed=s, n_jobs=n_jobs, n_gpus=n_gpus, max_rounds=3, max_tasks=2, max_total_tasks=d)
         ex = solve_exact(inst, time_limit=120)
         rl = solve_relaxation(inst, time_limit=120)
         agree = None
@@ -98,47 +88,6 @@ def _exact_bench(quick: bool) -> Table:
             agree = abs(rd.objective - rl.objective) <= 1e-6 * max(1.0, abs(rl.objective))
         t.add(f"seed {s}", inst.n_tasks, n_gpus, ex.status.value, ex.objective, ex.wall_time, rl.bound,
               rl.wall_time, agree)
-    return t
-
-
-#: Tasks per instance of the engine benchmark (4 GPUs, seed 0) and its time limit per solve.
-ENGINE_BENCH_SIZES = (6, 8, 10, 12, 14, 16, 20, 25, 30)
-ENGINE_BENCH_LIMIT = 60.0
-
-
-def _engine_bench(quick: bool) -> Table:
-    """Tasks against time for each exact engine: up the sizes until one is not certified within
-    the limit, that size's gap reported, then stop (the largest certified size is the row
-    before).  Same instances for both engines, measured in one run: the time ratio is a ratio."""
-    from ortools.sat.python import cp_model  # noqa: F401  (imported before timing: the first import takes ~1 s)
-
-    sizes, limit = ((4, 6, 8), 20.0) if quick else (ENGINE_BENCH_SIZES, ENGINE_BENCH_LIMIT)
-    t = Table(f"Hare: exact engines, tasks against time (4 GPUs, seed 0, {limit:g} s limit, 1 thread)",
-              ["tasks", "jobs", "engine", "status", "objective", "bound", "gap", "time [s]", "milp/cpsat time"])
-    running = {"cpsat": True, "milp": True}
-    largest: dict[str, int | None] = {"cpsat": None, "milp": None}
-    for d in sizes:
-        inst = random_instance(0, n_jobs=max(2, d // 3), n_gpus=4, max_rounds=3, max_tasks=2, max_total_tasks=d)
-        times = {}
-        for engine in ("cpsat", "milp"):
-            if not running[engine]:
-                continue
-            sol = solve_exact(inst, engine=engine, time_limit=limit)
-            check_schedule(inst, sol).raise_if_invalid()
-            times[engine] = sol.wall_time
-            ratio = times["milp"] / times["cpsat"] if engine == "milp" and "cpsat" in times else None
-            t.add(inst.n_tasks, inst.n_jobs, engine, sol.status.value, sol.objective, sol.bound, sol.gap,
-                  sol.wall_time, ratio)
-            if sol.status.value == "optimal":
-                largest[engine] = inst.n_tasks
-            else:
-                running[engine] = False
-        if not any(running.values()):
-            break
-    t.notes.append("largest certified: " + ", ".join(f"{e} {v} tasks" for e, v in largest.items())
-                   + "; goal (issue 13): 30 tasks / 4 GPUs within 60 s")
-    t.notes.append("cpsat: times x10^k rounded up, bound valid for the true data (hetopt.hare.cpsat); "
-                   "above 12 tasks a coarse rounded-down model gives the first bound")
     return t
 
 
@@ -166,9 +115,16 @@ def _scale_bench(quick: bool) -> list[Table]:
 
 
 def bench(quick: bool = False) -> list[Table]:
-    """Exact engines (tasks against time), relaxation solve times and Algorithm 1 vs the
-    baselines at the paper's scale."""
-    return [_engine_bench(quick), _exact_bench(quick), *_scale_bench(quick)]
+    """Exact engines (largest certified within 60 s, the gap one size further), the time-indexed
+    bound at 50 and 100 tasks, relaxation solve times and Algorithm 1 vs the baselines at the
+    paper's scale.  ``quick``: small sizes and limits (under 30 s)."""
+    from .bench import bound_table, engine_table
+
+    if quick:
+        tables = [engine_table((6, 8, 10), 3.0), bound_table((14,), 3.0, refine=False)]
+    else:
+        tables = [engine_table(), bound_table()]
+    return [*tables, _exact_bench(quick), *_scale_bench(quick)]
 
 
 def export_model(inst: HareInstance):

@@ -29,7 +29,9 @@ integral; then the scaled model is the true one and the rounding error is zero. 
 
 The result is OPTIMAL only when CP-SAT proves optimality and this valid bound meets the
 recomputed true objective within ``OPTIMAL_RTOL``; otherwise FEASIBLE or TIME_LIMIT with
-bound and gap.
+bound and gap.  Above 12 tasks the time-indexed LP of :mod:`hetopt.hare.timeindexed` runs
+first: the reported bound is the larger of its bound and CP-SAT's, and its mean starts give
+hint candidates (:func:`solve_cpsat_exact`).
 
 References
 ----------
@@ -45,7 +47,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import SolverError
+from ..errors import HetoptError, SolverError
 from ..result import OPTIMAL_RTOL, Status
 from ..solvers import solve_cpsat
 from .bounds import time_bounds
@@ -126,7 +128,7 @@ def scaled_instance(inst: HareInstance, sc: Scaling) -> HareInstance:
 
 
 def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tuple | None = None,
-                upper_objective: float | None = None):
+                upper_objective: float | None = None, redundant: bool = False, gpu_symmetry: bool = True):
     """The CP-SAT model of Hare_Sched for an instance with integer-valued data.
 
     Parameters
@@ -140,6 +142,15 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
     upper_objective : float, optional
         Objective of a feasible schedule: the variable domains are those of
         :func:`hetopt.hare.bounds.time_bounds` (valid for every solution at least as good).
+    redundant : bool
+        Add an implied cumulative over all GPUs (at most ``|M|`` tasks compute at once; each
+        task an interval of length ``sum_m y_{i,m} T^c_{i,m}``).  Default False: it slowed the
+        proofs (deterministic time, 1 worker, 16 tasks seed 0: 8.71 with it, 4.62 without).
+    gpu_symmetry : bool
+        For GPUs with identical columns of ``T^c`` and ``T^s``, the relabelling symmetry
+        breaking "task ``i`` may use the ``k``-th of a group of identical GPUs only if a task
+        ``j < i`` uses the ``(k-1)``-th" (any schedule can be relabelled so: order the group's
+        GPUs by their first task).
 
     Returns
     -------
@@ -172,12 +183,26 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
         m.add(x[i] >= int(math.ceil(inst.arrival[job[i]])))  # (4)
     for g in range(mm):
         m.add_no_overlap(per_gpu[g])  # (8)
+    lens = ends = None
+    groups = _identical_gpus(np.concatenate([tc.T, ts.T], axis=1)) if gpu_symmetry else []
+    for group in groups:
+        for prev, g in zip(group, group[1:]):
+            for i in range(d):
+                m.add(y[i, g] <= sum(y[j, prev] for j in range(i)))
+    if redundant and mm > 1:
+        lens = [m.new_int_var(int(tc[i].min()), int(tc[i].max()), f"p{i}") for i in range(d)]
+        for i in range(d):
+            m.add(lens[i] == sum(int(tc[i, g]) * y[i, g] for g in range(mm)))
+        ends = [m.new_int_var(int(xl[i]), int(max(xl[i], xu[i])) + int(tc[i].max()), f"e{i}") for i in range(d)]
+        m.add_cumulative([m.new_interval_var(x[i], lens[i], ends[i], f"J{i}") for i in range(d)], [1] * d, mm)
     C = [m.new_int_var(int(cl[n]), int(max(cl[n], cu[n])), f"C{n}") for n in range(inst.n_jobs)]
+    ends_of = {}
     for n in range(inst.n_jobs):
         R = int(inst.rounds[n])
         for r in range(R):
             tasks = list(inst.round_tasks(n, r))
             end = C[n] if r == R - 1 else m.new_int_var(0, int(cu[n]), f"E{n}_{r}")
+            ends_of[n, r] = end
             for i in tasks:  # (6) for the last round, (7) with the next round's starts
                 m.add(end >= x[i] + sum(int(tc[i, g] + ts[i, g]) * y[i, g] for g in range(mm)))
             if r < R - 1:
@@ -188,16 +213,26 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
                     m.add(x[i] <= x[j])
     m.minimize(sum(int(inst.weight[n]) * C[n] for n in range(inst.n_jobs)))
     if hint is not None:
-        start, gpu = hint
+        # a complete hint: relabelled to satisfy the symmetry breaking, round ends included
+        start, gpu = _canonical(inst, np.round(np.asarray(hint[0], dtype=float)), np.asarray(hint[1]),
+                                symmetry_breaking, groups)
+        fin = start + tc[np.arange(d), gpu] + ts[np.arange(d), gpu]
         for i in range(d):
-            m.add_hint(x[i], int(round(start[i])))
+            m.add_hint(x[i], int(start[i]))
             for g in range(mm):
                 m.add_hint(y[i, g], int(gpu[i] == g))
+            if lens is not None:
+                m.add_hint(lens[i], int(tc[i, gpu[i]]))
+                m.add_hint(ends[i], int(start[i] + tc[i, gpu[i]]))
+        for (n, r), var in ends_of.items():
+            m.add_hint(var, int(max(fin[list(inst.round_tasks(n, r))])))
     return m, {"x": x, "y": y, "C": C}
 
 
 def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, threads: int | None = 1,
-                      symmetry_breaking: bool = True, seed: int = 0, coarse: bool | None = None) -> HareSolution:
+                      symmetry_breaking: bool = True, seed: int = 0, coarse: bool | None = None,
+                      lp_bound: bool | None = None, redundant: bool = False, objective_cut: bool = False,
+                      options: dict | None = None) -> HareSolution:
     """Solve Hare_Sched with CP-SAT on the scaled data; certificate on the true data.
 
     Parameters
@@ -212,8 +247,23 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
     coarse : bool, optional
         First solve a coarse rounded-DOWN model (:func:`coarse_bound`, a third of the time
         limit, at most :data:`COARSE_TIME` s without one): its bound is valid for the true
-        problem and enters the fine model as a cut on the objective, its schedule (re-timed)
-        as the hint.  Default: when ``|D| >`` :data:`COARSE_MIN_TASKS`.
+        problem (combined with the others; a cut on the objective with ``objective_cut``), its schedule (re-timed)
+        as the hint.  Default False: the time-indexed bound (``lp_bound``) is stronger
+        (models/hare2022.md).
+    lp_bound : bool, optional
+        First solve the time-indexed LP (:func:`hetopt.hare.timeindexed.time_indexed_bound`,
+        at most :data:`LP_SHARE` of the time limit; again on a grid twice as fine when time is
+        left, :data:`LP_REFINE_FACTOR`): its bound is valid for the true problem
+        and is combined with CP-SAT's (the reported bound is the larger); list schedules in the order of its mean starts are hint
+        candidates.  Default: when ``|D| >`` :data:`COARSE_MIN_TASKS`.
+    redundant : bool
+        Implied constraints of :func:`build_cpsat`.
+    objective_cut : bool
+        Add the first stage's bound as a constraint on the objective.  Default False: it is
+        valid but slowed CP-SAT's proof (16 tasks / 4 GPUs, 2 workers: no proof in 60 s with
+        it, 34 s without); the bound is combined with CP-SAT's in the report instead.
+    options : dict, optional
+        Further CP-SAT parameters (:func:`hetopt.solvers.solve_cpsat`).
 
     Returns
     -------
@@ -229,25 +279,42 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
     up = scaled_instance(inst, sc)
     hint = _best_schedule(up)
     hint_obj = float(up.weight @ _completions(up, *hint))
+    if inst.n_tasks > COARSE_MIN_TASKS:  # the baselines too (cheap, and better on larger instances)
+        from .exact import best_known_schedule
+
+        bstart, bgpu, bobj = best_known_schedule(up)
+        if bobj < hint_obj:
+            hint, hint_obj = (bstart, bgpu), bobj
     lb, coarse_info = None, {}
     if coarse is None:
-        coarse = inst.n_tasks > COARSE_MIN_TASKS
+        coarse = False
+    if lp_bound is None:
+        lp_bound = inst.n_tasks > COARSE_MIN_TASKS
+    if lp_bound:
+        lb, cands, coarse_info = _lp_stage(inst, up, sc, time_limit, threads)
+        for cand in cands:
+            obj = float(up.weight @ _completions(up, *cand))
+            if obj < hint_obj:
+                hint, hint_obj = cand, obj
     if coarse:
         budget = COARSE_TIME if time_limit is None else time_limit / 3
         out = coarse_bound(inst, sc, time_limit=budget, threads=threads, seed=seed)
         if out is not None:
-            lb, (cstart, cgpu), coarse_info = out
+            (cstart, cgpu), coarse_info = out[1], {**coarse_info, **out[2]}
             order = tuple(np.lexsort((np.arange(inst.n_tasks), inst.task_round, cstart)))
             cand = semi_active(up, order, cgpu)
             if cand is not None and cand[1] < hint_obj:
                 hint, hint_obj = (cand[0], cgpu), cand[1]
-    model, v = build_cpsat(up, symmetry_breaking=symmetry_breaking, hint=hint, upper_objective=hint_obj)
+            lb = out[0] if lb is None else max(lb, out[0])
+    model, v = build_cpsat(up, symmetry_breaking=symmetry_breaking, hint=hint, upper_objective=hint_obj,
+                           redundant=redundant)
     scale = sc.time * sc.weight
-    if lb is not None and sc.exact_weights and sc.exact_times:
+    if objective_cut and lb is not None and sc.exact_weights and sc.exact_times:
         # OPT_up = S W OPT >= S W lb: the cut keeps every optimal solution of the scaled model
         model.add(sum(int(up.weight[n]) * v["C"][n] for n in range(up.n_jobs)) >= int(math.floor(lb * scale * (1 - 1e-9))))
     rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.1)
-    res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False)
+    res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
+                          options=options)
     if res.objective is None:
         if res.status is not Status.TIME_LIMIT:
             raise SolverError(f"cpsat: solve failed ({res.status.value}: {res.message})")
@@ -258,6 +325,12 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
         gpu = np.array([[cp.value(v["y"][i, g]) for g in range(inst.n_gpus)] for i in range(inst.n_tasks)]).argmax(axis=1)
     order = tuple(np.lexsort((np.arange(inst.n_tasks), inst.task_round, raw)))
     start = semi_active(inst, order, gpu)[0]
+    if res.objective is not None:  # CP-SAT may stop on a solution worse than its hint: keep the better
+        h_order = tuple(np.lexsort((np.arange(inst.n_tasks), inst.task_round, np.asarray(hint[0], dtype=float))))
+        h_start = semi_active(inst, h_order, np.asarray(hint[1]))[0]
+        if (inst.weight @ _completions(inst, h_start, np.asarray(hint[1]))
+                < inst.weight @ _completions(inst, start, gpu)):
+            start, gpu = h_start, np.asarray(hint[1])
     allowance = sc.chain_error * float(up.weight.sum())
     bound = None if res.bound is None else (res.bound - allowance) / scale
     if lb is not None:
@@ -269,12 +342,57 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
         status = Status.FEASIBLE
     msg = (f"{res.message}; times x{sc.time} rounded up (exact: {sc.exact_times}), weights x{sc.weight} "
            f"rounded down (exact: {sc.exact_weights}); bound = (CP-SAT bound - {allowance:g}) / {scale}"
-           + (f", coarse rounded-down bound {lb:.6g}" if lb is not None else ""))
+           + (f", bound of the first stage (time-indexed LP / coarse model) {lb:.6g}" if lb is not None else ""))
     info = {"time_scale": sc.time, "weight_scale": sc.weight, "exact_scaling": sc.exact_times and sc.exact_weights,
             "rounding_allowance": allowance, "cpsat_objective": res.objective, "cpsat_bound": res.bound,
-            "hint_objective_scaled": hint_obj, **coarse_info}
+            "hint_objective_scaled": hint_obj,
+            "cpsat_deterministic_time": None if cp is None else float(cp.deterministic_time), **coarse_info}
     return make_solution(inst, start, gpu, method="exact", status=status, bound=bound, solver="cpsat",
                          wall_time=time.perf_counter() - t0, message=msg, info=info)
+
+
+#: Share of the time limit for the time-indexed LP stage.
+LP_SHARE = 0.4
+#: Seconds for the time-indexed LP stage when the solve has no time limit.
+LP_TIME = 60.0
+#: The LP is solved again on a grid twice as fine when the time left in its share exceeds
+#: this many times the first solve's time (interior point time grows faster than the size).
+LP_REFINE_FACTOR = 4.0
+
+
+def _lp_stage(inst: HareInstance, up: HareInstance, sc: Scaling, time_limit: float | None,
+              threads: int | None) -> tuple[float | None, list, dict]:
+    """The time-indexed LP bound and list schedules of ``up`` in the order of its mean starts."""
+    from .algorithm1 import GPU_RULES, list_schedule
+    from .exact import semi_active
+    from .timeindexed import time_indexed_bound
+
+    from .timeindexed import MAX_COLUMNS, RESOLUTION
+
+    budget = LP_TIME if time_limit is None else LP_SHARE * time_limit
+    ti = time_indexed_bound(inst, time_limit=budget, threads=threads)
+    if ti.bound is not None and LP_REFINE_FACTOR * ti.wall_time < budget - ti.wall_time:
+        # time left: a grid twice as fine (the bound of a finer grid is usually higher, not always)
+        fine = time_indexed_bound(inst, resolution=2 * RESOLUTION, max_columns=int(2.5 * MAX_COLUMNS),
+                                  time_limit=budget - ti.wall_time, threads=threads)
+        if fine.bound is not None and fine.bound > ti.bound:
+            ti = fine
+    info = {"lp_bound": ti.bound, "lp_status": ti.status.value, "lp_wall_time": ti.wall_time, "lp_step": ti.step,
+            "lp_columns": ti.n_vars}
+    if ti.bound is None:
+        return None, [], info
+    cands = []
+    x_hat = ti.x_hat * sc.time
+    mean_tc = up.task_compute.mean(axis=1)
+    for prio in (x_hat, x_hat + mean_tc / 2):
+        for rule in GPU_RULES:
+            try:
+                start, gpu = list_schedule(up, prio, rule)
+            except HetoptError:  # an order against (7) (ties of equal mean starts): skip it
+                continue
+            order = tuple(np.lexsort((np.arange(up.n_tasks), up.task_round, start)))
+            cands.append((semi_active(up, order, gpu)[0], gpu))
+    return ti.bound, cands, info
 
 
 def coarse_bound(inst: HareInstance, sc: Scaling, *, time_limit: float, threads: int | None = 1,
@@ -313,6 +431,32 @@ def coarse_bound(inst: HareInstance, sc: Scaling, *, time_limit: float, threads:
     bound = (res.bound or 0.0) / (sc_c * sc.weight)
     return bound, (raw / sc_c, gpu), {"coarse_time_scale": sc_c, "coarse_bound": bound,
                                        "coarse_status": res.status.value, "coarse_wall_time": res.wall_time}
+
+
+def _canonical(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, by_round: bool,
+               groups: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """The same schedule relabelled: identical tasks of a round in start order (if ``by_round``),
+    each group of identical GPUs ordered by the index of its first task."""
+    start, gpu = start.copy(), gpu.copy()
+    if by_round:
+        for n in range(inst.n_jobs):
+            for r in range(int(inst.rounds[n])):
+                idx = np.array(inst.round_tasks(n, r))
+                k = np.lexsort((gpu[idx], start[idx]))
+                start[idx], gpu[idx] = start[idx][k], gpu[idx][k]
+    for group in groups:
+        first = {g: next((i for i in range(inst.n_tasks) if gpu[i] == g), inst.n_tasks) for g in group}
+        relabel = dict(zip(sorted(group, key=lambda g: (first[g], g)), group))
+        gpu = np.array([relabel.get(int(g), int(g)) for g in gpu])
+    return start, gpu
+
+
+def _identical_gpus(cols: np.ndarray) -> list[list[int]]:
+    """Groups (of two or more) of GPUs whose rows in ``cols`` (GPU x data) are equal."""
+    groups: dict[bytes, list[int]] = {}
+    for g, row in enumerate(np.ascontiguousarray(cols)):
+        groups.setdefault(row.tobytes(), []).append(g)
+    return [v for v in groups.values() if len(v) > 1]
 
 
 def _completions(inst: HareInstance, start: np.ndarray, gpu: np.ndarray) -> np.ndarray:

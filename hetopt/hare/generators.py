@@ -14,7 +14,7 @@ def rng_from(seed: int | np.random.Generator | None) -> np.random.Generator:
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
-def random_instance(seed: int | np.random.Generator | None = None, *, n_jobs: int = 3, n_gpus: int = 2,
+def random_instance(*, seed: int | np.random.Generator | None = None, n_jobs: int = 3, n_gpus: int = 2,
                     max_rounds: int = 2, max_tasks: int = 2, max_total_tasks: int | None = 8,
                     speed_spread: float = 3.0, sync_fraction: float = 0.3, arrival_span: float = 2.0,
                     max_weight: int = 3, homogeneous: bool = False) -> HareInstance:

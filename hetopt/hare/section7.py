@@ -102,8 +102,7 @@ CAUSES = {"(a) JCT = C - a": ("metric", "jct"), "(b) job-level SRTF": ("job_leve
           "(c) online AlloX / Sched_Homo": ("online", True), "(d) switching overhead": ("switch_overhead", 0.05)}
 
 
-def section7_workload(seed: int = 0, n_jobs: int = 60, gpus: list[str] | None = None, *,
-                      iterations_per_task: int = 100, **kwargs) -> HareInstance:
+def section7_workload(*, seed: int = 0, n_jobs: int = 60, gpus: list[str] | None = None, iterations_per_task: int = 100, **kwargs) -> HareInstance:
     """The simulated testbed of Section 7.1: 15 GPUs, Table 2 jobs (see :func:`generate_workload`).
 
     ``iterations_per_task`` mini-batches per task (the paper's tasks train one batch each,

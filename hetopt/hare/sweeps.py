@@ -47,9 +47,9 @@ def causes_reductions(seeds, algorithms=("algorithm1",), *, one_batch: bool = Fa
     """
     out: dict[tuple[str, str], list] = {}
     for seed in seeds:
-        runs = [(section7_workload(seed), settings())]
+        runs = [(section7_workload(seed=seed), settings())]
         if one_batch:
-            runs.append((section7_workload(seed, iterations_per_task=1), {ONE_BATCH: PAPER_SETTING}))
+            runs.append((section7_workload(seed=seed, iterations_per_task=1), {ONE_BATCH: PAPER_SETTING}))
         for inst, sets in runs:
             plans: dict = {}
             for label, s in sets.items():
@@ -113,7 +113,7 @@ def heterogeneity_reductions(levels, seeds, algorithm: str = "algorithm1") -> di
     for h in levels:
         rows = []
         for seed in seeds:
-            inst = with_heterogeneity(section7_workload(seed), h)
+            inst = with_heterogeneity(section7_workload(seed=seed), h)
             rows.append([reductions(compare(inst, PAPER_SETTING), algorithm)[b] for b in BASELINE_NAMES])
         out[h] = np.array(rows)
     return out
@@ -129,7 +129,7 @@ def heterogeneity(quick: bool = False) -> Table:
         data = heterogeneity_reductions(levels, seeds, a)
         for h, arr in data.items():
             spread = max(float((lambda c: (c.max(axis=1) / c.min(axis=1)).max())(
-                with_heterogeneity(section7_workload(s), h).compute_time)) for s in seeds)
+                with_heterogeneity(section7_workload(seed=s), h).compute_time)) for s in seeds)
             t.add(h, a, round(spread, 3), *[round(100 * v, 1) for v in arr.mean(axis=0)])
     t.notes += ["Paper's setting: JCT metric, job-level SRTF, online AlloX / Sched_Homo, 5% switching overhead.",
                 "Fig. 16 claims the gap between Hare and the other schemes grows with heterogeneity, and Hare is "
@@ -146,6 +146,6 @@ def network_decrease(seeds, iterations_per_task: int = 1, algorithm: str = "algo
     out = []
     for seed in seeds:
         v = [weighted_jct(simulate(ALGORITHM1_VARIANTS[algorithm](section7_workload(
-            seed, iterations_per_task=iterations_per_task, bandwidth_gbps=bw))).executed) for bw in bandwidths]
+            seed=seed, iterations_per_task=iterations_per_task, bandwidth_gbps=bw))).executed) for bw in bandwidths]
         out.append(1.0 - v[1] / v[0])
     return np.array(out)

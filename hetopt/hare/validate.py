@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ..report import Table
-from ..validate import sweep
+from ..validate import SweepResults, sweep
 from .generators import random_instance
 from .instance import HareInstance
 from .ratio import RatioReport, ratio_report
@@ -17,13 +17,13 @@ from .ratio import RatioReport, ratio_report
 __all__ = ["sweep_instance", "ratio_sweep", "ratio_table"]
 
 
-def sweep_instance(seed: int, *, n_jobs: int = 3, n_gpus: int = 2, max_total_tasks: int = 6) -> HareInstance:
+def sweep_instance(*, seed: int, n_jobs: int = 3, n_gpus: int = 2, max_total_tasks: int = 6) -> HareInstance:
     """The instance of seed ``seed`` in a sweep: even seeds heterogeneous, odd seeds homogeneous.
 
     Homogeneous instances have ``alpha = 1`` and the tightest claimed bound, 3; they are
     part of the generator on purpose, never filtered out.
     """
-    return random_instance(seed, n_jobs=n_jobs, n_gpus=n_gpus, max_rounds=2, max_tasks=2,
+    return random_instance(seed=seed, n_jobs=n_jobs, n_gpus=n_gpus, max_rounds=2, max_tasks=2,
                            max_total_tasks=max_total_tasks, homogeneous=bool(seed % 2), max_weight=5)
 
 
@@ -32,7 +32,7 @@ def _evaluate(inst, *, time_limit: float, save_dir: str | None, subsets: bool) -
     return ratio_report(inst, time_limit=time_limit, save_dir=save_dir, name=name, subsets=subsets)
 
 
-def ratio_sweep(n: int, seed: int = 0, *, time_limit: float = 30.0, save_dir: str | Path | None = None,
+def ratio_sweep(n: int, *, seed: int = 0, time_limit: float = 30.0, save_dir: str | Path | None = None,
                 subsets: bool = False, executor=None, **instance_kwargs) -> list[RatioReport]:
     """:func:`ratio_report` on ``n`` seeded instances (seeds ``seed .. seed + n - 1``).
 
@@ -56,7 +56,7 @@ def ratio_sweep(n: int, seed: int = 0, *, time_limit: float = 30.0, save_dir: st
     return sweep(make, ev, range(seed, seed + n), executor=executor)
 
 
-def ratio_table(reports: list[RatioReport], seed: int = 0) -> Table:
+def ratio_table(reports: list[RatioReport], *, seed: int = 0) -> Table:
     """One row per instance and a summary note: ratios against optimum and relaxation."""
     t = Table("Hare: Algorithm 1 against alpha(2+alpha) (Theorem 4)",
               ["seed", "alpha", "alpha(2+alpha)", "ALG", "OPT", "RL bound", "ALG/OPT", "ALG/RL",
@@ -78,4 +78,6 @@ def ratio_table(reports: list[RatioReport], seed: int = 0) -> Table:
     t.notes.append(f"broken proof chains (ALG/RL bound above alpha(2+alpha)): {len(chain)}"
                    + (f" (seeds {chain})" if chain else ""))
     t.notes += [f"saved: {r.saved}" for r in reports if r.saved]
+    if isinstance(reports, SweepResults):
+        t.notes.append(reports.note())
     return t

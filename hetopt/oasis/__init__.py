@@ -8,7 +8,9 @@
 * :func:`online`: Alg. 1 with the price functions (22)-(26); :func:`competitive_bound` (Theorem 4);
 * :func:`lp_bound`: the LP relaxation of (14) by column generation (an upper bound on OPT);
 * baselines :func:`fifo`, :func:`drf`, :func:`rrh`, :func:`dorm` on the slotted :func:`simulate`;
-* :func:`check_schedule`: an independent checker of (2)-(13); :func:`validate_ratio`.
+* :func:`check_schedule`: an independent checker of (2)-(13); :func:`validate_ratio`;
+* :mod:`~hetopt.oasis.duality`: :func:`lp_duals` (the duals of (14) relaxed), complementary
+  slackness, :func:`dual_fitting_trace` (the increments of Alg. 1 in the proof of Theorem 4).
 
 References
 ----------
@@ -19,6 +21,7 @@ Clusters", IEEE INFOCOM 2018, pp. 495-503.
 from .baselines import dorm, drf, fifo, rrh
 from .colgen import LPBound, compact_lp_bound, lp_bound
 from .figures import fig3_data, fig4_data
+from .duality import DualFitTrace, LPDuals, complementary_slackness, dual_fitting_trace, lp_duals
 from .generator import fig5_instance, fixed_counts, generate_instance
 from .instance import KIND, OasisInstance
 from .model import build_dual, build_offline, build_oracle, build_primal
@@ -27,7 +30,7 @@ from .online import online
 from .oracle import OracleResult, algorithm2_literal, best_schedule, best_schedule_ilp, schedules_by_end
 from .prices import PriceBounds, Prices, Usage, alpha, competitive_bound, estimated_bounds, price, price_bounds, prices_from_usage
 from .schedule import JobSchedule, OasisSolution, check_schedule, make_solution
-from .simulator import simulate
+from .simulator import Cluster, Policy, place_round_robin, ps_needed, simulate
 from .utility import SigmoidUtility, TabulatedUtility, Utility
 from .validate import fig5_setting, ratio_sweep, validate_ratio
 
@@ -37,5 +40,6 @@ __all__ = [
     "OracleResult", "best_schedule", "algorithm2_literal", "best_schedule_ilp", "schedules_by_end", "PriceBounds",
     "Prices", "Usage", "price_bounds", "estimated_bounds", "price", "prices_from_usage", "alpha", "competitive_bound",
     "LPBound", "lp_bound", "compact_lp_bound", "JobSchedule", "OasisSolution", "check_schedule",
-    "make_solution", "simulate", "fifo", "drf", "rrh", "dorm", "ratio_sweep", "validate_ratio", "fig5_setting", "fig3_data", "fig4_data",
+    "make_solution", "simulate", "Policy", "Cluster", "ps_needed", "place_round_robin", "fifo", "drf", "rrh", "dorm", "ratio_sweep", "validate_ratio", "fig5_setting", "fig3_data", "fig4_data",
+    "LPDuals", "lp_duals", "complementary_slackness", "DualFitTrace", "dual_fitting_trace",
 ]

@@ -43,7 +43,7 @@ __all__ = ["fifo", "drf", "rrh", "dorm", "FIFOPolicy", "DRFPolicy", "RRHPolicy",
 
 def _counts(inst: OasisInstance, workers, seed) -> np.ndarray:
     if workers is None:
-        return fixed_counts(inst, seed)
+        return fixed_counts(inst, seed=seed)
     w = np.broadcast_to(np.asarray(workers), (inst.n_jobs,)).astype(np.int64)
     if np.any(w < 1):
         raise ValueError(f"workers is {workers!r}; fixed worker counts must be >= 1")

@@ -19,7 +19,7 @@ from .prices import Usage, price_bounds, prices_from_usage
 from .schedule import OasisSolution, check_schedule
 from .validate import ratio_sweep, ratio_table
 
-__all__ = ["KIND", "METHODS", "load_instance", "solve", "solution_summary", "validate", "bench", "export_model",
+__all__ = ["KIND", "METHODS", "INSTANCE", "solution_summary", "validate", "bench", "export_model",
            "decision_time", "SCHEMES"]
 
 
@@ -30,14 +30,8 @@ METHODS: dict[str, Callable[[OasisInstance], Solution]] = {
     **SCHEMES, "oasis_capped": functools.partial(online, log_ratio_cap=CAPPED_LOG_RATIO), "exact": solve_exact}
 
 
-def load_instance(data: dict) -> OasisInstance:
-    return OasisInstance.from_dict(data)
-
-
-def solve(inst: OasisInstance, method: str) -> Solution:
-    if method not in METHODS:
-        raise ValueError(f"method is {method!r}; expected one of {', '.join(METHODS)}")
-    return METHODS[method](inst)
+#: the instance class of kind 'oasis' (``hetopt.load_instance`` builds it with ``from_dict``)
+INSTANCE = OasisInstance
 
 
 def solution_summary(sol: OasisSolution) -> dict[str, Any]:
@@ -57,7 +51,7 @@ def export_model(inst: OasisInstance):
 
 def decision_time(T: int, H: int, N: int, E: int) -> float:
     """Seconds for pricing (22) and Alg. 2 on a job with N chunks and E epochs arriving at slot 1 (H = K servers)."""
-    inst = generate_instance(3, T, H, H, 1)
+    inst = generate_instance(3, T, H, H, seed=1)
     d = inst.to_dict()
     d["chunks"][0], d["epochs"][0], d["arrival"][0] = N, E, 1
     inst = OasisInstance.from_dict(d)
@@ -68,7 +62,7 @@ def decision_time(T: int, H: int, N: int, E: int) -> float:
     return time.perf_counter() - t0
 
 
-def validate(n: int = 9, seed: int = 0) -> Table:
+def validate(n: int = 9, *, seed: int = 0) -> Table:
     """Theorem 4 on ``n`` Fig. 5 instances (seeds ``seed..seed+n-1``), via :func:`hetopt.validate.sweep`."""
     rows = ratio_sweep(list(range(seed, seed + n)), executor=None)
     return ratio_table(rows)
@@ -80,7 +74,7 @@ def bench(quick: bool = False) -> list[Table]:
     t = Table("Offline MILP (1)-(13), certified optimum", ["jobs", "T", "servers", "R", "status", "utility", "seconds", "goal (s)"])
     sizes = [(5, 6, 10)] if quick else [(10, 10, 40)]
     for n, T, srv in sizes:
-        inst = generate_instance(n, T, srv // 2, srv // 2, 0, resources=("gpu", "cpu", "bandwidth"), epochs_range=(5, 20))
+        inst = generate_instance(n, T, srv // 2, srv // 2, seed=0, resources=("gpu", "cpu", "bandwidth"), epochs_range=(5, 20))
         s = solve_exact(inst)
         t.add(n, T, srv, 3, s.status.value, s.total_utility, s.wall_time, 120.0)
     tables.append(t)
@@ -89,7 +83,7 @@ def bench(quick: bool = False) -> list[Table]:
     t.add(T, H, H, N, E, decision_time(T, H, N, E), 0.5)
     tables.append(t)
     n, T = (20, 30) if quick else (300, 300)
-    inst = generate_instance(n, T, 50, 50, 0)
+    inst = generate_instance(n, T, 50, 50, seed=0)
     t = Table(f"Simulation of every scheme, {n} jobs, T = {T}, H = K = 50 (Fig. 3)",
               ["scheme", "total utility", "admitted/completed", "feasible", "seconds"])
     total = 0.0

@@ -148,7 +148,7 @@ def log_ratio_cap_sweep(quick: bool = False) -> Table:
     t = Table(f"OASiS total utility against a cap on ln(U/L); {n} jobs, T = {T}, H = K = {S} (Section V-A generator)",
               ["seed", "cap", "ln(U/L) used", "oasis", *BASELINES, "best"])
     for seed in seeds:
-        inst = generate_instance(n, T, S, S, seed)
+        inst = generate_instance(n, T, S, S, seed=seed)
         base = {name: SCHEMES[name](inst).total_utility for name in BASELINES}
         literal = price_bounds(inst)
         top = max(float(np.max(literal.log_U1 - literal.log_L1)), float(np.max(literal.log_U2 - literal.log_L2)))
@@ -222,7 +222,7 @@ def cost_t_experiment(seeds: Sequence[int] = (0, 1, 2), servers: int = 3) -> dic
     cases, gap, mismatch = 0, 0.0, 0
     for seed in seeds:
         rng = np.random.default_rng(seed)
-        inst = generate_instance(2, 3, servers, servers, seed, epochs_range=(2, 5), chunks_range=(2, 5))
+        inst = generate_instance(2, 3, servers, servers, seed=seed, epochs_range=(2, 5), chunks_range=(2, 5))
         jb = _Job(inst, 0)
         used = Usage.empty(inst)
         used.g[:] = rng.uniform(0, 0.9, used.g.shape) * inst.worker_capacity[None]

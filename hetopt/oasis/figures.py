@@ -25,7 +25,7 @@ SCHEMES: Mapping[str, Callable[[OasisInstance], OasisSolution]] = {"oasis": onli
                                                                    "dorm": dorm}
 
 
-def fig3_data(n_jobs: Sequence[int], horizon: int = 300, servers: int = 50, seed: int = 0,
+def fig3_data(n_jobs: Sequence[int], horizon: int = 300, servers: int = 50, *, seed: int = 0,
               schemes: Sequence[str] | None = None) -> dict[str, list[float]]:
     """Total utility of every scheme for each number of jobs (Fig. 3: T = 300, H = K = 50).
 
@@ -34,13 +34,13 @@ def fig3_data(n_jobs: Sequence[int], horizon: int = 300, servers: int = 50, seed
     names = list(SCHEMES) if schemes is None else list(schemes)
     out: dict[str, list[float]] = {s: [] for s in names}
     for j, n in enumerate(n_jobs):
-        inst = generate_instance(int(n), horizon, servers, servers, seed + j)
+        inst = generate_instance(int(n), horizon, servers, servers, seed=seed + j)
         for s in names:
             out[s].append(SCHEMES[s](inst).total_utility)
     return out
 
 
-def fig4_data(n_per_class: int = 100, horizon: int = 100, servers: int = 50, seed: int = 0,
+def fig4_data(n_per_class: int = 100, horizon: int = 100, servers: int = 50, *, seed: int = 0,
               schemes: Sequence[str] | None = None) -> dict[str, dict[str, np.ndarray]]:
     """Completion offset minus target gamma3 of completed jobs, per scheme and class (Fig. 4).
 
@@ -49,7 +49,7 @@ def fig4_data(n_per_class: int = 100, horizon: int = 100, servers: int = 50, see
     (time-critical: gamma2 >= 4).
     """
     names = list(SCHEMES) if schemes is None else list(schemes)
-    inst = generate_instance(2 * n_per_class, horizon, servers, servers, seed, class_mix=(0.0, 0.5, 0.5))
+    inst = generate_instance(2 * n_per_class, horizon, servers, servers, seed=seed, class_mix=(0.0, 0.5, 0.5))
     critical = np.array([u.gamma2 >= 4 for u in inst.utility])
     out = {}
     for s in names:

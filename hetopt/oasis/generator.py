@@ -55,7 +55,7 @@ def _servers(rng: np.random.Generator, n: int, types, resources) -> np.ndarray:
 
 
 def generate_instance(n_jobs: int, horizon: int, n_worker_servers: int = 50, n_ps_servers: int = 50,
-                      seed: int | np.random.Generator | None = None, *, resources: tuple[str, ...] = DEFAULT_RESOURCES,
+                      *, seed: int | np.random.Generator | None = None, resources: tuple[str, ...] = DEFAULT_RESOURCES,
                       priority_range: tuple[float, float] = (1.0, 100.0), class_mix: tuple[float, float, float] = (0.10, 0.55, 0.35),
                       slot_hours: float = 1.0, epochs_range: tuple[int, int] = (50, 200),
                       chunks_range: tuple[int, int] = (5, 100), minibatches_range: tuple[int, int] = (10, 100)) -> OasisInstance:
@@ -118,7 +118,7 @@ def generate_instance(n_jobs: int, horizon: int, n_worker_servers: int = 50, n_p
         ps_demand=np.column_stack([sfull[r] for r in resources]), utility=utility, resource_names=tuple(resources))
 
 
-def fig5_instance(seed: int | np.random.Generator | None = None, *, n_servers: int = 40,
+def fig5_instance(*, seed: int | np.random.Generator | None = None, n_servers: int = 40,
                   priority_range: tuple[float, float] = (1.0, 100.0), n_jobs: int = 10, horizon: int = 10,
                   resources: tuple[str, ...] = ("gpu", "cpu", "bandwidth"),
                   epochs_range: tuple[int, int] = (5, 20)) -> OasisInstance:
@@ -128,11 +128,11 @@ def fig5_instance(seed: int | np.random.Generator | None = None, *, n_servers: i
     """
     if n_servers < 2:
         raise ValueError(f"n_servers is {n_servers}; expected at least 2 (one worker and one PS server)")
-    return generate_instance(n_jobs, horizon, n_servers // 2, n_servers - n_servers // 2, seed,
+    return generate_instance(n_jobs, horizon, n_servers // 2, n_servers - n_servers // 2, seed=seed,
                              resources=resources, priority_range=priority_range, epochs_range=epochs_range)
 
 
-def fixed_counts(inst: OasisInstance, seed: int | np.random.Generator | None = 0, *, low: int = 1, high: int = 30) -> np.ndarray:
+def fixed_counts(inst: OasisInstance, *, seed: int | np.random.Generator | None = 0, low: int = 1, high: int = 30) -> np.ndarray:
     """Per-job fixed worker counts of FIFO and RRH: uniform in [low, high], capped at N_i (3)."""
     rng = _rng(seed)
     return np.minimum(rng.integers(low, high + 1, size=inst.n_jobs), inst.chunks).astype(np.int64)

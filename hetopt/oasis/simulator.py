@@ -15,7 +15,7 @@ the returned schedules (which keeps (4)-(5) and makes the schedules a feasible s
 from __future__ import annotations
 
 import time
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -114,8 +114,15 @@ class Cluster:
         return w
 
 
+@runtime_checkable
 class Policy(Protocol):
-    """A scheduling policy: called on arrivals and completions to set ``cluster`` allocations."""
+    """A scheduling policy: called on arrivals and completions to set ``cluster`` allocations.
+
+    The plug-in protocol of the simulator (see the card): an object with a ``name`` and
+    ``__call__(cluster, t, arrived, completed)``, which sets the allocations of the active jobs
+    through :class:`Cluster` (``try_place``, ``release``, ``active``, ``free``, ``remaining``).
+    ``isinstance(obj, Policy)`` checks that both attributes exist.
+    """
 
     name: str
 

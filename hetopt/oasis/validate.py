@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 from ..report import Table
 from ..result import Certificate, Status
-from ..validate import RATIO_TOL, sweep
+from ..validate import RATIO_TOL, SweepResults, sweep
 from .colgen import lp_bound
 from .generator import fig5_instance
 from .instance import OasisInstance
@@ -35,11 +35,11 @@ FIG5_SERVERS = (20, 40, 60)
 FIG5_PRIORITIES = ((1.0, 10.0), (1.0, 100.0), (1.0, 1000.0))
 
 
-def fig5_setting(seed: int) -> OasisInstance:
+def fig5_setting(*, seed: int) -> OasisInstance:
     """The Fig. 5 instance of a seed: servers and priority range cycle with the seed."""
     n = FIG5_SERVERS[seed % len(FIG5_SERVERS)]
     pr = FIG5_PRIORITIES[(seed // len(FIG5_SERVERS)) % len(FIG5_PRIORITIES)]
-    return fig5_instance(seed, n_servers=n, priority_range=pr)
+    return fig5_instance(seed=seed, n_servers=n, priority_range=pr)
 
 
 def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, threads: int = 1) -> Certificate:
@@ -116,4 +116,6 @@ def ratio_table(rows: list[dict[str, Any]]) -> Table:
     t.violations = len(bad)
     t.notes.append(f"{sum(r['holds'] is True for r in rows)} hold, {len(bad)} violated"
                    + (f" (seeds {bad})" if bad else "") + f", {sum(r['holds'] is None for r in rows)} undecided")
+    if isinstance(rows, SweepResults):
+        t.notes.append(rows.note())
     return t

@@ -137,7 +137,9 @@ def heterogeneity_degree(inst: PlacementInstance) -> float:
 class PlacementSolution(Solution):
     """A placement with its metrics recomputed from the assignment by the independent evaluator.
 
-    Attributes (besides those of :class:`~hetopt.result.Solution`)
+    Its attributes are those of :class:`~hetopt.result.Solution` and the following.
+
+    Attributes
     ----------
     assignment : ndarray of int, shape (K,)
         Job index of every worker (sigma_{i,k} = 1 iff ``assignment[k] == i``).

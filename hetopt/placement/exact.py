@@ -33,6 +33,17 @@ log = logging.getLogger(__name__)
 EXHAUSTIVE_LIMIT = 5_000_000
 
 
+def relaxed_lower_bound(inst: PlacementInstance) -> float:
+    """A lower bound on P1 that needs no solver: every job alone on every worker, no communication.
+
+    Job i's computation time is at least ``T_i |Pi_i| / sum_k rho_{i,k}`` (all K workers, the
+    proportional split) and its communication time is non-negative, so the mean of these values
+    bounds eq. (8) from below.  It is the bound a time-limited run reports when the solver stopped
+    before proving a better one.
+    """
+    return float(np.mean(inst.epochs * inst.dataset_size / inst.throughput.sum(axis=1)))
+
+
 def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: float | None = None, *,
                 rel_gap: float = 1e-7, threads: int | None = None, max_iterations: int = 200,
                 tangent_points: int = 64, prune: bool = True) -> PlacementSolution:
@@ -80,7 +91,7 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
             a = optimus_lb(inst, reading="balanced_gains").assignment
             true = average_jct(inst, a)
             return make_solution(inst, a, status=sol.status, solver="scip", wall_time=time.perf_counter() - t0,
-                                 bound=min(sol.bound, true) if sol.bound is not None else None,
+                                 bound=min(max(sol.bound or -math.inf, relaxed_lower_bound(inst)), true),
                                  message=f"{sol.message}; no solver incumbent, Optimus-LB assignment reported",
                                  info={"route": "grouped MINLP (SCIP)", "groups": len(m._groups),
                                        "incumbent": "optimus_lb"})
@@ -89,9 +100,9 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
         true = average_jct(inst, a)
         if status is Status.OPTIMAL and not math.isclose(true, sol.objective, rel_tol=1e-5):
             raise SolverError(f"SCIP objective {sol.objective} disagrees with the evaluated assignment {true}")
-        bound = sol.bound if sol.bound is not None else None
+        bound = max(sol.bound if sol.bound is not None else -math.inf, relaxed_lower_bound(inst))
         return make_solution(inst, a, status=status, solver="scip", wall_time=time.perf_counter() - t0,
-                             bound=min(bound, true) if bound is not None else None, message=sol.message,
+                             bound=min(bound, true), message=sol.message,
                              info={"route": "grouped MINLP (SCIP)", "groups": len(m._groups)})
     if solver != "highs":
         raise ValueError(f"solver is {solver!r}; expected 'highs' or 'scip'")
@@ -99,7 +110,7 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
     from .baselines import optimus_lb  # a cheap incumbent, so that a stopped run still reports one
 
     best_a = optimus_lb(inst, reading="balanced_gains").assignment
-    best_val, lower = average_jct(inst, best_a), -math.inf
+    best_val, lower = average_jct(inst, best_a), relaxed_lower_bound(inst)
     pruned = _prune_by_incumbent(inst, m, best_val) if prune else 0
     status = Status.FEASIBLE
     it = 0
@@ -130,7 +141,7 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
     if status is not Status.TIME_LIMIT:
         status = Status.OPTIMAL if gap is not None and gap <= OPTIMAL_RTOL else Status.FEASIBLE
     return make_solution(inst, best_a, status=status, solver="highs", wall_time=time.perf_counter() - t0,
-                         bound=min(lower, best_val) if math.isfinite(lower) else None,
+                         bound=min(lower, best_val),
                          message=f"outer approximation, {it} iterations",
                          info={"route": "grouped MILP + outer approximation (HiGHS)", "groups": len(m._groups),
                                "iterations": it, "pruned_sizes": pruned})

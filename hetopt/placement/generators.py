@@ -146,7 +146,7 @@ def scale_heterogeneity(per_type: np.ndarray, types: np.ndarray, target: float) 
 _DEFAULT = object()
 
 
-def generate_instance(n_jobs: int = 4, n_workers: int = 15, seed=None, *, setting: str = "paper",
+def generate_instance(n_jobs: int = 4, n_workers: int = 15, *, seed=None, setting: str = "paper",
                       jobs: Sequence[str] | None = None, type_ratio: Sequence[int] = (1, 1, 1), gpus_per_node: int = 5,
                       communication: bool = True, epsilon: float = 0.0, heterogeneity=_DEFAULT) -> PlacementInstance:
     """An instance of Section VI-A (see the module docstring for the two settings and sources).
@@ -231,7 +231,7 @@ def generate_instance(n_jobs: int = 4, n_workers: int = 15, seed=None, *, settin
                              worker_names=[f"{gpu_types[t]}-{k}" for k, t in enumerate(types)], **kw)
 
 
-def perturb_throughput(inst: PlacementInstance, epsilon: float, seed=None) -> PlacementInstance:
+def perturb_throughput(inst: PlacementInstance, epsilon: float, *, seed=None) -> PlacementInstance:
     """The throughput the scheduler predicts under prediction error epsilon (Fig. 15).
 
     Every rho_{i,k} is drawn uniformly from [(1 - epsilon) rho*, (1 + epsilon) rho*]; decide on

@@ -26,7 +26,7 @@ def job_priority(inst: PlacementInstance) -> np.ndarray:
     return np.argsort(key, kind="stable")
 
 
-def jps(inst: PlacementInstance, n_samples: int = 20, alpha: float = 0.7, beta: float = 1.0, seed=None,
+def jps(inst: PlacementInstance, n_samples: int = 20, alpha: float = 0.7, beta: float = 1.0, *, seed=None,
         market: str = "auction") -> PlacementSolution:
     """JPS (Algorithm 3): Algorithm 2 on N categories sampled from the rear of Psi.
 

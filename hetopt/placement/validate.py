@@ -71,7 +71,7 @@ def instance_key(inst) -> str:
     return hashlib.sha1(json.dumps([jobs, workers], default=float).encode()).hexdigest()
 
 
-def gap_report(n: int = 20, seed: int = 0, *, n_jobs: int = 4, n_workers: int = 15, communication: bool = True,
+def gap_report(n: int = 20, *, seed: int = 0, n_jobs: int = 4, n_workers: int = 15, communication: bool = True,
                setting: str = "paper", epsilon: float = 0.1, methods: dict[str, Callable] | None = None,
                executor: Any = None) -> Table:
     """Average JCT of each method normalized by the certified optimum (Fig. 9), fairness (Fig. 10),

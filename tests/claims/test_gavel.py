@@ -33,7 +33,7 @@ def test_makespan_sweep_unscaled_drifts_scaled_exact():
 
 def test_contended_instances_are_contended():
     for seed in range(5):
-        T, s, c = contended_instance(4, 2, seed)
+        T, s, c = contended_instance(4, 2, seed=seed)
         assert all(4 * sj >= c.sum() for sj in s) and (c >= 1).all()
 
 

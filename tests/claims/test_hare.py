@@ -60,7 +60,7 @@ def test_with_heterogeneity_rejects_bad_h():
     from hetopt.hare.section7 import section7_workload
     from hetopt.hare.sweeps import with_heterogeneity
 
-    inst = section7_workload(0, n_jobs=5)
+    inst = section7_workload(seed=0, n_jobs=5)
     assert with_heterogeneity(inst, 1.0).compute_time == pytest.approx(inst.compute_time, rel=1e-8)
     with pytest.raises(ValueError, match="h is"):
         with_heterogeneity(inst, float("nan"))

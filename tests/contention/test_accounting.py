@@ -69,7 +69,7 @@ def test_srsf_is_unchanged_by_the_authors_accounting(n, workload):
 
 def test_ada_srsf_gains_with_the_authors_accounting_on_a_loaded_cluster():
     # Section V-A workload with iterations and arrivals scaled by 0.02 (the full workload's load)
-    w = generate_workload(0, iterations=(20, 120), arrival_window=24.0)
+    w = generate_workload(seed=0, iterations=(20, 120), arrival_window=24.0)
     assert ada_srsf(w, transfer_accounting="authors").average_jct < 0.8 * ada_srsf(w).average_jct
 
 
@@ -84,7 +84,7 @@ def test_authors_accounting_aggregation_is_exact():
     from hetopt.contention.admission import make_admission
     from hetopt.contention.placement import make_placement
 
-    inst = generate_workload(1, n_jobs=24, n_servers=4, iterations=(5, 30), arrival_window=5.0)
+    inst = generate_workload(seed=1, n_jobs=24, n_servers=4, iterations=(5, 30), arrival_window=5.0)
     a = simulate(inst, make_admission("adadual"), make_placement("lwf"), transfer_accounting="authors")
     b = simulate(inst, make_admission("adadual"), make_placement("lwf"), transfer_accounting="authors", aggregate=False)
     c = simulate(inst, make_admission("adadual"), make_placement("lwf"))

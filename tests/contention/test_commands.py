@@ -1,5 +1,6 @@
 """The CLI contract (commands module), called directly."""
 
+import hetopt
 import json
 
 import pytest
@@ -11,26 +12,26 @@ from hetopt.data import load_json
 
 @pytest.mark.parametrize("name", ["wang2019_tiny", "wang2019_contention_beats_milp"])
 def test_solve_every_method_on_bundled_instances(name):
-    inst = commands.load_instance(load_json(name))
+    inst = hetopt.load_instance(load_json(name))
     for method in commands.METHODS:
-        sol = commands.solve(inst, method)
+        sol = hetopt.solve(inst, method)
         summary = commands.solution_summary(sol)
         json.dumps(summary)
         assert summary["total_jct"] == pytest.approx(sum(summary["jct"]))
 
 
 def test_bundled_workload_is_section_5a():
-    inst = commands.load_instance(load_json("wang2019_workload_seed0"))
+    inst = hetopt.load_instance(load_json("wang2019_workload_seed0"))
     assert inst.n_jobs == 160 and inst.n_total_gpus == 64
-    ours, bundled = commands.generate_workload(0).to_dict(), inst.to_dict()
+    ours, bundled = commands.generate_workload(seed=0).to_dict(), inst.to_dict()
     for key in ("description", "source"):  # documentation, not data
         ours.pop(key, None), bundled.pop(key, None)
     assert bundled == ours and inst.gpu_memory == 32768.0  # the authors' simulator's 32 GB GPUs
 
 
 def test_unknown_method():
-    with pytest.raises(ValueError, match="method"):
-        commands.solve(commands.load_instance(load_json("wang2019_tiny")), "magic")
+    with pytest.raises(hetopt.HetoptError, match="method"):
+        hetopt.solve(hetopt.load_instance(load_json("wang2019_tiny")), "magic")
 
 
 def test_reproduce_is_gone_the_ledger_replaces_it():
@@ -51,7 +52,7 @@ def test_bench_quick():
 
 
 def test_export_model_writes_lp(tmp_path):
-    model = commands.export_model(commands.load_instance(load_json("wang2019_tiny")))
+    model = commands.export_model(hetopt.load_instance(load_json("wang2019_tiny")))
     out = tmp_path / "m.lp"
     model.write(str(out), format="lp", io_options={"symbolic_solver_labels": True})
     assert "network_capacity" in out.read_text()

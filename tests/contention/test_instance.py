@@ -53,7 +53,7 @@ def test_json_round_trip_and_unknown_keys():
 
 
 def test_workload_follows_section_5a():
-    w = generate_workload(3)
+    w = generate_workload(seed=3)
     assert w.n_jobs == 160 and w.n_total_gpus == 64
     for g, c in PAPER_GPU_MIX.items():
         assert np.sum(w.n_gpus == g) == c
@@ -64,15 +64,15 @@ def test_workload_follows_section_5a():
 
 
 def test_workload_seeded():
-    assert generate_workload(5).to_dict() == generate_workload(5).to_dict()
-    assert generate_workload(5).to_dict() != generate_workload(6).to_dict()
-    assert tiny_instance(2).to_dict() == tiny_instance(2).to_dict()
+    assert generate_workload(seed=5).to_dict() == generate_workload(seed=5).to_dict()
+    assert generate_workload(seed=5).to_dict() != generate_workload(seed=6).to_dict()
+    assert tiny_instance(seed=2).to_dict() == tiny_instance(seed=2).to_dict()
 
 
 def test_workload_scaled_mix_and_bad_mix():
-    w = generate_workload(0, n_jobs=16, n_servers=8)
+    w = generate_workload(seed=0, n_jobs=16, n_servers=8)
     assert w.n_jobs == 16 and np.sum(w.n_gpus == 1) == 8
     with pytest.raises(InstanceError, match="n_gpus"):
-        generate_workload(0, n_servers=2)  # 32-GPU jobs on 8 GPUs
+        generate_workload(seed=0, n_servers=2)  # 32-GPU jobs on 8 GPUs
     with pytest.raises(InstanceError, match="gpu_mix"):
-        generate_workload(0, n_jobs=3, gpu_mix={1: 2})
+        generate_workload(seed=0, n_jobs=3, gpu_mix={1: 2})

@@ -31,7 +31,7 @@ def _inst(**kw):
 
 
 def test_card_components_exist():
-    inst = tiny_instance(1)
+    inst = tiny_instance(seed=1)
     m = build_milp(inst, srsf(inst, 1).placement)
     assert check_card(CARD, {"build_milp": m}) >= 8
 
@@ -65,7 +65,7 @@ def test_known_answer_shared_network():
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3, 5, 8])
 def test_milp_schedule_is_feasible_and_below_contention_free_heuristics(seed):
-    inst = tiny_instance(seed)
+    inst = tiny_instance(seed=seed)
     for placement in ("lwf", "ff", "ls", "rand"):
         heur = srsf(inst, 1, placement=placement, seed=seed, record=True)
         assert check_schedule(inst, heur, max_concurrent=1).ok
@@ -77,7 +77,7 @@ def test_milp_schedule_is_feasible_and_below_contention_free_heuristics(seed):
 
 @pytest.mark.parametrize("seed", [1, 3])
 def test_time_windows_do_not_cut_the_optimum(seed):
-    inst = tiny_instance(seed)
+    inst = tiny_instance(seed=seed)
     heur = srsf(inst, 1)
     tight = solve_exact(inst, heur.placement, upper_bound=heur.objective)
     loose = solve_exact(inst, heur.placement)
@@ -104,12 +104,12 @@ def test_bad_input():
     with pytest.raises(InstanceError, match="memory"):
         build_milp(_inst(memory=[60.0, 60.0]), [[0], [0]])
     with pytest.raises(SizeLimitError):
-        build_milp(tiny_instance(4), srsf(tiny_instance(4), 1).placement, max_binaries=10)
+        build_milp(tiny_instance(seed=4), srsf(tiny_instance(seed=4), 1).placement, max_binaries=10)
 
 
 def test_upper_bound_below_the_optimum_is_infeasible_never_optimal():
     # tiny_instance(6) on SRSF(1)'s placement: the optimum (no bound) is 22; a bound of 21 once gave "optimal 24"
-    inst = tiny_instance(6)
+    inst = tiny_instance(seed=6)
     placement = srsf(inst, 1).placement
     free = solve_exact(inst, placement)
     assert free.status is Status.OPTIMAL
@@ -121,7 +121,7 @@ def test_upper_bound_below_the_optimum_is_infeasible_never_optimal():
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3, 6])
 def test_no_bound_below_the_optimum_returns_a_schedule_above_it(seed):
-    inst = tiny_instance(seed)
+    inst = tiny_instance(seed=seed)
     placement = srsf(inst, 1).placement
     opt = solve_exact(inst, placement).objective
     for u in (opt - 1, opt - 0.5):

@@ -38,7 +38,7 @@ def test_lp_bound_respects_arrival():
 
 
 def test_bound_is_below_every_policy_on_a_small_trace():
-    inst = trace_workload(24, 3, n_machines=6, hours_scale=0.05)
+    inst = trace_workload(24, seed=3, n_machines=6, hours_scale=0.05)
     b = makespan_lower_bound(inst)
     assert b.closed_form <= b.seconds * (1 + 1e-9)
     for p in ("hadar", "gavel", "tiresias", "yarn_cs"):
@@ -48,7 +48,7 @@ def test_bound_is_below_every_policy_on_a_small_trace():
 
 def test_lp_bound_is_scale_invariant():
     # multiplying every job's work by 1e6 multiplies the bound by 1e6 (the LP is scaled)
-    inst = trace_workload(30, 1, n_machines=6, hours_scale=0.05)
+    inst = trace_workload(30, seed=1, n_machines=6, hours_scale=0.05)
     big = dataclasses.replace(inst, epochs=inst.epochs * 10**6, horizon=None)
     assert makespan_lower_bound(big).seconds == pytest.approx(makespan_lower_bound(inst).seconds * 1e6, rel=1e-6)
 
@@ -75,7 +75,7 @@ def test_min_rounds_motivating_example_is_at_least_j3_alone():
 
 
 def test_min_rounds_size_guard():
-    inst = trace_workload(10, 0, n_machines=3)
+    inst = trace_workload(10, seed=0, n_machines=3)
     with pytest.raises(SizeLimitError, match="jobs"):
         min_rounds(inst)
 

@@ -13,18 +13,18 @@ from hetopt.hadar.policies import queue_rank
 
 
 def test_queue_rank_orders():
-    inst = trace_workload(12, 0, n_machines=3, hours_scale=0.05)
+    inst = trace_workload(12, seed=0, n_machines=3, hours_scale=0.05)
     assert queue_rank(inst, "index").tolist() == list(range(12))
     t = inst.total_iterations / inst.best_gang_rate()
     r = queue_rank(inst, "longest_first")
     assert t[np.argsort(r)].tolist() == sorted(t, reverse=True)
-    assert sorted(queue_rank(inst, "random", 3).tolist()) == list(range(12))
+    assert sorted(queue_rank(inst, "random", seed=3).tolist()) == list(range(12))
     with pytest.raises(InstanceError, match="queue_order"):
         simulate(inst, "hadar", queue_order="shortest")
 
 
 def test_queue_order_changes_the_schedule():
-    inst = trace_workload(30, 0, n_machines=3, hours_scale=0.05)
+    inst = trace_workload(30, seed=0, n_machines=3, hours_scale=0.05)
     a = simulate(inst, "hadar", round_length=360.0, record_rounds=False)
     b = simulate(inst, "hadar", round_length=360.0, record_rounds=False, queue_order="longest_first")
     assert not np.allclose(a.completion, b.completion)
@@ -50,7 +50,7 @@ def test_gavel_speeds_are_the_table_numbers():
 
 
 def test_per_job_gru_of_a_non_preemptive_run_is_one():
-    inst = trace_workload(20, 0, n_machines=6, hours_scale=0.05)
+    inst = trace_workload(20, seed=0, n_machines=6, hours_scale=0.05)
     y = simulate(inst, "yarn_cs", round_length=360.0, restart_delay=0.0, record_rounds=False)
     assert y.job_utilization == pytest.approx(1.0, abs=1e-9)
     g = simulate(inst, "gavel", round_length=360.0, restart_delay=0.0, record_rounds=False)
@@ -113,6 +113,6 @@ def test_sweep_runs_from_the_cli(capsys):
 
 
 def test_random_queue_order_depends_on_seed():
-    inst = trace_workload(30, 0, n_machines=3, hours_scale=0.05)
-    assert not np.array_equal(queue_rank(inst, "random", 0), queue_rank(inst, "random", 1))
-    assert np.array_equal(queue_rank(inst, "random", 5), queue_rank(inst, "random", 5))
+    inst = trace_workload(30, seed=0, n_machines=3, hours_scale=0.05)
+    assert not np.array_equal(queue_rank(inst, "random", seed=0), queue_rank(inst, "random", seed=1))
+    assert np.array_equal(queue_rank(inst, "random", seed=5), queue_rank(inst, "random", seed=5))

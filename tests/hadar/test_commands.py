@@ -1,5 +1,6 @@
 """The commands module of the CLI contract."""
 
+import hetopt
 import json
 
 import pytest
@@ -11,7 +12,7 @@ from hetopt.report import Table
 
 @pytest.fixture(scope="module")
 def inst():
-    return commands.load_instance(load_json("hadar2024_small"))
+    return hetopt.load_instance(load_json("hadar2024_small"))
 
 
 def test_kind_and_methods(inst):
@@ -21,21 +22,21 @@ def test_kind_and_methods(inst):
 
 @pytest.mark.parametrize("method", ["exact", "hadar", "hadare", "gavel", "tiresias", "yarn_cs"])
 def test_solve_and_summary_are_json(inst, method):
-    sol = commands.solve(inst, method)
+    sol = hetopt.solve(inst, method)
     summary = commands.solution_summary(sol)
     json.dumps(summary)
     assert summary["objective"] > 0
 
 
 def test_offline_dominates_policies_on_the_small_instance(inst):
-    opt = commands.solve(inst, "exact").objective
+    opt = hetopt.solve(inst, "exact").objective
     from hetopt.hadar import hadar_p1_schedule
 
     assert opt >= hadar_p1_schedule(inst)[1].objective * (1 - 1e-9)
 
 
 def test_validate_table():
-    t = commands.validate(3, 0)
+    t = commands.validate(3, seed=0)
     assert isinstance(t, Table) and len(t.rows) == 3
     assert all(r[-1] is True for r in t.rows)  # 2*alpha held on these certified instances
 

@@ -40,7 +40,7 @@ def _check_rounds(inst, res, *, copies: bool):
 @settings(derandomize=True, deadline=None, max_examples=12)
 @given(st.integers(0, 10_000), st.sampled_from(sorted(POLICIES)), st.sampled_from([0.0, 10.0]))
 def test_rounds_respect_capacity_gangs_and_iteration_totals(seed, policy, delay):
-    inst = generate_instance(5, 3, seed, max_gpus_per_type=3)
+    inst = generate_instance(5, 3, seed=seed, max_gpus_per_type=3)
     try:
         res = simulate(inst, policy, restart_delay=delay)
     except InstanceError as exc:  # Gavel cannot run a gang larger than every single type
@@ -56,7 +56,7 @@ def test_rounds_respect_capacity_gangs_and_iteration_totals(seed, policy, delay)
 
 @pytest.mark.parametrize("seed", range(6))
 def test_offline_optimum_is_at_least_hadar(seed):
-    inst = generate_instance(4, 2, seed, utility="sigmoid" if seed % 2 else "effective_throughput")
+    inst = generate_instance(4, 2, seed=seed, utility="sigmoid" if seed % 2 else "effective_throughput")
     w, chk = hadar_p1_schedule(inst)
     assert chk.ok
     opt = solve_exact(inst)
@@ -96,7 +96,7 @@ def test_hadare_last_round_keeps_only_the_fastest_copy_needed():
 
 
 def test_yarn_cs_is_non_preemptive():
-    inst = generate_instance(6, 2, 5)
+    inst = generate_instance(6, 2, seed=5)
     res = simulate(inst, "yarn_cs", restart_delay=0.0)
     for j in range(inst.n_jobs):
         ran = [k for k, r in enumerate(res.rounds) if r["allocation"][j].any()]
@@ -111,19 +111,19 @@ def test_gavel_runs_each_job_on_one_type():
 
 
 def test_hadar_rounds_are_p1_schedules():
-    inst = generate_instance(4, 2, 2)
+    inst = generate_instance(4, 2, seed=2)
     res = simulate(inst, "hadar", restart_delay=0.0)
     assert check_schedule(inst, res.schedule().astype(np.int64)).ok
 
 
 def test_completed_fraction_is_a_cdf():
-    res = simulate(generate_instance(5, 2, 1), "hadar")
+    res = simulate(generate_instance(5, 2, seed=1), "hadar")
     f = res.completed_fraction([0.0, res.total_duration / 2, res.total_duration])
     assert f[0] == 0.0 and f[-1] == 1.0 and np.all(np.diff(f) >= 0)
 
 
 def test_unknown_policy_and_stuck_policy():
-    inst = generate_instance(2, 2, 0)
+    inst = generate_instance(2, 2, seed=0)
     with pytest.raises(InstanceError, match="policy"):
         simulate(inst, "srtf")
 
@@ -141,7 +141,7 @@ def test_unknown_policy_and_stuck_policy():
 
 
 def test_hadare_with_eq10_estimates():
-    inst = generate_instance(5, 3, 11)
+    inst = generate_instance(5, 3, seed=11)
     exact = simulate(inst, "hadare")
     same = simulate(inst, "hadare", initial_throughput=inst.throughput.copy())
     np.testing.assert_allclose(same.jct, exact.jct)
@@ -162,3 +162,52 @@ def test_theorem2_violated_by_the_greedy_pass_not_by_the_exact_dp():
     assert greedy.proven and greedy.holds is False and greedy.ratio > 3 * greedy.limit
     exact = validate_ratio(inst, beam_width=None)
     assert exact.holds and exact.ratio == pytest.approx(1.0, rel=OBJ_RTOL)
+
+
+def test_livelock_is_reported_not_looped():
+    """Gavel moves both jobs of hadar2024_p2_relaxes_p1 every 1 s round and each move costs a 10 s
+    restart: no job ever advances.  The simulator stops with the cause instead of looping."""
+    import hetopt
+    from hetopt.errors import HetoptError
+    from hetopt.hadar.simulator import STALL_ROUNDS, simulate
+
+    inst = hetopt.load_instance("hadar2024_p2_relaxes_p1")
+    with pytest.raises(HetoptError, match=f"{STALL_ROUNDS} consecutive rounds without advancing"):
+        simulate(inst, "gavel")
+    assert simulate(inst, "gavel", restart_delay=0.0).total_duration > 0  # the same policy ends without the delay
+
+
+@pytest.mark.parametrize("policy", ["hadar", "hadare", "gavel", "tiresias", "yarn_cs"])
+def test_check_schedule_reads_simulation_traces(policy):
+    import copy
+
+    import hetopt
+    from hetopt.hadar import check_schedule, simulate
+
+    inst = hetopt.load_instance("hadar2024_motivating")
+    res = simulate(inst, policy)
+    rep = check_schedule(inst, res)
+    assert rep.ok, rep.violations
+    assert rep.objective == pytest.approx(res.total_utility, rel=1e-12)
+    busy = next(k for k, rd in enumerate(res.rounds) if rd["allocation"].sum() > 0)
+    over = copy.copy(res)
+    object.__setattr__(over, "rounds", [dict(rd) for rd in res.rounds])
+    a = over.rounds[busy]["allocation"].astype(np.int64).copy()
+    j, h, r = np.argwhere(a > 0)[0]
+    a[j, h, r] += inst.capacity[h, r]  # more GPUs of that type than the machine has
+    over.rounds[busy]["allocation"] = a
+    assert any("capacity" in v for v in check_schedule(inst, over).violations)
+    fast = copy.copy(res)
+    object.__setattr__(fast, "rounds", [dict(rd) for rd in res.rounds])
+    fast.rounds[busy]["iterations"] = np.asarray(res.rounds[busy]["iterations"]) * 2 + 1.0
+    assert not check_schedule(inst, fast).ok
+
+
+def test_compare_ranks_a_user_round_policy():
+    import hetopt
+    from hetopt.hadar import simulate
+
+    inst = hetopt.load_instance("hadar2024_small")
+    t = hetopt.compare(inst, methods=["hadar", "gavel"], policies={"mine": lambda i: simulate(i, "tiresias")})
+    rows = {r[0]: r for r in t.rows}
+    assert rows["mine"][2] == "feasible", rows["mine"]

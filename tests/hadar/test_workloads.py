@@ -19,12 +19,12 @@ from hetopt.hadar.workloads import MIXES, scaled_cluster
 
 
 def test_trace_cluster_and_jobs():
-    inst = trace_workload(60, 3)
+    inst = trace_workload(60, seed=3)
     np.testing.assert_array_equal(inst.capacity.sum(axis=0), [20, 20, 20])
     assert inst.n_machines == 15 and inst.n_jobs == 60
     assert set(inst.gpus.tolist()) <= {1, 2, 4, 8}
     assert np.all(inst.arrival == 0)
-    assert trace_workload(60, 3).to_json() == inst.to_json()
+    assert trace_workload(60, seed=3).to_json() == inst.to_json()
 
 
 def test_scaled_cluster_is_proportional():

@@ -65,7 +65,7 @@ def test_schedule_records_its_ordering(tiny):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_lp_ordering_on_larger_instances_is_feasible(seed):
-    inst = random_instance(seed, n_jobs=20, n_gpus=5, max_rounds=4, max_tasks=3, max_total_tasks=None)
+    inst = random_instance(seed=seed, n_jobs=20, n_gpus=5, max_rounds=4, max_tasks=3, max_total_tasks=None)
     for rule in ("earliest_available", "earliest_finish"):
         sol = schedule(inst, ordering="lp", gpu_rule=rule)
         assert check_schedule(inst, sol).raise_if_invalid().objective == pytest.approx(sol.objective)
@@ -82,3 +82,22 @@ def test_task_records(tiny):
     assert csv.splitlines()[0] == "job,round,task,gpu,start,compute_end,sync_end"
     assert len(csv.splitlines()) == tiny.n_tasks + 1
     assert sol.completion.tolist() == [max(r["sync_end"] for r in rec if r["job"] == n) for n in range(2)]
+
+
+def test_user_gpu_rule_plug_in(tiny):
+    # a user's rule written from the earliest-finish definition must give the by-hand schedule above
+    def my_earliest_finish(inst, i, t_i, phi):
+        n = inst.task_job[i]
+        return int(np.argmin(np.maximum(phi, t_i) + inst.compute_time[n]))
+
+    start, gpu = list_schedule(tiny, np.array([0.0, 3.0, 1.0, 2.0]), my_earliest_finish)
+    assert start.tolist() == [0.0, 1.25, 0.5, 2.0] and gpu.tolist() == [0, 0, 1, 1]
+    # always GPU 1: tasks queue on it in priority order (0, 2, 3, 1) from their available times
+    start, gpu = list_schedule(tiny, np.array([0.0, 3.0, 1.0, 2.0]), lambda inst, i, t, phi: 1)
+    assert gpu.tolist() == [1, 1, 1, 1]
+    assert start.tolist() == [0.0, 5.0, 2.0, 3.5]  # task0 0-2 (+0.5 sync), task2 2-3.5, task3 3.5-5, task1 5
+    sol = schedule(tiny, solve_relaxation(tiny), gpu_rule=my_earliest_finish)
+    assert sol.method == "my_earliest_finish"
+    assert check_schedule(tiny, sol).ok
+    with pytest.raises(HetoptError, match="gpu_rule returned 7"):
+        list_schedule(tiny, np.array([0.0, 3.0, 1.0, 2.0]), lambda inst, i, t, phi: 7)

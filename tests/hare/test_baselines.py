@@ -91,7 +91,7 @@ def test_sched_homo_is_speed_oblivious():
 
 @pytest.mark.parametrize("seed", range(5))
 def test_baselines_feasible_and_not_below_optimum(seed):
-    inst = random_instance(seed, n_jobs=3, n_gpus=2, max_total_tasks=6)
+    inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=6)
     opt = solve_exact(inst)
     for name, f in ALL_BASELINES.items():
         sol = f(inst)

@@ -21,7 +21,7 @@ def _agree(a, b):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_cpsat_matches_brute_force(seed):
-    inst = random_instance(seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
+    inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
     bf = brute_force(inst)
     cp = solve_exact(inst, engine="cpsat")
     assert cp.status is Status.OPTIMAL and cp.solver == "cpsat"
@@ -31,7 +31,7 @@ def test_cpsat_matches_brute_force(seed):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_cpsat_matches_milp_random(seed):
-    inst = random_instance(seed, n_jobs=4, n_gpus=3, max_rounds=2, max_tasks=2, max_total_tasks=8)
+    inst = random_instance(seed=seed, n_jobs=4, n_gpus=3, max_rounds=2, max_tasks=2, max_total_tasks=8)
     cp, milp = solve_exact(inst, engine="cpsat"), solve_exact(inst, engine="milp", time_limit=60)
     check_schedule(inst, cp).raise_if_invalid()
     check_schedule(inst, milp).raise_if_invalid()
@@ -59,7 +59,7 @@ def test_smith_rule_cpsat():
 
 def test_inexact_scaling_bound_is_valid():
     """Times with many decimals: rounded-up durations, a bound lowered by the rounding allowance."""
-    base = random_instance(1, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    base = random_instance(seed=1, n_jobs=3, n_gpus=2, max_total_tasks=5)
     rng = np.random.default_rng(0)
     inst = HareInstance(arrival=base.arrival + rng.uniform(0, 1e-4, 3) * (base.arrival > 0), weight=base.weight / 3,
                         rounds=base.rounds, tasks_per_round=base.tasks_per_round,
@@ -78,7 +78,7 @@ def test_inexact_scaling_bound_is_valid():
 
 
 def test_engine_arguments():
-    inst = random_instance(0, n_jobs=2, n_gpus=2, max_total_tasks=3)
+    inst = random_instance(seed=0, n_jobs=2, n_gpus=2, max_total_tasks=3)
     with pytest.raises(ValueError, match="engine"):
         solve_exact(inst, engine="gurobi")
     with pytest.raises(ValueError, match="solver"):
@@ -90,7 +90,7 @@ def test_engine_arguments():
 @pytest.mark.parametrize("seed", range(4))
 def test_coarse_rounded_down_bound_is_valid(seed):
     """The coarse model's bound never exceeds the optimum; the solve stays exact with it."""
-    inst = random_instance(seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
+    inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
     bf = brute_force(inst)
     cp = solve_exact(inst, engine="cpsat")
     from hetopt.hare.cpsat import solve_cpsat_exact
@@ -102,14 +102,45 @@ def test_coarse_rounded_down_bound_is_valid(seed):
     assert cp.objective == pytest.approx(co.objective, rel=OBJ_RTOL)
 
 
-def test_engine_bench_quick_rows_agree():
-    """The quick engine table: both engines certify each size, with the same optimum."""
-    from hetopt.hare.commands import _engine_bench
+def test_engine_table_certifies_small_sizes():
+    """The engine table: both engines certify 6 and 8 tasks (a time in each cell), optimum given."""
+    from hetopt.hare.bench import engine_table
 
-    t = _engine_bench(quick=True)
-    assert t.columns[:4] == ["tasks", "jobs", "engine", "status"]
-    rows = [dict(zip(t.columns, r)) for r in t.rows]
-    assert len(rows) == 6 and {r["engine"] for r in rows} == {"cpsat", "milp"}
-    for a, b in zip(rows[::2], rows[1::2]):
-        assert a["tasks"] == b["tasks"] and a["status"] == b["status"] == "optimal"
-        assert a["objective"] == pytest.approx(b["objective"], rel=OBJ_RTOL)
+    t = engine_table((6, 8), 30.0)
+    assert t.columns[:4] == ["tasks", "jobs", "cpsat [s]", "milp [s]"]
+    assert len(t.rows) == 2
+    for row in t.rows:
+        assert isinstance(row[2], float) and isinstance(row[3], float) and row[4] > 0
+
+
+def test_time_limit_is_never_optimal_and_bound_combines_lp():
+    """20 tasks, CP-SAT stopped by a deterministic limit (no wall-clock dependence): FEASIBLE, never
+    OPTIMAL, with the larger of the LP and CP-SAT bounds; and a tiny wall-clock limit: TIME_LIMIT."""
+    from hetopt.hare.bench import bench_instance
+    from hetopt.hare.cpsat import solve_cpsat_exact
+
+    inst = bench_instance(20)
+    sol = solve_cpsat_exact(inst, options={"max_deterministic_time": 0.2})
+    check_schedule(inst, sol).raise_if_invalid()
+    assert sol.status is Status.FEASIBLE
+    assert sol.info["lp_bound"] is not None and sol.bound >= sol.info["lp_bound"]
+    assert sol.bound <= sol.objective
+    assert sol.objective <= sol.info["hint_objective_scaled"] / (sol.info["time_scale"] * sol.info["weight_scale"]) * (1 + 1e-9)
+    stopped = solve_cpsat_exact(inst, time_limit=0.5)
+    assert stopped.status is Status.TIME_LIMIT and stopped.bound <= stopped.objective
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_identical_gpu_symmetry_and_cumulative_keep_the_optimum(seed):
+    """Identical GPUs (homogeneous instance): relabelling symmetry breaking and the implied
+    cumulative leave the optimum unchanged (brute force)."""
+    from hetopt.hare.cpsat import build_cpsat, scaled_instance, scaling
+    from hetopt.solvers import solve_cpsat
+
+    inst = random_instance(seed, n_jobs=3, n_gpus=3, max_total_tasks=5, homogeneous=True)
+    up = scaled_instance(inst, scaling(inst))
+    bf = brute_force(up).objective
+    for kw in ({"gpu_symmetry": True, "redundant": True}, {"gpu_symmetry": False, "redundant": False}):
+        model, _ = build_cpsat(up, **kw)
+        res, _ = solve_cpsat(model)
+        assert res.status is Status.OPTIMAL and res.objective == pytest.approx(bf, rel=1e-9)

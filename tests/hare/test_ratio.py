@@ -4,7 +4,7 @@ import pytest
 
 from hetopt.data import META_KEYS
 
-from hetopt.hare import HareInstance, alpha, random_instance, ratio_sweep, ratio_report, ratio_table, theorem4_bound, validate_ratio
+from hetopt.hare import HareInstance, alpha, random_instance, ratio_sweep, ratio_report, ratio_table, theorem4_bound
 from hetopt.hare import ratio as ratio_mod
 
 
@@ -26,12 +26,12 @@ def test_alpha_with_zero_sync():
 
 
 def test_homogeneous_alpha_is_one():
-    inst = random_instance(1, homogeneous=True)
+    inst = random_instance(seed=1, homogeneous=True)
     assert alpha(inst) == 1.0 and theorem4_bound(inst) == 3.0
 
 
 def test_validate_ratio_certifies():
-    inst = random_instance(2, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    inst = random_instance(seed=2, n_jobs=3, n_gpus=2, max_total_tasks=5)
     rep = ratio_report(inst)
     assert rep.optimum_proven
     assert rep.vs_optimum.proven and rep.vs_optimum.holds is True
@@ -42,7 +42,7 @@ def test_validate_ratio_certifies():
 def test_violation_is_saved(tmp_path, monkeypatch):
     # force a tiny claimed bound to exercise the reporting path (not a property of the paper)
     monkeypatch.setattr(ratio_mod, "theorem4_bound", lambda inst: 1.0)
-    inst = random_instance(2, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    inst = random_instance(seed=2, n_jobs=3, n_gpus=2, max_total_tasks=5)
     rep = ratio_report(inst, save_dir=tmp_path, name="v")
     assert rep.violated and rep.saved
     data = json.loads((tmp_path / "v.json").read_text())
@@ -53,8 +53,8 @@ def test_violation_is_saved(tmp_path, monkeypatch):
 
 
 def test_sweep_table():
-    reps = ratio_sweep(3, 10, executor="serial")
-    t = ratio_table(reps, 10)
+    reps = ratio_sweep(3, seed=10, executor="serial")
+    t = ratio_table(reps, seed=10)
     assert len(t.rows) == 3 and [r[0] for r in t.rows] == [10, 11, 12]
     assert any("violations" in n for n in t.notes)
 
@@ -101,7 +101,7 @@ def test_theorem_violation_and_broken_chain_are_reported_apart():
 
 def test_chain_broken_without_theorem_violation(monkeypatch):
     # limit between ALG/OPT and ALG/RL: the theorem holds on the instance but the proof's chain does not
-    inst = random_instance(2, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    inst = random_instance(seed=2, n_jobs=3, n_gpus=2, max_total_tasks=5)
     rep0 = ratio_report(inst)
     r_opt, r_rl = rep0.vs_optimum.ratio, rep0.vs_relaxation.ratio
     assert r_rl > r_opt

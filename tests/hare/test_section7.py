@@ -27,7 +27,7 @@ def test_setting_validation_names_the_field():
 
 
 def test_compare_without_overhead_equals_the_plans():
-    inst = section7_workload(0, n_jobs=12)
+    inst = section7_workload(seed=0, n_jobs=12)
     plans = {}
     setting = Setting(switch_overhead=0.0)
     v = compare(inst, setting, plans=plans)

@@ -37,7 +37,7 @@ def test_drf_known_answer():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_baselines_are_feasible(seed):
-    inst = generate_instance(15, 30, 6, 6, seed)
+    inst = generate_instance(15, 30, 6, 6, seed=seed)
     for fn in (fifo, drf, rrh, dorm):
         s = fn(inst)
         rep = check_schedule(inst, s)

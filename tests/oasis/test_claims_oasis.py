@@ -36,7 +36,7 @@ def test_premise_flags_the_old_counterexample():
 
 
 def test_cap_bounds_rejects_bad_caps_and_none_is_identity():
-    inst = generate_instance(5, 10, 3, 3, 0)
+    inst = generate_instance(5, 10, 3, 3, seed=0)
     b = price_bounds(inst)
     assert cap_bounds(b, None) is b
     for bad in (0, -1.0, float("nan"), float("inf"), True, "15"):
@@ -46,7 +46,7 @@ def test_cap_bounds_rejects_bad_caps_and_none_is_identity():
 
 def test_capped_price_grows_over_the_whole_capacity():
     """ln P(g) = ln U - cap (1 - g / c): at half use the price is U e^{-cap/2}."""
-    inst = generate_instance(30, 60, 10, 10, 0)
+    inst = generate_instance(30, 60, 10, 10, seed=0)
     b = price_bounds(inst, log_ratio_cap=10.0)
     r = int(np.argmax(b.log_U1))
     half = price(b.log_L1, b.log_U1[r], np.array(0.5), np.array(1.0))
@@ -54,14 +54,14 @@ def test_capped_price_grows_over_the_whole_capacity():
 
 
 def test_online_with_cap_is_feasible_and_reports_the_alpha_used():
-    inst = generate_instance(20, 30, 8, 8, 1)
+    inst = generate_instance(20, 30, 8, 8, seed=1)
     sol = online(inst, log_ratio_cap=15)
     assert check_schedule(inst, sol).ok
     assert sol.details["alpha_used"] <= 15 + 1e-9 < sol.details["alpha"]
 
 
 def test_long_double_prices_are_positive_where_double_underflows():
-    inst = generate_instance(20, 200, 5, 5, 0)
+    inst = generate_instance(20, 200, 5, 5, seed=0)
     b = price_bounds(inst)
     assert b.log_L1 < -745  # exp underflows a double below about -745
     cap = inst.worker_capacity[0]

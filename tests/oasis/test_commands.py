@@ -1,5 +1,6 @@
 """The CLI contract (called directly; the lead registers "oasis" in hetopt.cli)."""
 
+import hetopt
 import json
 
 import pytest
@@ -11,19 +12,19 @@ from hetopt.report import Table
 
 
 def test_solve_every_method_on_a_bundled_instance():
-    inst = commands.load_instance(load_json("oasis2018_theorem1_counterexample"))
+    inst = hetopt.load_instance(load_json("oasis2018_theorem1_counterexample"))
     for method in commands.METHODS:
-        sol = commands.solve(inst, method)
+        sol = hetopt.solve(inst, method)
         summary = commands.solution_summary(sol)
         json.dumps(summary)
         assert summary["total_utility"] <= 8.0 + 1e-9
-    assert commands.solution_summary(commands.solve(inst, "exact"))["completion"] == {0: 2}
-    with pytest.raises(ValueError):
-        commands.solve(inst, "nope")
+    assert commands.solution_summary(hetopt.solve(inst, "exact"))["completion"] == {0: 2}
+    with pytest.raises(hetopt.HetoptError, match="methods are"):
+        hetopt.solve(inst, "nope")
 
 
 def test_export_model_writes_lp(tmp_path):
-    inst = commands.load_instance(load_json("oasis2018_theorem4_violation"))
+    inst = hetopt.load_instance(load_json("oasis2018_theorem4_violation"))
     m = commands.export_model(inst)
     out = tmp_path / "m.lp"
     m.write(str(out), format="lp", io_options={"symbolic_solver_labels": True})

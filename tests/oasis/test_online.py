@@ -17,7 +17,7 @@ UTIL_TOL = 1e-7
 
 
 def test_price_function_hits_L_at_zero_and_U_at_capacity():
-    inst = fig5_setting(1)
+    inst = fig5_setting(seed=1)
     b = price_bounds(inst)
     zero = prices_from_usage(inst, b, Usage.empty(inst))
     assert np.allclose(zero.p, b.L1) and np.allclose(zero.q, b.L2)
@@ -35,7 +35,7 @@ def test_price_function_hits_L_at_zero_and_U_at_capacity():
 def test_full_resource_gives_non_positive_payoff():
     """Appendix A: a schedule using a server whose resource r is exhausted (price U_1^r) has
     payoff <= 0; a job with no free resource at all gets no schedule."""
-    inst = fig5_setting(2)
+    inst = fig5_setting(seed=2)
     b = price_bounds(inst)
     i = int(np.argmax([inst.utility_of(j, int(inst.arrival[j])) for j in range(inst.n_jobs)]))
     res = best_schedule(inst, i, Prices.zeros(inst))
@@ -74,7 +74,7 @@ def test_theorem4_violated_on_shipped_instance():
 
 @pytest.mark.parametrize("seed", range(4))
 def test_offline_dominates_online_and_baselines(seed):
-    inst = tiny_instance(seed, n_jobs=4, horizon=5) if seed % 2 else fig5_setting(seed)
+    inst = tiny_instance(seed, n_jobs=4, horizon=5) if seed % 2 else fig5_setting(seed=seed)
     off = solve_exact(inst)
     assert off.is_optimal and check_schedule(inst, off).ok
     for fn in (online, fifo, drf, rrh, dorm):
@@ -86,7 +86,7 @@ def test_offline_dominates_online_and_baselines(seed):
 
 
 def test_online_outputs_and_payoffs():
-    inst = fig5_setting(4)
+    inst = fig5_setting(seed=4)
     sol = online(inst)
     assert set(sol.payoffs) == set(range(inst.n_jobs))
     assert all((sol.payoffs[i] > 0) == (i in sol.admitted) for i in range(inst.n_jobs))
@@ -98,7 +98,7 @@ def test_online_outputs_and_payoffs():
 
 
 def test_estimated_bounds():
-    inst = fig5_setting(5)
+    inst = fig5_setting(seed=5)
     exact = price_bounds(inst)
     est = estimated_bounds(inst, 0.5)
     used = exact.log_U1 > exact.log_L1

@@ -1,12 +1,11 @@
 import json
 from pathlib import Path
 
-import pytest
 
 from hetopt import cli
 from hetopt.data import instance_path
 from hetopt.placement import build_p1, build_p1_grouped, build_p2, build_p3, build_p3_cvxpy, generate_instance
-from hetopt.testing import check_card, check_notebook_figures, run_notebook
+from hetopt.testing import check_card
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,6 +45,3 @@ def test_cli_validate_and_bench(capsys):
     out = capsys.readouterr().out
     assert "jps N=40" in out and "largest certified" in out and "OA, 64 cuts + pruning" in out
 
-
-def test_notebook_runs():
-    check_notebook_figures(run_notebook(ROOT / "notebooks" / "placement.ipynb"))

@@ -105,3 +105,14 @@ def test_pruning_fixes_sizes_and_keeps_the_optimum():
     a, b = solve_exact(inst), solve_exact(inst, prune=False)
     assert a.is_optimal and b.is_optimal and a.info["pruned_sizes"] > 0 and b.info["pruned_sizes"] == 0
     assert a.objective == pytest.approx(b.objective, rel=1e-6)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_relaxed_lower_bound_below_exhaustive_optimum(seed):
+    from hetopt.placement.exact import relaxed_lower_bound
+
+    rng = np.random.default_rng(seed)
+    inst = random_instance(rng, S=2, K=int(rng.integers(2, 6)), comm=seed % 2 == 0)
+    best = exhaustive(inst)
+    lb = relaxed_lower_bound(inst)
+    assert 0 < lb <= best.objective * (1 + 1e-12)

@@ -18,7 +18,8 @@ import re
 from pathlib import Path
 from typing import Any, Mapping
 
-__all__ = ["card_rows", "check_card", "run_notebook", "notebook_images", "check_notebook_figures"]
+__all__ = ["card_rows", "check_card", "run_notebook", "notebook_images", "check_notebook_figures", "notebook_errors",
+           "notebook_text", "notebook_answer", "check_stored_notebook"]
 
 _ROW = re.compile(r"^\|\s*`([^`]+)`\s*\|\s*`([^`]+)`\s*\|\s*([^|]+?)\s*\|")
 
@@ -124,3 +125,51 @@ def check_notebook_figures(nb: Any, min_count: int = 1) -> int:
         _, counts = np.unique(np.round(flat, 3), axis=0, return_counts=True)
         assert counts.max() < 0.995 * len(flat), f"figure {k + 1} of the notebook is blank"
     return len(images)
+
+
+def notebook_errors(nb: Any) -> list[str]:
+    """The errors an executed notebook shows, as ``"Name: value"`` strings (empty when none)."""
+    return [f"{o.get('ename')}: {o.get('evalue')}" for c in nb.cells if c.cell_type == "code"
+            for o in c.get("outputs", []) if o.get("output_type") == "error"]
+
+
+def notebook_text(nb: Any) -> str:
+    """Everything the executed notebook's code cells printed (stream outputs), in order."""
+    return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
+
+
+def notebook_answer(nb: Any, name: str) -> Any:
+    """The value of ``name`` that an executed notebook shows.
+
+    Either the cell that assigns ``name`` ends with the expression ``name`` (its displayed
+    value is read back with :func:`ast.literal_eval`), or a cell printed a line
+    ``ANSWERS {"name": ...}`` (JSON).  Raises AssertionError when the notebook shows neither.
+    """
+    import ast
+    import json
+    import re
+
+    for cell in nb.cells:
+        if cell.cell_type == "code" and re.search(rf"^{re.escape(name)} = ", cell.source, re.M):
+            for o in cell.get("outputs", []):
+                if o.get("output_type") == "execute_result":
+                    return ast.literal_eval(o["data"]["text/plain"])
+    for line in notebook_text(nb).splitlines():
+        if line.startswith("ANSWERS "):
+            answers = json.loads(line[len("ANSWERS "):])
+            if name in answers:
+                return answers[name]
+    raise AssertionError(f"the notebook shows no value of {name}")
+
+
+def check_stored_notebook(path: str | Path) -> int:
+    """Assert a stored notebook has no outputs or execution counts and never chooses a matplotlib
+    backend (``matplotlib.use``: the reader's Jupyter decides).  Returns its number of code cells."""
+    import nbformat
+
+    nb = nbformat.read(str(path), as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    stored = [k for k, c in enumerate(code) if c.get("outputs") or c.get("execution_count") is not None]
+    assert not stored, f"{path}: code cells {stored} are stored with outputs"
+    assert not any("matplotlib.use" in c.source for c in code), f"{path} calls matplotlib.use"
+    return len(code)

@@ -1,0 +1,201 @@
+"""Sphinx extension of the hetopt site: pages generated from the package at build time.
+
+* ``config-inited``: writes one API page per public namespace (``hetopt`` and every subpackage
+  that declares ``__all__``) into ``docs/api/``: the namespace's docstring, then each export
+  (classes, functions, exceptions, data) through autodoc, numpydoc rendering the docstrings.
+* The ``hetopt-claims`` directive renders the claims ledger from :mod:`hetopt.claims`: the
+  summary counts and, per paper, one row per claim (id, location and statement, the paper's
+  number, the recorded verdict, the diagnosis).  ``:paper: NAME`` renders one paper's table.
+* ``autodoc-process-docstring``: ``|x|`` in a docstring (plain-text math) is text, not a
+  reStructuredText substitution.
+* The formulation cards of ``models/`` are included as they are (they cite the papers; the
+  test of the site checks that no page points to a paper's text outside the repository).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+from pathlib import Path
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
+
+#: Modules that are public namespaces without being packages (documented when importable).
+EXTRA_NAMESPACES = ("hetopt.plot",)
+
+
+
+# -- API pages --------------------------------------------------------------------------------
+def public_namespaces() -> list[tuple[str, list[str]]]:
+    """``(module name, exported names)`` of ``hetopt`` and of each subpackage with ``__all__``."""
+    import hetopt
+
+    out = [("hetopt", list(hetopt.__all__))]
+    names = [f"hetopt.{m.name}" for m in pkgutil.iter_modules(hetopt.__path__) if m.ispkg]
+    names += [n for n in EXTRA_NAMESPACES if n not in names and importlib.util.find_spec(n) is not None]
+    for name in sorted(names):
+        exports = getattr(importlib.import_module(name), "__all__", None)
+        if exports:
+            out.append((name, list(exports)))
+    return out
+
+
+def _kind(obj) -> str:
+    if inspect.isclass(obj):
+        return "exception" if issubclass(obj, BaseException) else "class"
+    if callable(obj):
+        return "function"
+    return "data"
+
+
+_SECTIONS = (("class", "Classes"), ("function", "Functions"), ("exception", "Exceptions"), ("data", "Data"))
+
+
+def _api_page(module: str, exports: list[str]) -> str:
+    """One page per namespace: its docstring, then every export grouped by kind (autodoc)."""
+    mod = importlib.import_module(module)
+    names = [n for n in exports if not (n.startswith("__") and n.endswith("__"))]
+    by_kind: dict[str, list[str]] = {}
+    for name in names:
+        by_kind.setdefault(_kind(getattr(mod, name)), []).append(name)
+    title = f"``{module}``"
+    lines = [title, "=" * len(title), "", f".. automodule:: {module}", "   :no-members:", "",
+             f".. currentmodule:: {module}", ""]
+    for kind, heading in _SECTIONS:
+        if not by_kind.get(kind):
+            continue
+        lines += [heading, "-" * len(heading), ""]
+        for name in by_kind[kind]:
+            lines.append(f".. auto{kind}:: {name}")
+            if kind in ("class", "exception"):
+                lines.append("   :members:")
+            lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def write_api_pages(app: Sphinx, config) -> None:
+    """Write ``docs/api/<module>.rst`` for every public namespace (only when its text changed)."""
+    api = Path(app.srcdir) / "api"
+    api.mkdir(exist_ok=True)
+    wanted = {}
+    for module, exports in public_namespaces():
+        wanted[f"{module}.rst"] = _api_page(module, exports)
+    for stale in api.glob("hetopt*.rst"):
+        if stale.name not in wanted:
+            stale.unlink()
+    for name, text in wanted.items():
+        path = api / name
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+
+
+# -- docstrings -------------------------------------------------------------------------------
+_TABLE_ROW = re.compile(r"\s*(\+[-=+]|\|(\s|$))")  # grid-table rows and line blocks stay as they are
+_LITERAL = re.compile(r"(``.+?``)")
+_BARS = re.compile(r"(?<![\\|])\|(?=[^\s|`])([^|`\n]*?[^\s|\\])\|(?![|_])")
+
+
+def escape_bars(app: Sphinx, what: str, name: str, obj, options, lines: list[str]) -> None:
+    """Render ``|Psi|`` (a cardinality or an absolute value) as text, not a substitution.
+
+    The docstrings write math in plain text, and the package defines no reStructuredText
+    substitutions, so ``|x|`` outside inline literals is always meant literally.
+    """
+    for k, line in enumerate(lines):
+        if "|" in line and not _TABLE_ROW.match(line):
+            parts = _LITERAL.split(line)
+            lines[k] = "".join(p if p.startswith("``") else _BARS.sub(r"\\|\1\\|", p) for p in parts)
+
+
+# -- claims ledger ----------------------------------------------------------------------------
+def _para(text: str, *, literal: bool = False, strong: bool = False) -> nodes.paragraph:
+    inner = nodes.literal(text, text) if literal else nodes.strong(text, text) if strong else nodes.Text(text)
+    return nodes.paragraph("", "", inner)
+
+
+def _table(headers: list[str], rows: list[list[nodes.Node | list[nodes.Node]]], widths: list[int],
+           classes: list[str]) -> nodes.table:
+    table = nodes.table(classes=["hetopt-table", "colwidths-given", *classes])
+    group = nodes.tgroup(cols=len(headers))
+    table += group
+    for w in widths:
+        group += nodes.colspec(colwidth=w)
+    head = nodes.thead()
+    group += head
+    row = nodes.row()
+    for h in headers:
+        row += nodes.entry("", _para(h))
+    head += row
+    body = nodes.tbody()
+    group += body
+    for cells in rows:
+        row = nodes.row()
+        for cell in cells:
+            entry = nodes.entry()
+            entry.extend(cell if isinstance(cell, list) else [cell])
+            row += entry
+        body += row
+    return table
+
+
+def summary_node(items) -> nodes.table:
+    """The counts of verdicts per paper, as :func:`hetopt.claims.summary_table` computes them."""
+    from hetopt.claims import summary_table
+
+    t = summary_table(items)
+    rows = [[_para(str(v)) for v in row] for row in t.rows]
+    return _table(list(t.columns), rows, [1] * len(t.columns), ["hetopt-claims-summary"])
+
+
+def claims_node(items) -> nodes.table:
+    """One row per claim: id, location and statement, paper's number, verdict, diagnosis."""
+    rows = []
+    for c in items:
+        ident = _para(c.id, literal=True)
+        ident["ids"].append(nodes.make_id(c.id))
+        where = [_para(c.location, strong=True), _para(c.statement)]
+        verdict = _para(c.verdict.value)
+        verdict["classes"].append(f"verdict-{c.verdict.value}")
+        rows.append([ident, where, _para(c.paper_value), verdict, _para(c.diagnosis)])
+    return _table(["id", "location", "paper value", "verdict", "diagnosis"], rows, [16, 20, 12, 12, 40],
+                  ["hetopt-claims"])
+
+
+class ClaimsDirective(SphinxDirective):
+    """``hetopt-claims``: the ledger (summary + one section per paper) or one paper's table."""
+
+    has_content = False
+    option_spec = {"paper": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        from hetopt.claims import PAPERS, claims
+
+        self.env.note_dependency(str(Path(importlib.import_module("hetopt.claims").__file__)))
+        paper = self.options.get("paper")
+        if paper is not None:
+            if paper not in PAPERS:
+                raise self.error(f"hetopt-claims: paper is {paper!r}; expected one of {', '.join(PAPERS)}")
+            items = claims(paper)
+            return [summary_node(items), claims_node(items)]
+        out: list[nodes.Node] = [summary_node(claims())]
+        for name in PAPERS:
+            items = claims(name)
+            if not items:
+                continue
+            sec = nodes.section(ids=[f"claims-{name}"], names=[f"claims-{name}"])
+            sec += nodes.title("", f"{name} ({len(items)} claims)")
+            sec += claims_node(items)
+            out.append(sec)
+        return out
+
+
+def setup(app: Sphinx) -> dict:
+    app.connect("config-inited", write_api_pages)
+    app.connect("autodoc-process-docstring", escape_bars, priority=400)
+    app.add_directive("hetopt-claims", ClaimsDirective)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,49 @@
+"""Write a teaching notebook (no outputs) from a list of ("md" | "code", source) cells.
+
+Kept outside the package: ``python notebooks/generate/<paper>.py`` regenerates
+``notebooks/<paper>.ipynb`` (stable cell ids, no outputs); edit the generator, not the notebook JSON.
+The test ``tests/<paper>/test_notebook.py`` executes the written notebook.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from textwrap import dedent
+
+import nbformat
+
+NOTEBOOKS = Path(__file__).resolve().parents[1]
+
+
+class Cells(list):
+    """The cells of a notebook in order, as ("md" | "code", source) pairs."""
+
+    def md(self, text: str) -> None:
+        self.append(("md", text))
+
+    def code(self, text: str) -> None:
+        self.append(("code", text))
+
+
+def build(name: str, cells: list[tuple[str, str]]) -> nbformat.NotebookNode:
+    """The notebook of ``cells`` (no outputs, cell ids ``<name>-NN``)."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["language_info"] = {"name": "python"}
+    for kind, src in cells:
+        src = dedent(src).strip("\n")
+        nb.cells.append(nbformat.v4.new_markdown_cell(src) if kind == "md" else nbformat.v4.new_code_cell(src))
+    for k, cell in enumerate(nb.cells):
+        cell["id"] = f"{name}-{k:02d}"
+    nbformat.validate(nb)
+    return nb
+
+
+def write(name: str, cells: list[tuple[str, str]]) -> Path:
+    """Write ``notebooks/<name>.ipynb`` from ``cells`` and return its path."""
+    nb = build(name, cells)
+    path = NOTEBOOKS / f"{name}.ipynb"
+    nbformat.write(nb, str(path))
+    print(f"wrote {path} ({len(nb.cells)} cells)", file=sys.stderr)
+    return path

@@ -1,0 +1,151 @@
+"""The documentation site builds with warnings as errors and has every page it promises.
+
+One build (notebooks rendered, not executed) serves every test of this module; the full build,
+which executes the notebooks, and the browser check are in ``test_browser.py`` (slow).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from tests.docs.site import DOCS, ROOT, build, ids, tables
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    return build(tmp_path_factory.mktemp("docs"), execute=False)
+
+
+def _read(site, page: str) -> str:
+    path = site / page
+    assert path.is_file(), f"{page} was not built"
+    return path.read_text(encoding="utf-8")
+
+
+def test_home_and_fixed_pages_exist(site):
+    for page in ["index.html", "getting-started.html", "claims.html", "gallery.html", "cli.html",
+                 "api/index.html", "papers/index.html"]:
+        _read(site, page)
+    home = _read(site, "index.html")
+    for target in ["getting-started.html", "claims.html", "gallery.html", "api/index.html", "cli.html"]:
+        assert f'href="{target}' in home, f"the home page does not link {target}"
+
+
+def test_one_page_per_paper_with_its_card():
+    from hetopt.claims import PAPERS
+
+    for paper in PAPERS:
+        src = DOCS / "papers" / f"{paper}.md"
+        assert src.is_file(), f"no page docs/papers/{paper}.md for paper {paper!r} of hetopt.claims.PAPERS"
+
+
+def test_paper_pages_render_the_cards(site):
+    from hetopt.claims import PAPERS, claims
+
+    for paper in PAPERS:
+        src = (DOCS / "papers" / f"{paper}.md").read_text(encoding="utf-8")
+        card = re.search(r"```\{include\} \.\./\.\./(models/[\w.-]+\.md)", src)
+        assert card, f"docs/papers/{paper}.md does not include a card of models/"
+        card_text = (ROOT / card.group(1)).read_text(encoding="utf-8")
+        title = card_text.splitlines()[0].lstrip("# ").strip()
+        html = _read(site, f"papers/{paper}.html")
+        words = re.findall(r"[A-Za-z]{4,}", title)
+        assert all(w in html for w in words), f"papers/{paper}.html lacks the title of {card.group(1)}"
+        assert "shared/papers" not in html, f"papers/{paper}.html points to a paper text outside the repository"
+        for c in claims(paper):
+            assert c.id in html, f"papers/{paper}.html lacks claim {c.id}"
+
+
+def test_claims_page_lists_every_claim_and_the_counts(site):
+    from hetopt.claims import PAPERS, claims
+
+    html = _read(site, "claims.html")
+    anchors = ids(html)
+    rows = {}
+    for table in tables(html):
+        for row in table[1:]:
+            rows[row[0]] = row
+    every = claims()
+    assert every, "hetopt.claims.claims() is empty"
+    for c in every:
+        assert c.id in rows, f"claims.html has no row for claim {c.id}"
+        _, location, paper_value, verdict, diagnosis = rows[c.id]
+        assert verdict == c.verdict.value, f"{c.id}: the page shows verdict {verdict!r}"
+        assert c.location in location and " ".join(c.diagnosis.split()) in diagnosis
+        assert " ".join(c.paper_value.split()) == paper_value
+        assert re.sub(r"[^a-z0-9]+", "-", c.id.lower()) in anchors, f"claims.html has no anchor for {c.id}"
+    # The summary: counted here from the claims, not by the code that renders the page.
+    summary = next(t for t in tables(html) if t[0][:2] == ["paper", "claims"])
+    head, body = summary[0], {r[0]: r for r in summary[1:]}
+    by_paper = {p: Counter(c.verdict.value for c in every if c.paper == p) for p in PAPERS}
+    total = Counter(c.verdict.value for c in every)
+    for paper, counts in [*by_paper.items(), ("all", total)]:
+        if paper != "all" and not counts:
+            continue
+        row = dict(zip(head, body[paper]))
+        assert int(row["claims"]) == sum(counts.values()), f"summary row {paper}: {row}"
+        for verdict, n in counts.items():
+            assert int(row[verdict]) == n, f"summary row {paper}, {verdict}: {row[verdict]} != {n}"
+
+
+def test_api_pages_document_every_public_name(site):
+    import importlib
+    import pkgutil
+
+    import hetopt
+
+    namespaces = ["hetopt"] + [f"hetopt.{m.name}" for m in pkgutil.iter_modules(hetopt.__path__)
+                               if m.ispkg or m.name == "plot"]
+    index = _read(site, "api/index.html")
+    for name in namespaces:
+        exports = getattr(importlib.import_module(name), "__all__", None)
+        if not exports:
+            continue
+        assert f'href="{name}.html"' in index, f"api/index.html does not link the page of {name}"
+        anchors = ids(_read(site, f"api/{name}.html"))
+        missing = [e for e in exports if not e.startswith("__") and f"{name}.{e}" not in anchors]
+        assert not missing, f"api/{name}.html does not document {missing}"
+
+
+def test_cli_page_documents_every_command(site):
+    import argparse
+
+    from hetopt.cli import build_parser
+
+    html = _read(site, "cli.html")
+    anchors = ids(html)
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for command, parser in sub.choices.items():
+        assert f"hetopt-{command}" in anchors, f"cli.html has no section for the command {command}"
+        section = html.split(f'id="hetopt-{command}"', 1)[1].split("<section", 1)[0]  # up to the next command
+        rows = [row for table in tables(section) for row in table[1:]]
+        options = {name.split()[0] for row in rows for name in row[0].split(", ")}
+        for action in parser._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            for flag in action.option_strings or [action.metavar or action.dest]:
+                assert flag in options, f"cli.html lacks argument {flag} of {command}"
+
+
+def test_gallery_lists_every_notebook(site):
+    gallery = _read(site, "gallery.html")
+    notebooks = sorted((ROOT / "notebooks").glob("*.ipynb"))
+    assert notebooks, "notebooks/ has no notebook"
+    for nb in notebooks:
+        _read(site, f"notebooks/{nb.stem}.html")
+        assert f'href="notebooks/{nb.stem}.html"' in gallery, f"gallery.html does not link {nb.name}"
+
+
+def test_getting_started_shows_the_readme_commands():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    first_block = readme.split("```")[1]
+    commands = [line.strip() for line in first_block.splitlines()[1:] if line.strip()]
+    assert commands, "README.md's first code block is empty"
+    page = (DOCS / "getting-started.md").read_text(encoding="utf-8")
+    for cmd in commands:
+        assert cmd in page, f"docs/getting-started.md lacks the README command {cmd!r}"
+    build_cmd = re.search(r'pip install "\.\[docs\]" && sphinx-build [^\n`]+', readme)
+    assert build_cmd and build_cmd.group(0) in page, "README's documentation build command differs from the site's"

@@ -1,0 +1,50 @@
+"""Every name a card's "Plug-in protocol" section tells the user to call exists where it says.
+
+The section is what a user reads to write their own policy; a renamed or unexported function
+would leave it pointing at nothing.
+"""
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CARDS = {"liu2024-placement.md": "hetopt.placement", "hare2022.md": "hetopt.hare", "oasis2018.md": "hetopt.oasis",
+         "wang2019-contention.md": "hetopt.contention", "hadar2024.md": "hetopt.hadar", "gavel.md": "hetopt.gavel"}
+#: Attributes of objects the protocol hands to the user (not module-level names).
+MEMBERS = {"hetopt.oasis": {"Cluster": ["active", "remaining", "try_place", "release", "free"],
+                            "Prices": ["p", "q"]},
+           "hetopt.hare": {"HareInstance": ["task_job", "task_round", "task_compute"]},
+           "hetopt.hadar": {"Policy": ["reset", "allocate"],
+                            "RoundState": ["inst", "index", "now", "round_length", "restart_delay", "remaining",
+                                           "active", "previous", "attained", "rounds_received"]}}
+
+
+def section(card: str) -> str:
+    text = (ROOT / "models" / card).read_text()
+    m = re.search(r"^## Plug-in protocol.*?(?=^## )", text, flags=re.S | re.M)
+    assert m, f"{card} has no '## Plug-in protocol' section"
+    return m.group(0)
+
+
+@pytest.mark.parametrize("card,module", sorted(CARDS.items()))
+def test_plugin_section_names_exist(card, module):
+    mod = importlib.import_module(module)
+    text = section(card)
+    called = set(re.findall(r"`(?:hetopt\.)?([A-Za-z_][A-Za-z_0-9]*)\(", text))  # `name(` in code spans
+    called -= {"policy", "gpu_rule", "rule", "f", "lambda", "max", "MyPolicy", "isinstance", "__call__"}
+    called -= {a for attrs in MEMBERS.get(module, {}).values() for a in attrs}  # checked on their class below
+    assert called, f"{card}: the section names no function"
+    import hetopt
+
+    missing = [n for n in called if not hasattr(mod, n) and not hasattr(hetopt, n)]
+    assert not missing, f"{card}: {missing} are not exported by {module} or hetopt"
+    for cls, attrs in MEMBERS.get(module, {}).items():
+        assert all(a in text for a in attrs), f"{card}: the section no longer names {cls}'s {attrs}"
+        obj = getattr(mod, cls)
+        fields = set(dir(obj)) | set(getattr(obj, "__dataclass_fields__", {}))
+        if cls == "Cluster":  # instance attributes set in __init__
+            fields |= set(obj.__init__.__code__.co_names)
+        assert all(a in fields for a in attrs), (cls, [a for a in attrs if a not in fields])
