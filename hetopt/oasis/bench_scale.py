@@ -52,7 +52,7 @@ def colgen_scale(quick: bool = False) -> Table:
     for eng, (r, s) in res.items():
         t.add(small.n_jobs, small.horizon, small.n_worker_servers + small.n_ps_servers, eng, s, r.iterations, r.converged,
               r.lp_value, r.bound, r.compact_bound, ratio if eng == "arrays" else 1.0)
-    for n, limit in ([(20, 5.0)] if quick else [(100, 150.0), (300, 280.0)]):
+    for n, limit in ([(10, 3.0)] if quick else [(100, 150.0), (300, 280.0)]):
         inst = bench_instance(n, 20, 100)
         t0 = time.perf_counter()
         r = lp_bound(inst, max_iterations=100_000, time_limit=limit)
