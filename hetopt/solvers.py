@@ -428,6 +428,7 @@ def solve_milp(
     raise_on_failure: bool = True,
     require_incumbent: bool = True,
     options: dict[str, Any] | None = None,
+    x0: Any = None,
 ) -> tuple[Solution, np.ndarray | None]:
     """Solve ``min/max c x  s.t.  A_ub x <= b_ub,  A_eq x = b_eq,  lb <= x <= ub`` with HiGHS.
 
@@ -465,6 +466,9 @@ def solve_milp(
     options : dict, optional
         Overriding the arguments above: scipy ``milp`` option names (``node_limit``,
         ``presolve``, ``disp``, ``mip_rel_gap``, ``time_limit``) or any HiGHS option name.
+    x0 : array_like, shape (n,), optional
+        A starting point handed to HiGHS (``setSolution``): for a MILP, a feasible ``x0`` is
+        the first incumbent; HiGHS checks it and ignores an infeasible one.
 
     Returns
     -------
@@ -535,6 +539,13 @@ def solve_milp(
         lp.sense_ = highspy.ObjSense.kMaximize if sense == "max" else highspy.ObjSense.kMinimize
         if h.passModel(lp) == highspy.HighsStatus.kError:
             raise SolverError("HiGHS rejected the model")
+        if x0 is not None:
+            if np.size(x0) != n:
+                raise ValueError(f"x0 has {np.size(x0)} entries; expected one per variable ({n})")
+            start_sol = highspy.HighsSolution()
+            start_sol.col_value = np.asarray(x0, dtype=float).ravel().tolist()
+            start_sol.value_valid = True
+            h.setSolution(start_sol)
         h.run()
         code = int(h.getModelStatus())
         message = h.modelStatusToString(h.getModelStatus())

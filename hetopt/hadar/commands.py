@@ -94,7 +94,9 @@ def bench(quick: bool = False) -> list[Table]:
     for p, (r, dt) in res.items():
         sims.add(p, dt, r.total_duration / 3600, r.average_jct / 3600, r.utilization, r.total_duration / base,
                  dt <= 60.0)
-    return [rows, sims]
+    from .bench_scale import p1_scale
+
+    return [rows, sims, p1_scale(quick)]
 
 
 def export_model(inst: HadarInstance):

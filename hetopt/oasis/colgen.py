@@ -57,6 +57,8 @@ class LPBound(Solution):
     columns: Mapping[int, list[JobSchedule]] = field(default_factory=dict)
     colgen_bound: float = float("inf")
     compact_bound: float = float("inf")
+    #: (round, master LP value, Lagrangian bound at the priced point, smoothing weight, columns added)
+    history: list = field(default_factory=list)
 
 
 def _dense_prices(inst: OasisInstance, m: pyo.ConcreteModel) -> Prices:
@@ -72,15 +74,30 @@ def _same(a: JobSchedule, b: JobSchedule) -> bool:
     return np.array_equal(a.workers, b.workers) and np.array_equal(a.ps, b.ps)
 
 
-def compact_lp_bound(inst: OasisInstance, *, threads: int = 1) -> float:
-    """Optimum of the LP relaxation of the compact MILP (1)-(13): an upper bound on OPT."""
-    m = build_offline(inst)
-    pyo.TransformationFactory("core.relax_integer_vars").apply_to(m)
-    return float(solve_model(m, "highs", threads=threads).objective)
+def compact_lp_bound(inst: OasisInstance, *, threads: int = 1, engine: str = "arrays") -> float:
+    """Optimum of the LP relaxation of the compact MILP (1)-(13): an upper bound on OPT.
+
+    ``engine="arrays"`` builds the rows with numpy (:mod:`hetopt.oasis.arrays`, without the
+    optional valid inequalities, so the same LP), ``"pyomo"`` from
+    :func:`~hetopt.oasis.model.build_offline`.
+    """
+    if engine == "pyomo":
+        m = build_offline(inst)
+        pyo.TransformationFactory("core.relax_integer_vars").apply_to(m)
+        return float(solve_model(m, "highs", threads=threads).objective)
+    if engine != "arrays":
+        raise ValueError(f"engine is {engine!r}; expected 'arrays' or 'pyomo'")
+    from ..solvers import solve_milp
+    from .arrays import build_offline_arrays
+
+    arr = build_offline_arrays(inst, tighten=False)
+    sol, _ = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
+                        ub=arr.ub, threads=threads)
+    return float(sol.objective)
 
 
 def lp_bound(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float | None = 60.0,
-             threads: int = 1) -> LPBound:
+             threads: int = 1, engine: str = "arrays", smoothing: float = 0.5, compact: bool = True) -> LPBound:
     """Column generation for the LP relaxation of (14); a certified upper bound on OPT.
 
     Parameters
@@ -89,14 +106,32 @@ def lp_bound(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float
     max_iterations : int
         Master solves before stopping (the bound stays valid when stopped early).
     time_limit : float, optional
-        Seconds for the DP phase; the final exact pricing always runs.
+        Seconds; with ``engine="pyomo"`` for the DP phase only (its final exact pricing always
+        runs); with ``"arrays"`` every round prices exactly, so the run stops at the limit.
     threads : int
+    engine : {"arrays", "pyomo"}
+        ``"arrays"`` (default): the master in one ``highspy`` model with columns added in place
+        (:class:`~hetopt.oasis.master.Master`), exact DP pricing of (27)
+        (:class:`~hetopt.oasis.pricing.JobPricer`) and Wentges dual smoothing; every round
+        yields a certified bound.  ``"pyomo"``: the master rebuilt by
+        :func:`~hetopt.oasis.model.build_dual` each round, Alg. 2 pricing, ILP pricing to certify.
+    smoothing : float
+        Wentges weight ``alpha`` in [0, 1) of the stability centre (``"arrays"`` only; 0: none).
+    compact : bool
+        Also compute :func:`compact_lp_bound` and return the smaller bound.
 
     Returns
     -------
     LPBound
         ``bound`` (valid upper bound on the optimum of (1)), ``objective`` the master LP value.
     """
+    if engine == "arrays":
+        from .colgen_arrays import lp_bound_arrays
+
+        return lp_bound_arrays(inst, max_iterations=max_iterations, time_limit=time_limit, threads=threads,
+                               smoothing=smoothing, compact=compact)
+    if engine != "pyomo":
+        raise ValueError(f"engine is {engine!r}; expected 'arrays' or 'pyomo'")
     start = time.perf_counter()
     empty = Usage.empty(inst)
     cols: dict[int, list[JobSchedule]] = {i: [] for i in range(inst.n_jobs)}
@@ -140,7 +175,7 @@ def lp_bound(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float
         if not added:
             converged = dp_phase
             break
-    compact = compact_lp_bound(inst, threads=threads)
+    compact = compact_lp_bound(inst, threads=threads, engine="pyomo") if compact else float("inf")
     log.info("lp_bound: %d master solves, LP %.6g, column-generation bound %.6g, compact LP %.6g", it, lp_value, bound, compact)
     colgen_bound = max(bound, lp_value)  # equal up to round-off when converged (weak duality)
     bound = min(colgen_bound, compact)

@@ -20,7 +20,8 @@ __all__ = ["solve_exact"]
 
 
 def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap: float | None = None,
-                  threads: int = 1, solver: str = "highs") -> OasisSolution:
+                  threads: int = 1, solver: str = "highs", engine: str = "pyomo", tighten: bool | tuple = False,
+                  warm_start: bool = True) -> OasisSolution:
     """Certified optimum (or incumbent and dual bound) of the offline problem (1)-(13).
 
     Parameters
@@ -32,6 +33,18 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
         Relative gap at which the solver may stop (default: exact, 1e-9).
     threads : int
     solver : {"highs", "scip"}
+        SCIP runs the Pyomo model (``engine`` is then ignored).
+    engine : {"pyomo", "arrays"}
+        ``"pyomo"`` (default): :func:`build_offline`.  ``"arrays"``: the same model built with
+        numpy (:func:`~hetopt.oasis.arrays.build_offline_arrays`) and solved by HiGHS directly,
+        with OASiS's online schedule as the first incumbent.  Both certify the same optima; in
+        the benchmark run of ``models/oasis2018.md`` (Scale) the Pyomo route was the faster at
+        20-40 jobs (HiGHS's search is sensitive to row and column order), so it stays the default.
+    tighten : bool or tuple of str
+        Valid inequalities (V1)-(V5) of :mod:`hetopt.oasis.arrays` (``"arrays"`` only); off by
+        default: they tighten the root LP by 1-2% but did not speed up the search consistently.
+    warm_start : bool
+        Hand OASiS's online schedule (Alg. 1) to HiGHS as the first incumbent (``"arrays"`` only).
 
     Returns
     -------
@@ -42,6 +55,11 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
     from ..inputs import check_instance
 
     check_instance(inst, OasisInstance, "inst")
+    if engine not in ("arrays", "pyomo"):
+        raise ValueError(f"engine is {engine!r}; expected 'arrays' or 'pyomo'")
+    if engine == "arrays" and solver == "highs":
+        return _solve_arrays(inst, time_limit=time_limit, mip_gap=mip_gap, threads=threads, tighten=tighten,
+                             warm_start=warm_start)
     model = build_offline(inst)
     sol = solve_model(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads, require_incumbent=False)
     if sol.objective is None:
@@ -60,3 +78,37 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
     status = sol.status if sol.status in (Status.OPTIMAL, Status.TIME_LIMIT) else Status.FEASIBLE
     return make_solution(inst, scheds, status=status, bound=sol.bound, wall_time=sol.wall_time, solver=f"offline-{solver}",
                          message=sol.message, details={"solver_objective": sol.objective})
+
+
+def _solve_arrays(inst: OasisInstance, *, time_limit, mip_gap, threads, tighten, warm_start) -> OasisSolution:
+    import time
+
+    from ..solvers import solve_milp
+    from .arrays import build_offline_arrays, schedules_from_x, x_from_schedules
+    from .online import online
+
+    start = time.perf_counter()
+    arr = build_offline_arrays(inst, tighten=tighten)
+    heur = online(inst) if warm_start else None
+    x0 = x_from_schedules(inst, arr, heur.schedules) if heur is not None else None
+    sol, x = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
+                        ub=arr.ub, integrality=arr.integrality, time_limit=time_limit, mip_gap=mip_gap,
+                        threads=threads, x0=x0, raise_on_failure=False)
+    if sol.status in (Status.INFEASIBLE, Status.UNBOUNDED, Status.ERROR):  # (1)-(13) always has x = 0
+        raise SolverError(f"offline MILP (arrays): {sol.status.value} ({sol.message})")
+    wall = time.perf_counter() - start
+    if x is None:
+        if heur is None:
+            heur = online(inst)
+        return make_solution(inst, heur.schedules, status=Status.TIME_LIMIT, bound=sol.bound, wall_time=wall,
+                             solver="offline-arrays", message=f"{sol.message}; no solver incumbent, OASiS (Alg. 1) schedule reported",
+                             details={"solver_objective": None, "incumbent": "oasis-online"})
+    scheds = schedules_from_x(inst, arr, x)
+    rep = check_schedule(inst, scheds)
+    if not rep.ok:
+        raise SolverError(f"offline MILP (arrays): the solver's schedule fails the checker: {rep.violations[:3]}")
+    status = sol.status if sol.status in (Status.OPTIMAL, Status.TIME_LIMIT) else Status.FEASIBLE
+    return make_solution(inst, scheds, status=status, bound=sol.bound, wall_time=wall, solver="offline-arrays",
+                         message=sol.message, details={"solver_objective": sol.objective,
+                                                       "warm_start": None if heur is None else heur.total_utility,
+                                                       "rows": dict(arr.rows)})

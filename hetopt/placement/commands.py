@@ -97,6 +97,9 @@ def bench(quick: bool = False) -> list[Table]:
                    "12.98 h (K=100); JPS N=40 2.1 s (K=50), 114.6 s (K=300).")
     t.notes.append("goals here: certified optimum S=4 K=30 < 10 s and K=100 < 60 s; has K=30 < 5 s; jps N=40 K=300 < 5 s.")
     tables.append(t)
+    from .bench_scale import exact_scale
+
+    tables.append(exact_scale(quick))
     return tables
 
 

@@ -45,7 +45,8 @@ def relaxed_lower_bound(inst: PlacementInstance) -> float:
 
 
 def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: float | None = None, *,
-                rel_gap: float = 1e-7, threads: int | None = None, max_iterations: int = 200) -> PlacementSolution:
+                rel_gap: float = 1e-7, threads: int | None = None, max_iterations: int = 200,
+                tangent_points: int = 64, prune: bool = True) -> PlacementSolution:
     """The optimum of P1 (eq. (8), with communication), with a certified lower bound.
 
     Parameters
@@ -62,6 +63,12 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
     threads : int, optional
     max_iterations : int
         Outer-approximation iterations before giving up with status FEASIBLE.
+    tangent_points : int
+        Initial tangent cuts per job of the HiGHS master (geometrically spaced over V_i's range);
+        more cuts mean fewer outer-approximation rounds.
+    prune : bool
+        Bound each job's throughput V_i and worker count K_i from the starting incumbent's value
+        (:func:`_prune_by_incumbent`) before the first master; the optimum is unchanged.
 
     Returns
     -------
@@ -99,11 +106,12 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
                              info={"route": "grouped MINLP (SCIP)", "groups": len(m._groups)})
     if solver != "highs":
         raise ValueError(f"solver is {solver!r}; expected 'highs' or 'scip'")
-    m = build_p1_grouped(inst, computation="cuts")
+    m = build_p1_grouped(inst, computation="cuts", tangent_points=tangent_points)
     from .baselines import optimus_lb  # a cheap incumbent, so that a stopped run still reports one
 
     best_a = optimus_lb(inst, reading="balanced_gains").assignment
     best_val, lower = average_jct(inst, best_a), relaxed_lower_bound(inst)
+    pruned = _prune_by_incumbent(inst, m, best_val) if prune else 0
     status = Status.FEASIBLE
     it = 0
     for it in range(1, max_iterations + 1):
@@ -136,7 +144,44 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
                          bound=min(lower, best_val),
                          message=f"outer approximation, {it} iterations",
                          info={"route": "grouped MILP + outer approximation (HiGHS)", "groups": len(m._groups),
-                               "iterations": it})
+                               "iterations": it, "pruned_sizes": pruned})
+
+
+def _prune_by_incumbent(inst: PlacementInstance, m: pyo.ConcreteModel, upper: float) -> int:
+    """Tighten the grouped master with bounds implied by an achieved average JCT ``upper``.
+
+    Every assignment at least as good as ``upper`` has S upper >= T_i |Pi_i| / V_i + sum_{j != i}
+    T_j |Pi_j| / Vmax_j (communication latency >= 0, Vmax_j the throughput of job j's fastest
+    K - S + 1 workers), so V_i >= Vmin_i; with K_i workers of at most rho_max_i each, K_i >=
+    ceil(Vmin_i / rho_max_i) =: Kmin_i, and K_i <= K - sum_{j != i} Kmin_j.  Sets the lower bound
+    of ``Vn`` and fixes the excluded ``size`` binaries at 0; returns how many were fixed.
+    (Margins of 1e-9 relative keep the bounds valid under rounding.)
+    """
+    S, K = inst.n_jobs, inst.n_workers
+    rho = inst.throughput
+    vmax = np.sort(rho, axis=1)[:, ::-1][:, : K - S + 1].sum(axis=1)
+    work = inst.epochs * inst.dataset_size
+    lb = work / vmax
+    budget = S * upper * (1 + 1e-9) - (lb.sum() - lb)
+    kmin = np.ones(S, dtype=np.int64)
+    for i in range(S):
+        if budget[i] <= 0:
+            continue
+        vmin = work[i] / budget[i] * (1 - 1e-9)
+        rmax = float(pyo.value(m.rmax[i]))
+        lo = max(m.Vn[i].lb, vmin / rmax)
+        if lo <= m.Vn[i].ub:
+            m.Vn[i].setlb(lo)
+        kmin[i] = max(1, math.ceil(vmin / float(rho[i].max()) - 1e-9))
+    fixed = 0
+    if hasattr(m, "size"):
+        for i in range(S):
+            kmax = K - (kmin.sum() - kmin[i])
+            for n in m.SIZES:
+                if (n < kmin[i] or n > kmax) and not m.size[i, n].fixed:
+                    m.size[i, n].fix(0)
+                    fixed += 1
+    return fixed
 
 
 def exhaustive(inst: PlacementInstance, *, max_assignments: int = EXHAUSTIVE_LIMIT, chunk: int = 200_000) -> PlacementSolution:

@@ -43,7 +43,14 @@ def test_validate_table():
 
 def test_bench_quick():
     tables = commands.bench(quick=True)
-    assert len(tables) == 2 and all(len(t.rows) > 0 for t in tables)
+    assert len(tables) == 3 and all(len(t.rows) > 0 for t in tables)
+    p1 = tables[2]
+    # HiGHS and SCIP certify the same optimum wherever both prove one
+    by_size = {}
+    for a in p1.attempts:
+        if a.certified:
+            by_size.setdefault(a.size, []).append(a.objective)
+    assert by_size and all(max(v) - min(v) <= 1e-6 * max(1.0, abs(max(v))) for v in by_size.values())
 
 
 def test_export_model_writes_lp(inst, tmp_path):

@@ -33,8 +33,15 @@ def test_export_model_writes_lp(tmp_path):
 
 def test_bench_quick():
     tables = commands.bench(quick=True)
-    assert len(tables) == 3 and all(isinstance(t, Table) for t in tables)
+    assert len(tables) == 5 and all(isinstance(t, Table) for t in tables)
     assert all(r[3] for r in tables[2].rows)  # every scheme feasible
+    scale, colgen = tables[3], tables[4]
+    assert all(a.objective <= a.bound * (1 + 1e-9) + 1e-9 for a in scale.attempts if a.bound is not None)
+    # same instance, both engines converged: the same LP value
+    arrays, pyomo = colgen.rows[0], colgen.rows[1]
+    if arrays[6] and pyomo[6]:
+        assert abs(arrays[7] - pyomo[7]) <= 1e-6 * max(1.0, abs(pyomo[7]))
+    assert all(r[8] >= r[7] - 1e-6 for r in colgen.rows)  # every bound above its master LP value
 
 
 def test_validate_table():

@@ -42,5 +42,6 @@ def test_cli_validate_and_bench(capsys):
     out = capsys.readouterr().out
     assert "solve_exact" in out and "2/2 certified" in out
     assert cli.main(["bench", "placement", "--quick"]) == 0
-    assert "jps N=40" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "jps N=40" in out and "largest certified" in out and "OA, 64 cuts + pruning" in out
 

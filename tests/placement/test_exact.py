@@ -85,6 +85,28 @@ def test_relabelled_workers_same_optimum():
     assert solve_exact(other).objective == pytest.approx(solve_exact(inst).objective, rel=OBJ_RTOL)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_tangent_point_count_changes_iterations_not_the_optimum(seed):
+    from hetopt.placement import exhaustive, generate_instance
+
+    inst = generate_instance(3, 9, seed=seed)
+    ref = exhaustive(inst).objective
+    few, many = solve_exact(inst, tangent_points=2, prune=False), solve_exact(inst, tangent_points=64)
+    assert few.is_optimal and many.is_optimal
+    assert few.objective == pytest.approx(ref, rel=1e-6) and many.objective == pytest.approx(ref, rel=1e-6)
+    assert many.bound <= ref * (1 + 1e-9) and few.bound <= ref * (1 + 1e-9)
+    assert many.info["iterations"] <= few.info["iterations"]
+
+
+def test_pruning_fixes_sizes_and_keeps_the_optimum():
+    from hetopt.placement import generate_instance
+
+    inst = generate_instance(4, 20, seed=1)
+    a, b = solve_exact(inst), solve_exact(inst, prune=False)
+    assert a.is_optimal and b.is_optimal and a.info["pruned_sizes"] > 0 and b.info["pruned_sizes"] == 0
+    assert a.objective == pytest.approx(b.objective, rel=1e-6)
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_relaxed_lower_bound_below_exhaustive_optimum(seed):
     from hetopt.placement.exact import relaxed_lower_bound
