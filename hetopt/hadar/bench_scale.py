@@ -11,7 +11,7 @@ from .offline import solve_exact
 __all__ = ["p1_scale", "p1_instance"]
 
 
-def p1_instance(n_jobs: int, n_machines: int = 4, seed: int = 0):
+def p1_instance(n_jobs: int, n_machines: int = 4, *, seed: int = 0):
     """:func:`~hetopt.hadar.instance.generate_instance` with arrivals in 0..4 and 1-3 slots of work."""
     return generate_instance(n_jobs, n_machines, seed=seed, max_arrival=4, max_slots=3)
 

@@ -14,7 +14,7 @@ from .offline import solve_exact
 __all__ = ["offline_scale", "colgen_scale", "bench_instance"]
 
 
-def bench_instance(n_jobs: int, horizon: int = 10, servers: int = 40, seed: int = 0):
+def bench_instance(n_jobs: int, horizon: int = 10, servers: int = 40, *, seed: int = 0):
     """The Fig. 5 setting scaled in jobs: T = 10, ``servers`` split evenly, R = 3, E_i in [5, 20]."""
     return generate_instance(n_jobs, horizon, servers // 2, servers - servers // 2, seed=seed,
                              resources=("gpu", "cpu", "bandwidth"), epochs_range=(5, 20))

@@ -54,7 +54,7 @@ def test_find_alloc_mixes_types_with_the_bottleneck_rate():
 
 def test_find_alloc_rejects_non_positive_payoff():
     inst = _inst()
-    p = price_parameters(inst)
+    price_parameters(inst)  # valid parameters exist for this instance
     full_price = np.full(inst.capacity.shape, 1e9)
     assert find_alloc(inst, 0, inst.capacity.copy(), full_price, remaining=1000.0, now=0.0, comm_cost=0.0) is None
     a = find_alloc(inst, 0, inst.capacity.copy(), full_price, remaining=1000.0, now=0.0, comm_cost=0.0,
