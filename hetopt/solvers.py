@@ -143,20 +143,24 @@ def _highs_warm_start(opt: Any, model: Any) -> str:
         opt.set_instance(model)
         index = opt._pyomo_var_to_solver_var_map
         n = opt._solver_model.getNumCol()
-        values = np.zeros(n)
-        given = 0
+        cols, values = [], []
         for v in model.component_data_objects(pyo.Var, descend_into=True):
             j = index.get(id(v))
             if j is not None and v.value is not None:
-                values[j] = float(v.value)
-                given += 1
-        if given == 0:
+                cols.append(j)
+                values.append(float(v.value))
+        if not cols:
             return "warm start: no variable has a value"
-        start = highspy.HighsSolution()
-        start.col_value = values.tolist()
-        start.value_valid = True
-        opt._solver_model.setSolution(start)
-        return f"warm start: {given} of {n} values"
+        if len(cols) == n:
+            start = highspy.HighsSolution()
+            full = np.zeros(n)
+            full[cols] = values
+            start.col_value = full.tolist()
+            start.value_valid = True
+            opt._solver_model.setSolution(start)
+        else:  # a partial start: HiGHS completes the missing values itself (or discards the start)
+            opt._solver_model.setSolution(len(cols), np.asarray(cols, dtype=np.int32), np.asarray(values))
+        return f"warm start: {len(cols)} of {n} values"
     except Exception as exc:  # noqa: BLE001 - an interface change only loses the start
         log.debug("HiGHS warm start skipped: %s", exc)
         return f"warm start skipped ({type(exc).__name__})"
@@ -255,7 +259,12 @@ def solve_model(
         _prepare_highs_threads(threads)
     if warm_start:
         if solver == "scip":
-            kwargs["warmstart_discrete_vars"] = True
+            missing = sum(1 for v in model.component_data_objects(pyo.Var, descend_into=True)
+                          if not v.is_continuous() and v.value is None)
+            if missing:  # SCIP's interface takes a start only with every discrete value given
+                message = f"warm start skipped ({missing} discrete variables have no value)"
+            else:
+                kwargs["warmstart_discrete_vars"] = True
         else:
             message = _highs_warm_start(opt, model)
     start = time.perf_counter()

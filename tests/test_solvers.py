@@ -369,3 +369,30 @@ def test_solve_problem_prints_no_highs_banner():
             "x = cp.Variable(2)\nprint(solve_problem(cp.Problem(cp.Maximize(cp.sum(x)), [x <= 1])).status.value)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "optimal", out.stdout
+
+
+def test_highs_partial_warm_start_is_completed():
+    """Values for some variables only: HiGHS completes the start (here, with no search of its own)."""
+    import pyomo.environ as pyo
+
+    m, w, v = _knapsack_model(n=60, seed=3)
+    for i in m.I:
+        m.x[i].value = None
+    for i in range(30):
+        m.x[i].value = 0
+    sol = solve_model(m, "highs", warm_start=True, options={"mip_max_nodes": 0, "presolve": "off",
+                                                          "mip_heuristic_effort": 0.0}, raise_on_failure=False)
+    assert "warm start: 30 of 60 values" in sol.message
+    assert sol.objective is not None
+    assert all(pyo.value(m.x[i]) < 0.5 for i in range(30))  # the start's fixed part is kept
+
+
+def test_scip_partial_warm_start_is_skipped_and_said():
+    m, w, v = _knapsack_model(n=20, seed=1)
+    for i in m.I:
+        m.x[i].value = None
+    m.x[0].value = 1
+    cold = solve_model(_knapsack_model(n=20, seed=1)[0], "scip")
+    sol = solve_model(m, "scip", warm_start=True)
+    assert "warm start skipped (19 discrete variables have no value)" in sol.message
+    assert sol.status is Status.OPTIMAL and math.isclose(sol.objective, cold.objective, rel_tol=1e-9)

@@ -38,8 +38,13 @@ def schedule_of(model: pyo.ConcreteModel, inst: HadarInstance) -> np.ndarray:
 
 
 def solve_exact(inst: HadarInstance, *, solver: str = "highs", time_limit: float | None = None,
-                  threads: int | None = 1) -> HadarSolution:
+                  threads: int | None = 1, warm_start: bool = True) -> HadarSolution:
     """The certified optimum of P1 (or the incumbent and dual bound when time-limited).
+
+    With ``warm_start`` (default), Hadar's own round-by-round schedule (when it fits the
+    horizon) is given to the solver as a starting solution (its ``w``, gang and type
+    indicators; the solver completes the rest); a run stopped before any incumbent of its own
+    reports that schedule.
 
     Raises
     ------
@@ -56,9 +61,13 @@ def solve_exact(inst: HadarInstance, *, solver: str = "highs", time_limit: float
         raise SizeLimitError(f"P1 has {size} GPU-count variables (J*H*R*T); solve_exact handles at most "
                              f"{MAX_P1_INTEGERS}")
     m = build_p1(inst)
-    sol = solve_model(m, solver, time_limit=time_limit, threads=threads, require_incumbent=False)
+    hint = heuristic_schedule(inst)
+    if warm_start and hint is not None:
+        _set_start(m, hint)
+    sol = solve_model(m, solver, time_limit=time_limit, threads=threads, require_incumbent=False,
+                      warm_start=warm_start and hint is not None)
     if sol.objective is None:
-        w = heuristic_schedule(inst)
+        w = hint
         if w is None:
             raise SolverError(f"{solver}: time limit reached with no feasible solution (and Hadar's "
                               f"schedule does not fit the horizon)")
@@ -72,6 +81,23 @@ def solve_exact(inst: HadarInstance, *, solver: str = "highs", time_limit: float
     return HadarSolution(status=sol.status, objective=chk.objective, bound=sol.bound, gap=sol.gap,
                          wall_time=sol.wall_time, solver=f"p1-milp/{solver}", message=sol.message,
                          schedule=w, finish_slot=chk.details["finish_slot"], jct=jct, total_utility=chk.objective)
+
+
+def _set_start(m: pyo.ConcreteModel, w: np.ndarray) -> None:
+    """Give P1's ``w``, ``z`` (gang runs), ``u`` (type used) and ``d`` (finish slot) the values of
+    schedule ``w`` (the continuous shares ``q`` are left to the solver)."""
+    runs = w.sum(axis=(1, 2)) > 0          # (J, T)
+    used = w.sum(axis=1) > 0               # (J, R, T)
+    T = w.shape[3]
+    finish = np.where(runs.any(axis=1), T - 1 - np.argmax(runs[:, ::-1], axis=1), -1)
+    for (j, t), v in m.d.items():
+        v.value = int(t == finish[j])
+    for (j, h, r, t), v in m.w.items():
+        v.value = int(w[j, h, r, t])
+    for (j, t), v in m.z.items():
+        v.value = int(runs[j, t])
+    for (j, r, t), v in m.u.items():
+        v.value = int(used[j, r, t])
 
 
 def heuristic_schedule(inst: HadarInstance) -> np.ndarray | None:

@@ -129,3 +129,14 @@ def test_checker_takes_a_solution_and_checks_its_reported_utility():
     np.testing.assert_array_equal(rep.details["finish_slot"], sol.finish_slot)
     lie = replace(sol, total_utility=sol.total_utility + 1.0)
     assert any(v.startswith("(P1)") for v in check_schedule(inst, lie).violations)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_warm_start_keeps_the_optimum(seed):
+    from hetopt.hadar.offline import solve_exact
+
+    inst = generate_instance(4, 2, seed=seed)
+    cold = solve_exact(inst, warm_start=False)
+    warm = solve_exact(inst, warm_start=True)
+    assert cold.status.value == warm.status.value == "optimal"
+    assert warm.objective == pytest.approx(cold.objective, rel=1e-9)
