@@ -36,6 +36,7 @@ from .instance import OasisInstance
 from .master import Master
 from .oracle import schedules_by_end
 from .prices import Prices, Usage
+from .lagrange import SubgradientSearch, lagrangian
 from .pricing import JobPricer
 
 __all__ = ["lp_bound_arrays"]
@@ -51,7 +52,7 @@ def _cap_term(inst: OasisInstance, p: np.ndarray, q: np.ndarray) -> float:
 
 def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float | None = 60.0,
                     threads: int = 1, smoothing: float = 0.5, compact: bool = True,
-                    columns_per_job: int = 5) -> LPBound:
+                    columns_per_job: int = 5, subgradient_iterations: int = 20) -> LPBound:
     """See :func:`~hetopt.oasis.colgen.lp_bound` (``engine="arrays"``)."""
     if not 0.0 <= smoothing < 1.0:
         raise ValueError(f"smoothing is {smoothing!r}; expected a weight in [0, 1)")
@@ -67,7 +68,10 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
         r = pricers[i].price(zero.p, zero.q)
         if r.schedule is not None:
             master.add(r.schedule)
-    best, centre = float("inf"), None
+    # L at zero prices (sum_i max_t f_i): the trivial bound, so the result is never worse than it
+    best_pt = lagrangian(inst, pricers, zero.p, zero.q)
+    sg = None
+    best, centre = best_pt.value, None  # no smoothing centre until a better point than zero exists
     it, converged, lp_value, history = 0, False, 0.0, []
     comp = float("inf")
     if compact:  # the compact LP's capacity duals: the first stability centre (and its columns)
@@ -81,8 +85,11 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
             payoff_sum += max(0.0, r.payoff)
             for c in pricers[i].schedules(0.0)[:columns_per_job]:
                 master.add(c.schedule)
-        best, centre = payoff_sum + _cap_term(inst, pc, qc), (pc, qc)
-        history.append((0, 0.0, best, 1.0, sum(len(x) for x in master._keys)))
+        value = payoff_sum + _cap_term(inst, pc, qc)
+        if np.isfinite(comp) and value < best:  # duals of an unfinished LP are no centre
+            best, centre = value, (pc, qc)
+            best_pt = lagrangian(inst, pricers, pc, qc)
+        history.append((0, 0.0, value, 1.0, sum(len(x) for x in master._keys)))
     while True:
         lp_value, mu, p, q = master.solve()
         it += 1
@@ -112,9 +119,22 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
             value = payoff_sum + _cap_term(inst, ps, qs)
             if value < best:
                 best, centre = value, (ps, qs)
+                best_pt = None
             history.append((it, lp_value, value, alpha, added))
             if added or alpha == 0.0:
                 break
+        if subgradient_iterations > 0 and not stop:
+            # subgradient steps on L, resumed each round from the best point (each point a certified bound)
+            if best_pt is None:
+                best_pt = lagrangian(inst, pricers, *centre)
+            if sg is None:
+                sg = SubgradientSearch(inst, pricers, best_pt, patience=10)
+            sg.restart(best_pt)
+            left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - start))
+            pt = sg.run(target=lp_value, iterations=subgradient_iterations, time_limit=left)
+            if pt.value < best:
+                best, centre, best_pt = pt.value, (pt.p, pt.q), pt
+                history.append((it, lp_value, pt.value, -1.0, 0))
         if added == 0 or relative_gap(lp_value, best) is not None and relative_gap(lp_value, best) <= CONVERGED_RTOL:
             converged = True
             break
