@@ -91,6 +91,7 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
             best_pt = lagrangian(inst, pricers, pc, qc)
         history.append((0, 0.0, value, 1.0, sum(len(x) for x in master._keys)))
     while True:
+        round_start = time.perf_counter()
         lp_value, mu, p, q = master.solve()
         it += 1
         stop = it >= max_iterations or (time_limit is not None and time.perf_counter() - start >= time_limit)
@@ -130,7 +131,10 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
             if sg is None:
                 sg = SubgradientSearch(inst, pricers, best_pt, patience=10)
             sg.restart(best_pt)
-            left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - start))
+            # at most as long as this round's master solve and pricing took (cheap masters, few steps)
+            left = time.perf_counter() - round_start
+            if time_limit is not None:
+                left = min(left, max(0.0, time_limit - (time.perf_counter() - start)))
             pt = sg.run(target=lp_value, iterations=subgradient_iterations, time_limit=left)
             if pt.value < best:
                 best, centre, best_pt = pt.value, (pt.p, pt.q), pt
