@@ -17,6 +17,11 @@ payoff at the master's duals exceeds mu_i; when smoothing finds none (mispricing
 prices at ``pi_m`` itself, and a round at ``pi_m`` that finds none proves the master optimal
 for the full LP (converged: bound = LP value up to the tolerance).
 
+The bound starts at L(0, 0) (the trivial sum_i max_t f_i), so it is never worse than that.  The
+compact LP's duals are the first centre only when that LP finished.  After each round a few
+projected subgradient steps on L (:class:`~hetopt.oasis.lagrange.SubgradientSearch`, resumed
+round to round, limited to the round's own time) may move the centre; each is a certified bound.
+
 References
 ----------
 P. Wentges, "Weighted Dantzig-Wolfe decomposition for linear mixed-integer programming",
