@@ -99,7 +99,10 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
         round_start = time.perf_counter()
         lp_value, mu, p, q = master.solve()
         it += 1
-        stop = it >= max_iterations or (time_limit is not None and time.perf_counter() - start >= time_limit)
+        master_secs = time.perf_counter() - round_start
+        # stop when the next master solve (about as long as this one) would end past the limit
+        stop = it >= max_iterations or (time_limit is not None
+                                        and time.perf_counter() - start + master_secs >= time_limit)
         alpha = smoothing if centre is not None else 0.0
         for attempt in (0, 1):
             if attempt == 1:
@@ -139,7 +142,7 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
             # at most as long as this round's master solve and pricing took (cheap masters, few steps)
             left = time.perf_counter() - round_start
             if time_limit is not None:
-                left = min(left, max(0.0, time_limit - (time.perf_counter() - start)))
+                left = min(left, max(0.0, time_limit - (time.perf_counter() - start) - master_secs))
             pt = sg.run(target=lp_value, iterations=subgradient_iterations, time_limit=left)
             if pt.value < best:
                 best, centre, best_pt = pt.value, (pt.p, pt.q), pt
