@@ -11,7 +11,7 @@ from .colgen import lp_bound
 from .generator import generate_instance
 from .offline import solve_exact
 
-__all__ = ["offline_scale", "colgen_scale", "bench_instance"]
+__all__ = ["bench_instance", "colgen_scale", "offline_scale"]
 
 
 def bench_instance(n_jobs: int, horizon: int = 10, servers: int = 40, *, seed: int = 0):

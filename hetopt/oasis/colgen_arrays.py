@@ -38,10 +38,10 @@ import numpy as np
 from ..result import Status, relative_gap
 from .colgen import PRICING_TOL, LPBound
 from .instance import OasisInstance
+from .lagrange import SubgradientSearch, lagrangian
 from .master import Master
 from .oracle import schedules_by_end
 from .prices import Prices, Usage
-from .lagrange import SubgradientSearch, lagrangian
 from .pricing import JobPricer
 
 __all__ = ["lp_bound_arrays"]
