@@ -57,7 +57,8 @@ class LPBound(Solution):
     columns: Mapping[int, list[JobSchedule]] = field(default_factory=dict)
     colgen_bound: float = float("inf")
     compact_bound: float = float("inf")
-    #: (round, master LP value, Lagrangian bound at the priced point, smoothing weight, columns added)
+    #: (round, master LP value, Lagrangian bound at the priced point, smoothing weight (-1: a subgradient
+    #: point that improved the bound), columns added)
     history: list = field(default_factory=list)
 
 
