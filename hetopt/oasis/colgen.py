@@ -57,7 +57,8 @@ class LPBound(Solution):
     columns: Mapping[int, list[JobSchedule]] = field(default_factory=dict)
     colgen_bound: float = float("inf")
     compact_bound: float = float("inf")
-    #: (round, master LP value, Lagrangian bound at the priced point, smoothing weight, columns added)
+    #: (round, master LP value, Lagrangian bound at the priced point, smoothing weight (-1: a subgradient
+    #: point that improved the bound), columns added)
     history: list = field(default_factory=list)
 
 
@@ -97,7 +98,8 @@ def compact_lp_bound(inst: OasisInstance, *, threads: int = 1, engine: str = "ar
 
 
 def lp_bound(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float | None = 60.0,
-             threads: int = 1, engine: str = "arrays", smoothing: float = 0.5, compact: bool = True) -> LPBound:
+             threads: int = 1, engine: str = "arrays", smoothing: float = 0.5, compact: bool = True,
+             subgradient_iterations: int = 20) -> LPBound:
     """Column generation for the LP relaxation of (14); a certified upper bound on OPT.
 
     Parameters
@@ -119,6 +121,10 @@ def lp_bound(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float
         Wentges weight ``alpha`` in [0, 1) of the stability centre (``"arrays"`` only; 0: none).
     compact : bool
         Also compute :func:`compact_lp_bound` and return the smaller bound.
+    subgradient_iterations : int
+        ``"arrays"`` only: projected subgradient steps on the Lagrangian per round
+        (:class:`~hetopt.oasis.lagrange.SubgradientSearch`, resumed from round to round; 0: none).
+        Every evaluated point is a certified bound; the smallest is kept.
 
     Returns
     -------
@@ -129,7 +135,8 @@ def lp_bound(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float
         from .colgen_arrays import lp_bound_arrays
 
         return lp_bound_arrays(inst, max_iterations=max_iterations, time_limit=time_limit, threads=threads,
-                               smoothing=smoothing, compact=compact)
+                               smoothing=smoothing, compact=compact,
+                               subgradient_iterations=subgradient_iterations)
     if engine != "pyomo":
         raise ValueError(f"engine is {engine!r}; expected 'arrays' or 'pyomo'")
     start = time.perf_counter()

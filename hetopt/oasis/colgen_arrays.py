@@ -17,6 +17,11 @@ payoff at the master's duals exceeds mu_i; when smoothing finds none (mispricing
 prices at ``pi_m`` itself, and a round at ``pi_m`` that finds none proves the master optimal
 for the full LP (converged: bound = LP value up to the tolerance).
 
+The bound starts at L(0, 0) (the trivial sum_i max_t f_i), so it is never worse than that.  The
+compact LP's duals are the first centre only when that LP finished.  After each round a few
+projected subgradient steps on L (:class:`~hetopt.oasis.lagrange.SubgradientSearch`, resumed
+round to round, limited to the round's own time) may move the centre; each is a certified bound.
+
 References
 ----------
 P. Wentges, "Weighted Dantzig-Wolfe decomposition for linear mixed-integer programming",
@@ -33,6 +38,7 @@ import numpy as np
 from ..result import Status, relative_gap
 from .colgen import PRICING_TOL, LPBound
 from .instance import OasisInstance
+from .lagrange import SubgradientSearch, lagrangian
 from .master import Master
 from .oracle import schedules_by_end
 from .prices import Prices, Usage
@@ -51,7 +57,7 @@ def _cap_term(inst: OasisInstance, p: np.ndarray, q: np.ndarray) -> float:
 
 def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float | None = 60.0,
                     threads: int = 1, smoothing: float = 0.5, compact: bool = True,
-                    columns_per_job: int = 5) -> LPBound:
+                    columns_per_job: int = 5, subgradient_iterations: int = 20) -> LPBound:
     """See :func:`~hetopt.oasis.colgen.lp_bound` (``engine="arrays"``)."""
     if not 0.0 <= smoothing < 1.0:
         raise ValueError(f"smoothing is {smoothing!r}; expected a weight in [0, 1)")
@@ -67,7 +73,10 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
         r = pricers[i].price(zero.p, zero.q)
         if r.schedule is not None:
             master.add(r.schedule)
-    best, centre = float("inf"), None
+    # L at zero prices (sum_i max_t f_i): the trivial bound, so the result is never worse than it
+    best_pt = lagrangian(inst, pricers, zero.p, zero.q)
+    sg = None
+    best, centre = best_pt.value, None  # no smoothing centre until a better point than zero exists
     it, converged, lp_value, history = 0, False, 0.0, []
     comp = float("inf")
     if compact:  # the compact LP's capacity duals: the first stability centre (and its columns)
@@ -81,12 +90,19 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
             payoff_sum += max(0.0, r.payoff)
             for c in pricers[i].schedules(0.0)[:columns_per_job]:
                 master.add(c.schedule)
-        best, centre = payoff_sum + _cap_term(inst, pc, qc), (pc, qc)
-        history.append((0, 0.0, best, 1.0, sum(len(x) for x in master._keys)))
+        value = payoff_sum + _cap_term(inst, pc, qc)
+        if np.isfinite(comp) and value < best:  # duals of an unfinished LP are no centre
+            best, centre = value, (pc, qc)
+            best_pt = lagrangian(inst, pricers, pc, qc)
+        history.append((0, 0.0, value, 1.0, sum(len(x) for x in master._keys)))
     while True:
+        round_start = time.perf_counter()
         lp_value, mu, p, q = master.solve()
         it += 1
-        stop = it >= max_iterations or (time_limit is not None and time.perf_counter() - start >= time_limit)
+        master_secs = time.perf_counter() - round_start
+        # stop when the next master solve (about as long as this one) would end past the limit
+        stop = it >= max_iterations or (time_limit is not None
+                                        and time.perf_counter() - start + master_secs >= time_limit)
         alpha = smoothing if centre is not None else 0.0
         for attempt in (0, 1):
             if attempt == 1:
@@ -112,9 +128,25 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
             value = payoff_sum + _cap_term(inst, ps, qs)
             if value < best:
                 best, centre = value, (ps, qs)
+                best_pt = None
             history.append((it, lp_value, value, alpha, added))
             if added or alpha == 0.0:
                 break
+        if subgradient_iterations > 0 and not stop:
+            # subgradient steps on L, resumed each round from the best point (each point a certified bound)
+            if best_pt is None:
+                best_pt = lagrangian(inst, pricers, *centre)
+            if sg is None:
+                sg = SubgradientSearch(inst, pricers, best_pt, patience=10)
+            sg.restart(best_pt)
+            # at most as long as this round's master solve and pricing took (cheap masters, few steps)
+            left = time.perf_counter() - round_start
+            if time_limit is not None:
+                left = min(left, max(0.0, time_limit - (time.perf_counter() - start) - master_secs))
+            pt = sg.run(target=lp_value, iterations=subgradient_iterations, time_limit=left)
+            if pt.value < best:
+                best, centre, best_pt = pt.value, (pt.p, pt.q), pt
+                history.append((it, lp_value, pt.value, -1.0, 0))
         if added == 0 or relative_gap(lp_value, best) is not None and relative_gap(lp_value, best) <= CONVERGED_RTOL:
             converged = True
             break

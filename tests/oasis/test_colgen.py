@@ -29,3 +29,45 @@ def test_lp_bound_stopped_early_is_still_valid():
     inst = tiny_instance(7, n_jobs=5, horizon=5)
     lb = lp_bound(inst, max_iterations=1)
     assert lb.bound >= solve_exact(inst).total_utility - BOUND_TOL
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_stopped_after_k_rounds_bounds_the_optimum(seed):
+    """Every stopping point is valid: k = 1..3 master rounds, with and without the compact LP and
+    the subgradient steps; never worse than the trivial bound sum_i max_t f_i (L at zero prices)."""
+    inst = tiny_instance(seed, n_jobs=4, horizon=5)
+    opt = solve_exact(inst).total_utility
+    trivial = sum(float(inst.utility_table(i).max()) for i in range(inst.n_jobs))
+    for k in (1, 2, 3):
+        for compact in (False, True):
+            for sub in (0, 5):
+                lb = lp_bound(inst, max_iterations=k, time_limit=None, compact=compact, subgradient_iterations=sub)
+                assert lb.iterations <= k
+                assert lb.bound >= opt - BOUND_TOL
+                assert lb.bound <= trivial + BOUND_TOL
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_lagrangian_at_any_prices_bounds_the_optimum(seed):
+    import numpy as np
+
+    from hetopt.oasis.lagrange import SubgradientSearch, lagrangian
+    from hetopt.oasis.pricing import JobPricer
+
+    inst = tiny_instance(seed, n_jobs=4, horizon=5)
+    opt = solve_exact(inst).total_utility
+    pricers = [JobPricer(inst, i) for i in range(inst.n_jobs)]
+    rng = np.random.default_rng(seed)
+    shape_p = (inst.horizon, inst.n_worker_servers, inst.n_resources)
+    shape_q = (inst.horizon, inst.n_ps_servers, inst.n_resources)
+    for scale in (0.0, 0.01, 1.0):
+        pt = lagrangian(inst, pricers, rng.uniform(0, scale, shape_p), rng.uniform(0, scale, shape_q))
+        assert pt.value >= opt - BOUND_TOL
+    start = lagrangian(inst, pricers, np.zeros(shape_p), np.zeros(shape_q))
+    sg = SubgradientSearch(inst, pricers, start)
+    best = sg.run(target=0.0, iterations=30)
+    assert opt - BOUND_TOL <= best.value <= start.value
+    # the returned point's value is reproduced by evaluating L at its prices
+    assert lagrangian(inst, pricers, best.p, best.q).value == pytest.approx(best.value, rel=1e-9, abs=1e-9)
+    with pytest.raises(ValueError, match="prices"):
+        lagrangian(inst, pricers, -np.ones(shape_p), np.zeros(shape_q))
