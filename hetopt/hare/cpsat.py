@@ -172,7 +172,7 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
     cu = np.minimum(np.ceil(b.c_upper), horizon + int((tc + ts).max())).astype(np.int64)
     m = cp_model.CpModel()
     d, mm = inst.n_tasks, inst.n_gpus
-    job, rnd = inst.task_job, inst.task_round
+    job = inst.task_job
     x = [m.new_int_var(int(xl[i]), int(max(xl[i], xu[i])), f"x{i}") for i in range(d)]
     y, per_gpu = {}, [[] for _ in range(mm)]
     for i in range(d):

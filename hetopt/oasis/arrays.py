@@ -29,7 +29,6 @@ Y. Bao, Y. Peng, C. Wu, Z. Li, INFOCOM 2018, Section III-C.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -178,7 +177,6 @@ def build_offline_arrays(inst: OasisInstance, *, tighten: bool | tuple[str, ...]
 
     ubr, eqr = _Rows(), _Rows()
     hh = np.arange(H)
-    kk = np.arange(K)
     # (2) W_i x_i - sum_{h,t} y <= 0
     rows = np.repeat(np.arange(I), H * T)
     ubr.add("work_done", np.concatenate([rows, np.arange(I)]), np.concatenate([yid.ravel(), x_off + np.arange(I)]),

@@ -92,7 +92,7 @@ class JobPricer:
 
     def price(self, p: np.ndarray, q: np.ndarray) -> PricingResult:
         """The best schedule of (27) under prices ``p`` (T, H, R), ``q`` (T, K, R) on an empty cluster."""
-        inst, a, T, M, W = self.inst, self.a, self.inst.horizon, self.M, self.W
+        a, T, M, W = self.a, self.inst.horizon, self.M, self.W
         self._last = None
         if not self.feasible:
             return PricingResult(None, -math.inf, 0.0, math.inf)
