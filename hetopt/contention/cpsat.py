@@ -62,11 +62,12 @@ from typing import Sequence
 
 import numpy as np
 
-from ..errors import InfeasibleError, InstanceError, SizeLimitError, SolverError
+from ..errors import InfeasibleError, SizeLimitError, SolverError
 from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_cpsat
 from .cuts import add_completion_cuts, add_pair_cuts
 from .instance import ContentionInstance
+from .model import check_exact_placement
 from .solution import ContentionSolution, TaskRecord, schedule_solution
 
 __all__ = ["CPSAT_MAX_TASKS", "MAX_DECIMALS", "TARGET_HORIZON", "DEFAULT_OPTIONS", "CpTask", "CpScaling",
@@ -120,24 +121,6 @@ def _up(value: float, scale: int) -> int:
     return int(r) if abs(v - r) <= 1e-6 + 1e-12 * abs(v) else int(math.ceil(v))
 
 
-def _check_placement(inst: ContentionInstance, placement: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
-    if len(placement) != inst.n_jobs:
-        raise InstanceError(f"placement has {len(placement)} entries; expected {inst.n_jobs}")
-    mem = [0.0] * inst.n_total_gpus
-    out = []
-    for k in range(inst.n_jobs):
-        gpus = tuple(int(g) for g in placement[k])
-        if len(gpus) != inst.n_gpus[k] or len(set(gpus)) != len(gpus) or not all(0 <= g < inst.n_total_gpus for g in gpus):
-            raise InstanceError(f"placement[{k}] is {list(gpus)}; expected {inst.n_gpus[k]} distinct GPU indices")
-        for g in gpus:
-            mem[g] += float(inst.memory[k])
-        out.append(gpus)
-    for g, m in enumerate(mem):
-        if m > inst.gpu_memory:
-            raise InstanceError(f"GPU {g} would hold {m} MB > gpu_memory; the exact models assume memory does not bind")
-    return tuple(out)
-
-
 def cpsat_tasks(inst: ContentionInstance, placement: Sequence[Sequence[int]], *,
                 max_tasks: int = CPSAT_MAX_TASKS) -> tuple[list[CpTask], CpScaling]:
     """Tasks of the contention-free problem with their scaled durations, and the scaling.
@@ -149,7 +132,7 @@ def cpsat_tasks(inst: ContentionInstance, placement: Sequence[Sequence[int]], *,
     SizeLimitError
         More than ``max_tasks`` tasks.
     """
-    placement = _check_placement(inst, placement)
+    placement = check_exact_placement(inst, placement)
     gps = inst.gpus_per_server
     servers = [tuple(sorted({g // gps for g in p})) for p in placement]
     count = int(sum(int(inst.iterations[k]) * (2 * len(placement[k]) + (len(servers[k]) > 1))

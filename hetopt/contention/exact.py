@@ -21,7 +21,7 @@ from ..result import Status, relative_gap
 from ..solvers import solve_model
 from .instance import ContentionInstance
 from .model import MILP_MAX_BINARIES, build_milp
-from .solution import ContentionSolution, TaskRecord, jct_metrics
+from .solution import ContentionSolution, TaskRecord, schedule_solution
 
 __all__ = ["ENGINES", "solve_exact"]
 
@@ -123,32 +123,8 @@ def solve_exact(
         else:
             trace.append(TaskRecord(kind, key[1], key[2], key[3], s, s + p))
     finish = np.array([round(pyo.value(m.F[k])) * slot for k in m.JOBS], dtype=float)
-    jct = finish - inst.arrival
-    busy = np.zeros(inst.n_total_gpus)
-    for r in trace:
-        if r.kind != "c":
-            busy[r.where] += r.end - r.start
-    makespan = float(finish.max() - inst.arrival.min())
-    util = busy / makespan if makespan > 0 else busy
-    return ContentionSolution(
-        status=res.status,
-        objective=float(jct.sum()),
-        bound=res.bound,
-        gap=res.gap,
-        wall_time=time.perf_counter() - t0,
-        solver=f"milp-{solver}",
-        message=res.message,
-        finish=finish,
-        jct=jct,
-        placement=tuple(tuple(int(g) for g in p) for p in placement),
-        placed_at=inst.arrival.copy(),
-        gpu_busy=busy,
-        gpu_utilization=util,
-        avg_gpu_utilization=float(util.mean()),
-        makespan=makespan,
-        trace=tuple(sorted(trace, key=lambda r: (r.start, r.kind, r.job))),
-        **jct_metrics(jct),
-    )
+    return schedule_solution(inst, placement, trace, finish, status=res.status, bound=res.bound, gap=res.gap,
+                             wall_time=time.perf_counter() - t0, solver=f"milp-{solver}", message=res.message)
 
 
 def _heuristic_incumbent(inst: ContentionInstance, placement, res, upper_bound: float | None,

@@ -80,23 +80,39 @@ class TaskGrid:
     multi: tuple[bool, ...]
 
 
-def task_grid(
-    inst: ContentionInstance, placement: Sequence[Sequence[int]], *, slot: float = 1.0, upper_bound: float | None = None
-) -> TaskGrid:
-    """Tasks, durations and time windows of the MILP (see :func:`build_milp`)."""
-    if not slot > 0:
-        raise InstanceError(f"slot is {slot!r}; expected > 0")
+def check_exact_placement(inst: ContentionInstance, placement: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    """The placement as tuples of GPU indices, checked for the exact models (MILP and CP-SAT).
+
+    Raises ``InstanceError`` naming the entry when a job does not get ``n_gpus[k]`` distinct GPUs
+    of the cluster, or when some GPU would hold more than ``gpu_memory`` (the exact models assume
+    memory does not bind).
+    """
     if len(placement) != inst.n_jobs:
         raise InstanceError(f"placement has {len(placement)} entries; expected {inst.n_jobs}")
-    gps = inst.gpus_per_server
     mem = [0.0] * inst.n_total_gpus
-    jobs = []
+    out = []
     for k in range(inst.n_jobs):
         gpus = tuple(int(g) for g in placement[k])
         if len(gpus) != inst.n_gpus[k] or len(set(gpus)) != len(gpus) or not all(0 <= g < inst.n_total_gpus for g in gpus):
             raise InstanceError(f"placement[{k}] is {list(gpus)}; expected {inst.n_gpus[k]} distinct GPU indices")
         for g in gpus:
             mem[g] += float(inst.memory[k])
+        out.append(gpus)
+    for g, m in enumerate(mem):
+        if m > inst.gpu_memory:
+            raise InstanceError(f"GPU {g} would hold {m} MB > gpu_memory; the exact models assume memory does not bind")
+    return tuple(out)
+
+
+def task_grid(
+    inst: ContentionInstance, placement: Sequence[Sequence[int]], *, slot: float = 1.0, upper_bound: float | None = None
+) -> TaskGrid:
+    """Tasks, durations and time windows of the MILP (see :func:`build_milp`)."""
+    if not slot > 0:
+        raise InstanceError(f"slot is {slot!r}; expected > 0")
+    gps = inst.gpus_per_server
+    jobs = []
+    for k, gpus in enumerate(check_exact_placement(inst, placement)):
         servers = tuple(sorted({g // gps for g in gpus}))
         multi = len(servers) > 1
         pf = _slots(f"t_f[{k}]", float(inst.t_f[k]), slot)
@@ -104,9 +120,6 @@ def task_grid(
         pc = _slots(f"all-reduce time a + b*model_size[{k}]", inst.comm_time(k), slot, allow_zero=True) if multi else 0
         a = _slots(f"arrival[{k}]", float(inst.arrival[k]), slot, allow_zero=True)
         jobs.append((gpus, servers, multi, pf, pb, pc, a, int(inst.iterations[k])))
-    for g, m in enumerate(mem):
-        if m > inst.gpu_memory:
-            raise InstanceError(f"GPU {g} would hold {m} MB > gpu_memory; the MILP assumes memory does not bind")
     lb = [it * (pf + pb + pc) for (_, _, _, pf, pb, pc, _, it) in jobs]
     total_work = sum(it * (len(gpus) * (pf + pb) + pc) for (gpus, _, _, pf, pb, pc, _, it) in jobs)
     serial = max(j[6] for j in jobs) + total_work
