@@ -349,6 +349,20 @@ CELLS = [
     print(f"lowest mean JCT: {best_jct};  shortest total duration: {best_ttd}")
     """),
     ("md", r"""
+    `hetopt.compare` runs the paper's methods and yours on one instance, and checks your policy's trace with
+    `check_schedule` (capacities, whole gangs, arrivals, per-round iterations within the allocation's rate, the
+    utility) and puts it beside the certified optimum of P1 (the simulator measures JCTs in seconds and P1 in whole
+    slots, so the table does not divide one objective by the other: `vs_optimum` stays empty):
+    """),
+    ("code", r"""
+    import hetopt
+
+    small = hetopt.load_instance("hadar2024_small")
+    table = hetopt.compare(small, methods=["exact", "hadar", "hadare", "gavel"],
+                           policies={"mine": lambda inst: simulate(inst, ShortestFirstFastestType())})
+    print(table)
+    """),
+    ("md", r"""
     The two metrics disagree: shortest-remaining-first finishes the short jobs early (the lowest mean JCT) and
     leaves the long ones for the end, while HadarE's copies shorten the whole batch. Hadar's own objective, the
     total utility $\sum_j U_j$, is a third yardstick; which one a cluster should optimize is a policy choice.
