@@ -53,3 +53,14 @@ def test_errors(tiny):
         improve_schedule(tiny, start, gpu, time_limit=-1.0, seed=0)
     with pytest.raises(ValueError, match="gpu entries"):
         improve_schedule(tiny, start, np.full(tiny.n_tasks, 5), seed=0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cpsat_with_polished_hint_keeps_the_optimum(seed):
+    from hetopt.hare.cpsat import solve_cpsat_exact
+
+    inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    sol = solve_cpsat_exact(inst, polish=0.2, seed=seed)
+    assert sol.status.value == "optimal"
+    assert check_schedule(inst, sol).ok
+    assert sol.objective == pytest.approx(brute_force(inst).objective, rel=1e-9)
