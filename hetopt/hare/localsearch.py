@@ -11,6 +11,9 @@ Moves, drawn at random (``seed``):
 * move one task to another position of the order, half of the time at most :data:`NEAR`
   positions away (orders breaking (7) are skipped);
 * swap the GPUs of two tasks.
+
+After ``STALL x |D|`` moves without improvement the search restarts from the best schedule
+perturbed by ``KICK`` random feasible moves (iterated local search); the best is returned.
 """
 
 from __future__ import annotations
@@ -22,14 +25,19 @@ import numpy as np
 from .exact import semi_active
 from .instance import HareInstance
 
-__all__ = ["improve_schedule", "NEAR"]
+__all__ = ["improve_schedule", "NEAR", "STALL", "KICK"]
 
+#: Moves without improvement (times |D|) before a perturbation.
+STALL = 30
+#: Random moves per perturbation.
+KICK = 3
 #: Half of the moves of a task in the order go at most this many positions away.
 NEAR = 6
 
 
 def improve_schedule(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, *, time_limit: float = 5.0,
-                     max_moves: int | None = None, seed: int = 0) -> tuple[np.ndarray, np.ndarray, float, dict]:
+                     max_moves: int | None = None, stall: int | None = STALL, kick: int = KICK,
+                     seed: int = 0) -> tuple[np.ndarray, np.ndarray, float, dict]:
     """Improve a feasible schedule by random first-improvement moves (module docstring).
 
     Parameters
@@ -41,6 +49,11 @@ def improve_schedule(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, *, 
         Seconds of search.
     max_moves : int, optional
         Most moves evaluated (deterministic runs: set this and a large ``time_limit``).
+    stall : int, optional
+        After ``stall x |D|`` moves without improving the current schedule, restart from the
+        best one perturbed by ``kick`` random feasible moves (iterated local search); None: never.
+    kick : int
+        Random moves of a perturbation.
     seed : int
         Random seed of the moves.
 
@@ -69,34 +82,56 @@ def improve_schedule(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, *, 
     if out is None:  # pragma: no cover - lexsort by (start, round) keeps (7)
         raise ValueError("start does not keep the rounds of a job in order")
     best_start, best = out
+    cur, best_order, best_gpu = best, order, gpu
     rng = np.random.default_rng(seed)
     t0 = time.perf_counter()
-    tried = accepted = 0
+    tried = accepted = kicks = since = 0
     M = inst.n_gpus
     while time.perf_counter() - t0 < time_limit and (max_moves is None or tried < max_moves):
         tried += 1
-        kind = rng.integers(3)
-        new_order, new_gpu = order, gpu
-        if kind == 0 and M > 1:
-            i = int(rng.integers(d))
-            new_gpu = gpu.copy()
-            new_gpu[i] = (gpu[i] + 1 + int(rng.integers(M - 1))) % M
-        elif kind == 1:
-            a = int(rng.integers(d))
-            b = int(rng.integers(d)) if rng.random() < 0.5 else min(max(a + int(rng.integers(-NEAR, NEAR + 1)), 0), d - 1)
-            if a == b:
-                continue
-            new_order = order.copy()
-            new_order.insert(b, new_order.pop(a))
-        else:
-            i, j = (int(v) for v in rng.integers(d, size=2))
-            if gpu[i] == gpu[j]:
-                continue
-            new_gpu = gpu.copy()
-            new_gpu[i], new_gpu[j] = gpu[j], gpu[i]
-        out = semi_active(inst, tuple(new_order), new_gpu)
-        if out is not None and out[1] < best - 1e-12 * max(1.0, abs(best)):
-            order, gpu, (best_start, best) = new_order, new_gpu, out
+        if stall is not None and since > stall * d:  # iterated local search: perturb the best schedule
+            order, gpu, cur, since, done = best_order, best_gpu, best, 0, 0
+            kicks += 1
+            for _ in range(50 * kick):
+                if done == kick:
+                    break
+                mv = _move(rng, order, gpu, d, M)
+                if mv is not None and (out := semi_active(inst, tuple(mv[0]), mv[1])) is not None:
+                    order, gpu, cur, done = mv[0], mv[1], out[1], done + 1
+            continue
+        since += 1
+        mv = _move(rng, order, gpu, d, M)
+        if mv is None:
+            continue
+        out = semi_active(inst, tuple(mv[0]), mv[1])
+        if out is not None and out[1] < cur - 1e-12 * max(1.0, abs(cur)):
+            (order, gpu), cur, since = mv, out[1], 0
             accepted += 1
-    return best_start, gpu, float(best), {"moves_tried": tried, "moves_accepted": accepted,
-                                          "seconds": time.perf_counter() - t0}
+            if cur < best:
+                best_order, best_gpu, (best_start, best) = order, gpu, out
+    return best_start, best_gpu, float(best), {"moves_tried": tried, "moves_accepted": accepted, "kicks": kicks,
+                                               "seconds": time.perf_counter() - t0}
+
+
+def _move(rng, order: list, gpu: np.ndarray, d: int, M: int):
+    """One random move (module docstring): ``(order, gpu)`` new objects, or None (no-op draw)."""
+    kind = rng.integers(3)
+    if kind == 0 and M > 1:
+        i = int(rng.integers(d))
+        new_gpu = gpu.copy()
+        new_gpu[i] = (gpu[i] + 1 + int(rng.integers(M - 1))) % M
+        return order, new_gpu
+    if kind == 1 or M == 1:
+        a = int(rng.integers(d))
+        b = int(rng.integers(d)) if rng.random() < 0.5 else min(max(a + int(rng.integers(-NEAR, NEAR + 1)), 0), d - 1)
+        if a == b:
+            return None
+        new_order = order.copy()
+        new_order.insert(b, new_order.pop(a))
+        return new_order, gpu
+    i, j = (int(v) for v in rng.integers(d, size=2))
+    if gpu[i] == gpu[j]:
+        return None
+    new_gpu = gpu.copy()
+    new_gpu[i], new_gpu[j] = gpu[j], gpu[i]
+    return order, new_gpu

@@ -64,3 +64,15 @@ def test_cpsat_with_polished_hint_keeps_the_optimum(seed):
     assert sol.status.value == "optimal"
     assert check_schedule(inst, sol).ok
     assert sol.objective == pytest.approx(brute_force(inst).objective, rel=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_perturbations_keep_the_best_feasible(seed):
+    inst = random_instance(seed=seed, n_jobs=4, n_gpus=2, max_rounds=2, max_total_tasks=6)
+    start, gpu, h = best_known_schedule(inst)
+    s2, g2, obj, info = improve_schedule(inst, start, gpu, time_limit=60.0, max_moves=4000, stall=1, kick=2,
+                                         seed=seed)
+    assert info["kicks"] >= 1
+    report = check_schedule(inst, (s2, g2))
+    assert report.ok and report.objective == pytest.approx(obj, rel=1e-12)
+    assert brute_force(inst).objective - 1e-9 <= obj <= h + 1e-9
