@@ -25,7 +25,7 @@ import numpy as np
 from .exact import semi_active
 from .instance import HareInstance
 
-__all__ = ["improve_schedule", "NEAR", "STALL", "KICK"]
+__all__ = ["KICK", "NEAR", "STALL", "improve_schedule"]
 
 #: Moves without improvement (times |D|) before a perturbation.
 STALL = 30

@@ -30,7 +30,7 @@ def test_improves_a_poor_schedule_to_the_optimum(tiny):
 
     order = tuple(np.lexsort((np.arange(tiny.n_tasks), tiny.task_round, order_start)))
     poor = semi_active(tiny, order, gpu)[1]
-    s2, g2, obj, info = improve_schedule(tiny, order_start, gpu, time_limit=60.0, max_moves=3000, seed=0)
+    _, _, obj, info = improve_schedule(tiny, order_start, gpu, time_limit=60.0, max_moves=3000, seed=0)
     opt = brute_force(tiny).objective
     assert poor > opt + 1e-9
     assert obj == pytest.approx(opt, rel=1e-12)
