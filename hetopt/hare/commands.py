@@ -121,7 +121,7 @@ def bench(quick: bool = False) -> list[Table]:
     from .bench import bound_table, engine_table
 
     if quick:
-        tables = [engine_table((6, 8, 10), 3.0), bound_table((14,), 3.0, refine=False)]
+        tables = [engine_table((6, 8, 10), 3.0), bound_table((14,), 3.0, refine=False, polish=1.0)]
     else:
         tables = [engine_table(), bound_table()]
     return [*tables, _exact_bench(quick), *_scale_bench(quick)]

@@ -232,7 +232,7 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
 def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, threads: int | None = 1,
                       symmetry_breaking: bool = True, seed: int = 0, coarse: bool | None = None,
                       lp_bound: bool | None = None, redundant: bool = False, objective_cut: bool = False,
-                      options: dict | None = None) -> HareSolution:
+                      options: dict | None = None, polish: float = 0.0) -> HareSolution:
     """Solve Hare_Sched with CP-SAT on the scaled data; certificate on the true data.
 
     Parameters
@@ -264,6 +264,9 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
         it, 34 s without); the bound is combined with CP-SAT's in the report instead.
     options : dict, optional
         Further CP-SAT parameters (:func:`hetopt.solvers.solve_cpsat`).
+    polish : float
+        Seconds of local search (:func:`hetopt.hare.localsearch.improve_schedule`) on the hint
+        before CP-SAT starts (counted in ``time_limit``); default 0 (none).
 
     Returns
     -------
@@ -306,6 +309,12 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
             if cand is not None and cand[1] < hint_obj:
                 hint, hint_obj = (cand[0], cgpu), cand[1]
             lb = out[0] if lb is None else max(lb, out[0])
+    if polish > 0:
+        from .localsearch import improve_schedule
+
+        pstart, pgpu, pobj, _ = improve_schedule(up, hint[0], hint[1], time_limit=float(polish), seed=seed)
+        if pobj < hint_obj:
+            hint, hint_obj = (pstart, pgpu), pobj
     model, v = build_cpsat(up, symmetry_breaking=symmetry_breaking, hint=hint, upper_objective=hint_obj,
                            redundant=redundant)
     scale = sc.time * sc.weight
