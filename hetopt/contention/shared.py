@@ -84,6 +84,7 @@ def solve_contention_bound(
     seed: int = 0,
     refine: int = REFINE,
     cuts: bool = True,
+    search: bool = True,
 ) -> ContentionSolution:
     """Best contention-aware schedule found and a proven lower bound, for a fixed placement.
 
@@ -102,6 +103,10 @@ def solve_contention_bound(
         docstring).
     cuts : bool
         Add the (robust) completion-time cuts to the relaxation.
+    search : bool
+        Improve every candidate by the local search of :mod:`hetopt.contention.search`
+        (toggling all-reduces between exclusive and shared, swapping GPU neighbours; every
+        schedule kept passes :func:`check_schedule`).
 
     Returns
     -------
@@ -127,6 +132,12 @@ def solve_contention_bound(
     free = solve_cpsat_exact(inst, placement, time_limit=None if time_limit is None else time_limit / 2,
                              threads=threads, seed=seed)
     ok = [c for c in _candidates(inst, placement, free) if check_schedule(inst, c).ok]
+    if search:  # local search from each candidate (a tenth of the time limit in all)
+        from .search import improve_schedule
+
+        each = None if time_limit is None else time_limit / (10 * len(ok))
+        ok = [c for c in ok] + [improve_schedule(inst, placement, c, time_limit=each) for c in ok]
+        ok = [c for c in ok if check_schedule(inst, c).ok]
     best = min(ok, key=lambda c: c.objective)  # free is always there (no overlap: eq. (5) with k = 1)
     scale = sc.time * refine  # finer units: the robust cuts lose at most a few of them
     tasks = [replace(t, scaled=t.scaled * refine) for t in tasks]
