@@ -9,7 +9,8 @@ Its duration depends on every overlapping all-reduce, so no fixed-size interval 
 What is computed instead, both proven:
 
 * **incumbent**: the best of the contention-free optimum (:func:`solve_cpsat_exact`: no overlap,
-  so eq. (5) with k = 1 holds), SRSF(2), SRSF(3) and Ada-SRSF on the same placement; every
+  so eq. (5) with k = 1 holds), SRSF(2), SRSF(3) and Ada-SRSF on the same placement, each also
+  improved by the local search of :mod:`hetopt.contention.search` (fluid re-timing); every
   candidate is re-checked against the fluid model by :func:`check_schedule`;
 * **lower bound**: CP-SAT on a relaxation (``build_cpsat(..., network="shared")``): each
   all-reduce lasts at least ``a + b sigma`` (k >= 1), and two all-reduces of different jobs
