@@ -76,6 +76,24 @@ def _candidates(inst: ContentionInstance, placement, free: ContentionSolution) -
             ada_srsf(inst, placement=p, record=True)]
 
 
+def _from_relaxation(inst, placement, tasks, reps, v, cp, best: ContentionSolution) -> ContentionSolution:
+    """Fluid schedule in the order of the relaxation's solution (all-reduces shared), locally improved."""
+    from .search import fluid_retime, improve_schedule
+    from .validate import check_schedule
+
+    starts = {key: cp.value(var) for key, var in v["S"].items()}
+    for t in tasks:  # a dominated GPU copies its representative's order
+        if t.key not in starts:
+            starts[t.key] = starts[(t.kind, t.job, t.iteration, reps[t.where])]
+    shared = frozenset(t.key for t in tasks if t.kind == "c")
+    cand = fluid_retime(inst, placement, starts, shared)
+    if cand is None or not check_schedule(inst, cand).ok:
+        return best
+    cand = improve_schedule(inst, placement, cand, time_limit=10.0)
+    rep = check_schedule(inst, cand)
+    return cand if rep.ok and rep.objective < best.objective else best
+
+
 def solve_contention_bound(
     inst: ContentionInstance,
     placement: Sequence[Sequence[int]],
@@ -149,13 +167,15 @@ def solve_contention_bound(
     hint_obj = int(round(float(hint_finish.sum()) - sum(arr_s)))
     reps = gpu_representatives(placement)
     model_tasks = [t for t in tasks if t.kind == "c" or reps[t.where] == t.where]
-    model, _ = build_cpsat(inst, placement, model_tasks, arrival=arr_s, hint=hint, upper_objective=hint_obj,
+    model, v = build_cpsat(inst, placement, model_tasks, arrival=arr_s, hint=hint, upper_objective=hint_obj,
                            network="shared", latency=int(math.ceil(inst.a * scale - 1e-9)),
                            latency_floor=int(math.floor(inst.a * scale + 1e-9)),
                            waste=(inst.b + inst.eta) / (2 * inst.b + inst.eta), cuts=cuts)
     rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.05)
-    res, _ = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
-                         options=dict(DEFAULT_OPTIONS))
+    res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
+                          options=dict(DEFAULT_OPTIONS))
+    if search and res.objective is not None:  # the relaxation's task order, re-timed under eq. (5)
+        best = _from_relaxation(inst, placement, tasks, reps, v, cp, best)
     bound = None if res.bound is None else res.bound / scale
     if bound is not None and bound > best.objective + 1e-9 * max(1.0, best.objective):
         raise SolverError(f"relaxation bound {bound} above the feasible total JCT {best.objective} of "
