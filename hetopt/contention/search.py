@@ -18,6 +18,7 @@ consecutive compute tasks of different jobs on one GPU; it keeps a move that low
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 
@@ -127,7 +128,7 @@ def _adjacent_pairs(tasks, starts: dict) -> list[tuple]:
     pairs = []
     for ts in per_gpu.values():
         ts.sort(key=lambda t: (starts[t.key], t.job, t.iteration, _PHASE[t.kind]))
-        pairs += [(x.key, y.key) for x, y in zip(ts, ts[1:]) if x.job != y.job]
+        pairs += [(x.key, y.key) for x, y in itertools.pairwise(ts) if x.job != y.job]
     return pairs
 
 

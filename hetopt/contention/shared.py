@@ -76,7 +76,8 @@ def _candidates(inst: ContentionInstance, placement, free: ContentionSolution) -
             ada_srsf(inst, placement=p, record=True)]
 
 
-def _from_relaxation(inst, placement, tasks, reps, v, cp, best: ContentionSolution) -> ContentionSolution:
+def _from_relaxation(inst, placement, tasks, reps, v, cp, best: ContentionSolution,
+                     limit: float) -> ContentionSolution:
     """Fluid schedule in the order of the relaxation's solution (all-reduces shared), locally improved."""
     from .search import fluid_retime, improve_schedule
     from .validate import check_schedule
@@ -89,7 +90,7 @@ def _from_relaxation(inst, placement, tasks, reps, v, cp, best: ContentionSoluti
     cand = fluid_retime(inst, placement, starts, shared)
     if cand is None or not check_schedule(inst, cand).ok:
         return best
-    cand = improve_schedule(inst, placement, cand, time_limit=10.0)
+    cand = improve_schedule(inst, placement, cand, time_limit=limit)
     rep = check_schedule(inst, cand)
     return cand if rep.ok and rep.objective < best.objective else best
 
@@ -155,7 +156,7 @@ def solve_contention_bound(
         from .search import improve_schedule
 
         each = None if time_limit is None else time_limit / (10 * len(ok))
-        ok = [c for c in ok] + [improve_schedule(inst, placement, c, time_limit=each) for c in ok]
+        ok = ok + [improve_schedule(inst, placement, c, time_limit=each) for c in ok]
         ok = [c for c in ok if check_schedule(inst, c).ok]
     best = min(ok, key=lambda c: c.objective)  # free is always there (no overlap: eq. (5) with k = 1)
     scale = sc.time * refine  # finer units: the robust cuts lose at most a few of them
@@ -175,7 +176,9 @@ def solve_contention_bound(
     res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
                           options=dict(DEFAULT_OPTIONS))
     if search and res.objective is not None:  # the relaxation's task order, re-timed under eq. (5)
-        best = _from_relaxation(inst, placement, tasks, reps, v, cp, best)
+        # after the time limit: at most a twentieth of it more (10 s without a limit)
+        best = _from_relaxation(inst, placement, tasks, reps, v, cp, best,
+                                10.0 if time_limit is None else time_limit / 20)
     bound = None if res.bound is None else res.bound / scale
     if bound is not None and bound > best.objective + 1e-9 * max(1.0, best.objective):
         raise SolverError(f"relaxation bound {bound} above the feasible total JCT {best.objective} of "
