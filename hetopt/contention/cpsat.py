@@ -317,11 +317,12 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
     net_jobs = {r: frozenset(t.job for t in tasks if t.kind == "c" and r[1] in t.where) for r in per_res if r[0] == "n"}
     implied = {r for r in net_jobs if any(net_jobs[r] < net_jobs[o] or (net_jobs[r] == net_jobs[o] and o < r)
                                           for o in net_jobs)}
+    cut_pairs: set = set()
     for r, ivs in per_res.items():
         if len(ivs) > 1 and r not in implied:
             if shared and r[0] == "n":
                 add_pair_cuts(m, ivs, S, E, latency, max(max(h), serial) + max(t.scaled for t in tasks),
-                              latency_floor=latency_floor, waste=waste)
+                              latency_floor=latency_floor, waste=waste, done=cut_pairs)
             else:
                 m.add_no_overlap(ivs)  # (S3) per GPU, (S4) per server network
     F = [m.new_int_var(arrival[k] + lb[k], max(arrival[k] + lb[k], h[k]), f"F{k}") for k in range(nj)]

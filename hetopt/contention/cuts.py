@@ -12,11 +12,17 @@ from __future__ import annotations
 import itertools
 import math
 
-__all__ = ["CUT_ALL_SUBSETS", "add_completion_cuts", "add_pair_cuts"]
+__all__ = ["CUT_ALL_SUBSETS", "FIRST_FINISHER_MAX_TASKS", "add_completion_cuts", "add_pair_cuts"]
+
+
+#: The first-finisher cut of :func:`add_pair_cuts` is added only on servers with at most this many
+#: all-reduces: it raises the bound of small instances (3 jobs: gaps 4.4% / 1.9% -> 1.9% / 0.3% with
+#: the latency term) but slows the 8-job relaxations (their servers carry 6-11 all-reduces).
+FIRST_FINISHER_MAX_TASKS = 4
 
 
 def add_pair_cuts(m, tasks: list, S: dict, E: dict, latency: int, top: int, *, latency_floor: int = 0,
-                  waste: float = 0.0) -> None:
+                  waste: float = 0.0, done: set | None = None) -> None:
     """Two all-reduces of different jobs on one server (the relaxation of :mod:`hetopt.contention.shared`).
 
     With ``S_1 <= S_2``, ``d = S_2 - S_1``: nothing is transferred in ``[S_1, S_1 + a]`` (both in
@@ -29,12 +35,20 @@ def add_pair_cuts(m, tasks: list, S: dict, E: dict, latency: int, top: int, *, l
     latency term is lowered by 2 units so that the cut still holds after every time is rounded
     down to an integer (each difference then loses less than one unit, ``d`` changes by less than
     one); the term without it is a difference constraint with an integer constant, which rounding
-    down keeps.
+    down keeps.  ``done``: pairs already cut on another server (skipped, then recorded).  The
+    first-finisher cut (:func:`_first_finisher`) only when ``tasks`` has at most
+    ``FIRST_FINISHER_MAX_TASKS`` all-reduces.
     """
     c_num = int(math.floor(waste * 1000 + 1e-12))
+    finisher = len(tasks) <= FIRST_FINISHER_MAX_TASKS
     for x, y in itertools.combinations(tasks, 2):
         if x.job == y.job:
             continue
+        if done is not None:  # a pair sharing several servers is cut once
+            pair = frozenset((x.key, y.key))
+            if pair in done:
+                continue
+            done.add(pair)
         hi, lo = m.new_int_var(0, top, ""), m.new_int_var(0, top, "")
         m.add_max_equality(hi, [E[x.key], E[y.key]])
         m.add_min_equality(lo, [S[x.key], S[y.key]])
@@ -46,7 +60,7 @@ def add_pair_cuts(m, tasks: list, S: dict, E: dict, latency: int, top: int, *, l
             m.add(1000 * (hi - lo) >= 1000 * base + c_num * w - 2000)
         else:
             m.add(hi >= lo + base)
-        if c_num > 0:
+        if c_num > 0 and finisher:
             _first_finisher(m, x, y, S, E, latency, c_num, top)
 
 

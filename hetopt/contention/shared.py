@@ -9,7 +9,8 @@ Its duration depends on every overlapping all-reduce, so no fixed-size interval 
 What is computed instead, both proven:
 
 * **incumbent**: the best of the contention-free optimum (:func:`solve_cpsat_exact`: no overlap,
-  so eq. (5) with k = 1 holds), SRSF(2), SRSF(3) and Ada-SRSF on the same placement; every
+  so eq. (5) with k = 1 holds), SRSF(2), SRSF(3) and Ada-SRSF on the same placement, each also
+  improved by the local search of :mod:`hetopt.contention.search` (fluid re-timing); every
   candidate is re-checked against the fluid model by :func:`check_schedule`;
 * **lower bound**: CP-SAT on a relaxation (``build_cpsat(..., network="shared")``): each
   all-reduce lasts at least ``a + b sigma`` (k >= 1), and two all-reduces of different jobs
@@ -75,6 +76,25 @@ def _candidates(inst: ContentionInstance, placement, free: ContentionSolution) -
             ada_srsf(inst, placement=p, record=True)]
 
 
+def _from_relaxation(inst, placement, tasks, reps, v, cp, best: ContentionSolution,
+                     limit: float) -> ContentionSolution:
+    """Fluid schedule in the order of the relaxation's solution (all-reduces shared), locally improved."""
+    from .search import fluid_retime, improve_schedule
+    from .validate import check_schedule
+
+    starts = {key: cp.value(var) for key, var in v["S"].items()}
+    for t in tasks:  # a dominated GPU copies its representative's order
+        if t.key not in starts:
+            starts[t.key] = starts[(t.kind, t.job, t.iteration, reps[t.where])]
+    shared = frozenset(t.key for t in tasks if t.kind == "c")
+    cand = fluid_retime(inst, placement, starts, shared)
+    if cand is None or not check_schedule(inst, cand).ok:
+        return best
+    cand = improve_schedule(inst, placement, cand, time_limit=limit)
+    rep = check_schedule(inst, cand)
+    return cand if rep.ok and rep.objective < best.objective else best
+
+
 def solve_contention_bound(
     inst: ContentionInstance,
     placement: Sequence[Sequence[int]],
@@ -84,6 +104,7 @@ def solve_contention_bound(
     seed: int = 0,
     refine: int = REFINE,
     cuts: bool = True,
+    search: bool = True,
 ) -> ContentionSolution:
     """Best contention-aware schedule found and a proven lower bound, for a fixed placement.
 
@@ -102,6 +123,10 @@ def solve_contention_bound(
         docstring).
     cuts : bool
         Add the (robust) completion-time cuts to the relaxation.
+    search : bool
+        Improve every candidate by the local search of :mod:`hetopt.contention.search`
+        (toggling all-reduces between exclusive and shared, swapping GPU neighbours; every
+        schedule kept passes :func:`check_schedule`).
 
     Returns
     -------
@@ -127,6 +152,12 @@ def solve_contention_bound(
     free = solve_cpsat_exact(inst, placement, time_limit=None if time_limit is None else time_limit / 2,
                              threads=threads, seed=seed)
     ok = [c for c in _candidates(inst, placement, free) if check_schedule(inst, c).ok]
+    if search:  # local search from each candidate (a tenth of the time limit in all)
+        from .search import improve_schedule
+
+        each = None if time_limit is None else time_limit / (10 * len(ok))
+        ok = ok + [improve_schedule(inst, placement, c, time_limit=each) for c in ok]
+        ok = [c for c in ok if check_schedule(inst, c).ok]
     best = min(ok, key=lambda c: c.objective)  # free is always there (no overlap: eq. (5) with k = 1)
     scale = sc.time * refine  # finer units: the robust cuts lose at most a few of them
     tasks = [replace(t, scaled=t.scaled * refine) for t in tasks]
@@ -137,13 +168,17 @@ def solve_contention_bound(
     hint_obj = int(round(float(hint_finish.sum()) - sum(arr_s)))
     reps = gpu_representatives(placement)
     model_tasks = [t for t in tasks if t.kind == "c" or reps[t.where] == t.where]
-    model, _ = build_cpsat(inst, placement, model_tasks, arrival=arr_s, hint=hint, upper_objective=hint_obj,
+    model, v = build_cpsat(inst, placement, model_tasks, arrival=arr_s, hint=hint, upper_objective=hint_obj,
                            network="shared", latency=int(math.ceil(inst.a * scale - 1e-9)),
                            latency_floor=int(math.floor(inst.a * scale + 1e-9)),
                            waste=(inst.b + inst.eta) / (2 * inst.b + inst.eta), cuts=cuts)
     rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.05)
-    res, _ = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
-                         options=dict(DEFAULT_OPTIONS))
+    res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
+                          options=dict(DEFAULT_OPTIONS))
+    if search and res.objective is not None:  # the relaxation's task order, re-timed under eq. (5)
+        # after the time limit: at most a twentieth of it more (10 s without a limit)
+        best = _from_relaxation(inst, placement, tasks, reps, v, cp, best,
+                                10.0 if time_limit is None else time_limit / 20)
     bound = None if res.bound is None else res.bound / scale
     if bound is not None and bound > best.objective + 1e-9 * max(1.0, best.objective):
         raise SolverError(f"relaxation bound {bound} above the feasible total JCT {best.objective} of "

@@ -128,3 +128,20 @@ def test_bound_below_brute_force_on_random_two_job_instances(seed):
     brute = _brute_force_two_jobs(inst, p, step=0.25, max_delay=10.0)
     assert sol.bound <= brute + TOL
     assert check_schedule(inst, sol).ok
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 1])
+def test_bound_valid_without_first_finisher_cuts(seed):
+    """Six jobs: each server carries 5-6 all-reduces, above FIRST_FINISHER_MAX_TASKS."""
+    from hetopt.contention.cuts import FIRST_FINISHER_MAX_TASKS
+
+    inst = tiny_instance(seed=seed, n_jobs=6, n_servers=2, gpus_per_server=2, max_iterations=2)
+    p = srsf(inst, 1).placement
+    per_server = [sum(1 for k in range(inst.n_jobs) for _ in range(int(inst.iterations[k]))
+                      if len({g // 2 for g in p[k]}) > 1 and s in {g // 2 for g in p[k]}) for s in range(2)]
+    assert max(per_server) > FIRST_FINISHER_MAX_TASKS
+    sol = solve_contention_bound(inst, p)  # raises SolverError if the bound exceeded a candidate
+    assert check_schedule(inst, sol).ok
+    for other in (srsf(inst, 2, placement=[list(x) for x in p]), ada_srsf(inst, placement=[list(x) for x in p])):
+        assert sol.bound <= other.objective + TOL
