@@ -32,11 +32,9 @@ def nb():
     return run_notebook(NOTEBOOK, timeout=300)
 
 
-
 def test_notebook_runs_with_figures(nb):
     assert not notebook_errors(nb)
     assert check_notebook_figures(nb, min_count=3) >= 3
-
 
 
 def test_answer_1_dual_optimum_by_linprog(nb):

@@ -20,8 +20,6 @@ def nb():
     return run_notebook(NOTEBOOK, timeout=180)
 
 
-
-
 def test_runs_with_figures_and_no_backend_call(nb):
     assert check_notebook_figures(nb, min_count=3) >= 3
     assert not any("matplotlib.use" in c.source for c in nb.cells)

@@ -16,7 +16,6 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "hare.ipynb"
 
 
-
 def best_single_task_schedule(tc, w):
     """min sum w C over every GPU assignment and every order per GPU (single-task jobs at time 0, no sync)."""
     n, g = len(tc), len(tc[0])
@@ -39,7 +38,6 @@ def executed():
 def test_notebook_runs_with_figures(executed):
     assert not notebook_errors(executed)
     assert check_notebook_figures(executed, min_count=3) >= 5
-
 
 
 def test_exercise_answers(executed):

@@ -17,7 +17,6 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "placement.ipynb"
 
 
-
 @pytest.fixture(scope="module")
 def executed():
     return run_notebook(NOTEBOOK, timeout=300)
@@ -26,7 +25,6 @@ def executed():
 def test_notebook_runs_with_figures(executed):
     assert not notebook_errors(executed)
     assert check_notebook_figures(executed, min_count=3) >= 5
-
 
 
 def test_exercise_answers(executed):
