@@ -29,9 +29,9 @@ integral; then the scaled model is the true one and the rounding error is zero. 
 
 The result is OPTIMAL only when CP-SAT proves optimality and this valid bound meets the
 recomputed true objective within ``OPTIMAL_RTOL``; otherwise FEASIBLE or TIME_LIMIT with
-bound and gap.  Above 12 tasks the time-indexed LP of :mod:`hetopt.hare.timeindexed` runs
-first: the reported bound is the larger of its bound and CP-SAT's, and its mean starts give
-hint candidates (:func:`solve_cpsat_exact`).
+bound and gap.  Above 12 tasks the job-level column-generation bound of
+:mod:`hetopt.hare.jobcolgen` runs first: the reported bound is the larger of its bound and
+CP-SAT's, and its mean starts give hint candidates (:func:`solve_cpsat_exact`).
 
 References
 ----------
@@ -248,12 +248,13 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
         First solve a coarse rounded-DOWN model (:func:`coarse_bound`, a third of the time
         limit, at most :data:`COARSE_TIME` s without one): its bound is valid for the true
         problem (combined with the others; a cut on the objective with ``objective_cut``), its schedule (re-timed)
-        as the hint.  Default False: the time-indexed bound (``lp_bound``) is stronger
+        as the hint.  Default False: the column-generation bound (``lp_bound``) is stronger
         (models/hare2022.md).
     lp_bound : bool, optional
-        First solve the time-indexed LP (:func:`hetopt.hare.timeindexed.time_indexed_bound`,
-        at most :data:`LP_SHARE` of the time limit; again on a grid twice as fine when time is
-        left, :data:`LP_REFINE_FACTOR`): its bound is valid for the true problem
+        First compute the job-level column-generation bound
+        (:func:`hetopt.hare.jobcolgen.job_colgen_bound`, at most :data:`LP_SHARE` of the time
+        limit; again on a grid twice as fine when time is left, :data:`LP_REFINE_FACTOR`): its
+        bound is valid for the true problem
         and is combined with CP-SAT's (the reported bound is the larger); list schedules in the order of its mean starts are hint
         candidates.  Default: when ``|D| >`` :data:`COARSE_MIN_TASKS`.
     redundant : bool
@@ -351,7 +352,7 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
         status = Status.FEASIBLE
     msg = (f"{res.message}; times x{sc.time} rounded up (exact: {sc.exact_times}), weights x{sc.weight} "
            f"rounded down (exact: {sc.exact_weights}); bound = (CP-SAT bound - {allowance:g}) / {scale}"
-           + (f", bound of the first stage (time-indexed LP / coarse model) {lb:.6g}" if lb is not None else ""))
+           + (f", bound of the first stage (column generation / coarse model) {lb:.6g}" if lb is not None else ""))
     info = {"time_scale": sc.time, "weight_scale": sc.weight, "exact_scaling": sc.exact_times and sc.exact_weights,
             "rounding_allowance": allowance, "cpsat_objective": res.objective, "cpsat_bound": res.bound,
             "hint_objective_scaled": hint_obj,
@@ -360,34 +361,32 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
                          wall_time=time.perf_counter() - t0, message=msg, info=info)
 
 
-#: Share of the time limit for the time-indexed LP stage.
+#: Share of the time limit for the column-generation bound stage.
 LP_SHARE = 0.4
-#: Seconds for the time-indexed LP stage when the solve has no time limit.
+#: Seconds for the column-generation bound stage when the solve has no time limit.
 LP_TIME = 60.0
-#: The LP is solved again on a grid twice as fine when the time left in its share exceeds
-#: this many times the first solve's time (interior point time grows faster than the size).
+#: The bound is computed again on a grid twice as fine when the time left in its share exceeds
+#: this many times the first computation's (the pricing DP's time grows with the square of a window).
 LP_REFINE_FACTOR = 4.0
 
 
 def _lp_stage(inst: HareInstance, up: HareInstance, sc: Scaling, time_limit: float | None,
               threads: int | None) -> tuple[float | None, list, dict]:
-    """The time-indexed LP bound and list schedules of ``up`` in the order of its mean starts."""
+    """The job-level column-generation bound and list schedules of ``up`` in the order of its mean starts."""
     from .algorithm1 import GPU_RULES, list_schedule
     from .exact import semi_active
-    from .timeindexed import time_indexed_bound
-
-    from .timeindexed import MAX_COLUMNS, RESOLUTION
+    from .jobcolgen import RESOLUTION, job_colgen_bound
 
     budget = LP_TIME if time_limit is None else LP_SHARE * time_limit
-    ti = time_indexed_bound(inst, time_limit=budget, threads=threads)
-    if ti.bound is not None and LP_REFINE_FACTOR * ti.wall_time < budget - ti.wall_time:
-        # time left: a grid twice as fine (the bound of a finer grid is usually higher, not always)
-        fine = time_indexed_bound(inst, resolution=2 * RESOLUTION, max_columns=int(2.5 * MAX_COLUMNS),
-                                  time_limit=budget - ti.wall_time, threads=threads)
-        if fine.bound is not None and fine.bound > ti.bound:
+    ti = job_colgen_bound(inst, time_limit=budget, threads=threads)
+    if ti.converged and LP_REFINE_FACTOR * ti.wall_time < budget - ti.wall_time:
+        # time left: a grid twice as fine (its bound is usually higher, not always; stopped early it is
+        # still a valid Lagrangian bound)
+        fine = job_colgen_bound(inst, resolution=2 * RESOLUTION, time_limit=budget - ti.wall_time, threads=threads)
+        if fine.bound is not None and (ti.bound is None or fine.bound > ti.bound):
             ti = fine
     info = {"lp_bound": ti.bound, "lp_status": ti.status.value, "lp_wall_time": ti.wall_time, "lp_step": ti.step,
-            "lp_columns": ti.n_vars}
+            "lp_columns": ti.columns, "lp_rounds": ti.rounds}
     if ti.bound is None:
         return None, [], info
     cands = []

@@ -46,7 +46,9 @@ def test_bench_quick():
     assert len(tables) == 4
     assert tables[0].columns[2:4] == ["cpsat [s]", "milp [s]"] and len(tables[0].rows) >= 1
     bound_row = dict(zip(tables[1].columns, tables[1].rows[0]))
-    assert bound_row["LP bound"] <= bound_row["cpsat incumbent"] * (1 + 1e-9)
+    assert bound_row["TI LP bound"] <= bound_row["cpsat incumbent"] * (1 + 1e-9)
+    assert bound_row["colgen bound"] <= bound_row["cpsat incumbent"] * (1 + 1e-9)
+    assert bound_row["best bound"] >= bound_row["colgen bound"]
     assert tables[2].rows[0][3] == "optimal"
     names = [r[0] for r in tables[3].rows]
     assert "srtf" in names and "algorithm1 (lp ordering)" in names

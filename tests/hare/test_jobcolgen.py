@@ -1,0 +1,177 @@
+"""The job-level Dantzig-Wolfe bound: its pricing DP against enumeration, its LP value against the
+same master with every column enumerated, valid against certified optima, at least the
+time-indexed LP on the same grid, invariant under a change of time unit."""
+
+import itertools
+
+import numpy as np
+import pytest
+from scipy.optimize import linprog
+
+from hetopt.hare import HareInstance, brute_force, random_instance
+from hetopt.hare.jobcolgen import FINE, _Grid, _grid, job_colgen_bound, price_job
+from hetopt.hare.timeindexed import time_indexed_bound
+from hetopt.result import Status
+
+
+def _placements(inst, g, n):
+    """Every schedule of job ``n`` in the pricing problem's set, as (tasks, C): starts in the
+    windows, each round after the ready slot of the one before (clamped at H), tasks of a
+    round on one GPU ``p`` slots apart."""
+    R, K = int(inst.rounds[n]), int(inst.tasks_per_round[n])
+    lo, hi, H = g.lo[n], g.hi[n], g.H
+    out = []
+
+    def rec(r, ready, acc):
+        opts = [(m, s) for m in range(inst.n_gpus) for s in range(max(lo[r], ready), hi[r] + 1)]
+        for combo in itertools.combinations_with_replacement(opts, K):
+            if any(m1 == m2 and abs(s1 - s2) < g.p[n, m1] for (m1, s1), (m2, s2) in itertools.combinations(combo, 2)):
+                continue
+            tasks = acc + [(r, m, s) for m, s in combo]
+            if r == R - 1:
+                C = g.delta * max(FINE * s + int(g.PQ[n, m]) for m, s in combo) / FINE
+                out.append((sorted(tasks), C))
+                continue
+            nxt = max(s + int(g.P[n, m]) for m, s in combo)
+            if nxt > hi[r + 1]:
+                if hi[r + 1] != H:
+                    continue
+                nxt = H  # clamped: the next round at H
+            rec(r + 1, nxt, tasks)
+
+    rec(0, lo[0], [])
+    return out
+
+
+def _coefficients(inst, g, n, tasks):
+    cap = np.zeros((inst.n_gpus, g.n_slots))
+    en = np.zeros((inst.n_gpus, g.n_energy))
+    for _, m, s in tasks:
+        cap[m, s:min(s + int(g.p[n, m]), g.H)] += 1
+        if s + 1 + int(g.cu[n, m]) <= g.H:
+            en[m, s + 1 + int(g.cu[n, m])] += inst.compute_time[n, m]
+    return cap, en
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pricing_equals_enumeration(seed):
+    """price_job's optimum and placement against every schedule of the job, random prices."""
+    rng = np.random.default_rng(seed)
+    for _ in range(25):
+        M, R, K = 2, int(rng.integers(1, 3)), int(rng.integers(1, 3))
+        inst = HareInstance(arrival=[0.0], weight=[float(rng.integers(1, 4))], rounds=[R], tasks_per_round=[K],
+                            compute_time=rng.uniform(0.5, 3, (1, M)), sync_time=rng.uniform(0, 1, (1, M)))
+        p = rng.integers(0, 3, (1, M))
+        P = p + rng.integers(0, 2, (1, M))
+        lo, hi = [0], []
+        for r in range(R):
+            if r > 0:
+                lo.append(lo[-1] + int(rng.integers(0, 2)))
+            hi.append(lo[-1] + int(rng.integers(2, 5)))
+        H = max(hi) if rng.random() < 0.5 else max(hi) + 3  # clamped or not
+        hi = [min(h, H) for h in hi]
+        g = _Grid(step=1, delta=0.5, p=p, P=P, PQ=FINE * P + rng.integers(0, FINE, (1, M)), cu=np.ones((1, M), int),
+                  lo=[lo], hi=[hi], H=H, n_slots=H, n_energy=H + 1)
+        costs = rng.uniform(0, 3, (M, H + 1))
+        value, tasks, C = price_job(inst, g, 0, costs)
+        every = _placements(inst, g, 0)
+        if not every:
+            assert value == np.inf and not tasks
+            continue
+        best = min(sum(costs[m, s] for _, m, s in t) + inst.weight[0] * c for t, c in every)
+        assert value == pytest.approx(best, abs=1e-9)
+        assert (sorted(tasks), C) in every  # a schedule of the set
+        assert sum(costs[m, s] for _, m, s in tasks) + inst.weight[0] * C == pytest.approx(value, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_value_equals_master_over_all_columns(seed):
+    """Converged column generation = the master LP with every column enumerated (scipy HiGHS)."""
+    inst = random_instance(seed=seed, n_jobs=2, n_gpus=2, max_rounds=2, max_tasks=2, max_total_tasks=4)
+    b = job_colgen_bound(inst, resolution=3, tol=1e-9)
+    assert b.converged
+    from hetopt.hare.exact import best_known_schedule
+
+    start, gpu, ub = best_known_schedule(inst)
+    makespan = float(np.max(start + inst.task_compute[np.arange(inst.n_tasks), gpu]))
+    g = _grid(inst, ub, makespan, 3, 600, None)
+    assert g.delta == pytest.approx(b.step)
+    cols = [(n, t, c) for n in range(inst.n_jobs) for t, c in _placements(inst, g, n)]
+    M, N = inst.n_gpus, inst.n_jobs
+    nz = M * g.n_energy
+    cost = np.concatenate([np.zeros(nz), [inst.weight[n] * c for n, _, c in cols]])
+    A_cap = np.zeros((M * g.n_slots, cost.size))
+    A_en = np.zeros((M * g.n_energy, cost.size))
+    for m in range(M):  # Z_{m,T}: -1 in row T, +1 in row T + 1
+        for t in range(g.n_energy):
+            A_en[m * g.n_energy + t, m * g.n_energy + t] = -1.0
+            if t + 1 < g.n_energy:
+                A_en[m * g.n_energy + t + 1, m * g.n_energy + t] = 1.0
+    A_eq = np.zeros((N, cost.size))
+    for k, (n, tasks, _) in enumerate(cols):
+        cap, en = _coefficients(inst, g, n, tasks)
+        A_cap[:, nz + k] = cap.ravel()
+        A_en[:, nz + k] = en.ravel()
+        A_eq[n, nz + k] = 1.0
+    zub = np.maximum(g.delta * np.arange(g.n_energy) - inst.arrival.min(), 0.0)
+    bounds = [(0, u) for _ in range(M) for u in zub] + [(0, None)] * len(cols)
+    res = linprog(cost, A_ub=np.vstack([A_cap, A_en]), b_ub=np.concatenate([np.ones(A_cap.shape[0]), np.zeros(A_en.shape[0])]),
+                  A_eq=A_eq, b_eq=np.ones(N), bounds=bounds, method="highs")
+    assert res.status == 0
+    assert b.objective == pytest.approx(res.fun, rel=1e-7)
+    assert b.bound == pytest.approx(res.fun, rel=1e-5)
+    assert b.bound <= res.fun * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bound_below_brute_force(seed):
+    inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
+    opt = brute_force(inst).objective
+    for resolution in (3, 10):
+        b = job_colgen_bound(inst, resolution=resolution)
+        assert b.status is Status.OPTIMAL
+        assert 0 < b.bound <= opt * (1 + 1e-12)
+
+
+def test_bound_with_inexact_times():
+    base = random_instance(seed=1, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    inst = HareInstance(arrival=base.arrival * np.e / 2, weight=base.weight, rounds=base.rounds,
+                        tasks_per_round=base.tasks_per_round, compute_time=base.compute_time * np.pi / 3,
+                        sync_time=base.sync_time * np.sqrt(2))
+    assert job_colgen_bound(inst).bound <= brute_force(inst).objective * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_at_least_the_time_indexed_lp(seed):
+    """Same grid, windows and horizon: the job polytope is inside the time-indexed LP's block
+    (the round ends at its maximum, not its mean), so the bound is at least that LP's without
+    the multi-round chain rows (which use one floor for several rounds)."""
+    inst = random_instance(seed=seed, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
+    b = job_colgen_bound(inst, tol=1e-7)
+    from hetopt.hare.cpsat import scaling
+
+    step = int(round(b.step * scaling(inst).time))
+    ti = time_indexed_bound(inst, step=step, chains=False)
+    assert ti.step == pytest.approx(b.step)
+    assert b.bound >= ti.bound * (1 - 1e-5)
+
+
+def test_invariant_under_time_unit():
+    inst = random_instance(seed=3, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
+    big = HareInstance(arrival=inst.arrival * 1e6, weight=inst.weight, rounds=inst.rounds,
+                       tasks_per_round=inst.tasks_per_round, compute_time=inst.compute_time * 1e6,
+                       sync_time=inst.sync_time * 1e6)
+    a, b = job_colgen_bound(inst, tol=1e-8), job_colgen_bound(big, tol=1e-8)
+    assert b.step == pytest.approx(a.step * 1e6)
+    assert b.bound == pytest.approx(a.bound * 1e6, rel=1e-6)
+
+
+def test_time_limit_keeps_a_valid_bound():
+    inst = random_instance(seed=0, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
+    opt = brute_force(inst).objective if inst.n_tasks <= 8 else None
+    b = job_colgen_bound(inst, max_rounds=2)
+    assert b.status is Status.FEASIBLE and not b.converged
+    full = job_colgen_bound(inst)
+    assert b.bound <= full.bound * (1 + 1e-9)
+    if opt is not None:
+        assert b.bound <= opt
