@@ -36,7 +36,7 @@ BOUND_SIZES = (50, 100)
 #: Seconds per solve.
 LIMIT = 60.0
 #: Seconds of local search on the CP-SAT incumbent in the bound table.
-POLISH = 20.0
+POLISH = 60.0
 
 
 def bench_instance(tasks: int, *, seed: int = 0, n_gpus: int = 4):

@@ -515,31 +515,26 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
     while rounds < max_rounds:
         rounds += 1
         value, sigma, pi, nu = master.solve()
-        mis = 0
-        while True:
-            if centre is None or mis > 0:
-                pp, nn = pi, nu
-            else:
-                pp, nn = ALPHA * centre[0] + (1 - ALPHA) * pi, ALPHA * centre[1] + (1 - ALPHA) * nu
+        added, passes = 0, ([False, True] if centre is not None else [True])
+        for at_master in passes:
+            # smoothed prices first; the master duals when smoothing found nothing (mispricing)
+            if at_master and added:
+                break
+            pp, nn = (pi, nu) if at_master else (ALPHA * centre[0] + (1 - ALPHA) * pi, ALPHA * centre[1] + (1 - ALPHA) * nu)
             vals, cols = np.empty(N), []
             for n in range(N):
                 v, tasks, C = price_job(inst, grid, n, _start_costs(inst, grid, n, pp, nn))
                 vals[n] = v
-                cols.append((n, tasks, C, v))
+                cols.append((n, tasks, C))
+            if not np.all(np.isfinite(vals)):  # the first schedule's columns are in every job's set
+                raise SolverError("job-level pricing found no schedule for a job; the grid or windows are inconsistent")
             lb = _lagrangian(master, vals, pp, nn)
             if lb > best_lb:
                 best_lb, centre = lb, (pp, nn)
-            # reduced cost against the master duals: sigma_n are the convexity duals
-            added = 0
-            for n, tasks, C, _ in cols:
-                if not tasks:
-                    continue
+            for n, tasks, C in cols:  # reduced cost at the master duals (sigma: convexity duals)
                 rc = _column_reduced_cost(inst, grid, n, tasks, C, pi, nu) - sigma[n]
                 if rc < -1e-9 * max(1.0, abs(value)) and master.add(n, tasks, C):
                     added += 1
-            if added or mis > 0:
-                break
-            mis += 1  # smoothed prices found nothing: price at the master duals once
         history.append((time.perf_counter() - t0, value, best_lb))
         if verbose:
             print(f"round {rounds}: master {value:.6f}, bound {best_lb:.6f}, +{added} columns, {history[-1][0]:.1f} s")
