@@ -55,6 +55,7 @@ L. Perron, F. Didier, "CP-SAT", OR-Tools v9, Google (2024).
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import dataclass
@@ -243,7 +244,7 @@ def _has_comm(inst: ContentionInstance, gpus) -> bool:
 def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arrival: Sequence[int],
                 upper_objective: int | None = None, cut: int | None = None, hint: dict | None = None,
                 cuts: bool = True, network: str = "exclusive", latency: int = 0, latency_floor: int = 0,
-                waste: float = 0.0):
+                waste: float = 0.0, energy: bool = False, windows: bool = False):
     """The CP-SAT model of the contention-free problem on scaled integer data.
 
     Parameters
@@ -275,6 +276,13 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
     waste : float
         ``(b + eta) / (2b + eta)`` for the pair cuts (``network="shared"`` only;
         :func:`hetopt.contention.cuts.add_pair_cuts`).
+    energy : bool
+        ``network="shared"`` only: add the stretch cuts of :mod:`hetopt.contention.link_cuts`
+        for every pair of all-reduces on a common server (they imply the first-finisher cut)
+        and the per-all-reduce completion cuts of each server's transfers.
+    windows : bool
+        With ``energy``: also the window-energy cuts with order literals (``n^3`` literals per
+        server; :func:`hetopt.contention.link_cuts.add_window_cuts`).
 
     Returns
     -------
@@ -318,13 +326,31 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
     implied = {r for r in net_jobs if any(net_jobs[r] < net_jobs[o] or (net_jobs[r] == net_jobs[o] and o < r)
                                           for o in net_jobs)}
     cut_pairs: set = set()
+    top = max(max(h), serial) + max(t.scaled for t in tasks)
+    if energy and shared:
+        from .link_cuts import add_stretch_cuts, add_window_cuts, order_literals
+
+        orders = order_literals(m, S, E)
     for r, ivs in per_res.items():
         if len(ivs) > 1 and r not in implied:
             if shared and r[0] == "n":
-                add_pair_cuts(m, ivs, S, E, latency, max(max(h), serial) + max(t.scaled for t in tasks),
-                              latency_floor=latency_floor, waste=waste, done=cut_pairs)
+                add_pair_cuts(m, ivs, S, E, latency, top, latency_floor=latency_floor, waste=waste, done=cut_pairs,
+                              first_finisher=not energy)
+                if energy and windows:
+                    add_window_cuts(m, ivs, S, E, latency, latency_floor, orders)
             else:
                 m.add_no_overlap(ivs)  # (S3) per GPU, (S4) per server network
+    if energy and shared:  # every pair of all-reduces of different jobs on a common server
+        from .link_cuts import add_transfer_completion_cuts
+
+        comm = [t for t in tasks if t.kind == "c"]
+        add_stretch_cuts(m, [(x, y) for x, y in itertools.combinations(comm, 2)
+                             if x.job != y.job and set(x.where) & set(y.where)], S, E, latency, waste, top)
+        release = {t.key: arrival[t.job] + t.iteration * period[t.job] + dur[(t.job, "f")] + dur[(t.job, "b")]
+                   for t in comm}  # the lower end of the all-reduce's start domain
+        for r in sorted(per_res):
+            if r[0] == "n" and r not in implied:
+                add_transfer_completion_cuts(m, [t for t in comm if r[1] in t.where], E, release, latency)
     F = [m.new_int_var(arrival[k] + lb[k], max(arrival[k] + lb[k], h[k]), f"F{k}") for k in range(nj)]
     by_job: dict = {}
     for t in tasks:
@@ -356,7 +382,7 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
     if hint is not None:
         for key, var in S.items():
             m.add_hint(var, int(round(hint[key])))
-    return m, {"S": S, "F": F, "E": E}
+    return m, {"S": S, "F": F, "E": E, "top": top}
 
 
 def solve_cpsat_exact(

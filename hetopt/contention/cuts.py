@@ -22,7 +22,7 @@ FIRST_FINISHER_MAX_TASKS = 4
 
 
 def add_pair_cuts(m, tasks: list, S: dict, E: dict, latency: int, top: int, *, latency_floor: int = 0,
-                  waste: float = 0.0, done: set | None = None) -> None:
+                  waste: float = 0.0, done: set | None = None, first_finisher: bool = True) -> None:
     """Two all-reduces of different jobs on one server (the relaxation of :mod:`hetopt.contention.shared`).
 
     With ``S_1 <= S_2``, ``d = S_2 - S_1``: nothing is transferred in ``[S_1, S_1 + a]`` (both in
@@ -37,10 +37,11 @@ def add_pair_cuts(m, tasks: list, S: dict, E: dict, latency: int, top: int, *, l
     one); the term without it is a difference constraint with an integer constant, which rounding
     down keeps.  ``done``: pairs already cut on another server (skipped, then recorded).  The
     first-finisher cut (:func:`_first_finisher`) only when ``tasks`` has at most
-    ``FIRST_FINISHER_MAX_TASKS`` all-reduces.
+    ``FIRST_FINISHER_MAX_TASKS`` all-reduces and ``first_finisher`` (the stretch cuts of
+    :mod:`hetopt.contention.link_cuts` imply it).
     """
     c_num = int(math.floor(waste * 1000 + 1e-12))
-    finisher = len(tasks) <= FIRST_FINISHER_MAX_TASKS
+    finisher = first_finisher and len(tasks) <= FIRST_FINISHER_MAX_TASKS
     for x, y in itertools.combinations(tasks, 2):
         if x.job == y.job:
             continue

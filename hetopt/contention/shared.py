@@ -95,6 +95,53 @@ def _from_relaxation(inst, placement, tasks, reps, v, cp, best: ContentionSoluti
     return cand if rep.ok and rep.objective < best.objective else best
 
 
+#: Most rounds of window-energy set cuts added to the relaxation after it is solved.
+MAX_SET_ROUNDS = 10
+#: Violated sets added per server and round.
+SETS_PER_ROUND = 5
+
+
+def _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, seed, lazy: bool, latency: int,
+                         latency_floor: int):
+    """Solve the relaxation; while it is solved to optimality and its solution violates window cuts
+    (:func:`hetopt.contention.link_cuts.violated_sets`), add those sets' cuts and solve again.
+
+    Every model solved is a relaxation (only valid cuts are added), so every bound is proven;
+    the largest is returned (scaled units) with the last solve's record and solver.
+    """
+    from .link_cuts import add_set_cut, violated_sets
+
+    comm = [t for t in tasks if t.kind == "c"]
+    servers = sorted({s for t in comm for s in t.where})
+    top = v["top"]
+    best, rounds, seen = None, 0, set()
+    while True:
+        rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.05)
+        res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
+                              options=dict(DEFAULT_OPTIONS))
+        if res.bound is not None:
+            best = res.bound if best is None else max(best, res.bound)
+        if not lazy or res.status is not Status.OPTIMAL or rounds >= MAX_SET_ROUNDS or not comm or \
+                (time_limit is not None and time.perf_counter() - t0 >= time_limit):
+            return res, cp, best, rounds
+        sv = {t.key: cp.value(v["S"][t.key]) for t in comm}
+        ev = {t.key: cp.value(v["E"][t.key]) for t in comm}
+        added = 0
+        for s in servers:
+            group = [t for t in comm if s in t.where]
+            for K in violated_sets(group, sv, ev, latency, latency_floor)[:SETS_PER_ROUND]:
+                if K not in seen:
+                    seen.add(K)
+                    add_set_cut(model, [t for t in group if t.key in K], v["S"], v["E"], latency, latency_floor, top)
+                    added += 1
+        if not added:
+            return res, cp, best, rounds
+        rounds += 1
+        model.clear_hints()
+        for key, var in v["S"].items():
+            model.add_hint(var, cp.value(var))
+
+
 def solve_contention_bound(
     inst: ContentionInstance,
     placement: Sequence[Sequence[int]],
@@ -105,6 +152,7 @@ def solve_contention_bound(
     refine: int = REFINE,
     cuts: bool = True,
     search: bool = True,
+    energy: bool = True,
 ) -> ContentionSolution:
     """Best contention-aware schedule found and a proven lower bound, for a fixed placement.
 
@@ -123,6 +171,9 @@ def solve_contention_bound(
         docstring).
     cuts : bool
         Add the (robust) completion-time cuts to the relaxation.
+    energy : bool
+        Add the window-energy and stretch cuts of :mod:`hetopt.contention.link_cuts` to the
+        relaxation.
     search : bool
         Improve every candidate by the local search of :mod:`hetopt.contention.search`
         (toggling all-reduces between exclusive and shared, swapping GPU neighbours; every
@@ -171,15 +222,15 @@ def solve_contention_bound(
     model, v = build_cpsat(inst, placement, model_tasks, arrival=arr_s, hint=hint, upper_objective=hint_obj,
                            network="shared", latency=int(math.ceil(inst.a * scale - 1e-9)),
                            latency_floor=int(math.floor(inst.a * scale + 1e-9)),
-                           waste=(inst.b + inst.eta) / (2 * inst.b + inst.eta), cuts=cuts)
-    rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.05)
-    res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
-                          options=dict(DEFAULT_OPTIONS))
+                           waste=(inst.b + inst.eta) / (2 * inst.b + inst.eta), cuts=cuts, energy=energy)
+    res, cp, bound, rounds = _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, seed,
+                                                  energy and cuts, int(math.ceil(inst.a * scale - 1e-9)),
+                                                  int(math.floor(inst.a * scale + 1e-9)))
     if search and res.objective is not None:  # the relaxation's task order, re-timed under eq. (5)
         # after the time limit: at most a twentieth of it more (10 s without a limit)
         best = _from_relaxation(inst, placement, tasks, reps, v, cp, best,
                                 10.0 if time_limit is None else time_limit / 20)
-    bound = None if res.bound is None else res.bound / scale
+    bound = None if bound is None else bound / scale
     if bound is not None and bound > best.objective + 1e-9 * max(1.0, best.objective):
         raise SolverError(f"relaxation bound {bound} above the feasible total JCT {best.objective} of "
                           f"{best.solver}: the relaxation is not valid for this instance")
@@ -190,6 +241,6 @@ def solve_contention_bound(
         stopped = Status.TIME_LIMIT in (res.status, free.status)
         status = Status.TIME_LIMIT if stopped else Status.FEASIBLE
     msg = (f"incumbent {best.solver} (total JCT {best.objective:g}; contention-free optimum {free.objective:g}, "
-           f"{free.status.value}); relaxation {res.status.value}, bound {bound}")
+           f"{free.status.value}); relaxation {res.status.value} after {rounds} round(s) of set cuts, bound {bound}")
     return replace(best, status=status, bound=bound, gap=gap, wall_time=time.perf_counter() - t0,
                    solver=f"contention-bound/{best.solver}", message=msg)
