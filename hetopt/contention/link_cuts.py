@@ -22,8 +22,9 @@ by rounding every time of a fluid schedule DOWN to the relaxation's integer unit
   ``E_x - S_x >= a + p_x + c (min(E_x, E_y) - max(S_x + a, S_y))`` (the overlap of x's transfer
   phase with y's lifetime; a negative right-hand side is implied by ``E_x >= S_x + a + p_x``).
   For two equal transfers started together this gives their fluid end exactly.  Rounded: the
-  left side loses less than one unit, the bracket changes by less than one, so the cut holds
-  lowered by two units (``c`` is rounded down to 1e-3).
+  left side L' is an integer above ``L - 1 >= c R - 1 > c R' - 1 - c`` (the bracket R changes
+  by less than one unit), so ``L' >= floor(c R' - 1 - c) + 1 > c R' - 1``: the cut holds
+  lowered by one unit (``c`` is rounded down to 1e-3).
 
 References
 ----------
@@ -125,7 +126,7 @@ def add_stretch_cuts(m, pairs, S: dict, E: dict, latency: int, waste: float, top
         for z, w in ((x, y), (y, x)):
             hi = m.new_int_var(0, top + latency, "")
             m.add_max_equality(hi, [S[z.key] + latency, S[w.key]])
-            m.add(1000 * (E[z.key] - S[z.key] - z.scaled) >= c_num * (lo - hi) - 2000)
+            m.add(1000 * (E[z.key] - S[z.key] - z.scaled) >= c_num * (lo - hi) - 1000)
             n += 1
     return n
 
@@ -170,12 +171,12 @@ def violated_sets(group: list, s_val: dict, e_val: dict, latency: int, latency_f
 
 
 def stretch_violated(x, y, s_val: dict, e_val: dict, latency: int, waste: float) -> bool:
-    """Whether the relaxed solution violates a stretch cut of the pair (x, y) (by more than the 2 units given up)."""
+    """Whether the relaxed solution violates a stretch cut of the pair (x, y) (beyond the unit given up)."""
     c_num = int(math.floor(waste * 1000 + 1e-12))
     lo = min(e_val[x.key], e_val[y.key])
     for z, w in ((x, y), (y, x)):
         hi = max(s_val[z.key] + latency, s_val[w.key])
-        if 1000 * (e_val[z.key] - s_val[z.key] - z.scaled) < c_num * (lo - hi) - 2000:
+        if 1000 * (e_val[z.key] - s_val[z.key] - z.scaled) < c_num * (lo - hi) - 1000:
             return True
     return False
 

@@ -23,6 +23,14 @@ What is computed instead, both proven:
   pair to end moves at most ``1 / (2b + eta)`` while the other is present, so it ends no earlier
   than ``S_z + a + b sigma_z + c (T - max(S_z + a, S_w))``.  The dominated-GPU reduction of
   :mod:`hetopt.contention.cpsat` stays exact (given the sync times the GPUs are independent).
+  With ``energy`` (default) the cuts of :mod:`hetopt.contention.link_cuts` are added: the
+  stretch cut for every pair sharing a server (an all-reduce transferring while another task is
+  on one of its servers moves at most ``1 / (2b + eta)``: ``E_x - S_x >= a + b sigma_x +
+  c (min(E_x, E_y) - max(S_x + a, S_y))``, which prices eta), Queyranne's cuts on each server's
+  single transfers, and, each time the relaxation is solved to optimality, the window-energy
+  cut ``max_K E - min_K S >= a + b sum_K sigma`` of every set K of all-reduces on one server
+  that its solution violates (then the relaxation is solved again; every bound of every round
+  is proven, the largest is kept).
   Integer times: take an optimal fluid schedule in units ``REFINE`` times finer than the data's
   exact scaling and round every time DOWN.  The difference constraints (no-overlap, precedences,
   durations, the pair cuts without latency term: integer constants) still hold, min/max commute
@@ -33,7 +41,7 @@ What is computed instead, both proven:
 
 The result is OPTIMAL only when the bound meets the incumbent (relative 1e-6); otherwise
 FEASIBLE with the bound and gap (TIME_LIMIT when a solve was stopped by the time limit).  The relaxation ignores eta and
-lets latencies overlap transfers, so on network-bound instances a gap remains.
+lets latencies overlap transfers at a price paid per pair only, so on network-bound instances a gap remains.
 
 References
 ----------

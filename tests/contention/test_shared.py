@@ -114,7 +114,7 @@ def test_rounded_data_refused():
         solve_contention_bound(other, srsf(other, 1).placement)
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", range(14))
 def test_bound_below_brute_force_on_random_two_job_instances(seed):
     # random a, eta: the latency-waste term of the pair cuts is exercised (a > 0, eta >= 0)
     rng = np.random.default_rng(seed)
