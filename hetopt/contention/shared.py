@@ -110,7 +110,7 @@ SETS_PER_ROUND = 5
 
 
 def _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, seed, lazy: bool, latency: int,
-                         latency_floor: int):
+                         latency_floor: int, options: dict | None = None):
     """Solve the relaxation; while it is solved to optimality and its solution violates window cuts
     (:func:`hetopt.contention.link_cuts.violated_sets`), add those sets' cuts and solve again.
 
@@ -126,10 +126,10 @@ def _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, seed, l
     while True:
         rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.05)
         res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
-                              options=dict(DEFAULT_OPTIONS))
+                              options={**DEFAULT_OPTIONS, **(options or {})})
         if res.bound is not None:
             best = res.bound if best is None else max(best, res.bound)
-        if not lazy or res.status is not Status.OPTIMAL or rounds >= MAX_SET_ROUNDS or not comm or \
+        if not lazy or res.status is not Status.OPTIMAL or cp is None or rounds >= MAX_SET_ROUNDS or not comm or \
                 (time_limit is not None and time.perf_counter() - t0 >= time_limit):
             return res, cp, best, rounds
         sv = {t.key: cp.value(v["S"][t.key]) for t in comm}
@@ -161,6 +161,7 @@ def solve_contention_bound(
     cuts: bool = True,
     search: bool = True,
     energy: bool = True,
+    options: dict | None = None,
 ) -> ContentionSolution:
     """Best contention-aware schedule found and a proven lower bound, for a fixed placement.
 
@@ -179,6 +180,11 @@ def solve_contention_bound(
         docstring).
     cuts : bool
         Add the (robust) completion-time cuts to the relaxation.
+    options : dict, optional
+        CP-SAT parameters of the relaxation's solves, over :data:`DEFAULT_OPTIONS` (e.g.
+        ``{"optimize_with_lb_tree_search": True}``: a search aimed at the bound, which raised
+        the 8-job bounds of seeds 0 and 1 in the card's measurements but proves seed 2's
+        relaxation no more within 60 s; the relaxation then has no incumbent to search from).
     energy : bool
         Add the window-energy and stretch cuts of :mod:`hetopt.contention.link_cuts` to the
         relaxation.
@@ -233,7 +239,7 @@ def solve_contention_bound(
                            waste=(inst.b + inst.eta) / (2 * inst.b + inst.eta), cuts=cuts, energy=energy)
     res, cp, bound, rounds = _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, seed,
                                                   energy and cuts, int(math.ceil(inst.a * scale - 1e-9)),
-                                                  int(math.floor(inst.a * scale + 1e-9)))
+                                                  int(math.floor(inst.a * scale + 1e-9)), options)
     if search and res.objective is not None:  # the relaxation's task order, re-timed under eq. (5)
         # after the time limit: at most a twentieth of it more (10 s without a limit)
         best = _from_relaxation(inst, placement, tasks, reps, v, cp, best,
