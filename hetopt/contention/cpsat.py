@@ -55,7 +55,6 @@ L. Perron, F. Didier, "CP-SAT", OR-Tools v9, Google (2024).
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
 from dataclasses import dataclass
@@ -244,7 +243,7 @@ def _has_comm(inst: ContentionInstance, gpus) -> bool:
 def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arrival: Sequence[int],
                 upper_objective: int | None = None, cut: int | None = None, hint: dict | None = None,
                 cuts: bool = True, network: str = "exclusive", latency: int = 0, latency_floor: int = 0,
-                waste: float = 0.0, energy: bool = False, windows: bool = False):
+                waste: float = 0.0, energy: bool = False, literals: str | None = None):
     """The CP-SAT model of the contention-free problem on scaled integer data.
 
     Parameters
@@ -280,9 +279,11 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
         ``network="shared"`` only: add the stretch cuts of :mod:`hetopt.contention.link_cuts`
         for every pair of all-reduces on a common server (they imply the first-finisher cut)
         and the per-all-reduce completion cuts of each server's transfers.
-    windows : bool
+    literals : {None, "windows", "overlap"}
         With ``energy``: also the window-energy cuts with order literals (``n^3`` literals per
-        server; :func:`hetopt.contention.link_cuts.add_window_cuts`).
+        server; :func:`hetopt.contention.link_cuts.add_window_cuts`), or the per-pair overlap
+        disjunctions (:func:`hetopt.contention.link_cuts.add_overlap_disjunctions`).  Both are
+        valid; on the 8-job instances of the card both make CP-SAT's bound worse at 60 s.
 
     Returns
     -------
@@ -302,6 +303,8 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
          for k in range(nj)]
     if network not in ("exclusive", "shared"):
         raise ValueError(f"network is {network!r}; expected 'exclusive' or 'shared'")
+    if literals not in (None, "windows", "overlap"):
+        raise ValueError(f"literals is {literals!r}; expected None, 'windows' or 'overlap'")
     shared = network == "shared"
     m = cp_model.CpModel()
     S, iv, E = {}, {}, {}
@@ -327,30 +330,21 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
                                           for o in net_jobs)}
     cut_pairs: set = set()
     top = max(max(h), serial) + max(t.scaled for t in tasks)
-    if energy and shared:
-        from .link_cuts import add_stretch_cuts, add_window_cuts, order_literals
-
-        orders = order_literals(m, S, E)
     for r, ivs in per_res.items():
         if len(ivs) > 1 and r not in implied:
             if shared and r[0] == "n":
                 add_pair_cuts(m, ivs, S, E, latency, top, latency_floor=latency_floor, waste=waste, done=cut_pairs,
                               first_finisher=not energy)
-                if energy and windows:
-                    add_window_cuts(m, ivs, S, E, latency, latency_floor, orders)
             else:
                 m.add_no_overlap(ivs)  # (S3) per GPU, (S4) per server network
-    if energy and shared:  # every pair of all-reduces of different jobs on a common server
-        from .link_cuts import add_transfer_completion_cuts
+    if energy and shared:
+        from .link_cuts import add_link_cuts
 
-        comm = [t for t in tasks if t.kind == "c"]
-        add_stretch_cuts(m, [(x, y) for x, y in itertools.combinations(comm, 2)
-                             if x.job != y.job and set(x.where) & set(y.where)], S, E, latency, waste, top)
         release = {t.key: arrival[t.job] + t.iteration * period[t.job] + dur[(t.job, "f")] + dur[(t.job, "b")]
-                   for t in comm}  # the lower end of the all-reduce's start domain
-        for r in sorted(per_res):
-            if r[0] == "n" and r not in implied:
-                add_transfer_completion_cuts(m, [t for t in comm if r[1] in t.where], E, release, latency)
+                   for t in tasks if t.kind == "c"}  # the lower end of the all-reduce's start domain
+        add_link_cuts(m, [t for t in tasks if t.kind == "c"], sorted(r[1] for r in per_res if r[0] == "n" and
+                                                                     r not in implied),
+                      S, E, release, latency, latency_floor, waste, top, literals)
     F = [m.new_int_var(arrival[k] + lb[k], max(arrival[k] + lb[k], h[k]), f"F{k}") for k in range(nj)]
     by_job: dict = {}
     for t in tasks:

@@ -40,7 +40,8 @@ import itertools
 import math
 
 __all__ = ["add_window_cuts", "add_stretch_cuts", "order_literals", "add_set_cut", "violated_sets", "stretch_violated",
-           "add_transfer_completion_cuts", "TRANSFER_ALL_SUBSETS"]
+           "add_transfer_completion_cuts", "TRANSFER_ALL_SUBSETS", "add_overlap_disjunctions",
+           "add_link_cuts"]
 
 
 def _known_order(x, y) -> bool | None:
@@ -210,3 +211,58 @@ def add_transfer_completion_cuts(m, group: list, E: dict, release: dict, latency
         rhs = (min(release[t.key] for t in T) + latency) * pT + (pT * pT + sum(p[t.key] ** 2 for t in T)) / 2 - pT
         m.add(sum(p[t.key] * E[t.key] for t in T) >= int(math.ceil(rhs - 1e-9)))
     return len(subsets)
+
+
+def add_overlap_disjunctions(m, pairs, S: dict, E: dict, latency: int, waste: float) -> int:
+    """Per pair: x before y, y before x, or they overlap, with the stretch cuts made linear per case.
+
+    Literals ``o`` (``S_x <= S_y``) and ``e`` (``E_x <= E_y``) are enforced one way only, so the
+    real orders give a consistent assignment after rounding down (floor is monotone).  With the
+    pair overlapping and, say, x starting first: if x also ends first, both transfers overlap the
+    other's lifetime for at least ``E_x - S_y - a``; if y ends first (nested), y overlaps x for
+    its whole transfer, ``E_y - S_y - a``, and x at least as long.  Each gives the stretch cut
+    ``E_z - S_z - (a + p_z) >= c * overlap``, lowered by one unit (as in :func:`add_stretch_cuts`).
+    Returns the number of pairs.
+    """
+    c_num = int(math.floor(waste * 1000 + 1e-12))
+    n = 0
+    for x, y in pairs:
+        bxy, byx, ov = m.new_bool_var(""), m.new_bool_var(""), m.new_bool_var("")
+        m.add_bool_or([bxy, byx, ov])
+        m.add(E[x.key] <= S[y.key]).only_enforce_if(bxy)
+        m.add(E[y.key] <= S[x.key]).only_enforce_if(byx)
+        o, e = m.new_bool_var(""), m.new_bool_var("")
+        m.add(S[x.key] <= S[y.key]).only_enforce_if(o)
+        m.add(S[y.key] <= S[x.key]).only_enforce_if(~o)
+        m.add(E[x.key] <= E[y.key]).only_enforce_if(e)
+        m.add(E[y.key] <= E[x.key]).only_enforce_if(~e)
+        for first, later, lo_, le_ in ((x, y, o, e), (y, x, ~o, ~e)):
+            # first starts first; le_: first ends first
+            cross = E[first.key] - S[later.key] - latency  # both ends in order: overlap >= this
+            nested = E[later.key] - S[later.key] - latency  # later nested in first
+            for z in (first, later):
+                m.add(1000 * (E[z.key] - S[z.key] - z.scaled) >= c_num * cross - 1000).only_enforce_if([ov, lo_, le_])
+                m.add(1000 * (E[z.key] - S[z.key] - z.scaled) >= c_num * nested - 1000).only_enforce_if([ov, lo_, ~le_])
+        n += 1
+    return n
+
+
+def add_link_cuts(m, comm: list, servers: list, S: dict, E: dict, release: dict, latency: int, latency_floor: int,
+                  waste: float, top: int, literals: str | None = None) -> None:
+    """All link cuts of :func:`hetopt.contention.cpsat.build_cpsat` with ``energy=True``.
+
+    Stretch cuts for every pair of all-reduces of different jobs on a common server, the
+    transfer completion cuts on each server of ``servers`` (those not implied by another), and
+    with ``literals`` the reified window cuts (``"windows"``) or the overlap disjunctions
+    (``"overlap"``).
+    """
+    pairs = [(x, y) for x, y in itertools.combinations(comm, 2) if x.job != y.job and set(x.where) & set(y.where)]
+    add_stretch_cuts(m, pairs, S, E, latency, waste, top)
+    if literals == "overlap":
+        add_overlap_disjunctions(m, pairs, S, E, latency, waste)
+    orders = order_literals(m, S, E) if literals == "windows" else None
+    for s in servers:
+        group = [t for t in comm if s in t.where]
+        add_transfer_completion_cuts(m, group, E, release, latency)
+        if orders is not None and len(group) > 1:
+            add_window_cuts(m, group, S, E, latency, latency_floor, orders)

@@ -162,6 +162,7 @@ def solve_contention_bound(
     search: bool = True,
     energy: bool = True,
     options: dict | None = None,
+    literals: str | None = None,
 ) -> ContentionSolution:
     """Best contention-aware schedule found and a proven lower bound, for a fixed placement.
 
@@ -186,8 +187,11 @@ def solve_contention_bound(
         the 8-job bounds of seeds 0 and 1 in the card's measurements but proves seed 2's
         relaxation no more within 60 s; the relaxation then has no incumbent to search from).
     energy : bool
-        Add the window-energy and stretch cuts of :mod:`hetopt.contention.link_cuts` to the
-        relaxation.
+        Add the stretch and transfer completion cuts of :mod:`hetopt.contention.link_cuts` to
+        the relaxation, and the violated window-energy set cuts each time it is solved.
+    literals : {None, "windows", "overlap"}
+        With ``energy``: the reified forms of :func:`hetopt.contention.cpsat.build_cpsat` (valid,
+        slower on the card's 8-job instances).
     search : bool
         Improve every candidate by the local search of :mod:`hetopt.contention.search`
         (toggling all-reduces between exclusive and shared, swapping GPU neighbours; every
@@ -236,7 +240,8 @@ def solve_contention_bound(
     model, v = build_cpsat(inst, placement, model_tasks, arrival=arr_s, hint=hint, upper_objective=hint_obj,
                            network="shared", latency=int(math.ceil(inst.a * scale - 1e-9)),
                            latency_floor=int(math.floor(inst.a * scale + 1e-9)),
-                           waste=(inst.b + inst.eta) / (2 * inst.b + inst.eta), cuts=cuts, energy=energy)
+                           waste=(inst.b + inst.eta) / (2 * inst.b + inst.eta), cuts=cuts, energy=energy,
+                           literals=literals if energy else None)
     res, cp, bound, rounds = _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, seed,
                                                   energy and cuts, int(math.ceil(inst.a * scale - 1e-9)),
                                                   int(math.floor(inst.a * scale + 1e-9)), options)

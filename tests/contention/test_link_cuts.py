@@ -17,6 +17,7 @@ from hetopt.contention import fluid_completion_times
 from hetopt.contention.cpsat import CpTask
 from hetopt.contention.cuts import add_pair_cuts
 from hetopt.contention.link_cuts import (
+    add_overlap_disjunctions,
     add_set_cut,
     add_stretch_cuts,
     add_transfer_completion_cuts,
@@ -58,6 +59,7 @@ def _add_all(m, tasks, S, E, a, eta, starts):
     orders = order_literals(m, S, E)
     pairs = [(x, y) for x, y in itertools.combinations(tasks, 2) if set(x.where) & set(y.where)]
     add_stretch_cuts(m, pairs, S, E, lat, waste, 10_000)
+    add_overlap_disjunctions(m, pairs, S, E, lat, waste)
     release = {t.key: int(math.floor(starts[t.job] * UNIT)) - t.job for t in tasks}  # lower bounds of the starts
     for s in range(3):
         group = [t for t in tasks if s in t.where]

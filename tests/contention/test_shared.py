@@ -130,6 +130,30 @@ def test_bound_below_brute_force_on_random_two_job_instances(seed):
     assert check_schedule(inst, sol).ok
 
 
+@pytest.mark.parametrize("literals", ["windows", "overlap"])
+@pytest.mark.parametrize("seed", [0, 3, 5])
+def test_reified_link_cuts_stay_below_brute_force(seed, literals):
+    rng = np.random.default_rng(seed)
+    inst = ContentionInstance(n_servers=2, gpus_per_server=1, gpu_memory=100.0, a=float(rng.choice([0.0, 0.5, 1.0])),
+                              b=1.0, eta=float(rng.choice([0.0, 0.5, 1.0])),
+                              arrival=rng.integers(0, 4, size=2).astype(float), n_gpus=[2, 2], iterations=[1, 1],
+                              t_f=rng.integers(1, 4, size=2).astype(float), t_b=rng.integers(1, 4, size=2).astype(float),
+                              model_size=rng.integers(1, 5, size=2).astype(float), memory=[1.0, 1.0])
+    p = [[0, 1], [0, 1]]
+    sol = solve_contention_bound(inst, p, literals=literals)
+    assert sol.bound <= _brute_force_two_jobs(inst, p, step=0.25, max_delay=10.0) + TOL
+
+
+def test_reified_link_cuts_on_three_jobs_stay_below_the_heuristics():
+    inst = tiny_instance(seed=4)
+    p = srsf(inst, 1).placement
+    plain = solve_contention_bound(inst, p)
+    for literals in ("windows", "overlap"):
+        sol = solve_contention_bound(inst, p, literals=literals)
+        assert sol.bound <= plain.objective + TOL
+        assert sol.bound <= ada_srsf(inst, placement=[list(x) for x in p]).objective + TOL
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1])
 def test_bound_valid_without_first_finisher_cuts(seed):
