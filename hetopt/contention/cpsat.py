@@ -277,7 +277,8 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
         :func:`hetopt.contention.cuts.add_pair_cuts`).
     energy : bool
         ``network="shared"`` only: add the stretch cuts of :mod:`hetopt.contention.link_cuts`
-        for every pair of all-reduces on a common server (they imply the first-finisher cut)
+        for every pair of all-reduces on a common server (the first-finisher cut stays where
+        :func:`hetopt.contention.cuts.add_pair_cuts` adds it: its rounding allowance is smaller)
         and the per-all-reduce completion cuts of each server's transfers.
     literals : {None, "windows", "overlap"}
         With ``energy``: also the window-energy cuts with order literals (``n^3`` literals per
@@ -333,8 +334,7 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
     for r, ivs in per_res.items():
         if len(ivs) > 1 and r not in implied:
             if shared and r[0] == "n":
-                add_pair_cuts(m, ivs, S, E, latency, top, latency_floor=latency_floor, waste=waste, done=cut_pairs,
-                              first_finisher=not energy)
+                add_pair_cuts(m, ivs, S, E, latency, top, latency_floor=latency_floor, waste=waste, done=cut_pairs)
             else:
                 m.add_no_overlap(ivs)  # (S3) per GPU, (S4) per server network
     if energy and shared:

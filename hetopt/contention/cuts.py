@@ -37,8 +37,7 @@ def add_pair_cuts(m, tasks: list, S: dict, E: dict, latency: int, top: int, *, l
     one); the term without it is a difference constraint with an integer constant, which rounding
     down keeps.  ``done``: pairs already cut on another server (skipped, then recorded).  The
     first-finisher cut (:func:`_first_finisher`) only when ``tasks`` has at most
-    ``FIRST_FINISHER_MAX_TASKS`` all-reduces and ``first_finisher`` (the stretch cuts of
-    :mod:`hetopt.contention.link_cuts` imply it).
+    ``FIRST_FINISHER_MAX_TASKS`` all-reduces and ``first_finisher``.
     """
     c_num = int(math.floor(waste * 1000 + 1e-12))
     finisher = first_finisher and len(tasks) <= FIRST_FINISHER_MAX_TASKS

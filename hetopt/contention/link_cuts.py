@@ -21,10 +21,13 @@ by rounding every time of a fluid schedule DOWN to the relaxation's integer unit
   ``c = 1 - b / (2b + eta) = (b + eta) / (2b + eta)`` seconds of extra duration:
   ``E_x - S_x >= a + p_x + c (min(E_x, E_y) - max(S_x + a, S_y))`` (the overlap of x's transfer
   phase with y's lifetime; a negative right-hand side is implied by ``E_x >= S_x + a + p_x``).
-  For two equal transfers started together this gives their fluid end exactly.  Rounded: the
-  left side L' is an integer above ``L - 1 >= c R - 1 > c R' - 1 - c`` (the bracket R changes
-  by less than one unit), so ``L' >= floor(c R' - 1 - c) + 1 > c R' - 1``: the cut holds
-  lowered by one unit (``c`` is rounded down to 1e-3).
+  For two equal transfers started together this gives their fluid end exactly.  Rounded: with
+  ``L = E_x - S_x - (a + p_x)`` and R the bracket, ``L - c R`` is a combination of the four
+  times whose coefficients sum, over the negative ones, to at least ``-(1 + c)`` (y nested in x:
+  ``E_x - S_x - c E_y + c S_y``), and rounding a time down moves it by less than one unit, so
+  ``L' - c R' > -(1 + c)``; in thousandths with ``c`` rounded down, and L' integral,
+  ``1000 L' >= c_1000 R' - (999 + ceil(1000 c))`` (:func:`_slack`).  (One unit is not enough
+  in the nested case, although random fluid schedules did not hit it.)
 
 References
 ----------
@@ -42,6 +45,11 @@ import math
 __all__ = ["add_window_cuts", "add_stretch_cuts", "order_literals", "add_set_cut", "violated_sets", "stretch_violated",
            "add_transfer_completion_cuts", "TRANSFER_ALL_SUBSETS", "add_overlap_disjunctions",
            "add_link_cuts"]
+
+
+def _slack(waste: float) -> int:
+    """Thousandths of a unit the stretch cuts give up to rounding: ``999 + ceil(1000 c)`` (< 2000)."""
+    return 999 + int(math.ceil(waste * 1000 - 1e-12))
 
 
 def _known_order(x, y) -> bool | None:
@@ -127,7 +135,7 @@ def add_stretch_cuts(m, pairs, S: dict, E: dict, latency: int, waste: float, top
         for z, w in ((x, y), (y, x)):
             hi = m.new_int_var(0, top + latency, "")
             m.add_max_equality(hi, [S[z.key] + latency, S[w.key]])
-            m.add(1000 * (E[z.key] - S[z.key] - z.scaled) >= c_num * (lo - hi) - 1000)
+            m.add(1000 * (E[z.key] - S[z.key] - z.scaled) >= c_num * (lo - hi) - _slack(waste))
             n += 1
     return n
 
@@ -172,12 +180,12 @@ def violated_sets(group: list, s_val: dict, e_val: dict, latency: int, latency_f
 
 
 def stretch_violated(x, y, s_val: dict, e_val: dict, latency: int, waste: float) -> bool:
-    """Whether the relaxed solution violates a stretch cut of the pair (x, y) (beyond the unit given up)."""
+    """Whether the relaxed solution violates a stretch cut of the pair (x, y) (beyond what rounding gives up)."""
     c_num = int(math.floor(waste * 1000 + 1e-12))
     lo = min(e_val[x.key], e_val[y.key])
     for z, w in ((x, y), (y, x)):
         hi = max(s_val[z.key] + latency, s_val[w.key])
-        if 1000 * (e_val[z.key] - s_val[z.key] - z.scaled) < c_num * (lo - hi) - 1000:
+        if 1000 * (e_val[z.key] - s_val[z.key] - z.scaled) < c_num * (lo - hi) - _slack(waste):
             return True
     return False
 
@@ -221,10 +229,10 @@ def add_overlap_disjunctions(m, pairs, S: dict, E: dict, latency: int, waste: fl
     pair overlapping and, say, x starting first: if x also ends first, both transfers overlap the
     other's lifetime for at least ``E_x - S_y - a``; if y ends first (nested), y overlaps x for
     its whole transfer, ``E_y - S_y - a``, and x at least as long.  Each gives the stretch cut
-    ``E_z - S_z - (a + p_z) >= c * overlap``, lowered by one unit (as in :func:`add_stretch_cuts`).
+    ``E_z - S_z - (a + p_z) >= c * overlap``, lowered as in :func:`add_stretch_cuts`.
     Returns the number of pairs.
     """
-    c_num = int(math.floor(waste * 1000 + 1e-12))
+    c_num, slack = int(math.floor(waste * 1000 + 1e-12)), _slack(waste)
     n = 0
     for x, y in pairs:
         bxy, byx, ov = m.new_bool_var(""), m.new_bool_var(""), m.new_bool_var("")
@@ -241,8 +249,8 @@ def add_overlap_disjunctions(m, pairs, S: dict, E: dict, latency: int, waste: fl
             cross = E[first.key] - S[later.key] - latency  # both ends in order: overlap >= this
             nested = E[later.key] - S[later.key] - latency  # later nested in first
             for z in (first, later):
-                m.add(1000 * (E[z.key] - S[z.key] - z.scaled) >= c_num * cross - 1000).only_enforce_if([ov, lo_, le_])
-                m.add(1000 * (E[z.key] - S[z.key] - z.scaled) >= c_num * nested - 1000).only_enforce_if([ov, lo_, ~le_])
+                m.add(1000 * (E[z.key] - S[z.key] - z.scaled) >= c_num * cross - slack).only_enforce_if([ov, lo_, le_])
+                m.add(1000 * (E[z.key] - S[z.key] - z.scaled) >= c_num * nested - slack).only_enforce_if([ov, lo_, ~le_])
         n += 1
     return n
 

@@ -104,10 +104,12 @@ def test_stretch_cut_is_tight_for_two_equal_transfers_started_together():
     m, S, E = _fixed_model(tasks, starts, ends)
     _add_all(m, tasks, S, E, 1.0, 0.5, starts)
     assert _feasible(m)
-    # one end 0.3 s earlier than the fluid end violates the stretch cut (58 units pass: 1 unit of rounding slack, c R not integral)
-    m, S, E = _fixed_model(tasks, starts, ends, shift=(("c", 0, 0), -3))
-    _add_all(m, tasks, S, E, 1.0, 0.5, starts)
-    assert not _feasible(m)
+    # the stretch cut alone, at end E (units) of task 0: 1000 (E - 30) >= 600 (E - 10) - (999 + 600), i.e.
+    # E >= 56.0025: it admits 57 (the allowance for rounding) and not 56
+    for shift, ok in ((-3, True), (-4, False)):
+        m, S, E = _fixed_model(tasks, starts, ends, shift=(("c", 0, 0), shift))
+        add_stretch_cuts(m, [tuple(tasks)], S, E, 10, 0.6, 10_000)
+        assert _feasible(m) is ok
 
 
 def test_set_cut_catches_three_overlapping_transfers():
