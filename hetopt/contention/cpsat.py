@@ -368,7 +368,8 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
             else:
                 m.add(F[k] >= sync_end)  # (S5)
     if cuts:
-        add_completion_cuts(m, inst, tasks, F, arrival, dur, latency=latency if shared else 0, robust=shared)
+        add_completion_cuts(m, inst, tasks, F, arrival, dur, latency=latency if shared else 0, robust=shared,
+                            latency_floor=latency_floor if shared else 0)
     total = sum(F) - int(sum(arrival))
     m.minimize(total)  # (6)
     if cut is not None:

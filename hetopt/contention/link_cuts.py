@@ -194,7 +194,8 @@ def stretch_violated(x, y, s_val: dict, e_val: dict, latency: int, waste: float)
 TRANSFER_ALL_SUBSETS = 8
 
 
-def add_transfer_completion_cuts(m, group: list, E: dict, release: dict, latency: int) -> int:
+def add_transfer_completion_cuts(m, group: list, E: dict, release: dict, latency: int,
+                                 latency_floor: int | None = None) -> int:
     """Queyranne's inequalities at the level of single all-reduces on one server.
 
     The transfers of ``group`` form a fluid schedule of total rate at most ``1 / b`` on the
@@ -204,9 +205,11 @@ def add_transfer_completion_cuts(m, group: list, E: dict, release: dict, latency
     such schedules (the work is packed no earlier than at full rate from the release, and a
     transfer's own rate is at most full), so ``sum_T p_k E_k >= r(T) p(T) + (p(T)^2 + sum_T
     p_k^2) / 2`` with ``r(T) = min_T release + a``.  Lowered by ``p(T)``: still met after every
-    time is rounded down.  Returns the number of cuts.
+    time is rounded down.  ``latency`` (``a`` rounded up) gives ``p = scaled - latency``,
+    ``latency_floor`` (rounded down; default ``latency``) the release.  Returns the number of cuts.
     """
     p = {t.key: t.scaled - latency for t in group}
+    lat_lo = latency if latency_floor is None else latency_floor
     jobs = sorted((t for t in group if p[t.key] > 0), key=lambda t: (release[t.key], t.key))
     if len(jobs) < 2:
         return 0
@@ -216,7 +219,7 @@ def add_transfer_completion_cuts(m, group: list, E: dict, release: dict, latency
         subsets = [tuple(jobs[i:]) for i in range(len(jobs) - 1)]
     for T in subsets:
         pT = sum(p[t.key] for t in T)
-        rhs = (min(release[t.key] for t in T) + latency) * pT + (pT * pT + sum(p[t.key] ** 2 for t in T)) / 2 - pT
+        rhs = (min(release[t.key] for t in T) + lat_lo) * pT + (pT * pT + sum(p[t.key] ** 2 for t in T)) / 2 - pT
         m.add(sum(p[t.key] * E[t.key] for t in T) >= int(math.ceil(rhs - 1e-9)))
     return len(subsets)
 
@@ -271,6 +274,6 @@ def add_link_cuts(m, comm: list, servers: list, S: dict, E: dict, release: dict,
     orders = order_literals(m, S, E) if literals == "windows" else None
     for s in servers:
         group = [t for t in comm if s in t.where]
-        add_transfer_completion_cuts(m, group, E, release, latency)
+        add_transfer_completion_cuts(m, group, E, release, latency, latency_floor)
         if orders is not None and len(group) > 1:
             add_window_cuts(m, group, S, E, latency, latency_floor, orders)

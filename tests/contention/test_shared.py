@@ -169,3 +169,18 @@ def test_bound_valid_without_first_finisher_cuts(seed):
     assert check_schedule(inst, sol).ok
     for other in (srsf(inst, 2, placement=[list(x) for x in p]), ada_srsf(inst, placement=[list(x) for x in p])):
         assert sol.bound <= other.objective + TOL
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_bound_below_brute_force_when_the_latency_is_finer_than_the_grid(seed):
+    # a = 0.25 with a + b sigma integral: the scaled latency (x10) is 2.5, rounded up for the work
+    # terms and down for releases and constants
+    rng = np.random.default_rng(100 + seed)
+    inst = ContentionInstance(n_servers=2, gpus_per_server=1, gpu_memory=100.0, a=0.25, b=1.0, eta=0.5,
+                              arrival=rng.integers(0, 3, size=2).astype(float), n_gpus=[2, 2], iterations=[1, 1],
+                              t_f=rng.integers(1, 3, size=2).astype(float), t_b=rng.integers(1, 3, size=2).astype(float),
+                              model_size=rng.choice([1.75, 2.75], size=2), memory=[1.0, 1.0])
+    p = [[0, 1], [0, 1]]
+    sol = solve_contention_bound(inst, p)
+    assert sol.bound <= _brute_force_two_jobs(inst, p, step=0.25, max_delay=8.0) + TOL
+    assert check_schedule(inst, sol).ok
