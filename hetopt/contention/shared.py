@@ -86,7 +86,7 @@ def _candidates(inst: ContentionInstance, placement, free: ContentionSolution) -
 
 def _from_relaxation(inst, placement, tasks, reps, v, cp, best: ContentionSolution,
                      limit: float) -> ContentionSolution:
-    """Fluid schedule in the order of the relaxation's solution (all-reduces shared), locally improved."""
+    """Fluid schedules in the order of the relaxation's solution, locally improved; the best of them and ``best``."""
     from .search import fluid_retime, improve_schedule
     from .validate import check_schedule
 
@@ -94,13 +94,20 @@ def _from_relaxation(inst, placement, tasks, reps, v, cp, best: ContentionSoluti
     for t in tasks:  # a dominated GPU copies its representative's order
         if t.key not in starts:
             starts[t.key] = starts[(t.kind, t.job, t.iteration, reps[t.where])]
-    shared = frozenset(t.key for t in tasks if t.kind == "c")
-    cand = fluid_retime(inst, placement, starts, shared)
-    if cand is None or not check_schedule(inst, cand).ok:
-        return best
-    cand = improve_schedule(inst, placement, cand, time_limit=limit)
-    rep = check_schedule(inst, cand)
-    return cand if rep.ok and rep.objective < best.objective else best
+    comm = [t for t in tasks if t.kind == "c"]
+    ends = {t.key: cp.value(v["E"][t.key]) for t in comm} if v["E"] else {}
+    overlapping = frozenset(x.key for x in comm for y in comm if x.key != y.key and set(x.where) & set(y.where)
+                            and starts[x.key] < ends.get(y.key, 0) and starts[y.key] < ends.get(x.key, 0))
+    # three readings of the relaxed order: every all-reduce shared, those that overlap there, none
+    for shared in (frozenset(t.key for t in comm), overlapping, frozenset()):
+        cand = fluid_retime(inst, placement, starts, shared)
+        if cand is None or not check_schedule(inst, cand).ok:
+            continue
+        cand = improve_schedule(inst, placement, cand, time_limit=limit / 3)
+        rep = check_schedule(inst, cand)
+        if rep.ok and rep.objective < best.objective:
+            best = cand
+    return best
 
 
 #: Most rounds of window-energy set cuts added to the relaxation after it is solved.
