@@ -186,3 +186,20 @@ def test_bound_below_brute_force_when_the_latency_is_finer_than_the_grid(seed):
     sol = solve_contention_bound(inst, p)
     assert sol.bound <= _brute_force_two_jobs(inst, p, step=0.25, max_delay=8.0) + TOL
     assert check_schedule(inst, sol).ok
+
+
+def test_lb_share_is_checked():
+    inst = tiny_instance(seed=1)
+    with pytest.raises(ValueError, match="lb_share"):
+        solve_contention_bound(inst, srsf(inst, 1).placement, lb_share=1.0)
+
+
+def test_bound_oriented_second_solve_keeps_a_valid_bound():
+    # a limit too short to solve the relaxation: the bound-oriented solve runs, the bound stays below
+    # the heuristics and the schedule is checked
+    inst = tiny_instance(seed=0, n_jobs=6, n_servers=2, gpus_per_server=2, max_iterations=2)
+    p = srsf(inst, 1).placement
+    sol = solve_contention_bound(inst, p, time_limit=2.0, lb_share=0.5, search=False)
+    assert check_schedule(inst, sol).ok
+    for other in (srsf(inst, 2, placement=[list(x) for x in p]), ada_srsf(inst, placement=[list(x) for x in p])):
+        assert sol.bound is None or sol.bound <= other.objective + TOL
