@@ -123,3 +123,24 @@ def test_set_cut_catches_three_overlapping_transfers():
     E = {key: m.new_constant(v) for key, v in ev.items()}
     add_set_cut(m, tasks, S, E, 10, 10, 100)
     assert not _feasible(m)
+
+
+def test_set_cuts_are_added_while_the_relaxation_is_solved():
+    # three transfers of 1 s after a 1 s latency, all started at 0, pair cuts only: the relaxation ends
+    # them at 2, 3, 3 (sum 8 s); the window cut of the three (max end >= 1 + 3) adds one round: 2, 3, 4
+    import time
+
+    from hetopt.contention.shared import _solve_with_set_cuts
+
+    tasks = [CpTask(("c", k, 0), k, 0, "c", (0,), 2.0, 20) for k in range(3)]
+    m = cp_model.CpModel()
+    S = {t.key: m.new_int_var(0, 0, "") for t in tasks}
+    E = {t.key: m.new_int_var(20, 100, "") for t in tasks}
+    add_pair_cuts(m, tasks, S, E, 10, 200, latency_floor=10, waste=0.0)
+    m.minimize(sum(E.values()))
+    res, cp, bound, rounds = _solve_with_set_cuts(None, m, {"S": S, "E": E, "top": 200}, tasks, None,
+                                                  time.perf_counter(), 1, 0, True, 10, 10)
+    assert rounds == 1 and bound == 90 and res.objective == 90
+    res, cp, bound, rounds = _solve_with_set_cuts(None, m.clone(), {"S": S, "E": E, "top": 200}, tasks, None,
+                                                  time.perf_counter(), 1, 0, False, 10, 10)
+    assert rounds == 0
