@@ -35,13 +35,14 @@ What is computed instead, both proven:
   exact scaling and round every time DOWN.  The difference constraints (no-overlap, precedences,
   durations, the pair cuts without latency term: integer constants) still hold, min/max commute
   with rounding down, and the completion cuts and the pair cuts' latency term are lowered by the
-  at most ``w(T)`` / 2 units rounding can cost them (:mod:`hetopt.contention.cuts`, ``robust``).
-  So an integer point of the model has total JCT at most the optimum, and CP-SAT's bound divided
+  at most ``w(T)`` / 2 units rounding can cost them (:mod:`hetopt.contention.cuts`, ``robust``);
+  the link cuts by the allowances stated in :mod:`hetopt.contention.link_cuts`.  So an integer point of the model has total JCT at most the optimum, and CP-SAT's bound divided
   by the scale is a proven lower bound of the contention-aware optimum.
 
 The result is OPTIMAL only when the bound meets the incumbent (relative 1e-6); otherwise
-FEASIBLE with the bound and gap (TIME_LIMIT when a solve was stopped by the time limit).  The relaxation ignores eta and
-lets latencies overlap transfers at a price paid per pair only, so on network-bound instances a gap remains.
+FEASIBLE with the bound and gap (TIME_LIMIT when a solve was stopped by the time limit).  The relaxation
+prices eta per pair only and lets latencies overlap transfers at a price paid per pair only, so on
+network-bound instances a gap remains.
 
 References
 ----------
@@ -171,7 +172,7 @@ def _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, seed, l
             return res, cp, best, rounds
         rounds += 1
         model.clear_hints()
-        for key, var in v["S"].items():
+        for var in v["S"].values():
             model.add_hint(var, cp.value(var))
 
 
