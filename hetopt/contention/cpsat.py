@@ -243,7 +243,7 @@ def _has_comm(inst: ContentionInstance, gpus) -> bool:
 def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arrival: Sequence[int],
                 upper_objective: int | None = None, cut: int | None = None, hint: dict | None = None,
                 cuts: bool = True, network: str = "exclusive", latency: int = 0, latency_floor: int = 0,
-                waste: float = 0.0):
+                waste: float = 0.0, energy: bool = False, literals: str | None = None):
     """The CP-SAT model of the contention-free problem on scaled integer data.
 
     Parameters
@@ -275,6 +275,16 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
     waste : float
         ``(b + eta) / (2b + eta)`` for the pair cuts (``network="shared"`` only;
         :func:`hetopt.contention.cuts.add_pair_cuts`).
+    energy : bool
+        ``network="shared"`` only: add the stretch cuts of :mod:`hetopt.contention.link_cuts`
+        for every pair of all-reduces on a common server (the first-finisher cut stays where
+        :func:`hetopt.contention.cuts.add_pair_cuts` adds it: its rounding allowance is smaller)
+        and the per-all-reduce completion cuts of each server's transfers.
+    literals : {None, "windows", "overlap"}
+        With ``energy``: also the window-energy cuts with order literals (``n^3`` literals per
+        server; :func:`hetopt.contention.link_cuts.add_window_cuts`), or the per-pair overlap
+        disjunctions (:func:`hetopt.contention.link_cuts.add_overlap_disjunctions`).  Both are
+        valid; on the 8-job instances of the card both make CP-SAT's bound worse at 60 s.
 
     Returns
     -------
@@ -294,6 +304,8 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
          for k in range(nj)]
     if network not in ("exclusive", "shared"):
         raise ValueError(f"network is {network!r}; expected 'exclusive' or 'shared'")
+    if literals not in (None, "windows", "overlap"):
+        raise ValueError(f"literals is {literals!r}; expected None, 'windows' or 'overlap'")
     shared = network == "shared"
     m = cp_model.CpModel()
     S, iv, E = {}, {}, {}
@@ -318,13 +330,21 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
     implied = {r for r in net_jobs if any(net_jobs[r] < net_jobs[o] or (net_jobs[r] == net_jobs[o] and o < r)
                                           for o in net_jobs)}
     cut_pairs: set = set()
+    top = max(max(h), serial) + max(t.scaled for t in tasks)
     for r, ivs in per_res.items():
         if len(ivs) > 1 and r not in implied:
             if shared and r[0] == "n":
-                add_pair_cuts(m, ivs, S, E, latency, max(max(h), serial) + max(t.scaled for t in tasks),
-                              latency_floor=latency_floor, waste=waste, done=cut_pairs)
+                add_pair_cuts(m, ivs, S, E, latency, top, latency_floor=latency_floor, waste=waste, done=cut_pairs)
             else:
                 m.add_no_overlap(ivs)  # (S3) per GPU, (S4) per server network
+    if energy and shared:
+        from .link_cuts import add_link_cuts
+
+        release = {t.key: arrival[t.job] + t.iteration * period[t.job] + dur[(t.job, "f")] + dur[(t.job, "b")]
+                   for t in tasks if t.kind == "c"}  # the lower end of the all-reduce's start domain
+        add_link_cuts(m, [t for t in tasks if t.kind == "c"], sorted(r[1] for r in per_res if r[0] == "n" and
+                                                                     r not in implied),
+                      S, E, release, latency, latency_floor, waste, top, literals)
     F = [m.new_int_var(arrival[k] + lb[k], max(arrival[k] + lb[k], h[k]), f"F{k}") for k in range(nj)]
     by_job: dict = {}
     for t in tasks:
@@ -348,7 +368,8 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
             else:
                 m.add(F[k] >= sync_end)  # (S5)
     if cuts:
-        add_completion_cuts(m, inst, tasks, F, arrival, dur, latency=latency if shared else 0, robust=shared)
+        add_completion_cuts(m, inst, tasks, F, arrival, dur, latency=latency if shared else 0, robust=shared,
+                            latency_floor=latency_floor if shared else 0)
     total = sum(F) - int(sum(arrival))
     m.minimize(total)  # (6)
     if cut is not None:
@@ -356,7 +377,7 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
     if hint is not None:
         for key, var in S.items():
             m.add_hint(var, int(round(hint[key])))
-    return m, {"S": S, "F": F, "E": E}
+    return m, {"S": S, "F": F, "E": E, "top": top}
 
 
 def solve_cpsat_exact(

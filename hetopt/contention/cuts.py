@@ -22,7 +22,7 @@ FIRST_FINISHER_MAX_TASKS = 4
 
 
 def add_pair_cuts(m, tasks: list, S: dict, E: dict, latency: int, top: int, *, latency_floor: int = 0,
-                  waste: float = 0.0, done: set | None = None) -> None:
+                  waste: float = 0.0, done: set | None = None, first_finisher: bool = True) -> None:
     """Two all-reduces of different jobs on one server (the relaxation of :mod:`hetopt.contention.shared`).
 
     With ``S_1 <= S_2``, ``d = S_2 - S_1``: nothing is transferred in ``[S_1, S_1 + a]`` (both in
@@ -37,10 +37,10 @@ def add_pair_cuts(m, tasks: list, S: dict, E: dict, latency: int, top: int, *, l
     one); the term without it is a difference constraint with an integer constant, which rounding
     down keeps.  ``done``: pairs already cut on another server (skipped, then recorded).  The
     first-finisher cut (:func:`_first_finisher`) only when ``tasks`` has at most
-    ``FIRST_FINISHER_MAX_TASKS`` all-reduces.
+    ``FIRST_FINISHER_MAX_TASKS`` all-reduces and ``first_finisher``.
     """
     c_num = int(math.floor(waste * 1000 + 1e-12))
-    finisher = len(tasks) <= FIRST_FINISHER_MAX_TASKS
+    finisher = first_finisher and len(tasks) <= FIRST_FINISHER_MAX_TASKS
     for x, y in itertools.combinations(tasks, 2):
         if x.job == y.job:
             continue
@@ -85,7 +85,8 @@ def _first_finisher(m, x, y, S: dict, E: dict, latency: int, c_num: int, top: in
 CUT_ALL_SUBSETS = 7
 
 
-def add_completion_cuts(m, inst, tasks, F, arrival, dur, *, latency: int = 0, robust: bool = False) -> int:
+def add_completion_cuts(m, inst, tasks, F, arrival, dur, *, latency: int = 0, robust: bool = False,
+                        latency_floor: int | None = None) -> int:
     """Queyranne's inequalities with release dates, per GPU and per server network.
 
     On a resource, job ``k``'s tasks form a (preemptive) block of total length ``w_k``, released
@@ -101,7 +102,10 @@ def add_completion_cuts(m, inst, tasks, F, arrival, dur, *, latency: int = 0, ro
     later: the transfer rates on a server sum to at most ``1 / b`` (that module), so the
     transfers form a preemptive schedule at unit capacity.  ``robust``: each right-hand side is
     lowered by ``w(T)``, so the cut also holds after every time is rounded down to an integer.
+    ``latency`` is ``a`` rounded up (work ``p_c - latency``), ``latency_floor`` rounded down (the
+    release; default ``latency``).
     """
+    lat_lo = latency if latency_floor is None else latency_floor  # the release uses a rounded down
     blocks: dict = {}
     for t in tasks:
         res = [("g", t.where)] if t.kind != "c" else [("n", s) for s in t.where]
@@ -113,7 +117,7 @@ def add_completion_cuts(m, inst, tasks, F, arrival, dur, *, latency: int = 0, ro
         jobs = sorted((k for k in work if work[k] > 0), key=lambda k: (arrival[k], k))
         if len(jobs) < 2:
             continue
-        rel = {k: arrival[k] + (0 if r[0] == "g" else dur[(k, "f")] + dur[(k, "b")] + latency) for k in jobs}
+        rel = {k: arrival[k] + (0 if r[0] == "g" else dur[(k, "f")] + dur[(k, "b")] + lat_lo) for k in jobs}
         tail = {k: (dur.get((k, "c"), 0) if r[0] == "g" else 0) for k in jobs}
         if len(jobs) <= CUT_ALL_SUBSETS:
             subsets = [c for size in range(2, len(jobs) + 1) for c in itertools.combinations(jobs, size)]

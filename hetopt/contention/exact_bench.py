@@ -108,5 +108,6 @@ def shared_bench(quick: bool = False) -> Table:
         t.add(n, servers * gps, seed, sol.status.value, sol.objective, sol.solver.split("/", 1)[1], free, sol.bound,
               sol.gap, sol.wall_time)
     t.notes.append(f"certified optimal (bound meets the best schedule): {certified} of {len(sizes)}; the relaxation "
-                   "lets latencies overlap and ignores eta, so network-bound instances keep a gap")
+                   "prices eta per pair of all-reduces (stretch cuts) and bounds each server's work per window, "
+                   "but lets latencies overlap transfers at a per-pair price only, so network-bound instances keep a gap")
     return t

@@ -23,17 +23,26 @@ What is computed instead, both proven:
   pair to end moves at most ``1 / (2b + eta)`` while the other is present, so it ends no earlier
   than ``S_z + a + b sigma_z + c (T - max(S_z + a, S_w))``.  The dominated-GPU reduction of
   :mod:`hetopt.contention.cpsat` stays exact (given the sync times the GPUs are independent).
+  With ``energy`` (default) the cuts of :mod:`hetopt.contention.link_cuts` are added: the
+  stretch cut for every pair sharing a server (an all-reduce transferring while another task is
+  on one of its servers moves at most ``1 / (2b + eta)``: ``E_x - S_x >= a + b sigma_x +
+  c (min(E_x, E_y) - max(S_x + a, S_y))``, which prices eta), Queyranne's cuts on each server's
+  single transfers, and, each time the relaxation is solved to optimality, the window-energy
+  cut ``max_K E - min_K S >= a + b sum_K sigma`` of every set K of all-reduces on one server
+  that its solution violates (then the relaxation is solved again; every bound of every round
+  is proven, the largest is kept).
   Integer times: take an optimal fluid schedule in units ``REFINE`` times finer than the data's
   exact scaling and round every time DOWN.  The difference constraints (no-overlap, precedences,
   durations, the pair cuts without latency term: integer constants) still hold, min/max commute
   with rounding down, and the completion cuts and the pair cuts' latency term are lowered by the
-  at most ``w(T)`` / 2 units rounding can cost them (:mod:`hetopt.contention.cuts`, ``robust``).
-  So an integer point of the model has total JCT at most the optimum, and CP-SAT's bound divided
+  at most ``w(T)`` / 2 units rounding can cost them (:mod:`hetopt.contention.cuts`, ``robust``);
+  the link cuts by the allowances stated in :mod:`hetopt.contention.link_cuts`.  So an integer point of the model has total JCT at most the optimum, and CP-SAT's bound divided
   by the scale is a proven lower bound of the contention-aware optimum.
 
 The result is OPTIMAL only when the bound meets the incumbent (relative 1e-6); otherwise
-FEASIBLE with the bound and gap (TIME_LIMIT when a solve was stopped by the time limit).  The relaxation ignores eta and
-lets latencies overlap transfers, so on network-bound instances a gap remains.
+FEASIBLE with the bound and gap (TIME_LIMIT when a solve was stopped by the time limit).  The relaxation
+prices eta per pair only and lets latencies overlap transfers at a price paid per pair only, so on
+network-bound instances a gap remains.
 
 References
 ----------
@@ -62,7 +71,7 @@ from .cpsat import (
 from .instance import ContentionInstance
 from .solution import ContentionSolution
 
-__all__ = ["REFINE", "solve_contention_bound"]
+__all__ = ["LB_SHARE", "REFINE", "solve_contention_bound"]
 
 #: The relaxation's time unit is this many times finer than the data's exact scaling.
 REFINE = 10
@@ -78,7 +87,7 @@ def _candidates(inst: ContentionInstance, placement, free: ContentionSolution) -
 
 def _from_relaxation(inst, placement, tasks, reps, v, cp, best: ContentionSolution,
                      limit: float) -> ContentionSolution:
-    """Fluid schedule in the order of the relaxation's solution (all-reduces shared), locally improved."""
+    """Fluid schedules in the order of the relaxation's solution, locally improved; the best of them and ``best``."""
     from .search import fluid_retime, improve_schedule
     from .validate import check_schedule
 
@@ -86,13 +95,85 @@ def _from_relaxation(inst, placement, tasks, reps, v, cp, best: ContentionSoluti
     for t in tasks:  # a dominated GPU copies its representative's order
         if t.key not in starts:
             starts[t.key] = starts[(t.kind, t.job, t.iteration, reps[t.where])]
-    shared = frozenset(t.key for t in tasks if t.kind == "c")
-    cand = fluid_retime(inst, placement, starts, shared)
-    if cand is None or not check_schedule(inst, cand).ok:
-        return best
-    cand = improve_schedule(inst, placement, cand, time_limit=limit)
-    rep = check_schedule(inst, cand)
-    return cand if rep.ok and rep.objective < best.objective else best
+    comm = [t for t in tasks if t.kind == "c"]
+    ends = {t.key: cp.value(v["E"][t.key]) for t in comm} if v["E"] else {}
+    overlapping = frozenset(x.key for x in comm for y in comm if x.key != y.key and set(x.where) & set(y.where)
+                            and starts[x.key] < ends.get(y.key, 0) and starts[y.key] < ends.get(x.key, 0))
+    # three readings of the relaxed order: every all-reduce shared, those that overlap there, none
+    for shared in (frozenset(t.key for t in comm), overlapping, frozenset()):
+        cand = fluid_retime(inst, placement, starts, shared)
+        if cand is None or not check_schedule(inst, cand).ok:
+            continue
+        cand = improve_schedule(inst, placement, cand, time_limit=limit / 3)
+        rep = check_schedule(inst, cand)
+        if rep.ok and rep.objective < best.objective:
+            best = cand
+    return best
+
+
+#: Share of the relaxation's time kept for a bound-oriented solve (``optimize_with_lb_tree_search``)
+#: when the default solve does not solve it.  Off by default: on the 8-job seeds of the card 0.25
+#: gave bounds 140.5 / 108.3 / 105.7 against 140.2 / 107.9 / 109.6 (seed 2's default solve needs
+#: nearly all of the limit to prove its relaxation).
+LB_SHARE = 0.0
+#: Most rounds of window-energy set cuts added to the relaxation after it is solved.
+MAX_SET_ROUNDS = 10
+#: Violated sets added per server and round.
+SETS_PER_ROUND = 5
+
+
+def _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, seed, lazy: bool, latency: int,
+                         latency_floor: int, options: dict | None = None, lb_share: float = 0.0):
+    """Solve the relaxation; while it is solved to optimality and its solution violates window cuts
+    (:func:`hetopt.contention.link_cuts.violated_sets`), add those sets' cuts and solve again.
+
+    With a time limit and ``lb_share`` > 0, a solve gets ``1 - lb_share`` of the remaining
+    time; when it does not solve the relaxation, the rest goes to a second solve with CP-SAT's
+    ``optimize_with_lb_tree_search`` (a search aimed at the bound).  Every model solved is a
+    relaxation (only valid cuts are added), so every bound is proven; the largest is returned
+    (scaled units) with the record and solver of the last default solve.
+    """
+    from .link_cuts import add_set_cut, violated_sets
+
+    comm = [t for t in tasks if t.kind == "c"]
+    servers = sorted({s for t in comm for s in t.where})
+    top = v["top"]
+    best, rounds, seen = None, 0, set()
+    while True:
+        rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.05)
+        first = rest if rest is None or lb_share <= 0 else max(rest * (1 - lb_share), 0.05)
+        res, cp = solve_cpsat(model, time_limit=first, threads=threads, seed=seed, raise_on_failure=False,
+                              options={**DEFAULT_OPTIONS, **(options or {})})
+        if res.bound is not None:
+            best = res.bound if best is None else max(best, res.bound)
+        if res.status is not Status.OPTIMAL and time_limit is not None and lb_share > 0:
+            # not solved: the rest of the time on CP-SAT's bound-oriented search (its bound only)
+            rest = time_limit - (time.perf_counter() - t0)
+            if rest > 0.05:
+                lb, _ = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
+                                    options={**DEFAULT_OPTIONS, **(options or {}), "optimize_with_lb_tree_search": True})
+                if lb.bound is not None:
+                    best = lb.bound if best is None else max(best, lb.bound)
+            return res, cp, best, rounds
+        if not lazy or res.status is not Status.OPTIMAL or cp is None or rounds >= MAX_SET_ROUNDS or not comm or \
+                (time_limit is not None and time.perf_counter() - t0 >= time_limit):
+            return res, cp, best, rounds
+        sv = {t.key: cp.value(v["S"][t.key]) for t in comm}
+        ev = {t.key: cp.value(v["E"][t.key]) for t in comm}
+        added = 0
+        for s in servers:
+            group = [t for t in comm if s in t.where]
+            for K in violated_sets(group, sv, ev, latency, latency_floor)[:SETS_PER_ROUND]:
+                if K not in seen:
+                    seen.add(K)
+                    add_set_cut(model, [t for t in group if t.key in K], v["S"], v["E"], latency, latency_floor, top)
+                    added += 1
+        if not added:
+            return res, cp, best, rounds
+        rounds += 1
+        model.clear_hints()
+        for var in v["S"].values():
+            model.add_hint(var, cp.value(var))
 
 
 def solve_contention_bound(
@@ -105,6 +186,10 @@ def solve_contention_bound(
     refine: int = REFINE,
     cuts: bool = True,
     search: bool = True,
+    energy: bool = True,
+    options: dict | None = None,
+    literals: str | None = None,
+    lb_share: float = LB_SHARE,
 ) -> ContentionSolution:
     """Best contention-aware schedule found and a proven lower bound, for a fixed placement.
 
@@ -123,6 +208,20 @@ def solve_contention_bound(
         docstring).
     cuts : bool
         Add the (robust) completion-time cuts to the relaxation.
+    options : dict, optional
+        CP-SAT parameters of the relaxation's solves, over :data:`DEFAULT_OPTIONS` (e.g.
+        ``{"optimize_with_lb_tree_search": True}``: a search aimed at the bound, which raised
+        the 8-job bounds of seeds 0 and 1 in the card's measurements but proves seed 2's
+        relaxation no more within 60 s; the relaxation then has no incumbent to search from).
+    energy : bool
+        Add the stretch and transfer completion cuts of :mod:`hetopt.contention.link_cuts` to
+        the relaxation, and the violated window-energy set cuts each time it is solved.
+    lb_share : float
+        With a time limit: the share of the relaxation's time kept for a bound-oriented second
+        solve when the first does not solve it (:data:`LB_SHARE`; 0 turns it off).
+    literals : {None, "windows", "overlap"}
+        With ``energy``: the reified forms of :func:`hetopt.contention.cpsat.build_cpsat` (valid,
+        slower on the card's 8-job instances).
     search : bool
         Improve every candidate by the local search of :mod:`hetopt.contention.search`
         (toggling all-reduces between exclusive and shared, swapping GPU neighbours; every
@@ -143,6 +242,8 @@ def solve_contention_bound(
     from .validate import check_schedule
 
     check_instance(inst, ContentionInstance, "inst")
+    if isinstance(lb_share, bool) or not isinstance(lb_share, (int, float)) or not 0 <= lb_share < 1:
+        raise ValueError(f"lb_share is {lb_share!r}; expected a number in [0, 1)")
     t0 = time.perf_counter()
     tasks, sc = cpsat_tasks(inst, placement)
     if not sc.exact:
@@ -171,15 +272,16 @@ def solve_contention_bound(
     model, v = build_cpsat(inst, placement, model_tasks, arrival=arr_s, hint=hint, upper_objective=hint_obj,
                            network="shared", latency=int(math.ceil(inst.a * scale - 1e-9)),
                            latency_floor=int(math.floor(inst.a * scale + 1e-9)),
-                           waste=(inst.b + inst.eta) / (2 * inst.b + inst.eta), cuts=cuts)
-    rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.05)
-    res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
-                          options=dict(DEFAULT_OPTIONS))
+                           waste=(inst.b + inst.eta) / (2 * inst.b + inst.eta), cuts=cuts, energy=energy,
+                           literals=literals if energy else None)
+    res, cp, bound, rounds = _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, seed,
+                                                  energy and cuts, int(math.ceil(inst.a * scale - 1e-9)),
+                                                  int(math.floor(inst.a * scale + 1e-9)), options, lb_share)
     if search and res.objective is not None:  # the relaxation's task order, re-timed under eq. (5)
         # after the time limit: at most a twentieth of it more (10 s without a limit)
         best = _from_relaxation(inst, placement, tasks, reps, v, cp, best,
                                 10.0 if time_limit is None else time_limit / 20)
-    bound = None if res.bound is None else res.bound / scale
+    bound = None if bound is None else bound / scale
     if bound is not None and bound > best.objective + 1e-9 * max(1.0, best.objective):
         raise SolverError(f"relaxation bound {bound} above the feasible total JCT {best.objective} of "
                           f"{best.solver}: the relaxation is not valid for this instance")
@@ -190,6 +292,6 @@ def solve_contention_bound(
         stopped = Status.TIME_LIMIT in (res.status, free.status)
         status = Status.TIME_LIMIT if stopped else Status.FEASIBLE
     msg = (f"incumbent {best.solver} (total JCT {best.objective:g}; contention-free optimum {free.objective:g}, "
-           f"{free.status.value}); relaxation {res.status.value}, bound {bound}")
+           f"{free.status.value}); relaxation {res.status.value} after {rounds} round(s) of set cuts, bound {bound}")
     return replace(best, status=status, bound=bound, gap=gap, wall_time=time.perf_counter() - t0,
                    solver=f"contention-bound/{best.solver}", message=msg)

@@ -69,6 +69,8 @@ def test_bound_below_every_fluid_schedule_on_the_card_instance():
     sol = solve_contention_bound(inst, p)
     brute = _brute_force_two_jobs(inst, p, step=0.2, max_delay=20.0)
     assert sol.bound is not None and sol.bound <= brute + TOL
+    # the link cuts raise the bound (43.8 with them, 43.4 without, brute force 44.2)
+    assert solve_contention_bound(inst, p, energy=False).bound < sol.bound - 0.2
     assert sol.objective <= 44.2 + TOL and sol.objective >= brute - TOL
     assert sol.status is not Status.OPTIMAL or sol.bound >= sol.objective - TOL
     assert check_schedule(inst, sol).ok
@@ -114,7 +116,7 @@ def test_rounded_data_refused():
         solve_contention_bound(other, srsf(other, 1).placement)
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", range(14))
 def test_bound_below_brute_force_on_random_two_job_instances(seed):
     # random a, eta: the latency-waste term of the pair cuts is exercised (a > 0, eta >= 0)
     rng = np.random.default_rng(seed)
@@ -128,6 +130,30 @@ def test_bound_below_brute_force_on_random_two_job_instances(seed):
     brute = _brute_force_two_jobs(inst, p, step=0.25, max_delay=10.0)
     assert sol.bound <= brute + TOL
     assert check_schedule(inst, sol).ok
+
+
+@pytest.mark.parametrize("literals", ["windows", "overlap"])
+@pytest.mark.parametrize("seed", [0, 3, 5])
+def test_reified_link_cuts_stay_below_brute_force(seed, literals):
+    rng = np.random.default_rng(seed)
+    inst = ContentionInstance(n_servers=2, gpus_per_server=1, gpu_memory=100.0, a=float(rng.choice([0.0, 0.5, 1.0])),
+                              b=1.0, eta=float(rng.choice([0.0, 0.5, 1.0])),
+                              arrival=rng.integers(0, 4, size=2).astype(float), n_gpus=[2, 2], iterations=[1, 1],
+                              t_f=rng.integers(1, 4, size=2).astype(float), t_b=rng.integers(1, 4, size=2).astype(float),
+                              model_size=rng.integers(1, 5, size=2).astype(float), memory=[1.0, 1.0])
+    p = [[0, 1], [0, 1]]
+    sol = solve_contention_bound(inst, p, literals=literals)
+    assert sol.bound <= _brute_force_two_jobs(inst, p, step=0.25, max_delay=10.0) + TOL
+
+
+def test_reified_link_cuts_on_three_jobs_stay_below_the_heuristics():
+    inst = tiny_instance(seed=4)
+    p = srsf(inst, 1).placement
+    plain = solve_contention_bound(inst, p)
+    for literals in ("windows", "overlap"):
+        sol = solve_contention_bound(inst, p, literals=literals)
+        assert sol.bound <= plain.objective + TOL
+        assert sol.bound <= ada_srsf(inst, placement=[list(x) for x in p]).objective + TOL
 
 
 @pytest.mark.slow
@@ -145,3 +171,35 @@ def test_bound_valid_without_first_finisher_cuts(seed):
     assert check_schedule(inst, sol).ok
     for other in (srsf(inst, 2, placement=[list(x) for x in p]), ada_srsf(inst, placement=[list(x) for x in p])):
         assert sol.bound <= other.objective + TOL
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_bound_below_brute_force_when_the_latency_is_finer_than_the_grid(seed):
+    # a = 0.25 with a + b sigma integral: the scaled latency (x10) is 2.5, rounded up for the work
+    # terms and down for releases and constants
+    rng = np.random.default_rng(100 + seed)
+    inst = ContentionInstance(n_servers=2, gpus_per_server=1, gpu_memory=100.0, a=0.25, b=1.0, eta=0.5,
+                              arrival=rng.integers(0, 3, size=2).astype(float), n_gpus=[2, 2], iterations=[1, 1],
+                              t_f=rng.integers(1, 3, size=2).astype(float), t_b=rng.integers(1, 3, size=2).astype(float),
+                              model_size=rng.choice([1.75, 2.75], size=2), memory=[1.0, 1.0])
+    p = [[0, 1], [0, 1]]
+    sol = solve_contention_bound(inst, p)
+    assert sol.bound <= _brute_force_two_jobs(inst, p, step=0.25, max_delay=8.0) + TOL
+    assert check_schedule(inst, sol).ok
+
+
+def test_lb_share_is_checked():
+    inst = tiny_instance(seed=1)
+    with pytest.raises(ValueError, match="lb_share"):
+        solve_contention_bound(inst, srsf(inst, 1).placement, lb_share=1.0)
+
+
+def test_bound_oriented_second_solve_keeps_a_valid_bound():
+    # a limit too short to solve the relaxation: the bound-oriented solve runs, the bound stays below
+    # the heuristics and the schedule is checked
+    inst = tiny_instance(seed=0, n_jobs=6, n_servers=2, gpus_per_server=2, max_iterations=2)
+    p = srsf(inst, 1).placement
+    sol = solve_contention_bound(inst, p, time_limit=2.0, lb_share=0.5, search=False)
+    assert check_schedule(inst, sol).ok
+    for other in (srsf(inst, 2, placement=[list(x) for x in p]), ada_srsf(inst, placement=[list(x) for x in p])):
+        assert sol.bound is None or sol.bound <= other.objective + TOL
