@@ -47,7 +47,8 @@ def relaxed_lower_bound(inst: PlacementInstance) -> float:
 
 def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: float | None = None, *,
                 rel_gap: float = 1e-7, threads: int | None = None, max_iterations: int = 200,
-                tangent_points: int = 64, prune: bool = True, improve: bool = True) -> PlacementSolution:
+                tangent_points: int = 64, prune: bool = True, improve: bool = True,
+                neighbour_cuts: bool = True) -> PlacementSolution:
     """The optimum of P1 (eq. (8), with communication), with a certified lower bound.
 
     Parameters
@@ -76,6 +77,11 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
         Start from the Optimus-LB assignment improved by local search
         (:func:`~hetopt.placement.exact_bounds.improve_assignment`) instead of Optimus-LB itself:
         a better starting incumbent makes the bounds of ``prune`` tighter.
+
+    neighbour_cuts : bool
+        After each master, add tangent cuts not only at its V_i but also at V_i +- rho_{i,g} (one
+        worker of any class more or less), which cuts off the master's near-equal neighbours at
+        once on large clusters.
 
     Returns
     -------
@@ -130,6 +136,9 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
     v0 = job_metrics(inst, best_a)["throughput"]
     for i in range(inst.n_jobs):  # the incumbent's own point: the master cannot undercut it there
         add_tangent_cut(m, i, float(v0[i]))
+    steps = [np.unique(inst.throughput[i]) for i in range(inst.n_jobs)]
+    lo_v = [float(m.Vn[i].lb) * float(pyo.value(m.rmax[i])) for i in range(inst.n_jobs)]
+    hi_v = [float(m.Vn[i].ub) * float(pyo.value(m.rmax[i])) for i in range(inst.n_jobs)]
     status = Status.FEASIBLE
     it = 0
     for it in range(1, max_iterations + 1):
@@ -137,7 +146,8 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
         if remaining is not None and remaining <= 0:
             status = Status.TIME_LIMIT
             break
-        sol = solve_model(m, "highs", time_limit=remaining, threads=threads, raise_on_failure=False)
+        sol = solve_model(m, "highs", time_limit=remaining, threads=threads, raise_on_failure=False,
+                          options={"mip_feasibility_tolerance": 1e-9, "primal_feasibility_tolerance": 1e-9})
         if sol.status in (Status.INFEASIBLE, Status.UNBOUNDED, Status.ERROR):
             raise SolverError(f"outer-approximation master failed: {sol.status.value} ({sol.message})")
         if sol.bound is not None:
@@ -154,7 +164,13 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
         if best_val - lower <= rel_gap * abs(best_val):
             break
         for i in range(inst.n_jobs):
-            add_tangent_cut(m, i, float(pyo.value(m.V[i])))
+            v = float(pyo.value(m.V[i]))
+            add_tangent_cut(m, i, v)
+            if neighbour_cuts:  # also at the throughputs one worker away, so near-equal points go together
+                for step in steps[i]:
+                    for w in (v - step, v + step):
+                        if lo_v[i] < w < hi_v[i]:
+                            add_tangent_cut(m, i, w)
     gap = relative_gap(best_val, lower)
     if status is not Status.TIME_LIMIT:
         status = Status.OPTIMAL if gap is not None and gap <= OPTIMAL_RTOL else Status.FEASIBLE

@@ -63,7 +63,7 @@ def test_default_solve_equals_exhaustive_on_generated_instances(seed):
     """Generator instances (nodes, communication): pruning + local search keep the exhaustive optimum."""
     inst = generate_instance(3, 9, seed=seed)
     ref = exhaustive(inst).objective
-    for kw in ({}, {"improve": False}, {"prune": False, "improve": False}):
+    for kw in ({}, {"improve": False}, {"neighbour_cuts": False}, {"prune": False, "improve": False}):
         sol = solve_exact(inst, **kw)
         assert sol.is_optimal and sol.objective == pytest.approx(ref, rel=1e-6)
         assert sol.bound <= ref * (1 + 1e-9)
