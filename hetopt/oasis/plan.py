@@ -59,7 +59,8 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
     -------
     (schedules, status, bound, details)
         ``status`` OPTIMAL only when a schedule reaches a proven bound; ``bound`` is a proven upper
-        bound on the offline optimum (None if none was proven); ``details`` records each step.
+        bound on the offline optimum (None if none was proven); ``details`` records each step and
+        ``solver_objective``, the MILP objective of the returned schedule (None for OASiS's).
     """
     from ..solvers import solve_milp
     from .arrays import schedules_from_x, x_from_schedules
@@ -81,13 +82,14 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
     arr = build_offline_arrays(inst)
     best, best_val = None, -np.inf
 
-    def keep(scheds) -> None:
+    def keep(scheds, solver_objective=None) -> None:
         nonlocal best, best_val
         if scheds is None or not check_schedule(inst, scheds).ok:
             return
         v = make_solution(inst, scheds).total_utility
         if v > best_val:
             best, best_val = scheds, v
+            details["solver_objective"] = solver_objective
 
     def certified() -> bool:
         gap = relative_gap(best_val, bound) if best is not None and bound is not None else None
@@ -105,7 +107,7 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
         details.update(restricted_status=sol.status.value, restricted_objective=sol.objective,
                        restricted_seconds=time.perf_counter() - start)
         if x is not None:
-            keep(schedules_from_x(inst, arr, x))
+            keep(schedules_from_x(inst, arr, x), sol.objective)
         if certified():
             details["route"] = "plan relaxation + MILP on its admitted jobs"
             return best, Status.OPTIMAL, max(bound, best_val), details
@@ -114,7 +116,7 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
                         ub=arr.ub, integrality=arr.integrality, time_limit=left(), threads=threads,
                         x0=x_from_schedules(inst, arr, best), raise_on_failure=False)
     if x is not None:
-        keep(schedules_from_x(inst, arr, x))
+        keep(schedules_from_x(inst, arr, x), sol.objective)
     details["route"] = "plan relaxation + full MILP"
     bounds = [b for b in (bound, sol.bound) if b is not None and np.isfinite(b)]
     best_bound = max(min(bounds), best_val) if bounds else None
