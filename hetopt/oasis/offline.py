@@ -16,7 +16,7 @@ from .instance import OasisInstance
 from .model import build_offline, offline_schedules
 from .schedule import OasisSolution, check_schedule, make_solution
 
-__all__ = ["solve_exact", "ENGINES"]
+__all__ = ["ENGINES", "solve_exact"]
 
 #: Routes of :func:`solve_exact`.
 ENGINES = ("auto", "pyomo", "arrays", "plan")

@@ -22,7 +22,7 @@ import numpy as np
 from .evaluate import job_jct
 from .instance import PlacementInstance
 
-__all__ = ["SizeBounds", "size_bounds", "improve_assignment"]
+__all__ = ["SizeBounds", "improve_assignment", "size_bounds"]
 
 #: Relative slack on the incumbent value, so that rounding never excludes an optimum.
 SLACK = 1e-9

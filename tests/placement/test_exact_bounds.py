@@ -5,7 +5,13 @@ import itertools
 import numpy as np
 import pytest
 
-from hetopt.placement import average_jct, exhaustive, generate_instance, optimus_lb, solve_exact
+from hetopt.placement import (
+    average_jct,
+    exhaustive,
+    generate_instance,
+    optimus_lb,
+    solve_exact,
+)
 from hetopt.placement.evaluate import job_metrics
 from hetopt.placement.exact_bounds import improve_assignment, size_bounds
 
