@@ -73,3 +73,16 @@ def test_unknown_engine_names_the_choices():
     with pytest.raises(ValueError, match="plan"):
         solve_exact(tiny_instance(0, n_jobs=2, horizon=3, servers=2), engine="nope")
     assert np.isfinite(solve_exact(tiny_instance(0, n_jobs=2, horizon=3, servers=2), engine="plan").total_utility)
+
+
+@pytest.mark.slow
+def test_plan_route_certifies_the_hard_30_job_seed():
+    """bench_instance(30, seed=2): the seed the Pyomo model did not prove within 60 s.  1183.0630567
+    is the Pyomo model's certified optimum from an unlimited run (93 s), an independent route."""
+    from hetopt.oasis.bench_scale import bench_instance
+
+    inst = bench_instance(30, seed=2)
+    s = solve_exact(inst, engine="plan")
+    assert s.is_optimal and check_schedule(inst, s).ok
+    assert s.total_utility == pytest.approx(1183.0630567396709, rel=1e-7)
+    assert s.details["plan_bound"] >= s.total_utility * (1 - 1e-9)
