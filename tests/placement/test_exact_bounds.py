@@ -81,3 +81,25 @@ def test_pruned_and_unpruned_agree_at_k40(seed):
     a, b = solve_exact(inst), solve_exact(inst, prune=False, improve=False)
     assert a.is_optimal and b.is_optimal
     assert a.objective == pytest.approx(b.objective, rel=1e-6)
+
+
+def test_master_bound_above_the_incumbent_is_caught(monkeypatch):
+    """HiGHS with feasibility tolerances 1e-9 once returned a master 'optimum' above the true P1 optimum
+    on this instance; solve_exact must notice (bound above an achieved value), retry with the default
+    tolerances and still certify the exhaustive optimum."""
+    import hetopt.placement.exact as exact_mod
+    from hetopt.claims.placement_experiments import paper_instance
+
+    inst = paper_instance(9, 1.5)
+    ref = exhaustive(inst).objective
+    assert solve_exact(inst).objective == pytest.approx(ref, rel=1e-9)
+    real = exact_mod.solve_model
+
+    def loose_guard(m, *args, **kw):
+        if kw.get("options"):
+            kw["options"] = {"mip_feasibility_tolerance": 1e-9, "primal_feasibility_tolerance": 1e-9}
+        return real(m, *args, **kw)
+
+    monkeypatch.setattr(exact_mod, "solve_model", loose_guard)
+    sol = solve_exact(inst)
+    assert sol.is_optimal and sol.objective == pytest.approx(ref, rel=1e-9) and sol.bound <= ref * (1 + 1e-9)
