@@ -25,6 +25,7 @@ import time
 
 import numpy as np
 
+from ..errors import SolverError
 from ..result import OPTIMAL_RTOL, Status, relative_gap
 from .arrays import OfflineArrays, build_offline_arrays
 from .instance import OasisInstance
@@ -87,6 +88,8 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
         if scheds is None or not check_schedule(inst, scheds).ok:
             return
         v = make_solution(inst, scheds).total_utility
+        if bound is not None and v > bound * (1 + 1e-7) + 1e-7:
+            raise SolverError(f"plan relaxation bound {bound} is below a checked schedule's utility {v}")
         if v > best_val:
             best, best_val = scheds, v
             details["solver_objective"] = solver_objective
