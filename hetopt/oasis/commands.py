@@ -95,8 +95,9 @@ def bench(quick: bool = False) -> list[Table]:
         t.add(name, s.total_utility, len(s.admitted), check_schedule(inst, s).ok, el)
     t.notes.append(f"all schemes: {total:.1f} s (goal: 120 s for 300 jobs, T = 300)")
     tables.append(t)
-    from .bench_scale import colgen_scale, offline_scale
+    from .bench_scale import colgen_scale, offline_scale, offline_seeds
 
     tables.append(offline_scale(quick))
+    tables.append(offline_seeds(quick))
     tables.append(colgen_scale(quick))
     return tables

@@ -16,11 +16,18 @@ from .instance import OasisInstance
 from .model import build_offline, offline_schedules
 from .schedule import OasisSolution, check_schedule, make_solution
 
-__all__ = ["solve_exact"]
+__all__ = ["ENGINES", "solve_exact"]
+
+#: Routes of :func:`solve_exact`.
+ENGINES = ("auto", "pyomo", "arrays", "plan")
+
+#: ``engine="auto"`` takes the plan route up to this many entries I H T^2 (the size of the
+#: cumulative-work rows (V3) its relaxation carries), the Pyomo model above.
+PLAN_AUTO_LIMIT = 2_000_000
 
 
 def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap: float | None = None,
-                  threads: int = 1, solver: str = "highs", engine: str = "pyomo", tighten: bool | tuple = False,
+                  threads: int = 1, solver: str = "highs", engine: str = "auto", tighten: bool | tuple = False,
                   warm_start: bool = True) -> OasisSolution:
     """Certified optimum (or incumbent and dual bound) of the offline problem (1)-(13).
 
@@ -34,12 +41,17 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
     threads : int
     solver : {"highs", "scip"}
         SCIP runs the Pyomo model (``engine`` is then ignored).
-    engine : {"pyomo", "arrays"}
-        ``"pyomo"`` (default): :func:`build_offline`.  ``"arrays"``: the same model built with
-        numpy (:func:`~hetopt.oasis.arrays.build_offline_arrays`) and solved by HiGHS directly,
-        with OASiS's online schedule as the first incumbent.  Both certify the same optima; in
-        the benchmark run of ``models/oasis2018.md`` (Scale) the Pyomo route was the faster at
-        20-40 jobs (HiGHS's search is sensitive to row and column order), so it stays the default.
+    engine : {"auto", "pyomo", "arrays", "plan"}
+        ``"auto"`` (default): ``"plan"`` when I H T^2 <= ``PLAN_AUTO_LIMIT`` (and HiGHS, no
+        ``mip_gap``), else ``"pyomo"``.  ``"pyomo"``: :func:`build_offline`.  ``"arrays"``: the
+        same model built with numpy (:func:`~hetopt.oasis.arrays.build_offline_arrays`) and
+        solved by HiGHS directly, with OASiS's online schedule as the first incumbent.
+        ``"plan"``: a relaxation with continuous placements bounds the optimum and picks the
+        admitted jobs, then the MILP on those jobs, the full MILP if that misses the bound
+        (:mod:`hetopt.oasis.plan`); ``mip_gap``, ``tighten`` and ``warm_start`` do not apply.
+        All certify the same optima (cross-checked in the tests); in the benchmark of
+        ``models/oasis2018.md`` (Scale) the plan route certified seeds 0-4 at 30 jobs within
+        60 s where the Pyomo model did not, hence the default.
     tighten : bool or tuple of str
         Valid inequalities (V1)-(V5) of :mod:`hetopt.oasis.arrays` (``"arrays"`` only); off by
         default: they tighten the root LP by 1-2% but did not speed up the search consistently.
@@ -55,8 +67,13 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
     from ..inputs import check_instance
 
     check_instance(inst, OasisInstance, "inst")
-    if engine not in ("arrays", "pyomo"):
-        raise ValueError(f"engine is {engine!r}; expected 'arrays' or 'pyomo'")
+    if engine not in ENGINES:
+        raise ValueError(f"engine is {engine!r}; expected one of {ENGINES}")
+    if engine == "auto":
+        size = inst.n_jobs * inst.n_worker_servers * inst.horizon ** 2
+        engine = "plan" if size <= PLAN_AUTO_LIMIT and solver == "highs" and mip_gap is None else "pyomo"
+    if engine == "plan" and solver == "highs":
+        return _solve_plan(inst, time_limit=time_limit, threads=threads)
     if engine == "arrays" and solver == "highs":
         return _solve_arrays(inst, time_limit=time_limit, mip_gap=mip_gap, threads=threads, tighten=tighten,
                              warm_start=warm_start)
@@ -78,6 +95,17 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
     status = sol.status if sol.status in (Status.OPTIMAL, Status.TIME_LIMIT) else Status.FEASIBLE
     return make_solution(inst, scheds, status=status, bound=sol.bound, wall_time=sol.wall_time, solver=f"offline-{solver}",
                          message=sol.message, details={"solver_objective": sol.objective})
+
+
+def _solve_plan(inst: OasisInstance, *, time_limit, threads) -> OasisSolution:
+    import time
+
+    from .plan import solve_plan_first
+
+    start = time.perf_counter()
+    scheds, status, bound, details = solve_plan_first(inst, time_limit=time_limit, threads=threads)
+    return make_solution(inst, scheds, status=status, bound=bound, wall_time=time.perf_counter() - start,
+                         solver="offline-plan", message=details.get("route", ""), details=details)
 
 
 def _solve_arrays(inst: OasisInstance, *, time_limit, mip_gap, threads, tighten, warm_start) -> OasisSolution:

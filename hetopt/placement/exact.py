@@ -21,7 +21,8 @@ import pyomo.environ as pyo
 from ..errors import SizeLimitError, SolverError
 from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import check_time_limit, solve_model
-from .evaluate import PlacementSolution, average_jct, make_solution
+from .evaluate import PlacementSolution, average_jct, job_metrics, make_solution
+from .exact_bounds import SizeBounds, improve_assignment, size_bounds
 from .instance import PlacementInstance
 from .model import add_tangent_cut, assignment_from_model, build_p1_grouped
 
@@ -46,7 +47,8 @@ def relaxed_lower_bound(inst: PlacementInstance) -> float:
 
 def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: float | None = None, *,
                 rel_gap: float = 1e-7, threads: int | None = None, max_iterations: int = 200,
-                tangent_points: int = 64, prune: bool = True) -> PlacementSolution:
+                tangent_points: int = 64, prune: bool = True, improve: bool = True,
+                neighbour_cuts: bool = True) -> PlacementSolution:
     """The optimum of P1 (eq. (8), with communication), with a certified lower bound.
 
     Parameters
@@ -67,8 +69,19 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
         Initial tangent cuts per job of the HiGHS master (geometrically spaced over V_i's range);
         more cuts mean fewer outer-approximation rounds.
     prune : bool
-        Bound each job's throughput V_i and worker count K_i from the starting incumbent's value
-        (:func:`_prune_by_incumbent`) before the first master; the optimum is unchanged.
+        Bound each job's worker count K_i and throughput V_i from the starting incumbent's value
+        (:func:`~hetopt.placement.exact_bounds.size_bounds`, applied by :func:`_apply_bounds`)
+        before the first master, and place the initial tangent cuts over the V_i range left; the
+        optimum is unchanged.
+    improve : bool
+        Start from the Optimus-LB assignment improved by local search
+        (:func:`~hetopt.placement.exact_bounds.improve_assignment`) instead of Optimus-LB itself:
+        a better starting incumbent makes the bounds of ``prune`` tighter.
+
+    neighbour_cuts : bool
+        After each master, add tangent cuts not only at its V_i but also at V_i +- rho_{i,g} (one
+        worker of any class more or less), which cuts off the master's near-equal neighbours at
+        once on large clusters.
 
     Returns
     -------
@@ -106,22 +119,48 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
                              info={"route": "grouped MINLP (SCIP)", "groups": len(m._groups)})
     if solver != "highs":
         raise ValueError(f"solver is {solver!r}; expected 'highs' or 'scip'")
-    m = build_p1_grouped(inst, computation="cuts", tangent_points=tangent_points)
     from .baselines import optimus_lb  # a cheap incumbent, so that a stopped run still reports one
 
     best_a = optimus_lb(inst, reading="balanced_gains").assignment
+    if improve:
+        best_a = improve_assignment(inst, best_a)
     best_val, lower = average_jct(inst, best_a), relaxed_lower_bound(inst)
-    pruned = _prune_by_incumbent(inst, m, best_val) if prune else 0
+    bounds = size_bounds(inst, best_val) if prune else None
+    cut_range = None
+    if bounds is not None:
+        lo = np.array([bounds.vmin[i][bounds.allowed[i]].min() for i in range(inst.n_jobs)])
+        hi = np.array([bounds.vtop[i][bounds.allowed[i]].max() for i in range(inst.n_jobs)])
+        cut_range = (lo, hi)
+    m = build_p1_grouped(inst, computation="cuts", tangent_points=tangent_points, cut_range=cut_range)
+    pruned = _apply_bounds(inst, m, bounds) if bounds is not None else 0
+    v0 = job_metrics(inst, best_a)["throughput"]
+    for i in range(inst.n_jobs):  # the incumbent's own point: the master cannot undercut it there
+        add_tangent_cut(m, i, float(v0[i]))
+    steps = [np.unique(inst.throughput[i]) for i in range(inst.n_jobs)]
+    lo_v = [float(m.Vn[i].lb) * float(pyo.value(m.rmax[i])) for i in range(inst.n_jobs)]
+    hi_v = [float(m.Vn[i].ub) * float(pyo.value(m.rmax[i])) for i in range(inst.n_jobs)]
     status = Status.FEASIBLE
+    # tight feasibility tolerances: in per-job units thn ~ 0.01 at K >= 300, where HiGHS's default 1e-6
+    # lets the master undercut a tangent cut by ~1e-4 relative and outer approximation stalls
+    tight = {"mip_feasibility_tolerance": 1e-8, "primal_feasibility_tolerance": 1e-8}
     it = 0
     for it in range(1, max_iterations + 1):
         remaining = None if deadline is None else deadline - time.perf_counter()
         if remaining is not None and remaining <= 0:
             status = Status.TIME_LIMIT
             break
-        sol = solve_model(m, "highs", time_limit=remaining, threads=threads, raise_on_failure=False)
+        sol = solve_model(m, "highs", time_limit=remaining, threads=threads, raise_on_failure=False, options=tight)
+        if tight and sol.bound is not None and sol.bound > best_val * (1 + 1e-7) + 1e-9:
+            # a master bound above an achieved value is a numerical failure of the tight tolerances
+            # (seen with 1e-9): drop it and solve this and later masters with HiGHS's defaults
+            log.warning("OA master bound %.9g above the incumbent %.9g; retrying with default tolerances",
+                        sol.bound, best_val)
+            tight = None
+            sol = solve_model(m, "highs", time_limit=remaining, threads=threads, raise_on_failure=False)
         if sol.status in (Status.INFEASIBLE, Status.UNBOUNDED, Status.ERROR):
             raise SolverError(f"outer-approximation master failed: {sol.status.value} ({sol.message})")
+        if sol.bound is not None and sol.bound > best_val * (1 + 1e-7) + 1e-9:
+            raise SolverError(f"outer-approximation master bound {sol.bound} is above the achieved average JCT {best_val}")
         if sol.bound is not None:
             lower = max(lower, sol.bound)
         if sol.objective is not None:
@@ -136,7 +175,13 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
         if best_val - lower <= rel_gap * abs(best_val):
             break
         for i in range(inst.n_jobs):
-            add_tangent_cut(m, i, float(pyo.value(m.V[i])))
+            v = float(pyo.value(m.V[i]))
+            add_tangent_cut(m, i, v)
+            if neighbour_cuts:  # also at the throughputs one worker away, so near-equal points go together
+                for step in steps[i]:
+                    for w in (v - step, v + step):
+                        if lo_v[i] < w < hi_v[i]:
+                            add_tangent_cut(m, i, w)
     gap = relative_gap(best_val, lower)
     if status is not Status.TIME_LIMIT:
         status = Status.OPTIMAL if gap is not None and gap <= OPTIMAL_RTOL else Status.FEASIBLE
@@ -147,40 +192,48 @@ def solve_exact(inst: PlacementInstance, solver: str = "highs", time_limit: floa
                                "iterations": it, "pruned_sizes": pruned})
 
 
-def _prune_by_incumbent(inst: PlacementInstance, m: pyo.ConcreteModel, upper: float) -> int:
-    """Tighten the grouped master with bounds implied by an achieved average JCT ``upper``.
+def _apply_bounds(inst: PlacementInstance, m: pyo.ConcreteModel, bounds: SizeBounds) -> int:
+    """Tighten the grouped master with :class:`~hetopt.placement.exact_bounds.SizeBounds`.
 
-    Every assignment at least as good as ``upper`` has S upper >= T_i |Pi_i| / V_i + sum_{j != i}
-    T_j |Pi_j| / Vmax_j (communication latency >= 0, Vmax_j the throughput of job j's fastest
-    K - S + 1 workers), so V_i >= Vmin_i; with K_i workers of at most rho_max_i each, K_i >=
-    ceil(Vmin_i / rho_max_i) =: Kmin_i, and K_i <= K - sum_{j != i} Kmin_j.  Sets the lower bound
-    of ``Vn`` and fixes the excluded ``size`` binaries at 0; returns how many were fixed.
-    (Margins of 1e-9 relative keep the bounds valid under rounding.)
+    Sets the bounds of ``Vn`` (V_i over the allowed counts), fixes the ``size`` binaries of
+    excluded counts at 0, adds the valid rows ``sum_n vmin_i(n) size[i, n] <= V_i <= sum_n
+    Vtop_i(n) size[i, n]`` (V_i with n workers lies between those values) and, with nodes, fixes
+    ``home[i, h] = 0`` on nodes with fewer workers than job i's least allowed count (and
+    ``spans[i] = 1`` when no home is left).  Returns how many ``size`` binaries were fixed.
     """
-    S, K = inst.n_jobs, inst.n_workers
-    rho = inst.throughput
-    vmax = np.sort(rho, axis=1)[:, ::-1][:, : K - S + 1].sum(axis=1)
-    work = inst.epochs * inst.dataset_size
-    lb = work / vmax
-    budget = S * upper * (1 + 1e-9) - (lb.sum() - lb)
-    kmin = np.ones(S, dtype=np.int64)
-    for i in range(S):
-        if budget[i] <= 0:
-            continue
-        vmin = work[i] / budget[i] * (1 - 1e-9)
-        rmax = float(pyo.value(m.rmax[i]))
-        lo = max(m.Vn[i].lb, vmin / rmax)
-        if lo <= m.Vn[i].ub:
-            m.Vn[i].setlb(lo)
-        kmin[i] = max(1, math.ceil(vmin / float(rho[i].max()) - 1e-9))
+    S = inst.n_jobs
     fixed = 0
+    for i in range(S):
+        ns = bounds.sizes(i)
+        rmax = float(pyo.value(m.rmax[i]))
+        lo = max(m.Vn[i].lb, float(bounds.vmin[i, ns - 1].min()) / rmax)
+        hi = min(m.Vn[i].ub, float(bounds.vtop[i, ns - 1].max()) / rmax * (1 + 1e-9))
+        if lo <= hi:
+            m.Vn[i].setlb(lo)
+            m.Vn[i].setub(hi)
     if hasattr(m, "size"):
+        m.size_throughput = pyo.ConstraintList(doc="V_i between the allowed bounds for its count (valid rows)")
         for i in range(S):
-            kmax = K - (kmin.sum() - kmin[i])
+            rmax = float(pyo.value(m.rmax[i]))
+            keep = []
             for n in m.SIZES:
-                if (n < kmin[i] or n > kmax) and not m.size[i, n].fixed:
-                    m.size[i, n].fix(0)
-                    fixed += 1
+                if not bounds.allowed[i, n - 1]:
+                    if not m.size[i, n].fixed:
+                        m.size[i, n].fix(0)
+                        fixed += 1
+                else:
+                    keep.append(n)
+            m.size_throughput.add(m.Vn[i] >= sum(float(bounds.vmin[i, n - 1]) / rmax * m.size[i, n] for n in keep))
+            m.size_throughput.add(m.Vn[i] <= sum(float(bounds.vtop[i, n - 1]) / rmax * (1 + 1e-9) * m.size[i, n] for n in keep))
+    if hasattr(m, "home"):
+        per_node = np.bincount(inst.nodes)
+        for i in range(S):
+            least = int(bounds.sizes(i)[0])
+            for h in m.HOMES:
+                if per_node[h] < least:
+                    m.home[i, h].fix(0)
+            if all(m.home[i, h].fixed for h in m.HOMES):
+                m.spans[i].fix(1)
     return fixed
 
 

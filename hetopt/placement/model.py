@@ -257,7 +257,8 @@ def build_p3_cvxpy(inst: PlacementInstance, category: Sequence[int]):
     return cp.Problem(cp.Maximize(cp.sum(cp.multiply(rho, sigma))), cons)
 
 
-def build_p1_grouped(inst: PlacementInstance, computation: str = "cuts", tangent_points: int = 8) -> pyo.ConcreteModel:
+def build_p1_grouped(inst: PlacementInstance, computation: str = "cuts", tangent_points: int = 8,
+                     cut_range: tuple[np.ndarray, np.ndarray] | None = None) -> pyo.ConcreteModel:
     """P1 over classes of identical workers, exact, for large clusters.
 
     Workers with the same throughput column form a class g (n_g workers).  ``x[i, g]`` workers of
@@ -265,7 +266,8 @@ def build_p1_grouped(inst: PlacementInstance, computation: str = "cuts", tangent
     theta_i >= |Pi_i| / V_i is either the nonlinear constraint ``theta_i V_i >= |Pi_i|``
     (``computation="nonlinear"``, SCIP) or tangent cuts of the convex |Pi_i| / V at
     ``tangent_points`` points (``computation="cuts"``, HiGHS; outer approximation adds more,
-    :func:`add_tangent_cut`).
+    :func:`add_tangent_cut`), geometrically spaced over V_i's range or over ``cut_range``
+    (per-job low and high throughputs, e.g. the range left by pruning; any points give valid cuts).
 
     With communication on several nodes, job i is either *single-node* (``home[i, h] = 1``: all
     its workers, ``y[i, h, g]``, on node h, ring at the intra-node rate) or *multi-node*
@@ -311,8 +313,9 @@ def build_p1_grouped(inst: PlacementInstance, computation: str = "cuts", tangent
         m.computation = pyo.Constraint(m.JOBS, rule=lambda m, i: m.thn[i] * m.Vn[i] >= 1, doc="(11) l_i^[p] V_i >= |Pi_i| (per-job units)")
     else:
         m.cuts = pyo.ConstraintList(doc="(11) tangent cuts of |Pi_i| / V_i (outer approximation)")
+        lo, hi = (vmin, vmax) if cut_range is None else cut_range
         for i in range(S):
-            for v in np.geomspace(vmin[i], vmax[i], max(2, tangent_points)):
+            for v in np.geomspace(lo[i], max(hi[i], lo[i]), max(2, tangent_points)):
                 add_tangent_cut(m, i, float(v))
     comm = inst.has_communication
     m._groups = members

@@ -33,9 +33,10 @@ def test_export_model_writes_lp(tmp_path):
 
 def test_bench_quick():
     tables = commands.bench(quick=True)
-    assert len(tables) == 5 and all(isinstance(t, Table) for t in tables)
+    assert len(tables) == 6 and all(isinstance(t, Table) for t in tables)
     assert all(r[3] for r in tables[2].rows)  # every scheme feasible
-    scale, colgen = tables[3], tables[4]
+    scale, seeds, colgen = tables[3], tables[4], tables[5]
+    assert len({r[-1] for r in seeds.rows}) == 1  # every engine certifies the same optima
     assert all(a.objective <= a.bound * (1 + 1e-9) + 1e-9 for a in scale.attempts if a.bound is not None)
     # same instance, both engines converged: the same LP value
     arrays, pyomo = colgen.rows[0], colgen.rows[1]

@@ -43,5 +43,5 @@ def test_cli_validate_and_bench(capsys):
     assert "solve_exact" in out and "2/2 certified" in out
     assert cli.main(["bench", "placement", "--quick"]) == 0
     out = capsys.readouterr().out
-    assert "jps N=40" in out and "largest certified" in out and "OA, 64 cuts + pruning" in out
+    assert "jps N=40" in out and "largest certified" in out and "OA + local search + DP size bounds" in out
 

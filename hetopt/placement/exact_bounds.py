@@ -1,0 +1,173 @@
+"""Bounds and incumbents that speed up :func:`~hetopt.placement.solve_exact` without changing its optimum.
+
+* :func:`size_bounds`: from an achieved average JCT ``U``, the worker counts K_i and throughputs
+  V_i that an assignment at least as good as ``U`` can have.  Job i alone with n workers needs at
+  least ``g_i(n) = T_i (|Pi_i| / Vtop_i(n) + 2 D_i (n - 1) / (n r_i(n)))``, with Vtop_i(n) the
+  throughput of job i's n fastest workers and r_i(n) the intra-node rate if n workers fit on one
+  node, the inter-node rate otherwise (a lower bound on every placement of n workers).  Since the
+  K_i sum to K, a dynamic programme over the other jobs' counts gives the least total
+  ``R_i(K - n)`` of the others; a count n with ``g_i(n) + R_i(K - n) > S U`` is excluded, and
+  for the others ``T_i |Pi_i| / V_i <= S U - T_i comm_i(n) - R_i(K - n)`` bounds V_i from below.
+* :func:`improve_assignment`: steepest-descent local search (move one worker, swap two workers of
+  different classes between two jobs), evaluated by the independent evaluator, so the starting
+  incumbent (and therefore the bounds above) are tighter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .evaluate import job_jct
+from .instance import PlacementInstance
+
+__all__ = ["SizeBounds", "improve_assignment", "size_bounds"]
+
+#: Relative slack on the incumbent value, so that rounding never excludes an optimum.
+SLACK = 1e-9
+
+
+@dataclass(frozen=True)
+class SizeBounds:
+    """Counts and throughputs allowed by an incumbent value (see :func:`size_bounds`).
+
+    Attributes
+    ----------
+    allowed : ndarray of bool, shape (S, K - S + 1)
+        ``allowed[i, n - 1]``: job i may have n workers.
+    vmin : ndarray, shape (S, K - S + 1)
+        Least throughput V_i of job i with n workers (0 where not allowed).
+    vtop : ndarray, shape (S, K - S + 1)
+        Vtop_i(n): throughput of job i's n fastest workers (an upper bound on V_i with n workers).
+    vbot : ndarray, shape (S, K - S + 1)
+        Throughput of job i's n slowest workers (a lower bound on V_i with n workers).
+    """
+
+    allowed: np.ndarray
+    vmin: np.ndarray
+    vtop: np.ndarray
+    vbot: np.ndarray
+
+    def sizes(self, i: int) -> np.ndarray:
+        """Allowed worker counts of job i (1-based)."""
+        return np.flatnonzero(self.allowed[i]) + 1
+
+
+def _job_terms(inst: PlacementInstance) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per job and count n: computation lower bound, communication lower bound, Vtop, Vbot."""
+    S, K = inst.n_jobs, inst.n_workers
+    nmax = K - S + 1
+    n = np.arange(1, nmax + 1)
+    srt = np.sort(inst.throughput, axis=1)
+    vtop = np.cumsum(srt[:, ::-1], axis=1)[:, :nmax]
+    vbot = np.cumsum(srt, axis=1)[:, :nmax]
+    comp = (inst.epochs * inst.dataset_size)[:, None] / vtop
+    if inst.has_communication:
+        node_max = int(np.bincount(inst.nodes).max())
+        inv = np.where(n <= node_max, float(inst.inverse_rate(False)), float(inst.inverse_rate(inst.multi_node)))
+        comm = (inst.epochs * inst.comm_coefficient)[:, None] * ((n - 1) / n * inv)[None, :]
+    else:
+        comm = np.zeros((S, nmax))
+    return comp, comm, vtop, vbot
+
+
+def _minplus(a: np.ndarray, b: np.ndarray, length: int) -> np.ndarray:
+    """c[s] = min_t a[t] + b[s - t] for s < length (a, b indexed by a total count from 0)."""
+    out = np.full(length, np.inf)
+    for t in np.flatnonzero(np.isfinite(a)):
+        m = min(length - t, b.size)
+        if m > 0:
+            np.minimum(out[t:t + m], a[t] + b[:m], out=out[t:t + m])
+    return out
+
+
+def size_bounds(inst: PlacementInstance, upper: float) -> SizeBounds:
+    """Worker counts and throughputs possible in an assignment with average JCT at most ``upper``.
+
+    Valid for every such assignment (see the module docstring), hence for an optimum whenever
+    ``upper`` is achieved; a relative slack of ``SLACK`` keeps rounding on the safe side.
+    """
+    S, K = inst.n_jobs, inst.n_workers
+    nmax = K - S + 1
+    comp, comm, vtop, vbot = _job_terms(inst)
+    g = comp + comm
+    per = np.full((S, K + 1), np.inf)  # per[i, n]: least T_i JCT_i with n workers (n = 0 impossible)
+    per[:, 1:nmax + 1] = g
+    prefix = [np.r_[0.0, np.full(K, np.inf)]]
+    for i in range(S):
+        prefix.append(_minplus(prefix[-1], per[i], K + 1))
+    suffix = [np.r_[0.0, np.full(K, np.inf)]]
+    for i in range(S - 1, -1, -1):
+        suffix.append(_minplus(suffix[-1], per[i], K + 1))
+    suffix = suffix[::-1]  # suffix[i]: jobs i..S-1
+    budget = S * upper * (1 + SLACK)
+    n = np.arange(1, nmax + 1)
+    allowed = np.zeros((S, nmax), dtype=bool)
+    vmin = np.zeros((S, nmax))
+    work = inst.epochs * inst.dataset_size
+    for i in range(S):
+        others = _minplus(prefix[i], suffix[i + 1], K + 1)  # least total of the other jobs, by their count
+        rest = others[K - n]
+        ok = g[i] + rest <= budget
+        allowed[i] = ok
+        room = budget - comm[i] - rest
+        with np.errstate(divide="ignore", invalid="ignore"):
+            v = np.where(ok & (room > 0), work[i] / room * (1 - SLACK), 0.0)
+        vmin[i] = np.maximum(v, vbot[i] * (1 - SLACK)) * ok
+    if not allowed.any(axis=1).all():  # cannot happen when ``upper`` is achieved; keep everything then
+        allowed[:] = True
+        vmin = vbot * (1 - SLACK)
+    return SizeBounds(allowed=allowed, vmin=vmin, vtop=vtop, vbot=vbot)
+
+
+def improve_assignment(inst: PlacementInstance, assignment: np.ndarray, *, max_steps: int = 2000) -> np.ndarray:
+    """Steepest-descent local search on an assignment (average JCT by the independent evaluator).
+
+    Neighbourhood: move one worker of job i to job j (job i keeping a worker), or swap a worker of
+    job i with a worker of job j of another class; within a (job, class) pair the worker moved is
+    the one on the node where job i has the fewest workers (so a job tends to leave nodes).
+    Returns an assignment no worse than ``assignment``.
+    """
+    a = np.array(assignment, dtype=int)
+    S = inst.n_jobs
+    labels, _ = inst.worker_groups(by_node=False)
+    nodes = inst.nodes
+    jct = job_jct(inst, a)
+    best = float(jct.mean())
+
+    def pick(i: int, g: int) -> int:
+        ks = np.flatnonzero((a == i) & (labels == g))
+        if ks.size == 1:
+            return int(ks[0])
+        cnt = np.bincount(nodes[a == i], minlength=nodes.max() + 1)
+        return int(ks[np.argmin(cnt[nodes[ks]])])
+
+    for _ in range(max_steps):
+        counts = np.bincount(a, minlength=S)
+        present = {(i, g) for i, g in set(zip(a.tolist(), labels.tolist()))}
+        cand = []
+        for (i, g) in present:
+            k = pick(i, g)
+            for j in range(S):
+                if j == i:
+                    continue
+                if counts[i] > 1:
+                    cand.append((k, None, j))
+                for (j2, h) in present:
+                    if j2 == j and h != g and i < j:
+                        cand.append((k, pick(j, h), j))
+        step_best, step = best, None
+        for k, k2, j in cand:
+            i = a[k]
+            b = a.copy()
+            b[k] = j
+            if k2 is not None:
+                b[k2] = i
+            v = float(job_jct(inst, b).mean())
+            if v < step_best * (1 - 1e-12):
+                step_best, step = v, b
+        if step is None:
+            break
+        a, best = step, step_best
+    return a
