@@ -128,7 +128,8 @@ def scaled_instance(inst: HareInstance, sc: Scaling) -> HareInstance:
 
 
 def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tuple | None = None,
-                upper_objective: float | None = None, redundant: bool = False, gpu_symmetry: bool = True):
+                upper_objective: float | None = None, redundant: bool = False, gpu_symmetry: bool = True,
+                completion_upper: np.ndarray | None = None):
     """The CP-SAT model of Hare_Sched for an instance with integer-valued data.
 
     Parameters
@@ -151,6 +152,9 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
         breaking "task ``i`` may use the ``k``-th of a group of identical GPUs only if a task
         ``j < i`` uses the ``(k-1)``-th" (any schedule can be relabelled so: order the group's
         GPUs by their first task).
+    completion_upper : numpy.ndarray, optional
+        Per job an upper bound on ``C_n`` (scaled units; ``inf`` for none) that holds in every
+        schedule at least as good as the hint (:func:`hetopt.hare.jobcolgen.completion_limits`).
 
     Returns
     -------
@@ -211,6 +215,10 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
             if symmetry_breaking:
                 for i, j in zip(tasks, tasks[1:]):
                     m.add(x[i] <= x[j])
+    if completion_upper is not None:
+        for n, lim in enumerate(completion_upper):
+            if np.isfinite(lim):
+                m.add(C[n] <= int(lim))
     m.minimize(sum(int(inst.weight[n]) * C[n] for n in range(inst.n_jobs)))
     if hint is not None:
         # a complete hint: relabelled to satisfy the symmetry breaking, round ends included
@@ -232,7 +240,7 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
 def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, threads: int | None = 1,
                       symmetry_breaking: bool = True, seed: int = 0, coarse: bool | None = None,
                       lp_bound: bool | None = None, redundant: bool = False, objective_cut: bool = False,
-                      options: dict | None = None, polish: float = 0.0) -> HareSolution:
+                      options: dict | None = None, polish: float = 0.0, fixing: bool = True) -> HareSolution:
     """Solve Hare_Sched with CP-SAT on the scaled data; certificate on the true data.
 
     Parameters
@@ -270,6 +278,11 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
     polish : float
         Seconds of local search (:func:`hetopt.hare.localsearch.improve_schedule`) on the hint
         before CP-SAT starts (counted in ``time_limit``); default 0 (none).
+    fixing : bool
+        With the bound stage and an exact integer scaling, bound every job's completion by
+        Lagrangian reduced-cost fixing against the hint's objective
+        (:func:`hetopt.hare.jobcolgen.completion_limits`; valid for every schedule at least as
+        good as the hint, so OPTIMAL keeps its meaning).  Default True.
 
     Returns
     -------
@@ -291,13 +304,13 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
         bstart, bgpu, bobj = best_known_schedule(up)
         if bobj < hint_obj:
             hint, hint_obj = (bstart, bgpu), bobj
-    lb, coarse_info = None, {}
+    lb, coarse_info, cg = None, {}, None
     if coarse is None:
         coarse = False
     if lp_bound is None:
         lp_bound = inst.n_tasks > COARSE_MIN_TASKS
     if lp_bound:
-        lb, cands, coarse_info = _lp_stage(inst, up, sc, time_limit, threads)
+        lb, cands, coarse_info, cg = _lp_stage(inst, up, sc, time_limit, threads)
         for cand in cands:
             obj = float(up.weight @ _completions(up, *cand))
             if obj < hint_obj:
@@ -318,8 +331,16 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
         pstart, pgpu, pobj, _ = improve_schedule(up, hint[0], hint[1], time_limit=float(polish), seed=seed)
         if pobj < hint_obj:
             hint, hint_obj = (pstart, pgpu), pobj
+    limits = None
+    if fixing and cg is not None and sc.exact_times and sc.exact_weights:
+        from .jobcolgen import completion_limits
+
+        # exact scaling: the hint's true objective is hint_obj / (S W); limits in scaled units
+        lim = completion_limits(inst, cg, hint_obj / (sc.time * sc.weight))
+        limits = np.where(np.isfinite(lim), np.ceil(lim * sc.time), np.inf)
+        coarse_info = {**coarse_info, "fixed_jobs": int(np.isfinite(limits).sum())}
     model, v = build_cpsat(up, symmetry_breaking=symmetry_breaking, hint=hint, upper_objective=hint_obj,
-                           redundant=redundant)
+                           redundant=redundant, completion_upper=limits)
     scale = sc.time * sc.weight
     if objective_cut and lb is not None and sc.exact_weights and sc.exact_times:
         # OPT_up = S W OPT >= S W lb: the cut keeps every optimal solution of the scaled model
@@ -373,7 +394,7 @@ LP_REFINE_FACTOR = 4.0
 
 
 def _lp_stage(inst: HareInstance, up: HareInstance, sc: Scaling, time_limit: float | None,
-              threads: int | None) -> tuple[float | None, list, dict]:
+              threads: int | None) -> tuple[float | None, list, dict, object]:
     """The job-level column-generation bound and list schedules of ``up`` in the order of its mean starts."""
     from .algorithm1 import GPU_RULES, list_schedule
     from .exact import semi_active
@@ -390,7 +411,7 @@ def _lp_stage(inst: HareInstance, up: HareInstance, sc: Scaling, time_limit: flo
     info = {"lp_bound": ti.bound, "lp_status": ti.status.value, "lp_wall_time": ti.wall_time, "lp_step": ti.step,
             "lp_columns": ti.columns, "lp_rounds": ti.rounds}
     if ti.bound is None:
-        return None, [], info
+        return None, [], info, None
     cands = []
     x_hat = ti.x_hat * sc.time
     mean_tc = up.task_compute.mean(axis=1)
@@ -402,7 +423,7 @@ def _lp_stage(inst: HareInstance, up: HareInstance, sc: Scaling, time_limit: flo
                 continue
             order = tuple(np.lexsort((np.arange(up.n_tasks), up.task_round, start)))
             cands.append((semi_active(up, order, gpu)[0], gpu))
-    return ti.bound, cands, info
+    return ti.bound, cands, info, ti
 
 
 def coarse_bound(inst: HareInstance, sc: Scaling, *, time_limit: float, threads: int | None = 1,

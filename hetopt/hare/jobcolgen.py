@@ -74,7 +74,7 @@ from ..errors import SolverError
 from ..result import Solution, Status
 from .instance import HareInstance
 
-__all__ = ["JobColgenBound", "job_colgen_bound", "price_job", "FINE", "SAFETY", "RESOLUTION", "MAX_SLOTS"]
+__all__ = ["JobColgenBound", "job_colgen_bound", "completion_limits", "price_job", "FINE", "SAFETY", "RESOLUTION", "MAX_SLOTS"]
 
 #: Sub-slots of the completion axis of the last round.
 FINE = 4
@@ -117,6 +117,7 @@ class JobColgenBound(Solution):
     columns: int = 0
     x_hat: np.ndarray = field(default_factory=lambda: np.zeros(0))
     history: list = field(default_factory=list)
+    centre: tuple | None = field(default=None, repr=False)  # (grid, pi, nu, Lagrangian value) of the best bound
 
 
 @dataclass
@@ -215,13 +216,18 @@ def _round_table(costs: np.ndarray, lo: int, hi: int, rows: np.ndarray, jmax: np
     return G[K]
 
 
-def price_job(inst: HareInstance, grid: _Grid, n: int, costs: np.ndarray) -> tuple[float, list[tuple[int, int, int]], float]:
+def price_job(inst: HareInstance, grid: _Grid, n: int, costs: np.ndarray, *, profile: bool = False):
     """Least ``w_n C + sum of start costs`` over the schedules of job ``n`` on the grid.
 
     Parameters
     ----------
     costs : numpy.ndarray, shape (M, H + 1)
         Price of starting a task of job ``n`` on GPU ``m`` at slot ``s``.
+
+    profile : bool
+        Return ``(xs, F)`` instead: the fine completion axis of the last round and, per value
+        ``x``, the least price of the schedules with every last-round end ``<= x`` plus
+        ``w_n delta x / Q``.
 
     Returns
     -------
@@ -254,7 +260,7 @@ def price_job(inst: HareInstance, grid: _Grid, n: int, costs: np.ndarray) -> tup
         fin = np.isfinite(F)
         drop = np.flatnonzero(fin & np.concatenate([[True], F[1:] < F[:-1]]))
         if drop.size == 0:
-            return _INF, [], _INF
+            return (np.zeros(0), np.zeros(0)) if profile else (_INF, [], _INF)
         g = _round_table(costs, lo[r], hi[r], drop, jmax, p, K)
         tot = F[drop][:, None] + g
         b_best = np.argmin(tot, axis=0)
@@ -264,6 +270,8 @@ def price_job(inst: HareInstance, grid: _Grid, n: int, costs: np.ndarray) -> tup
             Fn = Fn + w * delta * xs / FINE
         choice.append((xs, e_best, jmax))
         F = Fn
+    if profile:
+        return choice[-1][0], F
     x_idx = int(np.argmin(F))
     value = float(F[x_idx])
     if not np.isfinite(value):
@@ -551,7 +559,8 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
                           message=(f"step {grid.delta:g} time units, {grid.n_slots} slots, {rounds} rounds, "
                                    f"{len(master.columns)} columns; bound = best Lagrangian x (1 - {SAFETY:g})"),
                           step=grid.delta, rounds=rounds, converged=converged, columns=len(master.columns),
-                          x_hat=x_hat, history=history)
+                          x_hat=x_hat, history=history,
+                          centre=None if centre is None else (grid, centre[0], centre[1], best_lb))
 
 
 def _column_reduced_cost(inst, grid, n, tasks, C, pi, nu) -> float:
@@ -574,3 +583,50 @@ def _mean_starts(inst: HareInstance, grid: _Grid, master: _Master) -> np.ndarray
             sel = (inst.task_job == n) & (inst.task_round == r)
             x[sel] += v * grid.delta * s / int(inst.tasks_per_round[n])
     return x
+
+
+def completion_limits(inst: HareInstance, result: JobColgenBound, upper_objective: float) -> np.ndarray:
+    """Upper bounds on every job's completion in every schedule of objective ``<= upper_objective``.
+
+    Lagrangian reduced-cost fixing at the prices ``(pi, nu)`` of the best bound ``L``: a
+    schedule maps to one column ``q_n`` per job and its objective is at least
+    ``L + sum_n (rc_n(q_n) - v_n)``, every term non-negative (``rc_n`` the reduced cost, ``v_n``
+    the pricing optimum).  So a job whose columns with a late completion all have
+    ``rc_n - v_n > upper_objective - L`` completes earlier in every such schedule.  With
+    ``H_n(c)`` the least price of the columns whose fine last-round end is at least ``c`` (a
+    lower estimate from the pricing DP's profile), ``c_n`` the least ``c`` with
+    ``H_n(c) - v_n`` above the budget: every such schedule has ``C_n < delta (c_n + 1) / Q +
+    delta + 2 / S`` (the rounding of starts to slots and of ends to the fine axis), provided
+    ``c_n <= Q H`` (starts clamped at the horizon map to ends of at least ``Q H``; beyond it no
+    limit is given).
+
+    Returns
+    -------
+    numpy.ndarray, shape (N,)
+        Time-unit upper bounds; ``inf`` where no limit is proven.
+    """
+    from .cpsat import scaling
+
+    out = np.full(inst.n_jobs, _INF)
+    if result.centre is None:
+        return out
+    grid, pi, nu, lag = result.centre
+    budget = float(upper_objective) - lag + 1e-6 * abs(float(upper_objective)) + 1e-9
+    if budget < 0:
+        return out
+    S = scaling(inst).time
+    for n in range(inst.n_jobs):
+        prof = price_job(inst, grid, n, _start_costs(inst, grid, n, pi, nu), profile=True)
+        if prof[1].size == 0 or not np.isfinite(prof[1]).any():
+            continue
+        xs, F = prof
+        v = float(np.min(F))
+        H_late = np.minimum.accumulate(F[::-1])[::-1]  # least price with the end at least x (lower estimate)
+        over = np.flatnonzero(H_late - v > budget)
+        if over.size == 0:
+            continue
+        c = int(xs[over[0]])
+        if c > FINE * grid.H:
+            continue
+        out[n] = grid.delta * (c + 1) / FINE + grid.delta + 2.0 / S
+    return out

@@ -175,3 +175,64 @@ def test_time_limit_keeps_a_valid_bound():
     assert b.bound <= full.bound * (1 + 1e-9)
     if opt is not None:
         assert b.bound <= opt
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_completion_limits_keep_every_optimal_completion(seed):
+    """Reduced-cost fixing against the optimum's own objective: the optimal schedule's completions
+    are within the limits (they must hold for every schedule at least that good)."""
+    from hetopt.hare import solve_exact
+    from hetopt.hare.jobcolgen import completion_limits
+
+    inst = random_instance(seed=seed, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
+    ex = solve_exact(inst, engine="cpsat", time_limit=60)
+    assert ex.status is Status.OPTIMAL
+    b = job_colgen_bound(inst)
+    lim = completion_limits(inst, b, ex.objective)
+    assert np.all(ex.completion <= lim + 1e-9)
+    assert np.isfinite(lim).any()  # not vacuous: some job is limited (the bound is within a few % here)
+    # a looser objective gives looser limits
+    loose = completion_limits(inst, b, 1.5 * ex.objective)
+    assert np.all(loose >= lim)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cpsat_with_fixing_same_optimum(seed):
+    from hetopt.hare.cpsat import solve_cpsat_exact
+
+    inst = random_instance(seed=seed, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
+    a = solve_cpsat_exact(inst, lp_bound=True, fixing=True, time_limit=60)
+    b = solve_cpsat_exact(inst, lp_bound=True, fixing=False, time_limit=60)
+    assert a.status is Status.OPTIMAL and b.status is Status.OPTIMAL
+    assert a.objective == pytest.approx(b.objective, rel=1e-9)
+    assert a.info["fixed_jobs"] >= 1
+
+
+def test_completion_limits_hold_for_sampled_schedules():
+    """Every sampled feasible schedule whose objective is within the threshold meets the limits."""
+    from hetopt.hare.algorithm1 import GPU_RULES, list_schedule
+    from hetopt.hare.checker import check_schedule
+    from hetopt.hare.jobcolgen import completion_limits
+    from hetopt.hare.localsearch import improve_schedule
+
+    inst = random_instance(seed=5, n_jobs=5, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=12)
+    rng = np.random.default_rng(0)
+    samples = []
+    for k in range(60):
+        prio = rng.random(inst.n_tasks) + inst.task_round  # rounds in order
+        st, g = list_schedule(inst, prio, GPU_RULES[k % len(GPU_RULES)])
+        if k % 3 == 0:
+            st, g, _, _ = improve_schedule(inst, st, g, time_limit=0.2, seed=k)
+        rep = check_schedule(inst, (st, g)).raise_if_invalid()
+        samples.append((rep.objective, st, g))
+    objs = np.array([s[0] for s in samples])
+    threshold = float(np.quantile(objs, 0.25))  # within a few % of the optimum (21.975 on this instance)
+    b = job_colgen_bound(inst)
+    lim = completion_limits(inst, b, threshold)
+    assert np.isfinite(lim).any()
+    idx = np.arange(inst.n_tasks)
+    for obj, st, g in samples:
+        if obj <= threshold:
+            end = st + inst.task_compute[idx, g] + inst.task_sync[idx, g]
+            comp = np.array([end[inst.task_job == n].max() for n in range(inst.n_jobs)])
+            assert np.all(comp <= lim + 1e-9)
