@@ -40,7 +40,8 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
         Relative gap at which the solver may stop (default: exact, 1e-9).
     threads : int
     solver : {"highs", "scip"}
-        SCIP runs the Pyomo model (``engine`` is then ignored).
+        SCIP runs the Pyomo model (``engine`` "auto" or "pyomo"; the others are HiGHS routes and
+        raise ``ValueError`` with SCIP).
     engine : {"auto", "pyomo", "arrays", "plan"}
         ``"auto"`` (default): ``"plan"`` when I H T^2 <= ``PLAN_AUTO_LIMIT`` (and HiGHS, no
         ``mip_gap``), else ``"pyomo"``.  ``"pyomo"``: :func:`build_offline`.  ``"arrays"``: the
@@ -48,12 +49,14 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
         solved by HiGHS directly, with OASiS's online schedule as the first incumbent.
         ``"plan"``: a relaxation with continuous placements bounds the optimum and picks the
         admitted jobs, then the MILP on those jobs, the full MILP if that misses the bound
-        (:mod:`hetopt.oasis.plan`); ``mip_gap``, ``tighten`` and ``warm_start`` do not apply.
+        (:mod:`hetopt.oasis.plan`); ``mip_gap`` and ``tighten`` raise ``ValueError`` there
+        (``"auto"`` with ``mip_gap`` picks ``"pyomo"``, with ``tighten`` ``"arrays"``).
         All certify the same optima (cross-checked in the tests); in the benchmark of
         ``models/oasis2018.md`` (Scale) the plan route certified seeds 0-4 at 30 jobs within
         60 s where the Pyomo model did not, hence the default.
     tighten : bool or tuple of str
-        Valid inequalities (V1)-(V5) of :mod:`hetopt.oasis.arrays` (``"arrays"`` only); off by
+        Valid inequalities (V1)-(V5) of :mod:`hetopt.oasis.arrays` (``"arrays"`` only, else
+        ``ValueError``); off by
         default: they tighten the root LP by 1-2% but did not speed up the search consistently.
     warm_start : bool
         Hand OASiS's online schedule (Alg. 1) to HiGHS as the first incumbent (``"arrays"`` only).
@@ -69,9 +72,17 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
     check_instance(inst, OasisInstance, "inst")
     if engine not in ENGINES:
         raise ValueError(f"engine is {engine!r}; expected one of {ENGINES}")
+    if engine in ("arrays", "plan") and solver != "highs":
+        raise ValueError(f"engine={engine!r} runs on HiGHS; with solver={solver!r} use engine='pyomo' or 'auto'")
+    if engine == "plan" and mip_gap is not None:
+        raise ValueError("mip_gap does not apply to engine='plan' (it solves to optimality); use engine='pyomo' or 'arrays'")
     if engine == "auto":
         size = inst.n_jobs * inst.n_worker_servers * inst.horizon ** 2
-        engine = "plan" if size <= PLAN_AUTO_LIMIT and solver == "highs" and mip_gap is None else "pyomo"
+        engine = "plan" if size <= PLAN_AUTO_LIMIT and solver == "highs" and mip_gap is None and not tighten else "pyomo"
+        if tighten:
+            engine = "arrays"
+    if tighten and engine != "arrays":
+        raise ValueError(f"tighten applies to engine='arrays' only; got engine={engine!r}")
     if engine == "plan" and solver == "highs":
         return _solve_plan(inst, time_limit=time_limit, threads=threads)
     if engine == "arrays" and solver == "highs":

@@ -86,3 +86,15 @@ def test_plan_route_certifies_the_hard_30_job_seed():
     assert s.is_optimal and check_schedule(inst, s).ok
     assert s.total_utility == pytest.approx(1183.0630567396709, rel=1e-7)
     assert s.details["plan_bound"] >= s.total_utility * (1 - 1e-9)
+
+
+def test_options_that_do_not_apply_are_errors():
+    inst = tiny_instance(0)
+    with pytest.raises(ValueError, match="runs on HiGHS"):
+        solve_exact(inst, engine="plan", solver="scip")
+    with pytest.raises(ValueError, match="runs on HiGHS"):
+        solve_exact(inst, engine="arrays", solver="scip")
+    with pytest.raises(ValueError, match="mip_gap does not apply"):
+        solve_exact(inst, engine="plan", mip_gap=0.01)
+    with pytest.raises(ValueError, match="tighten applies"):
+        solve_exact(inst, engine="pyomo", tighten=True)
