@@ -282,9 +282,7 @@ def price_job(inst: HareInstance, grid: _Grid, n: int, costs: np.ndarray, *, pro
         xs, e_best, jmax = choice[r]
         e = int(e_best[x_idx])
         tasks += [(r, m, s) for m, s in _place(costs, lo[r], hi[r], e, jmax[:, x_idx], p, K)]
-        if r > 0:
-            x_idx = e + lo[r] - choice[r - 1][0][0]  # ready slot e + lo[r] on the previous axis
-            x_idx = int(x_idx)
+        x_idx = e  # ready slot lo[r] + e: index e of the previous round's axis, which starts at lo[r]
     return value, sorted(tasks), C
 
 
@@ -374,13 +372,15 @@ class _Master:
         # Z_{m,T}, T = 0..n_energy-1: -1 in row (m, T), +1 in row (m, T+1); box [0, max(0, delta T - min a)]
         T = np.arange(grid.n_energy)
         self.z_upper = np.maximum(grid.delta * T - float(inst.arrival.min()), 0.0)
-        for m in range(M):
-            base = self.r_en + m * grid.n_energy
-            for t in T:
-                idx = [base + t] + ([base + t + 1] if t + 1 < grid.n_energy else [])
-                val = [-1.0] + ([1.0] if t + 1 < grid.n_energy else [])
-                h.addCol(0.0, 0.0, float(self.z_upper[t]), len(idx), np.array(idx, np.int32), np.array(val))
         self.n_z = M * grid.n_energy
+        if self.n_z:
+            rows = self.r_en + np.arange(self.n_z)
+            last = (np.arange(self.n_z) % grid.n_energy) == grid.n_energy - 1
+            starts = np.concatenate([[0], np.cumsum(np.where(last, 1, 2))[:-1]]).astype(np.int32)
+            idx = np.concatenate([[r] if z else [r, r + 1] for r, z in zip(rows, last)]).astype(np.int32)
+            val = np.concatenate([[-1.0] if z else [-1.0, 1.0] for z in last])
+            h.addCols(self.n_z, np.zeros(self.n_z), np.zeros(self.n_z), np.tile(self.z_upper, M), idx.size, starts,
+                      idx, val)
         h.changeObjectiveSense(highspy.ObjSense.kMinimize)
         self.h = h
         self.columns: list[tuple[int, list, float]] = []
