@@ -199,7 +199,29 @@ def retime(inst: ContentionInstance, placement, tasks: list[CpTask], starts: dic
     (dict, numpy.ndarray)
         Start of every task key, and each job's completion ``F_k``.
     """
+    dur = {t.key: t.scaled for t in tasks} if scaled else {}
+    out, _, sync_end = semi_active_pass(inst, placement, tasks, starts, durations=dur, arrival=arrival)
+    finish = np.array([sync_end[(k, int(inst.iterations[k]) - 1)] for k in range(inst.n_jobs)], dtype=float)
+    return out, finish
+
+
+def semi_active_pass(inst: ContentionInstance, placement, tasks: list[CpTask], starts: dict, *,
+                     durations: dict | None = None, arrival: Sequence[float] | None = None,
+                     shared: frozenset = frozenset()) -> tuple[dict, dict, dict]:
+    """One semi-active pass in the order ``(start, job, iteration, phase)`` of ``starts``.
+
+    Each task starts as early as its predecessors, its resources and its job's arrival allow;
+    its length is ``durations[key]`` (default ``t.duration``).  The all-reduces in ``shared``
+    do not wait for their network resources (they still occupy them until they end).
+
+    Returns
+    -------
+    (dict, dict, dict)
+        Starts and ends by task key, and the end of every iteration's all-reduce or barrier by
+        ``(job, iteration)``.
+    """
     arr = inst.arrival if arrival is None else arrival
+    durations = {} if durations is None else durations
     multi = [_has_comm(inst, placement[k]) for k in range(inst.n_jobs)]
     free: dict = {}
     end: dict = {}
@@ -207,9 +229,8 @@ def retime(inst: ContentionInstance, placement, tasks: list[CpTask], starts: dic
     b_end: dict = {}  # (k, i) -> latest backward end so far
     b_left = {(k, i): len(placement[k]) for k in range(inst.n_jobs) for i in range(int(inst.iterations[k]))}
     out: dict = {}
-    order = sorted(tasks, key=lambda t: (starts[t.key], t.job, t.iteration, _PHASE[t.kind]))
-    for t in order:
-        p = t.scaled if scaled else t.duration
+    for t in sorted(tasks, key=lambda t: (starts[t.key], t.job, t.iteration, _PHASE[t.kind])):
+        p = durations.get(t.key, t.duration)
         k, i = t.job, t.iteration
         if t.kind == "f":
             ready = float(arr[k]) if i == 0 else sync_end[(k, i - 1)]
@@ -220,11 +241,12 @@ def retime(inst: ContentionInstance, placement, tasks: list[CpTask], starts: dic
         else:
             ready = b_end[(k, i)]
             res = [("n", s) for s in t.where]
-        s = max([ready] + [free.get(r, 0.0) for r in res])
+        wait = [] if t.key in shared else res
+        s = max([ready] + [free.get(r, 0.0) for r in wait])
         out[t.key] = s
         end[t.key] = s + p
         for r in res:
-            free[r] = s + p
+            free[r] = max(free.get(r, 0.0), s + p)
         if t.kind == "b":
             b_end[(k, i)] = max(b_end.get((k, i), -math.inf), s + p)
             b_left[(k, i)] -= 1
@@ -232,8 +254,7 @@ def retime(inst: ContentionInstance, placement, tasks: list[CpTask], starts: dic
                 sync_end[(k, i)] = b_end[(k, i)]  # the zero-length barrier of a single-server job
         elif t.kind == "c":
             sync_end[(k, i)] = s + p
-    finish = np.array([sync_end[(k, int(inst.iterations[k]) - 1)] for k in range(inst.n_jobs)], dtype=float)
-    return out, finish
+    return out, end, sync_end
 
 
 def _has_comm(inst: ContentionInstance, gpus) -> bool:

@@ -19,13 +19,12 @@ consecutive compute tasks of different jobs on one GPU; it keeps a move that low
 from __future__ import annotations
 
 import itertools
-import math
 import time
 
 import numpy as np
 
 from .comm import fluid_completion_times
-from .cpsat import _PHASE, _has_comm, cpsat_tasks
+from .cpsat import _PHASE, cpsat_tasks, semi_active_pass
 from .instance import ContentionInstance
 from .solution import ContentionSolution, TaskRecord, schedule_solution
 
@@ -33,41 +32,6 @@ __all__ = ["fluid_retime", "improve_schedule"]
 
 #: Fixed-point rounds of the re-timing before a candidate is dropped.
 MAX_ROUNDS = 30
-
-
-def _retime_once(inst, placement, tasks, starts: dict, shared: frozenset, dur: dict) -> tuple[dict, dict]:
-    multi = [_has_comm(inst, placement[k]) for k in range(inst.n_jobs)]
-    free: dict = {}
-    end: dict = {}
-    sync_end: dict = {}
-    b_end: dict = {}
-    b_left = {(k, i): len(placement[k]) for k in range(inst.n_jobs) for i in range(int(inst.iterations[k]))}
-    out: dict = {}
-    for t in sorted(tasks, key=lambda t: (starts[t.key], t.job, t.iteration, _PHASE[t.kind])):
-        k, i = t.job, t.iteration
-        p = dur.get(t.key, t.duration)
-        if t.kind == "f":
-            ready = float(inst.arrival[k]) if i == 0 else sync_end[(k, i - 1)]
-            res = [("g", t.where)]
-        elif t.kind == "b":
-            ready = end[("f", k, i, t.where)]
-            res = [("g", t.where)]
-        else:
-            ready = b_end[(k, i)]
-            res = [] if t.key in shared else [("n", s) for s in t.where]
-        s = max([ready] + [free.get(r, 0.0) for r in res])
-        out[t.key] = s
-        end[t.key] = s + p
-        for r in res if t.kind != "c" else [("n", s_) for s_ in t.where]:
-            free[r] = max(free.get(r, 0.0), s + p)
-        if t.kind == "b":
-            b_end[(k, i)] = max(b_end.get((k, i), -math.inf), s + p)
-            b_left[(k, i)] -= 1
-            if b_left[(k, i)] == 0 and not multi[k]:
-                sync_end[(k, i)] = b_end[(k, i)]
-        elif t.kind == "c":
-            sync_end[(k, i)] = s + p
-    return out, end
 
 
 def fluid_retime(inst: ContentionInstance, placement, starts: dict, shared=frozenset(), *,
@@ -100,7 +64,7 @@ def fluid_retime(inst: ContentionInstance, placement, starts: dict, shared=froze
     comms = [t for t in tasks if t.kind == "c"]
     dur = {t.key: t.duration for t in comms}
     for _ in range(MAX_ROUNDS):
-        out, end = _retime_once(inst, placement, tasks, starts, shared, dur)
+        out, end, _ = semi_active_pass(inst, placement, tasks, starts, durations=dur, shared=shared)
         if not comms:
             break
         ends = fluid_completion_times([inst.model_size[t.job] for t in comms], [out[t.key] for t in comms],

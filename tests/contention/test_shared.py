@@ -116,15 +116,20 @@ def test_rounded_data_refused():
         solve_contention_bound(other, srsf(other, 1).placement)
 
 
-@pytest.mark.parametrize("seed", range(14))
-def test_bound_below_brute_force_on_random_two_job_instances(seed):
-    # random a, eta: the latency-waste term of the pair cuts is exercised (a > 0, eta >= 0)
+def _random_two_job_instance(seed):
+    """Two one-iteration jobs on two one-GPU servers, random a, eta (0, 0.5, 1), times and sizes."""
     rng = np.random.default_rng(seed)
-    inst = ContentionInstance(n_servers=2, gpus_per_server=1, gpu_memory=100.0, a=float(rng.choice([0.0, 0.5, 1.0])),
+    return ContentionInstance(n_servers=2, gpus_per_server=1, gpu_memory=100.0, a=float(rng.choice([0.0, 0.5, 1.0])),
                               b=1.0, eta=float(rng.choice([0.0, 0.5, 1.0])),
                               arrival=rng.integers(0, 4, size=2).astype(float), n_gpus=[2, 2], iterations=[1, 1],
                               t_f=rng.integers(1, 4, size=2).astype(float), t_b=rng.integers(1, 4, size=2).astype(float),
                               model_size=rng.integers(1, 5, size=2).astype(float), memory=[1.0, 1.0])
+
+
+@pytest.mark.parametrize("seed", range(14))
+def test_bound_below_brute_force_on_random_two_job_instances(seed):
+    # random a, eta: the latency-waste term of the pair cuts is exercised (a > 0, eta >= 0)
+    inst = _random_two_job_instance(seed)
     p = [[0, 1], [0, 1]]
     sol = solve_contention_bound(inst, p)
     brute = _brute_force_two_jobs(inst, p, step=0.25, max_delay=10.0)
@@ -135,12 +140,7 @@ def test_bound_below_brute_force_on_random_two_job_instances(seed):
 @pytest.mark.parametrize("literals", ["windows", "overlap"])
 @pytest.mark.parametrize("seed", [0, 3, 5])
 def test_reified_link_cuts_stay_below_brute_force(seed, literals):
-    rng = np.random.default_rng(seed)
-    inst = ContentionInstance(n_servers=2, gpus_per_server=1, gpu_memory=100.0, a=float(rng.choice([0.0, 0.5, 1.0])),
-                              b=1.0, eta=float(rng.choice([0.0, 0.5, 1.0])),
-                              arrival=rng.integers(0, 4, size=2).astype(float), n_gpus=[2, 2], iterations=[1, 1],
-                              t_f=rng.integers(1, 4, size=2).astype(float), t_b=rng.integers(1, 4, size=2).astype(float),
-                              model_size=rng.integers(1, 5, size=2).astype(float), memory=[1.0, 1.0])
+    inst = _random_two_job_instance(seed)
     p = [[0, 1], [0, 1]]
     sol = solve_contention_bound(inst, p, literals=literals)
     assert sol.bound <= _brute_force_two_jobs(inst, p, step=0.25, max_delay=10.0) + TOL
