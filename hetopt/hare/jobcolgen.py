@@ -500,10 +500,21 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
         ``status`` OPTIMAL when converged (the LP relaxation solved; the bound is still a
         bound on Hare_Sched, not its optimum), TIME_LIMIT (or FEASIBLE after ``max_rounds``) otherwise.
     """
+    from ..inputs import check_instance, int_scalar, real_scalar
+    from ..solvers import check_time_limit
     from .checker import check_schedule
     from .exact import best_known_schedule
 
     t0 = time.perf_counter()
+    check_instance(inst, HareInstance, "inst")
+    time_limit = check_time_limit(time_limit)
+    for name, value, low in (("resolution", resolution, 0.0), ("tol", tol, None)):
+        v = real_scalar(name, value)
+        if not (np.isfinite(v) and (v > low if low is not None else v >= 0)):
+            raise ValueError(f"{name} is {value!r}; expected a {'positive' if low is not None else 'non-negative'} finite number")
+    for name, value in (("max_slots", max_slots), ("max_rounds", max_rounds)):
+        if int_scalar(name, value) < 1:
+            raise ValueError(f"{name} is {value!r}; expected a positive integer")
     if upper is None:
         start, gpu, ub = best_known_schedule(inst)
     else:
@@ -605,8 +616,14 @@ def completion_limits(inst: HareInstance, result: JobColgenBound, upper_objectiv
     numpy.ndarray, shape (N,)
         Time-unit upper bounds; ``inf`` where no limit is proven.
     """
+    from ..inputs import check_instance, real_scalar
     from .cpsat import scaling
 
+    check_instance(inst, HareInstance, "inst")
+    if not isinstance(result, JobColgenBound):
+        raise TypeError(f"result is a {type(result).__name__}; expected the JobColgenBound of job_colgen_bound(inst)")
+    if not np.isfinite(real_scalar("upper_objective", upper_objective)):
+        raise ValueError(f"upper_objective is {upper_objective!r}; expected a finite number")
     out = np.full(inst.n_jobs, _INF)
     if result.centre is None:
         return out

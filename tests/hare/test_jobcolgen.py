@@ -236,3 +236,46 @@ def test_completion_limits_hold_for_sampled_schedules():
             end = st + inst.task_compute[idx, g] + inst.task_sync[idx, g]
             comp = np.array([end[inst.task_job == n].max() for n in range(inst.n_jobs)])
             assert np.all(comp <= lim + 1e-9)
+
+
+def test_completion_limits_invariant_under_time_unit():
+    from hetopt.hare import solve_exact
+    from hetopt.hare.jobcolgen import completion_limits
+
+    inst = random_instance(seed=3, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
+    big = HareInstance(arrival=inst.arrival * 1e6, weight=inst.weight, rounds=inst.rounds,
+                       tasks_per_round=inst.tasks_per_round, compute_time=inst.compute_time * 1e6,
+                       sync_time=inst.sync_time * 1e6)
+    ex = solve_exact(inst, engine="cpsat", time_limit=60)
+    ra, rb = job_colgen_bound(inst, tol=1e-8), job_colgen_bound(big, tol=1e-8)
+    assert rb.bound == pytest.approx(ra.bound * 1e6, rel=1e-6)
+    a = completion_limits(inst, ra, ex.objective)
+    b = completion_limits(big, rb, ex.objective * 1e6)
+    # the limits depend on which optimal duals the master returns (not unique: measured up to 8%
+    # apart between the two units), so each is checked for validity, not for equality
+    assert np.isfinite(a).any() and np.isfinite(b).any()
+    assert np.all(ex.completion <= a + 1e-9)
+    assert np.all(ex.completion * 1e6 <= b * (1 + 1e-9))
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"resolution": 0}, "resolution is 0"), ({"resolution": "a"}, "resolution is 'a'"),
+    ({"max_slots": 0}, "max_slots is 0"), ({"tol": -1}, "tol is -1"), ({"max_rounds": 0}, "max_rounds is 0"),
+    ({"step": 0}, "step is 0"), ({"time_limit": -1}, "time_limit is -1"),
+])
+def test_bad_arguments_are_named(kwargs, match):
+    inst = random_instance(seed=0, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    with pytest.raises((ValueError, TypeError), match=match):
+        job_colgen_bound(inst, **kwargs)
+
+
+def test_completion_limits_bad_arguments():
+    from hetopt.hare.jobcolgen import completion_limits
+
+    inst = random_instance(seed=0, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    with pytest.raises(ValueError, match="upper_objective is nan"):
+        completion_limits(inst, job_colgen_bound(inst), float("nan"))
+    with pytest.raises(TypeError, match="result is a float"):
+        completion_limits(inst, 1.0, 10.0)
+    with pytest.raises(ValueError, match="HareInstance"):  # InstanceError
+        job_colgen_bound("x")
