@@ -30,6 +30,11 @@ Any feasible schedule, every start rounded DOWN to its slot ``s_i = f(x_i)``, sa
 So every schedule maps to a column per job, together feasible for the master, with cost at
 most its objective: the master LP optimum, and every Lagrangian value, bound the optimum.
 
+Where the paper's constraints live: (4) ``x_i >= a_n`` and (5) one GPU per task are in every
+column (the DP's windows and per-task GPU choice); (6) ``C_n`` is the column's cost; (7) the
+rounds are ordered inside the DP; (8) no overlap on a GPU is the master's capacity rows between
+jobs and the DP's disjoint starts within a round (rounds of one job are disjoint by (7)).
+
 Master LP (``highspy``, columns added in place, basis kept)
 -----------------------------------------------------------
 ``min sum w_n C_q lambda_q`` subject to ``sum_{q of n} lambda_q = 1`` per job; per GPU ``m`` and
