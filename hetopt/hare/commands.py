@@ -116,14 +116,15 @@ def _scale_bench(quick: bool) -> list[Table]:
 
 def bench(quick: bool = False) -> list[Table]:
     """Exact engines (largest certified within 60 s, the gap one size further), the time-indexed
-    bound at 50 and 100 tasks, relaxation solve times and Algorithm 1 vs the baselines at the
+    bound at 50 and 100 tasks, the job-level bound by grid step at 16 and 20 tasks, relaxation solve times and Algorithm 1 vs the baselines at the
     paper's scale.  ``quick``: small sizes and limits (under 30 s)."""
-    from .bench import bound_table, engine_table
+    from .bench import bound_table, engine_table, grid_table
 
     if quick:
-        tables = [engine_table((6, 8, 10), 3.0), bound_table((14,), 3.0, refine=False, polish=1.0)]
+        tables = [engine_table((6, 8, 10), 3.0), bound_table((14,), 3.0, refine=False, polish=1.0),
+                  grid_table((10,), (0.1, 0.05), 3.0)]
     else:
-        tables = [engine_table(), bound_table()]
+        tables = [engine_table(), bound_table(), grid_table()]
     return [*tables, _exact_bench(quick), *_scale_bench(quick)]
 
 

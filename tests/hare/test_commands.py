@@ -43,14 +43,17 @@ def test_reproduce_is_gone_the_ledger_has_the_claims():
 
 def test_bench_quick():
     tables = commands.bench(quick=True)
-    assert len(tables) == 4
+    assert len(tables) == 5
     assert tables[0].columns[2:4] == ["cpsat [s]", "milp [s]"] and len(tables[0].rows) >= 1
     bound_row = dict(zip(tables[1].columns, tables[1].rows[0]))
     assert bound_row["TI LP bound"] <= bound_row["cpsat incumbent"] * (1 + 1e-9)
     assert bound_row["colgen bound"] <= bound_row["cpsat incumbent"] * (1 + 1e-9)
     assert bound_row["best bound"] >= bound_row["colgen bound"]
-    assert tables[2].rows[0][3] == "optimal"
-    names = [r[0] for r in tables[3].rows]
+    for row in tables[2].rows:  # the grid table
+        grid_row = dict(zip(tables[2].columns, row))
+        assert grid_row["colgen bound"] <= grid_row["best schedule"] * (1 + 1e-9)
+    assert tables[3].rows[0][3] == "optimal"
+    names = [r[0] for r in tables[4].rows]
     assert "srtf" in names and "algorithm1 (lp ordering)" in names
 
 

@@ -113,6 +113,23 @@ def test_engine_table_certifies_small_sizes():
         assert isinstance(row[2], float) and isinstance(row[3], float) and row[4] > 0
 
 
+def test_grid_table_bounds_below_the_certified_optimum():
+    """The grid table at 8 tasks: the schedule is certified (and equals the MILP engine's optimum),
+    every grid's bound lies below it, CP-SAT's own bound too; a step off the data's unit is refused."""
+    from hetopt.hare.bench import bench_instance, grid_table
+
+    t = grid_table((8,), (0.1, 0.05), 30.0)
+    assert [r[2] for r in t.rows] == [0.1, 0.05]
+    milp = solve_exact(bench_instance(8), engine="milp", time_limit=60)
+    assert milp.status is Status.OPTIMAL
+    for row in t.rows:
+        bound, best, status, own = row[3], row[7], row[8], row[9]
+        assert status == "optimal" and best == pytest.approx(milp.objective, rel=OBJ_RTOL)
+        assert 0 < bound <= best * (1 + 1e-9) and own <= best * (1 + 1e-9)
+    with pytest.raises(ValueError, match="steps"):
+        grid_table((8,), (0.0001,), 1.0)
+
+
 def test_time_limit_is_never_optimal_and_bound_combines_lp():
     """20 tasks, CP-SAT stopped by a deterministic limit (no wall-clock dependence): FEASIBLE, never
     OPTIMAL, with the larger of the LP and CP-SAT bounds; and a tiny wall-clock limit: TIME_LIMIT."""
