@@ -1,6 +1,7 @@
 """The contention-aware bound: valid against every fluid schedule, certified when it meets the incumbent."""
 
 import itertools
+import re
 
 import numpy as np
 import pytest
@@ -203,3 +204,16 @@ def test_bound_oriented_second_solve_keeps_a_valid_bound():
     assert check_schedule(inst, sol).ok
     for other in (srsf(inst, 2, placement=[list(x) for x in p]), ada_srsf(inst, placement=[list(x) for x in p])):
         assert sol.bound is None or sol.bound <= other.objective + TOL
+
+
+def test_shared_bench_reports_certified_sizes_on_16_gpus():
+    """The bench's note on 16 GPUs lists per seed the job counts as the rows certify them."""
+    from hetopt.contention.exact_bench import shared_bench
+
+    t = shared_bench(sizes=[(4, 4, 4, 0, 30.0), (4, 4, 4, 1, 30.0), (3, 2, 2, 0, 30.0)])
+    assert len(t.rows) == 3
+    note = next(n for n in t.notes if n.startswith("certified on 16 GPUs"))
+    for row in t.rows[:2]:
+        mark = "4" if row[3] == "optimal" else "4 no"
+        assert f"seed {row[2]}: {mark};" in note
+    assert len(re.findall(r"seed \d", note)) == 2  # the 4-GPU row is not listed
