@@ -199,9 +199,7 @@ def grid_table(sizes=GRID_SIZES, steps=GRID_STEPS, limit: float = LIMIT, *, seed
             units.append(u)
         sol = solve_exact(inst, engine="cpsat", time_limit=limit, threads=threads)
         check_schedule(inst, sol).raise_if_invalid()
-        info = sol.info
-        own = (None if info.get("cpsat_bound") is None else
-               (info["cpsat_bound"] - info["rounding_allowance"]) / (info["time_scale"] * info["weight_scale"]))
+        own = sol.info["cpsat_own_bound"]
         for step, u in zip(steps, units):
             cg = job_colgen_bound(inst, step=u, max_slots=10**7, time_limit=5 * limit, threads=threads)
             gap = (sol.objective - cg.bound) / sol.objective

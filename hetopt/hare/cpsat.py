@@ -289,7 +289,8 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
     HareSolution
         ``method="exact"``, ``solver="cpsat"``; ``bound`` is valid for the true problem
         (module docstring); ``info`` holds the scaling, the CP-SAT objective and bound in
-        scaled units, the rounding-error allowance and the coarse bound.
+        scaled units, CP-SAT's own bound on the true data (``cpsat_own_bound``, without the first
+        stage's), the rounding-error allowance and the coarse bound.
     """
     from .exact import semi_active
 
@@ -365,9 +366,8 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
                 < inst.weight @ _completions(inst, start, gpu)):
             start, gpu = h_start, np.asarray(hint[1])
     allowance = sc.chain_error * float(up.weight.sum())
-    bound = None if res.bound is None else (res.bound - allowance) / scale
-    if lb is not None:
-        bound = lb if bound is None else max(bound, lb)
+    own = None if res.bound is None else (res.bound - allowance) / scale
+    bound = own if lb is None else (lb if own is None else max(own, lb))
     objective = float(inst.weight @ _completions(inst, start, gpu))
     gap = None if bound is None else (objective - bound) / max(abs(objective), 1e-300)
     status = res.status
@@ -378,6 +378,7 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
            + (f", bound of the first stage (column generation / coarse model) {lb:.6g}" if lb is not None else ""))
     info = {"time_scale": sc.time, "weight_scale": sc.weight, "exact_scaling": sc.exact_times and sc.exact_weights,
             "rounding_allowance": allowance, "cpsat_objective": res.objective, "cpsat_bound": res.bound,
+            "cpsat_own_bound": own,
             "hint_objective_scaled": hint_obj,
             "cpsat_deterministic_time": None if cp is None else float(cp.deterministic_time), **coarse_info}
     return make_solution(inst, start, gpu, method="exact", status=status, bound=bound, solver="cpsat",

@@ -507,8 +507,7 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
     """
     from ..inputs import check_instance, int_scalar, real_scalar
     from ..solvers import check_time_limit
-    from .checker import check_schedule
-    from .exact import best_known_schedule
+    from .timeindexed import _upper_schedule
 
     t0 = time.perf_counter()
     check_instance(inst, HareInstance, "inst")
@@ -520,11 +519,7 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
     for name, value in (("max_slots", max_slots), ("max_rounds", max_rounds)):
         if int_scalar(name, value) < 1:
             raise ValueError(f"{name} is {value!r}; expected a positive integer")
-    if upper is None:
-        start, gpu, ub = best_known_schedule(inst)
-    else:
-        start, gpu = np.asarray(upper[0], dtype=float), np.asarray(upper[1], dtype=int)
-        ub = check_schedule(inst, (start, gpu)).raise_if_invalid().objective
+    start, gpu, ub = _upper_schedule(inst, upper)
     makespan = float(np.max(start + inst.task_compute[np.arange(inst.n_tasks), gpu]))
     grid = _grid(inst, ub, makespan, resolution, max_slots, step)
     if not energy:

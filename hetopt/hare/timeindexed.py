@@ -112,6 +112,17 @@ class TimeIndexedBound(Solution):
     n_rows: int = 0
 
 
+def _upper_schedule(inst: HareInstance, upper: tuple | None) -> tuple[np.ndarray, np.ndarray, float]:
+    """``(start, gpu, objective)`` of ``upper`` (checked feasible), or of the best cheap schedule when None."""
+    from .checker import check_schedule
+    from .exact import best_known_schedule
+
+    if upper is None:
+        return best_known_schedule(inst)
+    start, gpu = np.asarray(upper[0], dtype=float), np.asarray(upper[1], dtype=int)
+    return start, gpu, check_schedule(inst, (start, gpu)).raise_if_invalid().objective
+
+
 def _units(values: np.ndarray, scale: int) -> np.ndarray:
     """``floor(scale t)`` as int64, with products within 1e-9 of an integer taken as that integer."""
     v = np.asarray(values, dtype=float) * scale
@@ -178,18 +189,12 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
     -------
     TimeIndexedBound
     """
-    from .checker import check_schedule
     from .cpsat import scaling
-    from .exact import best_known_schedule
 
     t0 = time.perf_counter()
     if not (resolution > 0) or int(max_slots) < 1:
         raise ValueError(f"resolution and max_slots must be positive; got {resolution!r}, {max_slots!r}")
-    if upper is None:
-        start, gpu, ub = best_known_schedule(inst)
-    else:
-        start, gpu = np.asarray(upper[0], dtype=float), np.asarray(upper[1], dtype=int)
-        ub = check_schedule(inst, (start, gpu)).raise_if_invalid().objective
+    start, gpu, ub = _upper_schedule(inst, upper)
     S = scaling(inst).time
     tc_u, d_u = _units(inst.compute_time, S), _units(inst.compute_time + inst.sync_time, S)
     a_u = _units(inst.arrival, S)

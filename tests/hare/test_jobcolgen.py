@@ -123,16 +123,6 @@ def test_value_equals_master_over_all_columns(seed):
     assert b.bound <= res.fun * (1 + 1e-9)
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_bound_below_brute_force(seed):
-    inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
-    opt = brute_force(inst).objective
-    for resolution in (3, 10):
-        b = job_colgen_bound(inst, resolution=resolution)
-        assert b.status is Status.OPTIMAL
-        assert 0 < b.bound <= opt * (1 + 1e-12)
-
-
 def test_bound_with_inexact_times():
     base = random_instance(seed=1, n_jobs=3, n_gpus=2, max_total_tasks=5)
     inst = HareInstance(arrival=base.arrival * np.e / 2, weight=base.weight, rounds=base.rounds,

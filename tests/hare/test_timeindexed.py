@@ -1,22 +1,26 @@
-"""The time-indexed LP lower bound: valid against certified optima, equal to a second formulation
-solved by a second engine, invariant under a change of time unit."""
+"""The time-indexed LP lower bound: valid against certified optima (so is the job-level
+column-generation bound), equal to a second formulation solved by a second engine, invariant under
+a change of time unit."""
 
 import numpy as np
 import pyomo.environ as pyo
 import pytest
 
 from hetopt.hare import HareInstance, brute_force, random_instance, solve_exact
+from hetopt.hare.jobcolgen import job_colgen_bound
 from hetopt.hare.timeindexed import grid_step, time_indexed_bound
 from hetopt.result import Status
 from hetopt.solvers import solve_model
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_bound_below_brute_force(seed):
+@pytest.mark.parametrize("bound_of", [time_indexed_bound, job_colgen_bound], ids=["time-indexed", "job colgen"])
+def test_bound_below_brute_force(seed, bound_of):
+    """Both grid bounds (time-indexed LP, job-level column generation) lie below brute-force optima."""
     inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
     opt = brute_force(inst).objective
     for resolution in (3, 10):
-        b = time_indexed_bound(inst, resolution=resolution)
+        b = bound_of(inst, resolution=resolution)
         assert b.status is Status.OPTIMAL
         assert 0 < b.bound <= opt * (1 + 1e-12)
 
