@@ -103,6 +103,13 @@ def shared_bench(quick: bool = False, sizes=None) -> Table:
     if sizes is None:
         sizes = [(3, 2, 2, s, 10.0) for s in range(5)] if quick else \
             [(3, 2, 2, s, 60.0) for s in range(10)] + [(n, 4, 4, s, 60.0) for n in SHARED_BENCH_JOBS for s in range(3)]
+    for entry in sizes:
+        if not (isinstance(entry, (tuple, list)) and len(entry) == 5
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in entry[:4])
+                and min(entry[:3]) >= 1 and entry[3] >= 0
+                and isinstance(entry[4], (int, float)) and not isinstance(entry[4], bool) and entry[4] > 0):
+            raise ValueError(f"sizes has {entry!r}; expected (jobs, servers, GPUs per server, seed, time limit): "
+                             "positive integers, a non-negative integer seed and positive seconds")
     t = Table("Contention-aware problem (fluid eq. (5)), fixed LWF-1 placement: best schedule and CP-SAT relaxation "
               "bound (1 thread)", ["jobs", "GPUs", "seed", "status", "best total JCT", "from", "contention-free opt",
                                    "bound", "gap", "time [s]"])

@@ -181,9 +181,19 @@ def grid_table(sizes=GRID_SIZES, steps=GRID_STEPS, limit: float = LIMIT, *, seed
     levels off a few percent below it and CP-SAT's own bound stays near the trivial one, only
     enumeration closes the gap, and its cost grows with the size (models/hare2022.md).
     """
+    from ..inputs import int_scalar, real_scalar
+    from ..solvers import check_time_limit
     from .cpsat import scaling
     from .jobcolgen import job_colgen_bound
 
+    for d in sizes:
+        if int_scalar("sizes", d) < 2:
+            raise ValueError(f"sizes has {d!r}; expected task counts of at least 2")
+    for step in steps:
+        if not real_scalar("steps", step) > 0:
+            raise ValueError(f"steps has {step!r}; expected positive grid steps in the data's time units")
+    if check_time_limit(limit, "limit") is None:
+        raise ValueError("limit is None; expected a positive number of seconds")
     t = Table(f"Hare: the job-level bound by grid step against the best schedule (4 GPUs, seed {seed}, "
               f"CP-SAT {limit:g} s)",
               ["tasks", "jobs", "step", "colgen bound", "converged", "colgen time [s]", "gap to schedule",

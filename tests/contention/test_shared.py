@@ -217,3 +217,11 @@ def test_shared_bench_reports_certified_sizes_on_16_gpus():
         mark = "4" if row[3] == "optimal" else "4 no"
         assert f"seed {row[2]}: {mark};" in note
     assert len(re.findall(r"seed \d", note)) == 2  # the 4-GPU row is not listed
+
+
+@pytest.mark.parametrize("entry", [(4, 4, 4, 0), (4, 4, 4, -1, 30.0), (4, 0, 4, 0, 30.0), (4, 4, 4, 0, 0.0), "x"])
+def test_shared_bench_rejects_bad_sizes(entry):
+    from hetopt.contention.exact_bench import shared_bench
+
+    with pytest.raises(ValueError, match="sizes"):
+        shared_bench(sizes=[entry])

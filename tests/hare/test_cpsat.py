@@ -128,6 +128,11 @@ def test_grid_table_bounds_below_the_certified_optimum():
         assert 0 < bound <= best * (1 + 1e-9) and own <= best * (1 + 1e-9)
     with pytest.raises(ValueError, match="steps"):
         grid_table((8,), (0.0001,), 1.0)
+    for args, field in ((((1,), (0.1,), 1.0), "sizes"), ((("8",), (0.1,), 1.0), "sizes"),
+                        (((8,), (-0.1,), 1.0), "steps"), (((8,), (0.1,), -1.0), "limit"),
+                        (((8,), (0.1,), None), "limit")):
+        with pytest.raises(ValueError, match=field):
+            grid_table(*args)
 
 
 def test_time_limit_is_never_optimal_and_bound_combines_lp():
