@@ -10,20 +10,44 @@ al.), :mod:`hetopt.hadar` (Sultana et al.) and :mod:`hetopt.gavel` (Narayanan et
 the baseline several papers use).
 """
 
+from importlib.metadata import PackageNotFoundError, version
+
+from . import registry
 from .api import load_instance, methods, solve
 from .compare import compare
-from .errors import HetoptError, InfeasibleError, InstanceError, SizeLimitError, SolverError, UnboundedError
-from .result import Certificate, Solution, Status
+from .contract import Kind, Method
+from .errors import (
+    ArgumentError,
+    HetoptError,
+    InfeasibleError,
+    InstanceError,
+    ScheduleViolation,
+    SizeLimitError,
+    SolverError,
+    UnboundedError,
+)
+from .registry import register
+from .result import Certificate, CheckReport, Solution, Status
 from .solvers import solve_milp, solve_model, solve_problem
 
-__version__ = "0.1.0"
+try:
+    __version__ = version("hetopt")
+except PackageNotFoundError:  # pragma: no cover - a source tree that was never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "load_instance",
     "methods",
     "solve",
     "compare",
+    "registry",
+    "register",
+    "Kind",
+    "Method",
     "HetoptError",
+    "ArgumentError",
+    "ScheduleViolation",
+    "CheckReport",
     "InstanceError",
     "InfeasibleError",
     "UnboundedError",

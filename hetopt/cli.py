@@ -1,53 +1,88 @@
-"""The ``hetopt`` command.
+"""The ``hetopt`` command: a thin layer over the front door, the ledger and the benchmarks.
 
-    hetopt reproduce [PAPER]                      run the claims ledger: each paper claim, ours, the verdict
-    hetopt claims [PAPER] [--run] [--json]        the ledger: verdicts, diagnoses, commands that rerun them
-    hetopt sweep [NAME] [--quick]                 a diagnostic experiment of the ledger, as a table
-    hetopt solve INSTANCE.json --method NAME [--json]
-    hetopt compare INSTANCE.json [--methods a,b] [--json|--csv]
-    hetopt solve --list-methods KIND              every method of a kind, with its category
-    hetopt validate PAPER --n N --seed S          a certification sweep, as a table
-    hetopt bench PAPER                            timings and ratios measured in one run
-    hetopt export INSTANCE.json --format lp|mps   the exact model, for other solvers
+    hetopt reproduce [PAPER] [--fast]              run the claims ledger: each claim, ours, the verdict
+    hetopt claims [PAPER] [--run] [--json]         the ledger: verdicts, diagnoses, commands that rerun them
+    hetopt sweep [NAME] [--quick]                  a diagnostic experiment of the ledger, as a table
+    hetopt instances [KIND]                        the bundled instances
+    hetopt solve INSTANCE [--method NAME]          solve (default: the kind's default method)
+    hetopt solve --list-methods KIND               every method of a kind, with its category
+    hetopt compare INSTANCE [--methods a,b]        every method of the kind on one instance
+    hetopt validate KIND --n N --seed S            a certification sweep, as a table
+    hetopt bench KIND [--quick]                    timings and ratios measured in one run
+    hetopt export INSTANCE --format lp|mps         the exact model, for other solvers
 
-Each paper subpackage provides a ``commands`` module with the same functions
-(``validate``, ``bench``, ``export_model``, ``INSTANCE``, ``solution_summary``, ``KIND``,
-``METHODS``); instances are loaded and solved through :mod:`hetopt.api`, and this module only
-dispatches, with no per-paper special cases.
+Every kind comes from the registry (:mod:`hetopt.registry`); this module has no per-paper code.
+Errors (a bad argument, a missing file, an invalid field) print one line on stderr and exit
+with status 2; ``hetopt -v`` logs progress and shows tracebacks.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import logging
+import math
+import os
 import sys
 from pathlib import Path
-from types import ModuleType
+from typing import Any, NoReturn
 
-from .api import KINDS as PAPERS  # one table of kinds for the API and the CLI
-from .errors import HetoptError
+from .errors import ArgumentError, HetoptError
+from .registry import get_kind, kinds
 from .report import Table
 from .result import _jsonable
 
-__all__ = ["main", "PAPERS"]
+__all__ = ["main", "build_parser", "DEFAULT_TIME_LIMIT"]
+
+#: Seconds given to every method that takes a time limit when the command line names none.
+DEFAULT_TIME_LIMIT = 60.0
 
 
-def _paper(name: str) -> ModuleType:
-    if name not in PAPERS:
-        raise HetoptError(f"paper is {name!r}; expected one of {', '.join(PAPERS)}")
-    return importlib.import_module(PAPERS[name])
+class _Parser(argparse.ArgumentParser):
+    """argparse, with every usage error as one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _load(path: str) -> tuple[ModuleType, object]:
-    from . import api
+def _kind_name(value: str) -> str:
+    names = list(kinds())
+    if value not in names:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a kind; expected one of {', '.join(names)}")
+    return value
 
-    inst = api.load_instance(path)
-    return api.commands_module(api.kind_of(inst)), inst
+
+def _time_limit(value: str) -> float:
+    try:
+        v = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds") from None
+    if not (v > 0) or math.isinf(v):
+        raise argparse.ArgumentTypeError(f"{value} is not a positive, finite number of seconds")
+    return v
 
 
-def _print_table(table, args) -> None:
+def _positive_int(value: str) -> int:
+    try:
+        v = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not an integer") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not an integer >= 1")
+    return v
+
+
+def _seed(value: str) -> int:
+    try:
+        v = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not an integer seed") from None
+    if not 0 <= v <= 2**63 - 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a seed in [0, 2**63 - 1]")
+    return v
+
+
+def _print_table(table: Table, args: argparse.Namespace) -> None:
     if getattr(args, "json", False):
         print(table.to_json())
     elif getattr(args, "csv", False):
@@ -57,15 +92,21 @@ def _print_table(table, args) -> None:
         print()
 
 
-def _claim_progress(k: int, n: int, r) -> None:
-    """One line per checked claim on stderr, so a long ledger run shows where it is."""
-    print(f"[{k}/{n}] {r.claim.id}: {r.outcome.verdict.value} ({r.wall_time:.1f} s)", file=sys.stderr, flush=True)
+def _progress_bar(total: int, enabled: bool) -> Any:
+    from .claims.progress import ClaimProgress
+
+    return ClaimProgress(total, enabled=enabled)
 
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     from . import claims as ledger
 
-    results = ledger.run(args.paper, include_slow=not args.fast, progress=_claim_progress)
+    selected = ledger.select(args.paper, include_slow=not args.fast)
+    skipped = ledger.skipped(args.paper, include_slow=not args.fast)
+    if skipped:
+        print(f"--fast: skipping {len(skipped)} slow claims: {', '.join(c.id for c in skipped)}", file=sys.stderr)
+    results = ledger.run_claims(selected, workers=args.workers, dask=args.dask,
+                                progress=_progress_bar(len(selected), not args.json))
     if args.json:
         print(json.dumps([r.to_dict() for r in results], indent=1, default=str))
     else:
@@ -78,8 +119,9 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
             print()
         print(ledger.summary_table(results))
         n_ok = sum(r.outcome.verdict is ledger.Verdict.REPRODUCED for r in results)
-        print(f"{n_ok} of {len(results)} claims reproduced; every other claim carries a verdict and a diagnosis "
-              "(`hetopt claims --json`), and its experiment reruns with the command shown there.")
+        skip = f"; {len(skipped)} slow claims skipped (--fast)" if skipped else ""
+        print(f"{n_ok} of {len(results)} claims reproduced{skip}; every other claim carries a verdict and a "
+              "diagnosis (`hetopt claims --json`), and its experiment reruns with the command shown there.")
     changed = [r.claim.id for r in results if r.verdict_changed]
     unexplained = [r.claim.id for r in results if r.outcome.verdict is ledger.Verdict.UNEXPLAINED]
     if changed:
@@ -90,8 +132,12 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
 def _cmd_claims(args: argparse.Namespace) -> int:
     from . import claims as ledger
 
+    if args.flip and not args.id:
+        raise ArgumentError("--flip runs the flip of the claims named by --id ID")
     if args.run or args.id:
-        results = ledger.run(args.paper, args.id, include_slow=not args.fast, progress=_claim_progress)
+        selected = [ledger.get_claim(i) for i in args.id] if args.id else ledger.select(
+            args.paper, include_slow=not args.fast)
+        results = ledger.run_claims(selected, flip=args.flip, progress=_progress_bar(len(selected), not args.json))
         if args.json:
             print(json.dumps([r.to_dict() for r in results], indent=1, default=str))
             return 0
@@ -123,24 +169,52 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_instances(args: argparse.Namespace) -> int:
+    from .data import catalogue
+
+    _print_table(catalogue(args.kind), args)
+    return 0
+
+
+def _options(method: Any, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    """The ``time_limit`` option for ``method`` and a note saying where it came from."""
+    if not method.accepts("time_limit"):
+        if args.time_limit is not None:
+            raise ArgumentError(f"method {method.name!r} takes no time limit; drop --time-limit")
+        return {}, ""
+    if args.time_limit is None:
+        return {"time_limit": DEFAULT_TIME_LIMIT}, f"{DEFAULT_TIME_LIMIT:g} s (default; --time-limit to change)"
+    return {"time_limit": args.time_limit}, f"{args.time_limit:g} s"
+
+
 def _cmd_solve(args: argparse.Namespace) -> int:
     from . import api
 
     if args.list_methods:
-        table = Table(f"methods of kind {args.list_methods}", ["method", "category", "description"])
-        for name, m in api.methods(args.list_methods).items():
-            table.add(name, m.category, m.description)
+        kind = get_kind(args.list_methods)
+        table = Table(f"methods of kind {kind.name}", ["method", "category", "default", "objective", "description"])
+        for m in kind.methods:
+            table.add(m.name, m.category, m.default, m.objective, m.description)
         _print_table(table, args)
         return 0
-    if not args.instance or not args.method:
-        raise HetoptError("solve needs INSTANCE and --method NAME (or --list-methods KIND)")
-    mod, inst = _load(args.instance)
-    sol = api.solve(inst, args.method)
-    summary = {"kind": mod.KIND, "method": args.method, "status": sol.status.value, "objective": sol.objective,
-               "bound": sol.bound, "gap": sol.gap, "solver": sol.solver, "wall_time": sol.wall_time}
-    summary.update({k: v for k, v in mod.solution_summary(sol).items() if k not in summary})
+    if not args.instance:
+        raise ArgumentError("solve needs INSTANCE (a JSON file or a bundled name) or --list-methods KIND")
+    inst = api.load_instance(args.instance)
+    kind = api.kind_of(inst)
+    method = kind.default_method if args.method is None else kind.method(args.method)
+    opts, limit_note = _options(method, args)
+    sol = method(inst, **opts)
+    summary: dict[str, Any] = {"kind": kind.name, "method": method.name, "objective_is": method.objective}
+    if limit_note:
+        summary["time_limit"] = limit_note
+    summary.update({k: v for k, v in sol.summary().items() if k not in summary})
+    summary = _jsonable(summary)
     if args.json:
-        print(json.dumps(_jsonable(summary), indent=1))
+        print(json.dumps(summary, indent=1))
+    elif args.csv:
+        flat = {k: v for k, v in summary.items() if not isinstance(v, (list, dict))}
+        t = Table(f"{kind.name}: {method.name}", list(flat), [tuple(flat.values())])
+        print(t.to_csv(), end="")
     else:
         for k, v in summary.items():
             print(f"{k}: {v}")
@@ -151,31 +225,41 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from .compare import compare
 
     methods = [m for m in args.methods.split(",") if m] if args.methods else None
-    _print_table(compare(args.instance, methods, time_limit=args.time_limit), args)
+    limit = DEFAULT_TIME_LIMIT if args.time_limit is None else args.time_limit
+    table = compare(args.instance, methods, time_limit=limit)
+    table.notes.append(f"time limit per method: {limit:g} s" + (" (default; --time-limit to change)"
+                                                                 if args.time_limit is None else ""))
+    _print_table(table, args)
     return 0
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    if args.n < 1:
-        raise HetoptError(f"--n is {args.n}; expected a number of instances >= 1")
     import inspect
 
-    func = _paper(args.paper).validate
-    kwargs = {}
+    kind = get_kind(args.kind)
+    if kind.validate is None:
+        raise ArgumentError(f"kind {kind.name} has no certification sweep")
+    kwargs: dict[str, Any] = {}
     if args.out is not None:
-        if "save_dir" not in inspect.signature(func).parameters:
-            raise HetoptError(f"validate {args.paper} writes no files; --out applies to: hare")
-        kwargs["save_dir"] = args.out
-    table = func(n=args.n, seed=args.seed, **kwargs)
+        if "save_dir" not in inspect.signature(kind.validate).parameters:
+            raise ArgumentError(f"validate {kind.name} writes no files; --out applies to kinds whose sweep saves "
+                                "violating instances (hare)")
+        out = Path(args.out)
+        if out.exists() and not out.is_dir():
+            raise ArgumentError(f"--out {args.out} exists and is not a directory")
+        kwargs["save_dir"] = str(out)
+    table = kind.validate(n=args.n, seed=args.seed, **kwargs)
     _print_table(table, args)
     if table.violations:
-        print(f"validate {args.paper}: {table.violations} violation(s) found", file=sys.stderr)
+        print(f"validate {kind.name}: {table.violations} violation(s) found", file=sys.stderr)
         return 1
     return 0
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    tables = _paper(args.paper).bench(quick=args.quick)
+    from . import bench
+
+    tables = bench.run(args.kind, quick=args.quick)
     if args.json:
         print(json.dumps([t.to_dict() for t in tables], indent=1, default=str))
         return 0
@@ -185,78 +269,97 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    mod, inst = _load(args.instance)
-    out = args.output or str(Path(args.instance).with_suffix("." + args.format))
-    if Path(out).resolve() == Path(args.instance).resolve():
-        raise HetoptError(f"the output {out} is the input instance; choose another path with -o")
-    model = mod.export_model(inst)
+    from . import api
+
+    inst = api.load_instance(args.instance)
+    kind = api.kind_of(inst)
+    if kind.export_model is None:
+        raise ArgumentError(f"kind {kind.name} has no Pyomo model to export")
+    out = Path(args.output or str(Path(args.instance).with_suffix("." + args.format)))
+    if not out.parent.is_dir():
+        raise ArgumentError(f"-o {out}: the directory {out.parent} does not exist")
+    src = Path(args.instance)
+    if out.exists() and src.exists() and os.path.samefile(out, src):
+        raise ArgumentError(f"the output {out} is the input instance (or a link to it); choose another path with -o")
+    model = kind.export_model(inst)
     from pyomo.opt import ProblemFormat
 
     fmt = {"lp": ProblemFormat.cpxlp, "mps": ProblemFormat.mps}[args.format]
-    model.write(out, format=fmt, io_options={"symbolic_solver_labels": True})
+    try:
+        model.write(str(out), format=fmt, io_options={"symbolic_solver_labels": True})
+    except OSError as exc:
+        raise ArgumentError(f"cannot write {out}: {exc.strerror}") from None
     print(f"wrote {out}")
     return 0
 
 
+def _formats(p: argparse.ArgumentParser) -> None:
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--json", action="store_true", help="print JSON")
+    g.add_argument("--csv", action="store_true", help="print CSV")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="hetopt", description="Optimization models of heterogeneous GPU-cluster scheduling.")
-    ap.add_argument("-v", "--verbose", action="store_true", help="log progress (INFO level)")
-    sub = ap.add_subparsers(dest="command", required=True)
-    papers = list(PAPERS)
+    """The argument parser of the ``hetopt`` command (every kind from the registry)."""
+    ap = _Parser(prog="hetopt", description="Optimization models of heterogeneous GPU-cluster scheduling.")
+    ap.add_argument("-v", "--verbose", action="store_true",
+                    help="log progress (solver log lines, bounds as they improve) and show tracebacks")
+    sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    kind_help = f"one of {', '.join(kinds())}"
     p = sub.add_parser("reproduce", help="run the claims ledger: every paper claim, ours, the computed verdict")
-    p.add_argument("paper", nargs="?", choices=papers)
-    p.add_argument("--fast", action="store_true", help="skip the claims whose check is slow")
+    p.add_argument("paper", nargs="?", type=_kind_name, help=f"only this paper ({kind_help})")
+    p.add_argument("--fast", action="store_true", help="skip the claims whose check is slow (names them)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--strict", action="store_true",
                    help="exit with status 1 if a computed verdict differs from the recorded one or is unexplained")
+    p.add_argument("--workers", type=_positive_int, default=1, metavar="N",
+                   help="run the claims in N processes (default 1); verdicts are the same as a serial run")
+    p.add_argument("--dask", metavar="ADDRESS", help="run the claims on a dask.distributed scheduler at ADDRESS")
     p.set_defaults(func=_cmd_reproduce)
     p = sub.add_parser("claims", help="the claims ledger (recorded verdicts; --run recomputes them)")
-    p.add_argument("paper", nargs="?", choices=papers)
+    p.add_argument("paper", nargs="?", type=_kind_name, help=f"only this paper ({kind_help})")
     p.add_argument("--run", action="store_true", help="run the checks and show our numbers and computed verdicts")
     p.add_argument("--id", action="append", help="only this claim id (repeatable); implies --run")
+    p.add_argument("--flip", action="store_true", help="with --id: run the claim's flip (the experiment that "
+                                                       "moves its verdict) instead of its check")
     p.add_argument("--fast", action="store_true", help="with --run: skip slow checks")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--json", action="store_true")
-    g.add_argument("--csv", action="store_true")
+    _formats(p)
     p.set_defaults(func=_cmd_claims)
     p = sub.add_parser("sweep", help="run a diagnostic sweep of the claims ledger (no NAME: list them)")
     p.add_argument("name", nargs="?")
     p.add_argument("--quick", action="store_true", help="a smaller grid")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--json", action="store_true")
-    g.add_argument("--csv", action="store_true")
+    _formats(p)
     p.set_defaults(func=_cmd_sweep)
-    p = sub.add_parser("solve", help="solve a JSON instance with a method (--list-methods KIND lists them)")
-    p.add_argument("instance", nargs="?")
-    p.add_argument("--method")
-    p.add_argument("--list-methods", metavar="KIND", help="list the methods of an instance kind and exit")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--json", action="store_true", help="print the result as JSON")
-    g.add_argument("--csv", action="store_true", help="with --list-methods: print CSV")
+    p = sub.add_parser("instances", help="list the bundled instances (kind, size, description)")
+    p.add_argument("kind", nargs="?", type=_kind_name, help=f"only this kind ({kind_help})")
+    _formats(p)
+    p.set_defaults(func=_cmd_instances)
+    p = sub.add_parser("solve", help="solve an instance with a method (--list-methods KIND lists them)")
+    p.add_argument("instance", nargs="?", help="a JSON file or the name of a bundled instance (hetopt instances)")
+    p.add_argument("--method", help="a method of the instance's kind (default: the kind's default method, exact)")
+    p.add_argument("--time-limit", type=_time_limit, metavar="SECONDS",
+                   help=f"for methods that take one (default {DEFAULT_TIME_LIMIT:g} s)")
+    p.add_argument("--list-methods", metavar="KIND", type=_kind_name, help="list the methods of a kind and exit")
+    _formats(p)
     p.set_defaults(func=_cmd_solve)
     p = sub.add_parser("compare", help="run every method (or --methods a,b) of an instance's kind and tabulate them")
-    p.add_argument("instance")
+    p.add_argument("instance", help="a JSON file or the name of a bundled instance")
     p.add_argument("--methods", help="comma-separated method names (default: all of the kind)")
-    p.add_argument("--time-limit", type=float, default=None, help="seconds, for the methods that take one")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--json", action="store_true")
-    g.add_argument("--csv", action="store_true")
+    p.add_argument("--time-limit", type=_time_limit, metavar="SECONDS",
+                   help=f"per method, for the methods that take one (default {DEFAULT_TIME_LIMIT:g} s)")
+    _formats(p)
     p.set_defaults(func=_cmd_compare)
     p = sub.add_parser("validate", help="certification sweep over seeded instances")
-    p.add_argument("paper", choices=list(PAPERS))
-    p.add_argument("--n", type=int, default=20, help="number of instances")
-    p.add_argument("--seed", type=int, default=0, help="first seed")
-    p.add_argument("--out", metavar="DIR", help="hare: write instances that violate the bound to DIR (default: none written)")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--json", action="store_true")
-    g.add_argument("--csv", action="store_true")
+    p.add_argument("kind", type=_kind_name, help=kind_help)
+    p.add_argument("--n", type=_positive_int, default=20, help="number of instances (default 20)")
+    p.add_argument("--seed", type=_seed, default=0, help="first seed (default 0)")
+    p.add_argument("--out", metavar="DIR", help="write instances that violate the bound to DIR (hare)")
+    _formats(p)
     p.set_defaults(func=_cmd_validate)
     p = sub.add_parser("bench", help="timings and ratios of methods measured in one run")
-    p.add_argument("paper", choices=list(PAPERS))
+    p.add_argument("kind", type=_kind_name, help=kind_help)
     p.add_argument("--quick", action="store_true", help="small sizes only")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--json", action="store_true")
-    g.add_argument("--csv", action="store_true")
+    _formats(p)
     p.set_defaults(func=_cmd_bench)
     p = sub.add_parser("export", help="write the exact model of an instance as LP or MPS")
     p.add_argument("instance")
@@ -267,10 +370,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the ``hetopt`` command with ``argv`` (default: ``sys.argv[1:]``); returns the exit status."""
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
     try:
-        return args.func(args)
+        return int(args.func(args))
     except HetoptError as exc:
         if args.verbose:
             raise

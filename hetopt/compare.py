@@ -4,37 +4,29 @@
 >>> t = hetopt.compare(hetopt.load_instance("liu2024_table2"), methods=["exact", "has", "optimus"])
 >>> [row[0] for row in t.rows]
 ['exact', 'has', 'optimus']
->>> t.rows[0][2], round(t.rows[0][3])
+>>> t.rows[0][3], round(t.rows[0][4])
 ('optimal', 10592)
 """
 
 from __future__ import annotations
 
-import inspect
 import math
 import time
-from functools import partial
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
-from .errors import HetoptError
+from .api import as_instance
+from .contract import Method
+from .errors import ArgumentError, HetoptError
+from .inputs import check_time_limit
+from .registry import kind_of
 from .report import Table
 from .result import Solution, Status
 
 __all__ = ["compare"]
 
-COLUMNS = ("method", "category", "status", "objective", "bound", "gap", "vs_optimum", "wall_time", "solver", "message")
-
-
-def _accepts(func: Any, name: str) -> bool:
-    while isinstance(func, partial):
-        if name in (func.keywords or {}):
-            return False  # fixed by the method's name
-        func = func.func
-    try:
-        params = inspect.signature(func).parameters
-    except (TypeError, ValueError):
-        return False
-    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+COLUMNS = ("method", "category", "objective_is", "status", "objective", "bound", "gap", "vs_optimum", "wall_time",
+           "solver", "message")
 
 
 def compare(instance: Any, methods: Iterable[str] | None = None, *, policies: Mapping[str, Callable] | None = None,
@@ -63,101 +55,125 @@ def compare(instance: Any, methods: Iterable[str] | None = None, *, policies: Ma
     Returns
     -------
     Table
-        One row per method: ``method``, ``category`` (exact / heuristic / baseline),
-        ``status``, ``objective``, ``bound``, ``gap``, ``vs_optimum`` (objective over the
-        certified optimum, oriented so that >= 1 is worse, when some exact method proved
-        one and the row's result is of the same type, i.e. the same objective; else None), ``wall_time`` (s), ``solver`` and ``message``.  A method that
-        refuses the instance (e.g. a size guard) gets status ``"refused"`` and its error as
-        the message; the notes give the certified optimum used.
+        One row per method: ``method``, ``category`` (exact / heuristic / baseline / user),
+        ``objective_is`` (what the objective measures, :attr:`hetopt.contract.Method.objective`),
+        ``status``, ``objective``, ``bound``, ``gap``, ``vs_optimum``, ``wall_time`` (s),
+        ``solver`` and ``message``.  ``vs_optimum`` is the objective over a certified optimum
+        *of the same objective* (oriented so that >= 1 is worse), and empty when no exact method
+        proved one; the notes say which optimum each objective is ranked against, and which
+        rows have none.  A method that refuses the instance (e.g. a size guard) gets status
+        ``"refused"`` and its error as the message.
 
     Raises
     ------
-    HetoptError
-        An unknown method (the message lists the kind's methods) or a bad instance.
+    ArgumentError
+        An unknown method (the message lists the kind's methods), a bad policy or time limit.
+    InstanceError
+        The instance cannot be loaded.
     """
-    from . import api
-
-    inst = instance if _is_instance(instance) else api.load_instance(instance)
-    kind = api.kind_of(inst)
-    table = api.methods(kind)
-    names = (list(table) if methods is None else list(methods)) if include_paper_methods else []
+    inst = as_instance(instance)
+    kind = kind_of(inst)
+    time_limit = check_time_limit(time_limit)
     if not include_paper_methods and methods is not None:
-        raise HetoptError("methods names paper methods but include_paper_methods is False; pass one or the other")
-    unknown = [n for n in names if n not in table]
+        raise ArgumentError("methods names paper methods but include_paper_methods is False; pass one or the other")
+    if isinstance(methods, str):
+        raise ArgumentError(f"methods is the string {methods!r}; expected a list of method names")
+    names = ([m.name for m in kind.methods] if methods is None else list(methods)) if include_paper_methods else []
+    unknown = [n for n in names if n not in {m.name for m in kind.methods}]
     if unknown:
-        raise HetoptError(f"unknown {kind} methods {unknown}; expected some of {', '.join(table)}")
-    user = _user_methods(policies, table)
+        raise ArgumentError(f"unknown {kind.name} methods {unknown}; expected some of "
+                            f"{', '.join(m.name for m in kind.methods)}")
+    user = _user_methods(policies, {m.name for m in kind.methods})
     if not names and not user:
-        raise HetoptError("nothing to compare: give methods, policies, or include_paper_methods=True")
+        raise ArgumentError("nothing to compare: give methods, policies, or include_paper_methods=True")
     results = []
-    for m in [table[n] for n in names] + user:
-        opts = {"time_limit": time_limit} if time_limit is not None and _accepts(m.func, "time_limit") else {}
+    for m in [kind.method(n) for n in names] + user:
+        opts = {"time_limit": time_limit} if time_limit is not None and m.accepts("time_limit") else {}
         t0 = time.perf_counter()
         try:
-            sol = m(inst, **opts)
+            sol = m(inst, **opts) if m.category != "user" else m.func(inst)
         except HetoptError as exc:
             results.append((m, None, f"{type(exc).__name__}: {exc}", time.perf_counter() - t0))
             continue
-        if m.category == "user" and not isinstance(sol, Solution):
-            raise HetoptError(f"policy {m.name!r} returned a {type(sol).__name__}; expected the solution type of "
-                              f"the paper's methods (a hetopt Solution, which check_schedule of {kind} cannot read "
-                              "otherwise)")
+        if not isinstance(sol, Solution):
+            raise ArgumentError(f"policy {m.name!r} returned a {type(sol).__name__}; expected the solution type of "
+                                f"the paper's methods (a hetopt Solution, which check_schedule of {kind.name} "
+                                "cannot read otherwise)")
         msg = sol.message
         if m.category == "user":
-            report = _check(kind, inst, sol)
+            report = _check(kind.check_schedule, kind.name, inst, sol)
             if not report.ok:
                 results.append((m, sol, f"infeasible: {report.violations[0]}", time.perf_counter() - t0))
                 continue
         results.append((m, sol, msg, time.perf_counter() - t0))
-    optimum = [s for m, s, msg, _ in results if s is not None and m.category == "exact" and s.status is Status.OPTIMAL
-               and s.objective is not None]
-    ref = optimum[0] if optimum else None
-    out = Table(f"{kind}: methods compared on one instance", list(COLUMNS))
+    labels = _objective_labels(results)
+    optima: dict[str, tuple[Method, Solution]] = {}
+    for m, sol, _, _ in results:
+        if sol is not None and m.category == "exact" and sol.status is Status.OPTIMAL and sol.objective is not None:
+            optima.setdefault(labels[m.name], (m, sol))
+    out = Table(f"{kind.name}: methods compared on one instance", list(COLUMNS))
     for m, sol, msg, wall in results:
+        label = labels[m.name]
         if sol is None:
-            out.add(m.name, m.category, "refused", None, None, None, None, wall, "", msg)
+            out.add(m.name, m.category, label, "refused", None, None, None, None, wall, "", msg)
             continue
         if msg and msg.startswith("infeasible: ") and m.category == "user":
-            out.add(m.name, m.category, "infeasible", sol.objective, None, None, None, wall, sol.solver, msg)
+            out.add(m.name, m.category, label, "infeasible", sol.objective, None, None, None, wall, sol.solver, msg)
             continue
-        out.add(m.name, m.category, sol.status.value, sol.objective, sol.bound, sol.gap,
-                _ratio(sol, ref), sol.wall_time or wall, sol.solver, msg)
-    if ref is not None:
-        out.notes.append(f"certified optimum {ref.objective:.6g} ({ref.sense}) from {ref.solver}; "
-                         "vs_optimum = objective / optimum for min, optimum / objective for max")
-    else:
-        out.notes.append("no method proved an optimum on this instance: vs_optimum is empty")
+        ref = optima.get(label)
+        out.add(m.name, m.category, label, sol.status.value, sol.objective, sol.bound, sol.gap,
+                _ratio(sol, ref[1] if ref else None), sol.wall_time or wall, sol.solver, msg)
+    for label, (m, ref) in optima.items():
+        out.notes.append(f"certified optimum {ref.objective:.6g} of {label!r} from {m.name}; vs_optimum = objective / "
+                         f"optimum for min, optimum / objective for max")
+    unranked = sorted({labels[m.name] for m, s, _, _ in results if s is not None} - set(optima))
+    for label in unranked:
+        rows = [m.name for m, s, _, _ in results if s is not None and labels[m.name] == label]
+        out.notes.append(f"no method proved an optimum of {label!r}: vs_optimum is empty for {', '.join(rows)}")
+    if len({labels[m.name] for m, _, _, _ in results}) > 1:
+        out.notes.append("the rows measure different objectives (column objective_is): compare objectives only "
+                         "between rows of the same objective_is")
     return out
 
 
-def _user_methods(policies: Mapping[str, Callable] | None, table: Mapping[str, Any]) -> list:
-    from .api import Method
+def _objective_labels(results: list) -> dict[str, str]:
+    """Each row's objective: the method's own; a user policy's is that of the paper's methods of the same type."""
+    by_type: dict[type, str] = {}
+    for m, sol, _, _ in results:
+        if m.category != "user" and sol is not None:
+            by_type.setdefault(type(sol), m.objective)
+    out = {}
+    for m, sol, _, _ in results:
+        if m.category != "user":
+            out[m.name] = m.objective
+        else:
+            out[m.name] = by_type.get(type(sol), f"as returned by the policy ({type(sol).__name__})")
+    return out
 
+
+def _user_methods(policies: Mapping[str, Callable] | None, taken: set[str]) -> list[Method]:
     if policies is None:
         return []
     if not isinstance(policies, Mapping):
-        raise HetoptError(f"policies is a {type(policies).__name__}; expected a mapping name -> callable(instance)")
+        raise ArgumentError(f"policies is a {type(policies).__name__}; expected a mapping name -> callable(instance)")
     out = []
     for name, f in policies.items():
         if not isinstance(name, str) or not name:
-            raise HetoptError(f"policies has the key {name!r}; expected non-empty strings")
-        if name in table:
-            raise HetoptError(f"policies names {name!r}, a method of the paper; choose another name")
+            raise ArgumentError(f"policies has the key {name!r}; expected non-empty strings")
+        if name in taken:
+            raise ArgumentError(f"policies names {name!r}, a method of the paper; choose another name")
         if not callable(f):
-            raise HetoptError(f"policies[{name!r}] is a {type(f).__name__}; expected a callable(instance)")
-        out.append(Method(name, f, "user", "your policy"))
+            raise ArgumentError(f"policies[{name!r}] is a {type(f).__name__}; expected a callable(instance)")
+        out.append(Method(name, f, "user", "Your policy.", "as returned by the policy"))
     return out
 
 
-def _check(kind: str, inst: Any, sol: Any) -> Any:
-    import importlib
-
-    check = importlib.import_module(f"hetopt.{kind}").check_schedule
+def _check(check: Callable[..., Any], kind: str, inst: Any, sol: Any) -> Any:
     try:
         return check(inst, sol)
     except (TypeError, AttributeError, ValueError) as exc:
-        raise HetoptError(f"a policy returned a {type(sol).__name__} that check_schedule of {kind} cannot read "
-                          f"({type(exc).__name__}: {exc}); return the solution type of the paper's methods") from None
+        raise ArgumentError(f"a policy returned a {type(sol).__name__} that check_schedule of {kind} cannot read "
+                            f"({type(exc).__name__}: {exc}); return the solution type of the paper's methods") from None
 
 
 def _ratio(sol: Any, ref: Any) -> float | None:
@@ -167,7 +183,3 @@ def _ratio(sol: Any, ref: Any) -> float | None:
     if den == 0:
         return 1.0 if abs(num) <= 1e-12 else math.inf
     return num / den
-
-
-def _is_instance(obj: Any) -> bool:
-    return type(obj).__module__.startswith("hetopt.") and hasattr(obj, "to_dict")

@@ -8,12 +8,14 @@ beside its licence.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-__all__ = ["instance_path", "list_instances", "load_json", "read_json", "check_header", "gavel_throughputs", "gavel_license"]
+__all__ = ["instance_path", "list_instances", "load_json", "read_json", "check_header", "check_expected", "catalogue",
+           "gavel_throughputs", "gavel_license", "META_KEYS"]
 
 _TABLES = resources.files("hetopt.tables")
 
@@ -92,17 +94,65 @@ def check_header(data: Any, kind: str, schema_version: int, fields: tuple[str, .
 
     if not isinstance(data, dict):
         raise InstanceError(f"a {kind} instance must be a JSON object; got {type(data).__name__}")
+    if "kind" not in data:
+        raise InstanceError(f"kind is missing; expected {kind!r}")
     if data.get("kind") != kind:
         raise InstanceError(f"kind is {data.get('kind')!r}; expected {kind!r}")
+    if "schema_version" not in data:
+        raise InstanceError(f"schema_version is missing; expected the integer {schema_version}")
     version = data.get("schema_version")
     if isinstance(version, bool) or not isinstance(version, int) or version != schema_version:
         raise InstanceError(f"schema_version is {version!r}; expected the integer {schema_version}")
-    unknown = set(data) - set(fields) - {"kind", "schema_version", *META_KEYS}
+    allowed = ["kind", "schema_version", *fields, *META_KEYS, "expected"]
+    unknown = set(data) - set(allowed)
     if unknown:
-        raise InstanceError(f"unknown keys in {kind} instance: {sorted(unknown)}; allowed: {list(fields)}")
-    missing = set(required) - set(data)
+        raise InstanceError(f"unknown keys in {kind} instance: {sorted(unknown)}; allowed keys: {', '.join(allowed)}")
+    missing = [k for k in required if k not in data]
     if missing:
-        raise InstanceError(f"{kind} instance: missing keys {sorted(missing)}")
+        raise InstanceError(f"{missing[0]} is missing; a {kind} instance requires {', '.join(required)}")
+    check_expected(data.get("expected"))
+
+
+def check_expected(expected: Any) -> None:
+    """``expected`` of a bundled instance: method name -> its certified objective (InstanceError otherwise)."""
+    from .errors import InstanceError
+
+    if expected is None:
+        return
+    if not isinstance(expected, dict):
+        raise InstanceError(f"expected is {expected!r}; expected an object method -> certified objective")
+    for k, v in expected.items():
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v:
+            raise InstanceError(f"expected[{k!r}] is {v!r}; expected a number (the method's certified objective)")
+
+
+def catalogue(kind: str | None = None) -> Any:
+    """The bundled instances as a table: name, kind, jobs, certified values, description.
+
+    ``hetopt instances`` prints it; ``expected`` lists the objectives certified for the instance
+    (method -> value), which the test suite re-derives with those methods.
+    """
+    from .report import Table
+
+    t = Table("bundled instances (hetopt.load_instance(NAME), hetopt solve NAME)",
+              ["name", "kind", "jobs", "expected", "description"])
+    for name in list_instances():
+        data = load_json(instance_path(name))
+        if kind is not None and data.get("kind") != kind:
+            continue
+        jobs = _job_count(data)
+        exp = ", ".join(f"{k}={v:.6g}" for k, v in (data.get("expected") or {}).items())
+        desc = " ".join(str(data.get("description", "")).split())
+        t.add(name, data.get("kind"), jobs, exp or "-", desc[:117] + "..." if len(desc) > 120 else desc)
+    return t
+
+
+def _job_count(data: Mapping[str, Any]) -> int | None:
+    for key in ("arrival", "weight", "throughput", "total_steps", "epochs", "n_gpus", "dataset_size"):
+        v = data.get(key)
+        if isinstance(v, list):
+            return len(v)
+    return None
 
 
 @lru_cache(maxsize=1)

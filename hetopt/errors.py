@@ -9,6 +9,7 @@ from __future__ import annotations
 
 __all__ = [
     "HetoptError",
+    "ArgumentError",
     "InstanceError",
     "InfeasibleError",
     "UnboundedError",
@@ -20,6 +21,15 @@ __all__ = [
 
 class HetoptError(Exception):
     """Base class of every exception raised by hetopt."""
+
+
+class ArgumentError(HetoptError, ValueError):
+    """An argument of a function or an option of a method is invalid.
+
+    The message names the argument and the expected form, e.g. ``"time_limit is -3.0;
+    expected a positive number of seconds or None"``.  Also a :class:`ValueError`, so that
+    ``except ValueError`` keeps working.
+    """
 
 
 class InstanceError(HetoptError, ValueError):

@@ -1,4 +1,9 @@
-"""Shared checks of numeric instance fields: exact types, no silent coercion.
+"""Shared checks of instance fields and of arguments: exact types, no silent coercion.
+
+Instance fields raise :class:`~hetopt.errors.InstanceError`; arguments of functions and options
+of methods raise :class:`~hetopt.errors.ArgumentError` (both name the field or the argument and
+the expected form).  :func:`takes_instance` is the one place where a function checks that it
+was given an instance of its paper.
 
 Every instance class converts its array and scalar fields through these helpers, so that a
 field given as a numeric string, a boolean, a complex number, ``None`` inside a list, a ragged
@@ -9,14 +14,25 @@ naming the field, instead of being coerced (``"3"`` -> 3.0, ``True`` -> 1) or wr
 
 from __future__ import annotations
 
+import functools
+import math
 import numbers
-from typing import Any
+from collections.abc import Callable, Collection
+from typing import Any, TypeVar
 
 import numpy as np
 
-from .errors import InstanceError
+from .errors import ArgumentError, InstanceError
 
-__all__ = ["numeric_array", "real_scalar", "int_scalar", "names_tuple", "job_indices", "check_instance", "INT64_LIMIT"]
+__all__ = ["numeric_array", "real_scalar", "int_scalar", "names_tuple", "job_indices", "INT64_LIMIT",
+           "takes_instance", "check_time_limit", "check_gap", "check_threads", "check_seed", "rng_from",
+           "check_size", "check_positive", "check_choice", "check_flag", "check_tol", "MAX_SEED"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Seeds are integers in ``[0, MAX_SEED]`` (numpy's SeedSequence takes any non-negative int; the
+#: cap keeps JSON round trips exact).
+MAX_SEED = 2**63 - 1
 
 #: Integers at or beyond this magnitude do not fit int64 and are rejected.
 INT64_LIMIT = 2**63
@@ -128,8 +144,118 @@ def job_indices(name: str, jobs: Any, n_jobs: int) -> np.ndarray:
     return idx
 
 
+def _is_real(value: Any) -> bool:
+    return isinstance(value, (numbers.Real, np.floating, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def takes_instance(cls: type) -> Callable[[F], F]:
+    """Decorator: the function's first argument must be a ``cls`` (:class:`ArgumentError` otherwise).
+
+    The one place where a paper's public functions check what they were given; the instance
+    checked its own fields when it was built.
+    """
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def wrapper(inst: Any, *args: Any, **kwargs: Any) -> Any:
+            if not isinstance(inst, cls):
+                raise ArgumentError(f"inst is a {type(inst).__name__} ({inst!r:.60}); {func.__name__} expects a "
+                                    f"{cls.__name__} (hetopt.load_instance reads files, names and dicts)")
+            return func(inst, *args, **kwargs)
+        return wrapper  # type: ignore[return-value]
+    return decorate
+
+
+def check_time_limit(value: Any, name: str = "time_limit") -> float | None:
+    """Seconds as a float, or None for no limit; NaN, zero, negative, infinite-as-bool, booleans,
+    strings and other types are an :class:`ArgumentError` naming ``name``.  ``inf`` means no limit.
+    """
+    if value is None:
+        return None
+    if not _is_real(value) or not float(value) > 0:
+        raise ArgumentError(f"{name} is {value!r}; expected a positive number of seconds or None")
+    v = float(value)
+    return None if math.isinf(v) else v
+
+
+def check_gap(value: Any, name: str = "rel_gap") -> float | None:
+    """A relative optimality gap in ``[0, 1)``, or None; anything else is an :class:`ArgumentError`."""
+    if value is None:
+        return None
+    if not _is_real(value) or not 0 <= float(value) < 1:
+        raise ArgumentError(f"{name} is {value!r}; expected a relative gap in [0, 1) or None")
+    return float(value)
+
+
+def check_tol(value: Any, name: str = "tol") -> float:
+    """A tolerance: a finite real number >= 0; anything else is an :class:`ArgumentError`."""
+    if not _is_real(value) or not (math.isfinite(float(value)) and float(value) >= 0):
+        raise ArgumentError(f"{name} is {value!r}; expected a finite number >= 0")
+    return float(value)
+
+
+def check_threads(value: Any, name: str = "threads") -> int | None:
+    """A positive thread count, or None (the solver's default)."""
+    if value is None:
+        return None
+    if not _is_int(value) or int(value) < 1:
+        raise ArgumentError(f"{name} is {value!r}; expected a positive integer or None")
+    return int(value)
+
+
+def check_seed(value: Any, name: str = "seed") -> int | np.random.Generator | None:
+    """An integer seed in ``[0, MAX_SEED]``, a ``numpy.random.Generator``, or None."""
+    if value is None or isinstance(value, np.random.Generator):
+        return value
+    if not _is_int(value) or not 0 <= int(value) <= MAX_SEED:
+        raise ArgumentError(f"{name} is {value!r}; expected an integer in [0, 2**63 - 1], a numpy Generator or None")
+    return int(value)
+
+
+def rng_from(seed: Any) -> np.random.Generator:
+    """A ``numpy.random.Generator`` from a seed checked by :func:`check_seed` (a Generator is used as is)."""
+    checked = check_seed(seed)
+    return checked if isinstance(checked, np.random.Generator) else np.random.default_rng(checked)
+
+
+def check_size(value: Any, name: str, *, minimum: int = 1, maximum: int | None = None) -> int:
+    """An integer count in ``[minimum, maximum]`` (no booleans, no fractions, no strings)."""
+    if not _is_int(value) or int(value) < minimum or (maximum is not None and int(value) > maximum):
+        upper = f" and <= {maximum}" if maximum is not None else ""
+        raise ArgumentError(f"{name} is {value!r}; expected an integer >= {minimum}{upper}")
+    return int(value)
+
+
+def check_positive(value: Any, name: str, *, allow_zero: bool = False, allow_inf: bool = False) -> float:
+    """A real number > 0 (>= 0 with ``allow_zero``), finite unless ``allow_inf``."""
+    ok = _is_real(value) and not math.isnan(float(value)) and (float(value) >= 0 if allow_zero else float(value) > 0)
+    if ok and not allow_inf and math.isinf(float(value)):
+        ok = False
+    if not ok:
+        what = ">= 0" if allow_zero else "> 0"
+        raise ArgumentError(f"{name} is {value!r}; expected a {'' if allow_inf else 'finite '}number {what}")
+    return float(value)
+
+
+def check_choice(value: Any, name: str, choices: Collection[Any]) -> Any:
+    """``value`` if it is one of ``choices`` (compared by equality, types must match for strings)."""
+    if not any(type(value) is type(c) and value == c for c in choices):
+        raise ArgumentError(f"{name} is {value!r}; expected one of {', '.join(map(repr, choices))}")
+    return value
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """A real boolean (``True``/``False``, numpy bools included); 0, 1 and strings are refused."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ArgumentError(f"{name} is {value!r}; expected True or False")
+    return bool(value)
+
+
 def check_instance(value: Any, cls: type, where: str = "inst") -> Any:
-    """Return ``value`` if it is a ``cls``; else InstanceError (``expected a X, got Y``)."""
+    """Return ``value`` if it is a ``cls``; else ArgumentError.  (Being replaced by :func:`takes_instance`.)"""
     if not isinstance(value, cls):
-        raise InstanceError(f"{where} must be a {cls.__name__}; got {type(value).__name__} ({value!r:.60})")
+        raise ArgumentError(f"{where} must be a {cls.__name__}; got {type(value).__name__} ({value!r:.60})")
     return value

@@ -13,8 +13,13 @@ from __future__ import annotations
 import enum
 import json
 import math
+import types
+import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
-from typing import Any
+from typing import Any, Self
+
+import numpy as np
 
 __all__ = ["Status", "Solution", "Certificate", "CheckReport", "relative_gap", "OPTIMAL_RTOL"]
 
@@ -22,8 +27,12 @@ __all__ = ["Status", "Solution", "Certificate", "CheckReport", "relative_gap", "
 OPTIMAL_RTOL = 1e-6
 
 
-class Status(enum.Enum):
-    """Outcome of a solve or of an algorithm run."""
+class Status(enum.StrEnum):
+    """Outcome of a solve or of an algorithm run.
+
+    A status is also its string: ``Status.OPTIMAL == "optimal"`` and ``str(Status.OPTIMAL)`` is
+    ``"optimal"``, as in the JSON output.
+    """
 
     OPTIMAL = "optimal"
     """Proven optimal (gap <= ``OPTIMAL_RTOL``), by a solver or an exhaustive search."""
@@ -73,6 +82,8 @@ class Solution:
         "min" or "max".
     message : str
         Free text from the solver or method (termination reason, route taken).
+    info : dict
+        Extra data of the route that produced it (the same name in every solution type).
     """
 
     status: Status
@@ -83,6 +94,7 @@ class Solution:
     solver: str = ""
     sense: str = "min"
     message: str = ""
+    info: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         if self.sense not in ("min", "max"):
@@ -100,12 +112,30 @@ class Solution:
         return self.bound is not None
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields as JSON-ready values: the status as its string, arrays as lists, inf as a string."""
+        """The fields as JSON-ready values: the status as its string, arrays as lists, inf as a string.
+
+        ``type(sol).from_dict(sol.to_dict())`` rebuilds the solution (fields that hold an
+        instance are written as the instance's own ``to_dict()``).
+        """
         return {f.name: _jsonable(getattr(self, f.name)) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """The solution whose :meth:`to_dict` is ``data`` (unknown keys are an error)."""
+        return _from_dict(cls, data)
 
     def to_json(self, **kwargs: Any) -> str:
         """``json.dumps(self.to_dict())``; keyword arguments go to ``json.dumps``."""
         return json.dumps(self.to_dict(), **kwargs)
+
+    def summary(self) -> dict[str, Any]:
+        """The short JSON-ready view ``hetopt solve`` prints: the common fields and the paper's metrics.
+
+        Subclasses extend it with their metrics; arrays longer than a screen stay in :meth:`to_dict`.
+        """
+        return {"status": self.status.value, "objective": _jsonable(self.objective), "bound": _jsonable(self.bound),
+                "gap": _jsonable(self.gap), "wall_time": self.wall_time, "solver": self.solver,
+                "message": self.message}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -132,7 +162,7 @@ class Certificate:
         True only when ``reference`` is an exact optimum or a solver-certified bound.
     holds : bool or None
         ``ratio <= limit`` (with tolerance) when ``limit`` is given and ``proven``.
-    details : dict
+    info : dict
     """
 
     name: str
@@ -142,7 +172,7 @@ class Certificate:
     limit: float | None = None
     proven: bool = False
     holds: bool | None = None
-    details: dict[str, Any] = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
 
     @property
     def gap(self) -> float:
@@ -167,7 +197,7 @@ class CheckReport:
     objective : float or None
         The objective recomputed from the decision alone by the independent checker (None
         when the decision is too malformed to evaluate).
-    details : dict
+    info : dict
         Paper-specific recomputed quantities (e.g. hadar's ``finish_slot``).
 
     Notes
@@ -180,7 +210,7 @@ class CheckReport:
     ok: bool
     violations: tuple[str, ...] = ()
     objective: float | None = None
-    details: dict[str, Any] = field(default_factory=dict, compare=False)
+    info: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "violations", tuple(str(v) for v in self.violations))
@@ -188,15 +218,15 @@ class CheckReport:
             raise ValueError("a CheckReport with violations cannot be ok")
 
     @classmethod
-    def from_violations(cls, violations, objective: float | None = None, **details: Any) -> "CheckReport":
+    def from_violations(cls, violations, objective: float | None = None, **info: Any) -> CheckReport:
         """``ok`` is True exactly when ``violations`` is empty."""
         v = tuple(violations)
-        return cls(ok=not v, violations=v, objective=objective, details=details)
+        return cls(ok=not v, violations=v, objective=objective, info=info)
 
     def __bool__(self) -> bool:
         raise TypeError("the truth value of a CheckReport is ambiguous; use report.ok or report.raise_if_invalid()")
 
-    def raise_if_invalid(self) -> "CheckReport":
+    def raise_if_invalid(self) -> CheckReport:
         """Raise :class:`hetopt.errors.ScheduleViolation` listing the violations; return ``self`` when ok."""
         if not self.ok:
             from .errors import ScheduleViolation
@@ -228,3 +258,76 @@ def _jsonable(v: Any) -> Any:
     if is_dataclass(v):
         return {f.name: _jsonable(getattr(v, f.name)) for f in fields(v)}
     return str(v)
+
+
+def _from_jsonable(value: Any, tp: Any) -> Any:
+    """Invert :func:`_jsonable` for a value whose declared type is ``tp``."""
+    if value is None:
+        return None
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(args) == 1:
+            return _from_jsonable(value, args[0])
+        for a in args:  # the first that fits
+            try:
+                return _from_jsonable(value, a)
+            except (TypeError, ValueError, KeyError):
+                continue
+        return value
+    if tp is Any:
+        return value
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return tp(value)
+    if tp is float:
+        return float(value)
+    if tp is np.ndarray or origin is np.ndarray:
+        return np.asarray(value, dtype=float if _all_numbers(value) and _has_float(value) else None)
+    if isinstance(tp, type) and is_dataclass(tp):
+        if hasattr(tp, "from_dict"):
+            return tp.from_dict(value)
+        return _from_dict(tp, value)
+    if isinstance(tp, type) and hasattr(tp, "from_dict") and isinstance(value, Mapping):
+        return tp.from_dict(value)
+    if origin in (tuple,):
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_from_jsonable(v, args[0]) for v in value)
+        if args:
+            return tuple(_from_jsonable(v, a) for v, a in zip(value, args, strict=False))
+        return tuple(value)
+    if origin in (list,):
+        (a,) = typing.get_args(tp) or (Any,)
+        return [_from_jsonable(v, a) for v in value]
+    if origin in (dict, Mapping) or tp is dict:
+        args = typing.get_args(tp)
+        kt, vt = args if args else (Any, Any)
+        out = {}
+        for k, v in value.items():
+            key = int(k) if kt is int else k
+            out[key] = _from_jsonable(v, vt)
+        return out
+    return value
+
+
+def _all_numbers(value: Any) -> bool:
+    return not isinstance(value, (str, dict))
+
+
+def _has_float(value: Any) -> bool:
+    a = np.asarray(value, dtype=object).ravel()
+    return any(isinstance(x, (float, str)) for x in a)
+
+
+def _from_dict(cls: Any, data: Mapping[str, Any]) -> Any:
+    if not isinstance(data, Mapping):
+        raise TypeError(f"{cls.__name__}.from_dict takes a mapping; got {type(data).__name__}")
+    hints = typing.get_type_hints(cls)
+    names = {f.name for f in fields(cls) if f.init}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        from .errors import ArgumentError
+
+        raise ArgumentError(f"{cls.__name__}.from_dict: unknown keys {unknown}; expected some of {sorted(names)}")
+    kwargs = {k: _from_jsonable(v, hints.get(k, Any)) for k, v in data.items()}
+    return cls(**kwargs)

@@ -28,7 +28,7 @@ import numpy as np
 from .errors import InfeasibleError, SolverError, UnboundedError
 from .result import OPTIMAL_RTOL, Solution, Status, relative_gap
 
-__all__ = ["solve_model", "check_time_limit", "solve_problem", "solve_milp", "solve_cpsat", "PYOMO_SOLVERS",
+__all__ = ["solve_model", "new_highs", "check_time_limit", "solve_problem", "solve_milp", "solve_cpsat", "PYOMO_SOLVERS",
            "DEFAULT_MIP_GAP"]
 
 log = logging.getLogger(__name__)
@@ -43,9 +43,10 @@ DEFAULT_MIP_GAP = 1e-9
 _highs_scheduler_threads: list[int | None] = []
 
 
-def _new_highs() -> Any:
+def new_highs() -> Any:
     """A ``highspy.Highs`` object; the first one of the process prints a banner on the C-level
-    stdout whatever its options, which would corrupt ``hetopt ... --json``: it goes to /dev/null."""
+    stdout whatever its options, which would corrupt ``hetopt ... --json``: it goes to /dev/null.
+    """
     import highspy
 
     if _highs_banner_done:
@@ -69,7 +70,8 @@ _highs_banner_done: list[bool] = []
 def _after_fork_in_child() -> None:
     """A forked child inherits HiGHS's scheduler without its worker threads, and its first
     parallel solve waits for them forever (``hetopt validate`` in a process that had solved
-    before hung).  The child drops that scheduler without waiting and starts its own."""
+    before hung).  The child drops that scheduler without waiting and starts its own.
+    """
     if "highspy" in sys.modules:
         sys.modules["highspy"].Highs.resetGlobalScheduler(False)
     _highs_scheduler_threads.clear()
@@ -228,7 +230,8 @@ def solve_model(
     """
     import pyomo.environ as pyo
     from pyomo.contrib.solver.common.factory import SolverFactory
-    from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition as TC
+    from pyomo.contrib.solver.common.results import SolutionStatus
+    from pyomo.contrib.solver.common.results import TerminationCondition as TC
 
     if solver not in PYOMO_SOLVERS:
         raise ValueError(f"solver is {solver!r}; expected one of {sorted(PYOMO_SOLVERS)}")
@@ -355,7 +358,7 @@ def solve_problem(
         opts.update(_CVXPY_OPTIONS[solver](time_limit, gap))
     sense = "max" if isinstance(problem.objective, cp.Maximize) else "min"
     if solver == "HIGHS" and not _highs_banner_done:
-        _new_highs()  # the process's first HiGHS prints a banner on stdout: absorb it here
+        new_highs()  # the process's first HiGHS prints a banner on stdout: absorb it here
     status, objective, bound, message = Status.ERROR, None, None, ""
     start = time.perf_counter()
     try:
@@ -531,7 +534,7 @@ def solve_milp(
     start = time.perf_counter()
     _prepare_highs_threads(threads)
     try:
-        h = _new_highs()
+        h = new_highs()
         for key, value in opts.items():
             if h.setOptionValue(key, value) == highspy.HighsStatus.kError:
                 raise ValueError(f"HiGHS rejected option {key}={value!r}")

@@ -15,7 +15,8 @@ import math
 import os
 import sys
 import time
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from .result import Certificate, Solution
 
@@ -34,7 +35,7 @@ def _ratio(value: float, reference: float, sense: str) -> float:
 
 
 def gap_certificate(value: float, reference: Solution | float, *, sense: str = "min", name: str = "gap",
-                    proven: bool | None = None, **details: Any) -> Certificate:
+                    proven: bool | None = None, **info: Any) -> Certificate:
     """Certificate comparing ``value`` with a reference optimum or bound.
 
     ``reference`` may be a :class:`Solution`: its ``bound`` is used and ``proven`` is true
@@ -45,17 +46,17 @@ def gap_certificate(value: float, reference: Solution | float, *, sense: str = "
     if isinstance(reference, Solution):
         ref = reference.bound if reference.bound is not None else reference.objective
         is_proven = reference.bound is not None
-        details.setdefault("reference_status", reference.status.value)
+        info.setdefault("reference_status", reference.status.value)
     else:
         ref, is_proven = float(reference), bool(proven)
     if proven is not None and isinstance(reference, Solution):
         is_proven = is_proven and proven
     return Certificate(name=name, value=float(value), reference=float(ref), ratio=_ratio(value, ref, sense),
-                       proven=is_proven, details=dict(details))
+                       proven=is_proven, info=dict(info))
 
 
 def ratio_certificate(value: float, reference: float, limit: float, *, sense: str = "min", proven: bool,
-                      name: str = "ratio", **details: Any) -> Certificate:
+                      name: str = "ratio", **info: Any) -> Certificate:
     """Check a claimed approximation / competitive ratio ``limit`` on one instance.
 
     ``holds`` is ``ratio <= limit * (1 + RATIO_TOL)`` when ``proven`` and ``limit`` is finite;
@@ -67,12 +68,13 @@ def ratio_certificate(value: float, reference: float, limit: float, *, sense: st
     limit = float(limit)
     holds = (r <= limit * (1 + RATIO_TOL)) if (proven and math.isfinite(limit)) else None
     return Certificate(name=name, value=float(value), reference=float(reference), ratio=r, limit=float(limit),
-                       proven=proven, holds=holds, details=dict(details))
+                       proven=proven, holds=holds, info=dict(info))
 
 
 def instance_digest(inst: Any) -> str:
     """A digest of an instance's data (its ``to_dict()``, keys sorted; names and descriptions
-    included): two seeds that drew the same digest drew the same instance."""
+    included): two seeds that drew the same digest drew the same instance.
+    """
     import hashlib
 
     if hasattr(inst, "to_dict"):
@@ -83,18 +85,41 @@ def instance_digest(inst: Any) -> str:
 
 
 class SweepResults(list):
-    """The results of :func:`sweep` in seed order, with ``digests`` (one per seed, see
-    :func:`instance_digest`) and ``distinct_instances`` (how many different instances the seeds
-    drew; a sweep over 20 seeds that drew 5 instances has 5 data points, not 20)."""
+    """The results of :func:`sweep` (and of every paper's ``ratio_sweep``) in seed order.
 
-    def __init__(self, results: Sequence[Any], digests: Sequence[str]) -> None:
+    A list (one result per seed, a :class:`~hetopt.result.Certificate` for ``ratio_sweep``) with
+    ``seeds``, ``digests`` (one per seed, see :func:`instance_digest`) and ``distinct_instances``
+    (how many different instances the seeds drew; a sweep over 20 seeds that drew 5 instances
+    has 5 data points, not 20).
+    """
+
+    def __init__(self, results: Sequence[Any], digests: Sequence[str], seeds: Sequence[int] | None = None) -> None:
         super().__init__(results)
         self.digests = list(digests)
+        self.seeds = list(seeds) if seeds is not None else list(range(len(self.digests)))
         self.distinct_instances = len(set(self.digests))
 
     def note(self) -> str:
         """One line for a table's notes: distinct instances among the seeds."""
         return f"{self.distinct_instances} distinct instances among {len(self)} seeds"
+
+    @property
+    def violations(self) -> int:
+        """How many results are certificates whose claimed bound was proven violated."""
+        return sum(1 for r in self if isinstance(r, Certificate) and r.holds is False)
+
+    def table(self, title: str = "ratio sweep") -> Any:
+        """The certificates as a :class:`~hetopt.report.Table`: seed, value, reference, ratio, limit, proven, holds."""
+        from .report import Table
+
+        t = Table(title, ["seed", "value", "reference", "ratio", "limit", "proven", "holds"])
+        for seed, r in zip(self.seeds, self, strict=True):
+            if isinstance(r, Certificate):
+                t.add(seed, r.value, r.reference, r.ratio, r.limit, r.proven,
+                      "not checked" if r.holds is None else r.holds)
+        t.notes.append(self.note())
+        t.violations = self.violations
+        return t
 
 
 def _run_one(make_instance: Callable[[int], Any], evaluate: Callable[[Any], Any], seed: int) -> tuple[str, Any]:
@@ -102,8 +127,8 @@ def _run_one(make_instance: Callable[[int], Any], evaluate: Callable[[Any], Any]
     return instance_digest(inst), evaluate(inst)
 
 
-def _pack(pairs: Sequence[tuple[str, Any]]) -> SweepResults:
-    return SweepResults([r for _, r in pairs], [d for d, _ in pairs])
+def _pack(pairs: Sequence[tuple[str, Any]], seeds: Sequence[int]) -> SweepResults:
+    return SweepResults([r for _, r in pairs], [d for d, _ in pairs], seeds)
 
 
 class _Progress:
@@ -161,13 +186,13 @@ def sweep(
         for s in seeds:
             out.append(_run_one(make_instance, evaluate, s))
             bar.step()
-        return _pack(out)
+        return _pack(out, seeds)
     if hasattr(executor, "gather") and hasattr(executor, "map") and not isinstance(executor, cf.Executor):
         futures = executor.map(_run_one, [make_instance] * len(seeds), [evaluate] * len(seeds), seeds, pure=False)
         results = executor.gather(futures)
         for _ in seeds:
             bar.step()
-        return _pack(list(results))
+        return _pack(list(results), seeds)
     own = None
     if executor is None or isinstance(executor, int):
         n = min(len(seeds), executor or os.cpu_count() or 1)
@@ -180,7 +205,7 @@ def sweep(
         for f in cf.as_completed(futs):
             results[futs[f]] = f.result()
             bar.step()
-        return _pack(results)
+        return _pack(results, seeds)
     finally:
         if own is not None:
             own.shutdown()

@@ -39,7 +39,7 @@ def test_coefficient_range_of_a_known_model():
 
 # ---------------------------------------------------------------- Gavel
 def test_gavel_min_total_duration_range_and_makespan_scale():
-    from hetopt.claims.gavel_checks import trace_instance
+    from hetopt.claims.gavel.checks import trace_instance
     from hetopt.gavel import build_min_total_duration, solve_min_total_duration
 
     T, s, c, steps = trace_instance(96)
@@ -49,7 +49,7 @@ def test_gavel_min_total_duration_range_and_makespan_scale():
 
 
 def test_gavel_fairness_and_sum_ranges_do_not_see_throughput_units():
-    from hetopt.claims.gavel_checks import trace_instance
+    from hetopt.claims.gavel.checks import trace_instance
     from hetopt.gavel import build_max_min_fairness, build_max_sum_throughput, max_min_fairness, max_min_fairness_objective
 
     T, s, c, _ = trace_instance(96)

@@ -52,7 +52,7 @@ def test_check_report_has_no_truth_value():
         bool(rep)
     with pytest.raises(ValueError):
         CheckReport(ok=True, violations=("x",))
-    assert rep.to_dict() == {"ok": False, "violations": ["(1) x"], "objective": 1.0, "details": {}}
+    assert rep.to_dict() == {"ok": False, "violations": ["(1) x"], "objective": 1.0, "info": {}}
 
 
 def test_seed_is_keyword_only_in_every_public_function():

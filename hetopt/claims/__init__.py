@@ -1,8 +1,10 @@
 """The claims ledger of every paper (``hetopt claims``, ``hetopt reproduce``, ``hetopt sweep``).
 
-Each paper's claims live in a module of this package (``hetopt.claims.placement``, ...) as a
-list ``CLAIMS`` of :class:`Claim`, with the diagnostic experiments in a dict ``SWEEPS`` of
-:class:`Sweep`.  The functions below collect, run and tabulate them.
+Each paper's claims live in a package ``hetopt.claims.<paper>`` (named by the paper's
+:class:`~hetopt.contract.Kind`, ``kind.claims``) as a list ``CLAIMS`` of :class:`Claim`, with the
+diagnostic experiments in a dict ``SWEEPS`` of :class:`Sweep`; the package also holds the
+paper's experiments and its published numbers.  The functions below collect, run and tabulate
+them.
 
 Examples
 --------
@@ -13,60 +15,35 @@ True
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
-from typing import Callable, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ..errors import HetoptError
 from ..report import Table
-from .ledger import ID_PATTERN, Claim, ClaimResult, Outcome, Sweep, Verdict, close_to
+from .collect import claims, conformance, get_claim, modules, papers
+from .ledger import (
+    ID_PATTERN,
+    Claim,
+    ClaimResult,
+    Conformance,
+    ConformanceResult,
+    Flip,
+    Outcome,
+    Sweep,
+    Verdict,
+    close_to,
+)
+from .runner import run_claims
 
-__all__ = ["Claim", "ClaimResult", "Outcome", "Sweep", "Verdict", "close_to", "ID_PATTERN", "PAPERS", "claims",
-           "get_claim", "sweeps", "get_sweep", "run", "ledger_table", "results_table", "summary_table"]
-
-#: paper -> module of its claims, in the order the ledger prints them.
-PAPERS = {
-    "placement": "hetopt.claims.placement",
-    "hare": "hetopt.claims.hare",
-    "oasis": "hetopt.claims.oasis",
-    "contention": "hetopt.claims.contention",
-    "hadar": "hetopt.claims.hadar",
-    "gavel": "hetopt.claims.gavel",
-}
-
-
-def _modules(paper: str | None = None):
-    if paper is not None and paper not in PAPERS:
-        raise HetoptError(f"paper is {paper!r}; expected one of {', '.join(PAPERS)}")
-    names = [paper] if paper else list(PAPERS)
-    out = []
-    for name in names:
-        try:
-            out.append((name, importlib.import_module(PAPERS[name])))
-        except ModuleNotFoundError as exc:
-            if exc.name != PAPERS[name]:
-                raise
-    return out
-
-
-def claims(paper: str | None = None) -> list[Claim]:
-    """Every claim of ``paper`` (or of every paper), in ledger order."""
-    return [c for _, mod in _modules(paper) for c in mod.CLAIMS]
-
-
-def get_claim(claim_id: str) -> Claim:
-    """The claim with this id; ``HetoptError`` naming the close matches when there is none."""
-    found = {c.id: c for c in claims()}
-    if claim_id not in found:
-        near = [i for i in found if claim_id.split(".")[0] in i][:5]
-        raise HetoptError(f"no claim with id {claim_id!r}" + (f"; ids of that paper include {', '.join(near)}" if near else ""))
-    return found[claim_id]
-
+__all__ = ["Claim", "ClaimResult", "Conformance", "ConformanceResult", "Flip", "Outcome", "Sweep", "Verdict",
+           "close_to", "ID_PATTERN", "papers", "claims", "conformance", "get_claim", "sweeps", "get_sweep", "select",
+           "skipped", "run", "run_claims", "ledger_table", "results_table", "summary_table"]
 
 def sweeps(paper: str | None = None) -> dict[str, Sweep]:
     """Every registered sweep, by name."""
     out: dict[str, Sweep] = {}
-    for _, mod in _modules(paper):
+    for _, mod in modules(paper):
         out.update(getattr(mod, "SWEEPS", {}))
     return out
 
@@ -79,22 +56,26 @@ def get_sweep(name: str) -> Sweep:
     return found[name]
 
 
-def run(paper: str | None = None, ids: Iterable[str] | None = None, *, include_slow: bool = True,
-        progress: Callable[[int, int, ClaimResult], None] | None = None) -> list[ClaimResult]:
-    """Run the checks of the selected claims and return their results in ledger order.
+def select(paper: str | None = None, *, include_slow: bool = True) -> list[Claim]:
+    """The claims of ``paper`` (or of all), without the slow ones unless ``include_slow``."""
+    return [c for c in claims(paper) if include_slow or c.cost == "fast"]
 
-    ``progress(k, n, result)`` is called after each claim (the CLI prints a line to stderr).
+
+def skipped(paper: str | None = None, *, include_slow: bool = True) -> list[Claim]:
+    """The claims :func:`select` leaves out (the slow ones when ``include_slow`` is False)."""
+    return [] if include_slow else [c for c in claims(paper) if c.cost != "fast"]
+
+
+def run(paper: str | None = None, ids: Iterable[str] | None = None, *, include_slow: bool = True,
+        flip: bool = False, workers: int = 1, progress: Any = None) -> list[ClaimResult]:
+    """Run the checks (or the flips) of the selected claims; results in ledger order.
+
+    ``ids`` selects claims by id; otherwise every claim of ``paper`` (of every paper when None),
+    slow ones included unless ``include_slow`` is False.  See :func:`run_claims` for ``workers``
+    and ``progress``.
     """
-    if ids:
-        selected = [get_claim(i) for i in ids]
-    else:
-        selected = [c for c in claims(paper) if include_slow or c.cost == "fast"]
-    out = []
-    for k, c in enumerate(selected, 1):
-        out.append(c.run())
-        if progress is not None:
-            progress(k, len(selected), out[-1])
-    return out
+    chosen = [get_claim(i) for i in ids] if ids else select(paper, include_slow=include_slow)
+    return run_claims(chosen, flip=flip, workers=workers, progress=progress)
 
 
 def ledger_table(items: Iterable[Claim]) -> Table:

@@ -18,12 +18,14 @@ import enum
 import math
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..report import Table
 
-__all__ = ["Verdict", "Outcome", "Claim", "Sweep", "ClaimResult", "close_to", "ID_PATTERN"]
+__all__ = ["Verdict", "Outcome", "Flip", "Claim", "Sweep", "ClaimResult", "Conformance", "ConformanceResult",
+           "close_to", "ID_PATTERN"]
 
 #: ``paperkey.location.short_name``: lowercase words of [a-z0-9_] separated by dots.
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+){2,}$")
@@ -80,6 +82,34 @@ def close_to(ours: float, paper: float, *, rtol: float = 0.0, atol: float = 0.0)
 
 
 @dataclass(frozen=True)
+class Flip:
+    """The experiment that moves a claim's verdict: what is changed, and the verdict it gives.
+
+    A verdict that no experiment could move is not a verdict: every claim names its flip (the
+    toggle, the reading, the perturbation or the sweep point), ``hetopt claims --run --id ID
+    --flip`` runs it, and the test suite checks that it gives ``verdict`` (which differs from
+    the claim's own).
+
+    Attributes
+    ----------
+    change : str
+        What the flipped experiment changes ("(9) imposed on every subset of jobs").
+    verdict : Verdict
+        The verdict the flipped experiment computes.
+    check : callable
+        ``check() -> Outcome``: the claim's experiment with the change applied.
+    """
+
+    change: str
+    verdict: Verdict
+    check: Callable[[], Outcome]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``change`` and ``verdict`` as JSON-ready values."""
+        return {"change": self.change, "verdict": self.verdict.value}
+
+
+@dataclass(frozen=True)
 class Claim:
     """One checkable claim of a paper.
 
@@ -107,6 +137,8 @@ class Claim:
         ``"fast"`` (seconds; run by the default test suite) or ``"slow"``.
     sweep : str or None
         Name of the sweep (``hetopt sweep NAME``) that shows the verdict's mechanism.
+    flip : Flip or None
+        The experiment that moves the verdict (:class:`Flip`).
     """
 
     id: str
@@ -120,6 +152,7 @@ class Claim:
     evidence: tuple[str, ...] = ()
     cost: str = "fast"
     sweep: str | None = None
+    flip: Flip | None = None
 
     def __post_init__(self) -> None:
         if not ID_PATTERN.match(self.id):
@@ -130,6 +163,9 @@ class Claim:
             raise ValueError(f"claim {self.id}: verdict must be a Verdict, got {self.verdict!r}")
         if isinstance(self.evidence, str):
             raise ValueError(f"claim {self.id}: evidence must be a tuple of instance names, not a string")
+        if self.flip is not None and self.flip.verdict is self.verdict:
+            raise ValueError(f"claim {self.id}: its flip gives the claim's own verdict {self.verdict.value}; a flip "
+                             "must move the verdict")
 
     @property
     def command(self) -> str:
@@ -141,18 +177,24 @@ class Claim:
                 "paper_value": self.paper_value, "verdict": self.verdict.value, "diagnosis": self.diagnosis,
                 "evidence": [f"instances/{e}.json" for e in self.evidence], "command": self.command,
                 "sweep": self.sweep, "sweep_command": f"hetopt sweep {self.sweep}" if self.sweep else None,
-                "cost": self.cost}
+                "cost": self.cost, "flip": self.flip.to_dict() if self.flip else None,
+                "flip_command": f"{self.command} --flip" if self.flip else None}
 
-    def run(self) -> "ClaimResult":
-        """Run the check; an exception becomes an UNEXPLAINED outcome with the error as detail."""
+    def run(self, *, flip: bool = False) -> ClaimResult:
+        """Run the check (or, with ``flip``, the flip's experiment); an exception becomes an
+        UNEXPLAINED outcome with the error as detail.
+        """
+        if flip and self.flip is None:
+            raise ValueError(f"claim {self.id} has no flip")
+        check = self.flip.check if flip and self.flip is not None else self.check
         t0 = time.perf_counter()
         try:
-            out = self.check()
+            out = check()
             if not isinstance(out, Outcome):
                 raise TypeError(f"check of {self.id} returned {type(out).__name__}, expected Outcome")
         except Exception as exc:  # a broken check must show in the ledger, not abort the whole run
             out = Outcome(ours=None, verdict=Verdict.UNEXPLAINED, detail=f"check raised {type(exc).__name__}: {exc}")
-        return ClaimResult(claim=self, outcome=out, wall_time=time.perf_counter() - t0)
+        return ClaimResult(claim=self, outcome=out, wall_time=time.perf_counter() - t0, flipped=flip)
 
 
 @dataclass(frozen=True)
@@ -162,10 +204,19 @@ class ClaimResult:
     claim: Claim
     outcome: Outcome
     wall_time: float
+    flipped: bool = False
+
+    @property
+    def expected_verdict(self) -> Verdict:
+        """The recorded verdict (the flip's, for a flipped run)."""
+        if self.flipped and self.claim.flip is not None:
+            return self.claim.flip.verdict
+        return self.claim.verdict
 
     @property
     def verdict_changed(self) -> bool:
-        return self.outcome.verdict is not self.claim.verdict
+        """True when the computed verdict is not the recorded one."""
+        return self.outcome.verdict is not self.expected_verdict
 
     def to_dict(self) -> dict[str, Any]:
         d = self.claim.to_dict()
@@ -173,8 +224,73 @@ class ClaimResult:
         if isinstance(ours, float) and not math.isfinite(ours):
             ours = str(ours)
         d.update(ours=ours, computed_verdict=self.outcome.verdict.value, detail=self.outcome.detail,
-                 wall_time=round(self.wall_time, 3))
+                 wall_time=round(self.wall_time, 3), flipped=self.flipped)
         return d
+
+
+@dataclass(frozen=True)
+class Conformance:
+    """A conformance check: hetopt against a fixed reference (a generator's constants, an identity,
+    a peer's code).  It passes or fails; it is not a claim of a paper, because nothing could move it
+    but a defect of ours, so it is reported and counted apart (``hetopt claims --conformance``).
+
+    Attributes
+    ----------
+    id : str
+        ``paperkey.location.short_name``, like a claim's.
+    paper : str
+        The kind it belongs to.
+    statement : str
+        What must hold.
+    check : callable
+        ``check() -> Outcome`` whose verdict is REPRODUCED when it holds.
+    reference : str
+        What it is checked against ("the generator's constants", "Gavel's scheduler.py").
+    """
+
+    id: str
+    paper: str
+    statement: str
+    check: Callable[[], Outcome]
+    reference: str = ""
+    cost: str = "fast"
+
+    def __post_init__(self) -> None:
+        if not ID_PATTERN.match(self.id):
+            raise ValueError(f"conformance id {self.id!r} is not of the form paperkey.location.short_name")
+
+    def run(self) -> ConformanceResult:
+        """Run the check; an exception is a failure with the error as detail."""
+        t0 = time.perf_counter()
+        try:
+            out = self.check()
+        except Exception as exc:
+            out = Outcome(ours=None, verdict=Verdict.UNEXPLAINED, detail=f"check raised {type(exc).__name__}: {exc}")
+        return ConformanceResult(self, out, time.perf_counter() - t0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The recorded fields as JSON-ready values."""
+        return {"id": self.id, "paper": self.paper, "statement": self.statement, "reference": self.reference,
+                "cost": self.cost}
+
+
+@dataclass(frozen=True)
+class ConformanceResult:
+    """A conformance check with its outcome (``ok`` when the check's verdict is REPRODUCED)."""
+
+    check: Conformance
+    outcome: Outcome
+    wall_time: float
+
+    @property
+    def ok(self) -> bool:
+        """True when the check held."""
+        return self.outcome.verdict is Verdict.REPRODUCED
+
+    def to_dict(self) -> dict[str, Any]:
+        """The check, its outcome and its time as JSON-ready values."""
+        return {**self.check.to_dict(), "ok": self.ok, "ours": self.outcome.ours, "detail": self.outcome.detail,
+                "wall_time": round(self.wall_time, 3)}
 
 
 @dataclass(frozen=True)

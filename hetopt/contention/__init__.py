@@ -16,6 +16,7 @@ Q. Wang, S. Shi, C. Wang, X. Chu, "Communication Contention Aware Scheduling of 
 Deep Learning Training Jobs", arXiv:2002.10105, 2020.
 """
 
+from .accounting import ACCOUNTINGS, authors_slotted_transfer
 from .admission import AdmissionRule, adadual, make_admission, srsf_rule
 from .comm import (
     ALLREDUCE_ALGORITHMS,
@@ -29,11 +30,12 @@ from .comm import (
     transfer_rate,
 )
 from .exact import ENGINES, solve_exact
-from .shared import solve_contention_bound
-from .instance import KIND, V100_MEMORY_MB, ContentionInstance
+from .instance import V100_MEMORY_MB, ContentionInstance
+from .kind import KIND
 from .model import build_milp, task_grid
 from .placement import PlacementPolicy, first_fit, list_scheduling, lwf_kappa, make_placement, random_placement
 from .scheduling import ada_srsf, schedule, srsf
+from .shared import solve_contention_bound
 from .simulator import simulate
 from .solution import ContentionSolution, TaskRecord, empirical_cdf, jct_metrics
 from .two_task import (
@@ -47,7 +49,6 @@ from .two_task import (
 )
 from .validate import check_schedule
 from .workload import PAPER_GPU_MIX, SIM_GPU_MEMORY_MB, TABLE_III, generate_workload, tiny_instance
-from .accounting import ACCOUNTINGS, authors_slotted_transfer
 
 __all__ = [
     "ALLREDUCE_ALGORITHMS",

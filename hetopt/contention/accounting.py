@@ -43,7 +43,7 @@ https://github.com/HKBU-HPML/dl-scheduling (``online/job.py``, ``online/job_mast
 from __future__ import annotations
 
 import math
-from typing import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 
 from ..errors import InstanceError
 

@@ -18,8 +18,8 @@ Deep Learning Training Jobs", arXiv:2002.10105, 2020, Algorithm 2 and Section V-
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from functools import partial
-from typing import Callable, Collection, Hashable, Mapping, Sequence
 
 from ..errors import InstanceError
 from .two_task import starts_immediately

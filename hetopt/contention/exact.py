@@ -9,12 +9,11 @@ Deep Learning Training Jobs", arXiv:2002.10105, 2020, Section III, eq. (6).
 from __future__ import annotations
 
 import time
-from typing import Sequence
+from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import pyomo.environ as pyo
-
-from dataclasses import replace
 
 from ..errors import InfeasibleError, InstanceError, SolverError
 from ..result import Status, relative_gap

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -116,6 +116,9 @@ class ContentionInstance:
         Naming the field, the index and the expected form.
     """
 
+    #: The ``kind`` key of this class's JSON (the registry's name of the paper).
+    KIND: ClassVar[str] = KIND
+
     n_servers: int
     gpus_per_server: int
     gpu_memory: float
@@ -207,13 +210,13 @@ class ContentionInstance:
         return text
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "ContentionInstance":
+    def from_dict(cls, data: dict[str, Any]) -> ContentionInstance:
         check_header(data, KIND, SCHEMA_VERSION, (*_SCALARS, *_JOB_FIELDS, "names"), (*_SCALARS, *_JOB_FIELDS))
         kwargs = {k: data[k] for k in (*_SCALARS, *_JOB_FIELDS)}
         return cls(**kwargs, names=tuple(data.get("names", ())), **meta_kwargs(data))
 
     @classmethod
-    def from_json(cls, text_or_path: str) -> "ContentionInstance":
+    def from_json(cls, text_or_path: str) -> ContentionInstance:
         """Parse JSON text, or read a file when given a path."""
         return cls.from_dict(read_json(text_or_path))
 

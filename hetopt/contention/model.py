@@ -41,8 +41,8 @@ formulations).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import pyomo.environ as pyo
 

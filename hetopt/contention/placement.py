@@ -22,8 +22,8 @@ Simulation Modelling Practice and Theory 19(1), 2011 (FF and LS).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import Callable
 
 import numpy as np
 

@@ -13,7 +13,7 @@ Deep Learning Training Jobs", arXiv:2002.10105, 2020, Algorithm 3 and Section V.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

@@ -54,8 +54,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Sequence
 
 from ..errors import InstanceError, SolverError
 from ..result import OPTIMAL_RTOL, Status, relative_gap

@@ -43,7 +43,7 @@ import heapq
 import logging
 import math
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

@@ -45,7 +45,7 @@ def check_schedule(
     CheckReport
         ``violations`` has one message per violation; ``objective`` is eq. (6), the sum of
         job completion times recomputed from the tasks (None without a trace);
-        ``details["finish"]`` the recomputed completion instants.
+        ``info["finish"]`` the recomputed completion instants.
     """
     if not sol.trace:
         return CheckReport.from_violations(["the solution has no trace; simulate with record=True"])

@@ -10,7 +10,7 @@ workloads", arXiv:1901.05758, 2019 (the Microsoft trace the job mix follows).
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
 

@@ -13,6 +13,9 @@ D. Narayanan, K. Santhanam, F. Kazhamiaka, A. Phanishayee, M. Zaharia,
 "Heterogeneity-Aware Cluster Scheduling Policies for Deep Learning Workloads", OSDI 2020.
 """
 
+from .checker import check_schedule
+from .instance import GavelInstance
+from .kind import KIND
 from .mechanism import (
     ALLOCATION_EPS,
     DEFAULT_RECOMPUTE_INTERVAL,
@@ -22,35 +25,34 @@ from .mechanism import (
     priorities,
     schedule_round,
 )
-from .checker import check_schedule
-from .instance import GavelInstance
-from .simulator import GavelSimulation, simulate
-from .workload import generate_workload, parse_trace, to_trace
 from .policies import (
     CERT_RTOL,
     NORMALIZATIONS,
     POLICIES,
     MakespanResult,
-    fairness_coefficients,
-    gavel_fifo_allocation,
-    makespan_of,
-    makespan_reference,
-    max_min_fairness_objective,
-    proportional_allocation,
-    solve_min_total_duration,
     build_fifo_step,
     build_max_min_fairness,
     build_max_sum_throughput,
     build_min_total_duration,
     check_policy_inputs,
+    fairness_coefficients,
     fifo,
+    gavel_fifo_allocation,
     isolated_allocation,
+    makespan_of,
+    makespan_reference,
     max_min_fairness,
+    max_min_fairness_objective,
     max_sum_throughput,
     min_total_duration,
+    proportional_allocation,
+    solve_min_total_duration,
 )
+from .simulator import GavelSimulation, simulate
+from .workload import generate_workload, parse_trace, to_trace
 
 __all__ = [
+    "KIND",
     "check_schedule",
     "POLICIES",
     "ALLOCATION_EPS",

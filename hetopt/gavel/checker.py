@@ -34,7 +34,7 @@ def check_schedule(inst: GavelInstance, sol) -> CheckReport:
         before its arrival, on a type where its throughput is 0, or after its completion,
         a job whose rounds do not add up to its ``total_steps``, and a reported completion,
         JCT or objective that differs from the recomputed one.  ``objective`` is the
-        average JCT recomputed from the rounds; ``details["completion"]`` the completions.
+        average JCT recomputed from the rounds; ``info["completion"]`` the completions.
     """
     if not sol.rounds:
         return CheckReport.from_violations(["the simulation has no rounds; simulate with record_rounds=True"])

@@ -16,9 +16,10 @@ Examples
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -60,6 +61,9 @@ class GavelInstance:
     description, source : str
         What the workload is and where it comes from.
     """
+
+    #: The ``kind`` key of this class's JSON (the registry's name of the paper).
+    KIND: ClassVar[str] = KIND
 
     gpu_types: list
     capacity: Any
@@ -119,7 +123,7 @@ class GavelInstance:
         """``throughput`` with 0 where a type has fewer GPUs than the job's scale factor."""
         return np.where(self.scale_factor[:, None] <= self.capacity[None, :], self.throughput, 0.0)
 
-    def subset(self, jobs) -> "GavelInstance":
+    def subset(self, jobs) -> GavelInstance:
         """The instance restricted to the job indices ``jobs`` (same cluster)."""
         from ..inputs import job_indices
 
@@ -136,7 +140,7 @@ class GavelInstance:
             d[name] = getattr(self, name).tolist()
         return d
 
-    def to_json(self, path: "str | Path | None" = None, **kwargs: Any) -> str:
+    def to_json(self, path: str | Path | None = None, **kwargs: Any) -> str:
         """The JSON text (``description`` and ``source`` kept); also written to ``path`` when given."""
         text = json.dumps(self.to_dict(), **({"indent": 1} | kwargs))
         if path is not None:
@@ -144,7 +148,7 @@ class GavelInstance:
         return text
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "GavelInstance":
+    def from_dict(cls, data: Mapping[str, Any]) -> GavelInstance:
         """Build from parsed JSON; ``InstanceError`` naming the field on bad input."""
         if not isinstance(data, Mapping):
             raise InstanceError(f"a gavel instance is a JSON object; got {type(data).__name__}")
@@ -165,7 +169,7 @@ class GavelInstance:
         return cls(**{k: d[k] for k in _FIELDS if k in d})
 
     @classmethod
-    def from_json(cls, data: "str | Path | Mapping[str, Any]") -> "GavelInstance":
+    def from_json(cls, data: str | Path | Mapping[str, Any]) -> GavelInstance:
         """From JSON text, a file path or a parsed dict."""
         if isinstance(data, Path) or (isinstance(data, str) and not data.lstrip().startswith(("{", "["))):
             try:

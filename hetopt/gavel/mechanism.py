@@ -42,7 +42,7 @@ Section 5; stanford-futuredata/gavel ``scheduler/scheduler.py`` (MIT licence):
 
 from __future__ import annotations
 
-from typing import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 
 import numpy as np
 

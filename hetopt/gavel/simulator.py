@@ -15,8 +15,9 @@ forces a recomputation only when no arrival is left).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -73,7 +74,8 @@ def _policy(policy) -> tuple[str, Callable[..., Any]]:
 
 def _policy_args(name: str, weight: np.ndarray, remaining: np.ndarray) -> dict[str, Any]:
     """Keyword arguments a policy uses: steps for the makespan policy, weights for the others but FIFO
-    (whose priority is the arrival order)."""
+    (whose priority is the arrival order).
+    """
     if name == "min_total_duration":
         return {"remaining_steps": remaining}
     if name == "fifo":

@@ -22,11 +22,21 @@ Utilization-Enhanced Scheduling for Deep Learning Clusters" (Hadar: IPDPS 2023; 
 from .allocation import Allocation, DPResult, dp_allocation, find_alloc
 from .bounds import MakespanBound, capacity_lower_bound, makespan_lower_bound, min_rounds
 from .checker import check_schedule, iterations_per_slot
-from .instance import KIND, SCHEMA_VERSION, HadarInstance, generate_instance
+from .instance import SCHEMA_VERSION, HadarInstance, generate_instance
+from .kind import KIND
 from .model import build_p1, build_p2, build_p3, finish_utility, schedule_utility
 from .offline import enumerate_schedules, slot_placements, solve_exact, solve_p2, solve_p3, split_schedule
-from .policies import (POLICIES, QUEUE_ORDERS, GavelPolicy, HadarEPolicy, HadarPolicy, TiresiasPolicy, YarnCSPolicy,
-                       make_policy, queue_rank)
+from .policies import (
+                       POLICIES,
+                       QUEUE_ORDERS,
+                       GavelPolicy,
+                       HadarEPolicy,
+                       HadarPolicy,
+                       TiresiasPolicy,
+                       YarnCSPolicy,
+                       make_policy,
+                       queue_rank,
+)
 from .price import PriceParameters, competitive_bound, price, price_parameters
 from .result import HadarSolution, SimulationResult
 from .simulator import RESTART_DELAY, Policy, RoundState, simulate, total_utility

@@ -69,7 +69,7 @@ class DPResult:
         return out
 
 
-_ORDERS: "weakref.WeakKeyDictionary[HadarInstance, list[np.ndarray]]" = weakref.WeakKeyDictionary()
+_ORDERS: weakref.WeakKeyDictionary[HadarInstance, list[np.ndarray]] = weakref.WeakKeyDictionary()
 
 
 def _type_order(inst: HadarInstance, j: int) -> np.ndarray:

@@ -63,7 +63,8 @@ class MakespanBound:
 def _work_and_best(inst: HadarInstance) -> tuple[np.ndarray, np.ndarray]:
     """``E_j N_j`` and the fluid rate of job j: the sum of the per-GPU rates of the ``W_j``
     fastest usable GPUs of the cluster (at least its best gang rate, which runs every GPU at
-    the slowest one's rate)."""
+    the slowest one's rate).
+    """
     per_type = inst.capacity.sum(axis=0)
     fluid = np.empty(inst.n_jobs)
     for j in range(inst.n_jobs):

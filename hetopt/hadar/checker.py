@@ -51,7 +51,7 @@ def check_schedule(inst: HadarInstance, sol: Any, *, require_completion: bool = 
     -------
     CheckReport
         ``violations`` names the constraint and the job/machine/type/slot; ``objective`` is
-        P1's total utility (completed jobs only); ``details`` holds ``finish_slot`` (-1 for
+        P1's total utility (completed jobs only); ``info`` holds ``finish_slot`` (-1 for
         a job that never runs), ``iterations`` and ``completed``.
     """
     if hasattr(sol, "rounds") and hasattr(sol, "completion"):

@@ -9,7 +9,7 @@ the same runs.
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -29,7 +29,7 @@ def gang_busy_fractions(gpus, n_gpus: int) -> list[float]:
     return sorted(s / n_gpus for s in sums)
 
 
-@lru_cache(maxsize=None)
+@cache
 def motivating_runs() -> dict:
     """Section II-A: Gavel, Hadar, HadarE (no restart delay), the exact fewest rounds, gang subset sums."""
     inst = motivating_example()
@@ -40,7 +40,7 @@ def motivating_runs() -> dict:
             "min_rounds": min_rounds(inst), "fractions": gang_busy_fractions(inst.gpus.tolist(), n)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def physical_summary(cluster: str, speeds: str) -> dict:
     """Section VI over the seven mixes: mean TTD speedups and CRU gains against Gavel, per-mix numbers."""
     rows = {}
@@ -73,7 +73,7 @@ def _trace_instance(quick: bool):
     return trace_workload(48, seed=0, n_machines=6, hours_scale=0.05) if quick else trace_workload(480, seed=0)
 
 
-@lru_cache(maxsize=None)
+@cache
 def trace_runs(quick: bool = False, policies: tuple = ("gavel", "hadar", "tiresias", "yarn_cs")) -> dict:
     """Section IV: the (sampled) trace under each policy, 6-minute rounds, with the makespan LP bound."""
     inst = _trace_instance(quick)
@@ -117,7 +117,7 @@ def physical_speeds_table(quick: bool = False) -> Table:
     return t
 
 
-@lru_cache(maxsize=None)
+@cache
 def forking_copies(cluster: str, speeds: str, restart_delay: float, mixes: tuple = tuple(MIXES)) -> dict:
     """HadarE's CRU on each mix against the number of copies per job (1 ... nodes)."""
     out = {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
@@ -74,6 +75,9 @@ class HadarInstance:
     InstanceError
         Naming the field, the index and the expected form.
     """
+
+    #: The ``kind`` key of this class's JSON (the registry's name of the paper).
+    KIND: ClassVar[str] = KIND
 
     capacity: np.ndarray
     arrival: np.ndarray
@@ -220,7 +224,7 @@ class HadarInstance:
             **meta_dict(self),
         }
 
-    def to_json(self, path: "str | Path | None" = None, **kwargs) -> str:
+    def to_json(self, path: str | Path | None = None, **kwargs) -> str:
         """The JSON text (``description`` and ``source`` kept); also written to ``path`` when given."""
         text = json.dumps(self.to_dict(), **({"indent": 1} | kwargs))
         if path is not None:
@@ -228,7 +232,7 @@ class HadarInstance:
         return text
 
     @classmethod
-    def from_dict(cls, data: dict) -> "HadarInstance":
+    def from_dict(cls, data: dict) -> HadarInstance:
         """Build from the JSON form; ``description``, ``source`` and ``notes`` are documentation only."""
         if not isinstance(data, dict):
             raise InstanceError(f"a {KIND} instance must be a JSON object; got {type(data).__name__}")
@@ -240,7 +244,7 @@ class HadarInstance:
         return cls(**{k: d[k] for k in _FIELDS if k in d}, **meta_kwargs(d))
 
     @classmethod
-    def from_json(cls, data: "str | Path | dict") -> "HadarInstance":
+    def from_json(cls, data: str | Path | dict) -> HadarInstance:
         """Parse JSON text, read a file path, or take the already-parsed dict."""
         return cls.from_dict(read_json(data))
 

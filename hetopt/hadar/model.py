@@ -25,7 +25,7 @@ Utilization-Enhanced Scheduling for Deep Learning Clusters" (Hadar / HadarE), Se
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pyomo.environ as pyo

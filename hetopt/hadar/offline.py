@@ -77,15 +77,16 @@ def solve_exact(inst: HadarInstance, *, solver: str = "highs", time_limit: float
     chk = check_schedule(inst, w)
     if not chk.ok:
         raise SolverError(f"P1 schedule from {solver} fails the checker: {chk.violations[:3]}")
-    jct = (chk.details["finish_slot"] + 1 - inst.arrival) * inst.slot_length
+    jct = (chk.info["finish_slot"] + 1 - inst.arrival) * inst.slot_length
     return HadarSolution(status=sol.status, objective=chk.objective, bound=sol.bound, gap=sol.gap,
                          wall_time=sol.wall_time, solver=f"p1-milp/{solver}", message=sol.message,
-                         schedule=w, finish_slot=chk.details["finish_slot"], jct=jct, total_utility=chk.objective)
+                         schedule=w, finish_slot=chk.info["finish_slot"], jct=jct, total_utility=chk.objective)
 
 
 def _set_start(m: pyo.ConcreteModel, w: np.ndarray) -> None:
     """Give P1's ``w``, ``z`` (gang runs), ``u`` (type used) and ``d`` (finish slot) the values of
-    schedule ``w`` (the continuous shares ``q`` are left to the solver)."""
+    schedule ``w`` (the continuous shares ``q`` are left to the solver).
+    """
     runs = w.sum(axis=(1, 2)) > 0          # (J, T)
     used = w.sum(axis=1) > 0               # (J, R, T)
     T = w.shape[3]

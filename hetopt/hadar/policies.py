@@ -218,7 +218,8 @@ class HadarEPolicy:
 
 def place_on_type(free: np.ndarray, r: int, n: int, previous: np.ndarray | None = None) -> np.ndarray | None:
     """``n`` GPUs of type ``r``: the previous machines if still free, else one machine (the
-    fullest that fits), else spread over machines with the most free GPUs first; None if short."""
+    fullest that fits), else spread over machines with the most free GPUs first; None if short.
+    """
     if previous is not None and previous.sum() == n and previous[:, r].sum() == n and np.all(previous[:, r] <= free[:, r]):
         return previous.copy()
     if free[:, r].sum() < n:

@@ -81,7 +81,8 @@ class SimulationResult(Solution):
     @property
     def job_utilizations(self) -> np.ndarray:
         """Per-job GRU: ``job_busy / (completion - first_start)``, the fraction of the job's run
-        (from its first start to its completion) in which it computes."""
+        (from its first start to its completion) in which it computes.
+        """
         span = self.completion - self.first_start
         return np.where(span > 0, self.job_busy / np.where(span > 0, span, 1.0), 1.0)
 
@@ -89,7 +90,8 @@ class SimulationResult(Solution):
     def job_utilization(self) -> float:
         """Mean per-job GRU (:attr:`job_utilizations`): the reading of "the percentage of the
         total job run-time during which GPUs are utilized" per job, against ``utilization``,
-        the cluster-wide reading (busy GPU-seconds over all GPUs times TTD)."""
+        the cluster-wide reading (busy GPU-seconds over all GPUs times TTD).
+        """
         return float(np.mean(self.job_utilizations))
 
     @property

@@ -92,7 +92,8 @@ MAX_RECORD_BYTES = 2_000_000_000
 
 def _check_size(inst: HadarInstance, RL: float, max_rounds: int, record_rounds: bool) -> None:
     """Refuse, before running, a simulation that needs more than ``max_rounds`` rounds (from a
-    makespan lower bound) or whose recorded rounds would not fit in memory."""
+    makespan lower bound) or whose recorded rounds would not fit in memory.
+    """
     from .bounds import capacity_lower_bound
 
     if not (isinstance(max_rounds, (int, np.integer)) and not isinstance(max_rounds, bool) and max_rounds >= 1):

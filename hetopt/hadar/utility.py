@@ -89,7 +89,7 @@ class Utility:
         return {"kind": self.kind, "params": None if self.params is None else self.params.tolist()}
 
     @classmethod
-    def coerce(cls, value) -> "Utility":
+    def coerce(cls, value) -> Utility:
         """Accept a Utility, a kind name, or a ``{"kind": ..., "params": ...}`` mapping."""
         if isinstance(value, Utility):
             return value

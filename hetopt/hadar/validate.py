@@ -38,7 +38,7 @@ def validate_ratio(inst: HadarInstance, *, time_limit: float | None = 60.0, **po
     """Theorem 2 on one instance: ``OPT(P1) / U(Hadar) <= 2 alpha``?
 
     ``proven`` is True only when P1 was solved to certified optimality; then ``holds``
-    says whether the claimed bound held.  ``details`` has the schedules' utilities, alpha,
+    says whether the claimed bound held.  ``info`` has the schedules' utilities, alpha,
     and the P1 status.
     """
     _, chk = hadar_p1_schedule(inst, **policy_options)

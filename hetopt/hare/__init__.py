@@ -23,11 +23,20 @@ from .fig1 import fig1_instance
 from .generators import random_instance
 from .instance import HareInstance
 from .jobcolgen import JobColgenBound, job_colgen_bound
+from .kind import KIND
 from .lp_ordering import LPOrdering, lp_ordering
 from .model import build_hare_sched, build_relaxation
 from .online import ALL_BASELINES, BASELINES, sched_allox, sched_homo, srtf
 from .plot import gantt
-from .ratio import RatioReport, alpha, ratio_report, theorem4_bound, theorem4_counterexample, theorem4_release_dates, validate_ratio
+from .ratio import (
+    RatioReport,
+    alpha,
+    ratio_report,
+    theorem4_bound,
+    theorem4_counterexample,
+    theorem4_release_dates,
+    validate_ratio,
+)
 from .relaxation import HareRelaxation, solve_relaxation
 from .simulator import JOB_TYPES, SimulationResult, cluster, generate_workload, simulate
 from .solution import HareSolution, make_solution
@@ -35,6 +44,7 @@ from .timeindexed import TimeIndexedBound, time_indexed_bound
 from .validate import ratio_sweep, ratio_table
 
 __all__ = [
+    "KIND",
     "HareInstance", "HareSolution", "make_solution", "HareRelaxation", "LPOrdering", "RatioReport", "SimulationResult",
     "ScheduleViolation", "check_schedule",
     "build_hare_sched", "build_relaxation", "solve_exact", "brute_force", "solve_relaxation", "lp_ordering",

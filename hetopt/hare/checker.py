@@ -68,7 +68,7 @@ def check_schedule(inst: HareInstance, sol: Any, *, tol: float = FEAS_TOL) -> Ch
         ``objective`` is ``sum_n w_n C_n`` recomputed from the decision, with ``C_n`` the
         latest synchronization end of job ``n`` (the smallest value satisfying (6)), or
         None when the decision is malformed (shapes, non-finite starts, unknown GPUs);
-        ``details["completion"]`` holds the ``C_n``.  ``report.raise_if_invalid()`` raises
+        ``info["completion"]`` holds the ``C_n``.  ``report.raise_if_invalid()`` raises
         :class:`hetopt.errors.ScheduleViolation`.
 
     Raises

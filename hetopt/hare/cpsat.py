@@ -468,7 +468,8 @@ def coarse_bound(inst: HareInstance, sc: Scaling, *, time_limit: float, threads:
 def _canonical(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, by_round: bool,
                groups: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     """The same schedule relabelled: identical tasks of a round in start order (if ``by_round``),
-    each group of identical GPUs ordered by the index of its first task."""
+    each group of identical GPUs ordered by the index of its first task.
+    """
     start, gpu = start.copy(), gpu.copy()
     if by_round:
         for n in range(inst.n_jobs):

@@ -1,6 +1,7 @@
 """Exact solution of Hare_Sched: two engines behind ``solve_exact`` (the CP-SAT interval model of
 :mod:`hetopt.hare.cpsat`, default, and the big-M MILP of (4)-(8), the declarative statement),
-and brute force for tiny instances."""
+and brute force for tiny instances.
+"""
 
 from __future__ import annotations
 

@@ -16,9 +16,10 @@ References
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -115,6 +116,9 @@ class HareInstance:
     >>> inst.n_tasks
     4
     """
+
+    #: The ``kind`` key of this class's JSON (the registry's name of the paper).
+    KIND: ClassVar[str] = KIND
 
     arrival: np.ndarray
     weight: np.ndarray
@@ -256,7 +260,7 @@ class HareInstance:
         return text
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "HareInstance":
+    def from_dict(cls, data: dict[str, Any]) -> HareInstance:
         """Build from :meth:`to_dict` output; unknown keys and a wrong kind are errors.
 
         An optional ``"description"`` key (free text, e.g. how a paper's example was
@@ -266,6 +270,6 @@ class HareInstance:
         return cls(**{k: data[k] for k in _FIELDS if k in data}, **meta_kwargs(data))
 
     @classmethod
-    def from_json(cls, text_or_path: str) -> "HareInstance":
+    def from_json(cls, text_or_path: str) -> HareInstance:
         """Parse JSON text, or read it from a file path."""
         return cls.from_dict(read_json(text_or_path))

@@ -358,12 +358,12 @@ class _Master:
     def __init__(self, inst: HareInstance, grid: _Grid, threads: int | None) -> None:
         import highspy
 
-        from ..solvers import _new_highs, _prepare_highs_threads
+        from ..solvers import _prepare_highs_threads, new_highs
 
         self.inst, self.grid = inst, grid
         N, M = inst.n_jobs, inst.n_gpus
         _prepare_highs_threads(threads or 1)
-        h = _new_highs()
+        h = new_highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("threads", threads or 1)
         h.setOptionValue("presolve", "off")

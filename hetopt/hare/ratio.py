@@ -70,7 +70,7 @@ class RatioReport:
     vs_optimum: Certificate | None
     vs_relaxation: Certificate | None
     saved: str | None = None
-    details: dict[str, Any] = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
 
     @property
     def theorem_violated(self) -> bool:
@@ -109,18 +109,18 @@ def validate_ratio(inst: HareInstance, *, time_limit: float | None = 60.0, subse
     -------
     Certificate
         ``value`` Algorithm 1's objective, ``reference`` the optimum, ``limit``
-        ``alpha(2+alpha)``; ``holds`` is None unless the optimum is proven.  ``details``
+        ``alpha(2+alpha)``; ``holds`` is None unless the optimum is proven.  ``info``
         adds ``alpha``, ``relaxation_bound``, ``vs_relaxation`` (the certificate against the
         relaxation's bound, as a dict) and ``chain_broken``.  :func:`ratio_report` has the
         full report (and saves violating instances).
     """
     rep = ratio_report(inst, time_limit=time_limit, subsets=subsets)
     c = rep.vs_optimum
-    details = {**c.details, "alpha": rep.alpha, "relaxation_bound": rep.relaxation_bound,
+    info = {**c.info, "alpha": rep.alpha, "relaxation_bound": rep.relaxation_bound,
                "vs_relaxation": None if rep.vs_relaxation is None else rep.vs_relaxation.to_dict(),
-               "chain_broken": rep.chain_broken, **rep.details}
+               "chain_broken": rep.chain_broken, **rep.info}
     return Certificate(name=c.name, value=c.value, reference=c.reference, ratio=c.ratio, limit=c.limit,
-                       proven=c.proven, holds=c.holds, details=details)
+                       proven=c.proven, holds=c.holds, info=info)
 
 
 def ratio_report(inst: HareInstance, *, time_limit: float | None = 60.0, subsets: bool = False,
@@ -164,7 +164,7 @@ def ratio_report(inst: HareInstance, *, time_limit: float | None = 60.0, subsets
     saved = None
     report = RatioReport(alpha=a, limit=limit, algorithm1=value, optimum=opt.objective, optimum_proven=opt_proven,
                          relaxation_bound=rl.bound, vs_optimum=vs_opt, vs_relaxation=vs_rl,
-                         details={"optimum_bound": opt.bound, "relaxation_status": rl.status.value,
+                         info={"optimum_bound": opt.bound, "relaxation_status": rl.status.value,
                                   "relaxation_subsets": subsets})
     if report.violated and save_dir is not None:
         path = Path(save_dir) / f"{name}.json"

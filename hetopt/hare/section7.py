@@ -17,8 +17,8 @@ that move the result (:data:`CAUSES`):
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
 
 import numpy as np
 

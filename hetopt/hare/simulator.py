@@ -24,8 +24,8 @@ Data sources (documented substitutes, since the paper's testbed traces are not p
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
 
 import numpy as np
 

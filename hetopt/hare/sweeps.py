@@ -15,8 +15,16 @@ import numpy as np
 
 from ..report import Table
 from .instance import HareInstance
-from .section7 import (ALGORITHM1_VARIANTS, CAUSES, OLD_SETTING, PAPER_RANGE, PAPER_SETTING, compare, reductions,
-                       section7_workload)
+from .section7 import (
+    ALGORITHM1_VARIANTS,
+    CAUSES,
+    OLD_SETTING,
+    PAPER_RANGE,
+    PAPER_SETTING,
+    compare,
+    reductions,
+    section7_workload,
+)
 
 __all__ = ["settings", "section7_causes", "with_heterogeneity", "heterogeneity", "BASELINE_NAMES",
            "causes_reductions", "heterogeneity_reductions", "network_decrease", "ONE_BATCH"]

@@ -132,7 +132,8 @@ def _units(values: np.ndarray, scale: int) -> np.ndarray:
 
 def grid_step(median_units: float, resolution: float, horizon_units: float, max_slots: int) -> int:
     """Grid step in units: the largest of 1, 2, 5 x 10^k not above ``median / resolution``,
-    raised (same sequence) until the horizon has at most ``max_slots`` slots; at least 1."""
+    raised (same sequence) until the horizon has at most ``max_slots`` slots; at least 1.
+    """
     target = max(median_units / resolution, 1.0)
     k = int(math.floor(math.log10(target)))
     cands = [c * 10 ** j for j in range(max(k - 1, 0), k + 40) for c in (1, 2, 5)]

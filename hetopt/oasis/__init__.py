@@ -20,15 +20,26 @@ Clusters", IEEE INFOCOM 2018, pp. 495-503.
 
 from .baselines import dorm, drf, fifo, rrh
 from .colgen import LPBound, compact_lp_bound, lp_bound
-from .figures import fig3_data, fig4_data
 from .duality import DualFitTrace, LPDuals, complementary_slackness, dual_fitting_trace, lp_duals
+from .figures import fig3_data, fig4_data
 from .generator import fig5_instance, fixed_counts, generate_instance
-from .instance import KIND, OasisInstance
+from .instance import OasisInstance
+from .kind import KIND
 from .model import build_dual, build_offline, build_oracle, build_primal
 from .offline import solve_exact
 from .online import online
 from .oracle import OracleResult, algorithm2_literal, best_schedule, best_schedule_ilp, schedules_by_end
-from .prices import PriceBounds, Prices, Usage, alpha, competitive_bound, estimated_bounds, price, price_bounds, prices_from_usage
+from .prices import (
+    PriceBounds,
+    Prices,
+    Usage,
+    alpha,
+    competitive_bound,
+    estimated_bounds,
+    price,
+    price_bounds,
+    prices_from_usage,
+)
 from .schedule import JobSchedule, OasisSolution, check_schedule, make_solution
 from .simulator import Cluster, Policy, place_round_robin, ps_needed, simulate
 from .utility import SigmoidUtility, TabulatedUtility, Utility

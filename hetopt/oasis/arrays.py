@@ -311,7 +311,7 @@ def compact_lp_duals(inst: OasisInstance, *, threads: int = 1,
     import highspy
 
     from ..errors import SolverError
-    from ..solvers import _new_highs, _prepare_highs_threads
+    from ..solvers import _prepare_highs_threads, new_highs
 
     arr = build_offline_arrays(inst, tighten=False)
     I, H, K, T = arr.shape
@@ -321,7 +321,7 @@ def compact_lp_duals(inst: OasisInstance, *, threads: int = 1,
     lo = np.concatenate([np.full(arr.b_ub.size, -inf), arr.b_eq])
     hi = np.concatenate([arr.b_ub, arr.b_eq])
     _prepare_highs_threads(threads)
-    h = _new_highs()
+    h = new_highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("threads", threads)
     if time_limit is not None:

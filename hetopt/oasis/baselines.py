@@ -200,7 +200,8 @@ def rrh(inst: OasisInstance, workers: int | np.ndarray | None = None, *, thresho
 @dataclass(frozen=True)
 class DormData:
     """The data of one Dorm MILP: active jobs ``J``, their previous worker counts, and the
-    coefficients shared by :func:`build_dorm_model` (Pyomo) and :func:`dorm_arrays` (numpy)."""
+    coefficients shared by :func:`build_dorm_model` (Pyomo) and :func:`dorm_arrays` (numpy).
+    """
 
     J: tuple[int, ...]
     prev: np.ndarray        # previous worker count of each job of J (0: not running)
@@ -221,7 +222,8 @@ class DormData:
 
 def dorm_data(inst: OasisInstance, J, prev, *, theta: float = 0.2, max_adjust: int | None = None) -> DormData:
     """Coefficients of Dorm's MILP for active jobs ``J`` with previous worker counts ``prev``
-    (a sequence aligned with ``J`` or a mapping job -> count)."""
+    (a sequence aligned with ``J`` or a mapping job -> count).
+    """
     J = tuple(int(j) for j in J)
     idx = np.asarray(J, dtype=np.int64)
     prev_a = np.asarray([prev[j] for j in J] if isinstance(prev, dict) else prev, dtype=np.int64).reshape(len(J))
@@ -281,7 +283,8 @@ def build_dorm_model(d: DormData) -> pyo.ConcreteModel:
 def dorm_arrays(d: DormData) -> dict:
     """Dorm's per-event MILP as arrays for :func:`hetopt.solvers.solve_milp` (same model as
     :func:`build_dorm_model`).  Columns: W (0..n-1), Z (n..2n-1), slack (2n..3n-1), chg (3n..4n-1);
-    rows: cap_w (R), cap_p (R), bw, cnt, fair, adj_up, adj_dn (n each), adj (1, if any job runs)."""
+    rows: cap_w (R), cap_p (R), bw, cnt, fair, adj_up, adj_dn (n each), adj (1, if any job runs).
+    """
     from scipy import sparse
 
     n, R = len(d.J), d.cw.size

@@ -12,7 +12,7 @@ Column generation tails off on these masters (many schedules differ only by plac
 equal servers), so when it is stopped early the bound from exact pricing can be weak; the
 returned ``bound`` is therefore the smaller of that bound and the LP relaxation of the
 compact MILP (1)-(13) (:func:`~hetopt.oasis.model.build_offline` with integrality relaxed),
-both valid.  ``details`` reports each.
+both valid.  ``info`` reports each.
 
 Schedules are restricted to those that fit an empty cluster (w_i^r y_ih(t) <= c_h^r): every
 schedule of an integer solution does, so the bound is still valid, and tighter.
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 import numpy as np
 import pyomo.environ as pyo

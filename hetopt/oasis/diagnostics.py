@@ -19,7 +19,8 @@ Y. Bao, Y. Peng, C. Wu, Z. Li, INFOCOM 2018, Section IV-C, Theorems 1 and 4, Sec
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

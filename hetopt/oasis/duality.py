@@ -20,8 +20,8 @@ Y. Bao, Y. Peng, C. Wu, Z. Li, INFOCOM 2018, Section IV-A (14)-(21), Appendix E 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import pyomo.environ as pyo
@@ -274,11 +274,11 @@ def dual_fitting_trace(inst: OasisInstance, *, oracle: Callable[..., OracleResul
     DualFitTrace
     """
     sol = online(inst, estimates, oracle=oracle, record_prices=True, log_ratio_cap=log_ratio_cap)
-    bounds = sol.details["bounds"]
-    a = float(sol.details["alpha_used"])
+    bounds = sol.info["bounds"]
+    a = float(sol.info["alpha_used"])
     order = arrival_order(inst)
-    seen = sol.details["prices"]
-    final = prices_from_usage(inst, bounds, sol.details["usage"])
+    seen = sol.info["prices"]
+    final = prices_from_usage(inst, bounds, sol.info["usage"])
     after = [seen[j] for j in order[1:]] + [final]
     D0 = capacity_term(inst, seen[order[0]]) if order else 0.0
     steps, mu = [], {}

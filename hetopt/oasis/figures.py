@@ -8,7 +8,7 @@ Y. Bao, Y. Peng, C. Wu, Z. Li, INFOCOM 2018, Section V-A, Figs. 3-4.
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -45,7 +46,7 @@ MAX_HORIZON = 100_000
 MAX_CELLS = 20_000_000
 
 
-def check_size(inst: "OasisInstance", extra_cells: int = 0, what: str = "this route") -> None:
+def check_size(inst: OasisInstance, extra_cells: int = 0, what: str = "this route") -> None:
     """Raise :class:`~hetopt.errors.SizeLimitError` when the instance is too large to schedule.
 
     Every OASiS route allocates arrays over slots x servers x resources (prices, usage,
@@ -140,6 +141,9 @@ class OasisInstance:
     B_i sum_h y``, so a job whose PS bandwidth is below its worker bandwidth could never run
     a single worker.
     """
+
+    #: The ``kind`` key of this class's JSON (the registry's name of the paper).
+    KIND: ClassVar[str] = KIND
 
     horizon: int
     worker_capacity: Any
@@ -301,17 +305,17 @@ class OasisInstance:
         return text
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "OasisInstance":
+    def from_dict(cls, data: dict[str, Any]) -> OasisInstance:
         """Build from the JSON form; ``description`` and ``source`` keys are documentation only."""
         check_header(data, KIND, SCHEMA_VERSION, _FIELDS, tuple(f for f in _FIELDS if f != "resource_names"))
         return cls(**{k: data[k] for k in _FIELDS if k in data}, **meta_kwargs(data))
 
     @classmethod
-    def from_json(cls, text_or_path: str | Path) -> "OasisInstance":
+    def from_json(cls, text_or_path: str | Path) -> OasisInstance:
         """Parse JSON text, or read a file when given a path that exists."""
         return cls.from_dict(read_json(text_or_path))
 
-    def with_jobs(self, jobs: Sequence[int]) -> "OasisInstance":
+    def with_jobs(self, jobs: Sequence[int]) -> OasisInstance:
         """The sub-instance of the given jobs (in that order), same cluster."""
         from ..inputs import job_indices
 

@@ -26,13 +26,13 @@ class Master:
     def __init__(self, inst: OasisInstance, *, threads: int = 1) -> None:
         import highspy
 
-        from ..solvers import _new_highs, _prepare_highs_threads
+        from ..solvers import _prepare_highs_threads, new_highs
 
         self.inst = inst
         I, H, K, R, T = inst.n_jobs, inst.n_worker_servers, inst.n_ps_servers, inst.n_resources, inst.horizon
         self.shape = (I, H, K, R, T)
         _prepare_highs_threads(threads)
-        h = _new_highs()
+        h = new_highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("threads", threads)
         # keep the basis between rounds: no presolve (it would discard it), primal simplex (a column

@@ -18,7 +18,7 @@ Y. Bao, Y. Peng, C. Wu, Z. Li, INFOCOM 2018, Sections III-C, IV-A, IV-C.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pyomo.environ as pyo

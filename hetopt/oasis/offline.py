@@ -9,8 +9,8 @@ to minutes).
 
 from __future__ import annotations
 
-from ..result import Status
 from ..errors import SolverError
+from ..result import Status
 from ..solvers import solve_model
 from .instance import OasisInstance
 from .model import build_offline, offline_schedules
@@ -101,11 +101,11 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
         return make_solution(inst, heur.schedules, status=sol.status, bound=sol.bound, wall_time=sol.wall_time,
                              solver=f"offline-{solver}",
                              message=f"{sol.message}; no solver incumbent, OASiS (Alg. 1) schedule reported",
-                             details={"solver_objective": None, "incumbent": "oasis-online"})
+                             info={"solver_objective": None, "incumbent": "oasis-online"})
     scheds = offline_schedules(inst, model)
     status = sol.status if sol.status in (Status.OPTIMAL, Status.TIME_LIMIT) else Status.FEASIBLE
     return make_solution(inst, scheds, status=status, bound=sol.bound, wall_time=sol.wall_time, solver=f"offline-{solver}",
-                         message=sol.message, details={"solver_objective": sol.objective})
+                         message=sol.message, info={"solver_objective": sol.objective})
 
 
 def _solve_plan(inst: OasisInstance, *, time_limit, threads) -> OasisSolution:
@@ -114,9 +114,9 @@ def _solve_plan(inst: OasisInstance, *, time_limit, threads) -> OasisSolution:
     from .plan import solve_plan_first
 
     start = time.perf_counter()
-    scheds, status, bound, details = solve_plan_first(inst, time_limit=time_limit, threads=threads)
+    scheds, status, bound, info = solve_plan_first(inst, time_limit=time_limit, threads=threads)
     return make_solution(inst, scheds, status=status, bound=bound, wall_time=time.perf_counter() - start,
-                         solver="offline-plan", message=details.get("route", ""), details=details)
+                         solver="offline-plan", message=info.get("route", ""), info=info)
 
 
 def _solve_arrays(inst: OasisInstance, *, time_limit, mip_gap, threads, tighten, warm_start) -> OasisSolution:
@@ -141,13 +141,13 @@ def _solve_arrays(inst: OasisInstance, *, time_limit, mip_gap, threads, tighten,
             heur = online(inst)
         return make_solution(inst, heur.schedules, status=Status.TIME_LIMIT, bound=sol.bound, wall_time=wall,
                              solver="offline-arrays", message=f"{sol.message}; no solver incumbent, OASiS (Alg. 1) schedule reported",
-                             details={"solver_objective": None, "incumbent": "oasis-online"})
+                             info={"solver_objective": None, "incumbent": "oasis-online"})
     scheds = schedules_from_x(inst, arr, x)
     rep = check_schedule(inst, scheds)
     if not rep.ok:
         raise SolverError(f"offline MILP (arrays): the solver's schedule fails the checker: {rep.violations[:3]}")
     status = sol.status if sol.status in (Status.OPTIMAL, Status.TIME_LIMIT) else Status.FEASIBLE
     return make_solution(inst, scheds, status=status, bound=sol.bound, wall_time=wall, solver="offline-arrays",
-                         message=sol.message, details={"solver_objective": sol.objective,
+                         message=sol.message, info={"solver_objective": sol.objective,
                                                        "warm_start": None if heur is None else heur.total_utility,
                                                        "rows": dict(arr.rows)})

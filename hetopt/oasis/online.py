@@ -13,7 +13,7 @@ Y. Bao, Y. Peng, C. Wu, Z. Li, INFOCOM 2018, Section IV-B, Alg. 1.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -47,7 +47,7 @@ def online(inst: OasisInstance, estimates: PriceBounds | float | None = None, *,
         The subroutine of line 5 (default Alg. 2, :func:`best_schedule`); e.g.
         :func:`~hetopt.oasis.oracle.best_schedule_ilp` to run Alg. 1 with problem (27).
     record_prices : bool
-        Keep the prices seen by every job in ``details["prices"]`` (for plots).
+        Keep the prices seen by every job in ``info["prices"]`` (for plots).
     log_ratio_cap : float, optional
         Cap every ln(U/L) of the bounds at this value (:func:`~hetopt.oasis.prices.cap_bounds`);
         None (default) is the literal (25)-(26).  With the Section V-A utilities the literal
@@ -60,8 +60,8 @@ def online(inst: OasisInstance, estimates: PriceBounds | float | None = None, *,
     OasisSolution
         status FEASIBLE, no bound; ``payoffs[i]`` = mu_i of every job (admitted iff > 0),
         ``timeliness[i]`` = completion offset minus gamma3 for admitted jobs,
-        ``details["bounds"]`` the price bounds used, ``details["alpha"]`` Theorem 4's alpha,
-        ``details["decision_time"]`` seconds per job.
+        ``info["bounds"]`` the price bounds used, ``info["alpha"]`` Theorem 4's alpha,
+        ``info["decision_time"]`` seconds per job.
     """
     from ..inputs import check_instance
 
@@ -89,9 +89,9 @@ def online(inst: OasisInstance, estimates: PriceBounds | float | None = None, *,
             schedules[i] = res.schedule  # lines 7-8, 13
             used.add(inst, i, res.schedule.workers, res.schedule.ps)  # lines 9, 11
         decision_time[i] = time.perf_counter() - t0
-    details = {"bounds": bounds, "alpha": alpha(inst), "alpha_used": alpha(inst, bounds), "decision_time": decision_time, "usage": used}
+    info = {"bounds": bounds, "alpha": alpha(inst), "alpha_used": alpha(inst, bounds), "decision_time": decision_time, "usage": used}
     if record_prices:
-        details["prices"] = seen
+        info["prices"] = seen
     return make_solution(inst, schedules, status=Status.FEASIBLE, wall_time=time.perf_counter() - start,
                          solver="oasis", message=f"admitted {len(schedules)} of {inst.n_jobs} jobs",
-                         payoffs=payoffs, details=details)
+                         payoffs=payoffs, info=info)

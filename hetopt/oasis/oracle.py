@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -231,7 +231,7 @@ def algorithm2_literal(inst: OasisInstance, job: int, prices: Prices, used: Usag
     jb = _Job(inst, job)
     H, K, T = inst.n_worker_servers, inst.n_ps_servers, inst.horizon
 
-    @lru_cache(maxsize=None)
+    @cache
     def cost_t(t: int, d: int):  # lines 23-46
         y = np.zeros(H, dtype=np.int64)
         z = np.zeros(K, dtype=np.int64)
@@ -258,7 +258,7 @@ def algorithm2_literal(inst: OasisInstance, job: int, prices: Prices, used: Usag
 
     transitions = 0
 
-    @lru_cache(maxsize=None)
+    @cache
     def dp_cost(t_end: int, d_total: int):  # lines 12-22
         nonlocal transitions
         if t_end < jb.a:

@@ -58,9 +58,9 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
 
     Returns
     -------
-    (schedules, status, bound, details)
+    (schedules, status, bound, info)
         ``status`` OPTIMAL only when a schedule reaches a proven bound; ``bound`` is a proven upper
-        bound on the offline optimum (None if none was proven); ``details`` records each step and
+        bound on the offline optimum (None if none was proven); ``info`` records each step and
         ``solver_objective``, the MILP objective of the returned schedule (None for OASiS's).
     """
     from ..solvers import solve_milp
@@ -79,7 +79,7 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
     rel, xr = plan_relaxation(inst, tight, time_limit=None if time_limit is None else plan_share * time_limit,
                               threads=threads)
     bound = float(rel.bound) if rel.bound is not None and np.isfinite(rel.bound) else None
-    details = {"plan_bound": bound, "plan_status": rel.status.value, "plan_seconds": time.perf_counter() - start}
+    info = {"plan_bound": bound, "plan_status": rel.status.value, "plan_seconds": time.perf_counter() - start}
     arr = build_offline_arrays(inst)
     best, best_val = None, -np.inf
 
@@ -92,7 +92,7 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
             raise SolverError(f"plan relaxation bound {bound} is below a checked schedule's utility {v}")
         if v > best_val:
             best, best_val = scheds, v
-            details["solver_objective"] = solver_objective
+            info["solver_objective"] = solver_objective
 
     def certified() -> bool:
         gap = relative_gap(best_val, bound) if best is not None and bound is not None else None
@@ -107,23 +107,23 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
         sol, x = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=lb,
                             ub=ub, integrality=arr.integrality, time_limit=left(), threads=threads,
                             raise_on_failure=False)
-        details.update(restricted_status=sol.status.value, restricted_objective=sol.objective,
+        info.update(restricted_status=sol.status.value, restricted_objective=sol.objective,
                        restricted_seconds=time.perf_counter() - start)
         if x is not None:
             keep(schedules_from_x(inst, arr, x), sol.objective)
         if certified():
-            details["route"] = "plan relaxation + MILP on its admitted jobs"
-            return best, Status.OPTIMAL, max(bound, best_val), details
+            info["route"] = "plan relaxation + MILP on its admitted jobs"
+            return best, Status.OPTIMAL, max(bound, best_val), info
     keep(online(inst).schedules)
     sol, x = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
                         ub=arr.ub, integrality=arr.integrality, time_limit=left(), threads=threads,
                         x0=x_from_schedules(inst, arr, best), raise_on_failure=False)
     if x is not None:
         keep(schedules_from_x(inst, arr, x), sol.objective)
-    details["route"] = "plan relaxation + full MILP"
+    info["route"] = "plan relaxation + full MILP"
     bounds = [b for b in (bound, sol.bound) if b is not None and np.isfinite(b)]
     best_bound = max(min(bounds), best_val) if bounds else None
     if sol.status is Status.OPTIMAL or certified():
-        return best, Status.OPTIMAL, best_bound, details
+        return best, Status.OPTIMAL, best_bound, info
     status = Status.TIME_LIMIT if sol.status is Status.TIME_LIMIT or rel.status is Status.TIME_LIMIT else Status.FEASIBLE
-    return best, status, best_bound, details
+    return best, status, best_bound, info

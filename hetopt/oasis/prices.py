@@ -67,7 +67,7 @@ class Prices:
     q: np.ndarray
 
     @classmethod
-    def zeros(cls, inst: OasisInstance) -> "Prices":
+    def zeros(cls, inst: OasisInstance) -> Prices:
         check_size(inst, what="OASiS (prices and usage arrays)")
         T, R = inst.horizon, inst.n_resources
         return cls(np.zeros((T, inst.n_worker_servers, R)), np.zeros((T, inst.n_ps_servers, R)))
@@ -81,13 +81,13 @@ class Usage:
     v: np.ndarray
 
     @classmethod
-    def empty(cls, inst: OasisInstance) -> "Usage":
+    def empty(cls, inst: OasisInstance) -> Usage:
         check_size(inst, what="OASiS (prices and usage arrays)")
         T, R = inst.horizon, inst.n_resources
         return cls(np.zeros((T, inst.n_worker_servers, R)), np.zeros((T, inst.n_ps_servers, R)))
 
     def add(self, inst: OasisInstance, job: int, workers: np.ndarray, ps: np.ndarray) -> None:
-        """g += w_i y_i, v += s_i z_i (Alg. 1, lines 9 and 11), in place."""
+        """G += w_i y_i, v += s_i z_i (Alg. 1, lines 9 and 11), in place."""
         np.add(self.g, np.einsum("ht,r->thr", workers, inst.worker_demand[job]), out=self.g)
         np.add(self.v, np.einsum("kt,r->tkr", ps, inst.ps_demand[job]), out=self.v)
 
@@ -236,7 +236,7 @@ def prices_from_usage(inst: OasisInstance, bounds: PriceBounds, usage: Usage, dt
 
 
 def alpha(inst: OasisInstance, bounds: PriceBounds | None = None) -> float:
-    """alpha = max_r (1, ln U_1^r / L_1, ln U_2^r / L_2) of Theorem 4."""
+    """Alpha = max_r (1, ln U_1^r / L_1, ln U_2^r / L_2) of Theorem 4."""
     b = price_bounds(inst) if bounds is None else bounds
     vals = [1.0, float(np.max(b.log_U1 - b.log_L1)), float(np.max(b.log_U2 - b.log_L2))]
     return max(vals)

@@ -162,7 +162,8 @@ class JobPricer:
 
     def schedules(self, min_payoff: float) -> list[PricingResult]:
         """Of the last :meth:`price` call: the cheapest schedule of every completion slot whose
-        payoff exceeds ``min_payoff`` (the best first)."""
+        payoff exceeds ``min_payoff`` (the best first).
+        """
         if self._last is None:
             return []
         payoff = self._last[-1]

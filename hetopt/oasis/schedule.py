@@ -9,8 +9,9 @@ the instance alone: it shares no code with the models or the algorithms.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -89,7 +90,7 @@ class OasisSolution(Solution):
         (t_hat_i - a_i) - gamma3_i for admitted jobs whose utility has a target.
     payoffs : dict int -> float
         mu_i of every job as decided online (OASiS only).
-    details : dict
+    info : dict
         Method-specific extras (price bounds, unfinished jobs of a baseline, ...).
     """
 
@@ -98,7 +99,7 @@ class OasisSolution(Solution):
     schedules: Mapping[int, JobSchedule] = field(default_factory=dict)
     timeliness: Mapping[int, float] = field(default_factory=dict)
     payoffs: Mapping[int, float] = field(default_factory=dict)
-    details: Mapping[str, Any] = field(default_factory=dict)
+    info: Mapping[str, Any] = field(default_factory=dict)
 
 
 def schedule_utility(inst: OasisInstance, sched: JobSchedule) -> float:
@@ -126,7 +127,7 @@ def make_solution(
     solver: str = "",
     message: str = "",
     payoffs: Mapping[int, float] | None = None,
-    details: Mapping[str, Any] | None = None,
+    info: Mapping[str, Any] | None = None,
 ) -> OasisSolution:
     """Assemble an :class:`OasisSolution`, recomputing utility and timeliness from the schedules."""
     from ..result import relative_gap
@@ -142,7 +143,7 @@ def make_solution(
     return OasisSolution(
         status=status, objective=total, bound=bound, gap=relative_gap(total, bound), wall_time=wall_time,
         solver=solver, sense="max", message=message, total_utility=total, admitted=tuple(scheds),
-        schedules=scheds, timeliness=timeliness, payoffs=dict(payoffs or {}), details=dict(details or {}),
+        schedules=scheds, timeliness=timeliness, payoffs=dict(payoffs or {}), info=dict(info or {}),
     )
 
 

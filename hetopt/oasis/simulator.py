@@ -9,7 +9,7 @@ servers.  The event loop knows nothing about the policies (one signature for all
 
 Jobs that have not completed by T earn nothing; their partial allocations are dropped from
 the returned schedules (which keeps (4)-(5) and makes the schedules a feasible solution of
-(1)-(13) with the same utility) and listed in ``details["unfinished"]``.
+(1)-(13) with the same utility) and listed in ``info["unfinished"]``.
 """
 
 from __future__ import annotations
@@ -135,8 +135,8 @@ def simulate(inst: OasisInstance, policy: Policy) -> OasisSolution:
     Returns
     -------
     OasisSolution
-        status FEASIBLE; ``details["unfinished"]`` lists jobs that arrived but did not
-        complete by T, ``details["events"]`` the number of policy calls.
+        status FEASIBLE; ``info["unfinished"]`` lists jobs that arrived but did not
+        complete by T, ``info["events"]`` the number of policy calls.
     """
     start = time.perf_counter()
     T, H, K = inst.horizon, inst.n_worker_servers, inst.n_ps_servers
@@ -168,4 +168,4 @@ def simulate(inst: OasisInstance, policy: Policy) -> OasisSolution:
     unfinished = [i for i in cl.arrived if i not in cl.done]
     return make_solution(inst, scheds, status=Status.FEASIBLE, wall_time=time.perf_counter() - start,
                          solver=policy.name, message=f"{len(scheds)} of {inst.n_jobs} jobs completed",
-                         details={"unfinished": unfinished, "events": events})
+                         info={"unfinished": unfinished, "events": events})

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..report import Table
 from ..result import Certificate, Status
@@ -50,7 +51,7 @@ def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, thr
     Certificate
         ``value`` OASiS's utility, ``reference`` the upper bound on OPT used, ``ratio``
         reference / value, ``limit`` 2 alpha, ``holds`` True / False / None, ``proven`` True
-        when ``holds`` is decided; ``details`` has ``opt_lower``, ``opt_upper``,
+        when ``holds`` is decided; ``info`` has ``opt_lower``, ``opt_upper``,
         ``reference_kind`` ("optimum", "milp bound" or "lp bound") and the checker results.
     """
     on = online(inst)
@@ -82,7 +83,7 @@ def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, thr
         holds = None
     return Certificate(name="2alpha", value=value, reference=upper, ratio=ratio(upper), limit=limit,
                        proven=holds is not None, holds=holds,
-                       details={"opt_lower": lower, "opt_upper": upper, "reference_kind": kind,
+                       info={"opt_lower": lower, "opt_upper": upper, "reference_kind": kind,
                                 "offline_status": off.status.value, "admitted_online": len(on.admitted),
                                 "admitted_offline": len(off.admitted), "offline_time": off.wall_time})
 
@@ -90,7 +91,7 @@ def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, thr
 def _evaluate(inst: OasisInstance, time_limit: float) -> dict[str, Any]:
     c = validate_ratio(inst, time_limit=time_limit)
     return {"servers": inst.n_worker_servers + inst.n_ps_servers, "max_priority": max(u.gamma1 for u in inst.utility),
-            "oasis": c.value, "opt": c.reference, "kind": c.details["reference_kind"], "ratio": c.ratio,
+            "oasis": c.value, "opt": c.reference, "kind": c.info["reference_kind"], "ratio": c.ratio,
             "limit": c.limit, "holds": c.holds, "instance": inst.to_dict()}
 
 

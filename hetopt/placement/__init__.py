@@ -27,20 +27,46 @@ Examples
 from .baselines import build_las, las, optimus, optimus_lb
 from .categories import categories, category_at, category_index, iter_categories, n_categories
 from .checker import check_schedule
-from .evaluate import (PlacementSolution, average_jct, check_assignment, equal_share_jct, fairness, heterogeneity_degree,
-                       job_jct, job_metrics, make_solution, worker_samples)
+from .evaluate import (
+                       PlacementSolution,
+                       average_jct,
+                       check_assignment,
+                       equal_share_jct,
+                       fairness,
+                       heterogeneity_degree,
+                       job_jct,
+                       job_metrics,
+                       make_solution,
+                       worker_samples,
+)
 from .exact import exhaustive, solve_exact
-from .generators import TABLE_III, generate_instance, job_throughputs, paper_throughputs, perturb_throughput, scale_heterogeneity
+from .generators import (
+                       TABLE_III,
+                       generate_instance,
+                       job_throughputs,
+                       paper_throughputs,
+                       perturb_throughput,
+                       scale_heterogeneity,
+)
 from .has import has
 from .instance import PlacementInstance
-from .matching_market import (MarketResult, constricted_set, matching_market, p3_assignment, p3_optimum, preferred_graph,
-                              sum_top)
+from .kind import KIND
+from .matching_market import (
+                       MarketResult,
+                       constricted_set,
+                       matching_market,
+                       p3_assignment,
+                       p3_optimum,
+                       preferred_graph,
+                       sum_top,
+)
 from .model import build_p1, build_p1_grouped, build_p2, build_p3, build_p3_cvxpy
 from .sampling import job_priority, jps
 from .simulator import SimulationResult, simulate
 from .validate import evaluate_methods, gap_report, instance_key, reset_report
 
 __all__ = [
+    "KIND",
     "check_schedule",
     "PlacementInstance", "PlacementSolution", "average_jct", "job_jct", "job_metrics", "worker_samples", "fairness",
     "equal_share_jct", "heterogeneity_degree", "check_assignment", "make_solution",

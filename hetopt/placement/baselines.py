@@ -23,7 +23,8 @@ def _job_jct(inst: PlacementInstance, i: int, rho_sum: float, rho_min: float, n:
 
 def _greedy(inst: PlacementInstance, split: str) -> np.ndarray:
     """Optimus' greedy: one worker per job, then repeatedly the job with the largest JCT reduction
-    gets its best free worker (highest rho_{i,k}), until every worker is placed (8c)."""
+    gets its best free worker (highest rho_{i,k}), until every worker is placed (8c).
+    """
     S, K = inst.n_jobs, inst.n_workers
     rho, nodes = inst.throughput, inst.nodes
     free = np.ones(K, dtype=bool)

@@ -9,8 +9,8 @@ which lets the sampling scheme (Algorithm 3) draw from huge Psi without enumerat
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from math import comb
-from typing import Iterator
 
 from ..errors import InstanceError
 

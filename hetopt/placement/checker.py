@@ -39,7 +39,7 @@ def check_schedule(inst: PlacementInstance, sol: Any, *, split: str | None = Non
     CheckReport
         ``violations`` names (8b) (a job without a worker), a malformed assignment or a
         misreported metric; ``objective`` is the average JCT recomputed from the
-        assignment (None when the assignment is malformed); ``details["jct"]`` the
+        assignment (None when the assignment is malformed); ``info["jct"]`` the
         per-job JCTs.
     """
     assignment = getattr(sol, "assignment", sol)

@@ -158,7 +158,7 @@ class PlacementSolution(Solution):
     category : tuple of int or None
         (K_1, ..., K_S) of the placement.
     info : dict
-        Method-specific details (iterations, categories examined, P3 route, ...).
+        Method-specific info (iterations, categories examined, P3 route, ...).
     """
 
     assignment: np.ndarray

@@ -31,7 +31,7 @@ identical workers, H = 1).  The ordering of the types per job is kept.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -98,7 +98,8 @@ PAPER_HETEROGENEITY = 1.15
 
 def paper_throughputs(model: str) -> np.ndarray:
     """Samples/s of a Table III model on (V100, P100, T4) in the ``"paper"`` setting (before the
-    heterogeneity knob): the paper's published values where given, Gavel-derived otherwise."""
+    heterogeneity knob): the paper's published values where given, Gavel-derived otherwise.
+    """
     if model not in TABLE_III:
         raise InstanceError(f"model is {model!r}; expected one of {list(TABLE_III)}")
     g = job_throughputs(model)  # Gavel (V100, P100, K80) of the proxy

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -81,6 +82,9 @@ class PlacementInstance:
     InstanceError
         Naming the field, the index and the expected form.
     """
+
+    #: The ``kind`` key of this class's JSON (the registry's name of the paper).
+    KIND: ClassVar[str] = KIND
 
     throughput: np.ndarray
     dataset_size: np.ndarray
@@ -200,7 +204,7 @@ class PlacementInstance:
         members = [np.flatnonzero(labels == g) for g in range(len(keys))]
         return labels, members
 
-    def subset(self, jobs: Sequence[int], epochs: Sequence[float] | None = None) -> "PlacementInstance":
+    def subset(self, jobs: Sequence[int], epochs: Sequence[float] | None = None) -> PlacementInstance:
         """The instance restricted to ``jobs`` (all workers kept), optionally with new epochs."""
         from ..inputs import job_indices
 
@@ -236,11 +240,11 @@ class PlacementInstance:
         return text
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "PlacementInstance":
+    def from_dict(cls, data: dict[str, Any]) -> PlacementInstance:
         check_header(data, KIND, SCHEMA_VERSION, cls._FIELDS, ("throughput", "dataset_size", "epochs"))
         return cls(**{k: data[k] for k in cls._FIELDS if k in data}, **meta_kwargs(data))
 
     @classmethod
-    def from_json(cls, text_or_path: str | Path) -> "PlacementInstance":
+    def from_json(cls, text_or_path: str | Path) -> PlacementInstance:
         """Read an instance from JSON text or a file path."""
         return cls.from_dict(read_json(text_or_path))

@@ -21,8 +21,9 @@ every category (the paper's initialization).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -116,7 +117,8 @@ def preferred_graph(gamma: np.ndarray, category: Sequence[int], *, ties: bool = 
 
 def _alternating_reach(free: list, neighbors, match: dict) -> tuple[set, set]:
     """Slots and workers reachable from the unmatched slots ``free`` by alternating paths
-    (any edge from a slot, the matching edge from a worker): the Hall violator of Koenig's proof."""
+    (any edge from a slot, the matching edge from a worker): the Hall violator of Koenig's proof.
+    """
     seen_slots, seen_workers, stack = set(free), set(), list(free)
     while stack:
         s = stack.pop()

@@ -22,7 +22,7 @@ represented by tangent cuts added by outer approximation (HiGHS).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pyomo.environ as pyo
@@ -221,7 +221,8 @@ def build_p2(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteMo
 
 def build_p3(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteModel:
     """P3, eq. (18): maximize total throughput sum sigma rho for a category (a transportation ILP,
-    totally unimodular, so its LP relaxation is integral)."""
+    totally unimodular, so its LP relaxation is integral).
+    """
     cat = check_category(inst, category)
     S = inst.n_jobs
     m = _base(inst, "P3")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -111,7 +112,8 @@ def gap_report(n: int = 20, *, seed: int = 0, n_jobs: int = 4, n_workers: int = 
 
 def reset_report(inst, methods: Sequence[str] = ("has", "jps", "optimus_lb", "exact"), gavel_scale_factor: int | None = 5) -> Table:
     """Static vs dynamic policies (Fig. 17): average JCT and makespan with and without reset events,
-    and Gavel (dynamic only) with a fixed scale factor per job."""
+    and Gavel (dynamic only) with a fixed scale factor per job.
+    """
     from .simulator import simulate
 
     t = Table("placement: static vs dynamic policies (reset on every completion)",

@@ -20,7 +20,7 @@ ticks.
 
 from ._common import MISSING_MATPLOTLIB
 from .curves import jct_cdf, ratio_vs_bound, sweep
-from .gantt import GANTT_BY_KIND, gantt
+from .gantt import gantt
 from .intervals import TIME_UNITS, contention_gantt, hare_gantt, placement_gantt, throughput_bars
 from .prices import price_curve
 from .slots import allocation_heatmap, gavel_allocation_heatmap, gavel_gantt, hadar_gantt, oasis_gantt
@@ -40,7 +40,6 @@ __all__ = [
     "ratio_vs_bound",
     "price_curve",
     "sweep",
-    "GANTT_BY_KIND",
     "TIME_UNITS",
     "MISSING_MATPLOTLIB",
 ]

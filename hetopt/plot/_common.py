@@ -7,7 +7,8 @@ decides where figures go.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -45,7 +46,8 @@ def new_axes(ax: Any, figsize: tuple[float, float]) -> Any:
 
 def start_at_zero(ax: Any) -> None:
     """Start the time axis at 0, unless the axes share x with others (then autoscaling decides,
-    so that stacked charts of different lengths keep one common range)."""
+    so that stacked charts of different lengths keep one common range).
+    """
     if len(ax.get_shared_x_axes().get_siblings(ax)) <= 1:
         ax.set_xlim(left=0)
 

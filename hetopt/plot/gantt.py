@@ -1,25 +1,17 @@
-"""One Gantt chart entry point for every schedule type, dispatching on the instance's kind."""
+"""One Gantt chart entry point for every schedule type, dispatching on the instance's kind.
+
+The chart of each kind is the adapter its :class:`~hetopt.contract.Kind` names (``kind.plot``).
+"""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
-from ..api import kind_of
+from ..errors import ArgumentError
+from ..registry import kind_of
 from ._common import require_pyplot
-from .intervals import contention_gantt, hare_gantt, placement_gantt
-from .slots import gavel_gantt, hadar_gantt, oasis_gantt
 
-__all__ = ["gantt", "GANTT_BY_KIND"]
-
-#: The chart drawn for each instance kind.
-GANTT_BY_KIND: dict[str, Callable[..., Any]] = {
-    "hare": hare_gantt,
-    "oasis": oasis_gantt,
-    "hadar": hadar_gantt,
-    "contention": contention_gantt,
-    "placement": placement_gantt,
-    "gavel": gavel_gantt,
-}
+__all__ = ["gantt"]
 
 
 def gantt(instance: Any, solution_or_result: Any, ax: Any = None, **options: Any) -> Any:
@@ -54,8 +46,8 @@ def gantt(instance: Any, solution_or_result: Any, ax: Any = None, **options: Any
     ------
     ImportError
         When matplotlib is missing (``pip install "hetopt[plot]"``).
-    hetopt.errors.InstanceError
-        When ``instance`` is not a hetopt instance.
+    hetopt.errors.ArgumentError
+        When ``instance`` is not a hetopt instance, or its kind has no chart.
     TypeError
         When the result does not belong to the instance's kind.
 
@@ -69,4 +61,7 @@ def gantt(instance: Any, solution_or_result: Any, ax: Any = None, **options: Any
     """
     require_pyplot()
     kind = kind_of(instance)
-    return GANTT_BY_KIND[kind](instance, solution_or_result, ax, **options)
+    adapter = kind.load("plot")
+    if adapter is None:
+        raise ArgumentError(f"kind {kind.name} has no Gantt chart (its Kind names no plot adapter)")
+    return adapter(instance, solution_or_result, ax, **options)

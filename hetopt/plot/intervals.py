@@ -8,7 +8,8 @@ carry a ``gid`` naming what they show ("compute", "sync", "forward", "backward",
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 

@@ -15,8 +15,9 @@ builder and that its ``doc`` carries the equation label.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 __all__ = ["card_rows", "check_card", "run_notebook", "notebook_images", "check_notebook_figures", "notebook_errors",
            "notebook_text", "notebook_answer", "check_stored_notebook"]
@@ -164,7 +165,8 @@ def notebook_answer(nb: Any, name: str) -> Any:
 
 def check_stored_notebook(path: str | Path) -> int:
     """Assert a stored notebook has no outputs or execution counts and never chooses a matplotlib
-    backend (``matplotlib.use``: the reader's Jupyter decides).  Returns its number of code cells."""
+    backend (``matplotlib.use``: the reader's Jupyter decides).  Returns its number of code cells.
+    """
     import nbformat
 
     nb = nbformat.read(str(path), as_version=4)

@@ -14,8 +14,8 @@ So that users can property-test their own code against the package's instances::
         with pytest.raises(hetopt.InstanceError, match=case.field):
             hetopt.load_instance(case.data)
 
-Valid instances come from each paper's seeded generator at small sizes (they solve exactly in
-well under a second).  Invalid ones start from a valid instance's ``to_dict()`` and break one
+Valid instances come from each kind's ``example(seed, size)`` (its :class:`~hetopt.contract.Kind`
+in the registry; they solve exactly in well under a second), so a kind you register is covered too.  Invalid ones start from a valid instance's ``to_dict()`` and break one
 thing, from :data:`CORRUPTIONS`; every case is one the loader must reject with an
 :class:`~hetopt.errors.InstanceError` (a bad field names ``case.field``).
 
@@ -34,61 +34,24 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without hypothesis
     raise ImportError('hetopt.testing.strategies needs hypothesis: pip install "hetopt[test]"') from exc
 
-__all__ = ["KIND_GENERATORS", "CORRUPTIONS", "InvalidCase", "corrupt", "numeric_fields", "instances", "instance_data",
+__all__ = ["CORRUPTIONS", "InvalidCase", "corrupt", "numeric_fields", "instances", "instance_data",
            "invalid_instance_data"]
 
 
-def _placement(seed: int, size: int):
-    from ..placement.generators import generate_instance
+def _kind(kind: str) -> Any:
+    from ..errors import ArgumentError
+    from ..registry import kinds
 
-    return generate_instance(n_jobs=2 + size % 3, n_workers=4 + size, seed=seed)
-
-
-def _hare(seed: int, size: int):
-    from ..hare.generators import random_instance
-
-    return random_instance(seed=seed, n_jobs=2 + size % 2, n_gpus=2, max_total_tasks=4 + size)
-
-
-def _oasis(seed: int, size: int):
-    from ..oasis.generator import generate_instance
-
-    return generate_instance(2 + size, 4 + size, 2, 2, seed=seed, epochs_range=(2, 6), chunks_range=(2, 4))
-
-
-def _contention(seed: int, size: int):
-    from ..contention.workload import tiny_instance
-
-    return tiny_instance(seed=seed, n_jobs=2 + size % 2)
-
-
-def _hadar(seed: int, size: int):
-    from ..hadar.instance import generate_instance
-
-    return generate_instance(2 + size % 3, 2, seed=seed)
-
-
-def _gavel(seed: int, size: int):
-    from ..gavel.workload import generate_workload
-
-    return generate_workload(2 + size, capacity=(2, 2, 2), jobs_per_hour=2.0, seed=seed)
-
-
-#: kind -> generator(seed, size) of a small valid instance
-KIND_GENERATORS = {"placement": _placement, "hare": _hare, "oasis": _oasis, "contention": _contention,
-                   "hadar": _hadar, "gavel": _gavel}
-
-
-def _kind(kind: str) -> str:
-    if kind not in KIND_GENERATORS:
-        raise ValueError(f"kind is {kind!r}; expected one of {', '.join(KIND_GENERATORS)}")
-    return kind
+    found = kinds()
+    if kind not in found:
+        raise ArgumentError(f"kind is {kind!r}; expected one of {', '.join(found)}")
+    return found[kind]
 
 
 def instances(kind: str, *, max_size: int = 3) -> st.SearchStrategy:
     """Small valid instances of ``kind`` (seeded generator; ``size`` in ``0..max_size``)."""
-    gen = KIND_GENERATORS[_kind(kind)]
-    return st.builds(lambda seed, size: gen(seed, size), st.integers(0, 2**31 - 1), st.integers(0, max_size))
+    example = _kind(kind).example
+    return st.builds(lambda seed, size: example(seed, size), st.integers(0, 2**31 - 1), st.integers(0, max_size))
 
 
 def instance_data(kind: str, *, max_size: int = 3) -> st.SearchStrategy:
@@ -174,7 +137,9 @@ def corrupt(data: dict, corruption: str, field: str | None, index: int = 0) -> I
     if corruption == "unknown_key":
         return InvalidCase({**data, "no_such_field": 1}, "no_such_field", corruption)
     if corruption == "wrong_kind":
-        other = next(k for k in KIND_GENERATORS if k != data["kind"])
+        from ..registry import kinds
+
+        other = next(k for k in kinds() if k != data["kind"])
         return InvalidCase({**data, "kind": other}, None, corruption)
     if corruption == "no_kind":
         data.pop("kind")

@@ -229,10 +229,10 @@ CELLS = [
     16 servers x 4 GPUs. We multiply **both** the iterations and the arrival window by 0.05: the same offered
     load, so the same queueing and contention, with 20 times fewer events. (Scaling the iterations alone would
     leave the cluster idle and every policy would give the same JCTs.) These are the runs behind the ledger's
-    fast claims (`hetopt.claims.contention_runs.workload(0.05)`).
+    fast claims (`hetopt.claims.contention.runs.workload(0.05)`).
     """),
     ("code", r"""
-    from hetopt.claims.contention_runs import FAST_SCALE, workload
+    from hetopt.claims.contention.runs import FAST_SCALE, workload
 
     w = workload(FAST_SCALE)
     print(f"{w.n_jobs} jobs, iterations {w.iterations.min()}-{w.iterations.max()}, arrivals in "
@@ -348,7 +348,7 @@ CELLS = [
     SRSF(n) under both accountings, against the paper's numbers.
     """),
     ("code", r"""
-    from hetopt.claims.contention_runs import QUICK_SCALE, gains
+    from hetopt.claims.contention.runs import QUICK_SCALE, gains
 
     from hetopt.claims import get_sweep
     from hetopt.plot import sweep

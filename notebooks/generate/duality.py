@@ -176,7 +176,7 @@ primal_points = {
     "LP optimum x*": star.x,
     "x* / 2": {c: v / 2 for c, v in star.x.items()},
 }
-first = online(C, record_prices=True).details["prices"][0]  # the initial prices L1, L2 of Alg. 1
+first = online(C, record_prices=True).info["prices"][0]  # the initial prices L1, L2 of Alg. 1
 oasis_trace = dual_fitting_trace(C)
 price_points = {
     "p = q = 0": Prices.zeros(C),
@@ -323,8 +323,8 @@ OASiS used grew as the jobs arrived.
 
 code(r"""
 run = online(C, record_prices=True)
-order = sorted(run.details["prices"], key=lambda i: (int(C.arrival[i]), i))
-seen = [run.details["prices"][i] for i in order] + [oasis_trace.final_prices]
+order = sorted(run.info["prices"], key=lambda i: (int(C.arrival[i]), i))
+seen = [run.info["prices"][i] for i in order] + [oasis_trace.final_prices]
 fig, ax = plt.subplots(figsize=(7, 3.4))
 for r in range(C.n_resources):
     ax.plot(range(len(seen)), [capacity_term(C, Prices(s.p * (np.arange(C.n_resources) == r), 0 * s.q)) for s in seen],

@@ -179,7 +179,7 @@ $$\underbrace{z_{RL}}_{\text{relaxation, proven}} \;\le\; z^\star \;\le\; \under
 
 `solve_exact` proves $z^\star$ (CP-SAT by default; the big-M MILP with HiGHS is a second engine, cross-checked
 here). `validate_ratio` returns a `Certificate`: `holds` is judged only when the reference is a **proven** optimum
-(otherwise None), and `details` also compares against the relaxation bound, which is what the proof's chain of
+(otherwise None), and `info` also compares against the relaxation bound, which is what the proof's chain of
 lemmas actually bounds.
 """)
 

@@ -161,7 +161,7 @@ from hetopt.oasis.online import arrival_order
 print(" job  a_i  max GPU price seen   payoff mu_i   decision   completion  utility")
 seen_max = []
 for i in arrival_order(inst):
-    p = on.details["prices"][i].p[..., inst.resource_names.index("gpu")]
+    p = on.info["prices"][i].p[..., inst.resource_names.index("gpu")]
     seen_max.append(p.max())
     adm = i in on.schedules
     done = on.schedules[i].completion if adm else "-"
@@ -179,7 +179,7 @@ payoff (right):
 code(r"""
 last = arrival_order(inst)[-1]
 gpu_r = inst.resource_names.index("gpu")
-P = on.details["prices"][last].p[..., gpu_r]  # shape (T, H)
+P = on.info["prices"][last].p[..., gpu_r]  # shape (T, H)
 fig, ax = plt.subplots(1, 2, figsize=(11, 3.6))
 im = ax[0].imshow(np.log10(P.T), aspect="auto", origin="lower", cmap="viridis",
                   extent=(0.5, inst.horizon + 0.5, -0.5, inst.n_worker_servers - 0.5))

@@ -74,7 +74,7 @@ def test_cli_runs_the_sweep(capsys):
 def test_lemma2_ratio_by_hand():
     # all-at-zero instance: x-hat = 0 except the sink (35), so H = 0.5 for the six unit jobs and 1 for the heavy
     # one; Algorithm 1 runs the unit jobs first on the one GPU: after the sixth, prefix work 6 > 2 H = 1
-    from hetopt.claims.hare_checks import lemma_ratios
+    from hetopt.claims.hare.checks import lemma_ratios
     from hetopt.hare import solve_relaxation, theorem4_counterexample
 
     inst = theorem4_counterexample()

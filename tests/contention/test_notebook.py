@@ -36,7 +36,7 @@ def test_model_mapping_printed_from_the_built_model(nb):
 
 
 def test_contention_happens_and_changes_the_jcts(nb):
-    from hetopt.claims.contention_runs import FAST_SCALE, workload
+    from hetopt.claims.contention.runs import FAST_SCALE, workload
     from hetopt.contention import ada_srsf, srsf
 
     w = workload(FAST_SCALE)

@@ -136,6 +136,6 @@ def test_check_report_recomputes_the_objective():
     assert isinstance(rep, CheckReport) and rep.ok
     # finishes 10 and 4 (test_memory_makes_jobs_wait), both arrive at 0: eq. (6) = 14
     assert rep.objective == pytest.approx(14.0)
-    assert rep.details["finish"].tolist() == [10.0, 4.0]
+    assert rep.info["finish"].tolist() == [10.0, 4.0]
     unrecorded = check_schedule(inst, ada_srsf(inst))
     assert not unrecorded.ok and unrecorded.objective is None

@@ -35,4 +35,4 @@ def test_checker_names_violations():
     if sum(inst.scale_factor) > inst.capacity[0]:
         assert any("capacity" in v for v in check_schedule(inst, crowded).violations)
     assert not check_schedule(inst, crowded).ok
-    np.testing.assert_allclose(check_schedule(inst, sim).details["completion"], sim.completion, rtol=1e-9)
+    np.testing.assert_allclose(check_schedule(inst, sim).info["completion"], sim.completion, rtol=1e-9)

@@ -126,7 +126,7 @@ def test_checker_takes_a_solution_and_checks_its_reported_utility():
     sol = solve_exact(inst)
     rep = check_schedule(inst, sol)
     assert isinstance(rep, CheckReport) and rep.ok
-    np.testing.assert_array_equal(rep.details["finish_slot"], sol.finish_slot)
+    np.testing.assert_array_equal(rep.info["finish_slot"], sol.finish_slot)
     lie = replace(sol, total_utility=sol.total_utility + 1.0)
     assert any(v.startswith("(P1)") for v in check_schedule(inst, lie).violations)
 

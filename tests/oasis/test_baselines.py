@@ -42,7 +42,7 @@ def test_baselines_are_feasible(seed):
         s = fn(inst)
         rep = check_schedule(inst, s)
         assert rep.ok, (s.solver, rep.violations)
-        assert set(s.details["unfinished"]).isdisjoint(s.admitted)
+        assert set(s.info["unfinished"]).isdisjoint(s.admitted)
 
 
 def test_round_robin_placement():

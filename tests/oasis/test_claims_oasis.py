@@ -57,7 +57,7 @@ def test_online_with_cap_is_feasible_and_reports_the_alpha_used():
     inst = generate_instance(20, 30, 8, 8, seed=1)
     sol = online(inst, log_ratio_cap=15)
     assert check_schedule(inst, sol).ok
-    assert sol.details["alpha_used"] <= 15 + 1e-9 < sol.details["alpha"]
+    assert sol.info["alpha_used"] <= 15 + 1e-9 < sol.info["alpha"]
 
 
 def test_long_double_prices_are_positive_where_double_underflows():

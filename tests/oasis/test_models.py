@@ -73,7 +73,7 @@ def test_offline_extracted_schedules_match_solver_objective():
     sol = solve_exact(inst)
     rep = check_schedule(inst, sol)
     assert rep.ok, rep.violations
-    assert sol.details["solver_objective"] == pytest.approx(sol.total_utility, rel=OBJ_RTOL, abs=1e-9)
+    assert sol.info["solver_objective"] == pytest.approx(sol.total_utility, rel=OBJ_RTOL, abs=1e-9)
 
 
 def _columns(inst, seed):

@@ -54,7 +54,7 @@ def test_wrong_plan_falls_back_to_the_full_milp(monkeypatch):
     monkeypatch.setattr(plan_mod, "plan_relaxation", empty_plan)
     s = solve_exact(inst, engine="plan")
     assert ref.total_utility > 0
-    assert s.details["route"] == "plan relaxation + full MILP"
+    assert s.info["route"] == "plan relaxation + full MILP"
     assert s.is_optimal and s.total_utility == pytest.approx(ref.total_utility, rel=OBJ_RTOL)
 
 
@@ -79,13 +79,13 @@ def test_unknown_engine_names_the_choices():
 def test_plan_route_certifies_the_hard_30_job_seed():
     """bench_instance(30, seed=2): the seed the Pyomo model did not prove within 60 s.  1183.0630567
     is the Pyomo model's certified optimum from an unlimited run (93 s), an independent route."""
-    from hetopt.oasis.bench_scale import bench_instance
+    from hetopt.bench.oasis import bench_instance
 
     inst = bench_instance(30, seed=2)
     s = solve_exact(inst, engine="plan")
     assert s.is_optimal and check_schedule(inst, s).ok
     assert s.total_utility == pytest.approx(1183.0630567396709, rel=1e-7)
-    assert s.details["plan_bound"] >= s.total_utility * (1 - 1e-9)
+    assert s.info["plan_bound"] >= s.total_utility * (1 - 1e-9)
 
 
 def test_options_that_do_not_apply_are_errors():

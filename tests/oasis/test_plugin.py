@@ -40,7 +40,7 @@ def test_user_policy_through_simulate(one_job):
     assert sol.schedules[0].workers.sum(axis=0).tolist() == [10, 10, 10, 0]
     assert sol.total_utility == pytest.approx(10.0)
     idle = simulate(one_job, Idle())
-    assert idle.total_utility == 0.0 and idle.details["unfinished"] == [0]
+    assert idle.total_utility == 0.0 and idle.info["unfinished"] == [0]
 
 
 def test_cluster_try_place_all_or_nothing(one_job):

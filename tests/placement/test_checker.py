@@ -18,7 +18,7 @@ def test_solutions_pass_and_the_objective_is_recomputed(two_jobs):
         rep = check_schedule(two_jobs, sol)
         assert isinstance(rep, CheckReport) and rep.ok, rep.violations
         assert rep.objective == pytest.approx(sol.average_jct, rel=1e-12)
-        assert rep.details["jct"].shape == (2,)
+        assert rep.info["jct"].shape == (2,)
     # the optimum of the package's doctest (Liu et al. Table/example numbers, 10592.0)
     assert check_schedule(two_jobs, solve_exact(two_jobs)).objective == pytest.approx(10592.0, abs=0.05)
 

@@ -88,7 +88,7 @@ def test_master_bound_above_the_incumbent_is_caught(monkeypatch):
     on this instance; solve_exact must notice (bound above an achieved value), retry with the default
     tolerances and still certify the exhaustive optimum."""
     import hetopt.placement.exact as exact_mod
-    from hetopt.claims.placement_experiments import paper_instance
+    from hetopt.claims.placement.experiments import paper_instance
 
     inst = paper_instance(9, 1.5)
     ref = exhaustive(inst).objective

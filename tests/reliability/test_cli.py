@@ -31,7 +31,7 @@ def test_validate_exit_code_follows_violations(monkeypatch, capsys, violations, 
 
 def test_every_validate_table_counts_violations(monkeypatch):
     """The real sweeps set ``violations`` (0 on a passing run), so the exit code can see them."""
-    from hetopt.gavel.commands import validate
+    from hetopt.gavel.kind import validate
 
     t = validate(n=1)
     assert t.violations == 0

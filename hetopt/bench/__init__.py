@@ -1,0 +1,30 @@
+"""Benchmarks (``hetopt bench KIND``): times and ratios of the methods, measured in one run.
+
+One module per paper (``hetopt.bench.hare``, ...), named by the paper's
+:class:`~hetopt.contract.Kind` (``kind.bench``), each with ``bench(quick=False) -> list[Table]``;
+:mod:`hetopt.bench.scale` has the "largest instance certified within a time limit" table they
+share.  Timings on a shared machine are inflated; the ratios between methods come from the same
+run.
+"""
+
+from __future__ import annotations
+
+from ..registry import get_kind, kinds
+from ..report import Table
+
+__all__ = ["run", "available"]
+
+
+def available() -> list[str]:
+    """The kinds that have benchmarks, in registry order."""
+    return [name for name, kind in kinds().items() if kind.bench]
+
+
+def run(kind: str, *, quick: bool = False) -> list[Table]:
+    """The benchmark tables of ``kind`` (``quick``: small sizes and limits)."""
+    from ..errors import ArgumentError
+
+    k = get_kind(kind)
+    if k.bench is None:
+        raise ArgumentError(f"kind {kind!r} has no benchmarks; kinds with benchmarks: {', '.join(available())}")
+    return k.load("bench").bench(quick=quick)

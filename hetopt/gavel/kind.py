@@ -1,0 +1,93 @@
+"""Gavel in the registry (:class:`hetopt.contract.Kind`): the baseline the papers compare against."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ..contract import Kind, Method
+from ..errors import HetoptError
+from ..report import Table
+from ..validate import instance_digest
+from .allocation import allocate, solve_exact
+from .checker import check_schedule
+from .instance import GavelInstance
+from .policies import POLICIES
+from .simulator import simulate
+from .workload import generate_workload
+
+__all__ = ["KIND", "example", "export_model", "validate"]
+
+_SPAN = "makespan (s) if the allocation were kept until every job finished"
+_SIM = "average JCT (s) of the simulated rounds"
+
+
+def example(seed: int, size: int) -> GavelInstance:
+    """A small workload: 2 + ``size`` jobs on 2 GPUs of each type, 2 jobs per hour."""
+    return generate_workload(2 + size, capacity=(2, 2, 2), jobs_per_hour=2.0, seed=seed)
+
+
+def validate(n: int = 20, *, seed: int = 0) -> Table:
+    """Seeded workloads: every simulation completes every job, and no job finishes before its
+    lower bound ``arrival + total_steps / max_r throughput``.
+    """
+    t = Table(f"gavel: {n} seeded workloads (8 jobs, 2 GPUs per type, 4 jobs/hour), every policy simulated",
+              ["policy", "workloads", "all jobs complete", "JCT >= isolated bound", "mean avg JCT (h)"])
+    insts = [generate_workload(8, capacity=(2, 2, 2), jobs_per_hour=4.0, seed=seed + k) for k in range(n)]
+    for name in POLICIES:
+        ok = lb = 0
+        jcts = []
+        for inst in insts:
+            r = simulate(inst, name, record_rounds=False)
+            ok += bool(np.all(np.isfinite(r.completion)))
+            bound = inst.total_steps / inst.effective_throughput().max(axis=1)
+            lb += bool(np.all(r.jct >= bound * (1 - 1e-9)))
+            jcts.append(r.average_jct / 3600)
+        t.add(name, n, ok, lb, float(np.mean(jcts)))
+        t.violations = (t.violations or 0) + (n - ok) + (n - lb)
+    t.notes.append(f"{len({instance_digest(i) for i in insts})} distinct instances among {n} seeds")
+    return t
+
+
+def export_model(inst: GavelInstance):
+    """Not available: Gavel's policies are CVXPY problems (``hetopt.gavel.build_*``), not Pyomo models."""
+    raise HetoptError("gavel instances have no Pyomo model to export; build the CVXPY problem with "
+                      "hetopt.gavel.build_max_min_fairness (or another build_*) and write it with cvxpy")
+
+
+_POLICY_TEXT = {
+    "max_min_fairness": "Gavel's heterogeneity-aware max-min fairness LP (the _perf policy)",
+    "max_sum_throughput": "Gavel's maximum total effective throughput LP",
+    "min_total_duration": "Gavel's minimum makespan policy (min-total-duration)",
+    "fifo": "Gavel's heterogeneity-aware FIFO",
+}
+
+KIND = Kind(
+    name="gavel",
+    title='Narayanan et al., "Heterogeneity-Aware Cluster Scheduling Policies for Deep Learning Workloads", '
+          'OSDI 2020 (Gavel, the common baseline)',
+    instance=GavelInstance,
+    generate_instance=generate_workload,
+    example=example,
+    check_schedule=check_schedule,
+    solve_exact=solve_exact,
+    simulate=simulate,
+    policies=POLICIES,
+    validate=validate,
+    export_model=export_model,
+    card="models/gavel.md",
+    plot="hetopt.plot.slots:gavel_gantt",
+    claims="hetopt.claims.gavel",
+    bench="hetopt.bench.gavel",
+    methods=(
+        Method("exact", solve_exact, "exact", "The certified minimum makespan of all the jobs present at once "
+               "(the exact min-total-duration LP).", _SPAN, default=True),
+        *(Method(name, functools.partial(allocate, policy=name), "baseline",
+                 f"{_POLICY_TEXT.get(name, name)}, solved once for all the jobs (arrivals ignored).", _SPAN)
+          for name in POLICIES),
+        *(Method(f"simulate_{name}", functools.partial(simulate, policy=name), "baseline",
+                 f"{_POLICY_TEXT.get(name, name)} in Gavel's round-based simulator until every job completes.",
+                 _SIM) for name in POLICIES),
+    ),
+)

@@ -1,0 +1,79 @@
+"""The placement paper's entry in the registry (:class:`hetopt.contract.Kind`)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from ..contract import Kind, Method
+from .baselines import las, optimus, optimus_lb
+from .checker import check_schedule
+from .exact import exhaustive, solve_exact
+from .generators import generate_instance
+from .has import has
+from .instance import PlacementInstance
+from .model import build_p1
+from .sampling import jps
+from .simulator import simulate
+from .validate import gap_report
+
+__all__ = ["KIND", "example", "export_model", "validate"]
+
+_JCT = "average JCT (s) of the placement, eq. (8)"
+
+
+def example(seed: int, size: int) -> PlacementInstance:
+    """A small instance of the paper setting: 2-4 jobs on 4 + ``size`` workers."""
+    return generate_instance(n_jobs=2 + size % 3, n_workers=4 + size, seed=seed)
+
+
+def validate(n: int = 20, *, seed: int = 0):
+    """Certification sweep: every method's JCT over the certified optimum (Figs. 9-10), on ``n``
+    distinct instances of the paper setting (throughput noise 10 % per seed).
+    """
+    return gap_report(n=n, seed=seed)
+
+
+def export_model(inst: PlacementInstance):
+    """The exact per-worker MILP of P1 (``build_p1(form="milp")``)."""
+    return build_p1(inst, form="milp")
+
+
+KIND = Kind(
+    name="placement",
+    title='Liu et al., "Sampling-Based Multi-Job Placement for Heterogeneous Deep Learning Clusters", IEEE TPDS 2024',
+    instance=PlacementInstance,
+    generate_instance=generate_instance,
+    example=example,
+    check_schedule=check_schedule,
+    solve_exact=solve_exact,
+    simulate=simulate,
+    validate=validate,
+    export_model=export_model,
+    card="models/liu2024-placement.md",
+    plot="hetopt.plot.intervals:placement_gantt",
+    claims="hetopt.claims.placement",
+    bench="hetopt.bench.placement",
+    depends_on=("gavel",),
+    methods=(
+        Method("exact", solve_exact, "exact", "The optimum of P1 (eq. (8), with communication) by HiGHS outer "
+               "approximation, with a certified lower bound.", _JCT, default=True),
+        Method("exact_scip", partial(solve_exact, solver="scip"), "exact", "The optimum of P1 solved by SCIP on the "
+               "same model, with SCIP's certified lower bound.", _JCT),
+        Method("exhaustive", exhaustive, "exact", "Exhaustive search over every worker-level assignment, the "
+               "paper's exact baseline of Table IV (small instances only).", _JCT),
+        Method("has", has, "heuristic", "HAS (Section V-C): the best placement over all C(K-1, S-1) categories, "
+               "each solved by the matching-market auction of Algorithm 2.", _JCT),
+        Method("has_hungarian", partial(has, market="assignment"), "heuristic", "HAS with each category's "
+               "assignment problem P3 solved exactly by the Hungarian method instead of the auction.", _JCT),
+        Method("jps", partial(jps, seed=0), "heuristic", "JPS (Algorithm 3): Algorithm 2 on N categories sampled "
+               "from the rear of Psi (seed 0).", _JCT),
+        Method("optimus", optimus, "baseline", "Optimus (Peng et al., EuroSys 2018) as described in Section VI-A: "
+               "greedy marginal gain with the dataset split equally over the workers.", _JCT),
+        Method("optimus_lb", optimus_lb, "baseline", "Optimus-LB: Optimus extended with the proportional workload "
+               "assignment of eqs. (10)-(12).", _JCT),
+        Method("optimus_lb_balanced_gains", partial(optimus_lb, reading="balanced_gains"), "baseline",
+               "Optimus-LB under the reading where the greedy gains are computed with the balanced split.", _JCT),
+        Method("las", las, "baseline", "LAS (Tiresias' Least Attained Service, as used in Section IV-A), solved "
+               "exactly as an ILP.", _JCT),
+    ),
+)
