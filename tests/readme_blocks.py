@@ -16,8 +16,18 @@ def blocks() -> dict[str, str]:
     """Marker name -> the Markdown the package generates for it now."""
     from hetopt import api, claims
 
-    return {"ledger-summary": claims.summary_table(claims.claims()).to_markdown(),
+    return {"papers": papers_table(), "ledger-summary": claims.summary_table(claims.claims()).to_markdown(),
             "methods": api.methods_table().to_markdown()}
+
+
+def papers_table() -> str:
+    """The registry's kinds: paper, subpackage, card."""
+    from hetopt.registry import kinds
+
+    rows = ["| paper | subpackage | card |", "| --- | --- | --- |"]
+    for k in kinds().values():
+        rows.append(f"| {k.title} | `hetopt.{k.name}` | [{k.card}]({k.card}) |")
+    return "\n".join(rows)
 
 
 def pattern(name: str) -> re.Pattern:

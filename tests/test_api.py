@@ -8,7 +8,8 @@ import hetopt
 from hetopt import api
 from hetopt.cli import main
 from hetopt.data import instance_path, list_instances
-from hetopt.errors import HetoptError, InstanceError
+from hetopt.errors import ArgumentError, InstanceError
+from hetopt.registry import kinds
 from hetopt.result import Status
 
 #: a small bundled instance of every kind, on which every method of the kind runs in seconds
@@ -20,11 +21,11 @@ SMALL = {
     "hadar": "hadar2024_small",
     "gavel": "gavel2020_three_jobs",
 }
-KIND_METHODS = [(k, m) for k in SMALL for m in api.commands_module(k).METHODS]
+KIND_METHODS = [(k, m.name) for k in SMALL for m in kinds()[k].methods]
 
 
 def test_every_kind_has_a_small_instance():
-    assert set(SMALL) == set(api.KINDS)
+    assert set(SMALL) == set(kinds())
 
 
 @pytest.mark.parametrize("stem", list_instances())
@@ -33,16 +34,40 @@ def test_every_bundled_instance_loads_by_name_path_and_dict(stem):
     data = json.loads(path.read_text())
     a, b, c = hetopt.load_instance(stem), hetopt.load_instance(path), hetopt.load_instance(data)
     assert type(a) is type(b) is type(c)
-    assert api.kind_of(a) == data["kind"]
+    assert api.kind_of(a).name == data["kind"]
 
 
-@pytest.mark.parametrize("kind", list(api.KINDS))
-def test_categories_cover_every_method_and_name_no_stale_one(kind):
-    names = set(api.commands_module(kind).METHODS)
-    assert set(api.CATEGORIES[kind]) == names
-    assert set(api.CATEGORIES[kind].values()) <= {"exact", "heuristic", "baseline"}
-    for name in names:
+@pytest.mark.parametrize("kind", list(kinds()))
+def test_every_method_has_a_category_a_sentence_and_an_objective(kind):
+    table = hetopt.methods(kind)
+    assert sum(m.default for m in table.values()) == 1
+    for name, m in table.items():
+        assert m.category in ("exact", "heuristic", "baseline")
+        assert m.description.rstrip().endswith("."), f"{kind}.{name}: the description is one full sentence"
+        assert m.objective
         assert "-" not in name, f"{kind}.{name}: method names use underscores"
+
+
+@pytest.mark.parametrize("kind", list(kinds()))
+def test_solve_without_a_method_runs_the_default(kind):
+    inst = hetopt.load_instance(SMALL[kind])
+    default = kinds()[kind].default_method
+    a = hetopt.solve(inst)
+    b = hetopt.solve(inst, default.name)
+    assert type(a) is type(b) and a.objective == pytest.approx(b.objective)
+
+
+def test_solve_takes_paths_names_and_dicts():
+    stem = SMALL["hare"]
+    by_name = hetopt.solve(stem, "algorithm1")
+    by_path = hetopt.solve(str(instance_path(stem)), "algorithm1")
+    by_dict = hetopt.solve(json.loads(instance_path(stem).read_text()), "algorithm1")
+    assert by_name.objective == by_path.objective == by_dict.objective
+
+
+def test_unknown_options_are_named():
+    with pytest.raises(ArgumentError, match="takes no option 'nope'"):
+        hetopt.solve("hare2022_fig1", "algorithm1", nope=1)
 
 
 @pytest.mark.parametrize(("kind", "name"), KIND_METHODS, ids=[f"{k}-{m}" for k, m in KIND_METHODS])
@@ -86,7 +111,7 @@ def test_load_instance_errors_name_the_problem(tmp_path):
     lst.write_text("[1, 2]")
     with pytest.raises(InstanceError, match="JSON list"):
         hetopt.load_instance(lst)
-    with pytest.raises(InstanceError, match="no 'kind'"):
+    with pytest.raises(InstanceError, match="kind is missing"):
         hetopt.load_instance({"jobs": []})
     with pytest.raises(InstanceError, match="kind is 'nope'"):
         hetopt.load_instance({"kind": "nope"})
@@ -96,10 +121,12 @@ def test_load_instance_errors_name_the_problem(tmp_path):
 
 def test_solve_rejects_unknown_methods_and_non_instances():
     inst = hetopt.load_instance("liu2024_table2")
-    with pytest.raises(HetoptError, match="placement methods are: .*exact"):
+    with pytest.raises(ArgumentError, match="placement methods are: .*exact"):
         hetopt.solve(inst, "nope")
-    with pytest.raises(InstanceError, match="expected a hetopt instance"):
-        hetopt.solve({"kind": "placement"}, "exact")
+    with pytest.raises(InstanceError, match="expected a path"):
+        hetopt.solve(42, "exact")
+    with pytest.raises(InstanceError, match="looks like JSON text"):
+        hetopt.load_instance('{"kind": "hare"}')
 
 
 def test_cli_lists_methods_and_solves_with_json(capsys):
@@ -116,6 +143,15 @@ def test_cli_lists_methods_and_solves_with_json(capsys):
                                   ["solve", "liu2024_table2", "--method", "nope"],
                                   ["solve", "--list-methods", "nope"]])
 def test_cli_errors_are_one_line(args, capsys):
-    assert main(args) != 0
+    with pytest.raises(SystemExit) if args[1] == "--list-methods" else _nothing():
+        assert main(args) == 2
     err = capsys.readouterr().err
-    assert err.startswith("hetopt: ") and "Traceback" not in err and err.count("\n") == 1
+    assert err.startswith("hetopt") and "Traceback" not in err and err.count("\n") == 1
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False

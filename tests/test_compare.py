@@ -45,7 +45,7 @@ def test_compare_cli(capsys):
     data = json.loads(capsys.readouterr().out)
     assert [r[0] for r in data["rows"]] == ["exact", "has"] and data["columns"] == list(COLUMNS)
     assert main(["compare", "liu2024_table2", "--methods", "has", "--csv"]) == 0
-    assert capsys.readouterr().out.splitlines()[0].startswith("method,category,status")
+    assert capsys.readouterr().out.splitlines()[0].startswith("method,category,objective_is,status")
     assert main(["compare", "liu2024_table2", "--methods", "nope"]) == 2
     assert "unknown placement methods" in capsys.readouterr().err
 

@@ -103,7 +103,7 @@ def test_gantt_draws_into_given_axes_and_rejects_wrong_inputs(hare_case):
     inst, sol = hare_case
     fig, ax = plt.subplots()
     assert hp.gantt(inst, sol, ax) is ax
-    with pytest.raises(hetopt.InstanceError):
+    with pytest.raises(hetopt.ArgumentError):
         hp.gantt("hare2022_fig1", sol)
     with pytest.raises(TypeError, match="HareSolution"):
         hp.gantt(inst, [1, 2, 3])

@@ -88,7 +88,7 @@ def test_sweep_counts_distinct_instances():
 
 @pytest.mark.parametrize("paper", ["hare", "oasis", "contention", "hadar", "gavel"])
 def test_validate_tables_report_distinct_instances(paper):
-    from hetopt.cli import _paper
+    from hetopt.registry import get_kind
 
-    t = _paper(paper).validate(n=2, seed=0)
+    t = get_kind(paper).validate(n=2, seed=0)
     assert any("distinct instances among 2 seeds" in n for n in t.notes), t.notes
