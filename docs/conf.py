@@ -41,6 +41,10 @@ extensions = [
     "myst_nb",
     "hetopt_docs",
     "hetopt_cli",
+    # MathJax 3 shipped in a wheel and copied into the site: math renders with no network (a CDN
+    # would leave raw \( ... \) on an offline machine).  Chosen over build-time KaTeX, which needs
+    # Node.js and a KaTeX install at build time; this keeps the docs build a pure pip install.
+    "sphinx-mathjax-offline",
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "Thumbs.db", ".DS_Store"]

@@ -25,8 +25,11 @@ from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-#: Modules that are public namespaces without being packages (documented when importable).
-EXTRA_NAMESPACES = ("hetopt.plot",)
+#: Modules that are public namespaces without being packages (documented when importable): every
+#: namespace the README names has a page (tests/docs/test_site.py compares the two lists).
+EXTRA_NAMESPACES = ("hetopt.plot", "hetopt.registry", "hetopt.contract", "hetopt.result", "hetopt.errors",
+                    "hetopt.inputs", "hetopt.solvers", "hetopt.validate", "hetopt.data", "hetopt.report",
+                    "hetopt.testing.strategies")
 
 
 

@@ -35,17 +35,17 @@ def test_home_and_fixed_pages_exist(site):
 
 
 def test_one_page_per_paper_with_its_card():
-    from hetopt.claims import PAPERS
+    from hetopt.claims import papers
 
-    for paper in PAPERS:
+    for paper in papers():
         src = DOCS / "papers" / f"{paper}.md"
         assert src.is_file(), f"no page docs/papers/{paper}.md for paper {paper!r} of hetopt.claims.PAPERS"
 
 
 def test_paper_pages_render_the_cards(site):
-    from hetopt.claims import PAPERS, claims
+    from hetopt.claims import claims, papers
 
-    for paper in PAPERS:
+    for paper in papers():
         src = (DOCS / "papers" / f"{paper}.md").read_text(encoding="utf-8")
         card = re.search(r"```\{include\} \.\./\.\./(models/[\w.-]+\.md)", src)
         assert card, f"docs/papers/{paper}.md does not include a card of models/"
@@ -60,7 +60,7 @@ def test_paper_pages_render_the_cards(site):
 
 
 def test_claims_page_lists_every_claim_and_the_counts(site):
-    from hetopt.claims import PAPERS, claims
+    from hetopt.claims import claims, papers
 
     html = _read(site, "claims.html")
     anchors = ids(html)
@@ -80,7 +80,7 @@ def test_claims_page_lists_every_claim_and_the_counts(site):
     # The summary: counted here from the claims, not by the code that renders the page.
     summary = next(t for t in tables(html) if t[0][:2] == ["paper", "claims"])
     head, body = summary[0], {r[0]: r for r in summary[1:]}
-    by_paper = {p: Counter(c.verdict.value for c in every if c.paper == p) for p in PAPERS}
+    by_paper = {p: Counter(c.verdict.value for c in every if c.paper == p) for p in papers()}
     total = Counter(c.verdict.value for c in every)
     for paper, counts in [*by_paper.items(), ("all", total)]:
         if paper != "all" and not counts:
@@ -97,8 +97,13 @@ def test_api_pages_document_every_public_name(site):
 
     import hetopt
 
+    import sys
+
+    sys.path.insert(0, str(DOCS / "_ext"))
+    from hetopt_docs import EXTRA_NAMESPACES
+
     namespaces = ["hetopt"] + [f"hetopt.{m.name}" for m in pkgutil.iter_modules(hetopt.__path__)
-                               if m.ispkg or m.name == "plot"]
+                               if m.ispkg] + list(EXTRA_NAMESPACES)
     index = _read(site, "api/index.html")
     for name in namespaces:
         exports = getattr(importlib.import_module(name), "__all__", None)
@@ -149,3 +154,26 @@ def test_getting_started_shows_the_readme_commands():
         assert cmd in page, f"docs/getting-started.md lacks the README command {cmd!r}"
     build_cmd = re.search(r'pip install "\.\[docs\]" && sphinx-build [^\n`]+', readme)
     assert build_cmd and build_cmd.group(0) in page, "README's documentation build command differs from the site's"
+
+
+def test_every_namespace_the_readme_names_has_an_api_page(site):
+    """``hetopt.x`` (or ``hetopt.x.y``) named in the README is documented in the API reference."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"\bhetopt(?:\.[a-z_]+)+", readme))
+    pages = {p.stem for p in (site / "api").glob("hetopt*.html")}
+    missing = []
+    for name in sorted(named):
+        parts = name.split(".")
+        # a namespace, or a name inside one (hetopt.validate.sweep is on the page of hetopt.validate)
+        if not any(".".join(parts[:k]) in pages for k in range(len(parts), 1, -1)):
+            missing.append(name)
+    assert missing == [], f"README names namespaces with no API page: {missing}"
+
+
+def test_math_is_served_from_the_site_not_a_cdn(site):
+    """Every page that loads MathJax loads the copy inside the site (works with no network)."""
+    assert (site / "_static" / "mathjax" / "tex-chtml.js").is_file(), "MathJax was not copied into the site"
+    for page in site.rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        for src in re.findall(r'<script[^>]+src="([^"]*mathjax[^"]*)"', html, flags=re.I):
+            assert not src.startswith(("http:", "https:", "//")), f"{page.name} loads MathJax from {src}"

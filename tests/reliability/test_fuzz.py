@@ -18,15 +18,15 @@ from hypothesis import HealthCheck, given, settings
 import hetopt
 from hetopt import cli
 from hetopt.errors import InstanceError
-from hetopt.testing.strategies import (CORRUPTIONS, KIND_GENERATORS, corrupt, instances, invalid_instance_data,
-                                       numeric_fields)
+from hetopt.registry import kinds
+from hetopt.testing.strategies import CORRUPTIONS, corrupt, instances, invalid_instance_data, numeric_fields
 
-KINDS = list(KIND_GENERATORS)
+KINDS = list(kinds())
 WHOLE = ("unknown_key", "wrong_kind", "no_kind")
 
 
 def _cases(kind: str, seed: int = 1):
-    data = KIND_GENERATORS[kind](seed, 1).to_dict()
+    data = kinds()[kind].example(seed, 1).to_dict()
     for c in CORRUPTIONS:
         for f in ([None] if c in WHOLE else numeric_fields(data)):
             case = corrupt(data, c, f)
@@ -124,7 +124,9 @@ def test_cli_rejects_oversize_instance_in_one_line(tmp_path, capsys):
 @pytest.mark.parametrize("kind", KINDS)
 def test_long_fuzz_invalid_and_valid(kind):
     """The long variant: 300 corrupted instances per kind, and every method of the kind on 10
-    drawn valid instances, each solved without a crash and checked by the kind's checker."""
+    drawn valid instances, each solved without a crash, checked by the kind's checker (which must
+    find no violation and recompute the same objective), and never better than a certified optimum
+    of the same objective."""
     import time
 
     @settings(max_examples=300, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
@@ -137,11 +139,23 @@ def test_long_fuzz_invalid_and_valid(kind):
     @settings(max_examples=10, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
     @given(inst=instances(kind, max_size=1))
     def good(inst):
-        for name in hetopt.methods(kind):
+        kind_ = kinds()[kind]
+        optimum = {}
+        for m in kind_.methods:
             t0 = time.perf_counter()
-            sol = hetopt.solve(inst, name)
-            assert sol.status.value in ("optimal", "feasible", "time_limit"), (name, sol.status)
-            assert time.perf_counter() - t0 < 60, name
+            sol = m(inst, time_limit=30) if m.accepts("time_limit") else m(inst)
+            assert sol.status in ("optimal", "feasible", "time_limit"), (m.name, sol.status)
+            assert time.perf_counter() - t0 < 60, m.name
+            report = kind_.check_schedule(inst, sol)
+            assert report.ok, (m.name, report.violations[:3])
+            if report.objective is not None and sol.objective is not None:
+                assert report.objective == pytest.approx(sol.objective, rel=1e-6, abs=1e-6), m.name
+            if m.category == "exact" and sol.status == "optimal":
+                optimum.setdefault(m.objective, (sol.objective, sol.sense))
+            elif m.objective in optimum and sol.objective is not None:
+                opt, sense = optimum[m.objective]
+                sign = 1.0 if sense == "min" else -1.0
+                assert sign * sol.objective >= sign * opt - 1e-6 * max(1.0, abs(opt)), m.name
 
     bad()
     good()

@@ -16,7 +16,7 @@ import pytest
 
 from hetopt.api import load_instance
 from hetopt.data import instance_path
-from hetopt.errors import InstanceError
+from hetopt.errors import ArgumentError, InstanceError
 from hetopt.inputs import names_tuple, numeric_array
 
 BUNDLED = {
@@ -162,36 +162,28 @@ def test_names_tuple_rejects_non_sequences(bad):
 
 
 def _front_doors():
-    from hetopt.contention.exact import solve_exact as contention_exact
-    from hetopt.contention.simulator import simulate as contention_simulate
-    from hetopt.hadar.offline import solve_exact as hadar_exact
-    from hetopt.hadar.simulator import simulate as hadar_simulate
-    from hetopt.hare.algorithm1 import schedule as hare_schedule
-    from hetopt.hare.exact import solve_exact as hare_exact
-    from hetopt.hare.ratio import validate_ratio
-    from hetopt.hare.relaxation import solve_relaxation
-    from hetopt.oasis.offline import solve_exact as oasis_exact
-    from hetopt.oasis.online import online
-    from hetopt.placement.exact import solve_exact as placement_exact
-    from hetopt.placement.has import has
+    """Every kind's verbs that take an instance: solve_exact, simulate, validate_ratio (registry-driven)."""
+    import importlib
 
-    return {
-        "hare.solve_exact": (hare_exact, ()), "hare.solve_relaxation": (solve_relaxation, ()),
-        "hare.validate_ratio": (validate_ratio, ()), "hare.schedule": (hare_schedule, ()),
-        "oasis.solve_exact": (oasis_exact, ()), "oasis.online": (online, ()),
-        "contention.solve_exact": (contention_exact, ([[0]],)), "contention.simulate": (contention_simulate, (None, None)),
-        "hadar.solve_exact": (hadar_exact, ()), "hadar.simulate": (hadar_simulate, ("hadar",)),
-        "placement.solve_exact": (placement_exact, ()), "placement.has": (has, ()),
-    }
+    from hetopt.registry import kinds
+
+    out = {}
+    for name, kind in kinds().items():
+        pkg = importlib.import_module(f"hetopt.{name}")
+        out[f"{name}.solve_exact"] = (kind.solve_exact, ())
+        out[f"{name}.validate_ratio"] = (pkg.validate_ratio, ())
+        if kind.simulate is not None:
+            out[f"{name}.simulate"] = (kind.simulate, (next(iter(kind.policies)),))
+    return out
 
 
 @pytest.mark.parametrize("door", sorted(_front_doors()))
 @pytest.mark.parametrize("bad", ["none", "path", "other_kind"])
 def test_front_doors_reject_non_instances(door, bad):
     func, args = _front_doors()[door]
-    value = {"none": None, "path": str(instance_path("liu2024_table2")),
-             "other_kind": load_instance("gavel2020_three_jobs")}[bad]
-    with pytest.raises(InstanceError, match="inst must be a"):
+    other = "liu2024_table2" if door.startswith("gavel") else "gavel2020_three_jobs"
+    value = {"none": None, "path": str(instance_path("liu2024_table2")), "other_kind": load_instance(other)}[bad]
+    with pytest.raises(ArgumentError, match="inst is a"):
         func(value, *args)
 
 
@@ -230,17 +222,17 @@ def test_numeric_array_property():
 
 
 def _all_methods():
-    from hetopt import api
+    from hetopt.registry import kinds
 
-    return [(kind, name) for kind in api.KINDS for name in api.methods(kind)]
+    return [(kind, m.name) for kind, k in kinds().items() for m in k.methods]
 
 
 @pytest.mark.parametrize("kind, name", _all_methods())
 def test_every_method_rejects_non_instances(kind, name):
     from hetopt import api
 
-    func = api.methods(kind)[name].func
+    method = api.methods(kind)[name]
     other = load_instance("liu2024_table2" if kind == "gavel" else "gavel2020_three_jobs")
     for bad in (None, str(instance_path(BUNDLED[kind])), other):
-        with pytest.raises(InstanceError, match="must be a"):
-            func(bad)
+        with pytest.raises(ArgumentError, match="inst is a"):
+            method.func(bad)
