@@ -32,6 +32,19 @@ __all__ = ["solve_model", "new_highs", "check_time_limit", "solve_problem", "sol
            "DEFAULT_MIP_GAP"]
 
 log = logging.getLogger(__name__)
+#: Where solver log lines go when progress is logged (``hetopt -v``, or INFO on this logger).
+solver_log = logging.getLogger("hetopt.solver")
+
+
+def _logging_progress() -> bool:
+    """True when solver progress should be logged (the ``hetopt.solver`` logger takes INFO)."""
+    return solver_log.isEnabledFor(logging.INFO)
+
+
+def _log_line(line: str) -> None:
+    line = line.rstrip()
+    if line:
+        solver_log.info(line)
 
 #: Pyomo solvers hetopt knows how to drive: our name -> pyomo.contrib.solver factory name.
 PYOMO_SOLVERS = {"highs": "highs", "scip": "scip_direct"}
@@ -245,7 +258,7 @@ def solve_model(
     if not opt.available():
         raise SolverError(f"solver {solver!r} is not available; install highspy / pyscipopt")
     kwargs: dict[str, Any] = dict(
-        tee=tee,
+        tee=tee or (solver_log if _logging_progress() else False),
         load_solutions=False,
         raise_exception_on_nonoptimal_result=False,
         rel_gap=DEFAULT_MIP_GAP if mip_gap is None else mip_gap,
@@ -535,6 +548,9 @@ def solve_milp(
     _prepare_highs_threads(threads)
     try:
         h = new_highs()
+        if _logging_progress() and not opts.get("output_flag"):
+            opts.update(output_flag=True, log_to_console=False)
+            h.cbLogging.subscribe(lambda event: _log_line(event.data_out.log_msg))
         for key, value in opts.items():
             if h.setOptionValue(key, value) == highspy.HighsStatus.kError:
                 raise ValueError(f"HiGHS rejected option {key}={value!r}")
@@ -670,6 +686,10 @@ def solve_cpsat(
         if not hasattr(solver.parameters, key):
             raise ValueError(f"options has {key!r}; not a CP-SAT parameter")
         setattr(solver.parameters, key, value)
+    if _logging_progress():  # -v: CP-SAT's search log (bounds as they improve) through logging
+        solver.parameters.log_search_progress = True
+        solver.parameters.log_to_stdout = False
+        solver.log_callback = _log_line
     status, objective, bound, message, out = Status.ERROR, None, None, "", None
     start = time.perf_counter()
     try:
