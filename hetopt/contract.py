@@ -130,13 +130,20 @@ class Method:
         return [p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name not in fixed]
 
     def __call__(self, instance: Any, **options: Any) -> Any:
-        """Run the method on ``instance``; an option it does not take is an :class:`ArgumentError`."""
+        """Run the method on ``instance``; an option it does not take is an :class:`ArgumentError`.
+
+        The result records the method's name in ``info["method"]`` (plots and tables name it).
+        """
         allowed = self.options()
         unknown = [k for k in options if not self.accepts(k)]
         if unknown:
             raise ArgumentError(f"method {self.name!r} takes no option {', '.join(map(repr, unknown))}; "
                                 f"its options are: {', '.join(allowed) or 'none'}")
-        return self.func(instance, **options)
+        sol = self.func(instance, **options)
+        info = getattr(sol, "info", None)
+        if isinstance(info, dict):
+            info.setdefault("method", self.name)
+        return sol
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from hetopt.registry import kinds
 
 ROOT = Path(hetopt.__file__).resolve().parent
 
-GROUND = {"errors", "result", "inputs", "solvers", "report", "data", "validate", "scaling", "contract", "registry",
+GROUND = {"errors", "result", "inputs", "solvers", "report", "data", "validate", "scaling", "contract", "registry", "schema",
           "tables"}
 FRONT = {"api", "compare", "plot", "testing"}
 EXPERIMENTS = {"claims", "bench"}

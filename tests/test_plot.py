@@ -457,3 +457,39 @@ def test_sweep_keeps_parenthesised_names_and_strips_units():
     assert _UNIT.sub("", "450.6 / (1 + waiters)") == "450.6 / (1 + waiters)"
     assert _UNIT.sub("", "JCT (ms)") == "JCT"
     assert _UNIT.sub("", "vs srtf [%]") == "vs srtf"
+
+
+def test_placement_panels_share_the_job_palette_and_name_the_method():
+    """Both panels colour by job (one palette, one meaning), the title names the method, and every
+    sample count is written the same way (no '2e+04' beside '7143')."""
+    import matplotlib.colors as mcolors
+
+    import hetopt.plot
+
+    inst = hetopt.load_instance("liu2024_table2")
+    sol = hetopt.solve(inst, "exact")
+    ax = hetopt.plot.gantt(inst, sol)
+    rate_ax = ax.figure.axes[1]
+    assert ax.get_title().startswith("exact:"), ax.get_title()
+    gantt_colors = {}
+    for coll in ax.collections:
+        if coll.get_gid() == "busy":
+            for k, fc in enumerate(coll.get_facecolors()):
+                gantt_colors.setdefault(mcolors.to_hex(fc), True)
+    rate_colors = {mcolors.to_hex(p.get_facecolor()) for p in rate_ax.patches if p.get_gid() == "worker_rate"}
+    assert rate_colors and rate_colors <= set(gantt_colors), (rate_colors, gantt_colors)
+    labels = [t.get_text() for t in ax.texts if t.get_text().endswith("samples")]
+    assert labels and all("e+" not in t and "e-" not in t for t in labels), labels
+
+
+def test_an_infinite_bound_is_shown_not_dropped():
+    import math
+
+    import hetopt.plot
+    from hetopt.result import Certificate
+
+    certs = [Certificate(name="r", value=2.0, reference=1.0, ratio=2.0, limit=math.inf, proven=True),
+             Certificate(name="r", value=3.0, reference=1.0, ratio=3.0, limit=4.0, proven=True, holds=True)]
+    ax = hetopt.plot.ratio_vs_bound(certs)
+    assert any(t.get_text() == "bound = inf" for t in ax.texts)
+    assert any("= inf" in t.get_text() for t in ax.get_legend().get_texts())

@@ -109,3 +109,15 @@ def job_handles(names: Sequence[str], colors: Sequence[Any], max_entries: int = 
         extra = len(handles) - max_entries + 1
         handles = handles[: max_entries - 1] + [Patch(facecolor="white", edgecolor="white", label=f"... {extra} more")]
     return handles
+
+
+def method_name(solution: Any) -> str:
+    """The method that produced ``solution``: the name the front door records in ``info["method"]``
+    (``hetopt.solve(inst, "exact")`` -> ``"exact"``), else the solver or policy it reports."""
+    info = getattr(solution, "info", None) or {}
+    return str(info.get("method") or getattr(solution, "policy", "") or getattr(solution, "solver", "") or "")
+
+
+def fmt_count(x: float) -> str:
+    """A count for a label in one format everywhere: thousands separated, no exponent (``20,000``)."""
+    return f"{x:,.0f}" if abs(x) >= 1 else f"{x:.3g}"

@@ -156,13 +156,17 @@ def ratio_vs_bound(ratios: Any, bound: Any = None, ax: Any = None, *, sort: bool
     b = bound
     if b is None and limits_seen is not None:
         xs, lim = limits_seen
-        b = lim[0] if np.allclose(lim[np.isfinite(lim)], lim[np.isfinite(lim)][0]) and np.all(np.isfinite(lim)) \
-            else (xs, lim)
+        fin = lim[np.isfinite(lim)]
+        b = lim[0] if fin.size == lim.size and np.allclose(fin, fin[0]) else (xs, lim)
     if b is not None:
         if isinstance(b, tuple):
             xs_b, vals_b = b
-        elif np.ndim(b) == 0:
+        elif np.ndim(b) == 0 and math.isfinite(float(b)):
             xs_b, vals_b = None, float(b)
+        elif np.ndim(b) == 0:  # one infinite bound: a mark per instance says so
+            n = max(len(list(v)) if not isinstance(v, (int, float)) else 1 for v in groups.values())
+            xs_b = np.asarray(x, dtype=float) if x is not None else np.arange(n, dtype=float)
+            vals_b = np.full(xs_b.size, math.inf)
         else:
             vals_b = np.asarray(b, dtype=float)
             xs_b = np.asarray(x, dtype=float) if x is not None else np.arange(vals_b.size, dtype=float)
@@ -170,8 +174,18 @@ def ratio_vs_bound(ratios: Any, bound: Any = None, ax: Any = None, *, sort: bool
             ax.axhline(vals_b, color="red", ls="--", label=f"{bound_label} = {vals_b:.4g}")
             drawn.append(vals_b)
         else:
-            ax.plot(xs_b, vals_b, "_", color="red", ms=18, mew=2, label=bound_label)
-            drawn += list(vals_b[np.isfinite(vals_b)])
+            fin = np.isfinite(vals_b)
+            ax.plot(xs_b[fin], vals_b[fin], "_", color="red", ms=18, mew=2, label=bound_label)
+            drawn += list(vals_b[fin])
+            if (~fin).any():  # alpha = inf: the paper's bound says nothing there; show it, do not drop it
+                from matplotlib.transforms import blended_transform_factory
+
+                top = blended_transform_factory(ax.transData, ax.transAxes)
+                ax.plot(xs_b[~fin], np.full((~fin).sum(), 0.97), "^", color="red", mfc="none", ms=9,
+                        transform=top, clip_on=False, label=f"{bound_label} = inf (says nothing)")
+                for xv in xs_b[~fin]:
+                    ax.annotate("bound = inf", (xv, 0.97), xycoords=top, xytext=(0, -12), textcoords="offset points",
+                                ha="center", fontsize=7, color="red")
     ax.axhline(1.0, color="grey", lw=0.8, ls=":", label="ratio 1 (optimal)")
     pos = [d for d in drawn if d > 0]
     if yscale == "log" or (yscale == "auto" and pos and max(pos) > 50 * min(pos)):

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ._common import integer_ticks, job_colors, job_handles, new_axes, start_at_zero
+from ._common import fmt_count, integer_ticks, job_colors, job_handles, method_name, new_axes, start_at_zero
 
 __all__ = ["hare_gantt", "contention_gantt", "placement_gantt", "throughput_bars", "TIME_UNITS"]
 
@@ -186,7 +186,7 @@ def contention_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str
         Patch(facecolor="lightgrey", edgecolor="black", hatch="//", label="all-reduce"),
     ]
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7)
-    method = getattr(solution, "solver", "")
+    method = method_name(solution)
     ax.set_title(title if title is not None else f"{method}: average JCT {solution.average_jct:.4g} s")
     return ax
 
@@ -237,7 +237,7 @@ def placement_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str 
     draw_segments(ax, segs, 0.7, "busy", edgecolor="black", linewidth=0.5)
     if static and inst.n_workers <= MAX_LABELLED_BARS:
         for k, i in enumerate(np.asarray(solution.assignment)):
-            ax.text(float(solution.jct[int(i)]) / scale / 2, k, f"{solution.samples[k]:.4g} samples",
+            ax.text(float(solution.jct[int(i)]) / scale / 2, k, f"{fmt_count(float(solution.samples[k]))} samples",
                     ha="center", va="center", fontsize=7, clip_on=True)
     integer_ticks(ax, "y", labels=list(inst.worker_names))
     ax.set_ylim(-0.6, inst.n_workers - 0.4)
@@ -247,7 +247,7 @@ def placement_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str 
     handles = job_handles(list(inst.job_names), colors)
     if len(handles) > 1:
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, title="job")
-    name = getattr(solution, "solver", "") or ("dynamic (reset at completions)" if dynamic else "")
+    name = method_name(solution) or ("dynamic (reset at completions)" if dynamic else "")
     ax.set_title(title if title is not None else f"{name}: average JCT {solution.average_jct:.4g} s")
     if rate_ax is not None and static:
         throughput_bars(instance, solution, ax=rate_ax)
@@ -275,9 +275,11 @@ def _dynamic_periods(result: Any) -> list[tuple[float, tuple[float, int, int]]]:
 def throughput_bars(instance: Any, solution: Any, ax: Any = None) -> Any:
     """Per-job throughput V_i (eq. (13)) of a placement, stacked by the workers contributing.
 
-    Each worker k of job i contributes ``rho_{i,k}`` samples/s to the stack of job i; the
-    black outline is ``solution.throughput`` (V_i), equal to the stack under the proportional
-    split (eq. (12)) and ``K_i min_k rho_{i,k}`` under Optimus' equal split.
+    Each worker k of job i contributes ``rho_{i,k}`` samples/s to the stack of job i, drawn in
+    the job's colour (the palette of :func:`placement_gantt`, so both panels read alike) and
+    labelled with the worker's name; the black outline is ``solution.throughput`` (V_i), equal
+    to the stack under the proportional split (eq. (12)) and ``K_i min_k rho_{i,k}`` under
+    Optimus' equal split.
 
     Returns
     -------
@@ -287,19 +289,23 @@ def throughput_bars(instance: Any, solution: Any, ax: Any = None) -> Any:
     ax = new_axes(ax, (4, 3))
     a = np.asarray(solution.assignment)
     bottom = np.zeros(inst.n_jobs)
-    cmap_colors = job_colors(inst.n_workers)
+    colors = job_colors(inst.n_jobs)
     for k in range(inst.n_workers):
         i = int(a[k])
         if i < 0:
             continue
         rate = float(inst.throughput[i, k])
-        ax.bar([i], [rate], bottom=[bottom[i]], color=cmap_colors[k], edgecolor="black", linewidth=0.4,
-               label=str(inst.worker_names[k]), gid="worker_rate")
+        ax.bar([i], [rate], bottom=[bottom[i]], color=colors[i], edgecolor="white", linewidth=1.0,
+               gid="worker_rate")
+        if inst.n_workers <= MAX_LABELLED_BARS:
+            ax.text(i, bottom[i] + rate / 2, str(inst.worker_names[k]), ha="center", va="center", fontsize=6,
+                    clip_on=True)
         bottom[i] += rate
     ax.bar(range(inst.n_jobs), np.asarray(solution.throughput, dtype=float), fill=False, edgecolor="black",
            linewidth=1.5, label="V_i (eq. 13)", gid="throughput")
     integer_ticks(ax, "x", labels=list(inst.job_names))
     ax.set_xlabel("job")
     ax.set_ylabel("throughput [samples/s]")
-    ax.legend(fontsize=6, title="worker", loc="best")
+    ax.set_title("per-job throughput, stacked by worker", fontsize=9)
+    ax.legend(fontsize=7, loc="best")
     return ax

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ._common import integer_ticks, job_colors, job_handles, new_axes, require_pyplot, start_at_zero
+from ._common import integer_ticks, job_colors, job_handles, method_name, new_axes, require_pyplot, start_at_zero
 from .intervals import MAX_BARS, MAX_LABELLED_BARS, check_bars, draw_segments, time_scale
 
 __all__ = ["oasis_gantt", "allocation_heatmap", "hadar_gantt", "gavel_gantt", "gavel_allocation_heatmap"]
@@ -75,7 +75,7 @@ def oasis_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str | No
     if len(handles) > 1:
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7,
                   title="bar text: workers/PS")
-    ax.set_title(title if title is not None else f"{solution.solver}: total utility {solution.total_utility:.4g}")
+    ax.set_title(title if title is not None else f"{method_name(solution)}: total utility {solution.total_utility:.4g}")
     return ax
 
 
