@@ -21,7 +21,7 @@ from hetopt.oasis import (
     price_bounds,
 )
 from hetopt.oasis.online import arrival_order
-from hetopt.testing import check_notebook_figures, notebook_answer, notebook_errors, run_notebook
+from hetopt.testing import check_notebook_figures, notebook_answer, notebook_errors, notebook_text, run_notebook
 from tests.oasis.duality_helpers import hand_lp, zero_price_columns
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "duality.ipynb"
@@ -35,6 +35,22 @@ def nb():
 def test_notebook_runs_with_figures(nb):
     assert not notebook_errors(nb)
     assert check_notebook_figures(nb, min_count=3) >= 3
+
+
+def test_weak_duality_figure_separates_the_two_optima(nb):
+    """The LP optimum and the integer OPT are 2 % apart: the figure zooms so they are told apart."""
+    import re
+
+    m = re.search(r"integer OPT ([\d.]+) and LP optimum ([\d.]+) are (\d+)% of its width apart", notebook_text(nb))
+    assert m, "the weak-duality figure has no zoom on the two optima"
+    assert float(m.group(1)) < float(m.group(2)) and int(m.group(3)) >= 20
+
+
+def test_equal_p3_price_panels_are_explained(nb):
+    """Two categories of Table II have the same clearing prices: the notebook says why, with the bid."""
+    text = notebook_text(nb)
+    assert "have the same prices: in both, job 0 holds a slow worker" in text
+    assert "= 369" in text  # 644 - 275 from Table II's throughputs, the paper's own numbers
 
 
 def test_answer_1_dual_optimum_by_linprog(nb):

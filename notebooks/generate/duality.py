@@ -203,12 +203,25 @@ fig, ax = plt.subplots(figsize=(7, 3.6))
 ax.barh(range(len(P)), list(P.values()), color="tab:blue", label="primal (14) value of a feasible x")
 ax.barh(range(len(P), len(P) + len(D)), list(D.values()), color="tab:orange", label="dual (19) value of a feasible (p, q, mu)")
 ax.axvline(star.objective, color="k", linestyle="--", label=f"LP optimum = {star.objective:.3f}")
-ax.axvline(optC.total_utility, color="tab:green", linestyle=":", label=f"integer OPT = {optC.total_utility:.3f}")
+ax.axvline(optC.total_utility, color="tab:green", linestyle=":", lw=2, label=f"integer OPT = {optC.total_utility:.3f}")
 ax.set_yticks(range(len(P) + len(D)), list(P) + list(D))
 ax.set_xscale("symlog", linthresh=10)
 ax.set_xlabel("objective value (total utility, symlog scale)")
 ax.set_title("Weak duality: every dual value lies above every primal value")
 ax.legend(loc="lower right", fontsize=7)
+# The two optima are 2 % apart, one line at this scale: a linear zoom shows the integrality gap.
+lo, hi = optC.total_utility, star.objective
+pad = 0.6 * (hi - lo)
+zoom = ax.inset_axes([0.04, 0.55, 0.3, 0.4])
+zoom.axvline(hi, color="k", linestyle="--")
+zoom.axvline(lo, color="tab:green", linestyle=":", lw=2)
+zoom.axvspan(lo, hi, color="0.85")
+zoom.set_xlim(lo - pad, hi + pad)
+zoom.set_yticks([])
+zoom.set_title(f"zoom: integrality gap {hi - lo:.3f}", fontsize=7)
+zoom.tick_params(labelsize=6)
+print(f"inset zoom on [{lo - pad:.3f}, {hi + pad:.3f}]: integer OPT {lo:.3f} and LP optimum {hi:.3f} are "
+      f"{(hi - lo) / (2 * pad + hi - lo):.0%} of its width apart")
 fig.tight_layout()
 plt.show()
 """)
@@ -561,6 +574,22 @@ for ax, (cat, thr, V, mdual, mp, low) in zip(axes, market_rows):
     ax.set_xlabel("worker k")
 axes[0].set_ylabel("price (samples/s)")
 axes[0].legend(fontsize=7, loc="upper left")
+for j in range(1, len(market_rows)):
+    for i in range(j):
+        if np.allclose(market_rows[i][4], market_rows[j][4]):
+            # equal prices are not a plotting slip: the same job is the marginal bidder in both categories
+            cat_i, cat_j, mp = market_rows[i][0], market_rows[j][0], market_rows[j][4]
+            fast = int(np.argmax(mp))
+            slow = int(np.argmin(mp))
+            bidder = int(np.argmin([rho[b, fast] - rho[b, slow] for b in range(pl.n_jobs)]))
+            why = (f"categories {cat_i} and {cat_j} have the same prices: in both, job {bidder} holds a slow worker "
+                   f"and bids for a fast one, so p_fast - p_slow = rho[{bidder}, {fast}] - rho[{bidder}, {slow}] = "
+                   f"{rho[bidder, fast] - rho[bidder, slow]:.0f}")
+            print(why)
+            axes[j].text(0.5, 0.97, f"same prices as category {cat_i}\n(job {bidder} is the marginal bidder)",
+                         transform=axes[j].transAxes, ha="center", va="top", fontsize=7,
+                         bbox=dict(facecolor="white", alpha=0.8))
+            break
 fig.suptitle("Optimal duals of P3: the market's clearing prices are the smallest")
 fig.tight_layout()
 plt.show()
