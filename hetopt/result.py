@@ -21,7 +21,7 @@ from typing import Any, Self
 
 import numpy as np
 
-__all__ = ["Status", "Solution", "Certificate", "CheckReport", "relative_gap", "OPTIMAL_RTOL"]
+__all__ = ["Status", "Solution", "Certificate", "CheckReport", "relative_gap", "OPTIMAL_RTOL", "GAP_FLOOR"]
 
 #: A solve is reported OPTIMAL only when its relative gap is at most this.
 OPTIMAL_RTOL = 1e-6
@@ -50,13 +50,23 @@ class Status(enum.StrEnum):
         return self in (Status.OPTIMAL, Status.FEASIBLE, Status.TIME_LIMIT)
 
 
+#: Smallest denominator of :func:`relative_gap`: a gap stays relative at every magnitude (data of
+#: 1e-10 next to 1 included); only an exact 0 = 0 has gap 0.
+GAP_FLOOR = 1e-300
+
+
 def relative_gap(objective: float | None, bound: float | None) -> float | None:
-    """Relative gap ``|objective - bound| / max(|bound|, 1e-12)``; ``None`` if either is missing."""
+    """Relative gap ``|objective - bound| / |bound|`` (0 when both are 0); ``None`` if either is missing.
+
+    Purely relative at every magnitude: an objective of 9e-7 against a bound of 1e-6 is a gap of
+    0.1, not a rounding error.
+    """
     if objective is None or bound is None:
         return None
     if not (math.isfinite(objective) and math.isfinite(bound)):
         return math.inf
-    return abs(objective - bound) / max(abs(bound), 1e-12)
+    diff = abs(objective - bound)
+    return 0.0 if diff == 0 else diff / max(abs(bound), GAP_FLOOR)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -99,8 +109,27 @@ class Solution:
     def __post_init__(self) -> None:
         if self.sense not in ("min", "max"):
             raise ValueError(f"sense is {self.sense!r}; expected 'min' or 'max'")
-        if self.status is Status.OPTIMAL and self.objective is None:
+        if self.status is Status.OPTIMAL:
+            self._check_optimal()
+
+    def _check_optimal(self) -> None:
+        """OPTIMAL means a proven bound that meets the objective, on the right side of it.
+
+        A route that cannot prove this must report TIME_LIMIT or FEASIBLE; a violation here is a
+        defect of the route (e.g. an integer scaling that was not exact), raised as
+        :class:`~hetopt.errors.SolverError` rather than returned as a wrong optimum.
+        """
+        from .errors import SolverError
+
+        if self.objective is None:
             raise ValueError("an OPTIMAL solution needs an objective")
+        if self.bound is None:
+            raise SolverError(f"{self.solver or 'a route'} reported OPTIMAL without a proven bound")
+        scale = max(abs(self.objective), abs(self.bound))
+        wrong_side = self.bound - self.objective if self.sense == "min" else self.objective - self.bound
+        if wrong_side > OPTIMAL_RTOL * scale or (relative_gap(self.objective, self.bound) or 0.0) > OPTIMAL_RTOL:
+            raise SolverError(f"{self.solver or 'a route'} reported OPTIMAL with objective {self.objective!r} and "
+                              f"bound {self.bound!r} ({self.sense}): not a proof of optimality")
 
     @property
     def is_optimal(self) -> bool:
