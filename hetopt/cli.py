@@ -4,6 +4,7 @@
     hetopt claims [PAPER] [--run] [--json]         the ledger: verdicts, diagnoses, commands that rerun them
     hetopt sweep [NAME] [--quick]                  a diagnostic experiment of the ledger, as a table
     hetopt instances [KIND]                        the bundled instances
+    hetopt schema KIND                             the JSON Schema of an instance file
     hetopt solve INSTANCE [--method NAME]          solve (default: the kind's default method)
     hetopt solve --list-methods KIND               every method of a kind, with its category
     hetopt compare INSTANCE [--methods a,b]        every method of the kind on one instance
@@ -36,6 +37,8 @@ __all__ = ["main", "build_parser", "DEFAULT_TIME_LIMIT"]
 
 #: Seconds given to every method that takes a time limit when the command line names none.
 DEFAULT_TIME_LIMIT = 60.0
+#: Most instances a certification sweep (``hetopt validate --n``) runs.
+MAX_COUNT = 100_000
 
 
 class _Parser(argparse.ArgumentParser):
@@ -69,6 +72,14 @@ def _positive_int(value: str) -> int:
         raise argparse.ArgumentTypeError(f"{value!r} is not an integer") from None
     if v < 1:
         raise argparse.ArgumentTypeError(f"{value} is not an integer >= 1")
+    return v
+
+
+def _count(value: str) -> int:
+    """A number of instances: an integer in [1, MAX_COUNT]."""
+    v = _positive_int(value)
+    if v > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"{value} is more than {MAX_COUNT} instances")
     return v
 
 
@@ -185,6 +196,13 @@ def _options(method: Any, args: argparse.Namespace) -> tuple[dict[str, Any], str
     if args.time_limit is None:
         return {"time_limit": DEFAULT_TIME_LIMIT}, f"{DEFAULT_TIME_LIMIT:g} s (default; --time-limit to change)"
     return {"time_limit": args.time_limit}, f"{args.time_limit:g} s"
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    from .schema import json_schema
+
+    print(json.dumps(json_schema(args.kind), indent=1))
+    return 0
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
@@ -334,6 +352,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("kind", nargs="?", type=_kind_name, help=f"only this kind ({kind_help})")
     _formats(p)
     p.set_defaults(func=_cmd_instances)
+    p = sub.add_parser("schema", help="print the JSON Schema of an instance file of KIND (for editors)")
+    p.add_argument("kind", type=_kind_name, help=kind_help)
+    p.set_defaults(func=_cmd_schema)
     p = sub.add_parser("solve", help="solve an instance with a method (--list-methods KIND lists them)")
     p.add_argument("instance", nargs="?", help="a JSON file or the name of a bundled instance (hetopt instances)")
     p.add_argument("--method", help="a method of the instance's kind (default: the kind's default method, exact)")
@@ -351,7 +372,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_compare)
     p = sub.add_parser("validate", help="certification sweep over seeded instances")
     p.add_argument("kind", type=_kind_name, help=kind_help)
-    p.add_argument("--n", type=_positive_int, default=20, help="number of instances (default 20)")
+    p.add_argument("--n", type=_count, default=20, help=f"number of instances (default 20, at most {MAX_COUNT})")
     p.add_argument("--seed", type=_seed, default=0, help="first seed (default 0)")
     p.add_argument("--out", metavar="DIR", help="write instances that violate the bound to DIR (hare)")
     _formats(p)

@@ -113,7 +113,9 @@ def _fields(kind: str) -> tuple[Field, ...]:
     cls = get_kind(kind).instance
     fields = getattr(cls, "FIELDS", None)
     if not fields:
-        raise ValueError(f"{cls.__name__} declares no FIELDS; the contract asks every instance class for them")
+        from .errors import ArgumentError
+
+        raise ArgumentError(f"{cls.__name__} declares no FIELDS; the contract asks every instance class for them")
     return tuple(fields)
 
 

@@ -19,6 +19,7 @@ from hetopt.cli import build_parser, main
 BAD_VALUES = {
     "_time_limit": ["-3", "0", "nan", "inf", "abc", ""],
     "_positive_int": ["0", "-1", "1.5", "abc", "true"],
+    "_count": ["0", "-1", "1.5", "abc", str(2**70)],
     "_seed": ["-5", "1.5", "abc", str(2**64)],
     "_kind_name": ["nope", "HARE", ""],
 }
@@ -29,6 +30,7 @@ BASE = {
     "claims": ["claims", "gavel"],
     "sweep": ["sweep"],
     "instances": ["instances"],
+    "schema": ["schema", "hare"],
     "solve": ["solve", "hare2022_fig1"],
     "compare": ["compare", "hare2022_fig1", "--methods", "algorithm1"],
     "validate": ["validate", "hare", "--n", "1"],
