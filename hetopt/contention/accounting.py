@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 
-from ..errors import InstanceError
+from ..errors import ArgumentError, SizeLimitError
 
 __all__ = ["ACCOUNTINGS", "check_accounting", "QueryLog", "credit_counts", "authors_slotted_transfer"]
 
@@ -54,9 +54,9 @@ ACCOUNTINGS = ("correct", "authors")
 
 
 def check_accounting(value: object) -> str:
-    """Return ``value`` if it names a transfer accounting; ``InstanceError`` naming the field otherwise."""
+    """Return ``value`` if it names a transfer accounting; ``ArgumentError`` naming the field otherwise."""
     if not isinstance(value, str) or value not in ACCOUNTINGS:
-        raise InstanceError(f"transfer_accounting is {value!r}; expected one of {', '.join(map(repr, ACCOUNTINGS))}")
+        raise ArgumentError(f"transfer_accounting is {value!r}; expected one of {', '.join(map(repr, ACCOUNTINGS))}")
     return value
 
 
@@ -138,9 +138,9 @@ def authors_slotted_transfer(size: float, beta: float, n_waiters: int, *, slot: 
     """
     for name, v in (("size", size), ("beta", beta), ("slot", slot)):
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0:
-            raise InstanceError(f"{name} is {v!r}; expected a finite number > 0")
+            raise ArgumentError(f"{name} is {v!r}; expected a finite number > 0")
     if isinstance(n_waiters, bool) or not isinstance(n_waiters, int) or n_waiters < 0:
-        raise InstanceError(f"n_waiters is {n_waiters!r}; expected an integer >= 0")
+        raise ArgumentError(f"n_waiters is {n_waiters!r}; expected an integer >= 0")
     speed = slot / beta  # MB per slot
     transferred, last, end = 0.0, 0, size / speed
     for t in range(max_slots):
@@ -151,4 +151,4 @@ def authors_slotted_transfer(size: float, beta: float, n_waiters: int, *, slot: 
         transferred += (t - last) * speed  # update_comm_time
         last = t
         end = t + (size - transferred) / speed
-    raise InstanceError(f"the transfer did not end within max_slots = {max_slots}")
+    raise SizeLimitError(f"the transfer did not end within max_slots = {max_slots}")

@@ -62,7 +62,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InfeasibleError, SizeLimitError, SolverError
+from ..errors import ArgumentError, InfeasibleError, SizeLimitError, SolverError
+from ..inputs import check_time_limit, takes_instance
 from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_cpsat
 from .cuts import add_completion_cuts, add_pair_cuts
@@ -324,9 +325,9 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
     h = [serial if upper_objective is None else min(serial, arrival[k] + upper_objective - (sum(lb) - lb[k]))
          for k in range(nj)]
     if network not in ("exclusive", "shared"):
-        raise ValueError(f"network is {network!r}; expected 'exclusive' or 'shared'")
+        raise ArgumentError(f"network is {network!r}; expected 'exclusive' or 'shared'")
     if literals not in (None, "windows", "overlap"):
-        raise ValueError(f"literals is {literals!r}; expected None, 'windows' or 'overlap'")
+        raise ArgumentError(f"literals is {literals!r}; expected None, 'windows' or 'overlap'")
     shared = network == "shared"
     m = cp_model.CpModel()
     S, iv, E = {}, {}, {}
@@ -401,6 +402,7 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
     return m, {"S": S, "F": F, "E": E, "top": top}
 
 
+@takes_instance(ContentionInstance)
 def solve_cpsat_exact(
     inst: ContentionInstance,
     placement: Sequence[Sequence[int]],
@@ -444,17 +446,16 @@ def solve_cpsat_exact(
     ContentionSolution
         ``solver="cpsat"``; the schedule in ``trace``; ``bound`` valid for the true problem.
     """
-    from ..inputs import check_instance
-    from .scheduling import srsf
+    from .simulator import simulate
 
-    check_instance(inst, ContentionInstance, "inst")
+    time_limit = check_time_limit(time_limit)
     t0 = time.perf_counter()
     tasks, sc = cpsat_tasks(inst, placement, max_tasks=max_tasks)
     placement = tuple(tuple(int(g) for g in p) for p in placement)
     arr_s = [_up(float(a), sc.time) for a in inst.arrival]
     allowance = sc.chain_error * inst.n_jobs
     # hint: SRSF(1) on this placement, re-timed on the scaled data (feasible there)
-    heur = srsf(inst, 1, placement=[list(p) for p in placement], record=True)
+    heur = simulate(inst, "srsf1", placement=[list(p) for p in placement], record=True)
     heur_starts = {}
     for r in heur.trace:
         heur_starts[(r.kind, r.job, r.iteration) if r.kind == "c" else (r.kind, r.job, r.iteration, r.where)] = r.start
