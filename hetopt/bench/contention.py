@@ -45,6 +45,7 @@ def engine_bench(quick: bool = False, *, seed: int = 0) -> Table:
     """
     from ortools.sat.python import cp_model  # noqa: F401  (imported before timing: the first import takes ~1 s)
 
+    jobs: tuple[int, ...]
     if quick:
         jobs, servers, gps, limit = (2, 3, 4, 5, 6), 2, 2, 3.0
     else:
@@ -122,7 +123,8 @@ def shared_bench(quick: bool = False, sizes=None) -> Table:
     t = Table("Contention-aware problem (fluid eq. (5)), fixed LWF-1 placement: best schedule and CP-SAT relaxation "
               "bound (1 thread)", ["jobs", "GPUs", "seed", "status", "best total JCT", "from", "contention-free opt",
                                    "bound", "gap", "time [s]"])
-    certified, on16 = 0, {}
+    certified = 0
+    on16: dict[int, list[str]] = {}
     for n, servers, gps, seed, limit in sizes:
         inst = tiny_instance(seed=seed, n_jobs=n, n_servers=servers, gpus_per_server=gps, max_iterations=2)
         sol = solve_contention_bound(inst, placement=simulate(inst, "srsf1").placement, time_limit=limit)

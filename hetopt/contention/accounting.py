@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from typing import TypeVar
 
 from ..errors import ArgumentError, SizeLimitError
 
@@ -60,7 +61,10 @@ def check_accounting(value: object) -> str:
     return value
 
 
-class QueryLog(Mapping):
+K = TypeVar("K", bound=Hashable)
+
+
+class QueryLog(Mapping[K, float]):
     """Read-only mapping ``task -> remaining MB`` computed on demand, recording which keys were read.
 
     Parameters
@@ -71,13 +75,13 @@ class QueryLog(Mapping):
         ``remaining(task) -> float``, called at most once per key.
     """
 
-    def __init__(self, keys: Iterable[Hashable], remaining: Callable[[Hashable], float]) -> None:
+    def __init__(self, keys: Iterable[K], remaining: Callable[[K], float]) -> None:
         self._keys = tuple(keys)
         self._fn = remaining
-        self._cache: dict[Hashable, float] = {}
-        self.read: list[Hashable] = []
+        self._cache: dict[K, float] = {}
+        self.read: list[K] = []
 
-    def __getitem__(self, key: Hashable) -> float:
+    def __getitem__(self, key: K) -> float:
         if key not in self._keys:
             raise KeyError(key)
         if key not in self._cache:
@@ -85,7 +89,7 @@ class QueryLog(Mapping):
             self.read.append(key)
         return self._cache[key]
 
-    def __iter__(self) -> Iterator[Hashable]:
+    def __iter__(self) -> Iterator[K]:
         return iter(self._keys)
 
     def __len__(self) -> int:

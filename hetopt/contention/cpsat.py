@@ -59,6 +59,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -94,7 +95,8 @@ class CpTask:
     job: int
     iteration: int
     kind: str
-    where: int | tuple[int, ...]
+    #: the GPU (an int) of a forward or backward pass, the servers (a tuple) of an all-reduce (``kind`` says which)
+    where: Any
     duration: float
     scaled: int
 
@@ -501,7 +503,8 @@ def solve_cpsat_exact(
     status = res.status
     if res.objective is None:
         status = Status.TIME_LIMIT
-    elif status is Status.OPTIMAL and not (gap is not None and (gap <= OPTIMAL_RTOL or abs(objective - bound) <= 1e-9)):
+    elif status is Status.OPTIMAL and not (gap is not None and bound is not None
+                                           and (gap <= OPTIMAL_RTOL or abs(objective - bound) <= 1e-9)):
         status = Status.FEASIBLE
     if upper_bound is not None and objective > upper_bound + 1e-9 * max(1.0, upper_bound):
         # possible only with rounded-up times: the schedule found does not meet the bound

@@ -40,7 +40,7 @@ def solve_exact(
     upper_bound: float | None = None,
     slot: float = 1.0,
     solver: str = "highs",
-    threads: int = 1,
+    threads: int | None = 1,
     max_binaries: int = MILP_MAX_BINARIES,
     seed: int = 0,
 ) -> ContentionSolution:
@@ -71,7 +71,7 @@ def solve_exact(
         MILP slot length (s); MILP only.
     solver : str
         MILP solver (``solve_model`` names); MILP only.
-    threads : int
+    threads : int, optional
     max_binaries : int
         MILP only.
     seed : int

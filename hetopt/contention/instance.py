@@ -217,7 +217,8 @@ class ContentionInstance:
         """The instance whose :meth:`to_dict` is ``data`` (InstanceError naming a bad field)."""
         check_header(data, KIND, SCHEMA_VERSION, (*_SCALARS, *_JOB_FIELDS, "names"), (*_SCALARS, *_JOB_FIELDS))
         kwargs = {k: data[k] for k in (*_SCALARS, *_JOB_FIELDS)}
-        return cls(**kwargs, names=tuple(data.get("names", ())), **meta_kwargs(data))
+        meta: dict[str, Any] = meta_kwargs(data)
+        return cls(**kwargs, names=tuple(data.get("names", ())), **meta)
 
     @classmethod
     def from_json(cls, text_or_path: str) -> ContentionInstance:

@@ -139,7 +139,7 @@ def improve_schedule(inst: ContentionInstance, placement, start: ContentionSolut
             if cand is None or cand.objective >= best_obj - 1e-9 * max(1.0, best_obj):
                 continue
             rep = check_schedule(inst, cand)
-            if rep.ok and rep.objective < best_obj - 1e-9 * max(1.0, best_obj):
+            if rep.ok and rep.objective is not None and rep.objective < best_obj - 1e-9 * max(1.0, best_obj):
                 best, best_obj, shared, improved = cand, rep.objective, cand_shared, True
         for x, y in _adjacent_pairs(tasks, starts):
             if time_limit is not None and time.perf_counter() - t0 > time_limit:
@@ -153,7 +153,7 @@ def improve_schedule(inst: ContentionInstance, placement, start: ContentionSolut
             if cand is None or cand.objective >= best_obj - 1e-9 * max(1.0, best_obj):
                 continue
             rep = check_schedule(inst, cand)
-            if rep.ok and rep.objective < best_obj - 1e-9 * max(1.0, best_obj):
+            if rep.ok and rep.objective is not None and rep.objective < best_obj - 1e-9 * max(1.0, best_obj):
                 best, best_obj, starts, improved = cand, rep.objective, cand_starts, True
         if not improved:
             break

@@ -105,7 +105,7 @@ def _from_relaxation(inst, placement, tasks, reps, v, cp, best: ContentionSoluti
             continue
         cand = improve_schedule(inst, placement, cand, time_limit=limit / 3)
         rep = check_schedule(inst, cand)
-        if rep.ok and rep.objective < best.objective:
+        if rep.ok and rep.objective is not None and rep.objective < best.objective:
             best = cand
     return best
 

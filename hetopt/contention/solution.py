@@ -23,12 +23,13 @@ class TaskRecord(NamedTuple):
     kind: str
     job: int
     iteration: int
-    where: int | tuple[int, ...]
+    #: the GPU (an int) of a forward or backward pass, the servers (a tuple) of an all-reduce (``kind`` says which)
+    where: Any
     start: float
     end: float
 
 
-def jct_metrics(jct: np.ndarray) -> dict[str, float]:
+def jct_metrics(jct: np.ndarray) -> dict[str, Any]:
     """Average, median and 95th-percentile JCT (Tables IV-V)."""
     return {
         "average_jct": float(np.mean(jct)),
@@ -79,6 +80,7 @@ class ContentionSolution(Solution):
         Every task, when recorded (``record=True``), else empty.
     """
 
+    objective: float
     finish: np.ndarray
     jct: np.ndarray
     placement: tuple[tuple[int, ...], ...]

@@ -76,7 +76,7 @@ def validate_ratio(inst: ContentionInstance, *, method: str | Policy = "ada_srsf
         policy's placement when the policy schedules without contention (SRSF(1) admission), the
         contention-aware proven bound (:func:`~hetopt.contention.solve_contention_bound`)
         otherwise; ``limit`` None; ``proven`` when the reference is a certified bound;
-        ``info["reference"]`` names which reference, ``info["reference_status"]`` its status.
+        ``info["reference_kind"]`` names which reference, ``info["reference_status"]`` its status.
 
     Raises
     ------
@@ -101,7 +101,7 @@ def validate_ratio(inst: ContentionInstance, *, method: str | Policy = "ada_srsf
         ref = solve_contention_bound(inst, placement=sol.placement, time_limit=time_limit, threads=threads, seed=seed)
         what = "contention-aware bound"
     name = method if isinstance(method, str) else sol.solver
-    return gap_certificate(float(sol.objective), ref, sense="min", name=f"{name} / {what}", reference=what,
+    return gap_certificate(float(sol.objective), ref, sense="min", name=f"{name} / {what}", reference_kind=what,
                            method=name, solver=sol.solver, placement=[list(p) for p in sol.placement])
 
 
@@ -188,7 +188,7 @@ def validate(n: int = 20, *, seed: int = 0) -> Table:
     n = check_size(n, "n")
     seed = check_size(seed, "seed", minimum=0)
     seeds = list(range(seed, seed + n))
-    results = sweep(tiny_instance, _validate_one, seeds, executor="serial")
+    results = sweep(partial(tiny_instance), _validate_one, seeds, executor="serial")
     names = list(_validate_policies())
     table = Table("Heuristic total JCT / exact contention-free optimum for the same placement (tiny instances)",
                   ["seed", "opt (LWF-1)", *names, "no-contention bound holds", "cpsat = milp"])

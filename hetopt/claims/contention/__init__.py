@@ -182,8 +182,9 @@ for _k in (1, 2, 4, 8):
 
 def _single_job() -> Outcome:
     one = ContentionInstance(n_servers=2, gpus_per_server=4, gpu_memory=V100_MEMORY_MB, a=PAPER_A, b=B, eta=ETA,
-                             arrival=[0.0], n_gpus=[8], iterations=[1000], t_f=[0.0358], t_b=[0.0537],
-                             model_size=[526.4], memory=[4527.0])
+                             arrival=np.array([0.0]), n_gpus=np.array([8]), iterations=np.array([1000]),
+                             t_f=np.array([0.0358]), t_b=np.array([0.0537]), model_size=np.array([526.4]),
+                             memory=np.array([4527.0]))
     analytic = 1000 * (0.0358 + 0.0537 + PAPER_A + B * 526.4)
     return _match(float(simulate(one, "ada_srsf").jct[0]), analytic, "VGG-16 on 8 GPUs, 1000 iterations, JCT (s)")
 
@@ -403,7 +404,7 @@ _add("wang2019.abstract.lwf_utilization_vs_ff", "Abstract; Section V-B, Table IV
 def _kappa() -> Outcome:
     s = FAST_SCALE
     avg = {k: run(p, "correct", s)["avg"] for k, p in ((1, "ada"), (2, "lwf2"), (4, "lwf4"))}
-    best = min(avg, key=avg.get)
+    best = min(avg, key=lambda k: avg[k])
     return Outcome(best, R if best == 1 else UN, "avg JCT by kappa: " + ", ".join(f"{k}: {v:.1f} s" for k, v in avg.items()))
 
 

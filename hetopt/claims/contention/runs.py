@@ -14,6 +14,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+import numpy as np
+
 from ...contention import ContentionInstance, Policy, generate_instance, simulate
 from ...contention.accounting import authors_slotted_transfer
 from ...contention.generators import SIM_GPU_MEMORY_MB
@@ -71,8 +73,9 @@ def lone_allreduce(n_waiters: int, accounting: str) -> float:
     n = 1 + n_waiters
     inst = ContentionInstance(
         n_servers=1 + n, gpus_per_server=max(2, n), gpu_memory=SIM_GPU_MEMORY_MB, a=0.0, b=8.56e-4, eta=2.35e-4,
-        arrival=[0.0] * n, n_gpus=[2] * n, iterations=[1] * n, t_f=[0.001] + [0.002] * n_waiters,
-        t_b=[0.002] + [0.004] * n_waiters, model_size=[526.4] * n, memory=[4527.0] * n)
+        arrival=np.zeros(n), n_gpus=np.full(n, 2), iterations=np.ones(n, dtype=int),
+        t_f=np.array([0.001] + [0.002] * n_waiters), t_b=np.array([0.002] + [0.004] * n_waiters),
+        model_size=np.full(n, 526.4), memory=np.full(n, 4527.0))
     gps = inst.gpus_per_server
     fixed = [[k, (1 + k) * gps] for k in range(n)]  # GPU k of server 0, first GPU of server 1 + k
     sol = simulate(inst, Policy("adadual"), placement=fixed, record=True, transfer_accounting=accounting)
