@@ -37,10 +37,10 @@ def test_model_mapping_printed_from_the_built_model(nb):
 
 def test_contention_happens_and_changes_the_jcts(nb):
     from hetopt.claims.contention.runs import FAST_SCALE, workload
-    from hetopt.contention import ada_srsf, srsf
+    from hetopt.contention import simulate
 
     w = workload(FAST_SCALE)
-    ada, s1 = ada_srsf(w).jct, srsf(w, 1).jct
+    ada, s1 = simulate(w, "ada_srsf").jct, simulate(w, "srsf1").jct
     differ = int(np.sum(~np.isclose(ada, s1)))
     assert differ > 0  # the workload of the notebook is one where the policies differ
     assert f"jobs whose JCT differs between Ada-SRSF and SRSF(1): {differ}" in notebook_text(nb)
