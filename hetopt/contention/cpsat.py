@@ -130,8 +130,10 @@ def cpsat_tasks(inst: ContentionInstance, placement: Sequence[Sequence[int]], *,
 
     Raises
     ------
+    ArgumentError
+        A bad placement.
     InstanceError
-        Bad placement, or memory that would bind.
+        Memory that would bind.
     SizeLimitError
         More than ``max_tasks`` tasks.
     """
