@@ -118,3 +118,14 @@ def test_example_sizes():
     for seed in range(3):
         assert KIND.example(seed, 0).n_jobs == 2 and KIND.example(seed, 1).n_jobs == 3
         assert np.isfinite(solve_exact(KIND.example(seed, 1)).objective)
+
+
+@pytest.mark.parametrize("name", ["wang2019_tiny", "wang2019_contention_beats_milp",
+                                  "wang2019_authors_accounting_one_waiter"])
+def test_bundled_instances_carry_their_certified_values(name):
+    data = load_json(name)
+    inst = hetopt.load_instance(data)
+    assert {"exact", "exact_cpsat"} <= set(data["expected"])
+    for method, value in data["expected"].items():
+        sol = hetopt.solve(inst, method)
+        assert sol.status == "optimal" and sol.objective == pytest.approx(value, rel=1e-9)
