@@ -406,6 +406,28 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
     return m, {"S": S, "F": F, "E": E, "top": top}
 
 
+def _status(res, objective: float, bound: float | None, gap: float | None, upper_bound: float | None,
+            time_limit: float | None) -> Status:
+    """The status of a re-timed CP-SAT schedule.
+
+    OPTIMAL only when CP-SAT proved it and the bound meets the true objective; never OPTIMAL above
+    ``upper_bound`` (InfeasibleError when the bound exceeds it).
+    """
+    status = res.status
+    if res.objective is None:
+        status = Status.TIME_LIMIT
+    elif status is Status.OPTIMAL and not (gap is not None and bound is not None
+                                           and (gap <= OPTIMAL_RTOL or abs(objective - bound) <= 1e-9)):
+        status = Status.FEASIBLE
+    if upper_bound is not None and objective > upper_bound + 1e-9 * max(1.0, upper_bound):
+        # possible only with rounded-up times: the schedule found does not meet the bound
+        if bound is not None and bound > upper_bound:
+            raise InfeasibleError(f"no contention-free schedule with this placement has total JCT <= upper_bound = "
+                                  f"{upper_bound}: the proven bound is {bound}")
+        status = Status.TIME_LIMIT if time_limit is not None else Status.FEASIBLE
+    return status
+
+
 @takes_instance(ContentionInstance)
 def solve_cpsat_exact(
     inst: ContentionInstance,
@@ -502,18 +524,7 @@ def solve_cpsat_exact(
         raise SolverError(f"cpsat: bound {bound} above the re-timed schedule's total JCT {objective}: "
                           "the scaling certificate does not hold")
     gap = relative_gap(objective, bound)
-    status = res.status
-    if res.objective is None:
-        status = Status.TIME_LIMIT
-    elif status is Status.OPTIMAL and not (gap is not None and bound is not None
-                                           and (gap <= OPTIMAL_RTOL or abs(objective - bound) <= 1e-9)):
-        status = Status.FEASIBLE
-    if upper_bound is not None and objective > upper_bound + 1e-9 * max(1.0, upper_bound):
-        # possible only with rounded-up times: the schedule found does not meet the bound
-        if bound is not None and bound > upper_bound:
-            raise InfeasibleError(f"no contention-free schedule with this placement has total JCT <= upper_bound = "
-                                  f"{upper_bound}: the proven bound is {bound}")
-        status = Status.TIME_LIMIT if time_limit is not None else Status.FEASIBLE
+    status = _status(res, objective, bound, gap, upper_bound, time_limit)
     msg = (f"{res.message}; times x{sc.time} " + ("exact" if sc.exact else f"rounded up, bound allowance {allowance} units")
            + ("" if res.objective is not None else "; no CP-SAT incumbent, SRSF(1) schedule on this placement reported"))
     return schedule_solution(inst, placement, trace, finish, status=status, bound=bound, gap=gap,

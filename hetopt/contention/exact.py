@@ -119,6 +119,14 @@ def solve_exact(
 
         return solve_cpsat_exact(inst, placement, upper_bound=upper_bound, time_limit=time_limit, threads=threads,
                                  seed=seed)
+    return _solve_milp(inst, placement, slot=slot, upper_bound=upper_bound, solver=solver, time_limit=time_limit,
+                       threads=threads, max_binaries=max_binaries)
+
+
+def _solve_milp(inst: ContentionInstance, placement: Sequence[Sequence[int]], *, slot: float,
+                upper_bound: float | None, solver: str, time_limit: float | None, threads: int | None,
+                max_binaries: int) -> ContentionSolution:
+    """The MILP route of :func:`solve_exact`: build, solve, and read the schedule back from the slots."""
     t0 = time.perf_counter()
     m = build_milp(inst, placement, slot=slot, upper_bound=upper_bound, max_binaries=max_binaries)
     try:

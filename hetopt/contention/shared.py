@@ -85,6 +85,22 @@ def _candidates(inst: ContentionInstance, placement, free: ContentionSolution) -
     return [free, *(simulate(inst, name, placement=p, record=True) for name in ("srsf2", "srsf3", "ada_srsf"))]
 
 
+def _best_candidate(inst: ContentionInstance, placement, free: ContentionSolution, *, search: bool,
+                    time_limit: float | None) -> ContentionSolution:
+    """The best checked candidate (:func:`_candidates`), each also locally improved with ``search``.
+
+    The local searches get a tenth of the time limit in all.
+    """
+    ok = [c for c in _candidates(inst, placement, free) if check_schedule(inst, c).ok]
+    if search:
+        from .search import improve_schedule
+
+        each = None if time_limit is None else time_limit / (10 * len(ok))
+        ok = ok + [improve_schedule(inst, placement, c, time_limit=each) for c in ok]
+        ok = [c for c in ok if check_schedule(inst, c).ok]
+    return min(ok, key=lambda c: c.objective)  # free is always there (no overlap: eq. (5) with k = 1)
+
+
 def _from_relaxation(inst, placement, tasks, reps, v, cp, best: ContentionSolution,
                      limit: float) -> ContentionSolution:
     """Fluid schedules in the order of the relaxation's solution, locally improved; the best of them and ``best``."""
@@ -259,14 +275,7 @@ def solve_contention_bound(
     placement = tuple(tuple(int(g) for g in p) for p in placement)
     free = solve_cpsat_exact(inst, placement, time_limit=None if time_limit is None else time_limit / 2,
                              threads=threads, seed=seed)
-    ok = [c for c in _candidates(inst, placement, free) if check_schedule(inst, c).ok]
-    if search:  # local search from each candidate (a tenth of the time limit in all)
-        from .search import improve_schedule
-
-        each = None if time_limit is None else time_limit / (10 * len(ok))
-        ok = ok + [improve_schedule(inst, placement, c, time_limit=each) for c in ok]
-        ok = [c for c in ok if check_schedule(inst, c).ok]
-    best = min(ok, key=lambda c: c.objective)  # free is always there (no overlap: eq. (5) with k = 1)
+    best = _best_candidate(inst, placement, free, search=search, time_limit=time_limit)
     scale = sc.time * refine  # finer units: the robust cuts lose at most a few of them
     tasks = [replace(t, scaled=t.scaled * refine) for t in tasks]
     arr_s = [int(round(float(a) * scale)) for a in inst.arrival]
