@@ -2,7 +2,7 @@
 
 ``hetopt bench contention``: jobs against time for each exact engine of the contention-free problem.
 
-Instances: :func:`hetopt.contention.workload.tiny_instance` (integral times, up to two iterations
+Instances: :func:`hetopt.contention.tiny_instance` (integral times, up to two iterations
 per job, 1 to all GPUs per job) on 4 servers x 4 GPUs, seed 0, each job count on the placement
 LWF-1 gives under SRSF(1), with SRSF(1)'s total JCT as the upper bound.  Both engines solve the
 same instances in one run; every schedule is checked by :func:`check_schedule`.
@@ -10,19 +10,24 @@ same instances in one run; every schedule is checked by :func:`check_schedule`.
 
 from __future__ import annotations
 
-import functools
 import time
 
-from ..contention.exact import ENGINES, solve_exact
-from ..contention.scheduling import ada_srsf, srsf
-from ..contention.validate import check_schedule
-from ..contention.workload import generate_workload, tiny_instance
-from ..errors import SizeLimitError
+from ..claims.contention.paper import PAPER_AVG_JCT
+from ..contention import (
+    ENGINES,
+    check_schedule,
+    generate_instance,
+    simulate,
+    solve_contention_bound,
+    solve_exact,
+    tiny_instance,
+)
+from ..errors import ArgumentError, SizeLimitError
 from ..report import Table
 from ..result import Status
 
 __all__ = ["ENGINE_BENCH_JOBS", "ENGINE_BENCH_LIMIT", "SHARED_BENCH_JOBS", "engine_bench", "engine_pivot",
-           "shared_bench"]
+           "shared_bench", "bench"]
 
 #: Job counts of the full engine bench (16 GPUs); the goal of issue 13 is 8 jobs.
 ENGINE_BENCH_JOBS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 12)
@@ -40,6 +45,7 @@ def engine_bench(quick: bool = False, *, seed: int = 0) -> Table:
     """
     from ortools.sat.python import cp_model  # noqa: F401  (imported before timing: the first import takes ~1 s)
 
+    jobs: tuple[int, ...]
     if quick:
         jobs, servers, gps, limit = (2, 3, 4, 5, 6), 2, 2, 3.0
     else:
@@ -51,7 +57,7 @@ def engine_bench(quick: bool = False, *, seed: int = 0) -> Table:
     largest: dict[str, int | None] = {e: None for e in ENGINES}
     for n in jobs:
         inst = tiny_instance(seed=seed, n_jobs=n, n_servers=servers, gpus_per_server=gps, max_iterations=2)
-        ref = srsf(inst, 1)
+        ref = simulate(inst, "srsf1")
         n_tasks = sum(int(inst.iterations[k]) * (2 * len(p) + (len({g // gps for g in p}) > 1))
                       for k, p in enumerate(ref.placement))
         times: dict[str, float] = {}
@@ -59,7 +65,8 @@ def engine_bench(quick: bool = False, *, seed: int = 0) -> Table:
             if not running[engine]:
                 continue
             try:
-                sol = solve_exact(inst, ref.placement, upper_bound=ref.objective, engine=engine, time_limit=limit)
+                sol = solve_exact(inst, placement=ref.placement, upper_bound=ref.objective, engine=engine,
+                                  time_limit=limit)
             except SizeLimitError as exc:
                 t.add(n, n_tasks, engine, "size limit", None, None, None, None, None)
                 t.notes.append(f"{engine} at {n} jobs: {exc}")
@@ -103,8 +110,6 @@ def shared_bench(quick: bool = False, sizes=None) -> Table:
     ``sizes``: ``(jobs, servers, GPUs per server, seed, time limit)`` per instance, instead of the
     default list (3 jobs on 4 GPUs, seeds 0-9; :data:`SHARED_BENCH_JOBS` on 16 GPUs, seeds 0-2).
     """
-    from ..contention.shared import solve_contention_bound
-
     if sizes is None:
         sizes = [(3, 2, 2, s, 10.0) for s in range(5)] if quick else \
             [(3, 2, 2, s, 60.0) for s in range(10)] + [(n, 4, 4, s, 60.0) for n in SHARED_BENCH_JOBS for s in range(3)]
@@ -113,15 +118,16 @@ def shared_bench(quick: bool = False, sizes=None) -> Table:
                 and all(isinstance(v, int) and not isinstance(v, bool) for v in entry[:4])
                 and min(entry[:3]) >= 1 and entry[3] >= 0
                 and isinstance(entry[4], (int, float)) and not isinstance(entry[4], bool) and entry[4] > 0):
-            raise ValueError(f"sizes has {entry!r}; expected (jobs, servers, GPUs per server, seed, time limit): "
+            raise ArgumentError(f"sizes has {entry!r}; expected (jobs, servers, GPUs per server, seed, time limit): "
                              "positive integers, a non-negative integer seed and positive seconds")
     t = Table("Contention-aware problem (fluid eq. (5)), fixed LWF-1 placement: best schedule and CP-SAT relaxation "
               "bound (1 thread)", ["jobs", "GPUs", "seed", "status", "best total JCT", "from", "contention-free opt",
                                    "bound", "gap", "time [s]"])
-    certified, on16 = 0, {}
+    certified = 0
+    on16: dict[int, list[str]] = {}
     for n, servers, gps, seed, limit in sizes:
         inst = tiny_instance(seed=seed, n_jobs=n, n_servers=servers, gpus_per_server=gps, max_iterations=2)
-        sol = solve_contention_bound(inst, srsf(inst, 1).placement, time_limit=limit)
+        sol = solve_contention_bound(inst, placement=simulate(inst, "srsf1").placement, time_limit=limit)
         check_schedule(inst, sol).raise_if_invalid()
         certified += sol.status is Status.OPTIMAL
         if servers * gps == 16:
@@ -138,29 +144,35 @@ def shared_bench(quick: bool = False, sizes=None) -> Table:
                        + "; goal (issue 13): 8 jobs")
     return t
 
-_PAPER_AVG_JCT = {"SRSF(1)": 1374.84, "SRSF(2)": 1734.74, "SRSF(3)": 1750.9, "Ada-SRSF": 1098.57,
-                  "FF+Ada": 1921.1, "LS+Ada": 2282.41, "RAND+Ada": 2881.6}
+#: The rows of the policy table: its name -> the policy of :data:`hetopt.contention.POLICIES`.
+BENCH_POLICIES = {"Ada-SRSF": "ada_srsf", "SRSF(1)": "srsf1", "SRSF(2)": "srsf2", "SRSF(3)": "srsf3",
+                  "FF+Ada": "ada_srsf_ff", "LS+Ada": "ada_srsf_ls", "RAND+Ada": "ada_srsf_rand",
+                  "LWF-2+Ada": "ada_srsf_lwf2"}
 
 
 def bench(quick: bool = False) -> list[Table]:
-    """Average JCT, utilisation, time per policy on the Section V-A workload, ratios to Ada-SRSF."""
-    inst = generate_workload(seed=0)
+    """The tables of ``hetopt bench contention``: exact engines, contention-aware bound, policies.
+
+    The policy table gives average JCT, utilisation and time per policy on the Section V-A
+    workload, ratios to Ada-SRSF, and the paper's Tables IV-V.
+
+    Parameters
+    ----------
+    quick : bool
+        Small sizes and short limits (seconds in all).
+
+    Returns
+    -------
+    list of Table
+    """
     if quick:
-        inst = generate_workload(seed=0, n_jobs=40, n_servers=8, iterations=(20, 120), arrival_window=30.0)
-    runs = {
-        "Ada-SRSF": ada_srsf,
-        "SRSF(1)": functools.partial(srsf, n=1),
-        "SRSF(2)": functools.partial(srsf, n=2),
-        "SRSF(3)": functools.partial(srsf, n=3),
-        "FF+Ada": functools.partial(ada_srsf, placement="ff"),
-        "LS+Ada": functools.partial(ada_srsf, placement="ls"),
-        "RAND+Ada": functools.partial(ada_srsf, placement="rand", seed=0),
-        "LWF-2+Ada": functools.partial(ada_srsf, kappa=2),
-    }
+        inst = generate_instance(seed=0, n_jobs=40, n_servers=8, iterations=(20, 120), arrival_window=30.0)
+    else:
+        inst = generate_instance(seed=0)
     sols = {}
-    for name, fn in runs.items():
+    for name, policy in BENCH_POLICIES.items():
         t0, c0 = time.perf_counter(), time.process_time()
-        sol = fn(inst)
+        sol = simulate(inst, policy, record=False)
         sols[name] = (sol, time.perf_counter() - t0, time.process_time() - c0)
     ref = sols["Ada-SRSF"][0].average_jct
     title = ("Policies on the Section V-A workload (160 jobs, 64 V100, seed 0)" if not quick
@@ -168,9 +180,9 @@ def bench(quick: bool = False) -> list[Table]:
     t = Table(title, ["policy", "avg JCT (s)", "median JCT", "95th JCT", "avg GPU util", "events", "wall (s)",
                       "cpu (s)", "avg JCT / Ada-SRSF", "paper avg JCT", "paper ratio"])
     for name, (sol, wall, cpu) in sols.items():
-        paper = _PAPER_AVG_JCT.get(name)
+        paper = PAPER_AVG_JCT.get(name)
         t.add(name, sol.average_jct, sol.median_jct, sol.p95_jct, sol.avg_gpu_utilization, sol.n_events, wall, cpu,
-              sol.average_jct / ref, paper, None if paper is None else paper / _PAPER_AVG_JCT["Ada-SRSF"])
+              sol.average_jct / ref, paper, None if paper is None else paper / PAPER_AVG_JCT["Ada-SRSF"])
     t.notes.append("Paper: Ada-SRSF 20.1% / 36.7% lower average JCT than SRSF(1) / SRSF(2) (Table V); "
                    "LWF-1 42.8% lower than FF (Table IV).")
 

@@ -6,9 +6,12 @@ event-driven fluid simulator; placement by LWF-kappa (Algorithm 1) and the FF / 
 baselines; all-reduce admission by AdaDUAL (Algorithm 2) inside Ada-SRSF (Algorithm 3)
 and the SRSF(n) baselines; the published simulator's transfer accounting as a diagnostic
 option (``transfer_accounting="authors"``, an error: :mod:`hetopt.contention.accounting`);
-the workload of Section V-A; exact engines of the contention-free problem for a fixed
-placement (CP-SAT interval model, default, certified at 8 jobs on 16 GPUs, and the time-indexed
-MILP); a proven bound for the contention-aware problem; independent schedule checks.
+the workload of Section V-A (:func:`generate_instance`); the policies in one registry
+(:data:`POLICIES`: an admission rule and a placement each) run by :func:`simulate`; exact
+engines of the contention-free problem for a fixed placement (:func:`solve_exact`: CP-SAT
+interval model, default, certified at 8 jobs on 16 GPUs, and the time-indexed MILP); a proven
+bound for the contention-aware problem (:func:`solve_contention_bound`); the independent
+checker (:func:`check_schedule`); gap certificates (:func:`validate_ratio`, :func:`ratio_sweep`).
 
 References
 ----------
@@ -18,6 +21,7 @@ Deep Learning Training Jobs", arXiv:2002.10105, 2020.
 
 from .accounting import ACCOUNTINGS, authors_slotted_transfer
 from .admission import AdmissionRule, adadual, make_admission, srsf_rule
+from .checker import check_schedule
 from .comm import (
     ALLREDUCE_ALGORITHMS,
     PAPER_A,
@@ -30,11 +34,20 @@ from .comm import (
     transfer_rate,
 )
 from .exact import ENGINES, solve_exact
+from .generators import PAPER_GPU_MIX, SIM_GPU_MEMORY_MB, TABLE_III, generate_instance, tiny_instance
 from .instance import V100_MEMORY_MB, ContentionInstance
 from .kind import KIND
 from .model import build_milp, task_grid
-from .placement import PlacementPolicy, first_fit, list_scheduling, lwf_kappa, make_placement, random_placement
-from .scheduling import ada_srsf, schedule, srsf
+from .placement import (
+    PLACEMENTS,
+    PlacementPolicy,
+    first_fit,
+    list_scheduling,
+    lwf_kappa,
+    make_placement,
+    random_placement,
+)
+from .policies import POLICIES, Policy, get_policy
 from .shared import solve_contention_bound
 from .simulator import simulate
 from .solution import ContentionSolution, TaskRecord, empirical_cdf, jct_metrics
@@ -47,8 +60,7 @@ from .two_task import (
     two_task_fluid_optimum,
     two_task_schedule,
 )
-from .validate import check_schedule
-from .workload import PAPER_GPU_MIX, SIM_GPU_MEMORY_MB, TABLE_III, generate_workload, tiny_instance
+from .validate import ratio_sweep, validate_ratio
 
 __all__ = [
     "ALLREDUCE_ALGORITHMS",
@@ -75,22 +87,23 @@ __all__ = [
     "ContentionInstance",
     "TABLE_III",
     "PAPER_GPU_MIX",
-    "generate_workload",
+    "generate_instance",
     "tiny_instance",
     "lwf_kappa",
     "first_fit",
     "list_scheduling",
     "random_placement",
     "make_placement",
+    "PLACEMENTS",
     "AdmissionRule",
     "PlacementPolicy",
     "adadual",
     "srsf_rule",
     "make_admission",
+    "Policy",
+    "POLICIES",
+    "get_policy",
     "simulate",
-    "ada_srsf",
-    "srsf",
-    "schedule",
     "ContentionSolution",
     "TaskRecord",
     "jct_metrics",
@@ -101,4 +114,6 @@ __all__ = [
     "ENGINES",
     "solve_contention_bound",
     "check_schedule",
+    "validate_ratio",
+    "ratio_sweep",
 ]

@@ -44,8 +44,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from typing import TypeVar
 
-from ..errors import InstanceError
+from ..errors import ArgumentError, SizeLimitError
 
 __all__ = ["ACCOUNTINGS", "check_accounting", "QueryLog", "credit_counts", "authors_slotted_transfer"]
 
@@ -54,13 +55,16 @@ ACCOUNTINGS = ("correct", "authors")
 
 
 def check_accounting(value: object) -> str:
-    """Return ``value`` if it names a transfer accounting; ``InstanceError`` naming the field otherwise."""
+    """Return ``value`` if it names a transfer accounting; ``ArgumentError`` naming the field otherwise."""
     if not isinstance(value, str) or value not in ACCOUNTINGS:
-        raise InstanceError(f"transfer_accounting is {value!r}; expected one of {', '.join(map(repr, ACCOUNTINGS))}")
+        raise ArgumentError(f"transfer_accounting is {value!r}; expected one of {', '.join(map(repr, ACCOUNTINGS))}")
     return value
 
 
-class QueryLog(Mapping):
+K = TypeVar("K", bound=Hashable)
+
+
+class QueryLog(Mapping[K, float]):
     """Read-only mapping ``task -> remaining MB`` computed on demand, recording which keys were read.
 
     Parameters
@@ -71,13 +75,13 @@ class QueryLog(Mapping):
         ``remaining(task) -> float``, called at most once per key.
     """
 
-    def __init__(self, keys: Iterable[Hashable], remaining: Callable[[Hashable], float]) -> None:
+    def __init__(self, keys: Iterable[K], remaining: Callable[[K], float]) -> None:
         self._keys = tuple(keys)
         self._fn = remaining
-        self._cache: dict[Hashable, float] = {}
-        self.read: list[Hashable] = []
+        self._cache: dict[K, float] = {}
+        self.read: list[K] = []
 
-    def __getitem__(self, key: Hashable) -> float:
+    def __getitem__(self, key: K) -> float:
         if key not in self._keys:
             raise KeyError(key)
         if key not in self._cache:
@@ -85,7 +89,7 @@ class QueryLog(Mapping):
             self.read.append(key)
         return self._cache[key]
 
-    def __iter__(self) -> Iterator[Hashable]:
+    def __iter__(self) -> Iterator[K]:
         return iter(self._keys)
 
     def __len__(self) -> int:
@@ -138,9 +142,9 @@ def authors_slotted_transfer(size: float, beta: float, n_waiters: int, *, slot: 
     """
     for name, v in (("size", size), ("beta", beta), ("slot", slot)):
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0:
-            raise InstanceError(f"{name} is {v!r}; expected a finite number > 0")
+            raise ArgumentError(f"{name} is {v!r}; expected a finite number > 0")
     if isinstance(n_waiters, bool) or not isinstance(n_waiters, int) or n_waiters < 0:
-        raise InstanceError(f"n_waiters is {n_waiters!r}; expected an integer >= 0")
+        raise ArgumentError(f"n_waiters is {n_waiters!r}; expected an integer >= 0")
     speed = slot / beta  # MB per slot
     transferred, last, end = 0.0, 0, size / speed
     for t in range(max_slots):
@@ -151,4 +155,4 @@ def authors_slotted_transfer(size: float, beta: float, n_waiters: int, *, slot: 
         transferred += (t - last) * speed  # update_comm_time
         last = t
         end = t + (size - transferred) / speed
-    raise InstanceError(f"the transfer did not end within max_slots = {max_slots}")
+    raise SizeLimitError(f"the transfer did not end within max_slots = {max_slots}")

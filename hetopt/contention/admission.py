@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from functools import partial
 
-from ..errors import InstanceError
+from ..errors import ArgumentError
 from .two_task import starts_immediately
 
 __all__ = ["AdmissionRule", "adadual", "srsf_rule", "make_admission"]
@@ -74,9 +74,17 @@ def srsf_rule(
 
 
 def make_admission(name: str) -> AdmissionRule:
-    """An admission rule by name: "adadual", or "srsf1", "srsf2", "srsf3", ... ("srsfN", N >= 1)."""
+    """An admission rule by name: "adadual", or "srsf1", "srsf2", "srsf3", ... ("srsfN", N >= 1).
+
+    Raises
+    ------
+    ArgumentError
+        Any other name.
+    """
+    if not isinstance(name, str):
+        raise ArgumentError(f"admission is {name!r}; expected 'adadual' or 'srsfN' with N >= 1")
     if name == "adadual":
         return adadual
     if name.startswith("srsf") and name[4:].isdigit() and int(name[4:]) >= 1:
         return partial(srsf_rule, n=int(name[4:]))
-    raise InstanceError(f"admission is {name!r}; expected 'adadual' or 'srsfN' with N >= 1")
+    raise ArgumentError(f"admission is {name!r}; expected 'adadual' or 'srsfN' with N >= 1")

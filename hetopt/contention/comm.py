@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import InstanceError
+from ..errors import ArgumentError
 
 __all__ = [
     "PAPER_A",
@@ -51,10 +51,10 @@ SIM_ETA = 2.35e-4
 
 def _check_positive(name: str, value: float, *, allow_zero: bool = False) -> float:
     if isinstance(value, (bool, str)) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise InstanceError(f"{name} is {value!r}; expected a number")
+        raise ArgumentError(f"{name} is {value!r}; expected a number")
     v = float(value)
     if not math.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
-        raise InstanceError(f"{name} is {value!r}; expected a finite number {'>= 0' if allow_zero else '> 0'}")
+        raise ArgumentError(f"{name} is {value!r}; expected a finite number {'>= 0' if allow_zero else '> 0'}")
     return v
 
 
@@ -107,7 +107,7 @@ def allreduce_cost(algorithm: str, alpha: float, beta: float, gamma: float, n_no
 
     Raises
     ------
-    InstanceError
+    ArgumentError
         Unknown algorithm, negative constants, or N not a power of two >= 2.
 
     Examples
@@ -116,12 +116,12 @@ def allreduce_cost(algorithm: str, alpha: float, beta: float, gamma: float, n_no
     (6.0, 1.5)
     """
     if algorithm not in ALLREDUCE_ALGORITHMS:
-        raise InstanceError(f"algorithm is {algorithm!r}; expected one of {sorted(ALLREDUCE_ALGORITHMS)}")
+        raise ArgumentError(f"algorithm is {algorithm!r}; expected one of {sorted(ALLREDUCE_ALGORITHMS)}")
     alpha = _check_positive("alpha", alpha, allow_zero=True)
     beta = _check_positive("beta", beta, allow_zero=True)
     gamma = _check_positive("gamma", gamma, allow_zero=True)
     if not isinstance(n_nodes, (int, np.integer)) or n_nodes < 2 or (n_nodes & (n_nodes - 1)):
-        raise InstanceError(f"n_nodes is {n_nodes!r}; expected a power of two >= 2 (Table I assumes it)")
+        raise ArgumentError(f"n_nodes is {n_nodes!r}; expected a power of two >= 2 (Table I assumes it)")
     a, b = ALLREDUCE_ALGORITHMS[algorithm](alpha, beta, gamma, int(n_nodes))
     return float(a), float(b)
 
@@ -154,7 +154,7 @@ def allreduce_time(message_size: float, a: float, b: float, eta: float, k: int =
     b = _check_positive("b", b)
     eta = _check_positive("eta", eta, allow_zero=True)
     if not isinstance(k, (int, np.integer)) or k < 1:
-        raise InstanceError(f"k is {k!r}; expected an integer >= 1")
+        raise ArgumentError(f"k is {k!r}; expected an integer >= 1")
     return a + k * b * m + (k - 1) * eta * m
 
 
@@ -166,11 +166,11 @@ def transfer_rate(k: int, b: float, eta: float) -> float:
 
     Raises
     ------
-    InstanceError
+    ArgumentError
         ``k`` not an integer >= 1, ``b`` not finite and > 0, ``eta`` not finite and >= 0.
     """
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise InstanceError(f"k is {k!r}; expected an integer >= 1 (the number of concurrent tasks)")
+        raise ArgumentError(f"k is {k!r}; expected an integer >= 1 (the number of concurrent tasks)")
     b = _check_positive("b", b)
     eta = _check_positive("eta", eta, allow_zero=True)
     return 1.0 / (k * b + (k - 1) * eta)
@@ -207,13 +207,13 @@ def fluid_completion_times(
 
     Raises
     ------
-    InstanceError
+    ArgumentError
         Lengths differ; a size, start or constant that is not a finite number (NaN or
         infinite values would give a rate that never ends a task); a task without servers.
     """
     n = len(sizes)
     if not (len(starts) == len(servers) == n):
-        raise InstanceError("sizes, starts and servers must have the same length")
+        raise ArgumentError("sizes, starts and servers must have the same length")
     a = _check_positive("a", a, allow_zero=True)
     b = _check_positive("b", b)
     eta = _check_positive("eta", eta, allow_zero=True)
@@ -221,7 +221,7 @@ def fluid_completion_times(
     starts_a = np.array([_check_positive(f"starts[{i}]", v, allow_zero=True) for i, v in enumerate(starts)], dtype=float)
     for i, srv in enumerate(servers):
         if len(srv) == 0:
-            raise InstanceError(f"servers[{i}] is empty; expected the servers task {i} uses")
+            raise ArgumentError(f"servers[{i}] is empty; expected the servers task {i} uses")
     latency_left = np.full(n, float(a))
     remaining = sizes_a.copy()
     ends = np.full(n, np.nan)

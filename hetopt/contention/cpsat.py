@@ -59,10 +59,12 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from ..errors import InfeasibleError, SizeLimitError, SolverError
+from ..errors import ArgumentError, InfeasibleError, SizeLimitError, SolverError
+from ..inputs import check_time_limit, takes_instance
 from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_cpsat
 from .cuts import add_completion_cuts, add_pair_cuts
@@ -93,7 +95,8 @@ class CpTask:
     job: int
     iteration: int
     kind: str
-    where: int | tuple[int, ...]
+    #: the GPU (an int) of a forward or backward pass, the servers (a tuple) of an all-reduce (``kind`` says which)
+    where: Any
     duration: float
     scaled: int
 
@@ -127,8 +130,10 @@ def cpsat_tasks(inst: ContentionInstance, placement: Sequence[Sequence[int]], *,
 
     Raises
     ------
+    ArgumentError
+        A bad placement.
     InstanceError
-        Bad placement, or memory that would bind.
+        Memory that would bind.
     SizeLimitError
         More than ``max_tasks`` tasks.
     """
@@ -324,9 +329,9 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
     h = [serial if upper_objective is None else min(serial, arrival[k] + upper_objective - (sum(lb) - lb[k]))
          for k in range(nj)]
     if network not in ("exclusive", "shared"):
-        raise ValueError(f"network is {network!r}; expected 'exclusive' or 'shared'")
+        raise ArgumentError(f"network is {network!r}; expected 'exclusive' or 'shared'")
     if literals not in (None, "windows", "overlap"):
-        raise ValueError(f"literals is {literals!r}; expected None, 'windows' or 'overlap'")
+        raise ArgumentError(f"literals is {literals!r}; expected None, 'windows' or 'overlap'")
     shared = network == "shared"
     m = cp_model.CpModel()
     S, iv, E = {}, {}, {}
@@ -401,6 +406,29 @@ def build_cpsat(inst: ContentionInstance, placement, tasks: list[CpTask], *, arr
     return m, {"S": S, "F": F, "E": E, "top": top}
 
 
+def _status(res, objective: float, bound: float | None, gap: float | None, upper_bound: float | None,
+            time_limit: float | None) -> Status:
+    """The status of a re-timed CP-SAT schedule.
+
+    OPTIMAL only when CP-SAT proved it and the bound meets the true objective; never OPTIMAL above
+    ``upper_bound`` (InfeasibleError when the bound exceeds it).
+    """
+    status = res.status
+    if res.objective is None:
+        status = Status.TIME_LIMIT
+    elif status is Status.OPTIMAL and not (gap is not None and bound is not None
+                                           and (gap <= OPTIMAL_RTOL or abs(objective - bound) <= 1e-9)):
+        status = Status.FEASIBLE
+    if upper_bound is not None and objective > upper_bound + 1e-9 * max(1.0, upper_bound):
+        # possible only with rounded-up times: the schedule found does not meet the bound
+        if bound is not None and bound > upper_bound:
+            raise InfeasibleError(f"no contention-free schedule with this placement has total JCT <= upper_bound = "
+                                  f"{upper_bound}: the proven bound is {bound}")
+        status = Status.TIME_LIMIT if time_limit is not None else Status.FEASIBLE
+    return status
+
+
+@takes_instance(ContentionInstance)
 def solve_cpsat_exact(
     inst: ContentionInstance,
     placement: Sequence[Sequence[int]],
@@ -444,17 +472,16 @@ def solve_cpsat_exact(
     ContentionSolution
         ``solver="cpsat"``; the schedule in ``trace``; ``bound`` valid for the true problem.
     """
-    from ..inputs import check_instance
-    from .scheduling import srsf
+    from .simulator import simulate
 
-    check_instance(inst, ContentionInstance, "inst")
+    time_limit = check_time_limit(time_limit)
     t0 = time.perf_counter()
     tasks, sc = cpsat_tasks(inst, placement, max_tasks=max_tasks)
     placement = tuple(tuple(int(g) for g in p) for p in placement)
     arr_s = [_up(float(a), sc.time) for a in inst.arrival]
     allowance = sc.chain_error * inst.n_jobs
     # hint: SRSF(1) on this placement, re-timed on the scaled data (feasible there)
-    heur = srsf(inst, 1, placement=[list(p) for p in placement], record=True)
+    heur = simulate(inst, "srsf1", placement=[list(p) for p in placement], record=True)
     heur_starts = {}
     for r in heur.trace:
         heur_starts[(r.kind, r.job, r.iteration) if r.kind == "c" else (r.kind, r.job, r.iteration, r.where)] = r.start
@@ -497,17 +524,7 @@ def solve_cpsat_exact(
         raise SolverError(f"cpsat: bound {bound} above the re-timed schedule's total JCT {objective}: "
                           "the scaling certificate does not hold")
     gap = relative_gap(objective, bound)
-    status = res.status
-    if res.objective is None:
-        status = Status.TIME_LIMIT
-    elif status is Status.OPTIMAL and not (gap is not None and (gap <= OPTIMAL_RTOL or abs(objective - bound) <= 1e-9)):
-        status = Status.FEASIBLE
-    if upper_bound is not None and objective > upper_bound + 1e-9 * max(1.0, upper_bound):
-        # possible only with rounded-up times: the schedule found does not meet the bound
-        if bound is not None and bound > upper_bound:
-            raise InfeasibleError(f"no contention-free schedule with this placement has total JCT <= upper_bound = "
-                                  f"{upper_bound}: the proven bound is {bound}")
-        status = Status.TIME_LIMIT if time_limit is not None else Status.FEASIBLE
+    status = _status(res, objective, bound, gap, upper_bound, time_limit)
     msg = (f"{res.message}; times x{sc.time} " + ("exact" if sc.exact else f"rounded up, bound allowance {allowance} units")
            + ("" if res.objective is not None else "; no CP-SAT incumbent, SRSF(1) schedule on this placement reported"))
     return schedule_solution(inst, placement, trace, finish, status=status, bound=bound, gap=gap,

@@ -65,7 +65,9 @@ def add_pair_cuts(m, tasks: list, S: dict, E: dict, latency: int, top: int, *, l
 
 
 def _first_finisher(m, x, y, S: dict, E: dict, latency: int, c_num: int, top: int) -> None:
-    """The all-reduce z of a pair that ends first, at T, shares the server with the other one, w,
+    """The completion cut of the first of a pair of all-reduces to end.
+
+    The all-reduce z of a pair that ends first, at T, shares the server with the other one, w,
     from ``max(S_z + a, S_w)`` to T (w has started and not ended), moving at most ``1/(2b + eta)``
     there and ``1/b`` before: ``T - S_z - (a + b sigma_z) >= c (T - max(S_z + a, S_w))``.  The
     right-hand side is lowered by one unit so that the cut holds after every time is rounded down

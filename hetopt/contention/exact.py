@@ -1,4 +1,4 @@
-"""Solve the contention-free time-indexed MILP and read its schedule back.
+"""The exact contention-free optimum for a fixed placement: :func:`solve_exact` (CP-SAT or the time-indexed MILP).
 
 References
 ----------
@@ -15,11 +15,13 @@ from dataclasses import replace
 import numpy as np
 import pyomo.environ as pyo
 
-from ..errors import InfeasibleError, InstanceError, SolverError
+from ..errors import ArgumentError, InfeasibleError, SolverError
+from ..inputs import check_choice, check_positive, check_threads, check_time_limit, takes_instance
 from ..result import Status, relative_gap
 from ..solvers import solve_model
 from .instance import ContentionInstance
 from .model import MILP_MAX_BINARIES, build_milp
+from .simulator import simulate
 from .solution import ContentionSolution, TaskRecord, schedule_solution
 
 __all__ = ["ENGINES", "solve_exact"]
@@ -28,20 +30,21 @@ __all__ = ["ENGINES", "solve_exact"]
 ENGINES = ("cpsat", "milp")
 
 
+@takes_instance(ContentionInstance)
 def solve_exact(
     inst: ContentionInstance,
-    placement: Sequence[Sequence[int]],
     *,
-    slot: float = 1.0,
-    upper_bound: float | None = None,
-    engine: str | None = None,
-    solver: str = "highs",
+    placement: Sequence[Sequence[int]] | None = None,
     time_limit: float | None = None,
-    threads: int = 1,
+    engine: str | None = None,
+    upper_bound: float | None = None,
+    slot: float = 1.0,
+    solver: str = "highs",
+    threads: int | None = 1,
     max_binaries: int = MILP_MAX_BINARIES,
     seed: int = 0,
 ) -> ContentionSolution:
-    """Optimal contention-free schedule for a fixed placement.
+    """Optimal contention-free schedule for a fixed placement (by default the one LWF-1 gives under SRSF(1)).
 
     Two engines solve the same problem (the card's (6), (S1)-(S6)): ``engine="cpsat"`` (default,
     the faster one in ``hetopt bench contention``) is the interval model of
@@ -53,22 +56,26 @@ def solve_exact(
     Parameters
     ----------
     inst : ContentionInstance
-    placement : sequence of GPU lists
-    slot : float
-        MILP slot length (s); MILP only.
+    placement : sequence of GPU lists, optional
+        The GPUs of each job.  Default: the placement LWF-1 gives under SRSF(1)
+        (``simulate(inst, "srsf1").placement``), with SRSF(1)'s total JCT as ``upper_bound``
+        unless one is given.
+    time_limit : float, optional
+        Seconds; None: no limit.
+    engine : {"cpsat", "milp"}, optional
+        Default: ``"milp"`` when a MILP ``solver`` other than HiGHS is named, else ``"cpsat"``.
     upper_bound : float, optional
         Total JCT (s) of a feasible schedule with this placement: tightens the time windows
         and is imposed as a constraint (S6).
-    engine : {"cpsat", "milp"}, optional
-        Default: ``"milp"`` when a MILP ``solver`` other than HiGHS is named, else ``"cpsat"``.
+    slot : float
+        MILP slot length (s); MILP only.
     solver : str
         MILP solver (``solve_model`` names); MILP only.
-    time_limit : float, optional
-    threads : int
+    threads : int, optional
     max_binaries : int
         MILP only.
     seed : int
-        CP-SAT's random seed (keyword only); CP-SAT only.
+        CP-SAT's random seed; CP-SAT only.
 
     Returns
     -------
@@ -79,24 +86,47 @@ def solve_exact(
 
     Raises
     ------
+    ArgumentError
+        A bad option (engine, solver, time limit, threads, seed).
     InfeasibleError
         ``upper_bound`` is below the optimum (never reported as OPTIMAL).
-    """
-    from ..inputs import check_instance
 
-    check_instance(inst, ContentionInstance, "inst")
+    Examples
+    --------
+    >>> from hetopt.contention import solve_exact, tiny_instance
+    >>> sol = solve_exact(tiny_instance(seed=0))
+    >>> sol.status.value, sol.objective == sol.bound
+    ('optimal', True)
+    """
+    time_limit = check_time_limit(time_limit)
+    threads = check_threads(threads)
     if engine is None:
         engine = "milp" if solver != "highs" else ENGINES[0]
-    if engine not in ENGINES:
-        raise InstanceError(f"engine is {engine!r}; expected one of {', '.join(ENGINES)}")
+    check_choice(engine, "engine", ENGINES)
+    if not isinstance(solver, str):
+        raise ArgumentError(f"solver is {solver!r}; expected a solver name")
+    if engine == "cpsat" and solver != "highs":
+        raise ArgumentError(f"solver is {solver!r}; it names a MILP solver, used only with engine='milp'")
+    if upper_bound is not None:
+        upper_bound = check_positive(upper_bound, "upper_bound", allow_zero=True)
+    if placement is None:
+        ref = simulate(inst, "srsf1")
+        placement = ref.placement
+        if upper_bound is None:
+            upper_bound = ref.objective
     if engine == "cpsat":
         from .cpsat import solve_cpsat_exact
 
-        if solver != "highs":
-            raise InstanceError(f"solver is {solver!r}; it names a MILP solver, used only with engine='milp'")
-
         return solve_cpsat_exact(inst, placement, upper_bound=upper_bound, time_limit=time_limit, threads=threads,
                                  seed=seed)
+    return _solve_milp(inst, placement, slot=slot, upper_bound=upper_bound, solver=solver, time_limit=time_limit,
+                       threads=threads, max_binaries=max_binaries)
+
+
+def _solve_milp(inst: ContentionInstance, placement: Sequence[Sequence[int]], *, slot: float,
+                upper_bound: float | None, solver: str, time_limit: float | None, threads: int | None,
+                max_binaries: int) -> ContentionSolution:
+    """The MILP route of :func:`solve_exact`: build, solve, and read the schedule back from the slots."""
     t0 = time.perf_counter()
     m = build_milp(inst, placement, slot=slot, upper_bound=upper_bound, max_binaries=max_binaries)
     try:
@@ -135,10 +165,9 @@ def _heuristic_incumbent(inst: ContentionInstance, placement, res, upper_bound: 
     bound is kept only when it does not exceed that schedule's total JCT (the MILP's bound is on
     the slotted model).
     """
-    from .scheduling import srsf
-    from .validate import check_schedule
+    from .checker import check_schedule
 
-    heur = srsf(inst, 1, placement=[list(p) for p in placement], record=True)
+    heur = simulate(inst, "srsf1", placement=[list(p) for p in placement], record=True)
     bad = check_schedule(inst, heur, max_concurrent=1).violations
     total = float(heur.jct.sum())
     if bad or (upper_bound is not None and total > upper_bound):

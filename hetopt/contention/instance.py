@@ -174,10 +174,12 @@ class ContentionInstance:
     # ------------------------------------------------------------------ sizes
     @property
     def n_jobs(self) -> int:
+        """Number of jobs."""
         return int(self.arrival.shape[0])
 
     @property
     def n_total_gpus(self) -> int:
+        """Number of GPUs of the cluster, ``n_servers * gpus_per_server``."""
         return self.n_servers * self.gpus_per_server
 
     def server_of(self, gpu: int) -> int:
@@ -190,6 +192,7 @@ class ContentionInstance:
 
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
+        """The instance as JSON-ready values (``kind`` and ``schema_version`` first)."""
         d: dict[str, Any] = {"kind": KIND, "schema_version": SCHEMA_VERSION}
         for name in _SCALARS:
             d[name] = getattr(self, name)
@@ -211,9 +214,11 @@ class ContentionInstance:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ContentionInstance:
+        """The instance whose :meth:`to_dict` is ``data`` (InstanceError naming a bad field)."""
         check_header(data, KIND, SCHEMA_VERSION, (*_SCALARS, *_JOB_FIELDS, "names"), (*_SCALARS, *_JOB_FIELDS))
         kwargs = {k: data[k] for k in (*_SCALARS, *_JOB_FIELDS)}
-        return cls(**kwargs, names=tuple(data.get("names", ())), **meta_kwargs(data))
+        meta: dict[str, Any] = meta_kwargs(data)
+        return cls(**kwargs, names=tuple(data.get("names", ())), **meta)
 
     @classmethod
     def from_json(cls, text_or_path: str) -> ContentionInstance:

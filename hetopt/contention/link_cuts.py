@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Any
 
 __all__ = ["add_window_cuts", "add_stretch_cuts", "order_literals", "add_set_cut", "violated_sets", "stretch_violated",
            "add_transfer_completion_cuts", "TRANSFER_ALL_SUBSETS", "add_overlap_disjunctions",
@@ -63,7 +64,8 @@ class _OrderLits:
     """Cached literals ``[V_x <= V_y]`` (fully reified) for start or end variables."""
 
     def __init__(self, m, V: dict):
-        self.m, self.V, self.cache = m, V, {}
+        self.m, self.V = m, V
+        self.cache: dict[tuple, Any] = {}
 
     def le(self, x, y):
         if x.key == y.key:

@@ -46,7 +46,8 @@ from dataclasses import dataclass
 
 import pyomo.environ as pyo
 
-from ..errors import InfeasibleError, InstanceError, SizeLimitError
+from ..errors import ArgumentError, InfeasibleError, InstanceError, SizeLimitError
+from ..inputs import check_positive, takes_instance
 from .instance import ContentionInstance
 
 __all__ = ["MILP_MAX_BINARIES", "TaskGrid", "task_grid", "build_milp"]
@@ -83,18 +84,20 @@ class TaskGrid:
 def check_exact_placement(inst: ContentionInstance, placement: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
     """The placement as tuples of GPU indices, checked for the exact models (MILP and CP-SAT).
 
-    Raises ``InstanceError`` naming the entry when a job does not get ``n_gpus[k]`` distinct GPUs
-    of the cluster, or when some GPU would hold more than ``gpu_memory`` (the exact models assume
-    memory does not bind).
+    Raises ``ArgumentError`` naming the entry when a job does not get ``n_gpus[k]`` distinct GPUs
+    of the cluster, ``InstanceError`` when some GPU would hold more than ``gpu_memory`` (the exact
+    models assume memory does not bind).
     """
+    if isinstance(placement, (str, bytes)) or not hasattr(placement, "__len__"):
+        raise ArgumentError(f"placement is {placement!r:.60}; expected one GPU list per job")
     if len(placement) != inst.n_jobs:
-        raise InstanceError(f"placement has {len(placement)} entries; expected {inst.n_jobs}")
+        raise ArgumentError(f"placement has {len(placement)} entries; expected {inst.n_jobs}")
     mem = [0.0] * inst.n_total_gpus
     out = []
     for k in range(inst.n_jobs):
         gpus = tuple(int(g) for g in placement[k])
         if len(gpus) != inst.n_gpus[k] or len(set(gpus)) != len(gpus) or not all(0 <= g < inst.n_total_gpus for g in gpus):
-            raise InstanceError(f"placement[{k}] is {list(gpus)}; expected {inst.n_gpus[k]} distinct GPU indices")
+            raise ArgumentError(f"placement[{k}] is {list(gpus)}; expected {inst.n_gpus[k]} distinct GPU indices")
         for g in gpus:
             mem[g] += float(inst.memory[k])
         out.append(gpus)
@@ -104,12 +107,12 @@ def check_exact_placement(inst: ContentionInstance, placement: Sequence[Sequence
     return tuple(out)
 
 
+@takes_instance(ContentionInstance)
 def task_grid(
     inst: ContentionInstance, placement: Sequence[Sequence[int]], *, slot: float = 1.0, upper_bound: float | None = None
 ) -> TaskGrid:
     """Tasks, durations and time windows of the MILP (see :func:`build_milp`)."""
-    if not slot > 0:
-        raise InstanceError(f"slot is {slot!r}; expected > 0")
+    slot = check_positive(slot, "slot")
     gps = inst.gpus_per_server
     jobs = []
     for k, gpus in enumerate(check_exact_placement(inst, placement)):
@@ -168,6 +171,7 @@ def _precedence(m, name: str, edges: list, by_task: dict, tasks: dict, doc: str)
     m.add_component(name, pyo.Constraint(m.component(name + "_rows"), rule=rule, doc=doc))
 
 
+@takes_instance(ContentionInstance)
 def build_milp(
     inst: ContentionInstance,
     placement: Sequence[Sequence[int]],

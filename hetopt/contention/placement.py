@@ -27,12 +27,16 @@ from functools import partial
 
 import numpy as np
 
-from ..errors import InstanceError
+from ..errors import ArgumentError
+from ..inputs import rng_from
 
-__all__ = ["PlacementPolicy", "lwf_kappa", "first_fit", "list_scheduling", "random_placement", "make_placement"]
+__all__ = ["PLACEMENTS", "PlacementPolicy", "check_kappa", "lwf_kappa", "first_fit", "list_scheduling", "random_placement", "make_placement"]
 
 #: The signature every placement function has (after binding kappa / rng).
 PlacementPolicy = Callable[[np.ndarray, np.ndarray, int, int, float], "np.ndarray | None"]
+
+#: The names :func:`make_placement` takes.
+PLACEMENTS = ("lwf", "ff", "ls", "rand")
 
 
 def _available(free_memory: np.ndarray, memory: float) -> np.ndarray:
@@ -45,9 +49,9 @@ def _least_loaded(candidates: np.ndarray, workload: np.ndarray, n: int) -> np.nd
 
 
 def check_kappa(kappa: int) -> int:
-    """Validate kappa of LWF-kappa (an integer >= 1)."""
+    """Validate kappa of LWF-kappa (an integer >= 1; ArgumentError otherwise)."""
     if isinstance(kappa, bool) or not isinstance(kappa, (int, np.integer)) or kappa < 1:
-        raise InstanceError(f"kappa is {kappa!r}; expected an integer >= 1")
+        raise ArgumentError(f"kappa is {kappa!r}; expected an integer >= 1")
     return int(kappa)
 
 
@@ -123,7 +127,13 @@ def random_placement(
 
 
 def make_placement(name: str, *, kappa: int = 1, seed: int | np.random.Generator | None = None) -> PlacementPolicy:
-    """A placement policy by name: "lwf" (LWF-kappa), "ff", "ls" or "rand" (seeded)."""
+    """A placement policy by name: "lwf" (LWF-kappa), "ff", "ls" or "rand" (seeded).
+
+    Raises
+    ------
+    ArgumentError
+        Any other name, a bad ``kappa`` or ``seed``.
+    """
     if name == "lwf":
         return partial(lwf_kappa, kappa=check_kappa(kappa))
     if name == "ff":
@@ -131,5 +141,5 @@ def make_placement(name: str, *, kappa: int = 1, seed: int | np.random.Generator
     if name == "ls":
         return list_scheduling
     if name == "rand":
-        return partial(random_placement, rng=np.random.default_rng(seed))
-    raise InstanceError(f"placement is {name!r}; expected one of 'lwf', 'ff', 'ls', 'rand'")
+        return partial(random_placement, rng=rng_from(seed))
+    raise ArgumentError(f"placement is {name!r}; expected one of 'lwf', 'ff', 'ls', 'rand'")

@@ -7,7 +7,7 @@ wait for their servers' networks to be free (exclusive, as in the contention-fre
 The schedule is re-timed semi-actively; the all-reduces' durations are then recomputed by the
 fluid model (:func:`hetopt.contention.comm.fluid_completion_times`) from their starts and the
 re-timing is repeated until the durations are stable (a fixed point).  Only schedules that pass
-:func:`hetopt.contention.validate.check_schedule` are kept, so every value returned is the total
+:func:`hetopt.contention.checker.check_schedule` are kept, so every value returned is the total
 JCT of a checked fluid schedule (an upper bound of the contention-aware optimum, never called
 optimal here).
 
@@ -69,7 +69,7 @@ def fluid_retime(inst: ContentionInstance, placement, starts: dict, shared=froze
             break
         ends = fluid_completion_times([inst.model_size[t.job] for t in comms], [out[t.key] for t in comms],
                                       [t.where for t in comms], inst.a, inst.b, inst.eta)
-        new = {t.key: float(e - out[t.key]) for t, e in zip(comms, ends)}
+        new = {t.key: float(e - out[t.key]) for t, e in zip(comms, ends, strict=True)}
         if all(abs(new[key] - dur[key]) <= 1e-9 * max(1.0, abs(end[key])) for key in dur):
             break
         dur = new
@@ -117,7 +117,7 @@ def improve_schedule(inst: ContentionInstance, placement, start: ContentionSolut
         ``start`` itself when nothing better passed :func:`check_schedule`, else the best
         checked schedule found (FEASIBLE, ``solver="fluid-search"``).
     """
-    from .validate import check_schedule
+    from .checker import check_schedule
 
     t0 = time.perf_counter()
     tasks = cpsat_tasks(inst, placement)[0]
@@ -139,7 +139,7 @@ def improve_schedule(inst: ContentionInstance, placement, start: ContentionSolut
             if cand is None or cand.objective >= best_obj - 1e-9 * max(1.0, best_obj):
                 continue
             rep = check_schedule(inst, cand)
-            if rep.ok and rep.objective < best_obj - 1e-9 * max(1.0, best_obj):
+            if rep.ok and rep.objective is not None and rep.objective < best_obj - 1e-9 * max(1.0, best_obj):
                 best, best_obj, shared, improved = cand, rep.objective, cand_shared, True
         for x, y in _adjacent_pairs(tasks, starts):
             if time_limit is not None and time.perf_counter() - t0 > time_limit:
@@ -153,7 +153,7 @@ def improve_schedule(inst: ContentionInstance, placement, start: ContentionSolut
             if cand is None or cand.objective >= best_obj - 1e-9 * max(1.0, best_obj):
                 continue
             rep = check_schedule(inst, cand)
-            if rep.ok and rep.objective < best_obj - 1e-9 * max(1.0, best_obj):
+            if rep.ok and rep.objective is not None and rep.objective < best_obj - 1e-9 * max(1.0, best_obj):
                 best, best_obj, starts, improved = cand, rep.objective, cand_starts, True
         if not improved:
             break

@@ -57,9 +57,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..errors import InstanceError, SolverError
+from ..errors import ArgumentError, InstanceError, SolverError
+from ..inputs import check_size, check_threads, check_time_limit, takes_instance
 from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_cpsat
+from .checker import check_schedule
 from .cpsat import (
     DEFAULT_OPTIONS,
     build_cpsat,
@@ -69,6 +71,7 @@ from .cpsat import (
     solve_cpsat_exact,
 )
 from .instance import ContentionInstance
+from .simulator import simulate
 from .solution import ContentionSolution
 
 __all__ = ["LB_SHARE", "REFINE", "solve_contention_bound"]
@@ -78,18 +81,30 @@ REFINE = 10
 
 
 def _candidates(inst: ContentionInstance, placement, free: ContentionSolution) -> list[ContentionSolution]:
-    from .scheduling import ada_srsf, srsf
-
     p = [list(x) for x in placement]
-    return [free, srsf(inst, 2, placement=p, record=True), srsf(inst, 3, placement=p, record=True),
-            ada_srsf(inst, placement=p, record=True)]
+    return [free, *(simulate(inst, name, placement=p, record=True) for name in ("srsf2", "srsf3", "ada_srsf"))]
+
+
+def _best_candidate(inst: ContentionInstance, placement, free: ContentionSolution, *, search: bool,
+                    time_limit: float | None) -> ContentionSolution:
+    """The best checked candidate (:func:`_candidates`), each also locally improved with ``search``.
+
+    The local searches get a tenth of the time limit in all.
+    """
+    ok = [c for c in _candidates(inst, placement, free) if check_schedule(inst, c).ok]
+    if search:
+        from .search import improve_schedule
+
+        each = None if time_limit is None else time_limit / (10 * len(ok))
+        ok = ok + [improve_schedule(inst, placement, c, time_limit=each) for c in ok]
+        ok = [c for c in ok if check_schedule(inst, c).ok]
+    return min(ok, key=lambda c: c.objective)  # free is always there (no overlap: eq. (5) with k = 1)
 
 
 def _from_relaxation(inst, placement, tasks, reps, v, cp, best: ContentionSolution,
                      limit: float) -> ContentionSolution:
     """Fluid schedules in the order of the relaxation's solution, locally improved; the best of them and ``best``."""
     from .search import fluid_retime, improve_schedule
-    from .validate import check_schedule
 
     starts = {key: cp.value(var) for key, var in v["S"].items()}
     for t in tasks:  # a dominated GPU copies its representative's order
@@ -106,7 +121,7 @@ def _from_relaxation(inst, placement, tasks, reps, v, cp, best: ContentionSoluti
             continue
         cand = improve_schedule(inst, placement, cand, time_limit=limit / 3)
         rep = check_schedule(inst, cand)
-        if rep.ok and rep.objective < best.objective:
+        if rep.ok and rep.objective is not None and rep.objective < best.objective:
             best = cand
     return best
 
@@ -124,7 +139,9 @@ SETS_PER_ROUND = 5
 
 def _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, seed, lazy: bool, latency: int,
                          latency_floor: int, options: dict | None = None, lb_share: float = 0.0):
-    """Solve the relaxation; while it is solved to optimality and its solution violates window cuts
+    """Solve the relaxation, adding violated window cuts while it is solved to optimality.
+
+    While the relaxation is solved to optimality and its solution violates window cuts
     (:func:`hetopt.contention.link_cuts.violated_sets`), add those sets' cuts and solve again.
 
     With a time limit and ``lb_share`` > 0, a solve gets ``1 - lb_share`` of the remaining
@@ -176,10 +193,11 @@ def _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, seed, l
             model.add_hint(var, cp.value(var))
 
 
+@takes_instance(ContentionInstance)
 def solve_contention_bound(
     inst: ContentionInstance,
-    placement: Sequence[Sequence[int]],
     *,
+    placement: Sequence[Sequence[int]] | None = None,
     time_limit: float | None = None,
     threads: int | None = 1,
     seed: int = 0,
@@ -197,7 +215,9 @@ def solve_contention_bound(
     ----------
     inst : ContentionInstance
         Times (arrivals, ``t_f``, ``t_b``, ``a + b sigma``) with at most 9 decimals.
-    placement : sequence of GPU lists
+    placement : sequence of GPU lists, optional
+        The GPUs of each job.  Default: the placement LWF-1 gives under SRSF(1)
+        (``simulate(inst, "srsf1").placement``), as :func:`~hetopt.contention.solve_exact`.
     time_limit : float, optional
         Seconds in all: half for the contention-free optimum, the rest for the relaxation.
     threads : int, optional
@@ -235,15 +255,18 @@ def solve_contention_bound(
 
     Raises
     ------
+    ArgumentError
+        A bad placement or option.
     InstanceError
-        Bad placement, binding memory, or times that need rounding.
+        Binding memory, or times that need rounding.
     """
-    from ..inputs import check_instance
-    from .validate import check_schedule
-
-    check_instance(inst, ContentionInstance, "inst")
+    time_limit = check_time_limit(time_limit)
+    threads = check_threads(threads)
+    refine = check_size(refine, "refine")
     if isinstance(lb_share, bool) or not isinstance(lb_share, (int, float)) or not 0 <= lb_share < 1:
-        raise ValueError(f"lb_share is {lb_share!r}; expected a number in [0, 1)")
+        raise ArgumentError(f"lb_share is {lb_share!r}; expected a number in [0, 1)")
+    if placement is None:
+        placement = simulate(inst, "srsf1").placement
     t0 = time.perf_counter()
     tasks, sc = cpsat_tasks(inst, placement)
     if not sc.exact:
@@ -252,14 +275,7 @@ def solve_contention_bound(
     placement = tuple(tuple(int(g) for g in p) for p in placement)
     free = solve_cpsat_exact(inst, placement, time_limit=None if time_limit is None else time_limit / 2,
                              threads=threads, seed=seed)
-    ok = [c for c in _candidates(inst, placement, free) if check_schedule(inst, c).ok]
-    if search:  # local search from each candidate (a tenth of the time limit in all)
-        from .search import improve_schedule
-
-        each = None if time_limit is None else time_limit / (10 * len(ok))
-        ok = ok + [improve_schedule(inst, placement, c, time_limit=each) for c in ok]
-        ok = [c for c in ok if check_schedule(inst, c).ok]
-    best = min(ok, key=lambda c: c.objective)  # free is always there (no overlap: eq. (5) with k = 1)
+    best = _best_candidate(inst, placement, free, search=search, time_limit=time_limit)
     scale = sc.time * refine  # finer units: the robust cuts lose at most a few of them
     tasks = [replace(t, scaled=t.scaled * refine) for t in tasks]
     arr_s = [int(round(float(a) * scale)) for a in inst.arrival]

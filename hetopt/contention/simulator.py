@@ -44,18 +44,19 @@ import logging
 import math
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from ..errors import InstanceError
+from ..errors import ArgumentError, ScheduleViolation, SizeLimitError
+from ..inputs import check_flag, check_size, takes_instance
 from ..result import Status
 from .accounting import QueryLog, check_accounting, credit_counts
-from .admission import AdmissionRule
 from .instance import ContentionInstance
-from .placement import PlacementPolicy
+from .policies import Policy, get_policy
 from .solution import ContentionSolution, TaskRecord, jct_metrics
 
-__all__ = ["simulate", "TIME_EPS", "MAX_SIM_ITERATIONS"]
+__all__ = ["simulate", "TIME_EPS", "MAX_SIM_ITERATIONS", "RECORD_TASKS"]
 
 log = logging.getLogger(__name__)
 
@@ -204,7 +205,7 @@ class _Sim:
                 continue
             gpus = tuple(int(g) for g in gpus)
             if len(gpus) != job.n or len(set(gpus)) != job.n:
-                raise InstanceError(f"placement returned {gpus} for job {k}; expected {job.n} distinct GPUs")
+                raise ScheduleViolation(f"placement returned {gpus} for job {k}; expected {job.n} distinct GPUs")
             self.allocate(t, job, gpus)
             if load is not None:
                 load[list(gpus)] += job.key  # Algorithm 1, lines 6 and 18
@@ -432,15 +433,17 @@ class _Sim:
 
 
 def _check_fixed(inst: ContentionInstance, fixed: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    if isinstance(fixed, (str, bytes)) or not hasattr(fixed, "__len__"):
+        raise ArgumentError(f"placement is {fixed!r:.60}; expected one GPU list per job")
     if len(fixed) != inst.n_jobs:
-        raise InstanceError(f"placement has {len(fixed)} entries; expected {inst.n_jobs} (one GPU list per job)")
+        raise ArgumentError(f"placement has {len(fixed)} entries; expected {inst.n_jobs} (one GPU list per job)")
     out = []
     for k, gpus in enumerate(fixed):
         g = tuple(int(x) for x in gpus)
         if len(g) != inst.n_gpus[k] or len(set(g)) != len(g):
-            raise InstanceError(f"placement[{k}] is {list(g)}; expected {inst.n_gpus[k]} distinct GPUs")
+            raise ArgumentError(f"placement[{k}] is {list(g)}; expected {inst.n_gpus[k]} distinct GPUs")
         if any(x < 0 or x >= inst.n_total_gpus for x in g):
-            raise InstanceError(f"placement[{k}] is {list(g)}; GPU indices must be in [0, {inst.n_total_gpus})")
+            raise ArgumentError(f"placement[{k}] is {list(g)}; GPU indices must be in [0, {inst.n_total_gpus})")
         out.append(g)
     return tuple(out)
 
@@ -449,44 +452,51 @@ def _check_fixed(inst: ContentionInstance, fixed: Sequence[Sequence[int]]) -> tu
 #: core (the 160-job paper workload, 582,759 iterations, in 10.6 s), so about 90 s.
 MAX_SIM_ITERATIONS = 5_000_000
 
+#: ``record=None`` keeps the task trace when the instance has at most this many compute tasks
+#: (iterations times GPUs, summed over the jobs): small instances come back checkable by
+#: :func:`~hetopt.contention.checker.check_schedule`, the paper's workload (2.6 million) does not
+#: fill the memory.
+RECORD_TASKS = 100_000
 
+
+@takes_instance(ContentionInstance)
 def simulate(
     inst: ContentionInstance,
-    admission: AdmissionRule,
-    placement: PlacementPolicy | Sequence[Sequence[int]],
+    policy: str | Policy | Any,
     *,
-    record: bool = False,
+    placement: Sequence[Sequence[int]] | None = None,
+    record: bool | None = None,
     aggregate: bool = True,
-    name: str = "",
     transfer_accounting: str = "correct",
     max_iterations: int | None = MAX_SIM_ITERATIONS,
 ) -> ContentionSolution:
-    """Simulate the jobs of ``inst`` under an admission rule and a placement.
+    """Simulate the jobs of ``inst`` under a scheduling policy (Algorithm 3's event loop).
 
     Parameters
     ----------
     inst : ContentionInstance
-    admission : callable
-        Decides whether a ready all-reduce starts now (:mod:`hetopt.contention.admission`).
-    placement : callable or sequence of GPU lists
-        A placement policy (:mod:`hetopt.contention.placement`), or a fixed GPU list per job
-        (the job is placed as soon as those GPUs have memory for it).
-    record : bool
-        Keep every task in ``trace`` (for checks and Gantt charts; costs memory).
+    policy : str or Policy
+        A name of :data:`~hetopt.contention.policies.POLICIES` (``"ada_srsf"``, ``"srsf1"``, ...),
+        or a policy object: an admission rule and a placement (the protocol of
+        :mod:`hetopt.contention.policies`).
+    placement : sequence of GPU lists, optional
+        A fixed GPU list per job instead of the policy's placement (the job is placed as soon as
+        those GPUs have memory for it); ``Solution.solver`` then ends in ``+fixed``.
+    record : bool, optional
+        Keep every task in ``trace`` (for :func:`~hetopt.contention.checker.check_schedule` and
+        Gantt charts; costs memory).  Default: when the instance has at most
+        :data:`RECORD_TASKS` compute tasks.
     aggregate : bool
         Run the iterations of a job without all-reduce as one event while nothing can
         interrupt them, and do not re-ask the admission rule about a refused all-reduce
         until the task set of one of its servers changes (see the module notes); False
         processes every iteration and re-asks at every instant, for checks.
-    name : str
-        Method name stored in ``solver``.
     transfer_accounting : {"correct", "authors"}
         "correct" (default): a running all-reduce moves at the fluid rate of eq. (5).
         "authors": the published simulator's error, for diagnosis only: each refused
         all-reduce whose admission rule reads a running task's remaining size credits
         that task with extra progress, so it moves at ``1 + q`` times its rate with q
         such readers (:mod:`hetopt.contention.accounting`).  Only AdaDUAL reads it.
-
     max_iterations : int or None
         Refuse (SizeLimitError) instances with more iterations in all (default
         :data:`MAX_SIM_ITERATIONS`, about 90 s; None for no limit).
@@ -494,34 +504,62 @@ def simulate(
     Returns
     -------
     ContentionSolution
-        Status FEASIBLE (a heuristic schedule), no bound.
+        Status FEASIBLE (a heuristic schedule), no bound; ``solver`` is
+        ``"<admission>+<placement>"`` (e.g. ``"ada-srsf+lwf1"``), followed by
+        ``" (authors' accounting)"`` with that accounting.
+
+    Raises
+    ------
+    ArgumentError
+        An unknown policy, a bad fixed placement or option.
+    SizeLimitError
+        More iterations than ``max_iterations``.
+    ScheduleViolation
+        A placement function returned a GPU set that is not ``n_gpus[k]`` distinct GPUs.
+
+    Examples
+    --------
+    >>> from hetopt.contention import generate_instance, simulate
+    >>> sol = simulate(generate_instance(seed=0, n_jobs=8, iterations=(20, 40), arrival_window=10.0), "ada_srsf")
+    >>> sol.status.value, sol.solver, len(sol.jct)
+    ('feasible', 'ada-srsf+lwf1', 8)
     """
-    from ..inputs import check_instance
-
-    check_instance(inst, ContentionInstance, "inst")
+    pol = get_policy(policy)
     total = int(np.sum(inst.iterations, dtype=object))
-    if max_iterations is not None and total > max_iterations:
-        from ..errors import SizeLimitError
-
-        raise SizeLimitError(f"the jobs have {total:.3g} iterations in all; simulate handles at most "
-                             f"max_iterations = {max_iterations} (about 18 us each)")
+    if max_iterations is not None:
+        max_iterations = check_size(max_iterations, "max_iterations", minimum=0)
+        if total > max_iterations:
+            raise SizeLimitError(f"the jobs have {total:.3g} iterations in all; simulate handles at most "
+                                 f"max_iterations = {max_iterations} (about 18 us each)")
     accounting = check_accounting(transfer_accounting)
-    fixed = None if callable(placement) else _check_fixed(inst, placement)
+    aggregate = check_flag(aggregate, "aggregate")
+    if record is None:
+        record = sum(int(i) * int(g) for i, g in zip(inst.iterations, inst.n_gpus, strict=True)) <= RECORD_TASKS
+    record = check_flag(record, "record")
+    fixed = None if placement is None else _check_fixed(inst, placement)
+    rule = pol.admission_rule()
+    place = pol.placement_policy() if fixed is None else None
+    name = f"{pol.admission_label}+{'fixed' if fixed is not None else pol.placement_label}"
     t0 = time.perf_counter()
-    sim = _Sim(inst, placement, admission, fixed, record, aggregate, accounting)
+    sim = _Sim(inst, place, rule, fixed, record, aggregate, accounting)
     sim.run()
+    return _solution(inst, sim, name if accounting == "correct" else f"{name} (authors' accounting)",
+                     time.perf_counter() - t0)
+
+
+def _solution(inst: ContentionInstance, sim: _Sim, name: str, wall: float) -> ContentionSolution:
+    """The :class:`ContentionSolution` of a finished run."""
     finish = np.array([j.finish for j in sim.jobs])
     jct = finish - inst.arrival
     makespan = float(finish.max() - inst.arrival.min())
     util = sim.gpu_busy / makespan if makespan > 0 else np.zeros_like(sim.gpu_busy)
     m = jct_metrics(jct)
-    wall = time.perf_counter() - t0
     log.info("%s: %d events in %.2f s, average JCT %.1f s", name, sim.n_events, wall, m["average_jct"])
     return ContentionSolution(
         status=Status.FEASIBLE,
         objective=float(jct.sum()),
         wall_time=wall,
-        solver=name if accounting == "correct" else f"{name} (authors' accounting)",
+        solver=name,
         message=f"{sim.n_events} events",
         finish=finish,
         jct=jct,

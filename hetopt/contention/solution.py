@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple, Self
 
 import numpy as np
 
@@ -22,12 +23,13 @@ class TaskRecord(NamedTuple):
     kind: str
     job: int
     iteration: int
-    where: int | tuple[int, ...]
+    #: the GPU (an int) of a forward or backward pass, the servers (a tuple) of an all-reduce (``kind`` says which)
+    where: Any
     start: float
     end: float
 
 
-def jct_metrics(jct: np.ndarray) -> dict[str, float]:
+def jct_metrics(jct: np.ndarray) -> dict[str, Any]:
     """Average, median and 95th-percentile JCT (Tables IV-V)."""
     return {
         "average_jct": float(np.mean(jct)),
@@ -78,6 +80,7 @@ class ContentionSolution(Solution):
         Every task, when recorded (``record=True``), else empty.
     """
 
+    objective: float
     finish: np.ndarray
     jct: np.ndarray
     placement: tuple[tuple[int, ...], ...]
@@ -91,6 +94,37 @@ class ContentionSolution(Solution):
     makespan: float
     n_events: int = 0
     trace: tuple[TaskRecord, ...] = field(default=())
+
+    def summary(self) -> dict[str, Any]:
+        """The common fields and the metrics of Tables IV-V.
+
+        Total, average, median and 95th-percentile JCT, utilisation, makespan, each job's JCT and
+        GPUs (the trace stays in :meth:`to_dict`).
+        """
+        return {
+            **super().summary(),
+            "method": self.solver,
+            "total_jct": self.objective,
+            "average_jct": self.average_jct,
+            "median_jct": self.median_jct,
+            "p95_jct": self.p95_jct,
+            "avg_gpu_utilization": self.avg_gpu_utilization,
+            "makespan": self.makespan,
+            "jct": [float(x) for x in self.jct],
+            "placement": [list(p) for p in self.placement],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """The solution whose :meth:`to_dict` is ``data`` (the trace's records rebuilt as :class:`TaskRecord`)."""
+        data = dict(data)
+        if "trace" in data:
+            data["trace"] = tuple(
+                TaskRecord(str(kind), int(job), int(it),
+                           tuple(int(s) for s in where) if isinstance(where, (list, tuple)) else int(where),
+                           float(start), float(end))
+                for kind, job, it, where, start, end in data["trace"])
+        return super().from_dict(data)
 
 
 def schedule_solution(inst, placement, trace, finish: np.ndarray, **fields) -> ContentionSolution:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InstanceError
+from ..errors import ArgumentError
 from .comm import fluid_completion_times
 
 __all__ = [
@@ -67,7 +67,7 @@ def _check(m1: float, m2: float, b: float, eta: float) -> tuple[float, float, fl
         fv = float(v)
         if not math.isfinite(fv) or fv < 0 or (fv == 0 and name in ("m1", "m2", "b")):
             expected = ">= 0" if name == "eta" else "> 0"
-            raise InstanceError(f"{name} is {v!r}; expected a finite number {expected}")
+            raise ArgumentError(f"{name} is {v!r}; expected a finite number {expected}")
     return float(m1), float(m2), float(b), float(eta)
 
 
@@ -135,9 +135,9 @@ def two_task_fluid(m1: float, m2: float, b: float, eta: float, first: int, offse
     """
     m1, m2, b, eta = _check(m1, m2, b, eta)
     if first not in (1, 2):
-        raise InstanceError(f"first is {first!r}; expected 1 or 2")
+        raise ArgumentError(f"first is {first!r}; expected 1 or 2")
     if not (math.isfinite(offset) and offset >= 0):
-        raise InstanceError(f"offset is {offset!r}; expected a finite number >= 0")
+        raise ArgumentError(f"offset is {offset!r}; expected a finite number >= 0")
     starts = (0.0, offset) if first == 1 else (offset, 0.0)
     ends = fluid_completion_times([m1, m2], starts, [[0], [0]], 0.0, b, eta)
     return float(ends[0]), float(ends[1])

@@ -129,8 +129,8 @@ def contention_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str
     ----------
     instance : ContentionInstance
     solution : ContentionSolution
-        With a recorded ``trace``: ``simulate(..., record=True)``, ``ada_srsf(..., record=True)``,
-        ``srsf(..., record=True)`` or ``solve_exact``.
+        With a recorded ``trace``: ``simulate(inst, policy, record=True)`` (kept by default on small
+        instances) or ``solve_exact``.
     ax : matplotlib Axes, optional
     title : str, optional
     time_unit : {"s", "ms", "min", "h"}
@@ -152,7 +152,7 @@ def contention_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str
     if trace is None:
         raise TypeError(f"solution is a {type(solution).__name__}; expected a ContentionSolution")
     if len(trace) == 0:
-        raise ValueError("solution.trace is empty; run the policy with record=True (e.g. ada_srsf(inst, record=True))")
+        raise ValueError("solution.trace is empty; run the policy with record=True (e.g. simulate(inst, 'ada_srsf', record=True))")
     inst = instance
     scale = time_scale(time_unit)
     check_bars(sum(len(r.where) if r.kind == "c" else 1 for r in trace), max_bars, "tasks and all-reduces")

@@ -35,10 +35,10 @@ CELLS = [
     import pyomo.environ as pyo
     from IPython.display import Markdown, display
 
-    from hetopt.contention import (PAPER_A, SIM_BETA, SIM_ETA, ContentionInstance, adadual, adadual_threshold,
-                                   ada_srsf, build_milp, check_schedule, empirical_cdf, fluid_completion_times,
-                                   allreduce_time, generate_workload, simulate, solve_exact, srsf, tiny_instance,
-                                   two_task_cases, two_task_fluid)
+    from hetopt.contention import (PAPER_A, POLICIES, SIM_BETA, SIM_ETA, ContentionInstance, Policy, adadual,
+                                   adadual_threshold, allreduce_time, build_milp, check_schedule, empirical_cdf,
+                                   fluid_completion_times, generate_instance, simulate, solve_exact, tiny_instance,
+                                   two_task_cases, two_task_fluid, validate_ratio)
     from hetopt.data import load_json
     """),
     ("md", r"""
@@ -111,7 +111,7 @@ CELLS = [
     """),
     ("code", r"""
     tiny = tiny_instance(seed=1, n_jobs=3, max_iterations=2)
-    tiny_place = srsf(tiny, 1).placement  # the placement stage's output (LWF-1)
+    tiny_place = simulate(tiny, "srsf1").placement  # the placement stage's output (LWF-1)
     m = build_milp(tiny, tiny_place)
     MAPPING = {"(6)": "total_jct", "(S1)": "start_once", "(S2a)": "forward_before_backward",
                "(S2b)": "backward_before_sync", "(S2c)": "sync_before_forward", "(S3)": "gpu_capacity",
@@ -166,12 +166,15 @@ CELLS = [
     Six 4-GPU jobs on 4 servers of 2 GPUs (so every job spans two servers and all-reduces), arriving within
     2 s. The simulator is event-driven: at every event it places queued jobs (LWF-1, Algorithm 1), asks the
     **admission rule** about every ready all-reduce, then gives idle GPUs to the ready job with the least
-    remaining service. We wrap `adadual` in a function that records what it was asked and what it
-    answered (the same signature, so the simulator cannot tell the difference).
+    remaining service. A policy is such a pair, an admission rule and a placement: the registry `POLICIES`
+    names the paper's (`simulate(inst, "ada_srsf")`), and `Policy(rule, placement)` makes one. We wrap
+    `adadual` in a function that records what it was asked and what it answered (the same signature, so
+    the simulator cannot tell the difference) and run it with LWF-1, Ada-SRSF's placement.
     """),
     ("code", r"""
-    small = generate_workload(seed=22, n_jobs=6, gpu_mix={4: 6}, n_servers=4, gpus_per_server=2,
+    small = generate_instance(seed=22, n_jobs=6, gpu_mix={4: 6}, n_servers=4, gpus_per_server=2,
                               iterations=(3, 8), arrival_window=2.0)
+    print({name: (p.admission, p.placement, p.kappa) for name, p in POLICIES.items()})
     print("model size (MB):", small.model_size.tolist(), " iterations:", small.iterations.tolist())
 
     decisions = []
@@ -182,8 +185,8 @@ CELLS = [
         decisions.append((m_new, [round(remaining[c], 1) for c in running], ok))
         return ok
 
-    ada_small = simulate(small, logged_adadual, ada_srsf(small).placement, record=True, name="ada-srsf (logged)")
-    assert np.allclose(ada_small.jct, ada_srsf(small).jct)  # the wrapper changes nothing
+    ada_small = simulate(small, Policy(logged_adadual, "lwf", label="ada-srsf (logged)"), record=True)
+    assert np.allclose(ada_small.jct, simulate(small, "ada_srsf").jct)  # the wrapper changes nothing
     thr = adadual_threshold(small.b, small.eta)
     print(f"{len(decisions)} admission questions; the first where a task was already running:")
     print(" M_new (MB) | M_old left (MB) | M_new / M_old | start?")
@@ -202,7 +205,8 @@ CELLS = [
     all-reduces share a server, and above 1 whenever AdaDUAL or SRSF(2) accepted contention.
     """),
     ("code", r"""
-    runs = {"Ada-SRSF": ada_small, "SRSF(1)": srsf(small, 1, record=True), "SRSF(2)": srsf(small, 2, record=True)}
+    runs = {"Ada-SRSF": ada_small, "SRSF(1)": simulate(small, "srsf1", record=True),
+            "SRSF(2)": simulate(small, "srsf2", record=True)}
     limits = {"Ada-SRSF": 2, "SRSF(1)": 1, "SRSF(2)": 2}
     for name, sol in runs.items():
         report = check_schedule(small, sol, max_concurrent=limits[name])  # independent checker
@@ -237,8 +241,9 @@ CELLS = [
     w = workload(FAST_SCALE)
     print(f"{w.n_jobs} jobs, iterations {w.iterations.min()}-{w.iterations.max()}, arrivals in "
           f"[0, {w.arrival.max():.0f}] s, {w.n_servers} x {w.gpus_per_server} GPUs")
-    sched = {"Ada-SRSF": ada_srsf(w), "SRSF(1)": srsf(w, 1), "SRSF(2)": srsf(w, 2), "SRSF(3)": srsf(w, 3)}
-    place = {"LWF-1": sched["Ada-SRSF"], "FF": ada_srsf(w, placement="ff"), "LS": ada_srsf(w, placement="ls")}
+    sched = {name: simulate(w, policy) for name, policy in
+             (("Ada-SRSF", "ada_srsf"), ("SRSF(1)", "srsf1"), ("SRSF(2)", "srsf2"), ("SRSF(3)", "srsf3"))}
+    place = {"LWF-1": sched["Ada-SRSF"], "FF": simulate(w, "ada_srsf_ff"), "LS": simulate(w, "ada_srsf_ls")}
     jct_ada, jct_srsf1 = sched["Ada-SRSF"].jct, sched["SRSF(1)"].jct
     print("jobs whose JCT differs between Ada-SRSF and SRSF(1):", int(np.sum(~np.isclose(jct_ada, jct_srsf1))))
     from hetopt.plot import jct_cdf
@@ -284,22 +289,25 @@ CELLS = [
 
     ## 3. The certificate: what is proven, and where it stops
 
-    The paper proves no approximation ratio for Ada-SRSF, so there is no `validate_ratio` here. What hetopt
-    can **certify** is the optimum of the contention-free problem for a fixed placement: HiGHS solves the MILP
-    of Section 1.2 and proves optimality (its dual bound meets the incumbent). That optimum is a lower bound for
+    The paper proves no approximation ratio for Ada-SRSF. What hetopt can **certify** is the optimum of the
+    contention-free problem for a fixed placement: `solve_exact` (by default CP-SAT's interval model, or HiGHS on
+    the MILP of Section 1.2) proves optimality (its bound meets the incumbent). By default it takes the placement
+    LWF-1 gives under SRSF(1), with SRSF(1)'s total JCT as an upper bound. That optimum is a lower bound for
     every contention-free schedule with that placement, e.g. SRSF(1)'s, so SRSF(1)'s gap to it is proven.
-    The exact schedule is checked by the same independent checker as the heuristics, and a second solver (SCIP)
-    and a second window rule (the full horizon instead of SRSF(1)'s bound) must find the same optimum.
+    The exact schedule is checked by the same independent checker as the heuristics, and a second solver (SCIP
+    on the MILP) and a second window rule (the full horizon instead of SRSF(1)'s bound) must find the same
+    optimum.
     """),
     ("code", r"""
-    s1 = srsf(tiny, 1)
-    opt = solve_exact(tiny, s1.placement, upper_bound=s1.objective)
+    s1 = simulate(tiny, "srsf1")
+    opt = solve_exact(tiny)  # placement: LWF-1 under SRSF(1); upper bound: SRSF(1)'s total JCT
+    assert opt.placement == s1.placement
     assert check_schedule(tiny, opt, max_concurrent=1).ok
     print(f"certified optimum {opt.objective:.1f} s ({opt.status.value}, bound {opt.bound:.1f}, solver {opt.solver})")
     print(f"SRSF(1) {s1.objective:.1f} s  ->  proven gap {(s1.objective - opt.bound) / opt.bound:.1%}")
     # a second method: SCIP on the same model, and HiGHS without the windows that SRSF(1)'s bound allows
-    opt_scip = solve_exact(tiny, s1.placement, upper_bound=s1.objective, solver="scip")
-    opt_wide = solve_exact(tiny, s1.placement)
+    opt_scip = solve_exact(tiny, solver="scip")
+    opt_wide = solve_exact(tiny, placement=s1.placement)
     print(f"cross-checks: SCIP {opt_scip.objective:.1f} ({opt_scip.status.value}), HiGHS without the bound's windows "
           f"{opt_wide.objective:.1f} ({opt_wide.status.value})")
     """),
@@ -310,10 +318,23 @@ CELLS = [
     """),
     ("code", r"""
     inst = ContentionInstance.from_dict(load_json("wang2019_contention_beats_milp"))
-    ada, s1b = ada_srsf(inst), srsf(inst, 1)
-    opt_b = solve_exact(inst, ada.placement, upper_bound=s1b.objective)
+    ada, s1b = simulate(inst, "ada_srsf"), simulate(inst, "srsf1")
+    opt_b = solve_exact(inst, placement=ada.placement, upper_bound=s1b.objective)
     print(f"Ada-SRSF {ada.objective:.1f}  <  contention-free optimum {opt_b.objective:.1f} ({opt_b.status.value})"
           f"  <  SRSF(1) {s1b.objective:.1f}")
+    """),
+    ("md", r"""
+    So a policy that accepts contention is certified against the **contention-aware** problem instead:
+    `solve_contention_bound` proves a lower bound valid for every fluid schedule of a placement.
+    `validate_ratio(inst, method=...)` is the gap report of a policy on its own placement (`limit` None: the
+    paper claims no ratio); its reference is the contention-free optimum for SRSF(1), the contention-aware bound
+    for the others (`info["reference_kind"]`).
+    """),
+    ("code", r"""
+    for method in ("srsf1", "ada_srsf"):
+        cert = validate_ratio(inst, method=method, time_limit=30)
+        print(f"{method:9s} total JCT {cert.value:5.1f}  reference {cert.reference:5.2f} ({cert.info['reference_kind']}, "
+              f"proven {cert.proven})  ratio {cert.ratio:.3f}")
     """),
     ("md", r"""
     ## 4. The paper's claims and their verdicts
@@ -374,7 +395,7 @@ CELLS = [
     ("md", r"""
     ## 5. Your own policy: the plug-in protocol
 
-    `simulate(inst, admission, placement)` runs any pair of policies (see the card, section *Plug-in protocol*):
+    `simulate(inst, Policy(admission, placement))` runs any pair (see the card, section *Plug-in protocol*):
 
     * **placement** `placement(free_memory, workload, gpus_per_server, n_gpus, memory) -> sorted GPU indices | None`:
       `free_memory[g]` (MB) and `workload[g]` (seconds of remaining work of the jobs placed on GPU `g`), global
@@ -401,7 +422,7 @@ CELLS = [
             return True
         return max(len(t) for t in server_tasks) == 1 and all(m_new < 0.1 * remaining[c] for c in running)
 
-    mine = simulate(w, tenfold_smaller, pack_servers, record=True, name="mine")
+    mine = simulate(w, Policy(tenfold_smaller, pack_servers, label="mine"), record=True)
     report = check_schedule(w, mine, max_concurrent=2)  # the independent checker
     assert report.ok, report.violations[:3]
     for name, sol in {"Ada-SRSF (LWF-1 + AdaDUAL)": sched["Ada-SRSF"], "SRSF(1)": sched["SRSF(1)"],
@@ -418,7 +439,7 @@ CELLS = [
     import hetopt
 
     table = hetopt.compare(w, methods=["ada_srsf", "srsf1"], policies={
-        "mine": lambda inst: simulate(inst, tenfold_smaller, pack_servers, record=True, name="mine")})
+        "mine": lambda inst: simulate(inst, Policy(tenfold_smaller, pack_servers, label="mine"), record=True)})
     print(table)
     """),
     ("md", r"""

@@ -28,7 +28,7 @@ def test_accounting_sweep_quick_gain_appears_only_with_the_published_accounting(
     acc, mem = _col(t, "accounting"), _col(t, "GPU memory (GB)")
     assert sorted(set(mem)) == [16, 32]
     for m in (16, 32):
-        rows = {a: r for a, r, mm in zip(acc, t.rows, mem) if mm == m}
+        rows = {a: r for a, r, mm in zip(acc, t.rows, mem, strict=True) if mm == m}
         c, a = rows["correct"], rows["authors"]
         for col in ("SRSF(1)", "SRSF(2)", "SRSF(3)"):  # SRSF(n) never queries: unchanged
             i = t.columns.index(col)

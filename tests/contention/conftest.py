@@ -1,6 +1,7 @@
 """Fixtures of the contention tests."""
 
 import pytest
+
 from .contention_workloads import small_workload
 
 

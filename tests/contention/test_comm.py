@@ -4,10 +4,11 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hetopt.contention import allreduce_cost, allreduce_time, fluid_completion_times, transfer_rate
-from hetopt.errors import InstanceError
+from hetopt.errors import ArgumentError
 
 REL = 1e-9
 
@@ -23,11 +24,11 @@ def test_table_one_by_hand():
 
 
 def test_table_one_bad_input():
-    with pytest.raises(InstanceError, match="power of two"):
+    with pytest.raises(ArgumentError, match="power of two"):
         allreduce_cost("ring", 1.0, 1.0, 0.0, 3)
-    with pytest.raises(InstanceError, match="algorithm"):
+    with pytest.raises(ArgumentError, match="algorithm"):
         allreduce_cost("butterfly", 1.0, 1.0, 0.0, 4)
-    with pytest.raises(InstanceError, match="beta"):
+    with pytest.raises(ArgumentError, match="beta"):
         allreduce_cost("ring", 1.0, -1.0, 0.0, 4)
 
 
@@ -39,7 +40,7 @@ def test_eq5_reduces_to_eq2():
 @pytest.mark.parametrize("bad", [dict(message_size=-1.0), dict(k=0), dict(eta=-0.1), dict(b=0.0)])
 def test_eq5_bad_input(bad):
     args = dict(message_size=1.0, a=0.0, b=1.0, eta=0.0, k=1) | bad
-    with pytest.raises(InstanceError):
+    with pytest.raises(ArgumentError):
         allreduce_time(**args)
 
 
@@ -64,13 +65,13 @@ def test_fluid_max_over_servers():
 
 @pytest.mark.parametrize("k", [0, -1, 1.5, True])
 def test_transfer_rate_rejects_bad_k(k):
-    with pytest.raises(InstanceError, match="k is"):
+    with pytest.raises(ArgumentError, match="k is"):
         transfer_rate(k, 1e-3, 1e-4)
 
 
 @pytest.mark.parametrize("b, eta", [(0.0, 1e-4), (float("nan"), 1e-4), (1e-3, float("inf")), (1e-3, -1.0)])
 def test_transfer_rate_rejects_bad_constants(b, eta):
-    with pytest.raises(InstanceError, match="b is|eta is"):
+    with pytest.raises(ArgumentError, match="b is|eta is"):
         transfer_rate(2, b, eta)
 
 
@@ -82,5 +83,5 @@ def test_transfer_rate_rejects_bad_constants(b, eta):
 def test_fluid_completion_times_rejects_non_finite_input(field, kwargs):
     args = dict(sizes=[100.0], starts=[0.0], servers=[[0, 1]], a=0.0, b=1e-3, eta=1e-4)
     args.update(kwargs)
-    with pytest.raises(InstanceError, match=field):
+    with pytest.raises(ArgumentError, match=field):
         fluid_completion_times(**args)

@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["comm", "two_task", "scheduling", "solution", "accounting"]
+MODULES = ["comm", "two_task", "simulator", "solution", "accounting", "generators", "exact", "validate"]
 
 
 @pytest.mark.parametrize("name", MODULES)

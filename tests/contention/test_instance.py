@@ -5,8 +5,8 @@ import json
 import numpy as np
 import pytest
 
-from hetopt.contention import PAPER_GPU_MIX, ContentionInstance, generate_workload, tiny_instance
-from hetopt.errors import InstanceError
+from hetopt.contention import PAPER_GPU_MIX, ContentionInstance, generate_instance, tiny_instance
+from hetopt.errors import ArgumentError, InstanceError
 
 
 def _base(**kw):
@@ -53,7 +53,7 @@ def test_json_round_trip_and_unknown_keys():
 
 
 def test_workload_follows_section_5a():
-    w = generate_workload(seed=3)
+    w = generate_instance(seed=3)
     assert w.n_jobs == 160 and w.n_total_gpus == 64
     for g, c in PAPER_GPU_MIX.items():
         assert np.sum(w.n_gpus == g) == c
@@ -64,15 +64,41 @@ def test_workload_follows_section_5a():
 
 
 def test_workload_seeded():
-    assert generate_workload(seed=5).to_dict() == generate_workload(seed=5).to_dict()
-    assert generate_workload(seed=5).to_dict() != generate_workload(seed=6).to_dict()
+    assert generate_instance(seed=5).to_dict() == generate_instance(seed=5).to_dict()
+    assert generate_instance(seed=5).to_dict() != generate_instance(seed=6).to_dict()
     assert tiny_instance(seed=2).to_dict() == tiny_instance(seed=2).to_dict()
 
 
 def test_workload_scaled_mix_and_bad_mix():
-    w = generate_workload(seed=0, n_jobs=16, n_servers=8)
+    w = generate_instance(seed=0, n_jobs=16, n_servers=8)
     assert w.n_jobs == 16 and np.sum(w.n_gpus == 1) == 8
     with pytest.raises(InstanceError, match="n_gpus"):
-        generate_workload(seed=0, n_servers=2)  # 32-GPU jobs on 8 GPUs
-    with pytest.raises(InstanceError, match="gpu_mix"):
-        generate_workload(seed=0, n_jobs=3, gpu_mix={1: 2})
+        generate_instance(seed=0, n_servers=2)  # 32-GPU jobs on 8 GPUs
+    with pytest.raises(ArgumentError, match="gpu_mix"):
+        generate_instance(seed=0, n_jobs=3, gpu_mix={1: 2})
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    (dict(n_jobs=0), "n_jobs"), (dict(n_jobs=2.5), "n_jobs"), (dict(n_jobs=True), "n_jobs"),
+    (dict(iterations=(5, 2)), "iterations"), (dict(iterations=(0, 3)), "iterations"), (dict(iterations=7), "iterations"),
+    (dict(arrival_window=0.0), "arrival_window"), (dict(arrival_window="60"), "arrival_window"),
+    (dict(seed=-1), "seed"), (dict(seed=1.5), "seed"),
+])
+def test_generator_arguments_are_argument_errors(kwargs, name):
+    with pytest.raises(ArgumentError, match=name):
+        generate_instance(**kwargs)
+
+
+@pytest.mark.parametrize("kwargs, name", [(dict(n_jobs=0), "n_jobs"), (dict(n_servers=0), "n_servers"),
+                                          (dict(max_iterations=0), "max_iterations"), (dict(max_arrival=-1), "max_arrival")])
+def test_tiny_instance_arguments_are_argument_errors(kwargs, name):
+    with pytest.raises(ArgumentError, match=name):
+        tiny_instance(**kwargs)
+
+
+def test_generate_instance_takes_a_generator_and_round_trips():
+    a = generate_instance(seed=np.random.default_rng(3), n_jobs=12)
+    b = generate_instance(seed=np.random.default_rng(3), n_jobs=12)
+    assert a.to_dict() == b.to_dict()
+    again = ContentionInstance.from_dict(json.loads(json.dumps(a.to_dict())))
+    assert again.to_dict() == a.to_dict()

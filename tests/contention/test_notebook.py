@@ -37,10 +37,10 @@ def test_model_mapping_printed_from_the_built_model(nb):
 
 def test_contention_happens_and_changes_the_jcts(nb):
     from hetopt.claims.contention.runs import FAST_SCALE, workload
-    from hetopt.contention import ada_srsf, srsf
+    from hetopt.contention import simulate
 
     w = workload(FAST_SCALE)
-    ada, s1 = ada_srsf(w).jct, srsf(w, 1).jct
+    ada, s1 = simulate(w, "ada_srsf").jct, simulate(w, "srsf1").jct
     differ = int(np.sum(~np.isclose(ada, s1)))
     assert differ > 0  # the workload of the notebook is one where the policies differ
     assert f"jobs whose JCT differs between Ada-SRSF and SRSF(1): {differ}" in notebook_text(nb)
@@ -57,7 +57,10 @@ def test_certificate_and_claims(nb):
                       out)
     assert cross and float(cross.group(1)) == float(cross.group(2)) == float(m.group(1))
     assert "verdict fails-paper-error (recorded fails-paper-error)" in out
-    assert re.search(r"^mine\s+user\s+feasible\s", out, re.M)  # the user policy, checked by compare
+    assert re.search(r"^mine\s+user\s+total JCT of the jobs \(s\)\s+feasible\s", out, re.M)  # checked by compare
+    # validate_ratio: SRSF(1) against the contention-free optimum, Ada-SRSF against the contention-aware bound
+    assert re.search(r"^srsf1\s+total JCT\s+49\.0 .*\(contention-free optimum, proven True\)", out, re.M)
+    assert re.search(r"^ada_srsf\s+total JCT\s+44\.2 .*\(contention-aware bound, proven True\)", out, re.M)
 
 
 def test_exercises(nb):

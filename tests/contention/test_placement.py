@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from hetopt.contention import first_fit, list_scheduling, lwf_kappa, make_placement, random_placement
-from hetopt.errors import InstanceError
+from hetopt.errors import ArgumentError
 
 # 3 servers x 2 GPUs; server loads: s0 = 5, s1 = 1, s2 = 3
 LOAD = np.array([4.0, 1.0, 0.5, 0.5, 0.0, 3.0])
@@ -43,12 +43,12 @@ def test_baselines():
 
 @pytest.mark.parametrize("kappa", [0, -1, 1.5, True])
 def test_kappa_below_one_is_an_error(kappa):
-    with pytest.raises(InstanceError, match="kappa"):
+    with pytest.raises(ArgumentError, match="kappa"):
         make_placement("lwf", kappa=kappa)
-    with pytest.raises(InstanceError, match="kappa"):
+    with pytest.raises(ArgumentError, match="kappa"):
         lwf_kappa(FREE, LOAD, 2, 1, 1.0, kappa=kappa)
 
 
 def test_unknown_placement():
-    with pytest.raises(InstanceError, match="placement"):
+    with pytest.raises(ArgumentError, match="placement"):
         make_placement("best-fit")

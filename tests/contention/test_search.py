@@ -2,12 +2,9 @@
 
 import pytest
 
-from hetopt.contention import check_schedule
+from hetopt.contention import check_schedule, simulate, solve_contention_bound, tiny_instance
 from hetopt.contention.cpsat import solve_cpsat_exact
-from hetopt.contention.scheduling import ada_srsf, srsf
 from hetopt.contention.search import fluid_retime, improve_schedule
-from hetopt.contention.shared import solve_contention_bound
-from hetopt.contention.workload import tiny_instance
 
 
 def _starts(sol):
@@ -18,7 +15,7 @@ def _starts(sol):
 @pytest.mark.parametrize("seed", range(4))
 def test_exclusive_retime_reproduces_the_contention_free_optimum(seed):
     inst = tiny_instance(seed=seed, n_jobs=3, n_servers=2, gpus_per_server=2, max_iterations=2)
-    pl = srsf(inst, 1).placement
+    pl = simulate(inst, "srsf1").placement
     free = solve_cpsat_exact(inst, pl)
     sol = fluid_retime(inst, pl, _starts(free))
     assert check_schedule(inst, sol, max_concurrent=1).ok
@@ -27,22 +24,22 @@ def test_exclusive_retime_reproduces_the_contention_free_optimum(seed):
 
 def test_search_improves_srsf2_to_a_checked_schedule_above_the_bound():
     inst = tiny_instance(seed=7, n_jobs=3, n_servers=2, gpus_per_server=2, max_iterations=2)
-    pl = srsf(inst, 1).placement
-    start = srsf(inst, 2, placement=[list(p) for p in pl], record=True)
+    pl = simulate(inst, "srsf1").placement
+    start = simulate(inst, "srsf2", placement=[list(p) for p in pl], record=True)
     best = improve_schedule(inst, pl, start)
     rep = check_schedule(inst, best)
     assert rep.ok
     assert rep.objective == pytest.approx(best.objective)
     assert best.objective < start.objective - 1e-6  # SRSF(2): 33.4, improved to 32 (the contention-free optimum)
-    bound = solve_contention_bound(inst, pl, search=False).bound
+    bound = solve_contention_bound(inst, placement=pl, search=False).bound
     assert best.objective >= bound - 1e-9
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_search_from_ada_srsf_is_checked(seed):
     inst = tiny_instance(seed=seed, n_jobs=4, n_servers=2, gpus_per_server=2, max_iterations=2)
-    pl = srsf(inst, 1).placement
-    start = ada_srsf(inst, placement=[list(p) for p in pl], record=True)
+    pl = simulate(inst, "srsf1").placement
+    start = simulate(inst, "ada_srsf", placement=[list(p) for p in pl], record=True)
     best = improve_schedule(inst, pl, start)
     assert check_schedule(inst, best).ok
     assert best.objective <= start.objective + 1e-9

@@ -8,15 +8,14 @@ import pytest
 
 from hetopt.contention import (
     ContentionInstance,
-    ada_srsf,
     check_schedule,
     fluid_completion_times,
-    srsf,
+    simulate,
+    solve_contention_bound,
     tiny_instance,
 )
-from hetopt.contention.shared import solve_contention_bound
 from hetopt.data import load_json
-from hetopt.errors import InstanceError
+from hetopt.errors import ArgumentError, InstanceError
 from hetopt.result import Status
 
 TOL = 1e-6
@@ -40,7 +39,7 @@ def _brute_force_two_jobs(inst, placement, step=0.1, max_delay=25.0):
     ready = set()
     for per_gpu in itertools.product(orders, repeat=len(gpus)):
         b_end = [0.0, 0.0]
-        for g, order in zip(gpus, per_gpu):
+        for g, order in zip(gpus, per_gpu, strict=True):
             t, f_end = 0.0, {}
             for kind, k in order:
                 if g not in placement[k]:
@@ -66,12 +65,12 @@ def _brute_force_two_jobs(inst, placement, step=0.1, max_delay=25.0):
 def test_bound_below_every_fluid_schedule_on_the_card_instance():
     # the card's instance: Ada-SRSF 44.2 beats the contention-free optimum 47
     inst = ContentionInstance.from_dict(load_json("wang2019_contention_beats_milp"))
-    p = srsf(inst, 1).placement
-    sol = solve_contention_bound(inst, p)
+    p = simulate(inst, "srsf1").placement
+    sol = solve_contention_bound(inst, placement=p)
     brute = _brute_force_two_jobs(inst, p, step=0.2, max_delay=20.0)
     assert sol.bound is not None and sol.bound <= brute + TOL
     # the link cuts raise the bound (43.8 with them, 43.4 without, brute force 44.2)
-    assert solve_contention_bound(inst, p, energy=False).bound < sol.bound - 0.2
+    assert solve_contention_bound(inst, placement=p, energy=False).bound < sol.bound - 0.2
     assert sol.objective <= 44.2 + TOL and sol.objective >= brute - TOL
     assert sol.status is not Status.OPTIMAL or sol.bound >= sol.objective - TOL
     assert check_schedule(inst, sol).ok
@@ -80,10 +79,10 @@ def test_bound_below_every_fluid_schedule_on_the_card_instance():
 @pytest.mark.parametrize("seed", range(6))
 def test_bound_below_the_contention_aware_heuristics(seed):
     inst = tiny_instance(seed=seed)
-    p = srsf(inst, 1).placement
-    sol = solve_contention_bound(inst, p)  # raises SolverError if the bound exceeded a candidate
+    p = simulate(inst, "srsf1").placement
+    sol = solve_contention_bound(inst, placement=p)  # raises SolverError if the bound exceeded a candidate
     assert check_schedule(inst, sol).ok
-    for other in (srsf(inst, 2, placement=[list(x) for x in p]), ada_srsf(inst, placement=[list(x) for x in p])):
+    for other in (simulate(inst, "srsf2", placement=[list(x) for x in p]), simulate(inst, "ada_srsf", placement=[list(x) for x in p])):
         assert sol.bound <= other.objective + TOL
     if sol.status is Status.OPTIMAL:
         assert sol.bound == pytest.approx(sol.objective, abs=TOL)
@@ -94,8 +93,8 @@ def test_bound_below_the_contention_aware_heuristics(seed):
 def test_single_server_jobs_are_certified():
     # no all-reduce at all: the contention-aware problem is the contention-free one
     inst = tiny_instance(seed=2, n_jobs=3, n_servers=1, gpus_per_server=3)
-    p = srsf(inst, 1).placement
-    sol = solve_contention_bound(inst, p)
+    p = simulate(inst, "srsf1").placement
+    sol = solve_contention_bound(inst, placement=p)
     assert sol.status is Status.OPTIMAL and sol.bound == pytest.approx(sol.objective)
 
 
@@ -103,7 +102,7 @@ def test_two_jobs_on_disjoint_servers_are_certified():
     inst = ContentionInstance(n_servers=4, gpus_per_server=1, gpu_memory=100.0, a=1.0, b=1.0, eta=0.5,
                               arrival=[0.0, 1.0], n_gpus=[2, 2], iterations=[2, 1], t_f=[1.0, 2.0], t_b=[1.0, 1.0],
                               model_size=[3.0, 2.0], memory=[1.0, 1.0])
-    sol = solve_contention_bound(inst, [[0, 1], [2, 3]])
+    sol = solve_contention_bound(inst, placement=[[0, 1], [2, 3]])
     # by hand: job 0 runs 2 x (1 + 1 + 4) = 12, job 1 runs 2 + 1 + 3 = 6
     assert sol.status is Status.OPTIMAL and sol.objective == pytest.approx(18.0)
 
@@ -114,7 +113,7 @@ def test_rounded_data_refused():
 
     other = dataclasses.replace(inst, t_f=inst.t_f / 3.0)
     with pytest.raises(InstanceError, match="rounding"):
-        solve_contention_bound(other, srsf(other, 1).placement)
+        solve_contention_bound(other, placement=simulate(other, "srsf1").placement)
 
 
 def _random_two_job_instance(seed):
@@ -132,7 +131,7 @@ def test_bound_below_brute_force_on_random_two_job_instances(seed):
     # random a, eta: the latency-waste term of the pair cuts is exercised (a > 0, eta >= 0)
     inst = _random_two_job_instance(seed)
     p = [[0, 1], [0, 1]]
-    sol = solve_contention_bound(inst, p)
+    sol = solve_contention_bound(inst, placement=p)
     brute = _brute_force_two_jobs(inst, p, step=0.25, max_delay=10.0)
     assert sol.bound <= brute + TOL
     assert check_schedule(inst, sol).ok
@@ -143,18 +142,18 @@ def test_bound_below_brute_force_on_random_two_job_instances(seed):
 def test_reified_link_cuts_stay_below_brute_force(seed, literals):
     inst = _random_two_job_instance(seed)
     p = [[0, 1], [0, 1]]
-    sol = solve_contention_bound(inst, p, literals=literals)
+    sol = solve_contention_bound(inst, placement=p, literals=literals)
     assert sol.bound <= _brute_force_two_jobs(inst, p, step=0.25, max_delay=10.0) + TOL
 
 
 def test_reified_link_cuts_on_three_jobs_stay_below_the_heuristics():
     inst = tiny_instance(seed=4)
-    p = srsf(inst, 1).placement
-    plain = solve_contention_bound(inst, p)
+    p = simulate(inst, "srsf1").placement
+    plain = solve_contention_bound(inst, placement=p)
     for literals in ("windows", "overlap"):
-        sol = solve_contention_bound(inst, p, literals=literals)
+        sol = solve_contention_bound(inst, placement=p, literals=literals)
         assert sol.bound <= plain.objective + TOL
-        assert sol.bound <= ada_srsf(inst, placement=[list(x) for x in p]).objective + TOL
+        assert sol.bound <= simulate(inst, "ada_srsf", placement=[list(x) for x in p]).objective + TOL
 
 
 @pytest.mark.slow
@@ -164,13 +163,13 @@ def test_bound_valid_without_first_finisher_cuts(seed):
     from hetopt.contention.cuts import FIRST_FINISHER_MAX_TASKS
 
     inst = tiny_instance(seed=seed, n_jobs=6, n_servers=2, gpus_per_server=2, max_iterations=2)
-    p = srsf(inst, 1).placement
+    p = simulate(inst, "srsf1").placement
     per_server = [sum(1 for k in range(inst.n_jobs) for _ in range(int(inst.iterations[k]))
                       if len({g // 2 for g in p[k]}) > 1 and s in {g // 2 for g in p[k]}) for s in range(2)]
     assert max(per_server) > FIRST_FINISHER_MAX_TASKS
-    sol = solve_contention_bound(inst, p)  # raises SolverError if the bound exceeded a candidate
+    sol = solve_contention_bound(inst, placement=p)  # raises SolverError if the bound exceeded a candidate
     assert check_schedule(inst, sol).ok
-    for other in (srsf(inst, 2, placement=[list(x) for x in p]), ada_srsf(inst, placement=[list(x) for x in p])):
+    for other in (simulate(inst, "srsf2", placement=[list(x) for x in p]), simulate(inst, "ada_srsf", placement=[list(x) for x in p])):
         assert sol.bound <= other.objective + TOL
 
 
@@ -184,25 +183,37 @@ def test_bound_below_brute_force_when_the_latency_is_finer_than_the_grid(seed):
                               t_f=rng.integers(1, 3, size=2).astype(float), t_b=rng.integers(1, 3, size=2).astype(float),
                               model_size=rng.choice([1.75, 2.75], size=2), memory=[1.0, 1.0])
     p = [[0, 1], [0, 1]]
-    sol = solve_contention_bound(inst, p)
+    sol = solve_contention_bound(inst, placement=p)
     assert sol.bound <= _brute_force_two_jobs(inst, p, step=0.25, max_delay=8.0) + TOL
     assert check_schedule(inst, sol).ok
 
 
 def test_lb_share_is_checked():
     inst = tiny_instance(seed=1)
-    with pytest.raises(ValueError, match="lb_share"):
-        solve_contention_bound(inst, srsf(inst, 1).placement, lb_share=1.0)
+    with pytest.raises(ArgumentError, match="lb_share"):
+        solve_contention_bound(inst, placement=simulate(inst, "srsf1").placement, lb_share=1.0)
+    with pytest.raises(ArgumentError, match="time_limit"):
+        solve_contention_bound(inst, time_limit=-1)
+    with pytest.raises(ArgumentError, match="placement"):
+        solve_contention_bound(inst, placement=[[0]])
+
+
+def test_default_placement_is_lwf1_under_srsf1():
+    inst = ContentionInstance.from_dict(load_json("wang2019_contention_beats_milp"))
+    default = solve_contention_bound(inst)
+    explicit = solve_contention_bound(inst, placement=simulate(inst, "srsf1").placement)
+    assert default.placement == explicit.placement
+    assert (default.status, default.objective, default.bound) == (explicit.status, explicit.objective, explicit.bound)
 
 
 def test_bound_oriented_second_solve_keeps_a_valid_bound():
     # a limit too short to solve the relaxation: the bound-oriented solve runs, the bound stays below
     # the heuristics and the schedule is checked
     inst = tiny_instance(seed=0, n_jobs=6, n_servers=2, gpus_per_server=2, max_iterations=2)
-    p = srsf(inst, 1).placement
-    sol = solve_contention_bound(inst, p, time_limit=2.0, lb_share=0.5, search=False)
+    p = simulate(inst, "srsf1").placement
+    sol = solve_contention_bound(inst, placement=p, time_limit=2.0, lb_share=0.5, search=False)
     assert check_schedule(inst, sol).ok
-    for other in (srsf(inst, 2, placement=[list(x) for x in p]), ada_srsf(inst, placement=[list(x) for x in p])):
+    for other in (simulate(inst, "srsf2", placement=[list(x) for x in p]), simulate(inst, "ada_srsf", placement=[list(x) for x in p])):
         assert sol.bound is None or sol.bound <= other.objective + TOL
 
 
@@ -223,5 +234,5 @@ def test_shared_bench_reports_certified_sizes_on_16_gpus():
 def test_shared_bench_rejects_bad_sizes(entry):
     from hetopt.bench.contention import shared_bench
 
-    with pytest.raises(ValueError, match="sizes"):
+    with pytest.raises(ArgumentError, match="sizes"):
         shared_bench(sizes=[entry])

@@ -1,7 +1,8 @@
 """Problem P1: Theorems 1-2 (eqs. (10)-(14)) against the fluid simulation of eq. (5)."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hetopt.contention import (
     adadual,
@@ -12,7 +13,7 @@ from hetopt.contention import (
     two_task_fluid_optimum,
     two_task_schedule,
 )
-from hetopt.errors import InstanceError
+from hetopt.errors import ArgumentError
 
 REL = 1e-9
 sizes = st.floats(0.5, 1000.0)
@@ -76,7 +77,7 @@ def test_adadual_cases():
 
 
 def test_bad_input():
-    with pytest.raises(InstanceError, match="m1"):
+    with pytest.raises(ArgumentError, match="m1"):
         two_task_schedule(-1.0, 2.0, 1.0, 0.0)
-    with pytest.raises(InstanceError, match="eta"):
+    with pytest.raises(ArgumentError, match="eta"):
         two_task_schedule(1.0, 2.0, 1.0, -0.5)

@@ -21,24 +21,23 @@ from ...contention import (
     SIM_BETA,
     SIM_ETA,
     TABLE_III,
+    V100_MEMORY_MB,
     ContentionInstance,
-    ada_srsf,
     adadual_threshold,
     allreduce_time,
     authors_slotted_transfer,
     fluid_completion_times,
-    generate_workload,
+    generate_instance,
+    simulate,
     two_task_cases,
     two_task_fluid,
     two_task_fluid_optimum,
 )
-from ...contention.workload import V100_MEMORY_MB
 from ...data import instance_path
 from ..ledger import Claim, Outcome, Sweep, Verdict, close_to
+from .paper import PAPER_TABLE_IV, PAPER_TABLE_V
 from .runs import (
     FAST_SCALE,
-    PAPER_TABLE_IV,
-    PAPER_TABLE_V,
     accounting_sweep,
     gains,
     run,
@@ -183,10 +182,11 @@ for _k in (1, 2, 4, 8):
 
 def _single_job() -> Outcome:
     one = ContentionInstance(n_servers=2, gpus_per_server=4, gpu_memory=V100_MEMORY_MB, a=PAPER_A, b=B, eta=ETA,
-                             arrival=[0.0], n_gpus=[8], iterations=[1000], t_f=[0.0358], t_b=[0.0537],
-                             model_size=[526.4], memory=[4527.0])
+                             arrival=np.array([0.0]), n_gpus=np.array([8]), iterations=np.array([1000]),
+                             t_f=np.array([0.0358]), t_b=np.array([0.0537]), model_size=np.array([526.4]),
+                             memory=np.array([4527.0]))
     analytic = 1000 * (0.0358 + 0.0537 + PAPER_A + B * 526.4)
-    return _match(float(ada_srsf(one).jct[0]), analytic, "VGG-16 on 8 GPUs, 1000 iterations, JCT (s)")
+    return _match(float(simulate(one, "ada_srsf").jct[0]), analytic, "VGG-16 on 8 GPUs, 1000 iterations, JCT (s)")
 
 
 _add("wang2019.eq7_8.single_job_jct", "Section III-B, eqs. (7)-(8)",
@@ -199,7 +199,7 @@ _add("wang2019.eq7_8.single_job_jct", "Section III-B, eqs. (7)-(8)",
 # ------------------------------------------------------------------ workload
 @functools.lru_cache(maxsize=1)
 def _w():
-    return generate_workload(seed=0)
+    return generate_instance(seed=0)
 
 
 def _workload_row(key: str) -> Outcome:
@@ -225,7 +225,7 @@ _WROWS.update({str(g): (f"{c} jobs of {g} GPU(s)", str(c)) for g, c in PAPER_GPU
 for _key, (_stmt, _pv) in _WROWS.items():
     _add(f"wang2019.sec5a.workload_{_key if not _key.isdigit() else 'gpu' + _key}", "Section V-A",
          f"The simulated workload has {_stmt}.", _pv, R,
-         "generate_workload(seed 0) follows Section V-A (job mix of the Microsoft trace as refined by the paper, "
+         "generate_instance(seed 0) follows Section V-A (job mix of the Microsoft trace as refined by the paper, "
          "Table III models, uniform iterations and arrival slots); the check counts it. The authors' job set "
          "itself is not published, so only its distribution can be matched.", functools.partial(_workload_row, _key))
 
@@ -235,7 +235,7 @@ def _lone() -> Outcome:
     inst = ContentionInstance.from_json(str(instance_path("wang2019_authors_accounting_one_waiter")))
     out = {}
     for acc in ("correct", "authors"):
-        sol = ada_srsf(inst, record=True, transfer_accounting=acc)
+        sol = simulate(inst, "ada_srsf", record=True, transfer_accounting=acc)
         (rec,) = [r for r in sol.trace if r.kind == "c" and r.job == 0]
         out[acc] = 1000 * (rec.end - rec.start)
     slotted = 1000 * authors_slotted_transfer(526.4, B, 1)
@@ -404,7 +404,7 @@ _add("wang2019.abstract.lwf_utilization_vs_ff", "Abstract; Section V-B, Table IV
 def _kappa() -> Outcome:
     s = FAST_SCALE
     avg = {k: run(p, "correct", s)["avg"] for k, p in ((1, "ada"), (2, "lwf2"), (4, "lwf4"))}
-    best = min(avg, key=avg.get)
+    best = min(avg, key=lambda k: avg[k])
     return Outcome(best, R if best == 1 else UN, "avg JCT by kappa: " + ", ".join(f"{k}: {v:.1f} s" for k, v in avg.items()))
 
 

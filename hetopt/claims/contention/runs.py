@@ -14,45 +14,32 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ...contention import ada_srsf, generate_workload, srsf
+import numpy as np
+
+from ...contention import ContentionInstance, Policy, generate_instance, simulate
 from ...contention.accounting import authors_slotted_transfer
-from ...contention.instance import ContentionInstance
-from ...contention.workload import SIM_GPU_MEMORY_MB, V100_MEMORY_MB
+from ...contention.generators import SIM_GPU_MEMORY_MB
+from ...contention.instance import V100_MEMORY_MB
 from ...report import Table
 
 __all__ = ["FAST_SCALE", "QUICK_SCALE", "workload", "run", "gains", "accounting_sweep", "waiters_sweep",
-           "lone_allreduce", "PAPER_TABLE_V", "PAPER_TABLE_IV"]
+           "lone_allreduce"]
 
 #: Time scale of the workload used by the fast claims (iterations 50-300, arrivals in 60 s).
 FAST_SCALE = 0.05
 #: Time scale of ``hetopt sweep contention.accounting --quick``.
 QUICK_SCALE = 0.02
 
-#: Table V (LWF-1): policy -> (average GPU utilisation, average JCT s, median JCT s, 95th JCT s).
-PAPER_TABLE_V = {"srsf1": (0.3065, 1374.84, 459.0, 6283.1), "srsf2": (0.2595, 1734.74, 477.0, 7658.6),
-                 "srsf3": (0.2514, 1750.9, 520.7, 7578.7), "ada": (0.4278, 1098.57, 487.2, 4024.0)}
-#: Table IV (Ada-SRSF): placement -> (average GPU utilisation, average JCT s, median JCT s, 95th JCT s).
-PAPER_TABLE_IV = {"rand": (0.1952, 2881.6, 680.3, 8910.9), "ff": (0.2676, 1921.1, 766.1, 6224.6),
-                  "ls": (0.2514, 2282.41, 749.9, 7224.9), "lwf1": (0.4278, 1098.57, 487.2, 4024.0)}
-
-_POLICIES = {
-    "ada": lambda w, acc: ada_srsf(w, transfer_accounting=acc),
-    "srsf1": lambda w, acc: srsf(w, 1, transfer_accounting=acc),
-    "srsf2": lambda w, acc: srsf(w, 2, transfer_accounting=acc),
-    "srsf3": lambda w, acc: srsf(w, 3, transfer_accounting=acc),
-    "lwf2": lambda w, acc: ada_srsf(w, kappa=2, transfer_accounting=acc),
-    "lwf4": lambda w, acc: ada_srsf(w, kappa=4, transfer_accounting=acc),
-    "ff": lambda w, acc: ada_srsf(w, placement="ff", transfer_accounting=acc),
-    "ls": lambda w, acc: ada_srsf(w, placement="ls", transfer_accounting=acc),
-    "rand": lambda w, acc: ada_srsf(w, placement="rand", seed=0, transfer_accounting=acc),
-}
+#: The short names of the claims -> the policies of :data:`hetopt.contention.POLICIES` they run.
+POLICY_OF = {"ada": "ada_srsf", "srsf1": "srsf1", "srsf2": "srsf2", "srsf3": "srsf3", "lwf2": "ada_srsf_lwf2",
+             "lwf4": "ada_srsf_lwf4", "ff": "ada_srsf_ff", "ls": "ada_srsf_ls", "rand": "ada_srsf_rand"}
 
 
 @functools.cache
 def workload(scale: float = 1.0, gpu_memory: float = SIM_GPU_MEMORY_MB, *, seed: int = 0) -> ContentionInstance:
     """The Section V-A workload with iterations and arrival window multiplied by ``scale``."""
     lo, hi = max(1, round(1000 * scale)), max(1, round(6000 * scale))
-    return generate_workload(seed=seed, iterations=(lo, hi), arrival_window=1200.0 * scale, gpu_memory=gpu_memory)
+    return generate_instance(seed=seed, iterations=(lo, hi), arrival_window=1200.0 * scale, gpu_memory=gpu_memory)
 
 
 def run(policy: str, accounting: str = "correct", scale: float = 1.0, gpu_memory: float = SIM_GPU_MEMORY_MB,
@@ -63,7 +50,8 @@ def run(policy: str, accounting: str = "correct", scale: float = 1.0, gpu_memory
 
 @functools.cache
 def _run(policy: str, accounting: str, scale: float, gpu_memory: float, seed: int) -> tuple:
-    sol = _POLICIES[policy](workload(scale, gpu_memory, seed=seed), accounting)
+    sol = simulate(workload(scale, gpu_memory, seed=seed), POLICY_OF[policy], record=False,
+                   transfer_accounting=accounting)
     return tuple({"avg": sol.average_jct, "median": sol.median_jct, "p95": sol.p95_jct,
                   "util": sol.avg_gpu_utilization}.items())
 
@@ -82,17 +70,15 @@ def lone_allreduce(n_waiters: int, accounting: str) -> float:
     server 0 and a server of their own) are ready 3 ms later and refused by AdaDUAL
     (equal sizes).  Returns the end of job 0's all-reduce minus its start.
     """
-    from ...contention.admission import adadual
-    from ...contention.simulator import simulate
-
     n = 1 + n_waiters
     inst = ContentionInstance(
         n_servers=1 + n, gpus_per_server=max(2, n), gpu_memory=SIM_GPU_MEMORY_MB, a=0.0, b=8.56e-4, eta=2.35e-4,
-        arrival=[0.0] * n, n_gpus=[2] * n, iterations=[1] * n, t_f=[0.001] + [0.002] * n_waiters,
-        t_b=[0.002] + [0.004] * n_waiters, model_size=[526.4] * n, memory=[4527.0] * n)
+        arrival=np.zeros(n), n_gpus=np.full(n, 2), iterations=np.ones(n, dtype=int),
+        t_f=np.array([0.001] + [0.002] * n_waiters), t_b=np.array([0.002] + [0.004] * n_waiters),
+        model_size=np.full(n, 526.4), memory=np.full(n, 4527.0))
     gps = inst.gpus_per_server
     fixed = [[k, (1 + k) * gps] for k in range(n)]  # GPU k of server 0, first GPU of server 1 + k
-    sol = simulate(inst, adadual, fixed, record=True, transfer_accounting=accounting)
+    sol = simulate(inst, Policy("adadual"), placement=fixed, record=True, transfer_accounting=accounting)
     (rec,) = [r for r in sol.trace if r.kind == "c" and r.job == 0]
     return rec.end - rec.start
 

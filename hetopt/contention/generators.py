@@ -1,4 +1,7 @@
-"""Workloads: the 160-job trace of Section V-A (Table III models) and tiny integral instances.
+"""Generators: the 160-job workload of Section V-A (Table III models) and tiny integral instances.
+
+:func:`generate_instance` is the paper's generator (the workload and cluster of Section V-A);
+:func:`tiny_instance` makes the small integral instances the exact engines certify.
 
 References
 ----------
@@ -14,11 +17,12 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..errors import InstanceError
+from ..errors import ArgumentError
+from ..inputs import check_positive, check_size, rng_from
 from .comm import PAPER_A, SIM_BETA, SIM_ETA
 from .instance import V100_MEMORY_MB, ContentionInstance
 
-__all__ = ["TABLE_III", "PAPER_GPU_MIX", "SIM_GPU_MEMORY_MB", "generate_workload", "tiny_instance"]
+__all__ = ["TABLE_III", "PAPER_GPU_MIX", "SIM_GPU_MEMORY_MB", "generate_instance", "tiny_instance"]
 
 #: GPU memory of the simulated cluster (MB): the authors' simulator gives every GPU 32 GB
 #: (``CLUSTER["gpu_mem"] = 32768`` in ``online/job_master.py``); the paper measured t_f, t_b
@@ -37,10 +41,6 @@ TABLE_III: dict[str, tuple[float, float, int, float, float]] = {
 PAPER_GPU_MIX: dict[int, int] = {1: 80, 2: 14, 4: 26, 8: 30, 16: 8, 32: 2}
 
 
-def _rng(seed: int | np.random.Generator | None) -> np.random.Generator:
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-
-
 def _scaled_mix(n_jobs: int) -> dict[int, int]:
     """The paper's GPU mix scaled to ``n_jobs`` jobs (largest remainders)."""
     total = sum(PAPER_GPU_MIX.values())
@@ -52,7 +52,17 @@ def _scaled_mix(n_jobs: int) -> dict[int, int]:
     return mix
 
 
-def generate_workload(
+def _iteration_range(iterations: tuple[int, int]) -> tuple[int, int]:
+    """``(low, high)`` with ``1 <= low <= high`` (ArgumentError naming ``iterations`` otherwise)."""
+    if not isinstance(iterations, (tuple, list)) or len(iterations) != 2:
+        raise ArgumentError(f"iterations is {iterations!r}; expected (low, high) with 1 <= low <= high")
+    lo, hi = (check_size(v, "iterations") for v in iterations)
+    if lo > hi:
+        raise ArgumentError(f"iterations is {iterations!r}; expected (low, high) with 1 <= low <= high")
+    return lo, hi
+
+
+def generate_instance(
     *, seed: int | np.random.Generator | None = 0,
     n_jobs: int = 160,
     gpu_mix: Mapping[int, int] | None = None,
@@ -85,20 +95,24 @@ def generate_workload(
 
     Raises
     ------
+    ArgumentError
+        Bad sizes or ranges, or a ``gpu_mix`` that does not sum to ``n_jobs``.
     InstanceError
-        A GPU count larger than the cluster, or bad ranges.
+        A GPU count larger than the cluster (raised by the instance).
+
+    Examples
+    --------
+    >>> inst = generate_instance(seed=0)
+    >>> inst.n_jobs, inst.n_total_gpus
+    (160, 64)
     """
-    rng = _rng(seed)
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
-        raise InstanceError(f"n_jobs is {n_jobs!r}; expected an integer >= 1")
-    lo, hi = iterations
-    if not (1 <= lo <= hi):
-        raise InstanceError(f"iterations is {iterations!r}; expected (low, high) with 1 <= low <= high")
-    if not arrival_window > 0:
-        raise InstanceError(f"arrival_window is {arrival_window!r}; expected > 0")
+    rng = rng_from(seed)
+    n_jobs = check_size(n_jobs, "n_jobs")
+    lo, hi = _iteration_range(iterations)
+    check_positive(arrival_window, "arrival_window")
     mix = dict(_scaled_mix(n_jobs) if gpu_mix is None else gpu_mix)
     if sum(mix.values()) != n_jobs:
-        raise InstanceError(f"gpu_mix sums to {sum(mix.values())} jobs; expected n_jobs = {n_jobs}")
+        raise ArgumentError(f"gpu_mix sums to {sum(mix.values())} jobs; expected n_jobs = {n_jobs}")
     n_gpus = np.array([g for g, c in sorted(mix.items()) for _ in range(c)], dtype=np.int64)
     rng.shuffle(n_gpus)
     names = list(TABLE_III)
@@ -140,7 +154,12 @@ def tiny_instance(
     ``max_iterations`` iterations, 1 to all GPUs per job; memory never binds (each job
     1 MB on 16 GB GPUs), so the placement does not wait.
     """
-    rng = _rng(seed)
+    rng = rng_from(seed)
+    n_jobs = check_size(n_jobs, "n_jobs")
+    n_servers = check_size(n_servers, "n_servers")
+    gpus_per_server = check_size(gpus_per_server, "gpus_per_server")
+    max_iterations = check_size(max_iterations, "max_iterations")
+    max_arrival = check_size(max_arrival, "max_arrival", minimum=0)
     total = n_servers * gpus_per_server
     return ContentionInstance(
         n_servers=n_servers,
