@@ -122,7 +122,7 @@ class SweepResults(list):
         return t
 
 
-def _run_one(make_instance: Callable[[int], Any], evaluate: Callable[[Any], Any], seed: int) -> tuple[str, Any]:
+def _run_one(make_instance: Callable[..., Any], evaluate: Callable[[Any], Any], seed: int) -> tuple[str, Any]:
     inst = make_instance(seed=seed)
     return instance_digest(inst), evaluate(inst)
 
@@ -149,7 +149,7 @@ class _Progress:
 
 
 def sweep(
-    make_instance: Callable[[int], Any],
+    make_instance: Callable[..., Any],
     evaluate: Callable[[Any], Any],
     seeds: Iterable[int],
     executor: Any = None,

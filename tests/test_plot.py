@@ -282,10 +282,10 @@ def test_hadar_gantt_rounds_and_exact_slots():
 
 
 def test_contention_gantt_bars_are_the_trace():
-    from hetopt.contention import ada_srsf, generate_workload
+    from hetopt.contention import generate_instance, simulate
 
-    inst = generate_workload(seed=3, n_jobs=5, n_servers=2, iterations=(2, 4), arrival_window=1.0)
-    sol = ada_srsf(inst, record=True)
+    inst = generate_instance(seed=3, n_jobs=5, n_servers=2, iterations=(2, 4), arrival_window=1.0)
+    sol = simulate(inst, "ada_srsf", record=True)
     ax = hp.gantt(inst, sol)
     fwd = sorted((float(r.where), r.start, r.end) for r in sol.trace if r.kind == "f")
     np.testing.assert_allclose(np.array(bars(ax, "forward")), np.array(fwd))
@@ -294,7 +294,7 @@ def test_contention_gantt_bars_are_the_trace():
     np.testing.assert_allclose(np.array(bars(ax, "allreduce")), np.array(ar))
     assert_labelled(ax)
     with pytest.raises(ValueError, match="record=True"):
-        hp.gantt(inst, ada_srsf(inst))
+        hp.gantt(inst, simulate(inst, "ada_srsf", record=False))
 
 
 def test_placement_gantt_and_throughput():
@@ -416,11 +416,12 @@ def test_placement_gantt_of_a_simulation():
 
 
 def test_charts_refuse_more_bars_than_max_bars():
-    from hetopt.contention import ada_srsf, generate_workload
+    from hetopt.contention import generate_instance
+    from hetopt.contention import simulate as contention_simulate
     from hetopt.gavel import simulate
 
-    inst = generate_workload(seed=3, n_jobs=3, n_servers=2, iterations=(2, 3), arrival_window=1.0)
-    sol = ada_srsf(inst, record=True)
+    inst = generate_instance(seed=3, n_jobs=3, n_servers=2, iterations=(2, 3), arrival_window=1.0)
+    sol = contention_simulate(inst, "ada_srsf", record=True)
     with pytest.raises(hetopt.SizeLimitError, match="max_bars"):
         hp.gantt(inst, sol, max_bars=len(sol.trace) - 1)
     g = hetopt.load_instance("gavel2020_three_jobs")

@@ -114,7 +114,7 @@ def test_hadar_offline_schedule_is_invariant_to_iteration_units():
 # ---------------------------------------------------------------- the other models, at their real magnitudes
 def _audit_models():
     from hetopt.contention.model import build_milp
-    from hetopt.contention.scheduling import srsf
+    from hetopt.contention import simulate
     from hetopt.hare.generators import random_instance
     from hetopt.hare.model import build_hare_sched, build_relaxation
     from hetopt.oasis.baselines import build_dorm_model, dorm_data
@@ -125,7 +125,7 @@ def _audit_models():
 
     out = {}
     ci = load_instance("wang2019_tiny")
-    ref = srsf(ci, 1)
+    ref = simulate(ci, "srsf1")
     out["contention milp"] = build_milp(ci, ref.placement, upper_bound=ref.objective)
     hi = random_instance(seed=0)
     out["hare sched"] = build_hare_sched(hi)

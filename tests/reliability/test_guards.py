@@ -45,13 +45,13 @@ def test_hare_schedule_default_refuses_25_tasks_and_lp_ordering_runs():
 
 
 def test_contention_simulation_refuses_huge_iteration_counts():
-    from hetopt.contention import ada_srsf
+    from hetopt.contention import simulate
     from hetopt.contention.instance import ContentionInstance
 
     d = load_instance("wang2019_tiny").to_dict()
     d["iterations"] = [10**18] * len(d["iterations"])
     with pytest.raises(SizeLimitError, match="max_iterations"):
-        ada_srsf(ContentionInstance.from_dict(d))
+        simulate(ContentionInstance.from_dict(d), "ada_srsf")
     d["iterations"] = [1e19] * len(d["iterations"])
     with pytest.raises(InstanceError, match="iterations"):
         ContentionInstance.from_dict(d)

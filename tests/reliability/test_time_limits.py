@@ -73,14 +73,11 @@ def test_oasis_exact_time_limit():
 
 
 def test_contention_exact_time_limit():
-    from hetopt.contention import tiny_instance
-    from hetopt.contention.exact import solve_exact
-    from hetopt.contention.scheduling import srsf
-    from hetopt.contention.validate import check_schedule
+    from hetopt.contention import check_schedule, simulate, solve_exact, tiny_instance
 
     inst = tiny_instance(seed=6, n_jobs=4)
-    placement = srsf(inst, 1).placement
-    sol = solve_exact(inst, placement, engine="milp", time_limit=0.02)  # CP-SAT proves this one at once
+    placement = simulate(inst, "srsf1").placement
+    sol = solve_exact(inst, placement=placement, engine="milp", time_limit=0.02)  # CP-SAT proves this one at once
     assert sol.status is Status.TIME_LIMIT
     assert check_schedule(inst, sol).ok
     assert math.isclose(sol.objective, float(sol.jct.sum()))
