@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InstanceError
+from ..errors import ArgumentError, InstanceError
 from .inputs import base_constraints, check_policy_inputs, no_steps, solved_allocation
 
 __all__ = [
@@ -109,7 +109,7 @@ def fairness_coefficients(throughput, scale_factor, capacity, priority_weight=No
         is zero (it runs only on types with no GPUs).
     """
     if normalization not in NORMALIZATIONS:
-        raise InstanceError(f"normalization is {normalization!r}; expected one of {NORMALIZATIONS}")
+        raise ArgumentError(f"normalization is {normalization!r}; expected one of {NORMALIZATIONS}")
     T, s, c, w, _ = check_policy_inputs(throughput, scale_factor, capacity, priority_weight)
     J = T.shape[0]
     w = np.ones(J) if w is None else w

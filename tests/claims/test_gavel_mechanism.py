@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from hetopt.claims import gavel_mechanism as gm
+from hetopt.claims.gavel import mechanism as gm
 from hetopt.claims import get_sweep
 
 

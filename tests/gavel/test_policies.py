@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from hetopt.errors import InstanceError
+from hetopt.errors import ArgumentError, InstanceError
 from hetopt.gavel import (
     CERT_RTOL,
     POLICIES,
@@ -130,10 +130,12 @@ def test_bad_input_names_the_field(kwargs, field):
 
 def test_unused_arguments_are_rejected_not_ignored():
     T = np.ones((2, 1))
-    with pytest.raises(InstanceError, match="remaining_steps"):
+    with pytest.raises(ArgumentError, match="remaining_steps"):
         max_min_fairness(T, [1, 1], [1], remaining_steps=[1, 1])
-    with pytest.raises(InstanceError, match="priority_weight"):
+    with pytest.raises(ArgumentError, match="priority_weight"):
         min_total_duration(T, [1, 1], [1], [1.0, 1.0])
+    with pytest.raises(ArgumentError, match="priority_weight"):
+        fifo(T, [1, 1], [1], [1.0, 1.0])
 
 
 # ---------------------------------------------------------------- Gavel's normalization (issue 10, item 1)
@@ -223,7 +225,7 @@ def test_normalizations_agree_when_every_job_is_contended():
 
 
 def test_unknown_normalization_is_an_error():
-    with pytest.raises(InstanceError, match="normalization"):
+    with pytest.raises(ArgumentError, match="normalization"):
         max_min_fairness([[1.0]], [1], [1], normalization="fair")
 
 
@@ -307,5 +309,5 @@ def test_makespan_errors_name_the_problem():
 
 
 def test_unknown_fifo_semantics_is_an_error():
-    with pytest.raises(InstanceError, match="semantics"):
+    with pytest.raises(ArgumentError, match="semantics"):
         fifo([[1.0]], [1], [1], semantics="lifo")
