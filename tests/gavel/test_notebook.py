@@ -33,6 +33,7 @@ def test_model_mechanism_and_certificate(nb):
         assert label in out
     assert re.search(r"round 1: J\d->", out)
     assert "strong duality: True" in out
+    assert "solve_exact: optimal" in out  # the certified makespan: feasible allocation meets the dual bound
     assert "checker ok False" not in out and out.count("checker ok True") == 4
     weak = re.findall(r"weak duality: .* scores ([\d.]+) <= dual bound ([\d.]+): (\w+)", out)
     assert len(weak) == 5 and all(flag == "True" and float(a) <= float(b) + 1e-4 for a, b, flag in weak)
