@@ -8,7 +8,8 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import hetopt
 from hetopt.claims.gavel.checks import makespan_lp_hours

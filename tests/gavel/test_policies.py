@@ -2,24 +2,25 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hetopt.errors import ArgumentError, InstanceError
 from hetopt.gavel import (
     CERT_RTOL,
     POLICIES,
-    fairness_coefficients,
-    makespan_of,
-    max_min_fairness_objective,
-    proportional_allocation,
-    solve_min_total_duration,
     build_max_min_fairness,
     build_min_total_duration,
+    fairness_coefficients,
     fifo,
     isolated_allocation,
+    makespan_of,
     max_min_fairness,
+    max_min_fairness_objective,
     max_sum_throughput,
     min_total_duration,
+    proportional_allocation,
+    solve_min_total_duration,
 )
 from hetopt.solvers import solve_problem
 

@@ -8,9 +8,9 @@ import pytest
 import hetopt
 from hetopt.errors import ArgumentError
 from hetopt.gavel import (
+    POLICIES,
     GavelInstance,
     GavelSimulation,
-    POLICIES,
     allocate,
     generate_instance,
     ratio_sweep,
