@@ -190,6 +190,8 @@ def test_hand_example_gavel_objective_four_thirds():
 def test_proportional_allocation_is_capacity_share_whatever_the_contention():
     np.testing.assert_allclose(proportional_allocation([1, 3], 2), [[0.25, 0.75]] * 2)
     np.testing.assert_allclose(proportional_allocation([1, 3], 50), [[0.25, 0.75]] * 50)
+    with pytest.raises(ArgumentError, match="n_jobs"):
+        proportional_allocation([1, 3], -1)
     A = fairness_coefficients([[2.0, 1.0]], [2], [2, 2], [4.0])
     np.testing.assert_allclose(A, [[2 * 2 / (4 * 1.5), 2 * 1 / (4 * 1.5)]])
 
