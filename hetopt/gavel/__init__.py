@@ -2,10 +2,14 @@
 
 Four allocation policies as CVXPY LPs over a jobs x GPU-types matrix of time fractions,
 all with the signature ``policy(throughput, scale_factor, capacity, priority_weight=None,
-*, remaining_steps=None) -> X``; the round-based mechanism of Gavel's ``scheduler.py`` that
-turns an allocation into rounds (:class:`GavelMechanism`, :func:`schedule_round`); an instance
-kind ``"gavel"`` (:class:`GavelInstance`), a workload generator in Gavel's trace format and a
-round simulator (:func:`simulate`).
+*, remaining_steps=None) -> X`` (:class:`Policy`, registry :data:`POLICIES`); the round-based
+mechanism of Gavel's ``scheduler.py`` that turns an allocation into rounds
+(:class:`GavelMechanism`, :func:`schedule_round`); an instance kind ``"gavel"``
+(:class:`GavelInstance`), its generator :func:`generate_instance` and Gavel's trace format
+(:func:`parse_trace`, :func:`to_trace`); a policy's allocation of all the jobs
+(:func:`allocate`), the certified minimum makespan (:func:`solve_exact`), the round simulator
+(:func:`simulate`), the independent checker (:func:`check_schedule`) and the gap of a policy's
+makespan to the optimum (:func:`validate_ratio`, :func:`ratio_sweep`).
 
 References
 ----------
@@ -13,9 +17,12 @@ D. Narayanan, K. Santhanam, F. Kazhamiaka, A. Phanishayee, M. Zaharia,
 "Heterogeneity-Aware Cluster Scheduling Policies for Deep Learning Workloads", OSDI 2020.
 """
 
+from .allocation import GavelAllocation, allocate, solve_exact
 from .checker import check_schedule
+from .generators import generate_instance, parse_trace, to_trace
 from .instance import GavelInstance
 from .kind import KIND
+from .makespan import CertifiedMakespan, certify_min_total_duration, dual_makespan_bound, feasible_allocation
 from .mechanism import (
     ALLOCATION_EPS,
     DEFAULT_RECOMPUTE_INTERVAL,
@@ -30,6 +37,7 @@ from .policies import (
     NORMALIZATIONS,
     POLICIES,
     MakespanResult,
+    Policy,
     build_fifo_step,
     build_max_min_fairness,
     build_max_sum_throughput,
@@ -49,12 +57,24 @@ from .policies import (
     solve_min_total_duration,
 )
 from .simulator import GavelSimulation, simulate
-from .workload import generate_workload, parse_trace, to_trace
+from .validate import ratio_sweep, validate_ratio
 
 __all__ = [
     "KIND",
+    "GavelInstance",
+    "generate_instance",
+    "parse_trace",
+    "to_trace",
     "check_schedule",
+    "solve_exact",
+    "allocate",
+    "GavelAllocation",
+    "simulate",
+    "GavelSimulation",
+    "validate_ratio",
+    "ratio_sweep",
     "POLICIES",
+    "Policy",
     "ALLOCATION_EPS",
     "check_policy_inputs",
     "isolated_allocation",
@@ -72,6 +92,10 @@ __all__ = [
     "fairness_coefficients",
     "max_min_fairness_objective",
     "solve_min_total_duration",
+    "certify_min_total_duration",
+    "CertifiedMakespan",
+    "dual_makespan_bound",
+    "feasible_allocation",
     "makespan_of",
     "makespan_reference",
     "MakespanResult",
@@ -82,10 +106,4 @@ __all__ = [
     "fastest_first",
     "DEFAULT_ROUND_LENGTH",
     "DEFAULT_RECOMPUTE_INTERVAL",
-    "GavelInstance",
-    "GavelSimulation",
-    "simulate",
-    "generate_workload",
-    "parse_trace",
-    "to_trace",
 ]

@@ -1,76 +1,160 @@
-"""A Gavel policy's allocation for all the jobs of an instance at once, as a :class:`~hetopt.result.Solution`."""
+"""A Gavel policy's allocation for all the jobs of an instance at once, and the certified minimum makespan.
+
+:func:`allocate` solves one policy of :data:`~hetopt.gavel.POLICIES` for every job of an
+instance (arrivals ignored, the total steps as the remaining ones) and reports the makespan the
+allocation would give if it were kept until every job finished.  :func:`solve_exact` is the
+exact method of the kind: the minimum of that makespan over all allocations, proven by a
+feasible allocation and a dual bound that meet (:func:`~hetopt.gavel.makespan.certify_min_total_duration`).
+"""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 
-from ..result import OPTIMAL_RTOL, Solution, Status, relative_gap
+from ..inputs import check_time_limit, takes_instance
+from ..result import Solution, Status, relative_gap
 from .instance import GavelInstance
-from .policies import POLICIES
-from .simulator import _policy_args
+from .makespan import certify_min_total_duration
+from .policies import POLICIES, policy_arguments, resolve_policy
+from .simulator import json_number, same_fields
 
 __all__ = ["GavelAllocation", "allocate", "solve_exact"]
 
+_OBJECTIVE = "objective: makespan if the allocation were kept until every job finished"
 
-@dataclass(frozen=True, kw_only=True)
+
+@dataclass(frozen=True, kw_only=True, eq=False)
 class GavelAllocation(Solution):
     """A policy's allocation for every job of an instance (all present at once).
 
     ``objective`` is the makespan in seconds if the allocation were kept until every job
-    finished (``max_j total_steps[j] / sum_r X[j, r] T[j, r]``), a yardstick common to all
-    policies, recomputed from the allocation.  It is what min-total-duration minimizes, so
-    that policy's result has status OPTIMAL; the other policies optimize their own objective
-    (``models/gavel.md``), so for them the makespan is only evaluated and the status is FEASIBLE.
+    finished (``max_j total_steps[j] / sum_r X[j, r] T[j, r]``, ``T`` the effective throughput),
+    a yardstick common to all policies, recomputed from the allocation.  It is what
+    min-total-duration minimizes: that policy's result (and :func:`solve_exact`'s) carries a
+    proven lower bound and is OPTIMAL when the two meet; the other policies optimize their own
+    objective (``models/gavel.md``), so for them the makespan is only evaluated (FEASIBLE, no bound).
+
+    Attributes
+    ----------
+    policy : str
+        The policy's name.
+    allocation : numpy.ndarray, shape (J, R)
+        Time fractions ``X``.
+    job_throughput : numpy.ndarray, shape (J,)
+        ``sum_r X[j, r] T[j, r]``: steps/s of each job under the allocation.
     """
 
     policy: str = ""
     allocation: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
     job_throughput: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return same_fields(self, cast(Solution, other))
 
-def allocate(inst: GavelInstance, policy: str = "max_min_fairness") -> GavelAllocation:
-    """Solve a Gavel policy for all the jobs of ``inst`` (arrivals ignored, total steps as remaining)."""
-    from ..inputs import check_instance
+    def summary(self) -> dict[str, Any]:
+        """The common fields, the policy, the allocation and the jobs' throughputs."""
+        return super().summary() | {"policy": self.policy, "allocation": self.allocation.tolist(),
+                                    "job_throughput": [json_number(v) for v in self.job_throughput]}
 
-    check_instance(inst, GavelInstance, "inst")
-    if policy not in POLICIES:
-        raise ValueError(f"policy is {policy!r}; expected one of {', '.join(POLICIES)}")
-    t0 = time.perf_counter()
+
+def _rates(inst: GavelInstance, X: np.ndarray) -> tuple[np.ndarray, float]:
+    """Each job's steps/s under ``X`` and the makespan (``inf`` when a job gets no rate)."""
     T = inst.effective_throughput()
-    bound = None
-    if policy == "min_total_duration":  # the LP's optimum bounds the makespan: a certified optimum
-        from .makespan import solve_min_total_duration
-
-        r = solve_min_total_duration(T, inst.scale_factor, inst.capacity, inst.total_steps)
-        X, bound = np.asarray(r.allocation), float(r.lp_makespan)
-    else:
-        X = np.asarray(POLICIES[policy](T, inst.scale_factor, inst.capacity,
-                                        **_policy_args(policy, inst.priority_weight, inst.total_steps)))
     rate = (X * T).sum(axis=1)
     with np.errstate(divide="ignore"):
         span = float(np.max(np.where(rate > 0, inst.total_steps / np.where(rate > 0, rate, 1.0), np.inf)))
-    status = Status.FEASIBLE
-    if bound is not None:
-        bound = min(bound, span)
-        gap = relative_gap(span, bound)
-        status = Status.OPTIMAL if gap is not None and gap <= OPTIMAL_RTOL else Status.FEASIBLE
-    return GavelAllocation(status=status, objective=span, bound=bound, gap=relative_gap(span, bound),
-                           wall_time=time.perf_counter() - t0, solver="highs", policy=policy, allocation=X,
-                           job_throughput=rate,
-                           message="objective: makespan if the allocation were kept until every job finished")
+    return rate, span
 
 
+def _certified(inst: GavelInstance, time_limit: float | None) -> GavelAllocation:
+    t0 = time.perf_counter()
+    cert = certify_min_total_duration(inst.effective_throughput(), inst.scale_factor, inst.capacity,
+                                      inst.total_steps, time_limit=time_limit)
+    rate, span = _rates(inst, cert.allocation)
+    how = {Status.OPTIMAL: "proven optimal: the allocation's makespan meets the dual bound",
+           Status.TIME_LIMIT: "stopped by the time limit: best allocation and best proven bound",
+           Status.FEASIBLE: "the allocation's makespan and the dual bound did not meet within OPTIMAL_RTOL"}
+    return GavelAllocation(status=cert.status, objective=span, bound=cert.lower_bound,
+                           gap=relative_gap(span, cert.lower_bound), wall_time=time.perf_counter() - t0,
+                           solver="highs", policy="min_total_duration", allocation=cert.allocation,
+                           job_throughput=rate, message=f"{_OBJECTIVE}; {how[cert.status]}",
+                           info={"lp_makespan": cert.lp_makespan, "lp_solves": cert.solves})
 
 
+@takes_instance(GavelInstance)
+def allocate(inst: GavelInstance, policy: Any) -> GavelAllocation:
+    """Solve a Gavel policy for all the jobs of ``inst`` (arrivals ignored, total steps as remaining).
+
+    Parameters
+    ----------
+    inst : GavelInstance
+        The jobs and the cluster.
+    policy : str or callable
+        A name of :data:`~hetopt.gavel.POLICIES` or a callable of the policies' protocol
+        (:class:`~hetopt.gavel.Policy`).  ``"min_total_duration"`` returns the certified result
+        of :func:`solve_exact`.
+
+    Returns
+    -------
+    GavelAllocation
+        Objective: the makespan if the allocation were kept until every job finished.
+
+    Raises
+    ------
+    ArgumentError
+        An unknown policy name.
+    """
+    name, func = resolve_policy(policy)
+    if func is POLICIES["min_total_duration"]:  # the LP minimizes the objective: certify it
+        return _certified(inst, None)
+    t0 = time.perf_counter()
+    T = inst.effective_throughput()
+    X = np.asarray(func(T, inst.scale_factor, inst.capacity,
+                        **policy_arguments(name, inst.priority_weight, inst.total_steps)), dtype=float)
+    rate, span = _rates(inst, X)
+    return GavelAllocation(status=Status.FEASIBLE, objective=span, wall_time=time.perf_counter() - t0,
+                           solver="highs", policy=name, allocation=X, job_throughput=rate, message=_OBJECTIVE)
+
+
+@takes_instance(GavelInstance)
 def solve_exact(inst: GavelInstance, *, time_limit: float | None = None) -> GavelAllocation:
     """The certified minimum makespan of ``inst`` (all jobs present at once): min-total-duration's exact LP.
 
-    ``time_limit`` is accepted for the common vocabulary; the LP solves in well under a second.
-    """
-    from ..inputs import check_time_limit
+    The LP (``models/gavel.md``, (G1)-(G3) and (G5)) is solved with HiGHS; its allocation is made
+    exactly feasible and its makespan recomputed from the data (the objective, an upper bound),
+    and its duals give a lower bound that does not trust the solver (the ``bound``).
 
-    check_time_limit(time_limit)
-    return allocate(inst, "min_total_duration")
+    Parameters
+    ----------
+    inst : GavelInstance
+        The jobs (arrivals ignored) and the cluster.
+    time_limit : float, optional
+        Seconds for the LP solves (None: no limit).
+
+    Returns
+    -------
+    GavelAllocation
+        OPTIMAL only when the objective and the bound meet within ``OPTIMAL_RTOL``; TIME_LIMIT
+        with the best allocation and the best proven bound when the limit stopped the LP;
+        FEASIBLE with both otherwise.  ``info``: the LP's own makespan and the LPs solved.
+
+    Raises
+    ------
+    ArgumentError
+        A bad ``time_limit``.
+
+    Examples
+    --------
+    >>> import hetopt
+    >>> sol = solve_exact(hetopt.load_instance("gavel2020_three_jobs"))
+    >>> sol.status.value, round(sol.objective, 6), sol.gap < 1e-6
+    ('optimal', 3600.0, True)
+    """
+    return _certified(inst, check_time_limit(time_limit))
+

@@ -1,41 +1,99 @@
-"""An independent check of a simulated Gavel round schedule, with the shared report type.
+"""An independent check of Gavel's results: a simulated round schedule, or a static allocation.
 
-It reads only the instance and the recorded rounds (``simulate(..., record_rounds=True)``):
-each round places a job on one GPU type, with ``scale_factor`` GPUs of it; the checker
-recomputes the steps each job ran and its completion, never looking at the mechanism's state.
+For a simulation it reads only the instance and the recorded rounds (``simulate(...,
+record_rounds=True)``): each round places a job on one GPU type, with ``scale_factor`` GPUs of
+it; the checker recomputes the steps each job ran and its completion, never looking at the
+mechanism's state.  For an allocation (``allocate``, ``solve_exact``) it checks Gavel's base
+constraints (G1)-(G3) on the matrix and recomputes the makespan from the data.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from ..errors import ArgumentError
+from ..inputs import takes_instance
 from ..result import CheckReport
+from .allocation import GavelAllocation
 from .instance import GavelInstance
+from .simulator import GavelSimulation
 
 __all__ = ["check_schedule"]
 
 #: Relative tolerance on steps and times.
 RTOL = 1e-6
+#: Absolute tolerance on the constraints (G1)-(G3) of an allocation (LP solvers' feasibility tolerance).
+ATOL = 1e-6
 
 
-def check_schedule(inst: GavelInstance, sol) -> CheckReport:
-    """Check a :class:`~hetopt.gavel.GavelSimulation`'s rounds and recompute its average JCT.
+@takes_instance(GavelInstance)
+def check_schedule(inst: GavelInstance, sol: Any) -> CheckReport:
+    """Check a :class:`~hetopt.gavel.GavelSimulation`'s rounds or a :class:`~hetopt.gavel.GavelAllocation`.
 
     Parameters
     ----------
     inst : GavelInstance
-    sol : GavelSimulation
-        Simulated with ``record_rounds=True``.
+        The instance the result claims to solve.
+    sol : GavelSimulation or GavelAllocation
+        A simulation recorded with ``record_rounds=True``, or an allocation of all the jobs.
 
     Returns
     -------
     CheckReport
-        Violations: rounds that overlap, a GPU type over its capacity in a round, a job run
-        before its arrival, on a type where its throughput is 0, or after its completion,
-        a job whose rounds do not add up to its ``total_steps``, and a reported completion,
-        JCT or objective that differs from the recomputed one.  ``objective`` is the
-        average JCT recomputed from the rounds; ``info["completion"]`` the completions.
+        For a simulation, violations: rounds that overlap, a GPU type over its capacity in a
+        round, a job run before its arrival, on a type where its throughput is 0, or after its
+        completion, a job whose rounds do not add up to its ``total_steps``, and a reported
+        completion, JCT or objective that differs from the recomputed one; ``objective`` is the
+        average JCT recomputed from the rounds, ``info["completion"]`` the completions.  For an
+        allocation: a matrix of the wrong shape, (G1) a negative time fraction, (G2) a job over
+        all of its time, (G3) a type over its GPUs, a reported makespan or job throughput that
+        differs from the recomputed one, or a makespan below the reported bound; ``objective``
+        is the recomputed makespan.
+
+    Raises
+    ------
+    ArgumentError
+        ``sol`` is neither a simulation nor an allocation of Gavel.
     """
+    if isinstance(sol, GavelAllocation):
+        return _check_allocation(inst, sol)
+    if not isinstance(sol, GavelSimulation):
+        raise ArgumentError(f"sol is a {type(sol).__name__}; expected a GavelSimulation (hetopt.gavel.simulate) or a "
+                            "GavelAllocation (hetopt.gavel.allocate, solve_exact)")
+    return _check_rounds(inst, sol)
+
+
+def _check_allocation(inst: GavelInstance, sol: GavelAllocation) -> CheckReport:
+    X = np.asarray(sol.allocation, dtype=float)
+    J, R = inst.n_jobs, inst.n_types
+    if X.shape != (J, R) or not np.all(np.isfinite(X)):
+        return CheckReport.from_violations([f"allocation has shape {X.shape} or a non-finite entry; expected {J} x {R} "
+                                            "finite time fractions"])
+    out: list[str] = []
+    for j, r in np.argwhere(X < -ATOL)[:5]:
+        out.append(f"(G1) allocation[{j}, {r}] is {X[j, r]:.9g} < 0")
+    rows = X.sum(axis=1)
+    for j in np.flatnonzero(rows > 1 + ATOL)[:5]:
+        out.append(f"(G2) job {j}: time fractions sum to {rows[j]:.9g} > 1")
+    used = np.asarray(inst.scale_factor, dtype=float) @ X
+    for r in np.flatnonzero(used > np.asarray(inst.capacity) + ATOL)[:5]:
+        out.append(f"(G3) type {inst.gpu_types[r]}: {used[r]:.9g} GPUs allocated > capacity {inst.capacity[r]}")
+    rate = (np.clip(X, 0.0, None) * inst.effective_throughput()).sum(axis=1)
+    with np.errstate(divide="ignore"):
+        span = float(np.max(np.where(rate > 0, inst.total_steps / np.where(rate > 0, rate, 1.0), np.inf)))
+    reported = np.asarray(sol.job_throughput, dtype=float)
+    if reported.shape != rate.shape or not np.allclose(reported, rate, rtol=RTOL, atol=0.0):
+        out.append("job_throughput differs from sum_r X[j, r] T[j, r] recomputed from the allocation")
+    if sol.objective is None or not (sol.objective == span or np.isclose(sol.objective, span, rtol=RTOL, atol=0.0)):
+        out.append(f"reported makespan {sol.objective!r} != recomputed {span:.9g}")
+    if sol.bound is not None and span < sol.bound * (1 - RTOL):
+        out.append(f"recomputed makespan {span:.9g} is below the reported lower bound {sol.bound:.9g}")
+    return CheckReport.from_violations(out, span if np.isfinite(span) else None, job_throughput=rate)
+
+
+def _check_rounds(inst: GavelInstance, sol: GavelSimulation) -> CheckReport:
     if not sol.rounds:
         return CheckReport.from_violations(["the simulation has no rounds; simulate with record_rounds=True"])
     J, R = inst.n_jobs, inst.n_types

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InstanceError
+from ..errors import ArgumentError, InstanceError
+from ..inputs import check_size
 from .inputs import base_constraints, check_policy_inputs, no_steps, solved_allocation
 
 __all__ = [
@@ -64,11 +65,10 @@ def proportional_allocation(capacity, n_jobs: int) -> np.ndarray:
     c = np.asarray(capacity, dtype=float)
     if c.ndim != 1 or np.any(~np.isfinite(c)) or np.any(c < 0):
         raise InstanceError(f"capacity is {c!r}; expected a vector of GPU counts >= 0")
-    if int(n_jobs) < 0:
-        raise InstanceError(f"n_jobs is {n_jobs}; expected >= 0")
+    n = check_size(n_jobs, "n_jobs", minimum=0)
     C = c.sum()
     row = c / C if C > 0 else np.zeros_like(c)
-    return np.tile(row, (int(n_jobs), 1))
+    return np.tile(row, (n, 1))
 
 
 def isolated_allocation(scale_factor, capacity) -> np.ndarray:
@@ -109,7 +109,7 @@ def fairness_coefficients(throughput, scale_factor, capacity, priority_weight=No
         is zero (it runs only on types with no GPUs).
     """
     if normalization not in NORMALIZATIONS:
-        raise InstanceError(f"normalization is {normalization!r}; expected one of {NORMALIZATIONS}")
+        raise ArgumentError(f"normalization is {normalization!r}; expected one of {NORMALIZATIONS}")
     T, s, c, w, _ = check_policy_inputs(throughput, scale_factor, capacity, priority_weight)
     J = T.shape[0]
     w = np.ones(J) if w is None else w

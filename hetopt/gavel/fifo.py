@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InstanceError
+from ..errors import ArgumentError
 from ..solvers import solve_problem
 from .inputs import ROUNDOFF, base_constraints, check_policy_inputs, no_steps
 
@@ -109,10 +109,10 @@ def fifo(throughput, scale_factor, capacity, priority_weight=None, *, remaining_
     numpy.ndarray, shape (J, R)
     """
     if priority_weight is not None:
-        raise InstanceError("priority_weight is not used by fifo (row order is the priority); pass None")
+        raise ArgumentError("priority_weight is not used by fifo (row order is the priority); pass None")
     no_steps("fifo", remaining_steps)
     if semantics not in FIFO_SEMANTICS:
-        raise InstanceError(f"semantics is {semantics!r}; expected one of {FIFO_SEMANTICS}")
+        raise ArgumentError(f"semantics is {semantics!r}; expected one of {FIFO_SEMANTICS}")
     if semantics == "gavel":
         return gavel_fifo_allocation(throughput, scale_factor, capacity)
     T, s, c, _, _ = check_policy_inputs(throughput, scale_factor, capacity)

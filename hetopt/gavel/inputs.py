@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InstanceError
+from ..errors import ArgumentError, InstanceError
 from ..solvers import solve_problem
 
 __all__ = ["check_policy_inputs", "base_constraints", "solved_allocation", "no_steps", "ROUNDOFF"]
@@ -37,9 +37,9 @@ def check_policy_inputs(throughput, scale_factor, capacity, priority_weight=None
     if T.ndim != 2 or T.shape[0] == 0 or T.shape[1] == 0:
         raise InstanceError(f"throughput has shape {T.shape}; expected a non-empty J x R matrix")
     J, R = T.shape
-    bad = np.argwhere(~np.isfinite(T) | (T < 0))
-    if bad.size:
-        j, r = bad[0]
+    neg = np.argwhere(~np.isfinite(T) | (T < 0))
+    if neg.size:
+        j, r = neg[0]
         raise InstanceError(f"throughput[{j}, {r}] is {T[j, r]}; throughputs must be finite and >= 0")
     dead = np.flatnonzero(T.max(axis=1) <= 0)
     if dead.size:
@@ -101,4 +101,4 @@ def solved_allocation(problem, x) -> np.ndarray:
 def no_steps(name: str, remaining_steps) -> None:
     """Reject ``remaining_steps`` for a policy that does not use it."""
     if remaining_steps is not None:
-        raise InstanceError(f"remaining_steps is not used by {name}; pass None")
+        raise ArgumentError(f"remaining_steps is not used by {name}; pass None")

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..data import meta_kwargs
+from ..data import check_expected, meta_kwargs
 from ..errors import InstanceError
 from ..inputs import INT64_LIMIT, numeric_array
 
@@ -113,10 +113,12 @@ class GavelInstance:
 
     @property
     def n_jobs(self) -> int:
+        """Number of jobs ``J``."""
         return len(self.job_types)
 
     @property
     def n_types(self) -> int:
+        """Number of GPU types ``R``."""
         return len(self.gpu_types)
 
     def effective_throughput(self) -> np.ndarray:
@@ -134,6 +136,7 @@ class GavelInstance:
 
     # -- JSON ------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        """The JSON object of the instance (``kind``, ``schema_version``, the fields as lists); ``from_dict`` inverts it."""
         d: dict[str, Any] = {"kind": KIND, "schema_version": SCHEMA_VERSION, "description": self.description,
                              "source": self.source, "gpu_types": list(self.gpu_types), "job_types": list(self.job_types)}
         for name in _ARRAYS:
@@ -158,7 +161,7 @@ class GavelInstance:
         version = d.get("schema_version", SCHEMA_VERSION)
         if isinstance(version, bool) or version != SCHEMA_VERSION:
             raise InstanceError(f"schema_version is {d.get('schema_version')!r}; expected {SCHEMA_VERSION}")
-        extra = set(d) - set(_FIELDS) - {"kind", "schema_version", "notes"}
+        extra = set(d) - set(_FIELDS) - {"kind", "schema_version", "notes", "expected"}
         if extra:
             raise InstanceError(f"unknown keys {sorted(extra)}; expected {list(_FIELDS)}")
         missing = [k for k in ("gpu_types", "capacity", "job_types", "scale_factor", "total_steps", "arrival",
@@ -166,22 +169,24 @@ class GavelInstance:
         if missing:
             raise InstanceError(f"missing field {missing[0]!r} (a gavel instance needs {missing})")
         meta_kwargs(d)  # description / source must be strings
+        check_expected(d.get("expected"))  # method -> certified objective (bundled instances)
         return cls(**{k: d[k] for k in _FIELDS if k in d})
 
     @classmethod
     def from_json(cls, data: str | Path | Mapping[str, Any]) -> GavelInstance:
         """From JSON text, a file path or a parsed dict."""
+        parsed: Any = data
         if isinstance(data, Path) or (isinstance(data, str) and not data.lstrip().startswith(("{", "["))):
             try:
-                data = Path(data).read_text(encoding="utf-8")
+                parsed = Path(data).read_text(encoding="utf-8")
             except OSError as exc:
                 raise InstanceError(f"cannot read gavel instance file {str(data)!r}: {exc.strerror}") from None
-        if isinstance(data, str):
+        if isinstance(parsed, str):
             try:
-                data = json.loads(data)
+                parsed = json.loads(parsed)
             except json.JSONDecodeError as exc:
                 raise InstanceError(f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(parsed)
 
 
 def _list(v, name: str) -> list:

@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import functools
 
-import numpy as np
-
 from ..contract import Kind, Method
 from ..errors import HetoptError
-from ..report import Table
-from ..validate import instance_digest
 from .allocation import allocate, solve_exact
 from .checker import check_schedule
+from .generators import generate_instance
 from .instance import GavelInstance
 from .policies import POLICIES
 from .simulator import simulate
-from .workload import generate_workload
+from .validate import validate
 
 __all__ = ["KIND", "example", "export_model", "validate"]
 
@@ -25,33 +22,17 @@ _SIM = "average JCT (s) of the simulated rounds"
 
 def example(seed: int, size: int) -> GavelInstance:
     """A small workload: 2 + ``size`` jobs on 2 GPUs of each type, 2 jobs per hour."""
-    return generate_workload(2 + size, capacity=(2, 2, 2), jobs_per_hour=2.0, seed=seed)
-
-
-def validate(n: int = 20, *, seed: int = 0) -> Table:
-    """Seeded workloads: every simulation completes every job, and no job finishes before its
-    lower bound ``arrival + total_steps / max_r throughput``.
-    """
-    t = Table(f"gavel: {n} seeded workloads (8 jobs, 2 GPUs per type, 4 jobs/hour), every policy simulated",
-              ["policy", "workloads", "all jobs complete", "JCT >= isolated bound", "mean avg JCT (h)"])
-    insts = [generate_workload(8, capacity=(2, 2, 2), jobs_per_hour=4.0, seed=seed + k) for k in range(n)]
-    for name in POLICIES:
-        ok = lb = 0
-        jcts = []
-        for inst in insts:
-            r = simulate(inst, name, record_rounds=False)
-            ok += bool(np.all(np.isfinite(r.completion)))
-            bound = inst.total_steps / inst.effective_throughput().max(axis=1)
-            lb += bool(np.all(r.jct >= bound * (1 - 1e-9)))
-            jcts.append(r.average_jct / 3600)
-        t.add(name, n, ok, lb, float(np.mean(jcts)))
-        t.violations = (t.violations or 0) + (n - ok) + (n - lb)
-    t.notes.append(f"{len({instance_digest(i) for i in insts})} distinct instances among {n} seeds")
-    return t
+    return generate_instance(2 + size, capacity=(2, 2, 2), jobs_per_hour=2.0, seed=seed)
 
 
 def export_model(inst: GavelInstance):
-    """Not available: Gavel's policies are CVXPY problems (``hetopt.gavel.build_*``), not Pyomo models."""
+    """Not available: Gavel's policies are CVXPY problems (``hetopt.gavel.build_*``), not Pyomo models.
+
+    Raises
+    ------
+    HetoptError
+        Always, naming the CVXPY builders.
+    """
     raise HetoptError("gavel instances have no Pyomo model to export; build the CVXPY problem with "
                       "hetopt.gavel.build_max_min_fairness (or another build_*) and write it with cvxpy")
 
@@ -68,7 +49,7 @@ KIND = Kind(
     title='Narayanan et al., "Heterogeneity-Aware Cluster Scheduling Policies for Deep Learning Workloads", '
           'OSDI 2020 (Gavel, the common baseline)',
     instance=GavelInstance,
-    generate_instance=generate_workload,
+    generate_instance=generate_instance,
     example=example,
     check_schedule=check_schedule,
     solve_exact=solve_exact,

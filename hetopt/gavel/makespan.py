@@ -16,15 +16,19 @@ is recomputed from the data (:func:`makespan_of`) and compared with the LP's ``D
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InstanceError, SolverError
-from .inputs import base_constraints, check_policy_inputs, solved_allocation
+from ..errors import ArgumentError, InstanceError, SolverError
+from ..result import OPTIMAL_RTOL, Status, relative_gap
+from ..solvers import solve_problem
+from .inputs import ROUNDOFF, base_constraints, check_policy_inputs, solved_allocation
 
-__all__ = ["CERT_RTOL", "MakespanResult", "makespan_of", "makespan_reference", "build_min_total_duration",
-           "solve_min_total_duration", "min_total_duration"]
+__all__ = ["CERT_RTOL", "MakespanResult", "CertifiedMakespan", "makespan_of", "makespan_reference",
+           "build_min_total_duration", "solve_min_total_duration", "min_total_duration", "feasible_allocation",
+           "dual_makespan_bound", "certify_min_total_duration"]
 
 #: Largest relative difference accepted between the LP's makespan and the recomputed one.
 CERT_RTOL = 1e-6
@@ -116,7 +120,7 @@ def build_min_total_duration(throughput, scale_factor, capacity, remaining_steps
     tmax, D = _per_job(T, c, steps)
     ref = makespan_reference(T, s, c, steps) if reference is None else float(reference)
     if not np.isfinite(ref) or ref <= 0:
-        raise InstanceError(f"reference is {reference}; expected a positive time unit")
+        raise ArgumentError(f"reference is {reference}; expected a positive time unit")
     x = cp.Variable((J, R), name="X")
     z = cp.Variable(name="z", nonneg=True)
     cons = base_constraints(x, s, c, "min-total-duration")
@@ -169,5 +173,179 @@ def min_total_duration(throughput, scale_factor, capacity, priority_weight=None,
     ``remaining_steps`` (shape (J,), > 0) defaults to one unit of work per job.
     """
     if priority_weight is not None:
-        raise InstanceError("priority_weight is not used by min_total_duration; pass None")
+        raise ArgumentError("priority_weight is not used by min_total_duration; pass None")
     return solve_min_total_duration(throughput, scale_factor, capacity, remaining_steps).allocation
+
+
+# -- the certified optimum (solve_exact) ------------------------------------------------------------
+
+#: Relative safety margin of :func:`feasible_allocation` when it scales a row or a column down.
+_SHRINK = 1e-12
+
+
+@dataclass(frozen=True)
+class CertifiedMakespan:
+    """The minimum makespan bracketed by two certificates that do not trust the solver.
+
+    Attributes
+    ----------
+    allocation : numpy.ndarray, shape (J, R)
+        An allocation that satisfies (G1)-(G3) exactly (:func:`feasible_allocation` of the LP's).
+    makespan : float
+        Its makespan, recomputed from the data: an upper bound on the optimum.
+    lower_bound : float
+        A proven lower bound on the optimum: :func:`dual_makespan_bound` of the LP's duals, or
+        :func:`makespan_reference` when no dual is available.
+    status : Status
+        OPTIMAL when the two meet within ``OPTIMAL_RTOL``; TIME_LIMIT when the time limit stopped
+        the LP first; FEASIBLE when the LP finished but the certificates still differ.
+    lp_makespan : float or None
+        The LP's own value ``D / z`` of the last solve (None when it returned none).
+    solves : int
+        LPs solved (1, or 2 when the first certificates did not meet).
+    """
+
+    allocation: np.ndarray
+    makespan: float
+    lower_bound: float
+    status: Status
+    lp_makespan: float | None
+    solves: int
+
+    @property
+    def gap(self) -> float | None:
+        """``relative_gap(makespan, lower_bound)``."""
+        return relative_gap(self.makespan, self.lower_bound)
+
+
+def feasible_allocation(allocation, scale_factor, capacity) -> np.ndarray:
+    """``allocation`` shrunk until it satisfies (G1)-(G3) exactly (no entry grows).
+
+    Entries below ``ROUNDOFF`` (negative round-off included) become 0; a row whose sum exceeds 1
+    and a column whose GPU count ``sum_j s_j X_jr`` exceeds ``c_r`` are scaled down.  A vertex the
+    LP solver returns within its feasibility tolerance moves by that tolerance at most.
+
+    Examples
+    --------
+    >>> feasible_allocation([[0.6, 0.5], [-1e-12, 1.0]], [1, 1], [2, 1]).round(6).tolist()
+    [[0.545455, 0.3125], [0.0, 0.6875]]
+    """
+    X = np.array(allocation, dtype=float)
+    s = np.asarray(scale_factor, dtype=float)
+    c = np.asarray(capacity, dtype=float)
+    X[~np.isfinite(X) | (X < ROUNDOFF)] = 0.0
+    rows = X.sum(axis=1)
+    over = rows > 1.0
+    X[over] *= ((1.0 - _SHRINK) / rows[over])[:, None]
+    load = s @ X
+    full = load > c
+    X[:, full] *= (c[full] * (1.0 - _SHRINK) / load[full])[None, :]
+    return X
+
+
+def dual_makespan_bound(throughput, scale_factor, capacity, remaining_steps, job_weight, type_price) -> float:
+    """A lower bound on the minimum makespan from any multipliers ``job_weight >= 0``, ``type_price >= 0``.
+
+    For every allocation meeting (G1)-(G3) with makespan ``M`` (``T_j . X_j >= steps_j / M``)::
+
+        sum_j l_j steps_j / M  <=  sum_jr l_j T_jr X_jr  <=  sum_j mu_j + sum_r c_r nu_r,
+        mu_j = max(0, max_r (l_j T_jr - s_j nu_r)),
+
+    so ``M >= sum_j l_j steps_j / (sum_j mu_j + c . nu)``.  The LP's optimal duals make it tight;
+    any other multipliers (negative entries count as 0) still give a valid bound, so it does not
+    rest on the solver's accuracy.  Returns 0 when the multipliers prove nothing.
+
+    Examples
+    --------
+    One job, 4 steps at 2 steps/s on one GPU: ``M >= 2``.
+
+    >>> dual_makespan_bound([[2.0]], [1], [1], [4.0], [1.0], [2.0])
+    2.0
+    """
+    T = np.asarray(throughput, dtype=float)
+    s = np.asarray(scale_factor, dtype=float)
+    c = np.asarray(capacity, dtype=float)
+    steps = np.asarray(remaining_steps, dtype=float)
+    lam = np.clip(np.nan_to_num(np.asarray(job_weight, dtype=float)), 0.0, None)
+    nu = np.clip(np.nan_to_num(np.asarray(type_price, dtype=float)), 0.0, None)
+    mu = np.clip((lam[:, None] * T - np.outer(s, nu)).max(axis=1), 0.0, None)
+    num = float(lam @ steps)
+    den = float(mu.sum() + c @ nu)
+    if not (num > 0 and den > 0 and np.isfinite(num) and np.isfinite(den)):
+        return 0.0
+    return num / den
+
+
+def _fallback_allocation(T, s, c) -> np.ndarray:
+    """The isolated equal share (:func:`~hetopt.gavel.fairness.isolated_allocation`), an incumbent before any LP.
+
+    It meets (G1)-(G3) and gives every job a positive rate on a type with GPUs.
+    """
+    from .fairness import isolated_allocation
+
+    return feasible_allocation(isolated_allocation(s, c), s, c)
+
+
+def certify_min_total_duration(throughput, scale_factor, capacity, remaining_steps=None, *,
+                               time_limit: float | None = None) -> CertifiedMakespan:
+    """The minimum makespan with a proven lower bound and a feasible allocation that reaches it.
+
+    Solves the scaled LP of :func:`build_min_total_duration` (in units of
+    :func:`makespan_reference`), makes its allocation exactly feasible
+    (:func:`feasible_allocation`) and recomputes its makespan (the upper bound), and turns the
+    duals of (G3) and (G5) into a lower bound (:func:`dual_makespan_bound`).  OPTIMAL only when
+    the two meet within ``OPTIMAL_RTOL``; otherwise the LP is solved once more in units of the
+    upper bound, and the best of both certificates is kept.
+
+    Parameters
+    ----------
+    throughput, scale_factor, capacity, remaining_steps
+        As for :func:`solve_min_total_duration`.
+    time_limit : float, optional
+        Seconds for all the LP solves.  When it stops the LP, the result has status TIME_LIMIT,
+        the best allocation found (the isolated equal share if none) and the best bound
+        (:func:`makespan_reference` if no dual was returned).
+
+    Returns
+    -------
+    CertifiedMakespan
+    """
+    T, s, c, _, steps = check_policy_inputs(throughput, scale_factor, capacity, None, remaining_steps)
+    steps = np.ones(T.shape[0]) if steps is None else steps
+    tmax, _ = _per_job(T, c, steps)
+    start = time.perf_counter()
+    lower = makespan_reference(T, s, c, steps)
+    best: np.ndarray | None = None
+    upper = np.inf
+    ref, lp_value, solves, stopped = None, None, 0, False
+    for _ in range(2):
+        left = None if time_limit is None else time_limit - (time.perf_counter() - start)
+        if left is not None and left <= 0:
+            stopped = True
+            break
+        problem, x, ref = build_min_total_duration(T, s, c, steps, reference=ref)
+        res = solve_problem(problem, "HIGHS", time_limit=left, require_incumbent=False)
+        solves += 1
+        stopped = res.status is Status.TIME_LIMIT
+        if x.value is not None:
+            X = feasible_allocation(x.value, s, c)
+            span = makespan_of(X, T, steps)
+            if best is None or span < upper:
+                best, upper = X, span
+        z = problem.value
+        lp_value = ref / float(z) if z is not None and np.isfinite(z) and z > 0 else None
+        g5, g3 = problem.constraints[3], problem.constraints[2]
+        if g5.dual_value is not None and g3.dual_value is not None:
+            lam = np.asarray(g5.dual_value, dtype=float).reshape(-1) / tmax
+            lower = max(lower, dual_makespan_bound(T, s, c, steps, lam, np.asarray(g3.dual_value).reshape(-1)))
+        gap = relative_gap(upper, lower)
+        if stopped or (gap is not None and gap <= OPTIMAL_RTOL):
+            break
+        ref = upper if np.isfinite(upper) else None
+    if best is None:  # the LP returned no allocation before the time limit
+        best = _fallback_allocation(T, s, c)
+        upper = makespan_of(best, T, steps)
+    gap = relative_gap(upper, lower)
+    status = (Status.OPTIMAL if gap is not None and gap <= OPTIMAL_RTOL
+              else Status.TIME_LIMIT if stopped else Status.FEASIBLE)
+    return CertifiedMakespan(best, upper, min(lower, upper), status, lp_value, solves)

@@ -28,6 +28,12 @@ code: github.com/stanford-futuredata/gavel, ``scheduler/policies/`` (MIT).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import numpy as np
+
+from ..errors import ArgumentError
 from .fairness import (
     NORMALIZATIONS,
     build_max_min_fairness,
@@ -43,8 +49,10 @@ from .fifo import FIFO_FIX_RTOL, FIFO_SEMANTICS, build_fifo_step, fifo, gavel_fi
 from .inputs import check_policy_inputs
 from .makespan import (
     CERT_RTOL,
+    CertifiedMakespan,
     MakespanResult,
     build_min_total_duration,
+    certify_min_total_duration,
     makespan_of,
     makespan_reference,
     min_total_duration,
@@ -66,6 +74,8 @@ __all__ = [
     "max_sum_throughput",
     "min_total_duration",
     "solve_min_total_duration",
+    "certify_min_total_duration",
+    "CertifiedMakespan",
     "makespan_of",
     "makespan_reference",
     "MakespanResult",
@@ -75,12 +85,64 @@ __all__ = [
     "FIFO_FIX_RTOL",
     "FIFO_SEMANTICS",
     "POLICIES",
+    "Policy",
+    "resolve_policy",
+    "policy_arguments",
 ]
 
-#: Policy name -> function, all with the common signature.
-POLICIES = {
+class Policy(Protocol):
+    """The policies' protocol: a function of the jobs present that returns their allocation.
+
+    ``policy(throughput, scale_factor, capacity, priority_weight=None, *, remaining_steps=None) -> X``
+    with ``throughput`` (J, R), ``scale_factor`` (J,), ``capacity`` (R,), ``priority_weight`` (J,)
+    and ``remaining_steps`` (J,); ``X`` (J, R) holds time fractions (``models/gavel.md``,
+    *Plug-in protocol*).  :func:`~hetopt.gavel.simulate` and :func:`~hetopt.gavel.allocate` take
+    a name of :data:`POLICIES` or any callable of this form.
+    """
+
+    def __call__(self, throughput: Any, scale_factor: Any, capacity: Any, priority_weight: Any = None, *,
+                 remaining_steps: Any = None) -> np.ndarray:
+        """The allocation ``X`` (J, R) of the jobs given."""
+        ...
+
+
+#: Policy name -> function, all with the common signature: the one policy registry of Gavel.  The
+#: kind's methods (:mod:`hetopt.gavel.kind`) and the simulator read it.
+POLICIES: dict[str, Callable[..., np.ndarray]] = {
     "max_min_fairness": max_min_fairness,
     "max_sum_throughput": max_sum_throughput,
     "min_total_duration": min_total_duration,
     "fifo": fifo,
 }
+
+
+def resolve_policy(policy: Any) -> tuple[str, Callable[..., Any]]:
+    """``(name, function)`` of a policy given by name (a key of :data:`POLICIES`) or as a callable.
+
+    A callable keeps its ``__name__`` (``"custom"`` when it has none).
+
+    Raises
+    ------
+    ArgumentError
+        ``policy`` is neither a name of :data:`POLICIES` nor a callable.
+    """
+    if callable(policy):
+        return getattr(policy, "__name__", "custom"), policy
+    if not isinstance(policy, str) or policy not in POLICIES:
+        raise ArgumentError(f"policy is {policy!r}; expected one of {sorted(POLICIES)} or a callable of the "
+                            "policies' protocol (hetopt.gavel.Policy)")
+    return policy, POLICIES[policy]
+
+
+def policy_arguments(name: str, weight: np.ndarray, remaining: np.ndarray) -> dict[str, Any]:
+    """Keyword arguments a policy called ``name`` is given besides the cluster.
+
+    The remaining steps for the makespan policy (``min_total_duration``), none for ``fifo`` (its
+    priority is the arrival order), the priority weights for every other policy (a user's callable
+    included).
+    """
+    if name == "min_total_duration":
+        return {"remaining_steps": remaining}
+    if name == "fifo":
+        return {}
+    return {"priority_weight": weight}

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from hetopt.claims import gavel_mechanism as gm
 from hetopt.claims import get_sweep
+from hetopt.claims.gavel import mechanism as gm
 
 
 def test_claims_belong_to_gavel():
@@ -18,7 +18,7 @@ def test_recompute_interval_sweep_quick():
     counts = [r[1] for r in t.rows]
     jct = [r[2] for r in t.rows]
     # fewer recomputations as the interval grows; keeping a stale allocation for 8.5 h costs JCT
-    assert all(a >= b for a, b in zip(counts, counts[1:])) and counts[0] > counts[-1]
+    assert all(a >= b for a, b in zip(counts, counts[1:], strict=False)) and counts[0] > counts[-1]
     assert jct[-1] > jct[0]
     assert all(r[3] >= r[2] > 0 for r in t.rows)  # makespan >= average JCT
 

@@ -6,8 +6,8 @@ import pytest
 import hetopt
 from hetopt.data import list_instances, load_json
 from hetopt.errors import InstanceError
-from hetopt.gavel import GavelInstance, generate_workload, parse_trace, to_trace
-from hetopt.gavel.workload import job_table
+from hetopt.gavel import GavelInstance, generate_instance, parse_trace, to_trace
+from hetopt.gavel.generators import job_table
 
 GAVEL_STEMS = [s for s in list_instances() if s.startswith("gavel2020_")]
 
@@ -58,8 +58,8 @@ def test_bundled_instances_exist():
 
 
 def test_generator_follows_gavel_and_is_seeded():
-    a = generate_workload(40, capacity=(4, 4, 4), jobs_per_hour=6.0, seed=3)
-    b = generate_workload(40, capacity=(4, 4, 4), jobs_per_hour=6.0, seed=3)
+    a = generate_instance(40, capacity=(4, 4, 4), jobs_per_hour=6.0, seed=3)
+    b = generate_instance(40, capacity=(4, 4, 4), jobs_per_hour=6.0, seed=3)
     assert a.to_dict() == b.to_dict()
     table = job_table()
     for j in range(a.n_jobs):  # throughputs are Gavel's measurement at the job's scale factor
@@ -69,11 +69,11 @@ def test_generator_follows_gavel_and_is_seeded():
     # durations: 60 * 10**[1.5, 4] s on the V100
     dur = a.total_steps / a.throughput[:, 0]
     assert np.all(dur >= 60 * 10 ** 1.5 - 1) and np.all(dur <= 60 * 10 ** 4 + 1)
-    assert np.all(generate_workload(5, jobs_per_hour=0.0, seed=0).arrival == 0)
+    assert np.all(generate_instance(5, jobs_per_hour=0.0, seed=0).arrival == 0)
 
 
 def test_trace_round_trip_and_errors():
-    a = generate_workload(10, capacity=(2, 2, 2), jobs_per_hour=3.0, seed=1)
+    a = generate_instance(10, capacity=(2, 2, 2), jobs_per_hour=3.0, seed=1)
     text = to_trace(a)
     assert len(text.splitlines()) == 10 and all(len(line.split("\t")) == 10 for line in text.splitlines())
     b = parse_trace(text, capacity=(2, 2, 2))

@@ -21,7 +21,7 @@ def _mech(jobs, X, *, n_types, t=0.0, **kw):
     m = GavelMechanism(n_types, **kw)
     for j in jobs:
         m.add_job(j)
-    m.reset(t, dict(zip(jobs, np.asarray(X, dtype=float))))
+    m.reset(t, dict(zip(jobs, np.asarray(X, dtype=float), strict=True)))
     return m
 
 

@@ -2,24 +2,25 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from hetopt.errors import InstanceError
+from hetopt.errors import ArgumentError, InstanceError
 from hetopt.gavel import (
     CERT_RTOL,
     POLICIES,
-    fairness_coefficients,
-    makespan_of,
-    max_min_fairness_objective,
-    proportional_allocation,
-    solve_min_total_duration,
     build_max_min_fairness,
     build_min_total_duration,
+    fairness_coefficients,
     fifo,
     isolated_allocation,
+    makespan_of,
     max_min_fairness,
+    max_min_fairness_objective,
     max_sum_throughput,
     min_total_duration,
+    proportional_allocation,
+    solve_min_total_duration,
 )
 from hetopt.solvers import solve_problem
 
@@ -130,10 +131,12 @@ def test_bad_input_names_the_field(kwargs, field):
 
 def test_unused_arguments_are_rejected_not_ignored():
     T = np.ones((2, 1))
-    with pytest.raises(InstanceError, match="remaining_steps"):
+    with pytest.raises(ArgumentError, match="remaining_steps"):
         max_min_fairness(T, [1, 1], [1], remaining_steps=[1, 1])
-    with pytest.raises(InstanceError, match="priority_weight"):
+    with pytest.raises(ArgumentError, match="priority_weight"):
         min_total_duration(T, [1, 1], [1], [1.0, 1.0])
+    with pytest.raises(ArgumentError, match="priority_weight"):
+        fifo(T, [1, 1], [1], [1.0, 1.0])
 
 
 # ---------------------------------------------------------------- Gavel's normalization (issue 10, item 1)
@@ -187,6 +190,8 @@ def test_hand_example_gavel_objective_four_thirds():
 def test_proportional_allocation_is_capacity_share_whatever_the_contention():
     np.testing.assert_allclose(proportional_allocation([1, 3], 2), [[0.25, 0.75]] * 2)
     np.testing.assert_allclose(proportional_allocation([1, 3], 50), [[0.25, 0.75]] * 50)
+    with pytest.raises(ArgumentError, match="n_jobs"):
+        proportional_allocation([1, 3], -1)
     A = fairness_coefficients([[2.0, 1.0]], [2], [2, 2], [4.0])
     np.testing.assert_allclose(A, [[2 * 2 / (4 * 1.5), 2 * 1 / (4 * 1.5)]])
 
@@ -223,7 +228,7 @@ def test_normalizations_agree_when_every_job_is_contended():
 
 
 def test_unknown_normalization_is_an_error():
-    with pytest.raises(InstanceError, match="normalization"):
+    with pytest.raises(ArgumentError, match="normalization"):
         max_min_fairness([[1.0]], [1], [1], normalization="fair")
 
 
@@ -307,5 +312,5 @@ def test_makespan_errors_name_the_problem():
 
 
 def test_unknown_fifo_semantics_is_an_error():
-    with pytest.raises(InstanceError, match="semantics"):
+    with pytest.raises(ArgumentError, match="semantics"):
         fifo([[1.0]], [1], [1], semantics="lifo")

@@ -21,9 +21,11 @@ HAND_EXAMPLE = ([[2.0, 1.0], [2.0, 1.0]], [1, 2], [2, 2])
 
 
 def random_policy_instance(J: int, R: int, contention: str, *, seed: int):
-    """``(T, s, c)``: throughputs 0.2-8 with a third of the entries 0 (every job runs somewhere),
-    scale factors 1/2/4/8; ``contention="low"`` gives 4-12x the GPUs the jobs ask for per
-    type, ``"high"`` about 1/8 of it.
+    """``(T, s, c)`` of a random policy instance.
+
+    Throughputs 0.2-8 with a third of the entries 0 (every job runs somewhere), scale factors
+    1/2/4/8; ``contention="low"`` gives 4-12x the GPUs the jobs ask for per type, ``"high"``
+    about 1/8 of it.
     """
     rng = np.random.default_rng(1000 * J + 10 * R + seed)
     T = rng.uniform(0.2, 8.0, size=(J, R)) * rng.choice([1.0, 1.0, 0.0], size=(J, R))
@@ -123,8 +125,10 @@ def makespan_lp_hours(T, s, c, steps) -> float:
 
 
 def trace_instance(n_jobs: int = 480, *, seed: int = 0):
-    """The Hadar trace as Gavel's inputs ``(T, s, c, steps)`` (gang throughput, gang size, GPUs per type,
-    total iterations), as :class:`hetopt.hadar.policies.GavelPolicy` builds them.
+    """The Hadar trace as Gavel's inputs ``(T, s, c, steps)``.
+
+    Gang throughput, gang size, GPUs per type and total iterations, as
+    :class:`hetopt.hadar.policies.GavelPolicy` builds them.
     """
     from ...hadar.workloads import trace_workload
 
@@ -176,8 +180,10 @@ def _feasible_at(T, s, c, steps, M) -> bool:
 
 
 def gavel_bisection_makespan(T, s, c, steps) -> tuple[float, int]:
-    """Gavel's ``MinTotalDurationPolicyWithPerf`` search: bisect ``T`` in [100, 1e6] s until the
-    bracket is within 5%, moving to [1e6, 1e7], ... while nothing is feasible.
+    """Gavel's ``MinTotalDurationPolicyWithPerf`` search on the makespan.
+
+    Bisects ``T`` in [100, 1e6] s until the bracket is within 5%, moving to [1e6, 1e7], ... while
+    nothing is feasible.
 
     Returns ``(smallest feasible T found, number of feasibility LPs)``.
     """

@@ -22,15 +22,12 @@ from ...gavel import (
 )
 from ...report import Table
 from ..ledger import Claim, Outcome, Sweep, Verdict, close_to
+from .paper import HADAR_BUSY, HADAR_FIRST_ROUND, HADAR_ROUNDS, HADAR_Y
 
 __all__ = ["CLAIMS", "SWEEPS", "HADAR_Y", "ISSUE_X", "fixed_allocation_policy", "recompute_interval_sweep"]
 
 #: Allocation of the three-job example (hetopt issue 10, item 3).
 ISSUE_X = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 1.0]])
-#: Gavel's allocation as printed in Hadar, Section II-A (rows J1..J3, columns V100, P100, K80).
-HADAR_Y = np.array([[0.6, 0.4, 0.0], [0.2, 0.6, 0.2], [0.2, 0.0, 0.8]])
-#: Busy fractions of the first two Gavel rounds stated in Hadar's Section II-A.
-HADAR_BUSY = (0.83, 0.67)
 BUSY_ATOL = 0.01
 
 
@@ -79,9 +76,9 @@ def _check_fig1a_rounds() -> Outcome:
     busy = tuple(round(_busy(inst, r), 3) for r in res.rounds[:2])
     first = res.rounds[0]["placement"]
     # the figure: J1 on the three P100 (80 -> 60 epochs), J2 on the two V100 (30 -> 25), J3 waits
-    drawn = first == {0: 1, 1: 0}
+    drawn = first == HADAR_FIRST_ROUND
     detail = f"round 1 {first} (J1->P100, J2->V100 drawn: {drawn}), busy fractions {busy}"
-    ok = drawn and all(close_to(b, p, atol=BUSY_ATOL) for b, p in zip(busy, HADAR_BUSY))
+    ok = drawn and all(close_to(b, p, atol=BUSY_ATOL) for b, p in zip(busy, HADAR_BUSY, strict=False))
     return Outcome(busy, Verdict.REPRODUCED if ok else Verdict.UNEXPLAINED, detail)
 
 
@@ -92,10 +89,10 @@ def _check_fig1a_six_rounds() -> Outcome:
     n_printed, n_lp = len(printed.rounds), len(lp.rounds)
     lp_first = lp.rounds[0]["placement"]
     detail = (f"printed Y: {n_printed} rounds (first rounds as drawn); Gavel's LP on this cluster: {n_lp} rounds, "
-              f"round 1 {lp_first} (drawn: {{0: 1, 1: 0}})")
-    if n_printed == 6:
+              f"round 1 {lp_first} (drawn: {HADAR_FIRST_ROUND})")
+    if n_printed == HADAR_ROUNDS:
         return Outcome(n_printed, Verdict.REPRODUCED, detail)
-    if n_lp == 6 and lp_first != {0: 1, 1: 0}:
+    if n_lp == HADAR_ROUNDS and lp_first != HADAR_FIRST_ROUND:
         return Outcome(f"{n_printed} (printed Y) / {n_lp} (LP)", Verdict.DEPENDS_ON_READING, detail)
     return Outcome(n_printed, Verdict.UNEXPLAINED, detail)
 
@@ -154,7 +151,7 @@ def _check_recompute_interval() -> Outcome:
         if ri == 0.0:
             jct_eager = r.average_jct
     bound = len(events) + inst.n_jobs  # distinct arrival times + completions
-    falls = all(a >= b for a, b in zip(counts, counts[1:])) and counts[0] > counts[-1]
+    falls = all(a >= b for a, b in zip(counts, counts[1:], strict=False)) and counts[0] > counts[-1]
     detail = (f"recomputations {counts} for intervals {list(INTERVALS)} (events <= {bound}); spacing >= interval: "
               f"{gaps_ok}; average JCT at 1,920 s vs on every event {100 * (jct_default / jct_eager - 1):+.1f}%")
     if gaps_ok and falls and counts[0] <= bound:

@@ -7,7 +7,6 @@ import pytest
 
 import hetopt
 from hetopt.cli import main
-from hetopt.gavel import commands
 from hetopt.gavel.policies import POLICIES
 
 
@@ -48,7 +47,9 @@ def test_cli_lists_methods_claims_and_sweep(capsys):
 
 
 def test_validate_table():
-    t = commands.validate(n=2, seed=0)
+    from hetopt.gavel.validate import validate
+
+    t = validate(n=2, seed=0)
     for row in t.rows:
         assert row[1] == row[2] == row[3] == 2
 

@@ -1,4 +1,4 @@
-"""Workloads in Gavel's trace format, generated as Gavel's ``generate_job`` does.
+"""Gavel's instances: generated as Gavel's ``generate_job`` draws them, and read from / written to its trace format.
 
 Job types are the models of Gavel's throughput table (:func:`hetopt.data.gavel_throughputs`),
 drawn uniformly; a job with a scale factor above 1 draws only among the types measured at
@@ -21,13 +21,17 @@ stanford-futuredata/gavel, ``scheduler/utils.py`` (``generate_job``,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..data import gavel_throughputs
-from ..errors import InstanceError
+from ..errors import ArgumentError, InstanceError
+from ..inputs import check_flag, check_positive, check_size, rng_from, takes_instance
 from .instance import GavelInstance
 
-__all__ = ["job_table", "generate_workload", "to_trace", "parse_trace", "SCALE_FACTORS", "SCALE_FACTOR_PROBS"]
+__all__ = ["job_table", "generate_instance", "to_trace", "parse_trace", "SCALE_FACTORS", "SCALE_FACTOR_PROBS",
+           "GPU_TYPES"]
 
 #: Gavel's Philly scale-factor distribution.
 SCALE_FACTORS = (1, 2, 4, 8)
@@ -43,48 +47,66 @@ def job_table() -> dict[tuple[str, int], np.ndarray]:
             for e in data["entries"]}
 
 
-def generate_workload(n_jobs: int, *, capacity=(4, 4, 4), jobs_per_hour: float = 0.0, seed=None,
-                      multi_gpu: bool = True, fixed_duration: float | None = None,
-                      description: str = "") -> GavelInstance:
+def generate_instance(n_jobs: int, *, seed: int | np.random.Generator | None = None,
+                      capacity: Sequence[int] = (4, 4, 4), jobs_per_hour: float = 0.0, multi_gpu: bool = True,
+                      fixed_duration: float | None = None, description: str = "") -> GavelInstance:
     """A seeded workload of ``n_jobs`` jobs on V100/P100/K80 GPUs, as Gavel's generator draws it.
 
     Parameters
     ----------
     n_jobs : int
+        Jobs to draw (at least 1).
+    seed : int, numpy Generator or None
+        Keyword-only (:func:`hetopt.inputs.rng_from`).
     capacity : sequence of 3 int
         GPUs of type v100, p100, k80.
     jobs_per_hour : float
         Rate of the Poisson arrivals; 0 puts every job at time 0.
-    seed : int or numpy Generator, optional
     multi_gpu : bool
         Draw scale factors from the Philly distribution (else every job has 1).
     fixed_duration : float, optional
         Seconds on the reference V100 of every job instead of Philly durations.
     description : str
+        Default: the size, rate and seed.
 
     Returns
     -------
     GavelInstance
+
+    Raises
+    ------
+    ArgumentError
+        An argument out of its range (naming it).
+
+    Examples
+    --------
+    >>> inst = generate_instance(5, seed=0, capacity=(2, 2, 2))
+    >>> inst.n_jobs, inst.gpu_types
+    (5, ['v100', 'p100', 'k80'])
     """
-    if int(n_jobs) < 1:
-        raise InstanceError(f"n_jobs is {n_jobs!r}; expected at least 1")
-    if not jobs_per_hour >= 0:
-        raise InstanceError(f"jobs_per_hour is {jobs_per_hour!r}; expected >= 0")
+    n = check_size(n_jobs, "n_jobs")
+    rng = rng_from(seed)
+    rate = check_positive(jobs_per_hour, "jobs_per_hour", allow_zero=True)
+    multi = check_flag(multi_gpu, "multi_gpu")
+    duration_fixed = None if fixed_duration is None else check_positive(fixed_duration, "fixed_duration")
+    if isinstance(capacity, (str, bytes)) or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                                                     for v in np.asarray(capacity, dtype=object).reshape(-1)):
+        raise ArgumentError(f"capacity is {capacity!r}; expected 3 GPU counts (v100, p100, k80), integers >= 0")
     cap = np.asarray(capacity, dtype=int)
-    if cap.shape != (3,) or np.any(cap < 0):
-        raise InstanceError(f"capacity is {list(capacity)}; expected 3 GPU counts (v100, p100, k80) >= 0")
-    rng = np.random.default_rng(seed)
+    if cap.shape != (3,) or np.any(cap < 0) or cap.max() < 1:
+        raise ArgumentError(f"capacity is {list(capacity)}; expected 3 GPU counts (v100, p100, k80) >= 0, one of "
+                            "them >= 1")
     table = job_table()
     types_at = {s: sorted(t for t, k in table if k == s and table[t, k][0] > 0) for s in SCALE_FACTORS}
     jt, sf, steps, arrival, thr = [], [], [], [], []
     t = 0.0
-    for _ in range(int(n_jobs)):
-        s = int(rng.choice(SCALE_FACTORS, p=SCALE_FACTOR_PROBS)) if multi_gpu else 1
+    for _ in range(n):
+        s = int(rng.choice(SCALE_FACTORS, p=SCALE_FACTOR_PROBS)) if multi else 1
         while s > cap.max():
             s //= 2
         name = types_at[s][int(rng.integers(len(types_at[s])))]
-        if fixed_duration is not None:
-            duration = float(fixed_duration)
+        if duration_fixed is not None:
+            duration = duration_fixed
         elif rng.random() >= 0.8:
             duration = 60 * 10 ** rng.uniform(3, 4)
         else:
@@ -95,14 +117,15 @@ def generate_workload(n_jobs: int, *, capacity=(4, 4, 4), jobs_per_hour: float =
         steps.append(float(np.ceil(duration * row[0])))
         arrival.append(t)
         thr.append(row)
-        if jobs_per_hour > 0:
-            t += float(rng.exponential(3600.0 / jobs_per_hour))
-    src = ("generated by hetopt.gavel.generate_workload (Gavel's generate_job: Philly scale factors and durations, "
+        if rate > 0:
+            t += float(rng.exponential(3600.0 / rate))
+    src = ("generated by hetopt.gavel.generate_instance (Gavel's generate_job: Philly scale factors and durations, "
            "job types of Gavel's measured throughput table)")
     return GavelInstance(list(GPU_TYPES), cap, jt, sf, steps, arrival, np.array(thr), None,
                          description or f"{n_jobs} jobs, {jobs_per_hour} jobs/hour, seed {seed}", src)
 
 
+@takes_instance(GavelInstance)
 def to_trace(inst: GavelInstance) -> str:
     """Gavel's trace text: one tab-separated line per job (``Job.__str__`` fields + arrival)."""
     lines = []
