@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from hetopt.errors import InstanceError
+from hetopt.errors import ArgumentError
 from hetopt.hadar import HadarInstance, dp_allocation, find_alloc, generate_instance, price, price_parameters
 
 RTOL = 1e-9
@@ -112,5 +112,5 @@ def test_work_conserving_fill_uses_idle_gpus():
 
 def test_bad_beam_width():
     inst = _inst()
-    with pytest.raises(InstanceError, match="beam_width"):
+    with pytest.raises(ArgumentError, match="beam_width"):
         dp_allocation(inst, [0], [1.0], 0.0, beam_width=0)
