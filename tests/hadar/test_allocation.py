@@ -68,7 +68,7 @@ def _brute_force(inst, queue, remaining, params):
     best = 0.0
     for choice in itertools.product([0, 1], repeat=len(queue)):
         free, tot, ok = cap.copy(), 0.0, True
-        for j, take in zip(queue, choice):
+        for j, take in zip(queue, choice, strict=True):
             if not take:
                 continue
             a = find_alloc(inst, j, free, price(cap - free, cap, params), remaining=remaining[j], now=0.0,

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import hetopt
+from hetopt.data import load_json
 from hetopt.hadar import (
     KIND,
     POLICIES,
@@ -25,7 +26,6 @@ from hetopt.hadar import (
     solve_exact,
     solve_p2,
 )
-from hetopt.data import load_json
 from hetopt.hadar.kind import sweep_table
 from hetopt.report import Table
 from hetopt.result import Certificate, Status
@@ -160,7 +160,7 @@ def test_validate_builds_its_table_from_the_sweep():
     t = KIND.validate(3, seed=0)
     assert isinstance(t, Table) and len(t.rows) == 3 and t.violations == 0
     assert all(r[-1] is True for r in t.rows)  # 2*alpha held on these certified instances
-    assert [tuple(r[:4]) for r in t.rows] == [(s, c.value, c.reference, c.ratio) for s, c in zip(certs.seeds, certs)]
+    assert [tuple(r[:4]) for r in t.rows] == [(s, c.value, c.reference, c.ratio) for s, c in zip(certs.seeds, certs, strict=True)]
     assert sweep_table(certs).rows == t.rows
 
 

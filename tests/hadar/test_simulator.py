@@ -2,7 +2,8 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hetopt.errors import ArgumentError, InstanceError, ScheduleViolation
 from hetopt.hadar import (
@@ -214,5 +215,5 @@ def test_compare_ranks_a_user_round_policy():
 
     inst = hetopt.load_instance("hadar2024_small")
     t = hetopt.compare(inst, methods=["hadar", "gavel"], policies={"mine": lambda i: simulate(i, "tiresias")})
-    rows = {r[0]: dict(zip(t.columns, r)) for r in t.rows}
+    rows = {r[0]: dict(zip(t.columns, r, strict=True)) for r in t.rows}
     assert rows["mine"]["status"] == "feasible", rows["mine"]
