@@ -1,7 +1,8 @@
 """Benchmarks of :mod:`hetopt.hadar` (``hetopt bench hadar``): times and ratios measured in one run.
 
-Scale benchmark of Hadar's P1 for ``hetopt bench hadar``: the largest instance (jobs on 4 machines
-of 2 GPU types) whose offline optimum HiGHS / SCIP certify within 60 s, and the gap one size further.
+One Hadar round and Gavel's LP at 2,048 jobs; the trace simulation per policy; and the scale
+benchmark of Hadar's P1: the largest instance (jobs on 4 machines of 2 GPU types) whose offline
+optimum HiGHS / SCIP certify within 60 s, and the gap one size further.
 """
 
 from __future__ import annotations
@@ -10,19 +11,25 @@ import time
 
 import numpy as np
 
-from ..hadar.instance import generate_instance
-from ..hadar.offline import solve_exact
-from ..hadar.policies import POLICIES
-from ..hadar.price import price_parameters
-from ..hadar.simulator import simulate
-from ..hadar.workloads import trace_workload
+from ..gavel import max_min_fairness
+from ..hadar import (
+    POLICIES,
+    HadarInstance,
+    SimulationResult,
+    dp_allocation,
+    generate_instance,
+    price_parameters,
+    simulate,
+    solve_exact,
+    trace_workload,
+)
 from ..report import Table
 from .scale import largest_certified
 
-__all__ = ["p1_scale", "p1_instance"]
+__all__ = ["bench", "p1_scale", "p1_instance"]
 
 
-def p1_instance(n_jobs: int, n_machines: int = 4, *, seed: int = 0):
+def p1_instance(n_jobs: int, n_machines: int = 4, *, seed: int = 0) -> HadarInstance:
     """:func:`~hetopt.hadar.instance.generate_instance` with arrivals in 0..4 and 1-3 slots of work."""
     return generate_instance(n_jobs, n_machines, seed=seed, max_arrival=4, max_slots=3)
 
@@ -41,11 +48,9 @@ def p1_scale(quick: bool = False, time_limit: float | None = None) -> Table:
     t.notes.append("before this table P1 was certified only on the validation sweep's 4-job instances")
     return t
 
-def bench(quick: bool = False) -> list[Table]:
-    """Scalability: one Hadar round and Gavel's LP at 2,048 jobs; the trace simulation per policy."""
-    from ..gavel import max_min_fairness
-    from ..hadar.allocation import dp_allocation
 
+def bench(quick: bool = False) -> list[Table]:
+    """Scalability: one Hadar round and Gavel's LP at 2,048 jobs; the trace simulation per policy; P1's scale."""
     n_big = 128 if quick else 2048
     machines = max(3, round(15 * n_big / 480))
     inst = trace_workload(n_big, seed=1, n_machines=machines)
@@ -68,11 +73,11 @@ def bench(quick: bool = False) -> list[Table]:
     tr = trace_workload(n_trace, seed=0, n_machines=6 if quick else 15, hours_scale=0.05 if quick else 1.0)
     sims = Table(f"hadar: trace simulation per policy ({n_trace} jobs, 6-minute rounds)",
                  ["policy", "seconds", "TTD (h)", "avg JCT (h)", "GRU", "TTD / Hadar TTD", "within 60 s"])
-    res = {}
+    res: dict[str, tuple[SimulationResult, float]] = {}
     for p in POLICIES:
         t0 = time.perf_counter()
-        res[p] = simulate(tr, p, round_length=360.0, record_rounds=False)
-        res[p] = (res[p], time.perf_counter() - t0)
+        run = simulate(tr, p, round_length=360.0, record_rounds=False)
+        res[p] = (run, time.perf_counter() - t0)
     base = res["hadar"][0].total_duration
     for p, (r, dt) in res.items():
         sims.add(p, dt, r.total_duration / 3600, r.average_jct / 3600, r.utilization, r.total_duration / base,

@@ -6,12 +6,16 @@
 * ``checker.py``: :func:`check_schedule`, an independent checker of (1a)-(1e);
 * ``price.py``: the price function (5)-(7), :func:`competitive_bound` (Theorem 2);
 * ``allocation.py``: :func:`find_alloc` and :func:`dp_allocation` (Algorithm 2);
-* ``policies.py`` and ``simulator.py``: Algorithm 1's round-based scheduler, HadarE, and the
-  baselines Gavel, Tiresias, YARN-CS behind one policy interface; :func:`simulate`;
+* ``protocol.py``: the plug-in protocol of the simulator (:class:`Policy`, :class:`RoundState`);
+* ``policies.py``: :data:`POLICIES`, the one policy registry: Algorithm 1's round-based scheduler,
+  HadarE, and the baselines Gavel, Tiresias, YARN-CS; ``simulator.py``: :func:`simulate`;
 * ``workloads.py``: the trace-driven setup, the physical mixes, the motivating example, eq. (10);
-* ``validate.py``: :func:`validate_ratio` (OPT against Hadar and 2*alpha);
+* ``validate.py``: :func:`validate_ratio` (OPT against Hadar and 2*alpha), :func:`ratio_sweep`;
 * ``bounds.py``: :func:`makespan_lower_bound` (scaled fluid LP), :func:`min_rounds` (exact search);
-* ``experiments.py``: the experiments of the claims ledger (:mod:`hetopt.claims.hadar`) and its sweeps.
+* ``kind.py``: :data:`KIND`, the registration of the paper (:class:`hetopt.contract.Kind`).
+
+The experiments of the claims ledger, its sweeps and the paper's printed numbers are in
+:mod:`hetopt.claims.hadar`.
 
 References
 ----------
@@ -27,21 +31,22 @@ from .kind import KIND
 from .model import build_p1, build_p2, build_p3, finish_utility, schedule_utility
 from .offline import enumerate_schedules, slot_placements, solve_exact, solve_p2, solve_p3, split_schedule
 from .policies import (
-                       POLICIES,
-                       QUEUE_ORDERS,
-                       GavelPolicy,
-                       HadarEPolicy,
-                       HadarPolicy,
-                       TiresiasPolicy,
-                       YarnCSPolicy,
-                       make_policy,
-                       queue_rank,
+    POLICIES,
+    QUEUE_ORDERS,
+    GavelPolicy,
+    HadarEPolicy,
+    HadarPolicy,
+    TiresiasPolicy,
+    YarnCSPolicy,
+    make_policy,
+    queue_rank,
 )
 from .price import PriceParameters, competitive_bound, price, price_parameters
+from .protocol import Policy, RoundState
 from .result import HadarSolution, SimulationResult
-from .simulator import RESTART_DELAY, Policy, RoundState, simulate, total_utility
+from .simulator import RESTART_DELAY, simulate, total_utility
 from .utility import Utility
-from .validate import hadar_p1_schedule, ratio_sweep, validate_ratio
+from .validate import hadar_p1_schedule, ratio_sweep, small_instance, validate_ratio
 from .workloads import estimate_throughput, motivating_example, physical_mix, trace_workload
 
 __all__ = [
@@ -55,6 +60,6 @@ __all__ = [
     "Policy", "RoundState", "simulate", "total_utility", "RESTART_DELAY",
     "HadarSolution", "SimulationResult",
     "trace_workload", "physical_mix", "motivating_example", "estimate_throughput",
-    "validate_ratio", "ratio_sweep", "hadar_p1_schedule",
+    "validate_ratio", "ratio_sweep", "hadar_p1_schedule", "small_instance",
     "MakespanBound", "makespan_lower_bound", "capacity_lower_bound", "min_rounds", "QUEUE_ORDERS", "queue_rank",
 ]

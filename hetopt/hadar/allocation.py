@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from ..errors import InstanceError
+from ..errors import ArgumentError
+from ..inputs import check_flag, check_positive, check_size, takes_instance
 from .instance import HadarInstance
 from .price import PriceParameters, price, price_parameters
 
@@ -85,11 +87,19 @@ def _type_order(inst: HadarInstance, j: int) -> np.ndarray:
     return orders[j]
 
 
+def _merge(states: dict, key: bytes, item: tuple) -> None:
+    """Keep ``item`` under ``key`` unless a state of larger total payoff is there already."""
+    old = states.get(key)
+    if old is None or item[0] > old[0]:
+        states[key] = item
+
+
 def _fits(inst: HadarInstance, j: int, col_free: np.ndarray) -> bool:
-    """Cheap pre-check: are there ``W_j`` free GPUs of types job j can use?"""
+    """Cheap pre-check: True when there are ``W_j`` free GPUs of types job j can use."""
     return int(col_free[_type_order(inst, j)].sum()) >= inst.gpus[j]
 
 
+@takes_instance(HadarInstance)
 def find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarray, *, remaining: float,
                now: float, comm_cost: float, consolidated_only: bool = False,
                require_positive: bool = True) -> Allocation | None:
@@ -168,7 +178,8 @@ def find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarray
     return Allocation(job=j, w=w, rate=rate, cost=cost, payoff=float(pay[best]), consolidated=cons)
 
 
-def dp_allocation(inst: HadarInstance, queue, remaining, now: float, *, free: np.ndarray | None = None,
+@takes_instance(HadarInstance)
+def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *, free: np.ndarray | None = None,
                   params: PriceParameters | None = None, beam_width: int | None = None,
                   comm_weight: float = 1.0, consolidated_only: bool = False,
                   work_conserving: bool = False) -> DPResult:
@@ -201,12 +212,15 @@ def dp_allocation(inst: HadarInstance, queue, remaining, now: float, *, free: np
     -------
     DPResult
     """
-    if beam_width is not None and (not isinstance(beam_width, int) or beam_width < 1):
-        raise InstanceError(f"beam_width is {beam_width!r}; expected a positive integer or None")
+    if beam_width is not None:
+        check_size(beam_width, "beam_width")
+    check_positive(comm_weight, "comm_weight", allow_zero=True)
+    check_flag(consolidated_only, "consolidated_only")
+    check_flag(work_conserving, "work_conserving")
     cap = inst.capacity
     free0 = cap.copy() if free is None else np.asarray(free, dtype=np.int64).copy()
     if free0.shape != cap.shape or np.any(free0 < 0) or np.any(free0 > cap):
-        raise InstanceError(f"free must be an integer array of shape {cap.shape} between 0 and capacity")
+        raise ArgumentError(f"free must be an integer array of shape {cap.shape} between 0 and capacity")
     params = price_parameters(inst) if params is None else params
     comm = comm_weight * params.u_min
     remaining = np.asarray(remaining, dtype=float)
@@ -217,14 +231,8 @@ def dp_allocation(inst: HadarInstance, queue, remaining, now: float, *, free: np
         if remaining[j] <= 0:
             continue
         new: dict = {}
-
-        def merge(key, item):
-            old = new.get(key)
-            if old is None or item[0] > old[0]:
-                new[key] = item
-
         for key, st in states.items():
-            merge(key, st)
+            _merge(new, key, st)
             tot, fr, chain, k, col = st
             if not _fits(inst, j, col):
                 continue
@@ -232,7 +240,7 @@ def dp_allocation(inst: HadarInstance, queue, remaining, now: float, *, free: np
                            consolidated_only=consolidated_only)
             if a is not None:
                 fr2 = fr - a.w
-                merge(fr2.tobytes(), (tot + a.payoff, fr2, (j, a, chain), price(cap - fr2, cap, params),
+                _merge(new, fr2.tobytes(), (tot + a.payoff, fr2, (j, a, chain), price(cap - fr2, cap, params),
                                       fr2.sum(axis=0)))
         if beam_width is not None and len(new) > beam_width:
             exact = False
@@ -242,7 +250,7 @@ def dp_allocation(inst: HadarInstance, queue, remaining, now: float, *, free: np
         if all(not v[1].any() for v in states.values()):
             break
     tot, _, chain, _, _ = max(states.values(), key=lambda v: v[0])
-    allocs = {}
+    allocs: dict[int, Allocation] = {}
     while chain is not None:
         j, a, chain = chain
         allocs[j] = a

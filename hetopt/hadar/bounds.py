@@ -26,9 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import linprog
+from scipy.sparse import csr_matrix
 
-from ..errors import HetoptError
+from ..errors import InfeasibleError, SizeLimitError, SolverError, UnboundedError
+from ..inputs import check_flag, check_positive, check_size, takes_instance
+from ..solvers import solve_milp
 from .instance import HadarInstance
 
 __all__ = ["MakespanBound", "makespan_lower_bound", "capacity_lower_bound"]
@@ -57,13 +59,15 @@ class MakespanBound:
 
     @property
     def hours(self) -> float:
+        """The bound in hours."""
         return self.seconds / 3600.0
 
 
 def _work_and_best(inst: HadarInstance) -> tuple[np.ndarray, np.ndarray]:
-    """``E_j N_j`` and the fluid rate of job j: the sum of the per-GPU rates of the ``W_j``
-    fastest usable GPUs of the cluster (at least its best gang rate, which runs every GPU at
-    the slowest one's rate).
+    """``E_j N_j`` and the fluid rate of job j.
+
+    The fluid rate is the sum of the per-GPU rates of the ``W_j`` fastest usable GPUs of the
+    cluster (at least its best gang rate, which runs every GPU at the slowest one's rate).
     """
     per_type = inst.capacity.sum(axis=0)
     fluid = np.empty(inst.n_jobs)
@@ -77,6 +81,7 @@ def _work_and_best(inst: HadarInstance) -> tuple[np.ndarray, np.ndarray]:
     return inst.total_iterations.astype(float), fluid
 
 
+@takes_instance(HadarInstance)
 def capacity_lower_bound(inst: HadarInstance, *, one_gang: bool = True) -> float:
     """Closed-form makespan lower bound in seconds.
 
@@ -88,6 +93,7 @@ def capacity_lower_bound(inst: HadarInstance, *, one_gang: bool = True) -> float
     ``one_gang=False`` only the second term, which also holds when a job runs several gangs at
     once (HadarE's copies).
     """
+    check_flag(one_gang, "one_gang")
     work, best = _work_and_best(inst)
     gpu_seconds = float(np.sum(work / inst.throughput.max(axis=1))) / float(inst.capacity.sum())
     if not one_gang:
@@ -96,8 +102,14 @@ def capacity_lower_bound(inst: HadarInstance, *, one_gang: bool = True) -> float
     return max(single, gpu_seconds)
 
 
+@takes_instance(HadarInstance)
 def makespan_lower_bound(inst: HadarInstance) -> MakespanBound:
     """The fluid LP lower bound on the makespan (seconds); see the module docstring.
+
+    Raises
+    ------
+    SolverError
+        When the LP solver fails, or its optimum is below the closed-form bound (a mis-scaled LP).
 
     Examples
     --------
@@ -118,41 +130,44 @@ def makespan_lower_bound(inst: HadarInstance) -> MakespanBound:
     c[-1] = 1.0
     usable = X > 0
     # work: sum_r (X_jr tau / work_j) g_jr >= 1  ->  -sum ... <= -1
-    rows, cols, vals, rhs = [], [], [], []
+    entries: list[tuple[int, int, float]] = []  # (row, column, coefficient)
+    rhs: list[float] = []
     k = 0
     for j in range(J):
         for r in range(R):
             if usable[j, r]:
-                rows.append(k), cols.append(j * R + r), vals.append(-X[j, r] * tau / work[j])
+                entries.append((k, j * R + r, -X[j, r] * tau / work[j]))
         rhs.append(-1.0)
         k += 1
     for r in range(R):  # type capacity: sum_j g_jr - C_r m <= 0
         for j in range(J):
             if usable[j, r]:
-                rows.append(k), cols.append(j * R + r), vals.append(1.0)
-        rows.append(k), cols.append(n - 1), vals.append(-C[r])
+                entries.append((k, j * R + r, 1.0))
+        entries.append((k, n - 1, -C[r]))
         rhs.append(0.0)
         k += 1
     for j in range(J):  # gang: sum_r g_jr - W_j m <= -W_j rel_j
         for r in range(R):
             if usable[j, r]:
-                rows.append(k), cols.append(j * R + r), vals.append(1.0)
-        rows.append(k), cols.append(n - 1), vals.append(-float(inst.gpus[j]))
+                entries.append((k, j * R + r, 1.0))
+        entries.append((k, n - 1, -float(inst.gpus[j])))
         rhs.append(-float(inst.gpus[j]) * rel[j])
         k += 1
-    from scipy.sparse import csr_matrix
-
+    rows, cols, vals = (list(x) for x in zip(*entries, strict=True))
     A = csr_matrix((vals, (rows, cols)), shape=(k, n))
-    bounds = [(0.0, None if usable[j, r] else 0.0) for j in range(J) for r in range(R)] + [(0.0, None)]
-    res = linprog(c, A_ub=A, b_ub=np.array(rhs), bounds=bounds, method="highs")
-    if res.status != 0:
-        raise HetoptError(f"makespan LP failed: {res.message}")
-    lp = float(res.fun) * tau
+    ub = np.array([np.inf if usable[j, r] else 0.0 for j in range(J) for r in range(R)] + [np.inf])
+    try:
+        sol, _ = solve_milp(c, A_ub=A, b_ub=np.array(rhs), lb=0.0, ub=ub)
+    except (SolverError, InfeasibleError, UnboundedError) as exc:  # the LP always has an optimum
+        raise SolverError(f"makespan LP failed: {type(exc).__name__}: {exc}") from exc
+    if not sol.is_optimal or sol.objective is None:
+        raise SolverError(f"makespan LP failed: {sol.status.value} ({sol.message})")
+    lp = float(sol.objective) * tau
     closed = capacity_lower_bound(inst)
     if closed > lp * (1 + 1e-6) + 1e-6:
-        raise HetoptError(f"makespan LP bound {lp:.6g} s is below the closed-form bound {closed:.6g} s: "
+        raise SolverError(f"makespan LP bound {lp:.6g} s is below the closed-form bound {closed:.6g} s: "
                           "the LP is mis-scaled or wrong")
-    return MakespanBound(seconds=lp, closed_form=closed, time_unit=tau, status=str(res.message))
+    return MakespanBound(seconds=lp, closed_form=closed, time_unit=tau, status=sol.message)
 
 
 #: :func:`min_rounds` refuses instances with more jobs or more (machine, type) GPU slots.
@@ -202,6 +217,7 @@ def _round_progress(inst: HadarInstance, round_length: float) -> np.ndarray:
     return np.array(keep)
 
 
+@takes_instance(HadarInstance)
 def min_rounds(inst: HadarInstance, *, round_length: float | None = None, max_rounds: int = 1000) -> int:
     """The fewest rounds in which any schedule obeying P1's gang constraint (1e) finishes every job.
 
@@ -212,16 +228,18 @@ def min_rounds(inst: HadarInstance, *, round_length: float | None = None, max_ro
 
     Raises
     ------
+    ArgumentError
+        A ``round_length`` that is not positive or a ``max_rounds`` that is not a positive integer.
     SizeLimitError
-        With more than ``MIN_ROUNDS_MAX_JOBS`` jobs or ``MIN_ROUNDS_MAX_PAIRS`` (machine, type) pairs.
+        With more than ``MIN_ROUNDS_MAX_JOBS`` jobs or ``MIN_ROUNDS_MAX_PAIRS`` (machine, type) pairs,
+        or when no schedule finishes within ``max_rounds`` rounds.
     """
-    from ..errors import SizeLimitError
-
+    check_size(max_rounds, "max_rounds")
     pairs = int(np.count_nonzero(inst.capacity))
     if inst.n_jobs > MIN_ROUNDS_MAX_JOBS or pairs > MIN_ROUNDS_MAX_PAIRS:
         raise SizeLimitError(f"min_rounds: {inst.n_jobs} jobs and {pairs} (machine, type) pairs; the exact search "
                              f"is limited to {MIN_ROUNDS_MAX_JOBS} jobs and {MIN_ROUNDS_MAX_PAIRS} pairs")
-    RL = inst.slot_length if round_length is None else float(round_length)
+    RL = inst.slot_length if round_length is None else check_positive(round_length, "round_length")
     prog = _round_progress(inst, RL)
     total = inst.total_iterations.astype(float)
     eps = 1e-9 * total
@@ -241,4 +259,4 @@ def min_rounds(inst: HadarInstance, *, round_length: float | None = None, max_ro
             if not any(np.all(w <= v) for w in kept):
                 kept.append(v)
         frontier = np.array(kept)
-    raise HetoptError(f"min_rounds: no schedule finishes within {max_rounds} rounds")
+    raise SizeLimitError(f"min_rounds: no schedule finishes within max_rounds = {max_rounds} rounds; raise max_rounds")

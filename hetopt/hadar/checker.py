@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ..inputs import check_flag, takes_instance
 from ..result import CheckReport
 from ..validate import FEAS_TOL
 from .instance import HadarInstance
@@ -20,6 +21,7 @@ __all__ = ["check_schedule", "iterations_per_slot"]
 _ROUND_RTOL = 1e-9
 
 
+@takes_instance(HadarInstance)
 def iterations_per_slot(inst: HadarInstance, w: np.ndarray, length: float | None = None) -> np.ndarray:
     """``x_j(t) * sum_hr w^r_jh(t) * L`` for every job and slot: (1a)'s summand with (1b)'s bottleneck."""
     L = inst.slot_length if length is None else length
@@ -30,6 +32,7 @@ def iterations_per_slot(inst: HadarInstance, w: np.ndarray, length: float | None
     return x * n * L
 
 
+@takes_instance(HadarInstance)
 def check_schedule(inst: HadarInstance, sol: Any, *, require_completion: bool = True) -> CheckReport:
     """Check a schedule against (1a)-(1e) and recompute P1's objective.
 
@@ -54,6 +57,7 @@ def check_schedule(inst: HadarInstance, sol: Any, *, require_completion: bool = 
         P1's total utility (completed jobs only); ``info`` holds ``finish_slot`` (-1 for
         a job that never runs), ``iterations`` and ``completed``.
     """
+    check_flag(require_completion, "require_completion")
     if hasattr(sol, "rounds") and hasattr(sol, "completion"):
         return _check_simulation(inst, sol)
     claimed = getattr(sol, "total_utility", None) if hasattr(sol, "schedule") else None

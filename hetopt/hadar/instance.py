@@ -11,19 +11,21 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ..data import check_header, meta_dict, meta_kwargs, read_json
 from ..errors import InstanceError
-from ..inputs import INT64_LIMIT, numeric_array, real_scalar
-from .utility import Utility
+from ..inputs import INT64_LIMIT, check_choice, check_positive, check_size, numeric_array, real_scalar, rng_from
+from .utility import UTILITY_KINDS, Utility
 
 __all__ = ["HadarInstance", "generate_instance", "KIND", "SCHEMA_VERSION"]
 
 KIND = "hadar"
 SCHEMA_VERSION = 1
+#: Default of ``gpu_types``, ``job_names`` and ``horizon``: filled in by ``__post_init__``.
+_DERIVED: Any = None
 _FIELDS = ("capacity", "arrival", "gpus", "epochs", "iterations_per_epoch", "throughput", "utility",
            "slot_length", "gpu_types", "job_names", "horizon")
 
@@ -87,9 +89,9 @@ class HadarInstance:
     throughput: np.ndarray
     utility: Utility
     slot_length: float
-    gpu_types: tuple = field(default=None)
-    job_names: tuple = field(default=None)
-    horizon: int = field(default=None)
+    gpu_types: tuple[str, ...] = _DERIVED
+    job_names: tuple[str, ...] = _DERIVED
+    horizon: int = _DERIVED
     description: str = field(default="", compare=False)
     source: str = field(default="", compare=False)
 
@@ -157,14 +159,17 @@ class HadarInstance:
     # ------------------------------------------------------------------ derived data
     @property
     def n_jobs(self) -> int:
+        """``J``: the number of jobs."""
         return int(self.arrival.size)
 
     @property
     def n_machines(self) -> int:
+        """``H``: the number of machines."""
         return int(self.capacity.shape[0])
 
     @property
     def n_types(self) -> int:
+        """``R``: the number of GPU types."""
         return int(self.capacity.shape[1])
 
     @property
@@ -216,7 +221,7 @@ class HadarInstance:
             "epochs": self.epochs.tolist(),
             "iterations_per_epoch": self.iterations_per_epoch.tolist(),
             "throughput": self.throughput.tolist(),
-            "utility": self.utility.to_json(),
+            "utility": self.utility.to_dict(),
             "slot_length": self.slot_length,
             "gpu_types": list(self.gpu_types),
             "job_names": list(self.job_names),
@@ -241,7 +246,9 @@ class HadarInstance:
         missing = [k for k in _FIELDS[:8] if k not in d]
         if missing:
             raise InstanceError(f"missing keys {missing} in {KIND} instance")
-        return cls(**{k: d[k] for k in _FIELDS if k in d}, **meta_kwargs(d))
+        kwargs: dict[str, Any] = {k: d[k] for k in _FIELDS if k in d}
+        kwargs.update(meta_kwargs(d))
+        return cls(**kwargs)
 
     @classmethod
     def from_json(cls, data: str | Path | dict) -> HadarInstance:
@@ -249,8 +256,8 @@ class HadarInstance:
         return cls.from_dict(read_json(data))
 
 
-def generate_instance(n_jobs: int, n_machines: int, *, seed=None, n_types: int = 2, max_gpus_per_type: int = 2,
-                      slot_length: float = 60.0, utility: str = "effective_throughput",
+def generate_instance(n_jobs: int, n_machines: int, *, seed: Any = None, n_types: int = 2,
+                      max_gpus_per_type: int = 2, slot_length: float = 60.0, utility: str = "effective_throughput",
                       max_arrival: int = 2, max_slots: int = 3) -> HadarInstance:
     """A small random instance for exact cross-checks.
 
@@ -259,8 +266,22 @@ def generate_instance(n_jobs: int, n_machines: int, *, seed=None, n_types: int =
     probability 0.15), arrivals in ``0..max_arrival`` and work for 1..``max_slots`` slots on
     their fastest type.  ``utility`` is "effective_throughput" or "sigmoid" (soft deadline
     at twice the fastest completion).
+
+    Raises
+    ------
+    ArgumentError
+        A count that is not a positive integer (``max_gpus_per_type`` and ``max_arrival`` may
+        be 0), a slot length that is not positive, an unknown ``utility`` or a bad ``seed``.
     """
-    rng = np.random.default_rng(seed)
+    check_size(n_jobs, "n_jobs")
+    check_size(n_machines, "n_machines")
+    check_size(n_types, "n_types")
+    check_size(max_gpus_per_type, "max_gpus_per_type", minimum=0)
+    check_size(max_arrival, "max_arrival", minimum=0)
+    check_size(max_slots, "max_slots")
+    slot_length = check_positive(slot_length, "slot_length")
+    check_choice(utility, "utility", tuple(UTILITY_KINDS))
+    rng = rng_from(seed)
     cap = rng.integers(0, max_gpus_per_type + 1, size=(n_machines, n_types))
     for h in range(n_machines):
         if cap[h].sum() == 0:

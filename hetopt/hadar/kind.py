@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import functools
 
+import pyomo.environ as pyo
+
 from ..contract import Kind, Method
 from ..report import Table
+from ..validate import SweepResults, summarize
 from .checker import check_schedule
 from .instance import HadarInstance, generate_instance
 from .model import build_p1
@@ -14,7 +17,7 @@ from .policies import POLICIES
 from .simulator import simulate
 from .validate import ratio_sweep
 
-__all__ = ["KIND", "example", "export_model", "validate"]
+__all__ = ["KIND", "example", "export_model", "validate", "sweep_table"]
 
 _P1 = "total utility of P1, sum_j U_j(finish_j) (maximized)"
 _SIM = "total utility of the simulated schedule, sum_j U_j(JCT_j) (maximized)"
@@ -38,12 +41,27 @@ def example(seed: int, size: int) -> HadarInstance:
     return generate_instance(2 + size % 3, 2, seed=seed)
 
 
+def sweep_table(certs: SweepResults, *, n_jobs: int = 4, n_machines: int = 2) -> Table:
+    """The table of a :func:`~hetopt.hadar.validate.ratio_sweep`: one row per seed, then a summary."""
+    t = Table(f"hadar: OPT(P1) / Hadar against 2*alpha on {len(certs)} instances ({n_jobs} jobs, {n_machines} "
+              "machines)", ["seed", "hadar", "opt", "ratio", "2*alpha", "proven", "holds"])
+    for s, c in zip(certs.seeds, certs, strict=True):
+        t.add(s, c.value, c.reference, c.ratio, c.limit, c.proven, c.holds)
+    st = summarize([c.ratio for c in certs])
+    bad = [s for s, c in zip(certs.seeds, certs, strict=True) if c.holds is False]
+    t.violations = len(bad)
+    t.notes.append(f"ratio mean {st['mean']:.4g}, max {st['max']:.4g}; "
+                   f"violations of 2*alpha: {bad if bad else 'none'}")
+    t.notes.append(certs.note())
+    return t
+
+
 def validate(n: int, *, seed: int) -> Table:
     """Certified OPT(P1) against Hadar's utility and 2*alpha on ``n`` seeded small instances."""
-    return ratio_sweep(n, seed=seed, executor="serial")
+    return sweep_table(ratio_sweep(n, seed=seed, executor="serial"))
 
 
-def export_model(inst: HadarInstance):
+def export_model(inst: HadarInstance) -> pyo.ConcreteModel:
     """P1 as the exact time-indexed MILP."""
     return build_p1(inst)
 

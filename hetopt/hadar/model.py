@@ -30,12 +30,14 @@ from collections.abc import Sequence
 import numpy as np
 import pyomo.environ as pyo
 
-from ..errors import InstanceError
+from ..errors import ArgumentError
+from ..inputs import check_flag, takes_instance
 from .instance import HadarInstance
 
 __all__ = ["build_p1", "build_p2", "build_p3", "finish_utility", "schedule_utility"]
 
 
+@takes_instance(HadarInstance)
 def finish_utility(inst: HadarInstance, horizon: int | None = None) -> np.ndarray:
     """``U_j((t + 1 - a_j) L)``: utility of finishing at the end of slot t, a (J, T) array (0 before arrival)."""
     T = inst.horizon if horizon is None else horizon
@@ -45,16 +47,18 @@ def finish_utility(inst: HadarInstance, horizon: int | None = None) -> np.ndarra
     return np.where(dur > 0, vals, 0.0)
 
 
+@takes_instance(HadarInstance)
 def schedule_utility(inst: HadarInstance, j: int, schedule: np.ndarray) -> float:
     """``U_j(f_js - a_j)`` of one job's schedule (H x R x T) finishing at its last used slot."""
     used = np.flatnonzero(np.asarray(schedule).sum(axis=(0, 1)) > 0)
     if used.size == 0:
-        raise InstanceError(f"schedule of job {j} uses no slot")
+        raise ArgumentError(f"schedule of job {j} uses no slot")
     dur = np.full(inst.n_jobs, inst.slot_length)
     dur[j] = (used[-1] + 1 - inst.arrival[j]) * inst.slot_length
     return float(inst.utility_of(dur)[j])
 
 
+@takes_instance(HadarInstance)
 def build_p1(inst: HadarInstance) -> pyo.ConcreteModel:
     """P1 (1)-(1e) as an exact time-indexed MILP (size J*H*R*T integer variables).
 
@@ -143,29 +147,32 @@ def build_p1(inst: HadarInstance) -> pyo.ConcreteModel:
 
 
 def _check_schedules(inst: HadarInstance, schedules: Sequence[Sequence[np.ndarray]]) -> list[list[np.ndarray]]:
+    """The candidate schedules as int64 arrays; :class:`ArgumentError` naming the one that is malformed."""
     if len(schedules) != inst.n_jobs:
-        raise InstanceError(f"schedules has {len(schedules)} entries; expected one list per job ({inst.n_jobs})")
+        raise ArgumentError(f"schedules has {len(schedules)} entries; expected one list per job ({inst.n_jobs})")
     out = []
     for j, S in enumerate(schedules):
         if len(S) == 0:
-            raise InstanceError(f"schedules[{j}] is empty; every job needs at least one candidate schedule")
+            raise ArgumentError(f"schedules[{j}] is empty; every job needs at least one candidate schedule")
         row = []
         for s, sch in enumerate(S):
             a = np.asarray(sch)
             if a.ndim != 3 or a.shape[:2] != (inst.n_machines, inst.n_types):
-                raise InstanceError(f"schedules[{j}][{s}] has shape {a.shape}; expected "
+                raise ArgumentError(f"schedules[{j}][{s}] has shape {a.shape}; expected "
                                     f"({inst.n_machines}, {inst.n_types}, T)")
             if np.any(a < 0):
-                raise InstanceError(f"schedules[{j}][{s}] has negative GPU counts")
+                raise ArgumentError(f"schedules[{j}][{s}] has negative GPU counts")
             row.append(a.astype(np.int64))
         out.append(row)
     T = {a.shape[2] for row in out for a in row}
     if len(T) != 1:
-        raise InstanceError(f"schedules have different horizons {sorted(T)}; expected one T")
+        raise ArgumentError(f"schedules have different horizons {sorted(T)}; expected one T")
     return out
 
 
-def build_p2(inst: HadarInstance, schedules, *, relax: bool = False, require_all: bool = False) -> pyo.ConcreteModel:
+@takes_instance(HadarInstance)
+def build_p2(inst: HadarInstance, schedules: Sequence[Sequence[np.ndarray]], *, relax: bool = False,
+             require_all: bool = False) -> pyo.ConcreteModel:
     """P2 (2)-(2c): choose at most one schedule per job from ``schedules[j]`` (arrays H x R x T).
 
     Parameters
@@ -176,6 +183,8 @@ def build_p2(inst: HadarInstance, schedules, *, relax: bool = False, require_all
         (2b) with equality: every job must be admitted, as P1's (1a) demands.  The paper's
         P2 uses ``<= 1`` (a job may be rejected), which makes P2 a relaxation of P1.
     """
+    check_flag(relax, "relax")
+    check_flag(require_all, "require_all")
     S = _check_schedules(inst, schedules)
     T = S[0][0].shape[2]
     m = pyo.ConcreteModel(name="hadar_p2")
@@ -191,9 +200,9 @@ def build_p2(inst: HadarInstance, schedules, *, relax: bool = False, require_all
                   doc="(2c) y_js: job j admitted with schedule s" + (" (LP relaxation)" if relax else ""))
     m.total_utility = pyo.Objective(expr=sum(m.U[p] * m.y[p] for p in m.PAIRS), sense=pyo.maximize,
                                     doc="(2) total utility of the admitted schedules")
-    uses = {}
+    uses: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
     for (j, s) in m.PAIRS:
-        for h, r, t in zip(*np.nonzero(S[j][s])):
+        for h, r, t in zip(*np.nonzero(S[j][s]), strict=True):
             uses.setdefault((int(h), int(r), int(t)), []).append((j, s, int(S[j][s][h, r, t])))
 
     def cap(m, h, r, t):
@@ -213,7 +222,8 @@ def build_p2(inst: HadarInstance, schedules, *, relax: bool = False, require_all
     return m
 
 
-def build_p3(inst: HadarInstance, schedules) -> pyo.ConcreteModel:
+@takes_instance(HadarInstance)
+def build_p3(inst: HadarInstance, schedules: Sequence[Sequence[np.ndarray]]) -> pyo.ConcreteModel:
     """P3 (3)-(3a): the LP dual of P2's relaxation, prices ``k[h,r,t]`` and payoffs ``mu[j]``.
 
     ``min sum_j mu_j + sum_{h,r,t} k^r_h(t) c^r_h`` s.t. (3a)
@@ -237,7 +247,7 @@ def build_p3(inst: HadarInstance, schedules) -> pyo.ConcreteModel:
 
     def payoff(m, j, s):
         w = S[j][s]
-        cost = sum(int(w[h, r, t]) * m.k[h, r, t] for h, r, t in zip(*np.nonzero(w)))
+        cost = sum(int(w[h, r, t]) * m.k[h, r, t] for h, r, t in zip(*np.nonzero(w), strict=True))
         return m.mu[j] >= schedule_utility(inst, j, w) - cost
 
     m.payoff = pyo.Constraint(m.PAIRS, rule=payoff, doc="(3a) mu_j >= U_js minus the schedule's resource cost")

@@ -8,17 +8,21 @@ so that P2 over all schedules can be checked against P1.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
 import pyomo.environ as pyo
 
-from ..errors import SizeLimitError, SolverError
-from ..solvers import solve_model
+from ..errors import HetoptError, SizeLimitError, SolverError
+from ..inputs import check_choice, check_flag, check_size, check_threads, check_time_limit, takes_instance
+from ..result import Solution
+from ..solvers import PYOMO_SOLVERS, solve_model
 from .checker import check_schedule
 from .instance import HadarInstance
 from .model import build_p1, build_p2, build_p3
 from .result import HadarSolution
+from .simulator import simulate
 
 __all__ = ["solve_exact", "schedule_of", "split_schedule", "slot_placements", "enumerate_schedules",
            "solve_p2", "solve_p3", "MAX_P1_INTEGERS", "heuristic_schedule"]
@@ -37,8 +41,9 @@ def schedule_of(model: pyo.ConcreteModel, inst: HadarInstance) -> np.ndarray:
     return w
 
 
+@takes_instance(HadarInstance)
 def solve_exact(inst: HadarInstance, *, solver: str = "highs", time_limit: float | None = None,
-                  threads: int | None = 1, warm_start: bool = True) -> HadarSolution:
+                threads: int | None = 1, warm_start: bool = True) -> HadarSolution:
     """The certified optimum of P1 (or the incumbent and dual bound when time-limited).
 
     With ``warm_start`` (default), Hadar's own round-by-round schedule (when it fits the
@@ -46,16 +51,36 @@ def solve_exact(inst: HadarInstance, *, solver: str = "highs", time_limit: float
     indicators; the solver completes the rest); a run stopped before any incumbent of its own
     reports that schedule.
 
+    Parameters
+    ----------
+    inst : HadarInstance
+    solver : {"highs", "scip"}
+    time_limit : float, optional
+        Seconds (None: no limit).
+    threads : int, optional
+        Solver threads (default 1; None: the solver's default).
+    warm_start : bool
+        Start from Hadar's own schedule (see above).
+
+    Returns
+    -------
+    HadarSolution
+        OPTIMAL only when the solver proved the optimum; TIME_LIMIT with the incumbent and
+        the dual bound otherwise.
+
     Raises
     ------
+    ArgumentError
+        An unknown ``solver`` or a bad ``time_limit``, ``threads`` or ``warm_start``.
     SizeLimitError
         When the MILP would have more than ``MAX_P1_INTEGERS`` GPU-count variables.
     SolverError
-        When the returned schedule fails the independent checker.
+        When the solver fails, stops with no schedule, or its schedule fails the independent checker.
     """
-    from ..inputs import check_instance
-
-    check_instance(inst, HadarInstance, "inst")
+    check_choice(solver, "solver", tuple(PYOMO_SOLVERS))
+    time_limit = check_time_limit(time_limit)
+    threads = check_threads(threads)
+    check_flag(warm_start, "warm_start")
     size = inst.n_jobs * inst.n_machines * inst.n_types * inst.horizon
     if size > MAX_P1_INTEGERS:
         raise SizeLimitError(f"P1 has {size} GPU-count variables (J*H*R*T); solve_exact handles at most "
@@ -84,8 +109,9 @@ def solve_exact(inst: HadarInstance, *, solver: str = "highs", time_limit: float
 
 
 def _set_start(m: pyo.ConcreteModel, w: np.ndarray) -> None:
-    """Give P1's ``w``, ``z`` (gang runs), ``u`` (type used) and ``d`` (finish slot) the values of
-    schedule ``w`` (the continuous shares ``q`` are left to the solver).
+    """Give P1's ``w``, ``z`` (gang runs), ``u`` (type used) and ``d`` (finish slot) the values of ``w``.
+
+    The continuous shares ``q`` are left to the solver.
     """
     runs = w.sum(axis=(1, 2)) > 0          # (J, T)
     used = w.sum(axis=1) > 0               # (J, R, T)
@@ -101,17 +127,16 @@ def _set_start(m: pyo.ConcreteModel, w: np.ndarray) -> None:
         v.value = int(used[j, r, t])
 
 
+@takes_instance(HadarInstance)
 def heuristic_schedule(inst: HadarInstance) -> np.ndarray | None:
     """Hadar's own schedule as a P1 schedule (J, H, R, T), or None when it is not P1-feasible.
 
     The policy runs with rounds of one slot and no restart delay, so its allocations are P1's
     time slots; the result is kept only if :func:`check_schedule` accepts it.
     """
-    from .simulator import simulate
-
     try:
         run = simulate(inst, "hadar", round_length=inst.slot_length, restart_delay=0.0)
-    except Exception:  # noqa: BLE001 - a policy that cannot finish gives no incumbent
+    except HetoptError:  # a policy that cannot finish (or too many rounds) gives no incumbent
         return None
     w = np.asarray(run.schedule(), dtype=np.int64)
     T = inst.horizon
@@ -129,17 +154,19 @@ def split_schedule(w: np.ndarray) -> list[list[np.ndarray]]:
     return [[np.asarray(w[j])] for j in range(w.shape[0])]
 
 
+@takes_instance(HadarInstance)
 def slot_placements(inst: HadarInstance, j: int) -> list[np.ndarray]:
     """Every H x R placement of job j's gang in one slot (usable types, within capacity)."""
+    check_size(j, "j", minimum=0, maximum=inst.n_jobs - 1)
     cells = [(h, r) for h in range(inst.n_machines) for r in range(inst.n_types)
              if inst.capacity[h, r] > 0 and inst.throughput[j, r] > 0]
     W = int(inst.gpus[j])
-    out = []
+    out: list[np.ndarray] = []
 
-    def rec(i, left, cur):
+    def rec(i: int, left: int, cur: list[int]) -> None:
         if left == 0:
             p = np.zeros((inst.n_machines, inst.n_types), dtype=np.int64)
-            for (h, r), n in zip(cells, cur):
+            for (h, r), n in zip(cells, cur, strict=False):  # cells left over hold 0
                 p[h, r] = n
             out.append(p)
             return
@@ -153,6 +180,7 @@ def slot_placements(inst: HadarInstance, j: int) -> list[np.ndarray]:
     return out
 
 
+@takes_instance(HadarInstance)
 def enumerate_schedules(inst: HadarInstance, j: int, *, limit: int = 20_000) -> list[np.ndarray]:
     """All schedules of job j that complete its iterations and stop once complete (the set S_j).
 
@@ -162,16 +190,19 @@ def enumerate_schedules(inst: HadarInstance, j: int, *, limit: int = 20_000) -> 
 
     Raises
     ------
+    ArgumentError
+        ``j`` is not a job index, or ``limit`` is not a positive integer.
     SizeLimitError
         When more than ``limit`` schedules exist.
     """
+    check_size(limit, "limit")
     places = slot_placements(inst, j)
     L, T, a = inst.slot_length, inst.horizon, int(inst.arrival[j])
     rates = [L * p.sum() * inst.throughput[j, np.flatnonzero(p.sum(axis=0))].min() for p in places]
     need = float(inst.total_iterations[j])
     out: list[np.ndarray] = []
 
-    def rec(t, done, chosen):
+    def rec(t: int, done: float, chosen: list[tuple[int, int]]) -> None:
         if done >= need * (1 - 1e-9):
             sch = np.zeros((inst.n_machines, inst.n_types, T), dtype=np.int64)
             for tt, k in chosen:
@@ -190,14 +221,20 @@ def enumerate_schedules(inst: HadarInstance, j: int, *, limit: int = 20_000) -> 
     return out
 
 
-def solve_p2(inst: HadarInstance, schedules, *, relax: bool = False, require_all: bool = False):
-    """Solve P2 (or its LP relaxation); returns ``(Solution, y)`` with ``y[(j, s)]`` values."""
+@takes_instance(HadarInstance)
+def solve_p2(inst: HadarInstance, schedules: Sequence[Sequence[np.ndarray]], *, relax: bool = False,
+             require_all: bool = False) -> tuple[Solution, dict[tuple[int, int], float]]:
+    """Solve P2 (or its LP relaxation); returns ``(Solution, y)`` with ``y[(j, s)]`` values.
+
+    ``relax`` and ``require_all`` are those of :func:`~hetopt.hadar.model.build_p2`.
+    """
     m = build_p2(inst, schedules, relax=relax, require_all=require_all)
     sol = solve_model(m, "highs", threads=1)
     return sol, {p: float(v.value) for p, v in m.y.items()}
 
 
-def solve_p3(inst: HadarInstance, schedules):
+@takes_instance(HadarInstance)
+def solve_p3(inst: HadarInstance, schedules: Sequence[Sequence[np.ndarray]]) -> tuple[Solution, np.ndarray, np.ndarray]:
     """Solve P3; returns ``(Solution, k, mu)`` with prices ``k`` (H, R, T) and payoffs ``mu`` (J,)."""
     m = build_p3(inst, schedules)
     sol = solve_model(m, "highs", threads=1)

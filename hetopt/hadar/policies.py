@@ -14,15 +14,19 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 
-from ..errors import InstanceError
+from ..errors import ArgumentError, InstanceError
 from ..gavel import DEFAULT_RECOMPUTE_INTERVAL, GavelMechanism, fastest_first, max_min_fairness
+from ..inputs import check_choice, check_flag, check_positive, check_seed, check_size, takes_instance
 from .allocation import dp_allocation, find_alloc
 from .instance import HadarInstance
 from .price import price, price_parameters
-from .simulator import RoundState
+from .protocol import Gangs, Policy, RoundState
 
 __all__ = ["AUTO_EXACT_STATES", "QUEUE_ORDERS", "queue_rank", "HadarPolicy", "HadarEPolicy", "GavelPolicy", "TiresiasPolicy", "YarnCSPolicy", "POLICIES",
            "make_policy", "place_on_type"]
@@ -43,13 +47,21 @@ def _queue(state: RoundState, rank: np.ndarray | None = None) -> np.ndarray:
     return act[np.lexsort((act, key, state.inst.arrival[act]))]
 
 
-def queue_rank(inst: HadarInstance, order: str = "index", *, seed=0) -> np.ndarray:
+@takes_instance(HadarInstance)
+def queue_rank(inst: HadarInstance, order: str = "index", *, seed: Any = 0) -> np.ndarray:
     """Rank of every job in the queue among jobs of the same arrival slot.
 
     ``"index"``: job index (the paper's Q, the default); ``"longest_first"``: the longest
     single-job time first (``E_j N_j`` over the best gang rate); ``"random"``: a random
     permutation drawn with ``seed``.
+
+    Raises
+    ------
+    ArgumentError
+        ``order`` is not one of :data:`QUEUE_ORDERS`, or ``seed`` is not a seed.
     """
+    check_choice(order, "queue_order", QUEUE_ORDERS)
+    seed = check_seed(seed)
     if order == "index":
         return np.arange(inst.n_jobs)
     if order == "longest_first":
@@ -57,9 +69,7 @@ def queue_rank(inst: HadarInstance, order: str = "index", *, seed=0) -> np.ndarr
         rank = np.empty(inst.n_jobs, dtype=np.int64)
         rank[np.argsort(-t, kind="stable")] = np.arange(inst.n_jobs)
         return rank
-    if order == "random":
-        return np.random.default_rng(seed).permutation(inst.n_jobs)
-    raise InstanceError(f"queue_order is {order!r}; expected one of {', '.join(QUEUE_ORDERS)}")
+    return np.random.default_rng(seed).permutation(inst.n_jobs)
 
 
 class HadarPolicy:
@@ -89,24 +99,28 @@ class HadarPolicy:
     name = "hadar"
 
     def __init__(self, beam_width: int | None | str = "auto", comm_weight: float = 1.0, eta: float | None = None,
-                 work_conserving: bool = True, queue_order: str = "index", seed=0):
-        if not (beam_width is None or beam_width == "auto" or (isinstance(beam_width, int) and beam_width >= 1)):
-            raise InstanceError(f"beam_width is {beam_width!r}; expected a positive integer, None or 'auto'")
-        if queue_order not in QUEUE_ORDERS:
-            raise InstanceError(f"queue_order is {queue_order!r}; expected one of {', '.join(QUEUE_ORDERS)}")
-        self.beam_width, self.comm_weight, self.eta = beam_width, comm_weight, eta
-        self.work_conserving = work_conserving
-        self.queue_order, self.seed = queue_order, seed
+                 work_conserving: bool = True, queue_order: str = "index", seed: Any = 0):
+        if not (beam_width is None or beam_width == "auto"):
+            check_size(beam_width, "beam_width")
+        self.beam_width = beam_width
+        self.comm_weight = check_positive(comm_weight, "comm_weight", allow_zero=True)
+        self.eta = None if eta is None else check_positive(eta, "eta")
+        self.work_conserving = check_flag(work_conserving, "work_conserving")
+        self.queue_order = check_choice(queue_order, "queue_order", QUEUE_ORDERS)
+        self.seed = check_seed(seed)
 
     def reset(self, inst: HadarInstance) -> None:
+        """Rank the queue and compute the prices' parameters for ``inst``."""
         self.rank = queue_rank(inst, self.queue_order, seed=self.seed)
         self.params = price_parameters(inst, self.eta)
-        self.beam = self.beam_width
         if self.beam_width == "auto":
             states = float(np.prod(inst.capacity.astype(float) + 1.0))
-            self.beam = None if states <= AUTO_EXACT_STATES else 1
+            self.beam: int | None = None if states <= AUTO_EXACT_STATES else 1
+        else:
+            self.beam = cast(int | None, self.beam_width)
 
-    def allocate(self, state: RoundState):
+    def allocate(self, state: RoundState) -> Gangs:
+        """The DP allocation of Algorithm 2 over the queue at fresh prices."""
         res = dp_allocation(state.inst, _queue(state, self.rank), state.remaining, state.now, params=self.params,
                             beam_width=self.beam, comm_weight=self.comm_weight,
                             work_conserving=self.work_conserving)
@@ -142,28 +156,30 @@ class HadarEPolicy:
     name = "hadare"
 
     def __init__(self, n_copies: int | None = None, consolidated_only: bool = True, comm_weight: float = 1.0,
-                 eta: float | None = None, initial_throughput=None):
-        if n_copies is not None and (not isinstance(n_copies, int) or n_copies < 1):
-            raise InstanceError(f"n_copies is {n_copies!r}; expected a positive integer")
-        self.n_copies, self.consolidated_only = n_copies, consolidated_only
-        self.comm_weight, self.eta = comm_weight, eta
+                 eta: float | None = None, initial_throughput: Any = None):
+        self.n_copies = None if n_copies is None else check_size(n_copies, "n_copies")
+        self.consolidated_only = check_flag(consolidated_only, "consolidated_only")
+        self.comm_weight = check_positive(comm_weight, "comm_weight", allow_zero=True)
+        self.eta = None if eta is None else check_positive(eta, "eta")
         self.initial_throughput = None if initial_throughput is None else np.asarray(initial_throughput, dtype=float)
 
     def _believed(self, inst: HadarInstance, known: np.ndarray) -> HadarInstance:
         """The instance with estimated throughputs where the true ones are not yet observed."""
         est = self.initial_throughput
+        assert est is not None
         X = np.where(known | (inst.throughput <= 0), inst.throughput, est)
         return dataclasses.replace(inst, throughput=X)
 
     def reset(self, inst: HadarInstance) -> None:
+        """Check the estimates against ``inst`` and set up the copies' bookkeeping."""
         est = self.initial_throughput
         if est is not None:
             if est.shape != inst.throughput.shape:
-                raise InstanceError(f"initial_throughput has shape {est.shape}; expected {inst.throughput.shape}")
+                raise ArgumentError(f"initial_throughput has shape {est.shape}; expected {inst.throughput.shape}")
             bad = np.argwhere(~np.isfinite(est) | ((est <= 0) & (inst.throughput > 0)))
             if bad.size:
                 j, r = bad[0]
-                raise InstanceError(f"initial_throughput[{j}, {r}] is {est[j, r]}; estimates must be > 0 where "
+                raise ArgumentError(f"initial_throughput[{j}, {r}] is {est[j, r]}; estimates must be > 0 where "
                                     "the job can run")
         self.known = np.zeros(inst.throughput.shape, dtype=bool)
         self.view = inst if est is None else self._believed(inst, self.known)
@@ -172,7 +188,8 @@ class HadarEPolicy:
         usable = inst.capacity[None, :, :] * (inst.throughput[:, None, :] > 0)  # (J, H, R)
         self.spread = usable.sum(axis=2).max(axis=1) < inst.gpus  # no single machine holds the gang
 
-    def allocate(self, state: RoundState):
+    def allocate(self, state: RoundState) -> Gangs:
+        """Copies placed round-robin by FIND_ALLOC, then the last-round rule (see the class)."""
         if self.initial_throughput is not None:
             seen = state.previous.sum(axis=1) > 0  # (J, R): types each job ran on last round
             if np.any(seen & ~self.known):
@@ -183,7 +200,7 @@ class HadarEPolicy:
         free = cap.copy()
         comm = self.comm_weight * self.params.u_min
         queue = _queue(state)
-        planned = {int(j): [] for j in queue}  # job -> list of (w, rate)
+        planned: dict[int, list[tuple[np.ndarray, float]]] = {int(j): [] for j in queue}  # job -> (w, rate)
         RL = state.round_length
         for _copy in range(self.n):
             for j in queue:
@@ -200,13 +217,14 @@ class HadarEPolicy:
                 if a is not None:
                     have.append((a.w, a.rate))
                     free = free - a.w
-        gangs = []
+        gangs: Gangs = []
         for j, have in planned.items():
             if not have:
                 continue
             # keep the fastest copies that suffice (the last-round rule of Section V-A)
             have = sorted(have, key=lambda wr: -wr[1])
-            keep, acc = [], 0.0
+            keep: list[np.ndarray] = []
+            acc = 0.0
             for w, r in have:
                 keep.append(w)
                 acc += r * max(RL - state.restart_delay, 0.0)
@@ -217,8 +235,10 @@ class HadarEPolicy:
 
 
 def place_on_type(free: np.ndarray, r: int, n: int, previous: np.ndarray | None = None) -> np.ndarray | None:
-    """``n`` GPUs of type ``r``: the previous machines if still free, else one machine (the
-    fullest that fits), else spread over machines with the most free GPUs first; None if short.
+    """``n`` GPUs of type ``r`` on the free GPUs, or None if there are fewer.
+
+    The previous machines if still free, else one machine (the fullest that fits), else spread
+    over machines with the most free GPUs first.
     """
     if previous is not None and previous.sum() == n and previous[:, r].sum() == n and np.all(previous[:, r] <= free[:, r]):
         return previous.copy()
@@ -263,13 +283,16 @@ class GavelPolicy:
 
     name = "gavel"
 
-    def __init__(self, policy=max_min_fairness, recompute_interval: float = DEFAULT_RECOMPUTE_INTERVAL):
-        if not recompute_interval >= 0:
-            raise InstanceError(f"recompute_interval is {recompute_interval!r}; expected seconds >= 0")
+    def __init__(self, policy: Callable[..., Any] = max_min_fairness,
+                 recompute_interval: float = DEFAULT_RECOMPUTE_INTERVAL):
+        if not callable(policy):
+            raise ArgumentError(f"policy is {policy!r}; expected a Gavel policy function such as max_min_fairness")
         self.policy = policy
-        self.recompute_interval = float(recompute_interval)
+        self.recompute_interval = check_positive(recompute_interval, "recompute_interval", allow_zero=True,
+                                                 allow_inf=True)
 
     def reset(self, inst: HadarInstance) -> None:
+        """Gang throughputs ``W_j X^r_j``, closed types, and a fresh round mechanism."""
         self.per_type = inst.capacity.sum(axis=0)
         self.T = inst.throughput * inst.gpus[:, None]
         self.T[inst.gpus[:, None] > self.per_type[None, :]] = 0.0
@@ -277,9 +300,10 @@ class GavelPolicy:
         if stuck.size:
             raise InstanceError(f"gavel cannot run job {stuck[0]}: its gang of {inst.gpus[stuck[0]]} GPUs exceeds the "
                                 "count of every GPU type it can use (Gavel runs a job on a single type)")
-        self.mechanism = None
+        self.mechanism: GavelMechanism | None = None
 
-    def allocate(self, state: RoundState):
+    def allocate(self, state: RoundState) -> Gangs:
+        """Re-solve the LP when due, then Gavel's round mechanism and :func:`place_on_type`."""
         inst = state.inst
         if self.mechanism is None:
             self.mechanism = GavelMechanism(inst.n_types, round_length=state.round_length,
@@ -289,18 +313,18 @@ class GavelPolicy:
         if mech.jobs:  # last round's runs count before finished jobs leave (as in Gavel)
             known = np.array(mech.jobs)
             per_type = state.previous[known].sum(axis=1)  # (jobs, R) GPUs of each type last round
-            for j, row in zip(known.tolist(), per_type):
+            for j, row in zip(known.tolist(), per_type, strict=True):
                 if row.any():
                     mech.record(j, int(np.argmax(row > 0)), state.round_length)
         act = np.flatnonzero(state.active)
         mech.sync(act.tolist())
         if mech.recompute_due(state.now):
             X = self.policy(self.T[act], inst.gpus[act], self.per_type)
-            mech.reset(state.now, dict(zip(act.tolist(), X)))
-        place = mech.schedule({j: self.T[j] for j in act.tolist()}, {j: int(inst.gpus[j]) for j in act.tolist()},
-                              self.per_type)
+            mech.reset(state.now, dict(zip(act.tolist(), X, strict=True)))
+        place = cast(dict[int, int], mech.schedule({j: self.T[j] for j in act.tolist()},
+                                                    {j: int(inst.gpus[j]) for j in act.tolist()}, self.per_type))
         free = inst.capacity.copy()
-        gangs = []
+        gangs: Gangs = []
         for j, r in place.items():
             w = place_on_type(free, r, int(inst.gpus[j]), state.previous[j])
             if w is not None:
@@ -321,20 +345,19 @@ class TiresiasPolicy:
     name = "tiresias"
 
     def __init__(self, threshold: float = 3600.0):
-        if not threshold > 0:
-            raise InstanceError(f"threshold is {threshold!r}; expected positive GPU-seconds")
-        self.threshold = threshold
+        self.threshold = check_positive(threshold, "threshold", allow_inf=True)
 
     def reset(self, inst: HadarInstance) -> None:
-        pass
+        """Nothing to prepare: the queues follow the attained service in the round state."""
 
-    def allocate(self, state: RoundState):
+    def allocate(self, state: RoundState) -> Gangs:
+        """Jobs by queue and arrival, each on the first type with ``W_j`` free GPUs."""
         inst = state.inst
         act = np.flatnonzero(state.active)
         queue = (state.attained[act] >= self.threshold).astype(int)
         order = act[np.lexsort((act, inst.arrival[act], queue))]
         free = inst.capacity.copy()
-        gangs = []
+        gangs: Gangs = []
         for j in order:
             for r in range(inst.n_types):
                 if inst.throughput[j, r] <= 0:
@@ -358,12 +381,13 @@ class YarnCSPolicy:
     name = "yarn_cs"
 
     def reset(self, inst: HadarInstance) -> None:
-        pass
+        """Nothing to prepare: running jobs keep their GPUs, read from the round state."""
 
-    def allocate(self, state: RoundState):
+    def allocate(self, state: RoundState) -> Gangs:
+        """Running jobs keep their GPUs; waiting jobs start in arrival order where ``W_j`` GPUs are free."""
         inst = state.inst
         free = inst.capacity.copy()
-        gangs = []
+        gangs: Gangs = []
         for j in np.flatnonzero(state.active & (state.previous.sum(axis=(1, 2)) > 0)):
             gangs.append((int(j), state.previous[j].copy()))
             free -= state.previous[j]
@@ -392,8 +416,9 @@ class YarnCSPolicy:
         return gangs
 
 
-#: Policy name -> class; every class has ``reset(inst)`` and ``allocate(state)``.
-POLICIES = {
+#: Policy name -> class; every class has ``reset(inst)`` and ``allocate(state)`` (:class:`Policy`).
+#: The one registry of the simulator's policies: it feeds :func:`make_policy` and the kind's methods.
+POLICIES: dict[str, type] = {
     "hadar": HadarPolicy,
     "hadare": HadarEPolicy,
     "gavel": GavelPolicy,
@@ -402,8 +427,19 @@ POLICIES = {
 }
 
 
-def make_policy(name: str, **options):
-    """Instantiate a policy by name."""
-    if name not in POLICIES:
-        raise InstanceError(f"policy is {name!r}; expected one of {sorted(POLICIES)}")
-    return POLICIES[name](**options)
+def make_policy(name: str, **options: Any) -> Policy:
+    """Instantiate the policy called ``name`` of :data:`POLICIES` with ``options``.
+
+    Raises
+    ------
+    ArgumentError
+        ``name`` is not in :data:`POLICIES`, or an option is not one the policy takes.
+    """
+    check_choice(name, "policy", tuple(POLICIES))
+    cls = POLICIES[name]
+    takes = list(inspect.signature(cls).parameters)
+    unknown = [k for k in options if k not in takes]
+    if unknown:
+        raise ArgumentError(f"policy {name!r} takes no option {', '.join(map(repr, unknown))}; its options are: "
+                            f"{', '.join(takes) or 'none'}")
+    return cls(**options)

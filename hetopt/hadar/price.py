@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ..errors import InstanceError
+from ..inputs import check_positive, takes_instance
 from .instance import HadarInstance
 
 __all__ = ["PriceParameters", "price_parameters", "price", "competitive_bound"]
@@ -44,8 +46,17 @@ class PriceParameters:
         return max(1.0, math.log(self.u_max / self.u_min))
 
 
+@takes_instance(HadarInstance)
 def price_parameters(inst: HadarInstance, eta: float | None = None) -> PriceParameters:
-    """Eqs. (6)-(7) on an instance (durations in seconds: slots times L)."""
+    """Eqs. (6)-(7) on an instance (durations in seconds: slots times L).
+
+    Raises
+    ------
+    ArgumentError
+        ``eta`` is not a positive number.
+    InstanceError
+        When the utilities make ``U_min`` zero or ``U_max`` infinite.
+    """
     L, T = inst.slot_length, inst.horizon
     t_min = inst.min_slots(slowest=False)
     t_max = inst.min_slots(slowest=True)
@@ -54,8 +65,8 @@ def price_parameters(inst: HadarInstance, eta: float | None = None) -> PricePara
     C = float(inst.capacity.sum())
     if eta is None:
         eta = max(1.0, T * C / float(np.min(t_max * inst.gpus)))
-    elif not (isinstance(eta, (int, float)) and eta > 0):
-        raise InstanceError(f"eta is {eta!r}; expected a positive number")
+    else:
+        eta = check_positive(eta, "eta")
     u_end = inst.utility_of(np.maximum(T - inst.arrival, 1) * L)
     u_min = float(np.min(u_end / (t_max * inst.gpus))) / eta
     if not (u_min > 0 and math.isfinite(u_max)):
@@ -64,7 +75,7 @@ def price_parameters(inst: HadarInstance, eta: float | None = None) -> PricePara
     return PriceParameters(u_max=u_max, u_min=u_min, eta=float(eta))
 
 
-def price(gamma, capacity, params: PriceParameters) -> np.ndarray:
+def price(gamma: Any, capacity: Any, params: PriceParameters) -> np.ndarray:
     """Eq. (5): unit price of each (machine, type) with ``gamma`` GPUs already allocated.
 
     Types a machine does not have (capacity 0) get an infinite price.
@@ -77,6 +88,7 @@ def price(gamma, capacity, params: PriceParameters) -> np.ndarray:
     return np.where(c > 0, params.u_min * np.power(ratio, np.minimum(frac, 1.0)), np.inf)
 
 
+@takes_instance(HadarInstance)
 def competitive_bound(inst: HadarInstance, eta: float | None = None) -> float:
     """Theorem 2: Hadar's claimed competitive ratio ``2 * alpha``."""
     return 2.0 * price_parameters(inst, eta).alpha

@@ -19,17 +19,21 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
-from ..errors import HetoptError, InstanceError, SizeLimitError
+from ..errors import ArgumentError, ScheduleViolation, SizeLimitError
+from ..inputs import check_flag, check_positive, check_size, takes_instance
 from ..result import Status
+from .bounds import capacity_lower_bound
 from .instance import HadarInstance
+from .policies import POLICIES, make_policy
+from .protocol import Gangs, Policy, RoundState
 from .result import SimulationResult
 
-__all__ = ["RoundState", "Policy", "simulate", "total_utility", "RESTART_DELAY", "DONE_RTOL", "MAX_RECORD_BYTES"]
+__all__ = ["simulate", "total_utility", "RESTART_DELAY", "DONE_RTOL", "MAX_RECORD_BYTES", "STALL_ROUNDS"]
 
 log = logging.getLogger(__name__)
 
@@ -39,50 +43,26 @@ RESTART_DELAY = 10.0
 DONE_RTOL = 1e-9
 
 
-@dataclass
-class RoundState:
-    """What a policy sees at the start of a round (read-only by convention)."""
-
-    inst: HadarInstance
-    index: int
-    now: float
-    round_length: float
-    restart_delay: float
-    remaining: np.ndarray          # (J,) iterations left
-    active: np.ndarray             # (J,) bool: arrived and unfinished
-    previous: np.ndarray           # (J, H, R) allocation of the previous round
-    attained: np.ndarray           # (J,) GPU-seconds received so far
-    rounds_received: np.ndarray    # (J, R) rounds run on each type (a gang counts once per type used)
-
-
-class Policy(Protocol):
-    """A scheduling policy: ``reset`` once per simulation, ``allocate`` once per round."""
-
-    name: str
-
-    def reset(self, inst: HadarInstance) -> None: ...
-
-    def allocate(self, state: RoundState) -> list[tuple[int, np.ndarray]]: ...
-
-
-def total_utility(inst: HadarInstance, jct) -> float:
+@takes_instance(HadarInstance)
+def total_utility(inst: HadarInstance, jct: Any) -> float:
     """``sum_j U_j(jct_j)`` for completion times in seconds: P1's objective for any policy."""
     return float(np.sum(inst.utility_of(np.asarray(jct, dtype=float))))
 
 
-def _check_gangs(inst: HadarInstance, gangs, state: RoundState) -> np.ndarray:
+def _check_gangs(inst: HadarInstance, gangs: Gangs, state: RoundState) -> np.ndarray:
+    """The round's (J, H, R) allocation; :class:`ScheduleViolation` when a gang breaks (1b), (1d) or (1e)."""
     alloc = np.zeros((inst.n_jobs, inst.n_machines, inst.n_types), dtype=np.int64)
     for j, w in gangs:
         if not state.active[j]:
-            raise HetoptError(f"policy allocated GPUs to job {j}, which is not active in round {state.index}")
+            raise ScheduleViolation(f"policy allocated GPUs to job {j}, which is not active in round {state.index}")
         n = int(w.sum())
         if n != inst.gpus[j]:
-            raise HetoptError(f"policy gave job {j} a gang of {n} GPUs; it needs {inst.gpus[j]}")
+            raise ScheduleViolation(f"(1e) policy gave job {j} a gang of {n} GPUs; it needs {inst.gpus[j]}")
         if np.any(w.sum(axis=0)[inst.throughput[j] <= 0] > 0):
-            raise HetoptError(f"policy placed job {j} on a type where its throughput is 0")
+            raise ScheduleViolation(f"(1b) policy placed job {j} on a type where its throughput is 0")
         alloc[j] += w
     if np.any(alloc.sum(axis=0) > inst.capacity):
-        raise HetoptError(f"policy exceeded a machine's capacity in round {state.index}")
+        raise ScheduleViolation(f"(1d) policy exceeded a machine's capacity in round {state.index}")
     return alloc
 
 
@@ -91,13 +71,11 @@ MAX_RECORD_BYTES = 2_000_000_000
 
 
 def _check_size(inst: HadarInstance, RL: float, max_rounds: int, record_rounds: bool) -> None:
-    """Refuse, before running, a simulation that needs more than ``max_rounds`` rounds (from a
-    makespan lower bound) or whose recorded rounds would not fit in memory.
-    """
-    from .bounds import capacity_lower_bound
+    """Refuse, before running, a simulation too long or too large to record.
 
-    if not (isinstance(max_rounds, (int, np.integer)) and not isinstance(max_rounds, bool) and max_rounds >= 1):
-        raise InstanceError(f"max_rounds is {max_rounds!r}; expected a positive integer")
+    Too long: more than ``max_rounds`` rounds (from a makespan lower bound); too large: recorded
+    rounds that would not fit in memory.
+    """
     need = capacity_lower_bound(inst, one_gang=False) / RL  # valid for HadarE's copies too
     if need > max_rounds:
         raise SizeLimitError(f"simulate: the jobs need at least {need:.3g} rounds of {RL:g} s (a makespan lower "
@@ -119,8 +97,92 @@ def _kept(w: np.ndarray, previous: np.ndarray) -> bool:
 STALL_ROUNDS = 1000
 
 
-def simulate(inst: HadarInstance, policy, *, round_length: float | None = None, restart_delay: float = RESTART_DELAY,
-             max_rounds: int = 1_000_000, record_rounds: bool = True, **policy_options) -> SimulationResult:
+def _make(policy: Any, options: Mapping[str, Any] | None) -> Policy:
+    """The policy object: a name of :data:`POLICIES` built with ``options``, or a :class:`Policy` as is."""
+    if options is not None and not isinstance(options, Mapping):
+        raise ArgumentError(f"policy_options is {options!r}; expected a mapping of option names to values")
+    if isinstance(policy, str):
+        return make_policy(policy, **(options or {}))
+    if not (callable(getattr(policy, "reset", None)) and callable(getattr(policy, "allocate", None))):
+        raise ArgumentError(f"policy is {policy!r}; expected one of {', '.join(POLICIES)} or an object with "
+                            "reset(inst) and allocate(state) (the Policy protocol)")
+    if options:
+        raise ArgumentError(f"policy_options {sorted(options)} can only be given with a policy name (a policy "
+                            "object carries its own options)")
+    return policy
+
+
+class _Trace:
+    """The simulator's bookkeeping: remaining work, completions and the busy time the metrics need."""
+
+    def __init__(self, inst: HadarInstance, state: RoundState, record_rounds: bool) -> None:
+        J, H = inst.n_jobs, inst.n_machines
+        self.inst, self.state, self.record_rounds = inst, state, record_rounds
+        self.total = inst.total_iterations.astype(float)
+        self.completion = np.full(J, np.nan)
+        self.rounds: list[dict[str, Any]] = []
+        self.busy_gpu = 0.0
+        self.busy_machine = np.zeros(H)
+        self.job_busy = np.zeros(J)             # seconds in which at least one gang of the job computes
+        self.first_start = np.full(J, np.nan)   # start of the first round the job holds GPUs
+        self.small = np.int8 if inst.capacity.max() <= 127 else np.int32
+
+    def run_round(self, gangs: Gangs, alloc: np.ndarray) -> bool:
+        """Advance every job by one round of ``gangs``; True when some job advanced."""
+        inst, state = self.inst, self.state
+        J, H = inst.n_jobs, inst.n_machines
+        remaining, now, RL = state.remaining, state.now, state.round_length
+        done_iter = np.zeros(J)
+        machine_round = np.zeros(H)  # seconds each machine computes this round (max over its gangs)
+        by_job: dict[int, list[np.ndarray]] = {}
+        for j, w in gangs:
+            by_job.setdefault(j, []).append(w)
+        for j, ws in by_job.items():
+            rates = np.array([w.sum() * inst.throughput[j, w.sum(axis=0) > 0].min() for w in ws])
+            delays = np.array([0.0 if _kept(w, state.previous[j]) else state.restart_delay for w in ws])
+            share = remaining[j] * rates / rates.sum()
+            it = np.minimum(share, rates * np.maximum(RL - delays, 0.0))
+            compute = it / rates
+            got = float(it.sum())
+            if remaining[j] - got <= DONE_RTOL * self.total[j]:
+                self.completion[j] = now + float(np.max(np.where(it > 0, delays + compute, 0.0)))
+                got = remaining[j]
+            remaining[j] -= got
+            done_iter[j] = got
+            for w, c in zip(ws, compute, strict=True):
+                self.busy_gpu += w.sum() * c
+                mach = w.sum(axis=1) > 0
+                machine_round[mach] = np.maximum(machine_round[mach], c)
+            state.attained[j] += float(sum(w.sum() * c for w, c in zip(ws, compute, strict=True)))
+            self.job_busy[j] += float(np.max(compute))
+            if np.isnan(self.first_start[j]):
+                self.first_start[j] = now
+            state.rounds_received[j, alloc[j].sum(axis=0) > 0] += 1
+        self.busy_machine += machine_round
+        if self.record_rounds:
+            self.rounds.append({"start": now, "allocation": alloc.astype(self.small), "iterations": done_iter})
+        return bool(done_iter.any())
+
+    def result(self, name: str, wall_time: float) -> SimulationResult:
+        """The :class:`SimulationResult` with the paper's metrics."""
+        inst, RL = self.inst, self.state.round_length
+        ttd = float(np.max(self.completion))
+        jct = self.completion - inst.arrival * inst.slot_length
+        gpus = float(inst.capacity.sum())
+        util = total_utility(inst, jct)
+        H = inst.n_machines
+        return SimulationResult(status=Status.FEASIBLE, objective=util, wall_time=wall_time, solver=name, policy=name,
+                                round_length=RL, jct=jct, completion=self.completion, total_duration=ttd,
+                                utilization=self.busy_gpu / (gpus * ttd) if ttd > 0 else 0.0,
+                                cluster_utilization=float(self.busy_machine.sum() / (H * ttd)) if ttd > 0 else 0.0,
+                                rounds=self.rounds, total_utility=util, job_busy=self.job_busy,
+                                first_start=self.first_start)
+
+
+@takes_instance(HadarInstance)
+def simulate(inst: HadarInstance, policy: str | Policy, *, round_length: float | None = None,
+             restart_delay: float = RESTART_DELAY, max_rounds: int = 1_000_000, record_rounds: bool = True,
+             policy_options: Mapping[str, Any] | None = None) -> SimulationResult:
     """Run a policy round by round until every job completes.
 
     Parameters
@@ -128,7 +190,8 @@ def simulate(inst: HadarInstance, policy, *, round_length: float | None = None, 
     inst : HadarInstance
     policy : str or Policy
         ``"hadar"``, ``"hadare"``, ``"gavel"``, ``"tiresias"``, ``"yarn_cs"`` (see
-        :data:`hetopt.hadar.policies.POLICIES`) or an object with ``reset`` / ``allocate``.
+        :data:`hetopt.hadar.policies.POLICIES`) or an object of the :class:`Policy` protocol
+        (``name``, ``reset``, ``allocate``).
     round_length : float, optional
         Seconds per round (default: the instance's slot length; the paper uses 360 s).
     restart_delay : float
@@ -137,18 +200,10 @@ def simulate(inst: HadarInstance, policy, *, round_length: float | None = None, 
         Stop with an error after this many rounds (a policy that starves a job forever).
     record_rounds : bool
         Keep every round's allocation and iterations in ``rounds``.
-    **policy_options
-        Passed to the policy's constructor when ``policy`` is a name.
-
-    Raises
-    ------
-    SizeLimitError
-        Before running, when a makespan lower bound needs more than ``max_rounds`` rounds, or
-        the recorded rounds would exceed ``MAX_RECORD_BYTES``.
-    HetoptError
-        When jobs are unfinished after ``max_rounds`` rounds, or after ``STALL_ROUNDS``
-        consecutive rounds in which GPUs were given and no job advanced (a livelock: the
-        policy moves the jobs every round and each move costs a restart longer than the round).
+    policy_options : mapping, optional
+        Keyword arguments of the policy's constructor when ``policy`` is a name, e.g.
+        ``{"queue_order": "longest_first"}`` for :class:`~hetopt.hadar.policies.HadarPolicy`
+        (a policy object carries its own options).
 
     Returns
     -------
@@ -156,92 +211,57 @@ def simulate(inst: HadarInstance, policy, *, round_length: float | None = None, 
         Per-job ``jct``, ``total_duration`` (TTD), ``utilization`` (GRU, cluster-wide),
         ``job_utilization`` (GRU, per job),
         ``cluster_utilization`` (CRU), ``rounds``, ``total_utility``.
+
+    Raises
+    ------
+    ArgumentError
+        An unknown policy name or option, a policy object without ``reset`` / ``allocate``, or
+        a bad ``round_length``, ``restart_delay``, ``max_rounds`` or ``record_rounds``.
+    SizeLimitError
+        Before running, when a makespan lower bound needs more than ``max_rounds`` rounds, or
+        the recorded rounds would exceed ``MAX_RECORD_BYTES``.
+    ScheduleViolation
+        When the policy gives a job that is not active GPUs, a gang of the wrong size, a type it
+        cannot run on or more GPUs than a machine has; when jobs are unfinished after
+        ``max_rounds`` rounds; or after ``STALL_ROUNDS`` consecutive rounds in which GPUs were
+        given and no job advanced (a livelock: the policy moves the jobs every round and each
+        move costs a restart longer than the round).
     """
-    from ..inputs import check_instance
-
-    check_instance(inst, HadarInstance, "inst")
-    from .policies import make_policy
-
-    pol = make_policy(policy, **policy_options) if isinstance(policy, str) else policy
-    if policy_options and not isinstance(policy, str):
-        raise InstanceError("policy options can only be given with a policy name")
-    RL = inst.slot_length if round_length is None else float(round_length)
-    if not RL > 0:
-        raise InstanceError(f"round_length is {round_length!r}; expected a positive number of seconds")
-    if not restart_delay >= 0:
-        raise InstanceError(f"restart_delay is {restart_delay!r}; expected >= 0 seconds")
+    pol = _make(policy, policy_options)
+    RL = inst.slot_length if round_length is None else check_positive(round_length, "round_length")
+    restart_delay = check_positive(restart_delay, "restart_delay", allow_zero=True)
+    check_size(max_rounds, "max_rounds")
+    check_flag(record_rounds, "record_rounds")
     J, H, R = inst.n_jobs, inst.n_machines, inst.n_types
     _check_size(inst, RL, max_rounds, record_rounds)
     t0 = time.perf_counter()
     pol.reset(inst)
-    total = inst.total_iterations.astype(float)
-    remaining = total.copy()
-    arrival_s = inst.arrival * inst.slot_length
-    completion = np.full(J, np.nan)
+    name = pol.name
     state = RoundState(inst=inst, index=0, now=0.0, round_length=RL, restart_delay=restart_delay,
-                       remaining=remaining, active=np.zeros(J, bool), previous=np.zeros((J, H, R), np.int64),
-                       attained=np.zeros(J), rounds_received=np.zeros((J, R), np.int64))
-    rounds: list[dict] = []
-    busy_gpu = 0.0
-    busy_machine = np.zeros(H)
-    job_busy = np.zeros(J)             # seconds in which at least one gang of the job computes
-    first_start = np.full(J, np.nan)   # start of the first round the job holds GPUs
-    small = np.int8 if inst.capacity.max() <= 127 else np.int32
+                       remaining=inst.total_iterations.astype(float), active=np.zeros(J, bool),
+                       previous=np.zeros((J, H, R), np.int64), attained=np.zeros(J),
+                       rounds_received=np.zeros((J, R), np.int64))
+    trace = _Trace(inst, state, record_rounds)
+    arrival_s = inst.arrival * inst.slot_length
     k = 0
     stalled = 0  # consecutive rounds that gave GPUs but advanced no job (every gang restarted)
-    while np.isnan(completion).any():
+    while np.isnan(trace.completion).any():
         if k >= max_rounds:
-            raise HetoptError(f"policy {pol.name!r} left jobs unfinished after {max_rounds} rounds")
+            raise ScheduleViolation(f"(1a) policy {name!r} left jobs unfinished after {max_rounds} rounds")
         if stalled >= STALL_ROUNDS:
-            raise HetoptError(
-                f"policy {pol.name!r} gave GPUs for {stalled} consecutive rounds without advancing any job: every "
+            raise ScheduleViolation(
+                f"policy {name!r} gave GPUs for {stalled} consecutive rounds without advancing any job: every "
                 f"allocation changed, and a changed allocation pays restart_delay={restart_delay:g} s in a round of "
                 f"{RL:g} s; use a restart_delay below the round length or longer rounds (round_length=)")
-        now = k * RL
-        state.index, state.now = k, now
-        state.active = np.isnan(completion) & (arrival_s <= now + 1e-9)
+        state.index, state.now = k, k * RL
+        state.active = np.isnan(trace.completion) & (arrival_s <= state.now + 1e-9)
         gangs = pol.allocate(state) if state.active.any() else []
         alloc = _check_gangs(inst, gangs, state)
-        done_iter = np.zeros(J)
-        machine_round = np.zeros(H)  # seconds each machine computes this round (max over its gangs)
-        by_job: dict[int, list[np.ndarray]] = {}
-        for j, w in gangs:
-            by_job.setdefault(j, []).append(w)
-        for j, ws in by_job.items():
-            rates = np.array([w.sum() * inst.throughput[j, w.sum(axis=0) > 0].min() for w in ws])
-            delays = np.array([0.0 if _kept(w, state.previous[j]) else restart_delay for w in ws])
-            share = remaining[j] * rates / rates.sum()
-            it = np.minimum(share, rates * np.maximum(RL - delays, 0.0))
-            compute = it / rates
-            got = float(it.sum())
-            if remaining[j] - got <= DONE_RTOL * total[j]:
-                completion[j] = now + float(np.max(np.where(it > 0, delays + compute, 0.0)))
-                got = remaining[j]
-            remaining[j] -= got
-            done_iter[j] = got
-            for w, c in zip(ws, compute):
-                busy_gpu += w.sum() * c
-                mach = w.sum(axis=1) > 0
-                machine_round[mach] = np.maximum(machine_round[mach], c)
-            state.attained[j] += float(sum(w.sum() * c for w, c in zip(ws, compute)))
-            job_busy[j] += float(np.max(compute))
-            if np.isnan(first_start[j]):
-                first_start[j] = now
-            state.rounds_received[j, alloc[j].sum(axis=0) > 0] += 1
-        busy_machine += machine_round
-        stalled = stalled + 1 if (gangs and not done_iter.any()) else 0
-        if record_rounds:
-            rounds.append({"start": now, "allocation": alloc.astype(small), "iterations": done_iter})
+        advanced = trace.run_round(gangs, alloc)
+        stalled = stalled + 1 if (gangs and not advanced) else 0
         state.previous = alloc
         k += 1
-    ttd = float(np.max(completion))
-    jct = completion - arrival_s
-    log.info("simulate %s: %d jobs, %d rounds, TTD %.1f s, %.2f s wall", pol.name, J, k, ttd,
-             time.perf_counter() - t0)
-    gpus = float(inst.capacity.sum())
-    util = total_utility(inst, jct)
-    return SimulationResult(status=Status.FEASIBLE, objective=util, wall_time=time.perf_counter() - t0,
-                            solver=pol.name, policy=pol.name, round_length=RL, jct=jct, completion=completion,
-                            total_duration=ttd, utilization=busy_gpu / (gpus * ttd) if ttd > 0 else 0.0,
-                            cluster_utilization=float(busy_machine.sum() / (H * ttd)) if ttd > 0 else 0.0,
-                            rounds=rounds, total_utility=util, job_busy=job_busy, first_start=first_start)
+    res = trace.result(name, time.perf_counter() - t0)
+    log.info("simulate %s: %d jobs, %d rounds, TTD %.1f s, %.2f s wall", name, J, k, res.total_duration,
+             res.wall_time)
+    return res

@@ -7,7 +7,9 @@ utility of deadline-sensitive jobs in the primal-dual scheduling literature (OAS
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -46,9 +48,9 @@ class Utility:
         p = np.asarray(self.params, dtype=float)
         if p.ndim != 2 or p.shape[1] != 3:
             raise InstanceError(f"utility params has shape {p.shape}; the sigmoid expects (J, 3)")
-        bad = np.argwhere(~np.isfinite(p))
-        if bad.size:
-            raise InstanceError(f"utility params[{bad[0][0]}, {bad[0][1]}] is not finite")
+        nonfinite = np.argwhere(~np.isfinite(p))
+        if nonfinite.size:
+            raise InstanceError(f"utility params[{nonfinite[0][0]}, {nonfinite[0][1]}] is not finite")
         for col, name, lo in ((0, "theta1 (value)", 0.0), (1, "theta2 (urgency)", 0.0), (2, "theta3 (deadline)", 0.0)):
             bad = np.flatnonzero(p[:, col] <= lo) if col == 0 else np.flatnonzero(p[:, col] < lo)
             if bad.size:
@@ -61,7 +63,13 @@ class Utility:
         if self.params is not None and self.params.shape[0] != n_jobs:
             raise InstanceError(f"utility params has {self.params.shape[0]} rows; expected one per job ({n_jobs})")
 
-    def __call__(self, duration, total_iterations) -> np.ndarray:
+    def _sigmoid(self) -> np.ndarray:
+        """The (J, 3) sigmoid parameters (set for every kind that takes parameters)."""
+        if self.params is None:
+            raise InstanceError(f"utility kind {self.kind!r} has no params")
+        return self.params
+
+    def __call__(self, duration: Any, total_iterations: Any) -> np.ndarray:
         """``U_j(duration_j)`` for every job; ``duration`` shape (J,) or (J, K), seconds > 0.
 
         ``total_iterations`` is ``E_j N_j`` (shape (J,)), used by the effective throughput.
@@ -73,33 +81,41 @@ class Utility:
         if self.kind == "effective_throughput":
             with np.errstate(divide="ignore"):
                 return np.where(d > 0, n / np.where(d > 0, d, 1.0), np.inf)
-        p = self.params if d.ndim == 1 else self.params[:, None, :]
+        p = self._sigmoid() if d.ndim == 1 else self._sigmoid()[:, None, :]
         z = np.clip(p[..., 1] * (d - p[..., 2]), -700.0, 700.0)
         return p[..., 0] / (1.0 + np.exp(z))
 
-    def of_job(self, j: int, duration, total_iterations_j: float) -> np.ndarray:
+    def of_job(self, j: int, duration: Any, total_iterations_j: float) -> np.ndarray:
         """``U_j`` of one job at one or many durations (seconds)."""
         d = np.asarray(duration, dtype=float)
         if self.kind == "effective_throughput":
             return total_iterations_j / d
-        t1, t2, t3 = self.params[j]
+        t1, t2, t3 = self._sigmoid()[j]
         return t1 / (1.0 + np.exp(np.clip(t2 * (d - t3), -700.0, 700.0)))
 
-    def to_json(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form ``{"kind": ..., "params": ...}`` (``params`` None or a (J, 3) list)."""
         return {"kind": self.kind, "params": None if self.params is None else self.params.tolist()}
 
     @classmethod
-    def coerce(cls, value) -> Utility:
-        """Accept a Utility, a kind name, or a ``{"kind": ..., "params": ...}`` mapping."""
+    def from_dict(cls, data: Mapping[str, Any]) -> Utility:
+        """The utility whose :meth:`to_dict` is ``data``; :class:`InstanceError` naming the key otherwise."""
+        if not isinstance(data, Mapping):
+            raise InstanceError(f"utility is {data!r}; expected a mapping with 'kind' and 'params'")
+        unknown = set(data) - {"kind", "params"}
+        if unknown:
+            raise InstanceError(f"utility has unknown keys {sorted(unknown)}; expected 'kind' and 'params'")
+        if "kind" not in data:
+            raise InstanceError("utility mapping has no 'kind'")
+        return cls(data["kind"], data.get("params"))
+
+    @classmethod
+    def coerce(cls, value: Any) -> Utility:
+        """Accept a Utility, a kind name, or a ``{"kind": ..., "params": ...}`` mapping (:meth:`from_dict`)."""
         if isinstance(value, Utility):
             return value
         if isinstance(value, str):
             return cls(value)
-        if isinstance(value, dict):
-            unknown = set(value) - {"kind", "params"}
-            if unknown:
-                raise InstanceError(f"utility has unknown keys {sorted(unknown)}; expected 'kind' and 'params'")
-            if "kind" not in value:
-                raise InstanceError("utility mapping has no 'kind'")
-            return cls(value["kind"], value.get("params"))
+        if isinstance(value, Mapping):
+            return cls.from_dict(value)
         raise InstanceError(f"utility is {value!r}; expected a Utility, a kind name or a mapping")

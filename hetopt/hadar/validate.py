@@ -8,13 +8,14 @@ solves P1 exactly, and reports ``OPT / Hadar`` against the claimed ``2 * alpha``
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 import numpy as np
 
-from ..errors import HetoptError
-from ..report import Table
-from ..result import Certificate
-from ..validate import ratio_certificate, summarize, sweep
+from ..errors import ScheduleViolation
+from ..inputs import MAX_SEED, check_size, takes_instance
+from ..result import Certificate, CheckReport
+from ..validate import SweepResults, ratio_certificate, sweep
 from .checker import check_schedule
 from .instance import HadarInstance, generate_instance
 from .offline import solve_exact
@@ -24,26 +25,38 @@ from .simulator import simulate
 __all__ = ["hadar_p1_schedule", "validate_ratio", "ratio_sweep", "small_instance"]
 
 
-def hadar_p1_schedule(inst: HadarInstance, **policy_options):
-    """Hadar's schedule as a P1 schedule: rounds = slots, no restart delay; returns ``(w, check)``."""
-    sim = simulate(inst, "hadar", round_length=inst.slot_length, restart_delay=0.0, **policy_options)
+@takes_instance(HadarInstance)
+def hadar_p1_schedule(inst: HadarInstance, **policy_options: Any) -> tuple[np.ndarray, CheckReport]:
+    """Hadar's schedule as a P1 schedule: rounds = slots, no restart delay; returns ``(w, check)``.
+
+    ``policy_options`` go to :class:`~hetopt.hadar.policies.HadarPolicy`.
+
+    Raises
+    ------
+    ScheduleViolation
+        When Hadar's rounds break a constraint of P1 (the checker's violations in the message).
+    """
+    sim = simulate(inst, "hadar", round_length=inst.slot_length, restart_delay=0.0, policy_options=policy_options)
     w = sim.schedule().astype(np.int64)
     chk = check_schedule(inst, w)
     if not chk.ok:
-        raise HetoptError(f"Hadar's schedule violates P1: {chk.violations[:3]}")
+        raise ScheduleViolation(f"Hadar's schedule violates P1: {chk.violations[:3]}")
     return w, chk
 
 
-def validate_ratio(inst: HadarInstance, *, time_limit: float | None = 60.0, **policy_options) -> Certificate:
-    """Theorem 2 on one instance: ``OPT(P1) / U(Hadar) <= 2 alpha``?
+@takes_instance(HadarInstance)
+def validate_ratio(inst: HadarInstance, *, time_limit: float | None = 60.0, **policy_options: Any) -> Certificate:
+    """Theorem 2 on one instance: is ``OPT(P1) / U(Hadar) <= 2 alpha``.
 
     ``proven`` is True only when P1 was solved to certified optimality; then ``holds``
     says whether the claimed bound held.  ``info`` has the schedules' utilities, alpha,
-    and the P1 status.
+    and the P1 status.  ``policy_options`` go to :class:`~hetopt.hadar.policies.HadarPolicy`
+    (``beam_width=1``: the greedy pass).
     """
     _, chk = hadar_p1_schedule(inst, **policy_options)
     opt = solve_exact(inst, time_limit=time_limit)
     bound = competitive_bound(inst)
+    assert chk.objective is not None and opt.objective is not None
     ref = opt.bound if opt.bound is not None else opt.objective
     proven = opt.is_optimal
     return ratio_certificate(chk.objective, ref, bound, sense="max", proven=proven, name="hadar 2*alpha",
@@ -52,7 +65,10 @@ def validate_ratio(inst: HadarInstance, *, time_limit: float | None = 60.0, **po
 
 
 def small_instance(*, seed: int, n_jobs: int = 4, n_machines: int = 2) -> HadarInstance:
-    """The validation sweep's instances: :func:`generate_instance` with small horizons."""
+    """The validation sweep's instances: :func:`generate_instance` with small horizons.
+
+    Odd seeds draw sigmoid utilities, even seeds the effective throughput.
+    """
     return generate_instance(n_jobs, n_machines, seed=seed, utility="sigmoid" if seed % 2 else "effective_throughput")
 
 
@@ -60,18 +76,33 @@ def _evaluate(inst: HadarInstance) -> Certificate:
     return validate_ratio(inst)
 
 
-def ratio_sweep(n: int, *, seed: int = 0, executor="serial", n_jobs: int = 4, n_machines: int = 2) -> Table:
-    """Certification sweep: one row per seeded instance, then a summary."""
-    certs = sweep(partial(small_instance, n_jobs=n_jobs, n_machines=n_machines), _evaluate,
-                  range(seed, seed + n), executor=executor)
-    t = Table(f"hadar: OPT(P1) / Hadar against 2*alpha on {n} instances ({n_jobs} jobs, {n_machines} machines)",
-              ["seed", "hadar", "opt", "ratio", "2*alpha", "proven", "holds"])
-    for s, c in zip(range(seed, seed + n), certs):
-        t.add(s, c.value, c.reference, c.ratio, c.limit, c.proven, c.holds)
-    st = summarize([c.ratio for c in certs])
-    bad = [s for s, c in zip(range(seed, seed + n), certs) if c.holds is False]
-    t.violations = len(bad)
-    t.notes.append(f"ratio mean {st['mean']:.4g}, max {st['max']:.4g}; "
-                   f"violations of 2*alpha: {bad if bad else 'none'}")
-    t.notes.append(certs.note())
-    return t
+def ratio_sweep(n: int, *, seed: int = 0, executor: Any = "serial", n_jobs: int = 4,
+                n_machines: int = 2) -> SweepResults:
+    """Theorem 2 on ``n`` seeded instances: one :class:`~hetopt.result.Certificate` per seed.
+
+    Seeds ``seed, ..., seed + n - 1`` draw :func:`small_instance` (``n_jobs`` jobs on
+    ``n_machines`` machines); each certificate compares the certified optimum of P1 with
+    Hadar's utility against the claimed ``2 alpha`` (:func:`validate_ratio`).
+
+    Parameters
+    ----------
+    n : int
+        Number of seeds.
+    seed : int
+        First seed.
+    executor : see :func:`hetopt.validate.sweep`
+        Default "serial" (in this process).
+    n_jobs, n_machines : int
+        Size of the instances.
+
+    Returns
+    -------
+    SweepResults
+        The certificates in seed order, with ``seeds`` and ``distinct_instances``.
+    """
+    check_size(n, "n")
+    check_size(seed, "seed", minimum=0, maximum=MAX_SEED - n)
+    check_size(n_jobs, "n_jobs")
+    check_size(n_machines, "n_machines")
+    return sweep(partial(small_instance, n_jobs=n_jobs, n_machines=n_machines), _evaluate,
+                 range(seed, seed + n), executor=executor)

@@ -1,6 +1,7 @@
-"""Workloads of Sultana et al.: the trace-driven setup (Section IV), the physical-cluster mixes
-M-1 ... M-12 (Section VI), the motivating example (Section II-A), and eq. (10)'s initial
-throughput estimate of HadarE.
+"""Workloads of Sultana et al.
+
+The trace-driven setup (Section IV), the physical-cluster mixes M-1 ... M-12 (Section VI), the
+motivating example (Section II-A), and eq. (10)'s initial throughput estimate of HadarE.
 
 What is reconstructed is said in each docstring and in ``models/hadar2024.md``.
 """
@@ -8,11 +9,12 @@ What is reconstructed is said in each docstring and in ``models/hadar2024.md``.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
 from ..data import gavel_throughputs
-from ..errors import InstanceError
+from ..inputs import check_choice, check_positive, check_size, rng_from
 from .instance import HadarInstance
 from .utility import Utility
 
@@ -34,21 +36,25 @@ GANG_SIZES, GANG_PROBS = (1, 2, 4, 8), (0.7, 0.1, 0.15, 0.05)
 
 
 def _gavel_table() -> dict:
+    """Gavel's measured throughputs: (job type, scale factor) -> {GPU type: iterations/s}."""
     out: dict = {}
     for e in gavel_throughputs()["entries"]:
         out[(e["job_type"], e["scale_factor"])] = e["iterations_per_second"]
     return out
 
 
-def scaled_cluster(n_machines: int, gpus_per_machine: int = 4, types=("v100", "p100", "k80")) -> np.ndarray:
+def scaled_cluster(n_machines: int, gpus_per_machine: int = 4,
+                   types: tuple[str, ...] = ("v100", "p100", "k80")) -> np.ndarray:
     """Capacity of a cluster of single-type machines, types in turn (Gavel's simulated cluster)."""
+    check_size(n_machines, "n_machines")
+    check_size(gpus_per_machine, "gpus_per_machine")
     cap = np.zeros((n_machines, len(types)), dtype=np.int64)
     for h in range(n_machines):
         cap[h, (h * len(types)) // n_machines] = gpus_per_machine
     return cap
 
 
-def trace_workload(n_jobs: int = 480, *, seed=0, n_machines: int = 15, gpus_per_machine: int = 4,
+def trace_workload(n_jobs: int = 480, *, seed: Any = 0, n_machines: int = 15, gpus_per_machine: int = 4,
                    slot_length: float = 360.0, hours_scale: float = 1.0,
                    iterations_per_epoch: int = 1000) -> HadarInstance:
     """The trace-driven setup of Section IV.
@@ -63,8 +69,18 @@ def trace_workload(n_jobs: int = 480, *, seed=0, n_machines: int = 15, gpus_per_
 
     The Microsoft trace itself is not public with the paper, so the GPU-hour demand is
     sampled; ``n_machines`` grows the cluster proportionally (for the scalability benchmark).
+
+    Raises
+    ------
+    ArgumentError
+        A count that is not a positive integer, a non-positive slot length or ``hours_scale``,
+        or a bad ``seed``.
     """
-    rng = np.random.default_rng(seed)
+    check_size(n_jobs, "n_jobs")
+    check_size(iterations_per_epoch, "iterations_per_epoch")
+    slot_length = check_positive(slot_length, "slot_length")
+    hours_scale = check_positive(hours_scale, "hours_scale")
+    rng = rng_from(seed)
     tab = _gavel_table()
     types = ("v100", "p100", "k80")
     cap = scaled_cluster(n_machines, gpus_per_machine, types)
@@ -88,7 +104,7 @@ def trace_workload(n_jobs: int = 480, *, seed=0, n_machines: int = 15, gpus_per_
     E = np.maximum(1, np.round(total / N)).astype(np.int64)
     return HadarInstance(capacity=cap, arrival=np.zeros(n_jobs, dtype=np.int64), gpus=W, epochs=E,
                          iterations_per_epoch=N, throughput=X, utility=Utility("effective_throughput"),
-                         slot_length=slot_length, gpu_types=types, job_names=names)
+                         slot_length=slot_length, gpu_types=types, job_names=tuple(names))
 
 
 # ---------------------------------------------------------------- eq. (10) and Section VI
@@ -123,10 +139,8 @@ def estimate_throughput(gpu: str, model: str) -> float:
     PCIe 4.0, model weight and dataset size on the 1-4 scales of the paper.  The result is
     in the paper's (unstated) units; only ratios between GPUs and models matter.
     """
-    if gpu not in GPU_SPECS:
-        raise InstanceError(f"gpu is {gpu!r}; expected one of {sorted(GPU_SPECS)}")
-    if model not in MODEL_TRAITS:
-        raise InstanceError(f"model is {model!r}; expected one of {sorted(MODEL_TRAITS)}")
+    check_choice(gpu, "gpu", sorted(GPU_SPECS))
+    check_choice(model, "model", sorted(MODEL_TRAITS))
     tflops, vram, pcie = GPU_SPECS[gpu]
     batch, weight, size = MODEL_TRAITS[model]
     return tflops / math.sqrt(vram) * batch * (1.0 if pcie == 3 else 2.0) / (weight * size)
@@ -162,12 +176,11 @@ def physical_mix(name: str, cluster: str = "aws", *, speeds: str = "eq10", slot_
         each model (:data:`GAVEL_MODEL`) on the Gavel GPU standing in for each node's GPU
         (:data:`GAVEL_STANDIN`): a matrix of rank > 1.
     """
-    if speeds not in SPEEDS:
-        raise InstanceError(f"speeds is {speeds!r}; expected one of {', '.join(SPEEDS)}")
-    if name not in MIXES:
-        raise InstanceError(f"mix is {name!r}; expected one of {sorted(MIXES)}")
-    if cluster not in CLUSTERS:
-        raise InstanceError(f"cluster is {cluster!r}; expected one of {sorted(CLUSTERS)}")
+    check_choice(speeds, "speeds", SPEEDS)
+    check_choice(name, "mix", sorted(MIXES))
+    check_choice(cluster, "cluster", sorted(CLUSTERS))
+    slot_length = check_positive(slot_length, "slot_length")
+    minutes_on_fastest = check_positive(minutes_on_fastest, "minutes_on_fastest")
     gpus = CLUSTERS[cluster]
     types = sorted(set(gpus), key=gpus.index)
     cap = np.zeros((len(gpus), len(types)), dtype=np.int64)
@@ -183,9 +196,9 @@ def physical_mix(name: str, cluster: str = "aws", *, speeds: str = "eq10", slot_
     N = np.full(len(jobs), 100, dtype=np.int64)
     E = np.maximum(1, np.round(total / N)).astype(np.int64)
     return HadarInstance(capacity=cap, arrival=np.zeros(len(jobs), dtype=np.int64), gpus=np.ones(len(jobs), np.int64),
-                         epochs=E, iterations_per_epoch=N, throughput=X, utility="effective_throughput",
-                         slot_length=slot_length, gpu_types=types,
-                         job_names=[f"{m}{i}" for i, m in enumerate(jobs)])
+                         epochs=E, iterations_per_epoch=N, throughput=X, utility=Utility("effective_throughput"),
+                         slot_length=slot_length, gpu_types=tuple(types),
+                         job_names=tuple(f"{m}{i}" for i, m in enumerate(jobs)))
 
 
 def motivating_example() -> HadarInstance:
@@ -204,6 +217,6 @@ def motivating_example() -> HadarInstance:
     N, L = 100, 360.0
     X = speed * N / (W[:, None] * L)
     cap = np.array([[2, 0, 0], [0, 3, 0], [0, 0, 1]])
-    return HadarInstance(capacity=cap, arrival=[0, 0, 0], gpus=W, epochs=[80, 30, 50],
-                         iterations_per_epoch=[N, N, N], throughput=X, utility="effective_throughput",
+    return HadarInstance(capacity=cap, arrival=np.zeros(3, dtype=np.int64), gpus=W, epochs=np.array([80, 30, 50]),
+                         iterations_per_epoch=np.full(3, N), throughput=X, utility=Utility("effective_throughput"),
                          slot_length=L, gpu_types=("V100", "P100", "K80"), job_names=("J1", "J2", "J3"))

@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from hetopt.errors import InstanceError
+from hetopt.errors import ArgumentError
 from hetopt.hadar import HadarInstance, dp_allocation, find_alloc, generate_instance, price, price_parameters
 
 RTOL = 1e-9
@@ -68,7 +68,7 @@ def _brute_force(inst, queue, remaining, params):
     best = 0.0
     for choice in itertools.product([0, 1], repeat=len(queue)):
         free, tot, ok = cap.copy(), 0.0, True
-        for j, take in zip(queue, choice):
+        for j, take in zip(queue, choice, strict=True):
             if not take:
                 continue
             a = find_alloc(inst, j, free, price(cap - free, cap, params), remaining=remaining[j], now=0.0,
@@ -112,5 +112,5 @@ def test_work_conserving_fill_uses_idle_gpus():
 
 def test_bad_beam_width():
     inst = _inst()
-    with pytest.raises(InstanceError, match="beam_width"):
+    with pytest.raises(ArgumentError, match="beam_width"):
         dp_allocation(inst, [0], [1.0], 0.0, beam_width=0)

@@ -5,6 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from hetopt.errors import SizeLimitError
 from hetopt.hadar import (
     HadarInstance,
     build_p1,
@@ -18,7 +19,6 @@ from hetopt.hadar import (
     solve_p3,
     split_schedule,
 )
-from hetopt.errors import SizeLimitError
 from hetopt.result import Status
 from hetopt.testing import check_card
 

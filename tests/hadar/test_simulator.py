@@ -2,9 +2,10 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from hetopt.errors import HetoptError, InstanceError
+from hetopt.errors import ArgumentError, InstanceError, ScheduleViolation
 from hetopt.hadar import (
     POLICIES,
     HadarInstance,
@@ -124,8 +125,10 @@ def test_completed_fraction_is_a_cdf():
 
 def test_unknown_policy_and_stuck_policy():
     inst = generate_instance(2, 2, seed=0)
-    with pytest.raises(InstanceError, match="policy"):
+    with pytest.raises(ArgumentError, match="policy"):
         simulate(inst, "srtf")
+    with pytest.raises(ArgumentError, match="policy 'hadar'"):
+        simulate(inst, "hadar", policy_options={"time_limit": 3})  # not an option of HadarPolicy
 
     class Idle:
         name = "idle"
@@ -136,20 +139,24 @@ def test_unknown_policy_and_stuck_policy():
         def allocate(self, state):
             return []
 
-    with pytest.raises(HetoptError, match="unfinished"):
+    with pytest.raises(ScheduleViolation, match="unfinished"):
         simulate(inst, Idle(), max_rounds=5)
+    with pytest.raises(ArgumentError, match="policy_options"):
+        simulate(inst, Idle(), policy_options={"beam_width": 1})
+    with pytest.raises(ArgumentError, match="Policy protocol"):
+        simulate(inst, object())
 
 
 def test_hadare_with_eq10_estimates():
     inst = generate_instance(5, 3, seed=11)
     exact = simulate(inst, "hadare")
-    same = simulate(inst, "hadare", initial_throughput=inst.throughput.copy())
+    same = simulate(inst, "hadare", policy_options={"initial_throughput": inst.throughput.copy()})
     np.testing.assert_allclose(same.jct, exact.jct)
     wrong = np.where(inst.throughput > 0, inst.throughput[:, ::-1] + 0.5, 1.0)  # misleading estimates
-    res = simulate(inst, "hadare", initial_throughput=wrong)
+    res = simulate(inst, "hadare", policy_options={"initial_throughput": wrong})
     _check_rounds(inst, res, copies=True)
-    with pytest.raises(InstanceError, match="initial_throughput"):
-        simulate(inst, "hadare", initial_throughput=np.zeros_like(inst.throughput))
+    with pytest.raises(ArgumentError, match="initial_throughput"):
+        simulate(inst, "hadare", policy_options={"initial_throughput": np.zeros_like(inst.throughput)})
 
 
 def test_theorem2_violated_by_the_greedy_pass_not_by_the_exact_dp():
@@ -168,11 +175,10 @@ def test_livelock_is_reported_not_looped():
     """Gavel moves both jobs of hadar2024_p2_relaxes_p1 every 1 s round and each move costs a 10 s
     restart: no job ever advances.  The simulator stops with the cause instead of looping."""
     import hetopt
-    from hetopt.errors import HetoptError
     from hetopt.hadar.simulator import STALL_ROUNDS, simulate
 
     inst = hetopt.load_instance("hadar2024_p2_relaxes_p1")
-    with pytest.raises(HetoptError, match=f"{STALL_ROUNDS} consecutive rounds without advancing"):
+    with pytest.raises(ScheduleViolation, match=f"{STALL_ROUNDS} consecutive rounds without advancing"):
         simulate(inst, "gavel")
     assert simulate(inst, "gavel", restart_delay=0.0).total_duration > 0  # the same policy ends without the delay
 
@@ -209,5 +215,5 @@ def test_compare_ranks_a_user_round_policy():
 
     inst = hetopt.load_instance("hadar2024_small")
     t = hetopt.compare(inst, methods=["hadar", "gavel"], policies={"mine": lambda i: simulate(i, "tiresias")})
-    rows = {r[0]: r for r in t.rows}
-    assert rows["mine"][2] == "feasible", rows["mine"]
+    rows = {r[0]: dict(zip(t.columns, r, strict=True)) for r in t.rows}
+    assert rows["mine"]["status"] == "feasible", rows["mine"]

@@ -1,36 +1,47 @@
-"""The experiments behind the Hadar claims of the ledger (``hetopt.claims.hadar``) and its sweeps.
+"""The experiments behind the Hadar claims of the ledger (:mod:`hetopt.claims.hadar`) and its sweeps.
 
-Every function reruns the experiment through the public API (``simulate``, ``physical_mix``,
-``trace_workload``, ``makespan_lower_bound``, ...), so the Gavel baseline's numbers follow
-whatever :mod:`hetopt.gavel` computes.  Results are cached per process: several claims read
-the same runs.
+Every function reruns the experiment through the public API of :mod:`hetopt.hadar`
+(``simulate``, ``physical_mix``, ``trace_workload``, ``makespan_lower_bound``, ...), so the Gavel
+baseline's numbers follow whatever :mod:`hetopt.gavel` computes.  The runs several claims share
+(:func:`motivating_runs`, :func:`physical_summary`, :func:`trace_runs`, :func:`trace_bound`,
+:func:`forking_copies`) are cached for the life of the process; :func:`clear_caches` drops them.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
 import numpy as np
 
-from ..report import Table
-from .bounds import makespan_lower_bound, min_rounds
-from .simulator import simulate
-from .workloads import CLUSTERS, MIXES, SPEEDS, motivating_example, physical_mix, trace_workload
+from ...hadar import (
+    HadarInstance,
+    MakespanBound,
+    makespan_lower_bound,
+    min_rounds,
+    motivating_example,
+    physical_mix,
+    simulate,
+    trace_workload,
+)
+from ...hadar.workloads import CLUSTERS, MIXES, SPEEDS
+from ...report import Table
+from . import paper
 
-__all__ = ["motivating_runs", "physical_summary", "trace_runs", "queue_order_table", "physical_speeds_table",
-           "forking_copies", "forking_copies_table",
-           "gang_busy_fractions"]
+__all__ = ["motivating_runs", "physical_summary", "trace_instance", "trace_bound", "trace_runs", "queue_order_table",
+           "physical_speeds_table", "forking_copies", "forking_copies_table", "gang_busy_fractions", "clear_caches"]
 
 
-def gang_busy_fractions(gpus, n_gpus: int) -> list[float]:
+def gang_busy_fractions(gpus: Sequence[int], n_gpus: int) -> list[float]:
     """Every fraction of ``n_gpus`` GPUs a round can keep busy with gangs of the given sizes (subset sums)."""
     sums = {sum(c) for k in range(len(gpus) + 1) for c in itertools.combinations(list(gpus), k) if sum(c) <= n_gpus}
     return sorted(s / n_gpus for s in sums)
 
 
 @cache
-def motivating_runs() -> dict:
+def motivating_runs() -> dict[str, Any]:
     """Section II-A: Gavel, Hadar, HadarE (no restart delay), the exact fewest rounds, gang subset sums."""
     inst = motivating_example()
     runs = {p: simulate(inst, p, restart_delay=0.0) for p in ("gavel", "hadar", "hadare")}
@@ -41,9 +52,9 @@ def motivating_runs() -> dict:
 
 
 @cache
-def physical_summary(cluster: str, speeds: str) -> dict:
+def physical_summary(cluster: str, speeds: str) -> dict[str, Any]:
     """Section VI over the seven mixes: mean TTD speedups and CRU gains against Gavel, per-mix numbers."""
-    rows = {}
+    rows: dict[str, dict[str, Any]] = {}
     for name in MIXES:
         inst = physical_mix(name, cluster, speeds=speeds)
         r = {p: simulate(inst, p, record_rounds=False) for p in ("gavel", "hadar", "hadare")}
@@ -51,7 +62,10 @@ def physical_summary(cluster: str, speeds: str) -> dict:
                       "ttd": {p: x.total_duration for p, x in r.items()},
                       "cru": {p: x.cluster_utilization for p, x in r.items()},
                       "jct": {p: x.average_jct for p, x in r.items()}}
-    mean = lambda f: float(np.mean([f(v) for v in rows.values()]))  # noqa: E731
+
+    def mean(f: Any) -> float:
+        return float(np.mean([f(v) for v in rows.values()]))
+
     return {
         "mixes": rows,
         "rank": max(v["rank"] for v in rows.values()),
@@ -69,16 +83,26 @@ def physical_summary(cluster: str, speeds: str) -> dict:
     }
 
 
-def _trace_instance(quick: bool):
-    return trace_workload(48, seed=0, n_machines=6, hours_scale=0.05) if quick else trace_workload(480, seed=0)
+def trace_instance(quick: bool = False) -> HadarInstance:
+    """Section IV's sampled trace: 480 jobs on 15 machines (``quick``: 48 shorter jobs on 6 machines)."""
+    if quick:
+        return trace_workload(48, seed=0, n_machines=6, hours_scale=0.05)
+    return trace_workload(paper.TRACE_JOBS, seed=0)
 
 
 @cache
-def trace_runs(quick: bool = False, policies: tuple = ("gavel", "hadar", "tiresias", "yarn_cs")) -> dict:
+def trace_bound(quick: bool = False) -> MakespanBound:
+    """The fluid LP lower bound on the makespan of :func:`trace_instance` (any scheduler)."""
+    return makespan_lower_bound(trace_instance(quick))
+
+
+@cache
+def trace_runs(quick: bool = False,
+               policies: tuple[str, ...] = ("gavel", "hadar", "tiresias", "yarn_cs")) -> dict[str, Any]:
     """Section IV: the (sampled) trace under each policy, 6-minute rounds, with the makespan LP bound."""
-    inst = _trace_instance(quick)
+    inst = trace_instance(quick)
     runs = {p: simulate(inst, p, round_length=360.0, record_rounds=False) for p in policies}
-    return {"inst": inst, "runs": runs, "bound": makespan_lower_bound(inst)}
+    return {"inst": inst, "runs": runs, "bound": trace_bound(quick)}
 
 
 def queue_order_table(quick: bool = False) -> Table:
@@ -87,13 +111,14 @@ def queue_order_table(quick: bool = False) -> Table:
     The prices never bind on the trace (``U_min`` is about 1e-12), so the DP admits jobs in
     queue order; the order among jobs that arrive together is not specified by the paper.
     """
-    inst = _trace_instance(quick)
-    lb = makespan_lower_bound(inst)
+    inst = trace_instance(quick)
+    lb = trace_bound(quick)
     orders = [("index", 0), ("longest_first", 0), ("random", 0)] + ([] if quick else [("random", 1)])
     t = Table(f"hadar: TTD against queue order ({inst.n_jobs} jobs, 6-minute rounds; makespan LP bound "
               f"{lb.hours:.1f} h)", ["policy", "queue order", "seed", "TTD (h)", "TTD / bound", "GRU", "per-job GRU"])
     for order, seed in orders:
-        r = simulate(inst, "hadar", round_length=360.0, record_rounds=False, queue_order=order, seed=seed)
+        r = simulate(inst, "hadar", round_length=360.0, record_rounds=False,
+                     policy_options={"queue_order": order, "seed": seed})
         t.add("hadar", order, seed, r.total_duration / 3600, r.total_duration / lb.seconds, r.utilization,
               r.job_utilization)
     g = trace_runs(quick, ("gavel",))["runs"]["gavel"]
@@ -112,19 +137,24 @@ def physical_speeds_table(quick: bool = False) -> Table:
             s = physical_summary(cluster, speeds)
             t.add(cluster, speeds, s["rank"], s["speedup_hadar"], s["speedup_hadare"], s["cru_hadar"],
                   s["cru_hadare"], s["forking_cru_order"])
-    t.notes.append("Paper (AWS / testbed): TTD 1.17x / 1.16x (Hadar), 2.12x (HadarE); CRU 1.20x / 1.21x (Hadar), "
-                   "1.56x / 1.62x (HadarE).  'gavel' speeds: Gavel's measured throughputs on stand-in GPUs.")
+    ttd, ttd_e = paper.TTD_SPEEDUP_HADAR, paper.TTD_SPEEDUP_HADARE
+    cru, cru_e = paper.CRU_GAIN_HADAR, paper.CRU_GAIN_HADARE
+    t.notes.append(f"Paper (AWS / testbed): TTD {ttd[0]:.2f}x / {ttd[1]:.2f}x (Hadar), {ttd_e[0]:.2f}x (HadarE); "
+                   f"CRU {cru[0]:.2f}x / {cru[1]:.2f}x (Hadar), {cru_e[0]:.2f}x / {cru_e[1]:.2f}x (HadarE).  "
+                   "'gavel' speeds: Gavel's measured throughputs on stand-in GPUs.")
     return t
 
 
 @cache
-def forking_copies(cluster: str, speeds: str, restart_delay: float, mixes: tuple = tuple(MIXES)) -> dict:
+def forking_copies(cluster: str, speeds: str, restart_delay: float,
+                   mixes: tuple[str, ...] = tuple(MIXES)) -> dict[str, list[float]]:
     """HadarE's CRU on each mix against the number of copies per job (1 ... nodes)."""
     out = {}
     for name in mixes:
         inst = physical_mix(name, cluster, speeds=speeds)
-        out[name] = [simulate(inst, "hadare", n_copies=k, restart_delay=restart_delay,
-                              record_rounds=False).cluster_utilization for k in range(1, inst.n_machines + 1)]
+        out[name] = [simulate(inst, "hadare", restart_delay=restart_delay, record_rounds=False,
+                              policy_options={"n_copies": k}).cluster_utilization
+                     for k in range(1, inst.n_machines + 1)]
     return out
 
 
@@ -140,3 +170,9 @@ def forking_copies_table(quick: bool = False) -> Table:
             for name, cru in res.items():
                 t.add(cluster, speeds, name, delay, " ".join(f"{c:.3f}" for c in cru), cru[-1] >= max(cru) - 1e-9)
     return t
+
+
+def clear_caches() -> None:
+    """Drop the cached runs (the next call of each experiment reruns it)."""
+    for f in (motivating_runs, physical_summary, trace_bound, trace_runs, forking_copies):
+        f.cache_clear()

@@ -1,4 +1,6 @@
-"""Hadar's additions for the ledger: queue order, speed sources, per-job GRU, JSON forms, sweeps."""
+"""What the ledger's Hadar experiments rest on: queue order, speed sources, per-job GRU, JSON forms.
+
+The experiments and sweeps themselves are tested in ``tests/claims/test_hadar.py``."""
 
 import json
 
@@ -6,9 +8,8 @@ import numpy as np
 import pytest
 
 from hetopt.data import instance_path, load_json
-from hetopt.errors import InstanceError
+from hetopt.errors import ArgumentError, InstanceError
 from hetopt.hadar import HadarInstance, physical_mix, simulate, trace_workload
-from hetopt.hadar.experiments import gang_busy_fractions, physical_speeds_table, queue_order_table
 from hetopt.hadar.policies import queue_rank
 
 
@@ -19,14 +20,17 @@ def test_queue_rank_orders():
     r = queue_rank(inst, "longest_first")
     assert t[np.argsort(r)].tolist() == sorted(t, reverse=True)
     assert sorted(queue_rank(inst, "random", seed=3).tolist()) == list(range(12))
-    with pytest.raises(InstanceError, match="queue_order"):
-        simulate(inst, "hadar", queue_order="shortest")
+    with pytest.raises(ArgumentError, match="queue_order"):
+        simulate(inst, "hadar", policy_options={"queue_order": "shortest"})
+    with pytest.raises(ArgumentError, match="queue_order"):
+        queue_rank(inst, "shortest")
 
 
 def test_queue_order_changes_the_schedule():
     inst = trace_workload(30, seed=0, n_machines=3, hours_scale=0.05)
     a = simulate(inst, "hadar", round_length=360.0, record_rounds=False)
-    b = simulate(inst, "hadar", round_length=360.0, record_rounds=False, queue_order="longest_first")
+    b = simulate(inst, "hadar", round_length=360.0, record_rounds=False,
+                 policy_options={"queue_order": "longest_first"})
     assert not np.allclose(a.completion, b.completion)
 
 
@@ -36,7 +40,7 @@ def test_physical_speed_sources(cluster):
     gav = physical_mix("M-5", cluster, speeds="gavel")
     assert np.linalg.matrix_rank(eq10.throughput) == 1  # eq. (10) is GPU factor x model factor
     assert np.linalg.matrix_rank(gav.throughput) > 1
-    with pytest.raises(InstanceError, match="speeds"):
+    with pytest.raises(ArgumentError, match="speeds"):
         physical_mix("M-5", cluster, speeds="spec")
 
 
@@ -57,10 +61,6 @@ def test_per_job_gru_of_a_non_preemptive_run_is_one():
     assert 0 < g.job_utilization <= 1 and np.all(g.job_utilizations <= 1 + 1e-9)
 
 
-def test_gang_busy_fractions():
-    assert gang_busy_fractions([3, 2, 2], 6) == pytest.approx([0, 2 / 6, 3 / 6, 4 / 6, 5 / 6])
-
-
 def test_instance_json_forms(tmp_path):
     path = instance_path("hadar2024_motivating")
     a = HadarInstance.from_json(str(path))
@@ -75,41 +75,6 @@ def test_instance_json_forms(tmp_path):
         HadarInstance.from_dict(dict(a.to_dict(), capacty=[[1]]))
     with pytest.raises(InstanceError, match="JSON object"):
         HadarInstance.from_dict([1, 2])
-
-
-def test_queue_order_sweep_quick():
-    t = queue_order_table(quick=True)
-    hadar = [r for r in t.rows if r[0] == "hadar"]
-    assert len(hadar) == 3 and len(t.rows) == 4
-    assert all(r[4] >= 1 - 1e-9 for r in t.rows)  # no policy beats the makespan lower bound
-    assert len({round(r[3], 6) for r in hadar}) > 1  # the order moves Hadar's TTD
-
-
-def test_physical_speeds_sweep_quick():
-    t = physical_speeds_table(quick=True)
-    assert [r[1] for r in t.rows] == ["eq10", "gavel"]
-    assert t.rows[0][2] == 1 and t.rows[1][2] > 1
-    assert all(r[-1] is True for r in t.rows)  # forking never lowers the CRU
-
-
-def test_forking_copies_sweep_quick():
-    from hetopt.hadar.experiments import forking_copies_table
-
-    t = forking_copies_table(quick=True)
-    assert len(t.rows) == 4  # 2 mixes x 2 restart delays
-    assert all(len(r[4].split()) == 5 for r in t.rows)  # CRU for 1..5 copies on 5 nodes
-    no_delay = [r for r in t.rows if r[3] == 0.0]
-    assert all(r[5] is True for r in no_delay)  # the theorem's premise: n copies maximal
-    assert any(r[5] is False for r in t.rows if r[3] == 10.0)  # the restart delay breaks it on M-5
-
-
-def test_sweep_runs_from_the_cli(capsys):
-    from hetopt.cli import main
-
-    assert main(["sweep", "hadar.physical_speeds", "--quick", "--json"]) == 0
-    out = capsys.readouterr().out
-    data = json.loads(out[out.index("{"):])
-    assert "physical mixes" in json.dumps(data)
 
 
 def test_random_queue_order_depends_on_seed():

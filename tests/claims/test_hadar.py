@@ -1,0 +1,109 @@
+"""Hadar claims (Sultana et al.): the experiments of hetopt.claims.hadar, its sweeps and the paper's numbers."""
+
+import json
+
+import numpy as np
+import pytest
+
+from hetopt import claims as ledger
+from hetopt.claims.hadar import CLAIMS, SWEEPS, experiments, paper
+from hetopt.claims.hadar.experiments import (
+    forking_copies_table,
+    gang_busy_fractions,
+    physical_speeds_table,
+    queue_order_table,
+    trace_bound,
+    trace_instance,
+)
+from hetopt.hadar import makespan_lower_bound, trace_workload
+
+
+def test_gang_busy_fractions():
+    assert gang_busy_fractions([3, 2, 2], 6) == pytest.approx([0, 2 / 6, 3 / 6, 4 / 6, 5 / 6])
+
+
+def test_trace_instance_is_the_papers_setup():
+    inst = trace_instance()
+    assert inst.n_jobs == paper.TRACE_JOBS == 480 and inst.n_machines == 15 and inst.capacity.sum() == 60
+    assert inst.to_dict() == trace_workload(480, seed=0).to_dict()
+    quick = trace_instance(quick=True)
+    assert quick.n_jobs == 48 and quick.n_machines == 6
+
+
+def test_trace_bound_is_cached_and_matches_the_lp():
+    experiments.clear_caches()
+    b = trace_bound(quick=True)
+    assert trace_bound(quick=True) is b  # cached for the life of the process
+    assert b.seconds == pytest.approx(makespan_lower_bound(trace_instance(quick=True)).seconds, rel=1e-12)
+    experiments.clear_caches()
+    assert trace_bound(quick=True) is not b
+
+
+def test_paper_numbers_are_the_printed_ones():
+    assert paper.MOTIVATING_GAVEL_ROUNDS == 6 and paper.MOTIVATING_HADAR_ROUNDS == 5
+    assert paper.TTD_SPEEDUP_HADAR == (1.17, 1.16) and paper.CRU_GAIN_HADARE == (1.56, 1.62)
+    assert paper.TRACE_TTD_SPEEDUP == {"gavel": 1.21, "tiresias": 1.35, "yarn_cs": 1.67}
+    assert paper.SCALABILITY_SECONDS == 420.0 and paper.M5_SPEEDUP_HADAR == (1.18, 1.15)
+
+
+def test_every_claim_is_a_hadar2024_claim_and_sweeps_name_them():
+    ids = {c.id for c in CLAIMS}
+    assert all(i.startswith("hadar2024.") for i in ids) and len(ids) == len(CLAIMS)
+    for sw in SWEEPS.values():
+        assert sw.name.startswith("hadar.") and set(sw.claims) <= ids
+
+
+def test_queue_order_sweep_quick():
+    t = queue_order_table(quick=True)
+    hadar = [r for r in t.rows if r[0] == "hadar"]
+    assert len(hadar) == 3 and len(t.rows) == 4
+    assert all(r[4] >= 1 - 1e-9 for r in t.rows)  # no policy beats the makespan lower bound
+    assert len({round(r[3], 6) for r in hadar}) > 1  # the order moves Hadar's TTD
+
+
+def test_physical_speeds_sweep_quick():
+    t = physical_speeds_table(quick=True)
+    assert [r[1] for r in t.rows] == ["eq10", "gavel"]
+    assert t.rows[0][2] == 1 and t.rows[1][2] > 1
+    assert all(r[-1] is True for r in t.rows)  # forking never lowers the CRU
+    assert "TTD 1.17x / 1.16x (Hadar), 2.12x (HadarE); CRU 1.20x / 1.21x (Hadar), 1.56x / 1.62x (HadarE)" in t.notes[0]
+
+
+def test_forking_copies_sweep_quick():
+    t = forking_copies_table(quick=True)
+    assert len(t.rows) == 4  # 2 mixes x 2 restart delays
+    assert all(len(r[4].split()) == 5 for r in t.rows)  # CRU for 1..5 copies on 5 nodes
+    no_delay = [r for r in t.rows if r[3] == 0.0]
+    assert all(r[5] is True for r in no_delay)  # the theorem's premise: n copies maximal
+    assert any(r[5] is False for r in t.rows if r[3] == 10.0)  # the restart delay breaks it on M-5
+
+
+def test_sweep_runs_from_the_cli(capsys):
+    from hetopt.cli import main
+
+    assert main(["sweep", "hadar.physical_speeds", "--quick", "--json"]) == 0
+    out = capsys.readouterr().out
+    data = json.loads(out[out.index("{"):])
+    assert "physical mixes" in json.dumps(data)
+
+
+def test_motivating_runs_agree_with_the_gang_bound():
+    m = experiments.motivating_runs()
+    assert m["min_rounds"] == 6  # the exact search: no gang-feasible schedule finishes in 5 rounds
+    assert max(m["fractions"]) == pytest.approx(5 / 6)
+    for p, busy in m["busy"].items():
+        assert max(busy) <= 5 / 6 + 1e-12, p  # no round of any policy beats the subset-sum bound
+
+
+@pytest.mark.parametrize("claim_id", ["hadar2024.sec4.ttd_40h", "hadar2024.sec2a.gavel_rounds",
+                                      "hadar2024.thm2.greedy_violation"])
+def test_fast_claims_compute_their_verdicts(claim_id):
+    res = ledger.get_claim(claim_id).run()
+    assert res.outcome.verdict is res.claim.verdict, res.outcome.detail
+
+
+def test_ttd_40h_detail_names_the_bound():
+    res = ledger.get_claim("hadar2024.sec4.ttd_40h").run()
+    assert res.outcome.ours == pytest.approx(round(trace_bound().hours, 1))
+    assert res.outcome.ours > paper.TRACE_TTD_HOURS * 8  # the sampled workload is far heavier than the paper's
+    assert np.isfinite(trace_bound().closed_form)
