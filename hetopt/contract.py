@@ -108,7 +108,8 @@ class Method:
         return describe_call(self.func)
 
     def accepts(self, option: str) -> bool:
-        """True when ``option`` may be passed (not fixed by the method's name, and in the signature)."""
+        """True when ``option`` may be passed: a named parameter of the function that the method's
+        name does not fix (a ``**kwargs`` catch-all does not count: it would swallow any typo)."""
         func = self.func
         while isinstance(func, partial):
             if option in (func.keywords or {}):
@@ -118,7 +119,8 @@ class Method:
             params = inspect.signature(func).parameters
         except (TypeError, ValueError):
             return False
-        return option in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+        return option in params and params[option].kind in (inspect.Parameter.KEYWORD_ONLY,
+                                                               inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
     def options(self) -> list[str]:
         """The keyword options a caller may pass (every keyword parameter the name does not fix)."""
