@@ -7,6 +7,8 @@ import time
 import numpy as np
 import pyomo.environ as pyo
 
+from ..errors import SolverError
+from ..inputs import check_choice, check_time_limit, takes_instance
 from ..solvers import solve_model
 from .evaluate import PlacementSolution, make_solution
 from .instance import PlacementInstance
@@ -59,15 +61,13 @@ def _greedy(inst: PlacementInstance, split: str) -> np.ndarray:
     return a
 
 
+@takes_instance(PlacementInstance)
 def optimus(inst: PlacementInstance) -> PlacementSolution:
     """Optimus (Peng et al., EuroSys 2018) as described in Section VI-A: greedy marginal gain with
     the dataset divided into equal parts (no load balancing); JCT evaluated with that equal split.
 
     Status FEASIBLE, no bound.
     """
-    from ..inputs import check_instance
-
-    check_instance(inst, PlacementInstance, "inst")
     t0 = time.perf_counter()
     a = _greedy(inst, "equal")
     return make_solution(inst, a, solver="optimus", split="equal", wall_time=time.perf_counter() - t0)
@@ -77,7 +77,8 @@ def optimus(inst: PlacementInstance) -> PlacementSolution:
 OPTIMUS_LB_READINGS = ("optimus_placement", "balanced_gains")
 
 
-def optimus_lb(inst: PlacementInstance, reading: str = "optimus_placement") -> PlacementSolution:
+@takes_instance(PlacementInstance)
+def optimus_lb(inst: PlacementInstance, *, reading: str = "optimus_placement") -> PlacementSolution:
     """Optimus-LB: Optimus extended with the proportional workload assignment of eqs. (10)-(12).
 
     The text does not say whether the extension changes the placement.  Two named readings:
@@ -93,16 +94,13 @@ def optimus_lb(inst: PlacementInstance, reading: str = "optimus_placement") -> P
 
     Status FEASIBLE, no bound.
     """
-    from ..inputs import check_instance
-
-    check_instance(inst, PlacementInstance, "inst")
-    if reading not in OPTIMUS_LB_READINGS:
-        raise ValueError(f"reading is {reading!r}; expected one of {OPTIMUS_LB_READINGS}")
+    check_choice(reading, "reading", OPTIMUS_LB_READINGS)
     t0 = time.perf_counter()
     a = _greedy(inst, "equal" if reading == "optimus_placement" else "proportional")
     return make_solution(inst, a, solver=f"optimus_lb[{reading}]", wall_time=time.perf_counter() - t0)
 
 
+@takes_instance(PlacementInstance)
 def build_las(inst: PlacementInstance) -> pyo.ConcreteModel:
     """LAS as an ILP over groups of identical workers: maximize min_i sum_k sigma rho / V_i^Equal.
 
@@ -129,6 +127,7 @@ def build_las(inst: PlacementInstance) -> pyo.ConcreteModel:
     return m
 
 
+@takes_instance(PlacementInstance)
 def las(inst: PlacementInstance, *, time_limit: float | None = None) -> PlacementSolution:
     """LAS (Tiresias' Least Attained Service, as used in Section IV-A), solved exactly as an ILP.
 
@@ -137,13 +136,13 @@ def las(inst: PlacementInstance, *, time_limit: float | None = None) -> Placemen
     the placement well defined).  The data are then split proportionally (load balancing after
     placement, the sequential approach the paper criticizes).  Status FEASIBLE for P1.
     """
-    from ..inputs import check_instance
-
-    check_instance(inst, PlacementInstance, "inst")
+    time_limit = check_time_limit(time_limit)
     t0 = time.perf_counter()
     m = build_las(inst)
     first = solve_model(m, "highs", time_limit=time_limit)
     zstar = first.objective
+    if zstar is None:
+        raise SolverError(f"LAS max-min ILP returned no incumbent ({first.status.value}: {first.message})")
     m.fairness.deactivate()
     m.keep_min = pyo.Constraint(expr=m.z >= zstar - 1e-9 * max(1.0, abs(zstar)))
     m.total = pyo.Objective(expr=sum(m.norm[i] for i in m.JOBS), sense=pyo.maximize)

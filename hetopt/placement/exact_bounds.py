@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..inputs import takes_instance
 from .evaluate import job_jct
 from .instance import PlacementInstance
 
@@ -82,6 +83,7 @@ def _minplus(a: np.ndarray, b: np.ndarray, length: int) -> np.ndarray:
     return out
 
 
+@takes_instance(PlacementInstance)
 def size_bounds(inst: PlacementInstance, upper: float) -> SizeBounds:
     """Worker counts and throughputs possible in an assignment with average JCT at most ``upper``.
 
@@ -121,6 +123,7 @@ def size_bounds(inst: PlacementInstance, upper: float) -> SizeBounds:
     return SizeBounds(allowed=allowed, vmin=vmin, vtop=vtop, vbot=vbot)
 
 
+@takes_instance(PlacementInstance)
 def improve_assignment(inst: PlacementInstance, assignment: np.ndarray, *, max_steps: int = 2000) -> np.ndarray:
     """Steepest-descent local search on an assignment (average JCT by the independent evaluator).
 

@@ -27,8 +27,10 @@ from collections.abc import Sequence
 import numpy as np
 import pyomo.environ as pyo
 
+from ..errors import SolverError
+from ..inputs import check_choice, check_size, takes_instance
+from .categories import check_category
 from .instance import PlacementInstance
-from .matching_market import check_category
 
 __all__ = ["build_p1", "build_p2", "build_p3", "build_p3_cvxpy", "build_p1_grouped", "add_tangent_cut", "assignment_from_model"]
 
@@ -96,6 +98,7 @@ def _add_comm_linear(m: pyo.ConcreteModel, inst: PlacementInstance, count: dict,
             doc="(6) l_i^[c] = 2 (K_i - 1) D_i / (r_i^min K_i)")
 
 
+@takes_instance(PlacementInstance)
 def build_p1(inst: PlacementInstance, form: str = "milp") -> pyo.ConcreteModel:
     """P1, eq. (8) with (8a)-(8d), per worker, with workload variables |pi_{i,k}|.
 
@@ -112,8 +115,7 @@ def build_p1(inst: PlacementInstance, form: str = "milp") -> pyo.ConcreteModel:
         Objective ``average_jct`` (8); variables ``sigma``, ``pi``, ``lp``, ``lc`` (``lc`` only with
         communication).
     """
-    if form not in ("milp", "minlp"):
-        raise ValueError(f"form is {form!r}; expected 'milp' or 'minlp'")
+    check_choice(form, "form", ("milp", "minlp"))
     S, K = inst.n_jobs, inst.n_workers
     m = _base(inst, f"P1 ({form})")
     m.sigma = pyo.Var(m.JOBS, m.WORKERS, domain=pyo.Binary, doc="sigma_{i,k} = 1 iff worker k trains job i")
@@ -176,6 +178,7 @@ def _add_comm_direct(m: pyo.ConcreteModel, inst: PlacementInstance) -> None:
                                     doc="(6) l_i^[c] = 2 (K_i - 1) D_i / (r_i^min K_i)")
 
 
+@takes_instance(PlacementInstance)
 def build_p2(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteModel:
     """P2, eqs. (16)-(17): P1 with the worker counts fixed to a category (direct form, SCIP).
 
@@ -219,6 +222,7 @@ def build_p2(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteMo
     return m
 
 
+@takes_instance(PlacementInstance)
 def build_p3(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteModel:
     """P3, eq. (18): maximize total throughput sum sigma rho for a category (a transportation ILP,
     totally unimodular, so its LP relaxation is integral).
@@ -237,6 +241,7 @@ def build_p3(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteMo
     return m
 
 
+@takes_instance(PlacementInstance)
 def build_p3_cvxpy(inst: PlacementInstance, category: Sequence[int]):
     """P3 (18) as a CVXPY LP over sigma in [0, 1]^{S x K} (exact: the constraint matrix is TU).
 
@@ -258,6 +263,7 @@ def build_p3_cvxpy(inst: PlacementInstance, category: Sequence[int]):
     return cp.Problem(cp.Maximize(cp.sum(cp.multiply(rho, sigma))), cons)
 
 
+@takes_instance(PlacementInstance)
 def build_p1_grouped(inst: PlacementInstance, computation: str = "cuts", tangent_points: int = 8,
                      cut_range: tuple[np.ndarray, np.ndarray] | None = None) -> pyo.ConcreteModel:
     """P1 over classes of identical workers, exact, for large clusters.
@@ -279,8 +285,8 @@ def build_p1_grouped(inst: PlacementInstance, computation: str = "cuts", tangent
     relabelled onto them).  This is exact: any (y, w) meeting the node capacities is realized by
     giving multi-node jobs the leftover workers of each class.
     """
-    if computation not in ("cuts", "nonlinear"):
-        raise ValueError(f"computation is {computation!r}; expected 'cuts' or 'nonlinear'")
+    check_choice(computation, "computation", ("cuts", "nonlinear"))
+    tangent_points = check_size(tangent_points, "tangent_points")
     S, K = inst.n_jobs, inst.n_workers
     labels, members = inst.worker_groups(by_node=False)
     G = len(members)
@@ -376,6 +382,7 @@ def add_tangent_cut(m: pyo.ConcreteModel, i: int, v: float) -> None:
     m.cuts.add(m.thn[i] >= 1.0 / w - (m.Vn[i] - w) / w**2)
 
 
+@takes_instance(PlacementInstance)
 def assignment_from_model(inst: PlacementInstance, m: pyo.ConcreteModel) -> np.ndarray:
     """Worker-level assignment from a solved model (``sigma`` per worker, or ``x`` per group).
 
@@ -408,5 +415,5 @@ def assignment_from_model(inst: PlacementInstance, m: pyo.ConcreteModel) -> np.n
             a[ws[pos:pos + c]] = i
             pos += c
     if (a < 0).any():
-        raise ValueError("grouped solution does not assign every worker")
+        raise SolverError("grouped solution does not assign every worker")
     return a
