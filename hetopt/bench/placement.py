@@ -9,6 +9,8 @@ Optimus-LB incumbent, and no bounds at all (64 cuts over the whole V range).
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
+from typing import Any
 
 from ..claims.placement.paper import TABLE4_5_TIMES
 from ..placement.baselines import las, optimus, optimus_lb
@@ -65,7 +67,7 @@ def bench(quick: bool = False) -> list[Table]:
     """
     K_small, K_mid, K_big, K_jps = (10, 15, 30, 50) if quick else (12, 30, 100, 300)
     tables = []
-    rows = []
+    rows: list[Sequence[Any]] = []
     for K in ([K_mid] if quick else [K_mid, K_big]):
         inst = generate_instance(4, K, seed=1)
         opt = solve_exact(inst)

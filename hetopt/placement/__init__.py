@@ -64,8 +64,8 @@ from .matching_market import (
                        sum_top,
 )
 from .model import build_p1, build_p1_grouped, build_p2, build_p3, build_p3_cvxpy
-from .sampling import job_priority, jps
 from .policies import POLICIES
+from .sampling import job_priority, jps
 from .simulator import simulate
 from .validate import (
                        CLAIMED_RATIO,

@@ -24,8 +24,9 @@ def _job_jct(inst: PlacementInstance, i: int, rho_sum: float, rho_min: float, n:
 
 
 def _greedy(inst: PlacementInstance, split: str) -> np.ndarray:
-    """Optimus' greedy: one worker per job, then repeatedly the job with the largest JCT reduction
-    gets its best free worker (highest rho_{i,k}), until every worker is placed (8c).
+    """Optimus' greedy: one worker per job, then marginal gains until every worker is placed (8c).
+
+    Repeatedly the job with the largest JCT reduction gets its best free worker (highest rho_{i,k}).
     """
     S, K = inst.n_jobs, inst.n_workers
     rho, nodes = inst.throughput, inst.nodes
@@ -49,7 +50,8 @@ def _greedy(inst: PlacementInstance, split: str) -> np.ndarray:
         take(i, int(np.flatnonzero(free)[np.argmax(rho[i, free])]))
     while free.any():
         idx = np.flatnonzero(free)
-        best_gain, best = -np.inf, None
+        best_gain = -np.inf
+        best: tuple[int, int] | None = None
         for i in range(S):
             k = int(idx[np.argmax(rho[i, idx])])
             now = _job_jct(inst, i, rsum[i], rmin[i], cnt[i], spans[i], split)
@@ -57,14 +59,18 @@ def _greedy(inst: PlacementInstance, split: str) -> np.ndarray:
                            bool(spans[i] or nodes[k] != node0[i]), split)
             if now - new > best_gain:
                 best_gain, best = now - new, (i, k)
+        if best is None:  # unreachable: a free worker always gives some job a finite gain
+            raise SolverError("Optimus' greedy found no job for a free worker")
         take(*best)
     return a
 
 
 @takes_instance(PlacementInstance)
 def optimus(inst: PlacementInstance) -> PlacementSolution:
-    """Optimus (Peng et al., EuroSys 2018) as described in Section VI-A: greedy marginal gain with
-    the dataset divided into equal parts (no load balancing); JCT evaluated with that equal split.
+    """Optimus (Peng et al., EuroSys 2018) as described in Section VI-A.
+
+    Greedy marginal gain with the dataset divided into equal parts (no load balancing); JCT
+    evaluated with that equal split.
 
     Status FEASIBLE, no bound.
     """

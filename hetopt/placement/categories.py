@@ -18,7 +18,10 @@ from ..errors import ArgumentError, SizeLimitError
 from ..inputs import takes_instance
 from .instance import PlacementInstance
 
-__all__ = ["check_category", "MAX_CATEGORIES", "HAS_MAX_CATEGORIES", "check_category_count", "categories", "iter_categories", "n_categories", "category_at", "category_index"]
+#: A category (K_1, ..., K_S): a sequence or an array of worker counts, one per job.
+Category = Sequence[int] | np.ndarray
+
+__all__ = ["Category", "check_category", "MAX_CATEGORIES", "HAS_MAX_CATEGORIES", "check_category_count", "categories", "iter_categories", "n_categories", "category_at", "category_index"]
 
 
 def _check(n_jobs: int, n_workers: int) -> None:
@@ -131,7 +134,7 @@ def category_index(category: tuple[int, ...] | list[int]) -> int:
 
 
 @takes_instance(PlacementInstance)
-def check_category(inst: PlacementInstance, category: Sequence[int]) -> np.ndarray:
+def check_category(inst: PlacementInstance, category: Category) -> np.ndarray:
     """Validate a category (K_1, ..., K_S) of ``inst``: S positive integers summing to K (8c).
 
     Raises

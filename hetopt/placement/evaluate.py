@@ -178,6 +178,7 @@ class PlacementSolution(Solution):
         Method-specific info (iterations, categories examined, P3 route, ...).
     """
 
+    objective: float
     assignment: np.ndarray
     average_jct: float
     jct: np.ndarray
@@ -228,6 +229,7 @@ class PlacementSimulation(Solution):
         each placed job, in the order of ``placed``).
     """
 
+    objective: float
     policy: str = ""
     completion: np.ndarray = field(default_factory=lambda: np.zeros(0))
     average_jct: float = float("nan")

@@ -21,8 +21,7 @@ import numpy as np
 import pyomo.environ as pyo
 
 from ..errors import ArgumentError, SizeLimitError, SolverError
-from ..inputs import (check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit,
-                      takes_instance)
+from ..inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
 from ..result import OPTIMAL_RTOL, Solution, Status, relative_gap
 from ..solvers import solve_model
 from .baselines import optimus_lb
@@ -107,9 +106,9 @@ def solve_exact(inst: PlacementInstance, *, solver: str = "highs", time_limit: f
     """
     solver = check_choice(solver, "solver", SOLVERS)
     time_limit = check_time_limit(time_limit)
-    if rel_gap is None:
+    gap_stop = check_gap(rel_gap)
+    if gap_stop is None:
         raise ArgumentError("rel_gap is None; expected a relative gap in [0, 1)")
-    rel_gap = float(check_gap(rel_gap))
     threads = check_threads(threads)
     max_iterations = check_size(max_iterations, "max_iterations")
     tangent_points = check_size(tangent_points, "tangent_points")
@@ -118,7 +117,7 @@ def solve_exact(inst: PlacementInstance, *, solver: str = "highs", time_limit: f
     t0 = time.perf_counter()
     if solver == "scip":
         return _solve_scip(inst, time_limit=time_limit, threads=threads, t0=t0)
-    return _solve_outer_approximation(inst, _OAOptions(rel_gap, max_iterations, tangent_points, prune, improve,
+    return _solve_outer_approximation(inst, _OAOptions(gap_stop, max_iterations, tangent_points, prune, improve,
                                                        neighbour_cuts), time_limit=time_limit, threads=threads, t0=t0)
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -125,8 +125,9 @@ def gavel_simulation(inst: PlacementInstance, *, scale_factor: Any = None, round
             mech.reset(t, dict(zip(active.tolist(), max_min_fairness(thr[active], sf[active], cap), strict=True)))
         place = mech.schedule({int(i): thr[i] for i in active}, {int(i): int(sf[i]) for i in active}, cap)
         used = np.zeros(len(labels), dtype=bool)
-        placed, workers = [], []
-        for i, r in sorted(place.items()):
+        placed: list[tuple[int, int]] = []
+        workers: list[list[int]] = []
+        for i, r in sorted((int(cast(int, job)), int(kind)) for job, kind in place.items()):  # keys: the ints passed
             free = [int(k) for k in members[r] if not used[k]][: sf[i]]
             used[free] = True
             jct = _jct_on(inst, i, np.array(free))
@@ -137,7 +138,7 @@ def gavel_simulation(inst: PlacementInstance, *, scale_factor: Any = None, round
             else:
                 remaining[i] -= round_length / jct
                 mech.record(i, r, round_length)
-            placed.append((int(i), int(r)))
+            placed.append((i, r))
             workers.append(free)
         events.append({"time": t, "placed": placed, "workers": workers})
         t += round_length

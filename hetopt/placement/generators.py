@@ -50,7 +50,7 @@ INTER_NODE_RATE = 10e9 / 8
 GPU_TYPES = ("v100", "p100", "k80")
 
 #: Table III (model, dataset size, epochs) with the throughput proxy and model size used here.
-TABLE_III = {
+TABLE_III: dict[str, dict[str, Any]] = {
     "ResNet101": {"dataset": "CIFAR-10", "dataset_size": 50_000, "epochs": 200, "gavel_job": "ResNet-50 (batch size 64)",
                   "batch": 64, "parameters": 44.5e6},
     "ResNet18": {"dataset": "Tiny ImageNet", "dataset_size": 100_000, "epochs": 200, "gavel_job": "ResNet-18 (batch size 64)",
@@ -99,8 +99,9 @@ PAPER_HETEROGENEITY = 1.15
 
 
 def paper_throughputs(model: str) -> np.ndarray:
-    """Samples/s of a Table III model on (V100, P100, T4) in the ``"paper"`` setting (before the
-    heterogeneity knob): the paper's published values where given, Gavel-derived otherwise.
+    """Samples/s of a Table III model on (V100, P100, T4) in the ``"paper"`` setting.
+
+    Before the heterogeneity knob: the paper's published values where given, Gavel-derived otherwise.
     """
     if model not in TABLE_III:
         raise ArgumentError(f"model is {model!r}; expected one of {list(TABLE_III)}")
@@ -231,13 +232,13 @@ def generate_instance(n_jobs: int = 4, n_workers: int = 15, *, seed: Any = None,
     for j in jobs:
         counts[j] = counts.get(j, 0) + 1
         job_names.append(j if jobs.count(j) == 1 else f"{j}#{counts[j]}")
-    kw = {}
+    comm: dict[str, Any] = {}
     if communication:
-        kw = dict(model_size=sizes, worker_node=(np.arange(n_workers) // gpus_per_node).tolist(),
-                  intra_node_rate=INTRA_NODE_RATE, inter_node_rate=INTER_NODE_RATE)
-    return PlacementInstance(throughput=rho, dataset_size=[TABLE_III[j]["dataset_size"] for j in jobs],
-                             epochs=[TABLE_III[j]["epochs"] for j in jobs], job_names=job_names,
-                             worker_names=[f"{gpu_types[t]}-{k}" for k, t in enumerate(types)], **kw)
+        comm = {"model_size": np.asarray(sizes), "worker_node": np.arange(n_workers) // gpus_per_node,
+                "intra_node_rate": INTRA_NODE_RATE, "inter_node_rate": INTER_NODE_RATE}
+    return PlacementInstance(throughput=rho, dataset_size=np.asarray([TABLE_III[j]["dataset_size"] for j in jobs]),
+                             epochs=np.asarray([TABLE_III[j]["epochs"] for j in jobs]), job_names=tuple(job_names),
+                             worker_names=tuple(f"{gpu_types[t]}-{k}" for k, t in enumerate(types)), **comm)
 
 
 @takes_instance(PlacementInstance)

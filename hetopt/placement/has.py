@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 import numpy as np
 
 from ..inputs import check_choice, check_size, takes_instance
 from ..result import Status
-from .categories import HAS_MAX_CATEGORIES, check_category_count, iter_categories
+from .categories import HAS_MAX_CATEGORIES, Category, check_category_count, iter_categories
 from .evaluate import PlacementSolution, average_jct, make_solution
 from .instance import PlacementInstance
 from .matching_market import solve_category
@@ -21,7 +21,7 @@ MARKETS = ("assignment", "auction")
 
 
 @takes_instance(PlacementInstance)
-def evaluate_categories(inst: PlacementInstance, cats: Iterable[Sequence[int]], *, market: str = "auction",
+def evaluate_categories(inst: PlacementInstance, cats: Iterable[Category], *, market: str = "auction",
                         order: np.ndarray | None = None) -> list[tuple[tuple[int, ...], np.ndarray, float]]:
     """Run the P3 step of Algorithm 2 on each category; return (category, assignment, avg JCT).
 

@@ -7,7 +7,7 @@ from functools import partial
 import pyomo.environ as pyo
 
 from ..contract import Kind, Method
-from ..inputs import check_seed, check_size, takes_instance
+from ..inputs import check_size, takes_instance
 from ..report import Table
 from .baselines import las, optimus, optimus_lb
 from .checker import check_schedule
@@ -39,9 +39,7 @@ def validate(n: int = 20, *, seed: int = 0) -> Table:
 
     On ``n`` distinct instances of the paper setting (throughput noise 10 % per seed).
     """
-    n = check_size(n, "n")
-    seed = check_seed(seed)
-    return gap_report(n=n, seed=seed)
+    return gap_report(n=check_size(n, "n"), seed=check_size(seed, "seed", minimum=0))
 
 
 @takes_instance(PlacementInstance)

@@ -21,8 +21,8 @@ every category (the paper's initialization).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import networkx as nx
@@ -35,7 +35,7 @@ from ..errors import ArgumentError, SolverError
 from ..inputs import check_choice, check_flag, check_positive, check_size, takes_instance
 from ..result import Status
 from ..solvers import solve_model
-from .categories import check_category
+from .categories import Category, check_category
 from .instance import PlacementInstance
 from .model import build_p3
 
@@ -78,7 +78,7 @@ def _tolerance(gamma: np.ndarray) -> float:
     return 1e-9 * max(1.0, float(np.max(np.abs(gamma))))
 
 
-def preferred_graph(gamma: np.ndarray, category: Sequence[int], *, ties: bool = True) -> nx.Graph:
+def preferred_graph(gamma: np.ndarray, category: Category, *, ties: bool = True) -> nx.Graph:
     """The preferred graph G of job valuations Gamma (lines 3 and 13 of Algorithm 2).
 
     Nodes are ``("job", i)`` (``bipartite=0``, attribute ``demand`` = K_i) and ``("worker", k)``
@@ -108,8 +108,9 @@ def preferred_graph(gamma: np.ndarray, category: Sequence[int], *, ties: bool = 
 
 
 def _alternating_reach(free: list, neighbors, match: dict) -> tuple[set, set]:
-    """Slots and workers reachable from the unmatched slots ``free`` by alternating paths
-    (any edge from a slot, the matching edge from a worker): the Hall violator of Koenig's proof.
+    """Slots and workers reachable from the unmatched slots ``free`` by alternating paths.
+
+    Any edge from a slot, the matching edge from a worker: the Hall violator of Koenig's proof.
     """
     seen_slots, seen_workers, stack = set(free), set(), list(free)
     while stack:
@@ -195,7 +196,7 @@ class MarketResult:
 
 
 @takes_instance(PlacementInstance)
-def theorem1_steps(inst: PlacementInstance, category: Sequence[int], unit: float = 1.0) -> int:
+def theorem1_steps(inst: PlacementInstance, category: Category, unit: float = 1.0) -> int:
     """The step bound of Theorem 1, P_max / unit with P_max = sum_i sum_top(rho_i, K_i) (eq. (28))."""
     cat = np.asarray(category, dtype=int)
     pmax = sum(sum_top(inst.throughput[i], int(cat[i])) for i in range(inst.n_jobs))
@@ -209,6 +210,11 @@ def _loss(gamma_i: np.ndarray, k: int, n: int, tol: float) -> float:
         return float(gamma_i[k])
     nth = np.partition(others, len(others) - n)[len(others) - n]  # n-th largest without k
     return max(0.0, float(gamma_i[k] - nth)) if gamma_i[k] >= nth - tol else 0.0
+
+
+def _preferred(pref: np.ndarray, slot_job: np.ndarray, s: int) -> list[int]:
+    """The workers slot ``s`` prefers (those of its job's row of ``pref``)."""
+    return np.flatnonzero(pref[slot_job[s]]).tolist()
 
 
 def _dgs_market(rho: np.ndarray, cat: np.ndarray, tol: float, limit: int, trace: bool):
@@ -238,7 +244,7 @@ def _dgs_market(rho: np.ndarray, cat: np.ndarray, tol: float, limit: int, trace:
         if step == limit:
             break
         worker_to_slot = {int(w): s for s, w in enumerate(slot_to_worker) if w >= 0}
-        seen_s, seen_w = _alternating_reach(free, lambda s: np.flatnonzero(pref[slot_job[s]]).tolist(), worker_to_slot)
+        seen_s, seen_w = _alternating_reach(free, partial(_preferred, pref, slot_job), worker_to_slot)
         raised = np.array(sorted(seen_w))
         jobs = sorted({int(slot_job[s_]) for s_ in seen_s})
         outside = np.setdiff1d(np.arange(K), raised)
@@ -251,7 +257,7 @@ def _dgs_market(rho: np.ndarray, cat: np.ndarray, tol: float, limit: int, trace:
 
 
 @takes_instance(PlacementInstance)
-def matching_market(inst: PlacementInstance, category: Sequence[int], *, rule: str = "dgs", unit: float = 1.0,
+def matching_market(inst: PlacementInstance, category: Category, *, rule: str = "dgs", unit: float = 1.0,
                     ties: bool = True, max_iter: int | None = None, trace: bool = False) -> MarketResult:
     """Algorithm 2's pricing (lines 2-16) for one feasible solution category.
 
@@ -341,7 +347,7 @@ def matching_market(inst: PlacementInstance, category: Sequence[int], *, rule: s
 
 
 @takes_instance(PlacementInstance)
-def p3_assignment(inst: PlacementInstance, category: Sequence[int]) -> np.ndarray:
+def p3_assignment(inst: PlacementInstance, category: Category) -> np.ndarray:
     """A P3 optimum (eq. (18)) by the Hungarian algorithm on job slots x workers.
 
     Job i is expanded into K_i identical slots; ``scipy.optimize.linear_sum_assignment``
@@ -363,18 +369,18 @@ def p3_assignment(inst: PlacementInstance, category: Sequence[int]) -> np.ndarra
 
 
 @takes_instance(PlacementInstance)
-def p3_optimum(inst: PlacementInstance, category: Sequence[int], *, solver: str = "highs") -> tuple[float, np.ndarray]:
+def p3_optimum(inst: PlacementInstance, category: Category, *, solver: str = "highs") -> tuple[float, np.ndarray]:
     """P3 solved with its model (:func:`~hetopt.placement.model.build_p3`); returns (value, assignment)."""
     m = build_p3(inst, category)
     sol = solve_model(m, solver=solver)
-    if sol.status is not Status.OPTIMAL:
+    if sol.status is not Status.OPTIMAL or sol.objective is None:
         raise SolverError(f"P3 was not solved to optimality: {sol.status.value}")
     sig = np.array([[m.sigma[i, k].value for k in m.WORKERS] for i in m.JOBS])
     return float(sol.objective), np.argmax(sig, axis=0)
 
 
 @takes_instance(PlacementInstance)
-def solve_category(inst: PlacementInstance, category: Sequence[int], *, market: str = "auction") -> np.ndarray:
+def solve_category(inst: PlacementInstance, category: Category, *, market: str = "auction") -> np.ndarray:
     """The assignment Algorithm 2 keeps for one category: a P3 optimum by ``market`` ("auction" or "assignment")."""
     if market == "auction":
         return matching_market(inst, category).assignment

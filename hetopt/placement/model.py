@@ -22,14 +22,12 @@ represented by tangent cuts added by outer approximation (HiGHS).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import pyomo.environ as pyo
 
-from ..errors import SolverError
+from ..errors import InstanceError, SolverError
 from ..inputs import check_choice, check_size, takes_instance
-from .categories import check_category
+from .categories import Category, check_category
 from .instance import PlacementInstance
 
 __all__ = ["build_p1", "build_p2", "build_p3", "build_p3_cvxpy", "build_p1_grouped", "add_tangent_cut", "assignment_from_model"]
@@ -71,9 +69,9 @@ def _add_comm_linear(m: pyo.ConcreteModel, inst: PlacementInstance, count: dict,
                                    doc="(6) K_i takes exactly one value")
     m.size_count = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(n * m.size[i, n] for n in m.SIZES) == count[i],
                                   doc="(6) K_i = sum_k sigma_{i,k}")
-    inv_intra = 1.0 / inst.intra_node_rate
+    inv_intra = float(inst.inverse_rate(False))
     if inst.multi_node:
-        inv_inter = 1.0 / inst.inter_node_rate
+        inv_inter = float(inst.inverse_rate(True))
         if uses_node is not None:
             nodes = sorted(set(int(h) for h in inst.nodes))
             m.NODES = pyo.Set(initialize=nodes, doc="nodes")
@@ -164,6 +162,8 @@ def _add_comm_direct(m: pyo.ConcreteModel, inst: PlacementInstance) -> None:
     """(5)-(6) in direct form: r_i^min as a variable bounded by every selected pair's rate."""
     intra = inst.intra_node_rate
     inter = inst.inter_node_rate if inst.multi_node else intra
+    if intra is None or inter is None:  # unreachable: the instance requires the rates with communication
+        raise InstanceError("intra_node_rate and inter_node_rate are required when model_size is given")
     K = inst.n_workers
     m.r_min = pyo.Var(m.JOBS, bounds=(inter, intra), doc="r_i^min: bottleneck rate of job i's ring")
     m.bottleneck = pyo.ConstraintList(doc="(5) r_i^min = min over selected worker pairs of r_{k,k'}")
@@ -179,7 +179,7 @@ def _add_comm_direct(m: pyo.ConcreteModel, inst: PlacementInstance) -> None:
 
 
 @takes_instance(PlacementInstance)
-def build_p2(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteModel:
+def build_p2(inst: PlacementInstance, category: Category) -> pyo.ConcreteModel:
     """P2, eqs. (16)-(17): P1 with the worker counts fixed to a category (direct form, SCIP).
 
     The computation latency |Pi_i| / sum_k sigma rho of (16) is the nonlinear constraint
@@ -201,9 +201,9 @@ def build_p2(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteMo
                                    doc="(16) l_i^[p] = |Pi_i| / sum_k sigma_{i,k} rho_{i,k} (in units of tau_i)")
     comm_terms = {i: 0.0 for i in range(S)}
     if inst.has_communication:
-        inv_intra = 1.0 / inst.intra_node_rate
+        inv_intra = float(inst.inverse_rate(False))
         if inst.multi_node:
-            inv_inter = 1.0 / inst.inter_node_rate
+            inv_inter = float(inst.inverse_rate(True))
             nodes = sorted(set(int(h) for h in inst.nodes))
             m.NODES = pyo.Set(initialize=nodes)
             m.home = pyo.Var(m.JOBS, m.NODES, domain=pyo.Binary, doc="home node of job i")
@@ -212,20 +212,21 @@ def build_p2(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteMo
             m.bottleneck = pyo.Constraint(m.JOBS, m.WORKERS, rule=lambda m, i, k: m.sigma[i, k] <= m.home[i, int(inst.nodes[k])] + m.spans[i],
                                           doc="(5) r_i^min is the inter-node rate if job i leaves its home node")
             for i in range(S):
-                c = 2 * inst.model_size[i] * (cat[i] - 1) / cat[i]
+                c = inst.comm_coefficient[i] * (cat[i] - 1) / cat[i]
                 comm_terms[i] = c * (inv_intra + (inv_inter - inv_intra) * m.spans[i])
         else:
             for i in range(S):
-                comm_terms[i] = 2 * inst.model_size[i] * (cat[i] - 1) / cat[i] * inv_intra
+                comm_terms[i] = inst.comm_coefficient[i] * (cat[i] - 1) / cat[i] * inv_intra
     m.average_jct = pyo.Objective(expr=sum(m.T[i] * (comm_terms[i] + m.lp[i]) for i in m.JOBS) / S, sense=pyo.minimize,
                               doc="(16) average JCT of the category")
     return m
 
 
 @takes_instance(PlacementInstance)
-def build_p3(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteModel:
-    """P3, eq. (18): maximize total throughput sum sigma rho for a category (a transportation ILP,
-    totally unimodular, so its LP relaxation is integral).
+def build_p3(inst: PlacementInstance, category: Category) -> pyo.ConcreteModel:
+    """P3, eq. (18): maximize total throughput sum sigma rho for a category.
+
+    A transportation ILP, totally unimodular, so its LP relaxation is integral.
     """
     cat = check_category(inst, category)
     S = inst.n_jobs
@@ -242,7 +243,7 @@ def build_p3(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteMo
 
 
 @takes_instance(PlacementInstance)
-def build_p3_cvxpy(inst: PlacementInstance, category: Sequence[int]):
+def build_p3_cvxpy(inst: PlacementInstance, category: Category):
     """P3 (18) as a CVXPY LP over sigma in [0, 1]^{S x K} (exact: the constraint matrix is TU).
 
     Constraints are labelled with their equation numbers; ``rho`` is a ``cp.Parameter`` so the
@@ -368,7 +369,7 @@ def _add_node_modes(m: pyo.ConcreteModel, inst: PlacementInstance, labels: np.nd
     m.symmetry = pyo.ConstraintList(doc="order identical candidate home nodes (symmetry breaking)")
     for hs in by_comp.values():
         hs = hs[:S]
-        for a, b in zip(hs, hs[1:]):
+        for a, b in zip(hs, hs[1:], strict=False):
             m.symmetry.add(sum(2**i * m.home[i, a] for i in range(S)) >= sum(2**i * m.home[i, b] for i in range(S)))
 
 

@@ -10,8 +10,20 @@ from hetopt import claims as ledger
 from hetopt.cli import main
 from hetopt.data import load_json
 from hetopt.errors import ArgumentError
-from hetopt.placement import (PlacementInstance, TABLE_III, exhaustive, gap_report, generate_instance, has,
-                              heterogeneity_degree, instance_key, jps, optimus, optimus_lb, solve_exact)
+from hetopt.placement import (
+    TABLE_III,
+    PlacementInstance,
+    exhaustive,
+    gap_report,
+    generate_instance,
+    has,
+    heterogeneity_degree,
+    instance_key,
+    jps,
+    optimus,
+    optimus_lb,
+    solve_exact,
+)
 
 
 def eq35(rho):

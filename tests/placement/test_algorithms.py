@@ -6,9 +6,23 @@ import pytest
 
 from hetopt import ArgumentError, Status
 from hetopt.data import load_json
-from hetopt.placement import (PlacementInstance, PlacementSimulation, average_jct, check_schedule, generate_instance, has,
-                              job_priority, jps, las, n_categories, optimus, optimus_lb, perturb_throughput, simulate,
-                              solve_exact)
+from hetopt.placement import (
+    PlacementInstance,
+    PlacementSimulation,
+    average_jct,
+    check_schedule,
+    generate_instance,
+    has,
+    job_priority,
+    jps,
+    las,
+    n_categories,
+    optimus,
+    optimus_lb,
+    perturb_throughput,
+    simulate,
+    solve_exact,
+)
 from hetopt.placement.generators import INTER_NODE_RATE, INTRA_NODE_RATE
 
 from .conftest import random_instance

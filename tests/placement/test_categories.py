@@ -1,7 +1,8 @@
 from math import comb
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hetopt import ArgumentError
 from hetopt.placement import categories, category_at, category_index, n_categories

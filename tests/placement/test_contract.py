@@ -7,8 +7,21 @@ import pytest
 
 import hetopt
 from hetopt import ArgumentError
-from hetopt.placement import (CLAIMED_RATIO, KIND, POLICIES, GavelPolicy, PlacementSimulation, PlacementSolution,
-                              check_schedule, generate_instance, has, ratio_sweep, simulate, solve_exact, validate_ratio)
+from hetopt.placement import (
+    CLAIMED_RATIO,
+    KIND,
+    POLICIES,
+    GavelPolicy,
+    PlacementSimulation,
+    PlacementSolution,
+    check_schedule,
+    generate_instance,
+    has,
+    ratio_sweep,
+    simulate,
+    solve_exact,
+    validate_ratio,
+)
 from hetopt.result import Certificate
 from hetopt.validate import SweepResults
 
@@ -104,3 +117,14 @@ def test_public_functions_refuse_non_instances():
     for func in (solve_exact, has, simulate, validate_ratio, check_schedule):
         with pytest.raises(ArgumentError, match="PlacementInstance"):
             func({"kind": "placement"}, "has") if func in (simulate, check_schedule) else func(None)
+
+
+@pytest.mark.parametrize("name", ["liu2024_table2", "liu2024_p3_trap", "liu2024_has_gap", "liu2024_auction_cycle"])
+def test_bundled_instances_reach_their_expected_values(name):
+    from hetopt.data import load_json
+
+    inst, expected = hetopt.load_instance(name), load_json(name)["expected"]
+    assert {"exact", "exact_scip"} <= set(expected)
+    for method, value in expected.items():
+        sol = KIND.method(method)(inst)
+        assert sol.status == "optimal" and sol.objective == pytest.approx(value, rel=1e-9), method

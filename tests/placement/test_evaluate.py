@@ -1,10 +1,18 @@
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hetopt import ArgumentError
-from hetopt.placement import (PlacementInstance, average_jct, equal_share_jct, fairness, heterogeneity_degree, job_metrics,
-                              worker_samples)
+from hetopt.placement import (
+    PlacementInstance,
+    average_jct,
+    equal_share_jct,
+    fairness,
+    heterogeneity_degree,
+    job_metrics,
+    worker_samples,
+)
 
 
 def test_table2_numbers_by_hand(table2):

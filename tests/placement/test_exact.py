@@ -4,8 +4,20 @@ import numpy as np
 import pytest
 
 from hetopt import ArgumentError, SizeLimitError, Status, solve_model
-from hetopt.placement import (PlacementInstance, average_jct, build_p1, build_p2, exhaustive, generate_instance, has, jps, las,
-                              optimus, optimus_lb, solve_exact)
+from hetopt.placement import (
+    PlacementInstance,
+    average_jct,
+    build_p1,
+    build_p2,
+    exhaustive,
+    generate_instance,
+    has,
+    jps,
+    las,
+    optimus,
+    optimus_lb,
+    solve_exact,
+)
 
 from .conftest import random_instance
 

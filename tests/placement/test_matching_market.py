@@ -3,8 +3,17 @@ import pytest
 
 from hetopt import ArgumentError, SolverError, solve_problem
 from hetopt.data import load_json
-from hetopt.placement import (PlacementInstance, build_p3_cvxpy, categories, constricted_set, matching_market, p3_assignment,
-                              p3_optimum, preferred_graph, sum_top)
+from hetopt.placement import (
+    PlacementInstance,
+    build_p3_cvxpy,
+    categories,
+    constricted_set,
+    matching_market,
+    p3_assignment,
+    p3_optimum,
+    preferred_graph,
+    sum_top,
+)
 
 from .conftest import random_instance
 

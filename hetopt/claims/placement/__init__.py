@@ -1,6 +1,7 @@
-"""Claims of Liu et al., "Sampling-Based Multi-Job Placement for Heterogeneous Deep Learning
-Clusters", IEEE TPDS 35(6), 2024 (``hetopt.placement``).
+"""Claims of Liu et al., "Sampling-Based Multi-Job Placement for Heterogeneous DL Clusters", TPDS 2024.
 
+The paper: IEEE TPDS 35(6), 2024 (``hetopt.placement``); its printed numbers are in
+:mod:`hetopt.claims.placement.paper`.
 Every check recomputes our number with the package and decides the verdict from the experiment.
 The Section VI workload is ``generate_instance(..., setting="paper")`` (V100/P100/T4, first four
 Table III jobs, H = 1.15); see :mod:`hetopt.placement.generators` for its sources.
