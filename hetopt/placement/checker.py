@@ -42,7 +42,8 @@ def check_schedule(inst: PlacementInstance, sol: Any, *, split: str | None = Non
         the recomputed ones), the raw assignment (the job of every worker), or a run of
         :func:`~hetopt.placement.simulate` (its events are replayed).
     split : {"proportional", "equal"}, optional
-        Data split of eq. (12); default the solution's own ``split``, else "proportional".
+        Data split of eq. (12); default the solution's own ``split``, else "proportional" (not for a
+        simulation, whose progress rates use the proportional split).
 
     Returns
     -------
@@ -53,6 +54,9 @@ def check_schedule(inst: PlacementInstance, sol: Any, *, split: str | None = Non
         per-job JCTs (the completion times for a simulation).
     """
     if hasattr(sol, "events") and hasattr(sol, "completion"):
+        if split is not None:
+            raise ArgumentError(f"split is {split!r}; a simulation is checked with the proportional split of its "
+                                "policies (leave split unset)")
         return _check_simulation(inst, sol)
     assignment = getattr(sol, "assignment", sol)
     split = check_choice(split or getattr(sol, "split", "proportional"), "split", SPLITS)

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, ScheduleViolation
 from ..inputs import check_flag, takes_instance
 from .evaluate import PlacementSimulation, job_jct, simulation_result
 from .gavel_baseline import GavelPolicy
@@ -59,7 +59,13 @@ def _reset_run(inst: PlacementInstance, name: str, policy: Any, reset_on_complet
     while active:
         sub = inst.subset(active, epochs=inst.epochs[active] * remaining[active])
         sol = policy(sub)
-        jct = job_jct(sub, sol.assignment)  # time to finish the remaining work at this placement
+        if not hasattr(sol, "assignment"):
+            raise ArgumentError(f"policy {name!r} returned a {type(sol).__name__}; a placement policy returns a "
+                                "PlacementSolution (make_solution(inst, assignment, solver=...))")
+        try:
+            jct = job_jct(sub, sol.assignment)  # time to finish the remaining work at this placement
+        except ArgumentError as exc:
+            raise ScheduleViolation(f"policy {name!r} at t={t:g} s (jobs {active}): {exc}") from None
         events.append({"time": t, "jobs": list(active), "assignment": [active[j] for j in sol.assignment]})
         if not reset_on_completion:
             for j, i in enumerate(active):
@@ -113,6 +119,8 @@ def simulate(inst: PlacementInstance, policy: Any, *, reset_on_completion: bool 
     ------
     ArgumentError
         An unknown policy name, a Gavel option for another policy, or a bad option value.
+    ScheduleViolation
+        A placement policy returned an assignment that breaks (8b)-(8d) (a job without a worker, a bad index).
     """
     reset_on_completion = check_flag(reset_on_completion, "reset_on_completion")
     options = {k: v for k, v in zip(GAVEL_OPTIONS, (scale_factor, round_length, recompute_interval, max_rounds),

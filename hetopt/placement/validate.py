@@ -197,6 +197,8 @@ def gap_report(n: int = 20, *, seed: int = 0, n_jobs: int = 4, n_workers: int = 
     many distinct instances were averaged.  ``epsilon`` (default 10 %) perturbs every job's
     per-type throughputs by seed, so the paper setting gives ``n`` distinct instances.
     """
+    n = check_size(n, "n")
+    seed = check_size(seed, "seed", minimum=0)
     make = partial(_make, n_jobs=n_jobs, n_workers=n_workers, communication=communication, setting=setting, epsilon=epsilon)
     seen: dict[str, int] = {}
     for s in range(seed, seed + n):

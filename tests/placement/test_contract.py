@@ -68,6 +68,26 @@ def test_one_policy_registry_feeds_the_methods():
         KIND.method("simulate_has")(inst, round_length=60.0)
 
 
+def test_a_policy_that_breaks_8b_is_a_schedule_violation():
+    from hetopt.errors import ScheduleViolation
+    from hetopt.placement import make_solution
+
+    inst = generate_instance(3, 9, seed=2)
+
+    def starve(i):  # every worker to job 0 would leave the others without one: make_solution refuses it,
+        sol = has(i)  # so the lie is built by hand on a valid solution
+        return type(sol).from_dict(sol.to_dict() | {"assignment": [0] * i.n_workers})
+
+    with pytest.raises(ScheduleViolation, match="job 1 gets no worker"):
+        simulate(inst, starve)
+    with pytest.raises(ArgumentError, match="PlacementSolution"):
+        simulate(inst, lambda i: [0, 1, 2] * 3)
+    assert simulate(inst, lambda i: make_solution(i, has(i).assignment, solver="mine")).objective == pytest.approx(
+        simulate(inst, "has").objective)
+    with pytest.raises(ArgumentError, match="split"):
+        check_schedule(inst, simulate(inst, "has"), split="equal")
+
+
 def test_validate_ratio_on_table2_fails_the_claimed_ratio(table2):
     """Table II itself: HAS is 6.0 % above the optimum (the paper prints it), beyond the 2.04 % of Fig. 9."""
     cert = validate_ratio(table2, method="has")
