@@ -427,7 +427,7 @@ CLAIMS: list[Claim] = [
     _c("liu2024.fig17.has_vs_gavel", "Section VI-B2, Fig. 17",
        "Against Gavel, HAS with reset events lowers the average JCT by 21.2 % and the makespan by 71.3 %", "21.2 %; 71.3 %", DM,
        "HAS (reset) beats Gavel (scale factor 5, one GPU type per job per round) in JCT and makespan at every H tried, by about "
-       "7-11 % and 29-32 %. The paper's Gavel configuration (round length, throughputs) is not published; only the direction "
+       "5-6 % and 27 % (H 1.15-2). The paper's Gavel configuration (round length, throughputs) is not published; only the direction "
        "compares.", _fig17_gavel, cost="slow"),
 ]
 
