@@ -6,7 +6,8 @@ Ring-AllReduce communication.  This subpackage has the instance, an independent 
 models P1-P3 (Pyomo, CVXPY), certified optima (:func:`solve_exact`, :func:`exhaustive`), the
 paper's algorithms (Algorithm 1 :func:`categories`, Algorithm 2 :func:`matching_market` and
 :func:`has`, Algorithm 3 :func:`jps`), the baselines of Section VI, a reset-event simulator,
-generators and validators.
+generators, validators (:func:`validate_ratio`, :func:`ratio_sweep`) and :data:`POLICIES`, the one
+policy registry of :func:`simulate` and of the kind's ``simulate_*`` methods.
 
 References
 ----------
@@ -25,9 +26,10 @@ Examples
 """
 
 from .baselines import build_las, las, optimus, optimus_lb
-from .categories import categories, category_at, category_index, iter_categories, n_categories
+from .categories import categories, category_at, category_index, check_category, iter_categories, n_categories
 from .checker import check_schedule
 from .evaluate import (
+                       PlacementSimulation,
                        PlacementSolution,
                        average_jct,
                        check_assignment,
@@ -40,6 +42,7 @@ from .evaluate import (
                        worker_samples,
 )
 from .exact import exhaustive, solve_exact
+from .gavel_baseline import GavelPolicy, gavel_simulation
 from .generators import (
                        TABLE_III,
                        generate_instance,
@@ -61,9 +64,18 @@ from .matching_market import (
                        sum_top,
 )
 from .model import build_p1, build_p1_grouped, build_p2, build_p3, build_p3_cvxpy
+from .policies import POLICIES
 from .sampling import job_priority, jps
-from .simulator import SimulationResult, simulate
-from .validate import evaluate_methods, gap_report, instance_key, reset_report
+from .simulator import simulate
+from .validate import (
+                       CLAIMED_RATIO,
+                       evaluate_methods,
+                       gap_report,
+                       instance_key,
+                       ratio_sweep,
+                       reset_report,
+                       validate_ratio,
+)
 
 __all__ = [
     "KIND",
@@ -72,11 +84,12 @@ __all__ = [
     "equal_share_jct", "heterogeneity_degree", "check_assignment", "make_solution",
     "build_p1", "build_p1_grouped", "build_p2", "build_p3", "build_p3_cvxpy",
     "solve_exact", "exhaustive",
-    "categories", "iter_categories", "n_categories", "category_at", "category_index",
+    "categories", "check_category", "iter_categories", "n_categories", "category_at", "category_index",
     "preferred_graph", "constricted_set", "sum_top", "matching_market", "MarketResult", "p3_assignment", "p3_optimum",
     "has", "jps", "job_priority",
     "optimus", "optimus_lb", "las", "build_las",
-    "simulate", "SimulationResult",
+    "simulate", "PlacementSimulation", "POLICIES", "GavelPolicy", "gavel_simulation",
     "generate_instance", "job_throughputs", "paper_throughputs", "scale_heterogeneity", "perturb_throughput", "TABLE_III",
+    "validate_ratio", "ratio_sweep", "CLAIMED_RATIO",
     "gap_report", "evaluate_methods", "reset_report", "instance_key",
 ]

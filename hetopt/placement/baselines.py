@@ -7,6 +7,8 @@ import time
 import numpy as np
 import pyomo.environ as pyo
 
+from ..errors import SolverError
+from ..inputs import check_choice, check_time_limit, takes_instance
 from ..solvers import solve_model
 from .evaluate import PlacementSolution, make_solution
 from .instance import PlacementInstance
@@ -22,8 +24,9 @@ def _job_jct(inst: PlacementInstance, i: int, rho_sum: float, rho_min: float, n:
 
 
 def _greedy(inst: PlacementInstance, split: str) -> np.ndarray:
-    """Optimus' greedy: one worker per job, then repeatedly the job with the largest JCT reduction
-    gets its best free worker (highest rho_{i,k}), until every worker is placed (8c).
+    """Optimus' greedy: one worker per job, then marginal gains until every worker is placed (8c).
+
+    Repeatedly the job with the largest JCT reduction gets its best free worker (highest rho_{i,k}).
     """
     S, K = inst.n_jobs, inst.n_workers
     rho, nodes = inst.throughput, inst.nodes
@@ -47,7 +50,8 @@ def _greedy(inst: PlacementInstance, split: str) -> np.ndarray:
         take(i, int(np.flatnonzero(free)[np.argmax(rho[i, free])]))
     while free.any():
         idx = np.flatnonzero(free)
-        best_gain, best = -np.inf, None
+        best_gain = -np.inf
+        best: tuple[int, int] | None = None
         for i in range(S):
             k = int(idx[np.argmax(rho[i, idx])])
             now = _job_jct(inst, i, rsum[i], rmin[i], cnt[i], spans[i], split)
@@ -55,19 +59,21 @@ def _greedy(inst: PlacementInstance, split: str) -> np.ndarray:
                            bool(spans[i] or nodes[k] != node0[i]), split)
             if now - new > best_gain:
                 best_gain, best = now - new, (i, k)
+        if best is None:  # unreachable: a free worker always gives some job a finite gain
+            raise SolverError("Optimus' greedy found no job for a free worker")
         take(*best)
     return a
 
 
+@takes_instance(PlacementInstance)
 def optimus(inst: PlacementInstance) -> PlacementSolution:
-    """Optimus (Peng et al., EuroSys 2018) as described in Section VI-A: greedy marginal gain with
-    the dataset divided into equal parts (no load balancing); JCT evaluated with that equal split.
+    """Optimus (Peng et al., EuroSys 2018) as described in Section VI-A.
+
+    Greedy marginal gain with the dataset divided into equal parts (no load balancing); JCT
+    evaluated with that equal split.
 
     Status FEASIBLE, no bound.
     """
-    from ..inputs import check_instance
-
-    check_instance(inst, PlacementInstance, "inst")
     t0 = time.perf_counter()
     a = _greedy(inst, "equal")
     return make_solution(inst, a, solver="optimus", split="equal", wall_time=time.perf_counter() - t0)
@@ -77,7 +83,8 @@ def optimus(inst: PlacementInstance) -> PlacementSolution:
 OPTIMUS_LB_READINGS = ("optimus_placement", "balanced_gains")
 
 
-def optimus_lb(inst: PlacementInstance, reading: str = "optimus_placement") -> PlacementSolution:
+@takes_instance(PlacementInstance)
+def optimus_lb(inst: PlacementInstance, *, reading: str = "optimus_placement") -> PlacementSolution:
     """Optimus-LB: Optimus extended with the proportional workload assignment of eqs. (10)-(12).
 
     The text does not say whether the extension changes the placement.  Two named readings:
@@ -93,16 +100,13 @@ def optimus_lb(inst: PlacementInstance, reading: str = "optimus_placement") -> P
 
     Status FEASIBLE, no bound.
     """
-    from ..inputs import check_instance
-
-    check_instance(inst, PlacementInstance, "inst")
-    if reading not in OPTIMUS_LB_READINGS:
-        raise ValueError(f"reading is {reading!r}; expected one of {OPTIMUS_LB_READINGS}")
+    check_choice(reading, "reading", OPTIMUS_LB_READINGS)
     t0 = time.perf_counter()
     a = _greedy(inst, "equal" if reading == "optimus_placement" else "proportional")
     return make_solution(inst, a, solver=f"optimus_lb[{reading}]", wall_time=time.perf_counter() - t0)
 
 
+@takes_instance(PlacementInstance)
 def build_las(inst: PlacementInstance) -> pyo.ConcreteModel:
     """LAS as an ILP over groups of identical workers: maximize min_i sum_k sigma rho / V_i^Equal.
 
@@ -129,6 +133,7 @@ def build_las(inst: PlacementInstance) -> pyo.ConcreteModel:
     return m
 
 
+@takes_instance(PlacementInstance)
 def las(inst: PlacementInstance, *, time_limit: float | None = None) -> PlacementSolution:
     """LAS (Tiresias' Least Attained Service, as used in Section IV-A), solved exactly as an ILP.
 
@@ -137,13 +142,13 @@ def las(inst: PlacementInstance, *, time_limit: float | None = None) -> Placemen
     the placement well defined).  The data are then split proportionally (load balancing after
     placement, the sequential approach the paper criticizes).  Status FEASIBLE for P1.
     """
-    from ..inputs import check_instance
-
-    check_instance(inst, PlacementInstance, "inst")
+    time_limit = check_time_limit(time_limit)
     t0 = time.perf_counter()
     m = build_las(inst)
     first = solve_model(m, "highs", time_limit=time_limit)
     zstar = first.objective
+    if zstar is None:
+        raise SolverError(f"LAS max-min ILP returned no incumbent ({first.status.value}: {first.message})")
     m.fairness.deactivate()
     m.keep_min = pyo.Constraint(expr=m.z >= zstar - 1e-9 * max(1.0, abs(zstar)))
     m.total = pyo.Objective(expr=sum(m.norm[i] for i in m.JOBS), sense=pyo.maximize)

@@ -9,20 +9,27 @@ which lets the sampling scheme (Algorithm 3) draw from huge Psi without enumerat
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from math import comb
 
-from ..errors import InstanceError
+import numpy as np
 
-__all__ = ["MAX_CATEGORIES", "HAS_MAX_CATEGORIES", "check_category_count", "categories", "iter_categories", "n_categories", "category_at", "category_index"]
+from ..errors import ArgumentError, SizeLimitError
+from ..inputs import takes_instance
+from .instance import PlacementInstance
+
+#: A category (K_1, ..., K_S): a sequence or an array of worker counts, one per job.
+Category = Sequence[int] | np.ndarray
+
+__all__ = ["Category", "check_category", "MAX_CATEGORIES", "HAS_MAX_CATEGORIES", "check_category_count", "categories", "iter_categories", "n_categories", "category_at", "category_index"]
 
 
 def _check(n_jobs: int, n_workers: int) -> None:
     for name, v in (("n_jobs", n_jobs), ("n_workers", n_workers)):
         if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-            raise InstanceError(f"{name} is {v!r}; expected a positive integer")
+            raise ArgumentError(f"{name} is {v!r}; expected a positive integer")
     if n_workers < n_jobs:
-        raise InstanceError(f"n_workers={n_workers} < n_jobs={n_jobs}; every job needs a worker (8b)")
+        raise ArgumentError(f"n_workers={n_workers} < n_jobs={n_jobs}; every job needs a worker (8b)")
 
 
 def n_categories(n_jobs: int, n_workers: int) -> int:
@@ -70,8 +77,6 @@ HAS_MAX_CATEGORIES = 50_000
 
 def check_category_count(n_jobs: int, n_workers: int, limit: int | None = MAX_CATEGORIES, what: str = "categories") -> int:
     """|Psi| = C(K-1, S-1), or SizeLimitError naming it and ``limit`` when it is larger (None: no limit)."""
-    from ..errors import SizeLimitError
-
     total = n_categories(n_jobs, n_workers)
     if limit is not None and total > limit:
         raise SizeLimitError(f"{what}: |Psi| = C(K-1, S-1) = C({n_workers - 1}, {n_jobs - 1}) = {total:.3g} categories "
@@ -96,7 +101,7 @@ def category_at(n_jobs: int, n_workers: int, index: int) -> tuple[int, ...]:
     """The ``index``-th (0-based) category of Algorithm 1's order, without enumerating Psi."""
     total = n_categories(n_jobs, n_workers)
     if not isinstance(index, int) or not 0 <= index < total:
-        raise InstanceError(f"index is {index!r}; expected an integer in [0, {total - 1}]")
+        raise ArgumentError(f"index is {index!r}; expected an integer in [0, {total - 1}]")
     S, K = n_jobs, n_workers
     out = [0] * S
     rest, r = K, index
@@ -119,10 +124,34 @@ def category_index(category: tuple[int, ...] | list[int]) -> int:
     """Position (0-based) of ``category`` in Algorithm 1's order; inverse of :func:`category_at`."""
     c = [int(x) for x in category]
     if not c or min(c) < 1:
-        raise InstanceError(f"category {category!r} must have positive entries")
+        raise ArgumentError(f"category {category!r} must have positive entries")
     S, rest, idx = len(c), sum(c), 0
     for i in range(S - 1, 0, -1):
         for v in range(1, c[i]):
             idx += comb(rest - v - 1, i - 1)
         rest -= c[i]
     return idx
+
+
+@takes_instance(PlacementInstance)
+def check_category(inst: PlacementInstance, category: Category) -> np.ndarray:
+    """Validate a category (K_1, ..., K_S) of ``inst``: S positive integers summing to K (8c).
+
+    Raises
+    ------
+    ArgumentError
+        Naming ``category``, the index and the expected form.
+    """
+    c = np.asarray(category)
+    S, K = inst.n_jobs, inst.n_workers
+    if c.shape != (S,):
+        raise ArgumentError(f"category has shape {c.shape}; expected ({S},), one worker count per job")
+    if c.dtype.kind not in "iu" and not (c.dtype.kind == "f" and np.all(c == np.round(c))):
+        raise ArgumentError(f"category {list(category)} must hold integers")
+    c = c.astype(int)
+    if (c < 1).any():
+        i = int(np.flatnonzero(c < 1)[0])
+        raise ArgumentError(f"category[{i}] is {c[i]}; every job needs at least one worker (8b)")
+    if c.sum() != K:
+        raise ArgumentError(f"category {c.tolist()} sums to {c.sum()}; it must sum to K={K} (8c)")
+    return c

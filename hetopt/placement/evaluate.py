@@ -1,7 +1,9 @@
 """Evaluation of a placement: JCT (eqs. (2)-(8), (10)-(14)), samples (12), fairness (32)-(33).
 
-These functions are the independent checker of the subpackage: they recompute every metric
-from an assignment (the job of each worker), without any model.
+These functions are the independent evaluator of the subpackage: they recompute every metric
+from an assignment (the job of each worker), without any model.  The two result types live
+here too: :class:`PlacementSolution` (a placement and its metrics) and
+:class:`PlacementSimulation` (a run of :func:`~hetopt.placement.simulate`).
 """
 
 from __future__ import annotations
@@ -11,12 +13,14 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InstanceError
-from ..result import Solution, Status
+from ..errors import ArgumentError
+from ..inputs import check_choice, takes_instance
+from ..result import Solution, Status, relative_gap
 from .instance import PlacementInstance
 
 __all__ = [
     "PlacementSolution",
+    "PlacementSimulation",
     "check_assignment",
     "job_metrics",
     "job_jct",
@@ -26,36 +30,44 @@ __all__ = [
     "equal_share_jct",
     "heterogeneity_degree",
     "make_solution",
+    "simulation_result",
 ]
 
 SPLITS = ("proportional", "equal")
 
 
+@takes_instance(PlacementInstance)
 def check_assignment(inst: PlacementInstance, assignment: Any) -> np.ndarray:
     """Validate an assignment (length-K job index per worker) against (8b)-(8d).
 
     (8c) and (8d) hold by construction of the representation (each worker has exactly one
     job); (8b) requires every job to get at least one worker.
+
+    Raises
+    ------
+    ArgumentError
+        Naming ``assignment``, the index and the expected form.
     """
     a = np.asarray(assignment)
     K, S = inst.n_workers, inst.n_jobs
     if a.shape != (K,):
-        raise InstanceError(f"assignment has shape {a.shape}; expected ({K},): the job of each worker")
+        raise ArgumentError(f"assignment has shape {a.shape}; expected ({K},): the job of each worker")
     if a.dtype.kind not in "iu":
         if a.dtype.kind == "f" and np.all(np.isfinite(a)) and np.all(a == np.round(a)):
             a = a.astype(int)
         else:
-            raise InstanceError(f"assignment must hold integer job indices; got dtype {a.dtype}")
+            raise ArgumentError(f"assignment must hold integer job indices; got dtype {a.dtype}")
     bad = np.flatnonzero((a < 0) | (a >= S))
     if bad.size:
-        raise InstanceError(f"assignment[{bad[0]}] is {a[bad[0]]}; job indices must be in [0, {S - 1}]")
+        raise ArgumentError(f"assignment[{bad[0]}] is {a[bad[0]]}; job indices must be in [0, {S - 1}]")
     counts = np.bincount(a, minlength=S)
     idle = np.flatnonzero(counts == 0)
     if idle.size:
-        raise InstanceError(f"job {idle[0]} gets no worker; (8b) requires at least one worker per job")
+        raise ArgumentError(f"assignment: job {idle[0]} gets no worker; (8b) requires at least one worker per job")
     return a.astype(int)
 
 
+@takes_instance(PlacementInstance)
 def job_metrics(inst: PlacementInstance, assignment: Any, split: str = "proportional") -> dict[str, np.ndarray]:
     """Per-job metrics of an assignment.
 
@@ -65,8 +77,7 @@ def job_metrics(inst: PlacementInstance, assignment: Any, split: str = "proporti
     eq. (12)).  ``split="equal"`` divides each dataset into equal parts (Optimus' static load
     balancing): the straggler is then the slowest selected worker, V_i = K_i min rho_{i,k}.
     """
-    if split not in SPLITS:
-        raise ValueError(f"split is {split!r}; expected one of {SPLITS}")
+    check_choice(split, "split", SPLITS)
     a = check_assignment(inst, assignment)
     S, K = inst.n_jobs, inst.n_workers
     rho_own = inst.throughput[a, np.arange(K)]
@@ -92,21 +103,25 @@ def job_metrics(inst: PlacementInstance, assignment: Any, split: str = "proporti
             "communication": comm, "jct": jct, "samples": samples}
 
 
+@takes_instance(PlacementInstance)
 def job_jct(inst: PlacementInstance, assignment: Any, split: str = "proportional") -> np.ndarray:
     """Lambda_i of every job, eq. (7)."""
     return job_metrics(inst, assignment, split)["jct"]
 
 
+@takes_instance(PlacementInstance)
 def average_jct(inst: PlacementInstance, assignment: Any, split: str = "proportional") -> float:
     """The objective of P1, eq. (8): (1/S) sum_i T_i (l_i^[p] + l_i^[c])."""
     return float(job_jct(inst, assignment, split).mean())
 
 
+@takes_instance(PlacementInstance)
 def worker_samples(inst: PlacementInstance, assignment: Any, split: str = "proportional") -> np.ndarray:
     """|pi_{i,k}| of every worker for its job, eq. (12) (proportional workload assignment)."""
     return job_metrics(inst, assignment, split)["samples"]
 
 
+@takes_instance(PlacementInstance)
 def equal_share_jct(inst: PlacementInstance) -> np.ndarray:
     """Lambda_i^[e] of eq. (32) (per job; the leading sum over i of the printed formula is spurious).
 
@@ -121,12 +136,14 @@ def equal_share_jct(inst: PlacementInstance) -> np.ndarray:
     return inst.epochs * (comm + comp)
 
 
+@takes_instance(PlacementInstance)
 def fairness(inst: PlacementInstance, assignment: Any, split: str = "proportional") -> float:
     """Jain's fairness degree F of eq. (33) over Lambda_i / Lambda_i^[e]; in [1/S, 1]."""
     x = job_jct(inst, assignment, split) / equal_share_jct(inst)
     return float(x.sum() ** 2 / (inst.n_jobs * (x**2).sum()))
 
 
+@takes_instance(PlacementInstance)
 def heterogeneity_degree(inst: PlacementInstance) -> float:
     """H of eq. (35): sum_k sum_i rho_{i,k} / (K min_k sum_i rho_{i,k}); 1 for identical workers."""
     col = inst.throughput.sum(axis=0)
@@ -161,6 +178,7 @@ class PlacementSolution(Solution):
         Method-specific info (iterations, categories examined, P3 route, ...).
     """
 
+    objective: float
     assignment: np.ndarray
     average_jct: float
     jct: np.ndarray
@@ -177,13 +195,77 @@ class PlacementSolution(Solution):
         S = len(self.jct)
         return (self.assignment[None, :] == np.arange(S)[:, None]).astype(int)
 
+    def summary(self) -> dict[str, Any]:
+        """The common fields, the average JCT (8), the assignment, category, per-job JCTs and throughputs, fairness."""
+        return super().summary() | {
+            "average_jct": self.average_jct, "assignment": self.assignment.tolist(),
+            "category": None if self.category is None else list(self.category), "jct": self.jct.tolist(),
+            "throughput": self.throughput.tolist(), "fairness": self.fairness, "split": self.split}
 
+
+@dataclass(frozen=True, kw_only=True)
+class PlacementSimulation(Solution):
+    """A run of :func:`~hetopt.placement.simulate`: completion times of a static or dynamic policy.
+
+    ``objective`` is the average JCT over the run (all jobs start at time 0, so a job's JCT is
+    its completion time); status FEASIBLE, no bound.
+
+    Attributes
+    ----------
+    policy : str
+        The policy's name (a key of :data:`~hetopt.placement.POLICIES`, or the callable's name).
+    completion : ndarray, shape (S,)
+        Completion time of every job (seconds from time 0).
+    average_jct : float
+        Mean of ``completion``; equals ``objective``.
+    makespan : float
+        The largest completion time.
+    reset_on_completion : bool
+        True for a dynamic run (the placement is recomputed at each completion, Section VI-B2).
+    events : list of dict
+        One record per placement decision.  Reset-event runs: ``time``, ``jobs`` (the jobs
+        still running) and ``assignment`` (the job of every worker).  Gavel runs: one record per
+        round, ``time``, ``placed`` (``(job, GPU type)`` pairs) and ``workers`` (the workers of
+        each placed job, in the order of ``placed``).
+    """
+
+    objective: float
+    policy: str = ""
+    completion: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    average_jct: float = float("nan")
+    makespan: float = float("nan")
+    reset_on_completion: bool = True
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        """The common fields, the policy, average JCT, makespan, completion times and the number of events."""
+        return super().summary() | {
+            "policy": self.policy, "average_jct": self.average_jct, "makespan": self.makespan,
+            "completion": self.completion.tolist(), "reset_on_completion": self.reset_on_completion,
+            "events": len(self.events)}
+
+
+def simulation_result(completion: np.ndarray, *, policy: str, reset_on_completion: bool, events: list[dict[str, Any]],
+                      wall_time: float = 0.0, round_length: float | None = None,
+                      message: str | None = None) -> PlacementSimulation:
+    """Build a :class:`PlacementSimulation` from completion times (average JCT and makespan derived)."""
+    done = np.asarray(completion, dtype=float)
+    avg = float(done.mean())
+    info: dict[str, Any] = {} if round_length is None else {"round_length": float(round_length)}
+    if message is None:
+        how = "dynamic (reset at every completion)" if reset_on_completion else "static"
+        message = f"{how}, {len(events)} events"
+    return PlacementSimulation(status=Status.FEASIBLE, objective=avg, wall_time=wall_time, solver=policy, sense="min",
+                               message=message, policy=policy, completion=done, average_jct=avg,
+                               makespan=float(done.max()), reset_on_completion=reset_on_completion, events=events,
+                               info=info)
+
+
+@takes_instance(PlacementInstance)
 def make_solution(inst: PlacementInstance, assignment: Any, *, status: Status = Status.FEASIBLE, solver: str,
                   wall_time: float = 0.0, bound: float | None = None, split: str = "proportional",
                   message: str = "", info: dict[str, Any] | None = None) -> PlacementSolution:
     """Build a :class:`PlacementSolution`, recomputing every metric from ``assignment``."""
-    from ..result import relative_gap
-
     m = job_metrics(inst, assignment, split)
     a = check_assignment(inst, assignment)
     avg = float(m["jct"].mean())

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..inputs import takes_instance
 from .evaluate import job_jct
 from .instance import PlacementInstance
 
@@ -75,13 +76,14 @@ def _job_terms(inst: PlacementInstance) -> tuple[np.ndarray, np.ndarray, np.ndar
 def _minplus(a: np.ndarray, b: np.ndarray, length: int) -> np.ndarray:
     """c[s] = min_t a[t] + b[s - t] for s < length (a, b indexed by a total count from 0)."""
     out = np.full(length, np.inf)
-    for t in np.flatnonzero(np.isfinite(a)):
+    for t in map(int, np.flatnonzero(np.isfinite(a))):
         m = min(length - t, b.size)
         if m > 0:
             np.minimum(out[t:t + m], a[t] + b[:m], out=out[t:t + m])
     return out
 
 
+@takes_instance(PlacementInstance)
 def size_bounds(inst: PlacementInstance, upper: float) -> SizeBounds:
     """Worker counts and throughputs possible in an assignment with average JCT at most ``upper``.
 
@@ -121,6 +123,7 @@ def size_bounds(inst: PlacementInstance, upper: float) -> SizeBounds:
     return SizeBounds(allowed=allowed, vmin=vmin, vtop=vtop, vbot=vbot)
 
 
+@takes_instance(PlacementInstance)
 def improve_assignment(inst: PlacementInstance, assignment: np.ndarray, *, max_steps: int = 2000) -> np.ndarray:
     """Steepest-descent local search on an assignment (average JCT by the independent evaluator).
 
@@ -145,8 +148,8 @@ def improve_assignment(inst: PlacementInstance, assignment: np.ndarray, *, max_s
 
     for _ in range(max_steps):
         counts = np.bincount(a, minlength=S)
-        present = {(i, g) for i, g in set(zip(a.tolist(), labels.tolist()))}
-        cand = []
+        present = {(i, g) for i, g in set(zip(a.tolist(), labels.tolist(), strict=True))}
+        cand: list[tuple[int, int | None, int]] = []
         for (i, g) in present:
             k = pick(i, g)
             for j in range(S):

@@ -32,11 +32,13 @@ identical workers, H = 1).  The ordering of the types per job is kept.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ..data import gavel_throughputs
-from ..errors import InstanceError
+from ..errors import ArgumentError, InstanceError
+from ..inputs import check_choice, check_flag, check_positive, check_size, rng_from, takes_instance
 from .instance import PlacementInstance
 
 __all__ = ["TABLE_III", "GPU_TYPES", "PAPER_GPU_TYPES", "PAPER_PUBLISHED", "PAPER_PARAMETERS", "PAPER_HETEROGENEITY",
@@ -48,7 +50,7 @@ INTER_NODE_RATE = 10e9 / 8
 GPU_TYPES = ("v100", "p100", "k80")
 
 #: Table III (model, dataset size, epochs) with the throughput proxy and model size used here.
-TABLE_III = {
+TABLE_III: dict[str, dict[str, Any]] = {
     "ResNet101": {"dataset": "CIFAR-10", "dataset_size": 50_000, "epochs": 200, "gavel_job": "ResNet-50 (batch size 64)",
                   "batch": 64, "parameters": 44.5e6},
     "ResNet18": {"dataset": "Tiny ImageNet", "dataset_size": 100_000, "epochs": 200, "gavel_job": "ResNet-18 (batch size 64)",
@@ -65,7 +67,7 @@ TABLE_III = {
 def job_throughputs(model: str) -> np.ndarray:
     """Samples/s of a Table III model on (V100, P100, K80): Gavel iterations/s x batch size."""
     if model not in TABLE_III:
-        raise InstanceError(f"model is {model!r}; expected one of {list(TABLE_III)}")
+        raise ArgumentError(f"model is {model!r}; expected one of {list(TABLE_III)}")
     spec = TABLE_III[model]
     for e in gavel_throughputs()["entries"]:
         if e["job_type"] == spec["gavel_job"] and e["scale_factor"] == 1:
@@ -97,11 +99,12 @@ PAPER_HETEROGENEITY = 1.15
 
 
 def paper_throughputs(model: str) -> np.ndarray:
-    """Samples/s of a Table III model on (V100, P100, T4) in the ``"paper"`` setting (before the
-    heterogeneity knob): the paper's published values where given, Gavel-derived otherwise.
+    """Samples/s of a Table III model on (V100, P100, T4) in the ``"paper"`` setting.
+
+    Before the heterogeneity knob: the paper's published values where given, Gavel-derived otherwise.
     """
     if model not in TABLE_III:
-        raise InstanceError(f"model is {model!r}; expected one of {list(TABLE_III)}")
+        raise ArgumentError(f"model is {model!r}; expected one of {list(TABLE_III)}")
     g = job_throughputs(model)  # Gavel (V100, P100, K80) of the proxy
     pub = PAPER_PUBLISHED.get(model)
     v100 = pub["v100"] if pub else g[0]
@@ -118,7 +121,7 @@ def scale_heterogeneity(per_type: np.ndarray, types: np.ndarray, target: float) 
     """Rescale per-type throughputs (S x T) so that eq. (35) over the workers ``types`` is ``target``.
 
     rho_{i,t} = m_i (rho_{i,t} / m_i)^lambda with m_i = min_t rho_{i,t} over the types present;
-    lambda >= 0 by bisection.  Raises ``InstanceError`` when ``target`` is below 1 or above what
+    lambda >= 0 by bisection.  Raises ``ArgumentError`` when ``target`` is below 1 or above what
     lambda <= 64 reaches.
     """
     per_type = np.asarray(per_type, dtype=float)
@@ -129,11 +132,11 @@ def scale_heterogeneity(per_type: np.ndarray, types: np.ndarray, target: float) 
     def at(lam: float) -> np.ndarray:
         return m * ratio ** lam
 
-    if not (isinstance(target, (int, float)) and target >= 1):
-        raise InstanceError(f"heterogeneity is {target!r}; expected a number >= 1 (eq. (35); 1 = identical workers)")
+    if not (isinstance(target, (int, float)) and not isinstance(target, bool) and target >= 1):
+        raise ArgumentError(f"heterogeneity is {target!r}; expected a number >= 1 (eq. (35); 1 = identical workers)")
     lo, hi = 0.0, 64.0
     if _heterogeneity(at(hi), types) < target:
-        raise InstanceError(f"heterogeneity {target} is not reachable for these jobs and type_ratio "
+        raise ArgumentError(f"heterogeneity {target} is not reachable for these jobs and type_ratio "
                             f"(at most {_heterogeneity(at(hi), types):.3g})")
     for _ in range(100):
         mid = (lo + hi) / 2
@@ -144,12 +147,20 @@ def scale_heterogeneity(per_type: np.ndarray, types: np.ndarray, target: float) 
     return at((lo + hi) / 2)
 
 
-_DEFAULT = object()
+_DEFAULT: Any = object()
 
 
-def generate_instance(n_jobs: int = 4, n_workers: int = 15, *, seed=None, setting: str = "paper",
+def _noise(epsilon: Any) -> float:
+    """Throughput noise in [0, 1); ArgumentError naming ``epsilon`` otherwise."""
+    v = check_positive(epsilon, "epsilon", allow_zero=True)
+    if v >= 1:
+        raise ArgumentError(f"epsilon is {epsilon!r}; expected a number in [0, 1)")
+    return v
+
+
+def generate_instance(n_jobs: int = 4, n_workers: int = 15, *, seed: Any = None, setting: str = "paper",
                       jobs: Sequence[str] | None = None, type_ratio: Sequence[int] = (1, 1, 1), gpus_per_node: int = 5,
-                      communication: bool = True, epsilon: float = 0.0, heterogeneity=_DEFAULT) -> PlacementInstance:
+                      communication: bool = True, epsilon: float = 0.0, heterogeneity: Any = _DEFAULT) -> PlacementInstance:
     """An instance of Section VI-A (see the module docstring for the two settings and sources).
 
     Parameters
@@ -179,18 +190,16 @@ def generate_instance(n_jobs: int = 4, n_workers: int = 15, *, seed=None, settin
         Target heterogeneity degree H of eq. (35) (the knob of Fig. 14), applied after the noise;
         None keeps the throughputs as built.  Default: 1.15 for ``"paper"``, None for ``"gavel"``.
     """
-    rng = np.random.default_rng(seed)
-    if setting not in SETTINGS:
-        raise InstanceError(f"setting is {setting!r}; expected one of {SETTINGS}")
-    if not isinstance(n_workers, int) or not isinstance(n_jobs, int) or n_jobs < 1 or n_workers < n_jobs:
-        raise InstanceError(f"need integers 1 <= n_jobs <= n_workers; got n_jobs={n_jobs!r}, n_workers={n_workers!r}")
-    if not (isinstance(gpus_per_node, int) and gpus_per_node >= 1):
-        raise InstanceError(f"gpus_per_node is {gpus_per_node!r}; expected a positive integer")
-    ratio = np.asarray(type_ratio, dtype=int)
-    if ratio.shape != (3,) or (ratio < 0).any() or ratio.sum() == 0:
-        raise InstanceError(f"type_ratio is {type_ratio!r}; expected three non-negative integers, not all zero")
-    if not (0 <= epsilon < 1):
-        raise InstanceError(f"epsilon is {epsilon!r}; expected a number in [0, 1)")
+    rng = rng_from(seed)
+    check_choice(setting, "setting", SETTINGS)
+    n_jobs = check_size(n_jobs, "n_jobs")
+    n_workers = check_size(n_workers, "n_workers", minimum=n_jobs)
+    gpus_per_node = check_size(gpus_per_node, "gpus_per_node")
+    communication = check_flag(communication, "communication")
+    ratio = np.asarray(type_ratio)
+    if ratio.shape != (3,) or ratio.dtype.kind not in "iu" or (ratio < 0).any() or ratio.sum() == 0:
+        raise ArgumentError(f"type_ratio is {type_ratio!r}; expected three non-negative integers, not all zero")
+    epsilon = _noise(epsilon)
     if heterogeneity is _DEFAULT:
         heterogeneity = PAPER_HETEROGENEITY if setting == "paper" else None
     names = list(TABLE_III)
@@ -201,10 +210,10 @@ def generate_instance(n_jobs: int = 4, n_workers: int = 15, *, seed=None, settin
             jobs = [str(j) for j in rng.choice(names, size=n_jobs, replace=n_jobs > len(names))]
     jobs = list(jobs)
     if len(jobs) != n_jobs:
-        raise InstanceError(f"jobs has {len(jobs)} entries; expected n_jobs={n_jobs}")
+        raise ArgumentError(f"jobs has {len(jobs)} entries; expected n_jobs={n_jobs}")
     for j in jobs:
         if j not in TABLE_III:
-            raise InstanceError(f"jobs contains {j!r}; expected Table III models {list(TABLE_III)}")
+            raise ArgumentError(f"jobs contains {j!r}; expected Table III models {list(TABLE_III)}")
     pattern = np.repeat(np.arange(3), ratio)
     types = pattern[np.arange(n_workers) % len(pattern)]
     if setting == "paper":
@@ -223,24 +232,24 @@ def generate_instance(n_jobs: int = 4, n_workers: int = 15, *, seed=None, settin
     for j in jobs:
         counts[j] = counts.get(j, 0) + 1
         job_names.append(j if jobs.count(j) == 1 else f"{j}#{counts[j]}")
-    kw = {}
+    comm: dict[str, Any] = {}
     if communication:
-        kw = dict(model_size=sizes, worker_node=(np.arange(n_workers) // gpus_per_node).tolist(),
-                  intra_node_rate=INTRA_NODE_RATE, inter_node_rate=INTER_NODE_RATE)
-    return PlacementInstance(throughput=rho, dataset_size=[TABLE_III[j]["dataset_size"] for j in jobs],
-                             epochs=[TABLE_III[j]["epochs"] for j in jobs], job_names=job_names,
-                             worker_names=[f"{gpu_types[t]}-{k}" for k, t in enumerate(types)], **kw)
+        comm = {"model_size": np.asarray(sizes), "worker_node": np.arange(n_workers) // gpus_per_node,
+                "intra_node_rate": INTRA_NODE_RATE, "inter_node_rate": INTER_NODE_RATE}
+    return PlacementInstance(throughput=rho, dataset_size=np.asarray([TABLE_III[j]["dataset_size"] for j in jobs]),
+                             epochs=np.asarray([TABLE_III[j]["epochs"] for j in jobs]), job_names=tuple(job_names),
+                             worker_names=tuple(f"{gpu_types[t]}-{k}" for k, t in enumerate(types)), **comm)
 
 
-def perturb_throughput(inst: PlacementInstance, epsilon: float, *, seed=None) -> PlacementInstance:
+@takes_instance(PlacementInstance)
+def perturb_throughput(inst: PlacementInstance, epsilon: float, *, seed: Any = None) -> PlacementInstance:
     """The throughput the scheduler predicts under prediction error epsilon (Fig. 15).
 
     Every rho_{i,k} is drawn uniformly from [(1 - epsilon) rho*, (1 + epsilon) rho*]; decide on
     the returned instance and evaluate the decision on ``inst``.
     """
-    if not (0 <= epsilon < 1):
-        raise InstanceError(f"epsilon is {epsilon!r}; expected a number in [0, 1)")
-    rng = np.random.default_rng(seed)
+    epsilon = _noise(epsilon)
+    rng = rng_from(seed)
     d = inst.to_dict()
     d["throughput"] = (inst.throughput * rng.uniform(1 - epsilon, 1 + epsilon, size=inst.throughput.shape)).tolist()
     return PlacementInstance.from_dict(d)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 import numpy as np
 
+from ..inputs import check_choice, check_size, takes_instance
 from ..result import Status
-from .categories import HAS_MAX_CATEGORIES, check_category_count, iter_categories
+from .categories import HAS_MAX_CATEGORIES, Category, check_category_count, iter_categories
 from .evaluate import PlacementSolution, average_jct, make_solution
 from .instance import PlacementInstance
 from .matching_market import solve_category
@@ -19,18 +20,20 @@ __all__ = ["has", "evaluate_categories"]
 MARKETS = ("assignment", "auction")
 
 
-def evaluate_categories(inst: PlacementInstance, cats: Iterable[Sequence[int]], market: str = "auction",
+@takes_instance(PlacementInstance)
+def evaluate_categories(inst: PlacementInstance, cats: Iterable[Category], *, market: str = "auction",
                         order: np.ndarray | None = None) -> list[tuple[tuple[int, ...], np.ndarray, float]]:
     """Run the P3 step of Algorithm 2 on each category; return (category, assignment, avg JCT).
 
     ``order`` maps category positions to jobs (job prioritizing of Algorithm 3): position p of a
     category gives its K_p workers to job ``order[p]``.  Categories returned are per job.
     """
+    check_choice(market, "market", MARKETS)
     out = []
-    for c in cats:
-        c = np.asarray(c, dtype=int)
+    for cat in cats:
+        c = np.asarray(cat, dtype=int)
         per_job = c if order is None else _to_jobs(c, order)
-        a = solve_category(inst, per_job, market)
+        a = solve_category(inst, per_job, market=market)
         out.append((tuple(int(x) for x in per_job), a, average_jct(inst, a)))
     return out
 
@@ -41,7 +44,8 @@ def _to_jobs(c: np.ndarray, order: np.ndarray) -> np.ndarray:
     return per_job
 
 
-def has(inst: PlacementInstance, market: str = "auction", *, max_categories: int | None = HAS_MAX_CATEGORIES) -> PlacementSolution:
+@takes_instance(PlacementInstance)
+def has(inst: PlacementInstance, *, market: str = "auction", max_categories: int | None = HAS_MAX_CATEGORIES) -> PlacementSolution:
     """HAS (Section V-C): the best placement over all C(K-1, S-1) categories.
 
     For every category of Algorithm 1, the placement maximizing total throughput (P3) is found,
@@ -66,15 +70,13 @@ def has(inst: PlacementInstance, market: str = "auction", *, max_categories: int
         Status FEASIBLE (HAS is a heuristic for P1: a P3 optimum need not minimize JCT); ``info``
         has the number of categories examined.
     """
-    from ..inputs import check_instance
-
-    check_instance(inst, PlacementInstance, "inst")
-    if market not in MARKETS:
-        raise ValueError(f"market is {market!r}; expected one of {MARKETS}")
+    check_choice(market, "market", MARKETS)
+    if max_categories is not None:
+        max_categories = check_size(max_categories, "max_categories")
     check_category_count(inst.n_jobs, inst.n_workers, max_categories, "has")
     t0 = time.perf_counter()
     best_val, best_a, n = math.inf, None, 0
-    for c, a, val in evaluate_categories(inst, iter_categories(inst.n_jobs, inst.n_workers), market):
+    for _, a, val in evaluate_categories(inst, iter_categories(inst.n_jobs, inst.n_workers), market=market):
         n += 1
         if val < best_val:
             best_val, best_a = val, a

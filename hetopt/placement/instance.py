@@ -172,6 +172,7 @@ class PlacementInstance:
 
     @property
     def multi_node(self) -> bool:
+        """True when the workers sit on two or more nodes."""
         return len(np.unique(self._nodes)) > 1
 
     @property
@@ -183,6 +184,8 @@ class PlacementInstance:
         """1 / r^min for a job on one node (False) or spanning nodes (True); 0 without communication."""
         if not self.has_communication:
             return np.zeros_like(np.asarray(spans_nodes, dtype=float))
+        if self.intra_node_rate is None:  # unreachable: __post_init__ requires it with communication
+            raise InstanceError("intra_node_rate is required when model_size is given")
         inv_intra = 1.0 / self.intra_node_rate
         inv_inter = 1.0 / self.inter_node_rate if self.inter_node_rate is not None else inv_intra
         return np.where(spans_nodes, inv_inter, inv_intra)
@@ -204,20 +207,21 @@ class PlacementInstance:
         members = [np.flatnonzero(labels == g) for g in range(len(keys))]
         return labels, members
 
-    def subset(self, jobs: Sequence[int], epochs: Sequence[float] | None = None) -> PlacementInstance:
+    def subset(self, jobs: Sequence[int], epochs: Sequence[float] | np.ndarray | None = None) -> PlacementInstance:
         """The instance restricted to ``jobs`` (all workers kept), optionally with new epochs."""
         from ..inputs import job_indices
 
-        jobs = job_indices("jobs", jobs, self.n_jobs).tolist()
+        idx = job_indices("jobs", jobs, self.n_jobs).tolist()
+        names = self.job_names or tuple(f"job{j}" for j in range(self.n_jobs))
         return PlacementInstance(
-            throughput=self.throughput[jobs],
-            dataset_size=self.dataset_size[jobs],
-            epochs=self.epochs[jobs] if epochs is None else epochs,
-            model_size=None if self.model_size is None else self.model_size[jobs],
+            throughput=self.throughput[idx],
+            dataset_size=self.dataset_size[idx],
+            epochs=self.epochs[idx] if epochs is None else np.asarray(epochs),
+            model_size=None if self.model_size is None else self.model_size[idx],
             worker_node=self.worker_node,
             intra_node_rate=self.intra_node_rate,
             inter_node_rate=self.inter_node_rate,
-            job_names=[self.job_names[j] for j in jobs],
+            job_names=tuple(names[j] for j in idx),
             worker_names=self.worker_names,
         )
 
@@ -226,6 +230,7 @@ class PlacementInstance:
                "inter_node_rate", "job_names", "worker_names")
 
     def to_dict(self) -> dict[str, Any]:
+        """The instance as JSON-ready values (``kind``, ``schema_version``, the fields, the metadata)."""
         out: dict[str, Any] = {"kind": KIND, "schema_version": SCHEMA_VERSION}
         for f in self._FIELDS:
             v = getattr(self, f)
@@ -241,8 +246,11 @@ class PlacementInstance:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PlacementInstance:
+        """The instance of a :meth:`to_dict` (or a bundled JSON file's) mapping; InstanceError naming a bad field."""
         check_header(data, KIND, SCHEMA_VERSION, cls._FIELDS, ("throughput", "dataset_size", "epochs"))
-        return cls(**{k: data[k] for k in cls._FIELDS if k in data}, **meta_kwargs(data))
+        kwargs: dict[str, Any] = {k: data[k] for k in cls._FIELDS if k in data}
+        kwargs.update(meta_kwargs(data))
+        return cls(**kwargs)
 
     @classmethod
     def from_json(cls, text_or_path: str | Path) -> PlacementInstance:

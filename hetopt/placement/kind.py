@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from functools import partial
 
+import pyomo.environ as pyo
+
 from ..contract import Kind, Method
+from ..inputs import check_size, takes_instance
+from ..report import Table
 from .baselines import las, optimus, optimus_lb
 from .checker import check_schedule
 from .exact import exhaustive, solve_exact
@@ -12,6 +16,7 @@ from .generators import generate_instance
 from .has import has
 from .instance import PlacementInstance
 from .model import build_p1
+from .policies import POLICIES, POLICY_DESCRIPTIONS
 from .sampling import jps
 from .simulator import simulate
 from .validate import gap_report
@@ -19,6 +24,9 @@ from .validate import gap_report
 __all__ = ["KIND", "example", "export_model", "validate"]
 
 _JCT = "average JCT (s) of the placement, eq. (8)"
+_RUN = "average JCT (s) of the run from time 0 to the last completion (Section VI-B2)"
+#: The paper's algorithms among the policies (the others are its baselines).
+_HEURISTIC_POLICIES = ("has", "jps")
 
 
 def example(seed: int, size: int) -> PlacementInstance:
@@ -26,14 +34,16 @@ def example(seed: int, size: int) -> PlacementInstance:
     return generate_instance(n_jobs=2 + size % 3, n_workers=4 + size, seed=seed)
 
 
-def validate(n: int = 20, *, seed: int = 0):
-    """Certification sweep: every method's JCT over the certified optimum (Figs. 9-10), on ``n``
-    distinct instances of the paper setting (throughput noise 10 % per seed).
+def validate(n: int = 20, *, seed: int = 0) -> Table:
+    """Certification sweep: every method's JCT over the certified optimum (Figs. 9-10).
+
+    On ``n`` distinct instances of the paper setting (throughput noise 10 % per seed).
     """
-    return gap_report(n=n, seed=seed)
+    return gap_report(n=check_size(n, "n"), seed=check_size(seed, "seed", minimum=0))
 
 
-def export_model(inst: PlacementInstance):
+@takes_instance(PlacementInstance)
+def export_model(inst: PlacementInstance) -> pyo.ConcreteModel:
     """The exact per-worker MILP of P1 (``build_p1(form="milp")``)."""
     return build_p1(inst, form="milp")
 
@@ -47,6 +57,7 @@ KIND = Kind(
     check_schedule=check_schedule,
     solve_exact=solve_exact,
     simulate=simulate,
+    policies=POLICIES,
     validate=validate,
     export_model=export_model,
     card="models/liu2024-placement.md",
@@ -75,5 +86,8 @@ KIND = Kind(
                "Optimus-LB under the reading where the greedy gains are computed with the balanced split.", _JCT),
         Method("las", las, "baseline", "LAS (Tiresias' Least Attained Service, as used in Section IV-A), solved "
                "exactly as an ILP.", _JCT),
+        *(Method(f"simulate_{name}", partial(simulate, policy=name),
+                 "heuristic" if name in _HEURISTIC_POLICIES else "baseline", POLICY_DESCRIPTIONS[name], _RUN)
+          for name in POLICIES),
     ),
 )

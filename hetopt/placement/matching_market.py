@@ -21,8 +21,8 @@ every category (the paper's initialization).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import networkx as nx
@@ -31,9 +31,13 @@ from scipy.optimize import linear_sum_assignment
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
-from ..errors import InstanceError, SolverError
+from ..errors import ArgumentError, SolverError
+from ..inputs import check_choice, check_flag, check_positive, check_size, takes_instance
 from ..result import Status
+from ..solvers import solve_model
+from .categories import Category, check_category
 from .instance import PlacementInstance
+from .model import build_p3
 
 __all__ = [
     "preferred_graph",
@@ -43,25 +47,13 @@ __all__ = [
     "MarketResult",
     "p3_assignment",
     "p3_optimum",
-    "check_category",
+    "solve_category",
+    "theorem1_steps",
 ]
 
 
-def check_category(inst: PlacementInstance, category: Sequence[int]) -> np.ndarray:
-    """Validate a category (K_1, ..., K_S): S positive integers summing to K (8c)."""
-    c = np.asarray(category)
-    S, K = inst.n_jobs, inst.n_workers
-    if c.shape != (S,):
-        raise InstanceError(f"category has shape {c.shape}; expected ({S},), one worker count per job")
-    if c.dtype.kind not in "iu" and not (c.dtype.kind == "f" and np.all(c == np.round(c))):
-        raise InstanceError(f"category {list(category)} must hold integers")
-    c = c.astype(int)
-    if (c < 1).any():
-        i = int(np.flatnonzero(c < 1)[0])
-        raise InstanceError(f"category[{i}] is {c[i]}; every job needs at least one worker (8b)")
-    if c.sum() != K:
-        raise InstanceError(f"category {c.tolist()} sums to {c.sum()}; it must sum to K={K} (8c)")
-    return c
+#: Price rules of :func:`matching_market`.
+RULES = ("dgs", "paper")
 
 
 def sum_top(values: np.ndarray, n: int) -> float:
@@ -86,7 +78,7 @@ def _tolerance(gamma: np.ndarray) -> float:
     return 1e-9 * max(1.0, float(np.max(np.abs(gamma))))
 
 
-def preferred_graph(gamma: np.ndarray, category: Sequence[int], *, ties: bool = True) -> nx.Graph:
+def preferred_graph(gamma: np.ndarray, category: Category, *, ties: bool = True) -> nx.Graph:
     """The preferred graph G of job valuations Gamma (lines 3 and 13 of Algorithm 2).
 
     Nodes are ``("job", i)`` (``bipartite=0``, attribute ``demand`` = K_i) and ``("worker", k)``
@@ -116,8 +108,9 @@ def preferred_graph(gamma: np.ndarray, category: Sequence[int], *, ties: bool = 
 
 
 def _alternating_reach(free: list, neighbors, match: dict) -> tuple[set, set]:
-    """Slots and workers reachable from the unmatched slots ``free`` by alternating paths
-    (any edge from a slot, the matching edge from a worker): the Hall violator of Koenig's proof.
+    """Slots and workers reachable from the unmatched slots ``free`` by alternating paths.
+
+    Any edge from a slot, the matching edge from a worker: the Hall violator of Koenig's proof.
     """
     seen_slots, seen_workers, stack = set(free), set(), list(free)
     while stack:
@@ -202,7 +195,8 @@ class MarketResult:
     trace: list[dict[str, Any]] = field(default_factory=list)
 
 
-def theorem1_steps(inst: PlacementInstance, category: Sequence[int], unit: float = 1.0) -> int:
+@takes_instance(PlacementInstance)
+def theorem1_steps(inst: PlacementInstance, category: Category, unit: float = 1.0) -> int:
     """The step bound of Theorem 1, P_max / unit with P_max = sum_i sum_top(rho_i, K_i) (eq. (28))."""
     cat = np.asarray(category, dtype=int)
     pmax = sum(sum_top(inst.throughput[i], int(cat[i])) for i in range(inst.n_jobs))
@@ -216,6 +210,11 @@ def _loss(gamma_i: np.ndarray, k: int, n: int, tol: float) -> float:
         return float(gamma_i[k])
     nth = np.partition(others, len(others) - n)[len(others) - n]  # n-th largest without k
     return max(0.0, float(gamma_i[k] - nth)) if gamma_i[k] >= nth - tol else 0.0
+
+
+def _preferred(pref: np.ndarray, slot_job: np.ndarray, s: int) -> list[int]:
+    """The workers slot ``s`` prefers (those of its job's row of ``pref``)."""
+    return np.flatnonzero(pref[slot_job[s]]).tolist()
 
 
 def _dgs_market(rho: np.ndarray, cat: np.ndarray, tol: float, limit: int, trace: bool):
@@ -245,7 +244,7 @@ def _dgs_market(rho: np.ndarray, cat: np.ndarray, tol: float, limit: int, trace:
         if step == limit:
             break
         worker_to_slot = {int(w): s for s, w in enumerate(slot_to_worker) if w >= 0}
-        seen_s, seen_w = _alternating_reach(free, lambda s: np.flatnonzero(pref[slot_job[s]]).tolist(), worker_to_slot)
+        seen_s, seen_w = _alternating_reach(free, partial(_preferred, pref, slot_job), worker_to_slot)
         raised = np.array(sorted(seen_w))
         jobs = sorted({int(slot_job[s_]) for s_ in seen_s})
         outside = np.setdiff1d(np.arange(K), raised)
@@ -257,7 +256,8 @@ def _dgs_market(rho: np.ndarray, cat: np.ndarray, tol: float, limit: int, trace:
     raise SolverError(f"the exact auction did not clear within {limit} steps")
 
 
-def matching_market(inst: PlacementInstance, category: Sequence[int], *, rule: str = "dgs", unit: float = 1.0,
+@takes_instance(PlacementInstance)
+def matching_market(inst: PlacementInstance, category: Category, *, rule: str = "dgs", unit: float = 1.0,
                     ties: bool = True, max_iter: int | None = None, trace: bool = False) -> MarketResult:
     """Algorithm 2's pricing (lines 2-16) for one feasible solution category.
 
@@ -301,10 +301,12 @@ def matching_market(inst: PlacementInstance, category: Sequence[int], *, rule: s
     D. Easley, J. Kleinberg, Networks, Crowds, and Markets, Cambridge Univ. Press, 2010, ch. 10.
     """
     cat = check_category(inst, category)
-    if not (isinstance(unit, (int, float)) and unit > 0 and math.isfinite(unit)):
-        raise InstanceError(f"unit is {unit!r}; expected a positive price increment")
-    if rule not in ("dgs", "paper"):
-        raise ValueError(f"rule is {rule!r}; expected 'dgs' or 'paper'")
+    unit = check_positive(unit, "unit")
+    check_choice(rule, "rule", RULES)
+    ties = check_flag(ties, "ties")
+    trace = check_flag(trace, "trace")
+    if max_iter is not None:
+        max_iter = check_size(max_iter, "max_iter", minimum=0)
     rho = inst.throughput
     S, K = rho.shape
     limit = max_iter if max_iter is not None else 10 * theorem1_steps(inst, cat, unit) + K
@@ -344,7 +346,8 @@ def matching_market(inst: PlacementInstance, category: Sequence[int], *, rule: s
                         throughput=float(rho[assignment, np.arange(K)].sum()), trace=records)
 
 
-def p3_assignment(inst: PlacementInstance, category: Sequence[int]) -> np.ndarray:
+@takes_instance(PlacementInstance)
+def p3_assignment(inst: PlacementInstance, category: Category) -> np.ndarray:
     """A P3 optimum (eq. (18)) by the Hungarian algorithm on job slots x workers.
 
     Job i is expanded into K_i identical slots; ``scipy.optimize.linear_sum_assignment``
@@ -365,23 +368,22 @@ def p3_assignment(inst: PlacementInstance, category: Sequence[int]) -> np.ndarra
     return assignment
 
 
-def p3_optimum(inst: PlacementInstance, category: Sequence[int], *, solver: str = "highs") -> tuple[float, np.ndarray]:
+@takes_instance(PlacementInstance)
+def p3_optimum(inst: PlacementInstance, category: Category, *, solver: str = "highs") -> tuple[float, np.ndarray]:
     """P3 solved with its model (:func:`~hetopt.placement.model.build_p3`); returns (value, assignment)."""
-    from ..solvers import solve_model
-    from .model import build_p3
-
     m = build_p3(inst, category)
     sol = solve_model(m, solver=solver)
-    if sol.status is not Status.OPTIMAL:
+    if sol.status is not Status.OPTIMAL or sol.objective is None:
         raise SolverError(f"P3 was not solved to optimality: {sol.status.value}")
     sig = np.array([[m.sigma[i, k].value for k in m.WORKERS] for i in m.JOBS])
     return float(sol.objective), np.argmax(sig, axis=0)
 
 
-def solve_category(inst: PlacementInstance, category: Sequence[int], market: str = "auction") -> np.ndarray:
-    """The assignment Algorithm 2 keeps for one category: a P3 optimum by ``market``."""
+@takes_instance(PlacementInstance)
+def solve_category(inst: PlacementInstance, category: Category, *, market: str = "auction") -> np.ndarray:
+    """The assignment Algorithm 2 keeps for one category: a P3 optimum by ``market`` ("auction" or "assignment")."""
     if market == "auction":
         return matching_market(inst, category).assignment
     if market == "assignment":
         return p3_assignment(inst, category)
-    raise ValueError(f"market is {market!r}; expected 'auction' or 'assignment'")
+    raise ArgumentError(f"market is {market!r}; expected 'auction' or 'assignment'")

@@ -22,13 +22,13 @@ represented by tangent cuts added by outer approximation (HiGHS).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import pyomo.environ as pyo
 
+from ..errors import InstanceError, SolverError
+from ..inputs import check_choice, check_size, takes_instance
+from .categories import Category, check_category
 from .instance import PlacementInstance
-from .matching_market import check_category
 
 __all__ = ["build_p1", "build_p2", "build_p3", "build_p3_cvxpy", "build_p1_grouped", "add_tangent_cut", "assignment_from_model"]
 
@@ -69,9 +69,9 @@ def _add_comm_linear(m: pyo.ConcreteModel, inst: PlacementInstance, count: dict,
                                    doc="(6) K_i takes exactly one value")
     m.size_count = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(n * m.size[i, n] for n in m.SIZES) == count[i],
                                   doc="(6) K_i = sum_k sigma_{i,k}")
-    inv_intra = 1.0 / inst.intra_node_rate
+    inv_intra = float(inst.inverse_rate(False))
     if inst.multi_node:
-        inv_inter = 1.0 / inst.inter_node_rate
+        inv_inter = float(inst.inverse_rate(True))
         if uses_node is not None:
             nodes = sorted(set(int(h) for h in inst.nodes))
             m.NODES = pyo.Set(initialize=nodes, doc="nodes")
@@ -96,6 +96,7 @@ def _add_comm_linear(m: pyo.ConcreteModel, inst: PlacementInstance, count: dict,
             doc="(6) l_i^[c] = 2 (K_i - 1) D_i / (r_i^min K_i)")
 
 
+@takes_instance(PlacementInstance)
 def build_p1(inst: PlacementInstance, form: str = "milp") -> pyo.ConcreteModel:
     """P1, eq. (8) with (8a)-(8d), per worker, with workload variables |pi_{i,k}|.
 
@@ -112,8 +113,7 @@ def build_p1(inst: PlacementInstance, form: str = "milp") -> pyo.ConcreteModel:
         Objective ``average_jct`` (8); variables ``sigma``, ``pi``, ``lp``, ``lc`` (``lc`` only with
         communication).
     """
-    if form not in ("milp", "minlp"):
-        raise ValueError(f"form is {form!r}; expected 'milp' or 'minlp'")
+    check_choice(form, "form", ("milp", "minlp"))
     S, K = inst.n_jobs, inst.n_workers
     m = _base(inst, f"P1 ({form})")
     m.sigma = pyo.Var(m.JOBS, m.WORKERS, domain=pyo.Binary, doc="sigma_{i,k} = 1 iff worker k trains job i")
@@ -162,6 +162,8 @@ def _add_comm_direct(m: pyo.ConcreteModel, inst: PlacementInstance) -> None:
     """(5)-(6) in direct form: r_i^min as a variable bounded by every selected pair's rate."""
     intra = inst.intra_node_rate
     inter = inst.inter_node_rate if inst.multi_node else intra
+    if intra is None or inter is None:  # unreachable: the instance requires the rates with communication
+        raise InstanceError("intra_node_rate and inter_node_rate are required when model_size is given")
     K = inst.n_workers
     m.r_min = pyo.Var(m.JOBS, bounds=(inter, intra), doc="r_i^min: bottleneck rate of job i's ring")
     m.bottleneck = pyo.ConstraintList(doc="(5) r_i^min = min over selected worker pairs of r_{k,k'}")
@@ -176,7 +178,8 @@ def _add_comm_direct(m: pyo.ConcreteModel, inst: PlacementInstance) -> None:
                                     doc="(6) l_i^[c] = 2 (K_i - 1) D_i / (r_i^min K_i)")
 
 
-def build_p2(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteModel:
+@takes_instance(PlacementInstance)
+def build_p2(inst: PlacementInstance, category: Category) -> pyo.ConcreteModel:
     """P2, eqs. (16)-(17): P1 with the worker counts fixed to a category (direct form, SCIP).
 
     The computation latency |Pi_i| / sum_k sigma rho of (16) is the nonlinear constraint
@@ -198,9 +201,9 @@ def build_p2(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteMo
                                    doc="(16) l_i^[p] = |Pi_i| / sum_k sigma_{i,k} rho_{i,k} (in units of tau_i)")
     comm_terms = {i: 0.0 for i in range(S)}
     if inst.has_communication:
-        inv_intra = 1.0 / inst.intra_node_rate
+        inv_intra = float(inst.inverse_rate(False))
         if inst.multi_node:
-            inv_inter = 1.0 / inst.inter_node_rate
+            inv_inter = float(inst.inverse_rate(True))
             nodes = sorted(set(int(h) for h in inst.nodes))
             m.NODES = pyo.Set(initialize=nodes)
             m.home = pyo.Var(m.JOBS, m.NODES, domain=pyo.Binary, doc="home node of job i")
@@ -209,19 +212,21 @@ def build_p2(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteMo
             m.bottleneck = pyo.Constraint(m.JOBS, m.WORKERS, rule=lambda m, i, k: m.sigma[i, k] <= m.home[i, int(inst.nodes[k])] + m.spans[i],
                                           doc="(5) r_i^min is the inter-node rate if job i leaves its home node")
             for i in range(S):
-                c = 2 * inst.model_size[i] * (cat[i] - 1) / cat[i]
+                c = inst.comm_coefficient[i] * (cat[i] - 1) / cat[i]
                 comm_terms[i] = c * (inv_intra + (inv_inter - inv_intra) * m.spans[i])
         else:
             for i in range(S):
-                comm_terms[i] = 2 * inst.model_size[i] * (cat[i] - 1) / cat[i] * inv_intra
+                comm_terms[i] = inst.comm_coefficient[i] * (cat[i] - 1) / cat[i] * inv_intra
     m.average_jct = pyo.Objective(expr=sum(m.T[i] * (comm_terms[i] + m.lp[i]) for i in m.JOBS) / S, sense=pyo.minimize,
                               doc="(16) average JCT of the category")
     return m
 
 
-def build_p3(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteModel:
-    """P3, eq. (18): maximize total throughput sum sigma rho for a category (a transportation ILP,
-    totally unimodular, so its LP relaxation is integral).
+@takes_instance(PlacementInstance)
+def build_p3(inst: PlacementInstance, category: Category) -> pyo.ConcreteModel:
+    """P3, eq. (18): maximize total throughput sum sigma rho for a category.
+
+    A transportation ILP, totally unimodular, so its LP relaxation is integral.
     """
     cat = check_category(inst, category)
     S = inst.n_jobs
@@ -237,7 +242,8 @@ def build_p3(inst: PlacementInstance, category: Sequence[int]) -> pyo.ConcreteMo
     return m
 
 
-def build_p3_cvxpy(inst: PlacementInstance, category: Sequence[int]):
+@takes_instance(PlacementInstance)
+def build_p3_cvxpy(inst: PlacementInstance, category: Category):
     """P3 (18) as a CVXPY LP over sigma in [0, 1]^{S x K} (exact: the constraint matrix is TU).
 
     Constraints are labelled with their equation numbers; ``rho`` is a ``cp.Parameter`` so the
@@ -258,6 +264,7 @@ def build_p3_cvxpy(inst: PlacementInstance, category: Sequence[int]):
     return cp.Problem(cp.Maximize(cp.sum(cp.multiply(rho, sigma))), cons)
 
 
+@takes_instance(PlacementInstance)
 def build_p1_grouped(inst: PlacementInstance, computation: str = "cuts", tangent_points: int = 8,
                      cut_range: tuple[np.ndarray, np.ndarray] | None = None) -> pyo.ConcreteModel:
     """P1 over classes of identical workers, exact, for large clusters.
@@ -279,8 +286,8 @@ def build_p1_grouped(inst: PlacementInstance, computation: str = "cuts", tangent
     relabelled onto them).  This is exact: any (y, w) meeting the node capacities is realized by
     giving multi-node jobs the leftover workers of each class.
     """
-    if computation not in ("cuts", "nonlinear"):
-        raise ValueError(f"computation is {computation!r}; expected 'cuts' or 'nonlinear'")
+    check_choice(computation, "computation", ("cuts", "nonlinear"))
+    tangent_points = check_size(tangent_points, "tangent_points")
     S, K = inst.n_jobs, inst.n_workers
     labels, members = inst.worker_groups(by_node=False)
     G = len(members)
@@ -362,7 +369,7 @@ def _add_node_modes(m: pyo.ConcreteModel, inst: PlacementInstance, labels: np.nd
     m.symmetry = pyo.ConstraintList(doc="order identical candidate home nodes (symmetry breaking)")
     for hs in by_comp.values():
         hs = hs[:S]
-        for a, b in zip(hs, hs[1:]):
+        for a, b in zip(hs, hs[1:], strict=False):
             m.symmetry.add(sum(2**i * m.home[i, a] for i in range(S)) >= sum(2**i * m.home[i, b] for i in range(S)))
 
 
@@ -376,6 +383,7 @@ def add_tangent_cut(m: pyo.ConcreteModel, i: int, v: float) -> None:
     m.cuts.add(m.thn[i] >= 1.0 / w - (m.Vn[i] - w) / w**2)
 
 
+@takes_instance(PlacementInstance)
 def assignment_from_model(inst: PlacementInstance, m: pyo.ConcreteModel) -> np.ndarray:
     """Worker-level assignment from a solved model (``sigma`` per worker, or ``x`` per group).
 
@@ -408,5 +416,5 @@ def assignment_from_model(inst: PlacementInstance, m: pyo.ConcreteModel) -> np.n
             a[ws[pos:pos + c]] = i
             pos += c
     if (a < 0).any():
-        raise ValueError("grouped solution does not assign every worker")
+        raise SolverError("grouped solution does not assign every worker")
     return a

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 
-from ..errors import InstanceError
+from ..errors import ArgumentError
+from ..inputs import check_choice, check_positive, check_size, rng_from, takes_instance
 from ..result import Status
 from .categories import category_at, n_categories
 from .evaluate import PlacementSolution, fairness, make_solution
@@ -16,6 +18,15 @@ from .instance import PlacementInstance
 __all__ = ["jps", "job_priority"]
 
 
+def _fraction(value: Any, name: str, *, closed: bool) -> float:
+    """A real number in [0, 1] (``closed``) or [0, 1); ArgumentError naming ``name`` otherwise."""
+    v = check_positive(value, name, allow_zero=True)
+    if v > 1 or (v == 1 and not closed):
+        raise ArgumentError(f"{name} is {value!r}; expected a number in [0, 1{']' if closed else ')'}")
+    return v
+
+
+@takes_instance(PlacementInstance)
 def job_priority(inst: PlacementInstance) -> np.ndarray:
     """Line 1 of Algorithm 3: jobs sorted by T_i |Pi_i| / (S sum_k rho_{i,k}), ascending.
 
@@ -26,7 +37,8 @@ def job_priority(inst: PlacementInstance) -> np.ndarray:
     return np.argsort(key, kind="stable")
 
 
-def jps(inst: PlacementInstance, n_samples: int = 20, alpha: float = 0.7, beta: float = 1.0, *, seed=None,
+@takes_instance(PlacementInstance)
+def jps(inst: PlacementInstance, *, n_samples: int = 20, alpha: float = 0.7, beta: float = 1.0, seed: Any = None,
         market: str = "auction") -> PlacementSolution:
     """JPS (Algorithm 3): Algorithm 2 on N categories sampled from the rear of Psi.
 
@@ -49,19 +61,12 @@ def jps(inst: PlacementInstance, n_samples: int = 20, alpha: float = 0.7, beta: 
     PlacementSolution
         Status FEASIBLE; ``info`` has the sampled categories (per job) and their JCT and fairness.
     """
-    from ..inputs import check_instance
-
-    check_instance(inst, PlacementInstance, "inst")
-    if not isinstance(n_samples, int) or n_samples < 1:
-        raise InstanceError(f"n_samples is {n_samples!r}; expected a positive integer")
-    if not (0 <= alpha < 1):
-        raise InstanceError(f"alpha is {alpha!r}; expected a number in [0, 1)")
-    if not (0 <= beta <= 1):
-        raise InstanceError(f"beta is {beta!r}; expected a number in [0, 1]")
-    if market not in MARKETS:
-        raise ValueError(f"market is {market!r}; expected one of {MARKETS}")
+    n_samples = check_size(n_samples, "n_samples")
+    alpha = _fraction(alpha, "alpha", closed=False)
+    beta = _fraction(beta, "beta", closed=True)
+    check_choice(market, "market", MARKETS)
     t0 = time.perf_counter()
-    rng = np.random.default_rng(seed)
+    rng = rng_from(seed)
     S, K = inst.n_jobs, inst.n_workers
     total = n_categories(S, K)
     lo = int(np.floor(alpha * total))
@@ -69,7 +74,7 @@ def jps(inst: PlacementInstance, n_samples: int = 20, alpha: float = 0.7, beta: 
     picks = rng.choice(span, size=min(n_samples, span), replace=False) + lo  # line 2
     order = job_priority(inst)
     cats = [category_at(S, K, int(p)) for p in np.sort(picks)]
-    results = evaluate_categories(inst, cats, market, order=order)  # line 3
+    results = evaluate_categories(inst, cats, market=market, order=order)  # line 3
     jct = np.array([r[2] for r in results])
     fair = np.array([fairness(inst, r[1]) for r in results])
     score = beta * jct.min() / jct + (1 - beta) * fair  # (34)

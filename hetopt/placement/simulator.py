@@ -4,83 +4,52 @@ All jobs start at time 0 and run on their placement until done.  A static policy
 placement computed at time 0.  A dynamic policy recomputes it among the remaining jobs every
 time a job completes (a *reset* event), over all K workers, using each job's remaining epochs.
 Within a placement a job advances at a constant rate 1 / Lambda_i (fraction of its training
-per second), so progress is exact between events.
+per second), so progress is exact between events.  A round policy (Gavel) runs its own rounds.
+The policies are those of :data:`~hetopt.placement.policies.POLICIES`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import time
 from typing import Any
 
 import numpy as np
 
-from ..errors import InstanceError
-from .evaluate import PlacementSolution, job_jct
+from ..errors import ArgumentError, ScheduleViolation
+from ..inputs import check_flag, takes_instance
+from .evaluate import PlacementSimulation, job_jct, simulation_result
+from .gavel_baseline import GavelPolicy
 from .instance import PlacementInstance
+from .policies import POLICIES, is_round_policy
 
-__all__ = ["simulate", "SimulationResult", "POLICIES"]
+__all__ = ["simulate"]
 
 log = logging.getLogger(__name__)
 
-Policy = Callable[[PlacementInstance], PlacementSolution]
+#: The options of the Gavel round policy that :func:`simulate` passes on.
+GAVEL_OPTIONS = ("scale_factor", "round_length", "recompute_interval", "max_rounds")
 
 
-def _policies() -> dict[str, Policy]:
-    from .baselines import las, optimus, optimus_lb
-    from .exact import solve_exact
-    from .has import has
-    from .sampling import jps
-
-    return {"has": has, "jps": lambda inst: jps(inst, seed=0), "optimus": optimus, "optimus_lb": optimus_lb,
-            "las": las, "exact": solve_exact}
-
-
-#: Names accepted by :func:`simulate` besides "gavel" (callables are accepted too).
-POLICIES = ("has", "jps", "optimus", "optimus_lb", "las", "exact")
-
-
-@dataclass(frozen=True)
-class SimulationResult:
-    """Completion times of a static or dynamic run.
-
-    ``completion`` per job (seconds from time 0), ``average_jct``, ``makespan`` (the largest
-    completion time), ``events`` (one record per placement decision: time, remaining jobs,
-    assignment).
-    """
-
-    completion: np.ndarray
-    average_jct: float
-    makespan: float
-    reset_on_completion: bool
-    events: list[dict[str, Any]] = field(default_factory=list)
+def _resolve(policy: Any) -> tuple[str, Any]:
+    """(name, policy object) of a registry name, a round policy or a placement callable."""
+    if isinstance(policy, str):
+        if policy not in POLICIES:
+            raise ArgumentError(f"policy is {policy!r}; expected one of {', '.join(POLICIES)}, a callable "
+                                "inst -> PlacementSolution or an object with run(inst)")
+        return policy, POLICIES[policy]
+    if is_round_policy(policy):
+        return str(getattr(policy, "name", type(policy).__name__)), policy
+    if callable(policy):
+        return str(getattr(policy, "__name__", getattr(getattr(policy, "func", None), "__name__", "custom"))), policy
+    raise ArgumentError(f"policy is {policy!r}; expected one of {', '.join(POLICIES)}, a callable "
+                        "inst -> PlacementSolution or an object with run(inst)")
 
 
-def simulate(inst: PlacementInstance, method: str | Policy, reset_on_completion: bool = True, **options: Any) -> SimulationResult:
-    """Run a placement policy over the lifetime of the jobs.
-
-    Parameters
-    ----------
-    inst : PlacementInstance
-    method : str or callable
-        One of :data:`POLICIES`, ``"gavel"``, or any ``f(instance) -> PlacementSolution``.
-        ``"gavel"`` is the round-based Gavel baseline of Figs. 17-18
-        (:func:`~hetopt.placement.gavel_baseline.gavel_simulation`; ``options``:
-        ``scale_factor``, ``round_length``); it is dynamic by construction.
-    reset_on_completion : bool
-        Recompute the placement among the remaining jobs at each completion (dynamic policy);
-        False keeps the initial placement (static policy).
-    """
-    if method == "gavel":
-        from .gavel_baseline import gavel_simulation
-
-        return gavel_simulation(inst, **options)
-    if options:
-        raise InstanceError(f"options {sorted(options)} apply to method='gavel' only")
-    policy = _policies()[method] if isinstance(method, str) and method in POLICIES else method
-    if isinstance(policy, str) or not callable(policy):
-        raise InstanceError(f"method is {method!r}; expected one of {POLICIES} or a callable")
+def _reset_run(inst: PlacementInstance, name: str, policy: Any, reset_on_completion: bool) -> PlacementSimulation:
+    """Place at time 0 and, when ``reset_on_completion``, again among the remaining jobs at every completion."""
+    t_start = time.perf_counter()
     S = inst.n_jobs
     remaining = np.ones(S)  # fraction of each job's training left
     done = np.full(S, np.nan)
@@ -90,7 +59,13 @@ def simulate(inst: PlacementInstance, method: str | Policy, reset_on_completion:
     while active:
         sub = inst.subset(active, epochs=inst.epochs[active] * remaining[active])
         sol = policy(sub)
-        jct = job_jct(sub, sol.assignment)  # time to finish the remaining work at this placement
+        if not hasattr(sol, "assignment"):
+            raise ArgumentError(f"policy {name!r} returned a {type(sol).__name__}; a placement policy returns a "
+                                "PlacementSolution (make_solution(inst, assignment, solver=...))")
+        try:
+            jct = job_jct(sub, sol.assignment)  # time to finish the remaining work at this placement
+        except ArgumentError as exc:
+            raise ScheduleViolation(f"policy {name!r} at t={t:g} s (jobs {active}): {exc}") from None
         events.append({"time": t, "jobs": list(active), "assignment": [active[j] for j in sol.assignment]})
         if not reset_on_completion:
             for j, i in enumerate(active):
@@ -105,5 +80,61 @@ def simulate(inst: PlacementInstance, method: str | Policy, reset_on_completion:
         t += dt
         active = [i for i in active if np.isnan(done[i])]
         log.debug("t=%.3f: reset, %d jobs remain", t, len(active))
-    return SimulationResult(completion=done, average_jct=float(done.mean()), makespan=float(done.max()),
-                            reset_on_completion=reset_on_completion, events=events)
+    return simulation_result(done, policy=name, reset_on_completion=reset_on_completion, events=events,
+                             wall_time=time.perf_counter() - t_start)
+
+
+@takes_instance(PlacementInstance)
+def simulate(inst: PlacementInstance, policy: Any, *, reset_on_completion: bool = True, scale_factor: Any = None,
+             round_length: float | None = None, recompute_interval: float | None = None,
+             max_rounds: int | None = None) -> PlacementSimulation:
+    """Run a placement policy over the lifetime of the jobs (Section VI-B2, Figs. 17-18).
+
+    Parameters
+    ----------
+    inst : PlacementInstance
+    policy : str, callable or round policy
+        A name of :data:`~hetopt.placement.policies.POLICIES` (``"has"``, ``"jps"``,
+        ``"optimus"``, ``"optimus_lb"``, ``"las"``, ``"exact"``, ``"gavel"``), any
+        ``f(instance) -> PlacementSolution`` (a placement policy), or an object with
+        ``run(instance) -> PlacementSimulation`` (a round policy such as
+        :class:`~hetopt.placement.gavel_baseline.GavelPolicy`).
+    reset_on_completion : bool
+        Placement policies: recompute the placement among the remaining jobs at each completion
+        (dynamic policy, default); False keeps the initial placement (static policy).  A round
+        policy is dynamic by construction: False is refused.
+    scale_factor, round_length, recompute_interval, max_rounds : optional
+        Options of the Gavel round policy (GPUs per job, seconds per round, seconds between two
+        recomputations of its allocation, safety limit on rounds); None keeps the policy's own
+        (see :func:`~hetopt.placement.gavel_baseline.gavel_simulation`).  Refused for other
+        policies.
+
+    Returns
+    -------
+    PlacementSimulation
+        ``objective`` and ``average_jct`` are the mean completion time; ``events`` the
+        placement decisions (checked by :func:`~hetopt.placement.check_schedule`).
+
+    Raises
+    ------
+    ArgumentError
+        An unknown policy name, a Gavel option for another policy, or a bad option value.
+    ScheduleViolation
+        A placement policy returned an assignment that breaks (8b)-(8d) (a job without a worker, a bad index).
+    """
+    reset_on_completion = check_flag(reset_on_completion, "reset_on_completion")
+    options = {k: v for k, v in zip(GAVEL_OPTIONS, (scale_factor, round_length, recompute_interval, max_rounds),
+                                    strict=True) if v is not None}
+    name, pol = _resolve(policy)
+    if is_round_policy(pol):
+        if not reset_on_completion:
+            raise ArgumentError(f"reset_on_completion is False; the {name} policy runs its own rounds (dynamic by "
+                                "construction)")
+        if options:
+            if not isinstance(pol, GavelPolicy):
+                raise ArgumentError(f"options {sorted(options)} apply to the gavel policy only; policy is {name!r}")
+            pol = dataclasses.replace(pol, **options)
+        return pol.run(inst)
+    if options:
+        raise ArgumentError(f"options {sorted(options)} apply to policy='gavel' only; policy is {name!r}")
+    return _reset_run(inst, name, pol, reset_on_completion)

@@ -9,9 +9,21 @@ import pytest
 from hetopt import claims as ledger
 from hetopt.cli import main
 from hetopt.data import load_json
-from hetopt.errors import InstanceError
-from hetopt.placement import (PlacementInstance, TABLE_III, exhaustive, gap_report, generate_instance, has,
-                              heterogeneity_degree, instance_key, jps, optimus, optimus_lb, solve_exact)
+from hetopt.errors import ArgumentError
+from hetopt.placement import (
+    TABLE_III,
+    PlacementInstance,
+    exhaustive,
+    gap_report,
+    generate_instance,
+    has,
+    heterogeneity_degree,
+    instance_key,
+    jps,
+    optimus,
+    optimus_lb,
+    solve_exact,
+)
 
 
 def eq35(rho):
@@ -52,15 +64,19 @@ def test_heterogeneity_knob_hits_the_target_and_keeps_the_order_of_types(H):
         assert np.array_equal(np.argsort(base.throughput[i], kind="stable"), np.argsort(inst.throughput[i], kind="stable")) or H == 1.0
 
 
-def test_generator_errors_name_the_field():
-    with pytest.raises(InstanceError, match="setting"):
+def test_generator_errors_name_the_argument():
+    with pytest.raises(ArgumentError, match="setting"):
         generate_instance(4, 15, setting="testbed")
-    with pytest.raises(InstanceError, match="heterogeneity"):
+    with pytest.raises(ArgumentError, match="heterogeneity"):
         generate_instance(4, 15, heterogeneity=0.9)
-    with pytest.raises(InstanceError, match="heterogeneity"):
+    with pytest.raises(ArgumentError, match="heterogeneity"):
         generate_instance(4, 15, heterogeneity=1.2, type_ratio=(0, 0, 1))  # one type: H = 1 whatever the knob
-    with pytest.raises(InstanceError, match="jobs"):
+    with pytest.raises(ArgumentError, match="jobs"):
         generate_instance(2, 4, jobs=["ResNet18", "GPT"])
+    for bad in (dict(seed=-3), dict(seed="1"), dict(epsilon=1.0), dict(epsilon=-0.1), dict(type_ratio=(1.5, 1, 1)),
+                dict(gpus_per_node=0), dict(communication="yes"), dict(n_jobs=2.0)):
+        with pytest.raises(ArgumentError, match=next(iter(bad))):
+            generate_instance(**{"n_jobs": 2, "n_workers": 4} | bad)
 
 
 def test_p3_trap_by_brute_force():
@@ -80,7 +96,7 @@ def test_optimus_lb_readings():
     bal = optimus_lb(inst, reading="balanced_gains")
     assert bal.objective < paper.objective  # the other reading is the stronger one here
     assert paper.objective <= optimus(inst).objective + 1e-9  # proportional split never hurts a fixed placement
-    with pytest.raises(ValueError, match="reading"):
+    with pytest.raises(ArgumentError, match="reading"):
         optimus_lb(inst, reading="greedy")
 
 
@@ -114,9 +130,10 @@ def test_heterogeneity_sweep_quick_shows_the_gap_appear():
 
 
 def test_placement_has_no_reproduce_and_claims_cover_its_rows(capsys):
-    from hetopt.placement import commands
+    import hetopt.placement as placement
+    from hetopt.registry import get_kind
 
-    assert not hasattr(commands, "reproduce")
+    assert not hasattr(placement, "reproduce") and not hasattr(get_kind("placement"), "reproduce")
     ids = {c.id for c in ledger.claims("placement")}
     for needed in ("liu2024.table2.category_3_1", "liu2024.table2.optimum", "liu2024.sec5b.has_loss_table2",
                    "liu2024.sec4a.las_loss", "liu2024.sec5b.psi_size", "liu2024.fig9.optimus_lb_loss"):

@@ -1,12 +1,28 @@
 import itertools
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from hetopt import InstanceError, Status
+from hetopt import ArgumentError, Status
 from hetopt.data import load_json
-from hetopt.placement import (PlacementInstance, average_jct, generate_instance, has, job_priority, jps, las, n_categories,
-                              optimus, optimus_lb, perturb_throughput, simulate, solve_exact)
+from hetopt.placement import (
+    PlacementInstance,
+    PlacementSimulation,
+    average_jct,
+    check_schedule,
+    generate_instance,
+    has,
+    job_priority,
+    jps,
+    las,
+    n_categories,
+    optimus,
+    optimus_lb,
+    perturb_throughput,
+    simulate,
+    solve_exact,
+)
 from hetopt.placement.generators import INTER_NODE_RATE, INTRA_NODE_RATE
 
 from .conftest import random_instance
@@ -61,8 +77,9 @@ def test_jps_seeded_and_tradeoff():
     assert fair.fairness == pytest.approx(max(fair.info["fairness"]))
     fast = jps(inst, n_samples=10, seed=11, beta=1.0)
     assert fast.objective == pytest.approx(min(fast.info["jct"]))
-    for bad in (dict(n_samples=0), dict(alpha=1.0), dict(beta=1.5)):
-        with pytest.raises(InstanceError):
+    for bad in (dict(n_samples=0), dict(n_samples=2.0), dict(alpha=1.0), dict(alpha=float("nan")), dict(beta=1.5),
+                dict(beta=True), dict(market="hungarian"), dict(seed=-1)):
+        with pytest.raises(ArgumentError, match=next(iter(bad))):
             jps(inst, **bad)
 
 
@@ -85,14 +102,41 @@ def test_simulate_static_and_dynamic():
     static = simulate(inst, "has", reset_on_completion=False)
     sol = has(inst)
     assert np.allclose(static.completion, sol.jct)
+    assert isinstance(static, PlacementSimulation) and static.objective == pytest.approx(sol.objective)
     dyn = simulate(inst, "exact", reset_on_completion=True)
     assert len(dyn.events) == 3 and dyn.makespan == pytest.approx(dyn.completion.max())
-    assert np.all(dyn.completion > 0)
+    assert np.all(dyn.completion > 0) and dyn.objective == dyn.average_jct == pytest.approx(dyn.completion.mean())
+    for run in (static, dyn):
+        assert check_schedule(inst, run).ok
     # one job alone: a reset changes nothing
     one = inst.subset([0])
     assert simulate(one, "exact").average_jct == pytest.approx(simulate(one, "exact", reset_on_completion=False).average_jct)
-    with pytest.raises(InstanceError):
+    # a policy object of the protocol (a callable inst -> PlacementSolution) runs like a registry name
+    assert simulate(inst, has).average_jct == pytest.approx(simulate(inst, "has").average_jct)
+    with pytest.raises(ArgumentError, match="policy"):
         simulate(inst, "nope")
+    with pytest.raises(ArgumentError, match="reset_on_completion"):
+        simulate(inst, "has", reset_on_completion=1)
+    with pytest.raises(ArgumentError, match="reset_on_completion"):
+        simulate(inst, "gavel", reset_on_completion=False)
+
+
+def test_simulation_checker_catches_a_lie():
+    inst = generate_instance(3, 9, seed=5)
+    dyn = simulate(inst, "has")
+    lie = replace(dyn, completion=dyn.completion * np.array([1.0, 1.0, 0.9]))
+    rep = check_schedule(inst, lie)
+    assert not rep.ok and "completion" in rep.violations[0]
+    events = [dict(ev) for ev in dyn.events]
+    events[0]["assignment"] = [events[0]["jobs"][0]] * inst.n_workers  # the other jobs get no worker
+    rep = check_schedule(inst, replace(dyn, events=events))
+    assert not rep.ok and "(8b)" in rep.violations[0]
+    g = simulate(inst, "gavel", scale_factor=3)
+    assert check_schedule(inst, g).ok
+    events = [dict(ev) for ev in g.events]
+    events[0]["workers"] = [events[0]["workers"][0]] * len(events[0]["workers"])  # two jobs on the same GPUs
+    rep = check_schedule(inst, replace(g, events=events))
+    assert not rep.ok
 
 
 def test_generator_gavel_setting_keeps_the_earlier_workload():
@@ -105,10 +149,12 @@ def test_generator_gavel_setting_keeps_the_earlier_workload():
     noisy = perturb_throughput(inst, 0.3, seed=1)
     r = noisy.throughput / inst.throughput
     assert r.min() >= 0.7 - 1e-12 and r.max() <= 1.3 + 1e-12
-    with pytest.raises(InstanceError):
+    with pytest.raises(ArgumentError, match="n_workers"):
         generate_instance(5, 4)
-    with pytest.raises(InstanceError):
+    with pytest.raises(ArgumentError, match="jobs"):
         generate_instance(2, 4, jobs=["ResNet18", "GPT"])
+    with pytest.raises(ArgumentError, match="epsilon"):
+        perturb_throughput(inst, 1.0)
 
 
 def test_reset_report_static_vs_dynamic():
@@ -137,7 +183,14 @@ def test_gavel_baseline_in_simulate():
     V = one.throughput[0, workers].sum()
     comm = one.comm_coefficient[0] * 4 / 5 * float(one.inverse_rate(True))
     assert res.completion[0] == pytest.approx(one.epochs[0] * (one.dataset_size[0] / V + comm))
-    with pytest.raises(InstanceError, match="scale_factor"):
+    with pytest.raises(ArgumentError, match="scale_factor"):
         simulate(inst, "gavel", scale_factor=6)
-    with pytest.raises(InstanceError, match="gavel"):
+    with pytest.raises(ArgumentError, match="scale_factor"):
+        simulate(inst, "gavel", scale_factor=2.5)
+    with pytest.raises(ArgumentError, match="gavel"):
         simulate(inst, "has", scale_factor=2)
+    with pytest.raises(ArgumentError, match="round_length"):
+        simulate(inst, "gavel", round_length=0)
+    # the default scale factor is 5 (Fig. 18), or the largest GPU type when it has fewer workers
+    small = generate_instance(2, 4, seed=0)
+    assert max(len(ws) for ws in simulate(small, "gavel").events[0]["workers"]) == 2

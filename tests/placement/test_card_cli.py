@@ -1,7 +1,6 @@
 import json
 from pathlib import Path
 
-
 from hetopt import cli
 from hetopt.data import instance_path
 from hetopt.placement import build_p1, build_p1_grouped, build_p2, build_p3, build_p3_cvxpy, generate_instance

@@ -1,9 +1,10 @@
 from math import comb
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from hetopt import InstanceError
+from hetopt import ArgumentError
 from hetopt.placement import categories, category_at, category_index, n_categories
 
 
@@ -31,7 +32,9 @@ def test_count_distinct_and_unranking(S, extra):
 
 
 def test_bad_sizes():
-    with pytest.raises(InstanceError):
+    with pytest.raises(ArgumentError):
         categories(4, 3)
-    with pytest.raises(InstanceError):
+    with pytest.raises(ArgumentError, match="index"):
         category_at(2, 4, 3)
+    with pytest.raises(ArgumentError, match="n_jobs"):
+        categories(True, 3)

@@ -1,10 +1,18 @@
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from hetopt import InstanceError
-from hetopt.placement import (PlacementInstance, average_jct, equal_share_jct, fairness, heterogeneity_degree, job_metrics,
-                              worker_samples)
+from hetopt import ArgumentError
+from hetopt.placement import (
+    PlacementInstance,
+    average_jct,
+    equal_share_jct,
+    fairness,
+    heterogeneity_degree,
+    job_metrics,
+    worker_samples,
+)
 
 
 def test_table2_numbers_by_hand(table2):
@@ -49,13 +57,13 @@ def test_communication_ring_bottleneck():
 
 
 def test_bad_assignments(table2):
-    with pytest.raises(InstanceError, match="shape"):
+    with pytest.raises(ArgumentError, match="shape"):
         average_jct(table2, [0, 1])
-    with pytest.raises(InstanceError, match="job 1 gets no worker"):
+    with pytest.raises(ArgumentError, match="job 1 gets no worker"):
         average_jct(table2, [0, 0, 0, 0])
-    with pytest.raises(InstanceError, match=r"assignment\[2\]"):
+    with pytest.raises(ArgumentError, match=r"assignment\[2\]"):
         average_jct(table2, [0, 1, 2, 0])
-    with pytest.raises(InstanceError, match="integer"):
+    with pytest.raises(ArgumentError, match="integer"):
         average_jct(table2, [0, 1, 0.5, 1])
 
 

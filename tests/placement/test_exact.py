@@ -3,9 +3,21 @@ import itertools
 import numpy as np
 import pytest
 
-from hetopt import SizeLimitError, Status, solve_model
-from hetopt.placement import (PlacementInstance, average_jct, build_p1, build_p2, exhaustive, generate_instance, has, jps, las,
-                              optimus, optimus_lb, solve_exact)
+from hetopt import ArgumentError, SizeLimitError, Status, solve_model
+from hetopt.placement import (
+    PlacementInstance,
+    average_jct,
+    build_p1,
+    build_p2,
+    exhaustive,
+    generate_instance,
+    has,
+    jps,
+    las,
+    optimus,
+    optimus_lb,
+    solve_exact,
+)
 
 from .conftest import random_instance
 
@@ -14,7 +26,7 @@ OBJ_RTOL = 1e-6
 
 def test_table2_optimum(table2):
     for solver in ("highs", "scip"):
-        sol = solve_exact(table2, solver)
+        sol = solve_exact(table2, solver=solver)
         assert sol.status is Status.OPTIMAL and round(sol.objective) == 10592
         assert sol.bound <= sol.objective * (1 + 1e-12) and sol.gap <= 1e-6
         assert sorted(sol.throughput.round().tolist()) == [1288, 1768]
@@ -27,7 +39,7 @@ def test_solve_exact_equals_exhaustive(seed):
     inst = random_instance(rng, comm=seed % 2 == 0, ties=seed % 3 == 0)
     ex = exhaustive(inst)
     for solver in ("highs", "scip"):
-        sol = solve_exact(inst, solver)
+        sol = solve_exact(inst, solver=solver)
         assert sol.status is Status.OPTIMAL
         assert sol.objective == pytest.approx(ex.objective, rel=OBJ_RTOL)
         assert sol.bound <= ex.objective * (1 + OBJ_RTOL)
@@ -57,6 +69,20 @@ def test_p2_equals_best_of_its_category(seed):
                if np.bincount(a, minlength=2).tolist() == list(cat))
     sol = solve_model(build_p2(inst, cat), "scip")
     assert sol.objective == pytest.approx(best, rel=1e-5)
+
+
+@pytest.mark.parametrize("bad", [dict(rel_gap=float("nan")), dict(rel_gap=-0.1), dict(rel_gap=2.0), dict(rel_gap=True),
+                                 dict(rel_gap=None), dict(solver="cplex"), dict(threads=0), dict(max_iterations=0),
+                                 dict(tangent_points=1.5), dict(prune="yes"), dict(improve=1), dict(neighbour_cuts=None),
+                                 dict(time_limit=-1)])
+def test_solve_exact_refuses_bad_options(table2, bad):
+    with pytest.raises(ArgumentError, match=next(iter(bad))):
+        solve_exact(table2, **bad)
+
+
+def test_solve_exact_options_are_keyword_only(table2):
+    with pytest.raises(TypeError):
+        solve_exact(table2, "scip")
 
 
 def test_exhaustive_refuses_large_instances():

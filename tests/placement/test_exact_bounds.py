@@ -39,7 +39,7 @@ def test_size_bounds_hold_for_every_assignment_within_the_value(seed):
     assert inside
     for a in inside:
         mt = job_metrics(inst, a)
-        for i, (n, V) in enumerate(zip(mt["workers"], mt["throughput"])):
+        for i, (n, V) in enumerate(zip(mt["workers"], mt["throughput"], strict=True)):
             assert b.allowed[i, n - 1]
             assert b.vmin[i, n - 1] <= V * (1 + 1e-12) and V <= b.vtop[i, n - 1] * (1 + 1e-12)
     # the bounds exclude something on most instances: an assignment outside U breaks some bound

@@ -1,10 +1,19 @@
 import numpy as np
 import pytest
 
-from hetopt import InstanceError, SolverError, solve_problem
+from hetopt import ArgumentError, SolverError, solve_problem
 from hetopt.data import load_json
-from hetopt.placement import (PlacementInstance, build_p3_cvxpy, categories, constricted_set, matching_market, p3_assignment,
-                              p3_optimum, preferred_graph, sum_top)
+from hetopt.placement import (
+    PlacementInstance,
+    build_p3_cvxpy,
+    categories,
+    constricted_set,
+    matching_market,
+    p3_assignment,
+    p3_optimum,
+    preferred_graph,
+    sum_top,
+)
 
 from .conftest import random_instance
 
@@ -83,9 +92,12 @@ def test_preferred_graph_and_constricted_set():
 
 
 def test_bad_category(table2):
-    with pytest.raises(InstanceError, match="sums to"):
+    with pytest.raises(ArgumentError, match="sums to"):
         matching_market(table2, (2, 1))
-    with pytest.raises(InstanceError, match=r"category\[0\]"):
+    with pytest.raises(ArgumentError, match=r"category\[0\]"):
         matching_market(table2, (0, 4))
-    with pytest.raises(InstanceError, match="shape"):
+    with pytest.raises(ArgumentError, match="shape"):
         p3_assignment(table2, (1, 1, 2))
+    for bad in (dict(rule="greedy"), dict(unit=0), dict(unit=float("inf")), dict(ties=1), dict(max_iter=-1)):
+        with pytest.raises(ArgumentError, match=next(iter(bad))):
+            matching_market(table2, (2, 2), **bad)
