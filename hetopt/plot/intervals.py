@@ -215,7 +215,7 @@ def placement_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str 
     dynamic = hasattr(solution, "events") and hasattr(solution, "completion")
     if not (static or dynamic):
         raise TypeError(f"solution is a {type(solution).__name__}; expected a PlacementSolution or a "
-                        "placement SimulationResult")
+                        "PlacementSimulation")
     inst = instance
     scale = time_scale(time_unit)
     if ax is None and static:

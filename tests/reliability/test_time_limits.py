@@ -104,7 +104,7 @@ def test_placement_exact_time_limit_has_bound_and_gap(solver):
     from hetopt.placement.generators import generate_instance
 
     inst = generate_instance(seed=0, n_jobs=8)
-    sol = solve_exact(inst, solver, time_limit=0.05)
+    sol = solve_exact(inst, solver=solver, time_limit=0.05)
     assert sol.status is Status.TIME_LIMIT
     assert math.isclose(average_jct(inst, sol.assignment), sol.objective, rel_tol=1e-9)
     assert sol.bound is not None and sol.bound <= sol.objective + 1e-9
