@@ -11,12 +11,12 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ScheduleViolation
+from ..inputs import check_tol, takes_instance
 from ..result import CheckReport
 from ..validate import FEAS_TOL
 from .instance import HareInstance
 
-__all__ = ["ScheduleViolation", "check_schedule"]
+__all__ = ["check_schedule", "OBJ_RTOL"]
 
 #: Relative tolerance of the objective recomputation.
 OBJ_RTOL = 1e-9
@@ -48,12 +48,14 @@ def _decision(inst: HareInstance, solution: Any) -> tuple[np.ndarray, np.ndarray
     return start, gpu_arr.astype(int), claimed
 
 
+@takes_instance(HareInstance)
 def check_schedule(inst: HareInstance, sol: Any, *, tol: float = FEAS_TOL) -> CheckReport:
     """Check a schedule against (4)-(8) and recompute its objective.
 
     Parameters
     ----------
     inst : HareInstance
+        The instance.
     sol : HareSolution or tuple (start, gpu)
         A solution object (its ``objective`` is checked against the recomputed one) or the
         raw decision: start times ``x_i`` and GPU indices, one per task.
@@ -73,12 +75,10 @@ def check_schedule(inst: HareInstance, sol: Any, *, tol: float = FEAS_TOL) -> Ch
 
     Raises
     ------
-    ValueError
-        If ``tol`` is not a finite number >= 0 (NaN would make every comparison pass).
+    ArgumentError
+        If ``inst`` is not a :class:`HareInstance` or ``tol`` is not a finite number >= 0 (NaN would make every comparison pass).
     """
-    if isinstance(tol, (bool, np.bool_)) or not (isinstance(tol, (int, float, np.floating, np.integer))
-                                                 and np.isfinite(tol) and tol >= 0):
-        raise ValueError(f"tol is {tol!r}; expected a finite number >= 0")
+    check_tol(tol, "tol")
     try:
         start, gpu, claimed = _decision(inst, sol)
     except _Malformed as e:

@@ -27,7 +27,7 @@ from ..data import check_header, meta_dict, meta_kwargs, read_json
 from ..errors import InstanceError
 from ..inputs import INT64_LIMIT, numeric_array
 
-__all__ = ["HareInstance", "KIND", "SCHEMA_VERSION"]
+__all__ = ["HareInstance", "KIND", "SCHEMA_VERSION", "alpha", "theorem4_bound"]
 
 #: The JSON "kind" of a Hare instance.
 KIND = "hare"
@@ -273,3 +273,44 @@ class HareInstance:
     def from_json(cls, text_or_path: str) -> HareInstance:
         """Parse JSON text, or read it from a file path."""
         return cls.from_dict(read_json(text_or_path))
+
+
+def alpha(inst: HareInstance) -> float:
+    """``alpha`` of Lemma 3: the largest slowest/fastest GPU ratio of any task.
+
+    A job whose synchronization time is zero on every GPU contributes no sync ratio; one
+    with zero on some GPUs and positive on others makes the ratio infinite (Lemma 3's
+    definition divides by ``T^{s,min} = 0``).
+
+    Parameters
+    ----------
+    inst : HareInstance
+        The instance.
+
+    Returns
+    -------
+    float
+        ``max_i max(T^{c,max}_i / T^{c,min}_i, T^{s,max}_i / T^{s,min}_i)``.
+    """
+    tc, ts = inst.compute_time, inst.sync_time
+    a = float((tc.max(axis=1) / tc.min(axis=1)).max())
+    ts_min, ts_max = ts.min(axis=1), ts.max(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sr = np.where(ts_max == 0, 1.0, np.where(ts_min > 0, ts_max / np.where(ts_min > 0, ts_min, 1), np.inf))
+    return max(a, float(sr.max()))
+
+
+def theorem4_bound(inst: HareInstance) -> float:
+    """``alpha (2 + alpha)``, the approximation factor claimed by Theorem 4.
+
+    Parameters
+    ----------
+    inst : HareInstance
+        The instance.
+
+    Returns
+    -------
+    float
+    """
+    a = alpha(inst)
+    return a * (2.0 + a)

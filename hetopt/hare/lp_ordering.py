@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ..inputs import check_size, takes_instance
 from ..result import Solution, Status
 from ..solvers import solve_problem
 from .instance import HareInstance
@@ -55,6 +56,7 @@ class LPOrdering(Solution):
     iterations: int = 0
 
 
+@takes_instance(HareInstance)
 def lp_ordering(inst: HareInstance, *, max_rounds: int = 6, cuts_per_round: int = 10) -> LPOrdering:
     """Solve the round-level LP and return task start estimates for Algorithm 1.
 
@@ -75,8 +77,8 @@ def lp_ordering(inst: HareInstance, *, max_rounds: int = 6, cuts_per_round: int 
     """
     import cvxpy as cp
 
-    if max_rounds < 1 or cuts_per_round < 1:
-        raise ValueError(f"max_rounds and cuts_per_round must be >= 1; got {max_rounds}, {cuts_per_round}")
+    check_size(max_rounds, "max_rounds")
+    check_size(cuts_per_round, "cuts_per_round")
     t0 = time.perf_counter()
     n_rounds = inst.rounds.astype(int)
     first = np.concatenate([[0], np.cumsum(n_rounds)])
