@@ -302,6 +302,6 @@ def generate_workload(n_jobs: int, gpus: Sequence[str], *, seed: int | np.random
         rounds=rng.integers(rounds[0], rounds[1] + 1, n_jobs),
         tasks_per_round=rng.choice(scale_choices, n_jobs),
         compute_time=np.round(tc, 6), sync_time=np.round(ts, 6),
-        gpu_names=[f"{g}{k}" for k, g in enumerate(gpus)],
-        job_names=[f"{k}:{t.model}" for k, t in enumerate(types)],
+        gpu_names=tuple(f"{g}{k}" for k, g in enumerate(gpus)),
+        job_names=tuple(f"{k}:{t.model}" for k, t in enumerate(types)),
     )

@@ -19,7 +19,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -188,12 +188,12 @@ class HareInstance:
     @cached_property
     def task_round(self) -> np.ndarray:
         """Round (0-based, as Algorithm 1's ``r = 0``) of every task, shape (|D|,)."""
-        return np.concatenate([np.repeat(np.arange(r), k) for r, k in zip(self.rounds, self.tasks_per_round)])
+        return np.concatenate([np.repeat(np.arange(r), k) for r, k in zip(self.rounds, self.tasks_per_round, strict=True)])
 
     @cached_property
     def task_index(self) -> np.ndarray:
         """Position of every task inside its round, shape (|D|,)."""
-        return np.concatenate([np.tile(np.arange(k), r) for r, k in zip(self.rounds, self.tasks_per_round)])
+        return np.concatenate([np.tile(np.arange(k), r) for r, k in zip(self.rounds, self.tasks_per_round, strict=True)])
 
     @cached_property
     def job_offset(self) -> np.ndarray:
@@ -219,9 +219,19 @@ class HareInstance:
         """``T^s_{i,m}`` per task, shape (|D|, M)."""
         return self.sync_time[self.task_job]
 
+    @property
+    def jobs(self) -> tuple[str, ...]:
+        """The job names (``job_names``, filled in at construction)."""
+        return cast(tuple[str, ...], self.job_names)
+
+    @property
+    def gpus(self) -> tuple[str, ...]:
+        """The GPU names (``gpu_names``, filled in at construction)."""
+        return cast(tuple[str, ...], self.gpu_names)
+
     def task_label(self, i: int) -> str:
         """Readable label ``job/round/task`` of flat task ``i``."""
-        return f"{self.job_names[self.task_job[i]]}/r{self.task_round[i]}/t{self.task_index[i]}"
+        return f"{self.jobs[self.task_job[i]]}/r{self.task_round[i]}/t{self.task_index[i]}"
 
     # ------------------------------------------------------------------ simple bounds
     @cached_property
@@ -246,8 +256,8 @@ class HareInstance:
             "tasks_per_round": self.tasks_per_round.tolist(),
             "compute_time": self.compute_time.tolist(),
             "sync_time": self.sync_time.tolist(),
-            "gpu_names": list(self.gpu_names),
-            "job_names": list(self.job_names),
+            "gpu_names": list(self.gpus),
+            "job_names": list(self.jobs),
             **meta_dict(self),
         }
 
@@ -267,7 +277,9 @@ class HareInstance:
         reconstructed) is accepted and not part of the instance.
         """
         check_header(data, KIND, SCHEMA_VERSION, _FIELDS, _FIELDS[:6])
-        return cls(**{k: data[k] for k in _FIELDS if k in data}, **meta_kwargs(data))
+        meta = meta_kwargs(data)
+        return cls(**{k: data[k] for k in _FIELDS if k in data}, description=meta.get("description", ""),
+                   source=meta.get("source", ""))
 
     @classmethod
     def from_json(cls, text_or_path: str) -> HareInstance:

@@ -21,7 +21,7 @@ from ..inputs import check_flag, check_time_limit, takes_instance
 from ..result import Certificate, Status
 from ..validate import ratio_certificate
 from .algorithm1 import schedule
-from .checker import check_schedule
+from .checker import check_schedule, checked_objective
 from .exact import solve_exact
 from .instance import HareInstance, alpha, theorem4_bound
 from .relaxation import solve_relaxation
@@ -45,7 +45,7 @@ class RatioReport:
     alpha: float
     limit: float
     algorithm1: float
-    optimum: float | None
+    optimum: float
     optimum_proven: bool
     relaxation_bound: float | None
     vs_optimum: Certificate | None
@@ -75,7 +75,7 @@ class RatioReport:
 
 @takes_instance(HareInstance)
 def validate_ratio(inst: HareInstance, *, time_limit: float | None = 60.0, subsets: bool = False) -> Certificate:
-    """Theorem 4 on one instance: Algorithm 1 / certified optimum <= ``alpha(2+alpha)``?
+    """Theorem 4 on one instance: is Algorithm 1 / certified optimum at most ``alpha(2+alpha)``.
 
     The signature and result type every subpackage's ``validate_ratio`` shares.
 
@@ -156,7 +156,7 @@ def ratio_report(inst: HareInstance, *, time_limit: float | None = 60.0, subsets
     check_schedule(inst, opt).raise_if_invalid()
     rl = solve_relaxation(inst, subsets=subsets, time_limit=time_limit)
     alg = schedule(inst, rl)
-    value = check_schedule(inst, alg).raise_if_invalid().objective
+    value = checked_objective(inst, alg)
     opt_proven = opt.status is Status.OPTIMAL
     rl_proven = rl.status is Status.OPTIMAL
     vs_opt = ratio_certificate(value, opt.objective, limit, proven=opt_proven, name="alpha(2+alpha) vs optimum")
@@ -203,10 +203,10 @@ def theorem4_counterexample(k: int = 7, long: float = 2.0, heavy_weight: float =
     if isinstance(long, bool) or not isinstance(long, (int, float)) or not 1 < long < float("inf"):
         raise ArgumentError(f"long is {long!r}; expected a finite number > 1")
     n = k + 1
-    return HareInstance(arrival=np.zeros(n), weight=[heavy_weight] + [0.01] * (k - 1) + [0.001],
+    return HareInstance(arrival=np.zeros(n), weight=np.array([heavy_weight] + [0.01] * (k - 1) + [0.001]),
                         rounds=np.ones(n, dtype=int), tasks_per_round=np.ones(n, dtype=int),
                         compute_time=np.array([long] + [1.0] * k)[:, None], sync_time=np.zeros((n, 1)),
-                        job_names=["heavy"] + [f"unit{j}" for j in range(1, k)] + ["sink"])
+                        job_names=("heavy", *(f"unit{j}" for j in range(1, k)), "sink"))
 
 
 def theorem4_release_dates() -> HareInstance:
@@ -228,7 +228,8 @@ def theorem4_release_dates() -> HareInstance:
     job), showing that release dates do not prevent it.
     """
     p = np.array([5.0, 3.0, 2.0, 2.0, 4.0, 2.0])
-    return HareInstance(arrival=[1.0, 0.0, 0.0, 1.0, 0.0, 3.0], weight=[1.0, 0.1, 3.0, 0.001, 1.0, 100.0],
+    return HareInstance(arrival=np.array([1.0, 0.0, 0.0, 1.0, 0.0, 3.0]),
+                        weight=np.array([1.0, 0.1, 3.0, 0.001, 1.0, 100.0]),
                         rounds=np.ones(6, dtype=int), tasks_per_round=np.ones(6, dtype=int),
                         compute_time=p[:, None], sync_time=np.zeros((6, 1)),
-                        job_names=["j0", "j1", "j2", "sink", "j4", "heavy"])
+                        job_names=("j0", "j1", "j2", "sink", "j4", "heavy"))

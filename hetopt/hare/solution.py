@@ -53,6 +53,7 @@ class HareSolution(Solution):
         Method-specific extras (relaxation value, alpha, node counts, ...).
     """
 
+    objective: float = float("nan")
     completion: np.ndarray
     start: np.ndarray
     gpu: np.ndarray
@@ -118,6 +119,7 @@ class HareSolution(Solution):
 
     @property
     def makespan(self) -> float:
+        """The latest synchronization end of any task."""
         return float(self.sync_end.max())
 
     @property
@@ -138,7 +140,7 @@ class HareSolution(Solution):
                  ("start", float), ("compute_end", float), ("sync_end", float)]
         out = np.empty(inst.n_tasks, dtype=dtype)
         for name, col in zip(TASK_COLUMNS, (inst.task_job, inst.task_round, inst.task_index, self.gpu,
-                                            self.start, self.compute_end, self.sync_end)):
+                                            self.start, self.compute_end, self.sync_end), strict=True):
             out[name] = col
         return out
 

@@ -1,5 +1,7 @@
-"""Claims of Chen, Li, Wu, Guo, "Hare: Exploiting Inter-job and Intra-job Parallelism of Distributed
-Machine Learning on Heterogeneous GPUs", HPDC 2022 (``hetopt.hare``).
+"""Claims of Chen, Li, Wu, Guo, "Hare", HPDC 2022 (``hetopt.hare``).
+
+The paper: "Hare: Exploiting Inter-job and Intra-job Parallelism of Distributed Machine Learning on
+Heterogeneous GPUs".
 
 The checks live in :mod:`hetopt.claims.hare.checks`; the experiments beside them: the Section 7
 comparison (:mod:`~hetopt.claims.hare.section7`) and its sweeps (:mod:`~hetopt.claims.hare.sweeps`),

@@ -19,12 +19,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ...errors import ArgumentError
 from ...hare import HareInstance, HareSolution, cluster, generate_workload, replay, schedule, simulate
-from .paper import PAPER_RANGE
 
 __all__ = ["METRICS", "CAUSES", "weighted_jct", "Setting", "OLD_SETTING", "PAPER_SETTING",
            "compare", "reductions", "section7_workload", "ALGORITHM1_VARIANTS"]
@@ -84,6 +84,7 @@ class Setting:
                 "sched_allox": "sched_allox" if self.online else "sched_allox_offline"}
 
     def overhead_seconds(self, inst: HareInstance) -> float:
+        """Seconds per switch on ``inst`` (a fraction of its mean task compute time when ``relative``)."""
         return float(self.switch_overhead * inst.task_compute.mean()) if self.relative else float(self.switch_overhead)
 
 
@@ -93,7 +94,7 @@ OLD_SETTING = Setting(metric="completion", job_level_srtf=False, online=False, s
 #: The paper's setting: JCT, job-level SRTF, online baselines, 5% switching overhead.
 PAPER_SETTING = Setting()
 #: The four causes: name -> the field of :class:`Setting` it toggles and its paper value.
-CAUSES = {"(a) JCT = C - a": ("metric", "jct"), "(b) job-level SRTF": ("job_level_srtf", True),
+CAUSES: dict[str, tuple[str, Any]] = {"(a) JCT = C - a": ("metric", "jct"), "(b) job-level SRTF": ("job_level_srtf", True),
           "(c) online AlloX / Sched_Homo": ("online", True), "(d) switching overhead": ("switch_overhead", 0.05)}
 
 
@@ -133,9 +134,10 @@ def compare(inst: HareInstance, setting: Setting = PAPER_SETTING, *, algorithms:
     """
     plans = {} if plans is None else plans
     over = setting.overhead_seconds(inst)
-    out = {}
+    out: dict[str, float] = {}
     names = dict(algorithms or ALGORITHM1_VARIANTS)
-    runs = {**{k: (k, f) for k, f in names.items()},
+    runs: dict[str, tuple[str, Callable[[HareInstance], HareSolution]]] = {
+            **{k: (k, f) for k, f in names.items()},
             **{paper: (impl, functools.partial(simulate, policy=impl)) for paper, impl in setting.baselines().items()}}
     for label, (impl, f) in runs.items():
         if impl not in plans:

@@ -22,6 +22,7 @@ from .section7 import (
     CAUSES,
     OLD_SETTING,
     PAPER_SETTING,
+    Setting,
     compare,
     reductions,
     section7_workload,
@@ -35,7 +36,7 @@ __all__ = ["settings", "section7_causes", "with_heterogeneity", "heterogeneity",
 BASELINE_NAMES = ("gavel_fifo", "srtf", "sched_homo", "sched_allox")
 
 
-def settings() -> dict[str, object]:
+def settings() -> dict[str, Setting]:
     """The old setting, each cause toggled alone, and the paper's setting (all four)."""
     out = {"old (C, srtf_round, offline, no overhead)": OLD_SETTING}
     for name, (field, value) in CAUSES.items():

@@ -120,7 +120,8 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
     d, mm = inst.n_tasks, inst.n_gpus
     job = inst.task_job
     x = [m.new_int_var(int(xl[i]), int(max(xl[i], xu[i])), f"x{i}") for i in range(d)]
-    y, per_gpu = {}, [[] for _ in range(mm)]
+    y: dict[tuple[int, int], Any] = {}
+    per_gpu: list[list[Any]] = [[] for _ in range(mm)]
     for i in range(d):
         for g in range(mm):
             y[i, g] = m.new_bool_var(f"y{i}_{g}")
@@ -132,7 +133,7 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
     lens = ends = None
     groups = _identical_gpus(np.concatenate([tc.T, ts.T], axis=1)) if gpu_symmetry else []
     for group in groups:
-        for prev, g in zip(group, group[1:]):
+        for prev, g in zip(group, group[1:], strict=False):
             for i in range(d):
                 m.add(y[i, g] <= sum(y[j, prev] for j in range(i)))
     if redundant and mm > 1:
@@ -170,7 +171,7 @@ def _add_rounds(m: Any, inst: HareInstance, x: list, y: dict, C: list, cu: np.nd
                 for j in inst.round_tasks(n, r + 1):
                     m.add(x[j] >= end)
             if symmetry_breaking:
-                for i, j in zip(tasks, tasks[1:]):
+                for i, j in zip(tasks, tasks[1:], strict=False):
                     m.add(x[i] <= x[j])
     return ends_of
 
@@ -459,8 +460,10 @@ def coarse_bound(inst: HareInstance, sc: Scaling, *, time_limit: float, threads:
 
 def _canonical(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, by_round: bool,
                groups: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """The same schedule relabelled: identical tasks of a round in start order (if ``by_round``),
-    each group of identical GPUs ordered by the index of its first task.
+    """The same schedule relabelled to satisfy the symmetry breaking of :func:`build_cpsat`.
+
+    Identical tasks of a round in start order (if ``by_round``), each group of identical GPUs
+    ordered by the index of its first task.
     """
     start, gpu = start.copy(), gpu.copy()
     if by_round:
@@ -471,7 +474,7 @@ def _canonical(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, by_round:
                 start[idx], gpu[idx] = start[idx][k], gpu[idx][k]
     for group in groups:
         first = {g: next((i for i in range(inst.n_tasks) if gpu[i] == g), inst.n_tasks) for g in group}
-        relabel = dict(zip(sorted(group, key=lambda g: (first[g], g)), group))
+        relabel = dict(zip(sorted(group, key=lambda g: (first[g], g)), group, strict=True))
         gpu = np.array([relabel.get(int(g), int(g)) for g in gpu])
     return start, gpu
 

@@ -76,7 +76,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...errors import ArgumentError, SolverError
-from ...inputs import check_positive, check_size, check_time_limit, check_tol, real_scalar, takes_instance
+from ...inputs import check_positive, check_size, check_time_limit, check_tol, takes_instance
 from ...result import Solution, Status
 from ...solvers import _prepare_highs_threads, new_highs
 from ..bounds import time_bounds
@@ -201,8 +201,9 @@ def _best_k(c: np.ndarray, p: int, K: int, rows: np.ndarray) -> list[np.ndarray]
 
 def _round_table(costs: np.ndarray, lo: int, hi: int, rows: np.ndarray, jmax: np.ndarray, p: np.ndarray,
                  K: int) -> np.ndarray:
-    """``g[b, x]``: least price of ``K`` tasks starting in ``[lo + rows[b], hi]`` with a task on
-    ``m`` ending by ``x`` (``start <= lo + jmax[m, x]``), disjoint per GPU.
+    """``g[b, x]``: least price of ``K`` tasks, disjoint per GPU, starting in ``[lo + rows[b], hi]``.
+
+    A task on ``m`` ends by ``x`` (``start <= lo + jmax[m, x]``).
 
     ``costs``: (M, n_slots) start costs; ``rows``: ready slots (relative to lo) to tabulate;
     ``jmax``: (M, X) last start index (relative to lo) per GPU and end value (negative: none).
@@ -298,15 +299,15 @@ def _place(costs, lo, hi, e, jmax, p, K) -> list[tuple[int, int]]:
     # per GPU: best k disjoint starts in [lo + e, lo + jmax[m]] with their positions
     best: list[list[tuple[float, list[int]]]] = []
     for m in range(M):
-        opts = [(0.0, [])]
+        opts: list[tuple[float, list[int]]] = [(0.0, [])]
         a, b = lo + e, lo + int(jmax[m])
         for k in range(1, K + 1):
             opts.append(_best_disjoint(costs[m], a, min(b, hi), int(p[m]), k) if b >= a else (_INF, []))
         best.append(opts)
     # knapsack over GPUs
-    table = {0: (0.0, [])}
+    table: dict[int, tuple[float, list[tuple[int, int]]]] = {0: (0.0, [])}
     for m in range(M):
-        new = {}
+        new: dict[int, tuple[float, list[tuple[int, int]]]] = {}
         for k0, (v0, pl0) in table.items():
             for k in range(0, K - k0 + 1):
                 v = v0 + best[m][k][0]
@@ -379,7 +380,7 @@ class _Master:
             rows = self.r_en + np.arange(self.n_z)
             last = (np.arange(self.n_z) % grid.n_energy) == grid.n_energy - 1
             starts = np.concatenate([[0], np.cumsum(np.where(last, 1, 2))[:-1]]).astype(np.int32)
-            idx = np.concatenate([[r] if z else [r, r + 1] for r, z in zip(rows, last)]).astype(np.int32)
+            idx = np.concatenate([[r] if z else [r, r + 1] for r, z in zip(rows, last, strict=True)]).astype(np.int32)
             val = np.concatenate([[-1.0] if z else [-1.0, 1.0] for z in last])
             h.addCols(self.n_z, np.zeros(self.n_z), np.zeros(self.n_z), np.tile(self.z_upper, M), idx.size, starts,
                       idx, val)
@@ -583,7 +584,7 @@ def _column_reduced_cost(inst, grid, n, tasks, C, pi, nu) -> float:
 def _mean_starts(inst: HareInstance, grid: _Grid, master: _Master) -> np.ndarray:
     lam = master.weights()
     x = np.zeros(inst.n_tasks)
-    for (n, tasks, _), v in zip(master.columns, lam):
+    for (n, tasks, _), v in zip(master.columns, lam, strict=True):
         if v <= 0:
             continue
         for r, _, s in tasks:

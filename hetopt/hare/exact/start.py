@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..bounds import greedy_schedule
-from ..checker import check_schedule
+from ..checker import checked_objective
 from ..instance import HareInstance
 from ..listsched import GPU_RULES, list_schedule
 from ..policies import POLICIES, SINGLE_GPU_POLICIES
@@ -41,7 +41,7 @@ def cheap_schedule(inst: HareInstance) -> tuple[np.ndarray, np.ndarray]:
     """
     prio = _round_order(inst)
     cands = [greedy_schedule(inst)] + [list_schedule(inst, prio, rule) for rule in GPU_RULES]
-    return min(cands, key=lambda c: check_schedule(inst, c).raise_if_invalid().objective)
+    return min(cands, key=lambda c: checked_objective(inst, c))
 
 
 def best_known_schedule(inst: HareInstance) -> tuple[np.ndarray, np.ndarray, float]:
@@ -70,7 +70,7 @@ def best_known_schedule(inst: HareInstance) -> tuple[np.ndarray, np.ndarray, flo
         if fits or name in SINGLE_GPU_POLICIES:
             sol = policy(inst)
             cands.append((sol.start, sol.gpu))
-    values = [check_schedule(inst, c).raise_if_invalid().objective for c in cands]
+    values = [checked_objective(inst, c) for c in cands]
     k = int(np.argmin(values))
     return np.asarray(cands[k][0], dtype=float), np.asarray(cands[k][1]), float(values[k])
 
@@ -113,4 +113,4 @@ def upper_schedule(inst: HareInstance, upper: tuple | None) -> tuple[np.ndarray,
     if upper is None:
         return best_known_schedule(inst)
     start, gpu = np.asarray(upper[0], dtype=float), np.asarray(upper[1], dtype=int)
-    return start, gpu, check_schedule(inst, (start, gpu)).raise_if_invalid().objective
+    return start, gpu, checked_objective(inst, (start, gpu))

@@ -170,7 +170,7 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
     time_limit = check_time_limit(time_limit)
     start, gpu, ub = upper_schedule(inst, upper)
     S = scaling(inst).time
-    tc_u, d_u = units(inst.compute_time, S), units(inst.compute_time + inst.sync_time, S)
+    tc_u = units(inst.compute_time, S)
     idx = np.arange(inst.n_tasks)
     makespan = float(np.max(start + inst.task_compute[idx, gpu])) if horizon is None else float(horizon)
     if step is None:
@@ -192,7 +192,7 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
                         options={**LP_OPTIONS, **(options or {})})
     x_hat = np.zeros(inst.n_tasks)
     bound = None
-    if res.status is Status.OPTIMAL and y is not None:
+    if res.status is Status.OPTIMAL and y is not None and res.objective is not None:
         bound = res.objective - LP_SAFETY * abs(res.objective)
         x_hat = _mean_block_starts(inst, g, y)
     n_rows = A_ub.shape[0] + A_eq.shape[0]
