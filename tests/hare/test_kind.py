@@ -130,3 +130,16 @@ def test_solve_exact_checks_its_arguments(tiny):
             solve_exact(tiny, **kwargs)
     with pytest.raises(TypeError):
         solve_exact(tiny, "highs")  # every option is keyword-only
+
+
+def test_every_solution_type_round_trips_through_json(tiny):
+    """HareSolution, HareRelaxation, LPOrdering, TimeIndexedBound and JobColgenBound: to_dict -> JSON -> from_dict."""
+    from hetopt.hare import job_colgen_bound, lp_ordering, solve_relaxation, time_indexed_bound
+
+    for res in (solve_relaxation(tiny), lp_ordering(tiny), time_indexed_bound(tiny), job_colgen_bound(tiny),
+                simulate(tiny, "srtf", switch_overhead=0.5)):
+        data = json.loads(json.dumps(res.to_dict()))
+        back = type(res).from_dict(data)
+        assert json.loads(json.dumps(back.to_dict())) == data, type(res).__name__
+        assert back.bound == res.bound and back.status == res.status
+        assert isinstance(res.summary(), dict)

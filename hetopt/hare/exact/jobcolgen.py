@@ -72,6 +72,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -127,7 +128,20 @@ class JobColgenBound(Solution):
     columns: int = 0
     x_hat: np.ndarray = field(default_factory=lambda: np.zeros(0))
     history: list = field(default_factory=list)
-    centre: tuple | None = field(default=None, repr=False)  # (grid, pi, nu, Lagrangian value) of the best bound
+    centre: tuple | None = field(default=None, repr=False, compare=False)  # (grid, pi, nu, Lagrangian value)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as JSON-ready values, without ``centre`` (the pricing state of the best bound).
+
+        Returns
+        -------
+        dict
+            ``JobColgenBound.from_dict`` of it rebuilds the result with ``centre`` None (so
+            :func:`completion_limits` gives no limits for it).
+        """
+        out = super().to_dict()
+        out.pop("centre")
+        return out
 
 
 @dataclass
