@@ -1,6 +1,6 @@
 """A job-level Dantzig-Wolfe lower bound for Hare_Sched (4)-(8): column generation with DP pricing.
 
-The time-indexed LP of :mod:`hetopt.hare.timeindexed` lets the tasks of one round be split
+The time-indexed LP of :mod:`hetopt.hare.exact.timeindexed` lets the tasks of one round be split
 fractionally over GPUs and slots and ends the round at their MEAN completion.  Here the
 blocks are whole jobs: a column is a complete schedule of one job on the slot grid (every
 task of every round on a GPU and a start slot), its cost ``w_n C_n`` with ``C_n`` the MAXIMUM
@@ -10,7 +10,7 @@ job against slot prices, is solved EXACTLY by a dynamic program over the rounds
 (:func:`price_job`), so the Lagrangian value of every round of column generation is a valid
 lower bound, and the bound at convergence is the master LP's.
 
-Grid and validity (the same rounding as :mod:`hetopt.hare.timeindexed`)
+Grid and validity (the same rounding as :mod:`hetopt.hare.exact.timeindexed`)
 ------------------------------------------------------------------------
 Units ``u(t) = floor(S t)``, grid step ``delta`` units, slots ``f(t) = floor(u(t) / delta)``.
 Any feasible schedule, every start rounded DOWN to its slot ``s_i = f(x_i)``, satisfies, with

@@ -5,7 +5,7 @@ The bound of :func:`time_indexed_bound` is valid for the true problem whatever t
 Grid and rounding
 -----------------
 Times are first expressed in integer units ``u(t) = floor(S t)`` (``S`` the scale of
-:func:`hetopt.hare.cpsat.scaling`; with decimal data ``S t`` is an integer and nothing is lost)
+:func:`hetopt.hare.exact.scaling.scaling`; with decimal data ``S t`` is an integer and nothing is lost)
 and the grid step is ``delta`` units, a power of ten times 1, 2 or 5 near
 ``median T^c / resolution``.  Write ``f(t) = floor(u(t) / delta)`` (slots).  Take any feasible
 schedule (for instance an optimal one) and round every start DOWN to the grid,
@@ -141,7 +141,7 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
         Grid step in integer units of ``S`` (overrides ``resolution``); for tests.
     upper : (start, gpu), optional
         A feasible schedule giving the horizon and the start windows; default the best cheap
-        schedule (:func:`hetopt.hare.exact.best_known_schedule`).
+        schedule (:func:`hetopt.hare.exact.start.best_known_schedule`).
     time_limit : float, optional
         Seconds for HiGHS; an LP stopped early gives no bound (``bound`` None).
     threads : int, optional
