@@ -2,8 +2,9 @@
 
 Benchmarks of the exact engines and of the time-indexed bound (``hetopt bench hare``).
 
-Two tables, both on ``random_instance(seed, n_jobs=d // 3, n_gpus=4, max_rounds=3,
-max_tasks=2, max_total_tasks=d)`` (the generator of models/hare2022.md):
+Three tables, all on ``generate_instance(seed=seed, n_jobs=d // 3, n_gpus=4, max_rounds=3,
+max_tasks=2, max_total_tasks=d)`` (the generator of models/hare2022.md), then the exact solve
+and relaxation times and Algorithm 1 against the baselines at the paper's scale:
 
 * :func:`engine_table`: tasks against time to proof for each exact engine, up the sizes until
   an engine is not certified within the limit (that size shows its gap at the limit, the
@@ -22,17 +23,31 @@ from __future__ import annotations
 import functools
 import os
 import time
+from typing import Any
 
-from ..errors import HetoptError
-from ..hare.algorithm1 import schedule
-from ..hare.checker import check_schedule
-from ..hare.exact import best_known_schedule, solve_exact
-from ..hare.generators import random_instance
-from ..hare.localsearch import improve_schedule
-from ..hare.online import BASELINES
-from ..hare.relaxation import solve_relaxation
-from ..hare.simulator import cluster, generate_workload
-from ..hare.timeindexed import MAX_COLUMNS, RESOLUTION, time_indexed_bound
+from ..errors import ArgumentError, HetoptError
+from ..hare import (
+    HareInstance,
+    HareSolution,
+    check_schedule,
+    cluster,
+    generate_instance,
+    generate_workload,
+    list_schedule,
+    schedule,
+    simulate,
+    solve_exact,
+    solve_relaxation,
+)
+from ..hare.checker import checked_objective
+from ..hare.exact.jobcolgen import job_colgen_bound
+from ..hare.exact.localsearch import improve_schedule
+from ..hare.exact.scaling import scaling
+from ..hare.exact.start import best_known_schedule
+from ..hare.exact.timeindexed import MAX_COLUMNS, RESOLUTION, time_indexed_bound
+from ..hare.listsched import GPU_RULES
+from ..hare.policies import ONLINE
+from ..inputs import check_positive, check_size, check_time_limit
 from ..report import Table
 from ..result import Status, relative_gap
 
@@ -53,9 +68,23 @@ LIMIT = 60.0
 POLISH = 60.0
 
 
-def bench_instance(tasks: int, *, seed: int = 0, n_gpus: int = 4):
-    """The benchmark instance with (at most) ``tasks`` tasks."""
-    return random_instance(seed=seed, n_jobs=max(2, tasks // 3), n_gpus=n_gpus, max_rounds=3, max_tasks=2,
+def bench_instance(tasks: int, *, seed: int = 0, n_gpus: int = 4) -> HareInstance:
+    """The benchmark instance with (at most) ``tasks`` tasks.
+
+    Parameters
+    ----------
+    tasks : int
+        Most tasks.
+    seed : int
+        The seed.
+    n_gpus : int
+        GPUs.
+
+    Returns
+    -------
+    HareInstance
+    """
+    return generate_instance(seed=seed, n_jobs=max(2, tasks // 3), n_gpus=n_gpus, max_rounds=3, max_tasks=2,
                            max_total_tasks=tasks)
 
 
@@ -89,7 +118,9 @@ def engine_table(sizes=ENGINE_SIZES, limit: float = LIMIT, *, seed: int = 0, thr
         if not any(running.values()):
             break
         inst = bench_instance(d, seed=seed)
-        cells, times, optimum = [], {}, None
+        cells: list[Any] = []
+        times: dict[str, float] = {}
+        optimum = None
         for e in engines:
             if not running[e]:
                 cells.append("-")
@@ -110,7 +141,7 @@ def engine_table(sizes=ENGINE_SIZES, limit: float = LIMIT, *, seed: int = 0, thr
                    + "; goal (issue 13): 30 tasks / 4 GPUs within 60 s")
     t.notes.append(_load_note())
     t.notes.append("gap = (incumbent - bound) / bound; cpsat above 12 tasks: job-level column-generation bound "
-                   "first (hetopt.hare.jobcolgen), reported bound = max(column generation, CP-SAT)")
+                   "first (hetopt.hare.exact.jobcolgen), reported bound = max(column generation, CP-SAT)")
     return t
 
 
@@ -120,18 +151,15 @@ def bound_table(sizes=BOUND_SIZES, limit: float = LIMIT, *, seed: int = 0, threa
 
     Per size: the best cheap schedule (heuristics); the time-indexed LP bound (``2 limit``
     seconds at most; with ``refine`` also on a grid twice as fine, the higher bound and its
-    time reported); the job-level column-generation bound (:mod:`hetopt.hare.jobcolgen`,
+    time reported); the job-level column-generation bound (:mod:`hetopt.hare.exact.jobcolgen`,
     default grid, ``5 limit`` seconds at most); CP-SAT (with its bound stage, ``limit`` seconds
     in all) incumbent and bound; and the proven gap of the best incumbent against the best bound,
     relative to the bound and to the incumbent.  With ``polish > 0`` the best incumbent is then
     improved by ``polish`` seconds of local search
-    (:func:`hetopt.hare.localsearch.improve_schedule`, checked feasible; an upper bound only),
+    (:func:`hetopt.hare.exact.localsearch.improve_schedule`, checked feasible; an upper bound only),
     started from the best of the CP-SAT incumbent and the list schedules in the order of the
     column-generation master's mean starts.
     """
-    from ..hare.algorithm1 import GPU_RULES, list_schedule
-    from ..hare.jobcolgen import job_colgen_bound
-
     t = Table(f"Hare: lower bounds at scale (4 GPUs, seed {seed}, CP-SAT {limit:g} s)",
               ["tasks", "jobs", "heuristic", "TI LP bound", "TI time [s]", "colgen bound", "colgen time [s]",
                "colgen rounds", "cpsat incumbent", "cpsat status", "polished", "best bound", "gap/bound",
@@ -160,7 +188,7 @@ def bound_table(sizes=BOUND_SIZES, limit: float = LIMIT, *, seed: int = 0, threa
                     st, g = list_schedule(inst, cg.x_hat, rule)
                 except HetoptError:  # an order against (7) (ties of mean starts): skipped
                     continue
-                cands.append((check_schedule(inst, (st, g)).raise_if_invalid().objective, st, g))
+                cands.append((checked_objective(inst, (st, g)), st, g))
             _, st, g = min(cands, key=lambda c: c[0])
             ps, pg, polished, _ = improve_schedule(inst, st, g, time_limit=polish, seed=seed)
             check_schedule(inst, (ps, pg)).raise_if_invalid()
@@ -172,7 +200,7 @@ def bound_table(sizes=BOUND_SIZES, limit: float = LIMIT, *, seed: int = 0, threa
               _pct(relative_gap(inc, best)), _pct(None if best is None else (inc - best) / inc))
     t.notes.append(_load_note())
     t.notes.append("goal (issue 13): a proven gap under 10% at 100 tasks; both bounds hold for the true "
-                   "data (times rounded down to their grid: hetopt.hare.timeindexed, hetopt.hare.jobcolgen)")
+                   "data (times rounded down to their grid: hetopt.hare.exact.timeindexed, hetopt.hare.exact.jobcolgen)")
     return t
 
 
@@ -182,25 +210,18 @@ def grid_table(sizes=GRID_SIZES, steps=GRID_STEPS, limit: float = LIMIT, *, seed
 
     Per size: CP-SAT (:func:`solve_exact`, ``limit`` seconds, with its bound stage) gives the best
     schedule, its status and CP-SAT's *own* bound (without the bound stage's, rounding allowance
-    subtracted); then :func:`hetopt.hare.jobcolgen.job_colgen_bound` on each grid ``step`` (data
+    subtracted); then :func:`hetopt.hare.exact.jobcolgen.job_colgen_bound` on each grid ``step`` (data
     time units, ``5 limit`` seconds each) and its gap to the best schedule.  A proof needs the
     bound that CP-SAT searches against to meet the schedule: where the column-generation bound
     levels off a few percent below it and CP-SAT's own bound stays near the trivial one, only
     enumeration closes the gap, and its cost grows with the size (models/hare2022.md).
     """
-    from ..hare.cpsat import scaling
-    from ..hare.jobcolgen import job_colgen_bound
-    from ..inputs import int_scalar, real_scalar
-    from ..solvers import check_time_limit
-
     for d in sizes:
-        if int_scalar("sizes", d) < 2:
-            raise ValueError(f"sizes has {d!r}; expected task counts of at least 2")
+        check_size(d, "sizes", minimum=2)
     for step in steps:
-        if not real_scalar("steps", step) > 0:
-            raise ValueError(f"steps has {step!r}; expected positive grid steps in the data's time units")
+        check_positive(step, "steps")
     if check_time_limit(limit, "limit") is None:
-        raise ValueError("limit is None; expected a positive number of seconds")
+        raise ArgumentError("limit is None; expected a positive number of seconds")
     t = Table(f"Hare: the job-level bound by grid step against the best schedule (4 GPUs, seed {seed}, "
               f"CP-SAT {limit:g} s)",
               ["tasks", "jobs", "step", "colgen bound", "converged", "colgen time [s]", "gap to schedule",
@@ -212,14 +233,14 @@ def grid_table(sizes=GRID_SIZES, steps=GRID_STEPS, limit: float = LIMIT, *, seed
         for step in steps:
             u = round(float(step) * S)
             if not (u >= 1 and abs(u - float(step) * S) <= 1e-9 * max(1.0, float(step) * S)):
-                raise ValueError(f"steps has {step!r}; expected a positive multiple of the data's time unit {1 / S:g}")
+                raise ArgumentError(f"steps has {step!r}; expected a positive multiple of the data's time unit {1 / S:g}")
             units.append(u)
         sol = solve_exact(inst, engine="cpsat", time_limit=limit, threads=threads)
         check_schedule(inst, sol).raise_if_invalid()
         own = sol.info["cpsat_own_bound"]
-        for step, u in zip(steps, units):
+        for step, u in zip(steps, units, strict=True):
             cg = job_colgen_bound(inst, step=u, max_slots=10**7, time_limit=5 * limit, threads=threads)
-            gap = (sol.objective - cg.bound) / sol.objective
+            gap = None if cg.bound is None else (sol.objective - cg.bound) / sol.objective
             t.add(inst.n_tasks, inst.n_jobs, step, cg.bound, cg.converged, cg.wall_time, _pct(gap), sol.objective,
                   sol.status.value, own)
     t.notes.append(_load_note())
@@ -233,13 +254,14 @@ def _exact_bench(quick: bool) -> Table:
                "relaxation direct=linear"])
     sizes = [(3, 2, 6, 1)] if quick else [(4, 3, 12, s) for s in (0, 2)]
     for n_jobs, n_gpus, d, s in sizes:
-        inst = random_instance(seed=s, n_jobs=n_jobs, n_gpus=n_gpus, max_rounds=3, max_tasks=2, max_total_tasks=d)
+        inst = generate_instance(seed=s, n_jobs=n_jobs, n_gpus=n_gpus, max_rounds=3, max_tasks=2, max_total_tasks=d)
         ex = solve_exact(inst, time_limit=120)
         rl = solve_relaxation(inst, time_limit=120)
         agree = None
         if inst.n_tasks <= 6:
             rd = solve_relaxation(inst, "direct", time_limit=120)
-            agree = abs(rd.objective - rl.objective) <= 1e-6 * max(1.0, abs(rl.objective))
+            agree = (rd.objective is not None and rl.objective is not None
+                     and abs(rd.objective - rl.objective) <= 1e-6 * max(1.0, abs(rl.objective)))
         t.add(f"seed {s}", inst.n_tasks, n_gpus, ex.status.value, ex.objective, ex.wall_time, rl.bound,
               rl.wall_time, agree)
     return t
@@ -252,14 +274,14 @@ def _scale_bench(quick: bool) -> list[Table]:
               ["method", "weighted JCT", "time [s]", "vs Algorithm 1", "lower bound"])
     runs = {"algorithm1 (lp ordering)": functools.partial(schedule, ordering="lp"),
             "algorithm1_ef (lp, earliest finish)": functools.partial(schedule, ordering="lp", gpu_rule="earliest_finish"),
-            **BASELINES}
-    sols = {}
+            **{name: functools.partial(simulate, policy=name) for name in ONLINE}}
+    sols: dict[str, tuple[HareSolution, float]] = {}
     for name, f in runs.items():
         t0 = time.perf_counter()
-        sols[name] = f(inst)
+        sol = f(inst)
         el = time.perf_counter() - t0
-        check_schedule(inst, sols[name]).raise_if_invalid()
-        sols[name] = (sols[name], el)
+        check_schedule(inst, sol).raise_if_invalid()
+        sols[name] = (sol, el)
     ref = sols["algorithm1 (lp ordering)"][0].objective
     for name, (sol, el) in sols.items():
         t.add(name, sol.objective, el, sol.objective / ref, sol.lower_bound)
@@ -269,9 +291,20 @@ def _scale_bench(quick: bool) -> list[Table]:
 
 
 def bench(quick: bool = False) -> list[Table]:
-    """Exact engines (largest certified within 60 s, the gap one size further), the time-indexed
-    bound at 50 and 100 tasks, the job-level bound by grid step at 16 and 20 tasks, relaxation solve times and Algorithm 1 vs the baselines at the
-    paper's scale.  ``quick``: small sizes and limits (under 30 s).
+    """The benchmark tables of Hare (``hetopt bench hare``).
+
+    Exact engines (largest certified within 60 s, the gap one size further), the time-indexed
+    bound at 50 and 100 tasks, the job-level bound by grid step at 16 and 20 tasks, relaxation
+    solve times and Algorithm 1 vs the baselines at the paper's scale.
+
+    Parameters
+    ----------
+    quick : bool
+        Small sizes and limits (under 30 s).
+
+    Returns
+    -------
+    list of Table
     """
     if quick:
         tables = [engine_table((6, 8, 10), 3.0), bound_table((14,), 3.0, refine=False, polish=1.0),

@@ -1,7 +1,8 @@
 """The baselines of Section 7.1 that plan up front, and the shared gang helpers.
 
 The paper's baselines run online in its simulator; the online schedulers are in
-:mod:`hetopt.hare.online` (``srtf``, ``sched_homo``, ``sched_allox``).  The planners here decide
+:mod:`hetopt.hare.online` (``srtf``, ``sched_homo``, ``sched_allox``).  Both kinds are policies of
+the one registry :data:`hetopt.hare.policies.POLICIES`, run by :func:`hetopt.hare.simulate`.  The planners here decide
 everything at time 0 from the whole instance, so they ignore that later jobs have not yet
 arrived when they order them (``sched_homo_offline``, ``sched_allox_offline``), or preempt
 between rounds and backfill (``srtf_round``); both make them different baselines from the
@@ -42,11 +43,12 @@ import time
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from ..errors import InstanceError
+from ..inputs import takes_instance
 from .instance import HareInstance
 from .solution import HareSolution, make_solution
 
-__all__ = ["gavel_fifo", "srtf_round", "sched_homo_offline", "sched_allox_offline", "OFFLINE_BASELINES",
-           "ALLOX_POSITIONS_FACTOR"]
+__all__ = ["gavel_fifo", "srtf_round", "sched_homo_offline", "sched_allox_offline", "ALLOX_POSITIONS_FACTOR"]
 
 #: ``sched_allox`` offers every GPU ``min(N, ALLOX_POSITIONS_FACTOR * ceil(N / M))`` positions.
 ALLOX_POSITIONS_FACTOR = 8
@@ -66,13 +68,12 @@ def _gang_rounds(inst: HareInstance, n: int, gpus: list[int], t0: float, start: 
     return t
 
 
-def _solution(inst, start, gpu, method, t0, info=None) -> HareSolution:
+def _solution(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, method: str, t0: float,
+              info: dict | None = None) -> HareSolution:
     return make_solution(inst, start, gpu, method=method, wall_time=time.perf_counter() - t0, info=info)
 
 
 def _check_fits(inst: HareInstance) -> None:
-    from ..errors import InstanceError
-
     too_big = np.flatnonzero(inst.tasks_per_round > inst.n_gpus)
     if too_big.size:
         n = int(too_big[0])
@@ -80,6 +81,7 @@ def _check_fits(inst: HareInstance) -> None:
                             f"{inst.n_gpus} (the number of GPUs)")
 
 
+@takes_instance(HareInstance)
 def gavel_fifo(inst: HareInstance) -> HareSolution:
     """Gavel's FIFO: arrival order, fastest idle GPUs, waits for the whole gang.
 
@@ -88,9 +90,6 @@ def gavel_fifo(inst: HareInstance) -> HareSolution:
     InstanceError
         If a job needs more tasks per round than there are GPUs (no gang fits).
     """
-    from ..inputs import check_instance
-
-    check_instance(inst, HareInstance, "inst")
     t0 = time.perf_counter()
     _check_fits(inst)
     start, gpu = np.zeros(inst.n_tasks), np.zeros(inst.n_tasks, dtype=int)
@@ -107,11 +106,9 @@ def gavel_fifo(inst: HareInstance) -> HareSolution:
     return _solution(inst, start, gpu, "gavel_fifo", t0)
 
 
+@takes_instance(HareInstance)
 def sched_homo_offline(inst: HareInstance) -> HareSolution:
     """Zhang et al.'s homogeneous-GPU scheduler: Smith order at mean speed, oblivious GPU choice."""
-    from ..inputs import check_instance
-
-    check_instance(inst, HareInstance, "inst")
     t0 = time.perf_counter()
     _check_fits(inst)
     start, gpu = np.zeros(inst.n_tasks), np.zeros(inst.n_tasks, dtype=int)
@@ -127,11 +124,9 @@ def sched_homo_offline(inst: HareInstance) -> HareSolution:
     return _solution(inst, start, gpu, "sched_homo_offline", t0)
 
 
+@takes_instance(HareInstance)
 def srtf_round(inst: HareInstance) -> HareSolution:
     """Shortest remaining time first, preemptive at round boundaries, fastest idle GPUs."""
-    from ..inputs import check_instance
-
-    check_instance(inst, HareInstance, "inst")
     t0 = time.perf_counter()
     _check_fits(inst)
     start, gpu = np.zeros(inst.n_tasks), np.zeros(inst.n_tasks, dtype=int)
@@ -173,11 +168,9 @@ def srtf_round(inst: HareInstance) -> HareSolution:
     return _solution(inst, start, gpu, "srtf_round", t0)
 
 
+@takes_instance(HareInstance)
 def sched_allox_offline(inst: HareInstance) -> HareSolution:
     """AlloX: each job on one GPU, min-cost matching of jobs to (GPU, position) slots."""
-    from ..inputs import check_instance
-
-    check_instance(inst, HareInstance, "inst")
     t0 = time.perf_counter()
     n_jobs, n_gpus = inst.n_jobs, inst.n_gpus
     p = inst.rounds[:, None] * (inst.tasks_per_round[:, None] * inst.compute_time + inst.sync_time)
@@ -202,7 +195,3 @@ def sched_allox_offline(inst: HareInstance) -> HareSolution:
     info = {"positions_per_gpu": positions, "positions_truncated": positions < n_jobs}
     return _solution(inst, start, gpu, "sched_allox_offline", t0, info)
 
-
-#: name -> planner that decides up front, signature ``f(inst) -> HareSolution``.
-OFFLINE_BASELINES = {"srtf_round": srtf_round, "sched_homo_offline": sched_homo_offline,
-                     "sched_allox_offline": sched_allox_offline}

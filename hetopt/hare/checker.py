@@ -12,11 +12,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import ScheduleViolation
+from ..inputs import check_tol, takes_instance
 from ..result import CheckReport
 from ..validate import FEAS_TOL
 from .instance import HareInstance
 
-__all__ = ["ScheduleViolation", "check_schedule"]
+__all__ = ["check_schedule", "checked_objective", "OBJ_RTOL"]
 
 #: Relative tolerance of the objective recomputation.
 OBJ_RTOL = 1e-9
@@ -48,12 +49,14 @@ def _decision(inst: HareInstance, solution: Any) -> tuple[np.ndarray, np.ndarray
     return start, gpu_arr.astype(int), claimed
 
 
+@takes_instance(HareInstance)
 def check_schedule(inst: HareInstance, sol: Any, *, tol: float = FEAS_TOL) -> CheckReport:
     """Check a schedule against (4)-(8) and recompute its objective.
 
     Parameters
     ----------
     inst : HareInstance
+        The instance.
     sol : HareSolution or tuple (start, gpu)
         A solution object (its ``objective`` is checked against the recomputed one) or the
         raw decision: start times ``x_i`` and GPU indices, one per task.
@@ -73,12 +76,10 @@ def check_schedule(inst: HareInstance, sol: Any, *, tol: float = FEAS_TOL) -> Ch
 
     Raises
     ------
-    ValueError
-        If ``tol`` is not a finite number >= 0 (NaN would make every comparison pass).
+    ArgumentError
+        If ``inst`` is not a :class:`HareInstance` or ``tol`` is not a finite number >= 0 (NaN would make every comparison pass).
     """
-    if isinstance(tol, (bool, np.bool_)) or not (isinstance(tol, (int, float, np.floating, np.integer))
-                                                 and np.isfinite(tol) and tol >= 0):
-        raise ValueError(f"tol is {tol!r}; expected a finite number >= 0")
+    check_tol(tol, "tol")
     try:
         start, gpu, claimed = _decision(inst, sol)
     except _Malformed as e:
@@ -88,7 +89,7 @@ def check_schedule(inst: HareInstance, sol: Any, *, tol: float = FEAS_TOL) -> Ch
     ts = inst.sync_time
     completion = [0.0] * inst.n_jobs
     for n in range(inst.n_jobs):
-        prev_end = None
+        prev_end: float | None = None
         for r in range(int(inst.rounds[n])):
             ends = []
             for i in inst.round_tasks(n, r):
@@ -103,16 +104,43 @@ def check_schedule(inst: HareInstance, sol: Any, *, tol: float = FEAS_TOL) -> Ch
                         f"finishes synchronizing at {prev_end:.9g}")
                 ends.append(start[i] + tc[n, m] + ts[n, m])
             prev_end = max(ends)
-        completion[n] = prev_end
+        completion[n] = float(prev_end) if prev_end is not None else 0.0
     for m in range(inst.n_gpus):
         on_m = sorted((float(start[i]), i) for i in range(inst.n_tasks) if gpu[i] == m)
-        for (s1, i1), (s2, i2) in zip(on_m, on_m[1:]):
+        for (s1, i1), (s2, i2) in zip(on_m, on_m[1:], strict=False):
             end1 = s1 + tc[inst.task_job[i1], m]
             if s2 < end1 - tol:
                 out.append(
-                    f"(8) tasks {inst.task_label(i1)} and {inst.task_label(i2)} overlap on GPU {inst.gpu_names[m]}: "
+                    f"(8) tasks {inst.task_label(i1)} and {inst.task_label(i2)} overlap on GPU {inst.gpus[m]}: "
                     f"the second starts at {s2:.9g} before the first ends computing at {end1:.9g}")
-    objective = float(sum(w * c for w, c in zip(inst.weight, completion)))
+    objective = float(sum(w * c for w, c in zip(inst.weight, completion, strict=True)))
     if claimed is not None and abs(claimed - objective) > OBJ_RTOL * max(1.0, abs(objective)) + tol:
         out.append(f"objective is reported as {claimed!r} but the schedule's sum w_n C_n is {objective!r}")
     return CheckReport.from_violations(out, objective, completion=np.asarray(completion, dtype=float))
+
+
+def checked_objective(inst: HareInstance, sol: Any, *, tol: float = FEAS_TOL) -> float:
+    """``sum_n w_n C_n`` of a schedule recomputed by :func:`check_schedule`, which must pass.
+
+    Parameters
+    ----------
+    inst : HareInstance
+        The instance.
+    sol : HareSolution or tuple (start, gpu)
+        The schedule.
+    tol : float
+        Absolute time tolerance.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ScheduleViolation
+        When the schedule breaks one of (4)-(8).
+    """
+    rep = check_schedule(inst, sol, tol=tol).raise_if_invalid()
+    if rep.objective is None:  # pragma: no cover - a report that is ok has an objective
+        raise ScheduleViolation("the schedule has no objective")
+    return float(rep.objective)

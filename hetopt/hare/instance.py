@@ -19,7 +19,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -27,7 +27,7 @@ from ..data import check_header, meta_dict, meta_kwargs, read_json
 from ..errors import InstanceError
 from ..inputs import INT64_LIMIT, numeric_array
 
-__all__ = ["HareInstance", "KIND", "SCHEMA_VERSION"]
+__all__ = ["HareInstance", "KIND", "SCHEMA_VERSION", "alpha", "theorem4_bound"]
 
 #: The JSON "kind" of a Hare instance.
 KIND = "hare"
@@ -188,12 +188,12 @@ class HareInstance:
     @cached_property
     def task_round(self) -> np.ndarray:
         """Round (0-based, as Algorithm 1's ``r = 0``) of every task, shape (|D|,)."""
-        return np.concatenate([np.repeat(np.arange(r), k) for r, k in zip(self.rounds, self.tasks_per_round)])
+        return np.concatenate([np.repeat(np.arange(r), k) for r, k in zip(self.rounds, self.tasks_per_round, strict=True)])
 
     @cached_property
     def task_index(self) -> np.ndarray:
         """Position of every task inside its round, shape (|D|,)."""
-        return np.concatenate([np.tile(np.arange(k), r) for r, k in zip(self.rounds, self.tasks_per_round)])
+        return np.concatenate([np.tile(np.arange(k), r) for r, k in zip(self.rounds, self.tasks_per_round, strict=True)])
 
     @cached_property
     def job_offset(self) -> np.ndarray:
@@ -219,9 +219,19 @@ class HareInstance:
         """``T^s_{i,m}`` per task, shape (|D|, M)."""
         return self.sync_time[self.task_job]
 
+    @property
+    def jobs(self) -> tuple[str, ...]:
+        """The job names (``job_names``, filled in at construction)."""
+        return cast(tuple[str, ...], self.job_names)
+
+    @property
+    def gpus(self) -> tuple[str, ...]:
+        """The GPU names (``gpu_names``, filled in at construction)."""
+        return cast(tuple[str, ...], self.gpu_names)
+
     def task_label(self, i: int) -> str:
         """Readable label ``job/round/task`` of flat task ``i``."""
-        return f"{self.job_names[self.task_job[i]]}/r{self.task_round[i]}/t{self.task_index[i]}"
+        return f"{self.jobs[self.task_job[i]]}/r{self.task_round[i]}/t{self.task_index[i]}"
 
     # ------------------------------------------------------------------ simple bounds
     @cached_property
@@ -246,8 +256,8 @@ class HareInstance:
             "tasks_per_round": self.tasks_per_round.tolist(),
             "compute_time": self.compute_time.tolist(),
             "sync_time": self.sync_time.tolist(),
-            "gpu_names": list(self.gpu_names),
-            "job_names": list(self.job_names),
+            "gpu_names": list(self.gpus),
+            "job_names": list(self.jobs),
             **meta_dict(self),
         }
 
@@ -267,9 +277,52 @@ class HareInstance:
         reconstructed) is accepted and not part of the instance.
         """
         check_header(data, KIND, SCHEMA_VERSION, _FIELDS, _FIELDS[:6])
-        return cls(**{k: data[k] for k in _FIELDS if k in data}, **meta_kwargs(data))
+        meta = meta_kwargs(data)
+        return cls(**{k: data[k] for k in _FIELDS if k in data}, description=meta.get("description", ""),
+                   source=meta.get("source", ""))
 
     @classmethod
     def from_json(cls, text_or_path: str) -> HareInstance:
         """Parse JSON text, or read it from a file path."""
         return cls.from_dict(read_json(text_or_path))
+
+
+def alpha(inst: HareInstance) -> float:
+    """``alpha`` of Lemma 3: the largest slowest/fastest GPU ratio of any task.
+
+    A job whose synchronization time is zero on every GPU contributes no sync ratio; one
+    with zero on some GPUs and positive on others makes the ratio infinite (Lemma 3's
+    definition divides by ``T^{s,min} = 0``).
+
+    Parameters
+    ----------
+    inst : HareInstance
+        The instance.
+
+    Returns
+    -------
+    float
+        ``max_i max(T^{c,max}_i / T^{c,min}_i, T^{s,max}_i / T^{s,min}_i)``.
+    """
+    tc, ts = inst.compute_time, inst.sync_time
+    a = float((tc.max(axis=1) / tc.min(axis=1)).max())
+    ts_min, ts_max = ts.min(axis=1), ts.max(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sr = np.where(ts_max == 0, 1.0, np.where(ts_min > 0, ts_max / np.where(ts_min > 0, ts_min, 1), np.inf))
+    return max(a, float(sr.max()))
+
+
+def theorem4_bound(inst: HareInstance) -> float:
+    """``alpha (2 + alpha)``, the approximation factor claimed by Theorem 4.
+
+    Parameters
+    ----------
+    inst : HareInstance
+        The instance.
+
+    Returns
+    -------
+    float
+    """
+    a = alpha(inst)
+    return a * (2.0 + a)

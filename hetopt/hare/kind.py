@@ -5,26 +5,54 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+import pyomo.environ as pyo
+
 from ..contract import Kind, Method
+from ..inputs import takes_instance
 from ..report import Table
 from .algorithm1 import schedule
-from .baselines import gavel_fifo, sched_allox_offline, sched_homo_offline, srtf_round
 from .checker import check_schedule
 from .exact import brute_force, solve_exact
-from .generators import random_instance
+from .generators import generate_instance
 from .instance import HareInstance
 from .model import build_hare_sched
-from .online import sched_allox, sched_homo, srtf
+from .policies import POLICIES
+from .simulator import simulate
 from .validate import ratio_sweep, ratio_table
 
 __all__ = ["KIND", "example", "export_model", "validate"]
 
 _WJCT = "total weighted JCT, sum_n w_n C_n (s)"
 
+#: The description of every policy of :data:`hetopt.hare.policies.POLICIES` (its method's sentence).
+_BASELINES = {
+    "gavel_fifo": "Gavel's FIFO: arrival order, fastest idle GPUs, each job waits for its whole gang.",
+    "srtf": "Job-level SRTF, online and non-preemptive, on the fastest idle GPUs.",
+    "sched_homo": "Sched_Homo online: Smith's order at mean speed, idle GPUs by index, non-preemptive.",
+    "sched_allox": "AlloX online: waiting jobs re-matched to (GPU, position) slots at every event.",
+    "srtf_round": "Shortest remaining time first, preemptive at round boundaries, on the fastest idle GPUs.",
+    "sched_homo_offline": "Zhang et al.'s homogeneous-GPU scheduler offline: Smith order at mean speed, "
+                          "oblivious GPU choice.",
+    "sched_allox_offline": "AlloX offline: each job on one GPU, a min-cost matching of jobs to (GPU, position) "
+                           "slots.",
+}
+
 
 def example(seed: int, size: int) -> HareInstance:
-    """A small random instance: 2-3 jobs on 2 GPUs, at most 4 + ``size`` tasks."""
-    return random_instance(seed=seed, n_jobs=2 + size % 2, n_gpus=2, max_total_tasks=4 + size)
+    """A small random instance: 2-3 jobs on 2 GPUs, at most 4 + ``size`` tasks.
+
+    Parameters
+    ----------
+    seed : int
+        The seed.
+    size : int
+        Adds tasks (and a job when odd).
+
+    Returns
+    -------
+    HareInstance
+    """
+    return generate_instance(seed=seed, n_jobs=2 + size % 2, n_gpus=2, max_total_tasks=4 + size)
 
 
 def validate(n: int = 20, *, seed: int = 0, save_dir: str | None = None, executor: Any = None) -> Table:
@@ -32,6 +60,22 @@ def validate(n: int = 20, *, seed: int = 0, save_dir: str | None = None, executo
 
     Instances that violate alpha(2+alpha) are written as JSON to ``save_dir`` when it is given
     (``hetopt validate hare --out DIR``); nothing is written otherwise.
+
+    Parameters
+    ----------
+    n : int
+        Number of instances.
+    seed : int
+        The first seed.
+    save_dir : str, optional
+        Where violating instances are written.
+    executor
+        See :func:`hetopt.validate.sweep`.
+
+    Returns
+    -------
+    Table
+        The table of :func:`hetopt.hare.validate.ratio_table`.
     """
     table = ratio_table(ratio_sweep(n, seed=seed, save_dir=save_dir, executor=executor), seed=seed)
     table.notes.append("Random instances rarely break the bound; the bundled instance "
@@ -40,10 +84,20 @@ def validate(n: int = 20, *, seed: int = 0, save_dir: str | None = None, executo
     return table
 
 
-def export_model(inst: HareInstance):
-    """The exact model Hare_Sched (big-M MILP after the GDP transformation), for LP/MPS export."""
-    return build_hare_sched(inst)
+@takes_instance(HareInstance)
+def export_model(inst: HareInstance) -> pyo.ConcreteModel:
+    """The exact model Hare_Sched (big-M MILP after the GDP transformation), for LP/MPS export.
 
+    Parameters
+    ----------
+    inst : HareInstance
+        The instance.
+
+    Returns
+    -------
+    pyomo.environ.ConcreteModel
+    """
+    return build_hare_sched(inst)
 
 
 KIND = Kind(
@@ -51,10 +105,12 @@ KIND = Kind(
     title='Chen et al., "Hare: Exploiting Inter-job and Intra-job Parallelism of Distributed Machine Learning on '
           'Heterogeneous GPUs", HPDC 2022',
     instance=HareInstance,
-    generate_instance=random_instance,
+    generate_instance=generate_instance,
     example=example,
     check_schedule=check_schedule,
     solve_exact=solve_exact,
+    simulate=simulate,
+    policies=POLICIES,
     validate=validate,
     export_model=export_model,
     card="models/hare2022.md",
@@ -86,19 +142,7 @@ KIND = Kind(
                "Algorithm 1 with a heterogeneity-aware GPU rule (earliest finish; not the paper's).", _WJCT),
         Method("algorithm1_lp_ef", functools.partial(schedule, ordering="lp", gpu_rule="earliest_finish"),
                "heuristic", "Algorithm 1 with the LP ordering and the earliest-finish GPU rule.", _WJCT),
-        Method("gavel_fifo", gavel_fifo, "baseline", "Gavel's FIFO: arrival order, fastest idle GPUs, each job "
-               "waits for its whole gang.", _WJCT),
-        Method("srtf", srtf, "baseline", "Job-level SRTF, online and non-preemptive, on the fastest idle GPUs.",
-               _WJCT),
-        Method("sched_homo", sched_homo, "baseline", "Sched_Homo online: Smith's order at mean speed, idle GPUs "
-               "by index, non-preemptive.", _WJCT),
-        Method("sched_allox", sched_allox, "baseline", "AlloX online: waiting jobs re-matched to (GPU, position) "
-               "slots at every event.", _WJCT),
-        Method("srtf_round", srtf_round, "baseline", "Shortest remaining time first, preemptive at round "
-               "boundaries, on the fastest idle GPUs.", _WJCT),
-        Method("sched_homo_offline", sched_homo_offline, "baseline", "Zhang et al.'s homogeneous-GPU scheduler "
-               "offline: Smith order at mean speed, oblivious GPU choice.", _WJCT),
-        Method("sched_allox_offline", sched_allox_offline, "baseline", "AlloX offline: each job on one GPU, a "
-               "min-cost matching of jobs to (GPU, position) slots.", _WJCT),
+        *(Method(name, functools.partial(simulate, policy=name), "baseline", _BASELINES[name], _WJCT)
+          for name in POLICIES),
     ),
 )

@@ -30,10 +30,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 import scipy.sparse as sp
 
+from ..inputs import check_size, takes_instance
 from ..result import Solution, Status
 from ..solvers import solve_problem
 from .instance import HareInstance
@@ -55,6 +57,7 @@ class LPOrdering(Solution):
     iterations: int = 0
 
 
+@takes_instance(HareInstance)
 def lp_ordering(inst: HareInstance, *, max_rounds: int = 6, cuts_per_round: int = 10) -> LPOrdering:
     """Solve the round-level LP and return task start estimates for Algorithm 1.
 
@@ -75,8 +78,8 @@ def lp_ordering(inst: HareInstance, *, max_rounds: int = 6, cuts_per_round: int 
     """
     import cvxpy as cp
 
-    if max_rounds < 1 or cuts_per_round < 1:
-        raise ValueError(f"max_rounds and cuts_per_round must be >= 1; got {max_rounds}, {cuts_per_round}")
+    check_size(max_rounds, "max_rounds")
+    check_size(cuts_per_round, "cuts_per_round")
     t0 = time.perf_counter()
     n_rounds = inst.rounds.astype(int)
     first = np.concatenate([[0], np.cumsum(n_rounds)])
@@ -88,9 +91,12 @@ def lp_ordering(inst: HareInstance, *, max_rounds: int = 6, cuts_per_round: int 
     qr, pr = q[rjob], p[rjob]
     sq = (inst.tasks_per_round * p * p)[rjob]
     nv = nr + inst.n_jobs  # variables: sigma (rounds), C (jobs)
-    rows, cols, vals, rhs = [], [], [], []
+    rows: list[int] = []
+    cols: list[int] = []
+    vals: list[float] = []
+    rhs: list[float] = []
 
-    def _row(idx, coef, b):
+    def _row(idx: list[int], coef: list[float], b: float) -> None:
         k = len(rhs)
         rows.extend([k] * len(idx))
         cols.extend(idx)
@@ -109,16 +115,15 @@ def lp_ordering(inst: HareInstance, *, max_rounds: int = 6, cuts_per_round: int 
     cut_b: list[float] = []
     v = cp.Variable(nv)
     cost = np.concatenate([np.zeros(nr), inst.weight])
-    res = None
-    sigma = np.zeros(nr)
     it = 0
-    for it in range(1, max_rounds + 1):
+    while True:  # at most max_rounds LP solves
+        it += 1
         cons = [base @ v >= base_b]
         if cut_rows:
             cons.append(sp.csr_matrix(np.vstack(cut_rows)) @ v >= np.array(cut_b))
         prob = cp.Problem(cp.Minimize(cost @ v), cons)
         res = solve_problem(prob, "HIGHS")
-        sigma = np.asarray(v.value[:nr], dtype=float)
+        sigma = np.asarray(cast(np.ndarray, v.value)[:nr], dtype=float)
         order = np.argsort(sigma + pr, kind="stable")
         lhs = np.cumsum(qr[order] * (sigma[order] + pr[order]))
         rhs_p = np.cumsum(qr[order]) ** 2 / (2.0 * inst.n_gpus) + 0.5 * np.cumsum(sq[order])
@@ -132,8 +137,10 @@ def lp_ordering(inst: HareInstance, *, max_rounds: int = 6, cuts_per_round: int 
             row[members] = qr[members]
             cut_rows.append(row)
             cut_b.append(float(rhs_p[k] - np.sum(qr[members] * pr[members])))
+        if it == max_rounds:
+            break
     x_hat = sigma[first[inst.task_job] + inst.task_round]
-    bound = res.bound if res is not None and res.status is Status.OPTIMAL else None
+    bound = res.bound if res.status is Status.OPTIMAL else None
     return LPOrdering(status=res.status, objective=res.objective, bound=bound, gap=res.gap,
                       wall_time=time.perf_counter() - t0, solver="highs (cvxpy)",
                       message=f"{len(cut_rows)} cuts in {it} LP solves", x_hat=x_hat,

@@ -24,11 +24,14 @@ from itertools import combinations
 import pyomo.environ as pyo
 from pyomo.gdp import Disjunct, Disjunction
 
-from ..errors import SizeLimitError
+from ..errors import ArgumentError, SizeLimitError
 from .bounds import TimeBounds, time_bounds
 from .instance import HareInstance
 
-__all__ = ["build_hare_sched", "build_relaxation", "overlap_pairs", "model_size", "SUBSET_LIMIT"]
+__all__ = ["build_hare_sched", "build_relaxation", "overlap_pairs", "model_size", "SUBSET_LIMIT", "FORMS"]
+
+#: Forms of the relaxation: the exact linearization (HiGHS) and the direct quadratic form (SCIP).
+FORMS = ("linear", "direct")
 
 #: Largest number of tasks for which ``build_relaxation(subsets=True)`` enumerates subsets.
 SUBSET_LIMIT = 12
@@ -194,7 +197,7 @@ def build_relaxation(inst: HareInstance, form: str = "linear", *, subsets: bool 
     ``sum_{i in S} T^c_{i,m} u_{i,m} >= sum_{i<j in S} T^c_{i,m} T^c_{j,m} z_{i,j,m}``.
     """
     if form not in ("linear", "direct"):
-        raise ValueError(f"form is {form!r}; expected 'linear' or 'direct'")
+        raise ArgumentError(f"form is {form!r}; expected 'linear' or 'direct'")
     bounds = time_bounds(inst, upper_objective)
     sets = _subsets(inst, subsets)
     m = _base(inst, bounds, f"Hare_Sched_RL ({form})")

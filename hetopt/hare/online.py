@@ -4,7 +4,8 @@ The paper's simulator replays a Google-trace arrival process, so its baselines d
 jobs arrive and GPUs free up.  The schedulers here do that (an event loop over arrivals and
 GPU releases; a decision at time ``t`` uses only jobs with ``a_n <= t``); the plans of
 :mod:`hetopt.hare.baselines` that decide everything up front are kept under their own names
-(``srtf_round``, ``sched_homo_offline``, ``sched_allox_offline``).
+(``srtf_round``, ``sched_homo_offline``, ``sched_allox_offline``).  Both are entries of the one
+policy registry :data:`hetopt.hare.policies.POLICIES`.
 
 * ``srtf``: job-level shortest remaining time first.  A started job holds its gang of
   ``|D_r|`` GPUs (the fastest idle ones for it) until it completes, so a waiting job's
@@ -31,11 +32,12 @@ import time
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from .baselines import ALLOX_POSITIONS_FACTOR, OFFLINE_BASELINES, _check_fits, _gang_rounds, _solution, gavel_fifo
+from ..inputs import check_flag, takes_instance
+from .baselines import ALLOX_POSITIONS_FACTOR, _check_fits, _gang_rounds, _solution
 from .instance import HareInstance
 from .solution import HareSolution
 
-__all__ = ["srtf", "sched_homo", "sched_allox", "BASELINES", "ALL_BASELINES"]
+__all__ = ["srtf", "sched_homo", "sched_allox"]
 
 
 def _online_gang(inst: HareInstance, priority: np.ndarray, fastest: bool, backfill: bool, method: str
@@ -70,20 +72,18 @@ def _online_gang(inst: HareInstance, priority: np.ndarray, fastest: bool, backfi
     return _solution(inst, start, gpu, method, t0, {"online": True, "backfill": backfill})
 
 
+@takes_instance(HareInstance)
 def srtf(inst: HareInstance, *, backfill: bool = False) -> HareSolution:
     """Job-level SRTF, online and non-preemptive, fastest idle GPUs (see the module docstring)."""
-    from ..inputs import check_instance
-
-    check_instance(inst, HareInstance, "inst")
+    check_flag(backfill, "backfill")
     remaining = inst.rounds * inst.min_round_time
     return _online_gang(inst, remaining, fastest=True, backfill=backfill, method="srtf")
 
 
+@takes_instance(HareInstance)
 def sched_homo(inst: HareInstance, *, backfill: bool = False) -> HareSolution:
     """Sched_Homo online: Smith's order at mean speed, idle GPUs by index, non-preemptive."""
-    from ..inputs import check_instance
-
-    check_instance(inst, HareInstance, "inst")
+    check_flag(backfill, "backfill")
     mean_round = (inst.compute_time + inst.sync_time).mean(axis=1)
     smith = inst.weight / (inst.rounds * mean_round)
     return _online_gang(inst, -smith, fastest=False, backfill=backfill, method="sched_homo")
@@ -100,11 +100,9 @@ def _run_on_gpu(inst: HareInstance, n: int, m: int, t: float, start: np.ndarray,
     return free
 
 
+@takes_instance(HareInstance)
 def sched_allox(inst: HareInstance) -> HareSolution:
     """AlloX online: re-match waiting jobs to (GPU, position) slots at every event."""
-    from ..inputs import check_instance
-
-    check_instance(inst, HareInstance, "inst")
     t0 = time.perf_counter()
     n_gpus = inst.n_gpus
     p = inst.rounds[:, None] * (inst.tasks_per_round[:, None] * inst.compute_time + inst.sync_time)
@@ -138,10 +136,3 @@ def sched_allox(inst: HareInstance) -> HareSolution:
             started[n] = True
     return _solution(inst, start, gpu, "sched_allox", t0, {"online": True, "positions_truncated": truncated})
 
-
-#: The paper's four baselines, as its simulator runs them (online), name -> scheduler.
-BASELINES = {"gavel_fifo": gavel_fifo, "srtf": srtf, "sched_homo": sched_homo, "sched_allox": sched_allox}
-#: The paper's baselines and the up-front planners of :mod:`hetopt.hare.baselines`.
-ALL_BASELINES = BASELINES | OFFLINE_BASELINES
-#: Baselines that run one job on one GPU (no gang; any ``|D_r|`` fits).
-SINGLE_GPU_BASELINES = ("sched_allox", "sched_allox_offline")

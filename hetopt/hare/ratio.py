@@ -16,39 +16,20 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentError
+from ..inputs import check_flag, check_time_limit, takes_instance
 from ..result import Certificate, Status
 from ..validate import ratio_certificate
 from .algorithm1 import schedule
-from .checker import check_schedule
+from .checker import check_schedule, checked_objective
 from .exact import solve_exact
-from .instance import HareInstance
+from .instance import HareInstance, alpha, theorem4_bound
 from .relaxation import solve_relaxation
 
-__all__ = ["alpha", "theorem4_bound", "RatioReport", "ratio_report", "validate_ratio", "theorem4_counterexample",
+__all__ = ["RatioReport", "ratio_report", "validate_ratio", "report_certificate", "theorem4_counterexample",
            "theorem4_release_dates"]
 
 log = logging.getLogger(__name__)
-
-
-def alpha(inst: HareInstance) -> float:
-    """``alpha`` of Lemma 3: the largest slowest/fastest GPU ratio of any task.
-
-    A job whose synchronization time is zero on every GPU contributes no sync ratio; one
-    with zero on some GPUs and positive on others makes the ratio infinite (Lemma 3's
-    definition divides by ``T^{s,min} = 0``).
-    """
-    tc, ts = inst.compute_time, inst.sync_time
-    a = float((tc.max(axis=1) / tc.min(axis=1)).max())
-    ts_min, ts_max = ts.min(axis=1), ts.max(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        sr = np.where(ts_max == 0, 1.0, np.where(ts_min > 0, ts_max / np.where(ts_min > 0, ts_min, 1), np.inf))
-    return max(a, float(sr.max()))
-
-
-def theorem4_bound(inst: HareInstance) -> float:
-    """``alpha (2 + alpha)``, the approximation factor claimed by Theorem 4."""
-    a = alpha(inst)
-    return a * (2.0 + a)
 
 
 @dataclass(frozen=True)
@@ -64,7 +45,7 @@ class RatioReport:
     alpha: float
     limit: float
     algorithm1: float
-    optimum: float | None
+    optimum: float
     optimum_proven: bool
     relaxation_bound: float | None
     vs_optimum: Certificate | None
@@ -92,14 +73,16 @@ class RatioReport:
         return self.theorem_violated or self.chain_broken
 
 
+@takes_instance(HareInstance)
 def validate_ratio(inst: HareInstance, *, time_limit: float | None = 60.0, subsets: bool = False) -> Certificate:
-    """Theorem 4 on one instance: Algorithm 1 / certified optimum <= ``alpha(2+alpha)``?
+    """Theorem 4 on one instance: is Algorithm 1 / certified optimum at most ``alpha(2+alpha)``.
 
     The signature and result type every subpackage's ``validate_ratio`` shares.
 
     Parameters
     ----------
     inst : HareInstance
+        The instance.
     time_limit : float, optional
         Per solve, seconds.
     subsets : bool
@@ -114,15 +97,35 @@ def validate_ratio(inst: HareInstance, *, time_limit: float | None = 60.0, subse
         relaxation's bound, as a dict) and ``chain_broken``.  :func:`ratio_report` has the
         full report (and saves violating instances).
     """
-    rep = ratio_report(inst, time_limit=time_limit, subsets=subsets)
+    return report_certificate(ratio_report(inst, time_limit=time_limit, subsets=subsets))
+
+
+def report_certificate(rep: RatioReport) -> Certificate:
+    """The certificate of a :class:`RatioReport`: its ``vs_optimum`` with the rest of the report in ``info``.
+
+    Parameters
+    ----------
+    rep : RatioReport
+        A report of :func:`ratio_report`.
+
+    Returns
+    -------
+    Certificate
+        ``info`` holds ``alpha``, ``relaxation_bound``, ``vs_relaxation`` (a dict or None),
+        ``chain_broken``, ``optimum_bound``, ``relaxation_status``, ``relaxation_subsets`` and
+        ``saved`` (the path of a saved violating instance, or None).
+    """
     c = rep.vs_optimum
+    if c is None:  # pragma: no cover - ratio_report always compares with the optimum
+        raise ArgumentError("rep has no certificate against the optimum")
     info = {**c.info, "alpha": rep.alpha, "relaxation_bound": rep.relaxation_bound,
-               "vs_relaxation": None if rep.vs_relaxation is None else rep.vs_relaxation.to_dict(),
-               "chain_broken": rep.chain_broken, **rep.info}
+            "vs_relaxation": None if rep.vs_relaxation is None else rep.vs_relaxation.to_dict(),
+            "chain_broken": rep.chain_broken, **rep.info, "saved": rep.saved}
     return Certificate(name=c.name, value=c.value, reference=c.reference, ratio=c.ratio, limit=c.limit,
                        proven=c.proven, holds=c.holds, info=info)
 
 
+@takes_instance(HareInstance)
 def ratio_report(inst: HareInstance, *, time_limit: float | None = 60.0, subsets: bool = False,
                  save_dir: str | Path | None = None, name: str = "instance") -> RatioReport:
     """Certify Theorem 4's ``alpha(2+alpha)`` bound on one instance, against the optimum and the relaxation.
@@ -145,16 +148,15 @@ def ratio_report(inst: HareInstance, *, time_limit: float | None = 60.0, subsets
     name : str
         File stem of a saved violating instance.
     """
-    from ..inputs import check_instance
-
-    check_instance(inst, HareInstance, "inst")
+    check_time_limit(time_limit)
+    check_flag(subsets, "subsets")
     limit = theorem4_bound(inst)
     a = alpha(inst)
     opt = solve_exact(inst, time_limit=time_limit)
     check_schedule(inst, opt).raise_if_invalid()
     rl = solve_relaxation(inst, subsets=subsets, time_limit=time_limit)
     alg = schedule(inst, rl)
-    value = check_schedule(inst, alg).raise_if_invalid().objective
+    value = checked_objective(inst, alg)
     opt_proven = opt.status is Status.OPTIMAL
     rl_proven = rl.status is Status.OPTIMAL
     vs_opt = ratio_certificate(value, opt.objective, limit, proven=opt_proven, name="alpha(2+alpha) vs optimum")
@@ -196,13 +198,15 @@ def theorem4_counterexample(k: int = 7, long: float = 2.0, heavy_weight: float =
     optimum = 200.339 (ratio 3.994 > 3) and the relaxation bound is 200.096.  With (9) on
     every subset (``subsets=True``) Algorithm 1 is optimal on it.
     """
-    if k < 2 or not long > 1:
-        raise ValueError("need k >= 2 unit jobs and long > 1")
+    if isinstance(k, bool) or not isinstance(k, int) or k < 2:
+        raise ArgumentError(f"k is {k!r}; expected an integer >= 2 (unit jobs)")
+    if isinstance(long, bool) or not isinstance(long, (int, float)) or not 1 < long < float("inf"):
+        raise ArgumentError(f"long is {long!r}; expected a finite number > 1")
     n = k + 1
-    return HareInstance(arrival=np.zeros(n), weight=[heavy_weight] + [0.01] * (k - 1) + [0.001],
+    return HareInstance(arrival=np.zeros(n), weight=np.array([heavy_weight] + [0.01] * (k - 1) + [0.001]),
                         rounds=np.ones(n, dtype=int), tasks_per_round=np.ones(n, dtype=int),
                         compute_time=np.array([long] + [1.0] * k)[:, None], sync_time=np.zeros((n, 1)),
-                        job_names=["heavy"] + [f"unit{j}" for j in range(1, k)] + ["sink"])
+                        job_names=("heavy", *(f"unit{j}" for j in range(1, k)), "sink"))
 
 
 def theorem4_release_dates() -> HareInstance:
@@ -224,7 +228,8 @@ def theorem4_release_dates() -> HareInstance:
     job), showing that release dates do not prevent it.
     """
     p = np.array([5.0, 3.0, 2.0, 2.0, 4.0, 2.0])
-    return HareInstance(arrival=[1.0, 0.0, 0.0, 1.0, 0.0, 3.0], weight=[1.0, 0.1, 3.0, 0.001, 1.0, 100.0],
+    return HareInstance(arrival=np.array([1.0, 0.0, 0.0, 1.0, 0.0, 3.0]),
+                        weight=np.array([1.0, 0.1, 3.0, 0.001, 1.0, 100.0]),
                         rounds=np.ones(6, dtype=int), tasks_per_round=np.ones(6, dtype=int),
                         compute_time=p[:, None], sync_time=np.zeros((6, 1)),
-                        job_names=["j0", "j1", "j2", "sink", "j4", "heavy"])
+                        job_names=("j0", "j1", "j2", "sink", "j4", "heavy"))

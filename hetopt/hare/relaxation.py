@@ -8,16 +8,30 @@ from dataclasses import dataclass
 import numpy as np
 import pyomo.environ as pyo
 
+from ..inputs import check_choice, check_flag, takes_instance
 from ..result import Solution
 from ..solvers import solve_model
+from .exact.start import best_known_schedule
 from .instance import HareInstance
-from .model import build_relaxation
+from .model import FORMS, build_relaxation
 
 __all__ = ["HareRelaxation", "solve_relaxation", "middle_completion"]
 
 
 def middle_completion(inst: HareInstance, x_hat: np.ndarray) -> np.ndarray:
-    """``H_i = max_m (x-hat_i + T^c_{i,m} / 2)``, the maximum middle completion time (Section 5.2)."""
+    """``H_i = max_m (x-hat_i + T^c_{i,m} / 2)``, the maximum middle completion time (Section 5.2).
+
+    Parameters
+    ----------
+    inst : HareInstance
+        The instance.
+    x_hat : numpy.ndarray, shape (|D|,)
+        Start times.
+
+    Returns
+    -------
+    numpy.ndarray, shape (|D|,)
+    """
     return np.asarray(x_hat, dtype=float) + inst.task_compute.max(axis=1) / 2.0
 
 
@@ -51,6 +65,7 @@ class HareRelaxation(Solution):
     subsets: bool = False
 
 
+@takes_instance(HareInstance)
 def solve_relaxation(inst: HareInstance, form: str = "linear", *, solver: str | None = None, subsets: bool = False,
                      time_limit: float | None = None, mip_gap: float | None = None,
                      threads: int | None = 1) -> HareRelaxation:
@@ -73,11 +88,10 @@ def solve_relaxation(inst: HareInstance, form: str = "linear", *, solver: str | 
     -------
     HareRelaxation
     """
-    from ..inputs import check_instance
-
-    check_instance(inst, HareInstance, "inst")
-    from .exact import best_known_schedule
-
+    check_choice(form, "form", FORMS)
+    check_flag(subsets, "subsets")
+    if solver is not None:
+        check_choice(solver, "solver", ("highs", "scip"))
     t0 = time.perf_counter()
     solver = solver or ("highs" if form == "linear" else "scip")
     heur_start, heur_gpu, ub = best_known_schedule(inst)

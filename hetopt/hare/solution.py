@@ -8,13 +8,14 @@ these the compute end ``x_i + T^c_{i,m}``, the synchronization end
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
 from ..result import Solution, Status, relative_gap
-from .instance import HareInstance
+from .instance import HareInstance, alpha, theorem4_bound
 
 __all__ = ["HareSolution", "make_solution", "TASK_COLUMNS"]
 
@@ -52,6 +53,7 @@ class HareSolution(Solution):
         Method-specific extras (relaxation value, alpha, node counts, ...).
     """
 
+    objective: float = float("nan")
     completion: np.ndarray
     start: np.ndarray
     gpu: np.ndarray
@@ -63,6 +65,53 @@ class HareSolution(Solution):
     lower_bound: float | None = None
     info: dict[str, Any] = field(default_factory=dict)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as JSON-ready values, the instance as its own :meth:`HareInstance.to_dict`.
+
+        Returns
+        -------
+        dict
+            ``HareSolution.from_dict`` of it rebuilds the solution.
+        """
+        out = super().to_dict()
+        out["instance"] = self.instance.to_dict()
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """The solution whose :meth:`to_dict` is ``data`` (arrays as in the schedule, read-only).
+
+        Parameters
+        ----------
+        data : mapping
+            The output of :meth:`to_dict` (after a JSON round trip).
+
+        Returns
+        -------
+        HareSolution
+        """
+        sol = super().from_dict(data)
+        for name in ("completion", "start", "gpu", "compute_end", "sync_end"):
+            a = np.asarray(getattr(sol, name), dtype=int if name == "gpu" else float)
+            a.setflags(write=False)
+            object.__setattr__(sol, name, a)
+        return sol
+
+    def summary(self) -> dict[str, Any]:
+        """The view ``hetopt solve`` prints: the common fields, the schedule's metrics and its tasks.
+
+        Returns
+        -------
+        dict
+            JSON-ready: method, status, objective, bound, gap, lower bound, ordering, makespan,
+            wall time, Lemma 3's ``alpha`` and Theorem 4's ``alpha(2+alpha)``, the completion
+            times and the task table.
+        """
+        return {**super().summary(), "method": self.method, "lower_bound": self.lower_bound,
+                "ordering": self.ordering, "makespan": self.makespan, "alpha": alpha(self.instance),
+                "alpha_bound": theorem4_bound(self.instance), "completion": self.completion.tolist(),
+                "tasks": self.tasks}
+
     @property
     def weighted_jct(self) -> float:
         """Alias of ``objective``: total weighted job completion time."""
@@ -70,6 +119,7 @@ class HareSolution(Solution):
 
     @property
     def makespan(self) -> float:
+        """The latest synchronization end of any task."""
         return float(self.sync_end.max())
 
     @property
@@ -90,7 +140,7 @@ class HareSolution(Solution):
                  ("start", float), ("compute_end", float), ("sync_end", float)]
         out = np.empty(inst.n_tasks, dtype=dtype)
         for name, col in zip(TASK_COLUMNS, (inst.task_job, inst.task_round, inst.task_index, self.gpu,
-                                            self.start, self.compute_end, self.sync_end)):
+                                            self.start, self.compute_end, self.sync_end), strict=True):
             out[name] = col
         return out
 

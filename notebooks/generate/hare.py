@@ -40,13 +40,13 @@ import numpy as np
 import pyomo.environ as pyo
 
 import hetopt
-from hetopt.plot import hare_gantt, jct_cdf, ratio_vs_bound  # the shared figures of every paper
-from hetopt.hare import (BASELINES, HareInstance, alpha, build_hare_sched, build_relaxation, check_schedule,
-                         cluster, fig1_instance, generate_workload, list_schedule, make_solution, ratio_report,
-                         schedule, simulate, solve_exact, solve_relaxation, theorem4_bound, theorem4_counterexample,
-                         validate_ratio)
+from hetopt.plot import gantt, jct_cdf, ratio_vs_bound  # the shared figures of every paper
+from hetopt.hare import (HareInstance, alpha, build_hare_sched, build_relaxation, check_schedule, cluster,
+                         generate_workload, list_schedule, make_solution, ratio_report, replay, schedule, simulate,
+                         solve_exact, solve_relaxation, theorem4_bound, theorem4_counterexample, validate_ratio)
+from hetopt.hare.policies import ONLINE  # the paper's four baselines, as its simulator runs them
 
-inst = fig1_instance()  # the reconstructed toy example of Fig. 1
+inst = hetopt.load_instance("hare2022_fig1")  # the reconstructed toy example of Fig. 1
 print(f"{inst.n_jobs} jobs, {inst.n_gpus} GPUs {inst.gpu_names}, {inst.n_tasks} tasks")
 print("rounds R_n =", inst.rounds, " tasks per round D_r =", inst.tasks_per_round, " weights =", inst.weight)
 print("T^c (job x GPU) =\n", inst.compute_time, "\nT^s =\n", inst.sync_time)
@@ -157,11 +157,11 @@ code(r"""
 opt = solve_exact(inst)
 sols = {"certified optimum": opt, "Algorithm 1": alg1,
         "Algorithm 1, earliest finish": schedule(inst, rl, gpu_rule="earliest_finish")}
-sols |= {name: f(inst) for name, f in BASELINES.items()}
+sols |= {name: simulate(inst, name) for name in ONLINE}
 fig, axes = plt.subplots(len(sols), 1, figsize=(8, 1.6 * len(sols)), sharex=True)
 for ax, (name, s) in zip(axes, sols.items()):
     rep = check_schedule(inst, s).raise_if_invalid()
-    hare_gantt(inst, s, ax, title=f"{name}: sum w C = {rep.objective:.3g}")
+    gantt(inst, s, ax, title=f"{name}: sum w C = {rep.objective:.3g}")
     if ax is not axes[-1]:
         ax.set_xlabel("")
 fig.tight_layout()
@@ -204,12 +204,13 @@ every instance's ratio against its claimed factor: a point above the diagonal vi
 code(r"""
 from hetopt.hare.validate import ratio_sweep
 
-reports = ratio_sweep(8, seed=0, executor="serial")
+certs = ratio_sweep(8, seed=0, executor="serial")  # one Certificate per seed
 cex = theorem4_counterexample()
 rep_c = ratio_report(cex)
 fig, ax = plt.subplots(figsize=(7, 4))
-ratio_vs_bound(reports + [rep_c], ax=ax, x=list(range(len(reports) + 1)), ylabel="Algorithm 1 / certified optimum [-]",
-               xlabel=f"instance: seeds 0-{len(reports) - 1}, then the counterexample (x = {len(reports)})",
+ratio_vs_bound([*certs, rep_c.vs_optimum], ax=ax, x=list(range(len(certs) + 1)),
+               ylabel="Algorithm 1 / certified optimum [-]",
+               xlabel=f"instance: seeds 0-{len(certs) - 1}, then the counterexample (x = {len(certs)})",
                bound_label="alpha(2+alpha), Theorem 4", yscale="log")
 fig.tight_layout()
 plt.show()
@@ -221,9 +222,9 @@ rl_c = solve_relaxation(cex)
 print("x-hat of the counterexample:", np.round(rl_c.x_hat, 3))
 fixed = schedule(cex, solve_relaxation(cex, subsets=True))
 fig, axes = plt.subplots(3, 1, figsize=(9, 5), sharex=True)
-hare_gantt(cex, schedule(cex, rl_c), axes[0], title="Algorithm 1 with (9) as printed")
-hare_gantt(cex, fixed, axes[1], title=f"Algorithm 1 with (9) on every subset: sum w C = {fixed.objective:.3g}")
-hare_gantt(cex, solve_exact(cex), axes[2], title="certified optimum")
+gantt(cex, schedule(cex, rl_c), axes[0], title="Algorithm 1 with (9) as printed")
+gantt(cex, fixed, axes[1], title=f"Algorithm 1 with (9) on every subset: sum w C = {fixed.objective:.3g}")
+gantt(cex, solve_exact(cex), axes[2], title="certified optimum")
 for ax in axes[:-1]:
     ax.set_xlabel("")
 fig.tight_layout()
@@ -295,8 +296,9 @@ Algorithm 1 is a *list scheduler*: a priority (smaller first) and a GPU rule. Bo
   `gpu_rule(inst, i, t_i, phi) -> m` (task `i`, its available time `t_i`, a copy of the GPUs' available times
   `phi`); it returns the start times and GPUs;
 * `make_solution(inst, start, gpu, method="mine")` recomputes every completion time and the objective;
-* `check_schedule(inst, sol)` checks (4)-(8) independently; `simulate(sol)` replays it in the trace-driven
-  simulator; `hetopt.compare(inst, methods=[...], policies={"mine": f})` ranks it against the certified optimum.
+* `check_schedule(inst, sol)` checks (4)-(8) independently; `replay(sol)` executes it in the trace-driven
+  simulator, and `simulate(inst, policy)` runs any policy (a name of `POLICIES` or your function
+  `policy(inst) -> (start, gpu)`); `hetopt.compare(inst, methods=[...], policies={"mine": f})` ranks it against the certified optimum.
 
 The worked example is Smith's weighted-shortest-processing-time rule on whole jobs: jobs are ranked by
 (least total compute time) / weight, a job's tasks take its rank and then their round as priority (so a task never
@@ -337,8 +339,8 @@ plans = {"Algorithm 1 (LP order)": schedule(wl, ordering="lp"),
          "Algorithm 1, earliest finish": schedule(wl, ordering="lp", gpu_rule="earliest_finish"),
          "yours: WSPT + finish first": mine(wl),
          "yours, round-major": mine(wl, job_major=False)}
-plans |= {name: f(wl) for name, f in BASELINES.items()}
-results = {name: simulate(p) for name, p in plans.items()}
+plans |= {name: simulate(wl, name) for name in ONLINE}
+results = {name: replay(p) for name, p in plans.items()}
 print(f"{wl.n_tasks} tasks; proven lower bound on the optimum (LP): {plans['Algorithm 1 (LP order)'].lower_bound:.1f}")
 fig, ax = plt.subplots(figsize=(8, 4))
 jct_cdf({f"{name}: weighted JCT {res.weighted_jct:,.0f}": res for name, res in results.items()}, ax=ax)

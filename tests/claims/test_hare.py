@@ -3,11 +3,72 @@
 import numpy as np
 import pytest
 
+from hetopt.claims.hare.section7 import (
+    OLD_SETTING,
+    PAPER_SETTING,
+    Setting,
+    compare,
+    reductions,
+    section7_workload,
+    weighted_jct,
+)
+from hetopt.errors import HetoptError
+from hetopt.hare import HareInstance, check_schedule, gavel_fifo
+
 from hetopt.claims import get_sweep
 from hetopt.cli import main
-from hetopt.hare.sweeps import BASELINE_NAMES, causes_reductions, settings
+from hetopt.claims.hare.paper import FIG1_MAKESPAN, FIG1_TOTAL, PAPER_RANGE
+from hetopt.claims.hare.sweeps import BASELINE_NAMES, causes_reductions, settings
 
 
+# ---------------------------------------------------------------- the Section 7 comparison (moved from hetopt.hare)
+def test_weighted_jct_by_hand():
+    tiny = HareInstance(arrival=[0.0, 0.5], weight=[1.0, 2.0], rounds=[2, 1], tasks_per_round=[1, 2],
+                        compute_time=[[1.0, 2.0], [3.0, 1.5]], sync_time=[[0.25, 0.5], [0.0, 0.0]])
+    # Gavel FIFO on tiny: C = (2.5, 5.5), a = (0, 0.5), w = (1, 2): sum w C = 13.5, sum w (C - a) = 12.5
+    sol = gavel_fifo(tiny)
+    assert weighted_jct(sol, "completion") == pytest.approx(check_schedule(tiny, sol).raise_if_invalid().objective) == pytest.approx(13.5)
+    assert weighted_jct(sol) == pytest.approx(12.5)
+    with pytest.raises(HetoptError, match="metric"):
+        weighted_jct(sol, "makespan")
+
+
+def test_setting_validation_names_the_field():
+    with pytest.raises(HetoptError, match="metric"):
+        Setting(metric="C")
+    with pytest.raises(HetoptError, match="switch_overhead"):
+        Setting(switch_overhead=float("nan"))
+    assert PAPER_SETTING.baselines()["srtf"] == "srtf" and OLD_SETTING.baselines()["srtf"] == "srtf_round"
+    assert OLD_SETTING.baselines()["sched_allox"] == "sched_allox_offline"
+
+
+def test_compare_without_overhead_equals_the_plans():
+    inst = section7_workload(seed=0, n_jobs=12)
+    plans = {}
+    setting = Setting(switch_overhead=0.0)
+    v = compare(inst, setting, plans=plans)
+    assert set(v) >= {"algorithm1", "algorithm1_esf", "algorithm1_ef", "gavel_fifo", "srtf", "sched_homo",
+                      "sched_allox"}
+    for name in ("algorithm1", "gavel_fifo", "sched_allox"):
+        assert v[name] == pytest.approx(weighted_jct(plans[name]), rel=1e-9)
+    with_overhead = compare(inst, Setting(switch_overhead=0.05), plans=plans)
+    assert with_overhead["algorithm1"] > v["algorithm1"]
+    red = reductions(v)
+    assert red["gavel_fifo"] == pytest.approx(1 - v["algorithm1"] / v["gavel_fifo"])
+
+
+def test_fig1_schedules_match_the_printed_numbers():
+    from hetopt.claims.hare.fig1 import fig1_instance, fig1_schedule_a, fig1_schedule_b
+    from hetopt.hare import check_schedule, solve_exact
+
+    inst = fig1_instance()
+    for which, sol in (("a", fig1_schedule_a(inst)), ("b", fig1_schedule_b(inst)), ("c", solve_exact(inst))):
+        assert check_schedule(inst, sol).raise_if_invalid().objective == pytest.approx(FIG1_TOTAL[which])
+        if which == "a":  # (c)'s makespan 3 is not reproduced (a claim); (b)'s is not printed
+            assert sol.makespan == pytest.approx(FIG1_MAKESPAN[which])
+
+
+# ---------------------------------------------------------------- the sweeps
 def _rows(table):
     return {(r[0], r[1]): np.array(r[2:6], dtype=float) for r in table.rows}
 
@@ -42,7 +103,7 @@ def test_section7_each_cause_moves_the_reduction_its_way():
 def test_section7_printed_line12_loses_in_the_paper_setting(causes):
     rows = _rows(causes)
     paper = list(settings())[-1]
-    assert (rows[(paper, "algorithm1")] < 0.476 * 100).all()
+    assert (rows[(paper, "algorithm1")] < PAPER_RANGE[0] * 100).all()
     assert (rows[(paper, "algorithm1_ef")] > rows[(paper, "algorithm1")]).all()
 
 
@@ -57,12 +118,13 @@ def test_heterogeneity_sweep():
 
 
 def test_with_heterogeneity_rejects_bad_h():
-    from hetopt.hare.section7 import section7_workload
-    from hetopt.hare.sweeps import with_heterogeneity
+    from hetopt.claims.hare.section7 import section7_workload
+    from hetopt.claims.hare.sweeps import with_heterogeneity
+    from hetopt.errors import ArgumentError
 
     inst = section7_workload(seed=0, n_jobs=5)
     assert with_heterogeneity(inst, 1.0).compute_time == pytest.approx(inst.compute_time, rel=1e-8)
-    with pytest.raises(ValueError, match="h is"):
+    with pytest.raises(ArgumentError, match="h is"):
         with_heterogeneity(inst, float("nan"))
 
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from hetopt.errors import HetoptError
-from hetopt.hare import HareInstance, check_schedule, list_schedule, random_instance, schedule, solve_relaxation
+from hetopt.hare import HareInstance, check_schedule, list_schedule, generate_instance, schedule, solve_relaxation
 
 
 def test_lines_5_to_17_by_hand(tiny):
@@ -65,7 +65,7 @@ def test_schedule_records_its_ordering(tiny):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_lp_ordering_on_larger_instances_is_feasible(seed):
-    inst = random_instance(seed=seed, n_jobs=20, n_gpus=5, max_rounds=4, max_tasks=3, max_total_tasks=None)
+    inst = generate_instance(seed=seed, n_jobs=20, n_gpus=5, max_rounds=4, max_tasks=3, max_total_tasks=None)
     for rule in ("earliest_available", "earliest_finish"):
         sol = schedule(inst, ordering="lp", gpu_rule=rule)
         assert check_schedule(inst, sol).raise_if_invalid().objective == pytest.approx(sol.objective)

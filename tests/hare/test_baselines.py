@@ -3,8 +3,9 @@
 import pytest
 
 from hetopt.errors import InstanceError
-from hetopt.hare import ALL_BASELINES, BASELINES, HareInstance, check_schedule, gavel_fifo, random_instance, \
-    sched_allox, sched_allox_offline, sched_homo, sched_homo_offline, solve_exact, srtf, srtf_round
+from hetopt.hare import POLICIES, HareInstance, check_schedule, gavel_fifo, generate_instance, sched_allox, \
+    sched_allox_offline, sched_homo, sched_homo_offline, simulate, solve_exact, srtf, srtf_round
+from hetopt.hare.policies import OFFLINE, ONLINE
 
 OBJ_RTOL = 1e-6
 
@@ -59,7 +60,7 @@ def test_sched_homo_online_vs_offline(tiny):
 @pytest.mark.parametrize("seed", range(3))
 def test_online_baselines_do_not_see_the_future(name, seed):
     # removing the last-arriving job cannot change any start decided before it arrives
-    from hetopt.hare.simulator import cluster, generate_workload
+    from hetopt.hare.generators import cluster, generate_workload
 
     inst = generate_workload(12, cluster(v100=2, p100=1, k80=1), seed=seed, rate=0.5, iterations_per_task=20)
     last = int(inst.arrival.argmax())
@@ -68,7 +69,7 @@ def test_online_baselines_do_not_see_the_future(name, seed):
     for key in ("arrival", "weight", "rounds", "tasks_per_round", "compute_time", "sync_time", "job_names"):
         d[key] = [d[key][n] for n in keep]
     sub = HareInstance.from_dict(d)
-    full, part = BASELINES[name](inst), BASELINES[name](sub)
+    full, part = simulate(inst, name), simulate(sub, name)
     t_last = inst.arrival[last]
     for k, n in enumerate(keep):
         tasks_full = [i for r in range(int(inst.rounds[n])) for i in inst.round_tasks(n, r)]
@@ -91,10 +92,11 @@ def test_sched_homo_is_speed_oblivious():
 
 @pytest.mark.parametrize("seed", range(5))
 def test_baselines_feasible_and_not_below_optimum(seed):
-    inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=6)
+    inst = generate_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=6)
     opt = solve_exact(inst)
-    for name, f in ALL_BASELINES.items():
-        sol = f(inst)
+    assert list(POLICIES) == [*ONLINE, *OFFLINE]
+    for name in POLICIES:
+        sol = simulate(inst, name)
         assert sol.bound is None and sol.status.value == "feasible" and sol.method == name
         assert check_schedule(inst, sol).raise_if_invalid().objective >= opt.objective * (1 - OBJ_RTOL)
 
@@ -105,5 +107,7 @@ def test_gang_baselines_need_enough_gpus():
     for f in (gavel_fifo, srtf, sched_homo, srtf_round, sched_homo_offline):
         with pytest.raises(InstanceError, match="tasks_per_round"):
             f(inst)
+        with pytest.raises(InstanceError, match="tasks_per_round"):
+            simulate(inst, f.__name__)
     check_schedule(inst, sched_allox(inst)).raise_if_invalid()
     check_schedule(inst, sched_allox_offline(inst)).raise_if_invalid()

@@ -1,13 +1,13 @@
 from pathlib import Path
 
-from hetopt.hare import build_hare_sched, build_relaxation, random_instance
+from hetopt.hare import build_hare_sched, build_relaxation, generate_instance
 from hetopt.testing import check_card
 
 CARD = Path(__file__).resolve().parents[2] / "models" / "hare2022.md"
 
 
 def test_card_components_exist_with_equation_numbers():
-    inst = random_instance(seed=0, n_jobs=2, n_gpus=2, max_tasks=2, max_total_tasks=4)
+    inst = generate_instance(seed=0, n_jobs=2, n_gpus=2, max_tasks=2, max_total_tasks=4)
     n = check_card(CARD, {
         "build_hare_sched": build_hare_sched(inst),
         "build_relaxation_linear": build_relaxation(inst, "linear"),
@@ -17,7 +17,7 @@ def test_card_components_exist_with_equation_numbers():
 
 
 def test_exported_model_writes_lp(tmp_path):
-    inst = random_instance(seed=0, n_jobs=2, n_gpus=2, max_total_tasks=4)
+    inst = generate_instance(seed=0, n_jobs=2, n_gpus=2, max_total_tasks=4)
     m = build_hare_sched(inst)
     out = tmp_path / "hare.lp"
     m.write(str(out), format="lp", io_options={"symbolic_solver_labels": True})

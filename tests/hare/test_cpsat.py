@@ -3,8 +3,10 @@
 import numpy as np
 import pytest
 
-from hetopt.hare import HareInstance, brute_force, check_schedule, random_instance, solve_exact
-from hetopt.hare.cpsat import scaled_instance, scaling
+from hetopt.errors import ArgumentError
+
+from hetopt.hare import HareInstance, brute_force, check_schedule, generate_instance, solve_exact
+from hetopt.hare.exact.scaling import scaled_instance, scaling
 from hetopt.data import instance_path
 from hetopt.result import Status
 
@@ -21,7 +23,7 @@ def _agree(a, b):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_cpsat_matches_brute_force(seed):
-    inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
+    inst = generate_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
     bf = brute_force(inst)
     cp = solve_exact(inst, engine="cpsat")
     assert cp.status is Status.OPTIMAL and cp.solver == "cpsat"
@@ -31,7 +33,7 @@ def test_cpsat_matches_brute_force(seed):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_cpsat_matches_milp_random(seed):
-    inst = random_instance(seed=seed, n_jobs=4, n_gpus=3, max_rounds=2, max_tasks=2, max_total_tasks=8)
+    inst = generate_instance(seed=seed, n_jobs=4, n_gpus=3, max_rounds=2, max_tasks=2, max_total_tasks=8)
     cp, milp = solve_exact(inst, engine="cpsat"), solve_exact(inst, engine="milp", time_limit=60)
     check_schedule(inst, cp).raise_if_invalid()
     check_schedule(inst, milp).raise_if_invalid()
@@ -59,7 +61,7 @@ def test_smith_rule_cpsat():
 
 def test_inexact_scaling_bound_is_valid():
     """Times with many decimals: rounded-up durations, a bound lowered by the rounding allowance."""
-    base = random_instance(seed=1, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    base = generate_instance(seed=1, n_jobs=3, n_gpus=2, max_total_tasks=5)
     rng = np.random.default_rng(0)
     inst = HareInstance(arrival=base.arrival + rng.uniform(0, 1e-4, 3) * (base.arrival > 0), weight=base.weight / 3,
                         rounds=base.rounds, tasks_per_round=base.tasks_per_round,
@@ -78,22 +80,22 @@ def test_inexact_scaling_bound_is_valid():
 
 
 def test_engine_arguments():
-    inst = random_instance(seed=0, n_jobs=2, n_gpus=2, max_total_tasks=3)
-    with pytest.raises(ValueError, match="engine"):
+    inst = generate_instance(seed=0, n_jobs=2, n_gpus=2, max_total_tasks=3)
+    with pytest.raises(ArgumentError, match="engine"):
         solve_exact(inst, engine="gurobi")
-    with pytest.raises(ValueError, match="solver"):
-        solve_exact(inst, "scip", engine="cpsat")
-    assert solve_exact(inst, "highs").solver == "highs"
+    with pytest.raises(ArgumentError, match="solver"):
+        solve_exact(inst, solver="scip", engine="cpsat")
+    assert solve_exact(inst, solver="highs").solver == "highs"
     assert solve_exact(inst).solver == "cpsat"
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_coarse_rounded_down_bound_is_valid(seed):
     """The coarse model's bound never exceeds the optimum; the solve stays exact with it."""
-    inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
+    inst = generate_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
     bf = brute_force(inst)
     cp = solve_exact(inst, engine="cpsat")
-    from hetopt.hare.cpsat import solve_cpsat_exact
+    from hetopt.hare.exact.cpsat import solve_cpsat_exact
 
     co = solve_cpsat_exact(inst, coarse=True)
     assert co.info["coarse_time_scale"] < co.info["time_scale"]
@@ -139,7 +141,7 @@ def test_time_limit_is_never_optimal_and_bound_combines_lp():
     """20 tasks, CP-SAT stopped by a deterministic limit (no wall-clock dependence): FEASIBLE, never
     OPTIMAL, with the larger of the LP and CP-SAT bounds; and a tiny wall-clock limit: TIME_LIMIT."""
     from hetopt.bench.hare import bench_instance
-    from hetopt.hare.cpsat import solve_cpsat_exact
+    from hetopt.hare.exact.cpsat import solve_cpsat_exact
 
     inst = bench_instance(20)
     sol = solve_cpsat_exact(inst, options={"max_deterministic_time": 0.2})
@@ -156,10 +158,11 @@ def test_time_limit_is_never_optimal_and_bound_combines_lp():
 def test_identical_gpu_symmetry_and_cumulative_keep_the_optimum(seed):
     """Identical GPUs (homogeneous instance): relabelling symmetry breaking and the implied
     cumulative leave the optimum unchanged (brute force)."""
-    from hetopt.hare.cpsat import build_cpsat, scaled_instance, scaling
+    from hetopt.hare.exact.cpsat import build_cpsat
+    from hetopt.hare.exact.scaling import scaled_instance, scaling
     from hetopt.solvers import solve_cpsat
 
-    inst = random_instance(seed=seed, n_jobs=3, n_gpus=3, max_total_tasks=5, homogeneous=True)
+    inst = generate_instance(seed=seed, n_jobs=3, n_gpus=3, max_total_tasks=5, homogeneous=True)
     up = scaled_instance(inst, scaling(inst))
     bf = brute_force(up).objective
     for kw in ({"gpu_symmetry": True, "redundant": True}, {"gpu_symmetry": False, "redundant": False}):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from hetopt.errors import SizeLimitError
-from hetopt.hare import HareInstance, brute_force, check_schedule, random_instance, solve_exact
+from hetopt.hare import HareInstance, brute_force, check_schedule, generate_instance, solve_exact
 from hetopt.result import Status
 
 OBJ_RTOL = 1e-6
@@ -21,7 +21,7 @@ def test_milp_matches_brute_force_on_tiny(tiny):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_milp_matches_brute_force_random(seed):
-    inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
+    inst = generate_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
     bf = brute_force(inst)
     ex = solve_exact(inst)
     assert ex.status is Status.OPTIMAL
@@ -44,14 +44,14 @@ def test_smith_rule_on_one_gpu(seed):
 
 
 def test_scip_agrees_with_highs(tiny):
-    a = solve_exact(tiny, "highs")
-    b = solve_exact(tiny, "scip")
+    a = solve_exact(tiny, solver="highs")
+    b = solve_exact(tiny, solver="scip")
     assert a.objective == pytest.approx(b.objective, rel=OBJ_RTOL)
     check_schedule(tiny, b).raise_if_invalid()
 
 
 def test_without_symmetry_breaking_same_optimum():
-    inst = random_instance(seed=3, n_jobs=2, n_gpus=2, max_rounds=1, max_tasks=3, max_total_tasks=5)
+    inst = generate_instance(seed=3, n_jobs=2, n_gpus=2, max_rounds=1, max_tasks=3, max_total_tasks=5)
     assert inst.tasks_per_round.max() >= 2
     a = solve_exact(inst)
     b = solve_exact(inst, symmetry_breaking=False)
@@ -61,7 +61,7 @@ def test_without_symmetry_breaking_same_optimum():
 def test_time_limited_is_not_optimal():
     # 19 tasks: neither engine certifies this in 1 s (CP-SAT needs about 14 s at 16 tasks, the
     # big-M MILP does not close its 25 % root gap in 120 s at 15), so TIME_LIMIT is the only honest status
-    inst = random_instance(seed=0, n_jobs=6, n_gpus=3, max_rounds=4, max_total_tasks=20)
+    inst = generate_instance(seed=0, n_jobs=6, n_gpus=3, max_rounds=4, max_total_tasks=20)
     sol = solve_exact(inst, time_limit=1.0)
     check_schedule(inst, sol).raise_if_invalid()
     assert sol.status is Status.TIME_LIMIT
@@ -69,6 +69,6 @@ def test_time_limited_is_not_optimal():
 
 
 def test_brute_force_size_limit():
-    inst = random_instance(seed=0, n_jobs=4, n_gpus=3, max_rounds=3, max_total_tasks=12)
+    inst = generate_instance(seed=0, n_jobs=4, n_gpus=3, max_rounds=3, max_total_tasks=12)
     with pytest.raises(SizeLimitError):
         brute_force(inst)

@@ -6,11 +6,13 @@ import itertools
 
 import numpy as np
 import pytest
+
+from hetopt.errors import ArgumentError
 from scipy.optimize import linprog
 
-from hetopt.hare import HareInstance, brute_force, random_instance
-from hetopt.hare.jobcolgen import FINE, _Grid, _grid, job_colgen_bound, price_job
-from hetopt.hare.timeindexed import time_indexed_bound
+from hetopt.hare import HareInstance, brute_force, generate_instance
+from hetopt.hare.exact.jobcolgen import FINE, _Grid, _grid, job_colgen_bound, price_job
+from hetopt.hare.exact.timeindexed import time_indexed_bound
 from hetopt.result import Status
 
 
@@ -87,7 +89,7 @@ def test_pricing_equals_enumeration(seed):
 @pytest.mark.parametrize("seed", range(3))
 def test_value_equals_master_over_all_columns(seed):
     """Converged column generation = the master LP with every column enumerated (scipy HiGHS)."""
-    inst = random_instance(seed=seed, n_jobs=2, n_gpus=2, max_rounds=2, max_tasks=2, max_total_tasks=4)
+    inst = generate_instance(seed=seed, n_jobs=2, n_gpus=2, max_rounds=2, max_tasks=2, max_total_tasks=4)
     b = job_colgen_bound(inst, resolution=3, tol=1e-9)
     assert b.converged
     from hetopt.hare.exact import best_known_schedule
@@ -124,7 +126,7 @@ def test_value_equals_master_over_all_columns(seed):
 
 
 def test_bound_with_inexact_times():
-    base = random_instance(seed=1, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    base = generate_instance(seed=1, n_jobs=3, n_gpus=2, max_total_tasks=5)
     inst = HareInstance(arrival=base.arrival * np.e / 2, weight=base.weight, rounds=base.rounds,
                         tasks_per_round=base.tasks_per_round, compute_time=base.compute_time * np.pi / 3,
                         sync_time=base.sync_time * np.sqrt(2))
@@ -136,9 +138,9 @@ def test_at_least_the_time_indexed_lp(seed):
     """Same grid, windows and horizon: the job polytope is inside the time-indexed LP's block
     (the round ends at its maximum, not its mean), so the bound is at least that LP's without
     the multi-round chain rows (which use one floor for several rounds)."""
-    inst = random_instance(seed=seed, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
+    inst = generate_instance(seed=seed, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
     b = job_colgen_bound(inst, tol=1e-7)
-    from hetopt.hare.cpsat import scaling
+    from hetopt.hare.exact.scaling import scaling
 
     step = int(round(b.step * scaling(inst).time))
     ti = time_indexed_bound(inst, step=step, chains=False)
@@ -147,7 +149,7 @@ def test_at_least_the_time_indexed_lp(seed):
 
 
 def test_invariant_under_time_unit():
-    inst = random_instance(seed=3, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
+    inst = generate_instance(seed=3, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
     big = HareInstance(arrival=inst.arrival * 1e6, weight=inst.weight, rounds=inst.rounds,
                        tasks_per_round=inst.tasks_per_round, compute_time=inst.compute_time * 1e6,
                        sync_time=inst.sync_time * 1e6)
@@ -157,7 +159,7 @@ def test_invariant_under_time_unit():
 
 
 def test_time_limit_keeps_a_valid_bound():
-    inst = random_instance(seed=0, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
+    inst = generate_instance(seed=0, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
     opt = brute_force(inst).objective if inst.n_tasks <= 8 else None
     b = job_colgen_bound(inst, max_rounds=2)
     assert b.status is Status.FEASIBLE and not b.converged
@@ -172,9 +174,9 @@ def test_completion_limits_keep_every_optimal_completion(seed):
     """Reduced-cost fixing against the optimum's own objective: the optimal schedule's completions
     are within the limits (they must hold for every schedule at least that good)."""
     from hetopt.hare import solve_exact
-    from hetopt.hare.jobcolgen import completion_limits
+    from hetopt.hare.exact.jobcolgen import completion_limits
 
-    inst = random_instance(seed=seed, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
+    inst = generate_instance(seed=seed, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
     ex = solve_exact(inst, engine="cpsat", time_limit=60)
     assert ex.status is Status.OPTIMAL
     b = job_colgen_bound(inst)
@@ -188,9 +190,9 @@ def test_completion_limits_keep_every_optimal_completion(seed):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_cpsat_with_fixing_same_optimum(seed):
-    from hetopt.hare.cpsat import solve_cpsat_exact
+    from hetopt.hare.exact.cpsat import solve_cpsat_exact
 
-    inst = random_instance(seed=seed, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
+    inst = generate_instance(seed=seed, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
     a = solve_cpsat_exact(inst, lp_bound=True, fixing=True, time_limit=60)
     b = solve_cpsat_exact(inst, lp_bound=True, fixing=False, time_limit=60)
     assert a.status is Status.OPTIMAL and b.status is Status.OPTIMAL
@@ -200,12 +202,12 @@ def test_cpsat_with_fixing_same_optimum(seed):
 
 def test_completion_limits_hold_for_sampled_schedules():
     """Every sampled feasible schedule whose objective is within the threshold meets the limits."""
-    from hetopt.hare.algorithm1 import GPU_RULES, list_schedule
+    from hetopt.hare.listsched import GPU_RULES, list_schedule
     from hetopt.hare.checker import check_schedule
-    from hetopt.hare.jobcolgen import completion_limits
-    from hetopt.hare.localsearch import improve_schedule
+    from hetopt.hare.exact.jobcolgen import completion_limits
+    from hetopt.hare.exact.localsearch import improve_schedule
 
-    inst = random_instance(seed=5, n_jobs=5, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=12)
+    inst = generate_instance(seed=5, n_jobs=5, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=12)
     rng = np.random.default_rng(0)
     samples = []
     for k in range(60):
@@ -230,9 +232,9 @@ def test_completion_limits_hold_for_sampled_schedules():
 
 def test_completion_limits_invariant_under_time_unit():
     from hetopt.hare import solve_exact
-    from hetopt.hare.jobcolgen import completion_limits
+    from hetopt.hare.exact.jobcolgen import completion_limits
 
-    inst = random_instance(seed=3, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
+    inst = generate_instance(seed=3, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
     big = HareInstance(arrival=inst.arrival * 1e6, weight=inst.weight, rounds=inst.rounds,
                        tasks_per_round=inst.tasks_per_round, compute_time=inst.compute_time * 1e6,
                        sync_time=inst.sync_time * 1e6)
@@ -254,18 +256,22 @@ def test_completion_limits_invariant_under_time_unit():
     ({"step": 0}, "step is 0"), ({"time_limit": -1}, "time_limit is -1"),
 ])
 def test_bad_arguments_are_named(kwargs, match):
-    inst = random_instance(seed=0, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    inst = generate_instance(seed=0, n_jobs=3, n_gpus=2, max_total_tasks=5)
     with pytest.raises((ValueError, TypeError), match=match):
         job_colgen_bound(inst, **kwargs)
 
 
 def test_completion_limits_bad_arguments():
-    from hetopt.hare.jobcolgen import completion_limits
+    from hetopt.hare.exact.jobcolgen import completion_limits
 
-    inst = random_instance(seed=0, n_jobs=3, n_gpus=2, max_total_tasks=5)
-    with pytest.raises(ValueError, match="upper_objective is nan"):
+    inst = generate_instance(seed=0, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    with pytest.raises(ArgumentError, match="upper_objective is nan"):
         completion_limits(inst, job_colgen_bound(inst), float("nan"))
-    with pytest.raises(TypeError, match="result is a float"):
+    with pytest.raises(ArgumentError, match="result is a float"):
         completion_limits(inst, 1.0, 10.0)
-    with pytest.raises(ValueError, match="HareInstance"):  # InstanceError
+    with pytest.raises(ArgumentError, match="HareInstance"):
         job_colgen_bound("x")
+    for kwargs, name in (({"resolution": 0}, "resolution"), ({"tol": -1.0}, "tol"), ({"max_slots": 0}, "max_slots"),
+                         ({"max_rounds": 1.5}, "max_rounds"), ({"time_limit": -1}, "time_limit")):
+        with pytest.raises(ArgumentError, match=name):
+            job_colgen_bound(inst, **kwargs)

@@ -3,15 +3,15 @@
 import numpy as np
 import pytest
 
-from hetopt.hare import brute_force, random_instance
+from hetopt.hare import brute_force, generate_instance
 from hetopt.hare.checker import check_schedule
 from hetopt.hare.exact import best_known_schedule
-from hetopt.hare.localsearch import improve_schedule
+from hetopt.hare.exact.localsearch import improve_schedule
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_feasible_not_worse_not_below_optimum(seed):
-    inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
+    inst = generate_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
     start, gpu, h = best_known_schedule(inst)
     s2, g2, obj, info = improve_schedule(inst, start, gpu, time_limit=60.0, max_moves=3000, seed=seed)
     report = check_schedule(inst, (s2, g2))
@@ -26,7 +26,7 @@ def test_improves_a_poor_schedule_to_the_optimum(tiny):
     # everything on GPU 1, in a poor order: 3000 random moves on 3 tasks reach the brute-force optimum
     order_start = np.array([5.0, 6.0, 0.0, 1.0])[: tiny.n_tasks]
     gpu = np.ones(tiny.n_tasks, dtype=int)
-    from hetopt.hare.exact import semi_active
+    from hetopt.hare.listsched import semi_active
 
     order = tuple(np.lexsort((np.arange(tiny.n_tasks), tiny.task_round, order_start)))
     poor = semi_active(tiny, order, gpu)[1]
@@ -38,7 +38,7 @@ def test_improves_a_poor_schedule_to_the_optimum(tiny):
 
 
 def test_deterministic_with_max_moves():
-    inst = random_instance(seed=7, n_jobs=5, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=12)
+    inst = generate_instance(seed=7, n_jobs=5, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=12)
     start, gpu, _ = best_known_schedule(inst)
     a = improve_schedule(inst, start, gpu, time_limit=60.0, max_moves=500, seed=3)
     b = improve_schedule(inst, start, gpu, time_limit=60.0, max_moves=500, seed=3)
@@ -57,9 +57,9 @@ def test_errors(tiny):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_cpsat_with_polished_hint_keeps_the_optimum(seed):
-    from hetopt.hare.cpsat import solve_cpsat_exact
+    from hetopt.hare.exact.cpsat import solve_cpsat_exact
 
-    inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    inst = generate_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5)
     sol = solve_cpsat_exact(inst, polish=0.2, seed=seed)
     assert sol.status.value == "optimal"
     assert check_schedule(inst, sol).ok
@@ -68,7 +68,7 @@ def test_cpsat_with_polished_hint_keeps_the_optimum(seed):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_perturbations_keep_the_best_feasible(seed):
-    inst = random_instance(seed=seed, n_jobs=4, n_gpus=2, max_rounds=2, max_total_tasks=6)
+    inst = generate_instance(seed=seed, n_jobs=4, n_gpus=2, max_rounds=2, max_total_tasks=6)
     start, gpu, h = best_known_schedule(inst)
     s2, g2, obj, info = improve_schedule(inst, start, gpu, time_limit=60.0, max_moves=4000, stall=1, kick=2,
                                          seed=seed)

@@ -4,8 +4,13 @@ import pytest
 
 from hetopt.data import META_KEYS
 
-from hetopt.hare import HareInstance, alpha, random_instance, ratio_sweep, ratio_report, ratio_table, theorem4_bound
+from hetopt.errors import ArgumentError
+from hetopt.hare import (HareInstance, alpha, generate_instance, ratio_report, ratio_sweep, ratio_table,
+                         theorem4_bound, validate_ratio)
 from hetopt.hare import ratio as ratio_mod
+from hetopt.hare.validate import sweep_instance
+from hetopt.result import Certificate
+from hetopt.validate import SweepResults
 
 
 def test_alpha_by_hand():
@@ -26,12 +31,12 @@ def test_alpha_with_zero_sync():
 
 
 def test_homogeneous_alpha_is_one():
-    inst = random_instance(seed=1, homogeneous=True)
+    inst = generate_instance(seed=1, homogeneous=True)
     assert alpha(inst) == 1.0 and theorem4_bound(inst) == 3.0
 
 
 def test_validate_ratio_certifies():
-    inst = random_instance(seed=2, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    inst = generate_instance(seed=2, n_jobs=3, n_gpus=2, max_total_tasks=5)
     rep = ratio_report(inst)
     assert rep.optimum_proven
     assert rep.vs_optimum.proven and rep.vs_optimum.holds is True
@@ -42,7 +47,7 @@ def test_validate_ratio_certifies():
 def test_violation_is_saved(tmp_path, monkeypatch):
     # force a tiny claimed bound to exercise the reporting path (not a property of the paper)
     monkeypatch.setattr(ratio_mod, "theorem4_bound", lambda inst: 1.0)
-    inst = random_instance(seed=2, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    inst = generate_instance(seed=2, n_jobs=3, n_gpus=2, max_total_tasks=5)
     rep = ratio_report(inst, save_dir=tmp_path, name="v")
     assert rep.violated and rep.saved
     data = json.loads((tmp_path / "v.json").read_text())
@@ -53,10 +58,34 @@ def test_violation_is_saved(tmp_path, monkeypatch):
 
 
 def test_sweep_table():
-    reps = ratio_sweep(3, seed=10, executor="serial")
-    t = ratio_table(reps, seed=10)
+    certs = ratio_sweep(3, seed=10, executor="serial")
+    assert isinstance(certs, SweepResults) and certs.seeds == [10, 11, 12] and len(certs.digests) == 3
+    assert all(isinstance(c, Certificate) for c in certs)
+    t = ratio_table(certs, seed=10)
     assert len(t.rows) == 3 and [r[0] for r in t.rows] == [10, 11, 12]
-    assert any("violations" in n for n in t.notes)
+    assert any("violations" in n for n in t.notes) and any("distinct instances" in n for n in t.notes)
+    for row, c, seed in zip(t.rows, certs, certs.seeds):
+        inst = sweep_instance(seed=seed)
+        assert row[1] == alpha(inst) and row[2] == c.limit == theorem4_bound(inst)
+        assert row[3] == c.value and row[4] == c.reference and row[6] == c.ratio and row[9] == c.holds
+        assert c.proven and c.holds is True and c.ratio >= 1 - 1e-9
+        assert row[5] == c.info["relaxation_bound"] <= c.reference + 1e-6
+        assert row[7] == pytest.approx(c.value / c.info["relaxation_bound"])
+    assert t.violations == certs.violations == 0
+
+
+def test_validate_ratio_is_the_report_as_a_certificate():
+    inst = generate_instance(seed=2, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    rep, cert = ratio_report(inst), validate_ratio(inst)
+    assert (cert.value, cert.reference, cert.limit, cert.proven, cert.holds) == (
+        rep.algorithm1, rep.optimum, rep.limit, rep.optimum_proven, rep.vs_optimum.holds)
+    assert cert.info["alpha"] == rep.alpha and cert.info["chain_broken"] is False and cert.info["saved"] is None
+    assert cert.info["vs_relaxation"]["ratio"] == pytest.approx(rep.vs_relaxation.ratio)
+    json.dumps(cert.to_dict())
+    with pytest.raises(ArgumentError, match="time_limit"):
+        validate_ratio(inst, time_limit=-1)
+    with pytest.raises(ArgumentError, match="inst"):
+        validate_ratio(inst.to_dict())
 
 
 def test_theorem4_counterexample_hand_derived():
@@ -101,7 +130,7 @@ def test_theorem_violation_and_broken_chain_are_reported_apart():
 
 def test_chain_broken_without_theorem_violation(monkeypatch):
     # limit between ALG/OPT and ALG/RL: the theorem holds on the instance but the proof's chain does not
-    inst = random_instance(seed=2, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    inst = generate_instance(seed=2, n_jobs=3, n_gpus=2, max_total_tasks=5)
     rep0 = ratio_report(inst)
     r_opt, r_rl = rep0.vs_optimum.ratio, rep0.vs_relaxation.ratio
     assert r_rl > r_opt

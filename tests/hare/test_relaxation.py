@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from hetopt.hare import (HareInstance, build_relaxation, check_schedule, lp_ordering, random_instance, schedule,
+from hetopt.hare import (HareInstance, build_relaxation, check_schedule, lp_ordering, generate_instance, schedule,
                          solve_exact, solve_relaxation)
 from hetopt.errors import SizeLimitError
 from hetopt.result import Status
@@ -27,7 +27,7 @@ def test_hand_derived_relaxation_on_one_gpu():
 
 @pytest.mark.parametrize("seed", range(4))
 def test_direct_and_linear_agree(seed):
-    inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    inst = generate_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5)
     lin = solve_relaxation(inst, "linear")
     direct = solve_relaxation(inst, "direct")
     assert lin.status is Status.OPTIMAL and direct.status is Status.OPTIMAL
@@ -35,7 +35,7 @@ def test_direct_and_linear_agree(seed):
 
 
 def test_linear_relaxation_on_scip_agrees():
-    inst = random_instance(seed=7, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    inst = generate_instance(seed=7, n_jobs=3, n_gpus=2, max_total_tasks=5)
     a = solve_relaxation(inst, "linear", solver="highs")
     b = solve_relaxation(inst, "linear", solver="scip")
     assert a.objective == pytest.approx(b.objective, rel=OBJ_RTOL, abs=ABS)
@@ -44,7 +44,7 @@ def test_linear_relaxation_on_scip_agrees():
 @settings(max_examples=8, derandomize=True, deadline=None)
 @given(seed=st.integers(0, 10_000), homogeneous=st.booleans())
 def test_relaxation_le_optimum_le_algorithm1(seed, homogeneous):
-    inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=6, homogeneous=homogeneous)
+    inst = generate_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=6, homogeneous=homogeneous)
     rl = solve_relaxation(inst)
     opt = solve_exact(inst)
     alg = schedule(inst, rl)
@@ -59,23 +59,23 @@ def test_relaxation_le_optimum_le_algorithm1(seed, homogeneous):
 
 
 def test_subset_relaxation_between_full_and_optimum():
-    inst = random_instance(seed=3, n_jobs=3, n_gpus=2, max_total_tasks=6)
+    inst = generate_instance(seed=3, n_jobs=3, n_gpus=2, max_total_tasks=6)
     full = solve_relaxation(inst)
     sub = solve_relaxation(inst, subsets=True)
     opt = solve_exact(inst)
     assert full.bound <= sub.bound * (1 + OBJ_RTOL) + ABS
     assert sub.bound <= opt.objective * (1 + OBJ_RTOL) + ABS
     with pytest.raises(SizeLimitError):
-        build_relaxation(random_instance(seed=0, n_jobs=6, max_rounds=3, max_tasks=3, max_total_tasks=None), subsets=True)
+        build_relaxation(generate_instance(seed=0, n_jobs=6, max_rounds=3, max_tasks=3, max_total_tasks=None), subsets=True)
 
 
 def test_bad_form():
     with pytest.raises(ValueError, match="form"):
-        build_relaxation(random_instance(seed=0), "quadratic")
+        build_relaxation(generate_instance(seed=0), "quadratic")
 
 
 def test_lp_ordering_is_a_lower_bound_and_respects_rounds():
-    inst = random_instance(seed=5, n_jobs=4, n_gpus=2, max_rounds=3, max_total_tasks=10)
+    inst = generate_instance(seed=5, n_jobs=4, n_gpus=2, max_rounds=3, max_total_tasks=10)
     lp = lp_ordering(inst)
     assert lp.status is Status.OPTIMAL and lp.bound is not None
     # x-hat of round r+1 is at least x-hat of round r plus the fastest round time

@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
 
-from hetopt.errors import InstanceError
-from hetopt.hare import cluster, generate_workload, schedule, simulate, srtf
-from hetopt.hare.simulator import arrivals
+from hetopt.errors import ArgumentError, ScheduleViolation
+from hetopt.hare import POLICIES, check_schedule, cluster, generate_workload, replay, schedule, simulate, srtf
+from hetopt.hare.generators import arrivals
 
 
 def test_workload_is_seeded_and_uses_gavel_times():
@@ -22,9 +22,9 @@ def test_workload_is_seeded_and_uses_gavel_times():
 
 
 def test_workload_rejects_unknown_gpus_and_categories():
-    with pytest.raises(InstanceError, match="gpus"):
+    with pytest.raises(ArgumentError, match="gpus"):
         generate_workload(3, ["t4"], seed=0)
-    with pytest.raises(InstanceError, match="category"):
+    with pytest.raises(ArgumentError, match="category"):
         generate_workload(3, ["v100"], seed=0, category_mix={"HPC": 1.0})
 
 
@@ -33,14 +33,14 @@ def test_arrivals(process):
     t = arrivals(200, process=process, rate=1.0, seed=1)
     assert t[0] == 0 and (np.diff(t) >= 0).all()
     assert 0.2 < 200 / t[-1] < 5  # about the requested rate
-    with pytest.raises(ValueError):
+    with pytest.raises(ArgumentError, match="process"):
         arrivals(3, process="weibull")
 
 
 def test_replay_without_overhead_reproduces_the_plan():
     inst = generate_workload(15, cluster(v100=2, p100=2, k80=2), seed=0, rate=1.0)
     for plan in (schedule(inst, ordering="lp"), srtf(inst)):
-        res = simulate(plan)
+        res = replay(plan)
         if plan.method == "algorithm1":  # semi-active: replayed exactly
             assert res.weighted_jct == pytest.approx(plan.objective, rel=1e-12)
         else:  # event-driven plans may leave gaps that the executor closes
@@ -54,14 +54,12 @@ def test_replay_without_overhead_reproduces_the_plan():
 def test_switching_overhead_delays():
     inst = generate_workload(15, cluster(v100=2, p100=2, k80=2), seed=0, rate=1.0)
     plan = schedule(inst, ordering="lp")
-    res = simulate(plan, switch_overhead=0.5)
+    res = replay(plan, switch_overhead=0.5)
     assert res.switches > 0
     assert res.weighted_jct > plan.objective
-    from hetopt.hare import check_schedule
-
     check_schedule(inst, res.executed).raise_if_invalid()
-    with pytest.raises(ValueError):
-        simulate(plan, switch_overhead=-1)
+    with pytest.raises(ArgumentError, match="switch_overhead"):
+        replay(plan, switch_overhead=-1)
 
 
 def test_keep_plan_times_replays_any_plan_exactly_and_only_delays():
@@ -69,8 +67,53 @@ def test_keep_plan_times_replays_any_plan_exactly_and_only_delays():
 
     inst = generate_workload(15, cluster(v100=2, p100=1, k80=1), seed=3, rate=0.5, iterations_per_task=20)
     for plan in (gavel_fifo(inst), srtf(inst), schedule(inst, ordering="lp")):
-        same = simulate(plan, keep_plan_times=True)
+        same = replay(plan, keep_plan_times=True)
         assert same.executed.start.tolist() == plan.start.tolist()
-        late = simulate(plan, switch_overhead=0.5, keep_plan_times=True)
+        late = replay(plan, switch_overhead=0.5, keep_plan_times=True)
         assert (late.executed.start >= plan.start - 1e-12).all()
         assert late.weighted_jct > plan.objective
+
+
+def test_simulate_runs_every_policy_as_its_function_does():
+    """``simulate(inst, name)`` is the policy's schedule; with an overhead, its replay keeping the decisions."""
+    inst = generate_workload(12, cluster(v100=2, p100=1, k80=1), seed=1, rate=0.5, iterations_per_task=20)
+    for name, policy in POLICIES.items():
+        direct, sim = policy(inst), simulate(inst, name)
+        assert sim.method == direct.method == name
+        assert sim.start.tolist() == direct.start.tolist() and sim.gpu.tolist() == direct.gpu.tolist()
+        assert sim.objective == direct.objective
+        check_schedule(inst, sim).raise_if_invalid()
+        late = simulate(inst, name, switch_overhead=0.5)
+        same = replay(direct, switch_overhead=0.5, keep_plan_times=True)
+        assert late.objective == same.weighted_jct and late.info["switches"] == same.switches
+        check_schedule(inst, late).raise_if_invalid()
+
+
+def test_simulate_takes_policy_objects_and_options(tiny):
+    def first_gpu_in_order(inst):  # every task on GPU 0, one after another (feasible by construction)
+        start, t = np.zeros(inst.n_tasks), 0.0
+        ends = {}
+        for i in range(inst.n_tasks):
+            n, r = int(inst.task_job[i]), int(inst.task_round[i])
+            t = max(t, inst.arrival[n], ends.get((n, r - 1), 0.0))
+            start[i] = t
+            t += inst.compute_time[n, 0]
+            ends[(n, r)] = max(ends.get((n, r), 0.0), t + inst.sync_time[n, 0])
+        return start, np.zeros(inst.n_tasks, dtype=int)
+
+    sol = simulate(tiny, first_gpu_in_order)
+    assert sol.method == "first_gpu_in_order"
+    assert sol.objective == pytest.approx(check_schedule(tiny, sol).raise_if_invalid().objective)
+    with pytest.raises(ScheduleViolation):
+        simulate(tiny, lambda inst: (np.zeros(inst.n_tasks), np.zeros(inst.n_tasks, dtype=int)))
+    assert simulate(tiny, "srtf", options={"backfill": True}).method == "srtf"
+    with pytest.raises(ArgumentError, match="takes no options"):
+        simulate(tiny, "gavel_fifo", options={"backfill": True})
+    with pytest.raises(ArgumentError, match="policy is 'fifo'"):
+        simulate(tiny, "fifo")
+    with pytest.raises(ArgumentError, match="policy is a int"):
+        simulate(tiny, 3)
+    with pytest.raises(ArgumentError, match="inst"):
+        simulate({"kind": "hare"}, "srtf")
+    with pytest.raises(ArgumentError, match="switch_overhead"):
+        simulate(tiny, "srtf", switch_overhead=float("nan"))

@@ -6,9 +6,12 @@ import numpy as np
 import pyomo.environ as pyo
 import pytest
 
-from hetopt.hare import HareInstance, brute_force, random_instance, solve_exact
-from hetopt.hare.jobcolgen import job_colgen_bound
-from hetopt.hare.timeindexed import grid_step, time_indexed_bound
+from hetopt.errors import ArgumentError
+
+from hetopt.hare import HareInstance, brute_force, generate_instance, solve_exact
+from hetopt.hare.exact.jobcolgen import job_colgen_bound
+from hetopt.hare.exact.scaling import grid_step
+from hetopt.hare.exact.timeindexed import time_indexed_bound
 from hetopt.result import Status
 from hetopt.solvers import solve_model
 
@@ -17,7 +20,7 @@ from hetopt.solvers import solve_model
 @pytest.mark.parametrize("bound_of", [time_indexed_bound, job_colgen_bound], ids=["time-indexed", "job colgen"])
 def test_bound_below_brute_force(seed, bound_of):
     """Both grid bounds (time-indexed LP, job-level column generation) lie below brute-force optima."""
-    inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
+    inst = generate_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5, homogeneous=bool(seed % 2))
     opt = brute_force(inst).objective
     for resolution in (3, 10):
         b = bound_of(inst, resolution=resolution)
@@ -27,7 +30,7 @@ def test_bound_below_brute_force(seed, bound_of):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_bound_below_cpsat_optimum(seed):
-    inst = random_instance(seed=seed, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
+    inst = generate_instance(seed=seed, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
     ex = solve_exact(inst, engine="cpsat", time_limit=60)
     assert ex.status is Status.OPTIMAL
     b = time_indexed_bound(inst)
@@ -37,7 +40,7 @@ def test_bound_below_cpsat_optimum(seed):
 
 def test_bound_with_inexact_times():
     """Times that no power of ten makes integral: floor(S t) units, still below the optimum."""
-    base = random_instance(seed=1, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    base = generate_instance(seed=1, n_jobs=3, n_gpus=2, max_total_tasks=5)
     inst = HareInstance(arrival=base.arrival * np.e / 2, weight=base.weight, rounds=base.rounds,
                         tasks_per_round=base.tasks_per_round, compute_time=base.compute_time * np.pi / 3,
                         sync_time=base.sync_time * np.sqrt(2))
@@ -49,7 +52,7 @@ def test_finer_grid_dominates_when_nested():
     """Step 50 refines step 100: a solution of the fine LP mapped by t -> floor(t / 2) is one of
     the coarse LP (floor(u/100) = floor(floor(u/50)/2), so p_100 <= p_50 / 2 and P likewise) with
     no larger objective; hence fine >= coarse."""
-    inst = random_instance(seed=2, n_jobs=3, n_gpus=2, max_total_tasks=6)
+    inst = generate_instance(seed=2, n_jobs=3, n_gpus=2, max_total_tasks=6)
     coarse = time_indexed_bound(inst, step=100, horizon=20.0, windows=False).bound
     fine = time_indexed_bound(inst, step=50, horizon=20.0, windows=False).bound
     assert fine >= coarse * (1 - 1e-6)
@@ -98,13 +101,13 @@ def _per_task_lp(inst, step_units, horizon, scale=1000):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_equals_per_task_formulation_scip(seed):
-    inst = random_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    inst = generate_instance(seed=seed, n_jobs=3, n_gpus=2, max_total_tasks=5)
     b = time_indexed_bound(inst, step=200, horizon=12.0, windows=False, energy=False, chains=False)
     assert b.objective == pytest.approx(_per_task_lp(inst, 200, 12.0), rel=1e-6)
 
 
 def test_scaling_invariance():
-    inst = random_instance(seed=4, n_jobs=4, n_gpus=3, max_total_tasks=8)
+    inst = generate_instance(seed=4, n_jobs=4, n_gpus=3, max_total_tasks=8)
     big = HareInstance(arrival=inst.arrival * 1e6, weight=inst.weight, rounds=inst.rounds,
                        tasks_per_round=inst.tasks_per_round, compute_time=inst.compute_time * 1e6,
                        sync_time=inst.sync_time * 1e6)
@@ -117,21 +120,25 @@ def test_grid_step_and_errors(tiny):
     assert grid_step(1234, 10, 10_000, 1500) == 100
     assert grid_step(1234, 10, 1_000_000, 1500) == 1000  # raised until <= 1500 slots
     assert grid_step(3, 10, 100, 1500) == 1
-    with pytest.raises(ValueError, match="resolution"):
+    with pytest.raises(ArgumentError, match="resolution"):
         time_indexed_bound(tiny, resolution=0)
-    with pytest.raises(ValueError, match="step"):
+    with pytest.raises(ArgumentError, match="step"):
         time_indexed_bound(tiny, step=0)
+    with pytest.raises(ArgumentError, match="max_columns"):
+        time_indexed_bound(tiny, max_columns=0)
+    with pytest.raises(ArgumentError, match="inst"):
+        time_indexed_bound(tiny.to_dict())
 
 
 def test_time_limit_gives_no_bound():
-    inst = random_instance(seed=0, n_jobs=6, n_gpus=4, max_rounds=3, max_tasks=2, max_total_tasks=16)
+    inst = generate_instance(seed=0, n_jobs=6, n_gpus=4, max_rounds=3, max_tasks=2, max_total_tasks=16)
     b = time_indexed_bound(inst, resolution=20, time_limit=1e-3)
     assert b.status is not Status.OPTIMAL and b.bound is None
 
 
 def test_extra_rows_only_raise_the_bound():
     """Energy and multi-round rows are added to the same variables: the LP value cannot fall."""
-    inst = random_instance(seed=3, n_jobs=5, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=12)
+    inst = generate_instance(seed=3, n_jobs=5, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=12)
     plain = time_indexed_bound(inst, energy=False, chains=False).objective
     full = time_indexed_bound(inst).objective
     assert full >= plain * (1 - 1e-7)
@@ -142,7 +149,7 @@ def test_extra_rows_only_raise_the_bound():
 def test_bound_at_least_the_chain_bound(seed):
     """The first-round completion row gives C_n >= a_n - delta + |R_n| d_n, so the LP is at
     least sum_n w_n LB_n - delta sum_n w_n (LB_n = ``completion_lower_bound``)."""
-    inst = random_instance(seed=seed, n_jobs=5, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=12)
+    inst = generate_instance(seed=seed, n_jobs=5, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=12)
     b = time_indexed_bound(inst)
     assert b.bound >= (inst.weight @ inst.completion_lower_bound - b.step * inst.weight.sum()) * (1 - 1e-6)
 

@@ -1,6 +1,6 @@
 """A job-level Dantzig-Wolfe lower bound for Hare_Sched (4)-(8): column generation with DP pricing.
 
-The time-indexed LP of :mod:`hetopt.hare.timeindexed` lets the tasks of one round be split
+The time-indexed LP of :mod:`hetopt.hare.exact.timeindexed` lets the tasks of one round be split
 fractionally over GPUs and slots and ends the round at their MEAN completion.  Here the
 blocks are whole jobs: a column is a complete schedule of one job on the slot grid (every
 task of every round on a GPU and a start slot), its cost ``w_n C_n`` with ``C_n`` the MAXIMUM
@@ -10,7 +10,7 @@ job against slot prices, is solved EXACTLY by a dynamic program over the rounds
 (:func:`price_job`), so the Lagrangian value of every round of column generation is a valid
 lower bound, and the bound at convergence is the master LP's.
 
-Grid and validity (the same rounding as :mod:`hetopt.hare.timeindexed`)
+Grid and validity (the same rounding as :mod:`hetopt.hare.exact.timeindexed`)
 ------------------------------------------------------------------------
 Units ``u(t) = floor(S t)``, grid step ``delta`` units, slots ``f(t) = floor(u(t) / delta)``.
 Any feasible schedule, every start rounded DOWN to its slot ``s_i = f(x_i)``, satisfies, with
@@ -72,12 +72,18 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from ..errors import SolverError
-from ..result import Solution, Status
-from .instance import HareInstance
+from ...errors import ArgumentError, SolverError
+from ...inputs import check_positive, check_size, check_time_limit, check_tol, takes_instance
+from ...result import Solution, Status
+from ...solvers import _prepare_highs_threads, new_highs
+from ..bounds import time_bounds
+from ..instance import HareInstance
+from .scaling import grid_step, scaling, units
+from .start import upper_schedule
 
 __all__ = ["JobColgenBound", "job_colgen_bound", "completion_limits", "price_job", "FINE", "SAFETY", "RESOLUTION", "MAX_SLOTS"]
 
@@ -122,7 +128,20 @@ class JobColgenBound(Solution):
     columns: int = 0
     x_hat: np.ndarray = field(default_factory=lambda: np.zeros(0))
     history: list = field(default_factory=list)
-    centre: tuple | None = field(default=None, repr=False)  # (grid, pi, nu, Lagrangian value) of the best bound
+    centre: tuple | None = field(default=None, repr=False, compare=False)  # (grid, pi, nu, Lagrangian value)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as JSON-ready values, without ``centre`` (the pricing state of the best bound).
+
+        Returns
+        -------
+        dict
+            ``JobColgenBound.from_dict`` of it rebuilds the result with ``centre`` None (so
+            :func:`completion_limits` gives no limits for it).
+        """
+        out = super().to_dict()
+        out.pop("centre")
+        return out
 
 
 @dataclass
@@ -142,32 +161,28 @@ class _Grid:
 
 def _grid(inst: HareInstance, ub: float, makespan: float, resolution: float, max_slots: int,
           step: int | None) -> _Grid:
-    from .bounds import time_bounds
-    from .cpsat import scaling
-    from .timeindexed import _units, grid_step
-
     S = scaling(inst).time
-    tc_u = _units(inst.compute_time, S)
-    d_u = _units(inst.compute_time + inst.sync_time, S)
+    tc_u = units(inst.compute_time, S)
+    d_u = units(inst.compute_time + inst.sync_time, S)
     tb = time_bounds(inst, ub)
     if step is None:
         step = grid_step(float(np.median(tc_u)), resolution, makespan * S, int(max_slots))
     step = int(step)
     if step < 1:
-        raise ValueError(f"step is {step}; expected a positive number of units")
+        raise ArgumentError(f"step is {step}; expected a positive number of units")
     lo, hi = [], []
     job, rnd = inst.task_job, inst.task_round
     for n in range(inst.n_jobs):
         ln, hn = [], []
         for r in range(int(inst.rounds[n])):
             sel = (job == n) & (rnd == r)
-            a = int(_units(np.array([tb.x_lower[sel].min()]), S)[0] // step)
-            b = int(_units(np.array([tb.x_upper[sel].max()]), S)[0] // step)
+            a = int(units(np.array([tb.x_lower[sel].min()]), S)[0] // step)
+            b = int(units(np.array([tb.x_upper[sel].max()]), S)[0] // step)
             ln.append(a)
             hn.append(max(a, b))
         lo.append(ln)
         hi.append(hn)
-    H = int(_units(np.array([makespan]), S)[0] // step)
+    H = int(units(np.array([makespan]), S)[0] // step)
     lo = [[min(v, H) for v in ln] for ln in lo]
     hi = [[min(v, H) for v in hn] for hn in hi]
     p, P = tc_u // step, d_u // step
@@ -200,8 +215,9 @@ def _best_k(c: np.ndarray, p: int, K: int, rows: np.ndarray) -> list[np.ndarray]
 
 def _round_table(costs: np.ndarray, lo: int, hi: int, rows: np.ndarray, jmax: np.ndarray, p: np.ndarray,
                  K: int) -> np.ndarray:
-    """``g[b, x]``: least price of ``K`` tasks starting in ``[lo + rows[b], hi]`` with a task on
-    ``m`` ending by ``x`` (``start <= lo + jmax[m, x]``), disjoint per GPU.
+    """``g[b, x]``: least price of ``K`` tasks, disjoint per GPU, starting in ``[lo + rows[b], hi]``.
+
+    A task on ``m`` ends by ``x`` (``start <= lo + jmax[m, x]``).
 
     ``costs``: (M, n_slots) start costs; ``rows``: ready slots (relative to lo) to tabulate;
     ``jmax``: (M, X) last start index (relative to lo) per GPU and end value (negative: none).
@@ -297,15 +313,15 @@ def _place(costs, lo, hi, e, jmax, p, K) -> list[tuple[int, int]]:
     # per GPU: best k disjoint starts in [lo + e, lo + jmax[m]] with their positions
     best: list[list[tuple[float, list[int]]]] = []
     for m in range(M):
-        opts = [(0.0, [])]
+        opts: list[tuple[float, list[int]]] = [(0.0, [])]
         a, b = lo + e, lo + int(jmax[m])
         for k in range(1, K + 1):
             opts.append(_best_disjoint(costs[m], a, min(b, hi), int(p[m]), k) if b >= a else (_INF, []))
         best.append(opts)
     # knapsack over GPUs
-    table = {0: (0.0, [])}
+    table: dict[int, tuple[float, list[tuple[int, int]]]] = {0: (0.0, [])}
     for m in range(M):
-        new = {}
+        new: dict[int, tuple[float, list[tuple[int, int]]]] = {}
         for k0, (v0, pl0) in table.items():
             for k in range(0, K - k0 + 1):
                 v = v0 + best[m][k][0]
@@ -356,10 +372,6 @@ class _Master:
     """
 
     def __init__(self, inst: HareInstance, grid: _Grid, threads: int | None) -> None:
-        import highspy
-
-        from ..solvers import _prepare_highs_threads, new_highs
-
         self.inst, self.grid = inst, grid
         N, M = inst.n_jobs, inst.n_gpus
         _prepare_highs_threads(threads or 1)
@@ -368,7 +380,7 @@ class _Master:
         h.setOptionValue("threads", threads or 1)
         h.setOptionValue("presolve", "off")
         h.setOptionValue("simplex_strategy", 4)  # primal: a column added to an optimal basis keeps it feasible
-        inf = highspy.kHighsInf
+        inf = np.inf  # highspy.kHighsInf
         self.r_cap, self.r_en = N, N + M * grid.n_slots
         n_rows = self.r_en + M * grid.n_energy
         lower = np.concatenate([np.ones(N), np.full(n_rows - N, -inf)])
@@ -382,12 +394,11 @@ class _Master:
             rows = self.r_en + np.arange(self.n_z)
             last = (np.arange(self.n_z) % grid.n_energy) == grid.n_energy - 1
             starts = np.concatenate([[0], np.cumsum(np.where(last, 1, 2))[:-1]]).astype(np.int32)
-            idx = np.concatenate([[r] if z else [r, r + 1] for r, z in zip(rows, last)]).astype(np.int32)
+            idx = np.concatenate([[r] if z else [r, r + 1] for r, z in zip(rows, last, strict=True)]).astype(np.int32)
             val = np.concatenate([[-1.0] if z else [-1.0, 1.0] for z in last])
             h.addCols(self.n_z, np.zeros(self.n_z), np.zeros(self.n_z), np.tile(self.z_upper, M), idx.size, starts,
                       idx, val)
-        h.changeObjectiveSense(highspy.ObjSense.kMinimize)
-        self.h = h
+        self.h = h  # a new model minimizes (HiGHS's default sense)
         self.columns: list[tuple[int, list, float]] = []
         self._keys: set = set()
 
@@ -453,11 +464,8 @@ def _lagrangian(master: _Master, values: np.ndarray, pi: np.ndarray, nu: np.ndar
 
 def _schedule_columns(inst: HareInstance, grid: _Grid, start: np.ndarray, gpu: np.ndarray) -> list[tuple[int, list, float]]:
     """The columns of a feasible schedule (starts rounded down to slots)."""
-    from .cpsat import scaling
-    from .timeindexed import _units
-
     S = scaling(inst).time
-    slot = np.minimum(_units(start, S) // grid.step, grid.H)
+    slot = np.minimum(units(start, S) // grid.step, grid.H)
     out = []
     for n in range(inst.n_jobs):
         idx = np.nonzero(inst.task_job == n)[0]
@@ -468,6 +476,7 @@ def _schedule_columns(inst: HareInstance, grid: _Grid, start: np.ndarray, gpu: n
     return out
 
 
+@takes_instance(HareInstance)
 def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_slots: int = MAX_SLOTS,
                      step: int | None = None, time_limit: float | None = None, threads: int | None = 1,
                      tol: float = 1e-4, max_rounds: int = 10_000, upper: tuple | None = None,
@@ -505,21 +514,13 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
         ``status`` OPTIMAL when converged (the LP relaxation solved; the bound is still a
         bound on Hare_Sched, not its optimum), TIME_LIMIT (or FEASIBLE after ``max_rounds``) otherwise.
     """
-    from ..inputs import check_instance, int_scalar, real_scalar
-    from ..solvers import check_time_limit
-    from .timeindexed import _upper_schedule
-
     t0 = time.perf_counter()
-    check_instance(inst, HareInstance, "inst")
     time_limit = check_time_limit(time_limit)
-    for name, value, low in (("resolution", resolution, 0.0), ("tol", tol, None)):
-        v = real_scalar(name, value)
-        if not (np.isfinite(v) and (v > low if low is not None else v >= 0)):
-            raise ValueError(f"{name} is {value!r}; expected a {'positive' if low is not None else 'non-negative'} finite number")
-    for name, value in (("max_slots", max_slots), ("max_rounds", max_rounds)):
-        if int_scalar(name, value) < 1:
-            raise ValueError(f"{name} is {value!r}; expected a positive integer")
-    start, gpu, ub = _upper_schedule(inst, upper)
+    check_positive(resolution, "resolution")
+    check_tol(tol, "tol")
+    check_size(max_slots, "max_slots")
+    check_size(max_rounds, "max_rounds")
+    start, gpu, ub = upper_schedule(inst, upper)
     makespan = float(np.max(start + inst.task_compute[np.arange(inst.n_tasks), gpu]))
     grid = _grid(inst, ub, makespan, resolution, max_slots, step)
     if not energy:
@@ -527,33 +528,13 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
     master = _Master(inst, grid, threads)
     for n, tasks, C in _schedule_columns(inst, grid, start, gpu):
         master.add(n, tasks, C)
-    N = inst.n_jobs
     best_lb, centre = -_INF, None
     history, value, converged, rounds = [], None, False, 0
     status = Status.FEASIBLE  # stopped by max_rounds
     while rounds < max_rounds:
         rounds += 1
         value, sigma, pi, nu = master.solve()
-        added, passes = 0, ([False, True] if centre is not None else [True])
-        for at_master in passes:
-            # smoothed prices first; the master duals when smoothing found nothing (mispricing)
-            if at_master and added:
-                break
-            pp, nn = (pi, nu) if at_master else (ALPHA * centre[0] + (1 - ALPHA) * pi, ALPHA * centre[1] + (1 - ALPHA) * nu)
-            vals, cols = np.empty(N), []
-            for n in range(N):
-                v, tasks, C = price_job(inst, grid, n, _start_costs(inst, grid, n, pp, nn))
-                vals[n] = v
-                cols.append((n, tasks, C))
-            if not np.all(np.isfinite(vals)):  # the first schedule's columns are in every job's set
-                raise SolverError("job-level pricing found no schedule for a job; the grid or windows are inconsistent")
-            lb = _lagrangian(master, vals, pp, nn)
-            if lb > best_lb:
-                best_lb, centre = lb, (pp, nn)
-            for n, tasks, C in cols:  # reduced cost at the master duals (sigma: convexity duals)
-                rc = _column_reduced_cost(inst, grid, n, tasks, C, pi, nu) - sigma[n]
-                if rc < -1e-9 * max(1.0, abs(value)) and master.add(n, tasks, C):
-                    added += 1
+        added, best_lb, centre = _generate(inst, grid, master, value, sigma, pi, nu, best_lb, centre)
         history.append((time.perf_counter() - t0, value, best_lb))
         if verbose:
             print(f"round {rounds}: master {value:.6f}, bound {best_lb:.6f}, +{added} columns, {history[-1][0]:.1f} s")
@@ -574,6 +555,36 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
                           centre=None if centre is None else (grid, centre[0], centre[1], best_lb))
 
 
+def _generate(inst: HareInstance, grid: _Grid, master: _Master, value: float, sigma: np.ndarray, pi: np.ndarray,
+              nu: np.ndarray, best_lb: float, centre: tuple | None) -> tuple[int, float, tuple | None]:
+    """One round of pricing: the columns added, the best Lagrangian bound and its prices (the centre)."""
+    N = inst.n_jobs
+    added, passes = 0, ([False, True] if centre is not None else [True])
+    for at_master in passes:
+        # smoothed prices first; the master duals when smoothing found nothing (mispricing)
+        if at_master and added:
+            break
+        if at_master or centre is None:
+            pp, nn = pi, nu
+        else:
+            pp, nn = ALPHA * centre[0] + (1 - ALPHA) * pi, ALPHA * centre[1] + (1 - ALPHA) * nu
+        vals, cols = np.empty(N), []
+        for n in range(N):
+            v, tasks, C = price_job(inst, grid, n, _start_costs(inst, grid, n, pp, nn))
+            vals[n] = v
+            cols.append((n, tasks, C))
+        if not np.all(np.isfinite(vals)):  # the first schedule's columns are in every job's set
+            raise SolverError("job-level pricing found no schedule for a job; the grid or windows are inconsistent")
+        lb = _lagrangian(master, vals, pp, nn)
+        if lb > best_lb:
+            best_lb, centre = lb, (pp, nn)
+        for n, tasks, C in cols:  # reduced cost at the master duals (sigma: convexity duals)
+            rc = _column_reduced_cost(inst, grid, n, tasks, C, pi, nu) - sigma[n]
+            if rc < -1e-9 * max(1.0, abs(value)) and master.add(n, tasks, C):
+                added += 1
+    return added, best_lb, centre
+
+
 def _column_reduced_cost(inst, grid, n, tasks, C, pi, nu) -> float:
     cost = float(inst.weight[n]) * C
     for _, m, s in tasks:
@@ -587,7 +598,7 @@ def _column_reduced_cost(inst, grid, n, tasks, C, pi, nu) -> float:
 def _mean_starts(inst: HareInstance, grid: _Grid, master: _Master) -> np.ndarray:
     lam = master.weights()
     x = np.zeros(inst.n_tasks)
-    for (n, tasks, _), v in zip(master.columns, lam):
+    for (n, tasks, _), v in zip(master.columns, lam, strict=True):
         if v <= 0:
             continue
         for r, _, s in tasks:
@@ -596,6 +607,7 @@ def _mean_starts(inst: HareInstance, grid: _Grid, master: _Master) -> np.ndarray
     return x
 
 
+@takes_instance(HareInstance)
 def completion_limits(inst: HareInstance, result: JobColgenBound, upper_objective: float) -> np.ndarray:
     """Upper bounds on every job's completion in every schedule of objective ``<= upper_objective``.
 
@@ -616,14 +628,11 @@ def completion_limits(inst: HareInstance, result: JobColgenBound, upper_objectiv
     numpy.ndarray, shape (N,)
         Time-unit upper bounds; ``inf`` where no limit is proven.
     """
-    from ..inputs import check_instance, real_scalar
-    from .cpsat import scaling
-
-    check_instance(inst, HareInstance, "inst")
     if not isinstance(result, JobColgenBound):
-        raise TypeError(f"result is a {type(result).__name__}; expected the JobColgenBound of job_colgen_bound(inst)")
-    if not np.isfinite(real_scalar("upper_objective", upper_objective)):
-        raise ValueError(f"upper_objective is {upper_objective!r}; expected a finite number")
+        raise ArgumentError(f"result is a {type(result).__name__}; expected the JobColgenBound of job_colgen_bound(inst)")
+    if isinstance(upper_objective, (bool, np.bool_)) or not isinstance(upper_objective, (int, float, np.number)) \
+            or not np.isfinite(float(upper_objective)):
+        raise ArgumentError(f"upper_objective is {upper_objective!r}; expected a finite number")
     out = np.full(inst.n_jobs, _INF)
     if result.centre is None:
         return out

@@ -1,6 +1,6 @@
 """Local search on a Hare_Sched schedule (better incumbents at scale; never a bound).
 
-A schedule is encoded as a task order and an assignment; :func:`hetopt.hare.exact.semi_active`
+A schedule is encoded as a task order and an assignment; :func:`hetopt.hare.listsched.semi_active`
 turns the pair into the earliest schedule respecting (4)-(8), and its objective is the true
 ``sum_n w_n C_n``.  Every schedule the search returns is therefore feasible, and it is never
 worse than the schedule it started from (a move is kept only when it lowers the objective).
@@ -22,8 +22,10 @@ import time
 
 import numpy as np
 
-from .exact import semi_active
-from .instance import HareInstance
+from ...errors import ArgumentError
+from ...inputs import check_positive, rng_from, takes_instance
+from ..instance import HareInstance
+from ..listsched import semi_active
 
 __all__ = ["KICK", "NEAR", "STALL", "improve_schedule"]
 
@@ -35,6 +37,7 @@ KICK = 3
 NEAR = 6
 
 
+@takes_instance(HareInstance)
 def improve_schedule(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, *, time_limit: float = 5.0,
                      max_moves: int | None = None, stall: int | None = STALL, kick: int = KICK,
                      seed: int = 0) -> tuple[np.ndarray, np.ndarray, float, dict]:
@@ -65,25 +68,24 @@ def improve_schedule(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, *, 
 
     Raises
     ------
-    ValueError
+    ArgumentError
         When ``time_limit`` is negative or ``start``/``gpu`` do not have one entry per task.
     """
     d = inst.n_tasks
     start = np.asarray(start, dtype=float)
     gpu = np.asarray(gpu, dtype=int).copy()
     if start.shape != (d,) or gpu.shape != (d,):
-        raise ValueError(f"start and gpu must have shape ({d},); got {start.shape} and {gpu.shape}")
-    if not time_limit >= 0:
-        raise ValueError(f"time_limit must be >= 0; got {time_limit!r}")
+        raise ArgumentError(f"start and gpu must have shape ({d},); got {start.shape} and {gpu.shape}")
+    check_positive(time_limit, "time_limit", allow_zero=True, allow_inf=True)
     if np.any(gpu < 0) or np.any(gpu >= inst.n_gpus):
-        raise ValueError(f"gpu entries must lie in [0, {inst.n_gpus}); got {gpu.tolist()}")
+        raise ArgumentError(f"gpu entries must lie in [0, {inst.n_gpus}); got {gpu.tolist()}")
     order = list(np.lexsort((np.arange(d), inst.task_round, start)))
     out = semi_active(inst, tuple(order), gpu)
     if out is None:  # pragma: no cover - lexsort by (start, round) keeps (7)
-        raise ValueError("start does not keep the rounds of a job in order")
+        raise ArgumentError("start does not keep the rounds of a job in order")
     best_start, best = out
     cur, best_order, best_gpu = best, order, gpu
-    rng = np.random.default_rng(seed)
+    rng = rng_from(seed)
     t0 = time.perf_counter()
     tried = accepted = kicks = since = 0
     M = inst.n_gpus

@@ -12,13 +12,12 @@ of a job start in index order (the MILP's ``symmetry_breaking``; optimum unchang
 Integer scaling and the certificate
 -----------------------------------
 CP-SAT works on integers.  Times (arrivals, ``T^c``, ``T^s``) are multiplied by a factor
-``S`` and rounded UP, weights by ``W`` and rounded DOWN (:func:`scaling`).  ``S`` and ``W``
-are the smallest powers of ten (up to :data:`MAX_DECIMALS` decimals) that make the data
-integral; then the scaled model is the true one and the rounding error is zero.  Otherwise
-``S`` is the power of ten that puts the serial horizon near :data:`TARGET_HORIZON`.
+``S`` and rounded UP, weights by ``W`` and rounded DOWN
+(:func:`hetopt.hare.exact.scaling.scaling`, :func:`hetopt.hare.exact.scaling.scaled_instance`;
+issue 25's magnitude defect lives there).
 
 * Incumbent: CP-SAT's assignment and order of starts are re-timed semi-actively on the
-  TRUE data (:func:`hetopt.hare.exact.semi_active`); with shorter (or equal) durations no
+  TRUE data (:func:`hetopt.hare.listsched.semi_active`); with shorter (or equal) durations no
   start moves later, and the objective is recomputed with the true weights.
 * Bound: let ``B`` be CP-SAT's bound on the scaled model, ``e = 1 + 2|D|`` the most
   roundings on a chain of the semi-active schedule that fixes a job's completion (one
@@ -30,7 +29,7 @@ integral; then the scaled model is the true one and the rounding error is zero. 
 The result is OPTIMAL only when CP-SAT proves optimality and this valid bound meets the
 recomputed true objective within ``OPTIMAL_RTOL``; otherwise FEASIBLE or TIME_LIMIT with
 bound and gap.  Above 12 tasks the job-level column-generation bound of
-:mod:`hetopt.hare.jobcolgen` runs first: the reported bound is the larger of its bound and
+:mod:`hetopt.hare.exact.jobcolgen` runs first: the reported bound is the larger of its bound and
 CP-SAT's, and its mean starts give hint candidates (:func:`solve_cpsat_exact`).
 
 References
@@ -43,99 +42,41 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from ..errors import HetoptError, SolverError
-from ..result import OPTIMAL_RTOL, Status
-from ..solvers import solve_cpsat
-from .bounds import time_bounds
-from .instance import HareInstance
-from .solution import HareSolution, make_solution
+from ...errors import ArgumentError, HetoptError, SolverError
+from ...inputs import check_positive, check_threads, check_time_limit
+from ...result import OPTIMAL_RTOL, Status
+from ...solvers import solve_cpsat
+from ..bounds import time_bounds
+from ..instance import HareInstance
+from ..listsched import GPU_RULES, list_schedule, semi_active
+from ..solution import HareSolution, make_solution
+from .jobcolgen import RESOLUTION, JobColgenBound, completion_limits, job_colgen_bound
+from .localsearch import improve_schedule
+from .scaling import Scaling, scaled_instance, scaling
+from .start import best_known_schedule, cheap_schedule
 
-__all__ = ["Scaling", "scaling", "scaled_instance", "build_cpsat", "solve_cpsat_exact", "coarse_bound",
-           "MAX_DECIMALS", "TARGET_HORIZON", "COARSE_MIN_TASKS", "COARSE_TIME"]
+__all__ = ["build_cpsat", "solve_cpsat_exact", "coarse_bound", "COARSE_MIN_TASKS", "COARSE_TIME", "LP_SHARE",
+           "LP_TIME", "LP_REFINE_FACTOR"]
 
-#: Most decimal places tried for an exact integer scaling of times and weights.
-MAX_DECIMALS = 6
 #: ``solve_cpsat_exact`` starts with the coarse rounded-down model above this many tasks.
 COARSE_MIN_TASKS = 12
 #: Seconds for the coarse model when the solve has no time limit.
 COARSE_TIME = 20.0
-#: Scaled serial horizon aimed at when the data have more decimals (integers stay far below 2^53).
-TARGET_HORIZON = 1e9
-
-
-@dataclass(frozen=True)
-class Scaling:
-    """Integer scaling of a Hare instance for CP-SAT.
-
-    Attributes
-    ----------
-    time : int
-        ``S``: scaled time = ``ceil(S t)``.
-    weight : int
-        ``W``: scaled weight = ``floor(W w)``.
-    exact_times, exact_weights : bool
-        Whether the scaled data equal ``S t`` and ``W w`` exactly.
-    chain_error : int
-        ``e``: most scaled units by which rounding up delays a job's completion (0 if exact).
-    """
-
-    time: int
-    weight: int
-    exact_times: bool
-    exact_weights: bool
-    chain_error: int
-
-
-def _decimals(values: np.ndarray) -> int | None:
-    """Smallest ``k <= MAX_DECIMALS`` with ``10^k v`` integral for all ``v`` (within 1e-9), else None."""
-    for k in range(MAX_DECIMALS + 1):
-        v = values * 10.0 ** k
-        if np.all(np.abs(v - np.round(v)) <= 1e-9 * np.maximum(1.0, np.abs(v))):
-            return k
-    return None
-
-
-def scaling(inst: HareInstance) -> Scaling:
-    """The integer scaling of :mod:`this module <hetopt.hare.cpsat>` for ``inst``."""
-    times = np.concatenate([inst.arrival, inst.compute_time.ravel(), inst.sync_time.ravel()])
-    kt, kw = _decimals(times), _decimals(inst.weight)
-    if kt is None:
-        horizon = float(inst.arrival.max() + inst.n_tasks * (inst.compute_time + inst.sync_time).max())
-        kt = max(0, int(math.floor(math.log10(TARGET_HORIZON / max(horizon, 1e-300)))))
-    w = 10 ** (kw if kw is not None else MAX_DECIMALS)
-    exact_t = _decimals(times * 10.0 ** kt) == 0
-    return Scaling(time=10 ** kt, weight=w, exact_times=exact_t, exact_weights=kw is not None,
-                   chain_error=0 if exact_t else 1 + 2 * inst.n_tasks)
-
-
-def scaled_instance(inst: HareInstance, sc: Scaling) -> HareInstance:
-    """``inst`` with times ``ceil(S t)`` and weights ``floor(W w)`` (integer-valued floats)."""
-    def up(a):
-        v = np.asarray(a) * sc.time
-        return np.where(np.abs(v - np.round(v)) <= 1e-9 * np.maximum(1.0, np.abs(v)), np.round(v), np.ceil(v))
-
-    def down(a):
-        v = np.asarray(a) * sc.weight
-        return np.where(np.abs(v - np.round(v)) <= 1e-9 * np.maximum(1.0, np.abs(v)), np.round(v), np.floor(v))
-
-    return HareInstance(arrival=up(inst.arrival), weight=np.maximum(down(inst.weight), 1.0), rounds=inst.rounds,
-                        tasks_per_round=inst.tasks_per_round, compute_time=np.maximum(up(inst.compute_time), 1.0),
-                        sync_time=up(inst.sync_time), gpu_names=inst.gpu_names, job_names=inst.job_names)
 
 
 def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tuple | None = None,
                 upper_objective: float | None = None, redundant: bool = False, gpu_symmetry: bool = True,
-                completion_upper: np.ndarray | None = None):
+                completion_upper: np.ndarray | None = None) -> tuple[Any, dict[str, Any]]:
     """The CP-SAT model of Hare_Sched for an instance with integer-valued data.
 
     Parameters
     ----------
     inst : HareInstance
-        Integer-valued times and weights (:func:`scaled_instance`).
+        Integer-valued times and weights (:func:`hetopt.hare.exact.scaling.scaled_instance`).
     symmetry_breaking : bool
         Identical tasks of a round start in index order.
     hint : (start, gpu), optional
@@ -154,7 +95,7 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
         GPUs by their first task).
     completion_upper : numpy.ndarray, optional
         Per job an upper bound on ``C_n`` (scaled units; ``inf`` for none) that holds in every
-        schedule at least as good as the hint (:func:`hetopt.hare.jobcolgen.completion_limits`).
+        schedule at least as good as the hint (:func:`hetopt.hare.exact.jobcolgen.completion_limits`).
 
     Returns
     -------
@@ -167,7 +108,8 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
     tc, ts = inst.task_compute.astype(np.int64), inst.task_sync.astype(np.int64)
     if not (np.array_equal(tc, inst.task_compute) and np.array_equal(ts, inst.task_sync)
             and np.array_equal(np.round(inst.arrival), inst.arrival) and np.array_equal(np.round(inst.weight), inst.weight)):
-        raise ValueError("inst has non-integer times or weights; scale it with scaled_instance first")
+        raise ArgumentError("inst has non-integer times or weights; scale it with "
+                            "hetopt.hare.exact.scaling.scaled_instance first")
     b = time_bounds(inst, upper_objective)
     horizon = int(inst.arrival.max() + (tc + ts).max(axis=1).sum())
     xl = np.floor(b.x_lower).astype(np.int64)
@@ -178,7 +120,8 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
     d, mm = inst.n_tasks, inst.n_gpus
     job = inst.task_job
     x = [m.new_int_var(int(xl[i]), int(max(xl[i], xu[i])), f"x{i}") for i in range(d)]
-    y, per_gpu = {}, [[] for _ in range(mm)]
+    y: dict[tuple[int, int], Any] = {}
+    per_gpu: list[list[Any]] = [[] for _ in range(mm)]
     for i in range(d):
         for g in range(mm):
             y[i, g] = m.new_bool_var(f"y{i}_{g}")
@@ -190,7 +133,7 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
     lens = ends = None
     groups = _identical_gpus(np.concatenate([tc.T, ts.T], axis=1)) if gpu_symmetry else []
     for group in groups:
-        for prev, g in zip(group, group[1:]):
+        for prev, g in zip(group, group[1:], strict=False):
             for i in range(d):
                 m.add(y[i, g] <= sum(y[j, prev] for j in range(i)))
     if redundant and mm > 1:
@@ -200,6 +143,21 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
         ends = [m.new_int_var(int(xl[i]), int(max(xl[i], xu[i])) + int(tc[i].max()), f"e{i}") for i in range(d)]
         m.add_cumulative([m.new_interval_var(x[i], lens[i], ends[i], f"J{i}") for i in range(d)], [1] * d, mm)
     C = [m.new_int_var(int(cl[n]), int(max(cl[n], cu[n])), f"C{n}") for n in range(inst.n_jobs)]
+    ends_of = _add_rounds(m, inst, x, y, C, cu, tc, ts, symmetry_breaking)
+    if completion_upper is not None:
+        for n, lim in enumerate(completion_upper):
+            if np.isfinite(lim):
+                m.add(C[n] <= int(lim))
+    m.minimize(sum(int(inst.weight[n]) * C[n] for n in range(inst.n_jobs)))
+    if hint is not None:
+        _add_hint(m, inst, hint, x, y, ends_of, lens, ends, tc, ts, symmetry_breaking, groups)
+    return m, {"x": x, "y": y, "C": C}
+
+
+def _add_rounds(m: Any, inst: HareInstance, x: list, y: dict, C: list, cu: np.ndarray, tc: np.ndarray,
+                ts: np.ndarray, symmetry_breaking: bool) -> dict[tuple[int, int], Any]:
+    """(6) and (7) through round-end variables (``C_n`` for the last round); returns them by (job, round)."""
+    mm = inst.n_gpus
     ends_of = {}
     for n in range(inst.n_jobs):
         R = int(inst.rounds[n])
@@ -213,28 +171,28 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
                 for j in inst.round_tasks(n, r + 1):
                     m.add(x[j] >= end)
             if symmetry_breaking:
-                for i, j in zip(tasks, tasks[1:]):
+                for i, j in zip(tasks, tasks[1:], strict=False):
                     m.add(x[i] <= x[j])
-    if completion_upper is not None:
-        for n, lim in enumerate(completion_upper):
-            if np.isfinite(lim):
-                m.add(C[n] <= int(lim))
-    m.minimize(sum(int(inst.weight[n]) * C[n] for n in range(inst.n_jobs)))
-    if hint is not None:
-        # a complete hint: relabelled to satisfy the symmetry breaking, round ends included
-        start, gpu = _canonical(inst, np.round(np.asarray(hint[0], dtype=float)), np.asarray(hint[1]),
-                                symmetry_breaking, groups)
-        fin = start + tc[np.arange(d), gpu] + ts[np.arange(d), gpu]
-        for i in range(d):
-            m.add_hint(x[i], int(start[i]))
-            for g in range(mm):
-                m.add_hint(y[i, g], int(gpu[i] == g))
-            if lens is not None:
-                m.add_hint(lens[i], int(tc[i, gpu[i]]))
-                m.add_hint(ends[i], int(start[i] + tc[i, gpu[i]]))
-        for (n, r), var in ends_of.items():
-            m.add_hint(var, int(max(fin[list(inst.round_tasks(n, r))])))
-    return m, {"x": x, "y": y, "C": C}
+    return ends_of
+
+
+def _add_hint(m: Any, inst: HareInstance, hint: tuple, x: list, y: dict, ends_of: dict, lens: list | None,
+              ends: list | None, tc: np.ndarray, ts: np.ndarray, symmetry_breaking: bool,
+              groups: list[list[int]]) -> None:
+    """A complete hint: relabelled to satisfy the symmetry breaking, round ends included."""
+    d, mm = inst.n_tasks, inst.n_gpus
+    start, gpu = _canonical(inst, np.round(np.asarray(hint[0], dtype=float)), np.asarray(hint[1]),
+                            symmetry_breaking, groups)
+    fin = start + tc[np.arange(d), gpu] + ts[np.arange(d), gpu]
+    for i in range(d):
+        m.add_hint(x[i], int(start[i]))
+        for g in range(mm):
+            m.add_hint(y[i, g], int(gpu[i] == g))
+        if lens is not None and ends is not None:
+            m.add_hint(lens[i], int(tc[i, gpu[i]]))
+            m.add_hint(ends[i], int(start[i] + tc[i, gpu[i]]))
+    for (n, r), var in ends_of.items():
+        m.add_hint(var, int(max(fin[list(inst.round_tasks(n, r))])))
 
 
 def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, threads: int | None = 1,
@@ -260,7 +218,7 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
         (models/hare2022.md).
     lp_bound : bool, optional
         First compute the job-level column-generation bound
-        (:func:`hetopt.hare.jobcolgen.job_colgen_bound`, at most :data:`LP_SHARE` of the time
+        (:func:`hetopt.hare.exact.jobcolgen.job_colgen_bound`, at most :data:`LP_SHARE` of the time
         limit; again on a grid twice as fine when time is left, :data:`LP_REFINE_FACTOR`): its
         bound is valid for the true problem
         and is combined with CP-SAT's (the reported bound is the larger); list schedules in the order of its mean starts are hint
@@ -276,12 +234,12 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
     options : dict, optional
         Further CP-SAT parameters (:func:`hetopt.solvers.solve_cpsat`).
     polish : float
-        Seconds of local search (:func:`hetopt.hare.localsearch.improve_schedule`) on the hint
+        Seconds of local search (:func:`hetopt.hare.exact.localsearch.improve_schedule`) on the hint
         before CP-SAT starts (counted in ``time_limit``); default 0 (none).
     fixing : bool
         With the bound stage and an exact integer scaling, bound every job's completion by
         Lagrangian reduced-cost fixing against the hint's objective
-        (:func:`hetopt.hare.jobcolgen.completion_limits`; valid for every schedule at least as
+        (:func:`hetopt.hare.exact.jobcolgen.completion_limits`; valid for every schedule at least as
         good as the hint, so OPTIMAL keeps its meaning).  Default True.
 
     Returns
@@ -292,63 +250,83 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
         scaled units, CP-SAT's own bound on the true data (``cpsat_own_bound``, without the first
         stage's), the rounding-error allowance and the coarse bound.
     """
-    from .exact import semi_active
-
+    check_time_limit(time_limit)
+    check_threads(threads)
+    check_positive(polish, "polish", allow_zero=True)
     t0 = time.perf_counter()
     sc = scaling(inst)
     up = scaled_instance(inst, sc)
-    hint = _best_schedule(up)
-    hint_obj = float(up.weight @ _completions(up, *hint))
-    if inst.n_tasks > COARSE_MIN_TASKS:  # the baselines too (cheap, and better on larger instances)
-        from .exact import best_known_schedule
+    stage = _first_stage(inst, up, sc, time_limit=time_limit, threads=threads, seed=seed,
+                         coarse=bool(coarse), lp_bound=inst.n_tasks > COARSE_MIN_TASKS if lp_bound is None else lp_bound,
+                         polish=polish, fixing=fixing)
+    model, v = build_cpsat(up, symmetry_breaking=symmetry_breaking, hint=stage.hint, upper_objective=stage.hint_obj,
+                           redundant=redundant, completion_upper=stage.limits)
+    scale = sc.time * sc.weight
+    if objective_cut and stage.lb is not None and sc.exact_weights and sc.exact_times:
+        # OPT_up = S W OPT >= S W lb: the cut keeps every optimal solution of the scaled model
+        model.add(sum(int(up.weight[n]) * v["C"][n] for n in range(up.n_jobs))
+                  >= int(math.floor(stage.lb * scale * (1 - 1e-9))))
+    rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.1)
+    res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
+                          options=options)
+    start, gpu = _incumbent(inst, res, cp, v, stage.hint)
+    return _certified(inst, sc, up, res, cp, start, gpu, stage, t0)
 
+
+class _Stage:
+    """What the stages before CP-SAT found: the hint, its scaled objective, a bound, completion limits."""
+
+    def __init__(self, hint: tuple[np.ndarray, np.ndarray], hint_obj: float) -> None:
+        self.hint, self.hint_obj = hint, hint_obj
+        self.lb: float | None = None
+        self.info: dict[str, Any] = {}
+        self.limits: np.ndarray | None = None
+
+    def offer(self, cand: tuple[np.ndarray, np.ndarray], obj: float) -> None:
+        """Take ``cand`` as the hint when its scaled objective is lower."""
+        if obj < self.hint_obj:
+            self.hint, self.hint_obj = cand, obj
+
+
+def _first_stage(inst: HareInstance, up: HareInstance, sc: Scaling, *, time_limit: float | None,
+                 threads: int | None, seed: int, coarse: bool, lp_bound: bool, polish: float,
+                 fixing: bool) -> _Stage:
+    """The hint and the bounds of the stages before CP-SAT (see :func:`solve_cpsat_exact`)."""
+    hint = cheap_schedule(up)
+    stage = _Stage(hint, float(up.weight @ _completions(up, *hint)))
+    if inst.n_tasks > COARSE_MIN_TASKS:  # the baselines too (cheap, and better on larger instances)
         bstart, bgpu, bobj = best_known_schedule(up)
-        if bobj < hint_obj:
-            hint, hint_obj = (bstart, bgpu), bobj
-    lb, coarse_info, cg = None, {}, None
-    if coarse is None:
-        coarse = False
-    if lp_bound is None:
-        lp_bound = inst.n_tasks > COARSE_MIN_TASKS
+        stage.offer((bstart, bgpu), bobj)
+    cg = None
     if lp_bound:
-        lb, cands, coarse_info, cg = _lp_stage(inst, up, sc, time_limit, threads)
+        stage.lb, cands, stage.info, cg = _lp_stage(inst, up, sc, time_limit, threads)
         for cand in cands:
-            obj = float(up.weight @ _completions(up, *cand))
-            if obj < hint_obj:
-                hint, hint_obj = cand, obj
+            stage.offer(cand, float(up.weight @ _completions(up, *cand)))
     if coarse:
         budget = COARSE_TIME if time_limit is None else time_limit / 3
         out = coarse_bound(inst, sc, time_limit=budget, threads=threads, seed=seed)
         if out is not None:
-            (cstart, cgpu), coarse_info = out[1], {**coarse_info, **out[2]}
+            (cstart, cgpu), stage.info = out[1], {**stage.info, **out[2]}
             order = tuple(np.lexsort((np.arange(inst.n_tasks), inst.task_round, cstart)))
             cand = semi_active(up, order, cgpu)
-            if cand is not None and cand[1] < hint_obj:
-                hint, hint_obj = (cand[0], cgpu), cand[1]
-            lb = out[0] if lb is None else max(lb, out[0])
+            if cand is not None:
+                stage.offer((cand[0], cgpu), cand[1])
+            stage.lb = out[0] if stage.lb is None else max(stage.lb, out[0])
     if polish > 0:
-        from .localsearch import improve_schedule
-
-        pstart, pgpu, pobj, _ = improve_schedule(up, hint[0], hint[1], time_limit=float(polish), seed=seed)
-        if pobj < hint_obj:
-            hint, hint_obj = (pstart, pgpu), pobj
-    limits = None
+        pstart, pgpu, pobj, _ = improve_schedule(up, stage.hint[0], stage.hint[1], time_limit=float(polish),
+                                                 seed=seed)
+        stage.offer((pstart, pgpu), pobj)
     if fixing and cg is not None and sc.exact_times and sc.exact_weights:
-        from .jobcolgen import completion_limits
-
         # exact scaling: the hint's true objective is hint_obj / (S W); limits in scaled units
-        lim = completion_limits(inst, cg, hint_obj / (sc.time * sc.weight))
-        limits = np.where(np.isfinite(lim), np.ceil(lim * sc.time), np.inf)
-        coarse_info = {**coarse_info, "fixed_jobs": int(np.isfinite(limits).sum())}
-    model, v = build_cpsat(up, symmetry_breaking=symmetry_breaking, hint=hint, upper_objective=hint_obj,
-                           redundant=redundant, completion_upper=limits)
-    scale = sc.time * sc.weight
-    if objective_cut and lb is not None and sc.exact_weights and sc.exact_times:
-        # OPT_up = S W OPT >= S W lb: the cut keeps every optimal solution of the scaled model
-        model.add(sum(int(up.weight[n]) * v["C"][n] for n in range(up.n_jobs)) >= int(math.floor(lb * scale * (1 - 1e-9))))
-    rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.1)
-    res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
-                          options=options)
+        lim = completion_limits(inst, cg, stage.hint_obj / (sc.time * sc.weight))
+        stage.limits = np.where(np.isfinite(lim), np.ceil(lim * sc.time), np.inf)
+        stage.info = {**stage.info, "fixed_jobs": int(np.isfinite(stage.limits).sum())}
+    return stage
+
+
+def _incumbent(inst: HareInstance, res: Any, cp: Any, v: dict[str, Any],
+               hint: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """CP-SAT's assignment and order re-timed on the true data (or the hint, when better or alone)."""
     if res.objective is None:
         if res.status is not Status.TIME_LIMIT:
             raise SolverError(f"cpsat: solve failed ({res.status.value}: {res.message})")
@@ -356,15 +334,32 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
         raw, gpu = np.asarray(hint[0], dtype=float), np.asarray(hint[1])
     else:
         raw = np.array([cp.value(xi) for xi in v["x"]], dtype=float)
-        gpu = np.array([[cp.value(v["y"][i, g]) for g in range(inst.n_gpus)] for i in range(inst.n_tasks)]).argmax(axis=1)
+        gpu = np.array([[cp.value(v["y"][i, g]) for g in range(inst.n_gpus)]
+                        for i in range(inst.n_tasks)]).argmax(axis=1)
     order = tuple(np.lexsort((np.arange(inst.n_tasks), inst.task_round, raw)))
-    start = semi_active(inst, order, gpu)[0]
+    start = _retimed(inst, order, gpu)
     if res.objective is not None:  # CP-SAT may stop on a solution worse than its hint: keep the better
         h_order = tuple(np.lexsort((np.arange(inst.n_tasks), inst.task_round, np.asarray(hint[0], dtype=float))))
-        h_start = semi_active(inst, h_order, np.asarray(hint[1]))[0]
+        h_start = _retimed(inst, h_order, np.asarray(hint[1]))
         if (inst.weight @ _completions(inst, h_start, np.asarray(hint[1]))
                 < inst.weight @ _completions(inst, start, gpu)):
             start, gpu = h_start, np.asarray(hint[1])
+    return start, gpu
+
+
+def _retimed(inst: HareInstance, order: tuple[int, ...], gpu: np.ndarray) -> np.ndarray:
+    """Semi-active starts of an order sorted by (start, round): (7) holds, so never None."""
+    out = semi_active(inst, order, gpu)
+    if out is None:  # pragma: no cover - a (start, round) order keeps the rounds of a job in order
+        raise SolverError("cpsat: the incumbent's order of starts breaks (7)")
+    return out[0]
+
+
+def _certified(inst: HareInstance, sc: Scaling, up: HareInstance, res: Any, cp: Any, start: np.ndarray,
+               gpu: np.ndarray, stage: _Stage, t0: float) -> HareSolution:
+    """The solution with the bound valid for the true data and OPTIMAL only when it meets the objective."""
+    scale = sc.time * sc.weight
+    lb = stage.lb
     allowance = sc.chain_error * float(up.weight.sum())
     own = None if res.bound is None else (res.bound - allowance) / scale
     bound = own if lb is None else (lb if own is None else max(own, lb))
@@ -379,8 +374,8 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
     info = {"time_scale": sc.time, "weight_scale": sc.weight, "exact_scaling": sc.exact_times and sc.exact_weights,
             "rounding_allowance": allowance, "cpsat_objective": res.objective, "cpsat_bound": res.bound,
             "cpsat_own_bound": own,
-            "hint_objective_scaled": hint_obj,
-            "cpsat_deterministic_time": None if cp is None else float(cp.deterministic_time), **coarse_info}
+            "hint_objective_scaled": stage.hint_obj,
+            "cpsat_deterministic_time": None if cp is None else float(cp.deterministic_time), **stage.info}
     return make_solution(inst, start, gpu, method="exact", status=status, bound=bound, solver="cpsat",
                          wall_time=time.perf_counter() - t0, message=msg, info=info)
 
@@ -395,12 +390,8 @@ LP_REFINE_FACTOR = 4.0
 
 
 def _lp_stage(inst: HareInstance, up: HareInstance, sc: Scaling, time_limit: float | None,
-              threads: int | None) -> tuple[float | None, list, dict, object]:
+              threads: int | None) -> tuple[float | None, list, dict, JobColgenBound | None]:
     """The job-level column-generation bound and list schedules of ``up`` in the order of its mean starts."""
-    from .algorithm1 import GPU_RULES, list_schedule
-    from .exact import semi_active
-    from .jobcolgen import RESOLUTION, job_colgen_bound
-
     budget = LP_TIME if time_limit is None else LP_SHARE * time_limit
     ti = job_colgen_bound(inst, time_limit=budget, threads=threads)
     if ti.converged and LP_REFINE_FACTOR * ti.wall_time < budget - ti.wall_time:
@@ -423,7 +414,7 @@ def _lp_stage(inst: HareInstance, up: HareInstance, sc: Scaling, time_limit: flo
             except HetoptError:  # an order against (7) (ties of equal mean starts): skip it
                 continue
             order = tuple(np.lexsort((np.arange(up.n_tasks), up.task_round, start)))
-            cands.append((semi_active(up, order, gpu)[0], gpu))
+            cands.append((_retimed(up, order, gpu), gpu))
     return ti.bound, cands, info, ti
 
 
@@ -445,7 +436,9 @@ def coarse_bound(inst: HareInstance, sc: Scaling, *, time_limit: float, threads:
         sc_c *= 10
     if sc_c >= sc.time:
         return None
-    f = lambda a: np.floor(np.asarray(a) * sc_c * (1 + 1e-12) + 1e-9)  # noqa: E731  exact integers stay put
+    def f(a: np.ndarray) -> np.ndarray:  # exact integers stay put
+        return np.floor(np.asarray(a) * sc_c * (1 + 1e-12) + 1e-9)
+
     wq = scaled_instance(inst, sc).weight
     if np.any(wq > inst.weight * sc.weight * (1 + 1e-12)):
         return None
@@ -453,7 +446,7 @@ def coarse_bound(inst: HareInstance, sc: Scaling, *, time_limit: float, threads:
                       compute_time=f(inst.compute_time), sync_time=f(inst.sync_time))
     if np.any(dn.compute_time > inst.compute_time * sc_c) or np.any(dn.sync_time > inst.sync_time * sc_c):
         return None
-    hint = _best_schedule(dn)
+    hint = cheap_schedule(dn)
     model, v = build_cpsat(dn, hint=hint, upper_objective=float(dn.weight @ _completions(dn, *hint)))
     res, cp = solve_cpsat(model, time_limit=time_limit, threads=threads, seed=seed, raise_on_failure=False)
     if res.objective is None:  # no coarse incumbent within its budget: no coarse stage
@@ -467,8 +460,10 @@ def coarse_bound(inst: HareInstance, sc: Scaling, *, time_limit: float, threads:
 
 def _canonical(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, by_round: bool,
                groups: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """The same schedule relabelled: identical tasks of a round in start order (if ``by_round``),
-    each group of identical GPUs ordered by the index of its first task.
+    """The same schedule relabelled to satisfy the symmetry breaking of :func:`build_cpsat`.
+
+    Identical tasks of a round in start order (if ``by_round``), each group of identical GPUs
+    ordered by the index of its first task.
     """
     start, gpu = start.copy(), gpu.copy()
     if by_round:
@@ -479,7 +474,7 @@ def _canonical(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, by_round:
                 start[idx], gpu[idx] = start[idx][k], gpu[idx][k]
     for group in groups:
         first = {g: next((i for i in range(inst.n_tasks) if gpu[i] == g), inst.n_tasks) for g in group}
-        relabel = dict(zip(sorted(group, key=lambda g: (first[g], g)), group))
+        relabel = dict(zip(sorted(group, key=lambda g: (first[g], g)), group, strict=True))
         gpu = np.array([relabel.get(int(g), int(g)) for g in gpu])
     return start, gpu
 
@@ -498,14 +493,3 @@ def _completions(inst: HareInstance, start: np.ndarray, gpu: np.ndarray) -> np.n
     comp = np.full(inst.n_jobs, -np.inf)
     np.maximum.at(comp, inst.task_job, end)
     return comp
-
-
-def _best_schedule(inst: HareInstance) -> tuple[np.ndarray, np.ndarray]:
-    """The best cheap schedule of :func:`hetopt.hare.exact.best_known_objective` (the hint)."""
-    from .algorithm1 import GPU_RULES, list_schedule
-    from .bounds import greedy_schedule
-    from .checker import check_schedule
-
-    prio = inst.arrival[inst.task_job] + inst.task_round * inst.min_round_time[inst.task_job]
-    cands = [greedy_schedule(inst)] + [list_schedule(inst, prio, rule) for rule in GPU_RULES]
-    return min(cands, key=lambda c: check_schedule(inst, c).raise_if_invalid().objective)

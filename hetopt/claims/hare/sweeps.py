@@ -1,7 +1,7 @@
 """Diagnostic sweeps of the Section 7 comparison (``hetopt sweep hare.section7_causes``, ``hare.heterogeneity``).
 
 :func:`section7_causes` toggles, one at a time and all together, the four choices that
-separate the old comparison from the paper's (:data:`hetopt.hare.section7.CAUSES`) and
+separate the old comparison from the paper's (:data:`hetopt.claims.hare.section7.CAUSES`) and
 reports Algorithm 1's reduction of weighted JCT against every baseline;
 :func:`heterogeneity` moves the speed heterogeneity of the same workload from homogeneous
 to twice the measured spread and reports the same reductions.
@@ -13,17 +13,20 @@ import dataclasses
 
 import numpy as np
 
-from ..report import Table
-from .instance import HareInstance
+from ...errors import ArgumentError
+from ...hare import HareInstance, replay
+from ...report import Table
+from .paper import PAPER_RANGE
 from .section7 import (
     ALGORITHM1_VARIANTS,
     CAUSES,
     OLD_SETTING,
-    PAPER_RANGE,
     PAPER_SETTING,
+    Setting,
     compare,
     reductions,
     section7_workload,
+    weighted_jct,
 )
 
 __all__ = ["settings", "section7_causes", "with_heterogeneity", "heterogeneity", "BASELINE_NAMES",
@@ -33,7 +36,7 @@ __all__ = ["settings", "section7_causes", "with_heterogeneity", "heterogeneity",
 BASELINE_NAMES = ("gavel_fifo", "srtf", "sched_homo", "sched_allox")
 
 
-def settings() -> dict[str, object]:
+def settings() -> dict[str, Setting]:
     """The old setting, each cause toggled alone, and the paper's setting (all four)."""
     out = {"old (C, srtf_round, offline, no overhead)": OLD_SETTING}
     for name, (field, value) in CAUSES.items():
@@ -99,7 +102,7 @@ def with_heterogeneity(inst: HareInstance, h: float) -> HareInstance:
     its original ratio to the power ``h``.
     """
     if not (np.isfinite(h) and h >= 0):
-        raise ValueError(f"h is {h!r}; expected a finite number >= 0")
+        raise ArgumentError(f"h is {h!r}; expected a finite number >= 0")
 
     def scale(t):
         t = np.asarray(t, dtype=float)
@@ -148,12 +151,9 @@ def heterogeneity(quick: bool = False) -> Table:
 def network_decrease(seeds, iterations_per_task: int = 1, algorithm: str = "algorithm1",
                      bandwidths: tuple[float, float] = (10.0, 25.0)) -> np.ndarray:
     """Per seed: relative decrease of ``algorithm``'s weighted JCT from the first bandwidth to the second (Fig. 18)."""
-    from .section7 import ALGORITHM1_VARIANTS, weighted_jct
-    from .simulator import simulate
-
     out = []
     for seed in seeds:
-        v = [weighted_jct(simulate(ALGORITHM1_VARIANTS[algorithm](section7_workload(
+        v = [weighted_jct(replay(ALGORITHM1_VARIANTS[algorithm](section7_workload(
             seed=seed, iterations_per_task=iterations_per_task, bandwidth_gbps=bw))).executed) for bw in bandwidths]
         out.append(1.0 - v[1] / v[0])
     return np.array(out)

@@ -2,31 +2,44 @@
 
 The figure's table of training times is not recoverable from the text; the bundled
 instance ``instances/hare2022_fig1.json`` is the closest reconstruction (its
-``description`` says how it was built).  The two schedules that the text describes in
-words, (a) and (b), are built here task by task and checked like any other schedule.
+``description`` says how it was built; ``hetopt.load_instance("hare2022_fig1")`` reads it).
+The two schedules that the text describes in words, (a) and (b), are built here task by task
+and checked like any other schedule; the paper's numbers are in
+:data:`hetopt.claims.hare.paper.FIG1`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..data import load_json
-from .instance import HareInstance
-from .solution import HareSolution, make_solution
+from ...data import load_json
+from ...hare import HareInstance, HareSolution, make_solution
 
-__all__ = ["fig1_instance", "fig1_schedule_a", "fig1_schedule_b", "FIG1_PAPER"]
-
-#: Numbers the paper's text gives for Fig. 1: (total JCT, makespan) per schedule (None: not given).
-FIG1_PAPER = {"a": (10.5, 4.5), "b": (9.0, None), "c": (8.5, 3.0)}
+__all__ = ["fig1_instance", "fig1_schedule_a", "fig1_schedule_b"]
 
 
 def fig1_instance() -> HareInstance:
-    """The reconstructed Fig. 1 instance (3 jobs, 3 GPUs)."""
+    """The reconstructed Fig. 1 instance (3 jobs, 3 GPUs), the bundled ``hare2022_fig1``.
+
+    Returns
+    -------
+    HareInstance
+    """
     return HareInstance.from_dict(load_json("hare2022_fig1"))
 
 
 def fig1_schedule_a(inst: HareInstance) -> HareSolution:
-    """Fig. 1(a), heterogeneity-oblivious [47]: J2 alone on GPU1, J3 on GPU2 and GPU3, then J1 on GPU1 and GPU3."""
+    """Fig. 1(a), heterogeneity-oblivious [47]: J2 alone on GPU1, J3 on GPU2 and GPU3, then J1 on GPU1 and GPU3.
+
+    Parameters
+    ----------
+    inst : HareInstance
+        The Fig. 1 instance.
+
+    Returns
+    -------
+    HareSolution
+    """
     start, gpu = np.zeros(inst.n_tasks), np.zeros(inst.n_tasks, dtype=int)
     j2 = inst.task_id(1, 0, 0)
     start[j2], gpu[j2] = 0.0, 0
@@ -44,7 +57,17 @@ def fig1_schedule_a(inst: HareInstance) -> HareSolution:
 
 
 def fig1_schedule_b(inst: HareInstance) -> HareSolution:
-    """Fig. 1(b), AlloX-like: one dedicated GPU per job (J1 on GPU1, J2 on GPU3, J3 on GPU2), tasks in sequence."""
+    """Fig. 1(b), AlloX-like: one dedicated GPU per job (J1 on GPU1, J2 on GPU3, J3 on GPU2), tasks in sequence.
+
+    Parameters
+    ----------
+    inst : HareInstance
+        The Fig. 1 instance.
+
+    Returns
+    -------
+    HareSolution
+    """
     start, gpu = np.zeros(inst.n_tasks), np.zeros(inst.n_tasks, dtype=int)
     for n, g in ((0, 0), (1, 2), (2, 1)):
         t = 0.0

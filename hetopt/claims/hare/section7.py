@@ -19,23 +19,18 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from ..errors import HetoptError
-from .algorithm1 import schedule
-from .instance import HareInstance
-from .online import ALL_BASELINES
-from .simulator import cluster, generate_workload, simulate
-from .solution import HareSolution
+from ...errors import ArgumentError
+from ...hare import HareInstance, HareSolution, cluster, generate_workload, replay, schedule, simulate
 
-__all__ = ["METRICS", "CAUSES", "PAPER_RANGE", "weighted_jct", "Setting", "OLD_SETTING", "PAPER_SETTING",
+__all__ = ["METRICS", "CAUSES", "weighted_jct", "Setting", "OLD_SETTING", "PAPER_SETTING",
            "compare", "reductions", "section7_workload", "ALGORITHM1_VARIANTS"]
 
 #: Weighted metrics: ``sum w (C - a)`` (the paper's) or ``sum w C``.
 METRICS = ("jct", "completion")
-#: The reduction range of Section 7.2 (Fig. 12), as fractions.
-PAPER_RANGE = (0.476, 0.753)
 #: Algorithm 1 as printed and the two readings/variants of line 12, with the scalable ordering.
 ALGORITHM1_VARIANTS: dict[str, Callable[[HareInstance], HareSolution]] = {
     "algorithm1": functools.partial(schedule, ordering="lp"),
@@ -47,7 +42,7 @@ ALGORITHM1_VARIANTS: dict[str, Callable[[HareInstance], HareSolution]] = {
 def weighted_jct(sol: HareSolution, metric: str = "jct") -> float:
     """``sum_n w_n (C_n - a_n)`` (``metric="jct"``) or ``sum_n w_n C_n`` (``"completion"``)."""
     if metric not in METRICS:
-        raise HetoptError(f"metric is {metric!r}; expected one of {METRICS}")
+        raise ArgumentError(f"metric is {metric!r}; expected one of {METRICS}")
     inst = sol.instance
     c = sol.completion - (inst.arrival if metric == "jct" else 0.0)
     return float(inst.weight @ c)
@@ -78,9 +73,9 @@ class Setting:
 
     def __post_init__(self) -> None:
         if self.metric not in METRICS:
-            raise HetoptError(f"metric is {self.metric!r}; expected one of {METRICS}")
+            raise ArgumentError(f"metric is {self.metric!r}; expected one of {METRICS}")
         if not (np.isfinite(self.switch_overhead) and self.switch_overhead >= 0):
-            raise HetoptError(f"switch_overhead is {self.switch_overhead!r}; expected a finite number >= 0")
+            raise ArgumentError(f"switch_overhead is {self.switch_overhead!r}; expected a finite number >= 0")
 
     def baselines(self) -> dict[str, str]:
         """Paper's baseline name -> the scheduler used for it in this setting."""
@@ -89,6 +84,7 @@ class Setting:
                 "sched_allox": "sched_allox" if self.online else "sched_allox_offline"}
 
     def overhead_seconds(self, inst: HareInstance) -> float:
+        """Seconds per switch on ``inst`` (a fraction of its mean task compute time when ``relative``)."""
         return float(self.switch_overhead * inst.task_compute.mean()) if self.relative else float(self.switch_overhead)
 
 
@@ -98,7 +94,7 @@ OLD_SETTING = Setting(metric="completion", job_level_srtf=False, online=False, s
 #: The paper's setting: JCT, job-level SRTF, online baselines, 5% switching overhead.
 PAPER_SETTING = Setting()
 #: The four causes: name -> the field of :class:`Setting` it toggles and its paper value.
-CAUSES = {"(a) JCT = C - a": ("metric", "jct"), "(b) job-level SRTF": ("job_level_srtf", True),
+CAUSES: dict[str, tuple[str, Any]] = {"(a) JCT = C - a": ("metric", "jct"), "(b) job-level SRTF": ("job_level_srtf", True),
           "(c) online AlloX / Sched_Homo": ("online", True), "(d) switching overhead": ("switch_overhead", 0.05)}
 
 
@@ -131,21 +127,22 @@ def compare(inst: HareInstance, setting: Setting = PAPER_SETTING, *, algorithms:
     Returns
     -------
     dict
-        Scheduler name -> ``weighted_jct`` of the executed plan (:func:`simulate` with
+        Scheduler name -> ``weighted_jct`` of the executed plan (:func:`hetopt.hare.replay` with
         ``keep_plan_times``: every scheduler's decisions stand, the overhead only delays them;
         without overhead the value is the plan's); the keys are the algorithm names and the
         paper's baseline names.
     """
     plans = {} if plans is None else plans
     over = setting.overhead_seconds(inst)
-    out = {}
+    out: dict[str, float] = {}
     names = dict(algorithms or ALGORITHM1_VARIANTS)
-    runs = {**{k: (k, f) for k, f in names.items()},
-            **{paper: (impl, ALL_BASELINES[impl]) for paper, impl in setting.baselines().items()}}
+    runs: dict[str, tuple[str, Callable[[HareInstance], HareSolution]]] = {
+            **{k: (k, f) for k, f in names.items()},
+            **{paper: (impl, functools.partial(simulate, policy=impl)) for paper, impl in setting.baselines().items()}}
     for label, (impl, f) in runs.items():
         if impl not in plans:
             plans[impl] = f(inst)
-        out[label] = weighted_jct(simulate(plans[impl], switch_overhead=over, keep_plan_times=True).executed,
+        out[label] = weighted_jct(replay(plans[impl], switch_overhead=over, keep_plan_times=True).executed,
                                   setting.metric)
     return out
 

@@ -1,0 +1,65 @@
+"""Brute force for tiny instances: every GPU assignment and every task order, re-timed semi-actively.
+
+Independent of the models: used to test the engines and to confirm the optima of the bundled
+instances.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import numpy as np
+
+from ...errors import SizeLimitError
+from ...inputs import takes_instance
+from ...result import Status
+from ..instance import HareInstance
+from ..listsched import semi_active
+from ..solution import HareSolution, make_solution
+
+__all__ = ["brute_force", "BRUTE_FORCE_LIMIT"]
+
+#: Largest ``|D|! * |M|^|D|`` that :func:`brute_force` accepts.
+BRUTE_FORCE_LIMIT = 200_000
+
+
+@takes_instance(HareInstance)
+def brute_force(inst: HareInstance) -> HareSolution:
+    """Exact optimum by enumerating assignments and task orders (tiny instances only).
+
+    For a regular objective an optimal schedule is semi-active: given every task's GPU and
+    the order of starts, each task starts as early as (4), (7) and its GPU allow.  Every
+    semi-active schedule is produced by some (assignment, order) pair, so enumerating all
+    ``|M|^|D| |D|!`` pairs finds the optimum.  Independent of the MILP; used to test it.
+
+    Parameters
+    ----------
+    inst : HareInstance
+        A tiny instance.
+
+    Returns
+    -------
+    HareSolution
+        OPTIMAL, ``bound`` equal to the objective, ``solver="enumeration"``.
+
+    Raises
+    ------
+    SizeLimitError
+        When ``|D|! |M|^|D|`` exceeds :data:`BRUTE_FORCE_LIMIT`.
+    """
+    d, mm = inst.n_tasks, inst.n_gpus
+    size = np.prod(np.arange(1, d + 1, dtype=float)) * float(mm) ** d
+    if size > BRUTE_FORCE_LIMIT:
+        raise SizeLimitError(f"brute force over |D|! |M|^|D| = {size:.3g} cases; limit {BRUTE_FORCE_LIMIT}")
+    t0 = time.perf_counter()
+    obj, start, best_gpu = np.inf, np.zeros(d), np.zeros(d, dtype=int)
+    orders = list(itertools.permutations(range(d)))
+    for assign in itertools.product(range(mm), repeat=d):
+        gpu = np.array(assign)
+        for order in orders:
+            out = semi_active(inst, order, gpu)
+            if out is not None and out[1] < obj - 1e-12:
+                obj, start, best_gpu = out[1], out[0], gpu
+    return make_solution(inst, start, best_gpu, method="brute_force", status=Status.OPTIMAL, bound=obj,
+                         wall_time=time.perf_counter() - t0, solver="enumeration")
