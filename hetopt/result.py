@@ -125,9 +125,11 @@ class Solution:
             raise ValueError("an OPTIMAL solution needs an objective")
         if self.bound is None:
             raise SolverError(f"{self.solver or 'a route'} reported OPTIMAL without a proven bound")
-        scale = max(abs(self.objective), abs(self.bound))
+        # the tolerance is relative to the larger of the two (with a hair of float slack), so that a route that
+        # proved gap <= OPTIMAL_RTOL relative to its objective is not refused for rounding in the last digit
+        scale = max(abs(self.objective), abs(self.bound)) * (1 + 1e-9)
         wrong_side = self.bound - self.objective if self.sense == "min" else self.objective - self.bound
-        if wrong_side > OPTIMAL_RTOL * scale or (relative_gap(self.objective, self.bound) or 0.0) > OPTIMAL_RTOL:
+        if wrong_side > OPTIMAL_RTOL * scale or abs(self.objective - self.bound) > OPTIMAL_RTOL * scale:
             raise SolverError(f"{self.solver or 'a route'} reported OPTIMAL with objective {self.objective!r} and "
                               f"bound {self.bound!r} ({self.sense}): not a proof of optimality")
 

@@ -56,10 +56,38 @@ DEFAULT_MIP_GAP = 1e-9
 _highs_scheduler_threads: list[int | None] = []
 
 
-def new_highs() -> Any:
-    """A ``highspy.Highs`` object; the first one of the process prints a banner on the C-level
-    stdout whatever its options, which would corrupt ``hetopt ... --json``: it goes to /dev/null.
+def new_highs(threads: int | None = None, *, quiet: bool = True) -> Any:
+    """A ``highspy.Highs`` object ready for a model, the one door to a raw HiGHS model.
+
+    Parameters
+    ----------
+    threads : int, optional
+        Threads of the solve: HiGHS's process-wide scheduler is set up for it (a count other than
+        the last one used would fail otherwise) and the option ``threads`` is set.
+    quiet : bool
+        ``output_flag`` off (default), unless progress is logged (``hetopt -v``: the log goes to
+        the ``hetopt.solver`` logger).
+
+    Notes
+    -----
+    The first HiGHS object of a process prints a banner on the C-level stdout whatever its
+    options, which would corrupt ``hetopt ... --json``: it goes to /dev/null.
     """
+    _prepare_highs_threads(threads)
+    h = _raw_highs()
+    if threads is not None:
+        h.setOptionValue("threads", int(threads))
+    if quiet:
+        if _logging_progress():
+            h.setOptionValue("output_flag", True)
+            h.setOptionValue("log_to_console", False)
+            h.cbLogging.subscribe(lambda event: _log_line(event.data_out.log_msg))
+        else:
+            h.setOptionValue("output_flag", False)
+    return h
+
+
+def _raw_highs() -> Any:
     import highspy
 
     if _highs_banner_done:
@@ -371,7 +399,7 @@ def solve_problem(
         opts.update(_CVXPY_OPTIONS[solver](time_limit, gap))
     sense = "max" if isinstance(problem.objective, cp.Maximize) else "min"
     if solver == "HIGHS" and not _highs_banner_done:
-        new_highs()  # the process's first HiGHS prints a banner on stdout: absorb it here
+        _raw_highs()  # the process's first HiGHS prints a banner on stdout: absorb it here
     status, objective, bound, message = Status.ERROR, None, None, ""
     start = time.perf_counter()
     try:
@@ -545,12 +573,10 @@ def solve_milp(
 
     status, objective, bound, message, x = Status.ERROR, None, None, "", None
     start = time.perf_counter()
-    _prepare_highs_threads(threads)
     try:
-        h = new_highs()
-        if _logging_progress() and not opts.get("output_flag"):
-            opts.update(output_flag=True, log_to_console=False)
-            h.cbLogging.subscribe(lambda event: _log_line(event.data_out.log_msg))
+        h = new_highs(threads, quiet=not opts.get("output_flag"))
+        if _logging_progress():
+            opts.pop("output_flag", None)
         for key, value in opts.items():
             if h.setOptionValue(key, value) == highspy.HighsStatus.kError:
                 raise ValueError(f"HiGHS rejected option {key}={value!r}")

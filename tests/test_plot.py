@@ -85,9 +85,9 @@ def test_hare_gantt_bars_are_the_tasks(hare_case):
 
 def test_hare_gantt_simulation_result_and_units(hare_case):
     inst, sol = hare_case
-    from hetopt.hare import simulate
+    from hetopt.hare import replay
 
-    res = simulate(sol, switch_overhead=0.5)
+    res = replay(sol, switch_overhead=0.5)
     ax = hp.hare_gantt(inst, res, time_unit="min")
     want = sorted((float(res.executed.gpu[i]), res.executed.start[i] / 60, res.executed.compute_end[i] / 60)
                   for i in range(inst.n_tasks))
@@ -224,9 +224,9 @@ def test_jct_cdf_steps_through_sorted_jcts():
 
 def test_jct_cdf_accepts_results_with_jct(hare_case):
     inst, sol = hare_case
-    from hetopt.hare import simulate
+    from hetopt.hare import replay
 
-    res = simulate(sol)
+    res = replay(sol)
     ax = hp.jct_cdf({"gavel_fifo": res, "twice": 2 * res.jct})
     np.testing.assert_allclose(ax.lines[0].get_data()[0][1:], np.sort(res.jct))
 
@@ -382,11 +382,11 @@ def test_readme_figures_example_runs(tmp_path, monkeypatch):
     assert (tmp_path / "hare_fig1.png").stat().st_size > 1000
 
 
-def test_hare_gantt_of_the_hare_package_is_the_same_chart(hare_case):
-    from hetopt.hare import gantt
+def test_hare_gantt_through_the_one_entry_point(hare_case):
+    from hetopt.plot import gantt
 
     inst, sol = hare_case
-    ax = gantt(sol, title="t")
+    ax = gantt(inst, sol, title="t")
     assert ax.get_title() == "t" and len(bars(ax, "compute")) == inst.n_tasks
 
 
@@ -431,9 +431,10 @@ def test_charts_refuse_more_bars_than_max_bars():
 
 
 def test_ratio_vs_bound_of_hare_ratio_reports():
-    from hetopt.hare import fig1_instance, ratio_report
+    import hetopt
+    from hetopt.hare import ratio_report
 
-    rep = ratio_report(fig1_instance())
+    rep = ratio_report(hetopt.load_instance("hare2022_fig1"))
     ax = hp.ratio_vs_bound([rep])
     np.testing.assert_allclose(ax.lines[0].get_ydata(), [rep.vs_optimum.ratio])
     assert any(np.allclose(ln.get_ydata(), rep.vs_optimum.limit) for ln in ax.lines[1:])

@@ -115,7 +115,7 @@ def test_hadar_offline_schedule_is_invariant_to_iteration_units():
 def _audit_models():
     from hetopt.contention.model import build_milp
     from hetopt.contention import simulate
-    from hetopt.hare.generators import random_instance
+    from hetopt.hare import generate_instance as random_instance
     from hetopt.hare.model import build_hare_sched, build_relaxation
     from hetopt.oasis.baselines import build_dorm_model, dorm_data
     from hetopt.oasis.generator import generate_instance as oasis_instance
@@ -131,7 +131,7 @@ def _audit_models():
     out["hare sched"] = build_hare_sched(hi)
     out["hare relaxation"] = build_relaxation(hi)
     out["hare sched fig1"] = build_hare_sched(load_instance("hare2022_fig1"))
-    from hetopt.hare.simulator import cluster, generate_workload
+    from hetopt.hare import cluster, generate_workload
 
     wi = generate_workload(3, cluster(v100=1, k80=1), seed=0)  # task times from Gavel's measured throughputs
     out["hare sched workload"] = build_hare_sched(wi)

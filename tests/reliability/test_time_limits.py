@@ -28,7 +28,7 @@ def test_check_time_limit_rules():
 
 
 def test_solve_model_require_incumbent_false_returns_time_limit():
-    from hetopt.hare.generators import random_instance
+    from hetopt.hare import generate_instance as random_instance
     from hetopt.hare.model import build_hare_sched
 
     inst = random_instance(seed=1, n_jobs=12, n_gpus=4, max_rounds=3, max_tasks=3, max_total_tasks=40)
@@ -40,7 +40,7 @@ def test_solve_model_require_incumbent_false_returns_time_limit():
 def test_hare_exact_relaxation_ratio_time_limit():
     from hetopt.hare import check_schedule
     from hetopt.hare.exact import solve_exact
-    from hetopt.hare.generators import random_instance
+    from hetopt.hare import generate_instance as random_instance
     from hetopt.hare.ratio import ratio_report
     from hetopt.hare.relaxation import solve_relaxation
 

@@ -79,7 +79,7 @@ import numpy as np
 from ...errors import ArgumentError, SolverError
 from ...inputs import check_positive, check_size, check_time_limit, check_tol, takes_instance
 from ...result import Solution, Status
-from ...solvers import _prepare_highs_threads, new_highs
+from ...solvers import new_highs
 from ..bounds import time_bounds
 from ..instance import HareInstance
 from .scaling import grid_step, scaling, units
@@ -374,10 +374,7 @@ class _Master:
     def __init__(self, inst: HareInstance, grid: _Grid, threads: int | None) -> None:
         self.inst, self.grid = inst, grid
         N, M = inst.n_jobs, inst.n_gpus
-        _prepare_highs_threads(threads or 1)
-        h = new_highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("threads", threads or 1)
+        h = new_highs(threads or 1)
         h.setOptionValue("presolve", "off")
         h.setOptionValue("simplex_strategy", 4)  # primal: a column added to an optimal basis keeps it feasible
         inf = np.inf  # highspy.kHighsInf
