@@ -109,7 +109,8 @@ class Method:
 
     def accepts(self, option: str) -> bool:
         """True when ``option`` may be passed: a named parameter of the function that the method's
-        name does not fix (a ``**kwargs`` catch-all does not count: it would swallow any typo)."""
+        name does not fix (a ``**kwargs`` catch-all does not count: it would swallow any typo).
+        """
         func = self.func
         while isinstance(func, partial):
             if option in (func.keywords or {}):

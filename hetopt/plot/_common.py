@@ -113,7 +113,8 @@ def job_handles(names: Sequence[str], colors: Sequence[Any], max_entries: int = 
 
 def method_name(solution: Any) -> str:
     """The method that produced ``solution``: the name the front door records in ``info["method"]``
-    (``hetopt.solve(inst, "exact")`` -> ``"exact"``), else the solver or policy it reports."""
+    (``hetopt.solve(inst, "exact")`` -> ``"exact"``), else the solver or policy it reports.
+    """
     info = getattr(solution, "info", None) or {}
     return str(info.get("method") or getattr(solution, "policy", "") or getattr(solution, "solver", "") or "")
 
