@@ -34,6 +34,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
+from ..errors import ArgumentError, SolverError
+from ._solvers import solve_lp_duals
+from .capacity import var_bounds
 from .instance import OasisInstance, check_size
 from .schedule import JobSchedule
 
@@ -107,15 +110,9 @@ class _Rows:
         return M, np.concatenate(self.rhs)
 
 
-def _bounds(inst: OasisInstance) -> tuple[np.ndarray, np.ndarray]:
-    from .model import _var_bounds
-
-    return _var_bounds(inst)
-
-
 def per_slot_workers(inst: OasisInstance) -> np.ndarray:
     """M_i of (V1): the most workers job i can run in one slot of an empty cluster."""
-    ymax, zmax = _bounds(inst)
+    ymax, zmax = var_bounds(inst)
     ratio = inst.ps_bandwidth / inst.worker_bandwidth
     ps_cap = np.floor(ratio * zmax.sum(axis=1) * (1 + 1e-12) + 1e-9)
     return np.minimum.reduce([inst.chunks.astype(float), ymax.sum(axis=1).astype(float), ps_cap]).astype(np.int64)
@@ -134,11 +131,11 @@ def build_offline_arrays(inst: OasisInstance, *, tighten: bool | tuple[str, ...]
     """
     cuts = set(CUTS) if tighten is True else set() if tighten is False else set(tighten)
     if cuts - set(CUTS):
-        raise ValueError(f"tighten names {sorted(cuts - set(CUTS))}; expected a bool or names from {CUTS}")
+        raise ArgumentError(f"tighten names {sorted(cuts - set(CUTS))}; expected a bool or names from {CUTS}")
     I, H, K, R, T = inst.n_jobs, inst.n_worker_servers, inst.n_ps_servers, inst.n_resources, inst.horizon
     check_size(inst, I * (H + K) * T, "the offline MILP")
     a = inst.arrival.astype(np.int64)
-    ymax, zmax = _bounds(inst)
+    ymax, zmax = var_bounds(inst)
     ny, nz = I * H * T, I * K * T
     y_off, z_off, x_off = 0, ny, ny + nz
     lens = T - a + 1
@@ -308,49 +305,26 @@ def compact_lp_duals(inst: OasisInstance, *, threads: int = 1,
     solved by interior point without crossover (HiGHS reports Optimal within its tolerances;
     simplex took minutes longer at 300 jobs).
     """
-    import highspy
-
-    from ..errors import SolverError
-    from ..solvers import _prepare_highs_threads, new_highs
-
     arr = build_offline_arrays(inst, tighten=False)
     I, H, K, T = arr.shape
     R = inst.n_resources
     A = sparse.vstack([arr.A_ub, arr.A_eq], format="csc")
-    inf = highspy.kHighsInf
-    lo = np.concatenate([np.full(arr.b_ub.size, -inf), arr.b_eq])
+    lo = np.concatenate([np.full(arr.b_ub.size, -np.inf), arr.b_eq])
     hi = np.concatenate([arr.b_ub, arr.b_eq])
-    _prepare_highs_threads(threads)
-    h = new_highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("threads", threads)
-    if time_limit is not None:
-        h.setOptionValue("time_limit", float(time_limit))
-    if arr.n_cols > IPM_COLUMNS:
-        h.setOptionValue("solver", "ipm")
-        h.setOptionValue("run_crossover", "off")
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = arr.n_cols, A.shape[0]
-    lp.col_cost_, lp.col_lower_, lp.col_upper_ = -arr.c, arr.lb, arr.ub  # minimize -utility
-    lp.row_lower_, lp.row_upper_ = lo, hi
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = A.indptr, A.indices, A.data
-    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = arr.n_cols, A.shape[0]
-    h.passModel(lp)
-    h.run()
-    status = h.modelStatusToString(h.getModelStatus())
+    ipm = {"solver": "ipm", "run_crossover": "off"} if arr.n_cols > IPM_COLUMNS else {}
+    out = solve_lp_duals(-arr.c, A, lo, hi, arr.lb, arr.ub, threads=threads, time_limit=time_limit,
+                         options=ipm)  # minimize -utility
     p = np.zeros((T, H, R))
     q = np.zeros((T, K, R))
-    if status != "Optimal":
-        if time_limit is None or "limit" not in status.lower():
-            raise SolverError(f"compact LP: HiGHS status {status}")
-        sol = h.getSolution()
-        if not sol.dual_valid:
+    if out.status != "Optimal":
+        if time_limit is None or "limit" not in out.status.lower():
+            raise SolverError(f"compact LP: HiGHS status {out.status}")
+        if not out.dual_valid:
             return float("inf"), p, q
         value = float("inf")
     else:
-        value = -float(h.getInfo().objective_function_value)
-    dual = np.maximum(-np.asarray(h.getSolution().row_dual, dtype=float), 0.0)
+        value = -out.objective
+    dual = np.maximum(-out.row_dual, 0.0)
     for name, start, n, tag in arr.blocks:
         if name == "worker_capacity":
             p[:, :, tag] = dual[start:start + n].reshape(H, T).T

@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-
 import numpy as np
 import pyomo.environ as pyo
 
-from ..result import Solution, Status, relative_gap
-from ..solvers import solve_model
+from ..inputs import check_choice, takes_instance
+from ..result import Status, relative_gap
+from ..solvers import solve_milp, solve_model
+from .arrays import build_offline_arrays
+from .bound import PRICING_TOL, LPBound
+from .colgen_arrays import lp_bound_arrays
 from .instance import OasisInstance
 from .model import build_dual, build_offline
 from .oracle import best_schedule_ilp, schedules_by_end
@@ -39,29 +40,6 @@ from .schedule import JobSchedule
 __all__ = ["LPBound", "lp_bound", "compact_lp_bound"]
 
 log = logging.getLogger(__name__)
-#: A column enters when its reduced payoff exceeds mu_i by more than this.
-PRICING_TOL = 1e-7
-
-
-@dataclass(frozen=True, kw_only=True)
-class LPBound(Solution):
-    """Result of :func:`lp_bound`: ``bound`` is a certified upper bound on the offline optimum.
-
-    ``objective`` is the restricted master's LP value (equal to ``bound`` up to the pricing
-    tolerance when column generation converged), ``columns`` the generated schedules.
-    """
-
-    lp_value: float = 0.0
-    iterations: int = 0
-    converged: bool = False
-    columns: Mapping[int, list[JobSchedule]] = field(default_factory=dict)
-    colgen_bound: float = float("inf")
-    compact_bound: float = float("inf")
-    #: (round, master LP value, Lagrangian bound at the priced point, smoothing weight (-1: a subgradient
-    #: point that improved the bound), columns added)
-    history: list = field(default_factory=list)
-
-
 def _dense_prices(inst: OasisInstance, m: pyo.ConcreteModel) -> Prices:
     pr = Prices.zeros(inst)
     for (t, h, r) in m.WROWS:
@@ -82,15 +60,11 @@ def compact_lp_bound(inst: OasisInstance, *, threads: int = 1, engine: str = "ar
     optional valid inequalities, so the same LP), ``"pyomo"`` from
     :func:`~hetopt.oasis.model.build_offline`.
     """
+    check_choice(engine, "engine", ("arrays", "pyomo"))
     if engine == "pyomo":
         m = build_offline(inst)
         pyo.TransformationFactory("core.relax_integer_vars").apply_to(m)
         return float(solve_model(m, "highs", threads=threads).objective)
-    if engine != "arrays":
-        raise ValueError(f"engine is {engine!r}; expected 'arrays' or 'pyomo'")
-    from ..solvers import solve_milp
-    from .arrays import build_offline_arrays
-
     arr = build_offline_arrays(inst, tighten=False)
     sol, _ = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
                         ub=arr.ub, threads=threads)
@@ -131,14 +105,11 @@ def lp_bound(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float
     LPBound
         ``bound`` (valid upper bound on the optimum of (1)), ``objective`` the master LP value.
     """
+    check_choice(engine, "engine", ("arrays", "pyomo"))
     if engine == "arrays":
-        from .colgen_arrays import lp_bound_arrays
-
         return lp_bound_arrays(inst, max_iterations=max_iterations, time_limit=time_limit, threads=threads,
                                smoothing=smoothing, compact=compact,
                                subgradient_iterations=subgradient_iterations)
-    if engine != "pyomo":
-        raise ValueError(f"engine is {engine!r}; expected 'arrays' or 'pyomo'")
     start = time.perf_counter()
     empty = Usage.empty(inst)
     cols: dict[int, list[JobSchedule]] = {i: [] for i in range(inst.n_jobs)}

@@ -35,8 +35,11 @@ import time
 
 import numpy as np
 
+from ..errors import ArgumentError
+from ..inputs import check_positive
 from ..result import Status, relative_gap
-from .colgen import PRICING_TOL, LPBound
+from .arrays import compact_lp_duals
+from .bound import PRICING_TOL, LPBound
 from .instance import OasisInstance
 from .lagrange import SubgradientSearch, lagrangian
 from .master import Master
@@ -59,8 +62,9 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
                     threads: int = 1, smoothing: float = 0.5, compact: bool = True,
                     columns_per_job: int = 5, subgradient_iterations: int = 20) -> LPBound:
     """See :func:`~hetopt.oasis.colgen.lp_bound` (``engine="arrays"``)."""
-    if not 0.0 <= smoothing < 1.0:
-        raise ValueError(f"smoothing is {smoothing!r}; expected a weight in [0, 1)")
+    smoothing = check_positive(smoothing, "smoothing", allow_zero=True)
+    if not smoothing < 1.0:
+        raise ArgumentError(f"smoothing is {smoothing!r}; expected a weight in [0, 1)")
     start = time.perf_counter()
     I = inst.n_jobs
     pricers = [JobPricer(inst, i) for i in range(I)]
@@ -80,8 +84,6 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
     it, converged, lp_value, history = 0, False, 0.0, []
     comp = float("inf")
     if compact:  # the compact LP's capacity duals: the first stability centre (and its columns)
-        from .arrays import compact_lp_duals
-
         comp, pc, qc = compact_lp_duals(inst, threads=threads,
                                         time_limit=None if time_limit is None else 0.6 * time_limit)
         payoff_sum = 0.0

@@ -23,24 +23,14 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pyomo.environ as pyo
 
+from ..errors import ArgumentError
+from .capacity import slot_capacity, var_bounds
 from .instance import OasisInstance, check_size
-from .oracle import slot_capacity
 from .prices import Prices, Usage
 from .schedule import JobSchedule
 
 __all__ = ["build_offline", "offline_schedules", "build_primal", "build_dual", "build_oracle", "oracle_schedule",
            "primal_values"]
-
-
-def _var_bounds(inst: OasisInstance) -> tuple[np.ndarray, np.ndarray]:
-    """Per (job, server) upper bounds on y and z implied by (3), (4), (5), (7)."""
-    I, H, K = inst.n_jobs, inst.n_worker_servers, inst.n_ps_servers
-    ymax = np.zeros((I, H), dtype=np.int64)
-    zmax = np.zeros((I, K), dtype=np.int64)
-    for i in range(I):
-        ymax[i] = np.minimum(slot_capacity(inst.worker_capacity, inst.worker_demand[i]), inst.chunks[i])
-        zmax[i] = np.minimum(slot_capacity(inst.ps_capacity, inst.ps_demand[i]), inst.chunks[i])
-    return ymax, zmax
 
 
 def build_offline(inst: OasisInstance) -> pyo.ConcreteModel:
@@ -59,7 +49,7 @@ def build_offline(inst: OasisInstance) -> pyo.ConcreteModel:
     m.SLOTS = pyo.RangeSet(1, T, doc="time slots t")
     m.JOB_SLOTS = pyo.Set(dimen=2, initialize=[(i, t) for i in range(I) for t in range(a[i], T + 1)],
                           doc="(i, t) with t >= a_i: candidate completion slots")
-    ymax, zmax = _var_bounds(inst)
+    ymax, zmax = var_bounds(inst)
     m.x = pyo.Var(m.JOBS, domain=pyo.Binary, doc="(11) x_i: job i admitted")
     m.y = pyo.Var(m.JOBS, m.WSERVERS, m.SLOTS, domain=pyo.NonNegativeIntegers,
                   bounds=lambda _, i, h, t: (0, int(ymax[i, h])), doc="(12) y_ih(t): workers of job i on server h in slot t")
@@ -131,9 +121,9 @@ def _columns(schedules: Mapping[int, Sequence[JobSchedule]]) -> list[tuple[int, 
     for i in sorted(schedules):
         for l, s in enumerate(schedules[i]):
             if s.job != i:
-                raise ValueError(f"schedules[{i}][{l}] belongs to job {s.job}")
+                raise ArgumentError(f"schedules[{i}][{l}] belongs to job {s.job}")
             if s.completion == 0:
-                raise ValueError(f"schedules[{i}][{l}] is empty; a schedule must train its job")
+                raise ArgumentError(f"schedules[{i}][{l}] is empty; a schedule must train its job")
             cols.append((i, l, s))
     return cols
 

@@ -25,18 +25,36 @@ import time
 
 import numpy as np
 
+from typing import Any
+
 from ..errors import SolverError
-from ..result import OPTIMAL_RTOL, Status, relative_gap
-from .arrays import OfflineArrays, build_offline_arrays
+from ..result import OPTIMAL_RTOL, Solution, Status, relative_gap
+from ..solvers import solve_milp
+from .arrays import OfflineArrays, build_offline_arrays, schedules_from_x, x_from_schedules
+from .checker import check_schedule
 from .instance import OasisInstance
+from .schedule import JobSchedule, make_solution
+from .simulator import simulate
 
 __all__ = ["plan_relaxation", "solve_plan_first"]
 
 
-def plan_relaxation(inst: OasisInstance, arr: OfflineArrays, *, time_limit: float | None, threads: int):
-    """Solve (1)-(13) + (V1)-(V5) with y, z continuous: ``(Solution, x)`` (x None without incumbent)."""
-    from ..solvers import solve_milp
+def plan_relaxation(inst: OasisInstance, arr: OfflineArrays, *, time_limit: float | None,
+                    threads: int | None) -> tuple[Solution, np.ndarray | None]:
+    """Solve (1)-(13) + (V1)-(V5) with y, z continuous: ``(Solution, x)`` (x None without incumbent).
 
+    Parameters
+    ----------
+    inst : OasisInstance
+    arr : OfflineArrays
+        The rows of :func:`~hetopt.oasis.arrays.build_offline_arrays` (with the cuts).
+    time_limit : float, optional
+    threads : int, optional
+
+    Returns
+    -------
+    (Solution, numpy.ndarray or None)
+    """
     integ = arr.integrality.copy()
     integ[arr.y_off:arr.x_off] = 0
     return solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
@@ -63,11 +81,6 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
         bound on the offline optimum (None if none was proven); ``info`` records each step and
         ``solver_objective``, the MILP objective of the returned schedule (None for OASiS's).
     """
-    from ..solvers import solve_milp
-    from .arrays import schedules_from_x, x_from_schedules
-    from .online import online
-    from .schedule import check_schedule, make_solution
-
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
 
@@ -114,7 +127,7 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
         if certified():
             info["route"] = "plan relaxation + MILP on its admitted jobs"
             return best, Status.OPTIMAL, max(bound, best_val), info
-    keep(online(inst).schedules)
+    keep(simulate(inst, "oasis").schedules)
     sol, x = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
                         ub=arr.ub, integrality=arr.integrality, time_limit=left(), threads=threads,
                         x0=x_from_schedules(inst, arr, best), raise_on_failure=False)

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .capacity import slot_capacity
 from .instance import OasisInstance
-from .oracle import slot_capacity
 from .schedule import JobSchedule
 
 __all__ = ["JobPricer", "PricingResult", "WORK_SLACK", "RATIO_SLACK", "MAX_DP_STATES"]

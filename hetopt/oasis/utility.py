@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InstanceError
+from ..errors import ArgumentError, InstanceError
 
 __all__ = ["Utility", "SigmoidUtility", "TabulatedUtility", "utility_from_dict"]
 
@@ -123,7 +123,7 @@ class TabulatedUtility(Utility):
     def log_value(self, d: Any) -> Any:
         d_arr = np.asarray(d)
         if np.any(d_arr < 0) or np.any(d_arr >= self.values.size) or np.any(d_arr != np.floor(d_arr)):
-            raise ValueError(f"offset {d!r} is outside the table of {self.values.size} integer offsets")
+            raise ArgumentError(f"offset {d!r} is outside the table of {self.values.size} integer offsets")
         with np.errstate(divide="ignore"):
             out = np.log(self.values[d_arr.astype(int)])
         return float(out) if np.ndim(out) == 0 else out

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from hetopt.oasis import JobSchedule, check_schedule, make_solution, online, solve_exact
+from hetopt.oasis import JobSchedule, check_schedule, make_solution, simulate, solve_exact
 
 from .conftest import tiny_instance
 
@@ -44,7 +44,7 @@ def test_checker_reports_violations(eq, fn):
 def test_checker_before_arrival_and_reported_utility():
     for seed in range(30):
         inst = tiny_instance(seed, n_jobs=3, horizon=5)
-        sol = online(inst)
+        sol = simulate(inst, "oasis")
         late = [i for i in sol.admitted if inst.arrival[i] > 1]
         if late:
             break
@@ -79,7 +79,7 @@ def test_report_is_the_shared_type_with_the_recomputed_utility():
     from hetopt.result import CheckReport
 
     inst = generate_instance(6, 8, 4, 4, seed=3)
-    sol = online(inst)
+    sol = simulate(inst, "oasis")
     rep = check_schedule(inst, sol)
     assert isinstance(rep, CheckReport) and rep.ok
     assert rep.objective == pytest.approx(sol.total_utility, rel=1e-9, abs=1e-9)
