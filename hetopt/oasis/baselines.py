@@ -227,8 +227,9 @@ class RRHPolicy:
 
 @dataclass(frozen=True)
 class DormData:
-    """The data of one Dorm MILP: active jobs ``J``, their previous worker counts, and the
-    coefficients shared by :func:`build_dorm_model` (Pyomo) and :func:`dorm_arrays` (numpy).
+    """The data of one Dorm MILP: active jobs ``J``, their previous worker counts, and the coefficients.
+
+    The coefficients are shared by :func:`build_dorm_model` (Pyomo) and :func:`dorm_arrays` (numpy).
     """
 
     J: tuple[int, ...]
@@ -249,8 +250,23 @@ class DormData:
 
 
 def dorm_data(inst: OasisInstance, J, prev, *, theta: float = 0.2, max_adjust: int | None = None) -> DormData:
-    """Coefficients of Dorm's MILP for active jobs ``J`` with previous worker counts ``prev``
-    (a sequence aligned with ``J`` or a mapping job -> count).
+    """Coefficients of Dorm's MILP for active jobs ``J`` with previous worker counts ``prev``.
+
+    Parameters
+    ----------
+    inst : OasisInstance
+    J : sequence of int
+        The active jobs.
+    prev : sequence of int or mapping int -> int
+        Previous worker counts, aligned with ``J`` or by job.
+    theta : float
+        Fairness slack.
+    max_adjust : int, optional
+        How many running jobs may be resized (default half of them, rounded up).
+
+    Returns
+    -------
+    DormData
     """
     J = tuple(int(j) for j in J)
     idx = np.asarray(J, dtype=np.int64)

@@ -1,5 +1,6 @@
-"""LP duality of OASiS made explicit: the duals of (14)'s relaxation, complementary slackness,
-and the per-job primal and dual increments of Alg. 1 that the proof of Theorem 4 sums.
+"""LP duality of OASiS made explicit: the duals of (14)'s relaxation, complementary slackness, dual fitting.
+
+The per-job primal and dual increments of Alg. 1 are those the proof of Theorem 4 sums.
 
 * :func:`lp_duals` solves the LP relaxation of (14)-(18) over a given set of schedules and
   reads the optimal duals p, q, mu of (15), (16), (17) from the model's ``dual`` Suffix;
@@ -174,11 +175,11 @@ def complementary_slackness(inst: OasisInstance, schedules: Schedules, x: Mappin
             g += xv * np.einsum("ht,r->thr", s.workers, inst.worker_demand[i])
             v += xv * np.einsum("kt,r->tkr", s.ps, inst.ps_demand[i])
     rows = []
-    for (t, h, r) in zip(*np.nonzero((g > 0) | (prices.p > 0))):
+    for (t, h, r) in zip(*np.nonzero((g > 0) | (prices.p > 0)), strict=True):
         slack = float(inst.worker_capacity[h, r] - g[t, h, r])
         rows.append({"kind": "worker capacity (15)", "index": (int(t) + 1, int(h), int(r)), "slack": slack,
                      "multiplier": float(prices.p[t, h, r]), "product": slack * float(prices.p[t, h, r])})
-    for (t, k, r) in zip(*np.nonzero((v > 0) | (prices.q > 0))):
+    for (t, k, r) in zip(*np.nonzero((v > 0) | (prices.q > 0)), strict=True):
         slack = float(inst.ps_capacity[k, r] - v[t, k, r])
         rows.append({"kind": "PS capacity (16)", "index": (int(t) + 1, int(k), int(r)), "slack": slack,
                      "multiplier": float(prices.q[t, k, r]), "product": slack * float(prices.q[t, k, r])})
@@ -287,7 +288,7 @@ def dual_fitting_trace(inst: OasisInstance, *, oracle: Callable[..., OracleResul
     after = [seen[j] for j in order[1:]] + [final]
     D0 = capacity_term(inst, seen[order[0]]) if order else 0.0
     steps, mu = [], {}
-    for i, nxt in zip(order, after):
+    for i, nxt in zip(order, after, strict=True):
         before = seen[i]
         mu_i = max(0.0, float(sol.payoffs[i]))
         mu[i] = mu_i

@@ -60,8 +60,6 @@ def _policy_method(name: str) -> Method:
 
 
 def _methods() -> tuple[Method, ...]:
-    if set(POLICY_METHODS) != set(POLICIES):
-        raise AssertionError(f"POLICY_METHODS {sorted(POLICY_METHODS)} must describe POLICIES {sorted(POLICIES)}")
     exact = Method("exact", solve_exact, "exact", "The certified optimum of the offline problem (1)-(13), or the "
                    "incumbent and the dual bound when time-limited.", _U, default=True)
     capped = Method("oasis_capped", functools.partial(simulate, policy="oasis", options={"log_ratio_cap": CAPPED_LOG_RATIO}),

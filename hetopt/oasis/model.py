@@ -1,5 +1,7 @@
-"""Pyomo models of Bao et al. 2018: the offline problem (1)-(13), the schedule ILP (14)-(18),
-its LP dual (19)-(20), and the oracle problem (27).
+"""Pyomo models of Bao et al. 2018: the offline problem, the schedule ILP, its LP dual, the oracle problem.
+
+The offline problem (1)-(13), the schedule ILP (14)-(18), its LP dual (19)-(20), and the
+oracle problem (27).
 
 Every builder is a pure function of the instance (and of the schedules or prices); sets are
 UPPERCASE, variables carry the paper's names (x, y, z, mu, p, q), and every constraint cites
@@ -133,10 +135,10 @@ def _usage_terms(inst: OasisInstance, cols: list[tuple[int, int, JobSchedule]]):
     uw: dict[tuple[int, int, int], list[tuple[int, int, float]]] = {}
     up: dict[tuple[int, int, int], list[tuple[int, int, float]]] = {}
     for i, l, s in cols:
-        for h, t0 in zip(*np.nonzero(s.workers)):
+        for h, t0 in zip(*np.nonzero(s.workers), strict=True):
             for r in np.nonzero(inst.worker_demand[i])[0]:
                 uw.setdefault((int(t0) + 1, int(h), int(r)), []).append((i, l, float(inst.worker_demand[i, r] * s.workers[h, t0])))
-        for k, t0 in zip(*np.nonzero(s.ps)):
+        for k, t0 in zip(*np.nonzero(s.ps), strict=True):
             for r in np.nonzero(inst.ps_demand[i])[0]:
                 up.setdefault((int(t0) + 1, int(k), int(r)), []).append((i, l, float(inst.ps_demand[i, r] * s.ps[k, t0])))
     return uw, up

@@ -37,7 +37,7 @@ from .capacity import slot_capacity
 from .instance import EPS_WORK, OasisInstance
 from .model import build_oracle, oracle_schedule
 from .prices import Prices, Usage
-from .schedule import JobSchedule, schedule_cost
+from .schedule import JobSchedule, Real, schedule_cost
 
 __all__ = ["OracleResult", "best_schedule", "schedules_by_end", "algorithm2_literal", "best_schedule_ilp", "workers_for",
            "chunks_for", "cost_t"]
@@ -53,10 +53,10 @@ class OracleResult:
     """
 
     schedule: JobSchedule | None
-    payoff: float
+    payoff: Real
     utility: float
-    cost: float
-    bound: float
+    cost: Real
+    bound: Real
     method: str
 
 
@@ -230,7 +230,7 @@ def schedules_by_end(inst: OasisInstance, job: int, prices: Prices, used: Usage 
     out = []
     for j in np.nonzero(np.isfinite(payoff))[0]:
         res = _backtrack(inst, jb, choices, jb.a + int(j), prices)
-        if res.schedule.completion == jb.a + int(j):
+        if res.schedule is not None and res.schedule.completion == jb.a + int(j):
             out.append(res)
     return out
 
@@ -314,7 +314,7 @@ def algorithm2_literal(inst: OasisInstance, job: int, prices: Prices, used: Usag
 
 
 def best_schedule_ilp(inst: OasisInstance, job: int, prices: Prices, used: Usage | None = None, *,
-                      time_limit: float | None = None, threads: int = 1) -> OracleResult:
+                      time_limit: float | None = None, threads: int | None = 1) -> OracleResult:
     """Problem (27) solved exactly as an ILP (HiGHS): the reference for Theorem 1.
 
     ``bound`` is the solver's dual bound on the best payoff (valid even when the run stops at

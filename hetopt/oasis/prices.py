@@ -47,18 +47,22 @@ class PriceBounds:
 
     @property
     def U1(self) -> np.ndarray:
+        """U_1^r (may overflow to inf; use ``log_U1``)."""
         return np.exp(self.log_U1)
 
     @property
     def U2(self) -> np.ndarray:
+        """U_2^r (may overflow to inf; use ``log_U2``)."""
         return np.exp(self.log_U2)
 
     @property
     def L1(self) -> float:
+        """L_1 (may underflow to 0; use ``log_L1``)."""
         return math.exp(self.log_L1)
 
     @property
     def L2(self) -> float:
+        """L_2 (may underflow to 0; use ``log_L2``)."""
         return math.exp(self.log_L2)
 
 
@@ -71,6 +75,7 @@ class Prices:
 
     @classmethod
     def zeros(cls, inst: OasisInstance) -> Prices:
+        """Zero prices of the instance's shape."""
         check_size(inst, what="OASiS (prices and usage arrays)")
         T, R = inst.horizon, inst.n_resources
         return cls(np.zeros((T, inst.n_worker_servers, R)), np.zeros((T, inst.n_ps_servers, R)))
@@ -85,6 +90,7 @@ class Usage:
 
     @classmethod
     def empty(cls, inst: OasisInstance) -> Usage:
+        """No allocation yet."""
         check_size(inst, what="OASiS (prices and usage arrays)")
         T, R = inst.horizon, inst.n_resources
         return cls(np.zeros((T, inst.n_worker_servers, R)), np.zeros((T, inst.n_ps_servers, R)))

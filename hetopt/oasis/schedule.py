@@ -131,8 +131,15 @@ def schedule_utility(inst: OasisInstance, sched: JobSchedule) -> float:
     return inst.utility_of(sched.job, sched.completion)
 
 
-def schedule_cost(inst: OasisInstance, sched: JobSchedule, p: np.ndarray, q: np.ndarray) -> float:
-    """sum_t sum_h sum_r p_h^r(t) w_i^r y_ih(t) + the same for PS with q: the cost in (20)."""
+#: A cost or payoff: a float, or an ``np.longdouble`` computed from long-double prices.
+Real = float | np.floating[Any]
+
+
+def schedule_cost(inst: OasisInstance, sched: JobSchedule, p: np.ndarray, q: np.ndarray) -> Real:
+    """sum_t sum_h sum_r p_h^r(t) w_i^r y_ih(t) + the same for PS with q: the cost in (20).
+
+    A float, or an ``np.longdouble`` when the prices are long double (and that type is wider).
+    """
     i = sched.job
     # p has shape (T, H, R); workers (H, T)
     cw = np.einsum("thr,r,ht->", p, inst.worker_demand[i], sched.workers)

@@ -98,7 +98,7 @@ def _run_slot(cl: Cluster, rec: _Recorder, booked: dict[int, tuple[np.ndarray, n
             cl.done[i] = t
             completed.append(i)
             cl.release(i)
-    for i, (yr, zr) in list(cl.reserved.items()):
+    for i, (yr, _) in list(cl.reserved.items()):
         cl.remaining[i] -= float(yr[:, t - 1].sum())
         if not yr[:, t:].any():  # the last slot with a worker: t_hat_i (8)
             cl.done[i] = t

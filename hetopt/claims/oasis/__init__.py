@@ -82,7 +82,7 @@ def _check_empty_cluster_admits() -> Outcome:
         for i in range(inst.n_jobs):
             r = best_schedule(inst, i, prices, used)
             if r.schedule is not None:
-                worst, n = min(worst, r.payoff), n + 1
+                worst, n = min(worst, float(r.payoff)), n + 1
     ok = n > 0 and worst > 0
     return Outcome(f"smallest payoff {worst:.3g} over {n} jobs", V.REPRODUCED if ok else V.UNEXPLAINED,
                    f"fig5_setting seeds {list(FIG5_SEEDS[:3])}, every job alone on the empty cluster at prices L")
@@ -127,19 +127,20 @@ def _check_theorem3() -> Outcome:
     from ...oasis.oracle import algorithm2_literal
     from ...oasis.prices import Prices
 
-    rows, ok = [], True
+    rows: list[tuple[int, int, int, int, int]] = []
+    ok = True
     for E, N, T in ((2, 3, 6), (4, 3, 6), (8, 3, 6), (2, 3, 12)):
         inst = generate_instance(1, T, 3, 3, seed=0, epochs_range=(E, E), chunks_range=(N, N))
         d = inst.to_dict()
         d["arrival"] = [1]
         inst = OasisInstance.from_dict(d)
-        st: dict = {}
+        st: dict[str, int] = {}
         z = Prices.zeros(inst)
         lit = algorithm2_literal(inst, 0, z, stats=st)
         D, HK = E * N, inst.n_worker_servers + inst.n_ps_servers
         ops = st["cost_t_calls"] * HK + st["dp_transitions"]
         bound = T * D * HK + T * D * D  # the theorem's expression with constant 1 (D = N E; +1 terms absorbed)
-        ok &= ops <= 2 * bound and abs(lit.payoff - best_schedule(inst, 0, z).payoff) <= 1e-9
+        ok &= ops <= 2 * bound and abs(float(lit.payoff) - float(best_schedule(inst, 0, z).payoff)) <= 1e-9
         rows.append((E, N, T, ops, bound))
     growth = rows[2][3] / rows[0][3]  # E x 4: quadratic growth is <= 16
     ok &= growth <= 16

@@ -33,7 +33,6 @@ from ...oasis.capacity import slot_capacity
 from ...oasis.generator import generate_instance
 from ...oasis.instance import OasisInstance
 from ...oasis.offline import solve_exact
-from ...oasis.online import OasisPolicy
 from ...oasis.oracle import best_schedule, best_schedule_ilp, cost_t
 from ...oasis.prices import PriceBounds, Prices, Usage, competitive_bound, price_bounds
 from ...oasis.simulator import simulate

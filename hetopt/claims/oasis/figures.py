@@ -1,6 +1,7 @@
-"""Data of the paper's simulation figures: Fig. 3 (total utility vs number of jobs) and
-Fig. 4 (completion timeliness of time-sensitive and time-critical jobs), for every scheme of
-:data:`hetopt.oasis.POLICIES`.
+"""Data of the paper's simulation figures, for every scheme of :data:`hetopt.oasis.POLICIES`.
+
+Fig. 3 (total utility vs number of jobs) and Fig. 4 (completion timeliness of time-sensitive
+and time-critical jobs).
 
 References
 ----------
