@@ -141,3 +141,12 @@ def test_cost_t_experiment_catches_a_wrong_greedy(monkeypatch):
 
     monkeypatch.setattr(oracle, "_fill", dearest_first)
     assert cost_t_experiment(seeds=(0,))["max_gap"] > 1e-6
+
+
+def test_paper_numbers_feed_the_claims():
+    from hetopt.claims.oasis import CLAIMS, paper
+
+    by_id = {c.id: c for c in CLAIMS}
+    assert paper.FIG5_RATIO_RANGE == (1.1, 1.5) and by_id["oasis2018.fig5.ratio_range"].paper_value == "1.1-1.5"
+    assert by_id["oasis2018.section5.decision_time"].paper_value == "< 1 s"
+    assert paper.DECISION_SERVERS == 80 and paper.FIG3_SLOTS == 300 and paper.FIG3_SERVERS == 50

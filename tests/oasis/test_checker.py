@@ -83,3 +83,23 @@ def test_report_is_the_shared_type_with_the_recomputed_utility():
     rep = check_schedule(inst, sol)
     assert isinstance(rep, CheckReport) and rep.ok
     assert rep.objective == pytest.approx(sol.total_utility, rel=1e-9, abs=1e-9)
+
+
+def test_schedule_round_trip_and_bad_arguments():
+    import json
+
+    from hetopt.errors import ArgumentError
+
+    inst, sol = _solution()
+    s = sol.schedules[sol.admitted[0]]
+    again = JobSchedule.from_dict(json.loads(json.dumps(s.to_dict())))
+    assert again.job == s.job and again.completion == s.completion and (again.workers == s.workers).all()
+    bad = dict(s.to_dict(), completion=s.completion + 1)
+    with pytest.raises(ArgumentError, match="completion"):
+        JobSchedule.from_dict(bad)
+    with pytest.raises(ArgumentError, match="keys"):
+        JobSchedule.from_dict({"job": 0})
+    with pytest.raises(ArgumentError, match="sol is a list"):
+        check_schedule(inst, [s])
+    with pytest.raises(ArgumentError, match="expects a OasisInstance"):
+        check_schedule(None, sol)
