@@ -16,6 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from ..solvers import _prepare_highs_threads
+from ..solvers import new_highs as _plain_highs
+
 __all__ = ["new_highs", "LPDualsOutcome", "solve_lp_duals", "solve_model_duals"]
 
 
@@ -35,9 +38,6 @@ def new_highs(*, threads: int | None = None, options: Mapping[str, Any] | None =
     """
     # TODO(solvers): move to hetopt.solvers as new_highs(*, threads=None, options=None) (today's new_highs() plus
     # _prepare_highs_threads(threads), output_flag off and the options); hetopt.oasis.master and arrays then call it.
-    from ..solvers import _prepare_highs_threads
-    from ..solvers import new_highs as _plain_highs
-
     _prepare_highs_threads(threads)
     h = _plain_highs()
     h.setOptionValue("output_flag", False)

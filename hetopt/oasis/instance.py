@@ -27,7 +27,7 @@ import numpy as np
 
 from ..data import check_header, meta_dict, meta_kwargs, read_json
 from ..errors import InstanceError, SizeLimitError
-from ..inputs import INT64_LIMIT, numeric_array
+from ..inputs import INT64_LIMIT, job_indices, numeric_array
 from .utility import Utility, utility_from_dict
 
 __all__ = ["OasisInstance", "KIND", "SCHEMA_VERSION", "DEFAULT_RESOURCES", "EPS_WORK", "MAX_HORIZON", "MAX_CELLS",
@@ -321,8 +321,6 @@ class OasisInstance:
 
     def with_jobs(self, jobs: Sequence[int]) -> OasisInstance:
         """The sub-instance of the given jobs (in that order), same cluster."""
-        from ..inputs import job_indices
-
         idx = job_indices("jobs", jobs, self.n_jobs)
         d = self.to_dict()
         for k in ("arrival", "epochs", "chunks", "minibatches", "minibatch_time", "gradient_size"):

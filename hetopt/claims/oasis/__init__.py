@@ -10,17 +10,19 @@ the paper's printed numbers in :mod:`hetopt.claims.oasis.paper`; the card is ``m
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import numpy as np
 
 from ...bench.oasis import decision_time
-from ...data import instance_path
+from ...data import instance_path, list_instances
 from ...oasis.checker import check_schedule
+from ...oasis.duality import dual_fitting_trace
 from ...oasis.generator import generate_instance
 from ...oasis.instance import OasisInstance
-from ...oasis.oracle import best_schedule
-from ...oasis.prices import Usage, price, price_bounds, prices_from_usage
+from ...oasis.oracle import algorithm2_literal, best_schedule
+from ...oasis.prices import Prices, Usage, price, price_bounds, prices_from_usage
 from ...oasis.simulator import simulate
 from ...oasis.validate import fig5_setting, validate_ratio
 from ..ledger import Claim, Outcome, Sweep, Verdict
@@ -124,9 +126,6 @@ def _check_cost_t() -> Outcome:
 
 def _check_theorem3() -> Outcome:
     """Operation counts of Alg. 2 (line-by-line transcription) against O(T N E (H + K) + T N^2 E^2)."""
-    from ...oasis.oracle import algorithm2_literal
-    from ...oasis.prices import Prices
-
     rows: list[tuple[int, int, int, int, int]] = []
     ok = True
     for E, N, T in ((2, 3, 6), (4, 3, 6), (8, 3, 6), (2, 3, 12)):
@@ -396,8 +395,6 @@ TESTBED_STEM = "oasis2018_testbed"
 
 
 def _check_testbed() -> Outcome:
-    from ...data import list_instances
-
     inst = generate_instance(paper.TESTBED_JOBS, paper.TESTBED_SLOTS, 7, paper.TESTBED_SERVERS - 7, seed=0,
                              epochs_range=(4, 30))
     u = dg.scheme_utilities(inst, caps=(None,), baselines=("fifo", "drf", "rrh"))  # Dorm's MILPs: too slow here
@@ -422,8 +419,6 @@ LEMMA2_STEM = "oasis2018_lemma2_contested"
 
 def _lemma2_worst(inst: OasisInstance) -> tuple[int, int, float]:
     """(admitted jobs, jobs failing Lemma 2, max over admitted jobs of (Delta D / alpha) / Delta P)."""
-    from ...oasis.duality import dual_fitting_trace
-
     tr = dual_fitting_trace(inst)
     adm = [st for st in tr.steps if st.admitted]
     worst = max(((st.delta_dual / tr.alpha) / st.delta_primal for st in adm), default=0.0)
@@ -431,8 +426,6 @@ def _lemma2_worst(inst: OasisInstance) -> tuple[int, int, float]:
 
 
 def _check_lemma2() -> Outcome:
-    import dataclasses
-
     base = OasisInstance.from_json(instance_path(LEMMA2_STEM))
     n, bad, worst = _lemma2_worst(base)
     big = dataclasses.replace(base, worker_capacity=base.worker_capacity * 100, ps_capacity=base.ps_capacity * 100)
