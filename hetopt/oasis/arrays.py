@@ -36,7 +36,7 @@ import numpy as np
 from scipy import sparse
 
 from ..errors import ArgumentError, SolverError
-from ._solvers import solve_lp_duals
+from ..solvers import solve_lp_duals
 from .capacity import var_bounds
 from .instance import OasisInstance, check_size
 from .schedule import JobSchedule

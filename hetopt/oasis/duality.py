@@ -30,7 +30,8 @@ import pyomo.environ as pyo
 
 from ..errors import ArgumentError, SolverError
 from ..inputs import takes_instance
-from ._solvers import solve_model_duals
+from ..result import Status
+from ..solvers import solve_model
 from .instance import OasisInstance
 from .model import build_primal
 from .online import OasisPolicy, arrival_order
@@ -83,7 +84,7 @@ class LPDuals:
 
 
 @takes_instance(OasisInstance)
-def lp_duals(inst: OasisInstance, schedules: Schedules, *, solver: str = "appsi_highs") -> LPDuals:
+def lp_duals(inst: OasisInstance, schedules: Schedules, *, solver: str = "highs") -> LPDuals:
     """Solve ``build_primal(inst, schedules, relax=True)`` and read its duals.
 
     The duals come from a Pyomo ``Suffix(direction=IMPORT)`` named ``dual``; for this
@@ -95,7 +96,7 @@ def lp_duals(inst: OasisInstance, schedules: Schedules, *, solver: str = "appsi_
     schedules : mapping of int to list of JobSchedule
         L_i per job.
     solver : str
-        A Pyomo solver name that fills the ``dual`` Suffix (default HiGHS through appsi).
+        ``"highs"``: the LP is solved through :func:`hetopt.solvers.solve_model` with its duals.
 
     Returns
     -------
@@ -110,9 +111,9 @@ def lp_duals(inst: OasisInstance, schedules: Schedules, *, solver: str = "appsi_
     """
     _check(inst, schedules)
     m = build_primal(inst, schedules, relax=True)
-    ended = solve_model_duals(m, solver)
-    if ended != "optimal":
-        raise SolverError(f"{solver}: LP relaxation of (14) ended {ended}; expected optimal")
+    res = solve_model(m, solver, duals=True, raise_on_failure=False)
+    if res.status is not Status.OPTIMAL:
+        raise SolverError(f"{solver}: LP relaxation of (14) ended {res.status.value} ({res.message}); expected optimal")
     pr = Prices.zeros(inst)
     for (t, h, r) in m.WROWS:
         pr.p[t - 1, h, r] = max(0.0, float(m.dual[m.worker_capacity[t, h, r]]))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import SolverError
-from ._solvers import new_highs
+from ..solvers import new_highs
 from .instance import OasisInstance
 from .schedule import JobSchedule
 
@@ -30,7 +30,7 @@ class Master:
         self.shape = (I, H, K, R, T)
         # keep the basis between rounds: no presolve (it would discard it), primal simplex (a column
         # added to an optimal basis leaves it primal feasible); HiGHS minimizes by default
-        h = new_highs(threads=threads, options={"presolve": "off", "simplex_strategy": 4})
+        h = new_highs(threads, options={"presolve": "off", "simplex_strategy": 4})
         hi = np.concatenate([np.ones(I), np.tile(inst.worker_capacity.ravel(), T), np.tile(inst.ps_capacity.ravel(), T)])
         h.addRows(hi.size, np.full(hi.size, -np.inf), hi.astype(float), 0, np.zeros(0, np.int32), np.zeros(0, np.int32),
                   np.zeros(0))

@@ -29,7 +29,7 @@ def oasis_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str | No
     ----------
     instance : OasisInstance
     solution : OasisSolution
-        From any OASiS method (``online``, ``solve_exact``, ``fifo``, ``drf``, ...).
+        From any OASiS method (``simulate(inst, "oasis")``, ``solve_exact``, ``simulate(inst, "drf")``, ...).
     ax : matplotlib Axes, optional
     title : str, optional
     labels : bool, optional
