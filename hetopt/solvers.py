@@ -192,7 +192,9 @@ _highs_banner_done: list[bool] = []
 
 
 def _after_fork_in_child() -> None:
-    """A forked child inherits HiGHS's scheduler without its worker threads, and its first
+    """In a forked child, drop the HiGHS scheduler inherited from the parent so that the child starts its own.
+
+    A forked child inherits HiGHS's scheduler without its worker threads, and its first
     parallel solve waits for them forever (``hetopt validate`` in a process that had solved
     before hung).  The child drops that scheduler without waiting and starts its own.
     """
@@ -275,6 +277,8 @@ def _highs_warm_start(opt: Any, model: Any) -> str:
 
 
 def _classify_converged(objective: float | None, bound: float | None) -> Status:
+    if objective is None or bound is None:  # no gap to judge (relative_gap would be None)
+        return Status.FEASIBLE
     gap = relative_gap(objective, bound)
     if gap is not None and (gap <= OPTIMAL_RTOL or abs(objective - bound) <= 1e-9):
         return Status.OPTIMAL
