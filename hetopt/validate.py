@@ -45,6 +45,11 @@ def gap_certificate(value: float, reference: Solution | float, *, sense: str = "
     """
     if isinstance(reference, Solution):
         ref = reference.bound if reference.bound is not None else reference.objective
+        if ref is None:
+            from .errors import ArgumentError
+
+            raise ArgumentError(f"reference is a {reference.status.value} solution with neither a bound nor an "
+                                "objective: there is nothing to certify against")
         is_proven = reference.bound is not None
         info.setdefault("reference_status", reference.status.value)
     else:
@@ -74,7 +79,8 @@ def ratio_certificate(value: float, reference: float, limit: float, *, sense: st
 def instance_digest(inst: Any) -> str:
     """A digest of an instance's data: two seeds that drew the same digest drew the same instance.
 
-    The data is the instance's ``to_dict()``, keys sorted; names and descriptions included.
+    The data is the instance's ``to_dict()``, keys sorted, names included; ``description`` and
+    ``source`` are left out (two instances that differ only in their prose are the same data).
     """
     import hashlib
 
