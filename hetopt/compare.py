@@ -86,7 +86,7 @@ def compare(instance: Any, methods: Iterable[str] | None = None, *, policies: Ma
     user = _user_methods(policies, {m.name for m in kind.methods})
     if not names and not user:
         raise ArgumentError("nothing to compare: give methods, policies, or include_paper_methods=True")
-    results = []
+    results: list[tuple[Method, Solution | None, str, float]] = []
     for m in [kind.method(n) for n in names] + user:
         opts = {"time_limit": time_limit} if time_limit is not None and m.accepts("time_limit") else {}
         t0 = time.perf_counter()
@@ -123,9 +123,9 @@ def compare(instance: Any, methods: Iterable[str] | None = None, *, policies: Ma
         ref = optima.get(label)
         out.add(m.name, m.category, label, sol.status.value, sol.objective, sol.bound, sol.gap,
                 _ratio(sol, ref[1] if ref else None), sol.wall_time or wall, sol.solver, msg)
-    for label, (m, ref) in optima.items():
-        out.notes.append(f"certified optimum {ref.objective:.6g} of {label!r} from {m.name}; vs_optimum = objective / "
-                         f"optimum for min, optimum / objective for max")
+    for label, (m, optimum) in optima.items():
+        out.notes.append(f"certified optimum {optimum.objective:.6g} of {label!r} from {m.name}; "
+                         f"vs_optimum = objective / optimum for min, optimum / objective for max")
     unranked = sorted({labels[m.name] for m, s, _, _ in results if s is not None} - set(optima))
     for label in unranked:
         rows = [m.name for m, s, _, _ in results if s is not None and labels[m.name] == label]

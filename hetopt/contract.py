@@ -28,7 +28,7 @@ import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar, Protocol, Self
 
 from .errors import ArgumentError
 
@@ -108,8 +108,10 @@ class Method:
         return describe_call(self.func)
 
     def accepts(self, option: str) -> bool:
-        """True when ``option`` may be passed: a named parameter of the function that the method's
-        name does not fix (a ``**kwargs`` catch-all does not count: it would swallow any typo)."""
+        """True when ``option`` may be passed: a named parameter of the function that the name does not fix.
+
+        A ``**kwargs`` catch-all does not count: it would swallow any typo.
+        """
         func = self.func
         while isinstance(func, partial):
             if option in (func.keywords or {}):
@@ -146,6 +148,21 @@ class Method:
         if isinstance(info, dict):
             info.setdefault("method", self.name)
         return sol
+
+
+class InstanceClass(Protocol):
+    """What the package asks of a kind's instance class: a ``KIND`` name, ``from_dict`` and ``to_dict``."""
+
+    KIND: ClassVar[str]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        """The instance whose :meth:`to_dict` is ``data``."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """The instance's fields as JSON-ready values."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -192,7 +209,7 @@ class Kind:
 
     name: str
     title: str
-    instance: type
+    instance: type[InstanceClass]
     generate_instance: Callable[..., Any]
     example: Callable[[int, int], Any]
     check_schedule: Callable[..., Any]

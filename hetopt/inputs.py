@@ -18,7 +18,7 @@ import functools
 import math
 import numbers
 from collections.abc import Callable, Collection
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -165,13 +165,15 @@ def takes_instance(cls: type) -> Callable[[F], F]:
                 raise ArgumentError(f"inst is a {type(inst).__name__} ({inst!r:.60}); {func.__name__} expects a "
                                     f"{cls.__name__} (hetopt.load_instance reads files, names and dicts)")
             return func(inst, *args, **kwargs)
-        return wrapper  # type: ignore[return-value]
+        return cast(F, wrapper)
     return decorate
 
 
 def check_time_limit(value: Any, name: str = "time_limit") -> float | None:
-    """Seconds as a float, or None for no limit; NaN, zero, negative, infinite-as-bool, booleans,
-    strings and other types are an :class:`ArgumentError` naming ``name``.  ``inf`` means no limit.
+    """Seconds as a float, or None for no limit (``inf`` also means no limit).
+
+    NaN, zero, negative, infinite-as-bool, booleans, strings and other types are an
+    :class:`ArgumentError` naming ``name``.
     """
     if value is None:
         return None
@@ -255,7 +257,7 @@ def check_flag(value: Any, name: str) -> bool:
 
 
 def check_instance(value: Any, cls: type, where: str = "inst") -> Any:
-    """Return ``value`` if it is a ``cls``; else ArgumentError.  (Being replaced by :func:`takes_instance`.)"""
+    """Return ``value`` if it is a ``cls``; else ArgumentError (being replaced by :func:`takes_instance`)."""
     if not isinstance(value, cls):
         raise ArgumentError(f"{where} must be a {cls.__name__}; got {type(value).__name__} ({value!r:.60})")
     return value

@@ -40,6 +40,7 @@ class Table:
     violations: int | None = None
 
     def add(self, *row: Any) -> None:
+        """Append one row; ValueError unless it has one cell per column."""
         if len(row) != len(self.columns):
             raise ValueError(f"row has {len(row)} cells; table {self.title!r} has {len(self.columns)} columns")
         self.rows.append(row)
@@ -49,17 +50,19 @@ class Table:
         widths = [max(len(r[j]) for r in cells) for j in range(len(self.columns))]
         line = "  ".join("-" * w for w in widths)
         out = [self.title, line]
-        out.append("  ".join(c.ljust(w) for c, w in zip(cells[0], widths)))
+        out.append("  ".join(c.ljust(w) for c, w in zip(cells[0], widths, strict=True)))
         out.append(line)
-        out += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in cells[1:]]
+        out += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) for r in cells[1:]]
         out.append(line)
         out += self.notes
         return "\n".join(out)
 
     def to_dict(self) -> dict[str, Any]:
+        """The title, columns, rows (cells unformatted) and notes as a dict of plain lists."""
         return {"title": self.title, "columns": list(self.columns), "rows": [list(r) for r in self.rows], "notes": self.notes}
 
     def to_json(self) -> str:
+        """:meth:`to_dict` as a JSON string (cells JSON cannot hold are written as their ``str``)."""
         return json.dumps(self.to_dict(), default=str)
 
     def to_csv(self) -> str:

@@ -135,6 +135,7 @@ class Solution:
 
     @property
     def is_optimal(self) -> bool:
+        """True when the status is OPTIMAL."""
         return self.status is Status.OPTIMAL
 
     @property
@@ -207,6 +208,7 @@ class Certificate:
 
     @property
     def gap(self) -> float:
+        """``ratio - 1``: the relative gap to the reference (0 when the value matches it)."""
         return self.ratio - 1.0
 
     def to_dict(self) -> dict[str, Any]:
@@ -321,18 +323,18 @@ def _from_jsonable(value: Any, tp: Any) -> Any:
     if isinstance(tp, type) and hasattr(tp, "from_dict") and isinstance(value, Mapping):
         return tp.from_dict(value)
     if origin in (tuple,):
-        args = typing.get_args(tp)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_from_jsonable(v, args[0]) for v in value)
-        if args:
-            return tuple(_from_jsonable(v, a) for v, a in zip(value, args, strict=False))
+        item_types = typing.get_args(tp)
+        if len(item_types) == 2 and item_types[1] is Ellipsis:
+            return tuple(_from_jsonable(v, item_types[0]) for v in value)
+        if item_types:
+            return tuple(_from_jsonable(v, a) for v, a in zip(value, item_types, strict=False))
         return tuple(value)
     if origin in (list,):
         (a,) = typing.get_args(tp) or (Any,)
         return [_from_jsonable(v, a) for v in value]
     if origin in (dict, Mapping) or tp is dict:
-        args = typing.get_args(tp)
-        kt, vt = args if args else (Any, Any)
+        key_value_types = typing.get_args(tp)
+        kt, vt = key_value_types if key_value_types else (Any, Any)
         out = {}
         for k, v in value.items():
             key = int(k) if kt is int else k

@@ -56,6 +56,7 @@ class CoefficientRange:
         return hi / lo if lo > 0 else float("inf")
 
     def to_dict(self) -> dict[str, Any]:
+        """The three ``[min, max]`` ranges as lists and the matrix :attr:`ratio`."""
         return {"matrix": list(self.matrix), "objective": list(self.objective), "rhs": list(self.rhs),
                 "ratio": self.ratio}
 
@@ -70,7 +71,9 @@ def _pyomo(model) -> CoefficientRange:
     import pyomo.environ as pyo
     from pyomo.repn.standard_repn import generate_standard_repn
 
-    mat, rhs, obj = [], [], []
+    mat: list[float] = []
+    rhs: list[float] = []
+    obj: list[float] = []
     for con in model.component_data_objects(pyo.Constraint, active=True):
         repn = generate_standard_repn(con.body, compute_values=True, quadratic=True)
         mat.extend(float(v) for v in repn.linear_coefs)

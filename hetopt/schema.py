@@ -1,12 +1,12 @@
-"""What an instance file holds, field by field: the docs' "write your own instance" pages and a
-JSON Schema per kind, both generated from the instance classes.
+"""What an instance file holds, field by field: the docs' "write your own instance" pages and a JSON Schema.
 
-Each instance class declares ``FIELDS``, a tuple of :class:`Field` (name, shape, type, unit, range,
-required, meaning).  :func:`json_schema` turns it into a JSON Schema (draft 2020-12) that editors
-can validate files with (``hetopt schema KIND``); :func:`field_table` is the Markdown table of the
-docs page.  The loader stays the authority (it also checks what a schema cannot say, such as
-shapes that must agree); the test suite checks that every instance the loader accepts validates
-against the schema and that the schema's required keys are the loader's.
+Both are generated per kind from the instance classes.  Each instance class declares ``FIELDS``,
+a tuple of :class:`Field` (name, shape, type, unit, range, required, meaning).
+:func:`json_schema` turns it into a JSON Schema (draft 2020-12) that editors can validate files
+with (``hetopt schema KIND``); :func:`field_table` is the Markdown table of the docs page.  The
+loader stays the authority (it also checks what a schema cannot say, such as shapes that must
+agree); the test suite checks that every instance the loader accepts validates against the
+schema and that the schema's required keys are the loader's.
 
 Examples
 --------

@@ -17,18 +17,20 @@ from __future__ import annotations
 
 import logging
 import math
-import numbers
 import os
 import sys
 import time
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .errors import InfeasibleError, SolverError, UnboundedError
+from .errors import ArgumentError, InfeasibleError, SolverError, UnboundedError
+from .inputs import check_gap, check_threads, check_time_limit
 from .result import OPTIMAL_RTOL, Solution, Status, relative_gap
 
-__all__ = ["solve_model", "new_highs", "check_time_limit", "solve_problem", "solve_milp", "solve_cpsat", "PYOMO_SOLVERS",
+__all__ = ["solve_model", "new_highs", "solve_lp_duals", "LPDualsOutcome", "solve_problem", "solve_milp", "solve_cpsat", "PYOMO_SOLVERS",
            "DEFAULT_MIP_GAP"]
 
 log = logging.getLogger(__name__)
@@ -56,7 +58,7 @@ DEFAULT_MIP_GAP = 1e-9
 _highs_scheduler_threads: list[int | None] = []
 
 
-def new_highs(threads: int | None = None, *, quiet: bool = True) -> Any:
+def new_highs(threads: int | None = None, *, quiet: bool = True, options: Mapping[str, Any] | None = None) -> Any:
     """A ``highspy.Highs`` object ready for a model, the one door to a raw HiGHS model.
 
     Parameters
@@ -67,6 +69,9 @@ def new_highs(threads: int | None = None, *, quiet: bool = True) -> Any:
     quiet : bool
         ``output_flag`` off (default), unless progress is logged (``hetopt -v``: the log goes to
         the ``hetopt.solver`` logger).
+    options : mapping, optional
+        Further HiGHS options (name -> value), set in order; an option HiGHS rejects is a
+        :class:`~hetopt.errors.ArgumentError`.
 
     Notes
     -----
@@ -84,7 +89,85 @@ def new_highs(threads: int | None = None, *, quiet: bool = True) -> Any:
             h.cbLogging.subscribe(lambda event: _log_line(event.data_out.log_msg))
         else:
             h.setOptionValue("output_flag", False)
+    for key, value in (options or {}).items():
+        if h.setOptionValue(key, value) == _highs_error():
+            raise ArgumentError(f"HiGHS rejected the option {key}={value!r}")
     return h
+
+
+def _highs_error() -> Any:
+    import highspy
+
+    return highspy.HighsStatus.kError
+
+
+@dataclass(frozen=True)
+class LPDualsOutcome:
+    """What :func:`solve_lp_duals` read back from HiGHS.
+
+    Attributes
+    ----------
+    status : str
+        HiGHS's model status as text ("Optimal", "Time limit reached", ...).
+    objective : float
+        HiGHS's objective value (of the minimization it solved).
+    row_dual : numpy.ndarray
+        Row duals in HiGHS's convention.
+    dual_valid : bool
+        Whether HiGHS reports the duals as valid.
+    """
+
+    status: str
+    objective: float
+    row_dual: np.ndarray
+    dual_valid: bool
+
+
+def solve_lp_duals(c: np.ndarray, A: Any, row_lower: np.ndarray, row_upper: np.ndarray, col_lower: np.ndarray,
+                   col_upper: np.ndarray, *, threads: int | None = None, time_limit: float | None = None,
+                   options: Mapping[str, Any] | None = None) -> LPDualsOutcome:
+    """Minimize ``c x`` s.t. ``row_lower <= A x <= row_upper``, ``col_lower <= x <= col_upper``; keep the row duals.
+
+    Parameters
+    ----------
+    c : numpy.ndarray, shape (n,)
+    A : scipy.sparse matrix in CSC form, shape (m, n)
+    row_lower, row_upper : numpy.ndarray, shape (m,)
+        Row bounds (``-inf`` / ``inf`` for none).
+    col_lower, col_upper : numpy.ndarray, shape (n,)
+    threads : int, optional
+    time_limit : float, optional
+        Seconds.
+    options : mapping, optional
+        Further HiGHS options (e.g. ``{"solver": "ipm", "run_crossover": "off"}``).
+
+    Returns
+    -------
+    LPDualsOutcome
+    """
+    import highspy
+
+    opts: dict[str, Any] = {}
+    limit = check_time_limit(time_limit)
+    if limit is not None:
+        opts["time_limit"] = limit
+    opts.update(options or {})
+    h = new_highs(threads, options=opts)
+    n, m = int(np.size(c)), int(A.shape[0])
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = n, m
+    lp.col_cost_, lp.col_lower_, lp.col_upper_ = c, col_lower, col_upper
+    lp.row_lower_, lp.row_upper_ = row_lower, row_upper
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = A.indptr, A.indices, A.data
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, m
+    if h.passModel(lp) == highspy.HighsStatus.kError:
+        raise SolverError("HiGHS rejected the LP")
+    h.run()
+    status = h.modelStatusToString(h.getModelStatus())
+    sol = h.getSolution()
+    return LPDualsOutcome(status, float(h.getInfo().objective_function_value), np.asarray(sol.row_dual, dtype=float),
+                          bool(sol.dual_valid))
 
 
 def _raw_highs() -> Any:
@@ -109,7 +192,9 @@ _highs_banner_done: list[bool] = []
 
 
 def _after_fork_in_child() -> None:
-    """A forked child inherits HiGHS's scheduler without its worker threads, and its first
+    """In a forked child, drop the HiGHS scheduler inherited from the parent so that the child starts its own.
+
+    A forked child inherits HiGHS's scheduler without its worker threads, and its first
     parallel solve waits for them forever (``hetopt validate`` in a process that had solved
     before hung).  The child drops that scheduler without waiting and starts its own.
     """
@@ -139,28 +224,10 @@ def _prepare_highs_threads(threads: int | None) -> None:
     _highs_scheduler_threads[:] = [threads]
 
 
-def check_time_limit(time_limit: Any, name: str = "time_limit") -> float | None:
-    """``time_limit`` as a float number of seconds (None: no limit).
-
-    Numpy scalars are accepted; booleans, NaN, zero and negative values are rejected with a
-    ``ValueError`` naming ``name``.
-    """
-    if time_limit is None:
-        return None
-    if isinstance(time_limit, (bool, np.bool_)) or not isinstance(time_limit, (numbers.Real, np.floating, np.integer)) \
-            or not float(time_limit) > 0:
-        raise ValueError(f"{name} is {time_limit!r}; expected a positive number of seconds or None")
-    return float(time_limit)
-
-
-def _check_common(time_limit: float | None, mip_gap: float | None, threads: int | None) -> None:
+def _check_common(time_limit: Any, mip_gap: Any, threads: Any) -> None:
     check_time_limit(time_limit)
-    if mip_gap is not None and (isinstance(mip_gap, (bool, np.bool_)) or not isinstance(mip_gap, numbers.Real)
-                                or not 0 <= mip_gap < 1):
-        raise ValueError(f"mip_gap is {mip_gap!r}; expected a relative gap in [0, 1) or None")
-    if threads is not None and (isinstance(threads, (bool, np.bool_)) or not isinstance(threads, (int, np.integer))
-                                or threads < 1):
-        raise ValueError(f"threads is {threads!r}; expected a positive integer or None")
+    check_gap(mip_gap, "mip_gap")
+    check_threads(threads)
 
 
 def _raise_for(status: Status, solver: str, message: str) -> None:
@@ -210,6 +277,8 @@ def _highs_warm_start(opt: Any, model: Any) -> str:
 
 
 def _classify_converged(objective: float | None, bound: float | None) -> Status:
+    if objective is None or bound is None:  # no gap to judge (relative_gap would be None)
+        return Status.FEASIBLE
     gap = relative_gap(objective, bound)
     if gap is not None and (gap <= OPTIMAL_RTOL or abs(objective - bound) <= 1e-9):
         return Status.OPTIMAL
@@ -228,6 +297,7 @@ def solve_model(
     raise_on_failure: bool = True,
     require_incumbent: bool = True,
     warm_start: bool = False,
+    duals: bool = False,
 ) -> Solution:
     """Solve a Pyomo model and load its solution into the model's variables.
 
@@ -259,6 +329,9 @@ def solve_model(
         partial solution of its discrete variables.  The solver checks the start itself, so
         an infeasible or partial start costs nothing but the try; ``message`` says whether
         the start was passed.
+    duals : bool
+        Load the constraints' duals into the suffix ``model.dual`` (created as an IMPORT
+        ``Suffix`` when absent); LPs with HiGHS only.
 
     Returns
     -------
@@ -275,7 +348,9 @@ def solve_model(
     from pyomo.contrib.solver.common.results import TerminationCondition as TC
 
     if solver not in PYOMO_SOLVERS:
-        raise ValueError(f"solver is {solver!r}; expected one of {sorted(PYOMO_SOLVERS)}")
+        raise ArgumentError(f"solver is {solver!r}; expected one of {sorted(PYOMO_SOLVERS)}")
+    if duals and solver != "highs":
+        raise ArgumentError("duals=True needs solver='highs' (the LP duals of HiGHS)")
     _check_common(time_limit, mip_gap, threads)
     objectives = list(model.component_data_objects(pyo.Objective, active=True))
     if len(objectives) != 1:
@@ -320,6 +395,8 @@ def solve_model(
         if has_sol:
             res.solution_loader.load_vars()
             objective = float(pyo.value(objectives[0].expr))
+            if duals:
+                _load_duals(model, res)
             incumbent = res.incumbent_objective
             if incumbent is not None and not math.isclose(incumbent, objective, rel_tol=1e-6, abs_tol=1e-6):
                 log.debug("incumbent %s differs from recomputed objective %s", incumbent, objective)
@@ -360,6 +437,16 @@ def solve_model(
         sense=sense,
         message=message,
     )
+
+
+def _load_duals(model: Any, res: Any) -> None:
+    """Copy the solver's constraint duals into ``model.dual``."""
+    import pyomo.environ as pyo
+
+    if not hasattr(model, "dual"):
+        model.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
+    for con, value in res.solution_loader.get_duals().items():
+        model.dual[con] = float(value)
 
 
 _CVXPY_OPTIONS = {

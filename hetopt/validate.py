@@ -45,6 +45,11 @@ def gap_certificate(value: float, reference: Solution | float, *, sense: str = "
     """
     if isinstance(reference, Solution):
         ref = reference.bound if reference.bound is not None else reference.objective
+        if ref is None:
+            from .errors import ArgumentError
+
+            raise ArgumentError(f"reference is a {reference.status.value} solution with neither a bound nor an "
+                                "objective: there is nothing to certify against")
         is_proven = reference.bound is not None
         info.setdefault("reference_status", reference.status.value)
     else:
@@ -72,11 +77,14 @@ def ratio_certificate(value: float, reference: float, limit: float, *, sense: st
 
 
 def instance_digest(inst: Any) -> str:
-    """A digest of an instance's data (its ``to_dict()``, keys sorted; names and descriptions
-    included): two seeds that drew the same digest drew the same instance.
+    """A digest of an instance's data: two seeds that drew the same digest drew the same instance.
+
+    The data is the instance's ``to_dict()``, keys sorted, names included; ``description`` and
+    ``source`` are left out (two instances that differ only in their prose are the same data).
     """
     import hashlib
 
+    data: dict[str, Any] | str
     if hasattr(inst, "to_dict"):
         data = {k: v for k, v in inst.to_dict().items() if k not in ("description", "source")}
     else:  # any other object a user's make_instance returns: its repr
@@ -189,10 +197,10 @@ def sweep(
         return _pack(out, seeds)
     if hasattr(executor, "gather") and hasattr(executor, "map") and not isinstance(executor, cf.Executor):
         futures = executor.map(_run_one, [make_instance] * len(seeds), [evaluate] * len(seeds), seeds, pure=False)
-        results = executor.gather(futures)
+        gathered = executor.gather(futures)
         for _ in seeds:
             bar.step()
-        return _pack(list(results), seeds)
+        return _pack(list(gathered), seeds)
     own = None
     if executor is None or isinstance(executor, int):
         n = min(len(seeds), executor or os.cpu_count() or 1)

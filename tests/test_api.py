@@ -93,7 +93,9 @@ def test_no_method_beats_the_certified_optimum(kind):
     opt = hetopt.solve(inst, exact[0])
     assert opt.status is Status.OPTIMAL
     sign = 1.0 if opt.sense == "min" else -1.0
-    for name in table:
+    same = [n for n, m in table.items() if m.objective == table[exact[0]].objective]
+    assert len(same) > 2, "the kind has heuristics of the exact method's objective to compare"
+    for name in same:
         sol = hetopt.solve(inst, name)
         assert sign * sol.objective >= sign * opt.objective - 1e-6 * max(1.0, abs(opt.objective)), name
 

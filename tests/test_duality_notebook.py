@@ -17,8 +17,8 @@ from hetopt.oasis import (
     OasisInstance,
     fig5_instance,
     fig5_setting,
-    online,
     price_bounds,
+    simulate,
 )
 from hetopt.oasis.online import arrival_order
 from hetopt.testing import check_notebook_figures, notebook_answer, notebook_errors, notebook_text, run_notebook
@@ -63,7 +63,7 @@ def test_answer_1_dual_optimum_by_linprog(nb):
 
 def test_answer_2_unused_gpu_slots(nb):
     C = fig5_instance(seed=1, n_servers=10, priority_range=(1.0, 10.0))
-    sol = online(C)
+    sol = simulate(C, "oasis")
     free = 0.0
     for t in range(C.horizon):
         for h in range(C.n_worker_servers):
@@ -78,7 +78,7 @@ def _price(log_L, log_U, used, cap):
 
 def test_answer_3_lemma2_failures_from_the_price_formula(nb):
     C = fig5_instance(seed=1, n_servers=10, priority_range=(1.0, 10.0))
-    sol = online(C)
+    sol = simulate(C, "oasis")
     b = price_bounds(C)
     alpha = max(1.0, float(np.max(b.log_U1 - b.log_L1)), float(np.max(b.log_U2 - b.log_L2)))
     g = np.zeros((C.horizon, C.n_worker_servers, C.n_resources))
@@ -115,7 +115,7 @@ def test_answer_3_lemma2_failures_from_the_price_formula(nb):
 
 def test_answer_4_violation_of_20_by_hand(nb):
     ip = OasisInstance.from_json(instance_path("oasis2018_theorem4_in_premise"))
-    sol = online(ip)
+    sol = simulate(ip, "oasis")
     b = price_bounds(ip)
     (_, s), = sol.schedules.items()
     cost = 0.0

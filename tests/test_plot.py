@@ -126,10 +126,10 @@ def test_gantt_docstring_example():
 
 @pytest.fixture(scope="module")
 def oasis_case():
-    from hetopt.oasis import fig5_setting, online
+    from hetopt.oasis import fig5_setting, simulate
 
     inst = fig5_setting(seed=0)
-    return inst, online(inst)
+    return inst, simulate(inst, "oasis")
 
 
 def test_oasis_gantt_bars_are_the_busy_slots(oasis_case):

@@ -92,3 +92,13 @@ def test_validate_tables_report_distinct_instances(paper):
 
     t = get_kind(paper).validate(n=2, seed=0)
     assert any("distinct instances among 2 seeds" in n for n in t.notes), t.notes
+
+
+def test_gap_certificate_refuses_a_reference_with_nothing_to_compare():
+    from hetopt.errors import ArgumentError
+    from hetopt.result import Solution, Status
+    from hetopt.validate import gap_certificate
+
+    empty = Solution(status=Status.TIME_LIMIT, objective=None, bound=None)
+    with pytest.raises(ArgumentError, match="nothing to certify against"):
+        gap_certificate(1.0, empty)

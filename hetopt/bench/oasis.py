@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import time
 
+from ..oasis.checker import check_schedule
 from ..oasis.colgen import lp_bound
-from ..oasis.figures import SCHEMES
 from ..oasis.generator import generate_instance
 from ..oasis.instance import OasisInstance
 from ..oasis.offline import solve_exact
 from ..oasis.oracle import best_schedule
+from ..oasis.policies import POLICIES
 from ..oasis.prices import Usage, price_bounds, prices_from_usage
-from ..oasis.schedule import check_schedule
+from ..oasis.simulator import simulate
 from ..report import Table
 from .scale import largest_certified
 
-__all__ = ["bench_instance", "colgen_scale", "offline_scale", "offline_seeds"]
+__all__ = ["bench", "bench_instance", "colgen_scale", "decision_time", "offline_scale", "offline_seeds"]
 
 
 def bench_instance(n_jobs: int, horizon: int = 10, servers: int = 40, *, seed: int = 0):
@@ -135,9 +136,9 @@ def bench(quick: bool = False) -> list[Table]:
     t = Table(f"Simulation of every scheme, {n} jobs, T = {T}, H = K = 50 (Fig. 3)",
               ["scheme", "total utility", "admitted/completed", "feasible", "seconds"])
     total = 0.0
-    for name, fn in SCHEMES.items():
+    for name in POLICIES:
         t0 = time.perf_counter()
-        s = fn(inst)
+        s = simulate(inst, name)
         el = time.perf_counter() - t0
         total += el
         t.add(name, s.total_utility, len(s.admitted), check_schedule(inst, s).ok, el)

@@ -43,6 +43,7 @@ class Attempt:
 
     @property
     def certified(self) -> bool:
+        """True when the engine proved an optimum within the limit (status OPTIMAL)."""
         return self.status == Status.OPTIMAL.value
 
 
@@ -93,9 +94,10 @@ def largest_certified(make_instance: Callable[[Any], Any], sizes: Sequence[Any],
     """
     insts = {}
     attempts: list[Attempt] = []
-    rows = []
+    rows: list[Sequence[Any]] = []
     for name, solve in engines.items():
-        cells, largest, failed_gap = [], None, None
+        cells: list[str | float] = []
+        largest, failed_gap = None, None
         stopped = False
         for size in sizes:
             if stopped:

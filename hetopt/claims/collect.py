@@ -17,6 +17,7 @@ def papers() -> list[str]:
 
 
 def modules(paper: str | None = None) -> list[tuple[str, Any]]:
+    """``(kind, claims package)`` pairs of ``paper`` (or of every paper), in ledger order."""
     known = papers()
     if paper is not None and paper not in known:
         raise HetoptError(f"paper is {paper!r}; expected one of {', '.join(known)}")

@@ -51,6 +51,7 @@ class Verdict(enum.Enum):
 
     @property
     def failing(self) -> bool:
+        """True for every verdict but REPRODUCED."""
         return self is not Verdict.REPRODUCED
 
 
@@ -213,6 +214,7 @@ class Claim:
         return f"hetopt claims --run --id {self.id}"
 
     def to_dict(self) -> dict[str, Any]:
+        """The claim's recorded fields and the commands that rerun it, as JSON-ready values."""
         return {"id": self.id, "paper": self.paper, "location": self.location, "statement": self.statement,
                 "paper_value": self.paper_value, "verdict": self.verdict.value, "diagnosis": self.diagnosis,
                 "evidence": [f"instances/{e}.json" for e in self.evidence], "command": self.command,
@@ -222,8 +224,9 @@ class Claim:
                 "flip_command": f"{self.command} --flip" if self.flip else None}
 
     def run(self, *, flip: bool = False) -> ClaimResult:
-        """Run the check (or, with ``flip``, the flip's experiment); an exception becomes an
-        UNEXPLAINED outcome with the error as detail.
+        """Run the check (or, with ``flip``, the flip's experiment) and return its result.
+
+        An exception raised by the check becomes an UNEXPLAINED outcome with the error as detail.
         """
         if flip and self.flip is None:
             raise ValueError(f"claim {self.id} has no flip")
@@ -261,6 +264,7 @@ class ClaimResult:
         return self.outcome.verdict is not self.expected_verdict
 
     def to_dict(self) -> dict[str, Any]:
+        """The claim's fields with the computed verdict, our value, detail and wall time, as JSON-ready values."""
         d = self.claim.to_dict()
         ours = self.outcome.ours
         if isinstance(ours, float) and not math.isfinite(ours):
@@ -272,9 +276,10 @@ class ClaimResult:
 
 @dataclass(frozen=True)
 class Conformance:
-    """A conformance check: hetopt against a fixed reference (a generator's constants, an identity,
-    a peer's code).  It passes or fails; it is not a claim of a paper, because nothing could move it
-    but a defect of ours, so it is reported and counted apart (``hetopt claims --conformance``).
+    """A conformance check: hetopt against a fixed reference (a generator's constants, an identity, a peer's code).
+
+    It passes or fails; it is not a claim of a paper, because nothing could move it but a defect
+    of ours, so it is reported and counted apart (``hetopt claims --conformance``).
 
     Attributes
     ----------
@@ -355,4 +360,5 @@ class Sweep:
     claims: tuple[str, ...] = field(default=())
 
     def run(self, quick: bool = False) -> Table:
+        """Run the experiment (a smaller grid with ``quick``) and return its table."""
         return self.func(quick=quick)

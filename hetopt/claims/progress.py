@@ -1,5 +1,7 @@
-"""Progress of a ledger run: each claim named before it starts, a live bar with elapsed time and ETA,
-and a line at least every :data:`HEARTBEAT` seconds while a long claim runs, so that nothing looks hung.
+"""Progress of a ledger run: claims named as they start, a live bar with elapsed time and ETA, a heartbeat.
+
+Each claim is named before it starts, and a line is written at least every :data:`HEARTBEAT`
+seconds while a long claim runs, so that nothing looks hung.
 
 The bar is tqdm's (a well-kept library; it draws only on a terminal and degrades to plain lines
 elsewhere); its total is the sum of the claims' recorded costs (:mod:`hetopt.claims.costs`), so the

@@ -29,11 +29,15 @@ Y. Bao, Y. Peng, C. Wu, Z. Li, INFOCOM 2018, Section III-C.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from scipy import sparse
 
+from ..errors import ArgumentError, SolverError
+from ..solvers import solve_lp_duals
+from .capacity import var_bounds
 from .instance import OasisInstance, check_size
 from .schedule import JobSchedule
 
@@ -67,11 +71,12 @@ class OfflineArrays:
     rows: dict[str, int]
     #: (family, first row, number of rows, tag) of the inequality rows; the capacity families
     #: (4)-(5) are tagged with the resource r, their rows ordered (server, slot).
-    blocks: list = None
+    blocks: list[tuple[str, int, int, Any]] = field(default_factory=list)
 
     @property
     def n_cols(self) -> int:
-        return self.c.size
+        """Number of columns (variables)."""
+        return int(self.c.size)
 
 
 class _Rows:
@@ -107,15 +112,9 @@ class _Rows:
         return M, np.concatenate(self.rhs)
 
 
-def _bounds(inst: OasisInstance) -> tuple[np.ndarray, np.ndarray]:
-    from .model import _var_bounds
-
-    return _var_bounds(inst)
-
-
 def per_slot_workers(inst: OasisInstance) -> np.ndarray:
     """M_i of (V1): the most workers job i can run in one slot of an empty cluster."""
-    ymax, zmax = _bounds(inst)
+    ymax, zmax = var_bounds(inst)
     ratio = inst.ps_bandwidth / inst.worker_bandwidth
     ps_cap = np.floor(ratio * zmax.sum(axis=1) * (1 + 1e-12) + 1e-9)
     return np.minimum.reduce([inst.chunks.astype(float), ymax.sum(axis=1).astype(float), ps_cap]).astype(np.int64)
@@ -125,58 +124,69 @@ def per_slot_workers(inst: OasisInstance) -> np.ndarray:
 CUTS = ("V1", "V2", "V3", "V4", "V5")
 
 
-def build_offline_arrays(inst: OasisInstance, *, tighten: bool | tuple[str, ...] = False) -> OfflineArrays:
-    """Problem (1)-(13) (and, with ``tighten``, the valid inequalities (V1)-(V5)) as arrays.
+@dataclass(frozen=True)
+class _Index:
+    """Column positions of (1)-(13): y, z, x and the ragged u, and the (job, slot) pairs t >= a_i."""
 
-    Row for row the model of :func:`~hetopt.oasis.model.build_offline`; (9)-(10) are upper
-    bounds 0 on y and z before the arrival slot instead of equality rows.  ``tighten`` is a
-    bool (all of (V1)-(V5) or none) or a tuple of names from ``CUTS``.
-    """
-    cuts = set(CUTS) if tighten is True else set() if tighten is False else set(tighten)
-    if cuts - set(CUTS):
-        raise ValueError(f"tighten names {sorted(cuts - set(CUTS))}; expected a bool or names from {CUTS}")
-    I, H, K, R, T = inst.n_jobs, inst.n_worker_servers, inst.n_ps_servers, inst.n_resources, inst.horizon
-    check_size(inst, I * (H + K) * T, "the offline MILP")
+    I: int
+    H: int
+    K: int
+    T: int
+    a: np.ndarray       # arrival slots (I,)
+    lens: np.ndarray    # T - a_i + 1 completion slots per job
+    x_off: int
+    u_off: np.ndarray   # first u column of each job
+    n: int              # number of columns
+    yid: np.ndarray     # (I, H, T) column of y_ih(t)
+    zid: np.ndarray     # (I, K, T) column of z_ik(t)
+    uid: np.ndarray     # (I, T) column of u_i(t), -1 before arrival
+    active: np.ndarray  # (I, T): t >= a_i
+    ju: np.ndarray      # JOB_SLOTS in (i, t) order: jobs
+    tu: np.ndarray      # ... and their 1-based slots
+
+
+def _index(inst: OasisInstance) -> _Index:
+    I, H, K, T = inst.n_jobs, inst.n_worker_servers, inst.n_ps_servers, inst.horizon
     a = inst.arrival.astype(np.int64)
-    ymax, zmax = _bounds(inst)
     ny, nz = I * H * T, I * K * T
-    y_off, z_off, x_off = 0, ny, ny + nz
+    x_off = ny + nz
     lens = T - a + 1
     u_off = x_off + I + np.concatenate(([0], np.cumsum(lens)[:-1]))
-    n = x_off + I + int(lens.sum())
-    yid = np.arange(ny).reshape(I, H, T)
-    zid = (z_off + np.arange(nz)).reshape(I, K, T)
-    slot = np.arange(1, T + 1)
-    # u index per job and slot (-1 before arrival)
     uid = np.full((I, T), -1, dtype=np.int64)
     for i in range(I):
         uid[i, a[i] - 1:] = u_off[i] + np.arange(lens[i])
-    active = slot[None, :] >= a[:, None]  # (I, T): t >= a_i
-    ju, tu = np.nonzero(active)  # JOB_SLOTS in (i, t) order
-    tu = tu + 1  # slots are 1-based
+    active = np.arange(1, T + 1)[None, :] >= a[:, None]
+    ju, tu = np.nonzero(active)
+    return _Index(I=I, H=H, K=K, T=T, a=a, lens=lens, x_off=x_off, u_off=u_off, n=x_off + I + int(lens.sum()),
+                  yid=np.arange(ny).reshape(I, H, T), zid=(ny + np.arange(nz)).reshape(I, K, T), uid=uid,
+                  active=active, ju=ju, tu=tu + 1)
 
-    c = np.zeros(n)
-    for i in range(I):
-        c[uid[i, a[i] - 1:]] = inst.utility_table(i)
-    lb = np.zeros(n)
-    ub = np.ones(n)
-    yub = np.where(active[:, None, :], ymax[:, :, None], 0).astype(float)
-    zub = np.where(active[:, None, :], zmax[:, :, None], 0).astype(float)
-    ub[yid.ravel()] = yub.ravel()
-    ub[zid.ravel()] = zub.ravel()
-    integ = np.ones(n, dtype=np.int64)
+
+def _columns(inst: OasisInstance, ix: _Index, ymax: np.ndarray, zmax: np.ndarray, Mi: np.ndarray, Wc: np.ndarray,
+             cuts: set[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Objective (1) on u, bounds ((9)-(10) and the per-server counts on y, z; (V4) on u) and integrality."""
+    c = np.zeros(ix.n)
+    for i in range(ix.I):
+        c[ix.uid[i, ix.a[i] - 1:]] = inst.utility_table(i)
+    lb = np.zeros(ix.n)
+    ub = np.ones(ix.n)
+    ub[ix.yid.ravel()] = np.where(ix.active[:, None, :], ymax[:, :, None], 0).astype(float).ravel()
+    ub[ix.zid.ravel()] = np.where(ix.active[:, None, :], zmax[:, :, None], 0).astype(float).ravel()
+    if "V4" in cuts:
+        first = ix.a + np.ceil(Wc / np.maximum(Mi, 1)).astype(np.int64) - 1
+        for i in range(ix.I):
+            k = min(max(int(first[i]) - int(ix.a[i]), 0), int(ix.lens[i]))
+            ub[ix.u_off[i]:ix.u_off[i] + k] = 0.0
+    return c, lb, ub, np.ones(ix.n, dtype=np.int64)
+
+
+def _model_rows(inst: OasisInstance, ix: _Index, ubr: _Rows, eqr: _Rows, Mi: np.ndarray) -> None:
+    """Rows (2)-(8c), in that order (``Mi`` is N_i, or M_i of (V1), in (8b))."""
+    I, H, K, T, R = ix.I, ix.H, ix.K, ix.T, inst.n_resources
+    yid, zid, uid, ju, tu, x_off = ix.yid, ix.zid, ix.uid, ix.ju, ix.tu, ix.x_off
+    ny, nz = I * H * T, I * K * T
     W = inst.workload.astype(float)
     N = inst.chunks.astype(float)
-    Mi = per_slot_workers(inst).astype(float) if "V1" in cuts else N
-    Wc = np.ceil(W - WORK_SLACK)
-    if "V4" in cuts:
-        first = a + np.ceil(Wc / np.maximum(Mi, 1)).astype(np.int64) - 1
-        for i in range(I):
-            k = min(max(int(first[i]) - int(a[i]), 0), int(lens[i]))
-            ub[u_off[i]:u_off[i] + k] = 0.0
-
-    ubr, eqr = _Rows(), _Rows()
-    hh = np.arange(H)
     # (2) W_i x_i - sum_{h,t} y <= 0
     rows = np.repeat(np.arange(I), H * T)
     ubr.add("work_done", np.concatenate([rows, np.arange(I)]), np.concatenate([yid.ravel(), x_off + np.arange(I)]),
@@ -184,7 +194,7 @@ def build_offline_arrays(inst: OasisInstance, *, tighten: bool | tuple[str, ...]
     # (3) sum_h y_iht - N_i x_i <= 0 over JOB_SLOTS
     J = ju.size
     r_y = np.repeat(np.arange(J), H)
-    c_y = yid[ju[:, None], hh[None, :], tu[:, None] - 1].ravel()
+    c_y = yid[ju[:, None], np.arange(H)[None, :], tu[:, None] - 1].ravel()
     ubr.add("max_workers", np.concatenate([r_y, np.arange(J)]), np.concatenate([c_y, x_off + ju]),
             np.concatenate([np.ones(J * H), -N[ju]]), np.zeros(J))
     # (4), (5) capacity rows over (server, r, t) with at least one user
@@ -212,17 +222,21 @@ def build_offline_arrays(inst: OasisInstance, *, tighten: bool | tuple[str, ...]
     eqr.add("completion_once", np.concatenate([ju, np.arange(I)]), np.concatenate([uid[ju, tu - 1], x_off + np.arange(I)]),
             np.concatenate([np.ones(J), -np.ones(I)]), np.zeros(I))
     # (8b) sum_h y_iht - M_i sum_{s >= t} u_is <= 0 over JOB_SLOTS
-    us_r, us_c = [], []
-    for j in range(J):
-        i, t = ju[j], tu[j]
-        us_c.append(uid[i, t - 1:])
-        us_r.append(np.full(T - t + 1, j))
-    us_r, us_c = np.concatenate(us_r), np.concatenate(us_c)
+    us_rows = [np.full(T - tu[j] + 1, j) for j in range(J)]
+    us_cols = [uid[ju[j], tu[j] - 1:] for j in range(J)]
+    us_r, us_c = np.concatenate(us_rows), np.concatenate(us_cols)
     ubr.add("no_work_after_completion", np.concatenate([r_y, us_r]), np.concatenate([c_y, us_c]),
             np.concatenate([np.ones(J * H), -Mi[ju[us_r]]]), np.zeros(J))
     # (8c) u_it - sum_h y_iht <= 0
     ubr.add("work_at_completion", np.concatenate([r_y, np.arange(J)]), np.concatenate([c_y, uid[ju, tu - 1]]),
             np.concatenate([-np.ones(J * H), np.ones(J)]), np.zeros(J))
+
+
+def _cut_rows(inst: OasisInstance, ix: _Index, ubr: _Rows, cuts: set[str], ymax: np.ndarray, Wc: np.ndarray) -> None:
+    """Rows of the valid inequalities (V2), (V3), (V5) named in ``cuts``, in that order."""
+    I, H, T = ix.I, ix.H, ix.T
+    yid, zid, uid, ju, tu = ix.yid, ix.zid, ix.uid, ix.ju, ix.tu
+    J = ju.size
     if "V2" in cuts:
         # (V2) y_iht - ymax_ih sum_{s >= t} u_is <= 0 for ymax_ih > 0
         jj, hsel = np.nonzero(ymax[ju] > 0)
@@ -240,7 +254,7 @@ def build_offline_arrays(inst: OasisInstance, *, tighten: bool | tuple[str, ...]
         rr, cc, vv = [], [], []
         for j in range(J):
             i, s = ju[j], tu[j]
-            ts = np.arange(a[i], s + 1)
+            ts = np.arange(ix.a[i], s + 1)
             rr += [np.full(H * ts.size, j), np.full(ts.size, j)]
             cc += [yid[i][:, ts - 1].ravel(), uid[i, ts - 1]]
             vv += [-np.ones(H * ts.size), np.full(ts.size, Wc[i])]
@@ -253,18 +267,53 @@ def build_offline_arrays(inst: OasisInstance, *, tighten: bool | tuple[str, ...]
             pairs = []
             for g in np.unique(inv):
                 members = np.nonzero(inv == g)[0]
-                pairs += list(zip(members[:-1], members[1:]))
-            for p, (h1, h2) in enumerate(pairs):
+                pairs += list(zip(members[:-1], members[1:], strict=True))
+            for h1, h2 in pairs:
                 cols = np.concatenate([ids[:, h2, :].ravel(), ids[:, h1, :].ravel()])
                 vals = np.concatenate([np.ones(I * T), -np.ones(I * T)])
                 ubr.add(name, np.zeros(cols.size, dtype=np.int64), cols, vals, np.zeros(1))
+
+
+def build_offline_arrays(inst: OasisInstance, *, tighten: bool | tuple[str, ...] = False) -> OfflineArrays:
+    """Problem (1)-(13) (and, with ``tighten``, the valid inequalities (V1)-(V5)) as arrays.
+
+    Row for row the model of :func:`~hetopt.oasis.model.build_offline`; (9)-(10) are upper
+    bounds 0 on y and z before the arrival slot instead of equality rows.
+
+    Parameters
+    ----------
+    inst : OasisInstance
+    tighten : bool or tuple of str
+        All of (V1)-(V5) (True), none (False) or the names from ``CUTS`` given.
+
+    Returns
+    -------
+    OfflineArrays
+    """
+    cuts = set(CUTS) if tighten is True else set() if tighten is False else set(tighten)
+    if cuts - set(CUTS):
+        raise ArgumentError(f"tighten names {sorted(cuts - set(CUTS))}; expected a bool or names from {CUTS}")
+    I, H, K, T = inst.n_jobs, inst.n_worker_servers, inst.n_ps_servers, inst.horizon
+    check_size(inst, I * (H + K) * T, "the offline MILP")
+    ymax, zmax = var_bounds(inst)
+    ix = _index(inst)
+    N = inst.chunks.astype(float)
+    Mi = per_slot_workers(inst).astype(float) if "V1" in cuts else N
+    Wc = np.ceil(inst.workload.astype(float) - WORK_SLACK)
+    c, lb, ub, integ = _columns(inst, ix, ymax, zmax, Mi, Wc, cuts)
+    ubr, eqr = _Rows(), _Rows()
+    _model_rows(inst, ix, ubr, eqr, Mi)
+    _cut_rows(inst, ix, ubr, cuts, ymax, Wc)
+    n = ix.n
     A_ub, b_ub = ubr.matrix(n)
     A_eq, b_eq = eqr.matrix(n)
     counts = dict(ubr.counts)
     counts.update(eqr.counts)
     return OfflineArrays(c=c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, lb=lb, ub=ub, integrality=integ,
-                         shape=(I, H, K, T), y_off=y_off, z_off=z_off, x_off=x_off, u_off=u_off, rows=counts,
+                         shape=(I, H, K, T), y_off=0, z_off=I * H * T, x_off=ix.x_off, u_off=ix.u_off, rows=counts,
                          blocks=list(ubr.blocks))
+
+
 
 
 def schedules_from_x(inst: OasisInstance, arr: OfflineArrays, x: np.ndarray) -> dict[int, JobSchedule]:
@@ -297,10 +346,11 @@ def x_from_schedules(inst: OasisInstance, arr: OfflineArrays, schedules) -> np.n
 IPM_COLUMNS = 100_000
 
 
-def compact_lp_duals(inst: OasisInstance, *, threads: int = 1,
+def compact_lp_duals(inst: OasisInstance, *, threads: int | None = 1,
                      time_limit: float | None = None) -> tuple[float, np.ndarray, np.ndarray]:
-    """The LP relaxation of (1)-(13) (no extra inequalities): its value and the duals of the
-    capacity rows (4)-(5) as prices ``p`` (T, H, R), ``q`` (T, K, R) >= 0.
+    """The LP relaxation of (1)-(13) (no extra inequalities): its value and the capacity duals.
+
+    The duals of the capacity rows (4)-(5) are returned as prices ``p`` (T, H, R), ``q`` (T, K, R) >= 0.
 
     When ``time_limit`` stops HiGHS first, the value is ``inf`` (no bound) and the prices are
     HiGHS's current row duals clipped at 0 (any prices >= 0 still give a valid Lagrangian bound
@@ -308,49 +358,26 @@ def compact_lp_duals(inst: OasisInstance, *, threads: int = 1,
     solved by interior point without crossover (HiGHS reports Optimal within its tolerances;
     simplex took minutes longer at 300 jobs).
     """
-    import highspy
-
-    from ..errors import SolverError
-    from ..solvers import _prepare_highs_threads, new_highs
-
     arr = build_offline_arrays(inst, tighten=False)
     I, H, K, T = arr.shape
     R = inst.n_resources
     A = sparse.vstack([arr.A_ub, arr.A_eq], format="csc")
-    inf = highspy.kHighsInf
-    lo = np.concatenate([np.full(arr.b_ub.size, -inf), arr.b_eq])
+    lo = np.concatenate([np.full(arr.b_ub.size, -np.inf), arr.b_eq])
     hi = np.concatenate([arr.b_ub, arr.b_eq])
-    _prepare_highs_threads(threads)
-    h = new_highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("threads", threads)
-    if time_limit is not None:
-        h.setOptionValue("time_limit", float(time_limit))
-    if arr.n_cols > IPM_COLUMNS:
-        h.setOptionValue("solver", "ipm")
-        h.setOptionValue("run_crossover", "off")
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = arr.n_cols, A.shape[0]
-    lp.col_cost_, lp.col_lower_, lp.col_upper_ = -arr.c, arr.lb, arr.ub  # minimize -utility
-    lp.row_lower_, lp.row_upper_ = lo, hi
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = A.indptr, A.indices, A.data
-    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = arr.n_cols, A.shape[0]
-    h.passModel(lp)
-    h.run()
-    status = h.modelStatusToString(h.getModelStatus())
+    ipm = {"solver": "ipm", "run_crossover": "off"} if arr.n_cols > IPM_COLUMNS else {}
+    out = solve_lp_duals(-arr.c, A, lo, hi, arr.lb, arr.ub, threads=threads, time_limit=time_limit,
+                         options=ipm)  # minimize -utility
     p = np.zeros((T, H, R))
     q = np.zeros((T, K, R))
-    if status != "Optimal":
-        if time_limit is None or "limit" not in status.lower():
-            raise SolverError(f"compact LP: HiGHS status {status}")
-        sol = h.getSolution()
-        if not sol.dual_valid:
+    if out.status != "Optimal":
+        if time_limit is None or "limit" not in out.status.lower():
+            raise SolverError(f"compact LP: HiGHS status {out.status}")
+        if not out.dual_valid:
             return float("inf"), p, q
         value = float("inf")
     else:
-        value = -float(h.getInfo().objective_function_value)
-    dual = np.maximum(-np.asarray(h.getSolution().row_dual, dtype=float), 0.0)
+        value = -out.objective
+    dual = np.maximum(-out.row_dual, 0.0)
     for name, start, n, tag in arr.blocks:
         if name == "worker_capacity":
             p[:, :, tag] = dual[start:start + n].reshape(H, T).T

@@ -11,23 +11,29 @@
   2017); see :class:`DormPolicy`.
 
 Placement is round-robin over servers (Section V-A, "(i)-(iii)"); the PS count of a job is
-always the smallest satisfying (6)-(7), ceil(w b_i / B_i).  Every baseline returns an
+always the smallest satisfying (6)-(7), ceil(w b_i / B_i).  Each baseline is a policy of the
+slotted simulator, built for one instance (``FIFOPolicy(inst, ...)``) and registered by name in
+:data:`~hetopt.oasis.policies.POLICIES`: ``simulate(inst, "fifo")`` returns an
 :class:`~hetopt.oasis.schedule.OasisSolution` checked by the same checker as OASiS.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
+from scipy import sparse
 
+from ..errors import ArgumentError
+from ..inputs import check_positive, check_seed, check_size
 from ..solvers import solve_milp
+from .cluster import Cluster, ps_needed
 from .generator import fixed_counts
 from .instance import OasisInstance
-from .schedule import OasisSolution
-from .simulator import Cluster, ps_needed, simulate
 
 #: Relative MIP gap of Dorm's per-event MILP (a heuristic baseline; no optimality claimed).
 DORM_MIP_GAP = 1e-2
@@ -37,17 +43,21 @@ DORM_MAX_NODES = 50
 #: Objective weight of a job's fairness slack in Dorm's MILP.
 DORM_SLACK_PENALTY = 10.0
 
-__all__ = ["fifo", "drf", "rrh", "dorm", "FIFOPolicy", "DRFPolicy", "RRHPolicy", "DormPolicy", "DormData", "dorm_data",
-           "build_dorm_model", "dorm_arrays", "DORM_MIP_GAP", "DORM_MAX_NODES"]
+__all__ = ["FIFOPolicy", "DRFPolicy", "RRHPolicy", "DormPolicy", "DormData", "dorm_data", "build_dorm_model",
+           "dorm_arrays", "DORM_MIP_GAP", "DORM_MAX_NODES"]
 
 
-def _counts(inst: OasisInstance, workers, seed) -> np.ndarray:
+def _counts(inst: OasisInstance, workers: int | Sequence[int] | np.ndarray | None, seed: Any) -> np.ndarray:
+    """Fixed worker counts: ``workers`` (one for all jobs or one per job) capped at N_i, or seeded draws."""
     if workers is None:
-        return fixed_counts(inst, seed=seed)
-    w = np.broadcast_to(np.asarray(workers), (inst.n_jobs,)).astype(np.int64)
-    if np.any(w < 1):
-        raise ValueError(f"workers is {workers!r}; fixed worker counts must be >= 1")
-    return np.minimum(w, inst.chunks)
+        return fixed_counts(inst, seed=check_seed(seed))
+    try:
+        w = np.broadcast_to(np.asarray(workers), (inst.n_jobs,))
+    except ValueError:
+        raise ArgumentError(f"workers is {workers!r}; expected one count or {inst.n_jobs} counts (one per job)") from None
+    if w.dtype.kind not in "iu" or np.any(w < 1):
+        raise ArgumentError(f"workers is {workers!r}; fixed worker counts must be integers >= 1")
+    return np.minimum(w.astype(np.int64), inst.chunks)
 
 
 def _dominant_unit(inst: OasisInstance, job: int) -> float:
@@ -59,15 +69,30 @@ def _dominant_unit(inst: OasisInstance, job: int) -> float:
     return float(share.max())
 
 
-@dataclass
 class FIFOPolicy:
-    """Start queued jobs strictly in arrival order, each with its fixed worker count."""
+    """FIFO: start queued jobs strictly in arrival order, each with its fixed worker count.
 
-    workers: np.ndarray
-    name: str = "fifo"
-    queue: list[int] = field(default_factory=list)
+    Parameters
+    ----------
+    inst : OasisInstance
+        The instance the policy runs on.
+    workers : int or sequence of int, optional
+        Fixed worker count (one for every job, or one per job), capped at N_i; default: drawn
+        uniformly in [1, 30] per job with ``seed`` (:func:`~hetopt.oasis.generator.fixed_counts`).
+    seed : int, numpy Generator or None
+        Seed of the drawn counts.
+    """
+
+    name = "fifo"
+
+    def __init__(self, inst: OasisInstance, workers: int | Sequence[int] | np.ndarray | None = None, *,
+                 seed: Any = 0) -> None:
+        self.inst = inst
+        self.workers = _counts(inst, workers, seed)
+        self.queue: list[int] = []
 
     def __call__(self, cl: Cluster, t: int, arrived: list[int], completed: list[int]) -> None:
+        """Queue the arrivals, then start queued jobs from the head while their fixed allocation fits."""
         self.queue.extend(arrived)
         while self.queue:
             head = self.queue[0]
@@ -76,21 +101,22 @@ class FIFOPolicy:
             self.queue.pop(0)
 
 
-def fifo(inst: OasisInstance, workers: int | np.ndarray | None = None, *, seed: int = 0) -> OasisSolution:
-    """FIFO with fixed worker counts (default: uniform in [1, 30] per job, seeded, capped at N_i)."""
-    from ..inputs import check_instance
-
-    check_instance(inst, OasisInstance, "inst")
-    return simulate(inst, FIFOPolicy(_counts(inst, workers, seed)))
-
-
-@dataclass
 class DRFPolicy:
-    """Progressive filling of dominant shares over all active jobs, recomputed on events."""
+    """Dominant resource fairness: progressive filling of dominant shares over all active jobs, recomputed on events.
 
-    name: str = "drf"
+    Parameters
+    ----------
+    inst : OasisInstance
+        The instance the policy runs on.
+    """
+
+    name = "drf"
+
+    def __init__(self, inst: OasisInstance) -> None:
+        self.inst = inst
 
     def __call__(self, cl: Cluster, t: int, arrived: list[int], completed: list[int]) -> None:
+        """Release every active job and hand out workers (with their PSs) one at a time to the smallest dominant share."""
         inst = cl.inst
         active = cl.active()
         for i in active:
@@ -127,15 +153,6 @@ class DRFPolicy:
                 cl.workers[i], cl.ps[i] = y[i], z[i]
 
 
-def drf(inst: OasisInstance) -> OasisSolution:
-    """Dominant resource fairness, recomputed on arrivals and completions; all jobs admitted."""
-    from ..inputs import check_instance
-
-    check_instance(inst, OasisInstance, "inst")
-    return simulate(inst, DRFPolicy())
-
-
-@dataclass
 class RRHPolicy:
     """Risk-reward heuristic with fixed worker counts (our reading of [38] for this setting).
 
@@ -148,12 +165,30 @@ class RRHPolicy:
     (sh_j rem_j) (net reward per unit of resource-time); a running job with v_j - cost_j <= 0
     is paused (its servers freed), the others keep running with the same servers; waiting
     jobs with a positive net reward start in rank order if their fixed allocation fits.
+
+    Parameters
+    ----------
+    inst : OasisInstance
+        The instance the policy runs on.
+    workers : int or sequence of int, optional
+        Fixed worker counts, as for :class:`FIFOPolicy` (default: the same seeded draws).
+    threshold : float
+        Admission threshold on the net reward v_j - cost_j (finite).
+    seed : int, numpy Generator or None
+        Seed of the drawn counts.
     """
 
-    workers: np.ndarray
-    threshold: float = 0.0
-    name: str = "rrh"
-    admitted: list[int] = field(default_factory=list)
+    name = "rrh"
+
+    def __init__(self, inst: OasisInstance, workers: int | Sequence[int] | np.ndarray | None = None, *,
+                 threshold: float = 0.0, seed: Any = 0) -> None:
+        self.inst = inst
+        self.workers = _counts(inst, workers, seed)
+        if isinstance(threshold, (bool, np.bool_)) or not isinstance(threshold, (int, float, np.integer, np.floating)) \
+                or not math.isfinite(float(threshold)):
+            raise ArgumentError(f"threshold is {threshold!r}; expected a finite number")
+        self.threshold = float(threshold)
+        self.admitted: list[int] = []
 
     def _scores(self, cl: Cluster, t: int, jobs: list[int]) -> dict[int, tuple[float, float]]:
         inst = cl.inst
@@ -172,6 +207,7 @@ class RRHPolicy:
         return out
 
     def __call__(self, cl: Cluster, t: int, arrived: list[int], completed: list[int]) -> None:
+        """Admit arrivals with a net reward above the threshold, pause running jobs whose net reward is <= 0, start the best-ranked waiting jobs."""
         live = [j for j in self.admitted if j not in cl.done]
         for i in arrived:
             sc = self._scores(cl, t, live + [i])
@@ -189,18 +225,11 @@ class RRHPolicy:
                 cl.try_place(j, int(self.workers[j]))
 
 
-def rrh(inst: OasisInstance, workers: int | np.ndarray | None = None, *, threshold: float = 0.0, seed: int = 0) -> OasisSolution:
-    """Risk-reward heuristic (see :class:`RRHPolicy`) with fixed worker counts (default as FIFO)."""
-    from ..inputs import check_instance
-
-    check_instance(inst, OasisInstance, "inst")
-    return simulate(inst, RRHPolicy(_counts(inst, workers, seed), threshold))
-
-
 @dataclass(frozen=True)
 class DormData:
-    """The data of one Dorm MILP: active jobs ``J``, their previous worker counts, and the
-    coefficients shared by :func:`build_dorm_model` (Pyomo) and :func:`dorm_arrays` (numpy).
+    """The data of one Dorm MILP: active jobs ``J``, their previous worker counts, and the coefficients.
+
+    The coefficients are shared by :func:`build_dorm_model` (Pyomo) and :func:`dorm_arrays` (numpy).
     """
 
     J: tuple[int, ...]
@@ -221,8 +250,23 @@ class DormData:
 
 
 def dorm_data(inst: OasisInstance, J, prev, *, theta: float = 0.2, max_adjust: int | None = None) -> DormData:
-    """Coefficients of Dorm's MILP for active jobs ``J`` with previous worker counts ``prev``
-    (a sequence aligned with ``J`` or a mapping job -> count).
+    """Coefficients of Dorm's MILP for active jobs ``J`` with previous worker counts ``prev``.
+
+    Parameters
+    ----------
+    inst : OasisInstance
+    J : sequence of int
+        The active jobs.
+    prev : sequence of int or mapping int -> int
+        Previous worker counts, aligned with ``J`` or by job.
+    theta : float
+        Fairness slack.
+    max_adjust : int, optional
+        How many running jobs may be resized (default half of them, rounded up).
+
+    Returns
+    -------
+    DormData
     """
     J = tuple(int(j) for j in J)
     idx = np.asarray(J, dtype=np.int64)
@@ -280,13 +324,22 @@ def build_dorm_model(d: DormData) -> pyo.ConcreteModel:
     return m
 
 
-def dorm_arrays(d: DormData) -> dict:
-    """Dorm's per-event MILP as arrays for :func:`hetopt.solvers.solve_milp` (same model as
-    :func:`build_dorm_model`).  Columns: W (0..n-1), Z (n..2n-1), slack (2n..3n-1), chg (3n..4n-1);
-    rows: cap_w (R), cap_p (R), bw, cnt, fair, adj_up, adj_dn (n each), adj (1, if any job runs).
-    """
-    from scipy import sparse
+def dorm_arrays(d: DormData) -> dict[str, Any]:
+    """Dorm's per-event MILP as arrays for :func:`hetopt.solvers.solve_milp` (same model as :func:`build_dorm_model`).
 
+    Columns: W (0..n-1), Z (n..2n-1), slack (2n..3n-1), chg (3n..4n-1); rows: cap_w (R),
+    cap_p (R), bw, cnt, fair, adj_up, adj_dn (n each), adj (1, if any job runs).
+
+    Parameters
+    ----------
+    d : DormData
+
+    Returns
+    -------
+    dict
+        Keyword arguments of :func:`~hetopt.solvers.solve_milp`: ``c``, ``sense``, ``A_ub``,
+        ``b_ub``, ``lb``, ``ub``, ``integrality``.
+    """
     n, R = len(d.J), d.cw.size
     eye = sparse.identity(n, format="csr")
     zero = sparse.csr_matrix((n, n))
@@ -313,7 +366,6 @@ def dorm_arrays(d: DormData) -> dict:
     return dict(c=c, sense="max", A_ub=A, b_ub=np.concatenate(b), lb=lb, ub=ub, integrality=integrality)
 
 
-@dataclass
 class DormPolicy:
     """Dorm-style MILP re-solved on every arrival and completion (our reading of [18]).
 
@@ -330,14 +382,35 @@ class DormPolicy:
     :func:`build_dorm_model`) is solved by :func:`hetopt.solvers.solve_milp` with relative
     gap ``DORM_MIP_GAP`` and at most ``DORM_MAX_NODES`` branch-and-bound nodes; when no
     incumbent is found the current allocations are kept.
+
+    Parameters
+    ----------
+    inst : OasisInstance
+        The instance the policy runs on.
+    theta : float
+        Fairness slack in [0, 1).
+    max_adjust : int, optional
+        How many running jobs may change their worker count per event (default: half of them,
+        rounded up).
+
+    Attributes
+    ----------
+    solves : int
+        MILPs solved so far.
     """
 
-    theta: float = 0.2
-    max_adjust: int | None = None
-    name: str = "dorm"
-    solves: int = 0
+    name = "dorm"
+
+    def __init__(self, inst: OasisInstance, *, theta: float = 0.2, max_adjust: int | None = None) -> None:
+        self.inst = inst
+        self.theta = check_positive(theta, "theta", allow_zero=True)
+        if self.theta >= 1:
+            raise ArgumentError(f"theta is {theta!r}; expected a fairness slack in [0, 1)")
+        self.max_adjust = None if max_adjust is None else check_size(max_adjust, "max_adjust", minimum=0)
+        self.solves = 0
 
     def __call__(self, cl: Cluster, t: int, arrived: list[int], completed: list[int]) -> None:
+        """Solve Dorm's MILP over the active jobs and place the new worker counts round-robin."""
         J = cl.active()
         if not J:
             return
@@ -355,11 +428,3 @@ class DormPolicy:
                 cl.release(j)
         for j in sorted((j for j in J if j not in keep and want[j] > 0), key=lambda j: (-want[j], j)):
             cl.try_place(j, want[j], partial=True)
-
-
-def dorm(inst: OasisInstance, *, theta: float = 0.2, max_adjust: int | None = None) -> OasisSolution:
-    """Dorm (see :class:`DormPolicy`): MILP utilization maximization re-solved on events."""
-    from ..inputs import check_instance
-
-    check_instance(inst, OasisInstance, "inst")
-    return simulate(inst, DormPolicy(theta, max_adjust))

@@ -22,14 +22,17 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 import numpy as np
 import pyomo.environ as pyo
 
+from ..errors import SolverError
+from ..inputs import check_choice, takes_instance
 from ..result import Solution, Status, relative_gap
-from ..solvers import solve_model
+from ..solvers import solve_milp, solve_model
+from .arrays import build_offline_arrays
+from .bound import PRICING_TOL, LPBound
+from .colgen_arrays import lp_bound_arrays
 from .instance import OasisInstance
 from .model import build_dual, build_offline
 from .oracle import best_schedule_ilp, schedules_by_end
@@ -39,29 +42,6 @@ from .schedule import JobSchedule
 __all__ = ["LPBound", "lp_bound", "compact_lp_bound"]
 
 log = logging.getLogger(__name__)
-#: A column enters when its reduced payoff exceeds mu_i by more than this.
-PRICING_TOL = 1e-7
-
-
-@dataclass(frozen=True, kw_only=True)
-class LPBound(Solution):
-    """Result of :func:`lp_bound`: ``bound`` is a certified upper bound on the offline optimum.
-
-    ``objective`` is the restricted master's LP value (equal to ``bound`` up to the pricing
-    tolerance when column generation converged), ``columns`` the generated schedules.
-    """
-
-    lp_value: float = 0.0
-    iterations: int = 0
-    converged: bool = False
-    columns: Mapping[int, list[JobSchedule]] = field(default_factory=dict)
-    colgen_bound: float = float("inf")
-    compact_bound: float = float("inf")
-    #: (round, master LP value, Lagrangian bound at the priced point, smoothing weight (-1: a subgradient
-    #: point that improved the bound), columns added)
-    history: list = field(default_factory=list)
-
-
 def _dense_prices(inst: OasisInstance, m: pyo.ConcreteModel) -> Prices:
     pr = Prices.zeros(inst)
     for (t, h, r) in m.WROWS:
@@ -75,30 +55,43 @@ def _same(a: JobSchedule, b: JobSchedule) -> bool:
     return np.array_equal(a.workers, b.workers) and np.array_equal(a.ps, b.ps)
 
 
-def compact_lp_bound(inst: OasisInstance, *, threads: int = 1, engine: str = "arrays") -> float:
+@takes_instance(OasisInstance)
+def compact_lp_bound(inst: OasisInstance, *, threads: int | None = 1, engine: str = "arrays") -> float:
     """Optimum of the LP relaxation of the compact MILP (1)-(13): an upper bound on OPT.
 
-    ``engine="arrays"`` builds the rows with numpy (:mod:`hetopt.oasis.arrays`, without the
-    optional valid inequalities, so the same LP), ``"pyomo"`` from
-    :func:`~hetopt.oasis.model.build_offline`.
+    Parameters
+    ----------
+    inst : OasisInstance
+    threads : int, optional
+    engine : {"arrays", "pyomo"}
+        ``"arrays"`` builds the rows with numpy (:mod:`hetopt.oasis.arrays`, without the optional
+        valid inequalities, so the same LP), ``"pyomo"`` from :func:`~hetopt.oasis.model.build_offline`.
+
+    Returns
+    -------
+    float
     """
+    check_choice(engine, "engine", ("arrays", "pyomo"))
     if engine == "pyomo":
         m = build_offline(inst)
         pyo.TransformationFactory("core.relax_integer_vars").apply_to(m)
-        return float(solve_model(m, "highs", threads=threads).objective)
-    if engine != "arrays":
-        raise ValueError(f"engine is {engine!r}; expected 'arrays' or 'pyomo'")
-    from ..solvers import solve_milp
-    from .arrays import build_offline_arrays
-
+        return _value(solve_model(m, "highs", threads=threads), "compact LP (pyomo)")
     arr = build_offline_arrays(inst, tighten=False)
     sol, _ = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
                         ub=arr.ub, threads=threads)
+    return _value(sol, "compact LP (arrays)")
+
+
+def _value(sol: Solution, what: str) -> float:
+    """The objective of a solve that raised on failure (an LP optimum always has one)."""
+    if sol.objective is None:
+        raise SolverError(f"{what}: {sol.status.value} with no objective ({sol.message})")
     return float(sol.objective)
 
 
+@takes_instance(OasisInstance)
 def lp_bound(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float | None = 60.0,
-             threads: int = 1, engine: str = "arrays", smoothing: float = 0.5, compact: bool = True,
+             threads: int | None = 1, engine: str = "arrays", smoothing: float = 0.5, compact: bool = True,
              subgradient_iterations: int = 20) -> LPBound:
     """Column generation for the LP relaxation of (14); a certified upper bound on OPT.
 
@@ -110,7 +103,7 @@ def lp_bound(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float
     time_limit : float, optional
         Seconds; with ``engine="pyomo"`` for the DP phase only (its final exact pricing always
         runs); with ``"arrays"`` every round prices exactly, so the run stops at the limit.
-    threads : int
+    threads : int, optional
     engine : {"arrays", "pyomo"}
         ``"arrays"`` (default): the master in one ``highspy`` model with columns added in place
         (:class:`~hetopt.oasis.master.Master`), exact DP pricing of (27)
@@ -131,22 +124,20 @@ def lp_bound(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float
     LPBound
         ``bound`` (valid upper bound on the optimum of (1)), ``objective`` the master LP value.
     """
+    check_choice(engine, "engine", ("arrays", "pyomo"))
     if engine == "arrays":
-        from .colgen_arrays import lp_bound_arrays
-
         return lp_bound_arrays(inst, max_iterations=max_iterations, time_limit=time_limit, threads=threads,
                                smoothing=smoothing, compact=compact,
                                subgradient_iterations=subgradient_iterations)
-    if engine != "pyomo":
-        raise ValueError(f"engine is {engine!r}; expected 'arrays' or 'pyomo'")
     start = time.perf_counter()
     empty = Usage.empty(inst)
     cols: dict[int, list[JobSchedule]] = {i: [] for i in range(inst.n_jobs)}
     zero = Prices.zeros(inst)
     for i in range(inst.n_jobs):
-        cols[i].extend(res.schedule for res in schedules_by_end(inst, i, zero, empty))
+        cols[i].extend(res.schedule for res in schedules_by_end(inst, i, zero, empty) if res.schedule is not None)
     it, converged, lp_value, bound = 0, False, 0.0, float("inf")
-    prices, mu = zero, {}
+    prices = zero
+    mu: dict[int, float] = {}
     while True:
         active = {i: c for i, c in cols.items() if c}
         if not active:
@@ -163,16 +154,18 @@ def lp_bound(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float
         if dp_phase:
             for i in range(inst.n_jobs):  # every end slot's DP schedule with a positive reduced payoff
                 for res in schedules_by_end(inst, i, prices, empty):
-                    if res.payoff > mu.get(i, 0.0) + PRICING_TOL and not any(_same(res.schedule, c) for c in cols[i]):
-                        cols[i].append(res.schedule)
+                    sched = res.schedule
+                    if sched is not None and res.payoff > mu.get(i, 0.0) + PRICING_TOL \
+                            and not any(_same(sched, c) for c in cols[i]):
+                        cols[i].append(sched)
                         added += 1
             if added:
                 continue
         # exact pricing with problem (27): certifies the bound, may add columns the DP cannot see
-        ub_mu = {}
+        ub_mu: dict[int, float] = {}
         for i in range(inst.n_jobs):
             res = best_schedule_ilp(inst, i, prices, empty, threads=threads)
-            ub_mu[i] = max(0.0, res.bound)
+            ub_mu[i] = max(0.0, float(res.bound))
             if (dp_phase and res.schedule is not None and res.payoff > mu.get(i, 0.0) + PRICING_TOL
                     and not any(_same(res.schedule, c) for c in cols[i])):
                 cols[i].append(res.schedule)
@@ -182,11 +175,12 @@ def lp_bound(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float
         if not added:
             converged = dp_phase
             break
-    compact = compact_lp_bound(inst, threads=threads, engine="pyomo") if compact else float("inf")
-    log.info("lp_bound: %d master solves, LP %.6g, column-generation bound %.6g, compact LP %.6g", it, lp_value, bound, compact)
+    compact_value = compact_lp_bound(inst, threads=threads, engine="pyomo") if compact else float("inf")
+    log.info("lp_bound: %d master solves, LP %.6g, column-generation bound %.6g, compact LP %.6g", it, lp_value, bound,
+             compact_value)
     colgen_bound = max(bound, lp_value)  # equal up to round-off when converged (weak duality)
-    bound = min(colgen_bound, compact)
-    return LPBound(colgen_bound=colgen_bound, compact_bound=compact, status=Status.OPTIMAL if converged else Status.FEASIBLE, objective=lp_value, bound=bound,
+    bound = min(colgen_bound, compact_value)
+    return LPBound(colgen_bound=colgen_bound, compact_bound=compact_value, status=Status.OPTIMAL if converged else Status.FEASIBLE, objective=lp_value, bound=bound,
                    gap=relative_gap(lp_value, bound), wall_time=time.perf_counter() - start, solver="colgen",
                    sense="max", message="converged" if converged else "stopped; bound from exact pricing",
                    lp_value=lp_value, iterations=it, converged=converged, columns={i: c for i, c in cols.items() if c})

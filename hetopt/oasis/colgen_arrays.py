@@ -1,5 +1,6 @@
-"""Column generation for the LP relaxation of (14) with an in-place master, exact DP pricing
-and Wentges dual smoothing: the default engine of :func:`~hetopt.oasis.colgen.lp_bound`.
+"""Column generation for the LP relaxation of (14): the default engine of :func:`~hetopt.oasis.colgen.lp_bound`.
+
+An in-place master, exact DP pricing and Wentges dual smoothing.
 
 Each round solves the restricted master (:class:`~hetopt.oasis.master.Master`), then prices
 every job exactly (:class:`~hetopt.oasis.pricing.JobPricer`, problem (27) on an empty cluster)
@@ -35,14 +36,18 @@ import time
 
 import numpy as np
 
+from ..errors import ArgumentError
+from ..inputs import check_positive
 from ..result import Status, relative_gap
-from .colgen import PRICING_TOL, LPBound
+from .arrays import compact_lp_duals
+from .bound import PRICING_TOL, LPBound
 from .instance import OasisInstance
 from .lagrange import SubgradientSearch, lagrangian
 from .master import Master
 from .oracle import schedules_by_end
 from .prices import Prices, Usage
 from .pricing import JobPricer
+from .schedule import JobSchedule
 
 __all__ = ["lp_bound_arrays"]
 
@@ -55,44 +60,94 @@ def _cap_term(inst: OasisInstance, p: np.ndarray, q: np.ndarray) -> float:
     return float(np.einsum("thr,hr->", p, inst.worker_capacity) + np.einsum("tkr,kr->", q, inst.ps_capacity))
 
 
-def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float | None = 60.0,
-                    threads: int = 1, smoothing: float = 0.5, compact: bool = True,
-                    columns_per_job: int = 5, subgradient_iterations: int = 20) -> LPBound:
-    """See :func:`~hetopt.oasis.colgen.lp_bound` (``engine="arrays"``)."""
-    if not 0.0 <= smoothing < 1.0:
-        raise ValueError(f"smoothing is {smoothing!r}; expected a weight in [0, 1)")
-    start = time.perf_counter()
-    I = inst.n_jobs
-    pricers = [JobPricer(inst, i) for i in range(I)]
-    master = Master(inst, threads=threads)
-    zero = Prices.zeros(inst)
+def _initial_columns(inst: OasisInstance, master: Master, pricers: list[JobPricer], zero: Prices) -> None:
+    """Alg. 2's schedule for every end slot at zero prices, and (27)'s, for every job."""
     empty = Usage.empty(inst)
-    for i in range(I):  # initial columns: Alg. 2's schedule for every end slot at zero prices, and (27)'s
+    for i in range(inst.n_jobs):
         for res in schedules_by_end(inst, i, zero, empty):
-            master.add(res.schedule)
+            if res.schedule is not None:
+                master.add(res.schedule)
         r = pricers[i].price(zero.p, zero.q)
         if r.schedule is not None:
             master.add(r.schedule)
+
+
+def _price_round(inst: OasisInstance, master: Master, pricers: list[JobPricer], duals: tuple[np.ndarray, np.ndarray],
+                 at: tuple[np.ndarray, np.ndarray], mu: np.ndarray, smoothed: bool,
+                 columns_per_job: int) -> tuple[float, int]:
+    """Price every job at ``at`` and add the columns whose reduced payoff at the master's ``duals`` exceeds mu_i.
+
+    Returns the Lagrangian value at ``at`` (a certified bound) and the number of columns added.
+    """
+    p, q = duals
+    payoff_sum, added = 0.0, 0
+    for i in range(inst.n_jobs):
+        r = pricers[i].price(*at)
+        payoff_sum += max(0.0, r.payoff)
+        if r.schedule is None:
+            continue
+        for c in pricers[i].schedules(0.0 if smoothed else mu[i] + PRICING_TOL)[:columns_per_job]:
+            if c.schedule is None:
+                continue
+            if not smoothed:
+                red = c.payoff
+            else:  # reduced payoff at the master's duals
+                red = c.utility - float(np.einsum("thr,r,ht->", p, inst.worker_demand[i], c.schedule.workers)
+                                        + np.einsum("tkr,r,kt->", q, inst.ps_demand[i], c.schedule.ps))
+            if red > mu[i] + PRICING_TOL and master.add(c.schedule):
+                added += 1
+    return payoff_sum + _cap_term(inst, *at), added
+
+
+def _compact_start(inst: OasisInstance, master: Master, pricers: list[JobPricer], *, threads: int | None,
+                   time_limit: float | None, columns_per_job: int) -> tuple[float, float, tuple[np.ndarray, np.ndarray]]:
+    """The compact LP's value and capacity duals (60% of the time limit), their Lagrangian value, and their columns."""
+    comp, pc, qc = compact_lp_duals(inst, threads=threads, time_limit=None if time_limit is None else 0.6 * time_limit)
+    payoff_sum = 0.0
+    for i in range(inst.n_jobs):
+        r = pricers[i].price(pc, qc)
+        payoff_sum += max(0.0, r.payoff)
+        for c in pricers[i].schedules(0.0)[:columns_per_job]:
+            if c.schedule is not None:
+                master.add(c.schedule)
+    return comp, payoff_sum + _cap_term(inst, pc, qc), (pc, qc)
+
+
+def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float | None = 60.0,
+                    threads: int | None = 1, smoothing: float = 0.5, compact: bool = True,
+                    columns_per_job: int = 5, subgradient_iterations: int = 20) -> LPBound:
+    """Column generation for the LP relaxation of (14): :func:`~hetopt.oasis.colgen.lp_bound` with ``engine="arrays"``.
+
+    The parameters are those of :func:`~hetopt.oasis.colgen.lp_bound`, and ``columns_per_job``:
+    the most columns a job adds per round.
+
+    Returns
+    -------
+    LPBound
+    """
+    smoothing = check_positive(smoothing, "smoothing", allow_zero=True)
+    if not smoothing < 1.0:
+        raise ArgumentError(f"smoothing is {smoothing!r}; expected a weight in [0, 1)")
+    start = time.perf_counter()
+    pricers = [JobPricer(inst, i) for i in range(inst.n_jobs)]
+    master = Master(inst, threads=threads)
+    zero = Prices.zeros(inst)
+    _initial_columns(inst, master, pricers, zero)
     # L at zero prices (sum_i max_t f_i): the trivial bound, so the result is never worse than it
     best_pt = lagrangian(inst, pricers, zero.p, zero.q)
-    sg = None
-    best, centre = best_pt.value, None  # no smoothing centre until a better point than zero exists
-    it, converged, lp_value, history = 0, False, 0.0, []
+    stale = False  # best_pt is not at the centre (a pricing round found a better point)
+    sg: SubgradientSearch | None = None
+    best = best_pt.value
+    centre = (zero.p, zero.q)
+    has_centre = False  # no smoothing centre until a better point than zero exists
+    it, converged, lp_value = 0, False, 0.0
+    history: list[tuple[int, float, float, float, int]] = []
     comp = float("inf")
     if compact:  # the compact LP's capacity duals: the first stability centre (and its columns)
-        from .arrays import compact_lp_duals
-
-        comp, pc, qc = compact_lp_duals(inst, threads=threads,
-                                        time_limit=None if time_limit is None else 0.6 * time_limit)
-        payoff_sum = 0.0
-        for i in range(I):
-            r = pricers[i].price(pc, qc)
-            payoff_sum += max(0.0, r.payoff)
-            for c in pricers[i].schedules(0.0)[:columns_per_job]:
-                master.add(c.schedule)
-        value = payoff_sum + _cap_term(inst, pc, qc)
+        comp, value, (pc, qc) = _compact_start(inst, master, pricers, threads=threads, time_limit=time_limit,
+                                               columns_per_job=columns_per_job)
         if np.isfinite(comp) and value < best:  # duals of an unfinished LP are no centre
-            best, centre = value, (pc, qc)
+            best, centre, has_centre = value, (pc, qc), True
             best_pt = lagrangian(inst, pricers, pc, qc)
         history.append((0, 0.0, value, 1.0, sum(len(x) for x in master._keys)))
     while True:
@@ -103,39 +158,27 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
         # stop when the next master solve (about as long as this one) would end past the limit
         stop = it >= max_iterations or (time_limit is not None
                                         and time.perf_counter() - start + master_secs >= time_limit)
-        alpha = smoothing if centre is not None else 0.0
+        alpha = smoothing if has_centre else 0.0
         for attempt in (0, 1):
             if attempt == 1:
                 if alpha == 0.0:
                     break
                 alpha = 0.0  # mispricing: price at the master's duals
-            ps = p if alpha == 0.0 else alpha * centre[0] + (1 - alpha) * p
-            qs = q if alpha == 0.0 else alpha * centre[1] + (1 - alpha) * q
-            payoff_sum, added = 0.0, 0
-            for i in range(I):
-                r = pricers[i].price(ps, qs)
-                payoff_sum += max(0.0, r.payoff)
-                if r.schedule is None:
-                    continue
-                for c in pricers[i].schedules(mu[i] + PRICING_TOL if alpha == 0.0 else 0.0)[:columns_per_job]:
-                    if alpha == 0.0:
-                        red = c.payoff
-                    else:  # reduced payoff at the master's duals
-                        red = c.utility - float(np.einsum("thr,r,ht->", p, inst.worker_demand[i], c.schedule.workers)
-                                                + np.einsum("tkr,r,kt->", q, inst.ps_demand[i], c.schedule.ps))
-                    if red > mu[i] + PRICING_TOL and master.add(c.schedule):
-                        added += 1
-            value = payoff_sum + _cap_term(inst, ps, qs)
+            if alpha == 0.0:
+                ps, qs = p, q
+            else:
+                ps, qs = alpha * centre[0] + (1 - alpha) * p, alpha * centre[1] + (1 - alpha) * q
+            value, added = _price_round(inst, master, pricers, (p, q), (ps, qs), mu, alpha != 0.0, columns_per_job)
             if value < best:
-                best, centre = value, (ps, qs)
-                best_pt = None
+                best, centre, has_centre = value, (ps, qs), True
+                stale = True
             history.append((it, lp_value, value, alpha, added))
             if added or alpha == 0.0:
                 break
         if subgradient_iterations > 0 and not stop:
             # subgradient steps on L, resumed each round from the best point (each point a certified bound)
-            if best_pt is None:
-                best_pt = lagrangian(inst, pricers, *centre)
+            if stale:
+                best_pt, stale = lagrangian(inst, pricers, *centre), False
             if sg is None:
                 sg = SubgradientSearch(inst, pricers, best_pt, patience=10)
             sg.restart(best_pt)
@@ -145,9 +188,10 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
                 left = min(left, max(0.0, time_limit - (time.perf_counter() - start) - master_secs))
             pt = sg.run(target=lp_value, iterations=subgradient_iterations, time_limit=left)
             if pt.value < best:
-                best, centre, best_pt = pt.value, (pt.p, pt.q), pt
+                best, centre, has_centre, best_pt, stale = pt.value, (pt.p, pt.q), True, pt, False
                 history.append((it, lp_value, pt.value, -1.0, 0))
-        if added == 0 or relative_gap(lp_value, best) is not None and relative_gap(lp_value, best) <= CONVERGED_RTOL:
+        gap = relative_gap(lp_value, best)
+        if added == 0 or (gap is not None and gap <= CONVERGED_RTOL):
             converged = True
             break
         if stop:
@@ -156,7 +200,7 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
     bound = min(colgen_bound, comp)
     log.info("lp_bound(arrays): %d master solves, LP %.6g, column-generation bound %.6g, compact LP %.6g",
              it, lp_value, best, comp)
-    cols: dict[int, list] = {}
+    cols: dict[int, list[JobSchedule]] = {}
     for i, s, _ in master.columns:
         cols.setdefault(i, []).append(s)
     return LPBound(colgen_bound=colgen_bound, compact_bound=comp, status=Status.OPTIMAL if converged else Status.FEASIBLE,

@@ -1,5 +1,6 @@
-"""LP duality of OASiS made explicit: the duals of (14)'s relaxation, complementary slackness,
-and the per-job primal and dual increments of Alg. 1 that the proof of Theorem 4 sums.
+"""LP duality of OASiS made explicit: the duals of (14)'s relaxation, complementary slackness, dual fitting.
+
+The per-job primal and dual increments of Alg. 1 are those the proof of Theorem 4 sums.
 
 * :func:`lp_duals` solves the LP relaxation of (14)-(18) over a given set of schedules and
   reads the optimal duals p, q, mu of (15), (16), (17) from the model's ``dual`` Suffix;
@@ -22,18 +23,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
 
-from ..errors import InstanceError, SolverError
-from ..inputs import check_instance
+from ..errors import ArgumentError, SolverError
+from ..inputs import takes_instance
+from ..result import Status
+from ..solvers import solve_model
 from .instance import OasisInstance
 from .model import build_primal
-from .online import arrival_order, online
+from .online import OasisPolicy, arrival_order
 from .oracle import OracleResult, best_schedule
-from .prices import Prices, prices_from_usage
-from .schedule import JobSchedule, schedule_cost
+from .prices import PriceBounds, Prices, prices_from_usage
+from .schedule import JobSchedule, OasisSolution, schedule_cost
+from .simulator import simulate
 
 __all__ = ["LPDuals", "lp_duals", "capacity_term", "dual_objective", "dual_payoffs", "fit_mu", "complementary_slackness",
            "DualFitStep", "DualFitTrace", "dual_fitting_trace"]
@@ -41,21 +46,18 @@ __all__ = ["LPDuals", "lp_duals", "capacity_term", "dual_objective", "dual_payof
 Schedules = Mapping[int, Sequence[JobSchedule]]
 
 
-def _check(inst: OasisInstance, schedules: Schedules | None = None) -> None:
-    """InstanceError naming ``inst`` or ``schedules`` when they have the wrong form."""
-    check_instance(inst, OasisInstance, "inst")
-    if schedules is None:
-        return
+def _check(inst: OasisInstance, schedules: Schedules) -> None:
+    """ArgumentError naming ``schedules`` when it has the wrong form (``inst`` is checked by ``@takes_instance``)."""
     if not isinstance(schedules, Mapping):
-        raise InstanceError(f"schedules must be a mapping job -> list of JobSchedule; got {type(schedules).__name__}")
+        raise ArgumentError(f"schedules must be a mapping job -> list of JobSchedule; got {type(schedules).__name__}")
     for i, lst in schedules.items():
         if not (isinstance(i, (int, np.integer)) and 0 <= int(i) < inst.n_jobs):
-            raise InstanceError(f"schedules has key {i!r}; expected a job index in [0, {inst.n_jobs - 1}]")
+            raise ArgumentError(f"schedules has key {i!r}; expected a job index in [0, {inst.n_jobs - 1}]")
         for l, sched in enumerate(lst):
             if not isinstance(sched, JobSchedule) or sched.job != i:
-                raise InstanceError(f"schedules[{i}][{l}] must be a JobSchedule of job {i}; got {sched!r:.60}")
+                raise ArgumentError(f"schedules[{i}][{l}] must be a JobSchedule of job {i}; got {sched!r:.60}")
             if sched.workers.shape != (inst.n_worker_servers, inst.horizon) or sched.ps.shape != (inst.n_ps_servers, inst.horizon):
-                raise InstanceError(f"schedules[{i}][{l}] has workers {sched.workers.shape} and ps {sched.ps.shape}; expected "
+                raise ArgumentError(f"schedules[{i}][{l}] has workers {sched.workers.shape} and ps {sched.ps.shape}; expected "
                                     f"({inst.n_worker_servers}, {inst.horizon}) and ({inst.n_ps_servers}, {inst.horizon})")
 
 
@@ -81,7 +83,8 @@ class LPDuals:
     mu: dict[int, float]
 
 
-def lp_duals(inst: OasisInstance, schedules: Schedules, *, solver: str = "appsi_highs") -> LPDuals:
+@takes_instance(OasisInstance)
+def lp_duals(inst: OasisInstance, schedules: Schedules, *, solver: str = "highs") -> LPDuals:
     """Solve ``build_primal(inst, schedules, relax=True)`` and read its duals.
 
     The duals come from a Pyomo ``Suffix(direction=IMPORT)`` named ``dual``; for this
@@ -93,7 +96,7 @@ def lp_duals(inst: OasisInstance, schedules: Schedules, *, solver: str = "appsi_
     schedules : mapping of int to list of JobSchedule
         L_i per job.
     solver : str
-        A Pyomo solver name that fills the ``dual`` Suffix (default HiGHS through appsi).
+        ``"highs"``: the LP is solved through :func:`hetopt.solvers.solve_model` with its duals.
 
     Returns
     -------
@@ -101,17 +104,16 @@ def lp_duals(inst: OasisInstance, schedules: Schedules, *, solver: str = "appsi_
 
     Raises
     ------
-    InstanceError
+    ArgumentError
         When ``inst`` or ``schedules`` has the wrong form.
     SolverError
         When the LP is not solved to optimality.
     """
     _check(inst, schedules)
     m = build_primal(inst, schedules, relax=True)
-    m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
-    res = pyo.SolverFactory(solver).solve(m)
-    if str(res.solver.termination_condition) != "optimal":
-        raise SolverError(f"{solver}: LP relaxation of (14) ended {res.solver.termination_condition}; expected optimal")
+    res = solve_model(m, solver, duals=True, raise_on_failure=False)
+    if res.status is not Status.OPTIMAL:
+        raise SolverError(f"{solver}: LP relaxation of (14) ended {res.status.value} ({res.message}); expected optimal")
     pr = Prices.zeros(inst)
     for (t, h, r) in m.WROWS:
         pr.p[t - 1, h, r] = max(0.0, float(m.dual[m.worker_capacity[t, h, r]]))
@@ -122,6 +124,7 @@ def lp_duals(inst: OasisInstance, schedules: Schedules, *, solver: str = "appsi_
     return LPDuals(float(pyo.value(m.utility)), x, pr, mu)
 
 
+@takes_instance(OasisInstance)
 def dual_payoffs(inst: OasisInstance, schedules: Schedules, prices: Prices) -> dict[tuple[int, int], float]:
     """RHS of (20) per column: f_i(t_il - a_i) minus the schedule's resources priced at p, q."""
     _check(inst, schedules)
@@ -129,25 +132,28 @@ def dual_payoffs(inst: OasisInstance, schedules: Schedules, prices: Prices) -> d
             for i in sorted(schedules) for l, s in enumerate(schedules[i])}
 
 
+@takes_instance(OasisInstance)
 def fit_mu(inst: OasisInstance, schedules: Schedules, prices: Prices) -> dict[int, float]:
     """The smallest mu feasible for (20) at these prices: mu_i = max(0, max_l RHS of (20))."""
     pay = dual_payoffs(inst, schedules, prices)
     return {i: max([0.0] + [pay[i, l] for l in range(len(schedules[i]))]) for i in sorted(schedules)}
 
 
+@takes_instance(OasisInstance)
 def capacity_term(inst: OasisInstance, prices: Prices) -> float:
     """sum_t sum_h sum_r p_h^r(t) c_h^r + sum_t sum_k sum_r q_k^r(t) c_k^r (the prices part of (19))."""
-    check_instance(inst, OasisInstance, "inst")
     return float(np.einsum("thr,hr->", prices.p, inst.worker_capacity) + np.einsum("tkr,kr->", prices.q, inst.ps_capacity))
 
 
+@takes_instance(OasisInstance)
 def dual_objective(inst: OasisInstance, prices: Prices, mu: Mapping[int, float]) -> float:
     """Objective (19): sum_i mu_i + the priced capacities over every (t, server, r)."""
     return float(sum(mu.values())) + capacity_term(inst, prices)
 
 
+@takes_instance(OasisInstance)
 def complementary_slackness(inst: OasisInstance, schedules: Schedules, x: Mapping[tuple[int, int], float],
-                            prices: Prices, mu: Mapping[int, float]) -> list[dict]:
+                            prices: Prices, mu: Mapping[int, float]) -> list[dict[str, Any]]:
     """Primal slack x dual and dual slack x primal for every row and column of (14)-(20).
 
     Returns
@@ -170,11 +176,11 @@ def complementary_slackness(inst: OasisInstance, schedules: Schedules, x: Mappin
             g += xv * np.einsum("ht,r->thr", s.workers, inst.worker_demand[i])
             v += xv * np.einsum("kt,r->tkr", s.ps, inst.ps_demand[i])
     rows = []
-    for (t, h, r) in zip(*np.nonzero((g > 0) | (prices.p > 0))):
+    for (t, h, r) in zip(*np.nonzero((g > 0) | (prices.p > 0)), strict=True):
         slack = float(inst.worker_capacity[h, r] - g[t, h, r])
         rows.append({"kind": "worker capacity (15)", "index": (int(t) + 1, int(h), int(r)), "slack": slack,
                      "multiplier": float(prices.p[t, h, r]), "product": slack * float(prices.p[t, h, r])})
-    for (t, k, r) in zip(*np.nonzero((v > 0) | (prices.q > 0))):
+    for (t, k, r) in zip(*np.nonzero((v > 0) | (prices.q > 0)), strict=True):
         slack = float(inst.ps_capacity[k, r] - v[t, k, r])
         rows.append({"kind": "PS capacity (16)", "index": (int(t) + 1, int(k), int(r)), "slack": slack,
                      "multiplier": float(prices.q[t, k, r]), "product": slack * float(prices.q[t, k, r])})
@@ -233,7 +239,7 @@ class DualFitTrace:
     mu : dict
         mu_i per job.
     solution : OasisSolution
-        The run of :func:`~hetopt.oasis.online.online`.
+        The run of OASiS (``simulate(inst, OasisPolicy(inst, ..., record_prices=True))``).
     """
 
     steps: list[DualFitStep]
@@ -243,7 +249,7 @@ class DualFitTrace:
     dual: float
     final_prices: Prices
     mu: dict[int, float]
-    solution: object
+    solution: OasisSolution
 
     @property
     def cumulative_primal(self) -> np.ndarray:
@@ -256,9 +262,10 @@ class DualFitTrace:
         return self.D0 + np.cumsum([s.delta_dual for s in self.steps])
 
 
+@takes_instance(OasisInstance)
 def dual_fitting_trace(inst: OasisInstance, *, oracle: Callable[..., OracleResult] = best_schedule,
-                       estimates=None, log_ratio_cap: float | None = None) -> DualFitTrace:
-    """Replay Alg. 1 (:func:`~hetopt.oasis.online.online`) and record the increments of Lemma 2.
+                       estimates: PriceBounds | float | None = None, log_ratio_cap: float | None = None) -> DualFitTrace:
+    """Replay Alg. 1 (:class:`~hetopt.oasis.online.OasisPolicy`) and record the increments of Lemma 2.
 
     The prices before job i are those Alg. 1 showed it (``record_prices=True``); the prices
     after it are those the next job saw (after the last job: the final usage priced by (22)).
@@ -267,13 +274,13 @@ def dual_fitting_trace(inst: OasisInstance, *, oracle: Callable[..., OracleResul
     ----------
     inst : OasisInstance
     oracle, estimates, log_ratio_cap
-        As in :func:`~hetopt.oasis.online.online`.
+        As in :class:`~hetopt.oasis.online.OasisPolicy`.
 
     Returns
     -------
     DualFitTrace
     """
-    sol = online(inst, estimates, oracle=oracle, record_prices=True, log_ratio_cap=log_ratio_cap)
+    sol = simulate(inst, OasisPolicy(inst, estimates, oracle=oracle, record_prices=True, log_ratio_cap=log_ratio_cap))
     bounds = sol.info["bounds"]
     a = float(sol.info["alpha_used"])
     order = arrival_order(inst)
@@ -282,7 +289,7 @@ def dual_fitting_trace(inst: OasisInstance, *, oracle: Callable[..., OracleResul
     after = [seen[j] for j in order[1:]] + [final]
     D0 = capacity_term(inst, seen[order[0]]) if order else 0.0
     steps, mu = [], {}
-    for i, nxt in zip(order, after):
+    for i, nxt in zip(order, after, strict=True):
         before = seen[i]
         mu_i = max(0.0, float(sol.payoffs[i]))
         mu[i] = mu_i

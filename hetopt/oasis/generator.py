@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import ArgumentError
+from ..inputs import check_size, rng_from
 from .instance import DEFAULT_RESOURCES, OasisInstance
 from .utility import SigmoidUtility
 
@@ -40,10 +42,6 @@ WORKER_SERVER_TYPES = (("p2.8xlarge", 8, 32, 488), ("p2.16xlarge", 16, 64, 732),
 #: (name, GPUs, vCPUs, memory GB) of the PS server types (EC2 C4).
 PS_SERVER_TYPES = (("c4.4xlarge", 0, 16, 30), ("c4.8xlarge", 0, 36, 60))
 _STORAGE_GB = 1000.0
-
-
-def _rng(seed: int | np.random.Generator | None) -> np.random.Generator:
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
 def _servers(rng: np.random.Generator, n: int, types, resources) -> np.ndarray:
@@ -78,15 +76,14 @@ def generate_instance(n_jobs: int, horizon: int, n_worker_servers: int = 50, n_p
         Ranges of E_i, N_i, M_i (the paper's by default; smaller ones for quick tests).
     """
     for name, v in (("n_jobs", n_jobs), ("horizon", horizon), ("n_worker_servers", n_worker_servers), ("n_ps_servers", n_ps_servers)):
-        if not isinstance(v, (int, np.integer)) or v < 1:
-            raise ValueError(f"{name} is {v!r}; expected a positive integer")
+        check_size(v, name)
     unknown = set(resources) - set(DEFAULT_RESOURCES)
     if unknown or "bandwidth" not in resources:
-        raise ValueError(f"resources is {resources!r}; expected a subset of {DEFAULT_RESOURCES} containing 'bandwidth'")
+        raise ArgumentError(f"resources is {resources!r}; expected a subset of {DEFAULT_RESOURCES} containing 'bandwidth'")
     mix = np.asarray(class_mix, float)
     if mix.shape != (3,) or np.any(mix < 0) or not np.isclose(mix.sum(), 1.0):
-        raise ValueError(f"class_mix is {class_mix!r}; expected three non-negative fractions summing to 1")
-    rng = _rng(seed)
+        raise ArgumentError(f"class_mix is {class_mix!r}; expected three non-negative fractions summing to 1")
+    rng = rng_from(seed)
     I, T = int(n_jobs), int(horizon)
     wcap = _servers(rng, n_worker_servers, WORKER_SERVER_TYPES, resources)
     pcap = _servers(rng, n_ps_servers, PS_SERVER_TYPES, resources)
@@ -126,13 +123,12 @@ def fig5_instance(*, seed: int | np.random.Generator | None = None, n_servers: i
 
     R = 3 (GPU, CPU, bandwidth) and E_i in [5, 20] by default (see the module docstring).
     """
-    if n_servers < 2:
-        raise ValueError(f"n_servers is {n_servers}; expected at least 2 (one worker and one PS server)")
+    check_size(n_servers, "n_servers", minimum=2)
     return generate_instance(n_jobs, horizon, n_servers // 2, n_servers - n_servers // 2, seed=seed,
                              resources=resources, priority_range=priority_range, epochs_range=epochs_range)
 
 
 def fixed_counts(inst: OasisInstance, *, seed: int | np.random.Generator | None = 0, low: int = 1, high: int = 30) -> np.ndarray:
     """Per-job fixed worker counts of FIFO and RRH: uniform in [low, high], capped at N_i (3)."""
-    rng = _rng(seed)
+    rng = rng_from(seed)
     return np.minimum(rng.integers(low, high + 1, size=inst.n_jobs), inst.chunks).astype(np.int64)

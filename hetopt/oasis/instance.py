@@ -27,7 +27,7 @@ import numpy as np
 
 from ..data import check_header, meta_dict, meta_kwargs, read_json
 from ..errors import InstanceError, SizeLimitError
-from ..inputs import INT64_LIMIT, numeric_array
+from ..inputs import INT64_LIMIT, job_indices, numeric_array
 from .utility import Utility, utility_from_dict
 
 __all__ = ["OasisInstance", "KIND", "SCHEMA_VERSION", "DEFAULT_RESOURCES", "EPS_WORK", "MAX_HORIZON", "MAX_CELLS",
@@ -239,6 +239,7 @@ class OasisInstance:
 
     @property
     def bandwidth_index(self) -> int:
+        """Position of the resource named ``"bandwidth"`` (b_i, B_i)."""
         return self.resource_names.index("bandwidth")
 
     # ------------------------------------------------------------------ derived quantities
@@ -278,6 +279,7 @@ class OasisInstance:
 
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form (``kind``, ``schema_version``, the fields, ``description`` / ``source`` when set)."""
         return {
             "kind": KIND,
             "schema_version": SCHEMA_VERSION,
@@ -308,7 +310,9 @@ class OasisInstance:
     def from_dict(cls, data: dict[str, Any]) -> OasisInstance:
         """Build from the JSON form; ``description`` and ``source`` keys are documentation only."""
         check_header(data, KIND, SCHEMA_VERSION, _FIELDS, tuple(f for f in _FIELDS if f != "resource_names"))
-        return cls(**{k: data[k] for k in _FIELDS if k in data}, **meta_kwargs(data))
+        kwargs: dict[str, Any] = {k: data[k] for k in _FIELDS if k in data}
+        kwargs.update(meta_kwargs(data))
+        return cls(**kwargs)
 
     @classmethod
     def from_json(cls, text_or_path: str | Path) -> OasisInstance:
@@ -317,8 +321,6 @@ class OasisInstance:
 
     def with_jobs(self, jobs: Sequence[int]) -> OasisInstance:
         """The sub-instance of the given jobs (in that order), same cluster."""
-        from ..inputs import job_indices
-
         idx = job_indices("jobs", jobs, self.n_jobs)
         d = self.to_dict()
         for k in ("arrival", "epochs", "chunks", "minibatches", "minibatch_time", "gradient_size"):

@@ -1,27 +1,42 @@
-"""OASiS's entry in the registry (:class:`hetopt.contract.Kind`)."""
+"""OASiS's entry in the registry (:class:`hetopt.contract.Kind`).
+
+The methods are the exact offline optimum and one method per policy of
+:data:`~hetopt.oasis.policies.POLICIES` (``functools.partial(simulate, policy=name)``), plus
+OASiS with ln(U/L) capped, an option of hetopt.
+"""
 
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from ..contract import Kind, Method
 from ..report import Table
-from .baselines import dorm, drf, fifo, rrh
+from .checker import check_schedule
 from .generator import generate_instance
 from .instance import OasisInstance
 from .model import build_offline
 from .offline import solve_exact
-from .online import online
-from .schedule import check_schedule
+from .policies import POLICIES
 from .simulator import simulate
 from .validate import ratio_sweep, ratio_table
 
-__all__ = ["KIND", "CAPPED_LOG_RATIO", "example", "export_model", "validate"]
+__all__ = ["KIND", "CAPPED_LOG_RATIO", "POLICY_METHODS", "example", "export_model", "validate"]
 
 #: ln(U/L) cap of the ``oasis_capped`` method (an option of hetopt; ``oasis`` is the literal (25)-(26)).
 CAPPED_LOG_RATIO = 15.0
 
-_U = "total utility of the completed jobs, sum_i f_i(t_i - a_i) (maximized)"
+_U = "total utility of the completed jobs, sum_i f_i(t_hat_i - a_i) (maximized)"
+
+#: (category, description) of the method of each policy of :data:`~hetopt.oasis.policies.POLICIES`.
+POLICY_METHODS: dict[str, tuple[str, str]] = {
+    "oasis": ("heuristic", "OASiS (Alg. 1): jobs admitted in arrival order at the price functions (22)-(26), each "
+                           "job's schedule by the dynamic program of Alg. 2."),
+    "fifo": ("baseline", "FIFO with fixed worker counts (uniform in [1, 30] per job, seeded, capped at N_i)."),
+    "drf": ("baseline", "Dominant resource fairness, recomputed on arrivals and completions; every job admitted."),
+    "rrh": ("baseline", "The risk-reward heuristic with fixed worker counts (as FIFO)."),
+    "dorm": ("baseline", "Dorm: a utilization-maximizing MILP re-solved on arrivals and completions."),
+}
 
 
 def example(seed: int, size: int) -> OasisInstance:
@@ -31,12 +46,31 @@ def example(seed: int, size: int) -> OasisInstance:
 
 def validate(n: int = 9, *, seed: int = 0) -> Table:
     """Theorem 4 on ``n`` Fig. 5 instances (seeds ``seed..seed+n-1``), via :func:`hetopt.validate.sweep`."""
-    return ratio_table(ratio_sweep(list(range(seed, seed + n)), executor=None))
+    return ratio_table(ratio_sweep(n, seed=seed, executor=None))
 
 
-def export_model(inst: OasisInstance):
+def export_model(inst: OasisInstance) -> Any:
     """The exact offline MILP (1)-(13)."""
     return build_offline(inst)
+
+
+def _policy_method(name: str) -> Method:
+    category, description = POLICY_METHODS[name]
+    return Method(name, functools.partial(simulate, policy=name), category, description, _U)
+
+
+def _methods() -> tuple[Method, ...]:
+    exact = Method("exact", solve_exact, "exact", "The certified optimum of the offline problem (1)-(13), or the "
+                   "incumbent and the dual bound when time-limited.", _U, default=True)
+    capped = Method("oasis_capped", functools.partial(simulate, policy="oasis", options={"log_ratio_cap": CAPPED_LOG_RATIO}),
+                    "heuristic", "OASiS with ln(U/L) capped at 15 in the price functions (an option of hetopt, not the "
+                    "paper's).", _U)
+    methods = [exact]
+    for name in POLICIES:
+        methods.append(_policy_method(name))
+        if name == "oasis":
+            methods.append(capped)
+    return tuple(methods)
 
 
 KIND = Kind(
@@ -48,26 +82,12 @@ KIND = Kind(
     check_schedule=check_schedule,
     solve_exact=solve_exact,
     simulate=simulate,
+    policies=POLICIES,
     validate=validate,
     export_model=export_model,
     card="models/oasis2018.md",
     plot="hetopt.plot.slots:oasis_gantt",
     claims="hetopt.claims.oasis",
     bench="hetopt.bench.oasis",
-    methods=(
-        Method("exact", solve_exact, "exact", "The certified optimum of the offline problem (1)-(13), or the "
-               "incumbent and the dual bound when time-limited.", _U, default=True),
-        Method("oasis", online, "heuristic", "OASiS (Alg. 1): jobs admitted in arrival order at the price "
-               "functions (22)-(26), each job's schedule by the dynamic program of Alg. 2.", _U),
-        Method("oasis_capped", functools.partial(online, log_ratio_cap=CAPPED_LOG_RATIO), "heuristic",
-               "OASiS with ln(U/L) capped at 15 in the price functions (an option of hetopt, not the paper's).",
-               _U),
-        Method("fifo", fifo, "baseline", "FIFO with fixed worker counts (uniform in [1, 30] per job, seeded, "
-               "capped at N_i).", _U),
-        Method("drf", drf, "baseline", "Dominant resource fairness, recomputed on arrivals and completions; "
-               "every job admitted.", _U),
-        Method("rrh", rrh, "baseline", "The risk-reward heuristic with fixed worker counts (as FIFO).", _U),
-        Method("dorm", dorm, "baseline", "Dorm: a utilization-maximizing MILP re-solved on arrivals and "
-               "completions.", _U),
-    ),
+    methods=_methods(),
 )

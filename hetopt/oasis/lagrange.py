@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import ArgumentError
 from .instance import OasisInstance
 from .pricing import JobPricer
 
@@ -48,11 +49,11 @@ def lagrangian(inst: OasisInstance, pricers: list[JobPricer], p: np.ndarray, q: 
 
     Raises
     ------
-    ValueError
+    ArgumentError
         When a price is negative (L is a bound only for prices >= 0).
     """
     if (p < 0).any() or (q < 0).any():
-        raise ValueError("prices p, q must be >= 0 for the Lagrangian value to bound the LP")
+        raise ArgumentError("prices p, q must be >= 0 for the Lagrangian value to bound the LP")
     gp = np.array(np.broadcast_to(inst.worker_capacity, p.shape), dtype=float)
     gq = np.array(np.broadcast_to(inst.ps_capacity, q.shape), dtype=float)
     total = float(np.einsum("thr,thr->", p, gp) + np.einsum("tkr,tkr->", q, gq))

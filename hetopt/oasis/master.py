@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import SolverError
+from ..solvers import new_highs
 from .instance import OasisInstance
 from .schedule import JobSchedule
 
@@ -23,27 +24,16 @@ __all__ = ["Master"]
 class Master:
     """Restricted master LP; rows: I convexity rows, then T H R worker rows, then T K R PS rows."""
 
-    def __init__(self, inst: OasisInstance, *, threads: int = 1) -> None:
-        import highspy
-
-        from ..solvers import _prepare_highs_threads, new_highs
-
+    def __init__(self, inst: OasisInstance, *, threads: int | None = 1) -> None:
         self.inst = inst
         I, H, K, R, T = inst.n_jobs, inst.n_worker_servers, inst.n_ps_servers, inst.n_resources, inst.horizon
         self.shape = (I, H, K, R, T)
-        _prepare_highs_threads(threads)
-        h = new_highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("threads", threads)
         # keep the basis between rounds: no presolve (it would discard it), primal simplex (a column
-        # added to an optimal basis leaves it primal feasible)
-        h.setOptionValue("presolve", "off")
-        h.setOptionValue("simplex_strategy", 4)
-        inf = highspy.kHighsInf
+        # added to an optimal basis leaves it primal feasible); HiGHS minimizes by default
+        h = new_highs(threads, options={"presolve": "off", "simplex_strategy": 4})
         hi = np.concatenate([np.ones(I), np.tile(inst.worker_capacity.ravel(), T), np.tile(inst.ps_capacity.ravel(), T)])
-        h.addRows(hi.size, np.full(hi.size, -inf), hi.astype(float), 0, np.zeros(0, np.int32), np.zeros(0, np.int32),
+        h.addRows(hi.size, np.full(hi.size, -np.inf), hi.astype(float), 0, np.zeros(0, np.int32), np.zeros(0, np.int32),
                   np.zeros(0))
-        h.changeObjectiveSense(highspy.ObjSense.kMinimize)
         self.h = h
         self.columns: list[tuple[int, JobSchedule, float]] = []
         self._keys: list[set] = [set() for _ in range(I)]
@@ -64,15 +54,13 @@ class Master:
 
     def add(self, s: JobSchedule) -> bool:
         """Add schedule ``s`` of job ``s.job`` as a column; False when it is already there."""
-        import highspy
-
         key = (s.workers.tobytes(), s.ps.tobytes())
         if key in self._keys[s.job]:
             return False
         self._keys[s.job].add(key)
         util = self.inst.utility_of(s.job, s.completion)
         idx, val = self._entries(s)
-        self.h.addCol(-util, 0.0, highspy.kHighsInf, idx.size, idx, val)
+        self.h.addCol(-util, 0.0, np.inf, idx.size, idx, val)
         self.columns.append((s.job, s, util))
         return True
 

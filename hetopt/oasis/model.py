@@ -1,5 +1,7 @@
-"""Pyomo models of Bao et al. 2018: the offline problem (1)-(13), the schedule ILP (14)-(18),
-its LP dual (19)-(20), and the oracle problem (27).
+"""Pyomo models of Bao et al. 2018: the offline problem, the schedule ILP, its LP dual, the oracle problem.
+
+The offline problem (1)-(13), the schedule ILP (14)-(18), its LP dual (19)-(20), and the
+oracle problem (27).
 
 Every builder is a pure function of the instance (and of the schedules or prices); sets are
 UPPERCASE, variables carry the paper's names (x, y, z, mu, p, q), and every constraint cites
@@ -23,24 +25,14 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pyomo.environ as pyo
 
+from ..errors import ArgumentError
+from .capacity import slot_capacity, var_bounds
 from .instance import OasisInstance, check_size
-from .oracle import slot_capacity
 from .prices import Prices, Usage
 from .schedule import JobSchedule
 
 __all__ = ["build_offline", "offline_schedules", "build_primal", "build_dual", "build_oracle", "oracle_schedule",
            "primal_values"]
-
-
-def _var_bounds(inst: OasisInstance) -> tuple[np.ndarray, np.ndarray]:
-    """Per (job, server) upper bounds on y and z implied by (3), (4), (5), (7)."""
-    I, H, K = inst.n_jobs, inst.n_worker_servers, inst.n_ps_servers
-    ymax = np.zeros((I, H), dtype=np.int64)
-    zmax = np.zeros((I, K), dtype=np.int64)
-    for i in range(I):
-        ymax[i] = np.minimum(slot_capacity(inst.worker_capacity, inst.worker_demand[i]), inst.chunks[i])
-        zmax[i] = np.minimum(slot_capacity(inst.ps_capacity, inst.ps_demand[i]), inst.chunks[i])
-    return ymax, zmax
 
 
 def build_offline(inst: OasisInstance) -> pyo.ConcreteModel:
@@ -59,7 +51,7 @@ def build_offline(inst: OasisInstance) -> pyo.ConcreteModel:
     m.SLOTS = pyo.RangeSet(1, T, doc="time slots t")
     m.JOB_SLOTS = pyo.Set(dimen=2, initialize=[(i, t) for i in range(I) for t in range(a[i], T + 1)],
                           doc="(i, t) with t >= a_i: candidate completion slots")
-    ymax, zmax = _var_bounds(inst)
+    ymax, zmax = var_bounds(inst)
     m.x = pyo.Var(m.JOBS, domain=pyo.Binary, doc="(11) x_i: job i admitted")
     m.y = pyo.Var(m.JOBS, m.WSERVERS, m.SLOTS, domain=pyo.NonNegativeIntegers,
                   bounds=lambda _, i, h, t: (0, int(ymax[i, h])), doc="(12) y_ih(t): workers of job i on server h in slot t")
@@ -131,9 +123,9 @@ def _columns(schedules: Mapping[int, Sequence[JobSchedule]]) -> list[tuple[int, 
     for i in sorted(schedules):
         for l, s in enumerate(schedules[i]):
             if s.job != i:
-                raise ValueError(f"schedules[{i}][{l}] belongs to job {s.job}")
+                raise ArgumentError(f"schedules[{i}][{l}] belongs to job {s.job}")
             if s.completion == 0:
-                raise ValueError(f"schedules[{i}][{l}] is empty; a schedule must train its job")
+                raise ArgumentError(f"schedules[{i}][{l}] is empty; a schedule must train its job")
             cols.append((i, l, s))
     return cols
 
@@ -143,10 +135,10 @@ def _usage_terms(inst: OasisInstance, cols: list[tuple[int, int, JobSchedule]]):
     uw: dict[tuple[int, int, int], list[tuple[int, int, float]]] = {}
     up: dict[tuple[int, int, int], list[tuple[int, int, float]]] = {}
     for i, l, s in cols:
-        for h, t0 in zip(*np.nonzero(s.workers)):
+        for h, t0 in zip(*np.nonzero(s.workers), strict=True):
             for r in np.nonzero(inst.worker_demand[i])[0]:
                 uw.setdefault((int(t0) + 1, int(h), int(r)), []).append((i, l, float(inst.worker_demand[i, r] * s.workers[h, t0])))
-        for k, t0 in zip(*np.nonzero(s.ps)):
+        for k, t0 in zip(*np.nonzero(s.ps), strict=True):
             for r in np.nonzero(inst.ps_demand[i])[0]:
                 up.setdefault((int(t0) + 1, int(k), int(r)), []).append((i, l, float(inst.ps_demand[i, r] * s.ps[k, t0])))
     return uw, up

@@ -30,12 +30,17 @@ from functools import cache
 
 import numpy as np
 
+from ..errors import SolverError
+from ..result import Status
+from ..solvers import solve_model
+from .capacity import slot_capacity
 from .instance import EPS_WORK, OasisInstance
+from .model import build_oracle, oracle_schedule
 from .prices import Prices, Usage
-from .schedule import JobSchedule, schedule_cost
+from .schedule import JobSchedule, Real, schedule_cost
 
-__all__ = ["OracleResult", "best_schedule", "schedules_by_end", "algorithm2_literal", "best_schedule_ilp", "workers_for", "chunks_for",
-           "slot_capacity"]
+__all__ = ["OracleResult", "best_schedule", "schedules_by_end", "algorithm2_literal", "best_schedule_ilp", "workers_for",
+           "chunks_for", "cost_t"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,10 +53,10 @@ class OracleResult:
     """
 
     schedule: JobSchedule | None
-    payoff: float
+    payoff: Real
     utility: float
-    cost: float
-    bound: float
+    cost: Real
+    bound: Real
     method: str
 
 
@@ -63,14 +68,6 @@ def workers_for(d: int | np.ndarray, m: float) -> np.ndarray:
 def chunks_for(w: int | np.ndarray, m: float) -> np.ndarray:
     """floor(w / m): the most chunks ``w`` workers train in one slot (inverse of :func:`workers_for`)."""
     return np.floor(np.asarray(w) / m * (1 + EPS_WORK)).astype(np.int64)
-
-
-def slot_capacity(residual: np.ndarray, demand: np.ndarray) -> np.ndarray:
-    """min_r floor((c^r - used^r) / demand^r) per server ((30), (31)); servers x resources in."""
-    pos = demand > 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        n = np.floor(residual[:, pos] / demand[pos] * (1 + EPS_WORK) + EPS_WORK)
-    return np.maximum(n.min(axis=1), 0).astype(np.int64)
 
 
 def _fill(unit_cost: np.ndarray, cap: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
@@ -114,6 +111,30 @@ def _slot(inst: OasisInstance, job: _Job, t: int, prices: Prices, used: Usage):
     n_w, z_need = n_w[ok], z_need[ok]
     cost = cum_w[n_w] + cum_z[z_need]
     return n_w, z_need, cost, seq_w, seq_z
+
+
+def cost_t(inst: OasisInstance, job: int, t: int, prices: Prices, used: Usage) -> dict[int, float]:
+    """COST_t of Alg. 2 (lines 23-46, greedy): the least cost of every feasible worker count of ``job`` in slot ``t``.
+
+    Parameters
+    ----------
+    inst : OasisInstance
+    job : int
+        Job index i.
+    t : int
+        Slot (1-based).
+    prices : Prices
+    used : Usage
+        Resources already allocated (the residual capacities (30)-(31)).
+
+    Returns
+    -------
+    dict int -> float
+        Worker count n (0..N_i, those that fit with their parameter servers) -> the cost of the
+        n cheapest worker units and the fewest parameter servers (6)-(7) at the cheapest.
+    """
+    n_w, _, cost, _, _ = _slot(inst, _Job(inst, job), t, prices, used)
+    return dict(zip(n_w.tolist(), cost.tolist(), strict=True))
 
 
 def _forward(inst: OasisInstance, job: int, prices: Prices, used: Usage):
@@ -209,7 +230,7 @@ def schedules_by_end(inst: OasisInstance, job: int, prices: Prices, used: Usage 
     out = []
     for j in np.nonzero(np.isfinite(payoff))[0]:
         res = _backtrack(inst, jb, choices, jb.a + int(j), prices)
-        if res.schedule.completion == jb.a + int(j):
+        if res.schedule is not None and res.schedule.completion == jb.a + int(j):
             out.append(res)
     return out
 
@@ -293,25 +314,19 @@ def algorithm2_literal(inst: OasisInstance, job: int, prices: Prices, used: Usag
 
 
 def best_schedule_ilp(inst: OasisInstance, job: int, prices: Prices, used: Usage | None = None, *,
-                      time_limit: float | None = None, threads: int = 1) -> OracleResult:
+                      time_limit: float | None = None, threads: int | None = 1) -> OracleResult:
     """Problem (27) solved exactly as an ILP (HiGHS): the reference for Theorem 1.
 
     ``bound`` is the solver's dual bound on the best payoff (valid even when the run stops at
     ``time_limit``); ``payoff`` is that of the returned schedule.  No feasible schedule: no
     schedule and payoff -inf.
     """
-    from ..result import Status
-    from ..solvers import solve_model
-    from .model import build_oracle, oracle_schedule
-
     used = Usage.empty(inst) if used is None else used
     model = build_oracle(inst, job, prices, used)
     sol = solve_model(model, "highs", time_limit=time_limit, threads=threads, raise_on_failure=False)
     if sol.status is Status.INFEASIBLE:
         return OracleResult(None, -math.inf, 0.0, math.inf, -math.inf, "ilp")
     if not sol.status.has_solution or sol.objective is None:
-        from ..errors import SolverError
-
         raise SolverError(f"oracle ILP for job {job}: {sol.status.value} ({sol.message})")
     sched = oracle_schedule(inst, job, model)
     util = inst.utility_of(job, sched.completion)

@@ -1,5 +1,7 @@
-"""Plan-first route to the offline optimum of (1)-(13): a relaxation that bounds the optimum and picks the
-admitted jobs, then the MILP restricted to them.
+"""Plan-first route to the offline optimum of (1)-(13).
+
+A relaxation bounds the optimum and picks the admitted jobs, then the MILP restricted to them
+is solved.
 
 The hard part of the offline MILP at 30 jobs is finding the optimal incumbent, not proving it: on
 ``bench_scale.bench_instance(30, seed=2)`` HiGHS finds the optimum (1183.06) only after ~41 s of a
@@ -22,29 +24,47 @@ route (``solve_exact(engine="plan")``) splits the two:
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 from ..errors import SolverError
-from ..result import OPTIMAL_RTOL, Status, relative_gap
-from .arrays import OfflineArrays, build_offline_arrays
+from ..result import OPTIMAL_RTOL, Solution, Status, relative_gap
+from ..solvers import solve_milp
+from .arrays import OfflineArrays, build_offline_arrays, schedules_from_x, x_from_schedules
+from .checker import check_schedule
 from .instance import OasisInstance
+from .schedule import JobSchedule, make_solution
+from .simulator import simulate
 
 __all__ = ["plan_relaxation", "solve_plan_first"]
 
 
-def plan_relaxation(inst: OasisInstance, arr: OfflineArrays, *, time_limit: float | None, threads: int):
-    """Solve (1)-(13) + (V1)-(V5) with y, z continuous: ``(Solution, x)`` (x None without incumbent)."""
-    from ..solvers import solve_milp
+def plan_relaxation(inst: OasisInstance, arr: OfflineArrays, *, time_limit: float | None,
+                    threads: int | None) -> tuple[Solution, np.ndarray | None]:
+    """Solve (1)-(13) + (V1)-(V5) with y, z continuous: ``(Solution, x)`` (x None without incumbent).
 
+    Parameters
+    ----------
+    inst : OasisInstance
+    arr : OfflineArrays
+        The rows of :func:`~hetopt.oasis.arrays.build_offline_arrays` (with the cuts).
+    time_limit : float, optional
+    threads : int, optional
+
+    Returns
+    -------
+    (Solution, numpy.ndarray or None)
+    """
     integ = arr.integrality.copy()
     integ[arr.y_off:arr.x_off] = 0
     return solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
                       ub=arr.ub, integrality=integ, time_limit=time_limit, threads=threads, raise_on_failure=False)
 
 
-def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, threads: int = 1,
-                     plan_share: float = 0.5) -> tuple[dict, Status, float | None, dict]:
+def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, threads: int | None = 1,
+                     plan_share: float = 0.5) -> tuple[Mapping[int, JobSchedule], Status, float | None, dict[str, Any]]:
     """Steps 1-3 of the module docstring.
 
     Parameters
@@ -52,7 +72,7 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
     inst : OasisInstance
     time_limit : float, optional
         Seconds for the whole route.
-    threads : int
+    threads : int, optional
     plan_share : float
         Largest share of ``time_limit`` given to the plan relaxation.
 
@@ -63,11 +83,6 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
         bound on the offline optimum (None if none was proven); ``info`` records each step and
         ``solver_objective``, the MILP objective of the returned schedule (None for OASiS's).
     """
-    from ..solvers import solve_milp
-    from .arrays import schedules_from_x, x_from_schedules
-    from .online import online
-    from .schedule import check_schedule, make_solution
-
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
 
@@ -79,11 +94,13 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
     rel, xr = plan_relaxation(inst, tight, time_limit=None if time_limit is None else plan_share * time_limit,
                               threads=threads)
     bound = float(rel.bound) if rel.bound is not None and np.isfinite(rel.bound) else None
-    info = {"plan_bound": bound, "plan_status": rel.status.value, "plan_seconds": time.perf_counter() - start}
+    info: dict[str, Any] = {"plan_bound": bound, "plan_status": rel.status.value,
+                            "plan_seconds": time.perf_counter() - start}
     arr = build_offline_arrays(inst)
-    best, best_val = None, -np.inf
+    best: Mapping[int, JobSchedule] = {}
+    best_val = -np.inf
 
-    def keep(scheds, solver_objective=None) -> None:
+    def keep(scheds: Mapping[int, JobSchedule] | None, solver_objective: float | None = None) -> None:
         nonlocal best, best_val
         if scheds is None or not check_schedule(inst, scheds).ok:
             return
@@ -95,7 +112,9 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
             info["solver_objective"] = solver_objective
 
     def certified() -> bool:
-        gap = relative_gap(best_val, bound) if best is not None and bound is not None else None
+        if bound is None or best_val == -np.inf:
+            return False
+        gap = relative_gap(best_val, bound)
         return gap is not None and (gap <= OPTIMAL_RTOL or abs(best_val - bound) <= 1e-9)
 
     if xr is not None:
@@ -111,10 +130,10 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
                        restricted_seconds=time.perf_counter() - start)
         if x is not None:
             keep(schedules_from_x(inst, arr, x), sol.objective)
-        if certified():
+        if certified() and bound is not None:
             info["route"] = "plan relaxation + MILP on its admitted jobs"
             return best, Status.OPTIMAL, max(bound, best_val), info
-    keep(online(inst).schedules)
+    keep(simulate(inst, "oasis").schedules)
     sol, x = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
                         ub=arr.ub, integrality=arr.integrality, time_limit=left(), threads=threads,
                         x0=x_from_schedules(inst, arr, best), raise_on_failure=False)

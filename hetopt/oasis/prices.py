@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentError
+from ..inputs import check_positive
 from .instance import EPS_WORK, OasisInstance, check_size
 
 __all__ = ["PriceBounds", "cap_bounds", "Prices", "Usage", "price_bounds", "estimated_bounds", "price", "prices_from_usage",
@@ -44,18 +47,22 @@ class PriceBounds:
 
     @property
     def U1(self) -> np.ndarray:
+        """U_1^r (may overflow to inf; use ``log_U1``)."""
         return np.exp(self.log_U1)
 
     @property
     def U2(self) -> np.ndarray:
+        """U_2^r (may overflow to inf; use ``log_U2``)."""
         return np.exp(self.log_U2)
 
     @property
     def L1(self) -> float:
+        """L_1 (may underflow to 0; use ``log_L1``)."""
         return math.exp(self.log_L1)
 
     @property
     def L2(self) -> float:
+        """L_2 (may underflow to 0; use ``log_L2``)."""
         return math.exp(self.log_L2)
 
 
@@ -68,6 +75,7 @@ class Prices:
 
     @classmethod
     def zeros(cls, inst: OasisInstance) -> Prices:
+        """Zero prices of the instance's shape."""
         check_size(inst, what="OASiS (prices and usage arrays)")
         T, R = inst.horizon, inst.n_resources
         return cls(np.zeros((T, inst.n_worker_servers, R)), np.zeros((T, inst.n_ps_servers, R)))
@@ -82,6 +90,7 @@ class Usage:
 
     @classmethod
     def empty(cls, inst: OasisInstance) -> Usage:
+        """No allocation yet."""
         check_size(inst, what="OASiS (prices and usage arrays)")
         T, R = inst.horizon, inst.n_resources
         return cls(np.zeros((T, inst.n_worker_servers, R)), np.zeros((T, inst.n_ps_servers, R)))
@@ -144,15 +153,11 @@ def price_bounds(inst: OasisInstance, log_ratio_cap: float | None = None) -> Pri
     return cap_bounds(PriceBounds(lu1, lu2, ll1, ll2, eta1, eta2), log_ratio_cap)
 
 
-def _check_cap(log_ratio_cap) -> float | None:
+def _check_cap(log_ratio_cap: Any) -> float | None:
+    """None, or the cap as a float: a finite number > 0 (:class:`ArgumentError` otherwise)."""
     if log_ratio_cap is None:
         return None
-    if isinstance(log_ratio_cap, (bool, np.bool_)) or not isinstance(log_ratio_cap, (int, float, np.integer, np.floating)):
-        raise ValueError(f"log_ratio_cap is {log_ratio_cap!r}; expected None or a number > 0")
-    cap = float(log_ratio_cap)
-    if not (math.isfinite(cap) and cap > 0):
-        raise ValueError(f"log_ratio_cap is {log_ratio_cap!r}; expected None or a finite number > 0")
-    return cap
+    return check_positive(log_ratio_cap, "log_ratio_cap")
 
 
 def _cap_side(log_U: np.ndarray, log_L: float, cap: float) -> tuple[np.ndarray, float]:
@@ -172,7 +177,7 @@ def cap_bounds(bounds: PriceBounds, log_ratio_cap: float | None) -> PriceBounds:
 
     Raises
     ------
-    ValueError
+    ArgumentError
         When ``log_ratio_cap`` is not None or a finite number > 0.
     """
     cap = _check_cap(log_ratio_cap)
@@ -188,19 +193,20 @@ def estimated_bounds(inst: OasisInstance, fraction: float) -> PriceBounds:
 
     Raises
     ------
-    ValueError
+    ArgumentError
         When ``fraction`` is not positive or would put some U below its L (a price that
         decreases with use).
     """
-    if not (isinstance(fraction, (int, float)) and math.isfinite(fraction) and fraction > 0):
-        raise ValueError(f"fraction is {fraction!r}; expected a positive number (1.0 = the exact U/L)")
+    if isinstance(fraction, (bool, np.bool_)) or not isinstance(fraction, (int, float)) or not math.isfinite(fraction) \
+            or not fraction > 0:
+        raise ArgumentError(f"fraction is {fraction!r}; expected a positive number (1.0 = the exact U/L)")
     b = price_bounds(inst)
     shift = math.log(fraction)
     # a resource no job uses keeps U = L (its price multiplies zero demand)
     lu1 = np.where(b.log_U1 > b.log_L1, b.log_U1 + shift, b.log_U1)
     lu2 = np.where(b.log_U2 > b.log_L2, b.log_U2 + shift, b.log_U2)
     if np.any(lu1 < b.log_L1 - 1e-12) or np.any(lu2 < b.log_L2 - 1e-12):
-        raise ValueError(f"fraction {fraction} puts an estimated U below L; the price functions (22) would decrease with use")
+        raise ArgumentError(f"fraction {fraction} puts an estimated U below L; the price functions (22) would decrease with use")
     return PriceBounds(lu1, lu2, b.log_L1, b.log_L2, b.eta1, b.eta2)
 
 

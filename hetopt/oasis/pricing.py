@@ -28,8 +28,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import ArgumentError, SizeLimitError
+from .capacity import slot_capacity
 from .instance import OasisInstance
-from .oracle import slot_capacity
 from .schedule import JobSchedule
 
 __all__ = ["JobPricer", "PricingResult", "WORK_SLACK", "RATIO_SLACK", "MAX_DP_STATES"]
@@ -72,8 +73,6 @@ class JobPricer:
         self.f = inst.utility_table(i)
         T = inst.horizon
         if (T - self.a + 1) * (self.W + 1) > MAX_DP_STATES:
-            from ..errors import SizeLimitError
-
             raise SizeLimitError(f"job {i}: pricing DP needs {(T - self.a + 1) * (self.W + 1)} states "
                                  f"(T - a_i + 1 = {T - self.a + 1} slots x W_i + 1 = {self.W + 1}); at most {MAX_DP_STATES}")
         self.feasible = self.M >= 1 and (T - self.a + 1) * self.M >= self.W
@@ -134,6 +133,8 @@ class JobPricer:
 
     def _schedule(self, jb: int) -> PricingResult:
         """The cheapest schedule completing in slot a_i + jb, from the last :meth:`price` call's tables."""
+        if self._last is None:  # pragma: no cover - called after price() found a schedule
+            raise ArgumentError("no pricing yet: call price() first")
         p, q, fills, choice, end_n, payoff = self._last
         inst, a, T, W = self.inst, self.a, self.inst.horizon, self.W
         H, K = inst.n_worker_servers, inst.n_ps_servers
@@ -161,8 +162,9 @@ class JobPricer:
         return PricingResult(sched, util - c, util, c)
 
     def schedules(self, min_payoff: float) -> list[PricingResult]:
-        """Of the last :meth:`price` call: the cheapest schedule of every completion slot whose
-        payoff exceeds ``min_payoff`` (the best first).
+        """Of the last :meth:`price` call: the cheapest schedule of every completion slot paying more than ``min_payoff``.
+
+        Sorted best first.
         """
         if self._last is None:
             return []

@@ -1,11 +1,14 @@
-"""Slotted cluster simulator of Section V-A, shared by the baselines.
+"""Slotted cluster simulator of Section V-A: every scheme of Figs. 3-4 runs in it.
 
 Slots run ``1..T``.  At the start of a slot with an arrival, or after a slot in which a job
-completed, the policy is called to (re)set the allocations (workers per worker server,
-parameter servers per PS server) of the jobs; allocations then hold until the next event.
-A job with ``w`` workers in a slot gets ``w`` worker-slots of work; it completes in the slot
-where its work reaches E_i N_i M_i (tau_i + 2 e_i / b_i) (constraint (2)) and frees its
-servers.  The event loop knows nothing about the policies (one signature for all).
+completed, the policy is called to (re)set the cluster (:class:`~hetopt.oasis.cluster.Cluster`):
+held allocations (workers per worker server, parameter servers per PS server) hold until the
+next event, and a job with ``w`` workers in a slot gets ``w`` worker-slots of work; it completes
+in the slot where its work reaches E_i N_i M_i (tau_i + 2 e_i / b_i) (constraint (2)) and frees
+its servers.  A reserved schedule runs slot by slot as reserved and completes in its last slot
+with a worker (8).  The event loop knows nothing about the policies (one signature for all):
+``simulate(inst, "fifo")`` takes a name of :data:`~hetopt.oasis.policies.POLICIES`,
+``simulate(inst, policy)`` any object of the :class:`~hetopt.oasis.cluster.Policy` protocol.
 
 Jobs that have not completed by T earn nothing; their partial allocations are dropped from
 the returned schedules (which keeps (4)-(5) and makes the schedules a feasible solution of
@@ -14,158 +17,151 @@ the returned schedules (which keeps (4)-(5) and makes the schedules a feasible s
 
 from __future__ import annotations
 
+import inspect
 import time
-from typing import Protocol, runtime_checkable
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentError
+from ..inputs import takes_instance
 from ..result import Status
-from .instance import EPS_WORK, OasisInstance, check_size
+from .cluster import Cluster, Policy
+from .instance import OasisInstance, check_size
+from .policies import POLICIES
 from .schedule import JobSchedule, OasisSolution, make_solution
 
-__all__ = ["Cluster", "Policy", "simulate", "ps_needed", "place_round_robin"]
+__all__ = ["simulate"]
 
 
-def ps_needed(inst: OasisInstance, job: int, workers: int) -> int:
-    """ceil(w b_i / B_i): the fewest parameter servers serving ``workers`` workers ((6), (7))."""
-    return int(np.ceil(workers * inst.worker_bandwidth[job] / inst.ps_bandwidth[job] * (1 - EPS_WORK)))
+def _policy_options(name: str) -> list[str]:
+    """The keyword options of ``POLICIES[name]`` (every parameter but the instance)."""
+    params = list(inspect.signature(POLICIES[name]).parameters.values())[1:]
+    return [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
 
 
-def place_round_robin(free: np.ndarray, demand: np.ndarray, count: int, start: int = 0) -> tuple[np.ndarray, int]:
-    """Place ``count`` units of ``demand`` one by one on servers in round-robin order.
-
-    Returns the units per server and the next start pointer; fewer than ``count`` units are
-    placed when the servers are full (the caller decides what to do then).
-    """
-    n = free.shape[0]
-    out = np.zeros(n, dtype=np.int64)
-    if count <= 0 or n == 0:
-        return out, start
-    left = free.copy()
-    fits = np.all(left >= demand - 1e-9, axis=1)
-    placed, h, misses = 0, start % n, 0
-    while placed < count and misses < n:
-        if fits[h]:
-            out[h] += 1
-            left[h] -= demand
-            fits[h] = np.all(left[h] >= demand - 1e-9)
-            placed += 1
-            misses = 0
-        else:
-            misses += 1
-        h = (h + 1) % n
-    return out, h
+def _build(inst: OasisInstance, policy: Any, options: Mapping[str, Any] | None) -> Any:
+    """The policy object of one run: ``POLICIES[policy](inst, **options)`` for a name, ``policy`` itself otherwise."""
+    if options is not None and not isinstance(options, Mapping):
+        raise ArgumentError(f"options is {options!r}; expected a mapping option -> value or None")
+    if isinstance(policy, str):
+        if policy not in POLICIES:
+            raise ArgumentError(f"policy is {policy!r}; expected one of {', '.join(POLICIES)} or a Policy object")
+        allowed = _policy_options(policy)
+        unknown = sorted(set(options or {}) - set(allowed))
+        if unknown:
+            raise ArgumentError(f"policy {policy!r} takes no option {', '.join(map(repr, unknown))}; "
+                                f"its options are: {', '.join(allowed) or 'none'}")
+        return POLICIES[policy](inst, **dict(options or {}))
+    if options:
+        raise ArgumentError(f"options {sorted(options)} apply to a policy name; build the policy object with them")
+    if not isinstance(policy, Policy):
+        raise ArgumentError(f"policy is {policy!r:.60}; expected one of {', '.join(POLICIES)} or an object with a "
+                            "name and __call__(cluster, t, arrived, completed) (hetopt.oasis.Policy)")
+    built_for = getattr(policy, "inst", inst)
+    if built_for is not inst:
+        raise ArgumentError(f"policy {policy.name!r} was built for another instance; build one for this instance")
+    return policy
 
 
-class Cluster:
-    """Current allocations of a simulation and the capacity they leave."""
+class _Recorder:
+    """Per-slot allocations of held (not reserved) jobs: I x H x T and I x K x T arrays, allocated on first use."""
 
     def __init__(self, inst: OasisInstance) -> None:
         self.inst = inst
-        self.workers: dict[int, np.ndarray] = {}
-        self.ps: dict[int, np.ndarray] = {}
-        self.remaining = inst.workload.astype(float).copy()
-        self.done: dict[int, int] = {}
-        self.arrived: list[int] = []
-        self.pointer_w = 0
-        self.pointer_p = 0
+        self.y: np.ndarray | None = None
+        self.z: np.ndarray | None = None
 
-    def active(self) -> list[int]:
-        """Arrived, unfinished jobs in arrival order."""
-        return [i for i in self.arrived if i not in self.done]
-
-    def free(self, exclude: set[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Free capacity of worker and PS servers, ignoring the allocations of ``exclude``."""
-        inst = self.inst
-        fw = inst.worker_capacity.astype(float).copy()
-        fp = inst.ps_capacity.astype(float).copy()
-        for i, y in self.workers.items():
-            if exclude and i in exclude:
-                continue
-            fw -= np.outer(y, inst.worker_demand[i])
-            fp -= np.outer(self.ps[i], inst.ps_demand[i])
-        return fw, fp
-
-    def release(self, job: int) -> None:
-        self.workers.pop(job, None)
-        self.ps.pop(job, None)
-
-    def try_place(self, job: int, n_workers: int, *, partial: bool = False) -> int:
-        """Place ``n_workers`` workers and their PSs round-robin; all or nothing unless ``partial``.
-
-        Returns the number of workers placed (0 when nothing fits).
-        """
-        inst = self.inst
-        fw, fp = self.free(exclude={job})
-        yw, pw = place_round_robin(fw, inst.worker_demand[job], n_workers, self.pointer_w)
-        w = int(yw.sum())
-        while w > 0:
-            zz, pp = place_round_robin(fp, inst.ps_demand[job], ps_needed(inst, job, w), self.pointer_p)
-            if zz.sum() == ps_needed(inst, job, w):
-                break
-            if not partial:
-                return 0
-            w -= 1
-            yw, pw = place_round_robin(fw, inst.worker_demand[job], w, self.pointer_w)
-        if w == 0 or (w < n_workers and not partial):
-            return 0
-        self.workers[job], self.ps[job] = yw, zz
-        self.pointer_w, self.pointer_p = pw, pp
-        return w
+    def record(self, i: int, t: int, yi: np.ndarray, zi: np.ndarray) -> None:
+        if self.y is None or self.z is None:
+            inst = self.inst
+            H, K, T = inst.n_worker_servers, inst.n_ps_servers, inst.horizon
+            check_size(inst, inst.n_jobs * (H + K) * T, "the simulator")
+            self.y = np.zeros((inst.n_jobs, H, T), dtype=np.int64)
+            self.z = np.zeros((inst.n_jobs, K, T), dtype=np.int64)
+        self.y[i, :, t - 1] = yi
+        self.z[i, :, t - 1] = zi
 
 
-@runtime_checkable
-class Policy(Protocol):
-    """A scheduling policy: called on arrivals and completions to set ``cluster`` allocations.
+def _run_slot(cl: Cluster, rec: _Recorder, booked: dict[int, tuple[np.ndarray, np.ndarray]], t: int) -> list[int]:
+    """Execute slot ``t``: the work of held and reserved allocations; the jobs that complete in it."""
+    inst = cl.inst
+    completed: list[int] = []
+    for i, yi in list(cl.workers.items()):
+        n = int(yi.sum())
+        if n == 0:
+            continue
+        rec.record(i, t, yi, cl.ps[i])
+        cl.remaining[i] -= n
+        if cl.remaining[i] <= 1e-9 * max(1.0, inst.workload[i]):
+            cl.done[i] = t
+            completed.append(i)
+            cl.release(i)
+    for i, (yr, _) in list(cl.reserved.items()):
+        cl.remaining[i] -= float(yr[:, t - 1].sum())
+        if not yr[:, t:].any():  # the last slot with a worker: t_hat_i (8)
+            cl.done[i] = t
+            completed.append(i)
+            booked[i] = cl.reserved.pop(i)
+    return completed
 
-    The plug-in protocol of the simulator (see the card): an object with a ``name`` and
-    ``__call__(cluster, t, arrived, completed)``, which sets the allocations of the active jobs
-    through :class:`Cluster` (``try_place``, ``release``, ``active``, ``free``, ``remaining``).
-    ``isinstance(obj, Policy)`` checks that both attributes exist.
-    """
 
-    name: str
-
-    def __call__(self, cluster: Cluster, t: int, arrived: list[int], completed: list[int]) -> None: ...
-
-
-def simulate(inst: OasisInstance, policy: Policy) -> OasisSolution:
+@takes_instance(OasisInstance)
+def simulate(inst: OasisInstance, policy: Any, *, options: Mapping[str, Any] | None = None) -> OasisSolution:
     """Run ``policy`` over slots 1..T and return the completed jobs' schedules.
+
+    Parameters
+    ----------
+    inst : OasisInstance
+    policy : str or Policy
+        A name of :data:`~hetopt.oasis.policies.POLICIES` (``"oasis"``, ``"fifo"``, ``"drf"``,
+        ``"rrh"``, ``"dorm"``) or a policy object (:class:`~hetopt.oasis.cluster.Policy`; a
+        built-in one must be built for ``inst``, e.g. ``FIFOPolicy(inst, seed=3)``).
+    options : mapping, optional
+        Options of the named policy, passed to its class (e.g. ``{"log_ratio_cap": 15.0}`` for
+        ``"oasis"``, ``{"seed": 3}`` for ``"fifo"``); only with a name.
 
     Returns
     -------
     OasisSolution
-        status FEASIBLE; ``info["unfinished"]`` lists jobs that arrived but did not
-        complete by T, ``info["events"]`` the number of policy calls.
+        status FEASIBLE, no bound; ``info["unfinished"]`` lists jobs that arrived but did not
+        complete by T (for OASiS: the rejected ones), ``info["events"]`` the number of policy
+        calls, plus what the policy reports (OASiS: ``payoffs`` and its price data).
+
+    Raises
+    ------
+    ArgumentError
+        An unknown policy name or option, options with a policy object, an object that is not
+        a policy, or a policy built for another instance.
+    SizeLimitError
+        When the instance is beyond the simulator's arrays (:func:`~hetopt.oasis.instance.check_size`).
     """
     start = time.perf_counter()
-    T, H, K = inst.horizon, inst.n_worker_servers, inst.n_ps_servers
-    check_size(inst, inst.n_jobs * (H + K) * T, "the simulator")
+    check_size(inst, what="the simulator")
+    run = _build(inst, policy, options)
     cl = Cluster(inst)
-    y = np.zeros((inst.n_jobs, H, T), dtype=np.int64)
-    z = np.zeros((inst.n_jobs, K, T), dtype=np.int64)
+    rec = _Recorder(inst)
+    booked: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     completed: list[int] = []
     events = 0
-    for t in range(1, T + 1):
+    for t in range(1, inst.horizon + 1):
+        cl.slot = t
         arrived = [i for i in range(inst.n_jobs) if int(inst.arrival[i]) == t]
         cl.arrived.extend(arrived)
         if arrived or completed:
-            policy(cl, t, arrived, completed)
+            run(cl, t, arrived, completed)
             events += 1
-        completed = []
-        for i, yi in list(cl.workers.items()):
-            n = int(yi.sum())
-            if n == 0:
-                continue
-            y[i, :, t - 1] = yi
-            z[i, :, t - 1] = cl.ps[i]
-            cl.remaining[i] -= n
-            if cl.remaining[i] <= 1e-9 * max(1.0, inst.workload[i]):
-                cl.done[i] = t
-                completed.append(i)
-                cl.release(i)
-    scheds = {i: JobSchedule(i, y[i], z[i]) for i in cl.done}
+        completed = _run_slot(cl, rec, booked, t)
+    scheds = {}
+    for i in cl.done:
+        if i in booked:
+            scheds[i] = JobSchedule(i, *booked[i])
+        elif rec.y is not None and rec.z is not None:
+            scheds[i] = JobSchedule(i, rec.y[i], rec.z[i])
     unfinished = [i for i in cl.arrived if i not in cl.done]
+    report = run.report() if callable(getattr(run, "report", None)) else {}
+    info = {**report.get("info", {}), "unfinished": unfinished, "events": events}
     return make_solution(inst, scheds, status=Status.FEASIBLE, wall_time=time.perf_counter() - start,
-                         solver=policy.name, message=f"{len(scheds)} of {inst.n_jobs} jobs completed",
-                         info={"unfinished": unfinished, "events": events})
+                         solver=run.name, message=report.get("message", f"{len(scheds)} of {inst.n_jobs} jobs completed"),
+                         payoffs=report.get("payoffs"), info=info)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InstanceError
+from ..errors import ArgumentError, InstanceError
 
 __all__ = ["Utility", "SigmoidUtility", "TabulatedUtility", "utility_from_dict"]
 
@@ -26,13 +26,16 @@ class Utility:
     target: float | None = None
 
     def __call__(self, d: Any) -> Any:
+        """f(d) at the completion offset(s) ``d`` (a float for a scalar, an array otherwise)."""
         out = np.exp(self.log_value(d))
         return float(out) if np.ndim(out) == 0 else out
 
     def log_value(self, d: Any) -> Any:  # pragma: no cover - abstract
+        """The natural log of f(d), finite where f(d) underflows a double."""
         raise NotImplementedError
 
     def to_dict(self) -> dict[str, Any]:  # pragma: no cover - abstract
+        """The JSON form (``{"type": ..., ...}``)."""
         raise NotImplementedError
 
 
@@ -70,9 +73,11 @@ class SigmoidUtility(Utility):
 
     @property
     def target(self) -> float:  # type: ignore[override]
+        """gamma3, the target completion offset."""
         return self.gamma3
 
     def log_value(self, d: Any) -> Any:
+        """ln(gamma1) - ln(1 + exp(gamma2 (d - gamma3))), computed without overflow."""
         d = np.asarray(d, dtype=float)
         if self.gamma1 == 0:
             return np.full(d.shape, -np.inf) if d.ndim else -math.inf
@@ -80,6 +85,7 @@ class SigmoidUtility(Utility):
         return float(out) if np.ndim(out) == 0 else out
 
     def to_dict(self) -> dict[str, Any]:
+        """``{"type": "sigmoid", "gamma1": ..., "gamma2": ..., "gamma3": ...}``."""
         return {"type": "sigmoid", "gamma1": self.gamma1, "gamma2": self.gamma2, "gamma3": self.gamma3}
 
 
@@ -98,7 +104,7 @@ class TabulatedUtility(Utility):
     """
 
     values: Any
-    target: float | None = None  # type: ignore[assignment]
+    target: float | None = None
 
     def __post_init__(self) -> None:
         try:
@@ -121,14 +127,16 @@ class TabulatedUtility(Utility):
         object.__setattr__(self, "values", v)
 
     def log_value(self, d: Any) -> Any:
+        """The natural log of values[d]; an offset outside the table is an :class:`~hetopt.errors.ArgumentError`."""
         d_arr = np.asarray(d)
         if np.any(d_arr < 0) or np.any(d_arr >= self.values.size) or np.any(d_arr != np.floor(d_arr)):
-            raise ValueError(f"offset {d!r} is outside the table of {self.values.size} integer offsets")
+            raise ArgumentError(f"offset {d!r} is outside the table of {self.values.size} integer offsets")
         with np.errstate(divide="ignore"):
             out = np.log(self.values[d_arr.astype(int)])
         return float(out) if np.ndim(out) == 0 else out
 
     def to_dict(self) -> dict[str, Any]:
+        """``{"type": "table", "values": [...]}`` (and ``target`` when set)."""
         out: dict[str, Any] = {"type": "table", "values": [float(x) for x in self.values]}
         if self.target is not None:
             out["target"] = float(self.target)

@@ -12,21 +12,24 @@ the instance's 2 alpha.  The claim ``OPT / OASiS <= 2 alpha`` is
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
+from ..errors import ArgumentError
+from ..inputs import check_seed, check_size, check_threads, check_time_limit, takes_instance
 from ..report import Table
 from ..result import Certificate, Status
 from ..validate import RATIO_TOL, SweepResults, sweep
+from .checker import check_schedule
 from .colgen import lp_bound
 from .generator import fig5_instance
 from .instance import OasisInstance
 from .offline import solve_exact
-from .online import online
 from .prices import competitive_bound
-from .schedule import check_schedule
+from .simulator import simulate
 
 __all__ = ["validate_ratio", "ratio_sweep", "ratio_table", "fig5_setting", "FIG5_SERVERS", "FIG5_PRIORITIES"]
 
@@ -37,14 +40,34 @@ FIG5_PRIORITIES = ((1.0, 10.0), (1.0, 100.0), (1.0, 1000.0))
 
 
 def fig5_setting(*, seed: int) -> OasisInstance:
-    """The Fig. 5 instance of a seed: servers and priority range cycle with the seed."""
+    """The Fig. 5 instance of a seed: servers and priority range cycle with the seed.
+
+    Parameters
+    ----------
+    seed : int
+        A non-negative integer: ``FIG5_SERVERS[seed % 3]`` servers, ``FIG5_PRIORITIES[(seed // 3) % 3]``.
+
+    Returns
+    -------
+    OasisInstance
+    """
+    seed = check_size(seed, "seed", minimum=0)
     n = FIG5_SERVERS[seed % len(FIG5_SERVERS)]
     pr = FIG5_PRIORITIES[(seed // len(FIG5_SERVERS)) % len(FIG5_PRIORITIES)]
     return fig5_instance(seed=seed, n_servers=n, priority_range=pr)
 
 
-def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, threads: int = 1) -> Certificate:
+@takes_instance(OasisInstance)
+def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, threads: int | None = 1) -> Certificate:
     """Theorem 4 on one instance: OPT / OASiS against 2 alpha (see the module docstring).
+
+    Parameters
+    ----------
+    inst : OasisInstance
+    time_limit : float, optional
+        Seconds for the offline MILP (None: no limit).
+    threads : int, optional
+        HiGHS threads.
 
     Returns
     -------
@@ -53,21 +76,21 @@ def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, thr
         reference / value, ``limit`` 2 alpha, ``holds`` True / False / None, ``proven`` True
         when ``holds`` is decided; ``info`` has ``opt_lower``, ``opt_upper``,
         ``reference_kind`` ("optimum", "milp bound" or "lp bound") and the checker results.
+
+    Raises
+    ------
+    ScheduleViolation
+        When OASiS's or the MILP's schedule fails the checker.
     """
-    on = online(inst)
+    time_limit = check_time_limit(time_limit)
+    threads = check_threads(threads)
+    on = simulate(inst, "oasis")
     off = solve_exact(inst, time_limit=time_limit, threads=threads)
     for sol in (on, off):
-        rep = check_schedule(inst, sol)
-        if not rep.ok:
-            raise AssertionError(f"{sol.solver} returned an infeasible schedule: {rep.violations[0]}")
+        check_schedule(inst, sol).raise_if_invalid()
     limit = competitive_bound(inst)
     lower = off.total_utility
-    if off.status is Status.OPTIMAL:
-        upper, kind = off.total_utility, "optimum"
-    else:
-        lb = lp_bound(inst, threads=threads)
-        milp_ub = off.bound if off.bound is not None else math.inf
-        upper, kind = (milp_ub, "milp bound") if milp_ub <= lb.bound else (lb.bound, "lp bound")
+    upper, kind = _upper_bound(inst, off, threads)
     value = on.total_utility
 
     def ratio(x: float) -> float:
@@ -75,8 +98,9 @@ def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, thr
             return x / value
         return 1.0 if x <= 1e-9 else math.inf
 
+    holds: bool | None
     if ratio(upper) <= limit * (1 + RATIO_TOL):
-        holds: bool | None = True
+        holds = True
     elif ratio(lower) > limit * (1 + RATIO_TOL):
         holds = False
     else:
@@ -84,39 +108,80 @@ def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, thr
     return Certificate(name="2alpha", value=value, reference=upper, ratio=ratio(upper), limit=limit,
                        proven=holds is not None, holds=holds,
                        info={"opt_lower": lower, "opt_upper": upper, "reference_kind": kind,
-                                "offline_status": off.status.value, "admitted_online": len(on.admitted),
-                                "admitted_offline": len(off.admitted), "offline_time": off.wall_time})
+                             "offline_status": off.status.value, "admitted_online": len(on.admitted),
+                             "admitted_offline": len(off.admitted), "offline_time": off.wall_time})
 
 
-def _evaluate(inst: OasisInstance, time_limit: float) -> dict[str, Any]:
+def _upper_bound(inst: OasisInstance, off: Any, threads: int | None) -> tuple[float, str]:
+    """The upper bound on OPT: the optimum when certified, else the better of the MILP's and the LP bound."""
+    if off.status is Status.OPTIMAL:
+        return off.total_utility, "optimum"
+    lb = lp_bound(inst, threads=threads)
+    lp_ub = math.inf if lb.bound is None else lb.bound
+    milp_ub = off.bound if off.bound is not None else math.inf
+    return (milp_ub, "milp bound") if milp_ub <= lp_ub else (lp_ub, "lp bound")
+
+
+def _evaluate(inst: OasisInstance, time_limit: float | None) -> Certificate:
+    """:func:`validate_ratio` with the instance's setting (servers, largest gamma1) and data in ``info``."""
     c = validate_ratio(inst, time_limit=time_limit)
-    return {"servers": inst.n_worker_servers + inst.n_ps_servers, "max_priority": max(u.gamma1 for u in inst.utility),
-            "oasis": c.value, "opt": c.reference, "kind": c.info["reference_kind"], "ratio": c.ratio,
-            "limit": c.limit, "holds": c.holds, "instance": inst.to_dict()}
+    setting = {"servers": inst.n_worker_servers + inst.n_ps_servers,
+               "max_priority": max(u.gamma1 for u in inst.utility), "instance": inst.to_dict()}
+    return dataclasses.replace(c, info={**c.info, **setting})
 
 
-def ratio_sweep(seeds: Sequence[int], *, time_limit: float = 120.0, executor: Any = "serial") -> list[dict[str, Any]]:
-    """Theorem 4 over the Fig. 5 instances of ``seeds`` (see :func:`fig5_setting`).
+def ratio_sweep(n: int, *, seed: int = 0, executor: Any = None, time_limit: float | None = 120.0) -> SweepResults:
+    """Theorem 4 over the Fig. 5 instances of seeds ``seed..seed+n-1`` (see :func:`fig5_setting`).
 
-    Each row has the seed's setting, OASiS's utility, the optimum (or bound, ``kind``), the
-    ratio, 2 alpha, ``holds`` and the instance as a dict (to keep any violation).
+    Parameters
+    ----------
+    n : int
+        Number of seeds (>= 1).
+    seed : int
+        The first seed.
+    executor : None, "serial", int, Executor or dask Client
+        As :func:`hetopt.validate.sweep` (None: a local process pool).
+    time_limit : float, optional
+        Seconds per offline MILP.
+
+    Returns
+    -------
+    SweepResults
+        One :class:`~hetopt.result.Certificate` of :func:`validate_ratio` per seed; its ``info``
+        also has the setting (``servers``, ``max_priority``) and the instance as a dict
+        (``instance``, to keep any violation).
     """
-    rows = sweep(fig5_setting, functools.partial(_evaluate, time_limit=time_limit), list(seeds), executor)
-    for s, r in zip(seeds, rows):
-        r["seed"] = s
-    return rows
+    n = check_size(n, "n")
+    first = check_seed(seed)
+    if not isinstance(first, int):
+        raise ArgumentError(f"seed is {seed!r}; expected an integer (the first seed of the sweep)")
+    # sweep calls make_instance(seed=seed); its annotation says Callable[[int], Any]
+    make = cast(Callable[[int], Any], fig5_setting)
+    return sweep(make, functools.partial(_evaluate, time_limit=check_time_limit(time_limit)),
+                 range(first, first + n), executor)
 
 
-def ratio_table(rows: list[dict[str, Any]]) -> Table:
-    """The rows of :func:`ratio_sweep` as a CLI table."""
+def ratio_table(results: SweepResults) -> Table:
+    """The certificates of :func:`ratio_sweep` as a CLI table: seed, setting, OASiS, OPT, ratio, 2 alpha, holds.
+
+    Parameters
+    ----------
+    results : SweepResults
+        From :func:`ratio_sweep`.
+
+    Returns
+    -------
+    Table
+        ``violations`` counts the seeds where the bound is proven violated.
+    """
     t = Table("OASiS competitive ratio (Theorem 4) on Fig. 5 instances: OPT / OASiS vs 2 alpha",
               ["seed", "servers", "max gamma1", "OASiS", "OPT", "reference", "ratio", "2 alpha", "holds"])
-    for r in rows:
-        t.add(r["seed"], r["servers"], r["max_priority"], r["oasis"], r["opt"], r["kind"], r["ratio"], r["limit"], r["holds"])
-    bad = [r["seed"] for r in rows if r["holds"] is False]
+    for s, c in zip(results.seeds, results, strict=True):
+        t.add(s, c.info["servers"], c.info["max_priority"], c.value, c.reference, c.info["reference_kind"], c.ratio,
+              c.limit, c.holds)
+    bad = [s for s, c in zip(results.seeds, results, strict=True) if c.holds is False]
     t.violations = len(bad)
-    t.notes.append(f"{sum(r['holds'] is True for r in rows)} hold, {len(bad)} violated"
-                   + (f" (seeds {bad})" if bad else "") + f", {sum(r['holds'] is None for r in rows)} undecided")
-    if isinstance(rows, SweepResults):
-        t.notes.append(rows.note())
+    t.notes.append(f"{sum(c.holds is True for c in results)} hold, {len(bad)} violated"
+                   + (f" (seeds {bad})" if bad else "") + f", {sum(c.holds is None for c in results)} undecided")
+    t.notes.append(results.note())
     return t

@@ -45,8 +45,10 @@ def new_axes(ax: Any, figsize: tuple[float, float]) -> Any:
 
 
 def start_at_zero(ax: Any) -> None:
-    """Start the time axis at 0, unless the axes share x with others (then autoscaling decides,
-    so that stacked charts of different lengths keep one common range).
+    """Start the time axis at 0, unless the axes share x with others.
+
+    Axes that share x are left to autoscaling, so that stacked charts of different lengths keep
+    one common range.
     """
     if len(ax.get_shared_x_axes().get_siblings(ax)) <= 1:
         ax.set_xlim(left=0)
@@ -74,15 +76,18 @@ def integer_ticks(ax: Any, axis: str = "y", labels: Sequence[str] | None = None,
     from matplotlib.ticker import MaxNLocator
 
     target = ax.yaxis if axis == "y" else ax.xaxis
-    if labels is not None or n is not None:
-        count = len(labels) if labels is not None else int(n)
-        setter = ax.set_yticks if axis == "y" else ax.set_xticks
-        if labels is not None and count <= 40:
-            setter(range(count), labels=list(labels))
-        elif count <= 40:
-            setter(range(count))
-        else:
-            target.set_major_locator(MaxNLocator(integer=True))
+    if labels is not None:
+        count = len(labels)
+    elif n is not None:
+        count = int(n)
+    else:
+        target.set_major_locator(MaxNLocator(integer=True))
+        return
+    setter = ax.set_yticks if axis == "y" else ax.set_xticks
+    if labels is not None and count <= 40:
+        setter(range(count), labels=list(labels))
+    elif count <= 40:
+        setter(range(count))
     else:
         target.set_major_locator(MaxNLocator(integer=True))
 
@@ -104,7 +109,7 @@ def job_handles(names: Sequence[str], colors: Sequence[Any], max_entries: int = 
     """Legend patches for jobs (at most ``max_entries``, then one "... n more" entry)."""
     from matplotlib.patches import Patch
 
-    handles = [Patch(facecolor=c, edgecolor="black", label=str(nm)) for nm, c in zip(names, colors)]
+    handles = [Patch(facecolor=c, edgecolor="black", label=str(nm)) for nm, c in zip(names, colors, strict=True)]
     if len(handles) > max_entries:
         extra = len(handles) - max_entries + 1
         handles = handles[: max_entries - 1] + [Patch(facecolor="white", edgecolor="white", label=f"... {extra} more")]
@@ -112,8 +117,11 @@ def job_handles(names: Sequence[str], colors: Sequence[Any], max_entries: int = 
 
 
 def method_name(solution: Any) -> str:
-    """The method that produced ``solution``: the name the front door records in ``info["method"]``
-    (``hetopt.solve(inst, "exact")`` -> ``"exact"``), else the solver or policy it reports."""
+    """The method that produced ``solution``: the name recorded in ``info["method"]``, else its solver or policy.
+
+    The front door records the method's name there (``hetopt.solve(inst, "exact")`` -> ``"exact"``);
+    otherwise the solver or policy the solution reports is used.
+    """
     info = getattr(solution, "info", None) or {}
     return str(info.get("method") or getattr(solution, "policy", "") or getattr(solution, "solver", "") or "")
 

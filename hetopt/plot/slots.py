@@ -7,12 +7,15 @@ heatmaps carry a colorbar and integer ticks on their discrete axes.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._common import integer_ticks, job_colors, job_handles, method_name, new_axes, require_pyplot, start_at_zero
 from .intervals import MAX_BARS, MAX_LABELLED_BARS, check_bars, draw_segments, time_scale
+
+if TYPE_CHECKING:
+    from matplotlib.artist import Artist
 
 __all__ = ["oasis_gantt", "allocation_heatmap", "hadar_gantt", "gavel_gantt", "gavel_allocation_heatmap"]
 
@@ -29,7 +32,7 @@ def oasis_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str | No
     ----------
     instance : OasisInstance
     solution : OasisSolution
-        From any OASiS method (``online``, ``solve_exact``, ``fifo``, ``drf``, ...).
+        From any OASiS method (``simulate(inst, "oasis")``, ``solve_exact``, ``simulate(inst, "drf")``, ...).
     ax : matplotlib Axes, optional
     title : str, optional
     labels : bool, optional
@@ -70,7 +73,8 @@ def oasis_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str | No
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    handles = [Patch(facecolor=colors[i], edgecolor="black", label=f"J{i}") for i in sorted(admitted)][:19]
+    handles: list[Artist] = [Patch(facecolor=colors[i], edgecolor="black", label=f"J{i}")
+                             for i in sorted(admitted)[:19]]
     handles.append(Line2D([], [], marker=">", color="black", ls="none", label="arrival slot a_i"))
     if len(handles) > 1:
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7,
@@ -198,7 +202,7 @@ def hadar_gantt(instance: Any, result: Any, ax: Any = None, *, title: str | None
     cap = np.asarray(inst.capacity, dtype=int)
     H, R = cap.shape
     row0 = {}
-    names = []
+    names: list[str] = []
     for h in range(H):
         for r in range(R):
             row0[(h, r)] = len(names)

@@ -164,8 +164,9 @@ def notebook_answer(nb: Any, name: str) -> Any:
 
 
 def check_stored_notebook(path: str | Path) -> int:
-    """Assert a stored notebook has no outputs or execution counts and never chooses a matplotlib
-    backend (``matplotlib.use``: the reader's Jupyter decides).  Returns its number of code cells.
+    """Assert a stored notebook has no outputs, execution counts or backend choice; return its number of code cells.
+
+    The notebook must never choose a matplotlib backend (``matplotlib.use``: the reader's Jupyter decides).
     """
     import nbformat
 

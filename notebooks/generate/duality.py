@@ -38,7 +38,7 @@ import pyomo.environ as pyo
 
 from hetopt.data import instance_path
 from hetopt.oasis import (OasisInstance, Prices, Usage, best_schedule_ilp, build_dual, build_primal, fig5_instance,
-                          fig5_setting, lp_bound, online, schedules_by_end, solve_exact)
+                          fig5_setting, lp_bound, schedules_by_end, simulate, solve_exact)
 from hetopt.oasis.duality import (capacity_term, complementary_slackness, dual_fitting_trace, dual_objective,
                                   dual_payoffs, fit_mu, lp_duals)
 from hetopt.solvers import solve_model
@@ -130,7 +130,7 @@ OASiS and of the certified offline optimum, so that both are feasible points of 
 code(r"""
 C = fig5_instance(seed=1, n_servers=10, priority_range=(1.0, 10.0))
 lbC = lp_bound(C)
-onC = online(C)
+onC = simulate(C, "oasis")
 optC = solve_exact(C)
 L = {i: list(c) for i, c in lbC.columns.items()}
 for sol in (onC, optC):
@@ -176,7 +176,7 @@ primal_points = {
     "LP optimum x*": star.x,
     "x* / 2": {c: v / 2 for c, v in star.x.items()},
 }
-first = online(C, record_prices=True).info["prices"][0]  # the initial prices L1, L2 of Alg. 1
+first = simulate(C, "oasis", options={"record_prices": True}).info["prices"][0]  # the initial prices L1, L2 of Alg. 1
 oasis_trace = dual_fitting_trace(C)
 price_points = {
     "p = q = 0": Prices.zeros(C),
@@ -335,7 +335,7 @@ OASiS used grew as the jobs arrived.
 """)
 
 code(r"""
-run = online(C, record_prices=True)
+run = simulate(C, "oasis", options={"record_prices": True})
 order = sorted(run.info["prices"], key=lambda i: (int(C.arrival[i]), i))
 seen = [run.info["prices"][i] for i in order] + [oasis_trace.final_prices]
 fig, ax = plt.subplots(figsize=(7, 3.4))

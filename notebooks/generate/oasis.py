@@ -40,9 +40,9 @@ import pyomo.environ as pyo
 import hetopt
 from hetopt.data import instance_path
 from hetopt.plot import oasis_gantt, price_curve, ratio_vs_bound  # the shared figures of every paper
-from hetopt.oasis import (Cluster, OasisInstance, Policy, Prices, best_schedule, best_schedule_ilp, build_dual,
-                          build_offline, build_primal, check_schedule, competitive_bound, fig5_setting, online, price,
-                          price_bounds, schedules_by_end, simulate, solve_exact, validate_ratio)
+from hetopt.oasis import (POLICIES, Cluster, OasisInstance, Policy, Prices, best_schedule, best_schedule_ilp,
+                          build_dual, build_offline, build_primal, check_schedule, competitive_bound, fig5_setting,
+                          price, price_bounds, schedules_by_end, simulate, solve_exact, validate_ratio)
 from hetopt.solvers import solve_model
 
 inst = fig5_setting(seed=3)  # the Fig. 5 setting: 10 jobs, T = 10, sigmoid utilities, priorities in [1, 10]
@@ -97,7 +97,8 @@ schedules), the LP and its dual have the same optimum (strong duality), which is
 """)
 
 code(r"""
-on = online(inst, record_prices=True)
+print("policies of the simulator:", list(POLICIES))
+on = simulate(inst, "oasis", options={"record_prices": True})  # OASiS (Alg. 1)
 opt = solve_exact(inst)
 cols = {i: [r.schedule for r in schedules_by_end(inst, i, Prices.zeros(inst))] for i in range(inst.n_jobs)}
 for sol in (on, opt):
@@ -256,7 +257,8 @@ fig.tight_layout()
 plt.show()
 for n, c in certs.items():
     print(f"{n:22s} ratio {c.ratio:10.4g}  2 alpha {c.limit:7.3g}  proven {c.proven}  holds {c.holds}")
-print("with the exact oracle (27):", online(v, oracle=best_schedule_ilp).total_utility, " Alg. 2:", online(v).total_utility)
+print("with the exact oracle (27):", simulate(v, "oasis", options={"oracle": best_schedule_ilp}).total_utility,
+      " Alg. 2:", simulate(v, "oasis").total_utility)
 """)
 
 md(r"""
@@ -291,7 +293,7 @@ for cid in ["oasis2018.eq22.price_at_zero_use", "oasis2018.theorem4.ratio_in_pre
 md(r"""
 Fig. 3's claim that OASiS beats every baseline *depends on the reading* of (25)-(26): with the sigmoid utilities the
 literal $\ln(U/L)$ is in the hundreds, so prices stay negligible until a server is about 99 % full. The sweep
-`oasis.log_ratio_cap` caps $\ln(U/L)$ (an option of hetopt, `online(inst, log_ratio_cap=c)`); quick grid:
+`oasis.log_ratio_cap` caps $\ln(U/L)$ (an option of hetopt, `simulate(inst, "oasis", options={"log_ratio_cap": c})`); quick grid:
 """)
 
 code(r"""
@@ -312,18 +314,21 @@ plt.show()
 md(r"""
 ## 5. Your own policy (the plug-in protocol)
 
-The baselines FIFO, DRF, RRH and Dorm are policies of one slotted simulator, and so can yours:
+OASiS and the baselines FIFO, DRF, RRH and Dorm are policies of one slotted simulator (`POLICIES`), and so can
+yours be:
 
 * a **policy** is any object with a `name` and a method `__call__(cluster, t, arrived, completed)` (the `Policy`
   protocol), called at the start of a slot with an arrival or after a slot with a completion;
 * the **cluster** (`Cluster`) holds the allocations: `cluster.active()` (arrived, unfinished jobs),
   `cluster.remaining[i]` (worker-slots left of (2)), `cluster.try_place(i, n, partial=False)` (place n workers and their
-  parameter servers round-robin; returns how many were placed), `cluster.release(i)`, `cluster.free()`;
+  parameter servers round-robin; returns how many were placed), `cluster.release(i)`, `cluster.free()`, or
+  `cluster.reserve(i, workers, ps)` (a whole schedule decided at once, as OASiS does);
 * `simulate(inst, policy)` runs slots 1..T and returns an `OasisSolution` (jobs unfinished at T earn nothing);
   `check_schedule` checks it against (2)-(13); `hetopt.compare(inst, methods=[...], policies={"mine": f})` ranks it against
   the certified optimum.
 
-(A second plug-in point: `online(inst, oracle=f)` runs Alg. 1 with your own oracle in place of Alg. 2.)
+(A second plug-in point: `simulate(inst, "oasis", options={"oracle": f})` runs Alg. 1 with your own oracle in place
+of Alg. 2. The registered policies are `POLICIES`: `simulate(inst, "drf")` runs one by name.)
 
 The worked example re-plans on every event: jobs that can still finish by $T$ are ranked by the utility they would
 earn finishing as fast as possible, per remaining worker-slot, and each takes as many workers as fit (up to $N_i$).

@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
-from hetopt.oasis import OasisInstance, check_schedule, dorm, drf, fifo, generate_instance, rrh
-from hetopt.oasis.simulator import place_round_robin
+from hetopt.errors import ArgumentError
+from hetopt.oasis import FIFOPolicy, OasisInstance, RRHPolicy, check_schedule, generate_instance, simulate
+from hetopt.oasis.cluster import place_round_robin
 
 from .conftest import tiny_instance
 
@@ -20,7 +21,7 @@ def _two_jobs():
 def test_fifo_known_answer():
     """FIFO with 2 workers each: job 0 runs slots 1-2, job 1 slots 3-4: f(1) + f(3) = 5 + 3."""
     inst = _two_jobs()
-    s = fifo(inst, workers=2)
+    s = simulate(inst, "fifo", options={"workers": 2})
     assert check_schedule(inst, s).ok
     assert {i: x.completion for i, x in s.schedules.items()} == {0: 2, 1: 4}
     assert s.total_utility == pytest.approx(8.0)
@@ -29,7 +30,7 @@ def test_fifo_known_answer():
 def test_drf_known_answer():
     """DRF shares the server: one worker each, both finish in slot 4: 2 f(3) = 6."""
     inst = _two_jobs()
-    s = drf(inst)
+    s = simulate(inst, "drf")
     assert check_schedule(inst, s).ok
     assert {i: x.completion for i, x in s.schedules.items()} == {0: 4, 1: 4}
     assert s.total_utility == pytest.approx(6.0)
@@ -38,8 +39,8 @@ def test_drf_known_answer():
 @pytest.mark.parametrize("seed", range(3))
 def test_baselines_are_feasible(seed):
     inst = generate_instance(15, 30, 6, 6, seed=seed)
-    for fn in (fifo, drf, rrh, dorm):
-        s = fn(inst)
+    for name in ("fifo", "drf", "rrh", "dorm"):
+        s = simulate(inst, name)
         rep = check_schedule(inst, s)
         assert rep.ok, (s.solver, rep.violations)
         assert set(s.info["unfinished"]).isdisjoint(s.admitted)
@@ -55,5 +56,19 @@ def test_round_robin_placement():
 
 def test_rrh_threshold_rejects_everything_when_high():
     inst = tiny_instance(1, n_jobs=4, horizon=5)
-    s = rrh(inst, workers=1, threshold=1e9)
+    s = simulate(inst, "rrh", options={"workers": 1, "threshold": 1e9})
     assert s.admitted == () and s.total_utility == 0.0
+    assert simulate(inst, RRHPolicy(inst, workers=1, threshold=1e9)).admitted == ()
+
+
+def test_policy_options_are_checked():
+    inst = _two_jobs()
+    for bad in (0, [1, 2, 3], 1.5, True):
+        with pytest.raises(ArgumentError, match="workers"):
+            simulate(inst, "fifo", options={"workers": bad})
+    with pytest.raises(ArgumentError, match="threshold"):
+        simulate(inst, "rrh", options={"threshold": float("nan")})
+    with pytest.raises(ArgumentError, match="theta"):
+        simulate(inst, "dorm", options={"theta": 1.0})
+    with pytest.raises(ArgumentError, match="seed"):
+        FIFOPolicy(inst, seed=-1)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from hetopt.oasis import JobSchedule, check_schedule, make_solution, online, solve_exact
+from hetopt.oasis import JobSchedule, check_schedule, make_solution, simulate, solve_exact
 
 from .conftest import tiny_instance
 
@@ -44,7 +44,7 @@ def test_checker_reports_violations(eq, fn):
 def test_checker_before_arrival_and_reported_utility():
     for seed in range(30):
         inst = tiny_instance(seed, n_jobs=3, horizon=5)
-        sol = online(inst)
+        sol = simulate(inst, "oasis")
         late = [i for i in sol.admitted if inst.arrival[i] > 1]
         if late:
             break
@@ -79,7 +79,27 @@ def test_report_is_the_shared_type_with_the_recomputed_utility():
     from hetopt.result import CheckReport
 
     inst = generate_instance(6, 8, 4, 4, seed=3)
-    sol = online(inst)
+    sol = simulate(inst, "oasis")
     rep = check_schedule(inst, sol)
     assert isinstance(rep, CheckReport) and rep.ok
     assert rep.objective == pytest.approx(sol.total_utility, rel=1e-9, abs=1e-9)
+
+
+def test_schedule_round_trip_and_bad_arguments():
+    import json
+
+    from hetopt.errors import ArgumentError
+
+    inst, sol = _solution()
+    s = sol.schedules[sol.admitted[0]]
+    again = JobSchedule.from_dict(json.loads(json.dumps(s.to_dict())))
+    assert again.job == s.job and again.completion == s.completion and (again.workers == s.workers).all()
+    bad = dict(s.to_dict(), completion=s.completion + 1)
+    with pytest.raises(ArgumentError, match="completion"):
+        JobSchedule.from_dict(bad)
+    with pytest.raises(ArgumentError, match="keys"):
+        JobSchedule.from_dict({"job": 0})
+    with pytest.raises(ArgumentError, match="sol is a list"):
+        check_schedule(inst, [s])
+    with pytest.raises(ArgumentError, match="expects a OasisInstance"):
+        check_schedule(None, sol)

@@ -71,3 +71,33 @@ def test_lagrangian_at_any_prices_bounds_the_optimum(seed):
     assert lagrangian(inst, pricers, best.p, best.q).value == pytest.approx(best.value, rel=1e-9, abs=1e-9)
     with pytest.raises(ValueError, match="prices"):
         lagrangian(inst, pricers, -np.ones(shape_p), np.zeros(shape_q))
+
+
+@pytest.mark.parametrize("engine", ["arrays", "pyomo"])
+def test_lp_bound_round_trip_and_summary(engine):
+    import json
+
+    from hetopt.oasis import LPBound
+
+    inst = tiny_instance(2, n_jobs=3, horizon=4)
+    lb = lp_bound(inst, max_iterations=5, engine=engine, compact=engine == "arrays")
+    data = json.loads(json.dumps(lb.to_dict()))
+    again = LPBound.from_dict(data)
+    assert json.dumps(again.to_dict(), sort_keys=True) == json.dumps(lb.to_dict(), sort_keys=True)
+    assert again.bound == lb.bound and again.iterations == lb.iterations
+    assert {i: len(c) for i, c in again.columns.items()} == {i: len(c) for i, c in lb.columns.items()}
+    summary = lb.summary()
+    json.dumps(summary)
+    assert summary["columns"] == sum(len(c) for c in lb.columns.values())
+
+
+def test_lp_bound_arguments_are_checked():
+    from hetopt.errors import ArgumentError
+
+    inst = tiny_instance(2, n_jobs=3, horizon=4)
+    with pytest.raises(ArgumentError, match="engine"):
+        lp_bound(inst, engine="simplex")
+    with pytest.raises(ArgumentError, match="smoothing"):
+        lp_bound(inst, smoothing=1.0)
+    with pytest.raises(ArgumentError, match="expects a OasisInstance"):
+        compact_lp_bound({"kind": "oasis"})

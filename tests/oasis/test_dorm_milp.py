@@ -5,8 +5,8 @@ import pyomo.environ as pyo
 import pytest
 
 from hetopt import Status, solve_model
-from hetopt.oasis import check_schedule, generate_instance
-from hetopt.oasis.baselines import DormPolicy, build_dorm_model, dorm, dorm_arrays, dorm_data
+from hetopt.oasis import check_schedule, generate_instance, simulate
+from hetopt.oasis.baselines import DormPolicy, build_dorm_model, dorm_arrays, dorm_data
 from hetopt.solvers import solve_milp
 
 OBJ_RTOL = 1e-6
@@ -68,9 +68,7 @@ def test_dorm_data_accepts_mapping_and_counts_running():
 
 def test_dorm_counts_solves_and_is_feasible():
     inst = generate_instance(15, 30, 6, 6, seed=4)
-    pol = DormPolicy()
-    from hetopt.oasis.simulator import simulate
-
+    pol = DormPolicy(inst)
     s = simulate(inst, pol)
     assert pol.solves > 0 and check_schedule(inst, s).ok
-    assert dorm(inst).total_utility == pytest.approx(s.total_utility)  # deterministic
+    assert simulate(inst, "dorm").total_utility == pytest.approx(s.total_utility)  # deterministic

@@ -110,15 +110,15 @@ def test_in_premise_instance_dual_is_infeasible():
 
 
 def test_bad_input_names_the_field(setting):
-    from hetopt.errors import InstanceError
+    from hetopt.errors import ArgumentError
 
     inst, cols = setting
-    with pytest.raises(InstanceError, match="inst must be a OasisInstance"):
+    with pytest.raises(ArgumentError, match="expects a OasisInstance"):
         lp_duals(None, cols)
-    with pytest.raises(InstanceError, match="schedules must be a mapping"):
+    with pytest.raises(ArgumentError, match="schedules must be a mapping"):
         lp_duals(inst, [cols[0]])
     other = next(i for i in cols if i != 0)
-    with pytest.raises(InstanceError, match=r"schedules\[0\]\[0\] must be a JobSchedule of job 0"):
+    with pytest.raises(ArgumentError, match=r"schedules\[0\]\[0\] must be a JobSchedule of job 0"):
         fit_mu(inst, {0: [cols[other][0]]}, Prices.zeros(inst))
-    with pytest.raises(InstanceError, match="expected a job index"):
+    with pytest.raises(ArgumentError, match="expected a job index"):
         dual_payoffs(inst, {99: []}, Prices.zeros(inst))

@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from hetopt.data import instance_path
-from hetopt.oasis import (OasisInstance, Prices, Usage, best_schedule, best_schedule_ilp, check_schedule, competitive_bound,
-                          dorm, drf, estimated_bounds, fifo, fig5_setting, online, price, price_bounds, prices_from_usage,
-                          rrh, solve_exact)
+from hetopt.errors import ArgumentError
+from hetopt.oasis import (POLICIES, OasisInstance, OasisPolicy, Prices, Usage, best_schedule, best_schedule_ilp,
+                          check_schedule, competitive_bound, estimated_bounds, fig5_setting, price, price_bounds,
+                          prices_from_usage, simulate, solve_exact)
 from hetopt.oasis.schedule import schedule_cost
 
 from .conftest import tiny_instance
@@ -66,10 +67,10 @@ def test_theorem4_violated_on_shipped_instance():
     """Alg. 2's integer chunks finish the job in slot 3 (utility 1e-3) instead of slot 2
     (utility 10): OPT / OASiS = 1e4 > 2 alpha = 34.  With the exact oracle (27) OASiS is optimal."""
     inst = OasisInstance.from_json(instance_path("oasis2018_theorem4_violation"))
-    on, off = online(inst), solve_exact(inst)
+    on, off = simulate(inst, "oasis"), solve_exact(inst)
     assert on.admitted == (0,) and on.total_utility == pytest.approx(1e-3)
     assert off.total_utility / on.total_utility > competitive_bound(inst)
-    assert online(inst, oracle=best_schedule_ilp).total_utility == pytest.approx(off.total_utility)
+    assert simulate(inst, "oasis", options={"oracle": best_schedule_ilp}).total_utility == pytest.approx(off.total_utility)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -77,8 +78,8 @@ def test_offline_dominates_online_and_baselines(seed):
     inst = tiny_instance(seed, n_jobs=4, horizon=5) if seed % 2 else fig5_setting(seed=seed)
     off = solve_exact(inst)
     assert off.is_optimal and check_schedule(inst, off).ok
-    for fn in (online, fifo, drf, rrh, dorm):
-        s = fn(inst)
+    for name in POLICIES:
+        s = simulate(inst, name)
         rep = check_schedule(inst, s)
         assert rep.ok, (s.solver, rep.violations)
         assert s.total_utility <= off.total_utility + UTIL_TOL, s.solver
@@ -87,14 +88,16 @@ def test_offline_dominates_online_and_baselines(seed):
 
 def test_online_outputs_and_payoffs():
     inst = fig5_setting(seed=4)
-    sol = online(inst)
+    sol = simulate(inst, "oasis")
     assert set(sol.payoffs) == set(range(inst.n_jobs))
     assert all((sol.payoffs[i] > 0) == (i in sol.admitted) for i in range(inst.n_jobs))
     for i in sol.admitted:
         s = sol.schedules[i]
         assert s.workers.shape == (inst.n_worker_servers, inst.horizon) and s.workers.dtype.kind == "i"
         assert sol.timeliness[i] == pytest.approx(s.completion - inst.arrival[i] - inst.utility[i].gamma3)
-    assert online(inst).total_utility == sol.total_utility  # deterministic
+    assert simulate(inst, OasisPolicy(inst)).total_utility == sol.total_utility  # deterministic
+    assert sorted(sol.info["unfinished"]) == sorted(set(range(inst.n_jobs)) - set(sol.admitted))  # the rejected jobs
+    assert set(sol.info) >= {"bounds", "alpha", "alpha_used", "decision_time", "usage", "events"}
 
 
 def test_estimated_bounds():
@@ -103,7 +106,7 @@ def test_estimated_bounds():
     est = estimated_bounds(inst, 0.5)
     used = exact.log_U1 > exact.log_L1
     assert np.allclose((est.log_U1 - est.log_L1)[used], (exact.log_U1 - exact.log_L1)[used] + math.log(0.5))
-    assert check_schedule(inst, online(inst, 0.5)).ok
+    assert check_schedule(inst, simulate(inst, "oasis", options={"estimates": 0.5})).ok
     with pytest.raises(ValueError):
         estimated_bounds(inst, -1.0)
 
@@ -133,3 +136,44 @@ def test_log_L_of_the_shipped_fig3_instance_matches_eq25_by_hand():
     assert capped.log_L1 == pytest.approx(np.max(b.log_U1) - 15.0)
     assert np.all(capped.log_U1 >= capped.log_L1) and np.all(capped.log_U2 >= capped.log_L2)
     assert np.max(capped.log_U1 - capped.log_L1) <= 15.0 + 1e-12 and np.max(capped.log_U2 - capped.log_L2) <= 15.0 + 1e-12
+
+
+def test_simulate_refuses_bad_policies_and_options():
+    inst = fig5_setting(seed=0)
+    with pytest.raises(ArgumentError, match="policy is 'nope'; expected one of oasis, fifo"):
+        simulate(inst, "nope")
+    with pytest.raises(ArgumentError, match="takes no option 'time_limit'; its options are: workers, seed"):
+        simulate(inst, "fifo", options={"time_limit": 3})
+    with pytest.raises(ArgumentError, match="apply to a policy name"):
+        simulate(inst, OasisPolicy(inst), options={"log_ratio_cap": 15.0})
+    with pytest.raises(ArgumentError, match="another instance"):
+        simulate(fig5_setting(seed=1), OasisPolicy(inst))
+    with pytest.raises(ArgumentError, match="expected one of oasis"):
+        simulate(inst, object())
+    with pytest.raises(ArgumentError, match="options is"):
+        simulate(inst, "oasis", options=[("log_ratio_cap", 15.0)])
+    with pytest.raises(ArgumentError, match="expects a OasisInstance"):
+        simulate(None, "oasis")
+    with pytest.raises(ArgumentError, match="estimates"):
+        OasisPolicy(inst, "high")
+
+
+def test_reserved_schedules_run_as_reserved():
+    """A reservation runs slot by slot and completes in its last slot with a worker, whatever the work left."""
+    inst = OasisInstance.from_json(instance_path("oasis2018_theorem4_in_premise"))
+
+    class Reserve:
+        name = "reserve"
+
+        def __call__(self, cl, t, arrived, completed):
+            for i in arrived:
+                y = np.zeros((inst.n_worker_servers, inst.horizon), dtype=int)
+                z = np.zeros((inst.n_ps_servers, inst.horizon), dtype=int)
+                y[0, t - 1:t + 3], z[0, t - 1:t + 3] = 10, 10  # 4 slots of 10 workers: 40 >= 30 worker-slots
+                cl.reserve(i, y, z)
+                with pytest.raises(ArgumentError, match="already"):
+                    cl.reserve(i, y, z)
+
+    sol = simulate(inst, Reserve())
+    assert sol.schedules[0].completion == 4 and check_schedule(inst, sol).ok
+    assert sol.total_utility == pytest.approx(inst.utility_of(0, 4))

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from hetopt.result import Status
-from hetopt.solvers import check_time_limit, solve_model
+from hetopt.inputs import check_time_limit
+from hetopt.solvers import solve_model
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 
@@ -61,7 +62,7 @@ def test_hare_exact_relaxation_ratio_time_limit():
 def test_oasis_exact_time_limit():
     from hetopt.oasis.generator import generate_instance
     from hetopt.oasis.offline import solve_exact
-    from hetopt.oasis.schedule import check_schedule
+    from hetopt.oasis.checker import check_schedule
 
     inst = generate_instance(20, 40, 10, 10, seed=0)
     sol = solve_exact(inst, time_limit=0.05)

@@ -1,4 +1,5 @@
-"""OASiS entries of the claims ledger: the in-premise instances, the ln(U/L) cap, its sweep, size guards."""
+"""OASiS entries of the claims ledger (hetopt.claims.oasis): the in-premise instances, the ln(U/L) cap, its sweep,
+size guards, the figure data and the paper's printed numbers."""
 
 import math
 
@@ -8,8 +9,9 @@ import pytest
 from hetopt import claims as ledger
 from hetopt.data import instance_path
 from hetopt.errors import SizeLimitError
-from hetopt.oasis import OasisInstance, check_schedule, generate_instance, online
-from hetopt.oasis.diagnostics import log_ratio_cap_sweep, premise, theorem1_experiment
+from hetopt.claims.oasis.diagnostics import log_ratio_cap_sweep, premise, theorem1_experiment
+from hetopt.errors import ArgumentError
+from hetopt.oasis import OasisInstance, OasisPolicy, check_schedule, generate_instance, simulate
 from hetopt.oasis.instance import MAX_HORIZON
 from hetopt.oasis.prices import cap_bounds, price, price_bounds
 
@@ -55,7 +57,7 @@ def test_capped_price_grows_over_the_whole_capacity():
 
 def test_online_with_cap_is_feasible_and_reports_the_alpha_used():
     inst = generate_instance(20, 30, 8, 8, seed=1)
-    sol = online(inst, log_ratio_cap=15)
+    sol = simulate(inst, "oasis", options={"log_ratio_cap": 15})
     assert check_schedule(inst, sol).ok
     assert sol.info["alpha_used"] <= 15 + 1e-9 < sol.info["alpha"]
 
@@ -70,16 +72,16 @@ def test_long_double_prices_are_positive_where_double_underflows():
     assert np.all(p64 == 0)
     if np.finfo(np.longdouble).eps < np.finfo(float).eps:  # x86-64: 80-bit extended
         assert np.all(pld > 0) and pld.dtype == np.longdouble
-        sol = online(inst, price_dtype=np.longdouble)
+        sol = simulate(inst, "oasis", options={"price_dtype": np.longdouble})
         assert check_schedule(inst, sol).ok
 
 
 def test_online_rejects_bad_price_dtype_and_cap():
     inst = _load("oasis2018_theorem1_in_premise")
-    with pytest.raises(ValueError, match="price_dtype"):
-        online(inst, price_dtype=np.float32)
-    with pytest.raises(ValueError, match="log_ratio_cap"):
-        online(inst, log_ratio_cap=float("nan"))
+    with pytest.raises(ArgumentError, match="price_dtype"):
+        simulate(inst, "oasis", options={"price_dtype": np.float32})
+    with pytest.raises(ArgumentError, match="log_ratio_cap"):
+        OasisPolicy(inst, log_ratio_cap=float("nan"))
 
 
 def test_log_ratio_cap_sweep_quick_shows_the_effect():
@@ -104,9 +106,9 @@ def test_sweep_registered_and_runs_from_the_cli(capsys):
 
 def test_check_schedule_rejects_nan_and_negative_tol():
     inst = _load("oasis2018_theorem1_in_premise")
-    sol = online(inst)
+    sol = simulate(inst, "oasis")
     for bad in (float("nan"), -1e-6, float("inf"), True, None):
-        with pytest.raises(ValueError, match="tol"):
+        with pytest.raises(ArgumentError, match="tol"):
             check_schedule(inst, sol, tol=bad)
     assert check_schedule(inst, sol, tol=np.float64(1e-6)).ok
 
@@ -116,9 +118,10 @@ def test_huge_horizon_raises_size_limit_error_not_memory_error():
     d["horizon"] = 10**7
     d["utility"] = [{"type": "sigmoid", "gamma1": 10.0, "gamma2": 1.0, "gamma3": 3.0}]
     inst = OasisInstance.from_dict(d)
-    from hetopt.oasis import drf, solve_exact
+    from hetopt.oasis import solve_exact
 
-    for fn in (online, drf, solve_exact, lambda i: check_schedule(i, {})):
+    for fn in (lambda i: simulate(i, "oasis"), lambda i: simulate(i, "drf"), solve_exact,
+               lambda i: check_schedule(i, {})):
         with pytest.raises(SizeLimitError, match=f"horizon is 10000000.*{MAX_HORIZON}"):
             fn(inst)
 
@@ -126,7 +129,7 @@ def test_huge_horizon_raises_size_limit_error_not_memory_error():
 def test_cost_t_experiment_catches_a_wrong_greedy(monkeypatch):
     """The brute force of the COST_t check can fail: a greedy filling the dearest servers first is caught."""
     import hetopt.oasis.oracle as oracle
-    from hetopt.oasis.diagnostics import cost_t_experiment
+    from hetopt.claims.oasis.diagnostics import cost_t_experiment
 
     ok = cost_t_experiment(seeds=(0,))
     assert ok["cases"] > 0 and ok["mismatch"] == 0 and ok["max_gap"] <= 1e-9
@@ -138,3 +141,12 @@ def test_cost_t_experiment_catches_a_wrong_greedy(monkeypatch):
 
     monkeypatch.setattr(oracle, "_fill", dearest_first)
     assert cost_t_experiment(seeds=(0,))["max_gap"] > 1e-6
+
+
+def test_paper_numbers_feed_the_claims():
+    from hetopt.claims.oasis import CLAIMS, paper
+
+    by_id = {c.id: c for c in CLAIMS}
+    assert paper.FIG5_RATIO_RANGE == (1.1, 1.5) and by_id["oasis2018.fig5.ratio_range"].paper_value == "1.1-1.5"
+    assert by_id["oasis2018.section5.decision_time"].paper_value == "< 1 s"
+    assert paper.DECISION_SERVERS == 80 and paper.FIG3_SLOTS == 300 and paper.FIG3_SERVERS == 50

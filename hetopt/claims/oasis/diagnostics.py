@@ -1,4 +1,4 @@
-"""Diagnostic experiments behind the OASiS entries of the claims ledger (``hetopt.claims.oasis``).
+"""Diagnostic experiments behind the OASiS entries of the claims ledger (:mod:`hetopt.claims.oasis`).
 
 * :func:`premise` -- whether a job satisfies the premises of the analysis: a data chunk takes
   much less than a slot (Section IV-C, before (32)) and a worker / PS takes a small share of a
@@ -9,7 +9,9 @@
   oracle (27) in place of Alg. 2.
 * :func:`scheme_utilities` / :func:`log_ratio_cap_sweep` -- total utility of every Fig. 3
   scheme, OASiS with the literal bounds (25)-(26), with long-double prices, and with ln(U/L)
-  capped (:func:`~hetopt.oasis.prices.cap_bounds`).
+  capped (:func:`~hetopt.oasis.prices.cap_bounds`);
+* :func:`scaled_bounds` / :func:`estimate_experiment` -- Fig. 6 (estimated U/L), two readings;
+* :func:`cost_t_experiment` -- COST_t (Alg. 2, lines 23-46) against brute force.
 
 References
 ----------
@@ -18,20 +20,23 @@ Y. Bao, Y. Peng, C. Wu, Z. Li, INFOCOM 2018, Section IV-C, Theorems 1 and 4, Sec
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from ..report import Table
-from .figures import SCHEMES
-from .generator import generate_instance
-from .instance import OasisInstance
-from .offline import solve_exact
-from .online import online
-from .oracle import best_schedule, best_schedule_ilp
-from .prices import Prices, Usage, competitive_bound, price_bounds
+from ...errors import ArgumentError, SolverError
+from ...inputs import check_choice, check_positive
+from ...oasis.capacity import slot_capacity
+from ...oasis.generator import generate_instance
+from ...oasis.instance import OasisInstance
+from ...oasis.offline import solve_exact
+from ...oasis.oracle import best_schedule, best_schedule_ilp, cost_t
+from ...oasis.prices import PriceBounds, Prices, Usage, competitive_bound, price_bounds
+from ...oasis.simulator import simulate
+from ...report import Table
 
 __all__ = ["PREMISE_SHARE", "premise", "theorem1_experiment", "theorem4_experiment", "scheme_utilities",
            "log_ratio_cap_sweep", "scaled_bounds", "estimate_experiment", "cost_t_experiment", "BASELINES", "SWEEP_SETTINGS"]
@@ -44,8 +49,19 @@ BASELINES = ("fifo", "drf", "rrh", "dorm")
 SWEEP_SETTINGS = {True: (20, 30, 8, (1,)), False: (40, 60, 20, (0, 1, 2, 3))}
 
 
+def _oasis(inst: OasisInstance, **options: Any) -> float:
+    """Total utility of OASiS (Alg. 1) on ``inst`` with the options of :class:`~hetopt.oasis.online.OasisPolicy`."""
+    return simulate(inst, "oasis", options=options).total_utility
+
+
 def premise(inst: OasisInstance, job: int = 0) -> dict[str, Any]:
     """The premises of Theorem 1 (chunk time m_i << 1 slot) and Theorem 4 (w << c, s << c).
+
+    Parameters
+    ----------
+    inst : OasisInstance
+    job : int
+        The job whose premises are measured.
 
     Returns
     -------
@@ -79,6 +95,12 @@ def _integer_chunks_variant(inst: OasisInstance, job: int) -> OasisInstance:
 def theorem1_experiment(inst: OasisInstance, job: int = 0) -> dict[str, Any]:
     """Theorem 1 at zero prices: Alg. 2's payoff against the optimum of (27), and why they differ.
 
+    Parameters
+    ----------
+    inst : OasisInstance
+    job : int
+        The job whose oracle problem (27) is solved.
+
     Returns
     -------
     dict
@@ -90,6 +112,8 @@ def theorem1_experiment(inst: OasisInstance, job: int = 0) -> dict[str, Any]:
     """
     z = Prices.zeros(inst)
     dp, ilp = best_schedule(inst, job, z), best_schedule_ilp(inst, job, z)
+    if dp.schedule is None or ilp.schedule is None:
+        raise ArgumentError(f"job {job} has no feasible schedule on the empty cluster; Theorem 1 compares two schedules")
     m, D = float(inst.chunk_time[job]), int(inst.epochs[job] * inst.chunks[job])
     per_slot = ilp.schedule.workers.sum(axis=0)
     floored = int(np.floor(per_slot / m * (1 + 1e-9)).sum())
@@ -107,33 +131,60 @@ def theorem4_experiment(inst: OasisInstance) -> dict[str, Any]:
     """Theorem 4: OPT / OASiS against 2 alpha, with Alg. 2 and with the exact oracle (27).
 
     The offline optimum must be certified (the instances used here are tiny).
+
+    Parameters
+    ----------
+    inst : OasisInstance
+
+    Returns
+    -------
+    dict
+        ``opt``, ``oasis``, ``ratio``, ``limit`` (2 alpha), ``violated``, ``oasis_exact_oracle``,
+        ``ratio_exact_oracle`` and ``premise`` (:func:`premise`).
+
+    Raises
+    ------
+    SolverError
+        When the offline optimum is not certified.
     """
     off = solve_exact(inst)
     if off.status.value != "optimal":
-        raise RuntimeError(f"offline optimum not certified ({off.status.value})")
+        raise SolverError(f"offline optimum not certified ({off.status.value})")
     limit = competitive_bound(inst)
 
     def ratio(v: float) -> float:
         return off.total_utility / v if v > 0 else (1.0 if off.total_utility <= 1e-9 else math.inf)
 
-    on = online(inst)
-    exact = online(inst, oracle=best_schedule_ilp)
-    return {"opt": off.total_utility, "oasis": on.total_utility, "ratio": ratio(on.total_utility), "limit": limit,
-            "violated": ratio(on.total_utility) > limit, "oasis_exact_oracle": exact.total_utility,
-            "ratio_exact_oracle": ratio(exact.total_utility), "premise": premise(inst)}
+    on = _oasis(inst)
+    exact = _oasis(inst, oracle=best_schedule_ilp)
+    return {"opt": off.total_utility, "oasis": on, "ratio": ratio(on), "limit": limit,
+            "violated": ratio(on) > limit, "oasis_exact_oracle": exact,
+            "ratio_exact_oracle": ratio(exact), "premise": premise(inst)}
 
 
 def scheme_utilities(inst: OasisInstance, caps: Sequence[float | None] = (None,), *, long_double: bool = False,
                      baselines: Sequence[str] = BASELINES) -> dict[str, float]:
     """Total utility of the baselines and of OASiS at each cap (key ``oasis`` for None, ``oasis@<cap>``).
 
-    ``long_double`` adds ``oasis_longdouble``: the literal bounds with prices in ``np.longdouble``.
+    Parameters
+    ----------
+    inst : OasisInstance
+    caps : sequence of float or None
+        Caps on ln(U/L) (None: the literal (25)-(26)).
+    long_double : bool
+        Add ``oasis_longdouble``: the literal bounds with prices in ``np.longdouble``.
+    baselines : sequence of str
+        Names of :data:`~hetopt.oasis.POLICIES` other than ``"oasis"``.
+
+    Returns
+    -------
+    dict str -> float
     """
-    out = {name: SCHEMES[name](inst).total_utility for name in baselines}
+    out = {name: simulate(inst, name).total_utility for name in baselines}
     for cap in caps:
-        out["oasis" if cap is None else f"oasis@{cap:g}"] = online(inst, log_ratio_cap=cap).total_utility
+        out["oasis" if cap is None else f"oasis@{cap:g}"] = _oasis(inst, log_ratio_cap=cap)
     if long_double:
-        out["oasis_longdouble"] = online(inst, price_dtype=np.longdouble).total_utility
+        out["oasis_longdouble"] = _oasis(inst, price_dtype=np.longdouble)
     return out
 
 
@@ -143,6 +194,14 @@ def log_ratio_cap_sweep(quick: bool = False) -> Table:
     Rows: per instance, one row per cap ("none" = the literal (25)-(26)); the baselines do not
     depend on the cap and are repeated on every row.  Quick: one 20-job instance (T = 30,
     H = K = 8); full: four 40-job instances (T = 60, H = K = 20).
+
+    Parameters
+    ----------
+    quick : bool
+
+    Returns
+    -------
+    Table
     """
     n, T, S, seeds = SWEEP_SETTINGS[bool(quick)]
     caps: list[float | None] = [None, 10.0, 15.0, 20.0] if quick else [None, 5.0, 10.0, 15.0, 20.0, 30.0, 50.0, 100.0]
@@ -150,11 +209,11 @@ def log_ratio_cap_sweep(quick: bool = False) -> Table:
               ["seed", "cap", "ln(U/L) used", "oasis", *BASELINES, "best"])
     for seed in seeds:
         inst = generate_instance(n, T, S, S, seed=seed)
-        base = {name: SCHEMES[name](inst).total_utility for name in BASELINES}
+        base = {name: simulate(inst, name).total_utility for name in BASELINES}
         literal = price_bounds(inst)
         top = max(float(np.max(literal.log_U1 - literal.log_L1)), float(np.max(literal.log_U2 - literal.log_L2)))
         for cap in caps:
-            u = online(inst, log_ratio_cap=cap).total_utility
+            u = _oasis(inst, log_ratio_cap=cap)
             every = {"oasis": u, **base}
             best = max(every, key=lambda k: every[k])
             t.add(seed, "none" if cap is None else cap, top if cap is None else min(top, cap), u,
@@ -164,20 +223,30 @@ def log_ratio_cap_sweep(quick: bool = False) -> Table:
     return t
 
 
-def scaled_bounds(inst: OasisInstance, fraction: float, log_ratio_cap: float | None = None, reading: str = "ratio"):
+def scaled_bounds(inst: OasisInstance, fraction: float, log_ratio_cap: float | None = None,
+                  reading: str = "ratio") -> PriceBounds:
     """Estimated bounds for Fig. 6: U/L at ``fraction`` of the value of ``price_bounds(inst, log_ratio_cap)``.
 
     ``reading="ratio"``: U/L itself is scaled (U times ``fraction``, L kept), as
     :func:`~hetopt.oasis.prices.estimated_bounds` and the paper's "percentages of their actual
     values" of U/L; ``reading="log"``: ln(U/L) is scaled.  A U below L is kept at L; ln U is
     clipped at 700 (exp(700) ~ 1e304, a price no job pays) so that no price overflows.
-    """
-    from .prices import PriceBounds
 
-    if not (isinstance(fraction, (int, float)) and math.isfinite(fraction) and fraction > 0):
-        raise ValueError(f"fraction is {fraction!r}; expected a positive number")
-    if reading not in ("ratio", "log"):
-        raise ValueError(f"reading is {reading!r}; expected 'ratio' or 'log'")
+    Parameters
+    ----------
+    inst : OasisInstance
+    fraction : float
+        The estimate as a fraction of the true value (> 0).
+    log_ratio_cap : float, optional
+        Cap on ln(U/L) of the true bounds.
+    reading : {"ratio", "log"}
+
+    Returns
+    -------
+    PriceBounds
+    """
+    fraction = check_positive(fraction, "fraction")
+    check_choice(reading, "reading", ("ratio", "log"))
     b = price_bounds(inst, log_ratio_cap=log_ratio_cap)
 
     def scale(lu: np.ndarray, ll: float) -> np.ndarray:
@@ -189,15 +258,27 @@ def scaled_bounds(inst: OasisInstance, fraction: float, log_ratio_cap: float | N
 
 def estimate_experiment(inst: OasisInstance, fractions: Sequence[float] = (0.5, 2.0), log_ratio_cap: float | None = None,
                         readings: Sequence[str] = ("ratio", "log")) -> dict[str, dict[float, float]]:
-    """Fig. 6: OASiS's total utility with U/L estimated at ``fractions`` of the true value, per reading."""
-    return {r: {f: online(inst, scaled_bounds(inst, f, log_ratio_cap, r)).total_utility for f in fractions}
+    """Fig. 6: OASiS's total utility with U/L estimated at ``fractions`` of the true value, per reading.
+
+    Parameters
+    ----------
+    inst : OasisInstance
+    fractions : sequence of float
+    log_ratio_cap : float, optional
+    readings : sequence of str
+        ``"ratio"`` and / or ``"log"`` (:func:`scaled_bounds`).
+
+    Returns
+    -------
+    dict str -> dict float -> float
+        Total utility per reading and fraction.
+    """
+    return {r: {f: _oasis(inst, estimates=scaled_bounds(inst, f, log_ratio_cap, r)) for f in fractions}
             for r in readings}
 
 
 def _min_fill_cost(unit: np.ndarray, cap: np.ndarray, total: int) -> float:
     """Brute force: least sum_h unit_h n_h over integer 0 <= n_h <= cap_h with sum n_h = total (inf if none)."""
-    import itertools
-
     best = math.inf
     for combo in itertools.product(*[range(int(c) + 1) for c in cap]):
         if sum(combo) == total:
@@ -212,32 +293,36 @@ def cost_t_experiment(seeds: Sequence[int] = (0, 1, 2), servers: int = 3) -> dic
     slot is compared with brute force over all placements of n workers and of every feasible
     PS count (b_i n <= B_i z <= B_i n, (6)-(7)).
 
+    Parameters
+    ----------
+    seeds : sequence of int
+    servers : int
+        H = K.
+
     Returns
     -------
     dict
         ``cases`` compared, ``max_gap`` the largest |greedy - brute force| and ``mismatch`` the
         cases where exactly one of them is feasible.
     """
-    from .oracle import _Job, _slot, slot_capacity
-
     cases, gap, mismatch = 0, 0.0, 0
     for seed in seeds:
         rng = np.random.default_rng(seed)
         inst = generate_instance(2, 3, servers, servers, seed=seed, epochs_range=(2, 5), chunks_range=(2, 5))
-        jb = _Job(inst, 0)
+        w, sd, N = inst.worker_demand[0], inst.ps_demand[0], int(inst.chunks[0])
+        ratio = float(inst.worker_bandwidth[0] / inst.ps_bandwidth[0])
         used = Usage.empty(inst)
         used.g[:] = rng.uniform(0, 0.9, used.g.shape) * inst.worker_capacity[None]
         used.v[:] = rng.uniform(0, 0.9, used.v.shape) * inst.ps_capacity[None]
         prices = Prices(rng.uniform(0, 1, used.g.shape), rng.uniform(0, 1, used.v.shape))
         for t in range(1, inst.horizon + 1):
-            n_w, z_need, cost, _, _ = _slot(inst, jb, t, prices, used)
-            greedy = dict(zip(n_w.tolist(), cost.tolist()))
-            capw = np.minimum(slot_capacity(inst.worker_capacity - used.g[t - 1], jb.w), jb.N)
-            capz = np.minimum(slot_capacity(inst.ps_capacity - used.v[t - 1], jb.s), jb.N)
-            cw, cz = prices.p[t - 1] @ jb.w, prices.q[t - 1] @ jb.s
-            for n in range(jb.N + 1):
+            greedy = cost_t(inst, 0, t, prices, used)
+            capw = np.minimum(slot_capacity(inst.worker_capacity - used.g[t - 1], w), N)
+            capz = np.minimum(slot_capacity(inst.ps_capacity - used.v[t - 1], sd), N)
+            cw, cz = prices.p[t - 1] @ w, prices.q[t - 1] @ sd
+            for n in range(N + 1):
                 w_cost = _min_fill_cost(cw, capw, n)
-                z_cost = min((_min_fill_cost(cz, capz, k) for k in range(n + 1) if jb.ratio * n <= k * (1 + 1e-9)),
+                z_cost = min((_min_fill_cost(cz, capz, k) for k in range(n + 1) if ratio * n <= k * (1 + 1e-9)),
                              default=math.inf)
                 brute = w_cost + z_cost
                 cases += 1
