@@ -27,7 +27,7 @@ from ..solvers import solve_problem
 from .inputs import ROUNDOFF, base_constraints, check_policy_inputs, solved_allocation
 
 __all__ = ["CERT_RTOL", "MakespanResult", "CertifiedMakespan", "makespan_of", "makespan_reference",
-           "build_min_total_duration", "solve_min_total_duration", "min_total_duration", "feasible_allocation",
+           "build_min_total_duration", "solve_min_total_duration", "min_total_duration", "MTD_METHODS", "feasible_allocation",
            "dual_makespan_bound", "certify_min_total_duration"]
 
 #: Largest relative difference accepted between the LP's makespan and the recomputed one.
@@ -130,7 +130,8 @@ def build_min_total_duration(throughput, scale_factor, capacity, remaining_steps
     return cp.Problem(cp.Maximize(z), cons), x, ref
 
 
-def solve_min_total_duration(throughput, scale_factor, capacity, remaining_steps=None) -> MakespanResult:
+def solve_min_total_duration(throughput, scale_factor, capacity, remaining_steps=None, *,
+                             solver: str = "highs") -> MakespanResult:
     """Solve min-total-duration and certify the makespan of the returned allocation.
 
     The LP is solved in units of :func:`makespan_reference`; if the recomputed makespan
@@ -153,7 +154,7 @@ def solve_min_total_duration(throughput, scale_factor, capacity, remaining_steps
     ref = None
     for _ in range(2):
         problem, x, ref = build_min_total_duration(T, s, c, steps, reference=ref)
-        X = solved_allocation(problem, x)
+        X = solved_allocation(problem, x, solver)
         z = float(problem.value)
         if z <= 0:
             raise SolverError(f"min-total-duration LP returned z = {z}; no finite makespan")
@@ -165,16 +166,46 @@ def solve_min_total_duration(throughput, scale_factor, capacity, remaining_steps
                       f"{result.lp_makespan:.9g} by {result.gap:.2e} (> {CERT_RTOL})")
 
 
-def min_total_duration(throughput, scale_factor, capacity, priority_weight=None, *, remaining_steps=None) -> np.ndarray:
+#: Methods of :func:`min_total_duration`: Gavel's bisection and the exact LP.
+MTD_METHODS = ("bisection", "exact")
+
+
+def min_total_duration(throughput, scale_factor, capacity, priority_weight=None, *, remaining_steps=None,
+                       method: str = "bisection", solver: str = "ecos") -> np.ndarray:
     """Allocation minimizing the time to finish every job's ``remaining_steps`` (makespan).
 
-    The allocation of :func:`solve_min_total_duration` (which also returns the certified
-    makespan).  ``priority_weight`` is not used by this policy and must be None;
-    ``remaining_steps`` (shape (J,), > 0) defaults to one unit of work per job.
+    Parameters
+    ----------
+    throughput, scale_factor, capacity
+        As for :func:`~hetopt.gavel.max_min_fairness`.
+    priority_weight : None
+        Not used by this policy; must be None.
+    remaining_steps : array_like, shape (J,), optional
+        Steps left (> 0); default one unit of work per job.
+    method : {"bisection", "exact"}
+        ``"bisection"`` (default): Gavel's ``MinTotalDurationPolicyWithPerf``, bisection on the
+        makespan with feasibility LPs from the bracket [100 s, 1e6 s] to a 5 % bracket
+        (:func:`~hetopt.gavel.lp.gavel_min_total_duration`); ``"exact"``: the scaled exact LP
+        (:func:`solve_min_total_duration`, its makespan recomputed and checked).
+    solver : {"ecos", "highs"}
+        The LP solver (Gavel: ECOS).
+
+    Returns
+    -------
+    numpy.ndarray, shape (J, R)
     """
+    from .lp import check_solver, gavel_min_total_duration
+
     if priority_weight is not None:
         raise ArgumentError("priority_weight is not used by min_total_duration; pass None")
-    return solve_min_total_duration(throughput, scale_factor, capacity, remaining_steps).allocation
+    if not isinstance(method, str) or method not in MTD_METHODS:
+        raise ArgumentError(f"method is {method!r}; expected one of {MTD_METHODS}")
+    solver = check_solver(solver)
+    if method == "exact":
+        return solve_min_total_duration(throughput, scale_factor, capacity, remaining_steps, solver=solver).allocation
+    T, s, c, _, steps = check_policy_inputs(throughput, scale_factor, capacity, None, remaining_steps)
+    steps = np.ones(T.shape[0]) if steps is None else steps
+    return gavel_min_total_duration(T, s, c, steps, solver=solver.upper())[0]
 
 
 # -- the certified optimum (solve_exact) ------------------------------------------------------------

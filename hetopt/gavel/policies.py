@@ -29,6 +29,7 @@ code: github.com/stanford-futuredata/gavel, ``scheduler/policies/`` (MIT).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
@@ -86,6 +87,8 @@ __all__ = [
     "FIFO_SEMANTICS",
     "POLICIES",
     "Policy",
+    "PolicySpec",
+    "INPUTS",
     "resolve_policy",
     "policy_arguments",
 ]
@@ -106,43 +109,103 @@ class Policy(Protocol):
         ...
 
 
-#: Policy name -> function, all with the common signature: the one policy registry of Gavel.  The
-#: kind's methods (:mod:`hetopt.gavel.kind`) and the simulator read it.
-POLICIES: dict[str, Callable[..., np.ndarray]] = {
-    "max_min_fairness": max_min_fairness,
-    "max_sum_throughput": max_sum_throughput,
-    "min_total_duration": min_total_duration,
-    "fifo": fifo,
-}
+#: Inputs the simulator can hand a policy besides the cluster (``PolicySpec.inputs``).
+INPUTS = ("priority_weight", "remaining_steps", "times_since_start")
 
 
-def resolve_policy(policy: Any) -> tuple[str, Callable[..., Any]]:
-    """``(name, function)`` of a policy given by name (a key of :data:`POLICIES`) or as a callable.
+@dataclass(frozen=True)
+class PolicySpec:
+    """One entry of :data:`POLICIES`: a policy function and what Gavel's simulator gives it.
 
-    A callable keeps its ``__name__`` (``"custom"`` when it has none).
+    Calling the entry calls ``func``.  The simulator reads the rest: which inputs to pass
+    (``inputs``, names of :data:`INPUTS`), whether the function takes ``solver=``, and the two
+    mechanism flags Gavel derives from the policy's class name (``scheduler.py``: a name without
+    ``Perf`` or ``Packing`` shuffles the GPU types every round, a name starting with ``FIFO``
+    leaves zero-priority entries out of the queues).
+
+    Attributes
+    ----------
+    name : str
+        hetopt's name (the key of :data:`POLICIES`).
+    func : callable
+        The policy function.
+    gavel : str
+        Gavel's driver name (``-p``) and class, e.g. ``"max_min_fairness_perf (MaxMinFairnessPolicyWithPerf)"``.
+    description : str
+        One sentence for the methods table.
+    inputs : tuple of str
+        Keyword inputs the simulator passes (of :data:`INPUTS`).
+    takes_solver : bool
+        The function has a ``solver=`` option (its LPs).
+    shuffle_types : bool
+        Gavel shuffles the type order every round (heterogeneity-agnostic policies).
+    skip_zero_priority : bool
+        Gavel's FIFO rule: entries of priority 0 stay out of the queues.
+    """
+
+    name: str
+    func: Callable[..., np.ndarray]
+    gavel: str
+    description: str
+    inputs: tuple[str, ...] = ("priority_weight",)
+    takes_solver: bool = True
+    shuffle_types: bool = False
+    skip_zero_priority: bool = False
+
+    def __call__(self, *args: Any, **kwargs: Any) -> np.ndarray:
+        """``func(*args, **kwargs)``."""
+        return self.func(*args, **kwargs)
+
+
+def _spec(name: str, func: Callable[..., np.ndarray], gavel: str, description: str, **kw: Any) -> PolicySpec:
+    return PolicySpec(name, func, gavel, description, **kw)
+
+
+#: Policy name -> :class:`PolicySpec` (callable as the policy function): the one policy registry of
+#: Gavel.  The kind's methods (:mod:`hetopt.gavel.kind`) and the simulator read it.
+POLICIES: dict[str, PolicySpec] = {p.name: p for p in (
+    _spec("max_min_fairness", max_min_fairness, "max_min_fairness_perf (MaxMinFairnessPolicyWithPerf)",
+          "Gavel's heterogeneity-aware max-min fairness LP (the _perf policy)"),
+    _spec("max_sum_throughput", max_sum_throughput, "max_sum_throughput_perf (ThroughputSumWithPerf)",
+          "Gavel's maximum total effective throughput LP", inputs=()),
+    _spec("min_total_duration", min_total_duration, "min_total_duration_perf (MinTotalDurationPolicyWithPerf)",
+          "Gavel's minimum makespan policy (min-total-duration, bisection on the makespan as Gavel's code)",
+          inputs=("remaining_steps",)),
+    _spec("fifo", fifo, "fifo_perf (FIFOPolicyWithPerf)", "Gavel's heterogeneity-aware FIFO", inputs=(),
+          takes_solver=False, skip_zero_priority=True),
+)}
+
+
+def resolve_policy(policy: Any) -> tuple[str, PolicySpec]:
+    """``(name, spec)`` of a policy given by name (a key of :data:`POLICIES`), as a spec, or as a callable.
+
+    A callable keeps its ``__name__`` (``"custom"`` when it has none) and is given the priority
+    weights only (the plug-in protocol), no ``solver=``.
 
     Raises
     ------
     ArgumentError
         ``policy`` is neither a name of :data:`POLICIES` nor a callable.
     """
+    if isinstance(policy, PolicySpec):
+        return policy.name, policy
     if callable(policy):
-        return getattr(policy, "__name__", "custom"), policy
+        name = getattr(policy, "__name__", "custom")
+        if not isinstance(name, str):
+            name = "custom"
+        return name, PolicySpec(name, policy, "", "a user's policy", takes_solver=False)
     if not isinstance(policy, str) or policy not in POLICIES:
         raise ArgumentError(f"policy is {policy!r}; expected one of {sorted(POLICIES)} or a callable of the "
                             "policies' protocol (hetopt.gavel.Policy)")
     return policy, POLICIES[policy]
 
 
-def policy_arguments(name: str, weight: np.ndarray, remaining: np.ndarray) -> dict[str, Any]:
-    """Keyword arguments a policy called ``name`` is given besides the cluster.
-
-    The remaining steps for the makespan policy (``min_total_duration``), none for ``fifo`` (its
-    priority is the arrival order), the priority weights for every other policy (a user's callable
-    included).
-    """
-    if name == "min_total_duration":
-        return {"remaining_steps": remaining}
-    if name == "fifo":
-        return {}
-    return {"priority_weight": weight}
+def policy_arguments(spec: PolicySpec, *, priority_weight: np.ndarray, remaining_steps: np.ndarray,
+                     times_since_start: np.ndarray, solver: str | None = None) -> dict[str, Any]:
+    """Keyword arguments the simulator (or :func:`~hetopt.gavel.allocate`) passes to ``spec`` besides the cluster."""
+    given = {"priority_weight": priority_weight, "remaining_steps": remaining_steps,
+             "times_since_start": times_since_start}
+    out = {k: given[k] for k in spec.inputs}
+    if spec.takes_solver and solver is not None:
+        out["solver"] = solver
+    return out
