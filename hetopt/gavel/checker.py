@@ -2,8 +2,9 @@
 
 For a simulation it reads only the instance and the recorded rounds (``simulate(...,
 record_rounds=True)``): each round places a job on one GPU type, with ``scale_factor`` GPUs of
-it; the checker recomputes the steps each job ran and its completion, never looking at the
-mechanism's state.  For an allocation (``allocate``, ``solve_exact``) it checks Gavel's base
+it, for the seconds recorded (``seconds``; Gavel's mechanism runs whole steps, so a job may stop
+before the round ends); the checker recomputes the steps each job ran and its completion, never
+looking at the mechanism's state.  For an allocation (``allocate``, ``solve_exact``) it checks Gavel's base
 constraints (G1)-(G3) on the matrix and recomputes the makespan from the data.
 """
 
@@ -122,7 +123,10 @@ def _check_rounds(inst: GavelInstance, sol: GavelSimulation) -> CheckReport:
             done = completion[j] if np.isfinite(completion[j]) else np.inf
             if start >= done - RTOL * max(1.0, done):
                 out.append(f"round {k}: job {j} runs at {start:.6g} s after its completion {done:.6g} s")
-            dt = max(0.0, min(end, done) - start)
+            seconds = rd.get("seconds") or {}
+            dt = float(seconds[j]) if j in seconds else max(0.0, min(end, done) - start)
+            if dt > end - start + RTOL * max(1.0, abs(end)):
+                out.append(f"round {k}: job {j} runs {dt:.6g} s, longer than the round [{start:.6g}, {end:.6g}]")
             steps[j] += dt * T[j, r]
             last[j] = start + dt
         over = np.flatnonzero(used > np.asarray(inst.capacity))

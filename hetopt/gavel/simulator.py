@@ -102,7 +102,10 @@ class GavelSimulation(Solution):
 def _round_from_json(rd: Any) -> Any:
     if not isinstance(rd, Mapping) or not isinstance(rd.get("placement"), Mapping):
         return rd
-    return {**rd, "placement": {int(j): int(r) for j, r in rd["placement"].items()}}
+    out = {**rd, "placement": {int(j): int(r) for j, r in rd["placement"].items()}}
+    if isinstance(rd.get("seconds"), Mapping):
+        out["seconds"] = {int(j): float(v) for j, v in rd["seconds"].items()}
+    return out
 
 
 def _type_order(type_order: Any, T: np.ndarray) -> list[int] | None:

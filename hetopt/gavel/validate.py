@@ -60,8 +60,8 @@ def validate_ratio(inst: GavelInstance, *, policy: Any = "max_min_fairness",
     --------
     >>> import hetopt
     >>> cert = validate_ratio(hetopt.load_instance("gavel2020_static8"), policy="min_total_duration")
-    >>> cert.proven, cert.limit, round(cert.ratio, 6)
-    (True, None, 1.0)
+    >>> cert.proven, cert.limit, 1.0 <= cert.ratio <= 1.05  # Gavel's bisection stops at a 5 % bracket
+    (True, None, True)
     """
     name, _ = resolve_policy(policy)
     exact = solve_exact(inst, time_limit=check_time_limit(time_limit))

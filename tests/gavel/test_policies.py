@@ -68,9 +68,26 @@ def test_min_total_duration_hand_solved_makespan():
     problem, x, ref = build_min_total_duration(T, [1, 1], [1, 1], [4.0, 1.0])
     solve_problem(problem)
     assert ref / problem.value == pytest.approx(2.0, rel=OBJ_RTOL)
-    X = min_total_duration(T, [1, 1], [1, 1], remaining_steps=[4.0, 1.0])
-    assert X[0, 0] == pytest.approx(1.0, abs=ALLOC_ATOL)
-    assert (T[1] @ X[1]) * 2.0 >= 1.0 - ALLOC_ATOL
+    for solver in ("ecos", "highs"):
+        X = min_total_duration(T, [1, 1], [1, 1], remaining_steps=[4.0, 1.0], method="exact", solver=solver)
+        assert X[0, 0] == pytest.approx(1.0, abs=ALLOC_ATOL)
+        assert (T[1] @ X[1]) * 2.0 >= 1.0 - ALLOC_ATOL
+
+
+def test_min_total_duration_bisection_is_gavels():
+    # Gavel bisects from [100 s, 1e6 s] to a 5 % bracket: steps x 1000 -> optimum 2000 s, found within 5 %.
+    from hetopt.gavel.lp import gavel_min_total_duration
+    from hetopt.gavel.makespan import makespan_of
+
+    T = np.array([[2.0, 1.0], [1.0, 1.0]])
+    steps = np.array([4000.0, 1000.0])
+    X, M, lps = gavel_min_total_duration(T, np.array([1, 1]), np.array([1.0, 1.0]), steps)
+    assert 2000.0 <= M <= 2000.0 * 1.05 and lps > 5
+    assert makespan_of(X, T, steps) <= M * (1 + 1e-6)
+    np.testing.assert_allclose(min_total_duration(T, [1, 1], [1, 1], remaining_steps=steps), X)
+    # below Gavel's bracket the bisection cannot go: an optimum of 2 s comes back as about 100 s
+    _, M_small, _ = gavel_min_total_duration(T, np.array([1, 1]), np.array([1.0, 1.0]), steps / 1000)
+    assert 100.0 <= M_small <= 105.0
 
 
 def test_fifo_first_job_takes_its_fastest_type():
