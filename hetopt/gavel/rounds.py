@@ -110,6 +110,7 @@ class RunRecord:
 
     completion: np.ndarray
     reset_times: list[float] = field(default_factory=list)
+    reset_reasons: list[str] = field(default_factory=list)
     rounds: list[dict[str, Any]] = field(default_factory=list)
     allocations: list[tuple[float, dict[int, np.ndarray]]] = field(default_factory=list)
     n_rounds: int = 0
@@ -173,6 +174,7 @@ class _GavelState:
         self.jobs: dict[int, None] = {}  # active jobs, insertion (arrival) order
         self.last_reset = 0.0
         self.need_update = False
+        self.forced = False
         self.now = 0.0
         self.shuffler = random.Random(options.seed + 5)
         self.record = RunRecord(np.full(inst.n_jobs, np.nan))
@@ -224,6 +226,10 @@ class _GavelState:
         since = self.now - self.last_reset
         due = since >= self.opt.recompute_interval or self.last_reset == 0
         if self.need_update and due:
+            reason = ("interval" if since >= self.opt.recompute_interval else "forced" if self.forced
+                      else "last reset at 0")
+            self.forced = False
+            self.record.reset_reasons.append(reason)
             self.reset_time_run_so_far()
             self.allocation = self.compute_allocation()
             self.need_update = False
@@ -287,6 +293,7 @@ class _GavelState:
             next_arrival = float(inst.arrival[queued[0]]) if queued else None
             if next_arrival is None and not running:
                 self.last_reset = 0.0  # (b) force a reset
+                self.forced = True
                 idle_resets += 1
                 if idle_resets > 2:
                     raise HetoptError(f"gavel mechanism: jobs {sorted(self.jobs)[:5]} can never run at "
@@ -410,6 +417,7 @@ class CleanRounds:
         else:
             raise HetoptError(f"clean mechanism: jobs left unfinished after {options.max_rounds} rounds")
         out.reset_times = list(mech.reset_times)
+        out.reset_reasons = ["interval"] * len(out.reset_times)
         return out
 
 

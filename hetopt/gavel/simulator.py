@@ -248,7 +248,8 @@ def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solv
     completion = run.completion
     jct = completion - inst.arrival
     avg = float(jct.mean())
-    info: dict[str, Any] = {"mechanism": mech.name, "solver": solver, "n_rounds": run.n_rounds}
+    info: dict[str, Any] = {"mechanism": mech.name, "solver": solver, "n_rounds": run.n_rounds,
+                            "reset_reasons": list(run.reset_reasons)}
     if record_rounds:
         info["allocations"] = [{"t": t, "allocation": {int(j): [float(v) for v in row] for j, row in a.items()}}
                                for t, a in run.allocations]
