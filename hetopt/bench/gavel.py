@@ -1,31 +1,73 @@
-"""Benchmarks of :mod:`hetopt.gavel` (``hetopt bench gavel``): times and ratios measured in one run."""
+"""Benchmarks of :mod:`hetopt.gavel` (``hetopt bench gavel``): times and ratios measured in one run, and the parity table."""
 
 from __future__ import annotations
 
 from ..errors import HetoptError
 from ..gavel.allocation import allocate
 from ..gavel.generators import generate_instance
+from ..gavel.parity import AVG_RTOL, FAST_TRACES, JOB_RTOL, parity_reference, parity_rows
 from ..gavel.policies import POLICIES
 from ..gavel.simulator import simulate
+from ..gavel.traces import TRACES
+from ..inputs import check_flag
 from ..report import Table
 
+__all__ = ["bench", "parity_table"]
 
-def bench(quick: bool = False) -> list[Table]:
-    """Seconds per policy LP and per simulation, by number of jobs.
+def parity_table(quick: bool = False) -> Table:
+    """hetopt's simulator (defaults: Gavel's loop, ECOS) beside Gavel's own runs, row by row.
 
     Parameters
     ----------
     quick : bool
-        16 and 64 jobs (else also 256).
+        Only the four physical-cluster traces (32 rows; else also the 8 msr rows).
+
+    Returns
+    -------
+    Table
+        Per run: hetopt's and Gavel's average JCT and makespan (s), their relative differences (%),
+        rounds, jobs whose JCT is more than 1 % off and the largest per-job difference;
+        ``violations`` counts rows outside the goal (0.5 % / 1 %).
+    """
+    ref = parity_reference()
+    traces = FAST_TRACES if quick else TRACES
+    t = Table(f"gavel parity: hetopt.gavel.simulate (mechanism='gavel', solver='ecos') vs Gavel's simulator "
+              f"(commit {ref['commit'][:7]})",
+              ["trace", "cluster", "policy", "avg JCT (s)", "Gavel avg JCT (s)", "diff %", "makespan (s)",
+               "Gavel makespan (s)", "diff %", "rounds", "Gavel rounds", "jobs > 1 %", "max job diff"])
+    bad = 0
+    for r in parity_rows(traces):
+        t.add(r.trace, r.cluster, r.policy, r.avg_jct, r.gavel_avg_jct, 100 * r.avg_diff, r.makespan,
+              r.gavel_makespan, 100 * r.makespan_diff, r.rounds, r.gavel_rounds, r.jobs_off, r.max_job_rel)
+        bad += not r.ok
+    t.violations = bad
+    t.notes.append(f"goal (issue 23): average JCT and makespan within {100 * AVG_RTOL:g} % and every job's JCT "
+                   f"within {100 * JOB_RTOL:g} % of Gavel's; rows outside it: {bad}")
+    t.notes.append(f"Gavel's numbers: hetopt/tables/gavel_parity_reference.json; command line: {ref['command_line']}")
+    return t
+
+
+def bench(quick: bool = False, parity: bool = False) -> list[Table]:
+    """Seconds per policy LP and per simulation, by number of jobs; or the parity table.
+
+    Parameters
+    ----------
+    quick : bool
+        16 and 64 jobs (else also 256); with ``parity``, the physical traces only.
+    parity : bool
+        The parity table against Gavel's own runs (:func:`parity_table`) instead of the timings.
 
     Returns
     -------
     list of Table
         One table: per size and policy, the allocation's and the simulation's seconds, the
-        simulated average JCT and makespan (hours).
+        simulated average JCT and makespan (hours); or the parity table.
     """
+    if check_flag(parity, "parity"):
+        return [parity_table(check_flag(quick, "quick"))]
     sizes = (16, 64) if quick else (16, 64, 256)
-    t = Table("gavel: seconds per allocation (all jobs at once) and per simulation (8 GPUs per type, 12 jobs/hour)",
+    t = Table("gavel: seconds per allocation (all jobs at once) and per simulation (8 GPUs per type, 12 jobs/hour; "
+              "Gavel's loop, ECOS)",
               ["jobs", "policy", "allocation s", "simulation s", "avg JCT (h)", "makespan (h)"])
     for n in sizes:
         inst = generate_instance(n, capacity=(8, 8, 8), jobs_per_hour=12.0, seed=n)
@@ -39,5 +81,3 @@ def bench(quick: bool = False) -> list[Table]:
                 continue
             t.add(n, name, a.wall_time, s.wall_time, s.average_jct / 3600, s.makespan / 3600)
     return [t]
-
-
