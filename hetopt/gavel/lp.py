@@ -32,7 +32,8 @@ import numpy as np
 from ..errors import ArgumentError, SolverError
 from ..solvers import solve_problem
 
-__all__ = ["SOLVERS", "check_solver", "gavel_proportional_throughput", "gavel_base_constraints",
+__all__ = ["SOLVERS", "check_solver", "gavel_proportional_throughput", "gavel_base_constraints", "sf_array",
+           "gavel_isolated_share", "gavel_isolated_throughput",
            "gavel_max_min_fairness", "gavel_max_sum_throughput", "gavel_min_total_duration",
            "BISECTION_BRACKET", "BISECTION_RATIO", "solve_clipped"]
 
@@ -63,6 +64,23 @@ def gavel_proportional_throughput(throughput: np.ndarray, capacity: np.ndarray) 
     return np.sum(np.multiply(throughput, x), axis=1).reshape((m, 1))
 
 
+def gavel_isolated_share(capacity: np.ndarray, scale_factor_array: np.ndarray) -> np.ndarray:
+    """Gavel's ``IsolatedPolicy`` share: ``c / m / s`` per row, rows scaled down to sum to at most 1."""
+    m = scale_factor_array.shape[0]
+    x = np.array([[float(cr) / m for cr in capacity] for _ in range(m)])
+    x = x / scale_factor_array
+    row = np.sum(x, axis=1)
+    row = np.maximum(row, np.ones(row.shape))
+    return x / row[:, None]
+
+
+def gavel_isolated_throughput(throughput: np.ndarray, scale_factor: np.ndarray, capacity: np.ndarray) -> np.ndarray:
+    """Each job's throughput on its isolated share (``IsolatedPolicy.get_throughputs``), shape ``(m, 1)``."""
+    m, n = throughput.shape
+    x = gavel_isolated_share(capacity, sf_array(scale_factor, n))
+    return np.sum(np.multiply(throughput, x), axis=1).reshape((m, 1))
+
+
 def gavel_base_constraints(x, scale_factor_array: np.ndarray, capacity: Sequence[float]) -> list:
     """Gavel's ``get_base_constraints`` in its order: ``x >= 0``, GPUs per type, time per job."""
     import cvxpy as cp
@@ -75,7 +93,8 @@ def gavel_base_constraints(x, scale_factor_array: np.ndarray, capacity: Sequence
     return cons
 
 
-def _sf_array(scale_factor: np.ndarray, n: int) -> np.ndarray:
+def sf_array(scale_factor: np.ndarray, n: int) -> np.ndarray:
+    """Gavel's ``scale_factors_array``: row ``i`` is job ``i``'s scale factor repeated ``n`` times."""
     m = scale_factor.shape[0]
     out = np.zeros((m, n))
     for i in range(m):
@@ -103,7 +122,7 @@ def gavel_max_min_fairness(throughput: np.ndarray, scale_factor: np.ndarray, cap
     T = np.asarray(throughput, dtype=float)
     m, n = T.shape
     w = np.ones(m) if priority_weight is None else np.asarray(priority_weight, dtype=float)
-    sfa = _sf_array(np.asarray(scale_factor), n)
+    sfa = sf_array(np.asarray(scale_factor), n)
     weights = np.array([1.0 / float(v) for v in w])
     prop = gavel_proportional_throughput(T, np.asarray(capacity))
     weights = np.multiply(weights.reshape((m, 1)), 1.0 / prop.reshape((m, 1)))
@@ -128,7 +147,7 @@ def gavel_max_sum_throughput(throughput: np.ndarray, scale_factor: np.ndarray, c
 
     T = np.asarray(throughput, dtype=float)
     m, n = T.shape
-    sfa = _sf_array(np.asarray(scale_factor), n)
+    sfa = sf_array(np.asarray(scale_factor), n)
     costs = np.ones((1, n))
     if instance_costs is not None:
         for r in range(n):
@@ -168,7 +187,7 @@ def gavel_min_total_duration(throughput: np.ndarray, scale_factor: np.ndarray, c
 
     T = np.asarray(throughput, dtype=float)
     m, n = T.shape
-    sfa = _sf_array(np.asarray(scale_factor), n)
+    sfa = sf_array(np.asarray(scale_factor), n)
     steps = np.asarray(remaining_steps)
     cap = [float(v) for v in capacity]
     low, high = BISECTION_BRACKET
