@@ -47,6 +47,7 @@ from .fairness import (
     proportional_allocation,
 )
 from .fifo import FIFO_FIX_RTOL, FIFO_SEMANTICS, build_fifo_step, fifo, gavel_fifo_allocation
+from . import heuristics, packing, variants
 from .inputs import check_policy_inputs
 from .makespan import (
     CERT_RTOL,
@@ -109,19 +110,25 @@ class Policy(Protocol):
         ...
 
 
-#: Inputs the simulator can hand a policy besides the cluster (``PolicySpec.inputs``).
-INPUTS = ("priority_weight", "remaining_steps", "times_since_start")
+#: Inputs the simulator can hand a policy besides the cluster (``PolicySpec.inputs``): the jobs' priority
+#: weights, remaining steps, seconds since arrival and ids (instance indices, for policies that keep state),
+#: the column of the reference GPU type of the heterogeneity-agnostic variants (Gavel: v100), the seconds
+#: left to each job's SLO (``policy_options["slo_deadline"]``, NaN: none) and the names of the columns.
+INPUTS = ("priority_weight", "remaining_steps", "times_since_start", "job_ids", "reference_type", "time_to_slo",
+          "gpu_types")
 
 
 @dataclass(frozen=True)
 class PolicySpec:
     """One entry of :data:`POLICIES`: a policy function and what Gavel's simulator gives it.
 
-    Calling the entry calls ``func``.  The simulator reads the rest: which inputs to pass
-    (``inputs``, names of :data:`INPUTS`), whether the function takes ``solver=``, and the two
-    mechanism flags Gavel derives from the policy's class name (``scheduler.py``: a name without
-    ``Perf`` or ``Packing`` shuffles the GPU types every round, a name starting with ``FIFO``
-    leaves zero-priority entries out of the queues).
+    Calling the entry calls ``func`` (for a policy that keeps state between calls, a fresh
+    object's first call).  The simulator reads the rest: which inputs to pass (``inputs``, names of
+    :data:`INPUTS`), whether the function takes ``solver=``, how to make a fresh stateful policy
+    for a run (``factory(seed)``), whether it packs jobs, and the two mechanism flags Gavel derives
+    from the policy's class name (``scheduler.py``: a name without ``Perf`` or ``Packing`` shuffles
+    the GPU types every round, a name starting with ``FIFO`` leaves zero-priority entries out of the
+    queues).
 
     Attributes
     ----------
@@ -130,7 +137,7 @@ class PolicySpec:
     func : callable
         The policy function.
     gavel : str
-        Gavel's driver name (``-p``) and class, e.g. ``"max_min_fairness_perf (MaxMinFairnessPolicyWithPerf)"``.
+        Gavel's driver name (``-p``) and class.
     description : str
         One sentence for the methods table.
     inputs : tuple of str
@@ -141,6 +148,10 @@ class PolicySpec:
         Gavel shuffles the type order every round (heterogeneity-agnostic policies).
     skip_zero_priority : bool
         Gavel's FIFO rule: entries of priority 0 stay out of the queues.
+    packing : bool
+        The policy allocates pairs of jobs too (``pairs``, ``pair_throughput``; ``J + P`` rows).
+    factory : callable, optional
+        ``factory(seed) -> policy``: a fresh object for one simulation (stateful policies).
     """
 
     name: str
@@ -151,15 +162,24 @@ class PolicySpec:
     takes_solver: bool = True
     shuffle_types: bool = False
     skip_zero_priority: bool = False
+    packing: bool = False
+    factory: Callable[[int], Callable[..., np.ndarray]] | None = None
 
     def __call__(self, *args: Any, **kwargs: Any) -> np.ndarray:
         """``func(*args, **kwargs)``."""
         return self.func(*args, **kwargs)
 
+    def make(self, seed: int) -> Callable[..., np.ndarray]:
+        """The policy for one simulation: ``factory(seed)`` for a stateful policy, else ``func``."""
+        return self.func if self.factory is None else self.factory(seed)
+
 
 def _spec(name: str, func: Callable[..., np.ndarray], gavel: str, description: str, **kw: Any) -> PolicySpec:
     return PolicySpec(name, func, gavel, description, **kw)
 
+
+_W, _STEPS, _SINCE, _IDS, _REF = "priority_weight", "remaining_steps", "times_since_start", "job_ids", "reference_type"
+_AGNOSTIC = {"shuffle_types": True}
 
 #: Policy name -> :class:`PolicySpec` (callable as the policy function): the one policy registry of
 #: Gavel.  The kind's methods (:mod:`hetopt.gavel.kind`) and the simulator read it.
@@ -170,9 +190,80 @@ POLICIES: dict[str, PolicySpec] = {p.name: p for p in (
           "Gavel's maximum total effective throughput LP", inputs=()),
     _spec("min_total_duration", min_total_duration, "min_total_duration_perf (MinTotalDurationPolicyWithPerf)",
           "Gavel's minimum makespan policy (min-total-duration, bisection on the makespan as Gavel's code)",
-          inputs=("remaining_steps",)),
+          inputs=(_STEPS,)),
     _spec("fifo", fifo, "fifo_perf (FIFOPolicyWithPerf)", "Gavel's heterogeneity-aware FIFO", inputs=(),
           takes_solver=False, skip_zero_priority=True),
+    _spec("max_min_fairness_agnostic", variants.max_min_fairness_agnostic, "max_min_fairness (MaxMinFairnessPolicy)",
+          "Gavel's heterogeneity-agnostic max-min fairness (every throughput 1)", takes_solver=False, **_AGNOSTIC),
+    _spec("min_total_duration_agnostic", variants.min_total_duration_agnostic,
+          "min_total_duration (MinTotalDurationPolicy)",
+          "Gavel's heterogeneity-agnostic min-total-duration (every type at the V100's throughput)",
+          inputs=(_STEPS, _REF), takes_solver=False, **_AGNOSTIC),
+    _spec("fifo_random", heuristics.fifo_random, "fifo (FIFOPolicy)",
+          "Gavel's heterogeneity-agnostic FIFO (a random type with room for the job at the head of the queue)",
+          inputs=(_IDS,), takes_solver=False, skip_zero_priority=True, factory=heuristics.RandomFIFO, **_AGNOSTIC),
+    _spec("max_min_fairness_strategy_proof", variants.max_min_fairness_strategy_proof,
+          "(MaxMinFairnessStrategyProofPolicyWithPerf; not in Gavel's driver)",
+          "Gavel's strategy-proof max-min fairness (geometric mean, allocations discounted)", takes_solver=False),
+    _spec("max_min_fairness_water_filling", variants.max_min_fairness_water_filling,
+          "max_min_fairness_water_filling_perf (MaxMinFairnessWaterFillingPolicyWithPerf)",
+          "Gavel's max-min fairness with water filling", takes_solver=False),
+    _spec("max_min_fairness_water_filling_agnostic", variants.max_min_fairness_water_filling_agnostic,
+          "max_min_fairness_water_filling (MaxMinFairnessWaterFillingPolicy)",
+          "Gavel's heterogeneity-agnostic max-min fairness with water filling", takes_solver=False, **_AGNOSTIC),
+    _spec("finish_time_fairness", variants.finish_time_fairness,
+          "finish_time_fairness_perf (FinishTimeFairnessPolicyWithPerf)",
+          "Gavel's finish-time fairness (Themis-like: the largest ratio of finish time to the isolated one)",
+          inputs=(_W, _STEPS, _SINCE, _IDS), takes_solver=False,
+          factory=lambda seed: variants.FinishTimeFairness()),
+    _spec("finish_time_fairness_agnostic", variants.finish_time_fairness_agnostic,
+          "finish_time_fairness (FinishTimeFairnessPolicy)",
+          "Gavel's heterogeneity-agnostic finish-time fairness (every type at the V100's throughput)",
+          inputs=(_W, _STEPS, _SINCE, _IDS, _REF), takes_solver=False,
+          factory=lambda seed: variants.FinishTimeFairness(agnostic=True), **_AGNOSTIC),
+    _spec("max_sum_throughput_normalized_by_cost", variants.max_sum_throughput_normalized_by_cost,
+          "max_sum_throughput_normalized_by_cost_perf (ThroughputNormalizedByCostSumWithPerf)",
+          "Gavel's maximum total throughput per dollar (instance_costs per GPU type)", inputs=("gpu_types",),
+          takes_solver=False),
+    _spec("max_sum_throughput_normalized_by_cost_slos", variants.max_sum_throughput_normalized_by_cost_slos,
+          "max_sum_throughput_normalized_by_cost_perf_SLOs (ThroughputNormalizedByCostSumWithPerfSLOs)",
+          "Gavel's maximum total throughput per dollar with each job's SLO as a rate floor",
+          inputs=(_STEPS, "time_to_slo", "gpu_types"), takes_solver=False),
+    _spec("isolated", variants.isolated, "isolated (IsolatedPolicy)",
+          "Gavel's isolated share: every job an equal share of every type", inputs=(), takes_solver=False,
+          **_AGNOSTIC),
+    _spec("proportional", variants.proportional, "(ProportionalPolicy; not in Gavel's driver)",
+          "Gavel's proportional share (c / sum(c) on every row; a normalization reference)", inputs=(),
+          takes_solver=False, **_AGNOSTIC),
+    _spec("allox", heuristics.allox, "allox (AlloXPolicy)",
+          "Gavel's AlloX (min-cost matching of waiting jobs to free GPUs; scale factor 1 only)",
+          inputs=(_STEPS, _SINCE, _IDS), takes_solver=False, factory=lambda seed: heuristics.AlloX()),
+    _spec("max_min_fairness_packed", packing.max_min_fairness_packed,
+          "max_min_fairness_packed (MaxMinFairnessPolicyWithPacking)",
+          "Gavel's max-min fairness with space sharing (pairs of jobs on the same GPUs)", takes_solver=False,
+          packing=True),
+    _spec("finish_time_fairness_packed", packing.finish_time_fairness_packed,
+          "finish_time_fairness_packed (FinishTimeFairnessPolicyWithPacking)",
+          "Gavel's finish-time fairness with space sharing", inputs=(_W, _STEPS, _SINCE, _IDS), takes_solver=False,
+          packing=True, factory=lambda seed: packing.FinishTimeFairnessPacked()),
+    _spec("min_total_duration_packed", packing.min_total_duration_packed,
+          "min_total_duration_packed (MinTotalDurationPolicyWithPacking)",
+          "Gavel's min-total-duration with space sharing (bisection)", inputs=(_STEPS,), takes_solver=False,
+          packing=True),
+    _spec("max_sum_throughput_normalized_by_cost_packed_slos",
+          packing.max_sum_throughput_normalized_by_cost_packed_slos,
+          "max_sum_throughput_normalized_by_cost_packed_SLOs (ThroughputNormalizedByCostSumWithPackingSLOs)",
+          "Gavel's maximum total throughput per dollar with space sharing and SLOs",
+          inputs=(_STEPS, "time_to_slo", "gpu_types"), takes_solver=False, packing=True),
+    _spec("fifo_packed", packing.fifo_packed, "fifo_packed (FIFOPolicyWithPacking)",
+          "Gavel's FIFO, then waiting jobs packed with placed ones", inputs=(), takes_solver=False,
+          skip_zero_priority=True, packing=True),
+    _spec("max_min_fairness_water_filling_packed", packing.max_min_fairness_water_filling_packed,
+          "max_min_fairness_water_filling_packed (MaxMinFairnessWaterFillingPolicyWithPacking)",
+          "Gavel's max-min fairness with water filling and space sharing", takes_solver=False, packing=True),
+    _spec("gandiva", packing.gandiva, "gandiva (GandivaPolicy)",
+          "Gavel's Gandiva baseline (equal shares; random pairs of jobs when the cluster is full)",
+          inputs=(_IDS,), takes_solver=False, packing=True, factory=packing.Gandiva),
 )}
 
 
@@ -201,10 +292,19 @@ def resolve_policy(policy: Any) -> tuple[str, PolicySpec]:
 
 
 def policy_arguments(spec: PolicySpec, *, priority_weight: np.ndarray, remaining_steps: np.ndarray,
-                     times_since_start: np.ndarray, solver: str | None = None) -> dict[str, Any]:
-    """Keyword arguments the simulator (or :func:`~hetopt.gavel.allocate`) passes to ``spec`` besides the cluster."""
+                     times_since_start: np.ndarray, solver: str | None = None,
+                     **more: Any) -> dict[str, Any]:
+    """Keyword arguments the simulator (or :func:`~hetopt.gavel.allocate`) passes to ``spec`` besides the cluster.
+
+    ``more`` holds the other :data:`INPUTS` the caller has (``job_ids``, ``reference_type``,
+    ``time_to_slo``, ``gpu_types``); an input the spec needs and the caller lacks is an
+    ``ArgumentError``.
+    """
     given = {"priority_weight": priority_weight, "remaining_steps": remaining_steps,
-             "times_since_start": times_since_start}
+             "times_since_start": times_since_start, **more}
+    missing = [k for k in spec.inputs if k not in given]
+    if missing:
+        raise ArgumentError(f"policy {spec.name!r} needs {missing[0]!r}, which this caller cannot give")
     out = {k: given[k] for k in spec.inputs}
     if spec.takes_solver and solver is not None:
         out["solver"] = solver

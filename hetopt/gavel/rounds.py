@@ -54,7 +54,7 @@ from typing import Any, ClassVar, Protocol, cast
 
 import numpy as np
 
-from ..errors import HetoptError
+from ..errors import ArgumentError, HetoptError
 from .instance import GavelInstance
 from .mechanism import GavelMechanism
 
@@ -66,9 +66,10 @@ DONE_RTOL = 1e-9
 #: Gavel multiplies the allocation by this when a job has no share yet ("don't use inf").
 UNSERVED_PRIORITY = 1e9
 
-#: ``allocator(jobs, now, remaining, since_start) -> X``: the allocation (len(jobs), R) of the jobs
-#: present (instance indices, in Gavel's job-id order), in the instance's GPU-type columns.
-Allocator = Callable[[np.ndarray, float, np.ndarray, np.ndarray], np.ndarray]
+#: ``allocator(jobs, now, remaining, since_start, pairs) -> X``: the allocation (len(jobs) + len(pairs), R) of
+#: the jobs present (instance indices, in Gavel's job-id order) and of the pairs of them that may share GPUs
+#: (packing policies; empty otherwise), in the instance's GPU-type columns.
+Allocator = Callable[[np.ndarray, float, np.ndarray, np.ndarray, list[tuple[int, int]]], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,10 @@ class RunOptions:
         Stop with ``HetoptError`` after this many rounds.
     record_rounds : bool
         Keep each round's placement.
+    pair_throughput : callable, optional
+        ``pair_throughput(a, b) -> (R, 2)``: the steps/s of jobs ``a`` and ``b`` sharing a GPU of each
+        type.  Given for the packing policies (Gavel's ``_packed``): every two jobs of the same scale
+        factor then form a pair that the allocation and the queues may hold.
     """
 
     round_length: float
@@ -102,6 +107,7 @@ class RunOptions:
     seed: int = 0
     max_rounds: int = 1_000_000
     record_rounds: bool = True
+    pair_throughput: Callable[[int, int], np.ndarray] | None = None
 
 
 @dataclass
@@ -112,7 +118,7 @@ class RunRecord:
     reset_times: list[float] = field(default_factory=list)
     reset_reasons: list[str] = field(default_factory=list)
     rounds: list[dict[str, Any]] = field(default_factory=list)
-    allocations: list[tuple[float, dict[int, np.ndarray]]] = field(default_factory=list)
+    allocations: list[tuple[float, dict[Any, np.ndarray]]] = field(default_factory=list)
     n_rounds: int = 0
 
 
@@ -152,25 +158,36 @@ class GavelRounds:
         return _GavelState(inst, allocator, options).simulate()
 
 
+Key = int | tuple[int, int]
+
+
 class _GavelState:
-    """The scheduler state of one Gavel run (instance job indices as keys, insertion order kept)."""
+    """The scheduler state of one Gavel run.
+
+    Keys are instance job indices and, when packing, pairs ``(a, b)`` of them (``a`` the earlier in
+    Gavel's id order); dictionaries keep Gavel's insertion orders.
+    """
 
     def __init__(self, inst: GavelInstance, allocator: Allocator, options: RunOptions):
         self.inst, self.allocator, self.opt = inst, allocator, options
         self.T = np.asarray(inst.throughput, dtype=float)
         self.cap = np.asarray(inst.capacity, dtype=np.int64)
         self.types = [r for r in options.type_order if self.cap[r] > 0]
+        self.live = [r for r in range(inst.n_types) if self.cap[r] > 0]
         self.half = options.round_length / 2.0
         self.total = np.asarray(inst.total_steps, dtype=float)
         self.run_steps = np.zeros(inst.n_jobs)
         self.start = np.asarray(inst.arrival, dtype=float)
         self.latest = np.full(inst.n_jobs, np.nan)
         self.completion = np.full(inst.n_jobs, np.nan)
-        self.priority: dict[int, dict[int, float]] = {r: {} for r in range(inst.n_types)}
-        self.deficit: dict[int, dict[int, float]] = {r: {} for r in range(inst.n_types)}
-        self.time_so_far: dict[int, dict[int, float]] = {}
+        order = _arrival_order(inst)
+        self.gid = {j: k for k, j in enumerate(order)}  # Gavel's job ids: arrival order
+        self.priority: dict[int, dict[Key, float]] = {r: {} for r in range(inst.n_types)}
+        self.deficit: dict[int, dict[Key, float]] = {r: {} for r in range(inst.n_types)}
+        self.time_so_far: dict[Key, dict[int, float]] = {}
+        self.thr: dict[Key, np.ndarray] = {}  # (R,) for a job, (R, 2) for a pair; insertion order kept
         self.worker_time = dict.fromkeys(range(inst.n_types), 0.0)
-        self.allocation: dict[int, np.ndarray] = {}
+        self.allocation: dict[Key, np.ndarray] = {}
         self.jobs: dict[int, None] = {}  # active jobs, insertion (arrival) order
         self.last_reset = 0.0
         self.need_update = False
@@ -179,44 +196,86 @@ class _GavelState:
         self.shuffler = random.Random(options.seed + 5)
         self.record = RunRecord(np.full(inst.n_jobs, np.nan))
 
+    def order(self, k: Key) -> tuple[int, ...]:
+        """Gavel's ``JobIdPair`` order: jobs by id, then pairs by ids."""
+        if isinstance(k, tuple):
+            return (1, self.gid[k[0]], self.gid[k[1]])
+        return (0, self.gid[k])
+
+    def pair(self, a: int, b: int) -> tuple[int, int]:
+        return (a, b) if self.gid[a] < self.gid[b] else (b, a)
+
+    def runs(self, k: Key, r: int) -> bool:
+        """Gavel's "throughput > 0" test of a job or a pair on type ``r``."""
+        t = self.thr[k]
+        return bool(np.all(t[r] > 0)) if isinstance(k, tuple) else bool(t[r] > 0)
+
+    def members(self, k: Key) -> tuple[int, ...]:
+        return k if isinstance(k, tuple) else (k,)
+
     # -- jobs --------------------------------------------------------------------------------
     def add_job(self, j: int) -> None:
-        self.time_so_far[j] = {r: self.half for r in range(self.inst.n_types) if self.cap[r] > 0}
-        for r in self.time_so_far[j]:
+        """``Scheduler.add_job``: the job, and with packing its pairs with every job of its scale factor."""
+        self.jobs[j] = None
+        self.thr[j] = self.T[j]
+        s = self.inst.scale_factor
+        if self.opt.pair_throughput is not None:
+            for other in self.jobs:
+                if other == j or s[other] != s[j]:
+                    continue
+                p = self.pair(j, other)
+                if p not in self.thr:
+                    self.thr[p] = np.asarray(self.opt.pair_throughput(p[0], p[1]), dtype=float)
+                    self.time_so_far[p] = {}
+                for r in self.live:
+                    self.time_so_far[p][r] = 0.0  # Gavel starts a pair's time at 0 (a job's at half a round)
+        self.time_so_far[j] = dict.fromkeys(self.live, self.half)
+        for r in self.live:
             self.priority[r][j] = 0.0
             self.deficit[r][j] = 0.0
-        self.jobs[j] = None
+            for k in self.thr:
+                if isinstance(k, tuple) and j in k:
+                    self.priority[r][k] = 0.0
+                    self.deficit[r][k] = 0.0
         self.need_update = True
 
     def remove_job(self, j: int) -> None:
+        """``Scheduler._remove_job``: the job and every pair that contains it."""
         self.completion[j] = self.latest[j]
         del self.jobs[j]
-        del self.time_so_far[j]
+        gone = [k for k in self.thr if k == j or (isinstance(k, tuple) and j in k)]
+        for k in gone:
+            del self.thr[k]
+            self.time_so_far.pop(k, None)
         for r in range(self.inst.n_types):
-            self.priority[r].pop(j, None)
-            self.deficit[r].pop(j, None)
+            for k in gone:
+                self.priority[r].pop(k, None)
+                self.deficit[r].pop(k, None)
         self.need_update = True
 
     # -- allocation ----------------------------------------------------------------------------
     def reset_time_run_so_far(self) -> None:
         elapsed = self.now - self.last_reset
-        for r in (r for r in range(self.inst.n_types) if self.cap[r] > 0):
+        for r in self.live:
             self.worker_time[r] = 0.0
-            for j, times in self.time_so_far.items():
-                received = times[r] - self.half
-                should = float(self.allocation[j][r]) * elapsed if j in self.allocation else 0
+            for k, times in self.time_so_far.items():
+                received = times[r] - self.half if r in times else 0.0
+                should = float(self.allocation[k][r]) * elapsed if k in self.allocation else 0
                 d = should - received
-                self.deficit[r][j] = self.deficit[r].get(j, 0.0) + d
+                self.deficit[r][k] = self.deficit[r].get(k, 0.0) + d
                 times[r] = self.half
                 self.worker_time[r] += times[r]
         self.last_reset = self.now
 
-    def compute_allocation(self) -> dict[int, np.ndarray]:
+    def compute_allocation(self) -> dict[Key, np.ndarray]:
         if not self.jobs:
             return {}
-        act = np.array(sorted(self.jobs), dtype=np.int64)
-        X = self.allocator(act, self.now, self.total[act] - self.run_steps[act], self.now - self.start[act])
-        alloc = {int(j): np.asarray(row, dtype=float) for j, row in zip(act.tolist(), X, strict=True)}
+        act = np.array(sorted(self.jobs, key=self.order), dtype=np.int64)
+        pairs = sorted((k for k in self.thr if isinstance(k, tuple)), key=self.order)
+        X = self.allocator(act, self.now, self.total[act] - self.run_steps[act], self.now - self.start[act],
+                           cast(list[tuple[int, int]], pairs))
+        keys: list[Key] = [*act.tolist(), *pairs]
+        alloc = {k: np.asarray(row, dtype=float) for k, row in zip(keys, X, strict=True)}
         self.record.reset_times.append(self.now)
         if self.opt.record_rounds:
             self.record.allocations.append((self.now, alloc))
@@ -233,57 +292,76 @@ class _GavelState:
             self.reset_time_run_so_far()
             self.allocation = self.compute_allocation()
             self.need_update = False
-        for r in (r for r in range(self.inst.n_types) if self.cap[r] > 0):
+        for r in self.live:
             wt = self.worker_time[r]
-            for j in self.priority[r]:
-                if j not in self.allocation:
-                    self.priority[r][j] = 0.0
+            for k in self.priority[r]:
+                if k not in self.allocation:
+                    self.priority[r][k] = 0.0
                     continue
-                a = float(self.allocation[j][r])
+                a = float(self.allocation[k][r])
                 new = a * UNSERVED_PRIORITY
                 if a == 0.0:
                     pass
-                elif self.T[j, r] == 0:
+                elif not self.runs(k, r):
                     new = 0.0
                 else:
-                    frac = 0.0 if wt == 0.0 else self.time_so_far[j][r] / wt
+                    frac = 0.0 if wt == 0.0 or r not in self.time_so_far[k] else self.time_so_far[k][r] / wt
                     if frac > 0.0:
                         new = a / frac
-                self.priority[r][j] = new
+                self.priority[r][k] = new
 
     # -- one round -----------------------------------------------------------------------------
-    def schedule(self) -> list[tuple[int, int]]:
-        """Gavel's greedy pass, then the worker assignment that skips jobs outside the allocation."""
+    def schedule(self) -> list[tuple[Key, int]]:
+        """Gavel's greedy pass, then the worker assignment that skips keys outside the allocation."""
         self.update_priorities()
         types = list(self.types)
         if self.opt.shuffle_types:
             self.shuffler.shuffle(types)
         left = {r: int(self.cap[r]) for r in types}
-        queue: list[tuple[int, int]] = []
+        queue: list[tuple[Key, int]] = []
         for r in types:
-            entries = [(j, r, self.priority[r][j], self.deficit[r][j],
-                        float(self.allocation[j][r]) if j in self.allocation else 0.0) for j in self.priority[r]]
+            entries = [(k, r, self.priority[r][k], self.deficit[r][k],
+                        float(self.allocation[k][r]) if k in self.allocation else 0.0) for k in self.priority[r]]
             queue += [(e[0], e[1]) for e in sorted(entries, key=lambda e: (e[2], e[3], e[4]), reverse=True)]
         done: set[int] = set()
-        chosen: list[tuple[int, int]] = []
+        chosen: list[tuple[Key, int]] = []
         s = self.inst.scale_factor
-        for j, r in queue:
-            if left[r] == 0 or j in done or self.T[j, r] <= 0:
+        for k, r in queue:
+            if left[r] == 0 or any(j in done for j in self.members(k)) or not self.runs(k, r):
                 continue
-            if self.opt.skip_zero_priority and self.priority[r][j] <= 0.0:
+            if self.opt.skip_zero_priority and self.priority[r][k] <= 0.0:
                 continue
-            if s[j] > left[r]:
+            sf = {int(s[j]) for j in self.members(k)}
+            if len(sf) > 1:
                 continue
-            left[r] -= int(s[j])
-            done.add(j)
-            chosen.append((j, r))
-        return [(j, r) for j, r in chosen if j in self.allocation]  # (d)
+            need = sf.pop()
+            if need > left[r]:
+                continue
+            left[r] -= need
+            done.update(self.members(k))
+            chosen.append((k, r))
+        return [(k, r) for k, r in chosen if k in self.allocation]  # (d)
+
+    def steps_and_finish(self, k: Key, r: int) -> tuple[list[float], float]:
+        """``_get_job_steps_and_finish_times``: whole steps of each member, the latest finish."""
+        finish = self.now
+        steps = []
+        for i, j in enumerate(self.members(k)):
+            thr = float(self.thr[k][r][i]) if isinstance(k, tuple) else float(self.thr[k][r])
+            n = min(int(thr * self.opt.round_length), self.total[j] - self.run_steps[j])
+            if n <= 0:
+                raise HetoptError(f"gavel mechanism: job {j} runs int({thr:.6g} x {self.opt.round_length:g}) = 0 steps "
+                                  f"per round on type {self.inst.gpu_types[r]}; Gavel's round cannot advance it "
+                                  "(Gavel drops such a job after 5 failed micro-tasks)")
+            steps.append(n)
+            finish = max(finish, self.now + n / thr)
+        return steps, finish
 
     def simulate(self) -> RunRecord:
         inst, opt = self.inst, self.opt
         queued = _arrival_order(inst)
         remaining_jobs = len(queued)
-        running: list[tuple[float, int, int, float]] = []  # (finish, job, type, steps)
+        running: list[tuple[float, Key, int, list[float]]] = []  # (finish, key, type, steps of each member)
         round_start, round_end = 0.0, None
         self.now = float(inst.arrival[queued[0]]) if queued else 0.0
         idle_resets = 0
@@ -308,34 +386,38 @@ class _GavelState:
                 self.now = max_ts
             elif next_arrival is not None:
                 self.now = next_arrival
-            # completions, in heap order: latest finish first, ties by job id
+            # completions, in heap order: latest finish first, ties by Gavel's job-id order
             to_remove = []
-            for finish, j, r, steps in sorted(running, key=lambda e: (-e[0], e[1])):
-                self.latest[j] = finish
+            for finish, k, r, steps in sorted(running, key=lambda e: (-e[0], self.order(e[1]))):
                 execution = finish - round_start
-                self.run_steps[j] += steps
-                if self.total[j] - self.run_steps[j] <= 0:
-                    to_remove.append(j)
-                self.time_so_far[j][r] += execution
-                self.worker_time[r] += execution
-            for j in to_remove:
-                self.remove_job(j)
-                remaining_jobs -= 1
+                for j, n in zip(self.members(k), steps, strict=True):
+                    self.latest[j] = finish
+                    if j in self.jobs:
+                        self.run_steps[j] += n
+                        if self.total[j] - self.run_steps[j] <= 0:
+                            to_remove.append(j)
+                if k in self.time_so_far:
+                    self.time_so_far[k][r] += execution
+                    self.worker_time[r] += execution
+                for j in to_remove:
+                    if j in self.jobs:
+                        self.remove_job(j)
+                        remaining_jobs -= 1
             running = []
             while queued and float(inst.arrival[queued[0]]) <= self.now:
                 self.add_job(queued.pop(0))
             placed = self.schedule()
             record: dict[str, Any] = {"start": self.now, "placement": {}, "seconds": {}}
-            for j, r in placed:
-                steps = min(int(self.T[j, r] * opt.round_length), self.total[j] - self.run_steps[j])
-                if steps <= 0:
-                    raise HetoptError(f"gavel mechanism: job {j} runs int({self.T[j, r]:.6g} x {opt.round_length:g}) "
-                                      f"= 0 steps per round on type {inst.gpu_types[r]}; Gavel's round cannot advance "
-                                      "it (Gavel drops such a job after 5 failed micro-tasks)")
-                finish = self.now + steps / self.T[j, r]
-                running.append((finish, j, r, steps))
-                record["placement"][j] = r
-                record["seconds"][j] = finish - self.now
+            for k, r in placed:
+                steps, finish = self.steps_and_finish(k, r)
+                running.append((finish, k, r, steps))
+                for j, n in zip(self.members(k), steps, strict=True):
+                    record["placement"][j] = r
+                    thr = float(self.thr[k][r][self.members(k).index(j)]) if isinstance(k, tuple) else \
+                        float(self.thr[k][r])
+                    record["seconds"][j] = n / thr
+                if isinstance(k, tuple):
+                    record.setdefault("packed", []).append(list(k))
             if running:
                 idle_resets = 0
             record["end"] = max([f for f, *_ in running], default=self.now)
@@ -359,6 +441,9 @@ class CleanRounds:
 
     def run(self, inst: GavelInstance, allocator: Allocator, options: RunOptions) -> RunRecord:
         """Rounds of ``min(round, remaining / T)`` seconds; resets at most every ``recompute_interval``."""
+        if options.pair_throughput is not None:
+            raise ArgumentError("the clean mechanism does not pack jobs; simulate a packing policy with "
+                                "mechanism='gavel'")
         J = inst.n_jobs
         T = inst.effective_throughput()
         s = inst.scale_factor
@@ -379,7 +464,7 @@ class CleanRounds:
                 break
             if mech.jobs and mech.recompute_due(t):
                 act = np.array(sorted(cast(list[int], mech.jobs)))
-                X = allocator(act, t, remaining[act], t - inst.arrival[act])
+                X = allocator(act, t, remaining[act], t - inst.arrival[act], [])
                 alloc = dict(zip(act.tolist(), np.asarray(X, dtype=float), strict=True))
                 mech.reset(t, alloc)
                 if options.record_rounds:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Self, cast
 
 import numpy as np
@@ -143,18 +143,70 @@ def _checked_allocation(name: str, X: Any, jobs: np.ndarray, R: int) -> np.ndarr
     return A
 
 
+def pair_table(inst: GavelInstance) -> Callable[[int, int], np.ndarray]:
+    """``pair(a, b) -> (R, 2)``: jobs ``a`` and ``b`` sharing a GPU of each type (Gavel's pair throughputs).
+
+    Raises
+    ------
+    ArgumentError
+        A GPU type or a (job type, scale factor) pair that Gavel's table has no measurement for.
+    """
+    from .traces import GPU_TYPES, pair_throughputs
+
+    unknown = [g for g in inst.gpu_types if g not in GPU_TYPES]
+    if unknown:
+        raise ArgumentError(f"packing needs Gavel's pair throughputs; GPU type {unknown[0]!r} is not one of {GPU_TYPES}")
+    cols = [GPU_TYPES.index(g) for g in inst.gpu_types]
+    table = pair_throughputs()
+
+    def pair(a: int, b: int) -> np.ndarray:
+        key = ((inst.job_types[a], int(inst.scale_factor[a])), (inst.job_types[b], int(inst.scale_factor[b])))
+        if key not in table:
+            raise ArgumentError(f"packing: Gavel's table has no pair throughput for jobs {a} and {b} ({key[0]} with "
+                                f"{key[1]})")
+        return table[key][cols]
+
+    return pair
+
+
+def _reference_type(inst: GavelInstance, cols: np.ndarray) -> int:
+    """The policy column of Gavel's reference type (``v100``; else the instance's first type with GPUs)."""
+    names = [inst.gpu_types[int(r)] for r in cols]
+    return names.index("v100") if "v100" in names else int(np.argmin(cols))
+
+
 def _allocator(inst: GavelInstance, name: str, spec: PolicySpec, columns: list[int], throughput: np.ndarray,
-               solver: str, options: Mapping[str, Any]) -> Allocator:
+               solver: str, options: Mapping[str, Any], seed: int,
+               pairs_of: Callable[[int, int], np.ndarray] | None) -> Allocator:
     """The allocation of the jobs present: ``spec`` called on the policy's columns, checked, back in instance columns."""
     cols = np.asarray(columns, dtype=np.int64)
     cap = inst.capacity[cols]
+    opts = dict(options)
+    deadline = opts.pop("slo_deadline", None) if "time_to_slo" in spec.inputs else None
+    if deadline is not None:
+        deadline = np.asarray(deadline, dtype=float)
+        if deadline.shape != (inst.n_jobs,) or np.any(np.isinf(deadline)):
+            raise ArgumentError(f"policy_options['slo_deadline'] has shape {deadline.shape} or an infinite entry; "
+                                f"expected ({inst.n_jobs},) absolute seconds (NaN: no SLO)")
+    policy = spec.make(seed)
+    names = [inst.gpu_types[int(r)] for r in cols]
+    ref = _reference_type(inst, cols)
 
-    def allocate(jobs: np.ndarray, now: float, remaining: np.ndarray, since: np.ndarray) -> np.ndarray:
+    def allocate(jobs: np.ndarray, now: float, remaining: np.ndarray, since: np.ndarray,
+                 pairs: list[tuple[int, int]]) -> np.ndarray:
+        more: dict[str, Any] = {"job_ids": jobs.tolist(), "reference_type": ref, "gpu_types": names,
+                                "time_to_slo": (np.full(jobs.size, np.nan) if deadline is None else deadline[jobs] - now)}
         kwargs = policy_arguments(spec, priority_weight=inst.priority_weight[jobs], remaining_steps=remaining,
-                                  times_since_start=since, solver=solver if spec.takes_solver else None)
-        X = spec(throughput[np.ix_(jobs, cols)], inst.scale_factor[jobs], cap, **kwargs, **options)
-        full = np.zeros((jobs.size, inst.n_types))
-        full[:, cols] = _checked_allocation(name, X, jobs, cols.size)
+                                  times_since_start=since, solver=solver if spec.takes_solver else None, **more)
+        if spec.packing:
+            row = {int(j): i for i, j in enumerate(jobs.tolist())}
+            kwargs["pairs"] = [(row[a], row[b]) for a, b in pairs]
+            kwargs["pair_throughput"] = (np.array([pairs_of(a, b)[cols] for a, b in pairs]) if pairs and pairs_of
+                                         else np.zeros((0, cols.size, 2)))
+        X = policy(throughput[np.ix_(jobs, cols)], inst.scale_factor[jobs], cap, **kwargs, **opts)
+        rows = jobs.size + (len(pairs) if spec.packing else 0)
+        full = np.zeros((rows, inst.n_types))
+        full[:, cols] = _checked_allocation(name, X, np.arange(rows), cols.size)
         return full
 
     return allocate
@@ -243,7 +295,11 @@ def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solv
                           shuffle_types=spec.shuffle_types and mech.name == "gavel",
                           skip_zero_priority=spec.skip_zero_priority, seed=int(seed), max_rounds=max_rounds,
                           record_rounds=record_rounds)
-    allocate = _allocator(inst, name, spec, mech.policy_columns(inst), np.asarray(T, dtype=float), solver, opts)
+    pairs_of = pair_table(inst) if spec.packing else None
+    if pairs_of is not None:
+        run_opts = replace(run_opts, pair_throughput=pairs_of)
+    allocate = _allocator(inst, name, spec, mech.policy_columns(inst), np.asarray(T, dtype=float), solver, opts,
+                          int(seed), pairs_of)
     run = mech.run(inst, allocate, run_opts)
     completion = run.completion
     jct = completion - inst.arrival
@@ -251,7 +307,8 @@ def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solv
     info: dict[str, Any] = {"mechanism": mech.name, "solver": solver, "n_rounds": run.n_rounds,
                             "reset_reasons": list(run.reset_reasons)}
     if record_rounds:
-        info["allocations"] = [{"t": t, "allocation": {int(j): [float(v) for v in row] for j, row in a.items()}}
+        info["allocations"] = [{"t": t, "allocation": {(f"({j[0]}, {j[1]})" if isinstance(j, tuple) else int(j)):
+                                                       [float(v) for v in row] for j, row in a.items()}}
                                for t, a in run.allocations]
     return GavelSimulation(status=Status.FEASIBLE, objective=avg, wall_time=time.perf_counter() - t0,
                            solver=f"gavel:{name}", policy=name, completion=completion, jct=jct, average_jct=avg,
