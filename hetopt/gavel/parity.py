@@ -25,7 +25,8 @@ from ..errors import ArgumentError
 from .simulator import simulate
 from .traces import TRACES, load_trace
 
-__all__ = ["ParityRow", "parity_reference", "parity_rows", "AVG_RTOL", "JOB_RTOL", "FAST_TRACES"]
+__all__ = ["ParityRow", "parity_reference", "parity_rows", "extra_parity_rows", "small_test_sf1", "AVG_RTOL",
+           "JOB_RTOL", "FAST_TRACES"]
 
 #: The goal of issue 23: average JCT and makespan within 0.5 % of Gavel's on every row ...
 AVG_RTOL = 0.005
@@ -87,6 +88,44 @@ class ParityRow:
     def ok(self) -> bool:
         """Within the issue's goal: 0.5 % on the average JCT and the makespan, 1 % on every job."""
         return abs(self.avg_diff) <= AVG_RTOL and abs(self.makespan_diff) <= AVG_RTOL and self.jobs_off == 0
+
+
+def small_test_sf1(capacity: Any = "4:4:4"):
+    """Gavel's small_test trace with every scale factor set to 1 (the trace of the packing policies' runs).
+
+    Gavel's packing policies fail on traces that mix scale factors (``PolicyWithPacking`` reshapes
+    each job's rows into one matrix), so their reference runs use this variant.
+    """
+    from .traces import _table_text, parse_trace, trace_manifest
+
+    text = _table_text(trace_manifest()["traces"]["small_test"]["file"])
+    lines = []
+    for line in text.splitlines():
+        f = line.split("\t")
+        f[6] = "1"
+        lines.append("\t".join(f))
+    return parse_trace("\n".join(lines) + "\n", capacity, description="Gavel's small_test with every scale factor 1",
+                       source="stanford-futuredata/gavel c4fa400, scheduler/traces/physical_cluster/small_test.trace, "
+                              "scale factors set to 1 (MIT licence)")
+
+
+def extra_parity_rows(**simulate_options: Any) -> list[ParityRow]:
+    """Gavel's other policies (agnostic, finish-time fairness, water filling, cost, AlloX, packing, Gandiva) against its runs.
+
+    The 24 runs of ``extra_runs`` in ``gavel_parity_reference.json``: medium_test and
+    :func:`small_test_sf1` on 4:4:4.
+    """
+    rows = []
+    for run in parity_reference()["extra_runs"]["runs"]:
+        inst = load_trace(run["trace"], run["cluster"]) if run["trace"] != "small_test_sf1" else \
+            small_test_sf1(run["cluster"])
+        sim = simulate(inst, run["policy"], record_rounds=False, **simulate_options)
+        ref = np.asarray(run["jct"], dtype=float)
+        rel = np.abs(sim.jct - ref) / ref
+        rows.append(ParityRow(run["trace"], run["cluster"], run["policy"], sim.average_jct, run["avg_jct"],
+                              sim.makespan, run["makespan"], int(sim.info["n_rounds"]), int(run["rounds"]),
+                              int(np.sum(rel > JOB_RTOL)), float(rel.max())))
+    return rows
 
 
 def parity_rows(traces: Iterable[str] = TRACES, **simulate_options: Any) -> list[ParityRow]:

@@ -64,3 +64,13 @@ def test_bench_parity_table_quick():
 
     (t,) = bench(quick=True, parity=True)
     assert len(t.rows) == 32 and t.violations == 0
+
+
+def test_other_policies_match_gavel():
+    """Agnostic variants, finish-time fairness, water filling, cost, AlloX, every packing policy and Gandiva."""
+    from hetopt.gavel.parity import extra_parity_rows
+
+    rows = extra_parity_rows()
+    assert len(rows) == 24
+    _check(rows)
+    assert max(abs(r.avg_diff) for r in rows) < 1e-12
