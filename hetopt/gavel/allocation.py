@@ -15,6 +15,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from ..errors import ArgumentError
 from ..inputs import check_time_limit, takes_instance
 from ..result import Solution, Status, relative_gap
 from .instance import GavelInstance
@@ -116,11 +117,18 @@ def allocate(inst: GavelInstance, policy: Any, *, solver: str = "ecos") -> Gavel
     """
     name, spec = resolve_policy(policy)
     solver = check_solver(solver)
+    if not spec.static:
+        why = ("packs pairs of jobs on the same GPUs (its allocation has rows for the pairs)" if spec.packing else
+               "is a normalization reference that may exceed the GPUs there are")
+        raise ArgumentError(f"policy {name!r} {why}; it has no static makespan: simulate it (hetopt.gavel.simulate)")
     t0 = time.perf_counter()
     T = inst.effective_throughput()
+    ref = inst.gpu_types.index("v100") if "v100" in inst.gpu_types else 0
     kwargs = policy_arguments(spec, priority_weight=inst.priority_weight, remaining_steps=inst.total_steps,
-                              times_since_start=np.zeros(inst.n_jobs), solver=solver)
-    X = np.asarray(spec(T, inst.scale_factor, inst.capacity, **kwargs), dtype=float)
+                              times_since_start=np.zeros(inst.n_jobs), solver=solver,
+                              job_ids=list(range(inst.n_jobs)), reference_type=ref,
+                              time_to_slo=np.full(inst.n_jobs, np.nan), gpu_types=list(inst.gpu_types))
+    X = np.asarray(spec.make(0)(T, inst.scale_factor, inst.capacity, **kwargs), dtype=float)
     rate, span = _rates(inst, X)
     return GavelAllocation(status=Status.FEASIBLE, objective=span, wall_time=time.perf_counter() - t0,
                            solver=solver if spec.takes_solver else "none", policy=name, allocation=X,

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ArgumentError, InstanceError
-from ..inputs import check_size
+from ..inputs import check_size, numeric_array
 from .inputs import base_constraints, check_policy_inputs, no_steps, solved_allocation
 from .lp import check_solver, gavel_max_min_fairness, gavel_max_sum_throughput
 
@@ -79,8 +79,11 @@ def isolated_allocation(scale_factor, capacity) -> np.ndarray:
     receives the same GPU-time ``min(C/J, s_j)`` per unit of time, spread over the types in
     proportion to their GPU counts.  It satisfies every base constraint.
     """
-    s = np.asarray(scale_factor, dtype=float)
-    c = np.asarray(capacity, dtype=float)
+    s = numeric_array("scale_factor", scale_factor)
+    c = numeric_array("capacity", capacity)
+    if s.ndim != 1 or c.ndim != 1 or np.any(~np.isfinite(s)) or np.any(s < 1) or np.any(~np.isfinite(c)) or \
+            np.any(c < 0):
+        raise InstanceError("scale_factor and capacity must be vectors: scale factors >= 1, GPU counts >= 0")
     C = c.sum()
     if C <= 0:
         return np.zeros((s.size, c.size))

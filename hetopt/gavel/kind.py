@@ -60,7 +60,7 @@ KIND = Kind(
                "(the exact min-total-duration LP).", _SPAN, default=True),
         *(Method(name, functools.partial(allocate, policy=name), "baseline",
                  f"{spec.description}, solved once for all the jobs (arrivals ignored).", _SPAN)
-          for name, spec in POLICIES.items()),
+          for name, spec in POLICIES.items() if spec.static),
         *(Method(f"simulate_{name}", functools.partial(simulate, policy=name), "baseline",
                  f"{spec.description} in Gavel's own round simulator (its event loop, ECOS) until every job "
                  "completes.", _SIM) for name, spec in POLICIES.items()),

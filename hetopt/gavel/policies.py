@@ -152,6 +152,11 @@ class PolicySpec:
         The policy allocates pairs of jobs too (``pairs``, ``pair_throughput``; ``J + P`` rows).
     factory : callable, optional
         ``factory(seed) -> policy``: a fresh object for one simulation (stateful policies).
+    static : bool
+        The allocation of all the jobs at once meets (G1)-(G3) on the jobs' own rows, so
+        :func:`~hetopt.gavel.allocate` reports its makespan (False for the packing policies, whose
+        rows include pairs, and for the proportional share, a normalization reference that ignores
+        scale factors and capacities).
     """
 
     name: str
@@ -164,6 +169,7 @@ class PolicySpec:
     skip_zero_priority: bool = False
     packing: bool = False
     factory: Callable[[int], Callable[..., np.ndarray]] | None = None
+    static: bool = True
 
     def __call__(self, *args: Any, **kwargs: Any) -> np.ndarray:
         """``func(*args, **kwargs)``."""
@@ -234,36 +240,36 @@ POLICIES: dict[str, PolicySpec] = {p.name: p for p in (
           **_AGNOSTIC),
     _spec("proportional", variants.proportional, "(ProportionalPolicy; not in Gavel's driver)",
           "Gavel's proportional share (c / sum(c) on every row; a normalization reference)", inputs=(),
-          takes_solver=False, **_AGNOSTIC),
+          takes_solver=False, static=False, **_AGNOSTIC),
     _spec("allox", heuristics.allox, "allox (AlloXPolicy)",
           "Gavel's AlloX (min-cost matching of waiting jobs to free GPUs; scale factor 1 only)",
           inputs=(_STEPS, _SINCE, _IDS), takes_solver=False, factory=lambda seed: heuristics.AlloX()),
     _spec("max_min_fairness_packed", packing.max_min_fairness_packed,
           "max_min_fairness_packed (MaxMinFairnessPolicyWithPacking)",
           "Gavel's max-min fairness with space sharing (pairs of jobs on the same GPUs)", takes_solver=False,
-          packing=True),
+          packing=True, static=False),
     _spec("finish_time_fairness_packed", packing.finish_time_fairness_packed,
           "finish_time_fairness_packed (FinishTimeFairnessPolicyWithPacking)",
           "Gavel's finish-time fairness with space sharing", inputs=(_W, _STEPS, _SINCE, _IDS), takes_solver=False,
-          packing=True, factory=lambda seed: packing.FinishTimeFairnessPacked()),
+          packing=True, static=False, factory=lambda seed: packing.FinishTimeFairnessPacked()),
     _spec("min_total_duration_packed", packing.min_total_duration_packed,
           "min_total_duration_packed (MinTotalDurationPolicyWithPacking)",
           "Gavel's min-total-duration with space sharing (bisection)", inputs=(_STEPS,), takes_solver=False,
-          packing=True),
+          packing=True, static=False),
     _spec("max_sum_throughput_normalized_by_cost_packed_slos",
           packing.max_sum_throughput_normalized_by_cost_packed_slos,
           "max_sum_throughput_normalized_by_cost_packed_SLOs (ThroughputNormalizedByCostSumWithPackingSLOs)",
           "Gavel's maximum total throughput per dollar with space sharing and SLOs",
-          inputs=(_STEPS, "time_to_slo", "gpu_types"), takes_solver=False, packing=True),
+          inputs=(_STEPS, "time_to_slo", "gpu_types"), takes_solver=False, packing=True, static=False),
     _spec("fifo_packed", packing.fifo_packed, "fifo_packed (FIFOPolicyWithPacking)",
           "Gavel's FIFO, then waiting jobs packed with placed ones", inputs=(), takes_solver=False,
-          skip_zero_priority=True, packing=True),
+          skip_zero_priority=True, packing=True, static=False),
     _spec("max_min_fairness_water_filling_packed", packing.max_min_fairness_water_filling_packed,
           "max_min_fairness_water_filling_packed (MaxMinFairnessWaterFillingPolicyWithPacking)",
-          "Gavel's max-min fairness with water filling and space sharing", takes_solver=False, packing=True),
+          "Gavel's max-min fairness with water filling and space sharing", takes_solver=False, packing=True, static=False),
     _spec("gandiva", packing.gandiva, "gandiva (GandivaPolicy)",
           "Gavel's Gandiva baseline (equal shares; random pairs of jobs when the cluster is full)",
-          inputs=(_IDS,), takes_solver=False, packing=True, factory=packing.Gandiva),
+          inputs=(_IDS,), takes_solver=False, packing=True, static=False, factory=packing.Gandiva),
 )}
 
 

@@ -318,29 +318,36 @@ class _GavelState:
         if self.opt.shuffle_types:
             self.shuffler.shuffle(types)
         left = {r: int(self.cap[r]) for r in types}
-        queue: list[tuple[Key, int]] = []
-        for r in types:
-            entries = [(k, r, self.priority[r][k], self.deficit[r][k],
-                        float(self.allocation[k][r]) if k in self.allocation else 0.0) for k in self.priority[r]]
-            queue += [(e[0], e[1]) for e in sorted(entries, key=lambda e: (e[2], e[3], e[4]), reverse=True)]
         done: set[int] = set()
         chosen: list[tuple[Key, int]] = []
         s = self.inst.scale_factor
-        for k, r in queue:
-            if left[r] == 0 or any(j in done for j in self.members(k)) or not self.runs(k, r):
-                continue
-            if self.opt.skip_zero_priority and self.priority[r][k] <= 0.0:
-                continue
-            sf = {int(s[j]) for j in self.members(k)}
-            if len(sf) > 1:
-                continue
-            need = sf.pop()
-            if need > left[r]:
-                continue
-            left[r] -= need
-            done.update(self.members(k))
-            chosen.append((k, r))
+        zero = np.zeros(self.inst.n_types)
+        for r in types:  # Gavel concatenates the sorted queues type by type: a full type skips the rest of its queue
+            prio, defi = self.priority[r], self.deficit[r]
+            queue = sorted(prio, key=lambda k: (prio[k], defi[k], float(self.allocation.get(k, zero)[r])),
+                           reverse=True)
+            for k in queue:
+                if left[r] == 0:
+                    break
+                if any(j in done for j in self.members(k)) or not self.runs(k, r):
+                    continue
+                self._take(k, r, left, done, chosen, s)
         return [(k, r) for k, r in chosen if k in self.allocation]  # (d)
+
+    def _take(self, k: Key, r: int, left: dict[int, int], done: set[int], chosen: list[tuple[Key, int]],
+              s: np.ndarray) -> None:
+        """The rest of Gavel's greedy test for one queue entry; places it when it passes."""
+        if self.opt.skip_zero_priority and self.priority[r][k] <= 0.0:
+            return
+        sf = {int(s[j]) for j in self.members(k)}
+        if len(sf) > 1:
+            return
+        need = sf.pop()
+        if need > left[r]:
+            return
+        left[r] -= need
+        done.update(self.members(k))
+        chosen.append((k, r))
 
     def steps_and_finish(self, k: Key, r: int) -> tuple[list[float], float]:
         """``_get_job_steps_and_finish_times``: whole steps of each member, the latest finish."""

@@ -21,7 +21,7 @@ from typing import Any, Self, cast
 
 import numpy as np
 
-from ..errors import ArgumentError, HetoptError, ScheduleViolation
+from ..errors import ArgumentError, HetoptError, ScheduleViolation, SizeLimitError
 from ..inputs import MAX_SEED, check_choice, check_flag, check_positive, check_size, takes_instance
 from ..result import Solution, Status
 from .instance import GavelInstance
@@ -143,6 +143,28 @@ def _checked_allocation(name: str, X: Any, jobs: np.ndarray, R: int) -> np.ndarr
     return A
 
 
+#: Default size guard of :func:`simulate` (queue entries visited: rounds x jobs x types).
+DEFAULT_MAX_WORK = 1e8
+
+
+def _size_guard(inst: GavelInstance, round_length: float, max_work: Any) -> None:
+    """Refuse a simulation whose work estimate (a lower bound) exceeds ``max_work``."""
+    if max_work is None:
+        return
+    limit = check_positive(max_work, "max_work")
+    from .makespan import makespan_reference
+
+    T = inst.effective_throughput()
+    alone = inst.arrival + inst.total_steps / T.max(axis=1)
+    span = max(makespan_reference(T, inst.scale_factor, inst.capacity, inst.total_steps), float(alone.max()))
+    work = span / round_length * inst.n_jobs * inst.n_types
+    if work > limit:
+        raise SizeLimitError(f"simulate: {inst.n_jobs} jobs need at least {span / round_length:.3g} rounds of "
+                             f"{round_length:g} s (a makespan lower bound), about {work:.3g} queue entries to visit "
+                             f"(> max_work={limit:.3g}, a minute and a half per 1e8); pass max_work=None (or a larger "
+                             "max_work) to run it anyway, or simulate fewer jobs")
+
+
 def pair_table(inst: GavelInstance) -> Callable[[int, int], np.ndarray]:
     """``pair(a, b) -> (R, 2)``: jobs ``a`` and ``b`` sharing a GPU of each type (Gavel's pair throughputs).
 
@@ -175,6 +197,24 @@ def _reference_type(inst: GavelInstance, cols: np.ndarray) -> int:
     return names.index("v100") if "v100" in names else int(np.argmin(cols))
 
 
+def _check_options(name: str, policy: Callable[..., Any], options: Mapping[str, Any]) -> None:
+    """Every key of ``policy_options`` must be a keyword the policy takes (ArgumentError naming it)."""
+    import inspect
+
+    try:
+        params = inspect.signature(policy).parameters
+    except (TypeError, ValueError):
+        return
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return
+    fixed = {"throughput", "scale_factor", "capacity"}
+    for key in options:
+        if key not in params or key in fixed:
+            allowed = sorted(k for k, p in params.items() if p.kind is p.KEYWORD_ONLY)
+            raise ArgumentError(f"policy_options has {key!r}, which policy {name!r} does not take; its options: "
+                                f"{allowed}")
+
+
 def _allocator(inst: GavelInstance, name: str, spec: PolicySpec, columns: list[int], throughput: np.ndarray,
                solver: str, options: Mapping[str, Any], seed: int,
                pairs_of: Callable[[int, int], np.ndarray] | None) -> Allocator:
@@ -189,6 +229,7 @@ def _allocator(inst: GavelInstance, name: str, spec: PolicySpec, columns: list[i
             raise ArgumentError(f"policy_options['slo_deadline'] has shape {deadline.shape} or an infinite entry; "
                                 f"expected ({inst.n_jobs},) absolute seconds (NaN: no SLO)")
     policy = spec.make(seed)
+    _check_options(name, policy, opts)
     names = [inst.gpu_types[int(r)] for r in cols]
     ref = _reference_type(inst, cols)
 
@@ -216,7 +257,8 @@ def _allocator(inst: GavelInstance, name: str, spec: PolicySpec, columns: list[i
 def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solver: str = "ecos",
              recompute_interval: float = DEFAULT_RECOMPUTE_INTERVAL, round_length: float = DEFAULT_ROUND_LENGTH,
              type_order: Any = None, seed: int = 0, policy_options: Mapping[str, Any] | None = None,
-             max_rounds: int = 1_000_000, record_rounds: bool = True) -> GavelSimulation:
+             max_rounds: int = 1_000_000, record_rounds: bool = True,
+             max_work: float | None = DEFAULT_MAX_WORK) -> GavelSimulation:
     """Simulate Gavel on a workload until every job completes.
 
     Parameters
@@ -253,6 +295,11 @@ def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solv
     record_rounds : bool
         Keep each round's placement in ``rounds`` (:func:`~hetopt.gavel.check_schedule` reads them)
         and each allocation in ``info["allocations"]``.
+    max_work : float or None
+        Size guard: the loop visits every job's queue entries every round, so its work is at least
+        ``rounds x jobs x types`` with ``rounds`` the makespan lower bound over the round length; above
+        ``max_work`` (default 1e8, about a minute and a half) the simulation is refused with the
+        estimate.  None lifts the guard.
 
     Returns
     -------
@@ -264,6 +311,8 @@ def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solv
         An unknown policy, mechanism or solver name, or a bad option (naming it).
     ScheduleViolation
         The policy returned an allocation that breaks (G1)-(G2) or has the wrong shape.
+    SizeLimitError
+        The estimated work is above ``max_work``.
     HetoptError
         Jobs that can never run, or ``max_rounds`` rounds without finishing.
 
@@ -287,6 +336,7 @@ def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solv
     opts = dict(policy_options or {})
     if any(not isinstance(k, str) for k in opts):
         raise ArgumentError(f"policy_options has a key that is not a string: {sorted(map(repr, opts))}")
+    _size_guard(inst, round_length, max_work)
     t0 = time.perf_counter()
     T = inst.throughput if mech.name == "gavel" else inst.effective_throughput()
     order = _type_order(type_order, inst.effective_throughput())
