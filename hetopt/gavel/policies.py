@@ -87,6 +87,7 @@ __all__ = [
     "FIFO_FIX_RTOL",
     "FIFO_SEMANTICS",
     "POLICIES",
+    "PERF_POLICIES",
     "Policy",
     "PolicySpec",
     "INPUTS",
@@ -271,6 +272,10 @@ POLICIES: dict[str, PolicySpec] = {p.name: p for p in (
           "Gavel's Gandiva baseline (equal shares; random pairs of jobs when the cluster is full)",
           inputs=(_IDS,), takes_solver=False, packing=True, static=False, factory=packing.Gandiva),
 )}
+
+
+#: The four policies of Gavel's own runs in the parity table (the driver's ``_perf`` policies).
+PERF_POLICIES = ("max_min_fairness", "max_sum_throughput", "min_total_duration", "fifo")
 
 
 def resolve_policy(policy: Any) -> tuple[str, PolicySpec]:

@@ -28,7 +28,7 @@ CELLS = [
     from IPython.display import Markdown, display
 
     import hetopt
-    from hetopt.gavel import (POLICIES, GavelMechanism, build_max_min_fairness, build_min_total_duration,
+    from hetopt.gavel import (PERF_POLICIES, GavelMechanism, build_max_min_fairness, build_min_total_duration,
                               check_schedule, fairness_coefficients, isolated_allocation, max_min_fairness,
                               max_min_fairness_objective, priorities, simulate, solve_exact,
                               solve_min_total_duration)
@@ -79,7 +79,7 @@ CELLS = [
     GPU types; a row's sum is the fraction of time the job runs at all.
     """),
     ("code", r"""
-    alloc = {name: hetopt.solve(inst, name).allocation for name in POLICIES}
+    alloc = {name: hetopt.solve(inst, name).allocation for name in PERF_POLICIES}
     from hetopt.plot import gavel_allocation_heatmap
 
     fig, axes = plt.subplots(1, 4, figsize=(18, 4))
@@ -132,7 +132,7 @@ CELLS = [
     """),
     ("code", r"""
     work = hetopt.load_instance("gavel2020_workload12")
-    runs = {name: simulate(work, name) for name in POLICIES}
+    runs = {name: simulate(work, name) for name in PERF_POLICIES}
     for name, r in runs.items():
         rep = check_schedule(work, r)
         assert rep.ok, rep.violations[:3]
