@@ -15,7 +15,7 @@ from ..report import Table
 __all__ = ["bench", "parity_table"]
 
 def parity_table(quick: bool = False) -> Table:
-    """hetopt's simulator (defaults: Gavel's loop, ECOS) beside Gavel's own runs, row by row.
+    """Hetopt's simulator (defaults: Gavel's loop, ECOS) beside Gavel's own runs, row by row.
 
     Parameters
     ----------

@@ -25,7 +25,19 @@ from .allocation import GavelAllocation, allocate, solve_exact
 from .checker import check_schedule
 from .generators import generate_instance
 from .heuristics import AlloX, RandomFIFO, allox, fifo_random
+from .instance import GavelInstance
+from .kind import KIND
 from .lp import SOLVERS, gavel_max_min_fairness, gavel_max_sum_throughput, gavel_min_total_duration
+from .makespan import CertifiedMakespan, certify_min_total_duration, dual_makespan_bound, feasible_allocation
+from .mechanism import (
+    ALLOCATION_EPS,
+    DEFAULT_RECOMPUTE_INTERVAL,
+    DEFAULT_ROUND_LENGTH,
+    GavelMechanism,
+    fastest_first,
+    priorities,
+    schedule_round,
+)
 from .packing import (
     FinishTimeFairnessPacked,
     Gandiva,
@@ -38,26 +50,14 @@ from .packing import (
     min_total_duration_packed,
 )
 from .parity import extra_parity_rows, parity_reference, parity_rows
-from .instance import GavelInstance
-from .kind import KIND
-from .makespan import CertifiedMakespan, certify_min_total_duration, dual_makespan_bound, feasible_allocation
-from .mechanism import (
-    ALLOCATION_EPS,
-    DEFAULT_RECOMPUTE_INTERVAL,
-    DEFAULT_ROUND_LENGTH,
-    GavelMechanism,
-    fastest_first,
-    priorities,
-    schedule_round,
-)
 from .policies import (
     CERT_RTOL,
     NORMALIZATIONS,
     PERF_POLICIES,
     POLICIES,
-    PolicySpec,
     MakespanResult,
     Policy,
+    PolicySpec,
     build_fifo_step,
     build_max_min_fairness,
     build_max_sum_throughput,

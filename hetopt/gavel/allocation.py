@@ -19,8 +19,8 @@ from ..errors import ArgumentError
 from ..inputs import check_time_limit, takes_instance
 from ..result import Solution, Status, relative_gap
 from .instance import GavelInstance
-from .makespan import certify_min_total_duration
 from .lp import check_solver
+from .makespan import certify_min_total_duration
 from .policies import policy_arguments, resolve_policy
 from .simulator import json_number, same_fields
 

@@ -252,5 +252,5 @@ def max_sum_throughput(throughput, scale_factor, capacity, priority_weight=None,
     if check_solver(solver) == "ecos":
         T, s, c, w, _ = check_policy_inputs(throughput, scale_factor, capacity, priority_weight)
         return gavel_max_sum_throughput(T if w is None else T * w[:, None], s, c)
-    return solved_allocation(*build_max_sum_throughput(throughput, scale_factor, capacity, priority_weight),
-                             "highs")
+    problem, x = build_max_sum_throughput(throughput, scale_factor, capacity, priority_weight)
+    return solved_allocation(problem, x, "highs")

@@ -24,8 +24,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..data import gavel_throughputs
-from ..errors import ArgumentError, InstanceError
-from ..inputs import check_flag, check_positive, check_size, rng_from, takes_instance
+from ..errors import ArgumentError
+from ..inputs import check_flag, check_positive, check_size, rng_from
 from .instance import GavelInstance
 from .traces import GPU_TYPES, load_trace, parse_trace, to_trace
 

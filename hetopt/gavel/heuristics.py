@@ -8,7 +8,9 @@ simulation; the functions are a fresh object's first call.
   min-cost assignment (Hungarian method) whose cost of job ``j`` in position ``k`` on GPU ``g``
   is ``k * steps_j / T_j,type(g) + t_j`` (``t_j`` the time since the job arrived); each GPU's last
   job in the order gets it (``X = 1`` on its type).  Jobs placed before keep their allocation.
-  Every scale factor must be 1 (Gavel asserts it).
+  Gavel asserts that every scale factor is 1; hetopt lets a gang through as one entry of the matching
+  (its throughput is that of its ``s_j`` GPUs), so with gangs the allocation may ask a type for more
+  GPUs than it has, and the mechanism places what fits (``allox`` is therefore simulated only).
 * :class:`RandomFIFO` (``FIFOPolicy`` in its ``base`` mode, the driver's ``fifo``): jobs in arrival
   order keep a GPU type until they complete; each new job at the head of the queue gets a type
   drawn uniformly among those with at least its scale factor of free GPUs (the queue stops at
@@ -29,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError, InstanceError
+from ..errors import ArgumentError
 from ..inputs import check_positive
 from .inputs import check_policy_inputs
 
@@ -74,8 +76,6 @@ class AlloX:
             raise ArgumentError("priority_weight is not used by allox; pass None")
         T, s, c, _, steps = check_policy_inputs(throughput, scale_factor, capacity, None, remaining_steps)
         m, n = T.shape
-        if np.any(s != 1):
-            raise InstanceError(f"scale_factor has {int(s[s != 1][0])}; AlloX places jobs of scale factor 1 only")
         steps = _vector("remaining_steps", steps, m)
         since = _vector("times_since_start", times_since_start, m)
         ids = _ids(job_ids, m)

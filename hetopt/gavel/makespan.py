@@ -175,13 +175,13 @@ def place_tiny_jobs(allocation, throughput, scale_factor, capacity, remaining_st
             late.append((int(j), int(types[0])))
     if late:
         demand = np.zeros_like(c)
-        for j, r in late:
-            demand[r] += s[j] * steps[j] / (span * T[j, r])
+        for jj, rr in late:
+            demand[rr] += s[jj] * steps[jj] / (span * T[jj, rr])
         eps = float(np.max(np.where(c > 0, demand / np.where(c > 0, c, 1.0), 0.0)))
         others = ~tiny
         X[others] *= 1.0 - eps
-        for j, r in late:
-            X[j, r] = min(1.0, steps[j] / (span * T[j, r]))
+        for jj, rr in late:
+            X[jj, rr] = min(1.0, steps[jj] / (span * T[jj, rr]))
     return X
 
 

@@ -35,6 +35,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..errors import ArgumentError
+from . import heuristics, packing, variants
 from .fairness import (
     NORMALIZATIONS,
     build_max_min_fairness,
@@ -47,7 +48,6 @@ from .fairness import (
     proportional_allocation,
 )
 from .fifo import FIFO_FIX_RTOL, FIFO_SEMANTICS, build_fifo_step, fifo, gavel_fifo_allocation
-from . import heuristics, packing, variants
 from .inputs import check_policy_inputs
 from .makespan import (
     CERT_RTOL,
@@ -244,7 +244,7 @@ POLICIES: dict[str, PolicySpec] = {p.name: p for p in (
           takes_solver=False, static=False, **_AGNOSTIC),
     _spec("allox", heuristics.allox, "allox (AlloXPolicy)",
           "Gavel's AlloX (min-cost matching of waiting jobs to free GPUs; scale factor 1 only)",
-          inputs=(_STEPS, _SINCE, _IDS), takes_solver=False, factory=lambda seed: heuristics.AlloX()),
+          inputs=(_STEPS, _SINCE, _IDS), takes_solver=False, static=False, factory=lambda seed: heuristics.AlloX()),
     _spec("max_min_fairness_packed", packing.max_min_fairness_packed,
           "max_min_fairness_packed (MaxMinFairnessPolicyWithPacking)",
           "Gavel's max-min fairness with space sharing (pairs of jobs on the same GPUs)", takes_solver=False,

@@ -272,8 +272,7 @@ class _GavelState:
             return {}
         act = np.array(sorted(self.jobs, key=self.order), dtype=np.int64)
         pairs = sorted((k for k in self.thr if isinstance(k, tuple)), key=self.order)
-        X = self.allocator(act, self.now, self.total[act] - self.run_steps[act], self.now - self.start[act],
-                           cast(list[tuple[int, int]], pairs))
+        X = self.allocator(act, self.now, self.total[act] - self.run_steps[act], self.now - self.start[act], pairs)
         keys: list[Key] = [*act.tolist(), *pairs]
         alloc = {k: np.asarray(row, dtype=float) for k, row in zip(keys, X, strict=True)}
         self.record.reset_times.append(self.now)

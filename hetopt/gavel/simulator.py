@@ -21,7 +21,7 @@ from typing import Any, Self, cast
 
 import numpy as np
 
-from ..errors import ArgumentError, HetoptError, ScheduleViolation, SizeLimitError
+from ..errors import ArgumentError, ScheduleViolation, SizeLimitError
 from ..inputs import MAX_SEED, check_choice, check_flag, check_positive, check_size, takes_instance
 from ..result import Solution, Status
 from .instance import GavelInstance

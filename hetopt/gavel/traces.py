@@ -149,7 +149,7 @@ def _parse_line(line: str, k: int) -> tuple[str, int, float, float, float]:
 
 
 def parse_trace(text: str, capacity: Any = (4, 4, 4), *, description: str = "", source: str = "") -> GavelInstance:
-    """A :class:`GavelInstance` from Gavel's trace text (10- or 7-field lines) and a cluster.
+    r"""A :class:`GavelInstance` from Gavel's trace text (10- or 7-field lines) and a cluster.
 
     Parameters
     ----------
@@ -174,7 +174,7 @@ def parse_trace(text: str, capacity: Any = (4, 4, 4), *, description: str = "", 
 
     Examples
     --------
-    >>> line = "ResNet-50 (batch size 64)\\t-\\t-\\t-\\t0\\t1000\\t1\\t1\\t-1\\t0"
+    >>> line = "ResNet-50 (batch size 64)\t-\t-\t-\t0\t1000\t1\t1\t-1\t0"
     >>> parse_trace(line, (1, 1, 1)).throughput.round(3).tolist()
     [[3.036, 1.155, 0.426]]
     """
@@ -185,7 +185,12 @@ def parse_trace(text: str, capacity: Any = (4, 4, 4), *, description: str = "", 
         if not isinstance(value, str):
             raise ArgumentError(f"{name} is {value!r}; expected a string")
     table = simulation_throughputs()
-    jt, sf, steps, pw, arrival, thr = [], [], [], [], [], []
+    jt: list[str] = []
+    sf: list[int] = []
+    steps: list[float] = []
+    pw: list[float] = []
+    arrival: list[float] = []
+    thr: list[np.ndarray] = []
     for k, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue

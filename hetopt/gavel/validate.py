@@ -137,9 +137,6 @@ def validate(n: int = 20, *, seed: int = 0) -> Table:
     for name in POLICIES:
         ok = lb = 0
         jcts = []
-        if name == "allox" and any(np.any(i.scale_factor != 1) for i in insts):
-            t.notes.append("allox skipped: AlloX places jobs of scale factor 1 only and these workloads have gangs")
-            continue
         for inst in insts:
             r = simulate(inst, name, record_rounds=False)
             ok += bool(np.all(np.isfinite(r.completion)))

@@ -1,7 +1,7 @@
-"""Gavel's other LP policies: heterogeneity-agnostic variants, strategy-proof and water-filling max-min
-fairness, finish-time fairness, and max-sum-throughput normalized by cost (with and without SLOs).
+"""Gavel's other LP policies: agnostic, strategy-proof, water filling, finish-time fairness, cost.
 
-Each is posed as Gavel's ``scheduler/policies/*.py`` poses it (expression tree, constraint order,
+The heterogeneity-agnostic variants, strategy-proof and water-filling max-min fairness,
+finish-time fairness, and max-sum-throughput normalized by cost (with and without SLOs).  Each is posed as Gavel's ``scheduler/policies/*.py`` poses it (expression tree, constraint order,
 coefficient arithmetic) and solved by ECOS, so that the allocations are Gavel's; the columns are
 those the caller passes (Gavel's order is by type name, as :func:`hetopt.gavel.simulate` passes
 them).  Policies that keep state between calls (finish-time fairness remembers each job's

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from hetopt.gavel import heuristics, packing, variants
-from hetopt.gavel.fairness import max_min_fairness, max_sum_throughput
+from hetopt.gavel.fairness import max_min_fairness
 from hetopt.gavel.fifo import fifo
 from hetopt.gavel.makespan import min_total_duration
 

@@ -128,7 +128,7 @@ def test_every_policy_is_feasible(name):
 
     rng = np.random.default_rng(3)
     T = rng.uniform(0.1, 3.0, size=(7, 3))
-    s = np.array([1, 2, 1, 4, 1, 2, 1]) if name != "allox" else np.ones(7, dtype=int)  # AlloX: gangs of 1
+    s = np.array([1, 2, 1, 4, 1, 2, 1]) if name != "allox" else np.ones(7, dtype=int)  # AlloX's gangs may overflow
     c = np.array([4, 2, 3])
     X, pairs = call(POLICIES[name], T, s, c)
     if name == "proportional":  # Gavel's normalization reference, c / sum(c) on every row: not capacity-feasible
