@@ -419,7 +419,8 @@ def certify_min_total_duration(throughput, scale_factor, capacity, remaining_ste
         big = certify_min_total_duration(T[~tiny], s[~tiny], c, steps[~tiny], time_limit=time_limit)
         X = np.zeros_like(T)
         X[~tiny] = big.allocation
-        X = feasible_allocation(place_tiny_jobs(X, T, s, c, steps, tiny, big.makespan), s, c)
+        # big.allocation is exactly feasible; the tiny jobs' fractions (1e-12 and less) are kept as computed
+        X = place_tiny_jobs(X, T, s, c, steps, tiny, big.makespan)
         upper = makespan_of(X, T, steps)
         low = min(max(lower, big.lower_bound), upper)
         gap = relative_gap(upper, low)
