@@ -128,7 +128,7 @@ def allocate(inst: GavelInstance, policy: Any, *, solver: str = "ecos") -> Gavel
                               times_since_start=np.zeros(inst.n_jobs), solver=solver,
                               job_ids=list(range(inst.n_jobs)), reference_type=ref,
                               time_to_slo=np.full(inst.n_jobs, np.nan), gpu_types=list(inst.gpu_types))
-    X = np.asarray(spec.make(0)(T, inst.scale_factor, inst.capacity, **kwargs), dtype=float)
+    X = np.asarray(spec.make(seed=0)(T, inst.scale_factor, inst.capacity, **kwargs), dtype=float)
     rate, span = _rates(inst, X)
     return GavelAllocation(status=Status.FEASIBLE, objective=span, wall_time=time.perf_counter() - t0,
                            solver=solver if spec.takes_solver else "none", policy=name, allocation=X,

@@ -130,7 +130,12 @@ def _check_rounds(inst: GavelInstance, sol: GavelSimulation) -> CheckReport:
                     from .simulator import pair_table
 
                     pairs = pair_table(inst)
-                rate = float(pairs(a, b)[r][0 if j == a else 1])
+                measured = pairs(a, b)
+                if measured is None:
+                    out.append(f"round {k}: jobs {a} and {b} are packed but Gavel's table has no throughput for the pair")
+                    rate = 0.0
+                else:
+                    rate = float(measured[r][0 if j == a else 1])
                 if j == b:  # the pair's GPUs are counted once, with job a
                     rate_only = True
                 else:

@@ -176,7 +176,7 @@ class PolicySpec:
         """``func(*args, **kwargs)``."""
         return self.func(*args, **kwargs)
 
-    def make(self, seed: int) -> Callable[..., np.ndarray]:
+    def make(self, *, seed: int) -> Callable[..., np.ndarray]:
         """The policy for one simulation: ``factory(seed)`` for a stateful policy, else ``func``."""
         return self.func if self.factory is None else self.factory(seed)
 

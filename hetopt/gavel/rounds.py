@@ -95,8 +95,9 @@ class RunOptions:
         Keep each round's placement.
     pair_throughput : callable, optional
         ``pair_throughput(a, b) -> (R, 2)``: the steps/s of jobs ``a`` and ``b`` sharing a GPU of each
-        type.  Given for the packing policies (Gavel's ``_packed``): every two jobs of the same scale
-        factor then form a pair that the allocation and the queues may hold.
+        type (None: not measured, never packed).  Given for the packing policies (Gavel's ``_packed``):
+        every two jobs of the same scale factor then form a pair that the allocation and the queues may
+        hold.
     """
 
     round_length: float
@@ -107,7 +108,7 @@ class RunOptions:
     seed: int = 0
     max_rounds: int = 1_000_000
     record_rounds: bool = True
-    pair_throughput: Callable[[int, int], np.ndarray] | None = None
+    pair_throughput: Callable[[int, int], np.ndarray | None] | None = None
 
 
 @dataclass
@@ -225,7 +226,10 @@ class _GavelState:
                     continue
                 p = self.pair(j, other)
                 if p not in self.thr:
-                    self.thr[p] = np.asarray(self.opt.pair_throughput(p[0], p[1]), dtype=float)
+                    measured = self.opt.pair_throughput(p[0], p[1])
+                    if measured is None:  # no measurement of this pair: never packed
+                        continue
+                    self.thr[p] = np.asarray(measured, dtype=float)
                     self.time_so_far[p] = {}
                 for r in self.live:
                     self.time_so_far[p][r] = 0.0  # Gavel starts a pair's time at 0 (a job's at half a round)

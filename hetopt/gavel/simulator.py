@@ -21,7 +21,7 @@ from typing import Any, Self, cast
 
 import numpy as np
 
-from ..errors import ArgumentError, ScheduleViolation, SizeLimitError
+from ..errors import ArgumentError, HetoptError, ScheduleViolation, SizeLimitError
 from ..inputs import MAX_SEED, check_choice, check_flag, check_positive, check_size, takes_instance
 from ..result import Solution, Status
 from .instance import GavelInstance
@@ -165,30 +165,31 @@ def _size_guard(inst: GavelInstance, round_length: float, max_work: Any) -> None
                              "max_work) to run it anyway, or simulate fewer jobs")
 
 
-def pair_table(inst: GavelInstance) -> Callable[[int, int], np.ndarray]:
+def pair_table(inst: GavelInstance) -> Callable[[int, int], np.ndarray | None]:
     """``pair(a, b) -> (R, 2)``: jobs ``a`` and ``b`` sharing a GPU of each type (Gavel's pair throughputs).
 
-    Raises
-    ------
-    ArgumentError
-        A GPU type or a (job type, scale factor) pair that Gavel's table has no measurement for.
+    None for a pair Gavel's table has no measurement for (a job type or a GPU type it does not know):
+    such jobs are never packed together (the packing policies then run them alone).
     """
     from .traces import GPU_TYPES, pair_throughputs
 
-    unknown = [g for g in inst.gpu_types if g not in GPU_TYPES]
-    if unknown:
-        raise ArgumentError(f"packing needs Gavel's pair throughputs; GPU type {unknown[0]!r} is not one of {GPU_TYPES}")
-    cols = [GPU_TYPES.index(g) for g in inst.gpu_types]
+    known = all(g in GPU_TYPES for g in inst.gpu_types)
+    cols = [GPU_TYPES.index(g) for g in inst.gpu_types] if known else []
     table = pair_throughputs()
 
-    def pair(a: int, b: int) -> np.ndarray:
+    def pair(a: int, b: int) -> np.ndarray | None:
         key = ((inst.job_types[a], int(inst.scale_factor[a])), (inst.job_types[b], int(inst.scale_factor[b])))
-        if key not in table:
-            raise ArgumentError(f"packing: Gavel's table has no pair throughput for jobs {a} and {b} ({key[0]} with "
-                                f"{key[1]})")
+        if not known or key not in table:
+            return None
         return table[key][cols]
 
     return pair
+
+
+def _known(p: np.ndarray | None) -> np.ndarray:
+    if p is None:  # the loop forms only pairs that have a measurement
+        raise HetoptError("internal: a pair without Gavel's measurement reached the policy")
+    return p
 
 
 def _reference_type(inst: GavelInstance, cols: np.ndarray) -> int:
@@ -217,7 +218,7 @@ def _check_options(name: str, policy: Callable[..., Any], options: Mapping[str, 
 
 def _allocator(inst: GavelInstance, name: str, spec: PolicySpec, columns: list[int], throughput: np.ndarray,
                solver: str, options: Mapping[str, Any], seed: int,
-               pairs_of: Callable[[int, int], np.ndarray] | None) -> Allocator:
+               pairs_of: Callable[[int, int], np.ndarray | None] | None) -> Allocator:
     """The allocation of the jobs present: ``spec`` called on the policy's columns, checked, back in instance columns."""
     cols = np.asarray(columns, dtype=np.int64)
     cap = inst.capacity[cols]
@@ -228,7 +229,7 @@ def _allocator(inst: GavelInstance, name: str, spec: PolicySpec, columns: list[i
         if deadline.shape != (inst.n_jobs,) or np.any(np.isinf(deadline)):
             raise ArgumentError(f"policy_options['slo_deadline'] has shape {deadline.shape} or an infinite entry; "
                                 f"expected ({inst.n_jobs},) absolute seconds (NaN: no SLO)")
-    policy = spec.make(seed)
+    policy = spec.make(seed=seed)
     _check_options(name, policy, opts)
     names = [inst.gpu_types[int(r)] for r in cols]
     ref = _reference_type(inst, cols)
@@ -242,7 +243,7 @@ def _allocator(inst: GavelInstance, name: str, spec: PolicySpec, columns: list[i
         if spec.packing:
             row = {int(j): i for i, j in enumerate(jobs.tolist())}
             kwargs["pairs"] = [(row[a], row[b]) for a, b in pairs]
-            kwargs["pair_throughput"] = (np.array([pairs_of(a, b)[cols] for a, b in pairs]) if pairs and pairs_of
+            kwargs["pair_throughput"] = (np.array([_known(pairs_of(a, b))[cols] for a, b in pairs]) if pairs and pairs_of
                                          else np.zeros((0, cols.size, 2)))
         X = policy(throughput[np.ix_(jobs, cols)], inst.scale_factor[jobs], cap, **kwargs, **opts)
         rows = jobs.size + (len(pairs) if spec.packing else 0)

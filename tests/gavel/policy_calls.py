@@ -24,7 +24,7 @@ def call(spec: PolicySpec, T, s, c, *, seed: int = 0):
         kwargs["pairs"] = pairs
         kwargs["pair_throughput"] = np.array([np.stack([0.6 * T[a], 0.7 * T[b]], axis=1) for a, b in pairs]
                                              ).reshape(len(pairs), R, 2)
-    return np.asarray(spec.make(seed)(T, s, c, **kwargs), dtype=float), pairs
+    return np.asarray(spec.make(seed=seed)(T, s, c, **kwargs), dtype=float), pairs
 
 
 def feasible(X, s, c, pairs=()) -> None:

@@ -76,8 +76,15 @@ def test_simulate_names_every_bad_argument(kwargs, name):
 
 
 def test_helpers_name_bad_arrays():
-    from hetopt.gavel import (GavelMechanism, dual_makespan_bound, fastest_first, feasible_allocation,
-                              isolated_allocation, makespan_of, schedule_round)
+    from hetopt.gavel import (
+        GavelMechanism,
+        dual_makespan_bound,
+        fastest_first,
+        feasible_allocation,
+        isolated_allocation,
+        makespan_of,
+        schedule_round,
+    )
 
     for call in (lambda: fastest_first("x"), lambda: isolated_allocation("x", [1]), lambda: makespan_of("x", "y", "z"),
                  lambda: feasible_allocation("a", "b", "c"), lambda: dual_makespan_bound(*"abcdef"),
