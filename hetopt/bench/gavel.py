@@ -86,13 +86,17 @@ def bench(quick: bool = False, parity: bool = False) -> list[Table]:
               ["jobs", "policy", "allocation s", "simulation s", "avg JCT (h)", "makespan (h)"])
     for n in sizes:
         inst = generate_instance(n, capacity=(8, 8, 8), jobs_per_hour=12.0, seed=n)
-        for name in POLICIES:
+        for name, spec in POLICIES.items():
+            if name == "max_min_fairness_strategy_proof" and n > 16:
+                t.notes.append(f"{name} skipped at {n} jobs: J + 1 conic programs per recomputation (Gavel's "
+                               "leave-one-out discounts); 64 jobs took 418 s on two shared cores")
+                continue
             try:
-                a = allocate(inst, name)
+                a = allocate(inst, name).wall_time if spec.static else None  # packing: simulated only
                 s = simulate(inst, name, record_rounds=False)
-            except HetoptError as exc:  # a policy LP that fails is reported in the table, not hidden
+            except HetoptError as exc:  # a policy that fails is reported in the table, not hidden
                 t.add(n, name, None, None, None, None)
                 t.notes.append(f"{name}, {n} jobs: {exc}")
                 continue
-            t.add(n, name, a.wall_time, s.wall_time, s.average_jct / 3600, s.makespan / 3600)
+            t.add(n, name, a, s.wall_time, s.average_jct / 3600, s.makespan / 3600)
     return [t]
