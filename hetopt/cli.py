@@ -313,7 +313,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
-    tables = bench.run(args.kind, quick=args.quick)
+    tables = bench.run(args.kind, quick=args.quick, **({"parity": True} if args.parity else {}))
     if args.json:
         print(json.dumps([t.to_dict() for t in tables], indent=1, default=str))
         return 0
@@ -418,6 +418,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="timings and ratios of methods measured in one run")
     p.add_argument("kind", type=_kind_name, help=kind_help)
     p.add_argument("--quick", action="store_true", help="small sizes only")
+    p.add_argument("--parity", action="store_true",
+                   help="gavel: hetopt's simulator beside Gavel's own on Gavel's traces (the recorded reference)")
     _formats(p)
     p.set_defaults(func=_cmd_bench)
     p = sub.add_parser("export", help="write the exact model of an instance as LP or MPS")

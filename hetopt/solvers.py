@@ -20,6 +20,7 @@ import math
 import os
 import sys
 import time
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -490,9 +491,11 @@ def solve_problem(
     status, objective, bound, message = Status.ERROR, None, None, ""
     start = time.perf_counter()
     try:
-        problem.solve(solver=solver, **opts)
+        with warnings.catch_warnings(record=True) as caught:  # CVXPY's "may be inaccurate": said in the status
+            warnings.simplefilter("always")
+            problem.solve(solver=solver, **opts)
         st = problem.status
-        message = str(st)
+        message = str(st) + "".join(f"; {w.message}" for w in caught if issubclass(w.category, UserWarning))
         if st == cp.OPTIMAL:
             objective = float(problem.value)
             if not is_mip or (mip_gap is None or mip_gap <= DEFAULT_MIP_GAP):

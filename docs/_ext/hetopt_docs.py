@@ -97,6 +97,110 @@ def write_api_pages(app: Sphinx, config) -> None:
             path.write_text(text, encoding="utf-8")
 
 
+# -- instance formats -------------------------------------------------------------------------
+#: The bundled instance each kind's format page shows as its example (a test loads each).
+EXAMPLE_INSTANCES = {"placement": "liu2024_table2", "hare": "hare2022_fig1", "oasis": "oasis2018_theorem4_in_premise",
+                     "contention": "wang2019_tiny", "hadar": "hadar2024_small", "gavel": "gavel2020_three_jobs"}
+
+
+def _error_examples(kind: str, data: dict) -> list[tuple[str, str]]:
+    """Real messages of the loader on three broken copies of the example (a missing field, an
+    unknown key, a value of the wrong type): what a user sees, computed, not written by hand."""
+    import copy
+
+    import hetopt
+    from hetopt.schema import _fields
+
+    fields = [f for f in _fields(kind) if f.required and f.name in data]
+    cases = []
+    if fields:
+        missing = copy.deepcopy(data)
+        missing.pop(fields[0].name)
+        cases.append((f"without `{fields[0].name}`", missing))
+    cases.append(("with a misspelt key `wieght`", {**copy.deepcopy(data), "wieght": 1}))
+    numeric = next((f for f in fields if f.type in ("number", "integer")), None)
+    if numeric is not None:
+        broken = copy.deepcopy(data)
+        value = broken[numeric.name]
+        path = []
+        while isinstance(value, list):
+            path.append(0)
+            value = value[0]
+        target = broken
+        for k in [numeric.name, *path[:-1]]:
+            target = target[k]
+        if path:
+            target[0] = "3"
+        else:
+            broken[numeric.name] = "3"
+        cases.append((f"with the string \"3\" in `{numeric.name}`", broken))
+    out = []
+    for what, case in cases:
+        try:
+            hetopt.load_instance(case)
+            msg = "(accepted)"
+        except hetopt.HetoptError as exc:
+            msg = f"{type(exc).__name__}: {exc}"
+        out.append((what, msg))
+    return out
+
+
+def _instance_page(kind_name: str) -> str:
+    import json
+
+    from hetopt.registry import get_kind
+    from hetopt.schema import field_table, json_schema
+
+    kind = get_kind(kind_name)
+    stem = EXAMPLE_INSTANCES.get(kind_name)
+    lines = [f"# Writing a `{kind_name}` instance", "",
+             f"An instance of kind `{kind_name}` ({kind.title}) is one JSON object. `hetopt.load_instance(PATH)`, "
+             f"`hetopt solve PATH` and every method read it; the loader checks every field and names the one that "
+             f"is wrong. Besides the fields below, every instance carries `\"kind\": \"{kind_name}\"` and "
+             f"`\"schema_version\"`, and may carry `description`, `source` (free text) and `expected` (method "
+             f"-> its certified objective).", "",
+             "## Fields", "", field_table(kind_name), ""]
+    if stem:
+        from hetopt.data import instance_path
+
+        path = instance_path(stem)
+        data = json.loads(path.read_text(encoding="utf-8"))
+        lines += ["## Example", "", f"The bundled instance `{stem}` (`hetopt solve {stem}`):", "",
+                  "```json", json.dumps(data, indent=1), "```", "",
+                  "## What the loader says when a field is wrong", ""]
+        for what, msg in _error_examples(kind_name, data):
+            lines += [f"- {what}:", "", "  ```text", f"  {msg}", "  ```", ""]
+    lines += ["## JSON Schema", "",
+              f"Editors validate files with this schema (`hetopt schema {kind_name} > {kind_name}.schema.json`). "
+              "The loader also checks what a schema cannot say (shapes that must agree between fields).", "",
+              "```json", json.dumps(json_schema(kind_name), indent=1), "```", ""]
+    return "\n".join(lines)
+
+
+def write_instance_pages(app: Sphinx, config) -> None:
+    """Write ``docs/instances/<kind>.md`` (fields, example, errors, schema) for every kind with FIELDS."""
+    from hetopt.registry import kinds
+
+    folder = Path(app.srcdir) / "instances"
+    folder.mkdir(exist_ok=True)
+    pages = {}
+    for name, kind in kinds().items():
+        if getattr(kind.instance, "FIELDS", None):
+            pages[f"{name}.md"] = _instance_page(name)
+    index = ["# Write your own instance", "",
+             "One page per kind: every field of the JSON file with its shape, unit, range and meaning, an "
+             "example that the tests load, the loader's messages on a broken file, and the JSON Schema.", "",
+             "```{toctree}", ":maxdepth: 1", "", *[p[:-3] for p in sorted(pages)], "```", ""]
+    pages["index.md"] = "\n".join(index)
+    for stale in folder.glob("*.md"):
+        if stale.name not in pages:
+            stale.unlink()
+    for name, text in pages.items():
+        path = folder / name
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+
+
 # -- docstrings -------------------------------------------------------------------------------
 _TABLE_ROW = re.compile(r"\s*(\+[-=+]|\|(\s|$))")  # grid-table rows and line blocks stay as they are
 _LITERAL = re.compile(r"(``.+?``)")
@@ -199,6 +303,7 @@ class ClaimsDirective(SphinxDirective):
 
 def setup(app: Sphinx) -> dict:
     app.connect("config-inited", write_api_pages)
+    app.connect("config-inited", write_instance_pages)
     app.connect("autodoc-process-docstring", escape_bars, priority=400)
     app.add_directive("hetopt-claims", ClaimsDirective)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

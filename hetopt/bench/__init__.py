@@ -9,6 +9,8 @@ run.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..registry import get_kind, kinds
 from ..report import Table
 
@@ -20,11 +22,20 @@ def available() -> list[str]:
     return [name for name, kind in kinds().items() if kind.bench]
 
 
-def run(kind: str, *, quick: bool = False) -> list[Table]:
-    """The benchmark tables of ``kind`` (``quick``: small sizes and limits)."""
+def run(kind: str, *, quick: bool = False, **options: Any) -> list[Table]:
+    """The benchmark tables of ``kind`` (``quick``: small sizes and limits; ``options`` go to its ``bench``).
+
+    An option the kind's ``bench`` does not take is an :class:`~hetopt.errors.ArgumentError`.
+    """
+    import inspect
+
     from ..errors import ArgumentError
 
     k = get_kind(kind)
     if k.bench is None:
         raise ArgumentError(f"kind {kind!r} has no benchmarks; kinds with benchmarks: {', '.join(available())}")
-    return k.load("bench").bench(quick=quick)
+    func = k.load("bench").bench
+    unknown = [o for o in options if o not in inspect.signature(func).parameters]
+    if unknown:
+        raise ArgumentError(f"bench {kind} takes no option {', '.join(unknown)}")
+    return func(quick=quick, **options)

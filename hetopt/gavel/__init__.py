@@ -1,10 +1,14 @@
 """Gavel's heterogeneity-aware scheduling policies (a baseline several papers compare with).
 
-Four allocation policies as CVXPY LPs over a jobs x GPU-types matrix of time fractions,
-all with the signature ``policy(throughput, scale_factor, capacity, priority_weight=None,
-*, remaining_steps=None) -> X`` (:class:`Policy`, registry :data:`POLICIES`); the round-based
-mechanism of Gavel's ``scheduler.py`` that turns an allocation into rounds
-(:class:`GavelMechanism`, :func:`schedule_round`); an instance kind ``"gavel"``
+Every policy Gavel ships (max-min fairness and its agnostic, water-filling, strategy-proof and
+packing variants, max-sum-throughput with and without cost and SLOs, min-total-duration, FIFO,
+finish-time fairness, Gandiva, AlloX, isolated and proportional shares), posed as Gavel's code
+poses them and solved by ECOS by default (:mod:`~hetopt.gavel.lp`, registry :data:`POLICIES`,
+signature ``policy(throughput, scale_factor, capacity, priority_weight=None, *, ...) -> X``,
+:class:`Policy`); Gavel's own simulator loop (``simulate(..., mechanism="gavel")``, the default,
+run for run the same as Gavel's on its traces: :func:`parity_rows`) beside hetopt's idealised
+one (``mechanism="clean"``, :class:`GavelMechanism`, :func:`schedule_round`); Gavel's traces
+(:func:`parse_trace`, :func:`load_trace`); an instance kind ``"gavel"``
 (:class:`GavelInstance`), its generator :func:`generate_instance` and Gavel's trace format
 (:func:`parse_trace`, :func:`to_trace`); a policy's allocation of all the jobs
 (:func:`allocate`), the certified minimum makespan (:func:`solve_exact`), the round simulator
@@ -19,9 +23,11 @@ D. Narayanan, K. Santhanam, F. Kazhamiaka, A. Phanishayee, M. Zaharia,
 
 from .allocation import GavelAllocation, allocate, solve_exact
 from .checker import check_schedule
-from .generators import generate_instance, parse_trace, to_trace
+from .generators import generate_instance
+from .heuristics import AlloX, RandomFIFO, allox, fifo_random
 from .instance import GavelInstance
 from .kind import KIND
+from .lp import SOLVERS, gavel_max_min_fairness, gavel_max_sum_throughput, gavel_min_total_duration
 from .makespan import CertifiedMakespan, certify_min_total_duration, dual_makespan_bound, feasible_allocation
 from .mechanism import (
     ALLOCATION_EPS,
@@ -32,12 +38,26 @@ from .mechanism import (
     priorities,
     schedule_round,
 )
+from .packing import (
+    FinishTimeFairnessPacked,
+    Gandiva,
+    fifo_packed,
+    finish_time_fairness_packed,
+    gandiva,
+    max_min_fairness_packed,
+    max_min_fairness_water_filling_packed,
+    max_sum_throughput_normalized_by_cost_packed_slos,
+    min_total_duration_packed,
+)
+from .parity import extra_parity_rows, parity_reference, parity_rows
 from .policies import (
     CERT_RTOL,
     NORMALIZATIONS,
+    PERF_POLICIES,
     POLICIES,
     MakespanResult,
     Policy,
+    PolicySpec,
     build_fifo_step,
     build_max_min_fairness,
     build_max_sum_throughput,
@@ -56,11 +76,69 @@ from .policies import (
     proportional_allocation,
     solve_min_total_duration,
 )
+from .rounds import MECHANISMS, CleanRounds, GavelRounds, Mechanism
 from .simulator import GavelSimulation, simulate
+from .traces import TRACES, load_trace, pair_throughputs, parse_trace, simulation_throughputs, to_trace
 from .validate import ratio_sweep, validate_ratio
+from .variants import (
+    FinishTimeFairness,
+    finish_time_fairness,
+    finish_time_fairness_agnostic,
+    isolated,
+    max_min_fairness_agnostic,
+    max_min_fairness_strategy_proof,
+    max_min_fairness_water_filling,
+    max_min_fairness_water_filling_agnostic,
+    max_sum_throughput_normalized_by_cost,
+    max_sum_throughput_normalized_by_cost_slos,
+    min_total_duration_agnostic,
+    proportional,
+)
 
 __all__ = [
     "KIND",
+    "load_trace",
+    "TRACES",
+    "simulation_throughputs",
+    "pair_throughputs",
+    "MECHANISMS",
+    "Mechanism",
+    "GavelRounds",
+    "CleanRounds",
+    "SOLVERS",
+    "PERF_POLICIES",
+    "PolicySpec",
+    "parity_rows",
+    "extra_parity_rows",
+    "parity_reference",
+    "gavel_max_min_fairness",
+    "gavel_max_sum_throughput",
+    "gavel_min_total_duration",
+    "max_min_fairness_agnostic",
+    "min_total_duration_agnostic",
+    "max_min_fairness_strategy_proof",
+    "max_min_fairness_water_filling",
+    "max_min_fairness_water_filling_agnostic",
+    "FinishTimeFairness",
+    "finish_time_fairness",
+    "finish_time_fairness_agnostic",
+    "max_sum_throughput_normalized_by_cost",
+    "max_sum_throughput_normalized_by_cost_slos",
+    "isolated",
+    "proportional",
+    "AlloX",
+    "allox",
+    "RandomFIFO",
+    "fifo_random",
+    "max_min_fairness_packed",
+    "FinishTimeFairnessPacked",
+    "finish_time_fairness_packed",
+    "min_total_duration_packed",
+    "max_sum_throughput_normalized_by_cost_packed_slos",
+    "fifo_packed",
+    "max_min_fairness_water_filling_packed",
+    "Gandiva",
+    "gandiva",
     "GavelInstance",
     "generate_instance",
     "parse_trace",

@@ -15,11 +15,13 @@ from typing import Any, cast
 
 import numpy as np
 
+from ..errors import ArgumentError
 from ..inputs import check_time_limit, takes_instance
 from ..result import Solution, Status, relative_gap
 from .instance import GavelInstance
+from .lp import check_solver
 from .makespan import certify_min_total_duration
-from .policies import POLICIES, policy_arguments, resolve_policy
+from .policies import policy_arguments, resolve_policy
 from .simulator import json_number, same_fields
 
 __all__ = ["GavelAllocation", "allocate", "solve_exact"]
@@ -88,7 +90,7 @@ def _certified(inst: GavelInstance, time_limit: float | None) -> GavelAllocation
 
 
 @takes_instance(GavelInstance)
-def allocate(inst: GavelInstance, policy: Any) -> GavelAllocation:
+def allocate(inst: GavelInstance, policy: Any, *, solver: str = "ecos") -> GavelAllocation:
     """Solve a Gavel policy for all the jobs of ``inst`` (arrivals ignored, total steps as remaining).
 
     Parameters
@@ -97,29 +99,40 @@ def allocate(inst: GavelInstance, policy: Any) -> GavelAllocation:
         The jobs and the cluster.
     policy : str or callable
         A name of :data:`~hetopt.gavel.POLICIES` or a callable of the policies' protocol
-        (:class:`~hetopt.gavel.Policy`).  ``"min_total_duration"`` returns the certified result
-        of :func:`solve_exact`.
+        (:class:`~hetopt.gavel.Policy`).  ``"min_total_duration"`` is Gavel's bisection (within
+        5 % of the optimum); the certified optimum is :func:`solve_exact`.
+    solver : {"ecos", "highs"}
+        The policy LPs' solver (Gavel's: ECOS).
 
     Returns
     -------
     GavelAllocation
-        Objective: the makespan if the allocation were kept until every job finished.
+        Objective: the makespan if the allocation were kept until every job finished (FEASIBLE,
+        no bound: the policies other than the exact LP are not proven optimal on it).
 
     Raises
     ------
     ArgumentError
-        An unknown policy name.
+        An unknown policy name or solver.
     """
-    name, func = resolve_policy(policy)
-    if func is POLICIES["min_total_duration"]:  # the LP minimizes the objective: certify it
-        return _certified(inst, None)
+    name, spec = resolve_policy(policy)
+    solver = check_solver(solver)
+    if not spec.static:
+        why = ("packs pairs of jobs on the same GPUs (its allocation has rows for the pairs)" if spec.packing else
+               "is a normalization reference that may exceed the GPUs there are")
+        raise ArgumentError(f"policy {name!r} {why}; it has no static makespan: simulate it (hetopt.gavel.simulate)")
     t0 = time.perf_counter()
     T = inst.effective_throughput()
-    X = np.asarray(func(T, inst.scale_factor, inst.capacity,
-                        **policy_arguments(name, inst.priority_weight, inst.total_steps)), dtype=float)
+    ref = inst.gpu_types.index("v100") if "v100" in inst.gpu_types else 0
+    kwargs = policy_arguments(spec, priority_weight=inst.priority_weight, remaining_steps=inst.total_steps,
+                              times_since_start=np.zeros(inst.n_jobs), solver=solver,
+                              job_ids=list(range(inst.n_jobs)), reference_type=ref,
+                              time_to_slo=np.full(inst.n_jobs, np.nan), gpu_types=list(inst.gpu_types))
+    X = np.asarray(spec.make(seed=0)(T, inst.scale_factor, inst.capacity, **kwargs), dtype=float)
     rate, span = _rates(inst, X)
     return GavelAllocation(status=Status.FEASIBLE, objective=span, wall_time=time.perf_counter() - t0,
-                           solver="highs", policy=name, allocation=X, job_throughput=rate, message=_OBJECTIVE)
+                           solver=solver if spec.takes_solver else "none", policy=name, allocation=X,
+                           job_throughput=rate, message=_OBJECTIVE)
 
 
 @takes_instance(GavelInstance)

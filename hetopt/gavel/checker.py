@@ -2,8 +2,9 @@
 
 For a simulation it reads only the instance and the recorded rounds (``simulate(...,
 record_rounds=True)``): each round places a job on one GPU type, with ``scale_factor`` GPUs of
-it; the checker recomputes the steps each job ran and its completion, never looking at the
-mechanism's state.  For an allocation (``allocate``, ``solve_exact``) it checks Gavel's base
+it, for the seconds recorded (``seconds``; Gavel's mechanism runs whole steps, so a job may stop
+before the round ends); the checker recomputes the steps each job ran and its completion, never
+looking at the mechanism's state.  For an allocation (``allocate``, ``solve_exact``) it checks Gavel's base
 constraints (G1)-(G3) on the matrix and recomputes the makespan from the data.
 """
 
@@ -103,28 +104,63 @@ def _check_rounds(inst: GavelInstance, sol: GavelSimulation) -> CheckReport:
     last = np.full(J, np.nan)
     out: list[str] = []
     prev_end = -np.inf
+    pairs = None
     for k, rd in enumerate(sol.rounds):
         start, end = float(rd["start"]), float(rd["end"])
         if start < prev_end - RTOL * max(1.0, abs(prev_end)):
             out.append(f"round {k} starts at {start:.6g} s before round {k - 1} ends at {prev_end:.6g} s")
         prev_end = end
         used = np.zeros(R)
+        partner: dict[int, tuple[int, int]] = {}
+        for pair in rd.get("packed") or []:
+            a, b = (int(v) for v in pair)
+            partner[a] = partner[b] = (a, b)
         for j, r in rd["placement"].items():
             j, r = int(j), int(r)
             if not (0 <= j < J and 0 <= r < R):
                 out.append(f"round {k}: job {j} on type {r} does not exist")
                 continue
-            used[r] += inst.scale_factor[j]
+            rate = T[j, r]
+            if j in partner:
+                a, b = partner[j]
+                if rd["placement"].get(a, rd["placement"].get(str(a))) != rd["placement"].get(
+                        b, rd["placement"].get(str(b))) or inst.scale_factor[a] != inst.scale_factor[b]:
+                    out.append(f"round {k}: packed jobs {a} and {b} are not on the same type with the same scale factor")
+                if pairs is None:
+                    from .simulator import pair_table
+
+                    pairs = pair_table(inst)
+                measured = pairs(a, b)
+                if measured is None:
+                    out.append(f"round {k}: jobs {a} and {b} are packed but Gavel's table has no throughput for the pair")
+                    rate = 0.0
+                else:
+                    rate = float(measured[r][0 if j == a else 1])
+                if j == b:  # the pair's GPUs are counted once, with job a
+                    rate_only = True
+                else:
+                    rate_only = False
+            else:
+                rate_only = False
+            if not rate_only:
+                used[r] += inst.scale_factor[j]
             if start < inst.arrival[j] - RTOL * max(1.0, inst.arrival[j]):
                 out.append(f"round {k}: job {j} runs at {start:.6g} s before its arrival {inst.arrival[j]:.6g} s")
-            if T[j, r] <= 0:
+            if rate <= 0:
                 out.append(f"round {k}: job {j} runs on type {inst.gpu_types[r]} where its throughput is 0")
             done = completion[j] if np.isfinite(completion[j]) else np.inf
             if start >= done - RTOL * max(1.0, done):
                 out.append(f"round {k}: job {j} runs at {start:.6g} s after its completion {done:.6g} s")
-            dt = max(0.0, min(end, done) - start)
-            steps[j] += dt * T[j, r]
+            seconds = rd.get("seconds") or {}
+            dt = float(seconds[j]) if j in seconds else max(0.0, min(end, done) - start)
+            if dt > end - start + RTOL * max(1.0, abs(end)):
+                out.append(f"round {k}: job {j} runs {dt:.6g} s, longer than the round [{start:.6g}, {end:.6g}]")
+            steps[j] += dt * rate
             last[j] = start + dt
+            if j in partner:  # Gavel ends both jobs of a pair at the pair's finish (the later of the two)
+                other = partner[j][1] if j == partner[j][0] else partner[j][0]
+                if other in seconds:
+                    last[j] = start + max(dt, float(seconds[other]))
         over = np.flatnonzero(used > np.asarray(inst.capacity))
         for r in over[:3]:
             out.append(f"round {k}: {used[r]:g} GPUs of type {inst.gpu_types[r]} > capacity {inst.capacity[r]}")

@@ -28,8 +28,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ArgumentError, InstanceError
-from ..inputs import check_size
+from ..inputs import check_size, numeric_array
 from .inputs import base_constraints, check_policy_inputs, no_steps, solved_allocation
+from .lp import check_solver, gavel_max_min_fairness, gavel_max_sum_throughput
 
 __all__ = [
     "NORMALIZATIONS",
@@ -78,8 +79,11 @@ def isolated_allocation(scale_factor, capacity) -> np.ndarray:
     receives the same GPU-time ``min(C/J, s_j)`` per unit of time, spread over the types in
     proportion to their GPU counts.  It satisfies every base constraint.
     """
-    s = np.asarray(scale_factor, dtype=float)
-    c = np.asarray(capacity, dtype=float)
+    s = numeric_array("scale_factor", scale_factor)
+    c = numeric_array("capacity", capacity)
+    if s.ndim != 1 or c.ndim != 1 or np.any(~np.isfinite(s)) or np.any(s < 1) or np.any(~np.isfinite(c)) or \
+            np.any(c < 0):
+        raise InstanceError("scale_factor and capacity must be vectors: scale factors >= 1, GPU counts >= 0")
     C = c.sum()
     if C <= 0:
         return np.zeros((s.size, c.size))
@@ -186,7 +190,7 @@ def build_max_sum_throughput(throughput, scale_factor, capacity, priority_weight
 
 
 def max_min_fairness(throughput, scale_factor, capacity, priority_weight=None, *, remaining_steps=None,
-                     normalization: str = "gavel") -> np.ndarray:
+                     normalization: str = "gavel", solver: str = "ecos") -> np.ndarray:
     """Allocation of heterogeneity-aware max-min fairness (Gavel's LAS policy).
 
     Parameters
@@ -205,6 +209,11 @@ def max_min_fairness(throughput, scale_factor, capacity, priority_weight=None, *
     normalization : {"gavel", "isolated"}
         ``"gavel"`` (default): Gavel's ``MaxMinFairnessPolicyWithPerf`` (proportional-share
         reference times scale factor); ``"isolated"``: equal feasible share, no scale factor.
+    solver : {"ecos", "highs"}
+        ``"ecos"`` (default): the LP as Gavel's code poses it, solved by ECOS and clipped to
+        ``[0, 1]`` (:func:`~hetopt.gavel.lp.gavel_max_min_fairness`; Gavel's interior solution when
+        the optimum is not unique); ``"highs"``: hetopt's epigraph LP (:func:`build_max_min_fairness`),
+        a vertex.  Both reach the same objective.
 
     Returns
     -------
@@ -222,15 +231,26 @@ def max_min_fairness(throughput, scale_factor, capacity, priority_weight=None, *
     Narayanan et al., OSDI 2020, Section 4.1; ``scheduler/policies/max_min_fairness.py``.
     """
     no_steps("max_min_fairness", remaining_steps)
-    return solved_allocation(*build_max_min_fairness(throughput, scale_factor, capacity, priority_weight,
-                                                     normalization=normalization))
+    if check_solver(solver) == "ecos" and normalization == "gavel":
+        T, s, c, w, _ = check_policy_inputs(throughput, scale_factor, capacity, priority_weight)
+        return gavel_max_min_fairness(T, s, c, w)
+    problem, x = build_max_min_fairness(throughput, scale_factor, capacity, priority_weight,
+                                        normalization=normalization)
+    return solved_allocation(problem, x, solver)
 
 
-def max_sum_throughput(throughput, scale_factor, capacity, priority_weight=None, *, remaining_steps=None) -> np.ndarray:
+def max_sum_throughput(throughput, scale_factor, capacity, priority_weight=None, *, remaining_steps=None,
+                       solver: str = "ecos") -> np.ndarray:
     """Allocation maximizing the (weighted) sum of effective throughputs.
 
-    Gavel's ``ThroughputSumWithPerf`` is the unweighted case (``priority_weight=None``);
-    see :func:`max_min_fairness` for the arguments.
+    Gavel's ``ThroughputSumWithPerf`` is the unweighted case (``priority_weight=None``; the
+    simulator passes no weights, as Gavel's); see :func:`max_min_fairness` for the arguments.
+    ``solver="ecos"`` poses Gavel's LP (raw throughputs as the objective, ECOS, clipped);
+    ``"highs"`` hetopt's LP with the objective divided by its largest coefficient.
     """
     no_steps("max_sum_throughput", remaining_steps)
-    return solved_allocation(*build_max_sum_throughput(throughput, scale_factor, capacity, priority_weight))
+    if check_solver(solver) == "ecos":
+        T, s, c, w, _ = check_policy_inputs(throughput, scale_factor, capacity, priority_weight)
+        return gavel_max_sum_throughput(T if w is None else T * w[:, None], s, c)
+    problem, x = build_max_sum_throughput(throughput, scale_factor, capacity, priority_weight)
+    return solved_allocation(problem, x, "highs")

@@ -8,10 +8,8 @@ probability 0.7, 2 with 0.1, 4 with 0.15, 8 with 0.05); durations too (with prob
 duration times its throughput on the reference type (V100) at its scale factor.  Arrivals
 form a Poisson process of ``jobs_per_hour`` (0: every job at time 0).
 
-:func:`to_trace` / :func:`parse_trace` write and read Gavel's text trace: one job per line,
-the tab-separated fields of Gavel's ``Job.__str__`` (job type, command, working directory,
-num-steps argument, needs-data-dir, total steps, scale factor, priority weight, SLO) and the
-arrival time.  hetopt has no commands to run, so those two fields are written as ``-``.
+:func:`to_trace` / :func:`parse_trace` / :func:`load_trace` (Gavel's text traces, both formats, and
+the bundled ones) live in :mod:`hetopt.gavel.traces` and are re-exported here.
 
 References
 ----------
@@ -26,17 +24,17 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..data import gavel_throughputs
-from ..errors import ArgumentError, InstanceError
-from ..inputs import check_flag, check_positive, check_size, rng_from, takes_instance
+from ..errors import ArgumentError
+from ..inputs import check_flag, check_positive, check_size, rng_from
 from .instance import GavelInstance
+from .traces import GPU_TYPES, load_trace, parse_trace, to_trace
 
-__all__ = ["job_table", "generate_instance", "to_trace", "parse_trace", "SCALE_FACTORS", "SCALE_FACTOR_PROBS",
-           "GPU_TYPES"]
+__all__ = ["job_table", "generate_instance", "to_trace", "parse_trace", "load_trace", "SCALE_FACTORS",
+           "SCALE_FACTOR_PROBS", "GPU_TYPES"]
 
 #: Gavel's Philly scale-factor distribution.
 SCALE_FACTORS = (1, 2, 4, 8)
 SCALE_FACTOR_PROBS = (0.7, 0.1, 0.15, 0.05)
-GPU_TYPES = ("v100", "p100", "k80")
 
 
 def job_table() -> dict[tuple[str, int], np.ndarray]:
@@ -123,47 +121,3 @@ def generate_instance(n_jobs: int, *, seed: int | np.random.Generator | None = N
            "job types of Gavel's measured throughput table)")
     return GavelInstance(list(GPU_TYPES), cap, jt, sf, steps, arrival, np.array(thr), None,
                          description or f"{n_jobs} jobs, {jobs_per_hour} jobs/hour, seed {seed}", src)
-
-
-@takes_instance(GavelInstance)
-def to_trace(inst: GavelInstance) -> str:
-    """Gavel's trace text: one tab-separated line per job (``Job.__str__`` fields + arrival)."""
-    lines = []
-    for j in range(inst.n_jobs):
-        lines.append("\t".join([inst.job_types[j], "-", "-", "-", "0", f"{int(round(inst.total_steps[j]))}",
-                                f"{int(inst.scale_factor[j])}", f"{int(round(inst.priority_weight[j]))}",
-                                "-1.000000", f"{inst.arrival[j]:f}"]))
-    return "\n".join(lines) + "\n"
-
-
-def parse_trace(text: str, capacity=(4, 4, 4), *, description: str = "", source: str = "") -> GavelInstance:
-    """A :class:`GavelInstance` from Gavel's trace text and a cluster (v100, p100, k80 counts).
-
-    Throughputs come from Gavel's table; a (job type, scale factor) it has no measurement
-    for is an error naming the line.
-    """
-    table = job_table()
-    jt, sf, steps, pw, arrival, thr = [], [], [], [], [], []
-    for k, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        f = line.split("\t")
-        if len(f) != 10:
-            raise InstanceError(f"trace line {k} has {len(f)} tab-separated fields; expected 10 (Gavel's Job fields "
-                                "and the arrival time)")
-        try:
-            s, n, w, a = int(f[6]), float(f[5]), float(f[7]), float(f[9])
-        except ValueError:
-            raise InstanceError(f"trace line {k}: total_steps, scale_factor, priority_weight and arrival must be "
-                                "numbers") from None
-        if (f[0], s) not in table:
-            raise InstanceError(f"trace line {k}: no Gavel throughput for job type {f[0]!r} at scale factor {s}")
-        jt.append(f[0])
-        sf.append(s)
-        steps.append(n)
-        pw.append(w)
-        arrival.append(a)
-        thr.append(table[f[0], s])
-    if not jt:
-        raise InstanceError("the trace has no job lines")
-    return GavelInstance(list(GPU_TYPES), capacity, jt, sf, steps, arrival, np.array(thr), pw, description, source)

@@ -90,9 +90,14 @@ def base_constraints(x, s, c, tag: str):
     return cons
 
 
-def solved_allocation(problem, x) -> np.ndarray:
-    """Solve ``problem`` with HiGHS and return ``x`` with round-off (``|v| < ROUNDOFF``) set to 0."""
-    solve_problem(problem, "HIGHS")
+def solved_allocation(problem, x, solver: str = "highs") -> np.ndarray:
+    """Solve ``problem`` (HiGHS by default) and return ``x`` with round-off (``|v| < ROUNDOFF``) set to 0.
+
+    With ``solver="ecos"`` the result is clipped to ``[0, 1]`` as Gavel clips its ECOS solutions.
+    """
+    solve_problem(problem, solver.upper())
+    if solver == "ecos":
+        return np.asarray(x.value, dtype=float).clip(min=0.0).clip(max=1.0)
     X = np.asarray(x.value, dtype=float)
     X[np.abs(X) < ROUNDOFF] = 0.0
     return X

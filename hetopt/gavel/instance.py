@@ -77,8 +77,11 @@ class GavelInstance:
     source: str = ""
 
     def __post_init__(self) -> None:
-        self.gpu_types = [str(g) for g in _list(self.gpu_types, "gpu_types")]
-        self.job_types = [str(g) for g in _list(self.job_types, "job_types")]
+        self.gpu_types = _names(self.gpu_types, "gpu_types")
+        self.job_types = _names(self.job_types, "job_types")
+        for name in ("description", "source"):
+            if not isinstance(getattr(self, name), str):
+                raise InstanceError(f"{name} is {getattr(self, name)!r}; expected a string")
         R, J = len(self.gpu_types), len(self.job_types)
         if R == 0:
             raise InstanceError("gpu_types is empty; expected at least one GPU type")
@@ -187,6 +190,15 @@ class GavelInstance:
             except json.JSONDecodeError as exc:
                 raise InstanceError(f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
         return cls.from_dict(parsed)
+
+
+def _names(v, name: str) -> list[str]:
+    """A list of names: every entry a non-empty string (names are never coerced: None is not 'None')."""
+    items = _list(v, name)
+    for i, g in enumerate(items):
+        if not isinstance(g, str) or not g.strip():
+            raise InstanceError(f"{name}[{i}] is {g!r}; expected a non-empty string")
+    return list(items)
 
 
 def _list(v, name: str) -> list:

@@ -37,12 +37,6 @@ def export_model(inst: GavelInstance):
                       "hetopt.gavel.build_max_min_fairness (or another build_*) and write it with cvxpy")
 
 
-_POLICY_TEXT = {
-    "max_min_fairness": "Gavel's heterogeneity-aware max-min fairness LP (the _perf policy)",
-    "max_sum_throughput": "Gavel's maximum total effective throughput LP",
-    "min_total_duration": "Gavel's minimum makespan policy (min-total-duration)",
-    "fifo": "Gavel's heterogeneity-aware FIFO",
-}
 
 KIND = Kind(
     name="gavel",
@@ -65,10 +59,10 @@ KIND = Kind(
         Method("exact", solve_exact, "exact", "The certified minimum makespan of all the jobs present at once "
                "(the exact min-total-duration LP).", _SPAN, default=True),
         *(Method(name, functools.partial(allocate, policy=name), "baseline",
-                 f"{_POLICY_TEXT.get(name, name)}, solved once for all the jobs (arrivals ignored).", _SPAN)
-          for name in POLICIES),
+                 f"{spec.description}, solved once for all the jobs (arrivals ignored).", _SPAN)
+          for name, spec in POLICIES.items() if spec.static),
         *(Method(f"simulate_{name}", functools.partial(simulate, policy=name), "baseline",
-                 f"{_POLICY_TEXT.get(name, name)} in Gavel's round-based simulator until every job completes.",
-                 _SIM) for name in POLICIES),
+                 f"{spec.description} in Gavel's own round simulator (its event loop, ECOS) until every job "
+                 "completes.", _SIM) for name, spec in POLICIES.items()),
     ),
 )

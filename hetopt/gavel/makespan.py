@@ -22,12 +22,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ArgumentError, InstanceError, SolverError
+from ..inputs import numeric_array
 from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_problem
 from .inputs import ROUNDOFF, base_constraints, check_policy_inputs, solved_allocation
 
 __all__ = ["CERT_RTOL", "MakespanResult", "CertifiedMakespan", "makespan_of", "makespan_reference",
-           "build_min_total_duration", "solve_min_total_duration", "min_total_duration", "feasible_allocation",
+           "build_min_total_duration", "solve_min_total_duration", "min_total_duration", "MTD_METHODS", "TINY_JOB",
+           "tiny_jobs", "place_tiny_jobs", "feasible_allocation",
            "dual_makespan_bound", "certify_min_total_duration"]
 
 #: Largest relative difference accepted between the LP's makespan and the recomputed one.
@@ -66,10 +68,10 @@ def makespan_of(allocation, throughput, remaining_steps) -> float:
 
     ``inf`` when some job gets rate 0.
     """
-    X = np.asarray(allocation, dtype=float)
-    T = np.asarray(throughput, dtype=float)
-    steps = np.asarray(remaining_steps, dtype=float)
-    if X.shape != T.shape or steps.shape != (T.shape[0],):
+    X = numeric_array("allocation", allocation)
+    T = numeric_array("throughput", throughput)
+    steps = numeric_array("remaining_steps", remaining_steps)
+    if X.ndim != 2 or X.shape != T.shape or steps.shape != (T.shape[0],):
         raise InstanceError(f"allocation {X.shape}, throughput {T.shape}, remaining_steps {steps.shape} do not agree")
     rate = np.sum(T * X, axis=1)
     if np.any(rate <= 0):
@@ -130,7 +132,61 @@ def build_min_total_duration(throughput, scale_factor, capacity, remaining_steps
     return cp.Problem(cp.Maximize(z), cons), x, ref
 
 
-def solve_min_total_duration(throughput, scale_factor, capacity, remaining_steps=None) -> MakespanResult:
+#: A job whose own time ``D_j`` (its steps at its fastest type) is below this fraction of the time unit ``D``
+#: is *tiny*: its row of (G5) would have a coefficient under the LP solver's feasibility tolerance (HiGHS:
+#: 1e-7), which lets it return 0 time for the job (issue 25: makespan ``inf``).  Tiny jobs are left out of
+#: the LP and given their time afterwards (:func:`place_tiny_jobs`).
+TINY_JOB = 1e-6
+
+
+def tiny_jobs(throughput, capacity, remaining_steps, reference: float) -> np.ndarray:
+    """Mask of the jobs whose ``D_j < TINY_JOB * reference`` (never all of them)."""
+    _, D = _per_job(np.asarray(throughput, dtype=float), np.asarray(capacity, dtype=float),
+                    np.asarray(remaining_steps, dtype=float))
+    mask = D < TINY_JOB * reference
+    return mask if not mask.all() else np.zeros_like(mask)
+
+
+def place_tiny_jobs(allocation, throughput, scale_factor, capacity, remaining_steps, tiny, span: float) -> np.ndarray:
+    """The allocation of the other jobs, plus for each tiny job the time it needs to finish within ``span``.
+
+    Each tiny job takes its fastest type that still has that much idle GPU time (the other jobs'
+    allocation unchanged); when none has, the other jobs' rows are scaled by ``1 - eps`` with
+    ``eps = max_r demand_r / c_r``, which frees at least ``eps c_r`` GPUs of every type, and the
+    tiny jobs go to their fastest types.  The makespan grows by at most the factor ``1 / (1 - eps)``.
+    """
+    X = np.array(allocation, dtype=float)
+    T = np.asarray(throughput, dtype=float)
+    s = np.asarray(scale_factor, dtype=float)
+    c = np.asarray(capacity, dtype=float)
+    steps = np.asarray(remaining_steps, dtype=float)
+    X[tiny] = 0.0
+    used = s @ X
+    late = []
+    for j in np.flatnonzero(tiny):
+        types = [r for r in np.argsort(-T[j], kind="stable") if T[j, r] > 0 and c[r] >= s[j]]
+        for r in types:
+            f = steps[j] / (span * T[j, r])
+            if f <= 1.0 and c[r] - used[r] >= s[j] * f:
+                X[j, r] = f
+                used[r] += s[j] * f
+                break
+        else:
+            late.append((int(j), int(types[0])))
+    if late:
+        demand = np.zeros_like(c)
+        for jj, rr in late:
+            demand[rr] += s[jj] * steps[jj] / (span * T[jj, rr])
+        eps = float(np.max(np.where(c > 0, demand / np.where(c > 0, c, 1.0), 0.0)))
+        others = ~tiny
+        X[others] *= 1.0 - eps
+        for jj, rr in late:
+            X[jj, rr] = min(1.0, steps[jj] / (span * T[jj, rr]))
+    return X
+
+
+def solve_min_total_duration(throughput, scale_factor, capacity, remaining_steps=None, *,
+                             solver: str = "highs") -> MakespanResult:
     """Solve min-total-duration and certify the makespan of the returned allocation.
 
     The LP is solved in units of :func:`makespan_reference`; if the recomputed makespan
@@ -150,10 +206,17 @@ def solve_min_total_duration(throughput, scale_factor, capacity, remaining_steps
     """
     T, s, c, _, steps = check_policy_inputs(throughput, scale_factor, capacity, None, remaining_steps)
     steps = np.ones(T.shape[0]) if steps is None else steps
+    tiny = tiny_jobs(T, c, steps, makespan_reference(T, s, c, steps))
+    if tiny.any():  # tiny jobs out of the LP, their time given afterwards (issue 25)
+        big = solve_min_total_duration(T[~tiny], s[~tiny], c, steps[~tiny], solver=solver)
+        X = np.zeros_like(T)
+        X[~tiny] = big.allocation
+        X = place_tiny_jobs(X, T, s, c, steps, tiny, big.makespan)
+        return MakespanResult(X, makespan_of(X, T, steps), big.lp_makespan, big.reference)
     ref = None
     for _ in range(2):
         problem, x, ref = build_min_total_duration(T, s, c, steps, reference=ref)
-        X = solved_allocation(problem, x)
+        X = solved_allocation(problem, x, solver)
         z = float(problem.value)
         if z <= 0:
             raise SolverError(f"min-total-duration LP returned z = {z}; no finite makespan")
@@ -165,16 +228,46 @@ def solve_min_total_duration(throughput, scale_factor, capacity, remaining_steps
                       f"{result.lp_makespan:.9g} by {result.gap:.2e} (> {CERT_RTOL})")
 
 
-def min_total_duration(throughput, scale_factor, capacity, priority_weight=None, *, remaining_steps=None) -> np.ndarray:
+#: Methods of :func:`min_total_duration`: Gavel's bisection and the exact LP.
+MTD_METHODS = ("bisection", "exact")
+
+
+def min_total_duration(throughput, scale_factor, capacity, priority_weight=None, *, remaining_steps=None,
+                       method: str = "bisection", solver: str = "ecos") -> np.ndarray:
     """Allocation minimizing the time to finish every job's ``remaining_steps`` (makespan).
 
-    The allocation of :func:`solve_min_total_duration` (which also returns the certified
-    makespan).  ``priority_weight`` is not used by this policy and must be None;
-    ``remaining_steps`` (shape (J,), > 0) defaults to one unit of work per job.
+    Parameters
+    ----------
+    throughput, scale_factor, capacity
+        As for :func:`~hetopt.gavel.max_min_fairness`.
+    priority_weight : None
+        Not used by this policy; must be None.
+    remaining_steps : array_like, shape (J,), optional
+        Steps left (> 0); default one unit of work per job.
+    method : {"bisection", "exact"}
+        ``"bisection"`` (default): Gavel's ``MinTotalDurationPolicyWithPerf``, bisection on the
+        makespan with feasibility LPs from the bracket [100 s, 1e6 s] to a 5 % bracket
+        (:func:`~hetopt.gavel.lp.gavel_min_total_duration`); ``"exact"``: the scaled exact LP
+        (:func:`solve_min_total_duration`, its makespan recomputed and checked).
+    solver : {"ecos", "highs"}
+        The LP solver (Gavel: ECOS).
+
+    Returns
+    -------
+    numpy.ndarray, shape (J, R)
     """
+    from .lp import check_solver, gavel_min_total_duration
+
     if priority_weight is not None:
         raise ArgumentError("priority_weight is not used by min_total_duration; pass None")
-    return solve_min_total_duration(throughput, scale_factor, capacity, remaining_steps).allocation
+    if not isinstance(method, str) or method not in MTD_METHODS:
+        raise ArgumentError(f"method is {method!r}; expected one of {MTD_METHODS}")
+    solver = check_solver(solver)
+    if method == "exact":
+        return solve_min_total_duration(throughput, scale_factor, capacity, remaining_steps, solver=solver).allocation
+    T, s, c, _, steps = check_policy_inputs(throughput, scale_factor, capacity, None, remaining_steps)
+    steps = np.ones(T.shape[0]) if steps is None else steps
+    return gavel_min_total_duration(T, s, c, steps, solver=solver.upper())[0]
 
 
 # -- the certified optimum (solve_exact) ------------------------------------------------------------
@@ -230,9 +323,11 @@ def feasible_allocation(allocation, scale_factor, capacity) -> np.ndarray:
     >>> feasible_allocation([[0.6, 0.5], [-1e-12, 1.0]], [1, 1], [2, 1]).round(6).tolist()
     [[0.545455, 0.3125], [0.0, 0.6875]]
     """
-    X = np.array(allocation, dtype=float)
-    s = np.asarray(scale_factor, dtype=float)
-    c = np.asarray(capacity, dtype=float)
+    X = numeric_array("allocation", allocation).copy()
+    s = numeric_array("scale_factor", scale_factor)
+    c = numeric_array("capacity", capacity)
+    if X.ndim != 2 or s.shape != (X.shape[0],) or c.shape != (X.shape[1],):
+        raise InstanceError(f"allocation {X.shape}, scale_factor {s.shape}, capacity {c.shape} do not agree")
     X[~np.isfinite(X) | (X < ROUNDOFF)] = 0.0
     rows = X.sum(axis=1)
     over = rows > 1.0
@@ -262,12 +357,16 @@ def dual_makespan_bound(throughput, scale_factor, capacity, remaining_steps, job
     >>> dual_makespan_bound([[2.0]], [1], [1], [4.0], [1.0], [2.0])
     2.0
     """
-    T = np.asarray(throughput, dtype=float)
-    s = np.asarray(scale_factor, dtype=float)
-    c = np.asarray(capacity, dtype=float)
-    steps = np.asarray(remaining_steps, dtype=float)
-    lam = np.clip(np.nan_to_num(np.asarray(job_weight, dtype=float)), 0.0, None)
-    nu = np.clip(np.nan_to_num(np.asarray(type_price, dtype=float)), 0.0, None)
+    T = numeric_array("throughput", throughput)
+    s = numeric_array("scale_factor", scale_factor)
+    c = numeric_array("capacity", capacity)
+    steps = numeric_array("remaining_steps", remaining_steps)
+    lam = np.clip(np.nan_to_num(numeric_array("job_weight", job_weight)), 0.0, None)
+    nu = np.clip(np.nan_to_num(numeric_array("type_price", type_price)), 0.0, None)
+    if T.ndim != 2 or s.shape != (T.shape[0],) or c.shape != (T.shape[1],) or steps.shape != (T.shape[0],) or \
+            lam.shape != (T.shape[0],) or nu.shape != (T.shape[1],):
+        raise InstanceError("throughput (J, R), scale_factor, remaining_steps, job_weight (J,) and capacity, "
+                            "type_price (R,) do not agree")
     mu = np.clip((lam[:, None] * T - np.outer(s, nu)).max(axis=1), 0.0, None)
     num = float(lam @ steps)
     den = float(mu.sum() + c @ nu)
@@ -315,6 +414,19 @@ def certify_min_total_duration(throughput, scale_factor, capacity, remaining_ste
     tmax, _ = _per_job(T, c, steps)
     start = time.perf_counter()
     lower = makespan_reference(T, s, c, steps)
+    tiny = tiny_jobs(T, c, steps, lower)
+    if tiny.any():  # the other jobs' certificate; tiny jobs placed after (a bound of a subset bounds the whole)
+        big = certify_min_total_duration(T[~tiny], s[~tiny], c, steps[~tiny], time_limit=time_limit)
+        X = np.zeros_like(T)
+        X[~tiny] = big.allocation
+        # big.allocation is exactly feasible; the tiny jobs' fractions (1e-12 and less) are kept as computed
+        X = place_tiny_jobs(X, T, s, c, steps, tiny, big.makespan)
+        upper = makespan_of(X, T, steps)
+        low = min(max(lower, big.lower_bound), upper)
+        gap = relative_gap(upper, low)
+        status = (Status.OPTIMAL if gap is not None and gap <= OPTIMAL_RTOL
+                  else Status.TIME_LIMIT if big.status is Status.TIME_LIMIT else Status.FEASIBLE)
+        return CertifiedMakespan(X, upper, low, status, big.lp_makespan, big.solves)
     best: np.ndarray | None = None
     upper = np.inf
     ref, lp_value, solves, stopped = None, None, 0, False

@@ -46,8 +46,8 @@ from collections.abc import Hashable, Iterable, Mapping
 
 import numpy as np
 
-from ..errors import InstanceError
-from ..inputs import numeric_array
+from ..errors import ArgumentError, InstanceError
+from ..inputs import check_flag, check_positive, check_size, numeric_array
 
 __all__ = ["ALLOCATION_EPS", "DEFAULT_ROUND_LENGTH", "DEFAULT_RECOMPUTE_INTERVAL", "UNSERVED_PRIORITY",
            "priorities", "schedule_round", "GavelMechanism", "fastest_first"]
@@ -73,9 +73,10 @@ def fastest_first(throughput) -> list[int]:
     >>> fastest_first([[1.0, 4.0, 2.0], [1.0, 3.0, 3.0]])
     [1, 2, 0]
     """
-    T = np.asarray(throughput, dtype=float)
-    if T.ndim != 2:
-        raise InstanceError(f"throughput has shape {T.shape}; expected (J, R)")
+    T = numeric_array("throughput", throughput)
+    if T.ndim != 2 or T.size == 0 or not np.all(np.isfinite(T)) or np.any(T < 0):
+        raise InstanceError(f"throughput has shape {T.shape} or an entry that is negative or not finite; expected "
+                            "(J, R) steps/s >= 0")
     best = T.max(axis=1, keepdims=True)
     rel = (T / np.where(best > 0, best, 1.0)).sum(axis=0)
     return sorted(range(T.shape[1]), key=lambda r: -float(rel[r]))
@@ -200,6 +201,9 @@ def schedule_round(allocation, scale_factor, capacity, priority, deficit=None, t
     for name, arr in (("priority", P), ("deficit", D), ("throughput", T)):
         if not np.all(np.isfinite(arr)):
             raise InstanceError(f"{name} has a non-finite entry")
+    if type_order is not None and (isinstance(type_order, str | bytes) or not hasattr(type_order, "__iter__") or any(
+            isinstance(r, bool) or not isinstance(r, int | np.integer) for r in type_order)):
+        raise InstanceError(f"type_order is {type_order!r}; expected a permutation of 0..{R - 1}")
     order = list(range(R)) if type_order is None else [int(r) for r in type_order]
     if sorted(order) != list(range(R)):
         raise InstanceError(f"type_order is {order}; expected a permutation of 0..{R - 1}")
@@ -250,12 +254,14 @@ class GavelMechanism:
     def __init__(self, n_types: int, *, round_length: float = DEFAULT_ROUND_LENGTH,
                  recompute_interval: float = DEFAULT_RECOMPUTE_INTERVAL, type_order=None,
                  work_conserving: bool = True):
-        if int(n_types) < 1:
-            raise InstanceError(f"n_types is {n_types!r}; expected at least one GPU type")
-        if not round_length > 0:
-            raise InstanceError(f"round_length is {round_length!r}; expected a positive number of seconds")
-        if not recompute_interval >= 0:
-            raise InstanceError(f"recompute_interval is {recompute_interval!r}; expected seconds >= 0")
+        n_types = check_size(n_types, "n_types")
+        round_length = check_positive(round_length, "round_length")
+        recompute_interval = check_positive(recompute_interval, "recompute_interval", allow_zero=True)
+        if type_order is not None and (isinstance(type_order, str | bytes) or
+                                       sorted(int(r) for r in type_order) != list(range(n_types)) or
+                                       any(isinstance(r, bool) for r in type_order)):
+            raise ArgumentError(f"type_order is {type_order!r}; expected a permutation of 0..{n_types - 1}")
+        work_conserving = check_flag(work_conserving, "work_conserving")
         self.n_types = int(n_types)
         self.round_length = float(round_length)
         self.recompute_interval = float(recompute_interval)

@@ -1,38 +1,36 @@
-"""Gavel's round simulator: a policy's allocation turned into rounds by Gavel's mechanism.
+"""Gavel's round simulator: a policy's allocation turned into rounds by one of two event loops.
 
-Event loop as in Gavel's ``Scheduler.simulate``: at the start of each round, jobs that
-have arrived join; if the allocation is stale (an arrival or a completion) and
-``recompute_interval`` seconds have passed since the last recomputation, the policy is
-solved for the jobs present (with their remaining steps) and the shares are reset; the
-mechanism (:class:`~hetopt.gavel.mechanism.GavelMechanism`) picks the jobs of the round.
-Each placed job runs ``min(round_length, remaining / throughput)`` seconds; the round
-ends when the last of them stops, and a job's completion time is the moment its last
-step ends.  When nothing can run, time jumps to the next arrival or to the moment a
-recomputation is allowed, whichever comes first (Gavel jumps to the next arrival and
-forces a recomputation only when no arrival is left).
+``simulate(inst, policy, *, mechanism="gavel", solver="ecos", ...)``.  The default is Gavel's
+own simulator (``scheduler.py``'s ``Scheduler.simulate`` as its trace driver runs it, behaviours
+(a)-(h) of :mod:`hetopt.gavel.rounds`) with the policy LPs posed as Gavel poses them and solved
+by ECOS (:mod:`hetopt.gavel.lp`): it reproduces Gavel's runs (the parity table,
+``hetopt bench gavel --parity``).  ``mechanism="clean"`` is hetopt's idealised loop (real-valued
+steps, rounds of exactly the round length, no forced reset; :class:`~hetopt.gavel.rounds.CleanRounds`);
+``solver="highs"`` solves hetopt's scaled LPs instead (vertex solutions).  The event loops live
+in :mod:`hetopt.gavel.rounds` behind one interface (:data:`~hetopt.gavel.rounds.MECHANISMS`); the
+policies in :data:`~hetopt.gavel.POLICIES`.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Self, cast
 
 import numpy as np
 
-from ..errors import ArgumentError, HetoptError, ScheduleViolation
-from ..inputs import check_flag, check_positive, check_size, takes_instance
+from ..errors import ArgumentError, HetoptError, ScheduleViolation, SizeLimitError
+from ..inputs import MAX_SEED, check_choice, check_flag, check_positive, check_size, takes_instance
 from ..result import Solution, Status
 from .instance import GavelInstance
-from .mechanism import ALLOCATION_TOL, DEFAULT_RECOMPUTE_INTERVAL, DEFAULT_ROUND_LENGTH, GavelMechanism, fastest_first
-from .policies import policy_arguments, resolve_policy
+from .lp import check_solver
+from .mechanism import ALLOCATION_TOL, DEFAULT_RECOMPUTE_INTERVAL, DEFAULT_ROUND_LENGTH, fastest_first
+from .policies import PolicySpec, policy_arguments, resolve_policy
+from .rounds import DONE_RTOL, MECHANISMS, Allocator, RunOptions
 
-__all__ = ["GavelSimulation", "simulate", "DONE_RTOL"]
-
-#: A job is complete when its remaining steps are at most this fraction of its total.
-DONE_RTOL = 1e-9
+__all__ = ["GavelSimulation", "simulate", "DONE_RTOL", "MECHANISMS"]
 
 
 def same_fields(a: Solution, b: Solution) -> bool:
@@ -104,7 +102,10 @@ class GavelSimulation(Solution):
 def _round_from_json(rd: Any) -> Any:
     if not isinstance(rd, Mapping) or not isinstance(rd.get("placement"), Mapping):
         return rd
-    return {**rd, "placement": {int(j): int(r) for j, r in rd["placement"].items()}}
+    out = {**rd, "placement": {int(j): int(r) for j, r in rd["placement"].items()}}
+    if isinstance(rd.get("seconds"), Mapping):
+        out["seconds"] = {int(j): float(v) for j, v in rd["seconds"].items()}
+    return out
 
 
 def _type_order(type_order: Any, T: np.ndarray) -> list[int] | None:
@@ -142,10 +143,123 @@ def _checked_allocation(name: str, X: Any, jobs: np.ndarray, R: int) -> np.ndarr
     return A
 
 
+#: Default size guard of :func:`simulate` (queue entries visited: rounds x jobs x types).
+DEFAULT_MAX_WORK = 1e8
+
+
+def _size_guard(inst: GavelInstance, round_length: float, max_work: Any) -> None:
+    """Refuse a simulation whose work estimate (a lower bound) exceeds ``max_work``."""
+    if max_work is None:
+        return
+    limit = check_positive(max_work, "max_work")
+    from .makespan import makespan_reference
+
+    T = inst.effective_throughput()
+    alone = inst.arrival + inst.total_steps / T.max(axis=1)
+    span = max(makespan_reference(T, inst.scale_factor, inst.capacity, inst.total_steps), float(alone.max()))
+    work = span / round_length * inst.n_jobs * inst.n_types
+    if work > limit:
+        raise SizeLimitError(f"simulate: {inst.n_jobs} jobs need at least {span / round_length:.3g} rounds of "
+                             f"{round_length:g} s (a makespan lower bound), about {work:.3g} queue entries to visit "
+                             f"(> max_work={limit:.3g}, a minute and a half per 1e8); pass max_work=None (or a larger "
+                             "max_work) to run it anyway, or simulate fewer jobs")
+
+
+def pair_table(inst: GavelInstance) -> Callable[[int, int], np.ndarray | None]:
+    """``pair(a, b) -> (R, 2)``: jobs ``a`` and ``b`` sharing a GPU of each type (Gavel's pair throughputs).
+
+    None for a pair Gavel's table has no measurement for (a job type or a GPU type it does not know):
+    such jobs are never packed together (the packing policies then run them alone).
+    """
+    from .traces import GPU_TYPES, pair_throughputs
+
+    known = all(g in GPU_TYPES for g in inst.gpu_types)
+    cols = [GPU_TYPES.index(g) for g in inst.gpu_types] if known else []
+    table = pair_throughputs()
+
+    def pair(a: int, b: int) -> np.ndarray | None:
+        key = ((inst.job_types[a], int(inst.scale_factor[a])), (inst.job_types[b], int(inst.scale_factor[b])))
+        if not known or key not in table:
+            return None
+        return table[key][cols]
+
+    return pair
+
+
+def _known(p: np.ndarray | None) -> np.ndarray:
+    if p is None:  # the loop forms only pairs that have a measurement
+        raise HetoptError("internal: a pair without Gavel's measurement reached the policy")
+    return p
+
+
+def _reference_type(inst: GavelInstance, cols: np.ndarray) -> int:
+    """The policy column of Gavel's reference type (``v100``; else the instance's first type with GPUs)."""
+    names = [inst.gpu_types[int(r)] for r in cols]
+    return names.index("v100") if "v100" in names else int(np.argmin(cols))
+
+
+def _check_options(name: str, policy: Callable[..., Any], options: Mapping[str, Any]) -> None:
+    """Every key of ``policy_options`` must be a keyword the policy takes (ArgumentError naming it)."""
+    import inspect
+
+    try:
+        params = inspect.signature(policy).parameters
+    except (TypeError, ValueError):
+        return
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return
+    fixed = {"throughput", "scale_factor", "capacity"}
+    for key in options:
+        if key not in params or key in fixed:
+            allowed = sorted(k for k, p in params.items() if p.kind is p.KEYWORD_ONLY)
+            raise ArgumentError(f"policy_options has {key!r}, which policy {name!r} does not take; its options: "
+                                f"{allowed}")
+
+
+def _allocator(inst: GavelInstance, name: str, spec: PolicySpec, columns: list[int], throughput: np.ndarray,
+               solver: str, options: Mapping[str, Any], seed: int,
+               pairs_of: Callable[[int, int], np.ndarray | None] | None) -> Allocator:
+    """The allocation of the jobs present: ``spec`` called on the policy's columns, checked, back in instance columns."""
+    cols = np.asarray(columns, dtype=np.int64)
+    cap = inst.capacity[cols]
+    opts = dict(options)
+    deadline = opts.pop("slo_deadline", None) if "time_to_slo" in spec.inputs else None
+    if deadline is not None:
+        deadline = np.asarray(deadline, dtype=float)
+        if deadline.shape != (inst.n_jobs,) or np.any(np.isinf(deadline)):
+            raise ArgumentError(f"policy_options['slo_deadline'] has shape {deadline.shape} or an infinite entry; "
+                                f"expected ({inst.n_jobs},) absolute seconds (NaN: no SLO)")
+    policy = spec.make(seed=seed)
+    _check_options(name, policy, opts)
+    names = [inst.gpu_types[int(r)] for r in cols]
+    ref = _reference_type(inst, cols)
+
+    def allocate(jobs: np.ndarray, now: float, remaining: np.ndarray, since: np.ndarray,
+                 pairs: list[tuple[int, int]]) -> np.ndarray:
+        more: dict[str, Any] = {"job_ids": jobs.tolist(), "reference_type": ref, "gpu_types": names,
+                                "time_to_slo": (np.full(jobs.size, np.nan) if deadline is None else deadline[jobs] - now)}
+        kwargs = policy_arguments(spec, priority_weight=inst.priority_weight[jobs], remaining_steps=remaining,
+                                  times_since_start=since, solver=solver if spec.takes_solver else None, **more)
+        if spec.packing:
+            row = {int(j): i for i, j in enumerate(jobs.tolist())}
+            kwargs["pairs"] = [(row[a], row[b]) for a, b in pairs]
+            kwargs["pair_throughput"] = (np.array([_known(pairs_of(a, b))[cols] for a, b in pairs]) if pairs and pairs_of
+                                         else np.zeros((0, cols.size, 2)))
+        X = policy(throughput[np.ix_(jobs, cols)], inst.scale_factor[jobs], cap, **kwargs, **opts)
+        rows = jobs.size + (len(pairs) if spec.packing else 0)
+        full = np.zeros((rows, inst.n_types))
+        full[:, cols] = _checked_allocation(name, X, np.arange(rows), cols.size)
+        return full
+
+    return allocate
+
+
 @takes_instance(GavelInstance)
-def simulate(inst: GavelInstance, policy: Any, *, recompute_interval: float = DEFAULT_RECOMPUTE_INTERVAL,
-             round_length: float = DEFAULT_ROUND_LENGTH, type_order: Any = None, max_rounds: int = 1_000_000,
-             record_rounds: bool = True) -> GavelSimulation:
+def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solver: str = "ecos",
+             recompute_interval: float = DEFAULT_RECOMPUTE_INTERVAL, round_length: float = DEFAULT_ROUND_LENGTH,
+             type_order: Any = None, seed: int = 0, policy_options: Mapping[str, Any] | None = None,
+             max_rounds: int = 1_000_000, record_rounds: bool = True,
+             max_work: float | None = DEFAULT_MAX_WORK) -> GavelSimulation:
     """Simulate Gavel on a workload until every job completes.
 
     Parameters
@@ -155,6 +269,14 @@ def simulate(inst: GavelInstance, policy: Any, *, recompute_interval: float = DE
     policy : str or callable
         A name of :data:`hetopt.gavel.POLICIES` or a callable of the policies' protocol
         (:class:`hetopt.gavel.Policy`, ``models/gavel.md``, *Plug-in protocol*).
+    mechanism : {"gavel", "clean"}
+        ``"gavel"`` (default): Gavel's own event loop (:class:`~hetopt.gavel.rounds.GavelRounds`,
+        behaviours (a)-(h): whole steps per round, resets as Gavel's ``_update_priorities`` does them,
+        a forced reset on an idle cluster, ...); the policy gets the raw throughputs and the types
+        with GPUs in name order, as Gavel's ``flatten``.  ``"clean"``: hetopt's idealised loop
+        (:class:`~hetopt.gavel.rounds.CleanRounds`; effective throughputs, instance column order).
+    solver : {"ecos", "highs"}
+        The built-in policies' LP solver (``"ecos"``: Gavel's, its interior solutions).
     recompute_interval : float
         Minimum seconds between recomputations of the allocation (Gavel: 1,920); >= 0.
     round_length : float
@@ -163,10 +285,22 @@ def simulate(inst: GavelInstance, policy: Any, *, recompute_interval: float = DE
         Order of the per-type queues: default the instance's columns (``gpu_types`` are listed
         fastest first, as Gavel's V100, P100, K80); ``"fastest"`` orders them by
         :func:`~hetopt.gavel.mechanism.fastest_first`.
+    seed : int
+        Gavel's driver seed (``--seed``): the type shuffler of the heterogeneity-agnostic policies
+        uses ``seed + 5``, as Gavel's scheduler does.
+    policy_options : mapping, optional
+        Extra keyword options of the policy function (e.g. ``{"method": "exact"}`` for
+        ``min_total_duration``, ``{"normalization": "isolated"}`` for ``max_min_fairness``).
     max_rounds : int
         Stop with ``HetoptError`` after this many rounds.
     record_rounds : bool
-        Keep each round's placement in ``rounds`` (:func:`~hetopt.gavel.check_schedule` reads them).
+        Keep each round's placement in ``rounds`` (:func:`~hetopt.gavel.check_schedule` reads them)
+        and each allocation in ``info["allocations"]``.
+    max_work : float or None
+        Size guard: the loop visits every job's queue entries every round, so its work is at least
+        ``rounds x jobs x types`` with ``rounds`` the makespan lower bound over the round length; above
+        ``max_work`` (default 1e8, about a minute and a half) the simulation is refused with the
+        estimate.  None lifts the guard.
 
     Returns
     -------
@@ -175,71 +309,59 @@ def simulate(inst: GavelInstance, policy: Any, *, recompute_interval: float = DE
     Raises
     ------
     ArgumentError
-        An unknown policy name or a bad option (naming it).
+        An unknown policy, mechanism or solver name, or a bad option (naming it).
     ScheduleViolation
         The policy returned an allocation that breaks (G1)-(G2) or has the wrong shape.
+    SizeLimitError
+        The estimated work is above ``max_work``.
     HetoptError
         Jobs that can never run, or ``max_rounds`` rounds without finishing.
+
+    Examples
+    --------
+    >>> import hetopt
+    >>> sim = simulate(hetopt.load_instance("gavel2020_three_jobs"), "max_min_fairness")
+    >>> round(sim.average_jct, 3)
+    3600.0
     """
-    name, pol = resolve_policy(policy)
+    name, spec = resolve_policy(policy)
+    mech = MECHANISMS[check_choice(mechanism, "mechanism", tuple(MECHANISMS))]
+    solver = check_solver(solver)
     recompute_interval = check_positive(recompute_interval, "recompute_interval", allow_zero=True)
     round_length = check_positive(round_length, "round_length")
     max_rounds = check_size(max_rounds, "max_rounds")
     record_rounds = check_flag(record_rounds, "record_rounds")
+    seed = check_size(seed, "seed", minimum=0, maximum=MAX_SEED - 5)
+    if policy_options is not None and not isinstance(policy_options, Mapping):
+        raise ArgumentError(f"policy_options is {policy_options!r}; expected a mapping of keyword options")
+    opts = dict(policy_options or {})
+    if any(not isinstance(k, str) for k in opts):
+        raise ArgumentError(f"policy_options has a key that is not a string: {sorted(map(repr, opts))}")
+    _size_guard(inst, round_length, max_work)
     t0 = time.perf_counter()
-    J = inst.n_jobs
-    T = inst.effective_throughput()
-    s = inst.scale_factor
-    cap = inst.capacity
-    mech = GavelMechanism(inst.n_types, round_length=round_length, recompute_interval=recompute_interval,
-                          type_order=_type_order(type_order, T), work_conserving=name != "fifo")
-    remaining = inst.total_steps.astype(float).copy()
-    completion = np.full(J, np.nan)
-    order = sorted(range(J), key=lambda j: (inst.arrival[j], j))
-    nxt = 0
-    t = 0.0
-    rounds: list[dict[str, Any]] = []
-    for _ in range(max_rounds):
-        while nxt < J and inst.arrival[order[nxt]] <= t + 1e-9:
-            mech.add_job(order[nxt])
-            nxt += 1
-        if not mech.jobs and nxt == J:
-            break
-        if mech.jobs and mech.recompute_due(t):
-            act = np.array(sorted(cast(list[int], mech.jobs)))
-            X = pol(T[act], s[act], cap, **policy_arguments(name, inst.priority_weight[act], remaining[act]))
-            mech.reset(t, dict(zip(act.tolist(), _checked_allocation(name, X, act, inst.n_types), strict=True)))
-        jobs = cast(list[int], mech.jobs)
-        place = cast(dict[int, int], mech.schedule({j: T[j] for j in jobs}, {j: int(s[j]) for j in jobs}, cap))
-        if not place:
-            later = [inst.arrival[order[nxt]]] if nxt < J else []
-            if mech.jobs and mech.stale and mech.last_reset is not None:
-                later.append(mech.last_reset + recompute_interval)
-            later = [x for x in later if x > t + 1e-9]
-            if not later:
-                raise HetoptError(f"policy {name!r}: jobs {sorted(jobs)[:5]} can never run at time {t:.1f} s")
-            t = float(min(later))
-            continue
-        end = t
-        for j, r in place.items():
-            dt = min(round_length, remaining[j] / T[j, r])
-            remaining[j] -= dt * T[j, r]
-            mech.record(j, r, dt)
-            if remaining[j] <= DONE_RTOL * inst.total_steps[j]:
-                remaining[j] = 0.0
-                completion[j] = t + dt
-            end = max(end, t + dt)
-        for j in place:
-            if remaining[j] == 0.0:
-                mech.remove_job(j)
-        if record_rounds:
-            rounds.append({"start": t, "end": end, "placement": dict(sorted(place.items()))})
-        t = end
-    else:
-        raise HetoptError(f"policy {name!r} left jobs unfinished after {max_rounds} rounds")
+    T = inst.throughput if mech.name == "gavel" else inst.effective_throughput()
+    order = _type_order(type_order, inst.effective_throughput())
+    run_opts = RunOptions(round_length=round_length, recompute_interval=recompute_interval,
+                          type_order=list(range(inst.n_types)) if order is None else order,
+                          shuffle_types=spec.shuffle_types and mech.name == "gavel",
+                          skip_zero_priority=spec.skip_zero_priority, seed=int(seed), max_rounds=max_rounds,
+                          record_rounds=record_rounds)
+    pairs_of = pair_table(inst) if spec.packing else None
+    if pairs_of is not None:
+        run_opts = replace(run_opts, pair_throughput=pairs_of)
+    allocate = _allocator(inst, name, spec, mech.policy_columns(inst), np.asarray(T, dtype=float), solver, opts,
+                          int(seed), pairs_of)
+    run = mech.run(inst, allocate, run_opts)
+    completion = run.completion
     jct = completion - inst.arrival
     avg = float(jct.mean())
+    info: dict[str, Any] = {"mechanism": mech.name, "solver": solver, "n_rounds": run.n_rounds,
+                            "reset_reasons": list(run.reset_reasons)}
+    if record_rounds:
+        info["allocations"] = [{"t": t, "allocation": {(f"({j[0]}, {j[1]})" if isinstance(j, tuple) else int(j)):
+                                                       [float(v) for v in row] for j, row in a.items()}}
+                               for t, a in run.allocations]
     return GavelSimulation(status=Status.FEASIBLE, objective=avg, wall_time=time.perf_counter() - t0,
                            solver=f"gavel:{name}", policy=name, completion=completion, jct=jct, average_jct=avg,
-                           makespan=float(completion.max()), recomputations=mech.resets,
-                           recompute_times=list(mech.reset_times), rounds=rounds)
+                           makespan=float(completion.max()), recomputations=len(run.reset_times),
+                           recompute_times=list(run.reset_times), rounds=run.rounds, info=info)

@@ -60,8 +60,8 @@ def validate_ratio(inst: GavelInstance, *, policy: Any = "max_min_fairness",
     --------
     >>> import hetopt
     >>> cert = validate_ratio(hetopt.load_instance("gavel2020_static8"), policy="min_total_duration")
-    >>> cert.proven, cert.limit, round(cert.ratio, 6)
-    (True, None, 1.0)
+    >>> cert.proven, cert.limit, 1.0 <= cert.ratio <= 1.05  # Gavel's bisection stops at a 5 % bracket
+    (True, None, True)
     """
     name, _ = resolve_policy(policy)
     exact = solve_exact(inst, time_limit=check_time_limit(time_limit))
@@ -129,6 +129,8 @@ def validate(n: int = 20, *, seed: int = 0) -> Table:
     Table
         One row per policy; ``violations`` counts incomplete runs and jobs below their bound.
     """
+    n = check_size(n, "n")
+    seed = check_size(seed, "seed", minimum=0, maximum=MAX_SEED - n)
     t = Table(f"gavel: {n} seeded workloads (8 jobs, 2 GPUs per type, 4 jobs/hour), every policy simulated",
               ["policy", "workloads", "all jobs complete", "JCT >= isolated bound", "mean avg JCT (h)"])
     insts = [generate_instance(8, capacity=(2, 2, 2), jobs_per_hour=4.0, seed=seed + k) for k in range(n)]

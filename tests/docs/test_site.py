@@ -177,3 +177,22 @@ def test_math_is_served_from_the_site_not_a_cdn(site):
         html = page.read_text(encoding="utf-8")
         for src in re.findall(r'<script[^>]+src="([^"]*mathjax[^"]*)"', html, flags=re.I):
             assert not src.startswith(("http:", "https:", "//")), f"{page.name} loads MathJax from {src}"
+
+
+def test_every_kind_has_an_instance_format_page(site):
+    """Issue 24: for every kind, a page of its fields, a loadable example and the loader's real messages."""
+    import sys
+
+    sys.path.insert(0, str(DOCS / "_ext"))
+    from hetopt_docs import EXAMPLE_INSTANCES
+
+    from hetopt.registry import kinds
+
+    index = _read(site, "instances/index.html")
+    for name, kind in kinds().items():
+        html = _read(site, f"instances/{name}.html")
+        assert f'href="{name}.html"' in index, f"instances/index.html does not link {name}"
+        for field in kind.instance.FIELDS:
+            assert field.name in html, f"instances/{name}.html does not document the field {field.name}"
+        assert "InstanceError" in html, f"instances/{name}.html shows no loader message"
+        assert EXAMPLE_INSTANCES[name] in html

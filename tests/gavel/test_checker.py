@@ -26,7 +26,7 @@ def test_checker_names_violations():
     lie = replace(sim, objective=sim.objective * 0.5)
     assert any("average JCT" in v for v in check_schedule(inst, lie).violations)
     # drop the last round: the jobs in it no longer run all their steps
-    short = replace(sim, rounds=sim.rounds[:-1])
+    short = replace(sim, rounds=[rd for rd in sim.rounds if rd["placement"]][:-1])  # Gavel's last round is empty
     assert any("steps" in v for v in check_schedule(inst, short).violations)
     # put every job of round 0 on type 0 at once with too many GPUs
     rd = dict(sim.rounds[0])

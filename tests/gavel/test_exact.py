@@ -111,8 +111,8 @@ def test_agrees_with_the_policy_and_the_min_total_duration_method():
     sol = solve_exact(inst)
     r = solve_min_total_duration(inst.effective_throughput(), inst.scale_factor, inst.capacity, inst.total_steps)
     assert sol.objective == pytest.approx(r.makespan, rel=1e-9)
-    method = allocate(inst, "min_total_duration")
-    assert method.status is Status.OPTIMAL and method.objective == pytest.approx(sol.objective, rel=1e-12)
+    method = allocate(inst, "min_total_duration")  # Gavel's bisection: within its 5 % bracket of the optimum
+    assert method.status is Status.FEASIBLE and sol.objective * (1 - 1e-9) <= method.objective <= 1.05 * sol.objective
     assert hetopt.solve(inst).objective == pytest.approx(sol.objective, rel=1e-12)  # the kind's default method
 
 
@@ -183,9 +183,9 @@ def test_checker_names_broken_allocations():
 
     bad = check_schedule(inst, replace(sol, allocation=X))
     assert any(v.startswith("(G2)") for v in bad.violations) and any(v.startswith("(G3)") for v in bad.violations)
-    lie = check_schedule(inst, replace(sol, objective=sol.objective * 0.9, bound=None))
+    lie = check_schedule(inst, replace(sol, status=Status.FEASIBLE, objective=sol.objective * 0.9, bound=None, gap=None))
     assert any("reported makespan" in v for v in lie.violations)
-    low = check_schedule(inst, replace(sol, bound=sol.objective * 1.5))
+    low = check_schedule(inst, replace(sol, status=Status.FEASIBLE, bound=sol.objective * 1.5, gap=None))
     assert any("below the reported lower bound" in v for v in low.violations)
     with pytest.raises(ArgumentError, match="sol"):
         check_schedule(inst, object())

@@ -12,7 +12,9 @@ from hetopt.gavel.policies import POLICIES
 
 def test_methods_cover_every_policy_and_its_simulation():
     names = set(hetopt.methods("gavel"))
-    assert set(POLICIES) <= names and {f"simulate_{p}" for p in POLICIES} <= names
+    static = {p for p, spec in POLICIES.items() if spec.static}  # packing and proportional: simulated only
+    assert static <= names and {f"simulate_{p}" for p in POLICIES} <= names
+    assert not (set(POLICIES) - static) & names
     assert all("-" not in n for n in names)
 
 
@@ -25,7 +27,7 @@ def test_allocation_objective_is_the_static_makespan():
     rate = (X * T).sum(axis=1)
     assert sol.objective == pytest.approx(np.max(inst.total_steps / rate))
     assert sol.status.value == "feasible"  # max-min fairness does not minimize the makespan
-    best = hetopt.solve(inst, "min_total_duration")
+    best = hetopt.solve(inst, "exact")
     assert best.status.value == "optimal" and best.objective <= sol.objective * (1 + 1e-6)
 
 
@@ -54,13 +56,16 @@ def test_validate_table():
         assert row[1] == row[2] == row[3] == 2
 
 
-def test_min_total_duration_reports_its_certified_bound():
-    """The exact policy's optimum comes with the LP's bound (an OPTIMAL without a bound proves nothing)."""
+def test_min_total_duration_is_gavels_bisection_and_exact_is_certified():
+    """The policy method is Gavel's bisection (within 5 %, no bound); ``exact`` carries the proven bound."""
     from hetopt.gavel.makespan import makespan_of
 
     inst = hetopt.load_instance("gavel2020_three_jobs")
-    sol = hetopt.solve(inst, "min_total_duration")
+    sol = hetopt.solve(inst, "exact")
     assert sol.status.value == "optimal" and sol.bound is not None
     assert sol.bound <= sol.objective and sol.gap <= 1e-6
     span = makespan_of(sol.allocation, inst.effective_throughput(), inst.total_steps)
     assert sol.objective == pytest.approx(span, rel=1e-12)
+    bis = hetopt.solve(inst, "min_total_duration")
+    assert bis.status.value == "feasible" and bis.bound is None
+    assert sol.objective * (1 - 1e-9) <= bis.objective <= 1.05 * sol.objective

@@ -10,7 +10,7 @@ first; a job takes the first entry whose type has its scale factor free.
 import numpy as np
 import pytest
 
-from hetopt.errors import InstanceError
+from hetopt.errors import ArgumentError, InstanceError
 from hetopt.gavel import GavelMechanism, max_min_fairness, priorities, schedule_round
 
 FRACTION_ATOL = 0.05
@@ -152,7 +152,7 @@ def test_bad_inputs_name_the_field():
         schedule_round(np.full((2, 2), 0.5), [1, 1], [1], np.zeros((2, 2)))
     with pytest.raises(InstanceError, match="type_order"):
         schedule_round(np.full((2, 2), 0.5), [1, 1], [1, 1], np.zeros((2, 2)), type_order=[0, 0])
-    with pytest.raises(InstanceError, match="recompute_interval"):
+    with pytest.raises(ArgumentError, match="recompute_interval"):  # an argument, not an instance field
         GavelMechanism(2, recompute_interval=-1)
     m = GavelMechanism(1)
     with pytest.raises(InstanceError, match="not in the mechanism"):

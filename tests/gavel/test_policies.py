@@ -68,9 +68,26 @@ def test_min_total_duration_hand_solved_makespan():
     problem, x, ref = build_min_total_duration(T, [1, 1], [1, 1], [4.0, 1.0])
     solve_problem(problem)
     assert ref / problem.value == pytest.approx(2.0, rel=OBJ_RTOL)
-    X = min_total_duration(T, [1, 1], [1, 1], remaining_steps=[4.0, 1.0])
-    assert X[0, 0] == pytest.approx(1.0, abs=ALLOC_ATOL)
-    assert (T[1] @ X[1]) * 2.0 >= 1.0 - ALLOC_ATOL
+    for solver in ("ecos", "highs"):
+        X = min_total_duration(T, [1, 1], [1, 1], remaining_steps=[4.0, 1.0], method="exact", solver=solver)
+        assert X[0, 0] == pytest.approx(1.0, abs=ALLOC_ATOL)
+        assert (T[1] @ X[1]) * 2.0 >= 1.0 - ALLOC_ATOL
+
+
+def test_min_total_duration_bisection_is_gavels():
+    # Gavel bisects from [100 s, 1e6 s] to a 5 % bracket: steps x 1000 -> optimum 2000 s, found within 5 %.
+    from hetopt.gavel.lp import gavel_min_total_duration
+    from hetopt.gavel.makespan import makespan_of
+
+    T = np.array([[2.0, 1.0], [1.0, 1.0]])
+    steps = np.array([4000.0, 1000.0])
+    X, M, lps = gavel_min_total_duration(T, np.array([1, 1]), np.array([1.0, 1.0]), steps)
+    assert 2000.0 <= M <= 2000.0 * 1.05 and lps > 5
+    assert makespan_of(X, T, steps) <= M * (1 + 1e-6)
+    np.testing.assert_allclose(min_total_duration(T, [1, 1], [1, 1], remaining_steps=steps), X)
+    # below Gavel's bracket the bisection cannot go: an optimum of 2 s comes back as about 100 s
+    _, M_small, _ = gavel_min_total_duration(T, np.array([1, 1]), np.array([1.0, 1.0]), steps / 1000)
+    assert 100.0 <= M_small <= 105.0
 
 
 def test_fifo_first_job_takes_its_fastest_type():
@@ -107,11 +124,17 @@ def test_isolated_share_property(J, R, seed):
 
 @pytest.mark.parametrize("name", sorted(POLICIES))
 def test_every_policy_is_feasible(name):
+    from .policy_calls import call, feasible
+
     rng = np.random.default_rng(3)
     T = rng.uniform(0.1, 3.0, size=(7, 3))
-    s = np.array([1, 2, 1, 4, 1, 2, 1])
+    s = np.array([1, 2, 1, 4, 1, 2, 1]) if name != "allox" else np.ones(7, dtype=int)  # AlloX's gangs may overflow
     c = np.array([4, 2, 3])
-    _feasible(POLICIES[name](T, s, c), s, c)
+    X, pairs = call(POLICIES[name], T, s, c)
+    if name == "proportional":  # Gavel's normalization reference, c / sum(c) on every row: not capacity-feasible
+        np.testing.assert_allclose(X, np.tile(c / c.sum(), (7, 1)))
+        return
+    feasible(X, s, c, pairs)
 
 
 @pytest.mark.parametrize(

@@ -272,3 +272,7 @@ from .mechanism import SWEEPS as _MECHANISM_SWEEPS
 
 CLAIMS += _MECHANISM_CLAIMS
 SWEEPS.update(_MECHANISM_SWEEPS)
+
+from .conformance import CONFORMANCE  # noqa: E402
+
+__all__ += ["CONFORMANCE"]

@@ -54,13 +54,21 @@ def _check_three_jobs() -> Outcome:
     return Outcome(len(gavel), Verdict.UNEXPLAINED, detail)
 
 
-def fixed_allocation_policy(inst: GavelInstance, Y):
-    """A policy returning the rows of ``Y`` for the jobs present (matched by throughput row)."""
-    T = inst.effective_throughput()
+def fixed_allocation_policy(inst: GavelInstance, Y, mechanism: str = "gavel"):
+    """A policy returning the rows of ``Y`` for the jobs present (matched by throughput row).
+
+    ``Y`` is in the instance's columns; the policy answers in the columns ``simulate`` hands it
+    under ``mechanism`` (Gavel's: the types in name order, raw throughputs).
+    """
+    from ...gavel.rounds import MECHANISMS
+
+    cols = MECHANISMS[mechanism].policy_columns(inst)
+    T = (inst.throughput if mechanism == "gavel" else inst.effective_throughput())[:, cols]
+    Yc = np.asarray(Y, dtype=float)[:, cols]
 
     def policy(throughput, scale_factor, capacity, priority_weight=None):
         rows = [int(np.flatnonzero((T == t).all(axis=1))[0]) for t in np.asarray(throughput)]
-        return Y[rows]
+        return Yc[rows]
 
     policy.__name__ = "printed_allocation"
     return policy
@@ -86,7 +94,8 @@ def _check_fig1a_six_rounds() -> Outcome:
     inst = _inst("gavel2020_hadar_fig1a")
     printed = simulate(inst, fixed_allocation_policy(inst, HADAR_Y))
     lp = simulate(inst, max_min_fairness)
-    n_printed, n_lp = len(printed.rounds), len(lp.rounds)
+    # rounds in which a job ran (Gavel's loop ends with an empty round, which runs nothing)
+    n_printed, n_lp = (sum(bool(rd["placement"]) for rd in r.rounds) for r in (printed, lp))
     lp_first = lp.rounds[0]["placement"]
     detail = (f"printed Y: {n_printed} rounds (first rounds as drawn); Gavel's LP on this cluster: {n_lp} rounds, "
               f"round 1 {lp_first} (drawn: {HADAR_FIRST_ROUND})")
@@ -137,22 +146,37 @@ def recompute_interval_sweep(quick: bool = False) -> Table:
     return t
 
 
+def _spacing_ok(times: list[float], reasons: list[str], interval: float) -> bool:
+    """Consecutive resets at least ``interval`` apart, except those Gavel's code allows earlier.
+
+    Gavel resets early only while its last reset time is 0 (right after a reset at t = 0) or when
+    the cluster idles with no arrival left (a forced reset): the reasons the simulator records.
+    """
+    for k in range(1, len(times)):
+        if times[k] - times[k - 1] < interval - 1e-6 and reasons[k] == "interval":
+            return False
+        if reasons[k] == "last reset at 0" and times[k - 1] != 0.0 and reasons[k - 1] != "forced":
+            return False
+    return True
+
+
 def _check_recompute_interval() -> Outcome:
     inst = _inst("gavel2020_workload12")
     events = sorted(set(inst.arrival.tolist()))
     gaps_ok, counts = True, []
     for ri in INTERVALS:
         r = simulate(inst, "max_min_fairness", recompute_interval=ri, record_rounds=False)
-        times = np.array(r.recompute_times)
-        gaps_ok &= bool(np.all(np.diff(times) >= ri - 1e-6))
+        gaps_ok &= _spacing_ok(r.recompute_times, r.info["reset_reasons"], ri)
         counts.append(r.recomputations)
         if ri == 1920.0:
             jct_default = r.average_jct
+            early = sum(x != "interval" for x in r.info["reset_reasons"])
         if ri == 0.0:
             jct_eager = r.average_jct
     bound = len(events) + inst.n_jobs  # distinct arrival times + completions
     falls = all(a >= b for a, b in zip(counts, counts[1:], strict=False)) and counts[0] > counts[-1]
-    detail = (f"recomputations {counts} for intervals {list(INTERVALS)} (events <= {bound}); spacing >= interval: "
+    detail = (f"recomputations {counts} for intervals {list(INTERVALS)} (events <= {bound}); spacing >= interval "
+              f"except Gavel's early resets (last reset at 0, forced on an idle cluster; {early} at 1,920 s): "
               f"{gaps_ok}; average JCT at 1,920 s vs on every event {100 * (jct_default / jct_eager - 1):+.1f}%")
     if gaps_ok and falls and counts[0] <= bound:
         return Outcome(counts[INTERVALS.index(1920.0)], Verdict.REPRODUCED, detail)
@@ -231,11 +255,14 @@ CLAIMS = [
         paper_value="1920 s",
         verdict=Verdict.REPRODUCED,
         diagnosis="Arrivals and completions mark the allocation stale; it is recomputed at the first round that "
-                  "starts at least recompute_interval seconds after the previous reset.  The sweep "
-                  "gavel.recompute_interval on gavel2020_workload12 shows the recomputations falling from one per "
-                  "event burst (interval 0) as the interval grows, and the average JCT rising (15.7 h at 0 s, "
-                  "15.9 h at 1,920 s, 21.6 h at 30,720 s); 'ours' is the count at 1,920 s.  The check passes when "
-                  "consecutive recomputations are at least the interval apart, their count never exceeds the "
+                  "starts at least recompute_interval seconds after the previous reset, with two exceptions in "
+                  "Gavel's code (scheduler.py _update_priorities, simulate): while the last reset time is 0 (after "
+                  "the reset at t = 0) the next change resets at once, and an idle cluster with no arrival left "
+                  "forces a reset.  The sweep gavel.recompute_interval on gavel2020_workload12 (Gavel's loop, ECOS) "
+                  "shows the recomputations falling from 22 (interval 0) to 6 (30,720 s) and the average JCT rising "
+                  "(15.7 h at 0 s, 15.9 h at 1,920 s, 18.0 h at 30,720 s); 'ours' is the count at 1,920 s.  The "
+                  "check passes when consecutive recomputations are at least the interval apart except for Gavel's "
+                  "two early resets (the simulator records why each reset happened), their count never exceeds the "
                   "events and falls as the interval grows.",
         check=_check_recompute_interval,
         evidence=("gavel2020_workload12",),

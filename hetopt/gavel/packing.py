@@ -1,0 +1,567 @@
+"""Gavel's space-sharing (``_packed``) policies: allocations over single jobs and pairs of jobs.
+
+Two jobs of the same scale factor may share the same GPUs; each then runs at its *packed*
+throughput, measured by Gavel for every pair of job types (``simulation_throughputs.json``,
+:func:`hetopt.gavel.traces.pair_throughputs`).  A packed policy takes, besides the common
+arguments, ``pairs`` (``P`` pairs ``(a, b)`` of row indices, ``a < b``, in Gavel's order: sorted)
+and ``pair_throughput`` (``P x R x 2``: the steps/s of ``a`` and of ``b`` while they share a GPU
+of each type), and returns an allocation of ``J + P`` rows: the single jobs, then the pairs.
+Gavel's base constraints become: a job's time over its own row and every pair that contains it
+is at most 1; a type's GPUs count each row (single or pair) with its scale factor (a pair of
+jobs of different scale factors counts 0 and is held at 0).
+
+As in Gavel's ``PolicyWithPacking.flatten``, each job's throughput matrix over the ``J + P`` rows is
+built in single precision (``float32``) and divided by the job's priority weight; the LPs are
+posed as Gavel's ``*_Packing`` classes pose them and solved by ECOS, so the allocations are
+Gavel's.
+
+* :func:`max_min_fairness_packed` (``MaxMinFairnessPolicyWithPacking.get_allocation``);
+* :class:`FinishTimeFairnessPacked`, :func:`finish_time_fairness_packed`;
+* :func:`min_total_duration_packed` (bisection);
+* :func:`max_sum_throughput_normalized_by_cost_packed_slos`;
+* :func:`fifo_packed` (``FIFOPolicyWithPacking``: FIFO, then the waiting jobs packed with a placed job
+  when the pair's normalized throughput exceeds 1.5);
+* :func:`max_min_fairness_water_filling_packed`;
+* :class:`Gandiva`, :func:`gandiva` (``GandivaPolicy``: equal shares when the jobs fit, else random
+  pairs of the same scale factor, dropped when their normalized throughput falls below 1).
+
+Gavel's alternative ``MaxMinFairnessPolicyWithPacking.get_allocation_using_job_type_throughputs``
+(variables per job *type* pair) is not ported: the simulator never calls it.
+
+References
+----------
+stanford-futuredata/gavel (commit c4fa400), ``scheduler/policies/policy.py`` (``PolicyWithPacking``),
+``max_min_fairness.py``, ``finish_time_fairness.py``, ``min_total_duration.py``,
+``max_sum_throughput.py``, ``fifo.py``, ``max_min_fairness_water_filling.py``, ``gandiva.py``; MIT.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ArgumentError, SolverError
+from ..solvers import solve_problem
+from .inputs import check_policy_inputs
+from .lp import BISECTION_BRACKET, BISECTION_RATIO, gavel_isolated_throughput, gavel_proportional_throughput
+
+__all__ = ["PackedProblem", "packed_problem", "max_min_fairness_packed", "FinishTimeFairnessPacked",
+           "finish_time_fairness_packed", "min_total_duration_packed",
+           "max_sum_throughput_normalized_by_cost_packed_slos", "fifo_packed", "max_min_fairness_water_filling_packed",
+           "Gandiva", "gandiva", "FIFO_PACKING_THRESHOLD", "pair_rows"]
+
+#: ``FIFOPolicyWithPacking``'s threshold: pack only when the pair's normalized throughput exceeds it.
+FIFO_PACKING_THRESHOLD = 1.5
+
+
+@dataclass(frozen=True)
+class PackedProblem:
+    """Gavel's flattened packing data (``PolicyWithPacking.flatten``) for ``J`` jobs and ``P`` pairs.
+
+    Attributes
+    ----------
+    T : numpy.ndarray (J, R)
+        Single-job throughputs.
+    s, c : numpy.ndarray
+        Scale factors (J,), GPUs per type (R,).
+    pairs : list of (int, int)
+        The pairs (rows ``J..J+P-1``).
+    all_m : numpy.ndarray float32 (J, J + P, R)
+        ``all_m[i, k, r]``: job ``i``'s steps/s in row ``k`` on type ``r`` (0 where it is not in the row),
+        divided by its priority weight when weights are given.
+    relevant : list of list of int
+        Rows that contain each job: its own, then its pairs.
+    sfa : numpy.ndarray (J + P, R)
+        Each row's scale factor (0 for a pair of different scale factors).
+    pair_thr : numpy.ndarray (P, R, 2)
+        The pairs' throughputs as given (double precision).
+    """
+
+    T: np.ndarray
+    s: np.ndarray
+    c: np.ndarray
+    pairs: list[tuple[int, int]]
+    all_m: np.ndarray
+    relevant: list[list[int]]
+    sfa: np.ndarray
+    pair_thr: np.ndarray
+
+    @property
+    def rows(self) -> int:
+        """``J + P``."""
+        return self.T.shape[0] + len(self.pairs)
+
+
+def _pairs(pairs: Any, pair_throughput: Any, J: int, R: int) -> tuple[list[tuple[int, int]], np.ndarray]:
+    if pairs is None:
+        raise ArgumentError("pairs is required by a packed policy: a list of (a, b) row pairs, a < b")
+    out = []
+    for p in pairs:
+        if not isinstance(p, Sequence | np.ndarray) or len(p) != 2:
+            raise ArgumentError(f"pairs has {p!r}; expected (a, b) row indices")
+        a, b = p
+        if any(isinstance(v, bool) or not isinstance(v, int | np.integer) for v in (a, b)) or \
+                not 0 <= int(a) < int(b) < J:
+            raise ArgumentError(f"pairs has {p!r}; expected row indices 0 <= a < b < {J}")
+        out.append((int(a), int(b)))
+    if sorted(out) != out or len(set(out)) != len(out):
+        raise ArgumentError("pairs must be distinct and sorted (Gavel's row order)")
+    P = np.zeros((0, R, 2)) if not out else np.asarray(pair_throughput, dtype=float)
+    if P.shape != (len(out), R, 2) or not np.all(np.isfinite(P)) or np.any(P < 0):
+        raise ArgumentError(f"pair_throughput has shape {P.shape} or a bad entry; expected ({len(out)}, {R}, 2) "
+                            "finite steps/s >= 0")
+    return out, P
+
+
+def packed_problem(throughput, scale_factor, capacity, priority_weight=None, *, pairs=None,
+                   pair_throughput=None) -> PackedProblem:
+    """The flattened packing data of Gavel's ``PolicyWithPacking.flatten`` (inputs checked)."""
+    T, s, c, w, _ = check_policy_inputs(throughput, scale_factor, capacity, priority_weight)
+    J, R = T.shape
+    plist, P = _pairs(pairs, pair_throughput, J, R)
+    rows = J + len(plist)
+    all_m = np.zeros((J, rows, R), dtype=np.float32)
+    relevant: list[list[int]] = [[i] for i in range(J)]
+    for i in range(J):
+        all_m[i, i, :] = T[i]
+    for k, (a, b) in enumerate(plist):
+        relevant[a].append(J + k)
+        relevant[b].append(J + k)
+        all_m[a, J + k, :] = P[k, :, 0]
+        all_m[b, J + k, :] = P[k, :, 1]
+    if w is not None:
+        for i in range(J):
+            all_m[i] /= w[i]
+    sfa = np.zeros((rows, R))
+    for i in range(J):
+        sfa[i, :] = s[i]
+    for k, (a, b) in enumerate(plist):
+        sfa[J + k, :] = s[a] if s[a] == s[b] else 0
+    return PackedProblem(T, s, c, plist, all_m, relevant, sfa, P)
+
+
+def pair_rows(pp: PackedProblem) -> list[list[int]]:
+    """Each job's relevant rows (alias of ``pp.relevant``)."""
+    return pp.relevant
+
+
+def _base_constraints(x, pp: PackedProblem) -> list:
+    """``PolicyWithPacking.get_base_constraints`` (and the rows of scale factor 0 held at 0)."""
+    import cvxpy as cp
+
+    cons = [x >= 0, cp.sum(cp.multiply(pp.sfa, x), axis=0) <= np.array([float(v) for v in pp.c])]
+    J = pp.T.shape[0]
+    counts = {len(r) for r in pp.relevant}
+    if len(counts) == 1:  # Gavel's reshape groups the rows by job only when every job has as many
+        idx = [k for r in pp.relevant for k in r]
+        xv = x[idx]
+        xv = cp.reshape(xv, (J, int(np.prod(xv.shape) / J)), order="C")
+        cons.append(cp.sum(xv, axis=1) <= 1)
+    else:
+        cons += [cp.sum(x[r]) <= 1 for r in pp.relevant]
+    return cons
+
+
+def _zero_rows(x, pp: PackedProblem) -> list:
+    return [x[i, j] == 0 for i in range(pp.rows) for j in range(pp.T.shape[1]) if pp.sfa[i, j] == 0]
+
+
+def _clipped(x) -> np.ndarray:
+    if x.value is None:
+        raise SolverError("ecos returned no packed allocation")
+    return np.asarray(x.value, dtype=float).clip(min=0.0).clip(max=1.0)
+
+
+def max_min_fairness_packed(throughput, scale_factor, capacity, priority_weight=None, *, pairs=None,
+                            pair_throughput=None) -> np.ndarray:
+    """``MaxMinFairnessPolicyWithPacking``: max-min of each job's normalized throughput over its rows (ECOS).
+
+    Returns
+    -------
+    numpy.ndarray, shape (J + P, R)
+    """
+    import cvxpy as cp
+    import scipy.sparse as sp
+
+    pp = packed_problem(throughput, scale_factor, capacity, priority_weight, pairs=pairs,
+                        pair_throughput=pair_throughput)
+    J = pp.T.shape[0]
+    x = cp.Variable((pp.rows, pp.T.shape[1]))
+    prop = gavel_proportional_throughput(pp.T, pp.c)
+    idx: list[int] = []
+    tputs = []
+    for i in range(J):
+        rows = pp.relevant[i]
+        idx += rows
+        tputs.append(np.multiply(pp.all_m[i][rows], pp.sfa[rows]) / float(prop[i, 0]))
+    realized = cp.multiply(sp.csc_matrix(np.vstack(tputs)), x[idx])
+    mat = cp.reshape(realized, (J, int(np.prod(realized.shape) / J)), order="C") \
+        if len({len(r) for r in pp.relevant}) == 1 else None
+    if mat is not None:
+        objective = cp.Maximize(cp.min(cp.sum(mat, axis=1)))
+    else:  # jobs with different numbers of pairs: one sum per job
+        sums, start = [], 0
+        for i in range(J):
+            k = len(pp.relevant[i])
+            sums.append(cp.sum(realized[start:start + k]))
+            start += k
+        objective = cp.Maximize(cp.min(cp.hstack(sums)))
+    problem = cp.Problem(objective, _base_constraints(x, pp) + _zero_rows(x, pp))
+    solve_problem(problem, "ECOS", raise_on_failure=False)
+    return _clipped(x)
+
+
+class FinishTimeFairnessPacked:
+    """``FinishTimeFairnessPolicyWithPacking``, one object per simulation (isolated time so far kept)."""
+
+    def __init__(self) -> None:
+        self.cumulative: dict[Any, float] = {}
+        self.prev_steps: dict[Any, float] = {}
+        self.prev_iso: dict[Any, Any] = {}
+
+    def __call__(self, throughput, scale_factor, capacity, priority_weight=None, *, remaining_steps=None,
+                 times_since_start=None, pairs=None, pair_throughput=None,
+                 job_ids: Sequence[Any] | None = None) -> np.ndarray:
+        """The allocation of the jobs and pairs given (``job_ids`` name the jobs across calls)."""
+        import cvxpy as cp
+
+        pp = packed_problem(throughput, scale_factor, capacity, priority_weight, pairs=pairs,
+                            pair_throughput=pair_throughput)
+        J, R = pp.T.shape
+        steps = _vector("remaining_steps", remaining_steps, J)
+        since = _vector("times_since_start", times_since_start, J)
+        ids = list(range(J)) if job_ids is None else [int(j) for j in job_ids]
+        x = cp.Variable((pp.rows, R))
+        iso = gavel_isolated_throughput(pp.T, pp.s, pp.c)
+        fractions = []
+        for i, job in enumerate(ids):
+            self.cumulative.setdefault(job, 0)
+            if job in self.prev_steps:
+                self.cumulative[job] += (self.prev_steps[job] - steps[i]) / self.prev_iso[job]
+            rows = pp.relevant[i]
+            rate = cp.sum(cp.multiply(pp.all_m[i][rows], x[rows]))
+            expected_iso = self.cumulative[job] + (steps[i] / iso[i])
+            expected = since[i] + (steps[i] * cp.inv_pos(rate))
+            fractions.append(expected / expected_iso)
+        objective = cp.Minimize(fractions[0]) if len(fractions) == 1 else cp.Minimize(cp.maximum(*fractions))
+        problem = cp.Problem(objective, _base_constraints(x, pp) + _zero_rows(x, pp))
+        solve_problem(problem, "ECOS", raise_on_failure=False)
+        self.prev_steps = {job: float(steps[i]) for i, job in enumerate(ids)}
+        self.prev_iso = {job: iso[i] for i, job in enumerate(ids)}
+        return _clipped(x)
+
+
+def finish_time_fairness_packed(throughput, scale_factor, capacity, priority_weight=None, *, remaining_steps=None,
+                                times_since_start=None, pairs=None, pair_throughput=None) -> np.ndarray:
+    """``FinishTimeFairnessPolicyWithPacking`` on its first call."""
+    return FinishTimeFairnessPacked()(throughput, scale_factor, capacity, priority_weight,
+                                      remaining_steps=remaining_steps, times_since_start=times_since_start,
+                                      pairs=pairs, pair_throughput=pair_throughput)
+
+
+def _vector(name: str, value: Any, m: int) -> np.ndarray:
+    if value is None:
+        raise ArgumentError(f"{name} is required (shape ({m},))")
+    a = np.asarray(value, dtype=float)
+    if a.shape != (m,) or not np.all(np.isfinite(a)):
+        raise ArgumentError(f"{name} has shape {a.shape} or a non-finite entry; expected ({m},) finite numbers")
+    return a
+
+
+def min_total_duration_packed(throughput, scale_factor, capacity, priority_weight=None, *, remaining_steps=None,
+                              pairs=None, pair_throughput=None, max_brackets: int = 30) -> np.ndarray:
+    """``MinTotalDurationPolicyWithPacking``: Gavel's bisection on the makespan over singles and pairs (ECOS)."""
+    import cvxpy as cp
+
+    if priority_weight is not None:
+        raise ArgumentError("priority_weight is not used by min_total_duration_packed; pass None")
+    pp = packed_problem(throughput, scale_factor, capacity, None, pairs=pairs, pair_throughput=pair_throughput)
+    J, R = pp.T.shape
+    steps = _vector("remaining_steps", remaining_steps, J)
+    low, high = BISECTION_BRACKET
+    last_high = high
+    for _ in range(max_brackets):
+        feasible = None
+        while BISECTION_RATIO * low < high:
+            mid = (low + high) / 2.0
+            x = cp.Variable((pp.rows, R))
+            cons = _base_constraints(x, pp)
+            for i in range(J):
+                rows = pp.relevant[i]
+                cons.append(cp.sum(cp.multiply(pp.all_m[i][rows], x[rows])) >= (steps[i] / mid))
+            problem = cp.Problem(cp.Maximize(1), cons)
+            solve_problem(problem, "ECOS", raise_on_failure=False)
+            if problem.status == "optimal":
+                feasible, high = x, mid
+            else:
+                low = mid
+        if feasible is not None:
+            return _clipped(feasible)
+        high, low = last_high * 10.0, last_high
+        last_high *= 10
+    raise SolverError(f"min-total-duration (packed) bisection: no feasible makespan below {last_high:.3g} s")
+
+
+def max_sum_throughput_normalized_by_cost_packed_slos(throughput, scale_factor, capacity, priority_weight=None, *,
+                                                      pairs=None, pair_throughput=None, instance_costs=None,
+                                                      remaining_steps=None, time_to_slo=None,
+                                                      gpu_types: Sequence[str] | None = None) -> np.ndarray:
+    """``ThroughputNormalizedByCostSumWithPackingSLOs`` (ECOS): total cost-normalized throughput over singles and pairs."""
+    import cvxpy as cp
+
+    from .variants import instance_cost_vector
+
+    if priority_weight is not None:
+        raise ArgumentError("priority_weight is not used by max_sum_throughput_normalized_by_cost_packed_slos")
+    pp = packed_problem(throughput, scale_factor, capacity, None, pairs=pairs, pair_throughput=pair_throughput)
+    J, R = pp.T.shape
+    x = cp.Variable((pp.rows, R))
+    costs = np.ones((pp.rows, R))
+    cvec = instance_cost_vector(instance_costs, gpu_types, R)
+    if cvec is not None:
+        costs[:, :] = cvec[None, :]
+    terms = [cp.sum(cp.multiply(pp.all_m[i][pp.relevant[i]] / costs[pp.relevant[i]], x[pp.relevant[i]]))
+             for i in range(J)]
+    objective = cp.Maximize(terms[0]) if len(terms) == 1 else cp.Maximize(cp.sum(cp.hstack(terms)))
+    cons = _base_constraints(x, pp)
+    slo_cons = []
+    if time_to_slo is not None:
+        left = np.asarray(time_to_slo, dtype=float)
+        if left.shape != (J,):
+            raise ArgumentError(f"time_to_slo has shape {left.shape}; expected ({J},) seconds (NaN: no SLO)")
+        steps = np.full(J, np.nan) if remaining_steps is None else np.asarray(remaining_steps, dtype=float)
+        rates, need = [], []
+        for i in range(J):
+            if np.isfinite(left[i]):
+                rates.append(cp.sum(cp.multiply(pp.all_m[i][pp.relevant[i]], x[pp.relevant[i]])))
+                need.append(steps[i] / left[i])
+        if rates:
+            slo_cons.append(cp.vstack(rates) >= cp.vstack(need))
+    problem = cp.Problem(objective, cons + slo_cons)
+    solve_problem(problem, "ECOS", raise_on_failure=False)
+    if x.value is None and slo_cons:
+        problem = cp.Problem(objective, cons)
+        solve_problem(problem, "ECOS", raise_on_failure=False)
+    return _clipped(x)
+
+
+def fifo_packed(throughput, scale_factor, capacity, priority_weight=None, *, pairs=None, pair_throughput=None,
+                threshold: float = FIFO_PACKING_THRESHOLD) -> np.ndarray:
+    """``FIFOPolicyWithPacking``: Gavel's FIFO (fastest free type, name order on ties), then packing.
+
+    The jobs left in the queue, in order, each join the placed job (same scale factor) whose pair
+    has the largest normalized throughput ``sum_i T^pair_i / T_i`` on the placed job's type, when it
+    exceeds ``threshold``; the queue stops at the first job that packs with none.
+    """
+    if priority_weight is not None:
+        raise ArgumentError("priority_weight is not used by fifo_packed; pass None")
+    pp = packed_problem(throughput, scale_factor, capacity, None, pairs=pairs, pair_throughput=pair_throughput)
+    T, s, c = pp.T, pp.s, pp.c
+    J, R = T.shape
+    free = c.astype(float).copy()
+    queue = list(range(J))
+    assigned: dict[Any, int] = {}
+    open_types = [r for r in range(R) if free[r] > 0]
+    while queue and open_types:
+        j = queue[0]
+        fits = [r for r in open_types if free[r] >= s[j]]
+        if not fits:
+            break
+        queue.pop(0)
+        best, best_thr = fits[0], -1.0
+        for r in fits:
+            if T[j, r] > best_thr:
+                best, best_thr = r, T[j, r]
+        if T[j, best] > 0.0:
+            assigned[j] = best
+            free[best] -= s[j]
+            if free[best] == 0:
+                open_types.remove(best)
+    row_of = {p: J + k for k, p in enumerate(pp.pairs)}
+    while queue:
+        j = queue.pop(0)
+        top, partner = threshold, None
+        for k in list(assigned):
+            if isinstance(k, tuple) or s[k] != s[j]:
+                continue
+            r = assigned[k]
+            p = (min(k, j), max(k, j))
+            if p not in row_of:
+                continue
+            pthr = pp.pair_thr[row_of[p] - J, r]
+            norm = 0.0
+            for pos, single in enumerate(p):
+                if pthr[pos] <= 0.0:
+                    continue
+                norm += pthr[pos] / T[single, r]
+            if norm > top:
+                top, partner = norm, k
+        if partner is None:
+            break
+        r = assigned.pop(partner)
+        assigned[(min(partner, j), max(partner, j))] = r
+    X = np.zeros((pp.rows, R))
+    for k, r in assigned.items():
+        X[row_of[k] if isinstance(k, tuple) else k, r] = 1.0
+    return X
+
+
+def max_min_fairness_water_filling_packed(throughput, scale_factor, capacity, priority_weight=None, *, pairs=None,
+                                          pair_throughput=None, bottleneck_solver: str | None = None) -> np.ndarray:
+    """``MaxMinFairnessWaterFillingPolicyWithPacking`` (LPs by ECOS, bottleneck MILP by HiGHS or skipped).
+
+    See :mod:`hetopt.gavel.variants` for the MILP: Gavel solves it with GLPK_MI and, without GLPK,
+    stops after the first LP (``bottleneck_solver=None``).
+    """
+    import cvxpy as cp
+
+    from .variants import _wf_solver
+
+    solver = _wf_solver(bottleneck_solver)
+    pp = packed_problem(throughput, scale_factor, capacity, None, pairs=pairs, pair_throughput=pair_throughput)
+    J, R = pp.T.shape
+    w = np.ones(J) if priority_weight is None else np.asarray(priority_weight, dtype=float)
+    prop = gavel_proportional_throughput(pp.T, pp.c)
+    M = max(float(np.max(np.multiply(pp.all_m[i][pp.relevant[i]], pp.sfa[pp.relevant[i]]))) / float(prop[i, 0])
+            for i in range(J))
+    weights = np.array([1.0 / float(v) if v > 0 else 0.0 for v in w])
+
+    def effective(x):
+        return cp.hstack([cp.sum(cp.multiply(pp.all_m[i][pp.relevant[i]], x[pp.relevant[i]])) for i in range(J)])
+
+    final: dict[int, float] = {}
+    so_far = np.zeros(J)
+    best = None
+    for _ in range(pp.rows + 1):
+        x = cp.Variable((pp.rows, R))
+        normalized = cp.multiply(effective(x), 1.0 / prop.reshape(J))
+        mult, mask, add = np.zeros(J), np.zeros(J), np.zeros(J)
+        for i in range(J):
+            if i not in final and weights[i] > 0.0:
+                mult[i] = weights[i] * pp.sfa[i, 0]
+                mask[i] = 1.0 / mult[i]
+            else:
+                add[i] = M
+        lower = np.array([final.get(i, so_far[i]) for i in range(J)])
+        problem = cp.Problem(cp.Maximize(cp.min(cp.multiply(normalized - so_far, mult) + add)),
+                             _base_constraints(x, pp) + [normalized >= lower])
+        solve_problem(problem, "ECOS", raise_on_failure=False)
+        if x.value is None:
+            break
+        best = np.asarray(x.value, dtype=float)
+        so_far = so_far + np.multiply(mask, float(problem.value))
+        z = np.zeros(J)
+        if solver is not None:
+            xz = cp.Variable((pp.rows, R))
+            zv = cp.Variable(J, boolean=True)
+            nz = cp.multiply(effective(xz), 1.0 / prop.reshape(J))
+            zmask = np.array([1.0 if (i in final or weights[i] == 0.0) else 0.0 for i in range(J)])
+            lower = np.array([final.get(i, so_far[i]) for i in range(J)])
+            cons = _base_constraints(xz, pp) + [M * zv >= nz - so_far * 1.0001 + 1e-5,
+                                                 M * (1 - zv) >= so_far * 1.0001 - nz, nz >= lower,
+                                                 cp.multiply(zmask, zv) == 0]
+            milp = cp.Problem(cp.Maximize(cp.sum(zv)), cons)
+            res = solve_problem(milp, "HIGHS", raise_on_failure=False)
+            if zv.value is not None and res.status.value == "optimal":
+                z = np.round(np.asarray(zv.value, dtype=float))
+        before = len(final)
+        for i in range(J):
+            if i not in final and not z[i] and weights[i] > 0.0:
+                final[i] = float(so_far[i])
+        # Gavel stops when no job was fixed or when as many are fixed as the allocation has *rows*
+        # (jobs and pairs): with pairs it solves one more LP, every job held at its level, and keeps it
+        if len(final) == before or len(final) == pp.rows:
+            break
+    if best is None:
+        raise SolverError("water filling (packed): ecos returned no allocation for the first LP")
+    return best.clip(min=0.0).clip(max=1.0)
+
+
+class Gandiva:
+    """``GandivaPolicy``, one object per simulation (its random pairs persist between calls).
+
+    When the jobs' GPUs fit in the cluster every job gets an equal share ``c_r / J / s_j`` (rows
+    scaled to at most 1); otherwise the jobs not yet paired are paired at random (Python's
+    ``random.Random(seed)``, as Gavel) among jobs of the same scale factor, pairs whose normalized
+    throughput ``sum_r sum_i T^pair_ir / T_ir`` falls below 1 are dissolved, and the equal share goes
+    to the pairs and the jobs left alone.
+    """
+
+    def __init__(self, seed: int | None = None):
+        self.rng = random.Random()
+        if seed is not None:
+            self.rng.seed(seed)
+        self.assigned: dict[int, tuple[Any, int | None]] = {}
+
+    def _share(self, pp: PackedProblem, rows: list[int]) -> np.ndarray:
+        R = pp.T.shape[1]
+        x = np.zeros((pp.rows, R))
+        m = len(rows)
+        for i in rows:
+            x[i] = np.array([float(cr) / m for cr in pp.c])
+            x[i] = x[i] / pp.sfa[i]
+        per_row = np.maximum(np.sum(x, axis=1), np.ones(pp.rows))
+        return x / per_row[:, None]
+
+    def _normalized(self, pp: PackedProblem, pair: tuple[int, int], row: int) -> float:
+        total = 0.0
+        for r in range(pp.T.shape[1]):
+            for pos, single in enumerate(pair):
+                v = float(pp.pair_thr[row - pp.T.shape[0], r, pos])
+                if v <= 0.0:
+                    return 0.0
+                total += v / pp.T[single, r]
+        return total
+
+    def __call__(self, throughput, scale_factor, capacity, priority_weight=None, *, pairs=None, pair_throughput=None,
+                 job_ids: Sequence[Any] | None = None) -> np.ndarray:
+        """The allocation of the jobs and pairs given (``job_ids`` name the jobs across calls)."""
+        if priority_weight is not None:
+            raise ArgumentError("priority_weight is not used by gandiva; pass None")
+        pp = packed_problem(throughput, scale_factor, capacity, None, pairs=pairs, pair_throughput=pair_throughput)
+        J = pp.T.shape[0]
+        ids = list(range(J)) if job_ids is None else [int(j) for j in job_ids]
+        row = {job: i for i, job in enumerate(ids)}
+        pair_row = {(ids[a], ids[b]): pp.T.shape[0] + k for k, (a, b) in enumerate(pp.pairs)}
+        drop: list[Any] = []
+        for job, (combo, other) in list(self.assigned.items()):
+            if job not in row or (other is not None and other not in row):
+                drop += [job, other]
+                continue
+            if isinstance(combo, tuple):
+                k = pair_row.get(combo)
+                if k is None or self._normalized(pp, (row[combo[0]], row[combo[1]]), k) < 1.0:
+                    drop += [job, other]
+        for job in drop:
+            if job is not None:
+                self.assigned.pop(job, None)
+        if float(np.sum(pp.s)) <= float(np.sum(pp.c)):
+            return self._share(pp, list(range(J)))
+        todo = [job for job in ids if job not in self.assigned]
+        n = len(todo)
+        i = 0
+        while len(todo) > 1 and i < n:
+            i += 1
+            a, b = self.rng.sample(todo, 2)
+            if pp.s[row[a]] != pp.s[row[b]]:
+                continue
+            todo.remove(a)
+            todo.remove(b)
+            combo = (min(a, b), max(a, b))
+            self.assigned[a] = (combo, b)
+            self.assigned[b] = (combo, a)
+        for job in todo:
+            self.assigned[job] = (job, None)
+        rows = sorted({pair_row[c] if isinstance(c, tuple) else row[c] for c, _ in self.assigned.values()})
+        return self._share(pp, rows)
+
+
+def gandiva(throughput, scale_factor, capacity, priority_weight=None, *, pairs=None, pair_throughput=None,
+            seed: int | None = None) -> np.ndarray:
+    """``GandivaPolicy`` on its first call (:class:`Gandiva` keeps its pairs)."""
+    return Gandiva(seed)(throughput, scale_factor, capacity, priority_weight, pairs=pairs,
+                         pair_throughput=pair_throughput)
