@@ -78,11 +78,11 @@ import numpy as np
 
 from ...errors import ArgumentError, SolverError
 from ...inputs import check_positive, check_size, check_time_limit, check_tol, takes_instance
-from ...result import Solution, Status
+from ...result import OPTIMAL_RTOL, Solution, Status
 from ...solvers import new_highs
 from ..bounds import time_bounds
 from ..instance import HareInstance
-from .scaling import grid_step, scaling, units
+from .scaling import data_units, grid_step, scaling, units
 from .start import upper_schedule
 
 __all__ = ["JobColgenBound", "job_colgen_bound", "completion_limits", "price_job", "FINE", "SAFETY", "RESOLUTION", "MAX_SLOTS"]
@@ -161,9 +161,10 @@ class _Grid:
 
 def _grid(inst: HareInstance, ub: float, makespan: float, resolution: float, max_slots: int,
           step: int | None) -> _Grid:
-    S = scaling(inst).time
-    tc_u = units(inst.compute_time, S)
-    d_u = units(inst.compute_time + inst.sync_time, S)
+    sc = scaling(inst)
+    S = sc.time
+    du = data_units(inst, sc.time_exponent)
+    tc_u, d_u = du.compute, du.round
     tb = time_bounds(inst, ub)
     if step is None:
         step = grid_step(float(np.median(tc_u)), resolution, makespan * S, int(max_slots))
@@ -177,19 +178,19 @@ def _grid(inst: HareInstance, ub: float, makespan: float, resolution: float, max
         for r in range(int(inst.rounds[n])):
             sel = (job == n) & (rnd == r)
             a = int(units(np.array([tb.x_lower[sel].min()]), S)[0] // step)
-            b = int(units(np.array([tb.x_upper[sel].max()]), S)[0] // step)
+            b = int(units(np.array([tb.x_upper[sel].max()]), S, upper=True)[0] // step)
             ln.append(a)
             hn.append(max(a, b))
         lo.append(ln)
         hi.append(hn)
-    H = int(units(np.array([makespan]), S)[0] // step)
+    H = int(units(np.array([makespan]), S, upper=True)[0] // step)
     lo = [[min(v, H) for v in ln] for ln in lo]
     hi = [[min(v, H) for v in hn] for hn in hi]
     p, P = tc_u // step, d_u // step
     delta = step / S
     # floor(Q (T^c + T^s) / delta) computed in units: floor(Q d_u / step) <= Q D / delta
     PQ = (FINE * d_u) // step
-    cu = -(-tc_u // step)
+    cu = -(-du.compute_up // step)  # ceil(S T^c / step), never below the true quotient
     return _Grid(step=step, delta=delta, p=p, P=P, PQ=PQ, cu=cu, lo=lo, hi=hi, H=H, n_slots=H, n_energy=H + 1)
 
 
@@ -462,7 +463,7 @@ def _lagrangian(master: _Master, values: np.ndarray, pi: np.ndarray, nu: np.ndar
 def _schedule_columns(inst: HareInstance, grid: _Grid, start: np.ndarray, gpu: np.ndarray) -> list[tuple[int, list, float]]:
     """The columns of a feasible schedule (starts rounded down to slots)."""
     S = scaling(inst).time
-    slot = np.minimum(units(start, S) // grid.step, grid.H)
+    slot = np.minimum(units(start, S, snap=True) // grid.step, grid.H)
     out = []
     for n in range(inst.n_jobs):
         idx = np.nonzero(inst.task_job == n)[0]
@@ -508,8 +509,10 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
     Returns
     -------
     JobColgenBound
-        ``status`` OPTIMAL when converged (the LP relaxation solved; the bound is still a
-        bound on Hare_Sched, not its optimum), TIME_LIMIT (or FEASIBLE after ``max_rounds``) otherwise.
+        ``status`` OPTIMAL when the column generation converged with its bound within
+        ``OPTIMAL_RTOL`` of the master value (the LP relaxation solved; the bound is still a bound
+        on Hare_Sched, not its optimum); FEASIBLE when it converged within ``tol`` only
+        (``converged`` True) or stopped after ``max_rounds``; TIME_LIMIT when ``time_limit`` stopped it.
     """
     t0 = time.perf_counter()
     time_limit = check_time_limit(time_limit)
@@ -542,6 +545,8 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
             status = Status.TIME_LIMIT
             break
     bound = best_lb - SAFETY * abs(best_lb) if np.isfinite(best_lb) else None
+    if status is Status.OPTIMAL and not _meets(value, bound):
+        status = Status.FEASIBLE  # converged within tol, not within OPTIMAL_RTOL: no claim of an LP optimum
     x_hat = _mean_starts(inst, grid, master)
     return JobColgenBound(status=status, objective=value, bound=bound, gap=None, wall_time=time.perf_counter() - t0,
                           solver="highs (job-level column generation)",
@@ -550,6 +555,14 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
                           step=grid.delta, rounds=rounds, converged=converged, columns=len(master.columns),
                           x_hat=x_hat, history=history,
                           centre=None if centre is None else (grid, centre[0], centre[1], best_lb))
+
+
+def _meets(value: float | None, bound: float | None) -> bool:
+    """The bound proves the master value within ``OPTIMAL_RTOL`` (the test of :class:`hetopt.result.Solution`)."""
+    if value is None or bound is None:
+        return False
+    scale = max(abs(value), abs(bound)) * (1 + 1e-9)
+    return bound - value <= OPTIMAL_RTOL * scale and abs(value - bound) <= OPTIMAL_RTOL * scale
 
 
 def _generate(inst: HareInstance, grid: _Grid, master: _Master, value: float, sigma: np.ndarray, pi: np.ndarray,

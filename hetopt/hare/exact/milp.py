@@ -2,27 +2,49 @@
 
 The Pyomo GDP/big-M model of :func:`hetopt.hare.model.build_hare_sched` (the declarative
 statement of Hare_Sched), with the big-M constants from the best cheap schedule
-(:func:`hetopt.hare.exact.start.best_known_schedule`).  The solver's decision (GPU of every task and
-order of starts) is re-timed semi-actively, which removes the solver's feasibility-tolerance noise.
+(:func:`hetopt.hare.exact.start.best_known_schedule`).
+
+Magnitudes (issue 25): the model is built on the instance in normalized units
+(:func:`hetopt.hare.exact.scaling.normalization`: times over a power of two near the median compute
+time, weights over one near the largest weight; exact in binary floating point), since HiGHS and
+SCIP compare with absolute tolerances; HiGHS's absolute gap is set to 0 (:data:`HIGHS_OPTIONS`).
+Certificate on the true data: the solver's decision (GPU of every task and order of starts) is
+re-timed semi-actively on the TRUE instance, which removes the solver's feasibility-tolerance
+noise, and its objective recomputed; the bound is the solver's times ``tau omega`` (or the
+trivial bound ``sum_n w_n (a_n + |R_n| d_n)`` when higher).  A solver bound above the recomputed
+objective is the solver's tolerance when within ``OPTIMAL_RTOL`` (then taken as the objective)
+and dropped beyond it (``info["rejected_bound"]``).  OPTIMAL only when the bound meets the
+objective within ``OPTIMAL_RTOL``.  A solve that fails (no solution and no limit) reports the best
+cheap schedule with the reason in ``info``.
 """
 
 from __future__ import annotations
 
+import logging
 import time
+from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
 
-from ...errors import SolverError
-from ...result import OPTIMAL_RTOL, Status
+from ...inputs import check_choice, check_flag, check_gap, check_threads, check_time_limit, takes_instance
+from ...result import OPTIMAL_RTOL, Status, relative_gap
 from ...solvers import solve_model
 from ..instance import HareInstance
-from ..listsched import semi_active
+from ..listsched import semi_active, start_order
 from ..model import build_hare_sched
 from ..solution import HareSolution, make_solution
+from .scaling import MARGIN, normalization, normalized_instance
 from .start import best_known_schedule
 
-__all__ = ["solve_milp_exact", "model_decision"]
+__all__ = ["solve_milp_exact", "model_decision", "HIGHS_OPTIONS", "MILP_SOLVERS"]
+
+log = logging.getLogger(__name__)
+
+#: HiGHS options of the MILP route: no absolute gap (the relative gap decides, at every magnitude).
+HIGHS_OPTIONS: dict[str, Any] = {"mip_abs_gap": 0.0}
+#: Solvers of the MILP route.
+MILP_SOLVERS = ("highs", "scip")
 
 
 def model_decision(model: pyo.ConcreteModel, inst: HareInstance) -> tuple[np.ndarray, np.ndarray]:
@@ -39,12 +61,22 @@ def model_decision(model: pyo.ConcreteModel, inst: HareInstance) -> tuple[np.nda
     Returns
     -------
     start, gpu : numpy.ndarray
+        In the model's units.
     """
     start = np.array([pyo.value(model.x[i]) for i in range(inst.n_tasks)])
     y = np.array([[pyo.value(model.y[i, g]) for g in range(inst.n_gpus)] for i in range(inst.n_tasks)])
     return start, y.argmax(axis=1)
 
 
+def _retime(inst: HareInstance, raw_start: np.ndarray, gpu: np.ndarray) -> np.ndarray:
+    """Semi-active starts on ``inst`` of the order of ``raw_start`` (rounds kept in order) and ``gpu``."""
+    timed = semi_active(inst, start_order(inst, raw_start), np.asarray(gpu))
+    if timed is None:  # pragma: no cover - start_order keeps every job's rounds in order
+        raise AssertionError("start_order broke (7)")
+    return timed[0]
+
+
+@takes_instance(HareInstance)
 def solve_milp_exact(inst: HareInstance, *, solver: str = "highs", time_limit: float | None = None,
                      mip_gap: float | None = None, threads: int | None = 1,
                      symmetry_breaking: bool = True) -> HareSolution:
@@ -58,7 +90,7 @@ def solve_milp_exact(inst: HareInstance, *, solver: str = "highs", time_limit: f
         The MILP solver.
     time_limit : float, optional
         Seconds; a stopped solve is TIME_LIMIT with the incumbent (the best cheap schedule when
-        the solver has none) and the solver's bound.
+        the solver has none) and a bound.
     mip_gap : float, optional
         Relative gap (default: exact optima).
     threads : int, optional
@@ -69,34 +101,76 @@ def solve_milp_exact(inst: HareInstance, *, solver: str = "highs", time_limit: f
     Returns
     -------
     HareSolution
-        ``method="exact"``; OPTIMAL only when the recomputed objective meets the solver's bound.
+        ``method="exact"``; OPTIMAL only when the recomputed objective meets the bound on the
+        true data (module docstring); ``info`` holds the units (``time_unit``, ``weight_unit``),
+        the solver's objective and bound in them.
     """
+    check_choice(solver, "solver", MILP_SOLVERS)
+    time_limit = check_time_limit(time_limit)
+    mip_gap = check_gap(mip_gap, "mip_gap")
+    check_threads(threads)
+    check_flag(symmetry_breaking, "symmetry_breaking")
     t0 = time.perf_counter()
-    heur_start, heur_gpu, ub = best_known_schedule(inst)
-    model = build_hare_sched(inst, symmetry_breaking=symmetry_breaking, upper_objective=ub)
-    res = solve_model(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads,
-                      require_incumbent=False)
-    if res.objective is None:  # stopped before any incumbent: the best heuristic schedule is the incumbent
-        return make_solution(inst, heur_start, heur_gpu, method="exact", status=res.status, bound=res.bound,
-                             wall_time=time.perf_counter() - t0, solver=res.solver,
-                             message=f"{res.message}; no solver incumbent, heuristic schedule reported",
-                             info={"model_objective": None, "upper_bound_used": ub, "incumbent": "heuristic"})
-    raw_start, gpu = model_decision(model, inst)
-    # re-time the solver's decision (assignment and order of starts) semi-actively: removes
-    # the solver's feasibility-tolerance noise, never increases any start beyond noise
-    order = tuple(np.lexsort((inst.task_round, raw_start)))
-    timed = semi_active(inst, order, gpu)
-    if timed is None:
-        raise SolverError(f"{res.solver}: the solver's starts break (7) beyond its tolerance; no schedule to report")
-    start = timed[0]
-    status = res.status
-    sol = make_solution(inst, start, gpu, method="exact", status=status, bound=res.bound,
-                        wall_time=time.perf_counter() - t0, solver=res.solver, message=res.message,
-                        info={"model_objective": res.objective, "upper_bound_used": ub})
-    if status is Status.OPTIMAL and sol.gap is not None and sol.gap > OPTIMAL_RTOL:
-        # the recomputed objective of the rounded decision must match the certified optimum
-        sol = make_solution(inst, start, gpu, method="exact", status=Status.FEASIBLE, bound=res.bound,
-                            wall_time=sol.wall_time, solver=res.solver,
-                            message=f"{res.message}; recomputed objective differs from the solver's",
-                            info=sol.info)
-    return sol
+    norm = normalization(inst)
+    ni = normalized_instance(inst, norm)
+    heur_start, heur_gpu, ub = best_known_schedule(ni)
+    model = build_hare_sched(ni, symmetry_breaking=symmetry_breaking, upper_objective=ub)
+    rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.05)
+    res = solve_model(model, solver, time_limit=rest, mip_gap=mip_gap, threads=threads, raise_on_failure=False,
+                      require_incumbent=False, options=HIGHS_OPTIONS if solver == "highs" else None)
+    info: dict[str, Any] = {"time_unit": norm.time, "weight_unit": norm.weight, "model_objective": res.objective,
+                            "model_bound": res.bound, "upper_bound_used": ub * norm.objective,
+                            "solver_status": res.status.value}
+    message = res.message
+    if res.objective is None:  # stopped before any incumbent, or failed: the best heuristic schedule
+        raw, gpu = heur_start, heur_gpu
+        info["incumbent"] = "heuristic"
+        message += "; no solver incumbent, heuristic schedule reported"
+        if res.status is not Status.TIME_LIMIT:
+            info["solver_failure"] = f"{res.status.value}: {res.message}"
+            log.warning("%s: no solution (%s: %s); the best cheap schedule is reported", solver, res.status.value,
+                        res.message)
+    else:
+        raw, gpu = model_decision(model, ni)
+    start = _retime(inst, raw, gpu)
+    if res.objective is not None:  # keep the heuristic when the solver stopped on a worse schedule
+        h_start = _retime(inst, heur_start, heur_gpu)
+        if _objective(inst, h_start, heur_gpu) < _objective(inst, start, gpu):
+            start, gpu = h_start, heur_gpu
+    objective = _objective(inst, start, gpu)
+    bound = _bound(inst, res.bound, norm.objective, objective, info)
+    gap = relative_gap(objective, bound)
+    if gap is not None and gap <= OPTIMAL_RTOL:
+        status = Status.OPTIMAL
+    elif res.status is Status.TIME_LIMIT:
+        status = Status.TIME_LIMIT
+    else:
+        status = Status.FEASIBLE
+        if res.status is Status.OPTIMAL:
+            message += "; the solver's optimum did not meet the bound on the true data"
+    return make_solution(inst, start, gpu, method="exact", status=status, bound=bound,
+                         wall_time=time.perf_counter() - t0, solver=res.solver, message=message, info=info)
+
+
+def _objective(inst: HareInstance, start: np.ndarray, gpu: np.ndarray) -> float:
+    idx = np.arange(inst.n_tasks)
+    comp = np.full(inst.n_jobs, -np.inf)
+    np.maximum.at(comp, inst.task_job, start + inst.task_compute[idx, gpu] + inst.task_sync[idx, gpu])
+    return float(inst.weight @ comp)
+
+
+def _bound(inst: HareInstance, model_bound: float | None, unit: float, objective: float, info: dict) -> float:
+    """The larger of the solver's bound (in true units) and the trivial bound, checked against the objective."""
+    trivial = float(inst.weight @ inst.completion_lower_bound) * (1 - MARGIN)
+    info["trivial_bound"] = trivial
+    if model_bound is None:
+        return trivial
+    b = float(model_bound) * unit
+    if b > objective:
+        if b <= objective * (1 + OPTIMAL_RTOL):  # the solver's tolerance: proven optimal within it
+            b = objective
+        else:  # a defect of the solve: a valid bound cannot exceed a feasible objective
+            info["rejected_bound"] = b
+            log.warning("the solver's bound %r exceeds the recomputed objective %r; dropped", b, objective)
+            return trivial
+    return max(b, trivial)

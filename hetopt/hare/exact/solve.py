@@ -1,15 +1,24 @@
-"""The front of the exact engines: :func:`solve_exact` (CP-SAT by default, or the big-M MILP)."""
+"""The front of the exact engines: :func:`solve_exact` (CP-SAT by default, or the big-M MILP).
+
+Size guards (issue 25): before building, :func:`model_estimate` counts what the engine would
+build; without a time limit an instance beyond :data:`MAX_TASKS_NO_LIMIT` tasks is refused
+(proofs take from minutes to hours there: ``hetopt bench hare``), and with one beyond
+:data:`MAX_TASKS_BUILD` (the model's build time and memory); the :class:`SizeLimitError` gives
+the estimate and the way out (``time_limit=...`` or ``max_tasks=...``).
+"""
 
 from __future__ import annotations
 
-from ...errors import ArgumentError
-from ...inputs import check_choice, check_flag, check_gap, check_threads, check_time_limit, takes_instance
+from ...errors import ArgumentError, SizeLimitError
+from ...inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
 from ..instance import HareInstance
+from ..model import overlap_pairs
 from ..solution import HareSolution
 from .cpsat import solve_cpsat_exact
 from .milp import solve_milp_exact
 
-__all__ = ["solve_exact", "ENGINES", "DEFAULT_ENGINE", "MILP_SOLVERS"]
+__all__ = ["solve_exact", "ENGINES", "DEFAULT_ENGINE", "MILP_SOLVERS", "MAX_TASKS_NO_LIMIT", "MAX_TASKS_BUILD",
+           "model_estimate"]
 
 #: Exact engines: the Pyomo big-M MILP (HiGHS or SCIP) and the CP-SAT interval model.
 ENGINES = ("milp", "cpsat")
@@ -18,12 +27,65 @@ ENGINES = ("milp", "cpsat")
 DEFAULT_ENGINE = "cpsat"
 #: Solvers of the MILP engine.
 MILP_SOLVERS = ("highs", "scip")
+#: Most tasks each engine accepts without a time limit (``max_tasks`` overrides): CP-SAT certifies
+#: about 20 tasks on 4 GPUs within a minute and the big-M MILP about 10 (``hetopt bench hare``);
+#: beyond, a run without a limit lasts from minutes to hours.
+MAX_TASKS_NO_LIMIT = {"cpsat": 25, "milp": 12}
+#: Most tasks each engine builds a model for, even with a time limit (``max_tasks`` overrides):
+#: the big-M MILP's Pyomo model takes about 10 s to build at 100 tasks and 45 s at 200.
+MAX_TASKS_BUILD = {"cpsat": 1000, "milp": 100}
+
+
+def model_estimate(inst: HareInstance, engine: str) -> dict[str, int]:
+    """What an engine would build for ``inst``, counted before building it.
+
+    Parameters
+    ----------
+    inst : HareInstance
+        The instance.
+    engine : {"cpsat", "milp"}
+        The engine.
+
+    Returns
+    -------
+    dict
+        ``tasks``; CP-SAT: ``intervals`` (optional intervals, one per task and GPU); MILP:
+        ``disjunctions`` (pairs of tasks that (8) keeps apart), ``rows`` (constraints after the
+        big-M transformation, about) and ``binaries``.
+    """
+    check_choice(engine, "engine", ENGINES)
+    d, m = inst.n_tasks, inst.n_gpus
+    if engine == "cpsat":
+        return {"tasks": d, "intervals": d * m}
+    free, same = overlap_pairs(inst)
+    pairs = len(free) + len(same)
+    return {"tasks": d, "disjunctions": pairs, "rows": 2 * pairs * (m + 1) + 3 * d, "binaries": 2 * len(free) + d * m}
+
+
+def _guard(inst: HareInstance, engine: str, time_limit: float | None, max_tasks: int | None) -> None:
+    limit = max_tasks if max_tasks is not None else (
+        MAX_TASKS_NO_LIMIT[engine] if time_limit is None else MAX_TASKS_BUILD[engine])
+    if inst.n_tasks <= limit:
+        return
+    est = model_estimate(inst, engine)
+    what = ", ".join(f"{v} {k}" for k, v in est.items())
+    if max_tasks is not None:
+        raise SizeLimitError(f"solve_exact(engine={engine!r}): {what}; above max_tasks={max_tasks}: pass a larger "
+                             "max_tasks=... to build it")
+    if time_limit is None:
+        raise SizeLimitError(f"solve_exact(engine={engine!r}) without a time limit: {what}, above the "
+                             f"{MAX_TASKS_NO_LIMIT[engine]} tasks it certifies in about a minute; pass time_limit=... "
+                             f"(TIME_LIMIT with the incumbent and a bound) or max_tasks={inst.n_tasks} to run without "
+                             "a limit")
+    raise SizeLimitError(f"solve_exact(engine={engine!r}): {what}, above the {MAX_TASKS_BUILD[engine]} tasks whose "
+                         f"model it builds by default; pass max_tasks={inst.n_tasks} to build it anyway"
+                         + (" or use engine='cpsat'" if engine == "milp" else ""))
 
 
 @takes_instance(HareInstance)
 def solve_exact(inst: HareInstance, *, solver: str | None = None, engine: str | None = None,
                 time_limit: float | None = None, mip_gap: float | None = None, threads: int | None = 1,
-                symmetry_breaking: bool = True) -> HareSolution:
+                symmetry_breaking: bool = True, max_tasks: int | None = None) -> HareSolution:
     """Solve Hare_Sched (4)-(8) to optimality with CP-SAT or the big-M MILP (HiGHS or SCIP).
 
     Parameters
@@ -45,6 +107,9 @@ def solve_exact(inst: HareInstance, *, solver: str | None = None, engine: str | 
         Solver threads (CP-SAT workers).
     symmetry_breaking : bool
         See :func:`hetopt.hare.model.build_hare_sched`.
+    max_tasks : int, optional
+        The most tasks to build a model for; default :data:`MAX_TASKS_NO_LIMIT` without a time
+        limit and :data:`MAX_TASKS_BUILD` with one (module docstring).
 
     Returns
     -------
@@ -57,19 +122,26 @@ def solve_exact(inst: HareInstance, *, solver: str | None = None, engine: str | 
     ------
     ArgumentError
         An unknown engine or solver, a MILP option given to the CP-SAT engine, or a bad
-        ``time_limit``, ``mip_gap`` or ``threads``.
+        ``time_limit``, ``mip_gap``, ``threads`` or ``max_tasks``.
+    SizeLimitError
+        Beyond the size guard (module docstring), with the estimate and the way out.
 
     References
     ----------
     .. [1] F. Chen et al., "Hare", HPDC 2022, problem Hare_Sched (4)-(8).
     """
-    check_time_limit(time_limit)
+    time_limit = check_time_limit(time_limit)
     check_gap(mip_gap, "mip_gap")
     check_threads(threads)
     check_flag(symmetry_breaking, "symmetry_breaking")
+    if max_tasks is not None:
+        check_size(max_tasks, "max_tasks")
     if engine is None:
         engine = "milp" if solver is not None else DEFAULT_ENGINE
     check_choice(engine, "engine", ENGINES)
+    if solver is not None and engine == "milp":
+        check_choice(solver, "solver", MILP_SOLVERS)
+    _guard(inst, engine, time_limit, max_tasks)
     if engine == "cpsat":
         if solver not in (None, "cpsat"):
             raise ArgumentError(f"solver is {solver!r}; the cpsat engine takes no MILP solver (use engine='milp')")

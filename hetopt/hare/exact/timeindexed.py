@@ -72,7 +72,7 @@ from ...result import Solution, Status
 from ...solvers import solve_milp
 from ..bounds import TimeBounds, time_bounds
 from ..instance import HareInstance
-from .scaling import grid_step, scaling, units
+from .scaling import Scaling, data_units, grid_step, scaling, units
 from .start import upper_schedule
 
 __all__ = ["TimeIndexedBound", "time_indexed_bound", "RESOLUTION", "MAX_SLOTS", "MAX_COLUMNS", "LP_SAFETY",
@@ -169,8 +169,9 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
     check_size(max_columns, "max_columns")
     time_limit = check_time_limit(time_limit)
     start, gpu, ub = upper_schedule(inst, upper)
-    S = scaling(inst).time
-    tc_u = units(inst.compute_time, S)
+    sc = scaling(inst)
+    S = sc.time
+    tc_u = data_units(inst, sc.time_exponent).compute
     idx = np.arange(inst.n_tasks)
     makespan = float(np.max(start + inst.task_compute[idx, gpu])) if horizon is None else float(horizon)
     if step is None:
@@ -179,7 +180,7 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
     step = int(step)
     if step < 1:
         raise ArgumentError(f"step is {step}; expected a positive number of units")
-    g = _Grid(inst, S, step, makespan, time_bounds(inst, ub), windows)
+    g = _Grid(inst, sc, step, makespan, time_bounds(inst, ub), windows)
     rows = _Rows()
     comp = _block_rows(inst, g, rows, chains)
     _capacity_rows(inst, g, rows)
@@ -206,13 +207,15 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
 class _Grid:
     """The slots of the model and its round blocks ``(job, round, lo, hi, first column)``."""
 
-    def __init__(self, inst: HareInstance, S: int, step: int, makespan: float, tb: TimeBounds,
+    def __init__(self, inst: HareInstance, sc: Scaling, step: int, makespan: float, tb: TimeBounds,
                  windows: bool) -> None:
-        tc_u, d_u = units(inst.compute_time, S), units(inst.compute_time + inst.sync_time, S)
+        S = sc.time
+        du = data_units(inst, sc.time_exponent)
+        tc_u, d_u = du.compute, du.round
         self.step, self.d_u = step, d_u
-        self.p, self.P, a = tc_u // step, d_u // step, units(inst.arrival, S) // step  # floor of floor
-        self.cu = -(-tc_u // step)  # ceil(T^c S / step)
-        self.H = int(units(np.array([makespan]), S)[0] // step)
+        self.p, self.P, a = tc_u // step, d_u // step, du.arrival // step  # floor of floor
+        self.cu = -(-du.compute_up // step)  # ceil(T^c S / step), never below the true quotient
+        self.H = int(units(np.array([makespan]), S, upper=True)[0] // step)
         self.delta = step / S  # one slot in time units (the objective uses delta t, exact up to float)
         self.M = inst.n_gpus
         self.blocks: list[tuple[int, int, int, int, int]] = []
@@ -224,7 +227,7 @@ class _Grid:
                 hi = self.H
                 if windows:
                     lo = max(lo, int(units(np.array([tb.x_lower[i]]), S)[0] // step))
-                    hi = int(min(units(np.array([tb.x_upper[i]]), S)[0] // step, self.H))
+                    hi = int(min(units(np.array([tb.x_upper[i]]), S, upper=True)[0] // step, self.H))
                 hi = max(hi, lo)
                 self.blocks.append((n, r, lo, hi, ncol))
                 ncol += self.M * (hi - lo + 1)
