@@ -52,7 +52,7 @@ from ...errors import ArgumentError, HetoptError, SolverError
 from ...inputs import check_flag, check_positive, check_seed, check_threads, check_time_limit
 from ...result import OPTIMAL_RTOL, Status, relative_gap
 from ...solvers import solve_cpsat
-from ..bounds import time_bounds
+from ..bounds import round_length_bound, time_bounds
 from ..instance import HareInstance
 from ..listsched import GPU_RULES, list_schedule, semi_active
 from ..solution import HareSolution, make_solution
@@ -62,7 +62,7 @@ from .scaling import MARGIN, Scaling, rounded_down_instance, scaled_instance, sc
 from .start import best_known_schedule, cheap_schedule
 
 __all__ = ["build_cpsat", "solve_cpsat_exact", "coarse_bound", "cpsat_seed", "COARSE_MIN_TASKS", "COARSE_TIME",
-           "LP_SHARE", "LP_TIME", "LP_REFINE_FACTOR", "CPSAT_OPTIONS", "MAX_CPSAT_SEED"]
+           "LP_SHARE", "LP_TIME", "LP_REFINE_FACTOR", "CPSAT_OPTIONS", "ROUND_BOUND", "MAX_CPSAT_SEED"]
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +72,8 @@ COARSE_MIN_TASKS = 12
 COARSE_TIME = 20.0
 #: CP-SAT parameters of every solve of this engine (``options`` of :func:`solve_cpsat_exact` override them).
 CPSAT_OPTIONS: dict[str, Any] = {}
+#: The per-job bound on a round's length in the CP-SAT model (:func:`build_cpsat`) by default.
+ROUND_BOUND = False
 #: CP-SAT's ``random_seed`` is a 32-bit integer.
 MAX_CPSAT_SEED = 2**31 - 1
 
@@ -107,7 +109,7 @@ def cpsat_seed(seed: Any, name: str = "seed") -> int:
 
 def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tuple | None = None,
                 upper_objective: float | None = None, redundant: bool = False, gpu_symmetry: bool = True,
-                completion_upper: np.ndarray | None = None) -> tuple[Any, dict[str, Any]]:
+                completion_upper: np.ndarray | None = None, round_bound: bool = False) -> tuple[Any, dict[str, Any]]:
     """The CP-SAT model of Hare_Sched for an instance with integer-valued data.
 
     Parameters
@@ -133,6 +135,10 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
     completion_upper : numpy.ndarray, optional
         Per job an upper bound on ``C_n`` (scaled units; ``inf`` for none) that holds in every
         schedule at least as good as the hint (:func:`hetopt.hare.exact.jobcolgen.completion_limits`).
+    round_bound : bool
+        Bound every round's length by :func:`hetopt.hare.bounds.round_length_bound` (the job's
+        tasks spread over the GPUs, stacked): in the variable domains
+        (:func:`hetopt.hare.bounds.time_bounds`) and as ``E_{n,r} >= E_{n,r-1} + L_n``.
 
     Returns
     -------
@@ -147,7 +153,7 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
             and np.array_equal(np.round(inst.arrival), inst.arrival) and np.array_equal(np.round(inst.weight), inst.weight)):
         raise ArgumentError("inst has non-integer times or weights; scale it with "
                             "hetopt.hare.exact.scaling.scaled_instance first")
-    b = time_bounds(inst, upper_objective)
+    b = time_bounds(inst, upper_objective, round_bound=round_bound)
     horizon = int(inst.arrival.max() + (tc + ts).max(axis=1).sum())
     xl = np.floor(b.x_lower).astype(np.int64)
     xu = np.minimum(np.ceil(b.x_upper), horizon).astype(np.int64)
@@ -181,6 +187,13 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
         m.add_cumulative([m.new_interval_var(x[i], lens[i], ends[i], f"J{i}") for i in range(d)], [1] * d, mm)
     C = [m.new_int_var(int(cl[n]), int(max(cl[n], cu[n])), f"C{n}") for n in range(inst.n_jobs)]
     ends_of = _add_rounds(m, inst, x, y, C, cu, tc, ts, symmetry_breaking)
+    if round_bound:
+        L = np.round(round_length_bound(inst)).astype(np.int64)
+        for n in range(inst.n_jobs):
+            prev = int(round(inst.arrival[n]))
+            for r in range(int(inst.rounds[n])):
+                m.add(ends_of[n, r] >= prev + int(L[n]))
+                prev = ends_of[n, r]
     if completion_upper is not None:
         for n, lim in enumerate(completion_upper):
             if np.isfinite(lim):
@@ -235,7 +248,8 @@ def _add_hint(m: Any, inst: HareInstance, hint: tuple, x: list, y: dict, ends_of
 def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, threads: int | None = 1,
                       symmetry_breaking: bool = True, seed: int = 0, coarse: bool | None = None,
                       lp_bound: bool | None = None, redundant: bool = False, objective_cut: bool = False,
-                      options: dict | None = None, polish: float = 0.0, fixing: bool = True) -> HareSolution:
+                      options: dict | None = None, polish: float = 0.0, fixing: bool = True,
+                      round_bound: bool | None = None) -> HareSolution:
     """Solve Hare_Sched with CP-SAT on the scaled data; certificate on the true data.
 
     Parameters
@@ -278,6 +292,8 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
         Lagrangian reduced-cost fixing against the hint's objective
         (:func:`hetopt.hare.exact.jobcolgen.completion_limits`; valid for every schedule at least as
         good as the hint, so OPTIMAL keeps its meaning).  Default True.
+    round_bound : bool, optional
+        The per-job bound on a round's length of :func:`build_cpsat`; default :data:`ROUND_BOUND`.
 
     Returns
     -------
@@ -292,9 +308,11 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
     seed = cpsat_seed(seed)
     check_positive(polish, "polish", allow_zero=True)
     for name, flag in (("symmetry_breaking", symmetry_breaking), ("redundant", redundant),
-                       ("objective_cut", objective_cut), ("fixing", fixing), ("coarse", coarse), ("lp_bound", lp_bound)):
-        if flag is not None or name not in ("coarse", "lp_bound"):
+                       ("objective_cut", objective_cut), ("fixing", fixing), ("coarse", coarse), ("lp_bound", lp_bound),
+                       ("round_bound", round_bound)):
+        if flag is not None or name not in ("coarse", "lp_bound", "round_bound"):
             check_flag(flag, name)
+    round_bound = ROUND_BOUND if round_bound is None else round_bound
     if options is not None and not isinstance(options, dict):
         raise ArgumentError(f"options is {options!r}; expected a dict of CP-SAT parameters")
     t0 = time.perf_counter()
@@ -304,7 +322,7 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
                          coarse=bool(coarse), lp_bound=inst.n_tasks > COARSE_MIN_TASKS if lp_bound is None else lp_bound,
                          polish=polish, fixing=fixing)
     model, v = build_cpsat(up, symmetry_breaking=symmetry_breaking, hint=stage.hint, upper_objective=stage.hint_obj,
-                           redundant=redundant, completion_upper=stage.limits)
+                           redundant=redundant, completion_upper=stage.limits, round_bound=round_bound)
     scale = sc.time * sc.weight
     if objective_cut and stage.lb is not None and sc.exact:
         # OPT_up = S W OPT >= S W lb: the cut keeps every optimal solution of the scaled model

@@ -42,6 +42,11 @@ slot ``t``: ``sum_q a_{q,m,t} lambda_q <= 1``; energy through cumulative variabl
 in ``[0, delta T - min a]``: ``sum_q e_{q,m,T} lambda_q - Z_{m,T} + Z_{m,T-1} <= 0``, where
 ``e_{q,m,T}`` is the compute time of the tasks of column ``q`` on ``m`` with ``s + 1 + ceil(T^c / delta) = T``.
 
+The LP is solved in normalized units (:func:`hetopt.hare.exact.scaling.normalization`: costs over
+``tau omega``, energy rows and ``Z`` over ``tau``), its value and prices given back in the instance's
+units, so that HiGHS's absolute tolerances do not depend on the data's magnitude (issue 25; the
+Lagrangian bound below is valid for any prices, the units decide only how strong it is).
+
 Lagrangian bound for prices ``pi, nu >= 0`` of the capacity and energy rows:
 ``L = sum_n v_n(pi, nu) - sum pi - sum_{m,T} max(0, nu_{m,T} - nu_{m,T+1}) (delta T - min a)``
 (the ``Z`` box minimized in closed form), ``v_n`` the pricing optimum.  Wentges smoothing:
@@ -77,12 +82,12 @@ from typing import Any
 import numpy as np
 
 from ...errors import ArgumentError, SolverError
-from ...inputs import check_positive, check_size, check_time_limit, check_tol, takes_instance
+from ...inputs import check_flag, check_positive, check_size, check_threads, check_time_limit, check_tol, takes_instance
 from ...result import OPTIMAL_RTOL, Solution, Status
 from ...solvers import new_highs
 from ..bounds import time_bounds
 from ..instance import HareInstance
-from .scaling import data_units, grid_step, scaling, units
+from .scaling import data_units, grid_step, normalization, scaling, units
 from .start import upper_schedule
 
 __all__ = ["JobColgenBound", "job_colgen_bound", "completion_limits", "price_job", "FINE", "SAFETY", "RESOLUTION", "MAX_SLOTS"]
@@ -387,6 +392,8 @@ class _Master:
         # Z_{m,T}, T = 0..n_energy-1: -1 in row (m, T), +1 in row (m, T+1); box [0, max(0, delta T - min a)]
         T = np.arange(grid.n_energy)
         self.z_upper = np.maximum(grid.delta * T - float(inst.arrival.min()), 0.0)
+        norm = normalization(inst)  # the LP in normalized units: Z = tau Z', energy rows over tau, costs over tau omega
+        self.tau, self.unit = norm.time, norm.objective
         self.n_z = M * grid.n_energy
         if self.n_z:
             rows = self.r_en + np.arange(self.n_z)
@@ -394,8 +401,8 @@ class _Master:
             starts = np.concatenate([[0], np.cumsum(np.where(last, 1, 2))[:-1]]).astype(np.int32)
             idx = np.concatenate([[r] if z else [r, r + 1] for r, z in zip(rows, last, strict=True)]).astype(np.int32)
             val = np.concatenate([[-1.0] if z else [-1.0, 1.0] for z in last])
-            h.addCols(self.n_z, np.zeros(self.n_z), np.zeros(self.n_z), np.tile(self.z_upper, M), idx.size, starts,
-                      idx, val)
+            h.addCols(self.n_z, np.zeros(self.n_z), np.zeros(self.n_z), np.tile(self.z_upper / self.tau, M), idx.size,
+                      starts, idx, val)
         self.h = h  # a new model minimizes (HiGHS's default sense)
         self.columns: list[tuple[int, list, float]] = []
         self._keys: set = set()
@@ -414,15 +421,19 @@ class _Master:
                 entries[k] = entries.get(k, 0.0) + 1.0
             if g.n_energy and s + 1 + int(g.cu[n, m]) <= g.H:
                 k = self.r_en + m * g.n_energy + s + 1 + int(g.cu[n, m])
-                entries[k] = entries.get(k, 0.0) + float(inst.compute_time[n, m])
+                entries[k] = entries.get(k, 0.0) + float(inst.compute_time[n, m]) / self.tau
         idx = np.fromiter(entries, dtype=np.int32)
         val = np.fromiter(entries.values(), dtype=float)
-        self.h.addCol(float(inst.weight[n]) * C, 0.0, 1.0, idx.size, idx, val)
+        self.h.addCol(float(inst.weight[n]) * C / self.unit, 0.0, 1.0, idx.size, idx, val)
         self.columns.append((n, tasks, C))
         return True
 
     def solve(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
-        """LP value, convexity duals, capacity prices ``pi (M, n_slots)``, energy prices ``nu (M, n_energy)``."""
+        """LP value, convexity duals, capacity prices ``pi (M, n_slots)``, energy prices ``nu (M, n_energy)``.
+
+        In the instance's units: the normalized LP's value and convexity and capacity duals times
+        ``tau omega``, its energy duals times ``omega`` (those rows were divided by ``tau``).
+        """
         self.h.run()
         st = self.h.modelStatusToString(self.h.getModelStatus())
         if st != "Optimal":
@@ -430,9 +441,9 @@ class _Master:
         g, N, M = self.grid, self.inst.n_jobs, self.inst.n_gpus
         dual = np.asarray(self.h.getSolution().row_dual, dtype=float)
         prices = np.maximum(-dual, 0.0)  # <= rows of a minimization: duals <= 0
-        pi = prices[self.r_cap:self.r_en].reshape(M, g.n_slots)
-        nu = prices[self.r_en:].reshape(M, g.n_energy)
-        return float(self.h.getInfo().objective_function_value), dual[:N], pi, nu
+        pi = prices[self.r_cap:self.r_en].reshape(M, g.n_slots) * self.unit
+        nu = prices[self.r_en:].reshape(M, g.n_energy) * (self.unit / self.tau)
+        return float(self.h.getInfo().objective_function_value) * self.unit, dual[:N] * self.unit, pi, nu
 
     def weights(self) -> np.ndarray:
         return np.asarray(self.h.getSolution().col_value, dtype=float)[self.n_z:]
@@ -520,6 +531,11 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
     check_tol(tol, "tol")
     check_size(max_slots, "max_slots")
     check_size(max_rounds, "max_rounds")
+    check_threads(threads)
+    if step is not None:
+        check_size(step, "step")
+    check_flag(energy, "energy")
+    check_flag(verbose, "verbose")
     start, gpu, ub = upper_schedule(inst, upper)
     makespan = float(np.max(start + inst.task_compute[np.arange(inst.n_tasks), gpu]))
     grid = _grid(inst, ub, makespan, resolution, max_slots, step)

@@ -2,7 +2,9 @@
 
 The Pyomo GDP/big-M model of :func:`hetopt.hare.model.build_hare_sched` (the declarative
 statement of Hare_Sched), with the big-M constants from the best cheap schedule
-(:func:`hetopt.hare.exact.start.best_known_schedule`).
+(:func:`hetopt.hare.exact.start.best_known_schedule`) and completions capped at the serial
+horizon (:func:`hetopt.hare.bounds.serial_horizon`: a job of tiny weight otherwise gets big-M
+constants of ``UB / w_n``, ``1e9`` for a weight of ``1e-10``, and HiGHS returned a wrong optimum).
 
 Magnitudes (issue 25): the model is built on the instance in normalized units
 (:func:`hetopt.hare.exact.scaling.normalization`: times over a power of two near the median compute
@@ -76,6 +78,26 @@ def _retime(inst: HareInstance, raw_start: np.ndarray, gpu: np.ndarray) -> np.nd
     return timed[0]
 
 
+def _retime_decision(inst: HareInstance, raw_start: np.ndarray, gpu: np.ndarray) -> np.ndarray:
+    """The best re-timing of a solver's decision: its order by start, by middle and by end of compute.
+
+    Within the solver's feasibility tolerance (``1e-7`` in normalized units) tasks much shorter
+    than it start "together", so the order of their raw starts is arbitrary; ordering by the
+    middle or the end of their compute puts a tiny task before a long one that starts a hair
+    earlier.  Each candidate is a feasible semi-active schedule; the best one is kept.
+    """
+    gpu = np.asarray(gpu)
+    tc = inst.task_compute[np.arange(inst.n_tasks), gpu]
+    best, best_obj = None, np.inf
+    for key in (raw_start, raw_start + tc / 2, raw_start + tc):
+        start = _retime(inst, key, gpu)
+        obj = _objective(inst, start, gpu)
+        if obj < best_obj:
+            best, best_obj = start, obj
+    assert best is not None
+    return best
+
+
 @takes_instance(HareInstance)
 def solve_milp_exact(inst: HareInstance, *, solver: str = "highs", time_limit: float | None = None,
                      mip_gap: float | None = None, threads: int | None = 1,
@@ -114,7 +136,7 @@ def solve_milp_exact(inst: HareInstance, *, solver: str = "highs", time_limit: f
     norm = normalization(inst)
     ni = normalized_instance(inst, norm)
     heur_start, heur_gpu, ub = best_known_schedule(ni)
-    model = build_hare_sched(ni, symmetry_breaking=symmetry_breaking, upper_objective=ub)
+    model = build_hare_sched(ni, symmetry_breaking=symmetry_breaking, upper_objective=ub, horizon=True)
     rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.05)
     res = solve_model(model, solver, time_limit=rest, mip_gap=mip_gap, threads=threads, raise_on_failure=False,
                       require_incumbent=False, options=HIGHS_OPTIONS if solver == "highs" else None)
@@ -132,7 +154,7 @@ def solve_milp_exact(inst: HareInstance, *, solver: str = "highs", time_limit: f
                         res.message)
     else:
         raw, gpu = model_decision(model, ni)
-    start = _retime(inst, raw, gpu)
+    start = _retime_decision(inst, raw * norm.time, gpu)
     if res.objective is not None:  # keep the heuristic when the solver stopped on a worse schedule
         h_start = _retime(inst, heur_start, heur_gpu)
         if _objective(inst, h_start, heur_gpu) < _objective(inst, start, gpu):
