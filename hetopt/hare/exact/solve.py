@@ -12,9 +12,9 @@ from __future__ import annotations
 from ...errors import ArgumentError, SizeLimitError
 from ...inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
 from ..instance import HareInstance
-from ..model import overlap_pairs
 from ..solution import HareSolution
 from .cpsat import solve_cpsat_exact
+from .milp import model_estimate as milp_estimate
 from .milp import solve_milp_exact
 
 __all__ = ["solve_exact", "ENGINES", "DEFAULT_ENGINE", "MILP_SOLVERS", "MAX_TASKS_NO_LIMIT", "MAX_TASKS_BUILD",
@@ -49,17 +49,13 @@ def model_estimate(inst: HareInstance, engine: str) -> dict[str, int]:
     Returns
     -------
     dict
-        ``tasks``; CP-SAT: ``intervals`` (optional intervals, one per task and GPU); MILP:
-        ``disjunctions`` (pairs of tasks that (8) keeps apart), ``rows`` (constraints after the
-        big-M transformation, about) and ``binaries``.
+        ``tasks``; CP-SAT: ``intervals`` (optional intervals, one per task and GPU); MILP: those
+        of :func:`hetopt.hare.exact.milp.model_estimate`.
     """
     check_choice(engine, "engine", ENGINES)
-    d, m = inst.n_tasks, inst.n_gpus
     if engine == "cpsat":
-        return {"tasks": d, "intervals": d * m}
-    free, same = overlap_pairs(inst)
-    pairs = len(free) + len(same)
-    return {"tasks": d, "disjunctions": pairs, "rows": 2 * pairs * (m + 1) + 3 * d, "binaries": 2 * len(free) + d * m}
+        return {"tasks": inst.n_tasks, "intervals": inst.n_tasks * inst.n_gpus}
+    return milp_estimate(inst)
 
 
 def _guard(inst: HareInstance, engine: str, time_limit: float | None, max_tasks: int | None) -> None:
