@@ -82,13 +82,13 @@ ROUND_BOUND = True
 MAX_CPSAT_SEED = 2**31 - 1
 
 
-def cpsat_seed(seed: Any, name: str = "seed") -> int:
+def cpsat_seed(value: Any, name: str = "seed") -> int:
     """A seed for CP-SAT's ``random_seed``: an integer in ``[0, 2**31 - 1]``, or drawn from a Generator.
 
     Parameters
     ----------
-    seed : int, numpy.random.Generator or None
-        None is 0.
+    value : int, numpy.random.Generator or None
+        The seed; None is 0.
     name : str
         The argument's name in errors.
 
@@ -101,13 +101,13 @@ def cpsat_seed(seed: Any, name: str = "seed") -> int:
     ArgumentError
         A seed that :func:`hetopt.inputs.check_seed` refuses, or an integer above CP-SAT's range.
     """
-    s = check_seed(seed, name)
+    s = check_seed(value, name)
     if s is None:
         return 0
     if isinstance(s, np.random.Generator):
         return int(s.integers(MAX_CPSAT_SEED + 1))
     if s > MAX_CPSAT_SEED:
-        raise ArgumentError(f"{name} is {seed!r}; CP-SAT takes seeds in [0, 2**31 - 1] (its random_seed is 32-bit)")
+        raise ArgumentError(f"{name} is {value!r}; CP-SAT takes seeds in [0, 2**31 - 1] (its random_seed is 32-bit)")
     return int(s)
 
 
