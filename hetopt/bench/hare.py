@@ -350,8 +350,9 @@ def bench(quick: bool = False) -> list[Table]:
     """The benchmark tables of Hare (``hetopt bench hare``).
 
     Exact engines (largest certified within 60 s, the gap one size further), the time-indexed
-    bound at 50 and 100 tasks, the job-level bound by grid step at 16 and 20 tasks, relaxation
-    solve times and Algorithm 1 vs the baselines at the paper's scale.
+    bound at 50 and 100 tasks, the job-level bound by grid step at 16 and 20 tasks, the CP-SAT
+    engine with and without its parameters and round-length bound (issue 25), relaxation solve
+    times and Algorithm 1 vs the baselines at the paper's scale.
 
     Parameters
     ----------
@@ -364,7 +365,7 @@ def bench(quick: bool = False) -> list[Table]:
     """
     if quick:
         tables = [engine_table((6, 8, 10), 3.0), bound_table((14,), 3.0, refine=False, polish=1.0),
-                  grid_table((10,), (0.1, 0.05), 3.0)]
+                  grid_table((10,), (0.1, 0.05), 3.0), cpsat_option_table(OPTION_INSTANCES[1:3], 3.0)]
     else:
-        tables = [engine_table(), bound_table(), grid_table()]
+        tables = [engine_table(), bound_table(), grid_table(), cpsat_option_table()]
     return [*tables, _exact_bench(quick), *_scale_bench(quick)]
