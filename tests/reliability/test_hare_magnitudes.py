@@ -196,7 +196,7 @@ def test_property_exact_routes_against_brute_force(inst):
 
 
 @pytest.mark.slow
-@settings(max_examples=150, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tiny_instances())
 def test_property_exact_routes_against_brute_force_long(inst):
     """The same property on many more instances."""

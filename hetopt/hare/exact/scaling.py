@@ -58,7 +58,7 @@ from ..instance import HareInstance
 __all__ = ["Scaling", "scaling", "scaled_instance", "rounded_down_instance", "DataUnits", "data_units",
            "units", "Normalization", "normalization", "normalized_instance", "grid_step",
            "decimal_places",
-           "MAX_INTEGER", "MAX_OBJECTIVE", "TARGET_HORIZON", "TARGET_WEIGHT", "MARGIN"]
+           "MAX_INTEGER", "MAX_OBJECTIVE", "TARGET_HORIZON", "TARGET_WEIGHT", "TARGET_OBJECTIVE", "MARGIN"]
 
 #: Every scaled datum and the scaled serial horizon stay below this (integers exact as floats).
 MAX_INTEGER = 2**53
@@ -451,7 +451,7 @@ class Normalization:
     time : float
         ``tau``: the power of two nearest the median compute time.
     weight : float
-        ``omega``: the power of two nearest the largest weight.
+        ``omega``: the power of two that puts the trivial bound near :data:`TARGET_OBJECTIVE`.
     """
 
     time: float
@@ -463,13 +463,21 @@ class Normalization:
         return self.time * self.weight
 
 
+#: Normalized units put the trivial bound ``sum_n w_n (a_n + |R_n| d_n)`` near this.
+TARGET_OBJECTIVE = 1e3
+
+
 def normalization(inst: HareInstance) -> Normalization:
-    """The units of :func:`normalized_instance`: times of order 1 and weights at most about 1.
+    """The units of :func:`normalized_instance`: times of order 1, objective of order :data:`TARGET_OBJECTIVE`.
 
     HiGHS and SCIP compare with absolute tolerances (feasibility ``1e-7``, HiGHS's ``mip_abs_gap``
-    ``1e-6``), so data of ``1e-6`` were solved within their tolerances, not to optimality, and a
-    bound came back above the optimum (issue 25).  In these units the model's magnitudes do not
-    depend on the instance's (invariance tested at x1e6, x1e-6 and mixed magnitudes).
+    ``1e-6`` and its MIP feasibility tolerance ``1e-6`` on objective improvements), so data of
+    ``1e-6`` were solved within their tolerances, not to optimality, and a bound came back above
+    the optimum (issue 25).  In these units the model's magnitudes do not depend on the instance's
+    (invariance tested at x1e6, x1e-6 and mixed magnitudes), and an objective of order 1e3 puts
+    those absolute tolerances near 1e-9 relative: with the objective of order 1 (weights over the
+    largest), HiGHS stopped 1.1e-6 above the optimum of an instance with weights 1 and 3e4
+    (hypothesis test).
 
     Parameters
     ----------
@@ -481,7 +489,8 @@ def normalization(inst: HareInstance) -> Normalization:
     Normalization
     """
     tau = 2.0 ** round(math.log2(float(np.median(inst.compute_time))))
-    omega = 2.0 ** round(math.log2(float(inst.weight.max())))
+    trivial = float(inst.weight @ inst.completion_lower_bound)
+    omega = 2.0 ** round(math.log2(trivial / (tau * TARGET_OBJECTIVE)))
     return Normalization(time=tau, weight=omega)
 
 
