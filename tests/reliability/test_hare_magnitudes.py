@@ -210,3 +210,15 @@ def test_property_cpsat_certifies_decimal_data_at_mixed_magnitudes(inst):
     assert scaling(inst).exact
     opt = brute_force(inst).objective
     _accept(inst, ROUTES["cpsat"](inst), opt, "cpsat", optimal=True)
+
+
+@pytest.mark.parametrize("times,weights", [(1e6, 1.0), (1e-6, 1.0), (1.0, 1e-6), (1e6, 1e-6)])
+def test_relaxation_is_invariant_under_units(times, weights):
+    """Hare_Sched_RL in other units: the same bound in them, the same x-hat order (Algorithm 1 unchanged)."""
+    from hetopt.hare import schedule, solve_relaxation
+
+    base = BASES[0]
+    inst = _scaled(base, times, weights)
+    a, b = solve_relaxation(base), solve_relaxation(inst)
+    assert b.status is Status.OPTIMAL and b.bound == pytest.approx(a.bound * times * weights, rel=1e-6)
+    assert schedule(inst, b).objective == pytest.approx(schedule(base, a).objective * times * weights, rel=1e-9)
