@@ -58,8 +58,9 @@ def test_bad_gpu_and_shape(tiny):
 
 
 def test_objective_mismatch(tiny):
-    from hetopt.hare.solution import make_solution
     from dataclasses import replace
+
+    from hetopt.hare.solution import make_solution
 
     start, gpu = valid(tiny)
     sol = make_solution(tiny, start, gpu, method="test")

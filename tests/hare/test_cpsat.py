@@ -3,11 +3,10 @@
 import numpy as np
 import pytest
 
+from hetopt.data import instance_path
 from hetopt.errors import ArgumentError
-
 from hetopt.hare import HareInstance, brute_force, check_schedule, generate_instance, solve_exact
 from hetopt.hare.exact.scaling import scaled_instance, scaling
-from hetopt.data import instance_path
 from hetopt.result import Status
 
 OBJ_RTOL = 1e-6
