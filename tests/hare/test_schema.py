@@ -60,3 +60,13 @@ def test_schema_rejects_what_the_loader_rejects():
             jsonschema.validate(broken, SCHEMA)
         with pytest.raises(Exception, match=key):
             HareInstance.from_dict(broken)
+
+
+def test_card_field_table_is_the_schema():
+    """The card's field table is ``hetopt.schema.field_table("hare")`` (regenerate it when FIELDS change)."""
+    from pathlib import Path
+
+    from hetopt.schema import field_table
+
+    card = (Path(__file__).resolve().parents[2] / "models" / "hare2022.md").read_text(encoding="utf-8")
+    assert field_table("hare") in card
