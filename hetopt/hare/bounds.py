@@ -25,7 +25,10 @@ import numpy as np
 
 from .instance import HareInstance
 
-__all__ = ["TimeBounds", "time_bounds", "greedy_schedule", "round_length_bound", "serial_horizon"]
+__all__ = ["TimeBounds", "time_bounds", "greedy_schedule", "round_length_bound", "serial_horizon", "trivial_bound"]
+
+#: Relative margin of :func:`trivial_bound` for its float evaluation (and reading floats as decimals).
+TRIVIAL_MARGIN = 1e-12
 
 #: Relative slack added to the derived upper bounds against floating-point round-off.
 BOUND_SLACK = 1e-7
@@ -103,6 +106,24 @@ def round_length_bound(inst: HareInstance) -> np.ndarray:
         cands = np.sort((np.arange(1, K + 1)[:, None] * tc[None, :] + ts[None, :]).ravel())
         out[n] = cands[K - 1]  # the K-th smallest end: K slots (m, k) end by it, fewer by anything earlier
     return out
+
+
+def trivial_bound(inst: HareInstance) -> float:
+    """``sum_n w_n (a_n + |R_n| L_n)`` lowered by a relative ``1e-12``: a lower bound on every schedule.
+
+    ``L_n`` is :func:`round_length_bound` (at least ``d_n = min_m (T^c + T^s)``): each job alone,
+    its rounds one after another.  The exact engines report at least this bound.
+
+    Parameters
+    ----------
+    inst : HareInstance
+        The instance.
+
+    Returns
+    -------
+    float
+    """
+    return float(inst.weight @ (inst.arrival + inst.rounds * round_length_bound(inst))) * (1 - TRIVIAL_MARGIN)
 
 
 @dataclass(frozen=True)

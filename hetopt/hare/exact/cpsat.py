@@ -23,7 +23,8 @@ next to 1), else with times rounded UP and weights DOWN (the rounding mode; see 
   ``OPT >= (B - A) / (S W)`` with the scaling's allowance ``A`` (0 when exact; otherwise the
   rounding of every chain of the semi-active schedule and the raised weights), times
   ``1 - MARGIN`` for reading floats as their decimals; combined with the first stage's bound
-  (column generation) and the trivial ``sum_n w_n (a_n + |R_n| d_n)``.  A candidate bound above
+  (column generation) and the trivial ``sum_n w_n (a_n + |R_n| L_n)``
+  (:func:`hetopt.hare.bounds.trivial_bound`).  A candidate bound above
   the recomputed objective would be an invalid one: it is dropped (``info["rejected_bounds"]``).
 
 The result is OPTIMAL only when this bound on the true data meets the recomputed objective
@@ -52,7 +53,7 @@ from ...errors import ArgumentError, HetoptError, SolverError
 from ...inputs import check_flag, check_positive, check_seed, check_threads, check_time_limit
 from ...result import OPTIMAL_RTOL, Status, relative_gap
 from ...solvers import solve_cpsat
-from ..bounds import round_length_bound, time_bounds
+from ..bounds import round_length_bound, time_bounds, trivial_bound
 from ..instance import HareInstance
 from ..listsched import GPU_RULES, list_schedule, semi_active
 from ..solution import HareSolution, make_solution
@@ -425,11 +426,6 @@ def _retimed(inst: HareInstance, order: tuple[int, ...], gpu: np.ndarray) -> np.
     if out is None:  # pragma: no cover - a (start, round) order keeps the rounds of a job in order
         raise SolverError("cpsat: the incumbent's order of starts breaks (7)")
     return out[0]
-
-
-def trivial_bound(inst: HareInstance) -> float:
-    """``sum_n w_n (a_n + |R_n| min_m (T^c + T^s))`` lowered by ``MARGIN``: a bound on every schedule."""
-    return float(inst.weight @ inst.completion_lower_bound) * (1 - MARGIN)
 
 
 #: A candidate bound above the recomputed objective by more than this (relative) is invalid and dropped.

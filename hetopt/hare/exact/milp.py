@@ -13,7 +13,7 @@ SCIP compare with absolute tolerances; HiGHS's absolute gap is set to 0 (:data:`
 Certificate on the true data: the solver's decision (GPU of every task and order of starts) is
 re-timed semi-actively on the TRUE instance, which removes the solver's feasibility-tolerance
 noise, and its objective recomputed; the bound is the solver's times ``tau omega`` (or the
-trivial bound ``sum_n w_n (a_n + |R_n| d_n)`` when higher).  A solver bound above the recomputed
+trivial bound ``sum_n w_n (a_n + |R_n| L_n)`` when higher, :func:`hetopt.hare.bounds.trivial_bound`).  A solver bound above the recomputed
 objective is float noise within :data:`BOUND_CHECK_RTOL` (then taken as the objective) and an
 invalid bound beyond it, dropped (``info["rejected_bound"]``).  OPTIMAL only when the bound meets the
 objective within ``OPTIMAL_RTOL``.  A solve that fails (no solution and no limit) reports the best
@@ -35,11 +35,12 @@ import pyomo.environ as pyo
 from ...inputs import check_choice, check_flag, check_gap, check_threads, check_time_limit, takes_instance
 from ...result import OPTIMAL_RTOL, Status, relative_gap
 from ...solvers import solve_model
+from ..bounds import trivial_bound
 from ..instance import HareInstance
 from ..listsched import semi_active, start_order
 from ..model import build_hare_sched
 from ..solution import HareSolution, make_solution
-from .scaling import MARGIN, normalization, normalized_instance
+from .scaling import normalization, normalized_instance
 from .start import best_known_schedule
 
 __all__ = ["solve_milp_exact", "model_decision", "model_estimate", "HIGHS_OPTIONS", "MILP_SOLVERS",
@@ -236,7 +237,7 @@ def _objective(inst: HareInstance, start: np.ndarray, gpu: np.ndarray) -> float:
 
 def _bound(inst: HareInstance, model_bound: float | None, unit: float, objective: float, info: dict) -> float:
     """The larger of the solver's bound (in true units) and the trivial bound, checked against the objective."""
-    trivial = float(inst.weight @ inst.completion_lower_bound) * (1 - MARGIN)
+    trivial = trivial_bound(inst)
     info["trivial_bound"] = trivial
     if model_bound is None:
         return trivial
