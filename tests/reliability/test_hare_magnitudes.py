@@ -25,6 +25,7 @@ from hetopt.result import OPTIMAL_RTOL, Status
 VALID_RTOL = 1e-9
 
 ROUTES = {
+    "exact": solve_exact,
     "cpsat": lambda inst: solve_exact(inst, engine="cpsat"),
     "milp_highs": lambda inst: solve_exact(inst, engine="milp"),
     "milp_scip": lambda inst: solve_exact(inst, solver="scip"),
@@ -192,7 +193,7 @@ def _property(inst: HareInstance, routes: tuple[str, ...]) -> None:
 @given(tiny_instances())
 def test_property_exact_routes_against_brute_force(inst):
     """Random magnitudes: every route's objective >= the optimum, bound <= it, OPTIMAL only at it."""
-    _property(inst, ("cpsat", "milp_highs", "milp_scip"))
+    _property(inst, ("exact", "cpsat", "milp_highs", "milp_scip"))
 
 
 @pytest.mark.slow
@@ -200,7 +201,7 @@ def test_property_exact_routes_against_brute_force(inst):
 @given(tiny_instances())
 def test_property_exact_routes_against_brute_force_long(inst):
     """The same property on many more instances."""
-    _property(inst, ("cpsat", "milp_highs", "milp_scip"))
+    _property(inst, ("exact", "cpsat", "milp_highs", "milp_scip"))
 
 
 @settings(max_examples=12, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -222,3 +223,17 @@ def test_relaxation_is_invariant_under_units(times, weights):
     a, b = solve_relaxation(base), solve_relaxation(inst)
     assert b.status is Status.OPTIMAL and b.bound == pytest.approx(a.bound * times * weights, rel=1e-6)
     assert schedule(inst, b).objective == pytest.approx(schedule(base, a).objective * times * weights, rel=1e-9)
+
+
+def test_default_route_falls_back_to_the_milp_when_the_rounding_leaves_the_certificate_open():
+    """Values spread over 15 orders of magnitude: CP-SAT's rounded model cannot certify; ``exact`` then runs
+    the MILP in normalized floats and proves the brute-force optimum (``info["fallback"]``)."""
+    inst = HareInstance(arrival=[0.0, 0.0], weight=[1e6, 1e-9], rounds=[1, 2], tasks_per_round=[2, 1],
+                        compute_time=[[3.7e-9, 1e-9], [2e5 * np.pi, 1e6 / 7]], sync_time=[[0.0, 1e-9 / 3], [0.5, 0.0]])
+    opt = brute_force(inst).objective
+    cp = ROUTES["cpsat"](inst)
+    _accept(inst, cp, opt, "cpsat")
+    sol = solve_exact(inst)
+    _accept(inst, sol, opt, "exact", optimal=True)
+    assert cp.status is Status.FEASIBLE and not cp.info["exact_scaling"]  # rounded: 0.003986 against 0.002619
+    assert "fallback" in sol.info and sol.info["cpsat_result"]["objective"] == cp.objective

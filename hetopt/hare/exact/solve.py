@@ -1,5 +1,10 @@
 """The front of the exact engines: :func:`solve_exact` (CP-SAT by default, or the big-M MILP).
 
+The default route (neither ``engine`` nor ``solver`` given) falls back to the MILP after CP-SAT when
+CP-SAT proved its model but the integer scaling was rounded and the certificate on the true data
+did not close (data spread over many orders of magnitude, at most ``MAX_TASKS_NO_LIMIT["milp"]``
+tasks): the better schedule and the larger of the two valid bounds, ``info["fallback"]``.
+
 Size guards (issue 25): before building, :func:`model_estimate` counts what the engine would
 build; without a time limit an instance beyond :data:`MAX_TASKS_NO_LIMIT` tasks is refused
 (proofs take from minutes to hours there: ``hetopt bench hare``), and with one beyond
@@ -11,8 +16,9 @@ from __future__ import annotations
 
 from ...errors import ArgumentError, SizeLimitError
 from ...inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
+from ...result import OPTIMAL_RTOL, Status, relative_gap
 from ..instance import HareInstance
-from ..solution import HareSolution
+from ..solution import HareSolution, make_solution
 from .cpsat import solve_cpsat_exact
 from .milp import model_estimate as milp_estimate
 from .milp import solve_milp_exact
@@ -132,6 +138,7 @@ def solve_exact(inst: HareInstance, *, solver: str | None = None, engine: str | 
     check_flag(symmetry_breaking, "symmetry_breaking")
     if max_tasks is not None:
         check_size(max_tasks, "max_tasks")
+    default_route = engine is None and solver is None
     if engine is None:
         engine = "milp" if solver is not None else DEFAULT_ENGINE
     check_choice(engine, "engine", ENGINES)
@@ -144,8 +151,42 @@ def solve_exact(inst: HareInstance, *, solver: str | None = None, engine: str | 
         if mip_gap is not None:
             raise ArgumentError(f"mip_gap is {mip_gap!r}; the cpsat engine proves exact optima only "
                                 "(use engine='milp')")
-        return solve_cpsat_exact(inst, time_limit=time_limit, threads=threads, symmetry_breaking=symmetry_breaking)
+        sol = solve_cpsat_exact(inst, time_limit=time_limit, threads=threads, symmetry_breaking=symmetry_breaking)
+        if default_route and _rounding_left_open(inst, sol):
+            return _with_milp(inst, sol, time_limit, threads, symmetry_breaking)
+        return sol
     solver = "highs" if solver is None else solver
     check_choice(solver, "solver", MILP_SOLVERS)
     return solve_milp_exact(inst, solver=solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads,
                             symmetry_breaking=symmetry_breaking)
+
+
+def _rounding_left_open(inst: HareInstance, sol: HareSolution) -> bool:
+    """CP-SAT proved its rounded model but the certificate on the true data did not close (small instance)."""
+    return (sol.status is Status.FEASIBLE and not sol.info.get("exact_scaling", True)
+            and sol.info.get("cpsat_status") == Status.OPTIMAL.value and inst.n_tasks <= MAX_TASKS_NO_LIMIT["milp"])
+
+
+def _with_milp(inst: HareInstance, sol: HareSolution, time_limit: float | None, threads: int | None,
+               symmetry_breaking: bool) -> HareSolution:
+    """The default route's fallback when CP-SAT's rounding leaves the certificate open.
+
+    The MILP route in normalized floating point (no rounding) runs in the time left; the better
+    schedule and the larger of the two valid bounds are reported.
+    """
+    rest = None if time_limit is None else time_limit - sol.wall_time
+    if rest is not None and rest <= 0.1:
+        return sol
+    milp = solve_milp_exact(inst, time_limit=rest, threads=threads, symmetry_breaking=symmetry_breaking)
+    best = milp if milp.objective < sol.objective else sol
+    bounds = [b for b in (sol.bound, milp.bound) if b is not None]
+    bound = max(bounds) if bounds else None
+    gap = relative_gap(best.objective, bound)
+    status = Status.OPTIMAL if gap is not None and gap <= OPTIMAL_RTOL else best.status
+    info = {**best.info, "fallback": "the CP-SAT certificate on the true data did not close (integer scaling "
+            "rounded): the MILP route in normalized floating point ran after it",
+            "cpsat_result": {"objective": sol.objective, "bound": sol.bound},
+            "milp_result": {"status": milp.status.value, "objective": milp.objective, "bound": milp.bound}}
+    return make_solution(inst, best.start, best.gpu, method="exact", status=status, bound=bound,
+                         wall_time=sol.wall_time + milp.wall_time, solver=f"{sol.solver}+{milp.solver}",
+                         message=f"{sol.message}; then {milp.message}", info=info)
