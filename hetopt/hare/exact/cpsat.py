@@ -454,7 +454,7 @@ def _certified(inst: HareInstance, sc: Scaling, res: Any, cp: Any, start: np.nda
         status = Status.FEASIBLE
     mode = "exact" if sc.exact else "rounded (times up, weights down)"
     msg = (f"{res.message}; integer scaling {mode}: times x{sc.time:g}, weights x{sc.weight:g}; bound on the true "
-           f"data = max((CP-SAT bound - {sc.allowance:g}) / {scale:g}, first stage, trivial) x (1 - {MARGIN:g})"
+           f"data = max((CP-SAT bound - {sc.allowance:g}) / {scale:g} x (1 - {MARGIN:g}), first stage, trivial)"
            + ("" if proven or res.status is not Status.OPTIMAL else
               "; CP-SAT proved the scaled model, the certificate on the true data did not close"))
     info = {"time_scale": sc.time, "weight_scale": sc.weight, "exact_scaling": sc.exact,
