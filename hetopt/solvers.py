@@ -281,7 +281,7 @@ def _classify_converged(objective: float | None, bound: float | None) -> Status:
     if objective is None or bound is None:  # no gap to judge (relative_gap would be None)
         return Status.FEASIBLE
     gap = relative_gap(objective, bound)
-    if gap is not None and (gap <= OPTIMAL_RTOL or abs(objective - bound) <= 1e-9):
+    if gap is not None and gap <= OPTIMAL_RTOL:  # relative at every magnitude: 1e-9 data included
         return Status.OPTIMAL
     return Status.FEASIBLE
 
@@ -371,8 +371,11 @@ def solve_model(
         kwargs["time_limit"] = float(time_limit)
     if threads is not None:
         kwargs["threads"] = threads
-    if options:
-        kwargs["solver_options"] = dict(options)
+    solver_options = dict(options or {})
+    if solver == "highs":  # HiGHS's default absolute gap (1e-6) would stop early on data of magnitude 1e-7
+        solver_options.setdefault("mip_abs_gap", 0.0)
+    if solver_options:
+        kwargs["solver_options"] = solver_options
 
     status, objective, bound, message = Status.ERROR, None, None, ""
     if solver == "highs":
@@ -650,7 +653,8 @@ def solve_milp(
     integ = np.zeros(n) if integrality is None else np.broadcast_to(np.asarray(integrality, dtype=float), (n,))
     is_mip = bool(np.any(integ != 0))
 
-    opts: dict[str, Any] = {"output_flag": False, "mip_rel_gap": DEFAULT_MIP_GAP if mip_gap is None else float(mip_gap)}
+    opts: dict[str, Any] = {"output_flag": False, "mip_rel_gap": DEFAULT_MIP_GAP if mip_gap is None else float(mip_gap),
+                            "mip_abs_gap": 0.0}
     if time_limit is not None:
         opts["time_limit"] = float(time_limit)
     if threads is not None:
@@ -788,8 +792,9 @@ def solve_cpsat(
     from ortools.sat.python import cp_model
 
     _check_common(time_limit, None, threads)
-    if not isinstance(seed, int):
-        raise ValueError(f"seed is {seed!r}; expected an integer")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= 2**31 - 1:
+        raise ArgumentError(f"seed is {seed!r}; expected an integer in [0, 2**31 - 1] (CP-SAT's seed is 32-bit)")
+    seed = int(seed)
     if not model.has_objective():
         raise ValueError("model has no objective; expected one minimize/maximize")
     sense = "max" if model.proto.objective.scaling_factor < 0 else "min"

@@ -51,8 +51,8 @@ from ..inputs import check_positive, check_size, check_time_limit
 from ..report import Table
 from ..result import Status, relative_gap
 
-__all__ = ["bench_instance", "engine_table", "bound_table", "grid_table", "ENGINE_SIZES", "BOUND_SIZES",
-           "GRID_SIZES", "GRID_STEPS", "LIMIT", "POLISH"]
+__all__ = ["bench_instance", "engine_table", "bound_table", "grid_table", "cpsat_option_table", "ENGINE_SIZES",
+           "BOUND_SIZES", "GRID_SIZES", "GRID_STEPS", "LIMIT", "POLISH", "MEASURED_OPTIONS", "OPTION_INSTANCES"]
 
 #: Tasks per instance of the engine table (4 GPUs).
 ENGINE_SIZES = (8, 12, 16, 20, 25, 30, 35)
@@ -248,6 +248,62 @@ def grid_table(sizes=GRID_SIZES, steps=GRID_STEPS, limit: float = LIMIT, *, seed
                    "grid (times rounded down to it); on an OPTIMAL row the gap is the relaxation's own gap")
     return t
 
+#: The CP-SAT parameters measured by :func:`cpsat_option_table` (issue 25, item 6).
+MEASURED_OPTIONS: dict[str, Any] = {"linearization_level": 0, "use_strong_propagation_in_disjunctive": True}
+#: CP-SAT's own defaults of the same parameters (the "without" columns).
+CPSAT_DEFAULTS: dict[str, Any] = {"linearization_level": 1, "use_strong_propagation_in_disjunctive": False}
+#: The instances of :func:`cpsat_option_table`: (label, generator keyword arguments).
+OPTION_INSTANCES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("issue: 5 jobs, 3 GPUs, seed 0", {"seed": 0, "n_jobs": 5, "n_gpus": 3, "max_rounds": 3, "max_tasks": 2,
+                                       "max_total_tasks": 16}),
+    *((f"bench_instance({d}, seed={s})", {"seed": s, "n_jobs": max(2, d // 3), "n_gpus": 4, "max_rounds": 3,
+                                          "max_tasks": 2, "max_total_tasks": d})
+      for d, s in ((12, 0), (12, 1), (16, 0), (16, 1), (16, 2), (18, 2))),
+)
+
+
+def cpsat_option_table(instances=OPTION_INSTANCES, limit: float = LIMIT, *, threads: int = 1) -> Table:
+    """The CP-SAT engine with and without the measured parameters and the per-job round-length bound.
+
+    Four variants of :func:`hetopt.hare.exact.cpsat.solve_cpsat_exact` on the same instances in the
+    same run: the engine's defaults before issue 25 (no extra parameter, single-task round bound),
+    with :data:`MEASURED_OPTIONS` (``linearization_level=0``,
+    ``use_strong_propagation_in_disjunctive=True``), with the per-job round-length bound
+    (:func:`hetopt.hare.bounds.round_length_bound`, ``round_bound=True``) and with both.  A cell is
+    the wall time to a proven optimum and CP-SAT's deterministic time, or the gap at ``limit``.
+    The tasks column is the instance's actual task count (``max_total_tasks`` is a cap).
+    """
+    from ortools.sat.python import cp_model  # noqa: F401  (the first import takes ~1 s: not timed)
+
+    from ..hare.exact.cpsat import solve_cpsat_exact
+
+    variants = {"neither": (CPSAT_DEFAULTS, False), "parameters": (MEASURED_OPTIONS, False),
+                "round bound": (CPSAT_DEFAULTS, True), "both": (MEASURED_OPTIONS, True)}
+    cols = ["instance", "tasks", "jobs", "GPUs"] + [f"{v} [s] (det.)" for v in variants] + ["neither/both time"]
+    t = Table(f"Hare CP-SAT: the measured parameters and the round-length bound ({threads} thread(s), "
+              f"{limit:g} s per solve)", cols)
+    for label, kw in instances:
+        inst = generate_instance(**kw)
+        cells: list[Any] = []
+        times: dict[str, float] = {}
+        for name, (options, round_bound) in variants.items():
+            sol = solve_cpsat_exact(inst, time_limit=limit, threads=threads, options=dict(options),
+                                    round_bound=round_bound)
+            check_schedule(inst, sol).raise_if_invalid()
+            det = sol.info.get("cpsat_deterministic_time")
+            if sol.status is Status.OPTIMAL:
+                times[name] = sol.wall_time
+                cells.append(f"{sol.wall_time:.2f} ({det:.2f})")
+            else:
+                cells.append(f"limit: gap {_pct(sol.gap)}")
+        ratio = times["neither"] / times["both"] if "neither" in times and "both" in times else None
+        t.add(label, inst.n_tasks, inst.n_jobs, inst.n_gpus, *cells, ratio)
+    t.notes.append(_load_note())
+    t.notes.append("det. = CP-SAT's deterministic time (independent of the machine's load); 'limit' = not proven "
+                   "within the limit, with the gap of the certificate on the true data")
+    return t
+
+
 def _exact_bench(quick: bool) -> Table:
     t = Table("Hare: exact Hare_Sched (default engine, 1 thread) and relaxation",
               ["instance", "tasks", "GPUs", "status", "optimum", "time [s]", "RL bound", "RL time [s]",
@@ -294,8 +350,9 @@ def bench(quick: bool = False) -> list[Table]:
     """The benchmark tables of Hare (``hetopt bench hare``).
 
     Exact engines (largest certified within 60 s, the gap one size further), the time-indexed
-    bound at 50 and 100 tasks, the job-level bound by grid step at 16 and 20 tasks, relaxation
-    solve times and Algorithm 1 vs the baselines at the paper's scale.
+    bound at 50 and 100 tasks, the job-level bound by grid step at 16 and 20 tasks, the CP-SAT
+    engine with and without its parameters and round-length bound (issue 25), relaxation solve
+    times and Algorithm 1 vs the baselines at the paper's scale.
 
     Parameters
     ----------
@@ -308,7 +365,7 @@ def bench(quick: bool = False) -> list[Table]:
     """
     if quick:
         tables = [engine_table((6, 8, 10), 3.0), bound_table((14,), 3.0, refine=False, polish=1.0),
-                  grid_table((10,), (0.1, 0.05), 3.0)]
+                  grid_table((10,), (0.1, 0.05), 3.0), cpsat_option_table(OPTION_INSTANCES[1:3], 3.0)]
     else:
-        tables = [engine_table(), bound_table(), grid_table()]
+        tables = [engine_table(), bound_table(), grid_table(), cpsat_option_table()]
     return [*tables, _exact_bench(quick), *_scale_bench(quick)]

@@ -16,10 +16,11 @@ from dataclasses import replace
 import numpy as np
 
 from ..errors import ArgumentError, SizeLimitError
-from ..inputs import check_choice, check_time_limit, takes_instance
+from ..inputs import check_choice, check_flag, check_threads, check_time_limit, takes_instance
 from .instance import HareInstance
 from .listsched import GPU_RULES, GpuRule, list_schedule
 from .lp_ordering import lp_ordering
+from .model import FORMS
 from .relaxation import HareRelaxation, solve_relaxation
 from .solution import HareSolution, make_solution
 
@@ -85,7 +86,13 @@ def schedule(inst: HareInstance, relaxation: HareRelaxation | None = None, *, or
     check_choice(ordering, "ordering", ORDERINGS)
     if not callable(gpu_rule):
         check_choice(gpu_rule, "gpu_rule", GPU_RULES)
-    check_time_limit(time_limit)
+    time_limit = check_time_limit(time_limit)
+    check_threads(threads)
+    check_choice(form, "form", FORMS)
+    check_flag(subsets, "subsets")
+    if relaxation is not None and not isinstance(relaxation, HareRelaxation):
+        raise ArgumentError(f"relaxation is a {type(relaxation).__name__}; expected a HareRelaxation "
+                            "(hetopt.hare.solve_relaxation) or None")
     t0 = time.perf_counter()
     if relaxation is not None:
         source = "relaxation (subsets)" if relaxation.subsets else "relaxation"

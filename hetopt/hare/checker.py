@@ -17,7 +17,7 @@ from ..result import CheckReport
 from ..validate import FEAS_TOL
 from .instance import HareInstance
 
-__all__ = ["check_schedule", "checked_objective", "OBJ_RTOL"]
+__all__ = ["check_schedule", "checked_objective", "default_tol", "OBJ_RTOL"]
 
 #: Relative tolerance of the objective recomputation.
 OBJ_RTOL = 1e-9
@@ -50,7 +50,19 @@ def _decision(inst: HareInstance, solution: Any) -> tuple[np.ndarray, np.ndarray
 
 
 @takes_instance(HareInstance)
-def check_schedule(inst: HareInstance, sol: Any, *, tol: float = FEAS_TOL) -> CheckReport:
+def default_tol(inst: HareInstance) -> float:
+    """``FEAS_TOL`` times ``min(1, H)``, ``H`` the serial horizon (last arrival plus every task's longest time).
+
+    At the usual magnitudes the tolerance is :data:`hetopt.validate.FEAS_TOL` (absolute); at small
+    ones it shrinks with the data, so that an overlap of ``1e-7`` between tasks of ``1e-9`` is a
+    violation (issue 25), not noise.
+    """
+    horizon = float(inst.arrival.max() + ((inst.rounds * inst.tasks_per_round)
+                                          * (inst.compute_time + inst.sync_time).max(axis=1)).sum())
+    return FEAS_TOL * min(1.0, horizon)
+
+
+def check_schedule(inst: HareInstance, sol: Any, *, tol: float | None = None) -> CheckReport:
     """Check a schedule against (4)-(8) and recompute its objective.
 
     Parameters
@@ -60,8 +72,9 @@ def check_schedule(inst: HareInstance, sol: Any, *, tol: float = FEAS_TOL) -> Ch
     sol : HareSolution or tuple (start, gpu)
         A solution object (its ``objective`` is checked against the recomputed one) or the
         raw decision: start times ``x_i`` and GPU indices, one per task.
-    tol : float
-        Absolute time tolerance (default :data:`hetopt.validate.FEAS_TOL`).
+    tol : float, optional
+        Absolute time tolerance; default :func:`default_tol` (``FEAS_TOL``, smaller for data whose
+        serial horizon is below 1).
 
     Returns
     -------
@@ -79,7 +92,7 @@ def check_schedule(inst: HareInstance, sol: Any, *, tol: float = FEAS_TOL) -> Ch
     ArgumentError
         If ``inst`` is not a :class:`HareInstance` or ``tol`` is not a finite number >= 0 (NaN would make every comparison pass).
     """
-    check_tol(tol, "tol")
+    tol = default_tol(inst) if tol is None else check_tol(tol, "tol")
     try:
         start, gpu, claimed = _decision(inst, sol)
     except _Malformed as e:
@@ -114,12 +127,12 @@ def check_schedule(inst: HareInstance, sol: Any, *, tol: float = FEAS_TOL) -> Ch
                     f"(8) tasks {inst.task_label(i1)} and {inst.task_label(i2)} overlap on GPU {inst.gpus[m]}: "
                     f"the second starts at {s2:.9g} before the first ends computing at {end1:.9g}")
     objective = float(sum(w * c for w, c in zip(inst.weight, completion, strict=True)))
-    if claimed is not None and abs(claimed - objective) > OBJ_RTOL * max(1.0, abs(objective)) + tol:
+    if claimed is not None and abs(claimed - objective) > OBJ_RTOL * abs(objective) + tol * float(inst.weight.sum()):
         out.append(f"objective is reported as {claimed!r} but the schedule's sum w_n C_n is {objective!r}")
     return CheckReport.from_violations(out, objective, completion=np.asarray(completion, dtype=float))
 
 
-def checked_objective(inst: HareInstance, sol: Any, *, tol: float = FEAS_TOL) -> float:
+def checked_objective(inst: HareInstance, sol: Any, *, tol: float | None = None) -> float:
     """``sum_n w_n C_n`` of a schedule recomputed by :func:`check_schedule`, which must pass.
 
     Parameters
@@ -128,8 +141,8 @@ def checked_objective(inst: HareInstance, sol: Any, *, tol: float = FEAS_TOL) ->
         The instance.
     sol : HareSolution or tuple (start, gpu)
         The schedule.
-    tol : float
-        Absolute time tolerance.
+    tol : float, optional
+        Absolute time tolerance (default :func:`default_tol`).
 
     Returns
     -------

@@ -212,6 +212,9 @@ def arrivals(n_jobs: int, *, process: str = "poisson", rate: float = 1.0 / 60.0,
     check_size(n_jobs, "n_jobs")
     check_choice(process, "process", PROCESSES)
     check_positive(rate, "rate")
+    check_positive(burst_factor, "burst_factor")
+    if isinstance(switch_prob, bool) or not isinstance(switch_prob, (int, float, np.floating)) or not 0 <= switch_prob <= 1:
+        raise ArgumentError(f"switch_prob is {switch_prob!r}; expected a probability in [0, 1]")
     rng = rng_from(seed)
     if process == "poisson":
         gaps = rng.exponential(1.0 / rate, n_jobs)
@@ -272,6 +275,18 @@ def generate_workload(n_jobs: int, gpus: Sequence[str], *, seed: int | np.random
     check_size(n_jobs, "n_jobs")
     check_size(iterations_per_task, "iterations_per_task")
     check_positive(bandwidth_gbps, "bandwidth_gbps")
+    if isinstance(rounds, (str, bytes)) or not isinstance(rounds, (tuple, list)) or len(rounds) != 2:
+        raise ArgumentError(f"rounds is {rounds!r}; expected (least, most) rounds per job")
+    check_size(rounds[0], "rounds[0]")
+    check_size(rounds[1], "rounds[1]", minimum=rounds[0])
+    if isinstance(scales, (str, bytes)) or not isinstance(scales, (tuple, list)) or not scales:
+        raise ArgumentError(f"scales is {scales!r}; expected a non-empty sequence of tasks per round")
+    for k, v in enumerate(scales):
+        check_size(v, f"scales[{k}]")
+    if isinstance(weights, (str, bytes)) or not isinstance(weights, (tuple, list)) or not weights:
+        raise ArgumentError(f"weights is {weights!r}; expected a non-empty sequence of positive weights")
+    for k, v in enumerate(weights):
+        check_positive(v, f"weights[{k}]")
     rng = rng_from(seed)
     table = {e["job_type"]: e["iterations_per_second"] for e in gavel_throughputs()["entries"] if e["scale_factor"] == 1}
     gpus = list(gpus)
@@ -280,11 +295,13 @@ def generate_workload(n_jobs: int, gpus: Sequence[str], *, seed: int | np.random
     for k, g in enumerate(gpus):
         if g not in GPU_TYPES:
             raise ArgumentError(f"gpus[{k}] is {g!r}; expected 'v100', 'p100' or 'k80' (the Gavel table's types)")
+    if category_mix is not None and not isinstance(category_mix, Mapping):
+        raise ArgumentError(f"category_mix is {category_mix!r}; expected a mapping category -> share")
     mix = dict(category_mix or {c: 0.25 for c in CATEGORIES})
     unknown = set(mix) - set(CATEGORIES)
     if unknown:
         raise ArgumentError(f"category_mix has unknown categories {sorted(unknown)}; expected {CATEGORIES}")
-    share = np.array([float(mix.get(c, 0.0)) for c in CATEGORIES])
+    share = np.array([check_positive(mix.get(c, 0.0), f"category_mix[{c!r}]", allow_zero=True) for c in CATEGORIES])
     if not np.all(np.isfinite(share)) or (share < 0).any() or share.sum() <= 0:
         raise ArgumentError("category_mix must be non-negative with a positive sum")
     cats = rng.choice(len(CATEGORIES), n_jobs, p=share / share.sum())

@@ -16,6 +16,7 @@ References
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -26,6 +27,7 @@ import numpy as np
 from ..data import check_header, meta_dict, meta_kwargs, read_json
 from ..errors import InstanceError
 from ..inputs import INT64_LIMIT, numeric_array
+from ..schema import Field
 
 __all__ = ["HareInstance", "KIND", "SCHEMA_VERSION", "alpha", "theorem4_bound"]
 
@@ -60,6 +62,33 @@ def _matrix(name: str, value: Any, n: int, m: int | None) -> np.ndarray:
         i, j = bad[0]
         raise InstanceError(f"{name}[{i}, {j}] is {arr[i, j]}; expected a finite number")
     return arr
+
+
+def _n_jobs(inst: HareInstance) -> int:
+    """The number of jobs: the length most per-job fields agree on; a field of another length names itself.
+
+    A wrong-length field is reported under its own name ("arrival has length 3; expected 2"),
+    never as another field's error (issue 25).
+    """
+    lengths: dict[str, int] = {}
+    for name in ("arrival", "weight", "rounds", "tasks_per_round", "compute_time", "sync_time"):
+        arr = numeric_array(name, getattr(inst, name))
+        if arr.ndim == 0:
+            raise InstanceError(f"{name} is a scalar ({getattr(inst, name)!r}); expected "
+                                + ("a vector, one value per job" if name in ("arrival", "weight", "rounds",
+                                                                              "tasks_per_round")
+                                   else "a matrix, one row per job and one column per GPU"))
+        lengths[name] = int(arr.shape[0])
+    counts = Counter(lengths.values())
+    n = max(counts, key=lambda v: (counts[v], v == lengths["arrival"]))
+    if n == 0:
+        raise InstanceError("arrival is empty; expected at least one job")
+    for name, v in lengths.items():
+        if v != n:
+            agree = [k for k, w in lengths.items() if w == n]
+            what = "rows" if name in ("compute_time", "sync_time") else "entries"
+            raise InstanceError(f"{name} has {v} {what}; expected {n}, one per job ({', '.join(agree)} have {n})")
+    return n
 
 
 def _names(name: str, value: Sequence[str] | None, n: int, prefix: str) -> tuple[str, ...]:
@@ -119,6 +148,28 @@ class HareInstance:
 
     #: The ``kind`` key of this class's JSON (the registry's name of the paper).
     KIND: ClassVar[str] = KIND
+    #: Version of the JSON layout (:meth:`to_dict`).
+    SCHEMA_VERSION: ClassVar[int] = SCHEMA_VERSION
+    #: The JSON fields (:mod:`hetopt.schema`): shape, type, unit, range and meaning, in the paper's words.
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("arrival", "(n_jobs,)", "number", "Arrival time a_n of training job n: none of its tasks starts "
+              "earlier (constraint (4)).", unit="s", minimum=0.0),
+        Field("weight", "(n_jobs,)", "number", "Weight w_n of job n in the objective sum_n w_n C_n (total weighted "
+              "job completion time).", minimum=0.0, exclusive_minimum=True),
+        Field("rounds", "(n_jobs,)", "integer", "Number of training rounds of job n (the size of R_n); round r + 1 "
+              "starts after every task of round r synchronizes (constraint (7)).", minimum=1),
+        Field("tasks_per_round", "(n_jobs,)", "integer", "Number of parallel tasks in every round of job n (the size of D_r, "
+              "its synchronization scale).", minimum=1),
+        Field("compute_time", "(n_jobs, n_gpus)", "number", "Training (compute) time T^c_{n,m} of one task of job n "
+              "on GPU m; the GPU is busy for it (constraint (8)).", unit="s", minimum=0.0, exclusive_minimum=True),
+        Field("sync_time", "(n_jobs, n_gpus)", "number", "Synchronization time T^s_{n,m} of one task of job n on "
+              "GPU m after its compute, overlapping the GPU's next task (constraints (6), (7)).", unit="s",
+              minimum=0.0),
+        Field("gpu_names", "(n_gpus,)", "string", "Name of every GPU (distinct, non-empty; default GPU0, GPU1, ...).",
+              required=False),
+        Field("job_names", "(n_jobs,)", "string", "Name of every job (distinct, non-empty; default J0, J1, ...).",
+              required=False),
+    )
 
     arrival: np.ndarray
     weight: np.ndarray
@@ -132,10 +183,8 @@ class HareInstance:
     source: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
-        arrival = _vector("arrival", self.arrival, None)
-        n = arrival.shape[0]
-        if n == 0:
-            raise InstanceError("arrival is empty; expected at least one job")
+        n = _n_jobs(self)
+        arrival = _vector("arrival", self.arrival, n)
         weight = _vector("weight", self.weight, n)
         rounds = _vector("rounds", self.rounds, n, integer=True)
         tasks = _vector("tasks_per_round", self.tasks_per_round, n, integer=True)

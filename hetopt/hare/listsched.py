@@ -23,7 +23,7 @@ import numpy as np
 from ..errors import ArgumentError
 from .instance import HareInstance
 
-__all__ = ["list_schedule", "semi_active", "GPU_RULES"]
+__all__ = ["list_schedule", "semi_active", "start_order", "GPU_RULES"]
 
 #: GPU choice of line 12: as printed; "earliest start, fastest among ties" (the reading that the
 #: proof of Theorem 4, step (21), uses); or the heterogeneity-aware variant (not the paper's).
@@ -165,3 +165,35 @@ def semi_active(inst: HareInstance, order: tuple[int, ...], gpu: np.ndarray) -> 
         done_in_round[(n, r)] = done_in_round.get((n, r), 0) + 1
     comp = np.array([round_end[(n, int(inst.rounds[n]) - 1)] for n in range(inst.n_jobs)])
     return start, float(inst.weight @ comp)
+
+
+def start_order(inst: HareInstance, raw_start: np.ndarray) -> tuple[int, ...]:
+    """The order of a solver's starts that keeps the rounds of every job in order.
+
+    A solver's starts satisfy (7) only up to its feasibility tolerance, so a task of round
+    ``r + 1`` may come out a hair before one of round ``r``.  Each task's key is the largest raw
+    start among its own and every task of its job's earlier rounds; tasks sort by (key, round,
+    index), which orders the rounds of a job whatever the noise and is the order of the starts
+    when they satisfy (7).
+
+    Parameters
+    ----------
+    inst : HareInstance
+        The instance.
+    raw_start : numpy.ndarray, shape (|D|,)
+        The solver's start times.
+
+    Returns
+    -------
+    tuple of int
+        Every task once, for :func:`semi_active`.
+    """
+    raw = np.asarray(raw_start, dtype=float)
+    key = raw.copy()
+    for n in range(inst.n_jobs):
+        before = -np.inf
+        for r in range(int(inst.rounds[n])):
+            idx = np.asarray(inst.round_tasks(n, r))
+            key[idx] = np.maximum(raw[idx], before)
+            before = max(before, float(raw[idx].max()))
+    return tuple(int(i) for i in np.lexsort((np.arange(inst.n_tasks), inst.task_round, key)))

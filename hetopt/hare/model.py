@@ -92,7 +92,7 @@ def _base(inst: HareInstance, bounds: TimeBounds, name: str) -> pyo.ConcreteMode
 
 
 def build_hare_sched(inst: HareInstance, *, transform: bool = True, symmetry_breaking: bool = True,
-                     upper_objective: float | None = None) -> pyo.ConcreteModel:
+                     upper_objective: float | None = None, horizon: bool = False) -> pyo.ConcreteModel:
     """The exact problem Hare_Sched, (4)-(8), as a GDP transformed to a big-M MILP.
 
     Parameters
@@ -109,6 +109,9 @@ def build_hare_sched(inst: HareInstance, *, transform: bool = True, symmetry_bre
     upper_objective : float, optional
         Value of a known feasible schedule for the variable bounds
         (:func:`hetopt.hare.bounds.time_bounds`); the big-M constants follow from them.
+    horizon : bool
+        Cap completions at the serial horizon (``time_bounds(..., horizon=True)``): the optimum is
+        unchanged and the big-M constants stay at the horizon's scale (the exact route's default).
 
     Returns
     -------
@@ -125,7 +128,7 @@ def build_hare_sched(inst: HareInstance, *, transform: bool = True, symmetry_bre
     ``x_j - x_i >= T^c_{i,m}`` when both tasks are on ``m`` and ``x_j >= x_i - T^c_{i,m}``
     or weaker otherwise (always satisfied by the true order).  Exact.
     """
-    bounds = time_bounds(inst, upper_objective)
+    bounds = time_bounds(inst, upper_objective, horizon=horizon)
     m = _base(inst, bounds, "Hare_Sched")
     free, same = overlap_pairs(inst)
     m.PAIRS = pyo.Set(initialize=free, dimen=2, doc="pairs of tasks of different jobs")

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError
-from ..inputs import check_flag, check_time_limit, takes_instance
+from ..inputs import check_flag, check_positive, check_size, check_time_limit, takes_instance
 from ..result import Certificate, Status
 from ..validate import ratio_certificate
 from .algorithm1 import schedule
@@ -198,10 +198,10 @@ def theorem4_counterexample(k: int = 7, long: float = 2.0, heavy_weight: float =
     optimum = 200.339 (ratio 3.994 > 3) and the relaxation bound is 200.096.  With (9) on
     every subset (``subsets=True``) Algorithm 1 is optimal on it.
     """
-    if isinstance(k, bool) or not isinstance(k, int) or k < 2:
-        raise ArgumentError(f"k is {k!r}; expected an integer >= 2 (unit jobs)")
+    check_size(k, "k", minimum=2)
     if isinstance(long, bool) or not isinstance(long, (int, float)) or not 1 < long < float("inf"):
         raise ArgumentError(f"long is {long!r}; expected a finite number > 1")
+    check_positive(heavy_weight, "heavy_weight")
     n = k + 1
     return HareInstance(arrival=np.zeros(n), weight=np.array([heavy_weight] + [0.01] * (k - 1) + [0.001]),
                         rounds=np.ones(n, dtype=int), tasks_per_round=np.ones(n, dtype=int),

@@ -8,9 +8,11 @@ from dataclasses import dataclass
 import numpy as np
 import pyomo.environ as pyo
 
-from ..inputs import check_choice, check_flag, takes_instance
-from ..result import Solution
+from ..inputs import check_choice, check_flag, check_gap, check_threads, check_time_limit, takes_instance
+from ..result import Solution, relative_gap
 from ..solvers import solve_model
+from .exact.milp import HIGHS_OPTIONS
+from .exact.scaling import normalization, normalized_instance
 from .exact.start import best_known_schedule
 from .instance import HareInstance
 from .model import FORMS, build_relaxation
@@ -84,6 +86,13 @@ def solve_relaxation(inst: HareInstance, form: str = "linear", *, solver: str | 
     time_limit, mip_gap, threads
         Passed to :func:`hetopt.solvers.solve_model`.
 
+    Notes
+    -----
+    The model is solved in normalized units (:func:`hetopt.hare.exact.scaling.normalization`:
+    powers of two, exact) and ``x-hat``, the objective and the bound are given back in the
+    instance's units, so that the solvers' absolute tolerances do not depend on the data's
+    magnitude (issue 25).
+
     Returns
     -------
     HareRelaxation
@@ -92,12 +101,17 @@ def solve_relaxation(inst: HareInstance, form: str = "linear", *, solver: str | 
     check_flag(subsets, "subsets")
     if solver is not None:
         check_choice(solver, "solver", ("highs", "scip"))
+    time_limit = check_time_limit(time_limit)
+    mip_gap = check_gap(mip_gap, "mip_gap")
+    check_threads(threads)
     t0 = time.perf_counter()
     solver = solver or ("highs" if form == "linear" else "scip")
-    heur_start, heur_gpu, ub = best_known_schedule(inst)
-    model = build_relaxation(inst, form, subsets=subsets, upper_objective=ub)
+    norm = normalization(inst)  # the model in normalized units (issue 25: solvers' absolute tolerances)
+    ni = normalized_instance(inst, norm)
+    heur_start, heur_gpu, ub = best_known_schedule(ni)
+    model = build_relaxation(ni, form, subsets=subsets, upper_objective=ub)
     res = solve_model(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads,
-                      require_incumbent=False)
+                      require_incumbent=False, options=HIGHS_OPTIONS if solver == "highs" else None)
     message = res.message
     if res.objective is None:
         # stopped before any incumbent: x-hat is the best heuristic schedule's starts (feasible
@@ -108,7 +122,15 @@ def solve_relaxation(inst: HareInstance, form: str = "linear", *, solver: str | 
         x_hat = np.array([pyo.value(model.x[i]) for i in range(inst.n_tasks)])
         y = np.array([[pyo.value(model.y[i, g]) for g in range(inst.n_gpus)] for i in range(inst.n_tasks)])
         y_hat = y.argmax(axis=1)
-    return HareRelaxation(status=res.status, objective=res.objective, bound=res.bound, gap=res.gap,
-                          wall_time=time.perf_counter() - t0, solver=res.solver, message=message,
+    x_hat = x_hat * norm.time
+    unit = norm.objective
+
+    def scaled(v: float | None) -> float | None:
+        return None if v is None else float(v) * unit
+
+    objective, bound = scaled(res.objective), scaled(res.bound)
+    return HareRelaxation(status=res.status, objective=objective, bound=bound, gap=relative_gap(objective, bound),
+                          wall_time=time.perf_counter() - t0, solver=res.solver,
+                          message=f"{message}; solved in units of {norm.time:g} s and weight {norm.weight:g}",
                           x_hat=x_hat, y_hat=y_hat, H=middle_completion(inst, x_hat), form=form,
                           subsets=subsets)

@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs import check_size, check_time_limit
+from ..errors import ArgumentError
+from ..inputs import MAX_SEED, check_flag, check_seed, check_size, check_time_limit
 from ..report import Table
 from ..result import Certificate
 from ..validate import SweepResults, sweep
@@ -81,7 +82,10 @@ def ratio_sweep(n: int, *, seed: int = 0, time_limit: float = 30.0, save_dir: st
         optimum, limit ``alpha(2+alpha)``), with the instances' digests.
     """
     check_size(n, "n")
+    if check_seed(seed) is None or isinstance(seed, np.random.Generator) or seed + n - 1 > MAX_SEED:
+        raise ArgumentError(f"seed is {seed!r}; expected the first seed, an integer in [0, 2**63 - n]")
     check_time_limit(time_limit)
+    check_flag(subsets, "subsets")
     make = functools.partial(sweep_instance, **instance_kwargs)
     ev = functools.partial(_evaluate, time_limit=time_limit, save_dir=None if save_dir is None else str(save_dir),
                            subsets=subsets)

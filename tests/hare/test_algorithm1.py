@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from hetopt.errors import HetoptError
-from hetopt.hare import HareInstance, check_schedule, list_schedule, generate_instance, schedule, solve_relaxation
+from hetopt.hare import HareInstance, check_schedule, generate_instance, list_schedule, schedule, solve_relaxation
 
 
 def test_lines_5_to_17_by_hand(tiny):

@@ -3,8 +3,21 @@
 import pytest
 
 from hetopt.errors import InstanceError
-from hetopt.hare import POLICIES, HareInstance, check_schedule, gavel_fifo, generate_instance, sched_allox, \
-    sched_allox_offline, sched_homo, sched_homo_offline, simulate, solve_exact, srtf, srtf_round
+from hetopt.hare import (
+    POLICIES,
+    HareInstance,
+    check_schedule,
+    gavel_fifo,
+    generate_instance,
+    sched_allox,
+    sched_allox_offline,
+    sched_homo,
+    sched_homo_offline,
+    simulate,
+    solve_exact,
+    srtf,
+    srtf_round,
+)
 from hetopt.hare.policies import OFFLINE, ONLINE
 
 OBJ_RTOL = 1e-6
@@ -74,7 +87,7 @@ def test_online_baselines_do_not_see_the_future(name, seed):
     for k, n in enumerate(keep):
         tasks_full = [i for r in range(int(inst.rounds[n])) for i in inst.round_tasks(n, r)]
         tasks_sub = [i for r in range(int(sub.rounds[k])) for i in sub.round_tasks(k, r)]
-        for i_full, i_sub in zip(tasks_full, tasks_sub):
+        for i_full, i_sub in zip(tasks_full, tasks_sub, strict=True):
             if part.start[i_sub] < t_last - 1e-9 or full.start[i_full] < t_last - 1e-9:
                 assert full.start[i_full] == pytest.approx(part.start[i_sub])
                 assert full.gpu[i_full] == part.gpu[i_sub]

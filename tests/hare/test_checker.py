@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from hetopt.hare import ScheduleViolation, check_schedule
+from hetopt.hare import HareInstance, ScheduleViolation, check_schedule
 
 
 def valid(tiny):
@@ -58,8 +58,9 @@ def test_bad_gpu_and_shape(tiny):
 
 
 def test_objective_mismatch(tiny):
-    from hetopt.hare.solution import make_solution
     from dataclasses import replace
+
+    from hetopt.hare.solution import make_solution
 
     start, gpu = valid(tiny)
     sol = make_solution(tiny, start, gpu, method="test")
@@ -90,3 +91,17 @@ def test_report_collects_every_violation(tiny):
         bool(rep)
     good = check_schedule(tiny, valid(tiny))
     assert good.ok and good.violations == () and good.raise_if_invalid() is good
+
+
+def test_tolerance_follows_small_magnitudes():
+    """Tasks of 1e-9: an overlap of 1e-7 is a violation (the absolute 1e-6 let it pass), exact schedules pass."""
+    from hetopt.hare.checker import default_tol
+    from hetopt.validate import FEAS_TOL
+
+    inst = HareInstance(arrival=[0, 0], weight=[1, 1], rounds=[1, 1], tasks_per_round=[1, 1],
+                        compute_time=[[1e-9], [2e-9]], sync_time=[[0], [0]])
+    assert default_tol(inst) == pytest.approx(3e-15) and FEAS_TOL == 1e-6
+    assert check_schedule(inst, (np.array([0.0, 1e-9]), np.array([0, 0]))).ok
+    rep = check_schedule(inst, (np.array([0.0, 0.9e-9]), np.array([0, 0])))
+    assert not rep.ok and rep.violations[0].startswith("(8)")
+    assert check_schedule(inst, (np.array([0.0, 0.9e-9]), np.array([0, 0])), tol=1e-6).ok

@@ -3,11 +3,10 @@
 import numpy as np
 import pytest
 
+from hetopt.data import instance_path
 from hetopt.errors import ArgumentError
-
 from hetopt.hare import HareInstance, brute_force, check_schedule, generate_instance, solve_exact
 from hetopt.hare.exact.scaling import scaled_instance, scaling
-from hetopt.data import instance_path
 from hetopt.result import Status
 
 OBJ_RTOL = 1e-6
@@ -169,3 +168,45 @@ def test_identical_gpu_symmetry_and_cumulative_keep_the_optimum(seed):
         model, _ = build_cpsat(up, **kw)
         res, _ = solve_cpsat(model)
         assert res.status is Status.OPTIMAL and res.objective == pytest.approx(bf, rel=1e-9)
+
+
+def test_failing_stages_fall_back_with_the_reason(monkeypatch):
+    """A column-generation master that fails: CP-SAT alone, the reason in info; CP-SAT that fails: the best
+    cheap schedule with the trivial bound, FEASIBLE, the reason in info (issue 25: no exact route raises)."""
+    import hetopt.hare.exact.cpsat as cpsat_mod
+    from hetopt.errors import SolverError
+    from hetopt.result import Solution
+
+    inst = generate_instance(seed=0, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    opt = brute_force(inst).objective
+
+    def broken_master(*args, **kwargs):
+        raise SolverError("job-level master LP: HiGHS status Empty")
+
+    monkeypatch.setattr(cpsat_mod, "job_colgen_bound", broken_master)
+    sol = cpsat_mod.solve_cpsat_exact(inst, lp_bound=True)
+    assert sol.status is Status.OPTIMAL and sol.objective == pytest.approx(opt, rel=1e-9)
+    assert "HiGHS status Empty" in sol.info["lp_failure"]
+
+    def broken_cpsat(model, **kwargs):
+        return Solution(status=Status.ERROR, message="MODEL_INVALID: test"), None
+
+    monkeypatch.setattr(cpsat_mod, "solve_cpsat", broken_cpsat)
+    sol = cpsat_mod.solve_cpsat_exact(inst)
+    check_schedule(inst, sol).raise_if_invalid()
+    assert sol.status is Status.FEASIBLE and "MODEL_INVALID" in sol.info["cpsat_failure"]
+    assert sol.bound is not None and sol.bound <= opt <= sol.objective
+
+
+def test_round_length_bound_by_hand():
+    """K = 3 tasks, GPU times T^c = (1, 3), T^s = (0.5, 0): two on GPU 0 end at 2.5, the third on GPU 1 at 3,
+    so 3 (all three on GPU 0: 3.5); the bound never cuts an optimum (brute force, with and without)."""
+    from hetopt.hare.bounds import round_length_bound
+    from hetopt.hare.exact.cpsat import solve_cpsat_exact
+
+    inst = HareInstance(arrival=[0, 0], weight=[1, 1], rounds=[1, 2], tasks_per_round=[3, 1],
+                        compute_time=[[1, 3], [2, 1]], sync_time=[[0.5, 0], [0, 0]])
+    assert round_length_bound(inst).tolist() == [3.0, 1.0]
+    opt = brute_force(inst).objective
+    for rb in (True, False):
+        assert solve_cpsat_exact(inst, round_bound=rb).objective == pytest.approx(opt, rel=1e-12)

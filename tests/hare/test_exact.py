@@ -72,3 +72,18 @@ def test_brute_force_size_limit():
     inst = generate_instance(seed=0, n_jobs=4, n_gpus=3, max_rounds=3, max_total_tasks=12)
     with pytest.raises(SizeLimitError):
         brute_force(inst)
+
+
+def test_failing_milp_solve_falls_back_with_the_reason(monkeypatch):
+    """A MILP solve that fails (no solution, no limit) reports the best cheap schedule, FEASIBLE, with the
+    trivial bound and the reason in info, instead of raising (issue 25)."""
+    import hetopt.hare.exact.milp as milp_mod
+    from hetopt.result import Solution
+
+    inst = generate_instance(seed=0, n_jobs=3, n_gpus=2, max_total_tasks=5)
+    monkeypatch.setattr(milp_mod, "solve_model",
+                        lambda model, solver, **kw: Solution(status=Status.ERROR, message="crash in the interface"))
+    sol = solve_exact(inst, engine="milp")
+    check_schedule(inst, sol).raise_if_invalid()
+    assert sol.status is Status.FEASIBLE and "crash" in sol.info["solver_failure"]
+    assert sol.bound is not None and sol.bound <= brute_force(inst).objective

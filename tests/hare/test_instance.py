@@ -43,7 +43,10 @@ def test_json_round_trip(tmp_path):
     (dict(sync_time=[[0.1, -0.2], [0, 0]]), "sync_time[0, 1]"),
     (dict(compute_time=[[1, 2, 3], [3, 4, 5]], sync_time=[[0, 0], [0, 0]]), "sync_time has shape"),
     (dict(compute_time=[1, 2]), "compute_time has shape"),
-    (dict(weight=[1]), "weight has length 1"),
+    (dict(weight=[1]), "weight has 1 entries; expected 2"),
+    (dict(arrival=[0, 0, 0]), "arrival has 3 entries; expected 2"),  # issue 25: reported as "weight has length 2"
+    (dict(sync_time=[[0, 0]]), "sync_time has 1 rows; expected 2"),
+    (dict(arrival=5), "arrival is a scalar"),
     (dict(rounds=[0, 1]), "rounds[0] is 0"),
     (dict(rounds=[1.5, 1]), "rounds[0] is 1.5"),
     (dict(tasks_per_round=[1, 0]), "tasks_per_round[1] is 0"),
@@ -51,13 +54,19 @@ def test_json_round_trip(tmp_path):
     (dict(arrival=[0, math.nan]), "arrival[1] is nan"),
     (dict(compute_time=[[1, math.nan], [3, 4]]), "compute_time[0, 1] is nan"),
     (dict(weight=[0, 1]), "weight[0] is 0.0"),
-    (dict(arrival=[]), "arrival is empty"),
+    (dict(arrival=[]), "arrival has 0 entries; expected 2"),
     (dict(gpu_names=["a"]), "gpu_names has 1 entries"),
     (dict(job_names=["a", "a"]), "duplicates"),
 ])
 def test_bad_input(kw, words):
     with pytest.raises(InstanceError, match=words.replace("[", r"\[").replace("]", r"\]")):
         make(**kw)
+
+
+def test_no_job_at_all():
+    with pytest.raises(InstanceError, match="arrival is empty"):
+        HareInstance(arrival=[], weight=[], rounds=[], tasks_per_round=[], compute_time=np.zeros((0, 1)),
+                     sync_time=np.zeros((0, 1)))
 
 
 def test_bad_json():

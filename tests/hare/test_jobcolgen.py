@@ -6,10 +6,9 @@ import itertools
 
 import numpy as np
 import pytest
-
-from hetopt.errors import ArgumentError
 from scipy.optimize import linprog
 
+from hetopt.errors import ArgumentError
 from hetopt.hare import HareInstance, brute_force, generate_instance
 from hetopt.hare.exact.jobcolgen import FINE, _Grid, _grid, job_colgen_bound, price_job
 from hetopt.hare.exact.timeindexed import time_indexed_bound
@@ -202,10 +201,10 @@ def test_cpsat_with_fixing_same_optimum(seed):
 
 def test_completion_limits_hold_for_sampled_schedules():
     """Every sampled feasible schedule whose objective is within the threshold meets the limits."""
-    from hetopt.hare.listsched import GPU_RULES, list_schedule
     from hetopt.hare.checker import check_schedule
     from hetopt.hare.exact.jobcolgen import completion_limits
     from hetopt.hare.exact.localsearch import improve_schedule
+    from hetopt.hare.listsched import GPU_RULES, list_schedule
 
     inst = generate_instance(seed=5, n_jobs=5, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=12)
     rng = np.random.default_rng(0)

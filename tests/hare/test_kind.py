@@ -85,17 +85,20 @@ def test_bench_quick():
     from hetopt.bench.hare import bench
 
     tables = bench(quick=True)
-    assert len(tables) == 5
+    assert len(tables) == 6
     assert tables[0].columns[2:4] == ["cpsat [s]", "milp [s]"] and len(tables[0].rows) >= 1
-    bound_row = dict(zip(tables[1].columns, tables[1].rows[0]))
+    bound_row = dict(zip(tables[1].columns, tables[1].rows[0], strict=True))
     assert bound_row["TI LP bound"] <= bound_row["cpsat incumbent"] * (1 + 1e-9)
     assert bound_row["colgen bound"] <= bound_row["cpsat incumbent"] * (1 + 1e-9)
     assert bound_row["best bound"] >= bound_row["colgen bound"]
     for row in tables[2].rows:  # the grid table
-        grid_row = dict(zip(tables[2].columns, row))
+        grid_row = dict(zip(tables[2].columns, row, strict=True))
         assert grid_row["colgen bound"] <= grid_row["best schedule"] * (1 + 1e-9)
-    assert tables[3].rows[0][3] == "optimal"
-    names = [r[0] for r in tables[4].rows]
+    options = tables[3]  # the CP-SAT option table (issue 25): the four variants on the same instances
+    assert [c.split(" [")[0] for c in options.columns[4:8]] == ["neither", "parameters", "round bound", "both"]
+    assert all(isinstance(r[1], int) and r[1] <= 12 for r in options.rows)  # the actual task counts
+    assert tables[4].rows[0][3] == "optimal"
+    names = [r[0] for r in tables[5].rows]
     assert "srtf" in names and "algorithm1 (lp ordering)" in names
 
 

@@ -45,7 +45,7 @@ def test_exercise_answers(executed):
     d = json.loads((ROOT / "instances" / "hare2022_fig1.json").read_text())
     tc, ts = np.array(d["compute_time"], dtype=float), np.array(d["sync_time"], dtype=float)
     ratios = list(tc.max(axis=1) / tc.min(axis=1))
-    ratios += [hi / lo for hi, lo in zip(ts.max(axis=1), ts.min(axis=1)) if hi > 0]  # Lemma 3; zero sync adds none
+    ratios += [hi / lo for hi, lo in zip(ts.max(axis=1), ts.min(axis=1), strict=True) if hi > 0]  # Lemma 3; zero sync adds none
     a = max(ratios)
     assert ans["answer_1"] == pytest.approx(a * (2 + a), rel=1e-12)
     assert ans["answer_2"] == pytest.approx(best_single_task_schedule([[2.0], [1.0]], [100, 1]), rel=1e-9)

@@ -3,10 +3,17 @@ import json
 import pytest
 
 from hetopt.data import META_KEYS
-
 from hetopt.errors import ArgumentError
-from hetopt.hare import (HareInstance, alpha, generate_instance, ratio_report, ratio_sweep, ratio_table,
-                         theorem4_bound, validate_ratio)
+from hetopt.hare import (
+    HareInstance,
+    alpha,
+    generate_instance,
+    ratio_report,
+    ratio_sweep,
+    ratio_table,
+    theorem4_bound,
+    validate_ratio,
+)
 from hetopt.hare import ratio as ratio_mod
 from hetopt.hare.validate import sweep_instance
 from hetopt.result import Certificate
@@ -64,7 +71,7 @@ def test_sweep_table():
     t = ratio_table(certs, seed=10)
     assert len(t.rows) == 3 and [r[0] for r in t.rows] == [10, 11, 12]
     assert any("violations" in n for n in t.notes) and any("distinct instances" in n for n in t.notes)
-    for row, c, seed in zip(t.rows, certs, certs.seeds):
+    for row, c, seed in zip(t.rows, certs, certs.seeds, strict=True):
         inst = sweep_instance(seed=seed)
         assert row[1] == alpha(inst) and row[2] == c.limit == theorem4_bound(inst)
         assert row[3] == c.value and row[4] == c.reference and row[6] == c.ratio and row[9] == c.holds

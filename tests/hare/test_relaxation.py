@@ -1,11 +1,20 @@
 """Hare_Sched_RL: direct vs linearized forms, and RL <= OPT <= Algorithm 1."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from hetopt.hare import (HareInstance, build_relaxation, check_schedule, lp_ordering, generate_instance, schedule,
-                         solve_exact, solve_relaxation)
 from hetopt.errors import SizeLimitError
+from hetopt.hare import (
+    HareInstance,
+    build_relaxation,
+    check_schedule,
+    generate_instance,
+    lp_ordering,
+    schedule,
+    solve_exact,
+    solve_relaxation,
+)
 from hetopt.result import Status
 
 OBJ_RTOL = 1e-6

@@ -7,7 +7,6 @@ import pyomo.environ as pyo
 import pytest
 
 from hetopt.errors import ArgumentError
-
 from hetopt.hare import HareInstance, brute_force, generate_instance, solve_exact
 from hetopt.hare.exact.jobcolgen import job_colgen_bound
 from hetopt.hare.exact.scaling import grid_step

@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from ...errors import SizeLimitError
-from ...inputs import takes_instance
+from ...inputs import check_size, takes_instance
 from ...result import Status
 from ..instance import HareInstance
 from ..listsched import semi_active
@@ -25,7 +25,7 @@ BRUTE_FORCE_LIMIT = 200_000
 
 
 @takes_instance(HareInstance)
-def brute_force(inst: HareInstance) -> HareSolution:
+def brute_force(inst: HareInstance, *, max_cases: int = BRUTE_FORCE_LIMIT) -> HareSolution:
     """Exact optimum by enumerating assignments and task orders (tiny instances only).
 
     For a regular objective an optimal schedule is semi-active: given every task's GPU and
@@ -37,6 +37,8 @@ def brute_force(inst: HareInstance) -> HareSolution:
     ----------
     inst : HareInstance
         A tiny instance.
+    max_cases : int
+        The most (assignment, order) pairs to enumerate (default :data:`BRUTE_FORCE_LIMIT`).
 
     Returns
     -------
@@ -46,12 +48,15 @@ def brute_force(inst: HareInstance) -> HareSolution:
     Raises
     ------
     SizeLimitError
-        When ``|D|! |M|^|D|`` exceeds :data:`BRUTE_FORCE_LIMIT`.
+        When ``|D|! |M|^|D|`` exceeds ``max_cases`` (counted before enumerating).
     """
+    check_size(max_cases, "max_cases")
     d, mm = inst.n_tasks, inst.n_gpus
     size = np.prod(np.arange(1, d + 1, dtype=float)) * float(mm) ** d
-    if size > BRUTE_FORCE_LIMIT:
-        raise SizeLimitError(f"brute force over |D|! |M|^|D| = {size:.3g} cases; limit {BRUTE_FORCE_LIMIT}")
+    if size > max_cases:
+        raise SizeLimitError(f"brute force over |D|! |M|^|D| = {size:.3g} cases ({d} tasks, {mm} GPUs), above "
+                             f"max_cases={max_cases}: pass max_cases={int(min(size, 2**63 - 1))} to enumerate them "
+                             "(about a second per 200,000), or use solve_exact")
     t0 = time.perf_counter()
     obj, start, best_gpu = np.inf, np.zeros(d), np.zeros(d, dtype=int)
     orders = list(itertools.permutations(range(d)))
@@ -59,7 +64,7 @@ def brute_force(inst: HareInstance) -> HareSolution:
         gpu = np.array(assign)
         for order in orders:
             out = semi_active(inst, order, gpu)
-            if out is not None and out[1] < obj - 1e-12:
+            if out is not None and out[1] < obj * (1 - 1e-12):  # relative (objectives > 0): every magnitude
                 obj, start, best_gpu = out[1], out[0], gpu
     return make_solution(inst, start, best_gpu, method="brute_force", status=Status.OPTIMAL, bound=obj,
                          wall_time=time.perf_counter() - t0, solver="enumeration")

@@ -9,28 +9,30 @@ tasks of round ``r``, ``x_j >= E_{n,r}`` for the tasks of round ``r+1`` and
 ``C_n = E_{n,|R_n|-1}``; objective ``min sum_n w_n C_n``.  The identical tasks of one round
 of a job start in index order (the MILP's ``symmetry_breaking``; optimum unchanged).
 
-Integer scaling and the certificate
------------------------------------
-CP-SAT works on integers.  Times (arrivals, ``T^c``, ``T^s``) are multiplied by a factor
-``S`` and rounded UP, weights by ``W`` and rounded DOWN
-(:func:`hetopt.hare.exact.scaling.scaling`, :func:`hetopt.hare.exact.scaling.scaled_instance`;
-issue 25's magnitude defect lives there).
+Integer scaling and the certificate (issue 25)
+----------------------------------------------
+CP-SAT works on integers.  :func:`hetopt.hare.exact.scaling.scaling` scales times by ``S`` and
+weights by ``W``, exactly when the data's own decimals fit CP-SAT's integer range (the scaled
+model IS the true one times ``S W``: a weight of ``1e-10`` next to 1, a compute time of ``1e-9``
+next to 1), else with times rounded UP and weights DOWN (the rounding mode; see that module).
 
 * Incumbent: CP-SAT's assignment and order of starts are re-timed semi-actively on the
-  TRUE data (:func:`hetopt.hare.listsched.semi_active`); with shorter (or equal) durations no
-  start moves later, and the objective is recomputed with the true weights.
-* Bound: let ``B`` be CP-SAT's bound on the scaled model, ``e = 1 + 2|D|`` the most
-  roundings on a chain of the semi-active schedule that fixes a job's completion (one
-  arrival, a compute and a sync per task), each under one scaled unit.  An optimal true
-  schedule, re-timed on the rounded-up data, completes every job by ``S C*_n + e``, so
-  ``B <= sum_n floor(W w_n) (S C*_n + e)`` and ``OPT >= (B - e sum_n floor(W w_n)) / (S W)``
-  (``C >= 0``).  With exact data ``e`` is 0 and the bound is ``B / (S W)``.
+  TRUE data (:func:`hetopt.hare.listsched.semi_active`); the objective is recomputed with the
+  true weights.
+* Bound: from CP-SAT's bound ``B`` on the scaled model,
+  ``OPT >= (B - A) / (S W)`` with the scaling's allowance ``A`` (0 when exact; otherwise the
+  rounding of every chain of the semi-active schedule and the raised weights), times
+  ``1 - MARGIN`` for reading floats as their decimals; combined with the first stage's bound
+  (column generation) and the trivial ``sum_n w_n (a_n + |R_n| L_n)``
+  (:func:`hetopt.hare.bounds.trivial_bound`).  A candidate bound above
+  the recomputed objective would be an invalid one: it is dropped (``info["rejected_bounds"]``).
 
-The result is OPTIMAL only when CP-SAT proves optimality and this valid bound meets the
-recomputed true objective within ``OPTIMAL_RTOL``; otherwise FEASIBLE or TIME_LIMIT with
-bound and gap.  Above 12 tasks the job-level column-generation bound of
-:mod:`hetopt.hare.exact.jobcolgen` runs first: the reported bound is the larger of its bound and
-CP-SAT's, and its mean starts give hint candidates (:func:`solve_cpsat_exact`).
+The result is OPTIMAL only when this bound on the true data meets the recomputed objective
+within ``OPTIMAL_RTOL``, re-checked after the solve; otherwise FEASIBLE or TIME_LIMIT with the
+bound and gap.  A CP-SAT run that fails (no solution, no limit) or a first stage that fails
+falls back to the best cheap schedule and the remaining bounds, with the reason in ``info``.
+Above 12 tasks the job-level column-generation bound of :mod:`hetopt.hare.exact.jobcolgen` runs
+first: its bound is combined, and its mean starts give hint candidates (:func:`solve_cpsat_exact`).
 
 References
 ----------
@@ -40,6 +42,7 @@ References
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from typing import Any
@@ -47,30 +50,71 @@ from typing import Any
 import numpy as np
 
 from ...errors import ArgumentError, HetoptError, SolverError
-from ...inputs import check_positive, check_threads, check_time_limit
-from ...result import OPTIMAL_RTOL, Status
+from ...inputs import check_flag, check_positive, check_seed, check_threads, check_time_limit
+from ...result import OPTIMAL_RTOL, Status, relative_gap
 from ...solvers import solve_cpsat
-from ..bounds import time_bounds
+from ..bounds import round_length_bound, time_bounds, trivial_bound
 from ..instance import HareInstance
 from ..listsched import GPU_RULES, list_schedule, semi_active
 from ..solution import HareSolution, make_solution
 from .jobcolgen import RESOLUTION, JobColgenBound, completion_limits, job_colgen_bound
 from .localsearch import improve_schedule
-from .scaling import Scaling, scaled_instance, scaling
+from .scaling import MARGIN, Scaling, rounded_down_instance, scaled_instance, scaling
 from .start import best_known_schedule, cheap_schedule
 
-__all__ = ["build_cpsat", "solve_cpsat_exact", "coarse_bound", "COARSE_MIN_TASKS", "COARSE_TIME", "LP_SHARE",
-           "LP_TIME", "LP_REFINE_FACTOR"]
+__all__ = ["build_cpsat", "solve_cpsat_exact", "coarse_bound", "cpsat_seed", "COARSE_MIN_TASKS", "COARSE_TIME",
+           "LP_SHARE", "LP_TIME", "LP_REFINE_FACTOR", "CPSAT_OPTIONS", "ROUND_BOUND", "MAX_CPSAT_SEED"]
+
+log = logging.getLogger(__name__)
 
 #: ``solve_cpsat_exact`` starts with the coarse rounded-down model above this many tasks.
 COARSE_MIN_TASKS = 12
 #: Seconds for the coarse model when the solve has no time limit.
 COARSE_TIME = 20.0
+#: CP-SAT parameters of every solve of this engine (``options`` of :func:`solve_cpsat_exact` override them):
+#: no LP relaxation of the constraints and the strong disjunctive propagation (issue 25, item 6; measured
+#: in ``hetopt bench hare``, :func:`hetopt.bench.hare.cpsat_option_table`: with the round-length bound,
+#: less deterministic time on every instance and a proof at 15 tasks that took more than 60 s without).
+CPSAT_OPTIONS: dict[str, Any] = {"linearization_level": 0, "use_strong_propagation_in_disjunctive": True}
+#: The per-job bound on a round's length in the CP-SAT model (:func:`build_cpsat`) by default (with
+#: :data:`CPSAT_OPTIONS`: the measurement of :func:`hetopt.bench.hare.cpsat_option_table`).
+ROUND_BOUND = True
+#: CP-SAT's ``random_seed`` is a 32-bit integer.
+MAX_CPSAT_SEED = 2**31 - 1
+
+
+def cpsat_seed(value: Any, name: str = "seed") -> int:
+    """A seed for CP-SAT's ``random_seed``: an integer in ``[0, 2**31 - 1]``, or drawn from a Generator.
+
+    Parameters
+    ----------
+    value : int, numpy.random.Generator or None
+        The seed; None is 0.
+    name : str
+        The argument's name in errors.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ArgumentError
+        A seed that :func:`hetopt.inputs.check_seed` refuses, or an integer above CP-SAT's range.
+    """
+    s = check_seed(value, name)
+    if s is None:
+        return 0
+    if isinstance(s, np.random.Generator):
+        return int(s.integers(MAX_CPSAT_SEED + 1))
+    if s > MAX_CPSAT_SEED:
+        raise ArgumentError(f"{name} is {value!r}; CP-SAT takes seeds in [0, 2**31 - 1] (its random_seed is 32-bit)")
+    return int(s)
 
 
 def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tuple | None = None,
                 upper_objective: float | None = None, redundant: bool = False, gpu_symmetry: bool = True,
-                completion_upper: np.ndarray | None = None) -> tuple[Any, dict[str, Any]]:
+                completion_upper: np.ndarray | None = None, round_bound: bool = False) -> tuple[Any, dict[str, Any]]:
     """The CP-SAT model of Hare_Sched for an instance with integer-valued data.
 
     Parameters
@@ -96,6 +140,10 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
     completion_upper : numpy.ndarray, optional
         Per job an upper bound on ``C_n`` (scaled units; ``inf`` for none) that holds in every
         schedule at least as good as the hint (:func:`hetopt.hare.exact.jobcolgen.completion_limits`).
+    round_bound : bool
+        Bound every round's length by :func:`hetopt.hare.bounds.round_length_bound` (the job's
+        tasks spread over the GPUs, stacked): in the variable domains
+        (:func:`hetopt.hare.bounds.time_bounds`) and as ``E_{n,r} >= E_{n,r-1} + L_n``.
 
     Returns
     -------
@@ -110,7 +158,7 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
             and np.array_equal(np.round(inst.arrival), inst.arrival) and np.array_equal(np.round(inst.weight), inst.weight)):
         raise ArgumentError("inst has non-integer times or weights; scale it with "
                             "hetopt.hare.exact.scaling.scaled_instance first")
-    b = time_bounds(inst, upper_objective)
+    b = time_bounds(inst, upper_objective, round_bound=round_bound)
     horizon = int(inst.arrival.max() + (tc + ts).max(axis=1).sum())
     xl = np.floor(b.x_lower).astype(np.int64)
     xu = np.minimum(np.ceil(b.x_upper), horizon).astype(np.int64)
@@ -144,6 +192,13 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
         m.add_cumulative([m.new_interval_var(x[i], lens[i], ends[i], f"J{i}") for i in range(d)], [1] * d, mm)
     C = [m.new_int_var(int(cl[n]), int(max(cl[n], cu[n])), f"C{n}") for n in range(inst.n_jobs)]
     ends_of = _add_rounds(m, inst, x, y, C, cu, tc, ts, symmetry_breaking)
+    if round_bound:
+        L = np.round(round_length_bound(inst)).astype(np.int64)
+        for n in range(inst.n_jobs):
+            prev = int(round(inst.arrival[n]))
+            for r in range(int(inst.rounds[n])):
+                m.add(ends_of[n, r] >= prev + int(L[n]))
+                prev = ends_of[n, r]
     if completion_upper is not None:
         for n, lim in enumerate(completion_upper):
             if np.isfinite(lim):
@@ -198,7 +253,8 @@ def _add_hint(m: Any, inst: HareInstance, hint: tuple, x: list, y: dict, ends_of
 def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, threads: int | None = 1,
                       symmetry_breaking: bool = True, seed: int = 0, coarse: bool | None = None,
                       lp_bound: bool | None = None, redundant: bool = False, objective_cut: bool = False,
-                      options: dict | None = None, polish: float = 0.0, fixing: bool = True) -> HareSolution:
+                      options: dict | None = None, polish: float = 0.0, fixing: bool = True,
+                      round_bound: bool | None = None) -> HareSolution:
     """Solve Hare_Sched with CP-SAT on the scaled data; certificate on the true data.
 
     Parameters
@@ -241,6 +297,8 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
         Lagrangian reduced-cost fixing against the hint's objective
         (:func:`hetopt.hare.exact.jobcolgen.completion_limits`; valid for every schedule at least as
         good as the hint, so OPTIMAL keeps its meaning).  Default True.
+    round_bound : bool, optional
+        The per-job bound on a round's length of :func:`build_cpsat`; default :data:`ROUND_BOUND`.
 
     Returns
     -------
@@ -250,9 +308,18 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
         scaled units, CP-SAT's own bound on the true data (``cpsat_own_bound``, without the first
         stage's), the rounding-error allowance and the coarse bound.
     """
-    check_time_limit(time_limit)
+    time_limit = check_time_limit(time_limit)
     check_threads(threads)
+    seed = cpsat_seed(seed)
     check_positive(polish, "polish", allow_zero=True)
+    for name, flag in (("symmetry_breaking", symmetry_breaking), ("redundant", redundant),
+                       ("objective_cut", objective_cut), ("fixing", fixing), ("coarse", coarse), ("lp_bound", lp_bound),
+                       ("round_bound", round_bound)):
+        if flag is not None or name not in ("coarse", "lp_bound", "round_bound"):
+            check_flag(flag, name)
+    round_bound = ROUND_BOUND if round_bound is None else round_bound
+    if options is not None and not isinstance(options, dict):
+        raise ArgumentError(f"options is {options!r}; expected a dict of CP-SAT parameters")
     t0 = time.perf_counter()
     sc = scaling(inst)
     up = scaled_instance(inst, sc)
@@ -260,17 +327,17 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
                          coarse=bool(coarse), lp_bound=inst.n_tasks > COARSE_MIN_TASKS if lp_bound is None else lp_bound,
                          polish=polish, fixing=fixing)
     model, v = build_cpsat(up, symmetry_breaking=symmetry_breaking, hint=stage.hint, upper_objective=stage.hint_obj,
-                           redundant=redundant, completion_upper=stage.limits)
+                           redundant=redundant, completion_upper=stage.limits, round_bound=round_bound)
     scale = sc.time * sc.weight
-    if objective_cut and stage.lb is not None and sc.exact_weights and sc.exact_times:
+    if objective_cut and stage.lb is not None and sc.exact:
         # OPT_up = S W OPT >= S W lb: the cut keeps every optimal solution of the scaled model
         model.add(sum(int(up.weight[n]) * v["C"][n] for n in range(up.n_jobs))
                   >= int(math.floor(stage.lb * scale * (1 - 1e-9))))
     rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.1)
     res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
-                          options=options)
-    start, gpu = _incumbent(inst, res, cp, v, stage.hint)
-    return _certified(inst, sc, up, res, cp, start, gpu, stage, t0)
+                          options={**CPSAT_OPTIONS, **(options or {})})
+    start, gpu = _incumbent(inst, res, cp, v, stage)
+    return _certified(inst, sc, res, cp, start, gpu, stage, t0)
 
 
 class _Stage:
@@ -299,7 +366,11 @@ def _first_stage(inst: HareInstance, up: HareInstance, sc: Scaling, *, time_limi
         stage.offer((bstart, bgpu), bobj)
     cg = None
     if lp_bound:
-        stage.lb, cands, stage.info, cg = _lp_stage(inst, up, sc, time_limit, threads)
+        try:
+            stage.lb, cands, stage.info, cg = _lp_stage(inst, up, sc, time_limit, threads)
+        except HetoptError as exc:  # the master LP failed: CP-SAT alone (slower), the reason in info
+            cands, stage.info = [], {"lp_failure": f"{type(exc).__name__}: {exc}"}
+            log.warning("cpsat: the column-generation stage failed (%s); CP-SAT runs without it", exc)
         for cand in cands:
             stage.offer(cand, float(up.weight @ _completions(up, *cand)))
     if coarse:
@@ -324,13 +395,15 @@ def _first_stage(inst: HareInstance, up: HareInstance, sc: Scaling, *, time_limi
     return stage
 
 
-def _incumbent(inst: HareInstance, res: Any, cp: Any, v: dict[str, Any],
-               hint: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def _incumbent(inst: HareInstance, res: Any, cp: Any, v: dict[str, Any], stage: _Stage) -> tuple[np.ndarray, np.ndarray]:
     """CP-SAT's assignment and order re-timed on the true data (or the hint, when better or alone)."""
+    hint = stage.hint
     if res.objective is None:
+        # stopped before any incumbent, or CP-SAT failed: the hint (best cheap schedule) is reported, never as optimal
         if res.status is not Status.TIME_LIMIT:
-            raise SolverError(f"cpsat: solve failed ({res.status.value}: {res.message})")
-        # stopped before any incumbent: the hint (best cheap schedule) is reported, never as optimal
+            stage.info["cpsat_failure"] = f"{res.status.value}: {res.message}"
+            log.warning("cpsat: no solution (%s: %s); the best cheap schedule is reported", res.status.value,
+                        res.message)
         raw, gpu = np.asarray(hint[0], dtype=float), np.asarray(hint[1])
     else:
         raw = np.array([cp.value(xi) for xi in v["x"]], dtype=float)
@@ -355,27 +428,42 @@ def _retimed(inst: HareInstance, order: tuple[int, ...], gpu: np.ndarray) -> np.
     return out[0]
 
 
-def _certified(inst: HareInstance, sc: Scaling, up: HareInstance, res: Any, cp: Any, start: np.ndarray,
-               gpu: np.ndarray, stage: _Stage, t0: float) -> HareSolution:
-    """The solution with the bound valid for the true data and OPTIMAL only when it meets the objective."""
-    scale = sc.time * sc.weight
-    lb = stage.lb
-    allowance = sc.chain_error * float(up.weight.sum())
-    own = None if res.bound is None else (res.bound - allowance) / scale
-    bound = own if lb is None else (lb if own is None else max(own, lb))
+#: A candidate bound above the recomputed objective by more than this (relative) is invalid and dropped.
+BOUND_CHECK_RTOL = 1e-9
+
+
+def _certified(inst: HareInstance, sc: Scaling, res: Any, cp: Any, start: np.ndarray, gpu: np.ndarray,
+               stage: _Stage, t0: float) -> HareSolution:
+    """The solution with a bound valid for the true data, OPTIMAL only when it meets the objective."""
+    scale = float(sc.time) * float(sc.weight)
+    own = None if res.bound is None else max(0.0, (res.bound - sc.allowance) / scale) * (1 - MARGIN)
     objective = float(inst.weight @ _completions(inst, start, gpu))
-    gap = None if bound is None else (objective - bound) / max(abs(objective), 1e-300)
-    status = res.status
-    if status is Status.OPTIMAL and not (gap is not None and gap <= OPTIMAL_RTOL):
+    cands = {"cpsat": own, "first stage": stage.lb, "trivial": trivial_bound(inst)}
+    limit = objective * (1 + BOUND_CHECK_RTOL)
+    rejected = {k: b for k, b in cands.items() if b is not None and b > limit}
+    if rejected:  # a defect, never expected: a valid bound cannot exceed a feasible objective
+        log.warning("cpsat: bounds %s exceed the recomputed objective %r; dropped", rejected, objective)
+    bound = max(b for b in cands.values() if b is not None and b <= limit)
+    gap = relative_gap(objective, bound)
+    proven = gap is not None and gap <= OPTIMAL_RTOL
+    if proven:
+        status = Status.OPTIMAL
+    elif res.status is Status.TIME_LIMIT:
+        status = Status.TIME_LIMIT
+    else:
         status = Status.FEASIBLE
-    msg = (f"{res.message}; times x{sc.time} rounded up (exact: {sc.exact_times}), weights x{sc.weight} "
-           f"rounded down (exact: {sc.exact_weights}); bound = (CP-SAT bound - {allowance:g}) / {scale}"
-           + (f", bound of the first stage (column generation / coarse model) {lb:.6g}" if lb is not None else ""))
-    info = {"time_scale": sc.time, "weight_scale": sc.weight, "exact_scaling": sc.exact_times and sc.exact_weights,
-            "rounding_allowance": allowance, "cpsat_objective": res.objective, "cpsat_bound": res.bound,
-            "cpsat_own_bound": own,
+    mode = "exact" if sc.exact else "rounded (times up, weights down)"
+    msg = (f"{res.message}; integer scaling {mode}: times x{sc.time:g}, weights x{sc.weight:g}; bound on the true "
+           f"data = max((CP-SAT bound - {sc.allowance:g}) / {scale:g} x (1 - {MARGIN:g}), first stage, trivial)"
+           + ("" if proven or res.status is not Status.OPTIMAL else
+              "; CP-SAT proved the scaled model, the certificate on the true data did not close"))
+    info = {"time_scale": sc.time, "weight_scale": sc.weight, "exact_scaling": sc.exact,
+            "rounding_allowance": sc.allowance, "cpsat_objective": res.objective, "cpsat_bound": res.bound,
+            "cpsat_status": res.status.value, "cpsat_own_bound": own, "trivial_bound": cands["trivial"],
             "hint_objective_scaled": stage.hint_obj,
             "cpsat_deterministic_time": None if cp is None else float(cp.deterministic_time), **stage.info}
+    if rejected:
+        info["rejected_bounds"] = rejected
     return make_solution(inst, start, gpu, method="exact", status=status, bound=bound, solver="cpsat",
                          wall_time=time.perf_counter() - t0, message=msg, info=info)
 
@@ -423,37 +511,37 @@ def coarse_bound(inst: HareInstance, sc: Scaling, *, time_limit: float, threads:
     """A valid lower bound from a coarse model with times rounded DOWN.
 
     Times are scaled by ``S_c`` (the power of ten putting the median compute time near 10
-    units, below the fine ``S``) and rounded down; weights are ``floor(W w)``.  Every true
-    schedule, re-timed semi-actively on the rounded-down data with the same assignment and
-    order, starts every task at an integer no later than ``S_c`` times its true start, so
-    the coarse optimum is at most ``S_c W OPT`` and CP-SAT's bound ``B_c`` gives
-    ``OPT >= B_c / (S_c W)``.  Returns ``(bound, (start, gpu), info)`` with the coarse
+    units, below the fine ``S``) and rounded down exactly
+    (:func:`hetopt.hare.exact.scaling.rounded_down_instance`); weights are ``floor(W w)``.  Every true
+    schedule, re-timed semi-actively on the rounded-down data with the same assignment and order,
+    starts every task at an integer no later than ``S_c`` times its true start, so the coarse
+    optimum is at most ``S_c W OPT`` and CP-SAT's bound ``B_c`` gives
+    ``OPT >= B_c / (S_c W) (1 - MARGIN)``.  Returns ``(bound, (start, gpu), info)`` with the coarse
     schedule's starts (scaled) and GPUs, or None when no coarse scale below ``S`` keeps every
-    compute time at least one unit.
+    compute time and weight at least one unit, or when the coarse model finds no schedule in time.
     """
-    sc_c = 10 ** max(0, int(round(math.log10(10.0 / float(np.median(inst.compute_time))))))
-    while sc_c < sc.time and np.floor(inst.compute_time.min() * sc_c + 1e-9) < 1:
-        sc_c *= 10
-    if sc_c >= sc.time:
+    if check_time_limit(time_limit) is None:
+        raise ArgumentError("time_limit is None; coarse_bound needs a positive number of seconds")
+    check_threads(threads)
+    seed = cpsat_seed(seed)
+    k = max(0, int(round(math.log10(10.0 / float(np.median(inst.compute_time))))))
+    while 10 ** k < sc.time:
+        dn = rounded_down_instance(inst, k, sc.weight_exponent)
+        if dn is not None:
+            break
+        k += 1
+    else:
         return None
-    def f(a: np.ndarray) -> np.ndarray:  # exact integers stay put
-        return np.floor(np.asarray(a) * sc_c * (1 + 1e-12) + 1e-9)
-
-    wq = scaled_instance(inst, sc).weight
-    if np.any(wq > inst.weight * sc.weight * (1 + 1e-12)):
-        return None
-    dn = HareInstance(arrival=f(inst.arrival), weight=wq, rounds=inst.rounds, tasks_per_round=inst.tasks_per_round,
-                      compute_time=f(inst.compute_time), sync_time=f(inst.sync_time))
-    if np.any(dn.compute_time > inst.compute_time * sc_c) or np.any(dn.sync_time > inst.sync_time * sc_c):
-        return None
+    sc_c = 10 ** k
     hint = cheap_schedule(dn)
     model, v = build_cpsat(dn, hint=hint, upper_objective=float(dn.weight @ _completions(dn, *hint)))
-    res, cp = solve_cpsat(model, time_limit=time_limit, threads=threads, seed=seed, raise_on_failure=False)
+    res, cp = solve_cpsat(model, time_limit=time_limit, threads=threads, seed=seed, raise_on_failure=False,
+                          options=dict(CPSAT_OPTIONS))
     if res.objective is None:  # no coarse incumbent within its budget: no coarse stage
         return None
     raw = np.array([cp.value(xi) for xi in v["x"]], dtype=float)
     gpu = np.array([[cp.value(v["y"][i, g]) for g in range(inst.n_gpus)] for i in range(inst.n_tasks)]).argmax(axis=1)
-    bound = (res.bound or 0.0) / (sc_c * sc.weight)
+    bound = max(0.0, (res.bound or 0.0) / (sc_c * float(sc.weight))) * (1 - MARGIN)
     return bound, (raw / sc_c, gpu), {"coarse_time_scale": sc_c, "coarse_bound": bound,
                                        "coarse_status": res.status.value, "coarse_wall_time": res.wall_time}
 

@@ -42,6 +42,11 @@ slot ``t``: ``sum_q a_{q,m,t} lambda_q <= 1``; energy through cumulative variabl
 in ``[0, delta T - min a]``: ``sum_q e_{q,m,T} lambda_q - Z_{m,T} + Z_{m,T-1} <= 0``, where
 ``e_{q,m,T}`` is the compute time of the tasks of column ``q`` on ``m`` with ``s + 1 + ceil(T^c / delta) = T``.
 
+The LP is solved in normalized units (:func:`hetopt.hare.exact.scaling.normalization`: costs over
+``tau omega``, energy rows and ``Z`` over ``tau``), its value and prices given back in the instance's
+units, so that HiGHS's absolute tolerances do not depend on the data's magnitude (issue 25; the
+Lagrangian bound below is valid for any prices, the units decide only how strong it is).
+
 Lagrangian bound for prices ``pi, nu >= 0`` of the capacity and energy rows:
 ``L = sum_n v_n(pi, nu) - sum pi - sum_{m,T} max(0, nu_{m,T} - nu_{m,T+1}) (delta T - min a)``
 (the ``Z`` box minimized in closed form), ``v_n`` the pricing optimum.  Wentges smoothing:
@@ -77,12 +82,12 @@ from typing import Any
 import numpy as np
 
 from ...errors import ArgumentError, SolverError
-from ...inputs import check_positive, check_size, check_time_limit, check_tol, takes_instance
-from ...result import Solution, Status
+from ...inputs import check_flag, check_positive, check_size, check_threads, check_time_limit, check_tol, takes_instance
+from ...result import OPTIMAL_RTOL, Solution, Status
 from ...solvers import new_highs
 from ..bounds import time_bounds
 from ..instance import HareInstance
-from .scaling import grid_step, scaling, units
+from .scaling import data_units, grid_step, normalization, scaling, units
 from .start import upper_schedule
 
 __all__ = ["JobColgenBound", "job_colgen_bound", "completion_limits", "price_job", "FINE", "SAFETY", "RESOLUTION", "MAX_SLOTS"]
@@ -161,9 +166,10 @@ class _Grid:
 
 def _grid(inst: HareInstance, ub: float, makespan: float, resolution: float, max_slots: int,
           step: int | None) -> _Grid:
-    S = scaling(inst).time
-    tc_u = units(inst.compute_time, S)
-    d_u = units(inst.compute_time + inst.sync_time, S)
+    sc = scaling(inst)
+    S = sc.time
+    du = data_units(inst, sc.time_exponent)
+    tc_u, d_u = du.compute, du.round
     tb = time_bounds(inst, ub)
     if step is None:
         step = grid_step(float(np.median(tc_u)), resolution, makespan * S, int(max_slots))
@@ -177,19 +183,19 @@ def _grid(inst: HareInstance, ub: float, makespan: float, resolution: float, max
         for r in range(int(inst.rounds[n])):
             sel = (job == n) & (rnd == r)
             a = int(units(np.array([tb.x_lower[sel].min()]), S)[0] // step)
-            b = int(units(np.array([tb.x_upper[sel].max()]), S)[0] // step)
+            b = int(units(np.array([tb.x_upper[sel].max()]), S, upper=True)[0] // step)
             ln.append(a)
             hn.append(max(a, b))
         lo.append(ln)
         hi.append(hn)
-    H = int(units(np.array([makespan]), S)[0] // step)
+    H = int(units(np.array([makespan]), S, upper=True)[0] // step)
     lo = [[min(v, H) for v in ln] for ln in lo]
     hi = [[min(v, H) for v in hn] for hn in hi]
     p, P = tc_u // step, d_u // step
     delta = step / S
     # floor(Q (T^c + T^s) / delta) computed in units: floor(Q d_u / step) <= Q D / delta
     PQ = (FINE * d_u) // step
-    cu = -(-tc_u // step)
+    cu = -(-du.compute_up // step)  # ceil(S T^c / step), never below the true quotient
     return _Grid(step=step, delta=delta, p=p, P=P, PQ=PQ, cu=cu, lo=lo, hi=hi, H=H, n_slots=H, n_energy=H + 1)
 
 
@@ -386,6 +392,8 @@ class _Master:
         # Z_{m,T}, T = 0..n_energy-1: -1 in row (m, T), +1 in row (m, T+1); box [0, max(0, delta T - min a)]
         T = np.arange(grid.n_energy)
         self.z_upper = np.maximum(grid.delta * T - float(inst.arrival.min()), 0.0)
+        norm = normalization(inst)  # the LP in normalized units: Z = tau Z', energy rows over tau, costs over tau omega
+        self.tau, self.unit = norm.time, norm.objective
         self.n_z = M * grid.n_energy
         if self.n_z:
             rows = self.r_en + np.arange(self.n_z)
@@ -393,8 +401,8 @@ class _Master:
             starts = np.concatenate([[0], np.cumsum(np.where(last, 1, 2))[:-1]]).astype(np.int32)
             idx = np.concatenate([[r] if z else [r, r + 1] for r, z in zip(rows, last, strict=True)]).astype(np.int32)
             val = np.concatenate([[-1.0] if z else [-1.0, 1.0] for z in last])
-            h.addCols(self.n_z, np.zeros(self.n_z), np.zeros(self.n_z), np.tile(self.z_upper, M), idx.size, starts,
-                      idx, val)
+            h.addCols(self.n_z, np.zeros(self.n_z), np.zeros(self.n_z), np.tile(self.z_upper / self.tau, M), idx.size,
+                      starts, idx, val)
         self.h = h  # a new model minimizes (HiGHS's default sense)
         self.columns: list[tuple[int, list, float]] = []
         self._keys: set = set()
@@ -413,15 +421,19 @@ class _Master:
                 entries[k] = entries.get(k, 0.0) + 1.0
             if g.n_energy and s + 1 + int(g.cu[n, m]) <= g.H:
                 k = self.r_en + m * g.n_energy + s + 1 + int(g.cu[n, m])
-                entries[k] = entries.get(k, 0.0) + float(inst.compute_time[n, m])
+                entries[k] = entries.get(k, 0.0) + float(inst.compute_time[n, m]) / self.tau
         idx = np.fromiter(entries, dtype=np.int32)
         val = np.fromiter(entries.values(), dtype=float)
-        self.h.addCol(float(inst.weight[n]) * C, 0.0, 1.0, idx.size, idx, val)
+        self.h.addCol(float(inst.weight[n]) * C / self.unit, 0.0, 1.0, idx.size, idx, val)
         self.columns.append((n, tasks, C))
         return True
 
     def solve(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
-        """LP value, convexity duals, capacity prices ``pi (M, n_slots)``, energy prices ``nu (M, n_energy)``."""
+        """LP value, convexity duals, capacity prices ``pi (M, n_slots)``, energy prices ``nu (M, n_energy)``.
+
+        In the instance's units: the normalized LP's value and convexity and capacity duals times
+        ``tau omega``, its energy duals times ``omega`` (those rows were divided by ``tau``).
+        """
         self.h.run()
         st = self.h.modelStatusToString(self.h.getModelStatus())
         if st != "Optimal":
@@ -429,9 +441,9 @@ class _Master:
         g, N, M = self.grid, self.inst.n_jobs, self.inst.n_gpus
         dual = np.asarray(self.h.getSolution().row_dual, dtype=float)
         prices = np.maximum(-dual, 0.0)  # <= rows of a minimization: duals <= 0
-        pi = prices[self.r_cap:self.r_en].reshape(M, g.n_slots)
-        nu = prices[self.r_en:].reshape(M, g.n_energy)
-        return float(self.h.getInfo().objective_function_value), dual[:N], pi, nu
+        pi = prices[self.r_cap:self.r_en].reshape(M, g.n_slots) * self.unit
+        nu = prices[self.r_en:].reshape(M, g.n_energy) * (self.unit / self.tau)
+        return float(self.h.getInfo().objective_function_value) * self.unit, dual[:N] * self.unit, pi, nu
 
     def weights(self) -> np.ndarray:
         return np.asarray(self.h.getSolution().col_value, dtype=float)[self.n_z:]
@@ -462,7 +474,7 @@ def _lagrangian(master: _Master, values: np.ndarray, pi: np.ndarray, nu: np.ndar
 def _schedule_columns(inst: HareInstance, grid: _Grid, start: np.ndarray, gpu: np.ndarray) -> list[tuple[int, list, float]]:
     """The columns of a feasible schedule (starts rounded down to slots)."""
     S = scaling(inst).time
-    slot = np.minimum(units(start, S) // grid.step, grid.H)
+    slot = np.minimum(units(start, S, snap=True) // grid.step, grid.H)
     out = []
     for n in range(inst.n_jobs):
         idx = np.nonzero(inst.task_job == n)[0]
@@ -508,8 +520,10 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
     Returns
     -------
     JobColgenBound
-        ``status`` OPTIMAL when converged (the LP relaxation solved; the bound is still a
-        bound on Hare_Sched, not its optimum), TIME_LIMIT (or FEASIBLE after ``max_rounds``) otherwise.
+        ``status`` OPTIMAL when the column generation converged with its bound within
+        ``OPTIMAL_RTOL`` of the master value (the LP relaxation solved; the bound is still a bound
+        on Hare_Sched, not its optimum); FEASIBLE when it converged within ``tol`` only
+        (``converged`` True) or stopped after ``max_rounds``; TIME_LIMIT when ``time_limit`` stopped it.
     """
     t0 = time.perf_counter()
     time_limit = check_time_limit(time_limit)
@@ -517,6 +531,11 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
     check_tol(tol, "tol")
     check_size(max_slots, "max_slots")
     check_size(max_rounds, "max_rounds")
+    check_threads(threads)
+    if step is not None:
+        check_size(step, "step")
+    check_flag(energy, "energy")
+    check_flag(verbose, "verbose")
     start, gpu, ub = upper_schedule(inst, upper)
     makespan = float(np.max(start + inst.task_compute[np.arange(inst.n_tasks), gpu]))
     grid = _grid(inst, ub, makespan, resolution, max_slots, step)
@@ -542,6 +561,8 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
             status = Status.TIME_LIMIT
             break
     bound = best_lb - SAFETY * abs(best_lb) if np.isfinite(best_lb) else None
+    if status is Status.OPTIMAL and not _meets(value, bound):
+        status = Status.FEASIBLE  # converged within tol, not within OPTIMAL_RTOL: no claim of an LP optimum
     x_hat = _mean_starts(inst, grid, master)
     return JobColgenBound(status=status, objective=value, bound=bound, gap=None, wall_time=time.perf_counter() - t0,
                           solver="highs (job-level column generation)",
@@ -550,6 +571,14 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
                           step=grid.delta, rounds=rounds, converged=converged, columns=len(master.columns),
                           x_hat=x_hat, history=history,
                           centre=None if centre is None else (grid, centre[0], centre[1], best_lb))
+
+
+def _meets(value: float | None, bound: float | None) -> bool:
+    """The bound proves the master value within ``OPTIMAL_RTOL`` (the test of :class:`hetopt.result.Solution`)."""
+    if value is None or bound is None:
+        return False
+    scale = max(abs(value), abs(bound)) * (1 + 1e-9)
+    return bound - value <= OPTIMAL_RTOL * scale and abs(value - bound) <= OPTIMAL_RTOL * scale
 
 
 def _generate(inst: HareInstance, grid: _Grid, master: _Master, value: float, sigma: np.ndarray, pi: np.ndarray,

@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from ...errors import ArgumentError
-from ...inputs import check_positive, rng_from, takes_instance
+from ...inputs import check_size, check_time_limit, rng_from, takes_instance
 from ..instance import HareInstance
 from ..listsched import semi_active
 
@@ -38,9 +38,9 @@ NEAR = 6
 
 
 @takes_instance(HareInstance)
-def improve_schedule(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, *, time_limit: float = 5.0,
+def improve_schedule(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, *, time_limit: float | None = 5.0,
                      max_moves: int | None = None, stall: int | None = STALL, kick: int = KICK,
-                     seed: int = 0) -> tuple[np.ndarray, np.ndarray, float, dict]:
+                     seed: int | np.random.Generator | None = 0) -> tuple[np.ndarray, np.ndarray, float, dict]:
     """Improve a feasible schedule by random first-improvement moves (module docstring).
 
     Parameters
@@ -48,16 +48,16 @@ def improve_schedule(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, *, 
     inst : HareInstance
     start, gpu : numpy.ndarray, shape (|D|,)
         A feasible schedule (its start order, with rounds kept in order, seeds the search).
-    time_limit : float
-        Seconds of search.
+    time_limit : float, optional
+        Seconds of search (None: no limit; then ``max_moves`` is required).
     max_moves : int, optional
-        Most moves evaluated (deterministic runs: set this and a large ``time_limit``).
+        Most moves evaluated (deterministic runs: set this and ``time_limit=None``).
     stall : int, optional
         After ``stall x |D|`` moves without improving the current schedule, restart from the
         best one perturbed by ``kick`` random feasible moves (iterated local search); None: never.
     kick : int
         Random moves of a perturbation.
-    seed : int
+    seed : int, numpy.random.Generator or None
         Random seed of the moves.
 
     Returns
@@ -69,27 +69,39 @@ def improve_schedule(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, *, 
     Raises
     ------
     ArgumentError
-        When ``time_limit`` is negative or ``start``/``gpu`` do not have one entry per task.
+        A bad ``time_limit``, ``max_moves``, ``stall``, ``kick`` or ``seed``, neither a time limit nor
+        ``max_moves``, or ``start``/``gpu`` without one finite start and one GPU index per task.
     """
     d = inst.n_tasks
+    time_limit = check_time_limit(time_limit)
+    if max_moves is not None:
+        check_size(max_moves, "max_moves")
+    elif time_limit is None:
+        raise ArgumentError("time_limit and max_moves are both None; the search would never stop: pass one")
+    if stall is not None:
+        check_size(stall, "stall")
+    check_size(kick, "kick", minimum=0)
+    rng = rng_from(seed)
     start = np.asarray(start, dtype=float)
-    gpu = np.asarray(gpu, dtype=int).copy()
-    if start.shape != (d,) or gpu.shape != (d,):
-        raise ArgumentError(f"start and gpu must have shape ({d},); got {start.shape} and {gpu.shape}")
-    check_positive(time_limit, "time_limit", allow_zero=True, allow_inf=True)
-    if np.any(gpu < 0) or np.any(gpu >= inst.n_gpus):
-        raise ArgumentError(f"gpu entries must lie in [0, {inst.n_gpus}); got {gpu.tolist()}")
+    raw_gpu = np.asarray(gpu)
+    if start.shape != (d,) or raw_gpu.shape != (d,):
+        raise ArgumentError(f"start and gpu must have shape ({d},); got {start.shape} and {raw_gpu.shape}")
+    if not np.all(np.isfinite(start)):
+        raise ArgumentError("start holds a non-finite time; expected one finite start per task")
+    if raw_gpu.dtype.kind not in "iu" or np.any(raw_gpu < 0) or np.any(raw_gpu >= inst.n_gpus):
+        raise ArgumentError(f"gpu entries must be integers in [0, {inst.n_gpus}); got {raw_gpu.tolist()}")
+    gpu = raw_gpu.astype(int).copy()
     order = list(np.lexsort((np.arange(d), inst.task_round, start)))
     out = semi_active(inst, tuple(order), gpu)
     if out is None:  # pragma: no cover - lexsort by (start, round) keeps (7)
         raise ArgumentError("start does not keep the rounds of a job in order")
     best_start, best = out
     cur, best_order, best_gpu = best, order, gpu
-    rng = rng_from(seed)
     t0 = time.perf_counter()
     tried = accepted = kicks = since = 0
     M = inst.n_gpus
-    while time.perf_counter() - t0 < time_limit and (max_moves is None or tried < max_moves):
+    while ((time_limit is None or time.perf_counter() - t0 < time_limit)
+           and (max_moves is None or tried < max_moves)):
         tried += 1
         if stall is not None and since > stall * d:  # iterated local search: perturb the best schedule
             order, gpu, cur, since, done = best_order, best_gpu, best, 0, 0

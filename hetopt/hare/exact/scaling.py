@@ -1,72 +1,239 @@
-"""Integer scaling of a Hare instance and the time grids of the exact engines.
+"""Integer scaling of a Hare instance for CP-SAT, and the integer units of the bound grids.
 
 CP-SAT works on integers, and the time-indexed and column-generation bounds work on a grid of
-integer units.  Times (arrivals, ``T^c``, ``T^s``) are multiplied by a factor ``S`` and rounded
-UP, weights by ``W`` and rounded DOWN (:func:`scaling`, :func:`scaled_instance`).  ``S`` and ``W``
-are the smallest powers of ten (up to :data:`MAX_DECIMALS` decimals) that make the data integral;
-then the scaled model is the true one and the rounding error is zero.  Otherwise ``S`` is the
-power of ten that puts the serial horizon near :data:`TARGET_HORIZON`.  How the engines keep
-their certificates valid for the true data is in :mod:`hetopt.hare.exact.cpsat`,
-:mod:`hetopt.hare.exact.timeindexed` and :mod:`hetopt.hare.exact.jobcolgen`.
+integer units.  Times (arrivals, ``T^c``, ``T^s``) are multiplied by ``S = 10^k_t`` and weights by
+``W = 10^k_w`` (:func:`scaling`, :func:`scaled_instance`).
 
-Known defect (issue 25, not fixed here): :func:`scaling` and :func:`scaled_instance` take a value
-within ``1e-9`` of an integer as that integer, so a time or weight of about ``1e-9`` or less
-scales to 0 and is then raised to one unit (compute times, weights; weights below ``1 / W`` are
-floored and raised too).  The scaled model is then no rounding-up of the true one, and the CP-SAT
-route can report OPTIMAL with a wrong objective and a bound above the optimum.
+Reading the data
+----------------
+Every float is read as the shortest decimal that prints as it (Python's ``repr``: ``0.1`` is
+read as 1/10).  That decimal lies within ``2^-53`` relative of the float, and the optimum of
+Hare_Sched moves by at most that much relative per datum (a semi-active schedule's completions
+are sums and maxima of the data, positively homogeneous and monotone in them), so every
+certificate built on the decimals holds for the floats after a relative margin of
+:data:`MARGIN` (``1e-12``, far below ``OPTIMAL_RTOL``).  All roundings below are exact decimal
+arithmetic (:mod:`decimal`), never a float product compared with a tolerance.
+
+Two modes (issue 25, options (a) and (b))
+-----------------------------------------
+* **Exact** (option (a)): ``k_t`` and ``k_w`` are the decimal places of the times and of the
+  weights, so that ``S t`` and ``W w`` are the integers of the data exactly, and the scaled model
+  IS the true one times ``S W``.  Taken when it fits the integer range: every scaled datum and the
+  serial horizon below ``2^53`` (:data:`MAX_INTEGER`: exact as floats), and the objective's range
+  ``sum_n W w_n (H + longest task)`` below ``2^62`` (:data:`MAX_OBJECTIVE`, CP-SAT's integer range).
+  A weight of ``1e-10`` next to 1 (``W = 10^10``) or a time of ``1e-9`` next to 1 (``S = 10^9``)
+  is represented exactly.
+* **Rounding** (option (b)), when the exact integers do not fit (e.g. 17 significant digits
+  next to a large horizon): ``k_w`` puts ``sum W w`` near :data:`TARGET_WEIGHT` (at most the
+  exact ``k_w``), then ``k_t`` is the largest (at most the exact ``k_t``) that fits the range, and
+  ``k_w`` grows into what is left.  Times are rounded UP (``ceil(S t)``), weights DOWN
+  (``floor(W w)``); a weight that floors to 0 is raised to one unit and counted.  Certificate
+  (:mod:`hetopt.hare.exact.cpsat`): an optimal true schedule, re-timed on the rounded-up data,
+  completes every job by ``S C*_n + e`` with ``e = 1 + 2|D|`` (one arrival, a compute and a sync
+  per task on a chain, each rounded by less than a unit), and ``C*_n <= H`` (the serial horizon,
+  a bound on every semi-active completion).  So CP-SAT's bound ``B`` on the scaled model gives
+  ``OPT >= (B - A) / (S W)`` with the allowance
+  ``A = e sum_n w'_n + (raised weights) ceil(S H)`` (:attr:`Scaling.allowance`; 0 in exact mode).
+
+The grids of :mod:`hetopt.hare.exact.timeindexed` and :mod:`hetopt.hare.exact.jobcolgen` use the
+same ``S`` and the exact decimal floors of the data (:func:`data_units`), and :func:`units` for
+derived times (windows, horizons), nudged by a relative ``1e-12`` in the safe direction.
 """
 
 from __future__ import annotations
 
+import decimal
+import functools
 import math
-from dataclasses import dataclass
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
 import numpy as np
 
+from ...errors import SizeLimitError
 from ..instance import HareInstance
 
-__all__ = ["Scaling", "scaling", "scaled_instance", "units", "grid_step", "MAX_DECIMALS", "TARGET_HORIZON"]
+__all__ = ["Scaling", "scaling", "scaled_instance", "rounded_down_instance", "DataUnits", "data_units",
+           "units", "Normalization", "normalization", "normalized_instance", "grid_step",
+           "decimal_places",
+           "MAX_INTEGER", "MAX_OBJECTIVE", "TARGET_HORIZON", "TARGET_WEIGHT", "TARGET_OBJECTIVE", "MARGIN"]
 
-#: Most decimal places tried for an exact integer scaling of times and weights.
-MAX_DECIMALS = 6
-#: Scaled serial horizon aimed at when the data have more decimals (integers stay far below 2^53).
+#: Every scaled datum and the scaled serial horizon stay below this (integers exact as floats).
+MAX_INTEGER = 2**53
+#: ``sum_n w'_n (H + longest task)`` (scaled units) stays below this: CP-SAT's integer range.
+MAX_OBJECTIVE = 2**62
+#: Rounding mode: the scaled serial horizon aimed at when the exact scaling does not fit.
 TARGET_HORIZON = 1e9
+#: Rounding mode: the sum of the scaled weights aimed at when the exact scaling does not fit.
+TARGET_WEIGHT = 1e9
+#: Relative margin of every certificate for reading the floats as their decimals (module docstring).
+MARGIN = 1e-12
+
+_CTX = decimal.Context(prec=120, Emin=-999999, Emax=999999)
+
+
+def _dec(v: float) -> Decimal:
+    """The shortest decimal that prints as the float ``v``."""
+    return Decimal(repr(float(v)))
+
+
+def decimal_places(values: np.ndarray) -> int:
+    """Decimal places of the shortest decimals of ``values`` (0 for integers, 10 for ``1e-10``).
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Finite floats.
+
+    Returns
+    -------
+    int
+        The largest number of decimal places among them.
+    """
+    out = 0
+    for v in np.asarray(values, dtype=float).ravel():
+        d = _dec(v)
+        if d != 0:
+            exp = d.normalize(_CTX).as_tuple().exponent
+            out = max(out, -int(exp))
+    return out
+
+
+def _scale(values: list[Decimal], k: int, rounding: str) -> list[int]:
+    return [int(d.scaleb(k, _CTX).to_integral_value(rounding=rounding, context=_CTX)) for d in values]
+
+
+class _Decimals:
+    """The instance's data as decimals (cached per instance) and their scaled integers by exponent."""
+
+    def __init__(self, inst: HareInstance) -> None:
+        self.arrival = [_dec(v) for v in inst.arrival]
+        self.weight = [_dec(v) for v in inst.weight]
+        self.tc = [_dec(v) for v in inst.compute_time.ravel()]
+        self.ts = [_dec(v) for v in inst.sync_time.ravel()]
+        self.d = [a + b for a, b in zip(self.tc, self.ts, strict=True)]  # exact decimal sums
+        self.shape = inst.compute_time.shape
+        self.kt = decimal_places(np.concatenate([inst.arrival, inst.compute_time.ravel(), inst.sync_time.ravel()]))
+        self.kw = decimal_places(inst.weight)
+        self.cache: dict[tuple, np.ndarray] = {}
+
+    def times(self, which: str, k: int, rounding: str) -> np.ndarray:
+        """``arrival``, ``tc``, ``ts`` or ``d`` (= tc + ts) times ``10^k`` rounded, as int64-valued Python ints."""
+        key = (which, k, rounding)
+        if key not in self.cache:
+            vals = _scale(getattr(self, which), k, rounding)
+            arr = np.array(vals, dtype=object)
+            self.cache[key] = arr if which == "arrival" else arr.reshape(self.shape)
+        return self.cache[key]
+
+    def weights(self, k: int) -> np.ndarray:
+        key = ("weight", k, ROUND_FLOOR)
+        if key not in self.cache:
+            self.cache[key] = np.array(_scale(self.weight, k, ROUND_FLOOR), dtype=object)
+        return self.cache[key]
+
+
+_DECIMALS: weakref.WeakKeyDictionary[HareInstance, _Decimals] = weakref.WeakKeyDictionary()
+
+
+def _decimals(inst: HareInstance) -> _Decimals:
+    out = _DECIMALS.get(inst)
+    if out is None:
+        out = _DECIMALS[inst] = _Decimals(inst)
+    return out
 
 
 @dataclass(frozen=True)
 class Scaling:
-    """Integer scaling of a Hare instance for CP-SAT.
+    """Integer scaling of a Hare instance (module docstring).
 
     Attributes
     ----------
-    time : int
-        ``S``: scaled time = ``ceil(S t)``.
-    weight : int
-        ``W``: scaled weight = ``floor(W w)``.
+    time : int or float
+        ``S = 10^time_exponent``: scaled time ``ceil(S t)`` (``S t`` exactly when ``exact_times``).
+    weight : int or float
+        ``W = 10^weight_exponent``: scaled weight ``floor(W w)`` (raised to 1 when it floors to 0).
     exact_times, exact_weights : bool
         Whether the scaled data equal ``S t`` and ``W w`` exactly.
     chain_error : int
         ``e``: most scaled units by which rounding up delays a job's completion (0 if exact).
+    raised_weights : int
+        Weights that floored to 0 and were raised to one unit.
+    horizon : int
+        The scaled serial horizon ``H`` (arrival of the last job plus every task's longest round).
+    allowance : float
+        ``A = e sum w' + raised_weights H``: subtracted from a bound on the scaled model (0 when exact).
+    time_exponent, weight_exponent : int
+        ``k_t``, ``k_w``.
     """
 
-    time: int
-    weight: int
+    time: int | float
+    weight: int | float
     exact_times: bool
     exact_weights: bool
     chain_error: int
+    raised_weights: int = 0
+    horizon: int = 0
+    allowance: float = 0.0
+    time_exponent: int = 0
+    weight_exponent: int = 0
+    objective_range: int = field(default=0, compare=False)
+
+    @property
+    def exact(self) -> bool:
+        """The scaled model is the true one (times ``S W``)."""
+        return self.exact_times and self.exact_weights
 
 
-def _decimals(values: np.ndarray) -> int | None:
-    """Smallest ``k <= MAX_DECIMALS`` with ``10^k v`` integral for all ``v`` (within 1e-9), else None."""
-    for k in range(MAX_DECIMALS + 1):
-        v = values * 10.0 ** k
-        if np.all(np.abs(v - np.round(v)) <= 1e-9 * np.maximum(1.0, np.abs(v))):
-            return k
-    return None
+def _power(k: int) -> int | float:
+    return 10 ** k if k >= 0 else 10.0 ** k
+
+
+def _trial(inst: HareInstance, dec: _Decimals, kt: int, kw: int = 0) -> Scaling | None:
+    """The scaling with exponents ``kt``, ``kw``, or None when it does not fit the integer range."""
+    a = dec.times("arrival", kt, ROUND_CEILING)
+    tc = dec.times("tc", kt, ROUND_CEILING)
+    ts = dec.times("ts", kt, ROUND_CEILING)
+    w = dec.weights(kw)
+    longest = [max(int(x) + int(y) for x, y in zip(rc, rs, strict=True)) for rc, rs in zip(tc, ts, strict=True)]
+    tasks = (inst.rounds * inst.tasks_per_round).tolist()
+    horizon = max(int(v) for v in a) + sum(int(n) * int(L) for n, L in zip(tasks, longest, strict=True))
+    top = horizon + max(longest)
+    raised = sum(1 for v in w if int(v) == 0)
+    w_sum = sum(max(int(v), 1) for v in w)
+    if top > MAX_INTEGER or max(int(v) for v in w) > MAX_INTEGER or w_sum * top > MAX_OBJECTIVE:
+        return None
+    exact_t = kt >= dec.kt
+    exact_w = kw >= dec.kw
+    e = 0 if exact_t else 1 + 2 * inst.n_tasks
+    return Scaling(time=_power(kt), weight=_power(kw), exact_times=exact_t, exact_weights=exact_w, chain_error=e,
+                   raised_weights=raised, horizon=horizon, allowance=float(e * w_sum + raised * horizon),
+                   time_exponent=kt, weight_exponent=kw, objective_range=w_sum * top)
+
+
+def _largest(lo: int, hi: int, fits: Callable[[int], Scaling | None]) -> tuple[int, Scaling] | None:
+    """The largest ``k`` in ``[lo, hi]`` whose trial fits (the trials are monotone in ``k``), or None."""
+    best = fits(lo)
+    if best is None:
+        return None
+    found = lo
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        sc = fits(mid)
+        if sc is None:
+            hi = mid - 1
+        else:
+            lo, found, best = mid, mid, sc
+    return found, best
+
+
+_SCALINGS: weakref.WeakKeyDictionary[HareInstance, Scaling] = weakref.WeakKeyDictionary()
 
 
 def scaling(inst: HareInstance) -> Scaling:
-    """The integer scaling of ``inst`` (module docstring).
+    """The integer scaling of ``inst``: exact when it fits the integer range, else rounding (module docstring).
 
     Parameters
     ----------
@@ -76,21 +243,43 @@ def scaling(inst: HareInstance) -> Scaling:
     Returns
     -------
     Scaling
-        ``S``, ``W``, whether they are exact and the chain error ``e``.
+        ``S``, ``W``, whether they are exact, the chain error and the allowance.
+
+    Raises
+    ------
+    SizeLimitError
+        When not even a coarse rounding fits CP-SAT's integer range (the instance's total work
+        and weights together beyond ``2^62`` units at any resolution).
     """
-    times = np.concatenate([inst.arrival, inst.compute_time.ravel(), inst.sync_time.ravel()])
-    kt, kw = _decimals(times), _decimals(inst.weight)
-    if kt is None:
-        horizon = float(inst.arrival.max() + inst.n_tasks * (inst.compute_time + inst.sync_time).max())
-        kt = max(0, int(math.floor(math.log10(TARGET_HORIZON / max(horizon, 1e-300)))))
-    w = 10 ** (kw if kw is not None else MAX_DECIMALS)
-    exact_t = _decimals(times * 10.0 ** kt) == 0
-    return Scaling(time=10 ** kt, weight=w, exact_times=exact_t, exact_weights=kw is not None,
-                   chain_error=0 if exact_t else 1 + 2 * inst.n_tasks)
+    cached = _SCALINGS.get(inst)
+    if cached is not None:
+        return cached
+    dec = _decimals(inst)
+    sc = _trial(inst, dec, dec.kt, dec.kw)
+    if sc is None:
+        horizon = float(inst.arrival.max() + ((inst.rounds * inst.tasks_per_round)
+                                              * (inst.compute_time + inst.sync_time).max(axis=1)).sum())
+        kw0 = min(dec.kw, math.floor(math.log10(TARGET_WEIGHT / float(inst.weight.sum()))))
+        kt0 = min(dec.kt, math.floor(math.log10(TARGET_HORIZON / horizon)))
+        out = None
+        for shift in range(0, 40):  # a coarser start until something fits (needs no shift in practice)
+            kw_s = kw0 - shift
+            out = _largest(kt0 - shift, dec.kt, functools.partial(_trial, inst, dec, kw=kw_s))
+            if out is not None:
+                break
+        if out is None:
+            raise SizeLimitError(f"no integer scaling of the instance fits CP-SAT's range 2^62 (serial horizon "
+                                 f"{horizon:.6g}, total weight {float(inst.weight.sum()):.6g}); use engine='milp'")
+        kt = out[0]
+        kw_lo = out[1].weight_exponent
+        grown = _largest(kw_lo, max(dec.kw, kw_lo), functools.partial(_trial, inst, dec, kt))
+        sc = grown[1] if grown is not None else out[1]
+    _SCALINGS[inst] = sc
+    return sc
 
 
 def scaled_instance(inst: HareInstance, sc: Scaling) -> HareInstance:
-    """``inst`` with times ``ceil(S t)`` and weights ``floor(W w)`` (integer-valued floats).
+    """``inst`` with times ``ceil(S t)`` and weights ``floor(W w)`` (raised to 1), integer-valued floats.
 
     Parameters
     ----------
@@ -102,38 +291,119 @@ def scaled_instance(inst: HareInstance, sc: Scaling) -> HareInstance:
     Returns
     -------
     HareInstance
-        The scaled instance (compute times and weights at least one unit).
+        The scaled instance; with an exact scaling it is the true instance times ``S`` and ``W``.
     """
-    def up(a: np.ndarray) -> np.ndarray:
-        v = np.asarray(a) * sc.time
-        return np.where(np.abs(v - np.round(v)) <= 1e-9 * np.maximum(1.0, np.abs(v)), np.round(v), np.ceil(v))
+    dec = _decimals(inst)
+    kt, kw = sc.time_exponent, sc.weight_exponent
 
-    def down(a: np.ndarray) -> np.ndarray:
-        v = np.asarray(a) * sc.weight
-        return np.where(np.abs(v - np.round(v)) <= 1e-9 * np.maximum(1.0, np.abs(v)), np.round(v), np.floor(v))
+    def arr(which: str) -> np.ndarray:
+        return np.asarray(dec.times(which, kt, ROUND_CEILING), dtype=float)
 
-    return HareInstance(arrival=up(inst.arrival), weight=np.maximum(down(inst.weight), 1.0), rounds=inst.rounds,
-                        tasks_per_round=inst.tasks_per_round, compute_time=np.maximum(up(inst.compute_time), 1.0),
-                        sync_time=up(inst.sync_time), gpu_names=inst.gpu_names, job_names=inst.job_names)
+    w = np.maximum(np.asarray(dec.weights(kw), dtype=float), 1.0)
+    return HareInstance(arrival=arr("arrival"), weight=w, rounds=inst.rounds, tasks_per_round=inst.tasks_per_round,
+                        compute_time=arr("tc"), sync_time=arr("ts"), gpu_names=inst.gpu_names,
+                        job_names=inst.job_names)
 
 
-def units(values: np.ndarray, scale: int) -> np.ndarray:
-    """``floor(scale t)`` as int64, with products within 1e-9 of an integer taken as that integer.
+def rounded_down_instance(inst: HareInstance, time_exponent: int, weight_exponent: int) -> HareInstance | None:
+    """``inst`` with times ``floor(10^k_t t)`` and weights ``floor(10^k_w w)`` (exact decimal floors).
+
+    Every true schedule, re-timed semi-actively on these data with the same assignment and order,
+    starts every task no later than ``10^k_t`` times its true start, so the optimum of this
+    instance is at most ``10^(k_t + k_w)`` times the true one (the coarse bound of
+    :func:`hetopt.hare.exact.cpsat.coarse_bound`).
+
+    Returns
+    -------
+    HareInstance or None
+        None when a compute time or a weight floors to 0 (no such instance).
+    """
+    dec = _decimals(inst)
+    tc = np.asarray(dec.times("tc", time_exponent, ROUND_FLOOR), dtype=float)
+    w = np.asarray(_scale(dec.weight, weight_exponent, ROUND_FLOOR), dtype=float)
+    if tc.min() < 1 or w.min() < 1:
+        return None
+    return HareInstance(arrival=np.asarray(dec.times("arrival", time_exponent, ROUND_FLOOR), dtype=float), weight=w,
+                        rounds=inst.rounds, tasks_per_round=inst.tasks_per_round, compute_time=tc,
+                        sync_time=np.asarray(dec.times("ts", time_exponent, ROUND_FLOOR), dtype=float))
+
+
+@dataclass(frozen=True)
+class DataUnits:
+    """The instance's times in integer units of ``S = 10^k`` (exact decimal roundings, int64).
+
+    Attributes
+    ----------
+    arrival : numpy.ndarray, shape (N,)
+        ``floor(S a_n)``.
+    compute : numpy.ndarray, shape (N, M)
+        ``floor(S T^c)``.
+    compute_up : numpy.ndarray, shape (N, M)
+        ``ceil(S T^c)``.
+    round : numpy.ndarray, shape (N, M)
+        ``floor(S (T^c + T^s))``.
+    """
+
+    arrival: np.ndarray
+    compute: np.ndarray
+    compute_up: np.ndarray
+    round: np.ndarray
+
+
+def data_units(inst: HareInstance, scale_exponent: int) -> DataUnits:
+    """The instance's times in units of ``S = 10^scale_exponent``, rounded exactly (:class:`DataUnits`).
+
+    Parameters
+    ----------
+    inst : HareInstance
+        The instance.
+    scale_exponent : int
+        ``k`` with ``S = 10^k`` (:attr:`Scaling.time_exponent`).
+
+    Returns
+    -------
+    DataUnits
+    """
+    dec = _decimals(inst)
+    k = int(scale_exponent)
+
+    def arr(which: str, rounding: str) -> np.ndarray:
+        return np.asarray(dec.times(which, k, rounding), dtype=np.int64)
+
+    return DataUnits(arrival=arr("arrival", ROUND_FLOOR), compute=arr("tc", ROUND_FLOOR),
+                     compute_up=arr("tc", ROUND_CEILING), round=arr("d", ROUND_FLOOR))
+
+
+def units(values: np.ndarray, scale: int | float, *, upper: bool = False, snap: bool = False) -> np.ndarray:
+    """``floor(scale t)`` of derived times (windows, horizons, starts) as int64.
+
+    A lower bound (default) is lowered by a relative ``1e-12`` before the floor, an upper bound
+    (``upper=True``) raised, so that the float product never lands on the wrong side of an integer
+    that the exact value lies on.  ``snap=True`` takes a product within ``1e-9`` relative of an
+    integer as that integer (the starts of a schedule of decimal data, to keep its slots apart).
+    The data themselves use :func:`data_units` (exact).
 
     Parameters
     ----------
     values : numpy.ndarray
         Times.
-    scale : int
+    scale : int or float
         ``S``.
+    upper : bool
+        The values are upper bounds.
+    snap : bool
+        Snap to a nearby integer instead (schedules, not bounds).
 
     Returns
     -------
     numpy.ndarray of int64
     """
-    v = np.asarray(values, dtype=float) * scale
-    r = np.round(v)
-    return np.where(np.abs(v - r) <= 1e-9 * np.maximum(1.0, np.abs(v)), r, np.floor(v)).astype(np.int64)
+    v = np.asarray(values, dtype=float) * float(scale)
+    if snap:
+        r = np.round(v)
+        return np.where(np.abs(v - r) <= 1e-9 * np.maximum(1.0, np.abs(v)), r, np.floor(v)).astype(np.int64)
+    nudge = 1e-12 * np.abs(v)
+    return np.floor(v + nudge if upper else v - nudge).astype(np.int64)
 
 
 def grid_step(median_units: float, resolution: float, horizon_units: float, max_slots: int) -> int:
@@ -166,3 +436,78 @@ def grid_step(median_units: float, resolution: float, horizon_units: float, max_
         if c >= step and horizon_units / c <= max_slots:
             return int(c)
     return int(cands[-1])  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class Normalization:
+    """Units of the floating-point models (MILP, relaxation): ``tau`` seconds and ``omega`` weight units.
+
+    Both are powers of two, so dividing the data by them is exact in binary floating point and
+    the normalized instance is the true one in other units: its optimum is the true one over
+    ``tau omega``, start times scale by ``tau``.
+
+    Attributes
+    ----------
+    time : float
+        ``tau``: the power of two nearest the median compute time.
+    weight : float
+        ``omega``: the power of two that puts the trivial bound near :data:`TARGET_OBJECTIVE`.
+    """
+
+    time: float
+    weight: float
+
+    @property
+    def objective(self) -> float:
+        """``tau omega``: a normalized objective or bound times this is in the instance's units."""
+        return self.time * self.weight
+
+
+#: Normalized units put the trivial bound ``sum_n w_n (a_n + |R_n| d_n)`` near this.
+TARGET_OBJECTIVE = 1e3
+
+
+def normalization(inst: HareInstance) -> Normalization:
+    """The units of :func:`normalized_instance`: times of order 1, objective of order :data:`TARGET_OBJECTIVE`.
+
+    HiGHS and SCIP compare with absolute tolerances (feasibility ``1e-7``, HiGHS's ``mip_abs_gap``
+    ``1e-6`` and its MIP feasibility tolerance ``1e-6`` on objective improvements), so data of
+    ``1e-6`` were solved within their tolerances, not to optimality, and a bound came back above
+    the optimum (issue 25).  In these units the model's magnitudes do not depend on the instance's
+    (invariance tested at x1e6, x1e-6 and mixed magnitudes), and an objective of order 1e3 puts
+    those absolute tolerances near 1e-9 relative: with the objective of order 1 (weights over the
+    largest), HiGHS stopped 1.1e-6 above the optimum of an instance with weights 1 and 3e4
+    (hypothesis test).
+
+    Parameters
+    ----------
+    inst : HareInstance
+        The instance.
+
+    Returns
+    -------
+    Normalization
+    """
+    tau = 2.0 ** round(math.log2(float(np.median(inst.compute_time))))
+    trivial = float(inst.weight @ inst.completion_lower_bound)
+    omega = 2.0 ** round(math.log2(trivial / (tau * TARGET_OBJECTIVE)))
+    return Normalization(time=tau, weight=omega)
+
+
+def normalized_instance(inst: HareInstance, norm: Normalization) -> HareInstance:
+    """``inst`` with times divided by ``tau`` and weights by ``omega`` (exact: powers of two).
+
+    Parameters
+    ----------
+    inst : HareInstance
+        The instance.
+    norm : Normalization
+        Its units (:func:`normalization`).
+
+    Returns
+    -------
+    HareInstance
+    """
+    return HareInstance(arrival=inst.arrival / norm.time, weight=inst.weight / norm.weight, rounds=inst.rounds,
+                        tasks_per_round=inst.tasks_per_round, compute_time=inst.compute_time / norm.time,
+                        sync_time=inst.sync_time / norm.time, gpu_names=inst.gpu_names, job_names=inst.job_names)

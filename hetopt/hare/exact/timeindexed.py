@@ -47,7 +47,10 @@ nondecreasing in ``t``, ``sum_m Y_{k,m,hi_k} = K_n``.
   most ``C_n``).
 
 Safety margin: the reported bound is the LP optimum minus ``LP_SAFETY`` relative (HiGHS's
-tolerances; the LP is not re-solved in exact arithmetic).
+tolerances; the LP is not re-solved in exact arithmetic).  The LP is solved in normalized units
+(:func:`hetopt.hare.exact.scaling.normalization`: completions over ``tau``, the completion and
+energy rows over ``tau``, weights over ``omega``), so that HiGHS's absolute tolerances do not depend
+on the data's magnitude; its value times ``tau omega`` is the bound.
 
 References
 ----------
@@ -67,12 +70,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from ...errors import ArgumentError
-from ...inputs import check_positive, check_size, check_time_limit, takes_instance
+from ...inputs import check_flag, check_positive, check_size, check_threads, check_time_limit, takes_instance
 from ...result import Solution, Status
 from ...solvers import solve_milp
 from ..bounds import TimeBounds, time_bounds
 from ..instance import HareInstance
-from .scaling import grid_step, scaling, units
+from .scaling import Scaling, data_units, grid_step, normalization, scaling, units
 from .start import upper_schedule
 
 __all__ = ["TimeIndexedBound", "time_indexed_bound", "RESOLUTION", "MAX_SLOTS", "MAX_COLUMNS", "LP_SAFETY",
@@ -168,9 +171,19 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
     check_size(max_slots, "max_slots")
     check_size(max_columns, "max_columns")
     time_limit = check_time_limit(time_limit)
+    check_threads(threads)
+    if step is not None:
+        check_size(step, "step")
+    if horizon is not None:
+        check_positive(horizon, "horizon")
+    for name, flag in (("windows", windows), ("energy", energy), ("chains", chains)):
+        check_flag(flag, name)
+    if options is not None and not isinstance(options, dict):
+        raise ArgumentError(f"options is {options!r}; expected a dict of HiGHS options")
     start, gpu, ub = upper_schedule(inst, upper)
-    S = scaling(inst).time
-    tc_u = units(inst.compute_time, S)
+    sc = scaling(inst)
+    S = sc.time
+    tc_u = data_units(inst, sc.time_exponent).compute
     idx = np.arange(inst.n_tasks)
     makespan = float(np.max(start + inst.task_compute[idx, gpu])) if horizon is None else float(horizon)
     if step is None:
@@ -179,7 +192,7 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
     step = int(step)
     if step < 1:
         raise ArgumentError(f"step is {step}; expected a positive number of units")
-    g = _Grid(inst, S, step, makespan, time_bounds(inst, ub), windows)
+    g = _Grid(inst, sc, step, makespan, time_bounds(inst, ub), windows)
     rows = _Rows()
     comp = _block_rows(inst, g, rows, chains)
     _capacity_rows(inst, g, rows)
@@ -187,16 +200,28 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
         _energy_rows(inst, g, rows)
     _barrier_rows(inst, g, rows, chains)
     c, A_ub, b_ub, A_eq, b_eq = rows.assemble(inst, g, comp)
-    res, y = solve_milp(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, lb=0.0,
+    # normalized units (issue 25): C_n = tau C'_n, the completion and energy rows (time values) over tau,
+    # weights over omega; the LP value times tau omega is the true one, Y unchanged
+    norm = normalization(inst)
+    r = np.ones(A_ub.shape[0])
+    r[A_ub.shape[0] - len(comp.blocks):] = 1.0 / norm.time
+    r[list(rows.energy_rhs)] = 1.0 / norm.time
+    col = np.ones(A_ub.shape[1])
+    col[g.n_y:] = norm.time  # the C_n columns: C_n = tau C'_n
+    A_ub = sp.diags(r) @ A_ub @ sp.diags(col)
+    b_ub = r * b_ub
+    c = c * col / norm.objective
+    res, y = solve_milp(c, A_ub=A_ub.tocsr(), b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, lb=0.0,
                         time_limit=time_limit, threads=threads, raise_on_failure=False,
                         options={**LP_OPTIONS, **(options or {})})
     x_hat = np.zeros(inst.n_tasks)
     bound = None
-    if res.status is Status.OPTIMAL and y is not None and res.objective is not None:
-        bound = res.objective - LP_SAFETY * abs(res.objective)
+    lp = None if res.objective is None else res.objective * norm.objective
+    if res.status is Status.OPTIMAL and y is not None and lp is not None:
+        bound = lp - LP_SAFETY * abs(lp)
         x_hat = _mean_block_starts(inst, g, y)
     n_rows = A_ub.shape[0] + A_eq.shape[0]
-    return TimeIndexedBound(status=res.status, objective=res.objective, bound=bound, gap=None,
+    return TimeIndexedBound(status=res.status, objective=lp, bound=bound, gap=None,
                             wall_time=time.perf_counter() - t0, solver="highs (time-indexed LP)",
                             message=(f"step {g.delta:g} time units ({step} units of 1/{S}), horizon {g.H} slots, "
                                      f"{len(c)} columns, {n_rows} rows; bound = LP x (1 - {LP_SAFETY:g})"),
@@ -206,13 +231,15 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
 class _Grid:
     """The slots of the model and its round blocks ``(job, round, lo, hi, first column)``."""
 
-    def __init__(self, inst: HareInstance, S: int, step: int, makespan: float, tb: TimeBounds,
+    def __init__(self, inst: HareInstance, sc: Scaling, step: int, makespan: float, tb: TimeBounds,
                  windows: bool) -> None:
-        tc_u, d_u = units(inst.compute_time, S), units(inst.compute_time + inst.sync_time, S)
+        S = sc.time
+        du = data_units(inst, sc.time_exponent)
+        tc_u, d_u = du.compute, du.round
         self.step, self.d_u = step, d_u
-        self.p, self.P, a = tc_u // step, d_u // step, units(inst.arrival, S) // step  # floor of floor
-        self.cu = -(-tc_u // step)  # ceil(T^c S / step)
-        self.H = int(units(np.array([makespan]), S)[0] // step)
+        self.p, self.P, a = tc_u // step, d_u // step, du.arrival // step  # floor of floor
+        self.cu = -(-du.compute_up // step)  # ceil(T^c S / step), never below the true quotient
+        self.H = int(units(np.array([makespan]), S, upper=True)[0] // step)
         self.delta = step / S  # one slot in time units (the objective uses delta t, exact up to float)
         self.M = inst.n_gpus
         self.blocks: list[tuple[int, int, int, int, int]] = []
@@ -224,7 +251,7 @@ class _Grid:
                 hi = self.H
                 if windows:
                     lo = max(lo, int(units(np.array([tb.x_lower[i]]), S)[0] // step))
-                    hi = int(min(units(np.array([tb.x_upper[i]]), S)[0] // step, self.H))
+                    hi = int(min(units(np.array([tb.x_upper[i]]), S, upper=True)[0] // step, self.H))
                 hi = max(hi, lo)
                 self.blocks.append((n, r, lo, hi, ncol))
                 ncol += self.M * (hi - lo + 1)
