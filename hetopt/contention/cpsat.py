@@ -72,7 +72,7 @@ from .cuts import add_completion_cuts, add_pair_cuts
 from .instance import ContentionInstance
 from .model import check_exact_placement
 from .solution import ContentionSolution, TaskRecord, schedule_solution
-from .timescale import TimeScale, choose_scale, integral_bound, isolated_bound
+from .timescale import TimeScale, above, choose_scale, integral_bound, isolated_bound
 
 __all__ = ["CPSAT_MAX_TASKS", "DEFAULT_OPTIONS", "CpTask", "cpsat_tasks", "gpu_representatives", "build_cpsat",
            "retime", "solve_cpsat_exact", "check_cpsat_options", "cpsat_seed"]
@@ -550,7 +550,7 @@ def solve_cpsat_exact(
         if b > bound:
             bound, info["bound_from"] = b, "cpsat"
     info["incumbent"] = source
-    if bound > objective * (1 + 1e-12) + 1e-300:
+    if above(bound, objective, inst, finish):
         raise SolverError(f"cpsat: bound {bound} above the re-timed schedule's total JCT {objective}: "
                           "the scaling certificate does not hold")
     if _upper_cut_hit(objective, upper_bound) and bound > upper_bound * (1 + 1e-9):  # type: ignore[operator]

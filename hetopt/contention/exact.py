@@ -24,7 +24,7 @@ from .instance import ContentionInstance
 from .model import MILP_MAX_BINARIES, BuildTimeout, _build, check_exact_placement
 from .simulator import simulate
 from .solution import ContentionSolution, TaskRecord, schedule_solution
-from .timescale import integral_bound, isolated_bound
+from .timescale import above, integral_bound, isolated_bound
 
 __all__ = ["ENGINES", "solve_exact", "TRANSLATE_FACTOR"]
 
@@ -244,7 +244,7 @@ def _solve_milp(inst: ContentionInstance, placement: Sequence[Sequence[int]], *,
         if b > bound:
             bound, info["bound_from"] = b, f"milp-{solver}"
     info["incumbent"] = source
-    if bound > objective * (1 + 1e-12) + 1e-300:
+    if above(bound, objective, inst, finish):
         raise SolverError(f"milp-{solver}: bound {bound} above the re-timed schedule's total JCT {objective}")
     gap = relative_gap(objective, bound)
     if gap is not None and gap <= OPTIMAL_RTOL:

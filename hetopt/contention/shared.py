@@ -83,7 +83,7 @@ from .cpsat import (
 from .instance import ContentionInstance
 from .simulator import simulate
 from .solution import ContentionSolution
-from .timescale import integral_bound, isolated_bound
+from .timescale import above, integral_bound, isolated_bound
 
 __all__ = ["LB_SHARE", "REFINE", "SHARED_MAX_PAIRS", "solve_contention_bound"]
 
@@ -337,7 +337,7 @@ def solve_contention_bound(
         b = sc.lower_bound(integral_bound(bound_units), arr_s, inst.arrival)
         if b > bound:
             bound, info["bound_from"] = b, "relaxation"
-    if bound > best.objective * (1 + 1e-12) + 1e-300:
+    if above(bound, best.objective, inst, best.finish):
         raise SolverError(f"relaxation bound {bound} above the feasible total JCT {best.objective} of "
                           f"{best.solver}: the relaxation is not valid for this instance")
     gap = relative_gap(best.objective, bound)
