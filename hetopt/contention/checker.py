@@ -14,7 +14,8 @@ from collections import defaultdict
 
 import numpy as np
 
-from ..inputs import takes_instance
+from ..errors import ArgumentError
+from ..inputs import check_size, takes_instance
 from ..result import CheckReport
 from ..validate import FEAS_TOL
 from .comm import fluid_completion_times
@@ -61,6 +62,11 @@ def check_schedule(
         job completion times recomputed from the tasks (None without a trace);
         ``info["finish"]`` the recomputed completion instants.
     """
+    if not isinstance(sol, ContentionSolution):
+        raise ArgumentError(f"sol is a {type(sol).__name__}; expected a ContentionSolution (simulate(..., record=True) "
+                            "or an exact engine)")
+    if max_concurrent is not None:
+        max_concurrent = check_size(max_concurrent, "max_concurrent")
     if not sol.trace:
         return CheckReport.from_violations(["the solution has no trace; simulate with record=True"])
     bad: list[str] = []

@@ -213,7 +213,7 @@ def above(bound: float, objective: float, inst, finish=None) -> bool:
     20 s each difference loses about ``1e-10`` s, far above ``1e-12`` of the objective.
     """
     mags = np.abs(inst.arrival).sum() + (np.abs(finish).sum() if finish is not None else 0.0) + abs(objective)
-    return bound > objective + 1e-12 * abs(objective) + 16 * np.finfo(float).eps * float(mags)
+    return bool(bound > objective + 1e-12 * abs(objective) + 16 * np.finfo(float).eps * float(mags))
 
 
 def isolated_bound(inst, placement: Sequence[Sequence[int]]) -> float:

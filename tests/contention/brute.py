@@ -13,7 +13,7 @@ fast.  Times are the instance's floats, so the optimum is on the true data.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 __all__ = ["brute_force_optimum", "n_tasks"]
 
@@ -60,7 +60,7 @@ def brute_force_optimum(inst, placement, *, max_tasks: int = 12) -> float:
     resources = sorted({r for t in tasks for r in t[4]})
     rindex = {r: j for j, r in enumerate(resources)}
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(done: frozenset, free: tuple, ends: tuple) -> float:
         # ends: (task index, end) of finished tasks whose end a successor still needs
         end = dict(ends)
