@@ -64,12 +64,15 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 
+import numpy as np
+
 from ..errors import ArgumentError, SizeLimitError, SolverError
 from ..inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
 from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_cpsat
 from .checker import check_schedule
 from .cpsat import (
+    CPSAT_MAX_TASKS,
     DEFAULT_OPTIONS,
     _starts_of,
     build_cpsat,
@@ -89,6 +92,9 @@ __all__ = ["LB_SHARE", "REFINE", "SHARED_MAX_PAIRS", "solve_contention_bound"]
 
 #: The relaxation's time unit is this many times finer than the data's exact scaling.
 REFINE = 10
+#: Seconds to build the relaxation per pair of all-reduces and per task (about 0.9 s for 12,663 pairs and 864
+#: tasks on a shared 2-core machine); under a time limit it is not built when it would pass the limit.
+RELAXATION_SECONDS_PER_ITEM = 1e-4
 #: ``solve_contention_bound`` refuses relaxations with more pairs of all-reduces on a common server (SizeLimitError).
 SHARED_MAX_PAIRS = 20_000
 
@@ -222,6 +228,7 @@ def solve_contention_bound(
     literals: str | None = None,
     lb_share: float = LB_SHARE,
     max_pairs: int = SHARED_MAX_PAIRS,
+    max_tasks: int = CPSAT_MAX_TASKS,
 ) -> ContentionSolution:
     """Best contention-aware schedule found and a proven lower bound, for a fixed placement.
 
@@ -265,6 +272,9 @@ def solve_contention_bound(
     max_pairs : int
         Size guard: refuse relaxations with more pairs of all-reduces of different jobs on a
         common server (:data:`SHARED_MAX_PAIRS`).
+    max_tasks : int
+        Size guard: refuse instances with more tasks
+        (:data:`~hetopt.contention.cpsat.CPSAT_MAX_TASKS`).
 
     Returns
     -------
@@ -293,10 +303,16 @@ def solve_contention_bound(
     if share is None:
         raise ArgumentError("lb_share is None; expected a number in [0, 1)")
     max_pairs = check_size(max_pairs, "max_pairs")
+    max_tasks = check_size(max_tasks, "max_tasks")
     t0 = time.perf_counter()
+    least = int(np.sum(inst.iterations * 2 * inst.n_gpus))
+    if least > max_tasks:  # before the SRSF(1) run that picks the placement
+        raise SizeLimitError(f"the relaxation would have at least {least} tasks (forward and backward passes); at most "
+                             f"max_tasks = {max_tasks} allowed: pass max_tasks=... (with a time_limit) or solve a "
+                             "smaller instance")
     if placement is None:
         placement = simulate(inst, "srsf1").placement
-    tasks, sc = cpsat_tasks(inst, placement, refine=refine)  # the relaxation's units (module docstring)
+    tasks, sc = cpsat_tasks(inst, placement, refine=refine, max_tasks=max_tasks)  # the relaxation's units
     placement = tuple(tuple(int(g) for g in p) for p in placement)
     comm = [t for t in tasks if t.kind == "c"]
     n_pairs = sum(1 for i, x in enumerate(comm) for y in comm[i + 1:] if x.job != y.job and set(x.where) & set(y.where))
@@ -306,7 +322,7 @@ def solve_contention_bound(
                              f"max_pairs={n_pairs} (with a time_limit), or use solve_exact for the contention-free optimum")
     trivial = isolated_bound(inst, placement)
     free = solve_cpsat_exact(inst, placement, time_limit=None if time_limit is None else time_limit / 2,
-                             threads=threads, seed=seed)
+                             threads=threads, seed=seed, max_tasks=max_tasks)
     best = _best_candidate(inst, placement, free, search=search, time_limit=time_limit)
     arr_s = [sc.units(float(a)) for a in inst.arrival]
     hint, hint_finish = retime(inst, placement, tasks, _starts_of(free.trace), scaled=True, arrival=arr_s)
@@ -316,8 +332,10 @@ def solve_contention_bound(
     latency, latency_floor = sc.ceil_stretched(inst.a), sc.floor_units(inst.a)
     info: dict = {"scale": sc.describe(), "exact_scaling": sc.exact, "contention_free": free.status.value}
     res, cp, bound_units, rounds = None, None, None, 0
-    if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-        info["skipped"] = "time limit reached before the relaxation was built"
+    estimate = RELAXATION_SECONDS_PER_ITEM * (n_pairs + len(model_tasks))
+    if time_limit is not None and time.perf_counter() - t0 + estimate >= time_limit:
+        info["skipped"] = (f"time limit: about {estimate:.2g} s would be needed to build the relaxation "
+                           f"({n_pairs} pairs of all-reduces, {len(model_tasks)} tasks)")
     else:
         model, v = build_cpsat(inst, placement, model_tasks, arrival=arr_s, hint=hint, upper_objective=hint_obj,
                                network="shared", latency=latency, latency_floor=latency_floor,
