@@ -28,8 +28,8 @@ __all__ = ["check_schedule"]
 def _tolerance(inst: ContentionInstance):
     """``t -> FEAS_TOL * max(|t|, floor)``: relative, with ``floor`` = min(1 s, the shortest task of the instance).
 
-    A floor of 1 s (the former rule) made the checker blind below a microsecond: an instance in
-    microseconds (times x 1e-6) passed with every duration wrong by 100 %.
+    A floor of 1 s (the former rule) made the checker blind below a microsecond: on an instance in
+    units of 1e-7 s a backward pass starting 0.9 t_f before its forward pass ended passed.
     """
     comm = [inst.comm_time(k) for k in range(inst.n_jobs)]
     positive = [float(x) for x in (*inst.t_f, *inst.t_b, *comm) if x > 0]

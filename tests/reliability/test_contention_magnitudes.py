@@ -148,13 +148,19 @@ def test_contention_bound_is_scale_invariant(name, factor):
     _valid(other, sol, None, contention_free=False)
 
 
-def test_checker_sees_violations_in_microseconds():
-    # the checker's tolerance floor was 1 s x 1e-6: an instance in microseconds passed with wrong durations
-    inst = _scaled(tiny_instance(seed=0), 1e-6)
+def test_checker_sees_violations_below_a_microsecond():
+    # the checker's tolerance floor was 1 s x 1e-6: on an instance in units of 1e-7 s a backward pass that
+    # starts 0.9 t_f before its forward pass ends passed as feasible
+    inst = _scaled(tiny_instance(seed=0), 1e-7)
     sol = simulate(inst, "srsf1", record=True)
     assert check_schedule(inst, sol).ok
-    bad = [r._replace(end=r.start + 2 * (r.end - r.start)) if i == 0 else r for i, r in enumerate(sol.trace)]
-    assert not check_schedule(inst, dataclasses.replace(sol, trace=tuple(bad))).ok
+    i, r = next((i, r) for i, r in enumerate(sol.trace) if r.kind == "b")
+    fwd = next(q for q in sol.trace if q.kind == "f" and (q.job, q.iteration, q.where) == (r.job, r.iteration, r.where))
+    shift = 0.9 * (fwd.end - fwd.start)
+    bad = list(sol.trace)
+    bad[i] = r._replace(start=r.start - shift, end=r.end - shift)
+    rep = check_schedule(inst, dataclasses.replace(sol, trace=tuple(bad)))
+    assert any("before forward ends" in v for v in rep.violations)
 
 
 # ---------------------------------------------------------------- random magnitudes against brute force
