@@ -35,7 +35,7 @@ Times (arrivals, ``t_f``, ``t_b``, ``a + b sigma``) are converted to integer uni
 :mod:`hetopt.contention.timescale` (the issue-25 option "solve a scaled copy and certify on the
 true data"): the coarsest power of ten in which they are whole numbers when the scaled horizon
 stays within :data:`~hetopt.contention.timescale.MAX_UNITS`, else the finest power of ten
-within it, every time rounded DOWN (a task of 1e-10 s beside 1 s lasts 0 units of 1e-8 s).
+within it, every time rounded DOWN (a task of 1e-10 s beside 1 s lasts 0 units of 1e-7 s).
 
 * incumbent: CP-SAT's per-resource orders (and SRSF(1)'s, the better one is kept) are re-timed
   semi-actively on the TRUE data (:func:`retime`); the objective is recomputed on the true data;
@@ -522,6 +522,16 @@ def solve_cpsat_exact(
         else:
             res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=cp_seed, raise_on_failure=False,
                                   options={**DEFAULT_OPTIONS, **opts})
+            if res.status is Status.INFEASIBLE and (cut is None or hint_obj <= cut):
+                # the hint is a feasible point of the model: CP-SAT's claim is a solver failure (its linear
+                # relaxation on large domains); solve again without the full linearization
+                info["fallback"] = (f"CP-SAT declared a model with a feasible point infeasible ({res.message}, "
+                                    "linearization_level 2); solved again with linearization_level 1")
+                rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.01)
+                res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=cp_seed, raise_on_failure=False,
+                                      options={**DEFAULT_OPTIONS, **opts, "linearization_level": 1})
+                if res.status is Status.INFEASIBLE:
+                    raise SolverError(f"cpsat: a model with a feasible point declared infeasible twice ({res.message})")
             if res.status is Status.INFEASIBLE:
                 raise InfeasibleError(f"no contention-free schedule with this placement has total JCT <= upper_bound = "
                                       f"{upper_bound}: the bound is below the optimum (CP-SAT proved infeasibility)")

@@ -8,9 +8,8 @@ the TRUE data:
 * **Units.**  :func:`choose_scale` takes the coarsest power of ten in which every time is a
   whole number (up to a relative :data:`NEAR` = 1e-12, the noise of decimal data held as
   floats: ``0.3`` is ``0.29999999999999998889...``), if the scaled serial horizon stays within
-  :data:`MAX_UNITS` (integers far from int64 overflow in the engines' cuts, which multiply two
-  times).  Otherwise the finest power of ten within that range, and the times are rounded DOWN
-  (``exact`` False): a datum of 1e-10 s beside 1 s becomes 0 units of 1e-8 s.
+  :data:`MAX_UNITS` (1e8: CP-SAT's linear relaxation is not reliable on larger domains).  Otherwise the finest power of ten within that range, and the times are rounded DOWN
+  (``exact`` False): a datum of 1e-10 s beside 1 s becomes 0 units of 1e-7 s.
 * **Rounding.**  ``units(t)`` is ``round(unit t)`` when that is within ``NEAR`` of ``unit t``
   (relative), else ``floor(unit t)``; so every converted time is at most ``stretch * unit * t``
   with ``stretch = 1 + NEAR`` when some time was rounded up, 1 otherwise.
@@ -55,8 +54,10 @@ __all__ = ["NEAR", "MAX_UNITS", "TimeScale", "choose_scale", "grid_scale", "slot
 
 #: Relative distance to an integer below which a scaled time counts as that integer.
 NEAR = Fraction(1, 10**12)
-#: Largest scaled serial horizon (units): the engines' cuts multiply two times, so squares stay below 2**62.
-MAX_UNITS = 10**9
+#: Largest scaled serial horizon (units).  At 1e9 units CP-SAT's linear relaxation (``linearization_level=2``)
+#: proved a feasible 7-task model INFEASIBLE for 7 of 12 seeds (issue 25's magnitude tests; the model's own
+#: feasible point fixed, it was accepted); at 1e8 and below no seed did.
+MAX_UNITS = 10**8
 
 
 def float_down(q: Fraction) -> float:
@@ -131,7 +132,7 @@ class TimeScale:
         return int(math.floor(q))
 
     def describe(self) -> str:
-        """``"x1e3, exact"`` / ``"x1e8, rounded down"`` for messages."""
+        """``"x1e3, exact"`` / ``"x1e7, rounded down"`` for messages."""
         u = self.unit
         exp = round(math.log10(u))
         txt = f"x1e{exp}" if Fraction(10) ** exp == u else f"x{float(u):g}"

@@ -118,6 +118,71 @@ def test_large_arrival_beside_short_jobs():
         _valid(inst, sol, opt)
 
 
+def test_bound_against_a_simulated_schedule_feasible_within_tolerance():
+    # found by the long property test: SRSF(2)'s event-driven schedule ends job 1 a few 1e-9 s early (feasible
+    # within the checker's tolerance), so its total JCT sits 1.6e-8 below the optimum and the relaxation's
+    # valid bound above it; the route raised "relaxation not valid" and now keeps min(bound, objective)
+    inst = ContentionInstance(n_servers=2, gpus_per_server=1, gpu_memory=100.0, a=0.0, b=1.678445834763523e-4,
+                              eta=22.383612018447558, arrival=[22.383612018447558, 0.0], n_gpus=[1, 1],
+                              iterations=[2, 1], t_f=[1.02329299, 2.34557424e-09], t_b=[9.23120315e-08, 22.383612],
+                              model_size=[0.316227766, 1.67844583e-04], memory=[1.0, 1.0])
+    p = [[0], [0]]
+    opt = brute_force_optimum(inst, p)
+    sol = solve_contention_bound(inst, placement=p)
+    _valid(inst, sol, None, contention_free=False)
+    assert sol.bound <= opt * (1 + REL) and sol.objective == pytest.approx(opt, rel=1e-6)
+
+
+def test_completion_cuts_exact_beyond_two_to_the_53():
+    # found by the long property test: two all-reduces of 702,184 s on a shared network, 1e8 units; the
+    # completion cut's right-hand side (squares of 1.4e8) was a float rounded up, which cut off the optimum:
+    # CP-SAT's bound was 2106557.48 above the optimum 2106557.4755 (SolverError "certificate does not hold")
+    inst = ContentionInstance(n_servers=2, gpus_per_server=1, gpu_memory=100.0, a=702184.3163360327,
+                              b=0.1754976540471347, eta=1.0, arrival=[0.0, 0.0], n_gpus=[2, 2], iterations=[1, 1],
+                              t_f=[0.22209802, 1.0], t_b=[320.30945939, 1.0000023], model_size=[1.0, 1.0],
+                              memory=[1.0, 1.0])
+    p = [[0, 1], [0, 1]]
+    opt = brute_force_optimum(inst, p)  # by hand: job 1's all-reduce first, 702186.49 + 1404370.98
+    sol = solve_exact(inst, placement=p)
+    assert sol.status is Status.OPTIMAL and sol.objective == pytest.approx(opt, rel=1e-12)
+    _valid(inst, sol, opt)
+    _valid(inst, solve_contention_bound(inst, placement=p), None, contention_free=False)
+
+
+def _cp_sat_wrong_infeasibility_instance():
+    # found by the long property test (another hypothesis seed): 7 tasks, times rounded down to 1e-9 s
+    return ContentionInstance(n_servers=2, gpus_per_server=1, gpu_memory=100.0, a=0.0, b=0.0015118456017763735,
+                              eta=9685.676545228958, arrival=[0.0, 0.0], n_gpus=[2, 1], iterations=[1, 1],
+                              t_f=[2.56414876e-06] * 2, t_b=[24.54871877] * 2, model_size=[9685.67655, 1.0],
+                              memory=[1.0, 1.0])
+
+
+def test_units_keep_cp_sat_reliable():
+    # at 1e9 units CP-SAT (linearization_level 2) declared this feasible model INFEASIBLE for seeds 0, 2, 6, ...:
+    # solve_exact raised InfeasibleError with no upper bound; the units are now capped at 1e8
+    inst, p = _cp_sat_wrong_infeasibility_instance(), [[0, 1], [0]]
+    opt = brute_force_optimum(inst, p)
+    for seed in (0, 2, 6):
+        sol = solve_exact(inst, placement=p, seed=seed)
+        _valid(inst, sol, opt)
+        assert "fallback" not in sol.info
+
+
+def test_wrong_infeasibility_falls_back(monkeypatch):
+    # the same model at 1e9 units: the SRSF(1) hint is a feasible point, so CP-SAT's INFEASIBLE is its failure;
+    # the route solves again with linearization_level 1 and says so
+    import functools
+
+    import hetopt.contention.cpsat as cpsat
+    from hetopt.contention.timescale import choose_scale
+
+    monkeypatch.setattr(cpsat, "choose_scale", functools.partial(choose_scale, limit=10**9))
+    inst, p = _cp_sat_wrong_infeasibility_instance(), [[0, 1], [0]]
+    sol = solve_exact(inst, placement=p, seed=0)
+    assert "linearization_level 1" in sol.info["fallback"]
+    _valid(inst, sol, brute_force_optimum(inst, p))
+
+
 # ---------------------------------------------------------------- x1e6 and x1e-6: the same problem
 @pytest.mark.parametrize("factor", [1e6, 1e-6])
 @pytest.mark.parametrize("seed", [0, 2])
