@@ -42,11 +42,11 @@ https://github.com/HKBU-HPML/dl-scheduling (``online/job.py``, ``online/job_mast
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from typing import TypeVar
 
 from ..errors import ArgumentError, SizeLimitError
+from ..inputs import check_positive, check_size
 
 __all__ = ["ACCOUNTINGS", "check_accounting", "QueryLog", "credit_counts", "authors_slotted_transfer"]
 
@@ -140,11 +140,9 @@ def authors_slotted_transfer(size: float, beta: float, n_waiters: int, *, slot: 
     >>> round(authors_slotted_transfer(526.4, 8.56e-4, 1), 3)
     0.226
     """
-    for name, v in (("size", size), ("beta", beta), ("slot", slot)):
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0:
-            raise ArgumentError(f"{name} is {v!r}; expected a finite number > 0")
-    if isinstance(n_waiters, bool) or not isinstance(n_waiters, int) or n_waiters < 0:
-        raise ArgumentError(f"n_waiters is {n_waiters!r}; expected an integer >= 0")
+    size, beta, slot = (check_positive(v, name) for v, name in ((size, "size"), (beta, "beta"), (slot, "slot")))
+    n_waiters = check_size(n_waiters, "n_waiters", minimum=0)
+    max_slots = check_size(max_slots, "max_slots")
     speed = slot / beta  # MB per slot
     transferred, last, end = 0.0, 0, size / speed
     for t in range(max_slots):

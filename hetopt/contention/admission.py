@@ -22,6 +22,7 @@ from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from functools import partial
 
 from ..errors import ArgumentError
+from ..inputs import check_size
 from .two_task import starts_immediately
 
 __all__ = ["AdmissionRule", "adadual", "srsf_rule", "make_admission"]
@@ -70,7 +71,15 @@ def srsf_rule(
     SRSF(1) avoids all contention; SRSF(2) and SRSF(3) accept 2- and 3-way contention
     blindly (Section V-A).
     """
-    return max((len(t) for t in server_tasks), default=0) < n
+    return max((len(t) for t in server_tasks), default=0) < check_size(n, "n")
+
+
+def check_admission_name(name: object, argument: str = "name") -> str:
+    """``name`` if it names a built-in rule ("adadual" or "srsfN", N >= 1), else ArgumentError naming ``argument``."""
+    if isinstance(name, str) and (name == "adadual" or (name.startswith("srsf") and name[4:].isdigit()
+                                                         and int(name[4:]) >= 1)):
+        return name
+    raise ArgumentError(f"{argument} is {name!r}; expected 'adadual' or 'srsfN' with N >= 1")
 
 
 def make_admission(name: str) -> AdmissionRule:
@@ -81,10 +90,7 @@ def make_admission(name: str) -> AdmissionRule:
     ArgumentError
         Any other name.
     """
-    if not isinstance(name, str):
-        raise ArgumentError(f"admission is {name!r}; expected 'adadual' or 'srsfN' with N >= 1")
+    name = check_admission_name(name)
     if name == "adadual":
         return adadual
-    if name.startswith("srsf") and name[4:].isdigit() and int(name[4:]) >= 1:
-        return partial(srsf_rule, n=int(name[4:]))
-    raise ArgumentError(f"admission is {name!r}; expected 'adadual' or 'srsfN' with N >= 1")
+    return partial(srsf_rule, n=int(name[4:]))

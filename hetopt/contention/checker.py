@@ -14,7 +14,8 @@ from collections import defaultdict
 
 import numpy as np
 
-from ..inputs import takes_instance
+from ..errors import ArgumentError
+from ..inputs import check_size, takes_instance
 from ..result import CheckReport
 from ..validate import FEAS_TOL
 from .comm import fluid_completion_times
@@ -24,8 +25,20 @@ from .solution import ContentionSolution
 __all__ = ["check_schedule"]
 
 
-def _tol(t: float) -> float:
-    return FEAS_TOL * max(1.0, abs(t))
+def _tolerance(inst: ContentionInstance):
+    """``t -> FEAS_TOL * max(|t|, floor)``: relative, with ``floor`` = min(1 s, the shortest task of the instance).
+
+    A floor of 1 s (the former rule) made the checker blind below a microsecond: on an instance in
+    units of 1e-7 s a backward pass starting 0.9 t_f before its forward pass ended passed.
+    """
+    comm = [inst.comm_time(k) for k in range(inst.n_jobs)]
+    positive = [float(x) for x in (*inst.t_f, *inst.t_b, *comm) if x > 0]
+    floor = min([1.0, *positive])
+
+    def tol(t: float) -> float:
+        return FEAS_TOL * max(abs(float(t)), floor)
+
+    return tol
 
 
 @takes_instance(ContentionInstance)
@@ -49,9 +62,15 @@ def check_schedule(
         job completion times recomputed from the tasks (None without a trace);
         ``info["finish"]`` the recomputed completion instants.
     """
+    if not isinstance(sol, ContentionSolution):
+        raise ArgumentError(f"sol is a {type(sol).__name__}; expected a ContentionSolution (simulate(..., record=True) "
+                            "or an exact engine)")
+    if max_concurrent is not None:
+        max_concurrent = check_size(max_concurrent, "max_concurrent")
     if not sol.trace:
         return CheckReport.from_violations(["the solution has no trace; simulate with record=True"])
     bad: list[str] = []
+    _tol = _tolerance(inst)
     compute: dict[tuple, list] = defaultdict(list)
     comm: dict[tuple, list] = defaultdict(list)
     per_gpu: dict[int, list] = defaultdict(list)
@@ -61,14 +80,14 @@ def check_schedule(
         else:
             compute[(r.kind, r.job, r.iteration, r.where)].append(r)
             per_gpu[r.where].append((r.start, r.end, r.job))
-    last_end = np.array([_check_job(inst, sol, k, compute, comm, bad) for k in range(inst.n_jobs)], dtype=float)
+    last_end = np.array([_check_job(inst, sol, k, compute, comm, bad, _tol) for k in range(inst.n_jobs)], dtype=float)
     extra = {key for key in compute if key[3] not in sol.placement[key[1]] or key[2] >= inst.iterations[key[1]]}
     extra |= {key for key in comm if key[1] >= inst.iterations[key[0]]}
     if extra:
         bad.append(f"{len(extra)} tasks outside the jobs' DAGs or GPUs, e.g. {sorted(extra)[0]}")
-    _check_gpus(sol, per_gpu, bad)
+    _check_gpus(sol, per_gpu, bad, _tol)
     _check_memory(inst, sol, bad)
-    _check_allreduces(inst, [c for lst in comm.values() for c in lst], max_concurrent, bad)
+    _check_allreduces(inst, [c for lst in comm.values() for c in lst], max_concurrent, bad, _tol)
     # completion times and objective (6)
     for k in range(inst.n_jobs):
         if abs(last_end[k] - sol.finish[k]) > _tol(sol.finish[k]):
@@ -80,7 +99,7 @@ def check_schedule(
 
 
 def _check_job(inst: ContentionInstance, sol: ContentionSolution, k: int, compute: dict, comm: dict,
-               bad: list[str]) -> float:
+               bad: list[str], _tol) -> float:
     """Job k's tasks in DAG order (Fig. 3) with their durations; returns the end of its last task."""
     gps = inst.gpus_per_server
     gpus = sol.placement[k]
@@ -124,7 +143,7 @@ def _check_job(inst: ContentionInstance, sol: ContentionSolution, k: int, comput
     return prev_ready
 
 
-def _check_gpus(sol: ContentionSolution, per_gpu: dict, bad: list[str]) -> None:
+def _check_gpus(sol: ContentionSolution, per_gpu: dict, bad: list[str], _tol) -> None:
     """One task at a time per GPU, and the busy time reported."""
     for g, ivs in per_gpu.items():
         ivs.sort()
@@ -154,14 +173,14 @@ def _check_memory(inst: ContentionInstance, sol: ContentionSolution, bad: list[s
                 break
 
 
-def _check_allreduces(inst: ContentionInstance, cs: list, max_concurrent: int | None, bad: list[str]) -> None:
+def _check_allreduces(inst: ContentionInstance, cs: list, max_concurrent: int | None, bad: list[str], _tol) -> None:
     """All-reduce end times under the fluid model of eq. (5); at most ``max_concurrent`` per server."""
     if not cs:
         return
     ends = fluid_completion_times([inst.model_size[c.job] for c in cs], [c.start for c in cs],
                                   [c.where for c in cs], inst.a, inst.b, inst.eta)
     for c, e in zip(cs, ends, strict=True):
-        if abs(c.end - e) > 1e-6 * max(1.0, abs(e)):
+        if abs(c.end - e) > _tol(e):
             bad.append(f"job {c.job} iteration {c.iteration}: all-reduce ends at {c.end}; eq. (5) gives {e}")
             break
     if max_concurrent is not None:

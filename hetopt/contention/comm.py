@@ -115,7 +115,7 @@ def allreduce_cost(algorithm: str, alpha: float, beta: float, gamma: float, n_no
     >>> allreduce_cost("ring", alpha=1.0, beta=1.0, gamma=0.0, n_nodes=4)
     (6.0, 1.5)
     """
-    if algorithm not in ALLREDUCE_ALGORITHMS:
+    if not isinstance(algorithm, str) or algorithm not in ALLREDUCE_ALGORITHMS:
         raise ArgumentError(f"algorithm is {algorithm!r}; expected one of {sorted(ALLREDUCE_ALGORITHMS)}")
     alpha = _check_positive("alpha", alpha, allow_zero=True)
     beta = _check_positive("beta", beta, allow_zero=True)
@@ -153,7 +153,7 @@ def allreduce_time(message_size: float, a: float, b: float, eta: float, k: int =
     a = _check_positive("a", a, allow_zero=True)
     b = _check_positive("b", b)
     eta = _check_positive("eta", eta, allow_zero=True)
-    if not isinstance(k, (int, np.integer)) or k < 1:
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 1:
         raise ArgumentError(f"k is {k!r}; expected an integer >= 1")
     return a + k * b * m + (k - 1) * eta * m
 

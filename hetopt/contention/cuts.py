@@ -12,7 +12,8 @@ from __future__ import annotations
 import itertools
 import math
 
-__all__ = ["CUT_ALL_SUBSETS", "FIRST_FINISHER_MAX_TASKS", "add_completion_cuts", "add_pair_cuts"]
+__all__ = ["CUT_ALL_SUBSETS", "FIRST_FINISHER_MAX_TASKS", "COEF_LIMIT", "add_completion_cuts", "add_pair_cuts",
+           "cut_scale", "upper"]
 
 
 #: The first-finisher cut of :func:`add_pair_cuts` is added only on servers with at most this many
@@ -125,11 +126,39 @@ def add_completion_cuts(m, inst, tasks, F, arrival, dur, *, latency: int = 0, ro
             subsets = [c for size in range(2, len(jobs) + 1) for c in itertools.combinations(jobs, size)]
         else:
             subsets = [tuple(jobs[i:]) for i in range(len(jobs) - 1)]
+        s = cut_scale(max(work[k] for k in jobs), max(upper(F[k]) for k in jobs))
+        w = {k: int(work[k]) // s for k in jobs}  # blocks of s * w_k <= work: the first part of each block
         for T in subsets:
-            wT = sum(work[k] for k in T)
-            rhs = min(rel[k] for k in T) * wT + (wT * wT + sum(work[k] ** 2 for k in T)) / 2
+            wT = sum(w[k] for k in T)
+            if wT == 0:
+                continue
+            # twice the right-hand side in exact integers (float squares round beyond 2**53, which once cut
+            # off the optimum: issue 25, a bound 0.005 s above it)
+            rhs2 = 2 * int(min(rel[k] for k in T)) * wT + s * (wT * wT + sum(w[k] ** 2 for k in T))
             if robust:  # still met after every time is rounded down (each F_k by less than one unit)
-                rhs -= wT
-            m.add(sum(work[k] * (F[k] - tail[k]) for k in T) >= int(math.ceil(rhs - 1e-9)))
+                rhs2 -= 2 * wT
+            m.add(sum(w[k] * (F[k] - tail[k]) for k in T) >= -(-rhs2 // 2))
             n += 1
     return n
+
+
+#: Largest product of a cut coefficient and a variable's bound: CP-SAT's linear relaxation
+#: (``linearization_level=2``) proved a feasible model INFEASIBLE, depending on the seed, with completion
+#: cuts of coefficients 2.5e8 on times of 6e8 units (issue 25's magnitude tests); the cuts are then
+#: taken on works divided by :func:`cut_scale`.
+COEF_LIMIT = 10**12
+
+
+def upper(var) -> int:
+    """The upper end of a CP-SAT integer variable's domain."""
+    return int(list(var.proto.domain)[-1])
+
+
+def cut_scale(max_work: int, max_time: int) -> int:
+    """The divisor ``s`` of the works in a completion cut: ``(max_work / s) * max_time <= COEF_LIMIT``.
+
+    With works ``w'_k = floor(w_k / s)`` the cut is taken on the first ``s w'_k`` units of each block
+    (completed no later than the block): ``sum w'_k C_k >= r w'(T) + s (w'(T)^2 + sum w'_k^2) / 2``,
+    valid for every schedule, weaker than the full cut by the works' remainders only.
+    """
+    return max(1, -(-int(max_work) * int(max(max_time, 1)) // COEF_LIMIT))

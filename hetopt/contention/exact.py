@@ -10,24 +10,34 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
 
 from ..errors import ArgumentError, InfeasibleError, SolverError
-from ..inputs import check_choice, check_positive, check_threads, check_time_limit, takes_instance
-from ..result import Status, relative_gap
+from ..inputs import check_choice, check_positive, check_size, check_threads, check_time_limit, takes_instance
+from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_model
+from .cpsat import CPSAT_MAX_TASKS, _starts_of, cpsat_seed, cpsat_tasks, retime
 from .instance import ContentionInstance
-from .model import MILP_MAX_BINARIES, build_milp
+from .model import MILP_MAX_BINARIES, BuildTimeout, _build, check_exact_placement
 from .simulator import simulate
 from .solution import ContentionSolution, TaskRecord, schedule_solution
+from .timescale import above, integral_bound, isolated_bound
 
-__all__ = ["ENGINES", "solve_exact"]
+__all__ = ["ENGINES", "solve_exact", "TRANSLATE_FACTOR"]
 
 #: Exact engines of the contention-free problem; the first is the default.
 ENGINES = ("cpsat", "milp")
+#: Passing a built Pyomo model to the solver takes about as long as building it: under a time limit the
+#: MILP route keeps this multiple of the build time for it, and skips the solve when it does not fit.
+TRANSLATE_FACTOR = 1.0
+
+
+def _tasks_at_least(inst: ContentionInstance) -> int:
+    """Forward and backward passes of every job (a lower bound on the tasks of any placement)."""
+    return int(np.sum(inst.iterations * 2 * inst.n_gpus))
 
 
 @takes_instance(ContentionInstance)
@@ -38,20 +48,23 @@ def solve_exact(
     time_limit: float | None = None,
     engine: str | None = None,
     upper_bound: float | None = None,
-    slot: float = 1.0,
+    slot: float | None = None,
     solver: str = "highs",
     threads: int | None = 1,
-    max_binaries: int = MILP_MAX_BINARIES,
-    seed: int = 0,
+    max_binaries: int | None = None,
+    max_tasks: int | None = None,
+    seed: int | np.random.Generator | None = 0,
 ) -> ContentionSolution:
     """Optimal contention-free schedule for a fixed placement (by default the one LWF-1 gives under SRSF(1)).
 
     Two engines solve the same problem (the card's (6), (S1)-(S6)): ``engine="cpsat"`` (default,
     the faster one in ``hetopt bench contention``) is the interval model of
-    :mod:`hetopt.contention.cpsat`, continuous time with integer-scaled data; ``engine="milp"``
-    the time-indexed MILP :func:`build_milp` (times must be multiples of ``slot``), solved by
-    ``solver``.  Like every ``solve_exact`` of the package it has no time limit unless
-    ``time_limit`` (seconds) is given; ``max_binaries`` guards the MILP's size.
+    :mod:`hetopt.contention.cpsat`, continuous time with integer-scaled data certified on the
+    true data (any magnitudes); ``engine="milp"`` the time-indexed MILP :func:`build_milp` on the
+    data's own slot grid, solved by ``solver``.  Like every ``solve_exact`` of the package it has
+    no time limit unless ``time_limit`` (seconds, in all: the SRSF(1) run, the model, the solve)
+    is given; a time-limited run returns the best schedule found (SRSF(1)'s at least) and a
+    proven bound (at least the jobs' isolated times).
 
     Parameters
     ----------
@@ -66,30 +79,38 @@ def solve_exact(
         Default: ``"milp"`` when a MILP ``solver`` other than HiGHS is named, else ``"cpsat"``.
     upper_bound : float, optional
         Total JCT (s) of a feasible schedule with this placement: tightens the time windows
-        and is imposed as a constraint (S6).
-    slot : float
-        MILP slot length (s); MILP only.
-    solver : str
-        MILP solver (``solve_model`` names); MILP only.
+        and is imposed as a constraint (S6, relative tolerance 1e-9).
+    slot : float, optional
+        MILP only: the slot length (s); default the coarsest grid of the data
+        (:mod:`hetopt.contention.model`).
+    solver : {"highs", "scip"}
+        MILP solver; MILP only.
     threads : int, optional
-    max_binaries : int
-        MILP only.
-    seed : int
-        CP-SAT's random seed; CP-SAT only.
+    max_binaries : int, optional
+        MILP only: size guard (default :data:`~hetopt.contention.model.MILP_MAX_BINARIES`).
+    max_tasks : int, optional
+        CP-SAT only: size guard (default :data:`~hetopt.contention.cpsat.CPSAT_MAX_TASKS`).
+    seed : int or numpy.random.Generator, optional
+        The solver's random seed (CP-SAT ``random_seed``, HiGHS ``random_seed``, SCIP
+        ``randomization/randomseedshift``), taken modulo 2**31.
 
     Returns
     -------
     ContentionSolution
-        OPTIMAL with ``bound`` = the certified optimum when the solver proves it (TIME_LIMIT
-        or FEASIBLE otherwise, with the solver's dual bound); the schedule is in ``trace``
-        (``placed_at`` = arrival: memory does not bind in this model).
+        OPTIMAL with ``bound`` = the certified optimum when it is proven on the true data
+        (TIME_LIMIT or FEASIBLE otherwise, with a proven bound); the schedule is in ``trace``
+        (``placed_at`` = arrival: memory does not bind in this model); ``info`` names the
+        units, where the bound and the incumbent come from, and any step skipped for time.
 
     Raises
     ------
     ArgumentError
-        A bad option (engine, solver, time limit, threads, seed).
+        A bad option (engine, solver, time limit, threads, seed, a MILP option with CP-SAT ...).
     InfeasibleError
         ``upper_bound`` is below the optimum (never reported as OPTIMAL).
+    SizeLimitError
+        Beyond ``max_tasks`` (CP-SAT) or ``max_binaries`` / the slot grid's range (MILP); the
+        message gives the estimate and the way out.
 
     Examples
     --------
@@ -98,82 +119,152 @@ def solve_exact(
     >>> sol.status.value, sol.objective == sol.bound
     ('optimal', True)
     """
+    t0 = time.perf_counter()
     time_limit = check_time_limit(time_limit)
     threads = check_threads(threads)
+    cpsat_seed(seed)
+    if not isinstance(solver, str):
+        raise ArgumentError(f"solver is {solver!r}; expected 'highs' or 'scip'")
+    check_choice(solver, "solver", ("highs", "scip"))
     if engine is None:
         engine = "milp" if solver != "highs" else ENGINES[0]
     check_choice(engine, "engine", ENGINES)
-    if not isinstance(solver, str):
-        raise ArgumentError(f"solver is {solver!r}; expected a solver name")
-    if engine == "cpsat" and solver != "highs":
-        raise ArgumentError(f"solver is {solver!r}; it names a MILP solver, used only with engine='milp'")
+    if engine == "cpsat":
+        for name, value in (("solver", None if solver == "highs" else solver), ("slot", slot),
+                            ("max_binaries", max_binaries)):
+            if value is not None:
+                raise ArgumentError(f"{name} is {value!r}; it is an option of engine='milp', not of engine='cpsat'")
+        n_tasks = CPSAT_MAX_TASKS if max_tasks is None else check_size(max_tasks, "max_tasks")
+        limit, what = n_tasks, "max_tasks"
+    else:
+        if max_tasks is not None:
+            raise ArgumentError(f"max_tasks is {max_tasks!r}; it is an option of engine='cpsat', not of engine='milp'")
+        if slot is not None:
+            slot = check_positive(slot, "slot")
+        limit = MILP_MAX_BINARIES if max_binaries is None else check_size(max_binaries, "max_binaries")
+        what = "max_binaries"
     if upper_bound is not None:
         upper_bound = check_positive(upper_bound, "upper_bound", allow_zero=True)
+    from ..errors import SizeLimitError
+
+    least = _tasks_at_least(inst)
+    if least > limit:  # before the SRSF(1) run that picks the placement
+        raise SizeLimitError(f"the {engine} model would have at least {least} tasks (forward and backward passes); "
+                             f"at most {what} = {limit} allowed: pass {what}=... (with a time_limit) or solve a "
+                             "smaller instance")
     if placement is None:
         ref = simulate(inst, "srsf1")
         placement = ref.placement
         if upper_bound is None:
             upper_bound = ref.objective
+    rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 1e-3)
     if engine == "cpsat":
         from .cpsat import solve_cpsat_exact
 
-        return solve_cpsat_exact(inst, placement, upper_bound=upper_bound, time_limit=time_limit, threads=threads,
-                                 seed=seed)
-    return _solve_milp(inst, placement, slot=slot, upper_bound=upper_bound, solver=solver, time_limit=time_limit,
-                       threads=threads, max_binaries=max_binaries)
+        return solve_cpsat_exact(inst, placement, upper_bound=upper_bound, time_limit=rest, threads=threads,
+                                 seed=seed, max_tasks=limit)
+    return _solve_milp(inst, placement, slot=slot, upper_bound=upper_bound, solver=solver, time_limit=rest,
+                       threads=threads, max_binaries=limit, seed=seed)
 
 
-def _solve_milp(inst: ContentionInstance, placement: Sequence[Sequence[int]], *, slot: float,
-                upper_bound: float | None, solver: str, time_limit: float | None, threads: int | None,
-                max_binaries: int) -> ContentionSolution:
-    """The MILP route of :func:`solve_exact`: build, solve, and read the schedule back from the slots."""
-    t0 = time.perf_counter()
-    m = build_milp(inst, placement, slot=slot, upper_bound=upper_bound, max_binaries=max_binaries)
-    try:
-        res = solve_model(m, solver, time_limit=time_limit, threads=threads, require_incumbent=False)
-    except InfeasibleError as exc:
-        if upper_bound is None:  # pragma: no cover - the model without a bound always has a schedule
-            raise
-        raise InfeasibleError(f"no contention-free schedule with this placement has total JCT <= upper_bound = "
-                              f"{upper_bound}: the bound is below the optimum ({exc})") from None
-    if res.objective is None:
-        return _heuristic_incumbent(inst, placement, res, upper_bound, t0)
-    slot = m.slot
-    trace = []
+def _milp_starts(m) -> dict:
+    """Task key -> start slot of the MILP's solution (the barriers of single-server jobs left out)."""
+    out = {}
     for key in m.TASKS:
-        kind = key[0]
-        if kind == "s":
-            continue
-        s = round(pyo.value(m.S[key])) * slot
-        p = m.p[key] * slot
-        if kind == "c":
-            k, i = key[1], key[2]
-            trace.append(TaskRecord("c", k, i, m.grid.tasks[key][2], s, s + p))
-        else:
-            trace.append(TaskRecord(kind, key[1], key[2], key[3], s, s + p))
-    finish = np.array([round(pyo.value(m.F[k])) * slot for k in m.JOBS], dtype=float)
-    return schedule_solution(inst, placement, trace, finish, status=res.status, bound=res.bound, gap=res.gap,
-                             wall_time=time.perf_counter() - t0, solver=f"milp-{solver}", message=res.message)
+        if key[0] != "s":
+            out[tuple(key)] = round(pyo.value(m.S[key]))
+    return out
 
 
-def _heuristic_incumbent(inst: ContentionInstance, placement, res, upper_bound: float | None,
-                         t0: float) -> ContentionSolution:
-    """The time-limited result when the solver has no incumbent: SRSF(1)'s schedule on the same placement.
+def _solve_milp(inst: ContentionInstance, placement: Sequence[Sequence[int]], *, slot: float | None,
+                upper_bound: float | None, solver: str, time_limit: float | None, threads: int | None,
+                max_binaries: int, seed: Any = 0) -> ContentionSolution:
+    """The MILP route of :func:`solve_exact`: build, solve, re-time the schedule on the true data, certify.
 
-    SRSF(1) never runs two all-reduces at once on a server, so its schedule has no contention and
-    is feasible for the contention-free model (checked by :func:`check_schedule`).  The solver's
-    bound is kept only when it does not exceed that schedule's total JCT (the MILP's bound is on
-    the slotted model).
+    Phases under a time limit: SRSF(1) on the placement (the incumbent it always has), the build
+    (stopped at the deadline), the hand-over to the solver (skipped when the time left is below
+    :data:`TRANSLATE_FACTOR` times the build time), the solve with the rest.
     """
     from .checker import check_schedule
 
+    t0 = time.perf_counter()
+    placement = check_exact_placement(inst, placement)
     heur = simulate(inst, "srsf1", placement=[list(p) for p in placement], record=True)
     bad = check_schedule(inst, heur, max_concurrent=1).violations
-    total = float(heur.jct.sum())
-    if bad or (upper_bound is not None and total > upper_bound):
-        raise SolverError(f"{res.solver}: time limit reached with no feasible solution within the limits "
-                          f"(SRSF(1) schedule: total JCT {total}, violations {bad[:2]})")
-    bound = res.bound if res.bound is not None and res.bound <= total + 1e-9 else None
-    return replace(heur, status=Status.TIME_LIMIT, objective=total, bound=bound, gap=relative_gap(total, bound),
-                   wall_time=time.perf_counter() - t0, solver=f"milp-{res.solver}",
-                   message=f"{res.message}; no solver incumbent, SRSF(1) schedule on this placement reported")
+    if bad:  # pragma: no cover - SRSF(1) never runs two all-reduces at once on a server
+        raise SolverError(f"SRSF(1)'s schedule on this placement is not contention-free: {bad[:2]}")
+    trivial = isolated_bound(inst, placement)
+    if upper_bound is not None and trivial > upper_bound * (1 + 1e-9):
+        raise InfeasibleError(f"upper_bound {upper_bound} is below the sum of the jobs' critical paths ({trivial}): "
+                              "no schedule meets it")
+    deadline = None if time_limit is None else t0 + time_limit
+    info: dict[str, Any] = {}
+    m, res = None, None
+    try:
+        m = _build(inst, placement, slot=slot, upper_bound=upper_bound, max_binaries=max_binaries, deadline=deadline)
+    except BuildTimeout:
+        info["skipped"] = "time limit reached while the MILP was built"
+    if m is not None:
+        info["scale"] = m.grid.scale.describe()
+        built = time.perf_counter() - t0
+        rest = None if deadline is None else deadline - time.perf_counter() - TRANSLATE_FACTOR * built
+        if rest is not None and rest <= 0.01:
+            info["skipped"] = f"no time left to pass the MILP to {solver} (the build took {built:.2g} s)"
+        else:
+            opts = {"random_seed": cpsat_seed(seed)} if solver == "highs" else \
+                {"randomization/randomseedshift": cpsat_seed(seed)}
+            try:
+                res = solve_model(m, solver, time_limit=rest, threads=threads, require_incumbent=False,
+                                  raise_on_failure=False, options=opts)
+            except InfeasibleError:  # pragma: no cover - raise_on_failure=False returns the status
+                res = None
+            if res is not None and res.status is Status.INFEASIBLE:
+                raise InfeasibleError(f"no contention-free schedule with this placement has total JCT <= upper_bound "
+                                      f"= {upper_bound}: the bound is below the optimum ({res.message})")
+            if res is not None and res.status in (Status.ERROR, Status.UNBOUNDED):
+                return _fallback(inst, placement, upper_bound, deadline, threads, seed, f"{solver}: {res.message}")
+    tasks, _ = cpsat_tasks(inst, placement, max_tasks=10**12)
+    candidates = [("srsf1", _starts_of(heur.trace))]
+    if m is not None and res is not None and res.objective is not None:
+        candidates.insert(0, (f"milp-{solver}", _milp_starts(m)))
+    best = None
+    for name, starts in candidates:  # each order re-timed on the TRUE data
+        true_starts, finish = retime(inst, placement, tasks, starts, scaled=False)
+        objective = float(np.sum(finish - inst.arrival))
+        if best is None or objective < best[0]:
+            best = (objective, name, true_starts, finish)
+    assert best is not None
+    objective, source, true_starts, finish = best
+    trace = [TaskRecord(t.kind, t.job, t.iteration, t.where, true_starts[t.key], true_starts[t.key] + t.duration)
+             for t in tasks]
+    bound, info["bound_from"] = trivial, "isolated job times"
+    if m is not None and res is not None and res.bound is not None:
+        sc = m.grid.scale
+        b = sc.lower_bound(integral_bound(res.bound * float(sc.unit)), m.grid.arrival, inst.arrival)
+        if b > bound:
+            bound, info["bound_from"] = b, f"milp-{solver}"
+    info["incumbent"] = source
+    if above(bound, objective, inst, finish):
+        raise SolverError(f"milp-{solver}: bound {bound} above the re-timed schedule's total JCT {objective}")
+    gap = relative_gap(objective, bound)
+    if gap is not None and gap <= OPTIMAL_RTOL:
+        status = Status.OPTIMAL
+    elif time_limit is not None and (res is None or res.status is Status.TIME_LIMIT):
+        status = Status.TIME_LIMIT
+    else:
+        status = Status.FEASIBLE
+    msg = (f"{res.message if res is not None else 'not solved: ' + info['skipped']}; "
+           f"{info.get('scale', 'no grid')}; incumbent {source}, bound from {info['bound_from']}")
+    return schedule_solution(inst, placement, trace, finish, status=status, bound=bound, gap=gap,
+                             wall_time=time.perf_counter() - t0, solver=f"milp-{solver}", message=msg, info=info)
+
+
+def _fallback(inst, placement, upper_bound, deadline, threads, seed, reason: str) -> ContentionSolution:
+    """The CP-SAT route when the MILP solver failed, with the reason in ``info["fallback"]``."""
+    from dataclasses import replace
+
+    from .cpsat import solve_cpsat_exact
+
+    rest = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+    sol = solve_cpsat_exact(inst, placement, upper_bound=upper_bound, time_limit=rest, threads=threads, seed=seed)
+    return replace(sol, info={**sol.info, "fallback": f"MILP failed ({reason}); solved by the CP-SAT route"})

@@ -37,6 +37,9 @@ TABLE_III: dict[str, tuple[float, float, int, float, float]] = {
     "LSTM-PTB": (251.8, 2751.0, 64, 31.5, 47.3),
 }
 
+#: The generators refuse more jobs than this (ArgumentError): the paper's workload has 160.
+MAX_JOBS = 1_000_000
+
 #: Section V-A: number of jobs per GPU count in the 160-job workload.
 PAPER_GPU_MIX: dict[int, int] = {1: 80, 2: 14, 4: 26, 8: 30, 16: 8, 32: 2}
 
@@ -50,6 +53,16 @@ def _scaled_mix(n_jobs: int) -> dict[int, int]:
     for g in sorted(exact, key=lambda g: (-(exact[g] - mix[g]), g))[:rest]:
         mix[g] += 1
     return mix
+
+
+def _check_mix(gpu_mix: object) -> dict[int, int]:
+    """``gpu_mix`` as GPU count -> number of jobs (ArgumentError naming ``gpu_mix`` otherwise)."""
+    if not isinstance(gpu_mix, Mapping):
+        raise ArgumentError(f"gpu_mix is {gpu_mix!r:.60}; expected a mapping GPU count -> number of jobs")
+    out = {}
+    for g, c in gpu_mix.items():
+        out[check_size(g, "gpu_mix key")] = check_size(c, f"gpu_mix[{g!r}]", minimum=0)
+    return out
 
 
 def _iteration_range(iterations: tuple[int, int]) -> tuple[int, int]:
@@ -107,10 +120,14 @@ def generate_instance(
     (160, 64)
     """
     rng = rng_from(seed)
-    n_jobs = check_size(n_jobs, "n_jobs")
+    n_jobs = check_size(n_jobs, "n_jobs", maximum=MAX_JOBS)
     lo, hi = _iteration_range(iterations)
     check_positive(arrival_window, "arrival_window")
-    mix = dict(_scaled_mix(n_jobs) if gpu_mix is None else gpu_mix)
+    n_servers = check_size(n_servers, "n_servers")
+    gpus_per_server = check_size(gpus_per_server, "gpus_per_server")
+    gpu_memory = check_positive(gpu_memory, "gpu_memory")
+    a, b, eta = check_positive(a, "a", allow_zero=True), check_positive(b, "b"), check_positive(eta, "eta", allow_zero=True)
+    mix = dict(_scaled_mix(n_jobs) if gpu_mix is None else _check_mix(gpu_mix))
     if sum(mix.values()) != n_jobs:
         raise ArgumentError(f"gpu_mix sums to {sum(mix.values())} jobs; expected n_jobs = {n_jobs}")
     n_gpus = np.array([g for g, c in sorted(mix.items()) for _ in range(c)], dtype=np.int64)
@@ -155,7 +172,7 @@ def tiny_instance(
     1 MB on 16 GB GPUs), so the placement does not wait.
     """
     rng = rng_from(seed)
-    n_jobs = check_size(n_jobs, "n_jobs")
+    n_jobs = check_size(n_jobs, "n_jobs", maximum=MAX_JOBS)
     n_servers = check_size(n_servers, "n_servers")
     gpus_per_server = check_size(gpus_per_server, "gpus_per_server")
     max_iterations = check_size(max_iterations, "max_iterations")

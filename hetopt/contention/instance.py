@@ -26,6 +26,7 @@ import numpy as np
 from ..data import check_header, meta_kwargs, read_json
 from ..errors import InstanceError
 from ..inputs import INT64_LIMIT, numeric_array, real_scalar
+from ..schema import Field
 from .comm import PAPER_A, SIM_BETA, SIM_ETA
 
 __all__ = ["KIND", "SCHEMA_VERSION", "V100_MEMORY_MB", "ContentionInstance"]
@@ -75,6 +76,34 @@ def _vector(name: str, value: Any, n: int | None, *, integer: bool, positive: bo
     return arr
 
 
+def _job_count(arrays: dict[str, np.ndarray]) -> int:
+    """The number of jobs: the length most job fields share (arrival's on a tie); a field of another length is named."""
+    lengths = [a.shape[0] for a in arrays.values()]
+    n = max(sorted(set(lengths)), key=lambda m: (lengths.count(m), m == lengths[0]))
+    for name, arr in arrays.items():
+        if arr.shape[0] != n:
+            others = ", ".join(k for k, a in arrays.items() if a.shape[0] == n)
+            raise InstanceError(f"{name} has {arr.shape[0]} entries; expected {n}, one per job as {others}")
+    if n == 0:
+        raise InstanceError("arrival has 0 entries; expected at least one job")
+    return n
+
+
+def _names(value: Any, n: int) -> tuple[str, ...]:
+    """The jobs' labels: a sequence of ``n`` strings, or empty (labels ""); InstanceError naming ``names``."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, np.ndarray)):
+        raise InstanceError(f"names is {value!r:.60}; expected a list of {n} strings (one per job) or nothing")
+    names = tuple(value.tolist() if isinstance(value, np.ndarray) else value)
+    if not names:
+        return ("",) * n
+    if len(names) != n:
+        raise InstanceError(f"names has {len(names)} entries; expected {n} strings (one per job)")
+    for k, x in enumerate(names):
+        if not isinstance(x, str):
+            raise InstanceError(f"names[{k}] is {x!r}; expected a string")
+    return names
+
+
 @dataclass(frozen=True, eq=False)
 class ContentionInstance:
     """Jobs and cluster of the DDL scheduling problem (Section III), checked at construction.
@@ -118,6 +147,36 @@ class ContentionInstance:
 
     #: The ``kind`` key of this class's JSON (the registry's name of the paper).
     KIND: ClassVar[str] = KIND
+    #: The ``schema_version`` of this class's JSON.
+    SCHEMA_VERSION: ClassVar[int] = SCHEMA_VERSION
+    #: Every JSON field (:mod:`hetopt.schema`): ``hetopt schema contention`` and the docs' field table.
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("n_servers", "scalar", "integer", "N_s, the number of servers of the cluster (Section III).", minimum=1),
+        Field("gpus_per_server", "scalar", "integer", "N_g, the identical GPUs of each server; GPU g_{i,j} has the "
+              "global index i * N_g + j.", minimum=1),
+        Field("gpu_memory", "scalar", "number", "The memory of every GPU; the jobs placed on a GPU must fit in it.",
+              unit="MB", minimum=0, exclusive_minimum=True),
+        Field("a", "scalar", "number", "The latency of an all-reduce, the constant term of eqs. (2) and (5).",
+              unit="s", minimum=0),
+        Field("b", "scalar", "number", "The transfer time per MB of an all-reduce alone on its servers, eq. (2).",
+              unit="s/MB", minimum=0, exclusive_minimum=True),
+        Field("eta", "scalar", "number", "The contention penalty per MB and per additional all-reduce on a server, "
+              "eq. (5).", unit="s/MB", minimum=0),
+        Field("arrival", "(n_jobs)", "number", "A_k, the time job k arrives.", unit="s", minimum=0),
+        Field("n_gpus", "(n_jobs)", "integer", "|G(J_k)|, the GPUs job k needs, one worker on each (at most "
+              "n_servers * gpus_per_server).", minimum=1),
+        Field("iterations", "(n_jobs)", "integer", "I_k, the training iterations of job k.", minimum=1),
+        Field("t_f", "(n_jobs)", "number", "The forward time of one iteration on one GPU, eq. (3).", unit="s",
+              minimum=0, exclusive_minimum=True),
+        Field("t_b", "(n_jobs)", "number", "The backward time of one iteration on one GPU, eq. (4).", unit="s",
+              minimum=0, exclusive_minimum=True),
+        Field("model_size", "(n_jobs)", "number", "sigma^k, the message (model) size of job k's all-reduce.",
+              unit="MB", minimum=0),
+        Field("memory", "(n_jobs)", "number", "The GPU memory a worker of job k occupies (at most gpu_memory).",
+              unit="MB", minimum=0, exclusive_minimum=True),
+        Field("names", "(n_jobs)", "string", "Labels of the jobs, e.g. the DNN of Table III; default empty.",
+              required=False),
+    )
 
     n_servers: int
     gpus_per_server: int
@@ -144,16 +203,11 @@ class ContentionInstance:
         s(self, "a", _float_scalar("a", self.a, positive=False))
         s(self, "b", _float_scalar("b", self.b, positive=True))
         s(self, "eta", _float_scalar("eta", self.eta, positive=False))
-        arrival = _vector("arrival", self.arrival, None, integer=False, positive=False)
-        n = arrival.shape[0]
-        if n == 0:
-            raise InstanceError("arrival has 0 entries; expected at least one job")
-        s(self, "arrival", arrival)
-        s(self, "n_gpus", _vector("n_gpus", self.n_gpus, n, integer=True, positive=True))
-        s(self, "iterations", _vector("iterations", self.iterations, n, integer=True, positive=True))
-        for name in ("t_f", "t_b", "memory"):
-            s(self, name, _vector(name, getattr(self, name), n, integer=False, positive=True))
-        s(self, "model_size", _vector("model_size", self.model_size, n, integer=False, positive=False))
+        arrays = {name: _vector(name, getattr(self, name), None, integer=name in ("n_gpus", "iterations"),
+                                positive=name not in ("arrival", "model_size")) for name in _JOB_FIELDS}
+        n = _job_count(arrays)
+        for name, arr in arrays.items():
+            s(self, name, arr)
         total = self.n_servers * self.gpus_per_server
         for k, g in enumerate(self.n_gpus):
             if g > total:
@@ -163,10 +217,7 @@ class ContentionInstance:
         for k, m in enumerate(self.memory):
             if m > self.gpu_memory:
                 raise InstanceError(f"memory[{k}] is {m} MB; expected <= gpu_memory = {self.gpu_memory} MB")
-        names = tuple(self.names) if self.names else ("",) * n
-        if len(names) != n or not all(isinstance(x, str) for x in names):
-            raise InstanceError(f"names has {len(names)} entries; expected {n} strings (one per job)")
-        s(self, "names", names)
+        s(self, "names", _names(self.names, n))
         for name in ("description", "source"):
             if not isinstance(getattr(self, name), str):
                 raise InstanceError(f"{name} is {getattr(self, name)!r}; expected a string")
@@ -218,7 +269,7 @@ class ContentionInstance:
         check_header(data, KIND, SCHEMA_VERSION, (*_SCALARS, *_JOB_FIELDS, "names"), (*_SCALARS, *_JOB_FIELDS))
         kwargs = {k: data[k] for k in (*_SCALARS, *_JOB_FIELDS)}
         meta: dict[str, Any] = meta_kwargs(data)
-        return cls(**kwargs, names=tuple(data.get("names", ())), **meta)
+        return cls(**kwargs, names=data.get("names", ()), **meta)
 
     @classmethod
     def from_json(cls, text_or_path: str) -> ContentionInstance:

@@ -32,7 +32,7 @@ def example(seed: int, size: int) -> ContentionInstance:
 
 
 def export_model(inst: ContentionInstance):
-    """The exact MILP on SRSF(1)'s LWF-1 placement (tiny integral instances only)."""
+    """The exact MILP on SRSF(1)'s LWF-1 placement (on the data's own time grid; small instances)."""
     ref = simulate(inst, "srsf1")
     return build_milp(inst, ref.placement, upper_bound=ref.objective)
 
@@ -59,7 +59,7 @@ KIND = Kind(
         Method("exact_cpsat", functools.partial(solve_exact, engine="cpsat"), "exact", "The exact contention-free "
                "optimum on LWF-1's placement, by the CP-SAT interval model.", _TJCT),
         Method("exact_milp", functools.partial(solve_exact, engine="milp"), "exact", "The exact contention-free "
-               "optimum on LWF-1's placement, by the time-indexed MILP (tiny integral instances).", _TJCT),
+               "optimum on LWF-1's placement, by the time-indexed MILP on the data's own time grid (small instances).", _TJCT),
         Method("contention_bound", solve_contention_bound, "exact", "The contention-aware problem (eq. (5)) on "
                "LWF-1's placement: the best schedule found and a proven lower bound.", _TJCT),
         *(Method(name, functools.partial(simulate, policy=name), p.category, p.description, _TJCT)

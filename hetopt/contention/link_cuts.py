@@ -219,11 +219,21 @@ def add_transfer_completion_cuts(m, group: list, E: dict, release: dict, latency
         subsets = [c for size in range(2, len(jobs) + 1) for c in itertools.combinations(jobs, size)]
     else:
         subsets = [tuple(jobs[i:]) for i in range(len(jobs) - 1)]
+    from .cuts import cut_scale, upper
+
+    s = cut_scale(max(p[t.key] for t in jobs), max(upper(E[t.key]) for t in jobs))
+    w = {t.key: int(p[t.key]) // s for t in jobs}  # the first s * w_k units of each transfer (cuts.cut_scale)
+    n = 0
     for T in subsets:
-        pT = sum(p[t.key] for t in T)
-        rhs = (min(release[t.key] for t in T) + lat_lo) * pT + (pT * pT + sum(p[t.key] ** 2 for t in T)) / 2 - pT
-        m.add(sum(p[t.key] * E[t.key] for t in T) >= int(math.ceil(rhs - 1e-9)))
-    return len(subsets)
+        pT = sum(w[t.key] for t in T)
+        if pT == 0:
+            continue
+        # twice the right-hand side in exact integers (float squares round beyond 2**53)
+        rhs2 = 2 * int(min(release[t.key] for t in T) + lat_lo) * pT + s * (pT * pT + sum(w[t.key] ** 2 for t in T)) \
+            - 2 * pT
+        m.add(sum(w[t.key] * E[t.key] for t in T) >= -(-rhs2 // 2))
+        n += 1
+    return n
 
 
 def add_overlap_disjunctions(m, pairs, S: dict, E: dict, latency: int, waste: float) -> int:

@@ -29,6 +29,17 @@ windows come from an upper bound ``U`` on the optimum (e.g. SRSF(1)'s total JCT)
 optimal schedule violates, so the windows keep the model exact; (S6) makes a bound below
 the optimum an infeasible model instead of a wrong optimum.
 
+The slot grid (issue 25, option "scale by the data's own resolution, with a bound on the integer
+range"): by default the coarsest slot of which every time is a whole multiple
+(:func:`hetopt.contention.timescale.grid_scale`: a power of ten times the gcd of the scaled
+times; 1 s for integral data, 0.5 s for halves, 1e-6 s for data in microseconds); the builder
+refuses (:class:`~hetopt.errors.SizeLimitError`) when that grid puts more than
+:data:`MILP_MAX_SLOTS` slots on the serial horizon (a datum of 1e-10 s beside 1 s) and, with a
+given ``slot``, names the first time that is not a multiple of it
+(:class:`~hetopt.errors.InstanceError`).  Times that are multiples up to a relative 1e-12 (the
+float noise of decimal data) are rounded to the grid and the solver's bound is turned into a
+bound on the true data by :meth:`hetopt.contention.timescale.TimeScale.lower_bound`.
+
 References
 ----------
 Q. Wang, S. Shi, C. Wang, X. Chu, "Communication Contention Aware Scheduling of Multiple
@@ -40,29 +51,60 @@ formulations).
 
 from __future__ import annotations
 
-import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pyomo.environ as pyo
 
 from ..errors import ArgumentError, InfeasibleError, InstanceError, SizeLimitError
-from ..inputs import check_positive, takes_instance
+from ..inputs import check_positive, check_size, takes_instance
 from .instance import ContentionInstance
+from .timescale import TimeScale, grid_scale, slot_scale
 
-__all__ = ["MILP_MAX_BINARIES", "TaskGrid", "task_grid", "build_milp"]
+__all__ = ["MILP_MAX_BINARIES", "MILP_MAX_SLOTS", "TaskGrid", "task_grid", "build_milp", "milp_times", "milp_size"]
 
 #: The builder refuses models with more binaries than this (SizeLimitError).
 MILP_MAX_BINARIES = 60_000
+#: Seconds per binary of the builder's parts that cannot be interrupted (variables, start expressions, start-once
+#: rows): about 0.8 s for 28,552 binaries on a shared 2-core machine; under a time limit the build is not
+#: started when they would pass the deadline.
+SECONDS_PER_BINARY = 3e-5
+#: The default slot grid is refused beyond this many slots on the serial horizon (SizeLimitError).
+MILP_MAX_SLOTS = 1_000_000
 
 
-def _slots(name: str, value: float, slot: float, *, allow_zero: bool = False) -> int:
-    q = value / slot
-    r = round(q)
-    if abs(q - r) > 1e-9 * max(1.0, abs(q)) or r < 0 or (r == 0 and not allow_zero):
+def _slots(name: str, value: float, scale: TimeScale, *, allow_zero: bool = False) -> int:
+    r = scale.near_units(value)
+    if r is None or r < 0 or (r == 0 and not allow_zero):
         raise InstanceError(f"{name} is {value}; the MILP needs a {'non-negative' if allow_zero else 'positive'} "
-                            f"integer multiple of slot = {slot}")
+                            f"integer multiple of slot = {float(1 / scale.unit):g}")
     return int(r)
+
+
+def milp_times(inst: ContentionInstance, placement: Sequence[Sequence[int]]) -> tuple[list[float], float]:
+    """The times the MILP puts on its grid (arrivals, ``t_f``, ``t_b``, all-reduces of multi-server jobs) and the serial horizon (s)."""
+    gps = inst.gpus_per_server
+    comm = [inst.comm_time(k) if len({int(g) // gps for g in placement[k]}) > 1 else 0.0 for k in range(inst.n_jobs)]
+    work = sum(int(inst.iterations[k]) * (len(placement[k]) * (float(inst.t_f[k]) + float(inst.t_b[k])) + comm[k])
+               for k in range(inst.n_jobs))
+    return [*map(float, inst.arrival), *map(float, inst.t_f), *map(float, inst.t_b), *comm], \
+        float(inst.arrival.max()) + work
+
+
+def _grid_units(inst: ContentionInstance, placement, slot: float | None) -> TimeScale:
+    """The MILP's time units: ``1 / slot``, or the default grid of the module docstring."""
+    values, horizon = milp_times(inst, placement)
+    if slot is not None:
+        return slot_scale(slot, values)
+    sc = grid_scale(values, horizon, limit=MILP_MAX_SLOTS)
+    if sc is None:
+        finest = min(v for v in values if v > 0)
+        raise SizeLimitError(f"the MILP's time grid would need more than MILP_MAX_SLOTS = {MILP_MAX_SLOTS} slots on the "
+                             f"serial horizon {horizon:g} s (the times, down to {finest:g} s, have no common slot "
+                             "coarse enough): use engine='cpsat' (any magnitudes), or pass a coarser slot=... "
+                             "(every time must then be a multiple of it)")
+    return sc
 
 
 @dataclass(frozen=True)
@@ -79,6 +121,10 @@ class TaskGrid:
     horizon: int
     arrival: tuple[int, ...]
     multi: tuple[bool, ...]
+    #: the grid's units (``1 / slot`` per second) and the certificate of :mod:`hetopt.contention.timescale`
+    scale: TimeScale | None = None
+    #: (S6) in slots: ``sum_k (F_k - A_k) <= cut`` (None without ``upper_bound``)
+    cut: int | None = None
 
 
 def check_exact_placement(inst: ContentionInstance, placement: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
@@ -109,34 +155,41 @@ def check_exact_placement(inst: ContentionInstance, placement: Sequence[Sequence
 
 @takes_instance(ContentionInstance)
 def task_grid(
-    inst: ContentionInstance, placement: Sequence[Sequence[int]], *, slot: float = 1.0, upper_bound: float | None = None
+    inst: ContentionInstance, placement: Sequence[Sequence[int]], *, slot: float | None = None,
+    upper_bound: float | None = None
 ) -> TaskGrid:
     """Tasks, durations and time windows of the MILP (see :func:`build_milp`)."""
-    slot = check_positive(slot, "slot")
+    if slot is not None:
+        slot = check_positive(slot, "slot")
+    if upper_bound is not None:
+        upper_bound = check_positive(upper_bound, "upper_bound", allow_zero=True)
     gps = inst.gpus_per_server
+    placement = check_exact_placement(inst, placement)
+    sc = _grid_units(inst, placement, slot)
     jobs = []
-    for k, gpus in enumerate(check_exact_placement(inst, placement)):
+    for k, gpus in enumerate(placement):
         servers = tuple(sorted({g // gps for g in gpus}))
         multi = len(servers) > 1
-        pf = _slots(f"t_f[{k}]", float(inst.t_f[k]), slot)
-        pb = _slots(f"t_b[{k}]", float(inst.t_b[k]), slot)
-        pc = _slots(f"all-reduce time a + b*model_size[{k}]", inst.comm_time(k), slot, allow_zero=True) if multi else 0
-        a = _slots(f"arrival[{k}]", float(inst.arrival[k]), slot, allow_zero=True)
+        pf = _slots(f"t_f[{k}]", float(inst.t_f[k]), sc)
+        pb = _slots(f"t_b[{k}]", float(inst.t_b[k]), sc)
+        pc = _slots(f"all-reduce time a + b*model_size[{k}]", inst.comm_time(k), sc, allow_zero=True) if multi else 0
+        a = _slots(f"arrival[{k}]", float(inst.arrival[k]), sc, allow_zero=True)
         jobs.append((gpus, servers, multi, pf, pb, pc, a, int(inst.iterations[k])))
     lb = [it * (pf + pb + pc) for (_, _, _, pf, pb, pc, _, it) in jobs]
     total_work = sum(it * (len(gpus) * (pf + pb) + pc) for (gpus, _, _, pf, pb, pc, _, it) in jobs)
     serial = max(j[6] for j in jobs) + total_work
+    cut = None
     if upper_bound is not None:
-        u = upper_bound / slot
-        if u < sum(lb) - 1e-9:
+        cut = sc.cut(upper_bound, [j[6] for j in jobs], inst.arrival)
+        if cut < sum(lb):
             raise InfeasibleError(f"upper_bound {upper_bound} is below the sum of the jobs' critical paths: "
                                   "no schedule meets it")
     tasks: dict = {}
     horizon = 0
     for k, (gpus, servers, multi, pf, pb, pc, a, it) in enumerate(jobs):
         h = serial
-        if upper_bound is not None:
-            h = min(h, a + int(math.floor(upper_bound / slot - (sum(lb) - lb[k]) + 1e-9)))
+        if cut is not None:
+            h = min(h, a + cut - (sum(lb) - lb[k]))
         horizon = max(horizon, h)
         period = pf + pb + pc
         for i in range(it):
@@ -147,28 +200,42 @@ def task_grid(
                 tasks[("b", k, i, g)] = (k, pb, g, base + pf, h - tail + pf)
             key = ("c", k, i) if multi else ("s", k, i)
             tasks[key] = (k, pc, servers if multi else None, base + pf + pb, h - tail + pf + pb)
-    return TaskGrid(slot, tasks, horizon, tuple(j[6] for j in jobs), tuple(j[2] for j in jobs))
+    return TaskGrid(float(1 / sc.unit), tasks, horizon, tuple(j[6] for j in jobs), tuple(j[2] for j in jobs), sc, cut)
 
 
-def _precedence(m, name: str, edges: list, by_task: dict, tasks: dict, doc: str) -> None:
+def _precedence(m, name: str, edges: list, by_task: dict, tasks: dict, doc: str, deadline: float | None = None) -> None:
     """Edges u -> v in the disaggregated time-indexed form (tighter LP than S_v >= S_u + p_u).
 
     ``sum_{s <= t} x[v, s] <= sum_{s <= t - p_u} x[u, s]`` for every slot t of v's window: v has
-    started by t only if u had started by ``t - p_u``.
+    started by t only if u had started by ``t - p_u``.  Rows are added one by one so that a
+    ``deadline`` (perf_counter) stops the build (:class:`BuildTimeout`) within a few hundred rows.
     """
     rows = [(e, t) for e, (_, v) in enumerate(edges) for t in by_task[v]]
-
-    def rule(m, e, t):
+    m.add_component(name + "_rows", pyo.Set(initialize=rows, dimen=2))
+    con = pyo.Constraint(m.component(name + "_rows"), doc=doc)
+    m.add_component(name, con)
+    for j, (e, t) in enumerate(rows):
+        if j % 200 == 0:
+            _check_deadline(deadline)
         u, v = edges[e]
         p_u = tasks[u][1]
         lhs = sum(m.x[v, s] for s in by_task[v] if s <= t)
         rhs = sum(m.x[u, s] for s in by_task[u] if s <= t - p_u)
-        if isinstance(rhs, int) and rhs == 0:
-            return lhs <= 0
-        return lhs <= rhs
+        con[e, t] = lhs <= 0 if isinstance(rhs, int) and rhs == 0 else lhs <= rhs
 
-    m.add_component(name + "_rows", pyo.Set(initialize=rows, dimen=2))
-    m.add_component(name, pyo.Constraint(m.component(name + "_rows"), rule=rule, doc=doc))
+
+class BuildTimeout(Exception):
+    """Raised inside the builder when its deadline passes (caught by the MILP route)."""
+
+
+def _check_deadline(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise BuildTimeout
+
+
+def milp_size(inst: ContentionInstance, placement: Sequence[Sequence[int]]) -> int:
+    """The number of tasks of the MILP (a lower bound on its binaries: each task starts in at least one slot)."""
+    return int(sum(int(inst.iterations[k]) * (2 * len(placement[k]) + 1) for k in range(inst.n_jobs)))
 
 
 @takes_instance(ContentionInstance)
@@ -176,7 +243,7 @@ def build_milp(
     inst: ContentionInstance,
     placement: Sequence[Sequence[int]],
     *,
-    slot: float = 1.0,
+    slot: float | None = None,
     upper_bound: float | None = None,
     max_binaries: int = MILP_MAX_BINARIES,
 ) -> pyo.ConcreteModel:
@@ -185,12 +252,12 @@ def build_milp(
     Parameters
     ----------
     inst : ContentionInstance
-        All times (``t_f``, ``t_b``, ``a + b sigma`` of multi-server jobs, arrivals) must be
-        integer multiples of ``slot``.
+        With ``slot`` given, all times (``t_f``, ``t_b``, ``a + b sigma`` of multi-server jobs,
+        arrivals) must be integer multiples of it.
     placement : sequence of GPU lists
         The GPUs of each job.
-    slot : float
-        Slot length (s).
+    slot : float, optional
+        Slot length (s); default: the coarsest grid of the data (module docstring).
     upper_bound : float, optional
         Total JCT (s) of a feasible contention-free schedule with this placement (e.g.
         SRSF(1)); tightens the time windows without cutting off an optimum, and is imposed
@@ -201,25 +268,45 @@ def build_milp(
     Returns
     -------
     pyomo.environ.ConcreteModel
-        Sets ``TASKS``, ``JOBS``; variables ``x``, ``F``; objective ``total_jct``.
+        Sets ``TASKS``, ``JOBS``; variables ``x``, ``F``; objective ``total_jct``; ``m.grid`` the
+        :class:`TaskGrid` (slot, units, windows).
 
     Raises
     ------
     InstanceError
-        Non-integral times, bad placement, binding memory.
+        Times that are not multiples of a given ``slot``, bad placement, binding memory.
     InfeasibleError
         ``upper_bound`` below a lower bound of the optimum (no model is built).
     SizeLimitError
-        More than ``max_binaries`` start variables.
+        More than ``max_binaries`` start variables, or a default grid finer than
+        :data:`MILP_MAX_SLOTS` slots over the horizon.
     """
+    return _build(inst, placement, slot=slot, upper_bound=upper_bound, max_binaries=max_binaries)
+
+
+def _build(inst: ContentionInstance, placement, *, slot: float | None, upper_bound: float | None, max_binaries: int,
+           deadline: float | None = None) -> pyo.ConcreteModel:
+    """:func:`build_milp`, stopping with :class:`BuildTimeout` between components once ``deadline`` (perf_counter) passes."""
+    max_binaries = check_size(max_binaries, "max_binaries")
+    placement = check_exact_placement(inst, placement)
+    n_tasks = milp_size(inst, placement)
+    if n_tasks > max_binaries:
+        raise SizeLimitError(f"the MILP would have at least {n_tasks} binaries (one per task); at most max_binaries = "
+                             f"{max_binaries} allowed: use engine='cpsat', or pass max_binaries=... (with a time_limit)")
     grid = task_grid(inst, placement, slot=slot, upper_bound=upper_bound)
     tasks = grid.tasks
     for key, (_, _, _, es, ls) in tasks.items():
         if ls < es:
             raise InfeasibleError(f"task {key} has an empty time window: upper_bound {upper_bound} is below the optimum")
+    n_bin = sum(ls - es + 1 for (_, _, _, es, ls) in tasks.values())
+    if n_bin > max_binaries:
+        raise SizeLimitError(f"the MILP would have {n_bin} binaries (slot {grid.slot:g} s); at most max_binaries = "
+                             f"{max_binaries} allowed: use engine='cpsat', or pass max_binaries={n_bin} "
+                             "(with a time_limit)")
     pairs = [(key, t) for key, (_, p, _, es, ls) in tasks.items() for t in range(es, ls + 1)]
-    if len(pairs) > max_binaries:
-        raise SizeLimitError(f"the MILP would have {len(pairs)} binaries; at most {max_binaries} allowed")
+    _check_deadline(deadline)
+    if deadline is not None and time.perf_counter() + n_bin * SECONDS_PER_BINARY > deadline:
+        raise BuildTimeout  # the variables, start expressions and start-once rows cannot be interrupted
 
     m = pyo.ConcreteModel(name="wang2019_no_contention")
     m.slot = grid.slot
@@ -240,11 +327,13 @@ def build_milp(
         return sum(t * m.x[key, t] for t in by_task[key])
 
     m.S = pyo.Expression(m.TASKS, rule=lambda m, *key: start(key), doc="start slot S of each task")
+    _check_deadline(deadline)
 
     m.total_jct = pyo.Objective(expr=grid.slot * sum(m.F[k] - m.A[k] for k in m.JOBS), sense=pyo.minimize,
                                 doc="(6) minimise the total JCT sum_k (F_k - A_k)")
     m.start_once = pyo.Constraint(m.TASKS, rule=lambda m, *key: sum(m.x[key, t] for t in by_task[key]) == 1,
                                   doc="(S1) every task starts exactly once, inside its window (not before A_k)")
+    _check_deadline(deadline)
 
     fb, bs, sf, done = [], [], [], []
     for key in tasks:
@@ -260,20 +349,24 @@ def build_milp(
             if i + 1 == inst.iterations[k]:
                 done.append(key)
     fb_edges = [(f, ("b",) + tuple(f[1:])) for f in fb]
+    _check_deadline(deadline)
     _precedence(m, "forward_before_backward", fb_edges, by_task, tasks,
-                "(S2a) DAG edge forward -> backward of the same worker and iteration (Fig. 3)")
+                "(S2a) DAG edge forward -> backward of the same worker and iteration (Fig. 3)", deadline)
+    _check_deadline(deadline)
     _precedence(m, "backward_before_sync", bs, by_task, tasks,
-                "(S2b) DAG edge backward -> all-reduce (barrier) of the iteration (Fig. 3)")
+                "(S2b) DAG edge backward -> all-reduce (barrier) of the iteration (Fig. 3)", deadline)
+    _check_deadline(deadline)
     _precedence(m, "sync_before_forward", sf, by_task, tasks,
-                "(S2c) DAG edge all-reduce of iteration i -> forward of iteration i + 1 (Fig. 3)")
+                "(S2c) DAG edge all-reduce of iteration i -> forward of iteration i + 1 (Fig. 3)", deadline)
+    _check_deadline(deadline)
     last = {key[1]: key for key in done}
     m.completion = pyo.Constraint(m.JOBS, rule=lambda m, k: m.F[k] >= m.S[last[k]] + m.p[last[k]],
                                   doc="(S5) F_k is at least the end of the job's last all-reduce (barrier)")
-    if upper_bound is not None:
+    if grid.cut is not None:
         # the windows above are valid only for schedules within the bound; without this cut a bound
         # below the optimum left feasible schedules above it, reported as optimal
-        m.jct_bound = pyo.Constraint(expr=grid.slot * sum(m.F[k] - m.A[k] for k in m.JOBS) <= upper_bound + 1e-9,
-                                     doc="(S6) total JCT at most upper_bound (the windows assume it)")
+        m.jct_bound = pyo.Constraint(expr=sum(m.F[k] - m.A[k] for k in m.JOBS) <= grid.cut,
+                                     doc="(S6) total JCT at most upper_bound (in slots, the windows assume it)")
 
     # (S3) and (S4): at most one task per slot on each GPU / server network
     gpu_rows: dict = {}
@@ -290,6 +383,7 @@ def build_milp(
                     net_rows.setdefault((srv, s), []).append((key, t))
     gpu_rows = {r: v for r, v in gpu_rows.items() if len(v) > 1}
     net_rows = {r: v for r, v in net_rows.items() if len(v) > 1}
+    _check_deadline(deadline)
     m.GPU_SLOTS = pyo.Set(initialize=sorted(gpu_rows), dimen=2)
     m.gpu_capacity = pyo.Constraint(m.GPU_SLOTS, rule=lambda m, g, s: sum(m.x[key, t] for key, t in gpu_rows[g, s]) <= 1,
                                     doc="(S3) a GPU runs at most one task in each slot (Section III-B, 3))")

@@ -28,7 +28,7 @@ from functools import partial
 import numpy as np
 
 from ..errors import ArgumentError
-from ..inputs import rng_from
+from ..inputs import check_choice, check_positive, check_size, rng_from
 
 __all__ = ["PLACEMENTS", "PlacementPolicy", "check_kappa", "lwf_kappa", "first_fit", "list_scheduling", "random_placement", "make_placement"]
 
@@ -46,6 +46,13 @@ def _available(free_memory: np.ndarray, memory: float) -> np.ndarray:
 def _least_loaded(candidates: np.ndarray, workload: np.ndarray, n: int) -> np.ndarray:
     order = np.lexsort((candidates, workload[candidates]))  # by workload, then index
     return np.sort(candidates[order[:n]])
+
+
+def _check_request(gpus_per_server, n_gpus, memory) -> int:
+    """The sizes a placement function is asked for (ArgumentError naming the argument)."""
+    check_size(gpus_per_server, "gpus_per_server")
+    check_positive(memory, "memory", allow_zero=True)
+    return check_size(n_gpus, "n_gpus")
 
 
 def check_kappa(kappa: int) -> int:
@@ -75,6 +82,7 @@ def lwf_kappa(
     empty set).
     """
     kappa = check_kappa(kappa)
+    n_gpus = _check_request(gpus_per_server, n_gpus, memory)
     avail = _available(free_memory, memory)
     if avail.size < n_gpus:
         return None
@@ -98,6 +106,7 @@ def first_fit(
     free_memory: np.ndarray, workload: np.ndarray, gpus_per_server: int, n_gpus: int, memory: float
 ) -> np.ndarray | None:
     """First-Fit (FF): the first ``n_gpus`` GPUs, in index order, with enough free memory."""
+    n_gpus = _check_request(gpus_per_server, n_gpus, memory)
     avail = _available(free_memory, memory)
     return avail[:n_gpus].astype(np.int64) if avail.size >= n_gpus else None
 
@@ -106,6 +115,7 @@ def list_scheduling(
     free_memory: np.ndarray, workload: np.ndarray, gpus_per_server: int, n_gpus: int, memory: float
 ) -> np.ndarray | None:
     """List-Scheduling (LS): the ``n_gpus`` GPUs with enough memory and the least workload."""
+    n_gpus = _check_request(gpus_per_server, n_gpus, memory)
     avail = _available(free_memory, memory)
     return _least_loaded(avail, workload, n_gpus) if avail.size >= n_gpus else None
 
@@ -120,6 +130,10 @@ def random_placement(
     rng: np.random.Generator,
 ) -> np.ndarray | None:
     """RAND: ``n_gpus`` GPUs drawn uniformly among those with enough free memory."""
+    n_gpus = _check_request(gpus_per_server, n_gpus, memory)
+    if not isinstance(rng, np.random.Generator):
+        raise ArgumentError(f"rng is {rng!r}; expected a numpy.random.Generator (make_placement('rand', seed=...) "
+                            "makes one)")
     avail = _available(free_memory, memory)
     if avail.size < n_gpus:
         return None
@@ -134,6 +148,7 @@ def make_placement(name: str, *, kappa: int = 1, seed: int | np.random.Generator
     ArgumentError
         Any other name, a bad ``kappa`` or ``seed``.
     """
+    check_choice(name, "name", PLACEMENTS)
     if name == "lwf":
         return partial(lwf_kappa, kappa=check_kappa(kappa))
     if name == "ff":

@@ -43,7 +43,7 @@ from typing import Any
 
 from ..errors import ArgumentError
 from ..inputs import check_choice, check_seed
-from .admission import AdmissionRule, adadual, make_admission
+from .admission import AdmissionRule, adadual, check_admission_name, make_admission
 from .placement import PLACEMENTS, PlacementPolicy, check_kappa, make_placement
 
 __all__ = ["Policy", "POLICIES", "get_policy"]
@@ -88,7 +88,7 @@ class Policy:
 
     def __post_init__(self) -> None:
         if isinstance(self.admission, str):
-            make_admission(self.admission)
+            check_admission_name(self.admission, "admission")
         elif not callable(self.admission):
             raise ArgumentError(f"admission is {self.admission!r}; expected an admission rule or a rule name")
         if isinstance(self.placement, str):

@@ -31,13 +31,21 @@ What is computed instead, both proven:
   cut ``max_K E - min_K S >= a + b sum_K sigma`` of every set K of all-reduces on one server
   that its solution violates (then the relaxation is solved again; every bound of every round
   is proven, the largest is kept).
-  Integer times: take an optimal fluid schedule in units ``REFINE`` times finer than the data's
-  exact scaling and round every time DOWN.  The difference constraints (no-overlap, precedences,
-  durations, the pair cuts without latency term: integer constants) still hold, min/max commute
+  Integer times (:mod:`hetopt.contention.timescale`): units ``REFINE`` times finer than the
+  data's exact scaling (or, for data with no exact scaling in range, the finest power of ten in
+  range, every time rounded down).  Take an optimal fluid schedule of the instance stretched by
+  the scaling's ``stretch`` (1 unless some time was rounded up by at most 1e-12) and round every
+  time DOWN.  The difference constraints (no-overlap, precedences, durations, the pair cuts
+  without latency term: integer constants at most the true ones) still hold, min/max commute
   with rounding down, and the completion cuts and the pair cuts' latency term are lowered by the
   at most ``w(T)`` / 2 units rounding can cost them (:mod:`hetopt.contention.cuts`, ``robust``);
-  the link cuts by the allowances stated in :mod:`hetopt.contention.link_cuts`.  So an integer point of the model has total JCT at most the optimum, and CP-SAT's bound divided
-  by the scale is a proven lower bound of the contention-aware optimum.
+  the link cuts by the allowances stated in :mod:`hetopt.contention.link_cuts`; ``a`` is rounded
+  up (``ceil(stretch unit a)``) where it is subtracted and down where it is added.  So an integer
+  point of the model has total JCT at most the stretched optimum, and
+  :meth:`~hetopt.contention.timescale.TimeScale.lower_bound` turns CP-SAT's bound into a proven
+  lower bound of the contention-aware optimum on the true data.  The bound is never below the
+  jobs' isolated times (:func:`~hetopt.contention.timescale.isolated_bound`), which is also the
+  bound when the time limit leaves no time for the relaxation.
 
 The result is OPTIMAL only when the bound meets the incumbent (relative 1e-6); otherwise
 FEASIBLE with the bound and gap (TIME_LIMIT when a solve was stopped by the time limit).  The relaxation
@@ -52,19 +60,25 @@ Deep Learning Training Jobs", arXiv:2002.10105, 2020, eq. (5), Section III.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..errors import ArgumentError, InstanceError, SolverError
-from ..inputs import check_size, check_threads, check_time_limit, takes_instance
+import numpy as np
+
+from ..errors import ArgumentError, SizeLimitError, SolverError
+from ..inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
 from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_cpsat
+from ..validate import FEAS_TOL
 from .checker import check_schedule
 from .cpsat import (
+    CPSAT_MAX_TASKS,
     DEFAULT_OPTIONS,
+    _starts_of,
     build_cpsat,
+    check_cpsat_options,
+    cpsat_seed,
     cpsat_tasks,
     gpu_representatives,
     retime,
@@ -73,11 +87,17 @@ from .cpsat import (
 from .instance import ContentionInstance
 from .simulator import simulate
 from .solution import ContentionSolution
+from .timescale import above, integral_bound, isolated_bound
 
-__all__ = ["LB_SHARE", "REFINE", "solve_contention_bound"]
+__all__ = ["LB_SHARE", "REFINE", "SHARED_MAX_PAIRS", "solve_contention_bound"]
 
 #: The relaxation's time unit is this many times finer than the data's exact scaling.
 REFINE = 10
+#: Seconds to build the relaxation per pair of all-reduces and per task (about 0.9 s for 12,663 pairs and 864
+#: tasks on a shared 2-core machine); under a time limit it is not built when it would pass the limit.
+RELAXATION_SECONDS_PER_ITEM = 1e-4
+#: ``solve_contention_bound`` refuses relaxations with more pairs of all-reduces on a common server (SizeLimitError).
+SHARED_MAX_PAIRS = 20_000
 
 
 def _candidates(inst: ContentionInstance, placement, free: ContentionSolution) -> list[ContentionSolution]:
@@ -208,18 +228,22 @@ def solve_contention_bound(
     options: dict | None = None,
     literals: str | None = None,
     lb_share: float = LB_SHARE,
+    max_pairs: int = SHARED_MAX_PAIRS,
+    max_tasks: int = CPSAT_MAX_TASKS,
 ) -> ContentionSolution:
     """Best contention-aware schedule found and a proven lower bound, for a fixed placement.
 
     Parameters
     ----------
     inst : ContentionInstance
-        Times (arrivals, ``t_f``, ``t_b``, ``a + b sigma``) with at most 9 decimals.
+        Any magnitudes: the relaxation's units come from :mod:`hetopt.contention.timescale`.
     placement : sequence of GPU lists, optional
         The GPUs of each job.  Default: the placement LWF-1 gives under SRSF(1)
         (``simulate(inst, "srsf1").placement``), as :func:`~hetopt.contention.solve_exact`.
     time_limit : float, optional
-        Seconds in all: half for the contention-free optimum, the rest for the relaxation.
+        Seconds in all: half for the contention-free optimum, the rest for the relaxation (whose
+        incumbent's local search may take a twentieth more); a stopped run is TIME_LIMIT with the
+        best checked schedule and a proven bound.
     threads : int, optional
     seed : int
         CP-SAT's random seed.
@@ -246,6 +270,12 @@ def solve_contention_bound(
         Improve every candidate by the local search of :mod:`hetopt.contention.search`
         (toggling all-reduces between exclusive and shared, swapping GPU neighbours; every
         schedule kept passes :func:`check_schedule`).
+    max_pairs : int
+        Size guard: refuse relaxations with more pairs of all-reduces of different jobs on a
+        common server (:data:`SHARED_MAX_PAIRS`).
+    max_tasks : int
+        Size guard: refuse instances with more tasks
+        (:data:`~hetopt.contention.cpsat.CPSAT_MAX_TASKS`).
 
     Returns
     -------
@@ -258,56 +288,92 @@ def solve_contention_bound(
     ArgumentError
         A bad placement or option.
     InstanceError
-        Binding memory, or times that need rounding.
+        Binding memory.
+    SizeLimitError
+        More than ``max_tasks`` tasks (:func:`~hetopt.contention.cpsat.cpsat_tasks`) or more than
+        ``max_pairs`` pairs of all-reduces on a common server.
     """
     time_limit = check_time_limit(time_limit)
     threads = check_threads(threads)
+    cp_seed = cpsat_seed(seed)
     refine = check_size(refine, "refine")
-    if isinstance(lb_share, bool) or not isinstance(lb_share, (int, float)) or not 0 <= lb_share < 1:
-        raise ArgumentError(f"lb_share is {lb_share!r}; expected a number in [0, 1)")
+    cuts, search, energy = (check_flag(v, n) for v, n in ((cuts, "cuts"), (search, "search"), (energy, "energy")))
+    opts = check_cpsat_options(options)
+    literals = check_choice(literals, "literals", (None, "windows", "overlap"))
+    share = check_gap(lb_share, "lb_share")
+    if share is None:
+        raise ArgumentError("lb_share is None; expected a number in [0, 1)")
+    max_pairs = check_size(max_pairs, "max_pairs")
+    max_tasks = check_size(max_tasks, "max_tasks")
+    t0 = time.perf_counter()
+    least = int(np.sum(inst.iterations * 2 * inst.n_gpus))
+    if least > max_tasks:  # before the SRSF(1) run that picks the placement
+        raise SizeLimitError(f"the relaxation would have at least {least} tasks (forward and backward passes); at most "
+                             f"max_tasks = {max_tasks} allowed: pass max_tasks=... (with a time_limit) or solve a "
+                             "smaller instance")
     if placement is None:
         placement = simulate(inst, "srsf1").placement
-    t0 = time.perf_counter()
-    tasks, sc = cpsat_tasks(inst, placement)
-    if not sc.exact:
-        raise InstanceError("the times of inst need rounding (more than 9 decimals); the contention-aware bound "
-                            "is implemented for exactly scaled data only")
+    tasks, sc = cpsat_tasks(inst, placement, refine=refine, max_tasks=max_tasks)  # the relaxation's units
     placement = tuple(tuple(int(g) for g in p) for p in placement)
+    comm = [t for t in tasks if t.kind == "c"]
+    n_pairs = sum(1 for i, x in enumerate(comm) for y in comm[i + 1:] if x.job != y.job and set(x.where) & set(y.where))
+    if n_pairs > max_pairs:
+        raise SizeLimitError(f"the contention-aware relaxation would have {n_pairs} pairs of all-reduces sharing a "
+                             f"server (each a pair and a stretch cut); at most max_pairs = {max_pairs} allowed: pass "
+                             f"max_pairs={n_pairs} (with a time_limit), or use solve_exact for the contention-free optimum")
+    trivial = isolated_bound(inst, placement)
     free = solve_cpsat_exact(inst, placement, time_limit=None if time_limit is None else time_limit / 2,
-                             threads=threads, seed=seed)
+                             threads=threads, seed=seed, max_tasks=max_tasks)
     best = _best_candidate(inst, placement, free, search=search, time_limit=time_limit)
-    scale = sc.time * refine  # finer units: the robust cuts lose at most a few of them
-    tasks = [replace(t, scaled=t.scaled * refine) for t in tasks]
-    arr_s = [int(round(float(a) * scale)) for a in inst.arrival]
-    starts = {(r.kind, r.job, r.iteration) if r.kind == "c" else (r.kind, r.job, r.iteration, r.where): r.start
-              for r in free.trace}
-    hint, hint_finish = retime(inst, placement, tasks, starts, scaled=True, arrival=arr_s)
+    arr_s = [sc.units(float(a)) for a in inst.arrival]
+    hint, hint_finish = retime(inst, placement, tasks, _starts_of(free.trace), scaled=True, arrival=arr_s)
     hint_obj = int(round(float(hint_finish.sum()) - sum(arr_s)))
     reps = gpu_representatives(placement)
     model_tasks = [t for t in tasks if t.kind == "c" or reps[t.where] == t.where]
-    model, v = build_cpsat(inst, placement, model_tasks, arrival=arr_s, hint=hint, upper_objective=hint_obj,
-                           network="shared", latency=int(math.ceil(inst.a * scale - 1e-9)),
-                           latency_floor=int(math.floor(inst.a * scale + 1e-9)),
-                           waste=(inst.b + inst.eta) / (2 * inst.b + inst.eta), cuts=cuts, energy=energy,
-                           literals=literals if energy else None)
-    res, cp, bound, rounds = _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, seed,
-                                                  energy and cuts, int(math.ceil(inst.a * scale - 1e-9)),
-                                                  int(math.floor(inst.a * scale + 1e-9)), options, lb_share)
-    if search and res.objective is not None:  # the relaxation's task order, re-timed under eq. (5)
-        # after the time limit: at most a twentieth of it more (10 s without a limit)
-        best = _from_relaxation(inst, placement, tasks, reps, v, cp, best,
-                                10.0 if time_limit is None else time_limit / 20)
-    bound = None if bound is None else bound / scale
-    if bound is not None and bound > best.objective + 1e-9 * max(1.0, best.objective):
-        raise SolverError(f"relaxation bound {bound} above the feasible total JCT {best.objective} of "
-                          f"{best.solver}: the relaxation is not valid for this instance")
+    latency, latency_floor = sc.ceil_stretched(inst.a), sc.floor_units(inst.a)
+    info: dict = {"scale": sc.describe(), "exact_scaling": sc.exact, "contention_free": free.status.value}
+    res, cp, bound_units, rounds = None, None, None, 0
+    estimate = RELAXATION_SECONDS_PER_ITEM * (n_pairs + len(model_tasks))
+    if time_limit is not None and time.perf_counter() - t0 + estimate >= time_limit:
+        info["skipped"] = (f"time limit: about {estimate:.2g} s would be needed to build the relaxation "
+                           f"({n_pairs} pairs of all-reduces, {len(model_tasks)} tasks)")
+    else:
+        model, v = build_cpsat(inst, placement, model_tasks, arrival=arr_s, hint=hint, upper_objective=hint_obj,
+                               network="shared", latency=latency, latency_floor=latency_floor,
+                               waste=(inst.b + inst.eta) / (2 * inst.b + inst.eta), cuts=cuts, energy=energy,
+                               literals=literals if energy else None)
+        if time_limit is not None and time.perf_counter() - t0 >= time_limit:
+            info["skipped"] = "time limit reached while the relaxation was built"
+        else:
+            res, cp, bound_units, rounds = _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, cp_seed,
+                                                                energy and cuts, latency, latency_floor, opts, share)
+            if search and res.objective is not None:  # the relaxation's task order, re-timed under eq. (5)
+                # after the time limit: at most a twentieth of it more (10 s without a limit)
+                best = _from_relaxation(inst, placement, tasks, reps, v, cp, best,
+                                        10.0 if time_limit is None else time_limit / 20)
+    bound, info["bound_from"] = trivial, "isolated job times"
+    if bound_units is not None:
+        b = sc.lower_bound(integral_bound(bound_units), arr_s, inst.arrival)
+        if b > bound:
+            bound, info["bound_from"] = b, "relaxation"
+    if above(bound, best.objective, inst, best.finish):
+        # the candidates are event-driven fluid schedules, feasible up to the checker's tolerance
+        # (FEAS_TOL relative): one may end a few ulps of its tasks early, so its total JCT may sit that much
+        # below the optimum.  Within that tolerance min(bound, objective) is still a proven bound; beyond it
+        # the relaxation is wrong.
+        if bound - best.objective > FEAS_TOL * inst.n_jobs * max(abs(best.objective), float(np.max(best.finish))):
+            raise SolverError(f"relaxation bound {bound} above the feasible total JCT {best.objective} of "
+                              f"{best.solver}: the relaxation is not valid for this instance")
+        info["bound_clipped"] = f"relaxation bound {bound} above {best.solver}'s total JCT (within FEAS_TOL)"
+        bound = best.objective
     gap = relative_gap(best.objective, bound)
-    if bound is not None and (best.objective - bound <= OPTIMAL_RTOL * max(1.0, abs(best.objective))):
+    if gap is not None and gap <= OPTIMAL_RTOL:
         status = Status.OPTIMAL
     else:
-        stopped = Status.TIME_LIMIT in (res.status, free.status)
-        status = Status.TIME_LIMIT if stopped else Status.FEASIBLE
+        stopped = res is None or Status.TIME_LIMIT in (res.status, free.status)
+        status = Status.TIME_LIMIT if stopped and time_limit is not None else Status.FEASIBLE
+    relax = "not solved: " + info["skipped"] if res is None else f"{res.status.value} after {rounds} round(s) of set cuts"
     msg = (f"incumbent {best.solver} (total JCT {best.objective:g}; contention-free optimum {free.objective:g}, "
-           f"{free.status.value}); relaxation {res.status.value} after {rounds} round(s) of set cuts, bound {bound}")
+           f"{free.status.value}); relaxation {relax}; {sc.describe()}; bound {bound} from {info['bound_from']}")
     return replace(best, status=status, bound=bound, gap=gap, wall_time=time.perf_counter() - t0,
-                   solver=f"contention-bound/{best.solver}", message=msg)
+                   solver=f"contention-bound/{best.solver}", message=msg, info={**best.info, **info})

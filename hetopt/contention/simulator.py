@@ -527,7 +527,7 @@ def simulate(
     pol = get_policy(policy)
     total = int(np.sum(inst.iterations, dtype=object))
     if max_iterations is not None:
-        max_iterations = check_size(max_iterations, "max_iterations", minimum=0)
+        max_iterations = check_size(max_iterations, "max_iterations")
         if total > max_iterations:
             raise SizeLimitError(f"the jobs have {total:.3g} iterations in all; simulate handles at most "
                                  f"max_iterations = {max_iterations} (about 18 us each)")

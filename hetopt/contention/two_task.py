@@ -20,12 +20,12 @@ Deep Learning Training Jobs", arXiv:2002.10105, 2020, Section IV-B.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import ArgumentError
+from ..inputs import check_positive, check_size
 from .comm import fluid_completion_times
 
 __all__ = [
@@ -62,13 +62,14 @@ class TwoTaskCase:
 
 
 def _check(m1: float, m2: float, b: float, eta: float) -> tuple[float, float, float, float]:
-    vals = {"m1": m1, "m2": m2, "b": b, "eta": eta}
-    for name, v in vals.items():
-        fv = float(v)
-        if not math.isfinite(fv) or fv < 0 or (fv == 0 and name in ("m1", "m2", "b")):
-            expected = ">= 0" if name == "eta" else "> 0"
-            raise ArgumentError(f"{name} is {v!r}; expected a finite number {expected}")
-    return float(m1), float(m2), float(b), float(eta)
+    return (check_positive(m1, "m1"), check_positive(m2, "m2"), check_positive(b, "b"),
+            check_positive(eta, "eta", allow_zero=True))
+
+
+def _check_first(first) -> int:
+    if isinstance(first, (bool, np.bool_)) or not isinstance(first, (int, np.integer)) or first not in (1, 2):
+        raise ArgumentError(f"first is {first!r}; expected 1 or 2")
+    return int(first)
 
 
 def adadual_threshold(b: float, eta: float) -> float:
@@ -134,10 +135,8 @@ def two_task_fluid(m1: float, m2: float, b: float, eta: float, first: int, offse
     Task ``first`` starts at 0 and the other at ``offset`` (>= 0); both use the same server.
     """
     m1, m2, b, eta = _check(m1, m2, b, eta)
-    if first not in (1, 2):
-        raise ArgumentError(f"first is {first!r}; expected 1 or 2")
-    if not (math.isfinite(offset) and offset >= 0):
-        raise ArgumentError(f"offset is {offset!r}; expected a finite number >= 0")
+    first = _check_first(first)
+    offset = check_positive(offset, "offset", allow_zero=True)
     starts = (0.0, offset) if first == 1 else (offset, 0.0)
     ends = fluid_completion_times([m1, m2], starts, [[0], [0]], 0.0, b, eta)
     return float(ends[0]), float(ends[1])
@@ -159,6 +158,9 @@ def two_task_fluid_optimum(
         Restrict to one case (e.g. the larger task already running, as in Theorem 2).
     """
     m1, m2, b, eta = _check(m1, m2, b, eta)
+    n_grid = check_size(n_grid, "n_grid", minimum=2)
+    if first is not None:
+        first = _check_first(first)
     best: tuple[int, float, float] | None = None
     for f in (1, 2) if first is None else (first,):
         m_first = m1 if f == 1 else m2

@@ -23,7 +23,8 @@ import dataclasses
 from functools import partial
 from typing import Any
 
-from ..inputs import check_size, takes_instance
+from ..errors import ArgumentError
+from ..inputs import MAX_SEED, check_size, check_time_limit, takes_instance
 from ..report import Table
 from ..result import Certificate
 from ..validate import SweepResults, gap_certificate, sweep
@@ -36,7 +37,18 @@ from .shared import solve_contention_bound
 from .simulator import simulate
 from .solution import ContentionSolution
 
-__all__ = ["validate_ratio", "ratio_sweep", "validate", "schedules_without_contention"]
+__all__ = ["validate_ratio", "ratio_sweep", "validate", "schedules_without_contention", "MAX_SWEEP"]
+
+#: Most instances one sweep (:func:`ratio_sweep`, :func:`validate`) takes: each is a few exact solves.
+MAX_SWEEP = 100_000
+
+
+def _policy(method: Any) -> Policy:
+    """:func:`get_policy`, its error naming ``method``."""
+    try:
+        return get_policy(method)
+    except ArgumentError as exc:
+        raise ArgumentError(f"method: {exc}") from None
 
 
 def schedules_without_contention(policy: Policy) -> bool:
@@ -90,7 +102,8 @@ def validate_ratio(inst: ContentionInstance, *, method: str | Policy = "ada_srsf
     >>> cert.proven, cert.ratio >= 1, cert.limit
     (True, True, None)
     """
-    policy = get_policy(method)
+    policy = _policy(method)
+    time_limit = check_time_limit(time_limit)
     sol = simulate(inst, policy, record=True)
     free = schedules_without_contention(policy)
     check_schedule(inst, sol, max_concurrent=1 if free else None).raise_if_invalid()
@@ -128,9 +141,10 @@ def ratio_sweep(n: int, *, seed: int = 0, executor: Any = None, method: str | Po
     SweepResults
         One :class:`~hetopt.result.Certificate` per seed.
     """
-    n = check_size(n, "n")
-    seed = check_size(seed, "seed", minimum=0)
-    get_policy(method)
+    n = check_size(n, "n", maximum=MAX_SWEEP)
+    seed = check_size(seed, "seed", minimum=0, maximum=MAX_SEED - n + 1)
+    _policy(method)
+    time_limit = check_time_limit(time_limit)
     make = partial(tiny_instance, n_jobs=check_size(n_jobs, "n_jobs"), n_servers=check_size(n_servers, "n_servers"),
                    gpus_per_server=check_size(gpus_per_server, "gpus_per_server"))
     return sweep(make, partial(validate_ratio, method=method, time_limit=time_limit), range(seed, seed + n), executor)
@@ -185,8 +199,8 @@ def validate(n: int = 20, *, seed: int = 0) -> Table:
         ``violations`` counts the rows where a contention-free policy beats its optimum or the
         engines disagree.
     """
-    n = check_size(n, "n")
-    seed = check_size(seed, "seed", minimum=0)
+    n = check_size(n, "n", maximum=MAX_SWEEP)
+    seed = check_size(seed, "seed", minimum=0, maximum=MAX_SEED - n + 1)
     seeds = list(range(seed, seed + n))
     results = sweep(partial(tiny_instance), _validate_one, seeds, executor="serial")
     names = list(_validate_policies())

@@ -98,8 +98,9 @@ def test_finding_contention_beats_the_contention_free_optimum():
 
 def test_bad_input():
     inst = _inst(t_f=[1.5, 2.0])
-    with pytest.raises(InstanceError, match="t_f"):
-        build_milp(inst, [[0], [1]])
+    with pytest.raises(InstanceError, match=r"t_f\[0\] is 1.5.*slot = 1"):
+        build_milp(inst, [[0], [1]], slot=1.0)
+    assert build_milp(inst, [[0], [1]]).slot == 0.5  # the data's own grid
     with pytest.raises(ArgumentError, match="placement"):
         build_milp(_inst(), [[0]])
     with pytest.raises(ArgumentError, match="slot"):

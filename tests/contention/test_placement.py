@@ -50,5 +50,5 @@ def test_kappa_below_one_is_an_error(kappa):
 
 
 def test_unknown_placement():
-    with pytest.raises(ArgumentError, match="placement"):
+    with pytest.raises(ArgumentError, match="name is 'best-fit'; expected one of 'lwf'"):
         make_placement("best-fit")

@@ -12,10 +12,11 @@ from hetopt.contention import (
     fluid_completion_times,
     simulate,
     solve_contention_bound,
+    solve_exact,
     tiny_instance,
 )
 from hetopt.data import load_json
-from hetopt.errors import ArgumentError, InstanceError
+from hetopt.errors import ArgumentError
 from hetopt.result import Status
 
 TOL = 1e-6
@@ -107,13 +108,18 @@ def test_two_jobs_on_disjoint_servers_are_certified():
     assert sol.status is Status.OPTIMAL and sol.objective == pytest.approx(18.0)
 
 
-def test_rounded_data_refused():
+def test_rounded_data_get_a_valid_bound():
+    # t_f / 3 has no decimal form: once refused (InstanceError "need rounding"), now rounded down to fine
+    # units with the bound computed on the true data (issue 25: no exact route raises on a valid instance)
     inst = tiny_instance(seed=1)
     import dataclasses
 
     other = dataclasses.replace(inst, t_f=inst.t_f / 3.0)
-    with pytest.raises(InstanceError, match="rounding"):
-        solve_contention_bound(other, placement=simulate(other, "srsf1").placement)
+    p = simulate(other, "srsf1").placement
+    sol = solve_contention_bound(other, placement=p)
+    free = solve_exact(other, placement=p)
+    assert sol.info["exact_scaling"] is False and check_schedule(other, sol).ok
+    assert sol.bound is not None and sol.bound <= sol.objective <= free.objective * (1 + 1e-12)
 
 
 def _random_two_job_instance(seed):

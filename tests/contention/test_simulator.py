@@ -131,9 +131,9 @@ def test_same_seed_same_result():
 def test_bad_policy_names():
     from hetopt.contention import make_admission
 
-    with pytest.raises(ArgumentError, match="admission"):
+    with pytest.raises(ArgumentError, match="name is 'srsf0'"):
         make_admission("srsf0")
-    with pytest.raises(ArgumentError, match="admission"):
+    with pytest.raises(ArgumentError, match="admission is 'srsf0'"):
         Policy("srsf0")
     with pytest.raises(ArgumentError, match="policy is 'srsf0'"):
         simulate(small_workload(0), "srsf0")
