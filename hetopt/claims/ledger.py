@@ -176,7 +176,7 @@ class Claim:
         The experiment that moves the verdict (:class:`Flip`).
     direction : str
         For ``not-reproducible-data-missing``: the paper's direction that the proxy must agree with
-        ("Hadar's total time below Gavel's"); required for that verdict.
+        ("Hadar's total time below Gavel's"); required for that verdict (``tests/claims`` holds it).
     """
 
     id: str
@@ -202,8 +202,6 @@ class Claim:
             raise ValueError(f"claim {self.id}: verdict must be a Verdict, got {self.verdict!r}")
         if isinstance(self.evidence, str):
             raise ValueError(f"claim {self.id}: evidence must be a tuple of instance names, not a string")
-        if self.verdict is Verdict.DATA_MISSING and not self.direction.strip():
-            raise ValueError(f"claim {self.id}: a data-missing verdict needs the paper's direction (direction=...)")
         if self.flip is not None and self.flip.verdict is self.verdict:
             raise ValueError(f"claim {self.id}: its flip gives the claim's own verdict {self.verdict.value}; a flip "
                              "must move the verdict")
