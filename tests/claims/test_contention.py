@@ -43,8 +43,8 @@ def test_job_set_flips_of_the_slow_claims_run_fast_and_move_the_verdict():
         c = ledger.get_claim(cid)
         assert c.verdict is ledger.Verdict.DEPENDS_ON_WORKLOAD
         r = c.run(flip=True)
-        assert r.outcome.verdict is c.flip.verdict is ledger.Verdict.UNEXPLAINED, r.outcome.detail
-        assert set(r.outcome.readings.values()) == {ledger.Verdict.UNEXPLAINED}
+        assert r.outcome.verdict is c.flip.verdict is ledger.Verdict.OUTSIDE_PREMISE, r.outcome.detail
+        assert set(r.outcome.readings.values()) == {ledger.Verdict.OUTSIDE_PREMISE}
         assert list(r.outcome.readings)[0] == "seed 0 (default)"
 
 
@@ -116,3 +116,32 @@ def test_headline_verdict_needs_the_toggle_to_move_the_gain(monkeypatch):
     fake["srsf1"] = 100.0 / (1 - 0.201)
     out = ledger.get_claim("wang2019.table5.ada_vs_srsf1").check()
     assert out.verdict is ledger.Verdict.REPRODUCED
+
+
+def test_placement_direction_rules(monkeypatch):
+    # a placement claim off the paper's number is data-missing while its direction holds, unexplained when the
+    # direction fails on a workload that keeps the premise, outside the premise when no placement can matter
+    from hetopt.claims import contention as mod
+
+    V = ledger.Verdict
+    fake = {"ada": 100.0, "ls": 120.0}
+    monkeypatch.setattr(mod, "run", lambda p, acc="correct", *a, **k: {"avg": fake[p], "util": 1.0 / fake[p]})
+    assert mod._placement_saving("ls").verdict is V.DATA_MISSING
+    fake["ls"] = 100.0 / (1 - 0.519)
+    assert mod._placement_saving("ls").verdict is V.REPRODUCED
+    fake["ls"] = 90.0
+    assert ledger.enforce(mod._placement_saving("ls")).verdict is V.UNEXPLAINED
+    fake["ls"] = 100.0
+    assert mod._placement_saving("ls", variant="exclusive_single_gpu").verdict is V.OUTSIDE_PREMISE
+
+
+def test_utilization_vs_ls_is_a_paper_error_only_if_the_published_accounting_gives_it(monkeypatch):
+    from hetopt.claims import contention as mod
+
+    V = ledger.Verdict
+    util = {("ada", "correct"): 0.28, ("ls", "correct"): 0.10, ("ada", "authors"): 0.45, ("ls", "authors"): 0.27}
+    monkeypatch.setattr(mod, "run", lambda p, acc="correct", *a, **k: {"util": util[p, acc]})
+    assert mod._util_ratio("ls").verdict is V.PAPER_ERROR  # 2.8x correct, 1.67x published, paper 1.7x
+    assert mod._util_ratio("ls", model="authors").verdict is V.REPRODUCED
+    util["ada", "authors"] = 0.6  # 2.2x published: the error does not give the paper's number either
+    assert mod._util_ratio("ls").verdict is V.DATA_MISSING

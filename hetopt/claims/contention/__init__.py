@@ -425,6 +425,12 @@ _add("wang2019.table5.p95_ada_vs_srsf1", "Section V-B, Table V",
      _p95, _published_flip(_p95, UN), sweep="contention.accounting")
 
 
+def _over_job_sets(readings: dict[str, Verdict]) -> Verdict:
+    """One verdict from the per-job-set verdicts: theirs when they agree, depends-on-workload otherwise."""
+    vs = set(readings.values())
+    return vs.pop() if len(vs) == 1 else DW
+
+
 def _median(*, variant: str = "") -> Outcome:
     """Ada-SRSF's median JCT above SRSF(1)'s on each job set (seeds), both accountings reported."""
     s = FAST_SCALE
@@ -433,10 +439,12 @@ def _median(*, variant: str = "") -> Outcome:
         med = {p: run(p, "correct", s, seed=seed, variant=variant)["median"] for p in ("ada", "srsf1")}
         pub = run("ada", "authors", s, seed=seed, variant=variant)["median"]
         up = 100 * (med["ada"] / med["srsf1"] - 1)
-        readings[f"seed {seed}" + (" (default)" if seed == 0 else "")] = R if up > 1e-9 else UN
+        # premise: some job has an all-reduce for the communication scheduler to decide
+        premise = int(workload(s, seed=seed, variant=variant).n_gpus.max()) > 1
+        readings[f"seed {seed}" + (" (default)" if seed == 0 else "")] = R if up > 1e-9 else (UN if premise else OP)
         parts.append(f"seed {seed}: {up:+.1f}% (published accounting {100 * (pub / med['srsf1'] - 1):+.1f}%)")
     n_r = sum(v is R for v in readings.values())
-    v = R if n_r == len(readings) else (UN if n_r == 0 else DW)
+    v = _over_job_sets(readings)
     return Outcome(f"{n_r} of {len(readings)} job sets", v,
                    f"Ada-SRSF's median JCT against SRSF(1)'s (paper +6.1%), time-scaled workload "
                    f"{'variant ' + variant if variant else 'of Section V-A'}: " + "; ".join(parts),
@@ -450,12 +458,12 @@ _add("wang2019.table5.median_ada_vs_srsf1", "Section V-B, Table V",
      "sets, a job that communication scheduling does not touch: its JCT is the same to the microsecond under "
      "SRSF(1), SRSF(2), SRSF(3) and Ada-SRSF. Over the job sets of seeds 0-5 (time-scaled Section V-A workload, "
      "correct accounting) Ada-SRSF's median is equal to SRSF(1)'s on five and 4.8% above it on seed 4 (the paper's "
-     "direction); with the published accounting it is below on five of six. Which job is the median job is a "
+     "direction); with the published accounting it is below on five of six (seed 0: +2.1%). Which job is the median job is a "
      "property of the job set, and the authors' is not published: the verdict depends on the workload. Flip: "
      "every job on a single GPU (no all-reduce: Ada-SRSF is SRSF(1)): equal medians on every job set, "
-     "fails-unexplained.",
+     "fails-outside-premise.",
      _median, Flip("every job on a single GPU (workload variant single_gpu): no all-reduce to schedule",
-                   UN, functools.partial(_median, variant="single_gpu")),
+                   OP, functools.partial(_median, variant="single_gpu")),
      cost="slow", sweep="contention.job_sets")
 
 
@@ -518,14 +526,32 @@ _EXCLUSIVE = ("every job on a single GPU of its own (workload variant exclusive_
               "4.6 GB GPUs): no placement choice can matter")
 
 
+def _placement_matters(variant: str) -> bool:
+    """Premise of every placement comparison: a choice of GPUs can change a job's fate (some job spans
+    several GPUs, or a GPU can hold more than one job), checked on the workload itself."""
+    w = workload(FAST_SCALE, variant=variant)
+    return int(w.n_gpus.max()) > 1 or w.gpu_memory >= 2 * float(w.memory.min())
+
+
+def _direction(ours, paper_close: bool, holds: bool, premise: bool, detail: str) -> Outcome:
+    """Reproduced when close to the paper's number; otherwise data-missing while the direction holds
+    (the proxy agrees), outside the premise when it fails on a workload that violates the claim's
+    premise, fails-unexplained (data-missing refused) when it fails on one that does not."""
+    if paper_close:
+        return Outcome(ours, R, detail)
+    if not holds and not premise:
+        return Outcome(ours, OP, detail + "; the direction fails and the premise does not hold (no placement "
+                                          "choice can matter)")
+    return Outcome(ours, DM, detail, proxy_agrees=holds)
+
+
 def _placement_saving(other: str, *, variant: str = "") -> Outcome:
     s = FAST_SCALE
     paper = 100 * (1 - PAPER_TABLE_IV["lwf1"][1] / PAPER_TABLE_IV[other][1])
     ours = 100 * (1 - run("ada", "correct", s, variant=variant)["avg"] / run(other, "correct", s, variant=variant)["avg"])
-    detail = f"LWF-1 avg JCT below {other.upper()} (Ada-SRSF, correct accounting): ours {ours:.1f}%, paper {paper:.1f}%"
-    if close_to(ours, paper, atol=GAIN_ATOL):
-        return Outcome(ours, R, detail)
-    return Outcome(ours, DM, detail, proxy_agrees=ours > 0)
+    detail = (f"LWF-1 avg JCT below {other.upper()} (Ada-SRSF, correct accounting"
+              f"{', variant ' + variant if variant else ''}): ours {ours:.1f}%, paper {paper:.1f}%")
+    return _direction(ours, close_to(ours, paper, atol=GAIN_ATOL), ours > 0, _placement_matters(variant), detail)
 
 
 _SAVE_DIAG = (
@@ -542,49 +568,66 @@ for _o, _pv, _v, _why in (
                               "compares, and it agrees.")):
     _add(f"wang2019.table4.lwf1_vs_{_o}", "Section V-B, Table IV",
          f"With Ada-SRSF, LWF-1 saves {_pv} of the average JCT with respect to {_o.upper()}.", _pv, _v,
-         _SAVE_DIAG + _why + " Flip: " + _EXCLUSIVE + ": every placement gives the same schedule, the saving is 0 "
-         "and the direction is gone.",
+         _SAVE_DIAG + _why + " Flip: " + _EXCLUSIVE + ": every placement gives the same schedule, the saving is 0: "
+         "the direction fails with the premise (fails-outside-premise).",
          functools.partial(_placement_saving, _o),
-         Flip(_EXCLUSIVE, UN, functools.partial(_placement_saving, _o, variant="exclusive_single_gpu")),
+         Flip(_EXCLUSIVE, OP, functools.partial(_placement_saving, _o, variant="exclusive_single_gpu")),
          direction=f"LWF-1 has a lower average JCT than {_o.upper()} (a positive saving)" if _v is DM else "",
          sweep="contention.job_sets")
 
 
-def _util_ratio(other: str, *, variant: str = "") -> Outcome:
+def _util_ratio(other: str, *, variant: str = "", model: str = "correct") -> Outcome:
+    """LWF-1's utilisation over ``other``'s; ``model`` is the accounting of the model's path (the
+    published one is run beside it: a number that appears only with it is the simulator's error)."""
     s = FAST_SCALE
     paper = PAPER_TABLE_IV["lwf1"][0] / PAPER_TABLE_IV[other][0]
-    ours = run("ada", "correct", s, variant=variant)["util"] / run(other, "correct", s, variant=variant)["util"]
-    detail = (f"GPU utilisation LWF-1 / {other.upper()} with Ada-SRSF (correct accounting): ours {ours:.2f}x, paper "
-              f"{paper:.2f}x (reproduced within {100 * RATIO_RTOL:.0f}%)")
-    if close_to(ours, paper, rtol=RATIO_RTOL):
-        return Outcome(ours, R, detail)
-    return Outcome(ours, DM, detail, proxy_agrees=ours > 1)
+    val = {acc: run("ada", acc, s, variant=variant)["util"] / run(other, acc, s, variant=variant)["util"]
+           for acc in {model, "authors"}}
+    ours = val[model]
+    detail = (f"GPU utilisation LWF-1 / {other.upper()} with Ada-SRSF ({model} accounting"
+              f"{', variant ' + variant if variant else ''}): ours {ours:.2f}x, published accounting "
+              f"{val['authors']:.2f}x, paper {paper:.2f}x (reproduced within {100 * RATIO_RTOL:.0f}%)")
+    close = close_to(ours, paper, rtol=RATIO_RTOL)
+    if not close and close_to(val["authors"], paper, rtol=RATIO_RTOL):
+        return Outcome(ours, PE, detail + "; the paper's number appears only with the published accounting")
+    return _direction(ours, close, ours > 1, _placement_matters(variant), detail)
 
 
 _UTIL_DIAG = (
     "Average GPU utilisation (compute time / makespan) of LWF-1 over {o} with Ada-SRSF, time-scaled Section V-A "
     "workload, 32 GB, correct accounting: seed 0 {s0}; over seeds 0-5 {rng} (published accounting {pub}). ")
-for _o, _pv, _v, _loc, _stmt, _vals in (
+_EXCL_FLIP = " Flip: " + _EXCLUSIVE + ": the ratio is 1, the direction fails with the premise (fails-outside-premise)."
+_PUB_FLIP = (" Flip: the published accounting switched on in the model's path: {pub0} on seed 0, within 15% of the "
+             "paper's: reproduced.")
+for _o, _pv, _v, _loc, _stmt, _vals, _flip in (
         ("ff", "1.59x", R, "Abstract; Section V-B, Table IV",
          "LWF-kappa achieves up to 1.59x improvement (average GPU utilisation) over first-fit.",
-         ("1.45x", "1.14-1.82x", "1.19-1.47x", "Within 15% of the paper's 1.59x (full size 1.36x).")),
-        ("ls", "1.7x", DM, "Section V-B, Table IV",
+         ("1.45x", "1.14-1.82x", "1.19-1.47x", "Within 15% of the paper's 1.59x (full size 1.36x)."),
+         Flip(_EXCLUSIVE, OP, functools.partial(_util_ratio, "ff", variant="exclusive_single_gpu"))),
+        ("ls", "1.7x", PE, "Section V-B, Table IV",
          "LWF-1 improves the average GPU utilisation 1.7x with respect to LS.",
-         ("2.81x", "2.01-3.13x", "1.32-1.82x", "Above the paper's 1.7x on every job set with the correct accounting "
-                                               "(LWF-1 is better than the paper says); only the direction compares, "
-                                               "and it agrees.")),
+         ("2.81x", "2.01-3.13x", "1.32-1.82x",
+          "The paper's 1.7x appears with the published accounting (seed 0: 1.62x, within 15%; on seeds 0, 3 and 5 "
+          "within 15%, on 1, 2 and 4 just below) and with the correct one on no job set (LWF-1 is better than the "
+          "paper says): the number is the published simulator's transfer-accounting error (see "
+          "wang2019.sec3a.transfer_time_eq2), which speeds every Ada-SRSF transfer and lifts LS, whose jobs span "
+          "most servers, more than LWF-1." + _PUB_FLIP.format(pub0="1.62x")),
+         Flip("the published simulator's transfer accounting switched on in the model's path "
+              "(transfer_accounting='authors' where the check runs 'correct')", R,
+              functools.partial(_util_ratio, "ls", model="authors"))),
         ("rand", "2.19x", DM, "Section V-B, Table IV",
          "LWF-1 improves the average GPU utilisation 2.19x with respect to RAND.",
-         ("3.73x", "2.50-4.10x", "1.56-2.04x", "The paper's 2.19x lies between the two accountings' ranges; only the "
-                                               "direction compares, and it agrees."))):
+         ("3.72x", "2.50-4.10x", "1.56-2.04x", "The paper's 2.19x lies between the two accountings' ranges (seed 0's "
+                                               "1.85x with the published accounting is 15.4% below it, just outside "
+                                               "the tolerance): only the direction compares, and it agrees."),
+         Flip(_EXCLUSIVE, OP, functools.partial(_util_ratio, "rand", variant="exclusive_single_gpu")))):
     _add("wang2019.abstract.lwf_utilization_vs_ff" if _o == "ff" else f"wang2019.table4.utilization_lwf1_vs_{_o}",
          _loc, _stmt, _pv, _v,
-         _UTIL_DIAG.format(o=_o.upper(), s0=_vals[0], rng=_vals[1], pub=_vals[2]) + _vals[3] + " Flip: " + _EXCLUSIVE
-         + ": the ratio is 1.",
-         functools.partial(_util_ratio, _o),
-         Flip(_EXCLUSIVE, UN, functools.partial(_util_ratio, _o, variant="exclusive_single_gpu")),
+         _UTIL_DIAG.format(o=_o.upper(), s0=_vals[0], rng=_vals[1], pub=_vals[2]) + _vals[3]
+         + ("" if _v is PE else _EXCL_FLIP),
+         functools.partial(_util_ratio, _o), _flip,
          direction=f"LWF-1 has a higher average GPU utilisation than {_o.upper()}" if _v is DM else "",
-         sweep="contention.job_sets")
+         sweep="contention.accounting" if _v is PE else "contention.job_sets")
 
 
 def _multi_gpu(variant: str) -> bool:
@@ -638,10 +681,12 @@ def _kappa(*, variant: str = "") -> Outcome:
         avg = {k: run(p, "correct", s, seed=seed, variant=variant)["avg"] for k, p in ((1, "ada"), (2, "lwf2"),
                                                                                        (4, "lwf4"))}
         best = [k for k, v in avg.items() if v == min(avg.values())]
-        readings[f"seed {seed}" + (" (default)" if seed == 0 else "")] = R if best == [1] else UN
+        # premise: some job has more than kappa = 1 GPUs, so kappa changes its placement
+        premise = int(workload(s, seed=seed, variant=variant).n_gpus.max()) > 1
+        readings[f"seed {seed}" + (" (default)" if seed == 0 else "")] = R if best == [1] else (UN if premise else OP)
         parts.append(f"seed {seed}: " + " / ".join(f"{v:.1f}" for v in avg.values()) + f" s (best kappa {best})")
     n_r = sum(v is R for v in readings.values())
-    v = R if n_r == len(readings) else (UN if n_r == 0 else DW)
+    v = _over_job_sets(readings)
     return Outcome(f"{n_r} of {len(readings)} job sets", v,
                    "avg JCT of LWF-1 / LWF-2 / LWF-4 with Ada-SRSF (time-scaled, 32 GB, correct accounting"
                    + (f", variant {variant}" if variant else "") + "): " + "; ".join(parts), readings=readings)
@@ -654,8 +699,8 @@ _add("wang2019.fig5.kappa1_best", "Section V-B, Fig. 5",
      "2 on seeds 3-5 (by 0.4%, 8% and 8%); kappa = 4 is worst on every one (a larger kappa lets 4-GPU jobs spread "
      "over servers and pay all-reduces they could avoid). Between kappa = 1 and 2 the job set decides (the "
      "published accounting splits them the same way): the authors' job set is not published. Flip: " + _SINGLE +
-     ": kappa has nothing to decide, the three tie on every job set, fails-unexplained.",
-     _kappa, Flip(_SINGLE, UN, functools.partial(_kappa, variant="single_gpu")), cost="slow",
+     ": kappa has nothing to decide, the three tie on every job set: fails-outside-premise.",
+     _kappa, Flip(_SINGLE, OP, functools.partial(_kappa, variant="single_gpu")), cost="slow",
      sweep="contention.job_sets")
 
 
