@@ -86,8 +86,11 @@ def _match(ours: float, paper: float, what: str, rtol: float = CLOSED_RTOL) -> O
 
 
 def _premise(ok: bool, premise_holds: bool, ours, detail: str) -> Outcome:
-    """Reproduced when it holds; outside the premise when it fails on a setting that violates the
-    claim's premise (checked on the experiment's own data); unexplained otherwise."""
+    """The verdict of a claim whose premise is checked on the experiment's own data.
+
+    Reproduced when it holds; outside the premise when it fails on a setting that violates the
+    claim's premise; unexplained otherwise.
+    """
     if ok:
         return Outcome(ours, R, detail)
     return Outcome(ours, UN if premise_holds else OP, detail + ("" if premise_holds else "; the premise does not hold"))
@@ -245,7 +248,7 @@ for _k in (1, 2, 4, 8):
 
 
 def _eq5_simulated() -> Outcome:
-    """k equal all-reduces released together on two servers, run by hetopt's simulator under SRSF(k)."""
+    """Run k equal all-reduces released together on two servers through the simulator under SRSF(k)."""
     parts, ok = [], True
     for k in (1, 2, 4, 8):
         inst = ContentionInstance(n_servers=2, gpus_per_server=k, gpu_memory=V100_MEMORY_MB, a=PAPER_A, b=B, eta=ETA,
@@ -554,16 +557,22 @@ _EXCLUSIVE = ("every job on a single GPU of its own (workload variant exclusive_
 
 
 def _placement_matters(variant: str) -> bool:
-    """Premise of every placement comparison: a choice of GPUs can change a job's fate (some job spans
-    several GPUs, or a GPU can hold more than one job), checked on the workload itself."""
+    """Premise of every placement comparison, checked on the workload itself.
+
+    A choice of GPUs can change a job's fate: some job spans several GPUs, or a GPU can hold more
+    than one job.
+    """
     w = workload(FAST_SCALE, variant=variant)
     return int(w.n_gpus.max()) > 1 or w.gpu_memory >= 2 * float(w.memory.min())
 
 
 def _direction(ours, paper_close: bool, holds: bool, premise: bool, detail: str) -> Outcome:
-    """Reproduced when close to the paper's number; otherwise data-missing while the direction holds
+    """The verdict of a placement claim from its number, its direction and its premise.
+
+    Reproduced when close to the paper's number; otherwise data-missing while the direction holds
     (the proxy agrees), outside the premise when it fails on a workload that violates the claim's
-    premise, fails-unexplained (data-missing refused) when it fails on one that does not."""
+    premise, fails-unexplained (data-missing refused) when it fails on one that does not.
+    """
     if paper_close:
         return Outcome(ours, R, detail)
     if not holds and not premise:
@@ -604,8 +613,11 @@ for _o, _pv, _v, _why in (
 
 
 def _util_ratio(other: str, *, variant: str = "", model: str = "correct") -> Outcome:
-    """LWF-1's utilisation over ``other``'s; ``model`` is the accounting of the model's path (the
-    published one is run beside it: a number that appears only with it is the simulator's error)."""
+    """LWF-1's average GPU utilisation over ``other``'s (Table IV).
+
+    ``model`` is the accounting of the model's path; the published one is run beside it: a number
+    that appears only with it is the simulator's error.
+    """
     s = FAST_SCALE
     paper = PAPER_TABLE_IV["lwf1"][0] / PAPER_TABLE_IV[other][0]
     val = {acc: run("ada", acc, s, variant=variant)["util"] / run(other, acc, s, variant=variant)["util"]
@@ -787,7 +799,7 @@ _add("wang2019.sec4a.lwf_complexity", "Section IV-A, time complexity of LWF-kapp
      "LWF-kappa commonly has a time complexity of theta(N_s log2 N_s) (a job of more than kappa GPUs: sort the "
      "servers by L_{S_i}, then take GPUs server by server).", "theta(N_s log N_s)", R,
      "hetopt's lwf_kappa is timed placing an 8-GPU job (kappa = 1, the common path) on 512-8192 servers of 4 GPUs "
-     "(best of 3 batches per size): the fitted exponent of time ~ N_s^p is about 1.1-1.2 against 1.13 for "
+     "(best of 5 batches of at least 10 ms per size): the fitted exponent of time ~ N_s^p is about 1.1-1.2 against 1.13 for "
      "N_s log N_s over the same sizes (the server loads are one pass over the GPUs, the sort is numpy's). Flip: "
      "the paper neglects the sorting of intra-server GPUs 'since N_g << N_s'; sweeping N_g (512-8192 at N_s = 16, "
      "the premise reversed) the time grows about linearly in N_g, which the stated order says it should not.",
@@ -798,7 +810,7 @@ _add("wang2019.sec4b.adadual_complexity", "Section IV-B, time complexity of AdaD
      "AdaDUAL has a time complexity of theta(N_S), dominated by scanning the servers (lines 4-5 and 8-21 are "
      "theta(1)).", "theta(N_S)", R,
      "hetopt's adadual is timed deciding a new all-reduce that spans 128-4096 servers, each running one old task "
-     "(best of 3 batches per size): the fitted exponent is about 1.0, as theta(N_S) says. The theta(1) of lines 4-5 "
+     "(best of 5 batches of at least 10 ms per size): the fitted exponent is about 1.0, as theta(N_S) says. The theta(1) of lines 4-5 "
      "rests on the running task set of each server being an input of Algorithm 2. Flip: those sets derived by a "
      "scan of every running task for each server (the premise removed): quadratic, exponent about 1.8-2.",
      functools.partial(_complexity, "adadual"),

@@ -42,7 +42,7 @@ ADADUAL_SIZES = tuple(2 ** k for k in range(7, 13))
 GPUS_PER_SERVER = 4
 
 
-def best_time(f: Callable[[], object], *, repeats: int = 3, min_time: float = 0.004) -> float:
+def best_time(f: Callable[[], object], *, repeats: int = 5, min_time: float = 0.01) -> float:
     """Seconds per call of ``f``: the best of ``repeats`` batches, each of at least ``min_time`` s."""
     best = math.inf
     for _ in range(repeats):

@@ -191,6 +191,6 @@ def complexity_sweep(quick: bool = False) -> Table:
         t.add(name, swept, " ".join(map(str, sizes)), " ".join(f"{1e6 * x:.0f}" for x in times),
               cx.fit_exponent(sizes, times), cx.stated_exponent(order, sizes) if order else 0.0)
     t.notes.append("Stated: LWF-kappa theta(N_s log N_s) with N_g << N_s neglected (so 0 in N_g); AdaDUAL "
-                   "theta(N_S) with the task set of each server given. Best of 3 batches per size; wall times on a "
+                   "theta(N_S) with the task set of each server given. Best of 5 batches (at least 10 ms each) per size; wall times on a "
                    "shared machine are noisy, the exponents less so.")
     return t
