@@ -30,7 +30,7 @@ def test_contention_claims_cover_the_old_reproduce_rows_and_the_headline():
 def test_echoes_and_identities_are_conformance_checks_not_claims():
     ids = {c.id for c in ledger.claims("contention")}
     conf = {c.id for c in ledger.conformance("contention")}
-    moved = {f"wang2019.eq5.k{k}_concurrent" for k in (1, 2, 4, 8)} | {"wang2019.eq5.simulator_k_concurrent"} | {
+    moved = {f"wang2019.eq5.k{k}_concurrent" for k in (1, 2, 4, 8)} | {"wang2019.eq5.simulator_k_concurrent", "wang2019.sec5a.bundled_workloads"} | {
         f"wang2019.sec5a.workload_{k}" for k in ("jobs", "gpus", "iterations", "arrivals", "gpu1", "gpu2", "gpu4",
                                                   "gpu8", "gpu16", "gpu32")}
     assert moved == conf

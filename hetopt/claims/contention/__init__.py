@@ -16,6 +16,7 @@ conformance checks (``CONFORMANCE``), counted apart.  The experiments are in
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import numpy as np
@@ -816,6 +817,41 @@ _add("wang2019.sec4b.adadual_complexity", "Section IV-B, time complexity of AdaD
      functools.partial(_complexity, "adadual"),
      Flip("the per-server task sets derived by scanning every running task (premise: C_{S_i} given) ", OP,
           functools.partial(_complexity, "adadual", premise_removed=True)), sweep="contention.complexity")
+
+
+# ------------------------------------------------- the bundled workloads the experiments run
+_FAST_W, _FULL_W = "wang2019_workload_seed0_time005", "wang2019_workload_seed0"
+_ON_FAST = ("table5.ada_vs_srsf1", "table5.ada_vs_srsf2", "table5.ada_vs_srsf3", "table5.utilization_ada_vs_srsf1",
+            "table5.p95_ada_vs_srsf1", "table5.median_ada_vs_srsf1", "fig4a.lwf1_p95_below_5000",
+            "table5.srsf1_beats_srsf2", "table5.srsf1_beats_srsf3", "table5.utilization_srsf2_below_srsf1",
+            "table5.utilization_srsf3_below_srsf1", "table4.lwf1_vs_ff", "table4.lwf1_vs_ls", "table4.lwf1_vs_rand",
+            "abstract.lwf_utilization_vs_ff", "table4.utilization_lwf1_vs_ls", "table4.utilization_lwf1_vs_rand",
+            "table4.ff_beats_ls", "fig4.rand_worst", "fig5.kappa1_best")
+_ON_FULL = ("table5.full_ada_vs_srsf1", "table5.full_ada_vs_srsf2", "table5.avg_jct_srsf1")
+_EVIDENCE = {**{f"wang2019.{i}": (_FAST_W,) for i in _ON_FAST}, **{f"wang2019.{i}": (_FULL_W,) for i in _ON_FULL}}
+CLAIMS[:] = [dataclasses.replace(c, evidence=c.evidence + _EVIDENCE.get(c.id, ())) for c in CLAIMS]
+
+
+def _bundled_workloads() -> Outcome:
+    """The bundled seed-0 workloads are what the experiments generate (so the evidence is their input)."""
+    fields = ("arrival", "n_gpus", "iterations", "t_f", "t_b", "model_size", "memory")
+    same = {}
+    for stem, scale in ((_FAST_W, FAST_SCALE), (_FULL_W, 1.0)):
+        bundled = ContentionInstance.from_json(str(instance_path(stem)))
+        gen = workload(scale)
+        same[stem] = all(np.array_equal(getattr(bundled, f), getattr(gen, f)) for f in fields) and all(
+            getattr(bundled, f) == getattr(gen, f) for f in ("n_servers", "gpus_per_server", "gpu_memory", "a", "b",
+                                                              "eta"))
+    ok = all(same.values())
+    return Outcome(ok, R if ok else UN, "; ".join(f"instances/{k}.json equals the generated workload: {v}"
+                                                  for k, v in same.items()))
+
+
+CONFORMANCE.append(Conformance(
+    "wang2019.sec5a.bundled_workloads", "contention",
+    "The bundled instances wang2019_workload_seed0 (full size) and wang2019_workload_seed0_time005 (time x 0.05) "
+    "are the workloads the Table IV / V experiments generate (seed 0).", _bundled_workloads,
+    reference="hetopt.claims.contention.runs.workload (generate_instance, seed 0) against the bundled files"))
 
 
 SWEEPS = {
