@@ -801,8 +801,8 @@ _add("wang2019.sec4a.lwf_complexity", "Section IV-A, time complexity of LWF-kapp
      "servers by L_{S_i}, then take GPUs server by server).", "theta(N_s log N_s)", R,
      "hetopt's lwf_kappa is timed placing an 8-GPU job (kappa = 1, the common path) on 512-8192 servers of 4 GPUs "
      "(best of 5 batches of at least 10 ms per size): the fitted exponent of time ~ N_s^p is about 0.9-1.2 (on a "
-     "loaded machine) against 1.13 for N_s log N_s over the same sizes (the server loads are one pass over the GPUs, the sort is numpy's). Flip: "
-     "the paper neglects the sorting of intra-server GPUs 'since N_g << N_s'; sweeping N_g (512-8192 at N_s = 16, "
+     "loaded machine) against 1.13 for N_s log N_s over the same sizes (the server loads are one pass over the "
+     "GPUs, the sort is numpy's). Flip: the paper neglects the sorting of intra-server GPUs 'since N_g << N_s'; sweeping N_g (512-8192 at N_s = 16, "
      "the premise reversed) the time grows about linearly in N_g, which the stated order says it should not.",
      functools.partial(_complexity, "lwf"),
      Flip("the sweep over N_g (GPUs per server, 512-8192 at N_s = 16) instead of N_s: premise N_g << N_s removed", OP,
