@@ -150,6 +150,8 @@ def test_restart_delay_sweep_makes_hadars_advantage_appear():
     by_delay = {r[1]: r for r in t.rows}
     assert by_delay[10.0][2] < 1.0 < by_delay[120.0][2]  # TTD Gavel/Hadar crosses 1
     assert by_delay[10.0][6] is False and by_delay[120.0][6] is True
+    moves = experiments.physical_moves("aws")
+    assert moves["gavel"][0] / moves["gavel"][1] > 2 * moves["hadar"][0] / moves["hadar"][1]  # Gavel migrates more
 
 
 def test_physical_mechanism_table_measures_the_candidates():

@@ -208,6 +208,22 @@ def prices_bind(workload: str) -> dict[str, tuple[int, int]]:
     raise ValueError(f"workload {workload!r}; expected 'physical' or 'validation'")
 
 
+@cache
+def physical_moves(cluster: str, restart_delay: float = 10.0) -> dict[str, tuple[int, int]]:
+    """(rounds that change a running job's allocation, rounds) of Gavel and Hadar over the seven mixes."""
+    from ...hadar.policies import make_policy
+
+    out = {}
+    for pol in ("gavel", "hadar"):
+        changed = rounds = 0
+        for name in MIXES:
+            c = ChangeCounter(make_policy(pol))
+            simulate(physical_mix(name, cluster), c, restart_delay=restart_delay, record_rounds=False)
+            changed, rounds = changed + c.changed, rounds + c.rounds
+        out[pol] = (changed, rounds)
+    return out
+
+
 #: Restart delays (s) of the Section VI sweep: Section IV's 10 s first.
 PHYS_DELAYS = (10.0, 60.0, 90.0, 120.0, 150.0, 180.0)
 
@@ -223,6 +239,9 @@ def restart_delay_table(quick: bool = False) -> Table:
             s = physical_summary(cluster, "eq10", d)
             t.add(cluster, d, s["speedup_hadar"], s["cru_hadar"], s["jct_hadar"], s["m5_speedup_hadar"],
                   s["hadar_faster_every_mix"])
+    moves = physical_moves("aws")
+    t.notes.append("Rounds that move or preempt a running job (AWS, 10 s, seven mixes): " + ", ".join(
+        f"{p} {c} of {n} ({c / n:.0%})" for p, (c, n) in moves.items()) + ".")
     t.notes.append(f"Paper (AWS / testbed): TTD {paper.TTD_SPEEDUP_HADAR}, CRU {paper.CRU_GAIN_HADAR}, JCT "
                    f"{paper.JCT_GAIN_HADAR}, M-5 {paper.M5_SPEEDUP_HADAR}.  Gavel's max-min fairness moves jobs "
                    "between GPUs every round (each move pays the delay); Hadar, whose prices never bind on one-GPU "
@@ -530,5 +549,5 @@ def forking_copies_table(quick: bool = False) -> Table:
 def clear_caches() -> None:
     """Drop the cached runs (the next call of each experiment reruns it)."""
     for f in (motivating_runs, physical_summary, trace_bound, trace_runs, forking_copies, prices_bind, trace_case,
-              trace_case_bound, trace_case_run, rounds_changed, slot_peaks):
+              trace_case_bound, trace_case_run, rounds_changed, slot_peaks, physical_moves):
         f.cache_clear()
