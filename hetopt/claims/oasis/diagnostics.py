@@ -39,7 +39,8 @@ from ...oasis.simulator import simulate
 from ...report import Table
 
 __all__ = ["PREMISE_SHARE", "premise", "theorem1_experiment", "theorem4_experiment", "scheme_utilities",
-           "log_ratio_cap_sweep", "scaled_bounds", "estimate_experiment", "cost_t_experiment", "BASELINES", "SWEEP_SETTINGS"]
+           "log_ratio_cap_sweep", "scaled_bounds", "estimate_experiment", "cost_t_experiment", "BASELINES", "SWEEP_SETTINGS",
+           "integer_chunks_variant"]
 
 #: "Much less than": a chunk time and a demand share at most this fraction of a slot / a server.
 PREMISE_SHARE = 0.1
@@ -80,7 +81,7 @@ def premise(inst: OasisInstance, job: int = 0) -> dict[str, Any]:
     return {"chunk_time": m, "demand_share": share, "holds": m <= PREMISE_SHARE and share <= PREMISE_SHARE}
 
 
-def _integer_chunks_variant(inst: OasisInstance, job: int) -> OasisInstance:
+def integer_chunks_variant(inst: OasisInstance, job: int) -> OasisInstance:
     """The instance with chunk time m' = 1 / ceil(1 / m) (a worker trains a whole number of chunks a slot)."""
     d = inst.to_dict()
     m = float(inst.chunk_time[job])
@@ -117,7 +118,7 @@ def theorem1_experiment(inst: OasisInstance, job: int = 0) -> dict[str, Any]:
     m, D = float(inst.chunk_time[job]), int(inst.epochs[job] * inst.chunks[job])
     per_slot = ilp.schedule.workers.sum(axis=0)
     floored = int(np.floor(per_slot / m * (1 + 1e-9)).sum())
-    var = _integer_chunks_variant(inst, job)
+    var = integer_chunks_variant(inst, job)
     zv = Prices.zeros(var)
     dpv, ilpv = best_schedule(var, job, zv).payoff, best_schedule_ilp(var, job, zv).payoff
     return {"dp": dp.payoff, "ilp": ilp.payoff, "dp_completion": dp.schedule.completion,
@@ -286,7 +287,7 @@ def _min_fill_cost(unit: np.ndarray, cap: np.ndarray, total: int) -> float:
     return best
 
 
-def cost_t_experiment(seeds: Sequence[int] = (0, 1, 2), servers: int = 3) -> dict[str, Any]:
+def cost_t_experiment(seeds: Sequence[int] = (0, 1, 2), servers: int = 3, price_low: float = 0.0) -> dict[str, Any]:
     """Theorem 1's second half: the greedy COST_t (Alg. 2, lines 23-46) solves problem (32) optimally.
 
     For random prices and residual capacities, the greedy cost of every worker count n of one
@@ -298,6 +299,9 @@ def cost_t_experiment(seeds: Sequence[int] = (0, 1, 2), servers: int = 3) -> dic
     seeds : sequence of int
     servers : int
         H = K.
+    price_low : float
+        Prices are drawn from [price_low, 1]; (22) gives non-negative prices (0), a negative
+        value leaves the premise of the greedy (the fewest PSs are the cheapest).
 
     Returns
     -------
@@ -314,7 +318,7 @@ def cost_t_experiment(seeds: Sequence[int] = (0, 1, 2), servers: int = 3) -> dic
         used = Usage.empty(inst)
         used.g[:] = rng.uniform(0, 0.9, used.g.shape) * inst.worker_capacity[None]
         used.v[:] = rng.uniform(0, 0.9, used.v.shape) * inst.ps_capacity[None]
-        prices = Prices(rng.uniform(0, 1, used.g.shape), rng.uniform(0, 1, used.v.shape))
+        prices = Prices(rng.uniform(price_low, 1, used.g.shape), rng.uniform(price_low, 1, used.v.shape))
         for t in range(1, inst.horizon + 1):
             greedy = cost_t(inst, 0, t, prices, used)
             capw = np.minimum(slot_capacity(inst.worker_capacity - used.g[t - 1], w), N)
