@@ -781,9 +781,53 @@ CLAIMS.append(_c(
     "the resources, outside the paper's setting (exact (23)-(26)).", _check_fig5_no_trend, cost="slow",
     flip=Flip(FIG5_FLIP, V.OUTSIDE_PREMISE, functools.partial(_check_fig5_no_trend, cap=FIG5_FLIP_CAP))))
 
+# ----------------------------------------------------------------------------- beyond the paper's 10 jobs
+#: Sizes (jobs) and seeds of the size check: the Fig. 5 setting (T = 10, 40 servers, gamma1 in [1, 100],
+#: E in [5, 20]) with more jobs than the paper could solve; the flip runs the paper's 10 jobs.
+SIZE_JOBS = (20, 30)
+SIZE_SEEDS = (0, 1, 2)
+
+
+def _check_ratio_beyond_ten(sizes: tuple[int, ...] = SIZE_JOBS) -> Outcome:
+    """OPT / OASiS in [1, 1.5] with certified optima beyond the paper's 10 jobs (``sizes=(10,)``: the paper's size)."""
+    rows = [(n, s, dg.ratio_at_size(n, s)) for n in sizes for s in SIZE_SEEDS]
+    kinds = {c.info["reference_kind"] for _, _, c in rows}
+    top = paper.FIG5_RATIO_RANGE[1]
+    bad = [(n, s, c.ratio) for n, s, c in rows if not 1 - 1e-6 <= c.ratio <= top + 1e-6]
+    ours = f"OPT / OASiS in [{min(c.ratio for *_, c in rows):.3f}, {max(c.ratio for *_, c in rows):.3f}] at {list(sizes)} jobs"
+    detail = "; ".join(f"{n} jobs seed {s}: {c.ratio:.3f} (OPT {c.reference:.1f}, OASiS {c.value:.1f})" for n, s, c in rows)
+    if kinds != {"optimum"}:
+        return Outcome(ours, V.UNEXPLAINED, detail + f"; references {sorted(kinds)} (not all certified)")
+    if not bad:
+        return Outcome(ours, V.REPRODUCED, detail)
+    # the paper's Fig. 5 stops at 10 jobs ("due to the time complexity of solving (1) exactly"): beyond it
+    return Outcome(ours, V.OUTSIDE_PREMISE if min(sizes) > paper.FIG5_JOBS else V.UNEXPLAINED,
+                   detail + f"; outside [1, {top:g}]: {[(n, s, round(r, 3)) for n, s, r in bad]}")
+
+
+CLAIMS.append(_c(
+    "oasis2018.fig5.ratio_beyond_ten_jobs", "Section V-A, Fig. 5 (performance ratio), beyond its 10 jobs",
+    "We observe a ratio around 1.1 to 1.5, showing the good performance of our online algorithm (measured with 10 "
+    "jobs only: 'due to the time complexity of solving (1) exactly for the offline optimum, the number of jobs is "
+    "limited to 10').", "{:g}-{:g} at 10 jobs".format(*paper.FIG5_RATIO_RANGE), V.OUTSIDE_PREMISE,
+    "The Fig. 5 setting (T = 10, 20 + 20 servers, gamma1 in [1, 100], E in [5, 20]) with 20 and 30 jobs, seeds 0-2, "
+    "against the offline optimum certified by solve_exact (plan route, OPTIMAL in 7-25 s each on the loaded 2-core "
+    "machine): at 20 jobs OPT / OASiS = 1.264 / 1.114 / 1.073, inside the paper's range; at 30 jobs seed 0 it is "
+    "3.228 (OPT 886.2, OASiS 274.5; seeds 1-2: 1.156 / 1.378), so the paper's 'around 1.1 to 1.5' does not carry beyond the size it could "
+    "solve. The ratio stays far below 2 alpha (54.5), so Theorem 4 is not contradicted. Not the ln(U/L) mechanism "
+    "of Fig. 3: ln(U/L) is 27 at T = 10, and the cap (10 / 15 / 20: 2.59 / 2.60 / 2.76) or long-double prices "
+    "(2.76) do not bring it back. Flip: the same seeds with the paper's 10 jobs: 1.114 / 1.000 / 1.156, "
+    "reproduced. Sweep oasis.ratio_by_size shows the ratio against the number of jobs.",
+    _check_ratio_beyond_ten, cost="slow", sweep="oasis.ratio_by_size",
+    flip=Flip(f"the paper's {paper.FIG5_JOBS} jobs (same seeds and setting)", V.REPRODUCED,
+              functools.partial(_check_ratio_beyond_ten, sizes=(paper.FIG5_JOBS,)))))
+
 SWEEPS: dict[str, Sweep] = {
     "oasis.log_ratio_cap": Sweep(name="oasis.log_ratio_cap", func=dg.log_ratio_cap_sweep,
                                  description="total utility of OASiS against a cap on ln(U/L), with FIFO, DRF, RRH, Dorm",
                                  claims=("oasis2018.fig3.oasis_best_small", "oasis2018.fig3.oasis_best_paper_scale",
                                          "oasis2018.section4b.log_ratio_size")),
+    "oasis.ratio_by_size": Sweep(name="oasis.ratio_by_size", func=dg.ratio_by_size_sweep,
+                                 description="certified OPT / OASiS against the number of jobs in the Fig. 5 setting",
+                                 claims=("oasis2018.fig5.ratio_beyond_ten_jobs",)),
 }
