@@ -13,6 +13,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import json
+import math
 
 import numpy as np
 
@@ -83,8 +85,9 @@ def _theorem1(stem: str, expect_premise: bool, integer_chunks: bool = False) -> 
     inst = _load(stem)
     r = dg.theorem1_experiment(dg.integer_chunks_variant(inst, 0) if integer_chunks else inst)
     ours = f"Alg. 2 payoff {r['dp']:.6g} (slot {r['dp_completion']}) vs (27) {r['ilp']:.6g} (slot {r['ilp_completion']})"
+    rel = "<" if r["rounding_loss"] else ">="
     detail = (f"m = {r['premise']['chunk_time']:g}, demand share {r['premise']['demand_share']:g}; the optimum of (27) "
-              f"rounded per slot trains {r['ilp_chunks_when_rounded']} < {r['workload_chunks']} chunks; "
+              f"rounded per slot trains {r['ilp_chunks_when_rounded']} {rel} {r['workload_chunks']} chunks; "
               f"1/m integer: Alg. 2 = (27) {r['integer_variant_equal']}")
     if not r["fails"]:
         return Outcome(ours, V.REPRODUCED, detail)
@@ -723,6 +726,10 @@ def _lemma1_cases() -> tuple:
         sol = solve_exact(inst)
         if sol.status.value != "optimal":
             raise SolverError(f"{stem}: offline optimum not certified ({sol.status.value})")
+        with open(instance_path(stem)) as fh:
+            expected = json.load(fh).get("expected", {}).get("exact")
+        if expected is not None and not math.isclose(float(sol.total_utility), float(expected), rel_tol=1e-6, abs_tol=1e-6):
+            raise SolverError(f"{stem}: optimum {sol.total_utility} differs from the bundled expected {expected}")
         cases.append((stem, inst, float(sol.total_utility)))
     for n, T, S, seed in LEMMA1_GENERATED:
         inst = generate_instance(n, T, S, S, seed=seed, epochs_range=(5, 20), chunks_range=(5, 20),
