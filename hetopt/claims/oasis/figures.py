@@ -95,8 +95,7 @@ def fig4_data(n_per_class: int = FIG4_JOBS_PER_CLASS, horizon: int = FIG4_SLOTS,
     Returns
     -------
     dict str -> dict str -> numpy.ndarray
-        Per scheme, the timeliness of its completed ``"sensitive"`` and ``"critical"`` jobs, and
-        ``"jobs"``: the number of jobs of each class (``[sensitive, critical]``).
+        Per scheme, the timeliness of its completed ``"sensitive"`` and ``"critical"`` jobs.
     """
     capped = {s: float(s.split("@", 1)[1]) for s in (schemes or ()) if s.startswith("oasis@")}
     names = _schemes([s for s in schemes if s not in capped] if schemes is not None else None) + list(capped)
@@ -113,6 +112,5 @@ def fig4_data(n_per_class: int = FIG4_JOBS_PER_CLASS, horizon: int = FIG4_SLOTS,
         jobs = np.array(sorted(sol.timeliness), dtype=int)
         vals = np.array([sol.timeliness[i] for i in jobs], dtype=float)
         out[s] = {"sensitive": vals[~critical[jobs]] if jobs.size else vals,
-                  "critical": vals[critical[jobs]] if jobs.size else vals,
-                  "jobs": np.array([int((~critical).sum()), int(critical.sum())])}
+                  "critical": vals[critical[jobs]] if jobs.size else vals}
     return out
