@@ -202,3 +202,12 @@ def test_testbed_proxy_records_direction_and_agrees():
     out = c.check()
     assert out.proxy_agrees is True and "highest" in c.direction
     assert "strictly on 5" in out.ours
+
+
+@pytest.mark.slow
+def test_ratio_by_size_sweep_quick_certifies_every_row():
+    from hetopt.claims.oasis.diagnostics import ratio_by_size_sweep
+
+    t = ratio_by_size_sweep(quick=True)
+    assert [r[0] for r in t.rows] == [10, 10, 20, 20]
+    assert all(r[5] == "optimum" and r[4] >= 1 - 1e-6 for r in t.rows)
