@@ -663,6 +663,43 @@ CLAIMS.append(_c(
     flip=Flip("ten times the servers (70 worker + 20 PS servers: resources not scarce)", V.UNEXPLAINED,
               functools.partial(_check_testbed, server_factor=10))))
 
+
+def _check_fig4(n_per_class: int = 100) -> Outcome:
+    """Fig. 4: OASiS's timeliness closest to zero in both classes, under both readings of its bounds."""
+    tl = dg.fig4_timeliness(n_per_class)
+    base = ("fifo", "drf", "rrh", "dorm")
+    readings: dict[str, Verdict] = {}
+    parts = []
+    for reading, scheme in (("literal bounds (25)-(26)", "oasis"), ("ln(U/L) <= 15", "oasis@15")):
+        wins = [c for c in ("sensitive", "critical") if tl[scheme][c][0] < min(tl[b][c][0] for b in base)]
+        readings[reading] = V.REPRODUCED if len(wins) == 2 else V.UNEXPLAINED
+        parts.append(f"{reading}: OASiS {tl[scheme]['sensitive'][0]:.2f} / {tl[scheme]['critical'][0]:.2f}")
+    best = {c: min(base, key=lambda b: tl[b][c][0]) for c in ("sensitive", "critical")}
+    parts.append("best baseline " + ", ".join(f"{c} {b} {tl[b][c][0]:.2f}" for c, b in best.items()))
+    ours = "; ".join(parts)
+    detail = f"{n_per_class} + {n_per_class} jobs, seed 0, mean |completion - gamma3| (sensitive / critical)"
+    if len(set(readings.values())) > 1:
+        return Outcome(ours, V.DEPENDS_ON_READING, detail, readings=readings)
+    return Outcome(ours, next(iter(readings.values())), detail, readings=readings)
+
+
+CLAIMS.append(_c(
+    "oasis2018.fig4.timeliness_closest_to_zero", "Section V-A, Fig. 4",
+    "OASiS's job completion times are the closest to the targets gamma3 (timeliness closest to zero) for both "
+    "time-sensitive and time-critical jobs (100 + 100 jobs).", "OASiS closest to zero in both classes",
+    V.UNEXPLAINED,
+    "Measured at the paper's 100 + 100 jobs, T = 100, H = K = 50, seed 0, all five schemes: with the literal bounds "
+    "OASiS is far from closest (21.7 / 25.6 against RRH 4.26 / 6.33); with ln(U/L) capped at 15 it is closest for "
+    "time-critical jobs (2.09) but RRH is closer for time-sensitive ones (4.26 against 4.82), on seeds 1-2 too. "
+    "Candidates measured and not explaining it at this load: caps 10 / 12 / 20 / 30, the jobs both complete, "
+    "unfinished jobs counted at T + 1, steeper time-sensitive decays (card, Findings). The load moves it: at 50 + 50 "
+    "jobs (Section V-A varies arrival rates; Fig. 4 prints 100 + 100) the capped reading is closest in both classes "
+    "(5.31 / 2.19 against RRH 5.80 / 4.40), so the claim holds there under that reading (sweep oasis.fig4_load). "
+    "No mechanism explains the paper's load, so the entry is fails-unexplained.", _check_fig4, cost="slow",
+    sweep="oasis.fig4_load",
+    flip=Flip("50 + 50 jobs (a lower arrival rate, same T, servers and seed)", V.DEPENDS_ON_READING,
+              functools.partial(_check_fig4, n_per_class=50))))
+
 LEMMA2_STEM = "oasis2018_lemma2_contested"
 
 
@@ -835,6 +872,9 @@ SWEEPS: dict[str, Sweep] = {
                                  description="total utility of OASiS against a cap on ln(U/L), with FIFO, DRF, RRH, Dorm",
                                  claims=("oasis2018.fig3.oasis_best_small", "oasis2018.fig3.oasis_best_paper_scale",
                                          "oasis2018.section4b.log_ratio_size")),
+    "oasis.fig4_load": Sweep(name="oasis.fig4_load", func=dg.fig4_load_sweep,
+                             description="Fig. 4 timeliness per scheme and class against the jobs per class",
+                             claims=("oasis2018.fig4.timeliness_closest_to_zero",)),
     "oasis.ratio_by_size": Sweep(name="oasis.ratio_by_size", func=dg.ratio_by_size_sweep,
                                  description="certified OPT / OASiS against the number of jobs in the Fig. 5 setting",
                                  claims=("oasis2018.fig5.ratio_beyond_ten_jobs",)),
