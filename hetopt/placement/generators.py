@@ -208,11 +208,13 @@ def generate_instance(n_jobs: int = 4, n_workers: int = 15, *, seed: Any = None,
             jobs = [names[j % len(names)] for j in range(n_jobs)]
         else:
             jobs = [str(j) for j in rng.choice(names, size=n_jobs, replace=n_jobs > len(names))]
+    if isinstance(jobs, (str, bytes)) or not isinstance(jobs, (Sequence, np.ndarray)):
+        raise ArgumentError(f"jobs is {jobs!r}; expected a sequence of {n_jobs} Table III model names")
     jobs = list(jobs)
     if len(jobs) != n_jobs:
         raise ArgumentError(f"jobs has {len(jobs)} entries; expected n_jobs={n_jobs}")
     for j in jobs:
-        if j not in TABLE_III:
+        if not isinstance(j, str) or j not in TABLE_III:
             raise ArgumentError(f"jobs contains {j!r}; expected Table III models {list(TABLE_III)}")
     pattern = np.repeat(np.arange(3), ratio)
     types = pattern[np.arange(n_workers) % len(pattern)]

@@ -58,6 +58,8 @@ RULES = ("dgs", "paper")
 
 def sum_top(values: np.ndarray, n: int) -> float:
     """``sum_top`` of eq. (20): the sum of the ``n`` largest entries."""
+    n = check_size(n, "n", minimum=0)
+    values = np.asarray(values, dtype=float)
     if n <= 0:
         return 0.0
     if n >= len(values):
@@ -371,6 +373,7 @@ def p3_assignment(inst: PlacementInstance, category: Category) -> np.ndarray:
 @takes_instance(PlacementInstance)
 def p3_optimum(inst: PlacementInstance, category: Category, *, solver: str = "highs") -> tuple[float, np.ndarray]:
     """P3 solved with its model (:func:`~hetopt.placement.model.build_p3`); returns (value, assignment)."""
+    check_choice(solver, "solver", ("highs", "scip"))
     m = build_p3(inst, category)
     sol = solve_model(m, solver=solver)
     if sol.status is not Status.OPTIMAL or sol.objective is None:
