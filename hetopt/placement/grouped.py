@@ -3,7 +3,7 @@
 Workers with the same throughput column form a class g (n_g workers); ``x[i, g]`` of them go to job i.
 The model is written in the units of a :class:`GroupedScale`:
 
-* the objective is the average JCT divided by ``unit`` (seconds);
+* the objective is the average JCT divided by ``unit`` (seconds), times ``weight`` (``WEIGHT`` when clipped);
 * job i's throughput is ``Vn_i = V_i / nu_i`` (``nu_i`` in samples/s) and its computation latency
   ``thn_i = nu_i / V_i``, so that the objective term of (11) is ``s_i thn_i`` with
   ``s_i = c_i / nu_i``, ``c_i = T_i |Pi_i| / (S unit)``;
@@ -31,8 +31,9 @@ that matter, since U is achieved):
 * communication coefficients below ``COST_FLOOR`` are dropped, and so is the computation term of a
   job whose largest value ``c_i / L_i`` is below it (a lower bound); a communication coefficient above
   ``CAP`` is capped at ``CAP`` (an assignment paying it is worse than U, so the minimum is unchanged
-  when below U).  The solvers' dual tolerance is 1e-10, so that objective coefficients down to that
-  are not taken for zero (HiGHS left a term of cost 3e-9 at its worst value and called it optimal).
+  when below U).  The objective is multiplied by ``WEIGHT``, so that coefficients down to 1e-10 are not
+  taken for zero by the solvers' reduced-cost tolerance (HiGHS left a term of cost 3e-9 at its worst value
+  and called it optimal) and an optimum far below U is not "proved" by their absolute gap of 1e-9.
 * ``Vn_i >= L_i / nu_i``, ``thn_i <= CAP / s_i`` and, with cuts, ``thn_i <= 2 / w_lo_i`` (the largest
   value a cut takes; HiGHS's presolve returned a wrong bound on a master whose thn could reach 6e11).
 
@@ -65,7 +66,7 @@ if TYPE_CHECKING:
     from .exact_bounds import SizeBounds
 
 __all__ = ["GroupedScale", "build_p1_grouped", "build_master", "add_tangent_cut", "assignment_from_model", "load_assignment",
-           "model_size_estimate", "throughput_range", "tangent_point", "R", "Q_FLOOR", "COST_FLOOR", "CAP"]
+           "model_size_estimate", "throughput_range", "tangent_point", "R", "Q_FLOOR", "COST_FLOOR", "CAP", "WEIGHT"]
 
 #: Widest ratio H_i / L_i of the throughputs a clipped model resolves (cut slopes within [1 / R, R]).
 R = 1e7
@@ -75,6 +76,9 @@ Q_FLOOR = 1e-8
 COST_FLOOR = 1e-10
 #: Assignments worth more than CAP times the incumbent are not represented faithfully (they cannot be optimal).
 CAP = 2.0
+#: The clipped model's objective is WEIGHT times average JCT / unit, so that the solvers' absolute
+#: tolerances (1e-9 on the gap, 1e-7 on reduced costs) are 1e-12 and 1e-10 of the incumbent's value.
+WEIGHT = 1e3
 
 
 def throughput_range(inst: PlacementInstance, bounds: SizeBounds | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -127,6 +131,11 @@ class GroupedScale:
         H = np.maximum(np.minimum(vhi, L * R), L)
         nu = np.sqrt(L * H)
         return cls(unit=float(value), nu=nu, clip=True, w_lo=L / nu, w_hi=H / nu)
+
+    @property
+    def weight(self) -> float:
+        """The objective's factor: ``WEIGHT`` when clipped, else 1 (the objective is weight x average JCT / unit)."""
+        return WEIGHT if self.clip else 1.0
 
     def objective_weights(self, inst: PlacementInstance) -> np.ndarray:
         """``s_i = T_i |Pi_i| / (S unit nu_i)``: the objective term of job i is ``s_i thn_i``.
@@ -294,8 +303,8 @@ def build_master(inst: PlacementInstance, scale: GroupedScale, *, computation: s
     if bounds is not None:
         _add_size_rows(m, inst, bounds, sizes, scale)
     comm = inst.has_communication
-    m.average_jct = pyo.Objective(expr=sum(m.s[i] * m.thn[i] + (m.lc[i] if comm else 0) for i in m.JOBS),
-                                  sense=pyo.minimize, doc="(8)/(14) average JCT / unit")
+    m.average_jct = pyo.Objective(expr=scale.weight * sum(m.s[i] * m.thn[i] + (m.lc[i] if comm else 0) for i in m.JOBS),
+                                  sense=pyo.minimize, doc="(8)/(14) average JCT / unit (times the scale's weight)")
     return m
 
 

@@ -11,6 +11,7 @@ S = 8, K = 2,000.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -19,23 +20,33 @@ from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
 from scipy import sparse
 
 from ...errors import SolverError
-from ...result import OPTIMAL_RTOL, Solution, Status
+from ...result import OPTIMAL_RTOL, Status
 from ...solvers import solve_milp
 from ..evaluate import average_jct
 from ..grouped import assignment_from_model, load_assignment, tangent_point
 from ..instance import PlacementInstance
 from .common import ABS_TOL, OAOptions, Run, around, rebase, time_to_build
 
-__all__ = ["ArrayMaster", "MASTER_OPTIONS", "master_problem", "solve_outer_approximation"]
+__all__ = ["ArrayMaster", "MasterResult", "MASTER_OPTIONS", "master_problem", "solve_outer_approximation"]
 
 log = logging.getLogger(__name__)
 
-#: HiGHS options of every master: the relative gap only (the units are the incumbent's); costs down to
-#: 1e-10 count (:mod:`hetopt.placement.grouped`); presolve rule 12 off (``presolve_rule_off = 2**12``):
+#: HiGHS options of every master: the relative gap only (the units are the incumbent's, the objective
+#: weighted, :mod:`hetopt.placement.grouped`); presolve rule 12 off (``presolve_rule_off = 2**12``):
 #: with it, HiGHS 1.16 declared the master of ``generate_instance(2, 5, seed=8, gpus_per_node=2,
 #: setting="gavel")`` infeasible, or postsolved a point that violates a row by 1 ("untransformed
 #: violations") and kept that presolved model's bound; turning off rule 12 alone removes both.
-MASTER_OPTIONS: dict[str, Any] = {"mip_abs_gap": 0.0, "dual_feasibility_tolerance": 1e-10, "presolve_rule_off": 1 << 12}
+MASTER_OPTIONS: dict[str, Any] = {"mip_abs_gap": 0.0, "presolve_rule_off": 1 << 12}
+
+
+@dataclass(frozen=True)
+class MasterResult:
+    """A master's outcome in the model's units (objective / unit): HiGHS's status, its point's value, its bound."""
+
+    status: Status
+    objective: float | None
+    bound: float | None
+    message: str
 
 
 class ArrayMaster:
@@ -75,7 +86,7 @@ class ArrayMaster:
         return np.array([float(v.value) for v in self.columns])
 
     def solve(self, *, time_limit: float | None, threads: int | None, options: dict[str, Any],
-              x0: np.ndarray | None) -> Solution:
+              x0: np.ndarray | None) -> MasterResult:
         """Solve the master; its point is loaded into the Pyomo variables (for ``assignment_from_model``)."""
         A_ub, b_ub = self.A_ub, self.b_ub
         if self.cut_rows:
@@ -86,19 +97,21 @@ class ArrayMaster:
             cuts = sparse.csr_matrix((vals, (rows, cols)), shape=(k, n))
             A_ub = sparse.vstack([A_ub, cuts], format="csr")
             b_ub = np.concatenate([b_ub, [-r for (_, _, _, r) in self.cut_rows]])
-        sol, x = solve_milp(self.c, A_ub=A_ub, b_ub=b_ub, A_eq=self.A_eq, b_eq=self.b_eq, lb=self.lb, ub=self.ub,
-                            integrality=self.integrality, time_limit=time_limit, threads=threads,
-                            raise_on_failure=False, options=options, x0=x0)
+        try:
+            sol, x = solve_milp(self.c, A_ub=A_ub, b_ub=b_ub, A_eq=self.A_eq, b_eq=self.b_eq, lb=self.lb, ub=self.ub,
+                                integrality=self.integrality, time_limit=time_limit, threads=threads,
+                                raise_on_failure=False, options=options, x0=x0)
+        except SolverError as exc:  # an inconsistent result (e.g. OPTIMAL without a proof): unusable
+            return MasterResult(Status.ERROR, None, None, str(exc))
         if x is not None:
             for v, val in zip(self.columns, x, strict=True):
                 v.set_value(float(val), skip_validation=True)
-        shift = self.offset
-        return Solution(status=sol.status, objective=None if sol.objective is None else sol.objective + shift,
-                        bound=None if sol.bound is None else sol.bound + shift, wall_time=sol.wall_time,
-                        solver="highs", message=sol.message)
+        shift, w = self.offset, self.m._scale.weight
+        return MasterResult(sol.status, None if sol.objective is None else (sol.objective + shift) / w,
+                            None if sol.bound is None else (sol.bound + shift) / w, sol.message)
 
 
-def master_problem(run: Run, m: pyo.ConcreteModel, sol: Solution, unit: float) -> str | None:
+def master_problem(run: Run, m: pyo.ConcreteModel, sol: MasterResult, unit: float) -> str | None:
     """Why a master result cannot be used (None when it can); a usable point is offered as incumbent."""
     if sol.status in (Status.INFEASIBLE, Status.UNBOUNDED, Status.ERROR):
         return f"master failed: {sol.status.value} ({sol.message})"

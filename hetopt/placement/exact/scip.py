@@ -7,6 +7,7 @@ from ...result import OPTIMAL_RTOL, Status
 from ...solvers import solve_model
 from ..grouped import assignment_from_model, load_assignment
 from .common import ABS_TOL, Run, around, rebase, time_to_build
+from .oa import MasterResult
 
 __all__ = ["solve_scip"]
 
@@ -28,8 +29,15 @@ def solve_scip(run: Run, rel_gap: float) -> None:
             run.timed_out = True
             return
         start = load_assignment(inst, m, run.best_a)  # the incumbent as SCIP's start
-        sol = solve_model(m, "scip", time_limit=remaining, threads=run.threads, mip_gap=rel_gap,
-                          raise_on_failure=False, require_incumbent=False, warm_start=start)
+        try:
+            raw = solve_model(m, "scip", time_limit=remaining, threads=run.threads, mip_gap=rel_gap,
+                              raise_on_failure=False, require_incumbent=False, warm_start=start)
+        except SolverError as exc:  # an inconsistent result (e.g. OPTIMAL without a proof)
+            run.failure = f"SCIP failed: {exc}"
+            return
+        w = scale.weight
+        sol = MasterResult(raw.status, None if raw.objective is None else raw.objective / w,
+                           None if raw.bound is None else raw.bound / w, raw.message)
         run.info["message"] = sol.message
         if sol.status in (Status.INFEASIBLE, Status.UNBOUNDED, Status.ERROR):
             run.failure = f"SCIP failed: {sol.status.value} ({sol.message})"
