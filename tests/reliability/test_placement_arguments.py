@@ -34,6 +34,9 @@ BAD = {
     "flag": [1, 0, "yes", None, np.float64(1)],
     "fraction": [math.nan, -0.1, 1.0, 2.0, True, "0.1", math.inf, 1j],  # in [0, 1)
     "positive": [math.nan, 0, -1, True, "1", 1j],
+    "array": ["x", None, 5, [[]], [["1", "2"]], [[1, math.nan]], [[True, False]], {"a": 1}],
+    "mapping": [5, "has", [P.has], {}, {"has": 5}, {1: P.has}],
+    "huge": [2**70, 10**6],
 }
 
 # (name, function, bad keyword, other keyword arguments, class of bad values)
@@ -77,6 +80,7 @@ ROWS = [
     ("build_p1_grouped", P.build_p1_grouped, "tangent_points", {}, "size"),
     ("validate_ratio", P.validate_ratio, "method", {}, "choice"),
     ("validate_ratio", P.validate_ratio, "time_limit", {}, "time_limit"),
+    ("evaluate_methods", P.evaluate_methods, "methods", {}, "mapping"),
 ]
 
 # functions without an instance argument
@@ -116,6 +120,20 @@ FREE_ROWS = [
      "size0"),
     ("sum_top", lambda **kw: P.sum_top(np.ones(3), **kw), "n", {}, "size0"),
     ("job_throughputs", lambda **kw: P.job_throughputs(**kw), "model", {}, "choice"),
+    ("preferred_graph", lambda **kw: P.preferred_graph(**{"gamma": np.ones((2, 4)), "category": (2, 2), **kw}), "gamma",
+     {}, "array"),
+    ("preferred_graph", lambda **kw: P.preferred_graph(np.ones((2, 4)), **kw), "category", {}, "choice"),
+    ("preferred_graph", lambda **kw: P.preferred_graph(np.ones((2, 4)), (2, 2), **kw), "ties", {}, "flag"),
+    ("scale_heterogeneity", lambda **kw: P.scale_heterogeneity(**{"per_type": np.ones((2, 3)) * [1, 2, 3],
+                                                                  "types": np.arange(3), "target": 1.5, **kw}),
+     "per_type", {}, "array"),
+    ("scale_heterogeneity", lambda **kw: P.scale_heterogeneity(**{"per_type": np.ones((2, 3)) * [1, 2, 3],
+                                                                  "types": np.arange(3), **kw}), "target", {}, "positive"),
+    ("scale_heterogeneity", lambda **kw: P.scale_heterogeneity(**{"per_type": np.ones((2, 3)) * [1, 2, 3], "target": 1.5,
+                                                                  **kw}), "types", {}, "array"),
+    ("gap_report", P.gap_report, "methods", {}, "mapping"),
+    ("ratio_sweep", P.ratio_sweep, "n", {}, "huge"),
+    ("gap_report", P.gap_report, "n", {}, "huge"),
     ("paper_throughputs", lambda **kw: P.paper_throughputs(**kw), "model", {}, "choice"),
 ]
 
