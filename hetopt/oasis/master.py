@@ -67,6 +67,8 @@ class Master:
     def solve(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
         """LP value and the duals ``(mu (I,), p (T, H, R), q (T, K, R))``, all >= 0."""
         I, H, K, R, T = self.shape
+        if not self.columns:  # no schedule yet: the LP max 0 has value 0 and zero duals (HiGHS calls it "Empty")
+            return 0.0, np.zeros(I), np.zeros((T, H, R)), np.zeros((T, K, R))
         self.h.run()
         status = self.h.getModelStatus()
         if self.h.modelStatusToString(status) != "Optimal":

@@ -126,13 +126,21 @@ class TabulatedUtility(Utility):
         v.setflags(write=False)
         object.__setattr__(self, "values", v)
 
-    def log_value(self, d: Any) -> Any:
-        """The natural log of values[d]; an offset outside the table is an :class:`~hetopt.errors.ArgumentError`."""
+    def _index(self, d: Any) -> np.ndarray:
         d_arr = np.asarray(d)
         if np.any(d_arr < 0) or np.any(d_arr >= self.values.size) or np.any(d_arr != np.floor(d_arr)):
             raise ArgumentError(f"offset {d!r} is outside the table of {self.values.size} integer offsets")
+        return d_arr.astype(int)
+
+    def __call__(self, d: Any) -> Any:
+        """values[d] itself (no detour through the log: a table scaled by a power of two stays exact)."""
+        out = self.values[self._index(d)]
+        return float(out) if np.ndim(out) == 0 else out
+
+    def log_value(self, d: Any) -> Any:
+        """The natural log of values[d]; an offset outside the table is an :class:`~hetopt.errors.ArgumentError`."""
         with np.errstate(divide="ignore"):
-            out = np.log(self.values[d_arr.astype(int)])
+            out = np.log(self.values[self._index(d)])
         return float(out) if np.ndim(out) == 0 else out
 
     def to_dict(self) -> dict[str, Any]:
