@@ -24,7 +24,10 @@ import numpy as np
 from ..errors import ArgumentError
 from .instance import EPS_WORK, OasisInstance
 
-__all__ = ["Cluster", "Policy", "ps_needed", "place_round_robin"]
+__all__ = ["Cluster", "Policy", "ps_needed", "place_round_robin", "FIT_RTOL"]
+
+#: Relative slack with which a unit fits a server's free capacity (float rounding of the amounts).
+FIT_RTOL = 1e-9
 
 
 def ps_needed(inst: OasisInstance, job: int, workers: int) -> int:
@@ -70,13 +73,14 @@ def place_round_robin(free: np.ndarray, demand: np.ndarray, count: int, start: i
     if count <= 0 or n == 0:
         return out, start
     left = free.copy()
-    fits = np.all(left >= demand - 1e-9, axis=1)
+    slack = FIT_RTOL * np.maximum(np.abs(free).max(axis=0), demand)  # relative to the amounts: any magnitude
+    fits = np.all(left >= demand - slack, axis=1)
     placed, h, misses = 0, start % n, 0
     while placed < count and misses < n:
         if fits[h]:
             out[h] += 1
             left[h] -= demand
-            fits[h] = np.all(left[h] >= demand - 1e-9)
+            fits[h] = np.all(left[h] >= demand - slack)
             placed += 1
             misses = 0
         else:

@@ -245,12 +245,15 @@ def build_oracle(inst: OasisInstance, job: int, prices: Prices, used: Usage) -> 
                   doc="(12) y_ih(t)")
     m.z = pyo.Var(m.PSERVERS, m.SLOTS, domain=pyo.NonNegativeIntegers, bounds=lambda _, k, t: (0, int(zmax[k])),
                   doc="(13) z_ik(t)")
-    m.u = pyo.Var(m.SLOTS, domain=pyo.Binary, doc="(8) u(t) = 1 iff t_hat_i = t")
+    first = int(standalone(inst).earliest[i])  # no schedule completes earlier, even on the empty cluster
+    first = T + 1 if first < 0 else first
+    m.u = pyo.Var(m.SLOTS, domain=pyo.Binary, bounds=lambda _, t: (0, 1 if t - a >= first else 0),
+                  doc="(8) u(t) = 1 iff t_hat_i = t")
     f = inst.utility_table(i)
     cw = np.einsum("thr,r->th", prices.p, w)
     cz = np.einsum("tkr,r->tk", prices.q, s)
     m.payoff = pyo.Objective(
-        expr=sum(float(f[t - a]) * m.u[t] for t in m.SLOTS)
+        expr=sum(float(f[t - a]) * m.u[t] for t in m.SLOTS if t - a >= first)
         - sum(float(cw[t - 1, h]) * m.y[h, t] for h in m.WSERVERS for t in m.SLOTS)
         - sum(float(cz[t - 1, k]) * m.z[k, t] for k in m.PSERVERS for t in m.SLOTS),
         sense=pyo.maximize, doc="(27) utility minus priced resources")
@@ -258,19 +261,26 @@ def build_oracle(inst: OasisInstance, job: int, prices: Prices, used: Usage) -> 
     nz = {t: sum(m.z[k, t] for k in m.PSERVERS) for t in m.SLOTS}
     m.WRES = pyo.Set(initialize=[r for r in range(R) if w[r] > 0], doc="resources a worker uses")
     m.PRES = pyo.Set(initialize=[r for r in range(R) if s[r] > 0], doc="resources a parameter server uses")
+
+    def residual(dem: float, left: float, var):
+        """Dem var <= left, divided by max(left, dem) > 0 (coefficients <= 1 at every magnitude)."""
+        scale = max(float(left), float(dem))
+        return float(dem / scale) * var <= float(left / scale)
+
     m.residual_worker_capacity = pyo.Constraint(
         m.WSERVERS, m.WRES, m.SLOTS,
-        rule=lambda _, h, r, t: float(w[r]) * m.y[h, t] <= float(inst.worker_capacity[h, r] - used.g[t - 1, h, r]),
-        doc="(27) g_h^r(t) + w_i^r y_ih(t) <= c_h^r")
+        rule=lambda _, h, r, t: residual(w[r], inst.worker_capacity[h, r] - used.g[t - 1, h, r], m.y[h, t]),
+        doc="(27) g_h^r(t) + w_i^r y_ih(t) <= c_h^r (divided by max(c - g, w))")
     m.residual_ps_capacity = pyo.Constraint(
         m.PSERVERS, m.PRES, m.SLOTS,
-        rule=lambda _, k, r, t: float(s[r]) * m.z[k, t] <= float(inst.ps_capacity[k, r] - used.v[t - 1, k, r]),
-        doc="(27) v_k^r(t) + s_i^r z_ik(t) <= c_k^r")
-    m.work_done = pyo.Constraint(expr=sum(nw[t] for t in m.SLOTS) >= float(inst.workload[i]),
-                                 doc="(2) enough worker-slots (x_i = 1)")
+        rule=lambda _, k, r, t: residual(s[r], inst.ps_capacity[k, r] - used.v[t - 1, k, r], m.z[k, t]),
+        doc="(27) v_k^r(t) + s_i^r z_ik(t) <= c_k^r (divided by max(c - v, s))")
+    m.work_done = pyo.Constraint(expr=sum(nw[t] for t in m.SLOTS) >= float(work_slots(inst)[i]),
+                                 doc="(2) enough worker-slots (x_i = 1; whole worker-slots)")
     m.max_workers = pyo.Constraint(m.SLOTS, rule=lambda _, t: nw[t] <= int(inst.chunks[i]), doc="(3) at most N_i workers")
-    b, B = float(inst.worker_bandwidth[i]), float(inst.ps_bandwidth[i])
-    m.ps_bandwidth = pyo.Constraint(m.SLOTS, rule=lambda _, t: b * nw[t] <= B * nz[t], doc="(6) PS bandwidth")
+    rho = float(ps_ratio(inst)[i])
+    m.ps_bandwidth = pyo.Constraint(m.SLOTS, rule=lambda _, t: rho * nw[t] <= nz[t],
+                                    doc="(6) PS bandwidth (b_i / B_i, at least 1 / N_i: exact over integers)")
     m.ps_count = pyo.Constraint(m.SLOTS, rule=lambda _, t: nz[t] <= nw[t], doc="(7) PS count")
     m.completion_once = pyo.Constraint(expr=sum(m.u[t] for t in m.SLOTS) == 1, doc="(8a) one completion slot")
     m.no_work_after_completion = pyo.Constraint(

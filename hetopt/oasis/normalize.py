@@ -38,7 +38,14 @@ from .instance import OasisInstance
 from .schedule import JobSchedule, OasisSolution, make_solution
 from .utility import TabulatedUtility
 
-__all__ = ["utility_exponent", "scaled_instance", "unscale", "certify", "SCALED_INFO"]
+__all__ = ["HIGHS_EXACT", "utility_exponent", "scaled_instance", "unscale", "certify", "SCALED_INFO"]
+
+#: HiGHS options of every OASiS MILP: no absolute gap (HiGHS's default 1e-6 would end a run whose
+#: relative gap is above OPTIMAL_RTOL on a small objective, with a dual bound below the optimum).  The
+#: feasibility tolerances stay HiGHS's (1e-6 for a MIP incumbent, relative to the normalized rows, as the
+#: checker's FEAS_TOL): with mip_feasibility_tolerance = 1e-9 HiGHS returned OPTIMAL 1 with bound 1 on an
+#: instance whose optimum is 2 (tests/reliability/test_oasis_magnitudes.py).
+HIGHS_EXACT = {"mip_abs_gap": 0.0}
 
 #: Keys of a route's ``info`` that hold values of the scaled copy (:func:`certify` reports them unscaled).
 SCALED_INFO = ("solver_objective", "plan_bound", "restricted_objective")

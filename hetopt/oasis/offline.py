@@ -19,14 +19,14 @@ import numpy as np
 from ..errors import ArgumentError, SizeLimitError
 from ..inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
 from ..result import Status
-from ..solvers import PYOMO_SOLVERS, solve_milp, solve_model
+from ..solvers import PYOMO_SOLVERS, solve_model
 from .arrays import CUTS, build_offline_arrays, schedules_from_x, x_from_schedules
 from .capacity import standalone
 from .checker import check_schedule
 from .instance import OasisInstance
 from .model import build_offline, offline_schedules
-from .normalize import certify, scaled_instance, utility_exponent
-from .plan import HIGHS_EXACT, Clock, solve_plan_first
+from .normalize import HIGHS_EXACT, certify, scaled_instance, utility_exponent
+from .plan import Clock, solve_arrays, solve_plan_first
 from .schedule import JobSchedule, OasisSolution, make_solution
 from .simulator import online_incumbent
 
@@ -245,9 +245,8 @@ def _solve_model_route(work: OasisInstance, *, engine: str, solver: str, clock: 
         arr = build_offline_arrays(work, tighten=tighten)
         x0 = x_from_schedules(work, arr, heur) if heur is not None and warm_start else None
         info["rows"] = dict(arr.rows)
-        sol, x = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
-                            ub=arr.ub, integrality=arr.integrality, time_limit=clock.solve_time(reserve=transfer_seconds),
-                            mip_gap=mip_gap, threads=threads, x0=x0, raise_on_failure=False, options=HIGHS_EXACT)
+        sol, x = solve_arrays(arr, clock=clock, threads=threads, mip_gap=mip_gap, x0=x0, reserve=transfer_seconds,
+                              info=info)
         scheds: Mapping[int, JobSchedule] | None = schedules_from_x(work, arr, x) if x is not None else None
     else:
         model = build_offline(work)

@@ -36,7 +36,9 @@ from ..solvers import solve_model
 from .capacity import slot_capacity
 from .instance import EPS_WORK, OasisInstance
 from .model import build_oracle, oracle_schedule
+from .normalize import HIGHS_EXACT, scaled_instance
 from .prices import Prices, Usage
+from .pricing import JobPricer
 from .schedule import JobSchedule, Real, schedule_cost
 
 __all__ = ["OracleResult", "best_schedule", "schedules_by_end", "algorithm2_literal", "best_schedule_ilp", "workers_for",
@@ -322,8 +324,30 @@ def best_schedule_ilp(inst: OasisInstance, job: int, prices: Prices, used: Usage
     schedule and payoff -inf.
     """
     used = Usage.empty(inst) if used is None else used
-    model = build_oracle(inst, job, prices, used)
-    sol = solve_model(model, "highs", time_limit=time_limit, threads=threads, raise_on_failure=False)
+    # solved on a copy whose utilities and prices are divided by 2**k, the largest objective coefficient in
+    # [512, 1024) (exact), so that HiGHS's absolute tolerances are relative to it at every magnitude
+    top = max(float(np.max(inst.utility_table(job), initial=0.0)),
+              float(np.max(np.einsum("thr,r->th", prices.p, inst.worker_demand[job]), initial=0.0)),
+              float(np.max(np.einsum("tkr,r->tk", prices.q, inst.ps_demand[job]), initial=0.0)))
+    k = math.frexp(top)[1] - 10 if top > 0 and math.isfinite(top) else 0
+    work, wprices = inst, prices
+    if k:
+        work = scaled_instance(inst, k)
+        wprices = Prices(np.ldexp(np.asarray(prices.p, dtype=float), -k), np.ldexp(np.asarray(prices.q, dtype=float), -k))
+    model = build_oracle(work, job, wprices, used)
+    try:
+        sol = solve_model(model, "highs", time_limit=time_limit, threads=threads, raise_on_failure=False,
+                          options=dict(HIGHS_EXACT))
+    except SolverError as exc:
+        # HiGHS's objective and bound apart by more than OPTIMAL_RTOL although it reports optimal: the utility
+        # is negligible next to the priced resources.  On the empty cluster the DP of hetopt.oasis.pricing
+        # solves (27) exactly; with earlier allocations there is no exact fallback.
+        if np.any(used.g) or np.any(used.v):
+            raise
+        res = JobPricer(inst, job).price(np.asarray(prices.p, dtype=float), np.asarray(prices.q, dtype=float))
+        if res.schedule is None:
+            return OracleResult(None, -math.inf, 0.0, math.inf, -math.inf, f"dp (ILP failed: {exc})")
+        return OracleResult(res.schedule, res.payoff, res.utility, res.cost, res.payoff, f"dp (ILP failed: {exc})")
     if sol.status is Status.INFEASIBLE:
         return OracleResult(None, -math.inf, 0.0, math.inf, -math.inf, "ilp")
     if not sol.status.has_solution or sol.objective is None:
@@ -331,5 +355,5 @@ def best_schedule_ilp(inst: OasisInstance, job: int, prices: Prices, used: Usage
     sched = oracle_schedule(inst, job, model)
     util = inst.utility_of(job, sched.completion)
     cost = schedule_cost(inst, sched, prices.p, prices.q)
-    bound = sol.bound if sol.bound is not None else math.inf
+    bound = float(np.ldexp(sol.bound, k)) if sol.bound is not None and math.isfinite(sol.bound) else math.inf
     return OracleResult(sched, util - cost, util, cost, max(bound, util - cost), "ilp")

@@ -34,14 +34,11 @@ from ..solvers import solve_milp
 from .arrays import OfflineArrays, build_offline_arrays, schedules_from_x, x_from_schedules
 from .checker import check_schedule
 from .instance import OasisInstance
+from .normalize import HIGHS_EXACT
 from .schedule import JobSchedule, make_solution
 from .simulator import online_incumbent
 
-__all__ = ["Clock", "HIGHS_EXACT", "plan_relaxation", "solve_plan_first"]
-
-#: HiGHS options of every OASiS MILP: no absolute gap (HiGHS's default 1e-6 would end a run whose
-#: relative gap is above OPTIMAL_RTOL on a small objective, with a dual bound below the optimum).
-HIGHS_EXACT = {"mip_abs_gap": 0.0}
+__all__ = ["Clock", "plan_relaxation", "solve_arrays", "solve_plan_first"]
 
 #: Shortest time limit handed to a solver (a solver given ~0 s still reports what it has).
 MIN_SOLVE_SECONDS = 0.01
@@ -76,6 +73,34 @@ class Clock:
     def expired(self) -> bool:
         """True once the deadline has passed."""
         return self.deadline is not None and time.perf_counter() >= self.deadline
+
+
+def solve_arrays(arr: OfflineArrays, *, clock: Clock, threads: int | None, mip_gap: float | None = None,
+                 x0: np.ndarray | None = None, lb: np.ndarray | None = None, ub: np.ndarray | None = None,
+                 reserve: float = 0.0, info: dict[str, Any] | None = None) -> tuple[Solution, np.ndarray | None]:
+    """The MILP of ``arr`` with HiGHS (:data:`~hetopt.oasis.normalize.HIGHS_EXACT`), a warm start ``x0`` if given.
+
+    HiGHS may report the optimum's objective with the warm start's columns (seen when presolve solves
+    the model with the cuts (V3)): a solution whose ``c x`` is not the reported objective is solved
+    again without the start (``info["warm_start_dropped"]``).
+    """
+    lb = arr.lb if lb is None else lb
+    ub = arr.ub if ub is None else ub
+
+    def run(start: np.ndarray | None) -> tuple[Solution, np.ndarray | None]:
+        return solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=lb, ub=ub,
+                          integrality=arr.integrality, time_limit=clock.solve_time(reserve=reserve), mip_gap=mip_gap,
+                          threads=threads, x0=start, raise_on_failure=False, options=HIGHS_EXACT)
+
+    sol, x = run(x0)
+    if x is not None and sol.objective is not None and x0 is not None:
+        value = float(arr.c @ x)
+        if abs(value - sol.objective) > 1e-9 * max(abs(value), abs(sol.objective), 1.0):
+            if info is not None:
+                info["warm_start_dropped"] = (f"HiGHS reported {sol.objective!r} with columns worth {value!r}; "
+                                              "solved again without the warm start")
+            sol, x = run(None)
+    return sol, x
 
 
 def plan_relaxation(inst: OasisInstance, arr: OfflineArrays, *, time_limit: float | None,
@@ -180,9 +205,7 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
         cols = arr.x_off + np.arange(I)
         lb[cols] = np.minimum(adm, ub[cols])
         ub[cols] = np.minimum(adm, ub[cols])
-        sol, x = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=lb,
-                            ub=ub, integrality=arr.integrality, time_limit=clock.solve_time(), threads=threads,
-                            raise_on_failure=False, options=HIGHS_EXACT)
+        sol, x = solve_arrays(arr, clock=clock, threads=threads, lb=lb, ub=ub)
         info.update(restricted_status=sol.status.value, restricted_objective=sol.objective,
                     restricted_seconds=time.perf_counter() - start)
         if x is not None:
@@ -194,9 +217,7 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
     full: Solution | None = None
     if not clock.expired():
         arr = arr if arr is not None else build_offline_arrays(inst)
-        full, x = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
-                             ub=arr.ub, integrality=arr.integrality, time_limit=clock.solve_time(), threads=threads,
-                             x0=x_from_schedules(inst, arr, best), raise_on_failure=False, options=HIGHS_EXACT)
+        full, x = solve_arrays(arr, clock=clock, threads=threads, x0=x_from_schedules(inst, arr, best), info=info)
         info["full_status"] = full.status.value
         if x is not None:
             keep(schedules_from_x(inst, arr, x), full.objective)

@@ -20,20 +20,21 @@ import math
 
 import numpy as np
 
+#: Relative slack on every capacity and on (6) (1e-9 of the larger side by default).
 REL = 1e-9
 
 
-def _ps_needed(w: int, b: float, B: float) -> int:
+def _ps_needed(w: int, b: float, B: float, rel: float) -> int:
     if w == 0:
         return 0
     need = w * b / B
     z = max(1, math.ceil(need))
-    if z - 1 >= 1 and (z - 1) * B >= w * b * (1 - REL):  # rounding put ceil one too high
+    if z - 1 >= 1 and (z - 1) * B >= w * b * (1 - rel):  # rounding (or the slack) puts ceil one too high
         z -= 1
     return z
 
 
-def job_schedules(inst, i: int) -> list[tuple[np.ndarray, np.ndarray, float]]:
+def job_schedules(inst, i: int, rel: float = REL) -> list[tuple[np.ndarray, np.ndarray, float]]:
     """Every feasible schedule of job ``i`` alone: (worker use (T, R), PS use (T, R), utility)."""
     T, R = inst.horizon, inst.n_resources
     a, N = int(inst.arrival[i]), int(inst.chunks[i])
@@ -43,8 +44,8 @@ def job_schedules(inst, i: int) -> list[tuple[np.ndarray, np.ndarray, float]]:
     work = float(inst.workload[i])
     per_slot = []
     for w in range(N + 1):
-        z = _ps_needed(w, b, B)
-        if z > w or np.any(w * w_dem > wcap * (1 + REL)) or np.any(z * s_dem > pcap * (1 + REL)):
+        z = _ps_needed(w, b, B, rel)
+        if z > w or np.any(w * w_dem > wcap * (1 + rel)) or np.any(z * s_dem > pcap * (1 + rel)):
             continue
         per_slot.append((w, z))
     out = []
@@ -62,13 +63,18 @@ def job_schedules(inst, i: int) -> list[tuple[np.ndarray, np.ndarray, float]]:
     return out
 
 
-def brute_force(inst) -> float:
-    """The optimum of (1)-(13) by enumerating every combination of one schedule (or none) per job."""
+def brute_force(inst, rel: float = REL) -> float:
+    """The optimum of (1)-(13) by enumerating every combination of one schedule (or none) per job.
+
+    ``rel`` is the relative slack on the capacities and on (6).  An instance whose optimum moves
+    between ``rel = 1e-9`` and the solvers' and checker's 1e-6 (a demand of ~1e-6 of a capacity on top
+    of a full server) has no optimum to the solvers' precision (:func:`well_posed`).
+    """
     if inst.n_worker_servers != 1 or inst.n_ps_servers != 1:
         raise ValueError("brute_force enumerates one worker server and one PS server")
     wcap, pcap = inst.worker_capacity[0], inst.ps_capacity[0]
     T, R = inst.horizon, inst.n_resources
-    per_job = [job_schedules(inst, i) for i in range(inst.n_jobs)]
+    per_job = [job_schedules(inst, i, rel) for i in range(inst.n_jobs)]
     # the last job's schedules as arrays, checked against each combination of the others at once
     last = per_job[-1]
     LW = np.array([s[0] for s in last]).reshape(-1, T, R)
@@ -84,11 +90,16 @@ def brute_force(inst) -> float:
                 gw += plan[0]
                 gp += plan[1]
                 util += plan[2]
-        if np.any(gw > wcap * (1 + REL)) or np.any(gp > pcap * (1 + REL)):
+        if np.any(gw > wcap * (1 + rel)) or np.any(gp > pcap * (1 + rel)):
             continue
         best = max(best, util)
         if LU.size:
-            ok = np.all(gw + LW <= wcap * (1 + REL), axis=(1, 2)) & np.all(gp + LP <= pcap * (1 + REL), axis=(1, 2))
+            ok = np.all(gw + LW <= wcap * (1 + rel), axis=(1, 2)) & np.all(gp + LP <= pcap * (1 + rel), axis=(1, 2))
             if ok.any():
                 best = max(best, util + float(LU[ok].max()))
     return best
+
+
+def well_posed(inst) -> bool:
+    """True when the optimum is the same with the slack 1e-9 and 2e-6 (the solvers' feasibility tolerance is 1e-6)."""
+    return brute_force(inst, 1e-9) == brute_force(inst, 2e-6)
