@@ -22,6 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from ..errors import ArgumentError
+from ..inputs import check_size, takes_instance
 from .instance import EPS_WORK, OasisInstance
 
 __all__ = ["Cluster", "Policy", "ps_needed", "place_round_robin", "FIT_RTOL"]
@@ -30,6 +31,7 @@ __all__ = ["Cluster", "Policy", "ps_needed", "place_round_robin", "FIT_RTOL"]
 FIT_RTOL = 1e-9
 
 
+@takes_instance(OasisInstance)
 def ps_needed(inst: OasisInstance, job: int, workers: int) -> int:
     """ceil(w b_i / B_i): the fewest parameter servers serving ``workers`` workers ((6), (7)).
 
@@ -45,6 +47,8 @@ def ps_needed(inst: OasisInstance, job: int, workers: int) -> int:
     -------
     int
     """
+    job = check_size(job, "job", minimum=0, maximum=inst.n_jobs - 1)
+    workers = check_size(workers, "workers", minimum=0)
     return int(np.ceil(workers * inst.worker_bandwidth[job] / inst.ps_bandwidth[job] * (1 - EPS_WORK)))
 
 

@@ -74,6 +74,8 @@ def _initial_columns(inst: OasisInstance, master: Master, pricers: list[JobPrice
         for res in schedules_by_end(inst, i, zero, empty):
             if res.schedule is not None:
                 master.add(res.schedule)
+        if clock.expired():
+            return False
         r = pricers[i].price(zero.p, zero.q)
         if r.schedule is not None:
             master.add(r.schedule)

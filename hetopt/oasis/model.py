@@ -26,6 +26,7 @@ import numpy as np
 import pyomo.environ as pyo
 
 from ..errors import ArgumentError
+from ..inputs import check_size as check_int
 from .capacity import ps_ratio, slot_capacity, standalone, var_bounds, work_slots
 from .instance import OasisInstance, check_size
 from .prices import Prices, Usage
@@ -231,7 +232,7 @@ def build_oracle(inst: OasisInstance, job: int, prices: Prices, used: Usage) -> 
     Variables exist for slots t >= a_i only, which is (9)-(10); completion as in
     :func:`build_offline` with x_i = 1.
     """
-    i = job
+    i = check_int(job, "job", minimum=0, maximum=inst.n_jobs - 1)
     H, K, R, T = inst.n_worker_servers, inst.n_ps_servers, inst.n_resources, inst.horizon
     a = int(inst.arrival[i])
     w, s = inst.worker_demand[i], inst.ps_demand[i]

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError
-from ..inputs import check_flag
+from ..inputs import check_flag, check_positive
 from .cluster import Cluster
 from .instance import OasisInstance
 from .oracle import OracleResult, best_schedule
@@ -45,7 +45,7 @@ def _bounds(inst: OasisInstance, estimates: PriceBounds | float | None, log_rati
     elif isinstance(estimates, PriceBounds):
         bounds = estimates
     elif isinstance(estimates, (int, float, np.integer, np.floating)) and not isinstance(estimates, (bool, np.bool_)):
-        bounds = estimated_bounds(inst, float(estimates))
+        bounds = estimated_bounds(inst, check_positive(estimates, "estimates"))
     else:
         raise ArgumentError(f"estimates is {estimates!r}; expected None, a PriceBounds or a positive number rho")
     return cap_bounds(bounds, log_ratio_cap)

@@ -27,10 +27,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 
-from ..errors import SolverError
+from ..errors import ArgumentError, SolverError
+from ..inputs import check_size, check_threads, check_time_limit, takes_instance
 from ..result import Status
 from ..solvers import solve_model
 from .capacity import slot_capacity
@@ -139,6 +141,16 @@ def cost_t(inst: OasisInstance, job: int, t: int, prices: Prices, used: Usage) -
     return dict(zip(n_w.tolist(), cost.tolist(), strict=True))
 
 
+def _args(inst: OasisInstance, job: Any, prices: Any, used: Any) -> tuple[int, Usage]:
+    """``job`` as an index of ``inst`` and ``used`` (empty when None); ArgumentError naming a bad argument."""
+    job = check_size(job, "job", minimum=0, maximum=inst.n_jobs - 1)
+    if not isinstance(prices, Prices):
+        raise ArgumentError(f"prices is a {type(prices).__name__}; expected hetopt.oasis.Prices (p, q)")
+    if used is not None and not isinstance(used, Usage):
+        raise ArgumentError(f"used is a {type(used).__name__}; expected hetopt.oasis.Usage (g, v) or None")
+    return job, (Usage.empty(inst) if used is None else used)
+
+
 def _forward(inst: OasisInstance, job: int, prices: Prices, used: Usage):
     """DP_COST(t, E_i N_i) for every end slot t in one pass; choices kept for backtracking."""
     jb = _Job(inst, job)
@@ -189,6 +201,7 @@ def _backtrack(inst: OasisInstance, jb: _Job, choices, t_end: int, prices: Price
     return OracleResult(sched, util - cost, util, cost, util - cost, "dp")
 
 
+@takes_instance(OasisInstance)
 def best_schedule(inst: OasisInstance, job: int, prices: Prices, used: Usage | None = None) -> OracleResult:
     """Alg. 2: the schedule of ``job`` maximizing f_i(t_hat_i - a_i) - cost under ``prices``.
 
@@ -217,7 +230,7 @@ def best_schedule(inst: OasisInstance, job: int, prices: Prices, used: Usage | N
     offers at most N_i + 1 moves.  The first end slot with the largest payoff wins, as with
     the strict comparison of line 7; it is then the completion slot of the schedule.
     """
-    used = Usage.empty(inst) if used is None else used
+    job, used = _args(inst, job, prices, used)
     jb, payoff, choices = _forward(inst, job, prices, used)
     if not np.isfinite(payoff).any():
         return OracleResult(None, -math.inf, 0.0, math.inf, -math.inf, "dp")
@@ -225,9 +238,10 @@ def best_schedule(inst: OasisInstance, job: int, prices: Prices, used: Usage | N
     return _backtrack(inst, jb, choices, t_end, prices)
 
 
+@takes_instance(OasisInstance)
 def schedules_by_end(inst: OasisInstance, job: int, prices: Prices, used: Usage | None = None) -> list[OracleResult]:
     """DP_COST's best schedule for every end slot t_hat in a_i..T that has one (lines 4-5 of Alg. 2)."""
-    used = Usage.empty(inst) if used is None else used
+    job, used = _args(inst, job, prices, used)
     jb, payoff, choices = _forward(inst, job, prices, used)
     out = []
     for j in np.nonzero(np.isfinite(payoff))[0]:
@@ -237,6 +251,7 @@ def schedules_by_end(inst: OasisInstance, job: int, prices: Prices, used: Usage 
     return out
 
 
+@takes_instance(OasisInstance)
 def algorithm2_literal(inst: OasisInstance, job: int, prices: Prices, used: Usage | None = None, *,
                        stats: dict | None = None) -> OracleResult:
     """Alg. 2 transcribed line by line (memoized recursion); for small jobs and for testing.
@@ -250,7 +265,7 @@ def algorithm2_literal(inst: OasisInstance, job: int, prices: Prices, used: Usag
     (distinct COST_t(t, d) evaluated, each O(H + K) after sorting), ``dp_states`` (distinct
     DP_COST(t, D)) and ``dp_transitions`` (iterations of the loop of line 14).
     """
-    used = Usage.empty(inst) if used is None else used
+    job, used = _args(inst, job, prices, used)
     jb = _Job(inst, job)
     H, K, T = inst.n_worker_servers, inst.n_ps_servers, inst.horizon
 
@@ -315,6 +330,7 @@ def algorithm2_literal(inst: OasisInstance, job: int, prices: Prices, used: Usag
     return OracleResult(s, mu, util, util - mu, mu, "alg2")
 
 
+@takes_instance(OasisInstance)
 def best_schedule_ilp(inst: OasisInstance, job: int, prices: Prices, used: Usage | None = None, *,
                       time_limit: float | None = None, threads: int | None = 1) -> OracleResult:
     """Problem (27) solved exactly as an ILP (HiGHS): the reference for Theorem 1.
@@ -323,7 +339,9 @@ def best_schedule_ilp(inst: OasisInstance, job: int, prices: Prices, used: Usage
     ``time_limit``); ``payoff`` is that of the returned schedule.  No feasible schedule: no
     schedule and payoff -inf.
     """
-    used = Usage.empty(inst) if used is None else used
+    job, used = _args(inst, job, prices, used)
+    time_limit = check_time_limit(time_limit)
+    threads = check_threads(threads)
     # solved on a copy whose utilities and prices are divided by 2**k, the largest objective coefficient in
     # [512, 1024) (exact), so that HiGHS's absolute tolerances are relative to it at every magnitude
     top = max(float(np.max(inst.utility_table(job), initial=0.0)),
