@@ -62,7 +62,10 @@ _SECTIONS = (("class", "Classes"), ("function", "Functions"), ("exception", "Exc
 def _api_page(module: str, exports: list[str]) -> str:
     """One page per namespace: its docstring, then every export grouped by kind (autodoc)."""
     mod = importlib.import_module(module)
-    names = [n for n in exports if not (n.startswith("__") and n.endswith("__"))]
+    # Submodules exported by name (``hetopt.registry``) have their own page: listing them here too
+    # would describe the same object twice.
+    names = [n for n in exports if not (n.startswith("__") and n.endswith("__"))
+             and not inspect.ismodule(getattr(mod, n))]
     by_kind: dict[str, list[str]] = {}
     for name in names:
         by_kind.setdefault(_kind(getattr(mod, name)), []).append(name)
