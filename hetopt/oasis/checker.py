@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, a_type
 from ..inputs import check_tol, takes_instance
 from ..result import CheckReport
 from ..validate import FEAS_TOL
@@ -50,7 +50,7 @@ def check_schedule(inst: OasisInstance, sol: OasisSolution | Mapping[int, JobSch
     """
     tol = check_tol(tol)
     if not isinstance(sol, (OasisSolution, Mapping)):
-        raise ArgumentError(f"sol is a {type(sol).__name__}; expected an OasisSolution or a mapping job -> JobSchedule")
+        raise ArgumentError(f"sol is {a_type(sol)}; expected an OasisSolution or a mapping job -> JobSchedule")
     check_size(inst, what="check_schedule")
     schedules = sol.schedules if isinstance(sol, OasisSolution) else sol
     T, H, K = inst.horizon, inst.n_worker_servers, inst.n_ps_servers

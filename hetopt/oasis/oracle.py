@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError, SolverError
+from ..errors import ArgumentError, SolverError, a_type
 from ..inputs import check_size, check_threads, check_time_limit, takes_instance
 from ..result import Status
 from ..solvers import solve_model
@@ -145,9 +145,9 @@ def _args(inst: OasisInstance, job: Any, prices: Any, used: Any) -> tuple[int, U
     """``job`` as an index of ``inst`` and ``used`` (empty when None); ArgumentError naming a bad argument."""
     job = check_size(job, "job", minimum=0, maximum=inst.n_jobs - 1)
     if not isinstance(prices, Prices):
-        raise ArgumentError(f"prices is a {type(prices).__name__}; expected hetopt.oasis.Prices (p, q)")
+        raise ArgumentError(f"prices is {a_type(prices)}; expected hetopt.oasis.Prices (p, q)")
     if used is not None and not isinstance(used, Usage):
-        raise ArgumentError(f"used is a {type(used).__name__}; expected hetopt.oasis.Usage (g, v) or None")
+        raise ArgumentError(f"used is {a_type(used)}; expected hetopt.oasis.Usage (g, v) or None")
     return job, (Usage.empty(inst) if used is None else used)
 
 
