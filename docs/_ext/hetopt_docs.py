@@ -283,7 +283,9 @@ class ClaimsDirective(SphinxDirective):
     option_spec = {"paper": directives.unchanged}
 
     def run(self) -> list[nodes.Node]:
-        from hetopt.claims import PAPERS, claims
+        from hetopt.claims import claims, papers
+
+        PAPERS = papers()
 
         self.env.note_dependency(str(Path(importlib.import_module("hetopt.claims").__file__)))
         paper = self.options.get("paper")
