@@ -18,6 +18,7 @@ from hetopt.placement import (
     optimus_lb,
     solve_exact,
 )
+from tests.conftest import time_allowance
 
 from .conftest import random_instance
 
@@ -245,7 +246,7 @@ def test_time_limit_is_honoured_including_the_build():
     inst = generate_instance(12, 300, seed=0)
     t0 = time.perf_counter()
     sol = solve_exact(inst, time_limit=0.5)
-    assert time.perf_counter() - t0 <= 1.1 * 0.5 + 0.5
+    assert time.perf_counter() - t0 <= time_allowance(0.5)
     assert sol.status is Status.TIME_LIMIT and sol.bound is not None and 0 < sol.bound <= sol.objective
 
 

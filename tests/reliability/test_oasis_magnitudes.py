@@ -17,8 +17,15 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from hetopt.oasis import (OasisInstance, SigmoidUtility, TabulatedUtility, check_schedule, compact_lp_bound, lp_bound,
-                          solve_exact)
+from hetopt.oasis import (
+    OasisInstance,
+    SigmoidUtility,
+    TabulatedUtility,
+    check_schedule,
+    compact_lp_bound,
+    lp_bound,
+    solve_exact,
+)
 from hetopt.result import OPTIMAL_RTOL, Status
 from tests.oasis.brute import brute_force, well_posed
 from tests.oasis.conftest import tiny_instance
