@@ -1,7 +1,7 @@
 """Write notebooks/hare.ipynb (stored without outputs): ``python notebooks/generate/hare.py``.
 
 The notebook is generated so that its text, maths and code are reviewed as one file; the test
-``tests/hare/test_notebook.py`` executes the written notebook.
+``tests/test_notebook_contents.py`` executes the written notebook.
 """
 
 from nbgen import Cells, write
