@@ -198,6 +198,45 @@ def test_hare_exercise_answers(executed_notebook):
         best_single_task_schedule([[1.0, 3.0], [2.0, 2.0], [4.0, 1.0]], [1, 2, 1]), rel=1e-9)
 
 
+def test_hare_section7_legend_clear_of_the_bars_and_the_paper_band(monkeypatch):
+    """Section 7's bar chart, drawn by the notebook's own cell on bars that fill the paper's band.
+
+    Every setting of the sweep (the real labels) has bars from below 0 through the band to above
+    it, so a legend inside the axes would cover the band or a bar: it stands outside, whole.
+    """
+    import runpy
+    import sys
+    import types
+
+    import matplotlib.pyplot as plt
+
+    from hetopt.claims.hare.sweeps import ONE_BATCH, settings
+
+    monkeypatch.syspath_prepend(str(ROOT / "notebooks" / "generate"))
+    sys.modules.pop("nbgen", None)
+    cells = runpy.run_path(str(ROOT / "notebooks" / "generate" / "hare.py"), run_name="generator")["CELLS"]
+    (cell,) = [src for kind, src in cells if kind == "code" and "ax.axhspan(47.6, 75.3" in src]
+    rows = [(label, "algorithm1", -20.0, 50.0, 70.0, 90.0, False) for label in [*settings(), ONE_BATCH]]
+    sweep = types.SimpleNamespace(run=lambda quick: types.SimpleNamespace(rows=rows))
+    monkeypatch.setattr(plt, "show", lambda *a, **k: None)
+    scope = {"plt": plt, "np": np, "get_sweep": lambda name: sweep}
+    exec(compile(cell, "notebooks/generate/hare.py", "exec"), scope)  # noqa: S102 - the notebook's cell
+    fig, ax = scope["fig"], scope["ax"]
+    try:
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        legend = ax.get_legend().get_window_extent(renderer)
+        (band,) = [p for p in ax.patches if p.get_label().startswith("paper:")]
+        bars = [p for p in ax.patches if p is not band]
+        assert len(bars) == 4 * len(rows)
+        assert not legend.overlaps(band.get_window_extent(renderer)), "the legend covers the paper's band"
+        assert not any(legend.overlaps(b.get_window_extent(renderer)) for b in bars), "the legend covers a bar"
+        assert fig.bbox.contains(legend.x0, legend.y0) and fig.bbox.contains(legend.x1, legend.y1), \
+            "the legend is cut off by the figure's edge"
+    finally:
+        plt.close(fig)
+
+
 # -- OASiS -------------------------------------------------------------------------------------
 
 def test_oasis_exercise_answers(executed_notebook):
