@@ -108,11 +108,11 @@ def test_claims_page_lists_every_claim_and_the_counts(site):
 
 def test_api_pages_document_every_public_name(site):
     import importlib
+    import inspect
     import pkgutil
+    import sys
 
     import hetopt
-
-    import sys
 
     sys.path.insert(0, str(DOCS / "_ext"))
     from hetopt_docs import EXTRA_NAMESPACES
@@ -126,7 +126,10 @@ def test_api_pages_document_every_public_name(site):
             continue
         assert f'href="{name}.html"' in index, f"api/index.html does not link the page of {name}"
         anchors = ids(_read(site, f"api/{name}.html"))
-        missing = [e for e in exports if not e.startswith("__") and f"{name}.{e}" not in anchors]
+        module = importlib.import_module(name)
+        # an exported submodule (hetopt.registry) is documented on its own page, not on this one
+        missing = [e for e in exports if not e.startswith("__") and not inspect.ismodule(getattr(module, e))
+                   and f"{name}.{e}" not in anchors]
         assert not missing, f"api/{name}.html does not document {missing}"
 
 
@@ -172,15 +175,21 @@ def test_getting_started_shows_the_readme_commands():
 
 
 def test_every_namespace_the_readme_names_has_an_api_page(site):
-    """``hetopt.x`` (or ``hetopt.x.y``) named in the README is documented in the API reference."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """``hetopt.x`` (or ``hetopt.x.y``) named in the README is documented in the API reference.
+
+    What the README shows a reader counts (its HTML comments, the markers of generated blocks, do not).
+    """
+    readme = re.sub(r"<!--.*?-->", "", (ROOT / "README.md").read_text(encoding="utf-8"), flags=re.S)
     named = set(re.findall(r"\bhetopt(?:\.[a-z_]+)+", readme))
     pages = {p.stem for p in (site / "api").glob("hetopt*.html")}
     missing = []
     for name in sorted(named):
         parts = name.split(".")
-        # a namespace, or a name inside one (hetopt.validate.sweep is on the page of hetopt.validate)
-        if not any(".".join(parts[:k]) in pages for k in range(len(parts), 1, -1)):
+        parent = ".".join(parts[:-1])
+        # a namespace, or a name inside one (hetopt.validate.sweep is on the page of hetopt.validate), or a
+        # name the page of its namespace documents (hetopt.solve on the page of hetopt)
+        if not (any(".".join(parts[:k]) in pages for k in range(len(parts), 1, -1))
+                or (parent in pages and name in ids(_read(site, f"api/{parent}.html")))):
             missing.append(name)
     assert missing == [], f"README names namespaces with no API page: {missing}"
 
