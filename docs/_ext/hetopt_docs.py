@@ -285,17 +285,16 @@ class ClaimsDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         from hetopt.claims import claims, papers
 
-        PAPERS = papers()
-
+        known = papers()
         self.env.note_dependency(str(Path(importlib.import_module("hetopt.claims").__file__)))
         paper = self.options.get("paper")
         if paper is not None:
-            if paper not in PAPERS:
-                raise self.error(f"hetopt-claims: paper is {paper!r}; expected one of {', '.join(PAPERS)}")
+            if paper not in known:
+                raise self.error(f"hetopt-claims: paper is {paper!r}; expected one of {', '.join(known)}")
             items = claims(paper)
             return [summary_node(items), claims_node(items)]
         out: list[nodes.Node] = [summary_node(claims())]
-        for name in PAPERS:
+        for name in known:
             items = claims(name)
             if not items:
                 continue

@@ -59,6 +59,21 @@ def test_paper_pages_render_the_cards(site):
             assert c.id in html, f"papers/{paper}.html lacks claim {c.id}"
 
 
+def test_paper_pages_typeset_the_cards_math(site):
+    """Issue 24: a card's notation reaches its paper page as MathJax math (no raw ``$``, no ASCII ``>=``)."""
+    from hetopt.claims import papers
+
+    for paper in papers():
+        html = _read(site, f"papers/{paper}.html")
+        section = re.search(r'<section id="notation[^"]*">(.*?)(?=<section)', html, flags=re.S)
+        assert section, f"papers/{paper}.html has no Notation section"
+        text = section.group(1)
+        assert text.count('class="math notranslate nohighlight"') >= 5, f"papers/{paper}.html: notation not typeset"
+        assert "\\(" in text and "$" not in text, f"papers/{paper}.html: raw $ in the notation"
+        assert not re.search(r"&gt;=|&lt;=|\bsum_", re.sub(r"\\\(.*?\\\)", "", text)), \
+            f"papers/{paper}.html: ASCII math in the notation"
+
+
 def test_claims_page_lists_every_claim_and_the_counts(site):
     from hetopt.claims import claims, papers
 
@@ -95,10 +110,9 @@ def test_api_pages_document_every_public_name(site):
     import importlib
     import inspect
     import pkgutil
+    import sys
 
     import hetopt
-
-    import sys
 
     sys.path.insert(0, str(DOCS / "_ext"))
     from hetopt_docs import EXTRA_NAMESPACES
