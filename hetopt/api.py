@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .contract import Kind, Method
-from .errors import InstanceError
+from .errors import InstanceError, a_type
 from .registry import get_kind, kind_of, kinds
 from .report import Table
 
@@ -81,7 +81,7 @@ def load_instance(source: str | Path | Mapping[str, Any]) -> Any:
     elif isinstance(source, (str, Path)):
         data = _read(source)
     else:
-        raise InstanceError(f"source is a {type(source).__name__}; expected a path, a bundled instance name or a dict")
+        raise InstanceError(f"source is {a_type(source)}; expected a path, a bundled instance name or a dict")
     if "kind" not in data:
         raise InstanceError(f"kind is missing; expected one of {', '.join(kinds())}")
     return get_kind(data["kind"]).instance.from_dict(data)

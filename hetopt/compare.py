@@ -17,7 +17,7 @@ from typing import Any
 
 from .api import as_instance
 from .contract import Method
-from .errors import ArgumentError, HetoptError
+from .errors import ArgumentError, HetoptError, a_type
 from .inputs import check_time_limit
 from .registry import kind_of
 from .report import Table
@@ -96,7 +96,7 @@ def compare(instance: Any, methods: Iterable[str] | None = None, *, policies: Ma
             results.append((m, None, f"{type(exc).__name__}: {exc}", time.perf_counter() - t0))
             continue
         if not isinstance(sol, Solution):
-            raise ArgumentError(f"policy {m.name!r} returned a {type(sol).__name__}; expected the solution type of "
+            raise ArgumentError(f"policy {m.name!r} returned {a_type(sol)}; expected the solution type of "
                                 f"the paper's methods (a hetopt Solution, which check_schedule of {kind.name} "
                                 "cannot read otherwise)")
         msg = sol.message
@@ -155,7 +155,7 @@ def _user_methods(policies: Mapping[str, Callable] | None, taken: set[str]) -> l
     if policies is None:
         return []
     if not isinstance(policies, Mapping):
-        raise ArgumentError(f"policies is a {type(policies).__name__}; expected a mapping name -> callable(instance)")
+        raise ArgumentError(f"policies is {a_type(policies)}; expected a mapping name -> callable(instance)")
     out = []
     for name, f in policies.items():
         if not isinstance(name, str) or not name:
@@ -163,7 +163,7 @@ def _user_methods(policies: Mapping[str, Callable] | None, taken: set[str]) -> l
         if name in taken:
             raise ArgumentError(f"policies names {name!r}, a method of the paper; choose another name")
         if not callable(f):
-            raise ArgumentError(f"policies[{name!r}] is a {type(f).__name__}; expected a callable(instance)")
+            raise ArgumentError(f"policies[{name!r}] is {a_type(f)}; expected a callable(instance)")
         out.append(Method(name, f, "user", "Your policy.", "as returned by the policy"))
     return out
 
@@ -172,7 +172,7 @@ def _check(check: Callable[..., Any], kind: str, inst: Any, sol: Any) -> Any:
     try:
         return check(inst, sol)
     except (TypeError, AttributeError, ValueError) as exc:
-        raise ArgumentError(f"a policy returned a {type(sol).__name__} that check_schedule of {kind} cannot read "
+        raise ArgumentError(f"a policy returned {a_type(sol)} that check_schedule of {kind} cannot read "
                             f"({type(exc).__name__}: {exc}); return the solution type of the paper's methods") from None
 
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, ClassVar, Protocol, Self
 
-from .errors import ArgumentError
+from .errors import ArgumentError, a_type
 
 __all__ = ["CATEGORIES", "Method", "Kind", "resolve", "describe_call"]
 
@@ -98,7 +98,7 @@ class Method:
         if self.category not in CATEGORIES:
             raise ArgumentError(f"method {self.name}: category is {self.category!r}; expected one of {CATEGORIES}")
         if not callable(self.func):
-            raise ArgumentError(f"method {self.name}: func is a {type(self.func).__name__}; expected a callable")
+            raise ArgumentError(f"method {self.name}: func is {a_type(self.func)}; expected a callable")
         if not self.description.strip() or not self.objective.strip():
             raise ArgumentError(f"method {self.name}: description and objective must be non-empty sentences")
 

@@ -16,6 +16,7 @@ __all__ = [
     "SolverError",
     "SizeLimitError",
     "ScheduleViolation",
+    "a_type",
 ]
 
 
@@ -61,3 +62,9 @@ class ScheduleViolation(HetoptError):
 
     Raised by :meth:`hetopt.result.CheckReport.raise_if_invalid`.
     """
+
+
+def a_type(obj: object) -> str:
+    """The type of ``obj`` with its indefinite article, for messages: ``"an int"``, ``"a str"``, ``"a NoneType"``."""
+    name = type(obj).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"

@@ -22,7 +22,7 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from .errors import ArgumentError, InstanceError
+from .errors import ArgumentError, InstanceError, a_type
 
 __all__ = ["numeric_array", "real_scalar", "int_scalar", "names_tuple", "job_indices", "INT64_LIMIT",
            "takes_instance", "check_time_limit", "check_gap", "check_threads", "check_seed", "rng_from",
@@ -162,7 +162,7 @@ def takes_instance(cls: type) -> Callable[[F], F]:
         @functools.wraps(func)
         def wrapper(inst: Any, *args: Any, **kwargs: Any) -> Any:
             if not isinstance(inst, cls):
-                raise ArgumentError(f"inst is a {type(inst).__name__} ({inst!r:.60}); {func.__name__} expects a "
+                raise ArgumentError(f"inst is {a_type(inst)} ({inst!r:.60}); {func.__name__} expects a "
                                     f"{cls.__name__} (hetopt.load_instance reads files, names and dicts)")
             return func(inst, *args, **kwargs)
         return cast(F, wrapper)
@@ -254,10 +254,3 @@ def check_flag(value: Any, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise ArgumentError(f"{name} is {value!r}; expected True or False")
     return bool(value)
-
-
-def check_instance(value: Any, cls: type, where: str = "inst") -> Any:
-    """Return ``value`` if it is a ``cls``; else ArgumentError (being replaced by :func:`takes_instance`)."""
-    if not isinstance(value, cls):
-        raise ArgumentError(f"{where} must be a {cls.__name__}; got {type(value).__name__} ({value!r:.60})")
-    return value

@@ -19,7 +19,7 @@ import importlib
 from typing import Any
 
 from .contract import Kind
-from .errors import ArgumentError, InstanceError
+from .errors import ArgumentError, InstanceError, a_type
 
 __all__ = ["BUILTIN", "register", "unregister", "kinds", "get_kind", "kind_of"]
 
@@ -59,7 +59,7 @@ def register(kind: Kind, *, replace: bool = False) -> Kind:
         ``kind`` is not a :class:`~hetopt.contract.Kind`, or its name is taken and ``replace`` is False.
     """
     if not isinstance(kind, Kind):
-        raise ArgumentError(f"kind is a {type(kind).__name__}; expected a hetopt.contract.Kind")
+        raise ArgumentError(f"kind is {a_type(kind)}; expected a hetopt.contract.Kind")
     _load_builtin()
     if kind.name in _registered and not replace and _registered[kind.name] is not kind:
         raise ArgumentError(f"a kind named {kind.name!r} is registered already; pass replace=True to swap it")
@@ -92,5 +92,5 @@ def kind_of(instance: Any) -> Kind:
     for kind in kinds().values():
         if isinstance(instance, kind.instance):
             return kind
-    raise ArgumentError(f"instance is a {type(instance).__name__}; expected a hetopt instance of kind "
+    raise ArgumentError(f"instance is {a_type(instance)}; expected a hetopt instance of kind "
                         f"{', '.join(kinds())} (see hetopt.load_instance)")

@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from .errors import a_type
+
 __all__ = ["CoefficientRange", "coefficient_range", "RANGE_LIMIT"]
 
 #: The largest ratio of nonzero constraint coefficients the audit accepts (issue 10: "~1e6").
@@ -113,4 +115,4 @@ def coefficient_range(model) -> CoefficientRange:
         return _pyomo(model)
     if hasattr(model, "get_problem_data"):
         return _cvxpy(model)
-    raise TypeError(f"model is a {type(model).__name__}; expected a Pyomo model or a CVXPY problem")
+    raise TypeError(f"model is {a_type(model)}; expected a Pyomo model or a CVXPY problem")

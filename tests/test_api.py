@@ -79,6 +79,11 @@ def test_every_method_solves_a_small_instance(kind, name):
     assert sol.status in (Status.OPTIMAL, Status.FEASIBLE), sol.status
     assert sol.objective is not None
     json.dumps(sol.to_dict())  # every solution serializes
+    # the kind's independent checker accepts the schedule and recomputes the objective
+    report = hetopt.registry.get_kind(kind).check_schedule(inst, sol)
+    assert report.ok, (name, report.violations)
+    if report.objective is not None:
+        assert report.objective == pytest.approx(sol.objective, rel=1e-6, abs=1e-9), (name, report.objective)
     if method.category == "exact":
         assert sol.status is Status.OPTIMAL
     # an OPTIMAL status always comes with the proven bound that meets the objective

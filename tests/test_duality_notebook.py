@@ -1,11 +1,11 @@
-"""notebooks/duality.ipynb runs, shows its figures, and its exercise answers are right.
+"""notebooks/duality.ipynb explains its figures and its exercise answers are right (it runs with its figures:
+``tests/test_notebook_contents.py``).
 
 Every answer is recomputed here without the notebook's code path: the dual (19)-(20) from a
 hand-built matrix with scipy's linprog, capacities and prices (22) from the raw arrays.
 """
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,20 +21,14 @@ from hetopt.oasis import (
     simulate,
 )
 from hetopt.oasis.online import arrival_order
-from hetopt.testing import check_notebook_figures, notebook_answer, notebook_errors, notebook_text, run_notebook
+from hetopt.testing import notebook_answer, notebook_text
 from tests.oasis.duality_helpers import hand_lp, zero_price_columns
 
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "duality.ipynb"
 
-
-@pytest.fixture(scope="module")
-def nb():
-    return run_notebook(NOTEBOOK, timeout=300)
-
-
-def test_notebook_runs_with_figures(nb):
-    assert not notebook_errors(nb)
-    assert check_notebook_figures(nb, min_count=3) >= 3
+@pytest.fixture
+def nb(executed_notebook):
+    """The notebook, executed once per session (its figures and errors: ``tests/test_notebook_contents.py``)."""
+    return executed_notebook("duality")
 
 
 def test_weak_duality_figure_separates_the_two_optima(nb):

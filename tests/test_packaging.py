@@ -27,8 +27,11 @@ def test_readme_opens_with_the_two_commands_and_ci_runs_the_test_one():
     blocks = re.findall(r"```(?:bash|sh)?\n(.*?)```", readme, flags=re.S)
     first = [ln for ln in blocks[0].splitlines() if ln.strip() and not ln.startswith("#")]
     assert len(first) == 2 and "hetopt reproduce" in first[0] and "pytest" in first[1]
-    ci = (ROOT / ".ci" / "run").read_text()
-    assert first[1].strip() in ci
+    ci = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text().splitlines()]
+    install, test = (part.strip() for part in first[1].split("&&"))
+    assert install in ci and test in ci, "CI installs and tests as the README says"
+    assert ci.index("ruff check hetopt") < ci.index(test) and ci.index("mypy") < ci.index(test), (
+        "CI runs ruff and mypy before the tests")
 
 
 def test_gavel_numbers_ship_with_their_licence():

@@ -35,3 +35,24 @@ def test_readme_python_blocks_run(tmp_path, monkeypatch):
     ns: dict = {}
     for code in blocks:
         exec(compile(code, "README.md", "exec"), ns)  # noqa: S102 - the README's own examples
+
+
+def test_readme_json_instances_load_and_its_error_example_is_real():
+    """Every ```json block is an instance the loader accepts; the quoted error is the loader's own."""
+    import json
+    import re
+
+    import hetopt
+    from hetopt.errors import InstanceError
+
+    text = README.read_text(encoding="utf-8")
+    docs = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", text, flags=re.S)]
+    assert docs, "the README shows how to write an instance"
+    for d in docs:
+        hetopt.load_instance(d)
+    quoted = re.search(r"\(`(weight\[1\] is '2'[^`]*)`\)", text)
+    assert quoted is not None
+    bad = {**docs[0], "weight": [1, "2"]}
+    with pytest.raises(InstanceError) as err:
+        hetopt.load_instance(bad)
+    assert quoted.group(1) in str(err.value)

@@ -189,8 +189,9 @@ def test_no_check_instance_calls_left():
     """Instances are checked in one place: ``@takes_instance`` (or the front door), not by hand."""
     root = pathlib.Path(hetopt.__file__).parent
     offenders = [f"{p.relative_to(root)}" for p in sorted(root.rglob("*.py"))
-                 if "check_instance(" in p.read_text(encoding="utf-8") and p.name != "inputs.py"]
+                 if "check_instance(" in p.read_text(encoding="utf-8")]
     assert offenders == [], offenders
+    assert not hasattr(importlib.import_module("hetopt.inputs"), "check_instance")
 
 
 @pytest.mark.parametrize("name", KINDS)
@@ -200,3 +201,16 @@ def test_example_is_small_and_valid(name):
         inst = kind.example(seed, 1)
         assert isinstance(inst, kind.instance)
         assert np.isfinite(kind.solve_exact(inst, time_limit=60).objective)
+
+
+def test_messages_name_types_with_their_article():
+    """'is an int', not 'is a int': messages build the phrase with hetopt.errors.a_type."""
+    import re
+
+    pat = re.compile(r"\ban? \{type\(")
+    root = pathlib.Path(hetopt.__file__).parent
+    bad = [str(p.relative_to(root)) for p in root.rglob("*.py") if pat.search(p.read_text(encoding="utf-8"))]
+    assert bad == [], bad
+    from hetopt.errors import a_type
+
+    assert (a_type(3), a_type("x"), a_type(None), a_type(1.5)) == ("an int", "a str", "a NoneType", "a float")

@@ -62,7 +62,10 @@ _SECTIONS = (("class", "Classes"), ("function", "Functions"), ("exception", "Exc
 def _api_page(module: str, exports: list[str]) -> str:
     """One page per namespace: its docstring, then every export grouped by kind (autodoc)."""
     mod = importlib.import_module(module)
-    names = [n for n in exports if not (n.startswith("__") and n.endswith("__"))]
+    # Submodules exported by name (``hetopt.registry``) have their own page: listing them here too
+    # would describe the same object twice.
+    names = [n for n in exports if not (n.startswith("__") and n.endswith("__"))
+             and not inspect.ismodule(getattr(mod, n))]
     by_kind: dict[str, list[str]] = {}
     for name in names:
         by_kind.setdefault(_kind(getattr(mod, name)), []).append(name)
@@ -280,17 +283,18 @@ class ClaimsDirective(SphinxDirective):
     option_spec = {"paper": directives.unchanged}
 
     def run(self) -> list[nodes.Node]:
-        from hetopt.claims import PAPERS, claims
+        from hetopt.claims import claims, papers
 
+        known = papers()
         self.env.note_dependency(str(Path(importlib.import_module("hetopt.claims").__file__)))
         paper = self.options.get("paper")
         if paper is not None:
-            if paper not in PAPERS:
-                raise self.error(f"hetopt-claims: paper is {paper!r}; expected one of {', '.join(PAPERS)}")
+            if paper not in known:
+                raise self.error(f"hetopt-claims: paper is {paper!r}; expected one of {', '.join(known)}")
             items = claims(paper)
             return [summary_node(items), claims_node(items)]
         out: list[nodes.Node] = [summary_node(claims())]
-        for name in PAPERS:
+        for name in known:
             items = claims(name)
             if not items:
                 continue

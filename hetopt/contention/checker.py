@@ -14,7 +14,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, a_type
 from ..inputs import check_size, takes_instance
 from ..result import CheckReport
 from ..validate import FEAS_TOL
@@ -63,7 +63,7 @@ def check_schedule(
         ``info["finish"]`` the recomputed completion instants.
     """
     if not isinstance(sol, ContentionSolution):
-        raise ArgumentError(f"sol is a {type(sol).__name__}; expected a ContentionSolution (simulate(..., record=True) "
+        raise ArgumentError(f"sol is {a_type(sol)}; expected a ContentionSolution (simulate(..., record=True) "
                             "or an exact engine)")
     if max_concurrent is not None:
         max_concurrent = check_size(max_concurrent, "max_concurrent")

@@ -118,7 +118,7 @@ def check_cpsat_options(options: Any, name: str = "options") -> dict:
     return dict(options)
 
 
-def cpsat_seed(seed: Any) -> int:
+def cpsat_seed(*, seed: Any) -> int:
     """CP-SAT's 31-bit ``random_seed`` from a seed checked by :func:`hetopt.inputs.check_seed`.
 
     An integer seed in ``[0, 2**63 - 1]`` is taken modulo ``2**31`` (seeds below it unchanged); a
@@ -482,7 +482,7 @@ def solve_cpsat_exact(
 
     time_limit = check_time_limit(time_limit)
     threads = check_threads(threads)
-    cp_seed = cpsat_seed(seed)
+    cp_seed = cpsat_seed(seed=seed)
     cuts = check_flag(cuts, "cuts")
     reduce = check_flag(reduce, "reduce")
     opts = check_cpsat_options(options)

@@ -122,7 +122,7 @@ def solve_exact(
     t0 = time.perf_counter()
     time_limit = check_time_limit(time_limit)
     threads = check_threads(threads)
-    cpsat_seed(seed)
+    cpsat_seed(seed=seed)
     if not isinstance(solver, str):
         raise ArgumentError(f"solver is {solver!r}; expected 'highs' or 'scip'")
     check_choice(solver, "solver", ("highs", "scip"))
@@ -211,8 +211,8 @@ def _solve_milp(inst: ContentionInstance, placement: Sequence[Sequence[int]], *,
         if rest is not None and rest <= 0.01:
             info["skipped"] = f"no time left to pass the MILP to {solver} (the build took {built:.2g} s)"
         else:
-            opts = {"random_seed": cpsat_seed(seed)} if solver == "highs" else \
-                {"randomization/randomseedshift": cpsat_seed(seed)}
+            opts = {"random_seed": cpsat_seed(seed=seed)} if solver == "highs" else \
+                {"randomization/randomseedshift": cpsat_seed(seed=seed)}
             try:
                 res = solve_model(m, solver, time_limit=rest, threads=threads, require_incumbent=False,
                                   raise_on_failure=False, options=opts)

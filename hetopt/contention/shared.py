@@ -295,7 +295,7 @@ def solve_contention_bound(
     """
     time_limit = check_time_limit(time_limit)
     threads = check_threads(threads)
-    cp_seed = cpsat_seed(seed)
+    cp_seed = cpsat_seed(seed=seed)
     refine = check_size(refine, "refine")
     cuts, search, energy = (check_flag(v, n) for v, n in ((cuts, "cuts"), (search, "search"), (energy, "energy")))
     opts = check_cpsat_options(options)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, a_type
 from ..inputs import takes_instance
 from ..result import CheckReport
 from .allocation import GavelAllocation
@@ -61,7 +61,7 @@ def check_schedule(inst: GavelInstance, sol: Any) -> CheckReport:
     if isinstance(sol, GavelAllocation):
         return _check_allocation(inst, sol)
     if not isinstance(sol, GavelSimulation):
-        raise ArgumentError(f"sol is a {type(sol).__name__}; expected a GavelSimulation (hetopt.gavel.simulate) or a "
+        raise ArgumentError(f"sol is {a_type(sol)}; expected a GavelSimulation (hetopt.gavel.simulate) or a "
                             "GavelAllocation (hetopt.gavel.allocate, solve_exact)")
     return _check_rounds(inst, sol)
 

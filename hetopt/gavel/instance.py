@@ -26,6 +26,7 @@ import numpy as np
 from ..data import check_expected, meta_kwargs
 from ..errors import InstanceError
 from ..inputs import INT64_LIMIT, numeric_array
+from ..schema import Field
 
 __all__ = ["KIND", "SCHEMA_VERSION", "GavelInstance"]
 
@@ -64,6 +65,26 @@ class GavelInstance:
 
     #: The ``kind`` key of this class's JSON (the registry's name of the paper).
     KIND: ClassVar[str] = KIND
+    #: The version of the JSON layout :meth:`from_dict` reads.
+    SCHEMA_VERSION: ClassVar[int] = SCHEMA_VERSION
+    #: The fields of an instance file (the docs' instance page and ``hetopt schema gavel``).
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("gpu_types", "(n_types,)", "string", "Names of the GPU types, fastest first (the order of Gavel's "
+              "per-type queues); distinct, non-empty."),
+        Field("capacity", "(n_types,)", "integer", "Number of GPUs of each type in the cluster.", "GPUs", minimum=0),
+        Field("job_types", "(n_jobs,)", "string", "Job type of each job, e.g. 'ResNet-50 (batch size 64)' (Gavel's "
+              "throughput table key); non-empty."),
+        Field("scale_factor", "(n_jobs,)", "integer", "GPUs of one type each job occupies when it runs (Gavel's "
+              "scale factor).", "GPUs", minimum=1),
+        Field("total_steps", "(n_jobs,)", "number", "Steps (iterations) each job must run before it completes.",
+              "steps", minimum=0, exclusive_minimum=True),
+        Field("arrival", "(n_jobs,)", "number", "Arrival time of each job.", "s", minimum=0),
+        Field("throughput", "(n_jobs, n_types)", "number", "Steps per second of job j on scale_factor[j] GPUs of "
+              "type r; 0 where it cannot run (every job needs one type with throughput > 0 and enough GPUs).",
+              "steps/s", minimum=0),
+        Field("priority_weight", "(n_jobs,)", "number", "Gavel's priority weight of each job (default 1).",
+              minimum=0, exclusive_minimum=True, required=False),
+    )
 
     gpu_types: list
     capacity: Any
@@ -164,7 +185,7 @@ class GavelInstance:
         version = d.get("schema_version", SCHEMA_VERSION)
         if isinstance(version, bool) or version != SCHEMA_VERSION:
             raise InstanceError(f"schema_version is {d.get('schema_version')!r}; expected {SCHEMA_VERSION}")
-        extra = set(d) - set(_FIELDS) - {"kind", "schema_version", "notes", "expected"}
+        extra = set(d) - set(_FIELDS) - {"kind", "schema_version", "expected"}
         if extra:
             raise InstanceError(f"unknown keys {sorted(extra)}; expected {list(_FIELDS)}")
         missing = [k for k in ("gpu_types", "capacity", "job_types", "scale_factor", "total_steps", "arrival",

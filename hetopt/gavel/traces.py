@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError, InstanceError
+from ..errors import ArgumentError, InstanceError, a_type
 from ..inputs import check_choice
 from .instance import GavelInstance
 
@@ -180,7 +180,7 @@ def parse_trace(text: str, capacity: Any = (4, 4, 4), *, description: str = "", 
     [[3.036, 1.155, 0.426]]
     """
     if not isinstance(text, str):
-        raise ArgumentError(f"text is a {type(text).__name__}; expected the trace's text (str)")
+        raise ArgumentError(f"text is {a_type(text)}; expected the trace's text (str)")
     cap = cluster_capacity(capacity)
     for name, value in (("description", description), ("source", source)):
         if not isinstance(value, str):
@@ -362,7 +362,7 @@ def to_trace(inst: GavelInstance) -> str:
     written as ``-``.
     """
     if not isinstance(inst, GavelInstance):
-        raise ArgumentError(f"inst is a {type(inst).__name__}; expected a GavelInstance")
+        raise ArgumentError(f"inst is {a_type(inst)}; expected a GavelInstance")
     lines = []
     for j in range(inst.n_jobs):
         lines.append("\t".join([inst.job_types[j], "-", "-", "-", "0", f"{int(round(inst.total_steps[j]))}",

@@ -31,8 +31,9 @@ import numpy as np
 
 from ..errors import ArgumentError
 from ..inputs import check_flag, check_positive, check_size, takes_instance
+from ._args import check_now, job_list, real_array
 from .instance import HadarInstance
-from .price import PriceParameters, price, price_parameters
+from .price import PriceParameters, _price, price_parameters
 
 __all__ = ["Allocation", "DPResult", "find_alloc", "dp_allocation"]
 
@@ -124,7 +125,37 @@ def find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarray
     require_positive : bool
         Return None when the best payoff is not positive (Alg. 2 lines 30-33); False returns
         the best allocation whatever its payoff (used to fill GPUs that would stay idle).
+
+    Raises
+    ------
+    ArgumentError
+        A ``j`` that is not a job index, ``free`` or ``prices`` of the wrong shape or with
+        negative (or, for ``free``, fractional or above-capacity) entries, a ``remaining``, ``now``
+        or ``comm_cost`` that is not a finite number >= 0, or a flag that is not a bool.
     """
+    j = check_size(j, "j", minimum=0, maximum=inst.n_jobs - 1)
+    free = _free(inst, free)
+    prices = real_array("prices", prices, inst.capacity.shape, finite=False)
+    remaining = check_positive(remaining, "remaining", allow_zero=True)
+    now = check_now(now)
+    comm_cost = check_positive(comm_cost, "comm_cost", allow_zero=True)
+    check_flag(consolidated_only, "consolidated_only")
+    check_flag(require_positive, "require_positive")
+    return _find_alloc(inst, j, free, prices, remaining, now, comm_cost, consolidated_only, require_positive)
+
+
+def _free(inst: HadarInstance, free: Any) -> np.ndarray:
+    """``free`` as an int64 (H, R) array between 0 and the capacity; ArgumentError otherwise."""
+    fr = real_array("free", free, inst.capacity.shape, integer=True)
+    if np.any(fr > inst.capacity):
+        raise ArgumentError(f"free must be an integer array of shape {inst.capacity.shape} between 0 and capacity; "
+                            f"got {fr.tolist()}")
+    return fr.astype(np.int64)
+
+
+def _find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarray, remaining: float, now: float,
+                comm_cost: float, consolidated_only: bool, require_positive: bool) -> Allocation | None:
+    """:func:`find_alloc` on checked arguments (the DP's inner loop)."""
     x = inst.throughput[j]
     W = int(inst.gpus[j])
     order = _type_order(inst, j)
@@ -211,21 +242,30 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
     Returns
     -------
     DPResult
+
+    Raises
+    ------
+    ArgumentError
+        A ``queue`` that is not a list of distinct job indices, a ``remaining`` that is not J
+        finite numbers >= 0, a bad ``now``, ``free``, ``params``, ``beam_width``, ``comm_weight``
+        or flag.
     """
+    queue = job_list("queue", queue, inst.n_jobs)
+    remaining = real_array("remaining", remaining, (inst.n_jobs,))
+    now = check_now(now)
     if beam_width is not None:
         check_size(beam_width, "beam_width")
-    check_positive(comm_weight, "comm_weight", allow_zero=True)
+    comm_weight = check_positive(comm_weight, "comm_weight", allow_zero=True)
     check_flag(consolidated_only, "consolidated_only")
     check_flag(work_conserving, "work_conserving")
+    if params is not None and not isinstance(params, PriceParameters):
+        raise ArgumentError(f"params is {params!r}; expected a PriceParameters (hetopt.hadar.price_parameters) or None")
     cap = inst.capacity
-    free0 = cap.copy() if free is None else np.asarray(free, dtype=np.int64).copy()
-    if free0.shape != cap.shape or np.any(free0 < 0) or np.any(free0 > cap):
-        raise ArgumentError(f"free must be an integer array of shape {cap.shape} between 0 and capacity")
+    free0 = cap.copy() if free is None else _free(inst, free)
     params = price_parameters(inst) if params is None else params
     comm = comm_weight * params.u_min
-    remaining = np.asarray(remaining, dtype=float)
     # state key -> (total payoff, free matrix, chain of (job, Allocation, parent))
-    states = {free0.tobytes(): (0.0, free0, None, price(cap - free0, cap, params), free0.sum(axis=0))}
+    states = {free0.tobytes(): (0.0, free0, None, _price(cap - free0, cap, params), free0.sum(axis=0))}
     exact, max_states = True, 1
     for j in queue:
         if remaining[j] <= 0:
@@ -236,11 +276,10 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
             tot, fr, chain, k, col = st
             if not _fits(inst, j, col):
                 continue
-            a = find_alloc(inst, j, fr, k, remaining=remaining[j], now=now, comm_cost=comm,
-                           consolidated_only=consolidated_only)
+            a = _find_alloc(inst, j, fr, k, remaining[j], now, comm, consolidated_only, True)
             if a is not None:
                 fr2 = fr - a.w
-                _merge(new, fr2.tobytes(), (tot + a.payoff, fr2, (j, a, chain), price(cap - fr2, cap, params),
+                _merge(new, fr2.tobytes(), (tot + a.payoff, fr2, (j, a, chain), _price(cap - fr2, cap, params),
                                       fr2.sum(axis=0)))
         if beam_width is not None and len(new) > beam_width:
             exact = False
@@ -259,8 +298,8 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
         for j in queue:
             if j in allocs or remaining[j] <= 0 or not _fits(inst, j, fr.sum(axis=0)):
                 continue
-            a = find_alloc(inst, j, fr, price(cap - fr, cap, params), remaining=remaining[j], now=now,
-                           comm_cost=comm, consolidated_only=consolidated_only, require_positive=False)
+            a = _find_alloc(inst, j, fr, _price(cap - fr, cap, params), remaining[j], now, comm, consolidated_only,
+                            False)
             if a is not None:
                 allocs[j] = a
                 fr = fr - a.w

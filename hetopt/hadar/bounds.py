@@ -33,7 +33,8 @@ from ..inputs import check_flag, check_positive, check_size, takes_instance
 from ..solvers import solve_milp
 from .instance import HadarInstance
 
-__all__ = ["MakespanBound", "makespan_lower_bound", "capacity_lower_bound"]
+__all__ = ["MakespanBound", "makespan_lower_bound", "capacity_lower_bound", "min_rounds", "gang_count",
+           "MIN_ROUNDS_MAX_STATES"]
 
 
 @dataclass(frozen=True)
@@ -172,11 +173,33 @@ def makespan_lower_bound(inst: HadarInstance) -> MakespanBound:
 
 #: :func:`min_rounds` refuses instances with more jobs or more (machine, type) GPU slots.
 MIN_ROUNDS_MAX_JOBS, MIN_ROUNDS_MAX_PAIRS = 6, 8
+#: Default ``max_states`` of :func:`min_rounds`: the most joint gang assignments of one round (an estimate
+#: made before enumerating them) and the most (frontier x round vectors) combinations of one search step.
+MIN_ROUNDS_MAX_STATES = 200_000
+
+
+def _pairs(inst: HadarInstance) -> list[tuple[int, int]]:
+    return [(h, r) for h in range(inst.n_machines) for r in range(inst.n_types) if inst.capacity[h, r] > 0]
+
+
+def gang_count(inst: HadarInstance, j: int) -> int:
+    """The number of gangs of job j: vectors of ``W_j`` GPUs over its usable (machine, type) pairs within capacity."""
+    caps = [int(inst.capacity[h, r]) for h, r in _pairs(inst) if inst.throughput[j, r] > 0]
+    W = int(inst.gpus[j])
+    ways = [1] + [0] * W  # ways[n]: vectors of n GPUs over the pairs seen so far
+    for c in caps:
+        new = [0] * (W + 1)
+        for n in range(W + 1):
+            if ways[n]:
+                for k in range(min(c, W - n) + 1):
+                    new[n + k] += ways[n]
+        ways = new
+    return ways[W]
 
 
 def _round_progress(inst: HadarInstance, round_length: float) -> np.ndarray:
     """Pareto-maximal iteration vectors one round can give (every job one gang of W_j GPUs or none)."""
-    pairs = [(h, r) for h in range(inst.n_machines) for r in range(inst.n_types) if inst.capacity[h, r] > 0]
+    pairs = _pairs(inst)
     cap0 = np.array([inst.capacity[h, r] for h, r in pairs])
 
     def gangs(j, cap):
@@ -218,7 +241,8 @@ def _round_progress(inst: HadarInstance, round_length: float) -> np.ndarray:
 
 
 @takes_instance(HadarInstance)
-def min_rounds(inst: HadarInstance, *, round_length: float | None = None, max_rounds: int = 1000) -> int:
+def min_rounds(inst: HadarInstance, *, round_length: float | None = None, max_rounds: int = 1000,
+               max_states: int = MIN_ROUNDS_MAX_STATES) -> int:
     """The fewest rounds in which any schedule obeying P1's gang constraint (1e) finishes every job.
 
     Exact search: each round every arrived job runs one gang of ``W_j`` GPUs (any machines and
@@ -229,23 +253,43 @@ def min_rounds(inst: HadarInstance, *, round_length: float | None = None, max_ro
     Raises
     ------
     ArgumentError
-        A ``round_length`` that is not positive or a ``max_rounds`` that is not a positive integer.
+        A ``round_length`` that is not a positive finite number, or a ``max_rounds`` or
+        ``max_states`` that is not a positive integer.
     SizeLimitError
-        With more than ``MIN_ROUNDS_MAX_JOBS`` jobs or ``MIN_ROUNDS_MAX_PAIRS`` (machine, type) pairs,
-        or when no schedule finishes within ``max_rounds`` rounds.
+        Before searching: with more than ``MIN_ROUNDS_MAX_JOBS`` jobs or ``MIN_ROUNDS_MAX_PAIRS``
+        (machine, type) pairs, when the joint gang assignments of a round (``prod_j (1 + gangs_j)``,
+        :func:`gang_count`) exceed ``max_states``, or when a makespan lower bound needs more than
+        ``max_rounds`` rounds; during the search, when a step would combine more than ``max_states``
+        (frontier, round) pairs or no schedule finishes within ``max_rounds`` rounds.  The message
+        gives the estimate and the argument to raise.
     """
     check_size(max_rounds, "max_rounds")
+    check_size(max_states, "max_states")
+    RL = inst.slot_length if round_length is None else check_positive(round_length, "round_length")
     pairs = int(np.count_nonzero(inst.capacity))
     if inst.n_jobs > MIN_ROUNDS_MAX_JOBS or pairs > MIN_ROUNDS_MAX_PAIRS:
         raise SizeLimitError(f"min_rounds: {inst.n_jobs} jobs and {pairs} (machine, type) pairs; the exact search "
                              f"is limited to {MIN_ROUNDS_MAX_JOBS} jobs and {MIN_ROUNDS_MAX_PAIRS} pairs")
-    RL = inst.slot_length if round_length is None else check_positive(round_length, "round_length")
+    estimate = 1
+    for j in range(inst.n_jobs):
+        estimate *= 1 + gang_count(inst, j)
+    if estimate > max_states:
+        raise SizeLimitError(f"min_rounds: a round has up to {estimate} joint gang assignments (prod_j (1 + gangs_j)), "
+                             f"above max_states={max_states}; pass max_states={estimate} to enumerate them")
+    need = capacity_lower_bound(inst) / RL
+    if need * (1 - 1e-9) > max_rounds:
+        raise SizeLimitError(f"min_rounds: a makespan lower bound needs {need:.6g} rounds of {RL:g} s, above "
+                             f"max_rounds={max_rounds}; pass max_rounds={int(np.ceil(need)) + 1} or longer rounds")
     prog = _round_progress(inst, RL)
     total = inst.total_iterations.astype(float)
     eps = 1e-9 * total
     arr_round = np.ceil(inst.arrival * inst.slot_length / RL - 1e-12).astype(int)
     frontier = np.array([total])
     for k in range(max_rounds):
+        if frontier.shape[0] * prog.shape[0] > max_states:
+            raise SizeLimitError(f"min_rounds: round {k + 1} combines {frontier.shape[0]} frontier vectors with "
+                                 f"{prog.shape[0]} round vectors, above max_states={max_states}; pass a larger "
+                                 "max_states")
         act = arr_round <= k
         step = prog * act[None, :]
         nxt = np.maximum(frontier[:, None, :] - step[None, :, :], 0.0).reshape(-1, inst.n_jobs)
@@ -259,4 +303,5 @@ def min_rounds(inst: HadarInstance, *, round_length: float | None = None, max_ro
             if not any(np.all(w <= v) for w in kept):
                 kept.append(v)
         frontier = np.array(kept)
-    raise SizeLimitError(f"min_rounds: no schedule finishes within max_rounds = {max_rounds} rounds; raise max_rounds")
+    raise SizeLimitError(f"min_rounds: no schedule finishes within max_rounds = {max_rounds} rounds; pass a larger "
+                         "max_rounds")

@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs import check_flag, takes_instance
+from ..errors import ArgumentError
+from ..inputs import check_flag, check_positive, takes_instance
 from ..result import CheckReport
 from ..validate import FEAS_TOL
 from .instance import HadarInstance
@@ -23,8 +24,15 @@ _ROUND_RTOL = 1e-9
 
 @takes_instance(HadarInstance)
 def iterations_per_slot(inst: HadarInstance, w: np.ndarray, length: float | None = None) -> np.ndarray:
-    """``x_j(t) * sum_hr w^r_jh(t) * L`` for every job and slot: (1a)'s summand with (1b)'s bottleneck."""
-    L = inst.slot_length if length is None else length
+    """``x_j(t) * sum_hr w^r_jh(t) * L`` for every job and slot: (1a)'s summand with (1b)'s bottleneck.
+
+    ``w`` is a (J, H, R, T) schedule; ``length`` the slot's seconds (default ``L``).  ArgumentError
+    for a ``w`` of another shape or a ``length`` that is not a positive finite number.
+    """
+    L = inst.slot_length if length is None else check_positive(length, "length")
+    w = np.asarray(w)
+    if w.ndim != 4 or w.shape[:3] != (inst.n_jobs, inst.n_machines, inst.n_types):
+        raise ArgumentError(f"w has shape {w.shape}; expected ({inst.n_jobs}, {inst.n_machines}, {inst.n_types}, T)")
     used = w.sum(axis=1) > 0  # (J, R, T): type r used by job j in slot t
     X = np.where(used, inst.throughput[:, :, None], np.inf)
     n = w.sum(axis=(1, 2))

@@ -17,31 +17,110 @@ import numpy as np
 
 from ..data import check_header, meta_dict, meta_kwargs, read_json
 from ..errors import InstanceError
-from ..inputs import INT64_LIMIT, check_choice, check_positive, check_size, numeric_array, real_scalar, rng_from
+from ..inputs import (
+    INT64_LIMIT,
+    check_choice,
+    check_positive,
+    check_size,
+    names_tuple,
+    numeric_array,
+    real_scalar,
+    rng_from,
+)
+from ..schema import Field
 from .utility import UTILITY_KINDS, Utility
 
-__all__ = ["HadarInstance", "generate_instance", "KIND", "SCHEMA_VERSION"]
+__all__ = ["HadarInstance", "generate_instance", "KIND", "SCHEMA_VERSION", "FIELDS"]
 
 KIND = "hadar"
 SCHEMA_VERSION = 1
+#: The default horizon must stay below this many slots (exact in float64 and int64).
+_MAX_HORIZON = 2.0**53
 #: Default of ``gpu_types``, ``job_names`` and ``horizon``: filled in by ``__post_init__``.
 _DERIVED: Any = None
 _FIELDS = ("capacity", "arrival", "gpus", "epochs", "iterations_per_epoch", "throughput", "utility",
            "slot_length", "gpu_types", "job_names", "horizon")
+#: Fields that hold one entry per job: the number of jobs is the length most of them agree on, and a
+#: field of another length is named as the wrong one.
+_PER_JOB = ("arrival", "gpus", "epochs", "iterations_per_epoch", "throughput")
+
+_UTILITY_TEXT = (
+    "U_j, the non-increasing utility of the completion time f_j - a_j (seconds): an object "
+    "{\"kind\": \"effective_throughput\", \"params\": null} (U_j = E_j N_j / tau) or {\"kind\": \"sigmoid\", "
+    "\"params\": [[theta1, theta2, theta3], ...]} with one row per job (U_j = theta1 / (1 + exp(theta2 (tau - "
+    "theta3)))), theta1 > 0 the value, theta2 >= 0 the urgency (1/s), theta3 >= 0 the soft deadline (s).")
+
+class _UtilityField(Field):
+    """The ``utility`` field: its leaf is the object ``{"kind": ..., "params": ...}`` with both keys' schemas."""
+
+    def leaf_schema(self) -> dict[str, Any]:
+        theta = [{"type": "number", "exclusiveMinimum": 0, "description": "theta1: the value"},
+                 {"type": "number", "minimum": 0, "description": "theta2: the urgency (1/s)"},
+                 {"type": "number", "minimum": 0, "description": "theta3: the soft deadline (s)"}]
+        rows = {"type": "array", "minItems": 1, "description": "One row [theta1, theta2, theta3] per job (n_jobs, 3).",
+                "items": {"type": "array", "prefixItems": theta, "items": False, "minItems": 3}}
+        return {
+            "type": "object",
+            "properties": {"kind": {"enum": sorted(UTILITY_KINDS), "description": "The form of U_j."},
+                           "params": {"anyOf": [{"type": "null"}, rows]}},
+            "required": ["kind"],
+            "additionalProperties": False,
+            "allOf": [
+                {"if": {"properties": {"kind": {"const": "sigmoid"}}},
+                 "then": {"required": ["params"], "properties": {"params": rows}}},
+                {"if": {"properties": {"kind": {"const": "effective_throughput"}}},
+                 "then": {"properties": {"params": {"type": "null"}}}},
+            ],
+        }
+
+
+#: The JSON fields of a Hadar instance (:mod:`hetopt.schema`), in the paper's notation (Table I).
+FIELDS: tuple[Field, ...] = (
+    Field("capacity", "(n_machines, n_types)", "integer", "c^r_h: GPUs of type r on machine h.", unit="GPUs",
+          minimum=0),
+    Field("arrival", "(n_jobs,)", "integer", "a_j: the slot in which job j arrives; it may run from that slot on.",
+          unit="slots", minimum=0),
+    Field("gpus", "(n_jobs,)", "integer", "W_j: the GPUs job j uses in every slot it runs (all or nothing, the "
+          "gang of (1e)).", unit="GPUs", minimum=1),
+    Field("epochs", "(n_jobs,)", "integer", "E_j: the epochs job j trains.", minimum=1),
+    Field("iterations_per_epoch", "(n_jobs,)", "integer", "N_j: the iterations of one epoch of job j.",
+          unit="iterations", minimum=1),
+    Field("throughput", "(n_jobs, n_types)", "number", "X^r_j: iterations per second of job j per GPU of type r "
+          "(0 where the job cannot run on type r); a gang runs at its slowest type's rate (1b).",
+          unit="iterations/s", minimum=0),
+    _UtilityField("utility", "scalar", "object", _UTILITY_TEXT),
+    Field("slot_length", "scalar", "number", "L: the length of a time slot.", unit="s", minimum=0,
+          exclusive_minimum=True),
+    Field("gpu_types", "(n_types,)", "string", "Names of the GPU types (default type0, type1, ...).",
+          required=False),
+    Field("job_names", "(n_jobs,)", "string", "Names of the jobs (default job0, job1, ...).", required=False),
+    Field("horizon", "scalar", "integer", "T: the number of slots of P1, after the last arrival (default: the "
+          "last arrival plus the slots every job needs one after another on its best gang).", unit="slots",
+          minimum=1, required=False),
+)
+
+
+def _n_jobs(lengths: dict[str, int]) -> int:
+    """The number of jobs: the length most per-job fields agree on (ties: the first field's, ``arrival``)."""
+    counts: dict[int, int] = {}
+    for n in lengths.values():
+        counts[n] = counts.get(n, 0) + 1
+    best = max(counts.values())
+    return next(n for n in lengths.values() if counts[n] == best)
 
 
 def _int_array(name: str, value, ndim: int, lo: int) -> np.ndarray:
     a = numeric_array(name, value)
     if a.ndim != ndim:
         raise InstanceError(f"{name} has {a.ndim} dimensions; expected {ndim}")
-    if a.size and not np.issubdtype(a.dtype, np.number):
-        raise InstanceError(f"{name} has non-numeric entries; expected integers >= {lo}")
-    af = a.astype(float)
-    bad = np.argwhere(~np.isfinite(af) | (af != np.round(af)) | (af < lo) | (np.abs(af) >= INT64_LIMIT))
+    bad = np.argwhere(~np.isfinite(a) | (a != np.round(a)) | (a < lo) | (np.abs(a) >= INT64_LIMIT))
     if bad.size:
         idx = ", ".join(str(i) for i in bad[0])
-        raise InstanceError(f"{name}[{idx}] is {af[tuple(bad[0])]}; expected an integer >= {lo}")
-    return af.astype(np.int64)
+        raise InstanceError(f"{name}[{idx}] is {a[tuple(bad[0])]}; expected an integer >= {lo}")
+    raw = value if isinstance(value, np.ndarray) else np.asarray(value)
+    if raw.dtype.kind in "iu" and raw.shape == a.shape:  # integers as given (no rounding through float)
+        return raw.astype(np.int64)
+    return a.astype(np.int64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,6 +159,10 @@ class HadarInstance:
 
     #: The ``kind`` key of this class's JSON (the registry's name of the paper).
     KIND: ClassVar[str] = KIND
+    #: The ``schema_version`` of this class's JSON.
+    SCHEMA_VERSION: ClassVar[int] = SCHEMA_VERSION
+    #: The JSON fields, their shapes, units and ranges (:func:`hetopt.schema.json_schema`).
+    FIELDS: ClassVar[tuple[Field, ...]] = FIELDS
 
     capacity: np.ndarray
     arrival: np.ndarray
@@ -103,18 +186,30 @@ class HadarInstance:
             raise InstanceError(f"capacity has shape {cap.shape}; expected at least one machine and one GPU type")
         set_("capacity", cap)
         arr = _int_array("arrival", self.arrival, 1, 0)
-        J = arr.size
+        per_job = {"arrival": arr}
+        for name in ("gpus", "epochs", "iterations_per_epoch"):
+            per_job[name] = _int_array(name, getattr(self, name), 1, 1)
+        X = numeric_array("throughput", self.throughput)
+        if X.ndim != 2:
+            raise InstanceError(f"throughput has {X.ndim} dimensions; expected 2 (jobs x GPU types)")
+        per_job["throughput"] = X
+        J = _n_jobs({k: int(v.shape[0]) for k, v in per_job.items()})
         if J == 0:
             raise InstanceError("arrival is empty; an instance needs at least one job")
-        set_("arrival", arr)
-        for name in ("gpus", "epochs", "iterations_per_epoch"):
-            a = _int_array(name, getattr(self, name), 1, 1)
-            if a.shape != (J,):
-                raise InstanceError(f"{name} has shape {a.shape}; expected ({J},), one entry per job")
-            set_(name, a)
-        X = numeric_array("throughput", self.throughput)
+        for name, a in per_job.items():
+            if a.shape[0] != J:
+                raise InstanceError(f"{name} has length {a.shape[0]}; expected {J}, one entry per job (the length "
+                                    f"of {', '.join(k for k, v in per_job.items() if v.shape[0] == J)})")
+            if name != "throughput":
+                set_(name, a)
+        work = per_job["epochs"].astype(object) * per_job["iterations_per_epoch"].astype(object)
+        over = [j for j, v in enumerate(work) if v >= INT64_LIMIT]
+        if over:
+            j = over[0]
+            raise InstanceError(f"epochs[{j}] * iterations_per_epoch[{j}] is {work[j]}; the iterations E_j N_j of a "
+                                "job must fit int64 (< 2**63)")
         if X.shape != (J, R):
-            raise InstanceError(f"throughput has shape {X.shape}; expected ({J}, {R}) (jobs x GPU types)")
+            raise InstanceError(f"throughput has shape {X.shape}; expected ({J}, {R}) (jobs x GPU types of capacity)")
         bad = np.argwhere(~np.isfinite(X) | (X < 0))
         if bad.size:
             j, r = bad[0]
@@ -133,19 +228,19 @@ class HadarInstance:
         util.check_jobs(J)
         set_("utility", util)
         L = real_scalar("slot_length", self.slot_length)
-        if isinstance(L, (bool, np.bool_)) or not isinstance(L, (int, float, np.integer, np.floating)) \
-                or not np.isfinite(L) or L <= 0:
+        if not np.isfinite(L) or L <= 0:
             raise InstanceError(f"slot_length is {L!r}; expected a positive number of seconds")
         set_("slot_length", float(L))
-        for name, n in (("gpu_types", R), ("job_names", J)):
-            v = getattr(self, name)
-            if v is None:
-                v = tuple(f"type{r}" for r in range(n)) if name == "gpu_types" else tuple(f"job{j}" for j in range(n))
-            v = tuple(str(x) for x in v)
-            if len(v) != n:
-                raise InstanceError(f"{name} has {len(v)} entries; expected {n}")
-            set_(name, v)
+        set_("gpu_types", names_tuple("gpu_types", self.gpu_types, R, "type"))
+        set_("job_names", names_tuple("job_names", self.job_names, J, "job"))
         if self.horizon is None:
+            with np.errstate(divide="ignore", over="ignore"):
+                need = self.total_iterations / (self.best_gang_rate() * self.slot_length)
+            total = float(arr.max()) + float(np.sum(np.ceil(need)))
+            if not total < _MAX_HORIZON:
+                raise InstanceError(f"the default horizon (last arrival + the slots every job needs one after another, "
+                                    f"{total:.3g}) is not below 2**53 slots: throughput * slot_length is too small "
+                                    "for the iterations; give horizon or rescale slot_length")
             set_("horizon", int(arr.max() + self.serial_slots().sum()))
         else:
             if isinstance(self.horizon, (bool, np.bool_)) or not isinstance(self.horizon, (int, np.integer)) \
@@ -188,7 +283,9 @@ class HadarInstance:
         """
         X = np.where(self.throughput > 0, self.throughput, np.inf if slowest else 0.0)
         rate = (X.min(axis=1) if slowest else X.max(axis=1)) * self.gpus
-        return np.ceil(self.total_iterations / (rate * self.slot_length) - 1e-12).astype(np.int64)
+        with np.errstate(divide="ignore", over="ignore"):
+            slots = np.ceil(self.total_iterations / (rate * self.slot_length) - 1e-12)
+        return np.minimum(slots, 2.0**62).astype(np.int64)  # beyond any horizon: capped, never wrapped
 
     def best_gang_rate(self) -> np.ndarray:
         """Iterations/s of job j on the ``W_j`` fastest GPUs it can use in the empty cluster."""
@@ -203,7 +300,9 @@ class HadarInstance:
 
     def serial_slots(self) -> np.ndarray:
         """Slots job j needs on its best gang in the empty cluster."""
-        return np.ceil(self.total_iterations / (self.best_gang_rate() * self.slot_length) - 1e-12).astype(np.int64)
+        with np.errstate(divide="ignore", over="ignore"):
+            slots = np.ceil(self.total_iterations / (self.best_gang_rate() * self.slot_length) - 1e-12)
+        return np.minimum(slots, 2.0**62).astype(np.int64)  # beyond any horizon: capped, never wrapped
 
     def utility_of(self, duration) -> np.ndarray:
         """``U_j(duration_j)`` for durations in seconds (shape (J,) or (J, K))."""
@@ -238,16 +337,18 @@ class HadarInstance:
 
     @classmethod
     def from_dict(cls, data: dict) -> HadarInstance:
-        """Build from the JSON form; ``description``, ``source`` and ``notes`` are documentation only."""
-        if not isinstance(data, dict):
-            raise InstanceError(f"a {KIND} instance must be a JSON object; got {type(data).__name__}")
-        d = {k: v for k, v in data.items() if k != "notes"}
-        check_header(d, KIND, SCHEMA_VERSION, _FIELDS, _FIELDS[:8])
-        missing = [k for k in _FIELDS[:8] if k not in d]
-        if missing:
-            raise InstanceError(f"missing keys {missing} in {KIND} instance")
-        kwargs: dict[str, Any] = {k: d[k] for k in _FIELDS if k in d}
-        kwargs.update(meta_kwargs(d))
+        """Build from the JSON form; ``description`` and ``source`` are documentation only.
+
+        The optional ``gpu_types``, ``job_names`` and ``horizon`` take their defaults when absent; a
+        ``null`` is refused (omit the key instead), as is any key not in :data:`FIELDS`.
+        """
+        check_header(data, KIND, SCHEMA_VERSION, _FIELDS, _FIELDS[:8])
+        for k in _FIELDS[8:]:
+            if k in data and data[k] is None:
+                raise InstanceError(f"{k} is null; omit the key for its default, or give "
+                                    f"{'an integer' if k == 'horizon' else 'a list of strings'}")
+        kwargs: dict[str, Any] = {k: data[k] for k in _FIELDS if k in data}
+        kwargs.update(meta_kwargs(data))
         return cls(**kwargs)
 
     @classmethod

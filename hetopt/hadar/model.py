@@ -15,7 +15,14 @@ linearizes both exactly (see ``models/hadar2024.md``):
 * (1e): binary ``z[j,t]`` with ``sum_hr w[j,h,r,t] = W_j z[j,t]`` (all-or-nothing).
 * Scaling: the solver sees ``q[j,t] = p[j,t] / (L W_j max_r X^r_j)`` in ``[0, 1]`` (job j's share of
   a full slot), so (1a)-(1b) have coefficients in ``[0, 1]`` and (1a)'s right-hand side is a number
-  of slots, whatever the iteration counts (up to 1e7 on the trace); ``p`` is an expression.
+  of slots, whatever the iteration counts (up to 1e7 on the trace); ``p`` is an expression.  Scaling
+  every throughput by ``s`` and the slot length by ``1/s`` leaves these rows unchanged.
+* Objective scale: with ``scaled=True`` the objective is ``sum_j U_j(f_j) / U*`` with ``U*`` the largest
+  utility any job can reach (at its earliest possible finish, :func:`earliest_finish`), computed from
+  ``log U_j`` (:meth:`~hetopt.hadar.utility.Utility.log_of`), so that the coefficients are in
+  ``[0, 1]`` whatever the magnitudes (utilities of 1e-300 or 1e300 included); ``utility_scale`` holds
+  ``U*``.  Finish slots before a job's earliest possible finish are fixed to 0 (``d = 0``): no
+  schedule reaches them, and their utilities may be far above ``U*``.
 
 References
 ----------
@@ -26,21 +33,27 @@ Utilization-Enhanced Scheduling for Deep Learning Clusters" (Hadar / HadarE), Se
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
 
 from ..errors import ArgumentError
-from ..inputs import check_flag, takes_instance
+from ..inputs import check_flag, check_size, takes_instance
 from .instance import HadarInstance
 
-__all__ = ["build_p1", "build_p2", "build_p3", "finish_utility", "schedule_utility"]
+__all__ = ["build_p1", "build_p2", "build_p3", "finish_utility", "log_finish_utility", "earliest_finish",
+           "schedule_utility", "schedule_log_utility", "EARLIEST_RTOL"]
+
+#: :func:`earliest_finish` counts a job complete at ``1 - EARLIEST_RTOL`` of its iterations (above the
+#: checker's and the solvers' feasibility tolerances), so that it never cuts a schedule they accept.
+EARLIEST_RTOL = 1e-5
 
 
 @takes_instance(HadarInstance)
 def finish_utility(inst: HadarInstance, horizon: int | None = None) -> np.ndarray:
     """``U_j((t + 1 - a_j) L)``: utility of finishing at the end of slot t, a (J, T) array (0 before arrival)."""
-    T = inst.horizon if horizon is None else horizon
+    T = inst.horizon if horizon is None else check_size(horizon, "horizon")
     t = np.arange(T)[None, :]
     dur = (t + 1 - inst.arrival[:, None]) * inst.slot_length
     vals = inst.utility_of(np.where(dur > 0, dur, inst.slot_length))
@@ -48,31 +61,95 @@ def finish_utility(inst: HadarInstance, horizon: int | None = None) -> np.ndarra
 
 
 @takes_instance(HadarInstance)
-def schedule_utility(inst: HadarInstance, j: int, schedule: np.ndarray) -> float:
-    """``U_j(f_js - a_j)`` of one job's schedule (H x R x T) finishing at its last used slot."""
-    used = np.flatnonzero(np.asarray(schedule).sum(axis=(0, 1)) > 0)
-    if used.size == 0:
-        raise ArgumentError(f"schedule of job {j} uses no slot")
-    dur = np.full(inst.n_jobs, inst.slot_length)
-    dur[j] = (used[-1] + 1 - inst.arrival[j]) * inst.slot_length
-    return float(inst.utility_of(dur)[j])
+def log_finish_utility(inst: HadarInstance, horizon: int | None = None) -> np.ndarray:
+    """``log U_j((t + 1 - a_j) L)`` as a (J, T) array (``-inf`` before arrival), exact where ``U_j`` under- or overflows."""
+    T = inst.horizon if horizon is None else check_size(horizon, "horizon")
+    t = np.arange(T)[None, :]
+    dur = (t + 1 - inst.arrival[:, None]) * inst.slot_length
+    vals = inst.utility.log_of(np.where(dur > 0, dur, inst.slot_length), inst.total_iterations)
+    return np.where(dur > 0, vals, -np.inf)
 
 
 @takes_instance(HadarInstance)
-def build_p1(inst: HadarInstance) -> pyo.ConcreteModel:
+def earliest_finish(inst: HadarInstance) -> np.ndarray:
+    """The earliest slot in which each job can finish: ``a_j`` plus the slots it needs on its best gang, minus 1.
+
+    No gang of ``W_j`` GPUs runs faster than the ``W_j`` fastest usable GPUs of the cluster
+    (:meth:`~hetopt.hadar.instance.HadarInstance.best_gang_rate`, the bottleneck of (1b)).  The job
+    counts as complete at ``1 - EARLIEST_RTOL`` of its iterations, so the result is never later
+    than a finish that the checker or a solver's tolerance accepts.
+    """
+    with np.errstate(divide="ignore", over="ignore"):
+        need = inst.total_iterations / (inst.best_gang_rate() * inst.slot_length) * (1.0 - EARLIEST_RTOL)
+    slots = np.maximum(1.0, np.ceil(np.minimum(need, float(inst.horizon) + 1.0)))
+    return inst.arrival + slots.astype(np.int64) - 1
+
+
+def _finish_of(inst: HadarInstance, j: Any, schedule: Any) -> tuple[int, int]:
+    """``(j, f_js)``: the checked job index and the last slot the schedule uses; ArgumentError otherwise."""
+    j = check_size(j, "j", minimum=0, maximum=inst.n_jobs - 1)
+    a = np.asarray(schedule)
+    if a.ndim != 3 or a.shape[:2] != (inst.n_machines, inst.n_types):
+        raise ArgumentError(f"schedule has shape {a.shape}; expected ({inst.n_machines}, {inst.n_types}, T)")
+    used = np.flatnonzero(a.sum(axis=(0, 1)) > 0)
+    if used.size == 0:
+        raise ArgumentError(f"schedule of job {j} uses no slot")
+    return j, int(used[-1])
+
+
+@takes_instance(HadarInstance)
+def schedule_utility(inst: HadarInstance, j: int, schedule: np.ndarray) -> float:
+    """``U_j(f_js - a_j)`` of one job's schedule (H x R x T) finishing at its last used slot."""
+    j, f = _finish_of(inst, j, schedule)
+    return float(inst.utility.of_job(j, (f + 1 - inst.arrival[j]) * inst.slot_length, float(inst.total_iterations[j])))
+
+
+@takes_instance(HadarInstance)
+def schedule_log_utility(inst: HadarInstance, j: int, schedule: np.ndarray) -> float:
+    """``log U_j(f_js - a_j)`` of one job's schedule, exact where :func:`schedule_utility` under- or overflows."""
+    j, f = _finish_of(inst, j, schedule)
+    return float(inst.utility.log_of_job(j, (f + 1 - inst.arrival[j]) * inst.slot_length,
+                                         float(inst.total_iterations[j])))
+
+
+def _scaled(logs: dict, scaled: bool) -> tuple[dict, float]:
+    """Coefficients ``exp(log - log_scale)`` (``log_scale`` the largest log, or 0 unscaled) and ``log_scale``."""
+    top = max(logs.values()) if scaled and logs else 0.0
+    top = top if np.isfinite(top) else 0.0
+    with np.errstate(over="ignore", under="ignore"):
+        return {k: float(np.exp(v - top)) for k, v in logs.items()}, float(top)
+
+
+@takes_instance(HadarInstance)
+def build_p1(inst: HadarInstance, *, scaled: bool = False) -> pyo.ConcreteModel:
     """P1 (1)-(1e) as an exact time-indexed MILP (size J*H*R*T integer variables).
+
+    Parameters
+    ----------
+    scaled : bool
+        Divide the objective by ``U*``, the largest utility any job can reach (see the module
+        docstring); the total utility is then ``utility_scale * total_utility``.  Default False:
+        the objective is P1's total utility itself.
 
     Returns
     -------
     pyomo.environ.ConcreteModel
         Variables ``w`` (GPUs), ``z`` (job runs), ``u`` (type used), ``q`` (share of a full
         slot; expression ``p``: iterations in the slot), ``d`` (finish slot); objective
-        ``total_utility``.
+        ``total_utility``; parameters ``U`` (utilities), ``Uobj`` (the objective's coefficients)
+        and ``utility_scale``.
     """
+    check_flag(scaled, "scaled")
     J, H, R, T = inst.n_jobs, inst.n_machines, inst.n_types, inst.horizon
     L = inst.slot_length
     X, W, a, c = inst.throughput, inst.gpus, inst.arrival, inst.capacity
     U = finish_utility(inst)
+    logU = log_finish_utility(inst)
+    reach = np.arange(T)[None, :] >= earliest_finish(inst)[:, None]  # (J, T): finish slots some schedule reaches
+    log_scale = float(np.max(np.where(reach, logU, -np.inf))) if scaled and reach.any() else 0.0
+    with np.errstate(over="ignore", under="ignore"):
+        coef = np.where(reach, np.exp(logU - log_scale), 0.0) if scaled else np.where(reach, U, 0.0)
+        scale = float(np.exp(log_scale))
     m = pyo.ConcreteModel(name="hadar_p1")
     m.JOBS = pyo.RangeSet(0, J - 1)
     m.MACHINES = pyo.RangeSet(0, H - 1)
@@ -85,6 +162,10 @@ def build_p1(inst: HadarInstance) -> pyo.ConcreteModel:
     m.a = pyo.Param(m.JOBS, initialize=lambda _, j: int(a[j]), doc="a_j (arrival slot)")
     m.EN = pyo.Param(m.JOBS, initialize=lambda _, j: int(inst.total_iterations[j]), doc="E_j N_j")
     m.U = pyo.Param(m.JOBS, m.SLOTS, initialize=lambda _, j, t: float(U[j, t]), doc="U_j(t + 1 - a_j) in slots")
+    m.utility_scale = pyo.Param(initialize=scale, doc="U*: total utility = utility_scale * total_utility (1 unscaled)")
+    m.log_utility_scale = pyo.Param(initialize=log_scale, doc="log U* (exact where U* itself under- or overflows)")
+    m.Uobj = pyo.Param(m.JOBS, m.SLOTS, initialize=lambda _, j, t: float(coef[j, t]),
+                       doc="U_j(t + 1 - a_j) / utility_scale where slot t is a reachable finish, else 0")
 
     def w_bounds(_, j, h, r, t):
         ok = t >= a[j] and X[j, r] > 0
@@ -101,11 +182,12 @@ def build_p1(inst: HadarInstance) -> pyo.ConcreteModel:
     m.q = pyo.Var(m.JOBS, m.SLOTS, bounds=(0, 1), doc="x_j(t) sum_hr w^r_jh(t) L / (L W_j max_r X^r_j): share of a full slot")
     m.p = pyo.Expression(m.JOBS, m.SLOTS, rule=lambda _, j, t: float(full[j]) * m.q[j, t],
                          doc="x_j(t) sum_hr w^r_jh(t) L: iterations of job j in slot t")
-    m.d = pyo.Var(m.JOBS, m.SLOTS, domain=pyo.Binary, doc="f_j = t (the finish slot of (1c))")
+    m.d = pyo.Var(m.JOBS, m.SLOTS, domain=pyo.Binary, bounds=lambda _, j, t: (0, 1 if reach[j, t] else 0),
+                  doc="f_j = t (the finish slot of (1c)); 0 before the job's earliest possible finish")
 
     m.total_utility = pyo.Objective(
-        expr=sum(m.U[j, t] * m.d[j, t] for j in m.JOBS for t in m.SLOTS if t >= a[j]),
-        sense=pyo.maximize, doc="(1) total utility sum_j U_j(f_j - a_j)")
+        expr=sum(m.Uobj[j, t] * m.d[j, t] for j in m.JOBS for t in m.SLOTS if reach[j, t]),
+        sense=pyo.maximize, doc="(1) total utility sum_j U_j(f_j - a_j) (divided by utility_scale)")
     m.iterations_complete = pyo.Constraint(
         m.JOBS, rule=lambda m, j: sum(m.q[j, t] for t in m.SLOTS) >= float(inst.total_iterations[j]) / float(full[j]),
         doc="(1a) every job completes E_j N_j iterations (in full slots of job j)")
@@ -172,7 +254,7 @@ def _check_schedules(inst: HadarInstance, schedules: Sequence[Sequence[np.ndarra
 
 @takes_instance(HadarInstance)
 def build_p2(inst: HadarInstance, schedules: Sequence[Sequence[np.ndarray]], *, relax: bool = False,
-             require_all: bool = False) -> pyo.ConcreteModel:
+             require_all: bool = False, scaled: bool = False) -> pyo.ConcreteModel:
     """P2 (2)-(2c): choose at most one schedule per job from ``schedules[j]`` (arrays H x R x T).
 
     Parameters
@@ -182,9 +264,13 @@ def build_p2(inst: HadarInstance, schedules: Sequence[Sequence[np.ndarray]], *, 
     require_all : bool
         (2b) with equality: every job must be admitted, as P1's (1a) demands.  The paper's
         P2 uses ``<= 1`` (a job may be rejected), which makes P2 a relaxation of P1.
+    scaled : bool
+        Divide the utilities by the largest one (``utility_scale``, computed from ``log U``) so
+        that the objective's coefficients are in ``[0, 1]`` at every magnitude.
     """
     check_flag(relax, "relax")
     check_flag(require_all, "require_all")
+    check_flag(scaled, "scaled")
     S = _check_schedules(inst, schedules)
     T = S[0][0].shape[2]
     m = pyo.ConcreteModel(name="hadar_p2")
@@ -194,8 +280,9 @@ def build_p2(inst: HadarInstance, schedules: Sequence[Sequence[np.ndarray]], *, 
     m.SLOTS = pyo.RangeSet(0, T - 1)
     m.PAIRS = pyo.Set(initialize=[(j, s) for j in range(inst.n_jobs) for s in range(len(S[j]))], dimen=2,
                       doc="(j, s): schedule s in S_j")
-    util = {(j, s): schedule_utility(inst, j, S[j][s]) for (j, s) in m.PAIRS}
-    m.U = pyo.Param(m.PAIRS, initialize=util, doc="U_j(f_js - a_j)")
+    util, log_scale = _scaled({(j, s): schedule_log_utility(inst, j, S[j][s]) for (j, s) in m.PAIRS}, scaled)
+    m.log_utility_scale = pyo.Param(initialize=log_scale, doc="log of the utilities' divisor (0 unscaled)")
+    m.U = pyo.Param(m.PAIRS, initialize=util, doc="U_j(f_js - a_j) (divided by exp(log_utility_scale))")
     m.y = pyo.Var(m.PAIRS, domain=pyo.UnitInterval if relax else pyo.Binary,
                   doc="(2c) y_js: job j admitted with schedule s" + (" (LP relaxation)" if relax else ""))
     m.total_utility = pyo.Objective(expr=sum(m.U[p] * m.y[p] for p in m.PAIRS), sense=pyo.maximize,
@@ -223,12 +310,16 @@ def build_p2(inst: HadarInstance, schedules: Sequence[Sequence[np.ndarray]], *, 
 
 
 @takes_instance(HadarInstance)
-def build_p3(inst: HadarInstance, schedules: Sequence[Sequence[np.ndarray]]) -> pyo.ConcreteModel:
+def build_p3(inst: HadarInstance, schedules: Sequence[Sequence[np.ndarray]], *,
+             scaled: bool = False) -> pyo.ConcreteModel:
     """P3 (3)-(3a): the LP dual of P2's relaxation, prices ``k[h,r,t]`` and payoffs ``mu[j]``.
 
     ``min sum_j mu_j + sum_{h,r,t} k^r_h(t) c^r_h`` s.t. (3a)
     ``mu_j >= U_js - sum_{t,h,r} k^r_h(t) w^r_jh(t)`` for every schedule, ``k, mu >= 0``.
+    With ``scaled``, the utilities (and so the prices, payoffs and objective) are divided by
+    ``exp(log_utility_scale)``, the largest utility.
     """
+    check_flag(scaled, "scaled")
     S = _check_schedules(inst, schedules)
     T = S[0][0].shape[2]
     m = pyo.ConcreteModel(name="hadar_p3")
@@ -237,6 +328,9 @@ def build_p3(inst: HadarInstance, schedules: Sequence[Sequence[np.ndarray]]) -> 
     m.TYPES = pyo.RangeSet(0, inst.n_types - 1)
     m.SLOTS = pyo.RangeSet(0, T - 1)
     m.PAIRS = pyo.Set(initialize=[(j, s) for j in range(inst.n_jobs) for s in range(len(S[j]))], dimen=2)
+    util, log_scale = _scaled({(j, s): schedule_log_utility(inst, j, S[j][s]) for (j, s) in m.PAIRS}, scaled)
+    m.log_utility_scale = pyo.Param(initialize=log_scale, doc="log of the utilities' divisor (0 unscaled)")
+    m.U = pyo.Param(m.PAIRS, initialize=util, doc="U_js (divided by exp(log_utility_scale))")
     m.mu = pyo.Var(m.JOBS, domain=pyo.NonNegativeReals, doc="(3b) mu_j: payoff of job j, dual of (2b)")
     m.k = pyo.Var(m.MACHINES, m.TYPES, m.SLOTS, domain=pyo.NonNegativeReals,
                   doc="(3b) k^r_h(t): unit price of type r on machine h in slot t, dual of (2a)")
@@ -248,7 +342,7 @@ def build_p3(inst: HadarInstance, schedules: Sequence[Sequence[np.ndarray]]) -> 
     def payoff(m, j, s):
         w = S[j][s]
         cost = sum(int(w[h, r, t]) * m.k[h, r, t] for h, r, t in zip(*np.nonzero(w), strict=True))
-        return m.mu[j] >= schedule_utility(inst, j, w) - cost
+        return m.mu[j] >= m.U[j, s] - cost
 
     m.payoff = pyo.Constraint(m.PAIRS, rule=payoff, doc="(3a) mu_j >= U_js minus the schedule's resource cost")
     return m

@@ -22,10 +22,10 @@ import numpy as np
 
 from ..errors import ArgumentError, InstanceError
 from ..gavel import DEFAULT_RECOMPUTE_INTERVAL, GavelMechanism, fastest_first, max_min_fairness
-from ..inputs import check_choice, check_flag, check_positive, check_seed, check_size, takes_instance
-from .allocation import dp_allocation, find_alloc
+from ..inputs import check_choice, check_flag, check_positive, check_seed, check_size, numeric_array, takes_instance
+from .allocation import _find_alloc, dp_allocation
 from .instance import HadarInstance
-from .price import price, price_parameters
+from .price import _price, price_parameters
 from .protocol import Gangs, Policy, RoundState
 
 __all__ = ["AUTO_EXACT_STATES", "QUEUE_ORDERS", "queue_rank", "HadarPolicy", "HadarEPolicy", "GavelPolicy", "TiresiasPolicy", "YarnCSPolicy", "POLICIES",
@@ -161,7 +161,12 @@ class HadarEPolicy:
         self.consolidated_only = check_flag(consolidated_only, "consolidated_only")
         self.comm_weight = check_positive(comm_weight, "comm_weight", allow_zero=True)
         self.eta = None if eta is None else check_positive(eta, "eta")
-        self.initial_throughput = None if initial_throughput is None else np.asarray(initial_throughput, dtype=float)
+        if initial_throughput is not None:
+            try:
+                initial_throughput = numeric_array("initial_throughput", initial_throughput)
+            except InstanceError as exc:
+                raise ArgumentError(str(exc)) from None
+        self.initial_throughput = initial_throughput
 
     def _believed(self, inst: HadarInstance, known: np.ndarray) -> HadarInstance:
         """The instance with estimated throughputs where the true ones are not yet observed."""
@@ -212,8 +217,8 @@ class HadarEPolicy:
                     break
                 rem = state.remaining[j] - sum(r * RL for _, r in have)
                 cons = self.consolidated_only and not self.spread[j]
-                a = find_alloc(inst, j, free, price(cap - free, cap, self.params), remaining=rem, now=state.now,
-                               comm_cost=comm, consolidated_only=cons, require_positive=False)
+                a = _find_alloc(inst, j, free, _price(cap - free, cap, self.params), max(float(rem), 0.0), state.now,
+                                comm, cons, False)
                 if a is not None:
                     have.append((a.w, a.rate))
                     free = free - a.w

@@ -25,8 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InstanceError
+from ..errors import ArgumentError, InstanceError
 from ..inputs import check_positive, takes_instance
+from ._args import real_array
 from .instance import HadarInstance
 
 __all__ = ["PriceParameters", "price_parameters", "price", "competitive_bound"]
@@ -39,6 +40,12 @@ class PriceParameters:
     u_max: float
     u_min: float
     eta: float
+
+    def __post_init__(self) -> None:
+        for name in ("u_max", "u_min", "eta"):
+            object.__setattr__(self, name, check_positive(getattr(self, name), name))
+        if self.u_min > self.u_max:
+            raise ArgumentError(f"u_min is {self.u_min!r}, above u_max {self.u_max!r}; expected u_min <= u_max")
 
     @property
     def alpha(self) -> float:
@@ -78,10 +85,18 @@ def price_parameters(inst: HadarInstance, eta: float | None = None) -> PricePara
 def price(gamma: Any, capacity: Any, params: PriceParameters) -> np.ndarray:
     """Eq. (5): unit price of each (machine, type) with ``gamma`` GPUs already allocated.
 
-    Types a machine does not have (capacity 0) get an infinite price.
+    Types a machine does not have (capacity 0) get an infinite price.  ArgumentError for ``params``
+    that is not a :class:`PriceParameters`, or ``gamma`` / ``capacity`` that are not arrays of the
+    same shape of finite numbers >= 0.
     """
-    g = np.asarray(gamma, dtype=float)
-    c = np.asarray(capacity, dtype=float)
+    if not isinstance(params, PriceParameters):
+        raise ArgumentError(f"params is {params!r}; expected a PriceParameters (hetopt.hadar.price_parameters)")
+    c = real_array("capacity", capacity, None)
+    return _price(real_array("gamma", gamma, c.shape), c, params)
+
+
+def _price(g: np.ndarray, c: np.ndarray, params: PriceParameters) -> np.ndarray:
+    """:func:`price` on checked arrays (the DP's inner loop)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         frac = np.where(c > 0, g / np.where(c > 0, c, 1.0), np.inf)
     ratio = params.u_max / params.u_min

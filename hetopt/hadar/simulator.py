@@ -27,6 +27,7 @@ import numpy as np
 from ..errors import ArgumentError, ScheduleViolation, SizeLimitError
 from ..inputs import check_flag, check_positive, check_size, takes_instance
 from ..result import Status
+from ._args import real_array
 from .bounds import capacity_lower_bound
 from .instance import HadarInstance
 from .policies import POLICIES, make_policy
@@ -45,8 +46,17 @@ DONE_RTOL = 1e-9
 
 @takes_instance(HadarInstance)
 def total_utility(inst: HadarInstance, jct: Any) -> float:
-    """``sum_j U_j(jct_j)`` for completion times in seconds: P1's objective for any policy."""
-    return float(np.sum(inst.utility_of(np.asarray(jct, dtype=float))))
+    """``sum_j U_j(jct_j)`` for completion times in seconds: P1's objective for any policy.
+
+    Raises
+    ------
+    ArgumentError
+        ``jct`` is not ``J`` finite numbers > 0.
+    """
+    d = real_array("jct", jct, (inst.n_jobs,))
+    if np.any(d <= 0):
+        raise ArgumentError(f"jct is {d.tolist()}; completion times must be > 0 seconds")
+    return float(np.sum(inst.utility_of(d)))
 
 
 def _check_gangs(inst: HadarInstance, gangs: Gangs, state: RoundState) -> np.ndarray:

@@ -7,18 +7,20 @@ solves P1 exactly, and reports ``OPT / Hadar`` against the claimed ``2 * alpha``
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-from ..errors import ScheduleViolation
-from ..inputs import MAX_SEED, check_size, takes_instance
+from ..errors import ArgumentError, ScheduleViolation
+from ..inputs import MAX_SEED, check_size, check_time_limit, takes_instance
 from ..result import Certificate, CheckReport
 from ..validate import SweepResults, ratio_certificate, sweep
 from .checker import check_schedule
 from .instance import HadarInstance, generate_instance
 from .offline import solve_exact
+from .policies import make_policy
 from .price import competitive_bound
 from .simulator import simulate
 
@@ -52,7 +54,14 @@ def validate_ratio(inst: HadarInstance, *, time_limit: float | None = 60.0, **po
     says whether the claimed bound held.  ``info`` has the schedules' utilities, alpha,
     and the P1 status.  ``policy_options`` go to :class:`~hetopt.hadar.policies.HadarPolicy`
     (``beam_width=1``: the greedy pass).
+
+    Raises
+    ------
+    ArgumentError
+        A bad ``time_limit`` or policy option (before anything runs).
     """
+    time_limit = check_time_limit(time_limit)
+    make_policy("hadar", **policy_options)  # the options are checked before anything runs
     _, chk = hadar_p1_schedule(inst, **policy_options)
     opt = solve_exact(inst, time_limit=time_limit)
     bound = competitive_bound(inst)
@@ -69,11 +78,25 @@ def small_instance(*, seed: int, n_jobs: int = 4, n_machines: int = 2) -> HadarI
 
     Odd seeds draw sigmoid utilities, even seeds the effective throughput.
     """
+    check_size(seed, "seed", minimum=0, maximum=MAX_SEED)
     return generate_instance(n_jobs, n_machines, seed=seed, utility="sigmoid" if seed % 2 else "effective_throughput")
 
 
 def _evaluate(inst: HadarInstance) -> Certificate:
     return validate_ratio(inst)
+
+
+def _check_executor(executor: Any) -> None:
+    """None, "serial", a positive int, an Executor or a dask Client; ArgumentError otherwise."""
+    if executor is None or executor == "serial" and isinstance(executor, str):
+        return
+    if isinstance(executor, int) and not isinstance(executor, bool):
+        check_size(executor, "executor")
+        return
+    if isinstance(executor, cf.Executor) or (hasattr(executor, "map") and hasattr(executor, "gather")):
+        return
+    raise ArgumentError(f"executor is {executor!r}; expected None, 'serial', a positive int, an Executor or a dask "
+                        "Client")
 
 
 def ratio_sweep(n: int, *, seed: int = 0, executor: Any = "serial", n_jobs: int = 4,
@@ -104,5 +127,6 @@ def ratio_sweep(n: int, *, seed: int = 0, executor: Any = "serial", n_jobs: int 
     check_size(seed, "seed", minimum=0, maximum=MAX_SEED - n)
     check_size(n_jobs, "n_jobs")
     check_size(n_machines, "n_machines")
+    _check_executor(executor)
     return sweep(partial(small_instance, n_jobs=n_jobs, n_machines=n_machines), _evaluate,
                  range(seed, seed + n), executor=executor)

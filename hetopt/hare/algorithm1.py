@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..errors import ArgumentError, SizeLimitError
+from ..errors import ArgumentError, SizeLimitError, a_type
 from ..inputs import check_choice, check_flag, check_threads, check_time_limit, takes_instance
 from .instance import HareInstance
 from .listsched import GPU_RULES, GpuRule, list_schedule
@@ -91,7 +91,7 @@ def schedule(inst: HareInstance, relaxation: HareRelaxation | None = None, *, or
     check_choice(form, "form", FORMS)
     check_flag(subsets, "subsets")
     if relaxation is not None and not isinstance(relaxation, HareRelaxation):
-        raise ArgumentError(f"relaxation is a {type(relaxation).__name__}; expected a HareRelaxation "
+        raise ArgumentError(f"relaxation is {a_type(relaxation)}; expected a HareRelaxation "
                             "(hetopt.hare.solve_relaxation) or None")
     t0 = time.perf_counter()
     if relaxation is not None:

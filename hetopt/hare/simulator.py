@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, a_type
 from ..inputs import check_flag, check_positive, takes_instance
 from .checker import check_schedule
 from .instance import HareInstance
@@ -101,7 +101,7 @@ def replay(plan: HareSolution, *, switch_overhead: float = 0.0, keep_plan_times:
         ``plan`` is not a :class:`HareSolution`, or ``switch_overhead`` is negative or not finite.
     """
     if not isinstance(plan, HareSolution):
-        raise ArgumentError(f"plan is a {type(plan).__name__}; expected a HareSolution (any Hare method's result)")
+        raise ArgumentError(f"plan is {a_type(plan)}; expected a HareSolution (any Hare method's result)")
     check_positive(switch_overhead, "switch_overhead", allow_zero=True)
     check_flag(keep_plan_times, "keep_plan_times")
     inst = plan.instance
@@ -137,7 +137,7 @@ def _run_policy(inst: HareInstance, policy: str | Callable[..., Any], options: M
                                 "policy(inst) -> HareSolution")
         return _call(POLICIES[policy], policy, inst, options)
     if not callable(policy):
-        raise ArgumentError(f"policy is a {type(policy).__name__}; expected a name of POLICIES "
+        raise ArgumentError(f"policy is {a_type(policy)}; expected a name of POLICIES "
                             f"({', '.join(POLICIES)}) or a callable policy(inst) -> HareSolution")
     t0 = time.perf_counter()
     name = str(getattr(policy, "__name__", "policy"))
@@ -148,7 +148,7 @@ def _run_policy(inst: HareInstance, policy: str | Callable[..., Any], options: M
     if isinstance(out, tuple) and len(out) == 2:
         check_schedule(inst, out).raise_if_invalid()
         return make_solution(inst, out[0], out[1], method=name, wall_time=time.perf_counter() - t0)
-    raise ArgumentError(f"policy {name} returned a {type(out).__name__}; expected a HareSolution or (start, gpu)")
+    raise ArgumentError(f"policy {name} returned {a_type(out)}; expected a HareSolution or (start, gpu)")
 
 
 def _call(func: Callable[..., Any], name: str, inst: HareInstance, options: Mapping[str, Any]) -> Any:

@@ -6,6 +6,14 @@ solves them with ``highspy`` through :func:`hetopt.solvers.solve_milp`, which al
 warm start (OASiS's own online schedule, Alg. 1).  The cross-check tests solve both on seeded
 instances and compare optima.
 
+Rows are stated so that the solver's tolerances mean the same at every magnitude (the rows of
+:func:`~hetopt.oasis.model.build_offline` are the same): (2) over whole worker-slots
+``ceil(W_i - 1e-6)`` (y is integer), each capacity row (4)-(5) divided by its capacity, (6) as
+``rho_i sum_h y <= sum_k z`` with ``rho_i = max(b_i / B_i, 1 / N_i)``
+(:func:`~hetopt.oasis.capacity.ps_ratio`, exact over integers); completion slots before a job's
+earliest one on the empty cluster are fixed to 0 (:func:`~hetopt.oasis.capacity.standalone`).
+Utilities are scaled by the caller (:mod:`hetopt.oasis.normalize`).
+
 Optional valid inequalities (``tighten=True``; each holds for every integer solution of
 (1)-(13), so the optimum is unchanged, only the LP relaxation is tighter):
 
@@ -37,14 +45,12 @@ from scipy import sparse
 
 from ..errors import ArgumentError, SolverError
 from ..solvers import solve_lp_duals
-from .capacity import var_bounds
+from .capacity import per_slot_workers, ps_ratio, standalone, var_bounds, work_slots
 from .instance import OasisInstance, check_size
 from .schedule import JobSchedule
 
 __all__ = ["CUTS", "OfflineArrays", "per_slot_workers", "compact_lp_duals", "build_offline_arrays", "schedules_from_x", "x_from_schedules"]
 
-#: Slack subtracted from the workload before rounding up in (V3)/(V4).
-WORK_SLACK = 1e-6
 
 
 @dataclass
@@ -70,7 +76,8 @@ class OfflineArrays:
     u_off: np.ndarray
     rows: dict[str, int]
     #: (family, first row, number of rows, tag) of the inequality rows; the capacity families
-    #: (4)-(5) are tagged with the resource r, their rows ordered (server, slot).
+    #: (4)-(5) are tagged with ``(r, scale)``, the resource and the divisor of each server's rows
+    #: (its capacity, 1 where it is 0), their rows ordered (server, slot).
     blocks: list[tuple[str, int, int, Any]] = field(default_factory=list)
 
     @property
@@ -110,14 +117,6 @@ class _Rows:
                               shape=(self.n, n_cols)).tocsr()
         M.sum_duplicates()
         return M, np.concatenate(self.rhs)
-
-
-def per_slot_workers(inst: OasisInstance) -> np.ndarray:
-    """M_i of (V1): the most workers job i can run in one slot of an empty cluster."""
-    ymax, zmax = var_bounds(inst)
-    ratio = inst.ps_bandwidth / inst.worker_bandwidth
-    ps_cap = np.floor(ratio * zmax.sum(axis=1) * (1 + 1e-12) + 1e-9)
-    return np.minimum.reduce([inst.chunks.astype(float), ymax.sum(axis=1).astype(float), ps_cap]).astype(np.int64)
 
 
 #: Names of the optional valid inequalities.
@@ -164,18 +163,33 @@ def _index(inst: OasisInstance) -> _Index:
 
 def _columns(inst: OasisInstance, ix: _Index, ymax: np.ndarray, zmax: np.ndarray, Mi: np.ndarray, Wc: np.ndarray,
              cuts: set[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Objective (1) on u, bounds ((9)-(10) and the per-server counts on y, z; (V4) on u) and integrality."""
+    """Objective (1) on u, bounds ((9)-(10) and the per-server counts on y, z; (V4) on u) and integrality.
+
+    A completion offset below the job's earliest one on the empty cluster
+    (:func:`~hetopt.oasis.capacity.standalone`) is impossible in every solution: its u column
+    gets the upper bound 0 and the cost 0 (so that a utility that is huge at offsets no schedule
+    reaches, such as a sigmoid's f(0) next to its underflowing tail, does not enter the
+    objective), and a job that cannot complete at all gets x_i <= 0.
+    """
     c = np.zeros(ix.n)
-    for i in range(ix.I):
-        c[ix.uid[i, ix.a[i] - 1:]] = inst.utility_table(i)
     lb = np.zeros(ix.n)
     ub = np.ones(ix.n)
+    alone = standalone(inst)
+    for i in range(ix.I):
+        first = int(alone.earliest[i])
+        cols = ix.uid[i, ix.a[i] - 1:]
+        if first < 0:
+            ub[cols] = 0.0
+            ub[ix.x_off + i] = 0.0
+            continue
+        c[cols[first:]] = inst.utility_table(i)[first:]
+        ub[cols[:first]] = 0.0
     ub[ix.yid.ravel()] = np.where(ix.active[:, None, :], ymax[:, :, None], 0).astype(float).ravel()
     ub[ix.zid.ravel()] = np.where(ix.active[:, None, :], zmax[:, :, None], 0).astype(float).ravel()
     if "V4" in cuts:
-        first = ix.a + np.ceil(Wc / np.maximum(Mi, 1)).astype(np.int64) - 1
+        first_slot = ix.a + np.ceil(Wc / np.maximum(Mi, 1)).astype(np.int64) - 1
         for i in range(ix.I):
-            k = min(max(int(first[i]) - int(ix.a[i]), 0), int(ix.lens[i]))
+            k = min(max(int(first_slot[i]) - int(ix.a[i]), 0), int(ix.lens[i]))
             ub[ix.u_off[i]:ix.u_off[i] + k] = 0.0
     return c, lb, ub, np.ones(ix.n, dtype=np.int64)
 
@@ -185,7 +199,7 @@ def _model_rows(inst: OasisInstance, ix: _Index, ubr: _Rows, eqr: _Rows, Mi: np.
     I, H, K, T, R = ix.I, ix.H, ix.K, ix.T, inst.n_resources
     yid, zid, uid, ju, tu, x_off = ix.yid, ix.zid, ix.uid, ix.ju, ix.tu, ix.x_off
     ny, nz = I * H * T, I * K * T
-    W = inst.workload.astype(float)
+    W = work_slots(inst).astype(float)  # (2) over integer worker-slots: sum y >= W_i <=> sum y >= ceil(W_i)
     N = inst.chunks.astype(float)
     # (2) W_i x_i - sum_{h,t} y <= 0
     rows = np.repeat(np.arange(I), H * T)
@@ -197,25 +211,30 @@ def _model_rows(inst: OasisInstance, ix: _Index, ubr: _Rows, eqr: _Rows, Mi: np.
     c_y = yid[ju[:, None], np.arange(H)[None, :], tu[:, None] - 1].ravel()
     ubr.add("max_workers", np.concatenate([r_y, np.arange(J)]), np.concatenate([c_y, x_off + ju]),
             np.concatenate([np.ones(J * H), -N[ju]]), np.zeros(J))
-    # (4), (5) capacity rows over (server, r, t) with at least one user
-    for name, dem, cap, ids, S in (("worker_capacity", inst.worker_demand, inst.worker_capacity, yid, H),
-                                   ("ps_capacity", inst.ps_demand, inst.ps_capacity, zid, K)):
+    # (4), (5) capacity rows over (server, r, t), each divided by its capacity c (coefficients w / c <= 1, rhs 1,
+    # so that the solver's tolerances are relative to the capacity at every magnitude); a job that cannot put
+    # one unit on the server (count bound 0) has no entry
+    ymax, zmax = var_bounds(inst)
+    for name, dem, cap, ids, S, vmax in (("worker_capacity", inst.worker_demand, inst.worker_capacity, yid, H, ymax),
+                                         ("ps_capacity", inst.ps_demand, inst.ps_capacity, zid, K, zmax)):
         for r in range(R):
             users = np.nonzero(dem[:, r] > 0)[0]
             if users.size == 0:
                 continue
-            # rows (s, t): S*T rows; entries for every user i
+            scale = np.where(cap[:, r] > 0, cap[:, r], 1.0)  # (S,)
+            coef = dem[users, r][:, None] / scale[None, :]  # (users, S)
+            keep = np.broadcast_to(((vmax[users] > 0) & np.isfinite(coef))[:, :, None], (users.size, S, T))
             rr = np.broadcast_to(np.arange(S * T).reshape(1, S, T), (users.size, S, T))
-            ubr.add(name, rr, ids[users], np.broadcast_to(dem[users, r][:, None, None], rr.shape),
-                    np.repeat(cap[:, r], T), tag=r)
-    # (6) b_i sum_h y - B_i sum_k z <= 0, (7) sum_k z - sum_h y <= 0 over all (i, t)
-    b, B = inst.worker_bandwidth.astype(float), inst.ps_bandwidth.astype(float)
+            vals = np.broadcast_to(coef[:, :, None], (users.size, S, T))
+            ubr.add(name, rr[keep], ids[users][keep], vals[keep], np.repeat(cap[:, r] / scale, T), tag=(r, scale))
+    # (6) rho_i sum_h y - sum_k z <= 0 with rho_i = max(b_i / B_i, 1 / N_i) (see ps_ratio), (7) sum_k z - sum_h y <= 0
+    rho = ps_ratio(inst)
     it_rows = np.arange(I * T).reshape(I, T)
     ry = np.broadcast_to(it_rows[:, None, :], (I, H, T))
     rz = np.broadcast_to(it_rows[:, None, :], (I, K, T))
     ubr.add("ps_bandwidth", np.concatenate([ry.ravel(), rz.ravel()]), np.concatenate([yid.ravel(), zid.ravel()]),
-            np.concatenate([np.broadcast_to(b[:, None, None], (I, H, T)).ravel(),
-                            -np.broadcast_to(B[:, None, None], (I, K, T)).ravel()]), np.zeros(I * T))
+            np.concatenate([np.broadcast_to(rho[:, None, None], (I, H, T)).ravel(),
+                            -np.ones(I * K * T)]), np.zeros(I * T))
     ubr.add("ps_count", np.concatenate([ry.ravel(), rz.ravel()]), np.concatenate([yid.ravel(), zid.ravel()]),
             np.concatenate([-np.ones(ny), np.ones(nz)]), np.zeros(I * T))
     # (8a) sum_t u - x = 0
@@ -299,7 +318,7 @@ def build_offline_arrays(inst: OasisInstance, *, tighten: bool | tuple[str, ...]
     ix = _index(inst)
     N = inst.chunks.astype(float)
     Mi = per_slot_workers(inst).astype(float) if "V1" in cuts else N
-    Wc = np.ceil(inst.workload.astype(float) - WORK_SLACK)
+    Wc = work_slots(inst).astype(float)
     c, lb, ub, integ = _columns(inst, ix, ymax, zmax, Mi, Wc, cuts)
     ubr, eqr = _Rows(), _Rows()
     _model_rows(inst, ix, ubr, eqr, Mi)
@@ -378,9 +397,11 @@ def compact_lp_duals(inst: OasisInstance, *, threads: int | None = 1,
     else:
         value = -out.objective
     dual = np.maximum(-out.row_dual, 0.0)
-    for name, start, n, tag in arr.blocks:
+    for name, start, n, tag in arr.blocks:  # rows divided by the capacity: the original row's dual is dual / c
         if name == "worker_capacity":
-            p[:, :, tag] = dual[start:start + n].reshape(H, T).T
+            r, scale = tag
+            p[:, :, r] = (dual[start:start + n].reshape(H, T) / scale[:, None]).T
         elif name == "ps_capacity":
-            q[:, :, tag] = dual[start:start + n].reshape(K, T).T
+            r, scale = tag
+            q[:, :, r] = (dual[start:start + n].reshape(K, T) / scale[:, None]).T
     return value, p, q

@@ -31,7 +31,7 @@ from scipy import sparse
 from ..errors import ArgumentError
 from ..inputs import check_positive, check_seed, check_size
 from ..solvers import solve_milp
-from .cluster import Cluster, ps_needed
+from .cluster import FIT_RTOL, Cluster, ps_needed
 from .generator import fixed_counts
 from .instance import OasisInstance
 
@@ -134,9 +134,10 @@ class DRFPolicy:
                 growing.discard(i)
                 continue
             wd, sd = inst.worker_demand[i], inst.ps_demand[i]
-            hw = np.nonzero(np.all(fw >= wd - 1e-9, axis=1))[0]
+            hw = np.nonzero(np.all(fw >= wd - FIT_RTOL * np.maximum(wd, inst.worker_capacity), axis=1))[0]
             extra = ps_needed(inst, i, n + 1) - int(z[i].sum())
-            hp = np.nonzero(np.all(fp >= sd * extra - 1e-9, axis=1))[0] if extra > 0 else np.array([0])
+            hp = (np.nonzero(np.all(fp >= sd * extra - FIT_RTOL * np.maximum(sd * extra, inst.ps_capacity), axis=1))[0]
+                  if extra > 0 else np.array([0]))
             if hw.size == 0 or hp.size == 0:
                 growing.discard(i)
                 continue

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, a_type
 from ..inputs import check_tol, takes_instance
 from ..result import CheckReport
 from ..validate import FEAS_TOL
@@ -36,8 +36,10 @@ def check_schedule(inst: OasisInstance, sol: OasisSolution | Mapping[int, JobSch
     sol : OasisSolution or mapping job -> JobSchedule
         The admitted jobs (x_i = 1) are the keys with a non-empty schedule.
     tol : float
-        Absolute tolerance on (2), (4), (5), (6); a finite number >= 0 (NaN would switch
-        every comparison off).
+        Relative tolerance on (4), (5), (6): a side may exceed the other by ``tol`` times the
+        larger of the two, so that the check means the same at every magnitude (capacities of
+        1e-9 next to 1); on (2), the worker-slot count, ``tol`` worker-slots; a finite number >= 0
+        (NaN would switch every comparison off).
 
     Returns
     -------
@@ -48,7 +50,7 @@ def check_schedule(inst: OasisInstance, sol: OasisSolution | Mapping[int, JobSch
     """
     tol = check_tol(tol)
     if not isinstance(sol, (OasisSolution, Mapping)):
-        raise ArgumentError(f"sol is a {type(sol).__name__}; expected an OasisSolution or a mapping job -> JobSchedule")
+        raise ArgumentError(f"sol is {a_type(sol)}; expected an OasisSolution or a mapping job -> JobSchedule")
     check_size(inst, what="check_schedule")
     schedules = sol.schedules if isinstance(sol, OasisSolution) else sol
     T, H, K = inst.horizon, inst.n_worker_servers, inst.n_ps_servers
@@ -77,13 +79,14 @@ def check_schedule(inst: OasisInstance, sol: OasisSolution | Mapping[int, JobSch
         if nw.sum() == 0:
             continue  # not admitted (x_i = 0); (3) and (7) force z = 0
         work = float(inst.workload[i])
-        if nw.sum() < work - tol - 1e-9 * work:
+        if nw.sum() < work - tol - 1e-9 * work:  # worker-slots are integers: absolute slack on the count
             out.append(f"(2) job {i}: {nw.sum()} worker-slots < E N M (tau + 2e/b) = {work:.6g}")
         over = np.nonzero(nw > inst.chunks[i])[0]
         if over.size:
             out.append(f"(3) job {i}: {nw[over[0]]} workers in slot {over[0] + 1} > N_i = {inst.chunks[i]}")
         b, B = inst.worker_bandwidth[i], inst.ps_bandwidth[i]
-        short = np.nonzero(nw * b > nz * B + tol)[0]
+        need, have = nw * b, nz * B
+        short = np.nonzero(need - have > tol * np.maximum(need, have))[0]
         if short.size:
             t = short[0]
             out.append(f"(6) job {i}: slot {t + 1}: worker bandwidth {nw[t] * b:.6g} > PS bandwidth {nz[t] * B:.6g}")
@@ -101,7 +104,7 @@ def check_schedule(inst: OasisInstance, sol: OasisSolution | Mapping[int, JobSch
     for name, used, cap, eq in (("worker server", used_w, inst.worker_capacity, "(4)"),
                                 ("PS server", used_p, inst.ps_capacity, "(5)")):
         excess = used - cap[:, None, :]
-        bad = np.argwhere(excess > tol)
+        bad = np.argwhere(excess > tol * np.maximum(used, cap[:, None, :]))
         if bad.size:
             h, t, r = bad[0]
             out.append(f"{eq} {name} {h}, slot {t + 1}, {inst.resource_names[r]}: used {used[h, t, r]:.6g} "

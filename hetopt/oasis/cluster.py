@@ -22,11 +22,16 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from ..errors import ArgumentError
+from ..inputs import check_size, takes_instance
 from .instance import EPS_WORK, OasisInstance
 
-__all__ = ["Cluster", "Policy", "ps_needed", "place_round_robin"]
+__all__ = ["Cluster", "Policy", "ps_needed", "place_round_robin", "FIT_RTOL"]
+
+#: Relative slack with which a unit fits a server's free capacity (float rounding of the amounts).
+FIT_RTOL = 1e-9
 
 
+@takes_instance(OasisInstance)
 def ps_needed(inst: OasisInstance, job: int, workers: int) -> int:
     """ceil(w b_i / B_i): the fewest parameter servers serving ``workers`` workers ((6), (7)).
 
@@ -42,6 +47,8 @@ def ps_needed(inst: OasisInstance, job: int, workers: int) -> int:
     -------
     int
     """
+    job = check_size(job, "job", minimum=0, maximum=inst.n_jobs - 1)
+    workers = check_size(workers, "workers", minimum=0)
     return int(np.ceil(workers * inst.worker_bandwidth[job] / inst.ps_bandwidth[job] * (1 - EPS_WORK)))
 
 
@@ -70,13 +77,14 @@ def place_round_robin(free: np.ndarray, demand: np.ndarray, count: int, start: i
     if count <= 0 or n == 0:
         return out, start
     left = free.copy()
-    fits = np.all(left >= demand - 1e-9, axis=1)
+    slack = FIT_RTOL * np.maximum(np.abs(free).max(axis=0), demand)  # relative to the amounts: any magnitude
+    fits = np.all(left >= demand - slack, axis=1)
     placed, h, misses = 0, start % n, 0
     while placed < count and misses < n:
         if fits[h]:
             out[h] += 1
             left[h] -= demand
-            fits[h] = np.all(left[h] >= demand - 1e-9)
+            fits[h] = np.all(left[h] >= demand - slack)
             placed += 1
             misses = 0
         else:

@@ -20,22 +20,36 @@ schedule of an integer solution does, so the bound is still valid, and tighter.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import math
 import time
 
 import numpy as np
 import pyomo.environ as pyo
 
 from ..errors import SolverError
-from ..inputs import check_choice, takes_instance
+from ..inputs import (
+    check_choice,
+    check_flag,
+    check_positive,
+    check_size,
+    check_threads,
+    check_time_limit,
+    takes_instance,
+)
 from ..result import Solution, Status, relative_gap
 from ..solvers import solve_milp, solve_model
 from .arrays import build_offline_arrays
 from .bound import PRICING_TOL, LPBound
+from .capacity import standalone
 from .colgen_arrays import lp_bound_arrays
 from .instance import OasisInstance
 from .model import build_dual, build_offline
+from .normalize import scaled_instance, unscale, utility_exponent
+from .offline import MAX_COLUMNS, NNZ_PER_COLUMN, model_size
 from .oracle import best_schedule_ilp, schedules_by_end
+from .plan import Clock
 from .prices import Prices, Usage
 from .schedule import JobSchedule
 
@@ -55,9 +69,24 @@ def _same(a: JobSchedule, b: JobSchedule) -> bool:
     return np.array_equal(a.workers, b.workers) and np.array_equal(a.ps, b.ps)
 
 
+def _compact_guard(inst: OasisInstance, max_columns: int | None) -> None:
+    size = model_size(inst, "arrays")
+    if max_columns is not None and (size["columns"] > max_columns or size["nonzeros"] > NNZ_PER_COLUMN * max_columns):
+        from ..errors import SizeLimitError
+
+        raise SizeLimitError(f"the compact LP relaxation of (1)-(13) would have {size['columns']:,} columns and about "
+                             f"{size['nonzeros']:,} nonzeros: above max_columns = {max_columns:,} (and {NNZ_PER_COLUMN} "
+                             f"nonzeros per column); pass max_columns={size['columns']:,} or more, or use "
+                             "lp_bound(inst, compact=False, time_limit=...)")
+
+
 @takes_instance(OasisInstance)
-def compact_lp_bound(inst: OasisInstance, *, threads: int | None = 1, engine: str = "arrays") -> float:
+def compact_lp_bound(inst: OasisInstance, *, threads: int | None = 1, engine: str = "arrays",
+                     max_columns: int | None = MAX_COLUMNS) -> float:
     """Optimum of the LP relaxation of the compact MILP (1)-(13): an upper bound on OPT.
+
+    Solved on a copy whose utilities are scaled by a power of two (:mod:`hetopt.oasis.normalize`)
+    and reported on the true scale; 0 without a solver when no job can complete.
 
     Parameters
     ----------
@@ -66,12 +95,27 @@ def compact_lp_bound(inst: OasisInstance, *, threads: int | None = 1, engine: st
     engine : {"arrays", "pyomo"}
         ``"arrays"`` builds the rows with numpy (:mod:`hetopt.oasis.arrays`, without the optional
         valid inequalities, so the same LP), ``"pyomo"`` from :func:`~hetopt.oasis.model.build_offline`.
+    max_columns : int or None
+        Size guard of :func:`~hetopt.oasis.offline.solve_exact` (SizeLimitError above it).
 
     Returns
     -------
     float
     """
     check_choice(engine, "engine", ("arrays", "pyomo"))
+    threads = check_threads(threads)
+    if max_columns is not None:
+        max_columns = check_size(max_columns, "max_columns")
+    _compact_guard(inst, max_columns)
+    alone = standalone(inst)
+    if alone.bound == 0.0:
+        return 0.0
+    k = utility_exponent(alone)
+    value = _compact_value(scaled_instance(inst, k), threads=threads, engine=engine)
+    return min(float(unscale(value, k) or 0.0), alone.bound)
+
+
+def _compact_value(inst: OasisInstance, *, threads: int | None, engine: str) -> float:
     if engine == "pyomo":
         m = build_offline(inst)
         pyo.TransformationFactory("core.relax_integer_vars").apply_to(m)
@@ -92,17 +136,19 @@ def _value(sol: Solution, what: str) -> float:
 @takes_instance(OasisInstance)
 def lp_bound(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float | None = 60.0,
              threads: int | None = 1, engine: str = "arrays", smoothing: float = 0.5, compact: bool = True,
-             subgradient_iterations: int = 20) -> LPBound:
+             subgradient_iterations: int = 20, max_columns: int | None = MAX_COLUMNS) -> LPBound:
     """Column generation for the LP relaxation of (14); a certified upper bound on OPT.
 
     Parameters
     ----------
     inst : OasisInstance
     max_iterations : int
-        Master solves before stopping (the bound stays valid when stopped early).
+        Master solves before stopping (>= 1; the bound stays valid when stopped early).
     time_limit : float, optional
-        Seconds; with ``engine="pyomo"`` for the DP phase only (its final exact pricing always
-        runs); with ``"arrays"`` every round prices exactly, so the run stops at the limit.
+        Seconds for the whole run: every step checks the deadline and the run returns the best
+        certified bound so far (at least sum_i f_i(earliest_i), the Lagrangian at zero prices,
+        computed without a solver by :func:`~hetopt.oasis.capacity.standalone`).  With
+        ``engine="pyomo"`` the final exact pricing runs unless the deadline has passed.
     threads : int, optional
     engine : {"arrays", "pyomo"}
         ``"arrays"`` (default): the master in one ``highspy`` model with columns added in place
@@ -113,44 +159,118 @@ def lp_bound(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float
     smoothing : float
         Wentges weight ``alpha`` in [0, 1) of the stability centre (``"arrays"`` only; 0: none).
     compact : bool
-        Also compute :func:`compact_lp_bound` and return the smaller bound.
+        Also compute :func:`compact_lp_bound` and return the smaller bound (skipped when its
+        model is beyond ``max_columns`` or would not be built in the time left).
     subgradient_iterations : int
-        ``"arrays"`` only: projected subgradient steps on the Lagrangian per round
+        ``"arrays"`` only: projected subgradient steps on the Lagrangian per round, >= 0
         (:class:`~hetopt.oasis.lagrange.SubgradientSearch`, resumed from round to round; 0: none).
         Every evaluated point is a certified bound; the smallest is kept.
+    max_columns : int or None
+        Size guard of the compact LP (:func:`compact_lp_bound`); beyond it the compact LP is
+        skipped (``info["compact_skipped"]``), the column generation still runs.
 
     Returns
     -------
     LPBound
         ``bound`` (valid upper bound on the optimum of (1)), ``objective`` the master LP value.
+        The run is on a copy whose utilities are scaled by a power of two
+        (:mod:`hetopt.oasis.normalize`); every value is reported on the true scale.  An instance
+        in which no job can complete gets the bound 0 without a solver; a master LP that fails
+        stops the run with the best bound so far and the reason in ``info["fallback"]``.
     """
-    check_choice(engine, "engine", ("arrays", "pyomo"))
-    if engine == "arrays":
-        return lp_bound_arrays(inst, max_iterations=max_iterations, time_limit=time_limit, threads=threads,
-                               smoothing=smoothing, compact=compact,
-                               subgradient_iterations=subgradient_iterations)
     start = time.perf_counter()
+    check_choice(engine, "engine", ("arrays", "pyomo"))
+    max_iterations = check_size(max_iterations, "max_iterations")
+    time_limit = check_time_limit(time_limit)
+    threads = check_threads(threads)
+    smoothing = check_positive(smoothing, "smoothing", allow_zero=True)
+    if not smoothing < 1.0:
+        from ..errors import ArgumentError
+
+        raise ArgumentError(f"smoothing is {smoothing!r}; expected a weight in [0, 1)")
+    compact = check_flag(compact, "compact")
+    subgradient_iterations = check_size(subgradient_iterations, "subgradient_iterations", minimum=0)
+    if max_columns is not None:
+        max_columns = check_size(max_columns, "max_columns")
+    alone = standalone(inst)
+    if alone.bound == 0.0:
+        why = "no job can complete by T" if alone.admissible.size == 0 else "every utility is 0 where a job can complete"
+        return LPBound(status=Status.OPTIMAL, objective=0.0, bound=0.0, gap=0.0, wall_time=time.perf_counter() - start,
+                       solver=f"colgen-{engine}", sense="max", message=f"bound 0: {why}", lp_value=0.0, iterations=0,
+                       converged=True, colgen_bound=0.0, compact_bound=float("inf"), info={"route": why})
+    info: dict[str, object] = {}
+    if compact:
+        try:
+            _compact_guard(inst, max_columns)
+        except Exception as exc:  # SizeLimitError: the column generation alone still bounds OPT
+            info["compact_skipped"] = str(exc)
+            compact = False
+    k = utility_exponent(alone)
+    work = scaled_instance(inst, k)
+    clock = Clock(start, time_limit)
+    trivial = float(np.ldexp(alone.bound, -k))
+    if engine == "arrays":
+        res = lp_bound_arrays(work, max_iterations=max_iterations, time_limit=time_limit, threads=threads,
+                              smoothing=smoothing, compact=compact, subgradient_iterations=subgradient_iterations,
+                              clock=clock, trivial=trivial)
+    else:
+        res = _lp_bound_pyomo(work, max_iterations=max_iterations, time_limit=time_limit, threads=threads,
+                              compact=compact, clock=clock, trivial=trivial)
+    return _unscaled(res, k, alone.bound, info, time.perf_counter() - start)
+
+
+def _unscaled(res: LPBound, k: int, trivial: float, info: dict[str, object], wall: float) -> LPBound:
+    """``res`` (of the scaled copy) on the true scale, its bound at most the trivial bound."""
+    def u(x: float) -> float:
+        v = unscale(x, k)
+        return float("inf") if v is None else v
+
+    bound = min(u(res.bound if res.bound is not None else math.inf), trivial)
+    lp_value = u(res.lp_value)
+    objective = None if res.objective is None else u(res.objective)
+    status = res.status
+    if status is Status.OPTIMAL and (objective is None or (relative_gap(objective, bound) or 0.0) > 1e-6):
+        status = Status.FEASIBLE
+    history = [(r, u(lp), u(b), a, n) for r, lp, b, a, n in res.history]
+    return dataclasses.replace(res, status=status, objective=objective, bound=bound, gap=relative_gap(objective, bound),
+                               wall_time=wall, lp_value=lp_value, colgen_bound=u(res.colgen_bound),
+                               compact_bound=u(res.compact_bound), history=history,
+                               info={**res.info, **info, "trivial_bound": trivial,
+                                     **({"utility_scale": f"2**{k}"} if k else {})})
+
+
+def _lp_bound_pyomo(inst: OasisInstance, *, max_iterations: int, time_limit: float | None, threads: int | None,
+                    compact: bool, clock: Clock, trivial: float) -> LPBound:
+    """The ``engine="pyomo"`` column generation on the (scaled) instance."""
+    start = clock.start
     empty = Usage.empty(inst)
     cols: dict[int, list[JobSchedule]] = {i: [] for i in range(inst.n_jobs)}
     zero = Prices.zeros(inst)
+    info: dict[str, object] = {}
     for i in range(inst.n_jobs):
+        if clock.expired():
+            break
         cols[i].extend(res.schedule for res in schedules_by_end(inst, i, zero, empty) if res.schedule is not None)
-    it, converged, lp_value, bound = 0, False, 0.0, float("inf")
+    it, converged, lp_value, bound = 0, False, 0.0, trivial
     prices = zero
     mu: dict[int, float] = {}
-    while True:
+    while not clock.expired():
         active = {i: c for i, c in cols.items() if c}
         if not active:
             prices, mu, lp_value = zero, {}, 0.0
         else:
             master = build_dual(inst, active)
-            solve_model(master, "highs", threads=threads)
+            sol = solve_model(master, "highs", threads=threads, raise_on_failure=False)
+            if sol.status is not Status.OPTIMAL:
+                info["fallback"] = (f"restricted master LP: {sol.status.value} ({sol.message}); the best certified "
+                                    "bound so far is reported")
+                break
             it += 1
             lp_value = float(pyo.value(master.cost))
             prices = _dense_prices(inst, master)
             mu = {i: float(pyo.value(master.mu[i])) for i in master.JOBS}
         added = 0
-        dp_phase = it < max_iterations and (time_limit is None or time.perf_counter() - start < time_limit)
+        dp_phase = it < max_iterations and (time_limit is None or time.perf_counter() - start < 0.5 * time_limit)
         if dp_phase:
             for i in range(inst.n_jobs):  # every end slot's DP schedule with a positive reduced payoff
                 for res in schedules_by_end(inst, i, prices, empty):
@@ -164,18 +284,26 @@ def lp_bound(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float
         # exact pricing with problem (27): certifies the bound, may add columns the DP cannot see
         ub_mu: dict[int, float] = {}
         for i in range(inst.n_jobs):
-            res = best_schedule_ilp(inst, i, prices, empty, threads=threads)
-            ub_mu[i] = max(0.0, float(res.bound))
+            if clock.expired():
+                break
+            res = best_schedule_ilp(inst, i, prices, empty, threads=threads, time_limit=clock.solve_time())
+            b = float(res.bound)
+            if b == math.inf:  # stopped without a bound on job i's payoff: no certified bound this round
+                break
+            ub_mu[i] = max(0.0, b)
             if (dp_phase and res.schedule is not None and res.payoff > mu.get(i, 0.0) + PRICING_TOL
                     and not any(_same(res.schedule, c) for c in cols[i])):
                 cols[i].append(res.schedule)
                 added += 1
-        cap_term = float(np.einsum("thr,hr->", prices.p, inst.worker_capacity) + np.einsum("tkr,kr->", prices.q, inst.ps_capacity))
-        bound = min(bound, sum(ub_mu.values()) + cap_term)
-        if not added:
-            converged = dp_phase
+        if len(ub_mu) == inst.n_jobs:  # every job priced exactly: a certified bound
+            cap_term = float(np.einsum("thr,hr->", prices.p, inst.worker_capacity) + np.einsum("tkr,kr->", prices.q, inst.ps_capacity))
+            bound = min(bound, sum(ub_mu.values()) + cap_term)
+        if not added or len(ub_mu) < inst.n_jobs:
+            converged = dp_phase and len(ub_mu) == inst.n_jobs and not added
             break
-    compact_value = compact_lp_bound(inst, threads=threads, engine="pyomo") if compact else float("inf")
+    compact_value = float("inf")
+    if compact and not clock.expired():
+        compact_value = _compact_value(inst, threads=threads, engine="pyomo")
     log.info("lp_bound: %d master solves, LP %.6g, column-generation bound %.6g, compact LP %.6g", it, lp_value, bound,
              compact_value)
     colgen_bound = max(bound, lp_value)  # equal up to round-off when converged (weak duality)
@@ -183,4 +311,5 @@ def lp_bound(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float
     return LPBound(colgen_bound=colgen_bound, compact_bound=compact_value, status=Status.OPTIMAL if converged else Status.FEASIBLE, objective=lp_value, bound=bound,
                    gap=relative_gap(lp_value, bound), wall_time=time.perf_counter() - start, solver="colgen",
                    sense="max", message="converged" if converged else "stopped; bound from exact pricing",
-                   lp_value=lp_value, iterations=it, converged=converged, columns={i: c for i, c in cols.items() if c})
+                   lp_value=lp_value, iterations=it, converged=converged, columns={i: c for i, c in cols.items() if c},
+                   info=info)

@@ -36,15 +36,18 @@ import time
 
 import numpy as np
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, SolverError
 from ..inputs import check_positive
 from ..result import Status, relative_gap
 from .arrays import compact_lp_duals
 from .bound import PRICING_TOL, LPBound
+from .capacity import standalone
 from .instance import OasisInstance
-from .lagrange import SubgradientSearch, lagrangian
+from .lagrange import LagrangianPoint, SubgradientSearch, lagrangian
 from .master import Master
+from .offline import model_size
 from .oracle import schedules_by_end
+from .plan import Clock
 from .prices import Prices, Usage
 from .pricing import JobPricer
 from .schedule import JobSchedule
@@ -54,34 +57,44 @@ __all__ = ["lp_bound_arrays"]
 log = logging.getLogger(__name__)
 #: Relative gap between the bound and the master LP at which column generation stops (converged).
 CONVERGED_RTOL = 1e-7
+#: Seconds per nonzero to build the compact LP's arrays (measured 0.3 us; with margin).
+_COMPACT_BUILD_SECONDS = 0.6e-6
 
 
 def _cap_term(inst: OasisInstance, p: np.ndarray, q: np.ndarray) -> float:
     return float(np.einsum("thr,hr->", p, inst.worker_capacity) + np.einsum("tkr,kr->", q, inst.ps_capacity))
 
 
-def _initial_columns(inst: OasisInstance, master: Master, pricers: list[JobPricer], zero: Prices) -> None:
-    """Alg. 2's schedule for every end slot at zero prices, and (27)'s, for every job."""
+def _initial_columns(inst: OasisInstance, master: Master, pricers: list[JobPricer], zero: Prices, clock: Clock) -> bool:
+    """Alg. 2's schedule for every end slot at zero prices, and (27)'s, for every job; False when the deadline cut it short."""
     empty = Usage.empty(inst)
     for i in range(inst.n_jobs):
+        if clock.expired():
+            return False
         for res in schedules_by_end(inst, i, zero, empty):
             if res.schedule is not None:
                 master.add(res.schedule)
+        if clock.expired():
+            return False
         r = pricers[i].price(zero.p, zero.q)
         if r.schedule is not None:
             master.add(r.schedule)
+    return True
 
 
 def _price_round(inst: OasisInstance, master: Master, pricers: list[JobPricer], duals: tuple[np.ndarray, np.ndarray],
                  at: tuple[np.ndarray, np.ndarray], mu: np.ndarray, smoothed: bool,
-                 columns_per_job: int) -> tuple[float, int]:
+                 columns_per_job: int, clock: Clock) -> tuple[float | None, int]:
     """Price every job at ``at`` and add the columns whose reduced payoff at the master's ``duals`` exceeds mu_i.
 
-    Returns the Lagrangian value at ``at`` (a certified bound) and the number of columns added.
+    Returns the Lagrangian value at ``at`` (a certified bound; None when the deadline stopped the
+    round before every job was priced) and the number of columns added.
     """
     p, q = duals
     payoff_sum, added = 0.0, 0
     for i in range(inst.n_jobs):
+        if clock.expired():
+            return None, added
         r = pricers[i].price(*at)
         payoff_sum += max(0.0, r.payoff)
         if r.schedule is None:
@@ -100,11 +113,14 @@ def _price_round(inst: OasisInstance, master: Master, pricers: list[JobPricer], 
 
 
 def _compact_start(inst: OasisInstance, master: Master, pricers: list[JobPricer], *, threads: int | None,
-                   time_limit: float | None, columns_per_job: int) -> tuple[float, float, tuple[np.ndarray, np.ndarray]]:
-    """The compact LP's value and capacity duals (60% of the time limit), their Lagrangian value, and their columns."""
-    comp, pc, qc = compact_lp_duals(inst, threads=threads, time_limit=None if time_limit is None else 0.6 * time_limit)
+                   time_limit: float | None, columns_per_job: int,
+                   clock: Clock) -> tuple[float, float, tuple[np.ndarray, np.ndarray]]:
+    """The compact LP's value and capacity duals, their Lagrangian value (inf if the deadline cut the pricing), and their columns."""
+    comp, pc, qc = compact_lp_duals(inst, threads=threads, time_limit=time_limit)
     payoff_sum = 0.0
     for i in range(inst.n_jobs):
+        if clock.expired():
+            return comp, float("inf"), (pc, qc)
         r = pricers[i].price(pc, qc)
         payoff_sum += max(0.0, r.payoff)
         for c in pricers[i].schedules(0.0)[:columns_per_job]:
@@ -115,11 +131,13 @@ def _compact_start(inst: OasisInstance, master: Master, pricers: list[JobPricer]
 
 def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float | None = 60.0,
                     threads: int | None = 1, smoothing: float = 0.5, compact: bool = True,
-                    columns_per_job: int = 5, subgradient_iterations: int = 20) -> LPBound:
+                    columns_per_job: int = 5, subgradient_iterations: int = 20, clock: Clock | None = None,
+                    trivial: float | None = None) -> LPBound:
     """Column generation for the LP relaxation of (14): :func:`~hetopt.oasis.colgen.lp_bound` with ``engine="arrays"``.
 
-    The parameters are those of :func:`~hetopt.oasis.colgen.lp_bound`, and ``columns_per_job``:
-    the most columns a job adds per round.
+    The parameters are those of :func:`~hetopt.oasis.colgen.lp_bound` (checked there), and
+    ``columns_per_job``: the most columns a job adds per round; ``clock``: the caller's deadline;
+    ``trivial``: sum_i f_i(earliest_i), the Lagrangian at zero prices, the bound before any step.
 
     Returns
     -------
@@ -128,37 +146,69 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
     smoothing = check_positive(smoothing, "smoothing", allow_zero=True)
     if not smoothing < 1.0:
         raise ArgumentError(f"smoothing is {smoothing!r}; expected a weight in [0, 1)")
-    start = time.perf_counter()
-    pricers = [JobPricer(inst, i) for i in range(inst.n_jobs)]
-    master = Master(inst, threads=threads)
+    clock = clock or Clock(time.perf_counter(), time_limit)
+    start = clock.start
+    info: dict[str, object] = {}
+    best = standalone(inst).bound if trivial is None else trivial
     zero = Prices.zeros(inst)
-    _initial_columns(inst, master, pricers, zero)
-    # L at zero prices (sum_i max_t f_i): the trivial bound, so the result is never worse than it
-    best_pt = lagrangian(inst, pricers, zero.p, zero.q)
-    stale = False  # best_pt is not at the centre (a pricing round found a better point)
-    sg: SubgradientSearch | None = None
-    best = best_pt.value
     centre = (zero.p, zero.q)
-    has_centre = False  # no smoothing centre until a better point than zero exists
     it, converged, lp_value = 0, False, 0.0
     history: list[tuple[int, float, float, float, int]] = []
     comp = float("inf")
+    cols: dict[int, list[JobSchedule]] = {}
+
+    def result() -> LPBound:
+        colgen_bound = max(best, lp_value)  # equal up to round-off when converged (weak duality)
+        bound = min(colgen_bound, comp)
+        log.info("lp_bound(arrays): %d master solves, LP %.6g, column-generation bound %.6g, compact LP %.6g",
+                 it, lp_value, best, comp)
+        return LPBound(colgen_bound=colgen_bound, compact_bound=comp, status=Status.OPTIMAL if converged else Status.FEASIBLE,
+                       objective=lp_value, bound=bound, gap=relative_gap(lp_value, bound),
+                       wall_time=time.perf_counter() - start, solver="colgen-arrays", sense="max",
+                       message="converged" if converged else "stopped; bound from the best priced dual point",
+                       lp_value=lp_value, iterations=it, converged=converged, columns=cols, history=history, info=info)
+
+    pricers: list[JobPricer] = []
+    for i in range(inst.n_jobs):
+        if clock.expired():
+            info["stopped"] = f"time limit while preparing the pricing of job {i}"
+            return result()
+        pricers.append(JobPricer(inst, i))
+    master = Master(inst, threads=threads)
+    if not _initial_columns(inst, master, pricers, zero, clock):
+        info["stopped"] = "time limit while generating the first columns"
+        return result()
+    best_pt: LagrangianPoint | None = None  # the point of ``best`` (computed when the subgradient search needs it)
+    stale = True
+    sg: SubgradientSearch | None = None
+    has_centre = False  # no smoothing centre until a better point than zero exists
     if compact:  # the compact LP's capacity duals: the first stability centre (and its columns)
-        comp, value, (pc, qc) = _compact_start(inst, master, pricers, threads=threads, time_limit=time_limit,
-                                               columns_per_job=columns_per_job)
-        if np.isfinite(comp) and value < best:  # duals of an unfinished LP are no centre
-            best, centre, has_centre = value, (pc, qc), True
-            best_pt = lagrangian(inst, pricers, pc, qc)
-        history.append((0, 0.0, value, 1.0, sum(len(x) for x in master._keys)))
-    while True:
+        build = _COMPACT_BUILD_SECONDS * model_size(inst, "arrays")["nonzeros"]
+        left = clock.left()
+        if left is not None and build > 0.3 * left:
+            info["compact_skipped"] = f"building the compact LP takes about {build:.2g} s of the {left:.2g} s left"
+        else:
+            comp, value, (pc, qc) = _compact_start(inst, master, pricers, threads=threads,
+                                                   time_limit=clock.solve_time(0.6, reserve=build),
+                                                   columns_per_job=columns_per_job, clock=clock)
+            if np.isfinite(comp) and value < best:  # duals of an unfinished LP are no centre
+                best, centre, has_centre, stale = value, (pc, qc), True, True
+            history.append((0, 0.0, value, 1.0, sum(len(x) for x in master._keys)))
+    while not clock.expired():
         round_start = time.perf_counter()
-        lp_value, mu, p, q = master.solve()
+        try:
+            lp_value, mu, p, q = master.solve()
+        except SolverError as exc:
+            info["fallback"] = f"{exc}; the best certified bound so far is reported"
+            lp_value = 0.0
+            break
         it += 1
         master_secs = time.perf_counter() - round_start
         # stop when the next master solve (about as long as this one) would end past the limit
-        stop = it >= max_iterations or (time_limit is not None
-                                        and time.perf_counter() - start + master_secs >= time_limit)
+        left = clock.left()
+        stop = it >= max_iterations or (left is not None and master_secs >= left)
         alpha = smoothing if has_centre else 0.0
+        added, complete = 0, True
         for attempt in (0, 1):
             if attempt == 1:
                 if alpha == 0.0:
@@ -168,44 +218,45 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
                 ps, qs = p, q
             else:
                 ps, qs = alpha * centre[0] + (1 - alpha) * p, alpha * centre[1] + (1 - alpha) * q
-            value, added = _price_round(inst, master, pricers, (p, q), (ps, qs), mu, alpha != 0.0, columns_per_job)
+            priced, added = _price_round(inst, master, pricers, (p, q), (ps, qs), mu, alpha != 0.0, columns_per_job,
+                                         clock)
+            if priced is None:  # the deadline passed mid-round: no certified value
+                stop, complete = True, False
+                break
+            value = priced
             if value < best:
                 best, centre, has_centre = value, (ps, qs), True
                 stale = True
             history.append((it, lp_value, value, alpha, added))
             if added or alpha == 0.0:
                 break
-        if subgradient_iterations > 0 and not stop:
+        if subgradient_iterations > 0 and not stop and not clock.expired():
             # subgradient steps on L, resumed each round from the best point (each point a certified bound)
-            if stale:
+            if stale or best_pt is None:
                 best_pt, stale = lagrangian(inst, pricers, *centre), False
             if sg is None:
                 sg = SubgradientSearch(inst, pricers, best_pt, patience=10)
             sg.restart(best_pt)
             # at most as long as this round's master solve and pricing took (cheap masters, few steps)
-            left = time.perf_counter() - round_start
-            if time_limit is not None:
-                left = min(left, max(0.0, time_limit - (time.perf_counter() - start) - master_secs))
-            pt = sg.run(target=lp_value, iterations=subgradient_iterations, time_limit=left)
+            budget = time.perf_counter() - round_start
+            left = clock.left()
+            if left is not None:
+                budget = min(budget, max(0.0, left - master_secs))
+            pt = sg.run(target=lp_value, iterations=subgradient_iterations, time_limit=budget)
             if pt.value < best:
                 best, centre, has_centre, best_pt, stale = pt.value, (pt.p, pt.q), True, pt, False
                 history.append((it, lp_value, pt.value, -1.0, 0))
         gap = relative_gap(lp_value, best)
-        if added == 0 or (gap is not None and gap <= CONVERGED_RTOL):
+        if gap is not None and gap <= CONVERGED_RTOL:
             converged = True
+            break
+        if added == 0 and complete:
+            # no column prices out at the master's duals, yet the bound at them is above the LP value: the
+            # master's duals are off by its tolerances; the best certified bound stands (not converged)
+            info["stalled"] = f"no column prices out; bound {best!r} vs master LP {lp_value!r}"
             break
         if stop:
             break
-    colgen_bound = max(best, lp_value)  # equal up to round-off when converged (weak duality)
-    bound = min(colgen_bound, comp)
-    log.info("lp_bound(arrays): %d master solves, LP %.6g, column-generation bound %.6g, compact LP %.6g",
-             it, lp_value, best, comp)
-    cols: dict[int, list[JobSchedule]] = {}
-    for i, s, _ in master.columns:
-        cols.setdefault(i, []).append(s)
-    return LPBound(colgen_bound=colgen_bound, compact_bound=comp, status=Status.OPTIMAL if converged else Status.FEASIBLE,
-                   objective=lp_value, bound=bound, gap=relative_gap(lp_value, bound),
-                   wall_time=time.perf_counter() - start, solver="colgen-arrays", sense="max",
-                   message="converged" if converged else "stopped; bound from the best priced dual point",
-                   lp_value=lp_value, iterations=it, converged=converged, columns=cols,
-                   history=history)
+    for i, sch, _ in master.columns:
+        cols.setdefault(i, []).append(sch)
+    return result()

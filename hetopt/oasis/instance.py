@@ -28,6 +28,7 @@ import numpy as np
 from ..data import check_header, meta_dict, meta_kwargs, read_json
 from ..errors import InstanceError, SizeLimitError
 from ..inputs import INT64_LIMIT, job_indices, numeric_array
+from ..schema import Field
 from .utility import Utility, utility_from_dict
 
 __all__ = ["OasisInstance", "KIND", "SCHEMA_VERSION", "DEFAULT_RESOURCES", "EPS_WORK", "MAX_HORIZON", "MAX_CELLS",
@@ -65,6 +66,57 @@ def check_size(inst: OasisInstance, extra_cells: int = 0, what: str = "this rout
         raise SizeLimitError(f"T (H + K) R{' + extra' if extra_cells else ''} = {cells} cells (T = {T}, H = "
                              f"{inst.n_worker_servers}, K = {inst.n_ps_servers}, R = {inst.n_resources}); {what} "
                              f"handles at most MAX_CELLS = {MAX_CELLS}")
+
+
+#: The fields with one entry per job (their common length is I).
+_PER_JOB = ("arrival", "epochs", "chunks", "minibatches", "minibatch_time", "gradient_size", "worker_demand", "ps_demand",
+            "utility")
+
+
+def _job_count(values: dict[str, Any]) -> int:
+    """I, the length the per-job fields share; InstanceError naming the field whose length differs from the others'."""
+    lengths: dict[str, int] = {}
+    for name, v in values.items():
+        if isinstance(v, (str, bytes, dict)) or v is None or not hasattr(v, "__len__"):
+            raise InstanceError(f"{name} is {v!r:.80}; expected a sequence with one entry per job")
+        lengths[name] = len(v)
+    counts: dict[int, int] = {}
+    for n in lengths.values():
+        counts[n] = counts.get(n, 0) + 1
+    n_jobs = max(counts, key=lambda n: (counts[n], n))  # the length most fields have (ties: the longest)
+    for name, n in lengths.items():
+        if n != n_jobs:
+            others = ", ".join(k for k, m in lengths.items() if m == n_jobs)
+            raise InstanceError(f"{name} has length {n}; {others} have {n_jobs} (one entry per job)")
+    if n_jobs == 0:
+        raise InstanceError("arrival is empty; an instance needs at least one job")
+    return n_jobs
+
+
+#: JSON Schema of one utility (a leaf of ``utility``): a sigmoid or a table, as :func:`~hetopt.oasis.utility.utility_from_dict` reads it.
+UTILITY_SCHEMA: dict[str, Any] = {
+    "oneOf": [
+        {"type": "object", "description": "f(d) = gamma1 / (1 + exp(gamma2 (d - gamma3))) of the completion offset d",
+         "properties": {"type": {"const": "sigmoid"},
+                        "gamma1": {"type": "number", "minimum": 0, "description": "priority"},
+                        "gamma2": {"type": "number", "minimum": 0, "description": "decay (0: time-insensitive)"},
+                        "gamma3": {"type": "number", "description": "target completion offset, slots"}},
+         "required": ["type", "gamma1", "gamma2", "gamma3"], "additionalProperties": False},
+        {"type": "object", "description": "f(d) = values[d], non-increasing, covering the offsets 0..T - a_i",
+         "properties": {"type": {"const": "table"},
+                        "values": {"type": "array", "items": {"type": "number", "minimum": 0}, "minItems": 1},
+                        "target": {"type": "number", "description": "target completion offset, slots (reports only)"}},
+         "required": ["type", "values"], "additionalProperties": False},
+    ],
+}
+
+
+class UtilityField(Field):
+    """A :class:`~hetopt.schema.Field` whose leaf is a utility object (:data:`UTILITY_SCHEMA`), not a number."""
+
+    def leaf_schema(self) -> dict[str, Any]:
+        """The object schema of one utility."""
+        return json.loads(json.dumps(UTILITY_SCHEMA))  # a fresh copy
 
 
 _FIELDS = ("horizon", "worker_capacity", "ps_capacity", "arrival", "epochs", "chunks", "minibatches",
@@ -144,6 +196,43 @@ class OasisInstance:
 
     #: The ``kind`` key of this class's JSON (the registry's name of the paper).
     KIND: ClassVar[str] = KIND
+    #: The ``schema_version`` of this class's JSON.
+    SCHEMA_VERSION: ClassVar[int] = SCHEMA_VERSION
+    #: Every JSON field (:mod:`hetopt.schema`): shape, type, unit, range, whether required, meaning.
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("horizon", "scalar", "integer", "T, the number of time slots 1..T of the schedule.", unit="slots",
+              minimum=1),
+        Field("worker_capacity", "(n_worker_servers, n_resources)", "number",
+              "c_h^r, the capacity of resource r on worker server h (the servers that host workers).",
+              unit="resource units", minimum=0),
+        Field("ps_capacity", "(n_ps_servers, n_resources)", "number",
+              "c_k^r, the capacity of resource r on parameter-server machine k.", unit="resource units", minimum=0),
+        Field("arrival", "(n_jobs,)", "integer", "a_i, the slot in which job i arrives (at most T).", unit="slot",
+              minimum=1),
+        Field("epochs", "(n_jobs,)", "integer", "E_i, the training epochs of job i.", minimum=1),
+        Field("chunks", "(n_jobs,)", "integer",
+              "N_i, the data chunks of job i, also the most workers it can use in a slot.", minimum=1),
+        Field("minibatches", "(n_jobs,)", "integer", "M_i, the mini-batches in one data chunk of job i.", minimum=1),
+        Field("minibatch_time", "(n_jobs,)", "number", "tau_i, the time a worker takes to train one mini-batch.",
+              unit="slots", minimum=0, exclusive_minimum=True),
+        Field("gradient_size", "(n_jobs,)", "number",
+              "e_i, the size of the gradients (and parameters) exchanged per mini-batch; e_i / b_i is a transfer time "
+              "in slots.", unit="bandwidth unit x slot", minimum=0),
+        Field("worker_demand", "(n_jobs, n_resources)", "number",
+              "w_i^r, resource r taken by one worker of job i; its bandwidth column is b_i > 0.",
+              unit="resource units", minimum=0),
+        Field("ps_demand", "(n_jobs, n_resources)", "number",
+              "s_i^r, resource r taken by one parameter server of job i; its bandwidth column is B_i >= b_i.",
+              unit="resource units", minimum=0),
+        UtilityField("utility", "(n_jobs,)", "object",
+                     "f_i, job i's utility of its completion offset t_hat_i - a_i, non-negative and non-increasing: "
+                     "an object {\"type\": \"sigmoid\", \"gamma1\": priority >= 0, \"gamma2\": decay >= 0, \"gamma3\": "
+                     "target offset} for gamma1 / (1 + exp(gamma2 (d - gamma3))), or {\"type\": \"table\", \"values\": "
+                     "[f(0), f(1), ...] covering the offsets 0..T - a_i, optional \"target\"}."),
+        Field("resource_names", "(n_resources,)", "string",
+              "The R resource types, distinct; one is \"bandwidth\" (default gpu, cpu, memory, storage, bandwidth).",
+              required=False),
+    )
 
     horizon: int
     worker_capacity: Any
@@ -169,7 +258,10 @@ class OasisInstance:
         if not isinstance(T, (int, np.integer)) or isinstance(T, bool) or T < 1 or T >= INT64_LIMIT:
             raise InstanceError(f"horizon is {self.horizon!r}; expected an integer number of slots T >= 1")
         set_("horizon", int(T))
-        names = tuple(self.resource_names)
+        rn = self.resource_names
+        if isinstance(rn, (str, bytes)) or not isinstance(rn, (list, tuple, np.ndarray)):
+            raise InstanceError(f"resource_names is {rn!r}; expected a list of distinct non-empty strings (R names)")
+        names = tuple(rn)
         if not names or not all(isinstance(s, str) and s for s in names) or len(set(names)) != len(names):
             raise InstanceError(f"resource_names is {self.resource_names!r}; expected distinct non-empty strings")
         if "bandwidth" not in names:
@@ -178,12 +270,7 @@ class OasisInstance:
         R = len(names)
         set_("worker_capacity", _matrix("worker_capacity", self.worker_capacity, (None, R), "H"))
         set_("ps_capacity", _matrix("ps_capacity", self.ps_capacity, (None, R), "K"))
-        try:
-            n_jobs = len(self.arrival)
-        except TypeError:
-            raise InstanceError(f"arrival is {self.arrival!r}; expected a sequence of arrival slots") from None
-        if n_jobs == 0:
-            raise InstanceError("arrival is empty; an instance needs at least one job")
+        n_jobs = _job_count({name: getattr(self, name) for name in _PER_JOB})
         a = _vector("arrival", self.arrival, n_jobs, integer=True, minimum=1, strict=False)
         late = np.nonzero(a > self.horizon)[0]
         if late.size:
@@ -206,7 +293,7 @@ class OasisInstance:
                                     "could never serve a worker: (6)-(7) need B_i >= b_i")
         utils = self.utility
         if isinstance(utils, (Utility, dict)) or not hasattr(utils, "__len__") or len(utils) != n_jobs:
-            raise InstanceError(f"utility must be a sequence of {n_jobs} utilities, one per job; got {utils!r}")
+            raise InstanceError(f"utility must be a sequence of {n_jobs} utilities, one per job; got {utils!r:.80}")
         utils = tuple(utility_from_dict(u, f"utility[{i}]") for i, u in enumerate(utils))
         for i, u in enumerate(utils):
             values = getattr(u, "values", None)

@@ -31,7 +31,10 @@ class Master:
         # keep the basis between rounds: no presolve (it would discard it), primal simplex (a column
         # added to an optimal basis leaves it primal feasible); HiGHS minimizes by default
         h = new_highs(threads, options={"presolve": "off", "simplex_strategy": 4})
-        hi = np.concatenate([np.ones(I), np.tile(inst.worker_capacity.ravel(), T), np.tile(inst.ps_capacity.ravel(), T)])
+        cap = np.concatenate([np.tile(inst.worker_capacity.ravel(), T), np.tile(inst.ps_capacity.ravel(), T)])
+        # each capacity row divided by its capacity (1 where it is 0): HiGHS's tolerances relative to it
+        self.scale = np.where(cap > 0, cap, 1.0).astype(float)
+        hi = np.concatenate([np.ones(I), cap / self.scale])
         h.addRows(hi.size, np.full(hi.size, -np.inf), hi.astype(float), 0, np.zeros(0, np.int32), np.zeros(0, np.int32),
                   np.zeros(0))
         self.h = h
@@ -49,7 +52,7 @@ class Master:
         wi = np.nonzero(yv.ravel())[0]
         zi = np.nonzero(zv.ravel())[0]
         idx = np.concatenate([[i], I + wi, I + T * H * R + zi]).astype(np.int32)
-        val = np.concatenate([[1.0], yv.ravel()[wi], zv.ravel()[zi]])
+        val = np.concatenate([[1.0], yv.ravel()[wi] / self.scale[wi], zv.ravel()[zi] / self.scale[T * H * R + zi]])
         return idx, val
 
     def add(self, s: JobSchedule) -> bool:
@@ -67,6 +70,8 @@ class Master:
     def solve(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
         """LP value and the duals ``(mu (I,), p (T, H, R), q (T, K, R))``, all >= 0."""
         I, H, K, R, T = self.shape
+        if not self.columns:  # no schedule yet: the LP max 0 has value 0 and zero duals (HiGHS calls it "Empty")
+            return 0.0, np.zeros(I), np.zeros((T, H, R)), np.zeros((T, K, R))
         self.h.run()
         status = self.h.getModelStatus()
         if self.h.modelStatusToString(status) != "Optimal":
@@ -75,8 +80,9 @@ class Master:
         dual = -np.asarray(self.h.getSolution().row_dual, dtype=float)
         dual = np.maximum(dual, 0.0)
         mu = dual[:I]
-        p = dual[I:I + T * H * R].reshape(T, H, R)
-        q = dual[I + T * H * R:].reshape(T, K, R)
+        prices = dual[I:] / self.scale  # the dual of a row divided by c is c times the original row's
+        p = prices[:T * H * R].reshape(T, H, R)
+        q = prices[T * H * R:].reshape(T, K, R)
         return value, mu, p, q
 
     def primal(self) -> np.ndarray:

@@ -26,7 +26,8 @@ import numpy as np
 import pyomo.environ as pyo
 
 from ..errors import ArgumentError
-from .capacity import slot_capacity, var_bounds
+from ..inputs import check_size as check_int
+from .capacity import ps_ratio, slot_capacity, standalone, var_bounds, work_slots
 from .instance import OasisInstance, check_size
 from .prices import Prices, Usage
 from .schedule import JobSchedule
@@ -39,6 +40,14 @@ def build_offline(inst: OasisInstance) -> pyo.ConcreteModel:
     """Problem (1)-(13) as an exact MILP (see the module docstring for (8)).
 
     Size: I (H + K) T integer variables y, z; I binaries x; sum_i (T - a_i + 1) binaries u.
+
+    Rows are normalized, with the same integer solutions, so that a solver's absolute
+    tolerances mean the same at every magnitude: (2) asks for ``ceil(W_i - 1e-6)`` whole
+    worker-slots; each capacity row (4)-(5) is divided by its capacity (a job that cannot put a
+    unit on the server has no term); (6) reads ``rho_i sum_h y <= sum_k z`` with
+    ``rho_i = max(b_i / B_i, 1 / N_i)`` (:func:`~hetopt.oasis.capacity.ps_ratio`).  A completion
+    slot before the job's earliest on the empty cluster (:func:`~hetopt.oasis.capacity.standalone`)
+    has ``u = 0`` and no objective term.
     """
     I, H, K, R, T = inst.n_jobs, inst.n_worker_servers, inst.n_ps_servers, inst.n_resources, inst.horizon
     check_size(inst, I * (H + K) * T, "the offline MILP")
@@ -57,11 +66,15 @@ def build_offline(inst: OasisInstance) -> pyo.ConcreteModel:
                   bounds=lambda _, i, h, t: (0, int(ymax[i, h])), doc="(12) y_ih(t): workers of job i on server h in slot t")
     m.z = pyo.Var(m.JOBS, m.PSERVERS, m.SLOTS, domain=pyo.NonNegativeIntegers,
                   bounds=lambda _, i, k, t: (0, int(zmax[i, k])), doc="(13) z_ik(t): parameter servers of job i on server k in t")
-    m.u = pyo.Var(m.JOB_SLOTS, domain=pyo.Binary, doc="(8) u_i(t) = 1 iff t_hat_i = t (completion indicator)")
+    alone = standalone(inst)
+    first = [int(d) if d >= 0 else T + 1 for d in alone.earliest]  # earliest offset (T + 1: never completes)
+    m.u = pyo.Var(m.JOB_SLOTS, domain=pyo.Binary, bounds=lambda _, i, t: (0, 1 if t - a[i] >= first[i] else 0),
+                  doc="(8) u_i(t) = 1 iff t_hat_i = t (completion indicator)")
     f = {i: inst.utility_table(i) for i in range(I)}
-    m.utility = pyo.Objective(expr=sum(float(f[i][t - a[i]]) * m.u[i, t] for (i, t) in m.JOB_SLOTS),
+    m.utility = pyo.Objective(expr=sum(float(f[i][t - a[i]]) * m.u[i, t] for (i, t) in m.JOB_SLOTS
+                                       if t - a[i] >= first[i]),
                               sense=pyo.maximize, doc="(1) total utility sum_i x_i f_i(t_hat_i - a_i)")
-    work = inst.workload
+    work = work_slots(inst)
     nw = {(i, t): sum(m.y[i, h, t] for h in m.WSERVERS) for i in m.JOBS for t in m.SLOTS}
     nz = {(i, t): sum(m.z[i, k, t] for k in m.PSERVERS) for i in m.JOBS for t in m.SLOTS}
     m.work_done = pyo.Constraint(m.JOBS, rule=lambda _, i: sum(nw[i, t] for t in m.SLOTS) >= float(work[i]) * m.x[i],
@@ -70,23 +83,26 @@ def build_offline(inst: OasisInstance) -> pyo.ConcreteModel:
                                    doc="(3) at most N_i concurrent workers, zero if not admitted")
     wd, sd = inst.worker_demand, inst.ps_demand
 
-    def cap_w(_, h, r, t):
-        users = [i for i in range(I) if wd[i, r] > 0]
+    def cap_row(dem, cap, vmax, var, s, r, t):
+        """sum_i (d_i^r / c_s^r) v_is(t) <= 1: the capacity row divided by its capacity (by 1 when it is 0)."""
+        c = float(cap[s, r])
+        scale = c if c > 0 else 1.0
+        users = [i for i in range(I) if dem[i, r] > 0 and vmax[i, s] > 0]
         if not users:
             return pyo.Constraint.Skip
-        return sum(float(wd[i, r]) * m.y[i, h, t] for i in users) <= float(inst.worker_capacity[h, r])
+        return sum(float(dem[i, r] / scale) * var[i, s, t] for i in users) <= c / scale
+
+    def cap_w(_, h, r, t):
+        return cap_row(wd, inst.worker_capacity, ymax, m.y, h, r, t)
 
     def cap_p(_, k, r, t):
-        users = [i for i in range(I) if sd[i, r] > 0]
-        if not users:
-            return pyo.Constraint.Skip
-        return sum(float(sd[i, r]) * m.z[i, k, t] for i in users) <= float(inst.ps_capacity[k, r])
+        return cap_row(sd, inst.ps_capacity, zmax, m.z, k, r, t)
 
     m.worker_capacity = pyo.Constraint(m.WSERVERS, m.RESOURCES, m.SLOTS, rule=cap_w, doc="(4) capacity of worker servers")
     m.ps_capacity = pyo.Constraint(m.PSERVERS, m.RESOURCES, m.SLOTS, rule=cap_p, doc="(5) capacity of PS servers")
-    b, B = inst.worker_bandwidth, inst.ps_bandwidth
-    m.ps_bandwidth = pyo.Constraint(m.JOBS, m.SLOTS, rule=lambda _, i, t: float(b[i]) * nw[i, t] <= float(B[i]) * nz[i, t],
-                                    doc="(6) PS bandwidth covers worker bandwidth")
+    rho = ps_ratio(inst)
+    m.ps_bandwidth = pyo.Constraint(m.JOBS, m.SLOTS, rule=lambda _, i, t: float(rho[i]) * nw[i, t] <= nz[i, t],
+                                    doc="(6) PS bandwidth covers worker bandwidth (b_i / B_i, at least 1 / N_i: exact over integers)")
     m.ps_count = pyo.Constraint(m.JOBS, m.SLOTS, rule=lambda _, i, t: nz[i, t] <= nw[i, t],
                                 doc="(7) no more parameter servers than workers")
     m.completion_once = pyo.Constraint(m.JOBS, rule=lambda _, i: sum(m.u[i, t] for t in range(a[i], T + 1)) == m.x[i],
@@ -216,7 +232,7 @@ def build_oracle(inst: OasisInstance, job: int, prices: Prices, used: Usage) -> 
     Variables exist for slots t >= a_i only, which is (9)-(10); completion as in
     :func:`build_offline` with x_i = 1.
     """
-    i = job
+    i = check_int(job, "job", minimum=0, maximum=inst.n_jobs - 1)
     H, K, R, T = inst.n_worker_servers, inst.n_ps_servers, inst.n_resources, inst.horizon
     a = int(inst.arrival[i])
     w, s = inst.worker_demand[i], inst.ps_demand[i]
@@ -230,12 +246,15 @@ def build_oracle(inst: OasisInstance, job: int, prices: Prices, used: Usage) -> 
                   doc="(12) y_ih(t)")
     m.z = pyo.Var(m.PSERVERS, m.SLOTS, domain=pyo.NonNegativeIntegers, bounds=lambda _, k, t: (0, int(zmax[k])),
                   doc="(13) z_ik(t)")
-    m.u = pyo.Var(m.SLOTS, domain=pyo.Binary, doc="(8) u(t) = 1 iff t_hat_i = t")
+    first = int(standalone(inst).earliest[i])  # no schedule completes earlier, even on the empty cluster
+    first = T + 1 if first < 0 else first
+    m.u = pyo.Var(m.SLOTS, domain=pyo.Binary, bounds=lambda _, t: (0, 1 if t - a >= first else 0),
+                  doc="(8) u(t) = 1 iff t_hat_i = t")
     f = inst.utility_table(i)
     cw = np.einsum("thr,r->th", prices.p, w)
     cz = np.einsum("tkr,r->tk", prices.q, s)
     m.payoff = pyo.Objective(
-        expr=sum(float(f[t - a]) * m.u[t] for t in m.SLOTS)
+        expr=sum(float(f[t - a]) * m.u[t] for t in m.SLOTS if t - a >= first)
         - sum(float(cw[t - 1, h]) * m.y[h, t] for h in m.WSERVERS for t in m.SLOTS)
         - sum(float(cz[t - 1, k]) * m.z[k, t] for k in m.PSERVERS for t in m.SLOTS),
         sense=pyo.maximize, doc="(27) utility minus priced resources")
@@ -243,19 +262,26 @@ def build_oracle(inst: OasisInstance, job: int, prices: Prices, used: Usage) -> 
     nz = {t: sum(m.z[k, t] for k in m.PSERVERS) for t in m.SLOTS}
     m.WRES = pyo.Set(initialize=[r for r in range(R) if w[r] > 0], doc="resources a worker uses")
     m.PRES = pyo.Set(initialize=[r for r in range(R) if s[r] > 0], doc="resources a parameter server uses")
+
+    def residual(dem: float, left: float, var):
+        """Dem var <= left, divided by max(left, dem) > 0 (coefficients <= 1 at every magnitude)."""
+        scale = max(float(left), float(dem))
+        return float(dem / scale) * var <= float(left / scale)
+
     m.residual_worker_capacity = pyo.Constraint(
         m.WSERVERS, m.WRES, m.SLOTS,
-        rule=lambda _, h, r, t: float(w[r]) * m.y[h, t] <= float(inst.worker_capacity[h, r] - used.g[t - 1, h, r]),
-        doc="(27) g_h^r(t) + w_i^r y_ih(t) <= c_h^r")
+        rule=lambda _, h, r, t: residual(w[r], inst.worker_capacity[h, r] - used.g[t - 1, h, r], m.y[h, t]),
+        doc="(27) g_h^r(t) + w_i^r y_ih(t) <= c_h^r (divided by max(c - g, w))")
     m.residual_ps_capacity = pyo.Constraint(
         m.PSERVERS, m.PRES, m.SLOTS,
-        rule=lambda _, k, r, t: float(s[r]) * m.z[k, t] <= float(inst.ps_capacity[k, r] - used.v[t - 1, k, r]),
-        doc="(27) v_k^r(t) + s_i^r z_ik(t) <= c_k^r")
-    m.work_done = pyo.Constraint(expr=sum(nw[t] for t in m.SLOTS) >= float(inst.workload[i]),
-                                 doc="(2) enough worker-slots (x_i = 1)")
+        rule=lambda _, k, r, t: residual(s[r], inst.ps_capacity[k, r] - used.v[t - 1, k, r], m.z[k, t]),
+        doc="(27) v_k^r(t) + s_i^r z_ik(t) <= c_k^r (divided by max(c - v, s))")
+    m.work_done = pyo.Constraint(expr=sum(nw[t] for t in m.SLOTS) >= float(work_slots(inst)[i]),
+                                 doc="(2) enough worker-slots (x_i = 1; whole worker-slots)")
     m.max_workers = pyo.Constraint(m.SLOTS, rule=lambda _, t: nw[t] <= int(inst.chunks[i]), doc="(3) at most N_i workers")
-    b, B = float(inst.worker_bandwidth[i]), float(inst.ps_bandwidth[i])
-    m.ps_bandwidth = pyo.Constraint(m.SLOTS, rule=lambda _, t: b * nw[t] <= B * nz[t], doc="(6) PS bandwidth")
+    rho = float(ps_ratio(inst)[i])
+    m.ps_bandwidth = pyo.Constraint(m.SLOTS, rule=lambda _, t: rho * nw[t] <= nz[t],
+                                    doc="(6) PS bandwidth (b_i / B_i, at least 1 / N_i: exact over integers)")
     m.ps_count = pyo.Constraint(m.SLOTS, rule=lambda _, t: nz[t] <= nw[t], doc="(7) PS count")
     m.completion_once = pyo.Constraint(expr=sum(m.u[t] for t in m.SLOTS) == 1, doc="(8a) one completion slot")
     m.no_work_after_completion = pyo.Constraint(

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError
-from ..inputs import check_flag
+from ..inputs import check_flag, check_positive
 from .cluster import Cluster
 from .instance import OasisInstance
 from .oracle import OracleResult, best_schedule
@@ -45,7 +45,7 @@ def _bounds(inst: OasisInstance, estimates: PriceBounds | float | None, log_rati
     elif isinstance(estimates, PriceBounds):
         bounds = estimates
     elif isinstance(estimates, (int, float, np.integer, np.floating)) and not isinstance(estimates, (bool, np.bool_)):
-        bounds = estimated_bounds(inst, float(estimates))
+        bounds = estimated_bounds(inst, check_positive(estimates, "estimates"))
     else:
         raise ArgumentError(f"estimates is {estimates!r}; expected None, a PriceBounds or a positive number rho")
     return cap_bounds(bounds, log_ratio_cap)
@@ -102,12 +102,19 @@ class OasisPolicy:
         self.decision_time: dict[int, float] = {}
         self.seen: dict[int, Prices] = {}
         self.admitted: list[int] = []
+        #: perf_counter time after which arrivals are rejected undecided (the exact routes' incumbent under a
+        #: time limit: the schedules admitted so far stay feasible); None: decide every job
+        self.deadline: float | None = None
+        self.undecided: list[int] = []
 
     def __call__(self, cl: Cluster, t: int, arrived: list[int], completed: list[int]) -> None:
         """Decide every arriving job (lines 3-13 of Alg. 1); completions change nothing."""
         inst = self.inst
         for i in sorted(arrived, key=lambda j: (int(inst.arrival[j]), j)):
             t0 = time.perf_counter()
+            if self.deadline is not None and t0 >= self.deadline:
+                self.undecided.append(i)
+                continue
             prices = prices_from_usage(inst, self.bounds, self.used, self.price_dtype)  # p = P(g), q = Q(v): lines 3, 10, 12
             res = self.oracle(inst, i, prices, self.used)  # line 5
             self.payoffs[i] = float(res.payoff) if res.schedule is not None else float("-inf")
@@ -125,5 +132,7 @@ class OasisPolicy:
                                 "decision_time": self.decision_time, "usage": self.used}
         if self.record_prices:
             info["prices"] = self.seen
+        if self.undecided:
+            info["undecided"] = list(self.undecided)
         return {"payoffs": dict(self.payoffs), "info": info,
                 "message": f"admitted {len(self.admitted)} of {self.inst.n_jobs} jobs"}

@@ -27,16 +27,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 
-from ..errors import SolverError
+from ..errors import ArgumentError, SolverError, a_type
+from ..inputs import check_size, check_threads, check_time_limit, takes_instance
 from ..result import Status
 from ..solvers import solve_model
 from .capacity import slot_capacity
 from .instance import EPS_WORK, OasisInstance
 from .model import build_oracle, oracle_schedule
+from .normalize import HIGHS_EXACT, scaled_instance
 from .prices import Prices, Usage
+from .pricing import JobPricer
 from .schedule import JobSchedule, Real, schedule_cost
 
 __all__ = ["OracleResult", "best_schedule", "schedules_by_end", "algorithm2_literal", "best_schedule_ilp", "workers_for",
@@ -137,6 +141,16 @@ def cost_t(inst: OasisInstance, job: int, t: int, prices: Prices, used: Usage) -
     return dict(zip(n_w.tolist(), cost.tolist(), strict=True))
 
 
+def _args(inst: OasisInstance, job: Any, prices: Any, used: Any) -> tuple[int, Usage]:
+    """``job`` as an index of ``inst`` and ``used`` (empty when None); ArgumentError naming a bad argument."""
+    job = check_size(job, "job", minimum=0, maximum=inst.n_jobs - 1)
+    if not isinstance(prices, Prices):
+        raise ArgumentError(f"prices is {a_type(prices)}; expected hetopt.oasis.Prices (p, q)")
+    if used is not None and not isinstance(used, Usage):
+        raise ArgumentError(f"used is {a_type(used)}; expected hetopt.oasis.Usage (g, v) or None")
+    return job, (Usage.empty(inst) if used is None else used)
+
+
 def _forward(inst: OasisInstance, job: int, prices: Prices, used: Usage):
     """DP_COST(t, E_i N_i) for every end slot t in one pass; choices kept for backtracking."""
     jb = _Job(inst, job)
@@ -187,6 +201,7 @@ def _backtrack(inst: OasisInstance, jb: _Job, choices, t_end: int, prices: Price
     return OracleResult(sched, util - cost, util, cost, util - cost, "dp")
 
 
+@takes_instance(OasisInstance)
 def best_schedule(inst: OasisInstance, job: int, prices: Prices, used: Usage | None = None) -> OracleResult:
     """Alg. 2: the schedule of ``job`` maximizing f_i(t_hat_i - a_i) - cost under ``prices``.
 
@@ -215,7 +230,7 @@ def best_schedule(inst: OasisInstance, job: int, prices: Prices, used: Usage | N
     offers at most N_i + 1 moves.  The first end slot with the largest payoff wins, as with
     the strict comparison of line 7; it is then the completion slot of the schedule.
     """
-    used = Usage.empty(inst) if used is None else used
+    job, used = _args(inst, job, prices, used)
     jb, payoff, choices = _forward(inst, job, prices, used)
     if not np.isfinite(payoff).any():
         return OracleResult(None, -math.inf, 0.0, math.inf, -math.inf, "dp")
@@ -223,9 +238,10 @@ def best_schedule(inst: OasisInstance, job: int, prices: Prices, used: Usage | N
     return _backtrack(inst, jb, choices, t_end, prices)
 
 
+@takes_instance(OasisInstance)
 def schedules_by_end(inst: OasisInstance, job: int, prices: Prices, used: Usage | None = None) -> list[OracleResult]:
     """DP_COST's best schedule for every end slot t_hat in a_i..T that has one (lines 4-5 of Alg. 2)."""
-    used = Usage.empty(inst) if used is None else used
+    job, used = _args(inst, job, prices, used)
     jb, payoff, choices = _forward(inst, job, prices, used)
     out = []
     for j in np.nonzero(np.isfinite(payoff))[0]:
@@ -235,6 +251,7 @@ def schedules_by_end(inst: OasisInstance, job: int, prices: Prices, used: Usage 
     return out
 
 
+@takes_instance(OasisInstance)
 def algorithm2_literal(inst: OasisInstance, job: int, prices: Prices, used: Usage | None = None, *,
                        stats: dict | None = None) -> OracleResult:
     """Alg. 2 transcribed line by line (memoized recursion); for small jobs and for testing.
@@ -248,7 +265,7 @@ def algorithm2_literal(inst: OasisInstance, job: int, prices: Prices, used: Usag
     (distinct COST_t(t, d) evaluated, each O(H + K) after sorting), ``dp_states`` (distinct
     DP_COST(t, D)) and ``dp_transitions`` (iterations of the loop of line 14).
     """
-    used = Usage.empty(inst) if used is None else used
+    job, used = _args(inst, job, prices, used)
     jb = _Job(inst, job)
     H, K, T = inst.n_worker_servers, inst.n_ps_servers, inst.horizon
 
@@ -313,6 +330,7 @@ def algorithm2_literal(inst: OasisInstance, job: int, prices: Prices, used: Usag
     return OracleResult(s, mu, util, util - mu, mu, "alg2")
 
 
+@takes_instance(OasisInstance)
 def best_schedule_ilp(inst: OasisInstance, job: int, prices: Prices, used: Usage | None = None, *,
                       time_limit: float | None = None, threads: int | None = 1) -> OracleResult:
     """Problem (27) solved exactly as an ILP (HiGHS): the reference for Theorem 1.
@@ -321,9 +339,33 @@ def best_schedule_ilp(inst: OasisInstance, job: int, prices: Prices, used: Usage
     ``time_limit``); ``payoff`` is that of the returned schedule.  No feasible schedule: no
     schedule and payoff -inf.
     """
-    used = Usage.empty(inst) if used is None else used
-    model = build_oracle(inst, job, prices, used)
-    sol = solve_model(model, "highs", time_limit=time_limit, threads=threads, raise_on_failure=False)
+    job, used = _args(inst, job, prices, used)
+    time_limit = check_time_limit(time_limit)
+    threads = check_threads(threads)
+    # solved on a copy whose utilities and prices are divided by 2**k, the largest objective coefficient in
+    # [512, 1024) (exact), so that HiGHS's absolute tolerances are relative to it at every magnitude
+    top = max(float(np.max(inst.utility_table(job), initial=0.0)),
+              float(np.max(np.einsum("thr,r->th", prices.p, inst.worker_demand[job]), initial=0.0)),
+              float(np.max(np.einsum("tkr,r->tk", prices.q, inst.ps_demand[job]), initial=0.0)))
+    k = math.frexp(top)[1] - 10 if top > 0 and math.isfinite(top) else 0
+    work, wprices = inst, prices
+    if k:
+        work = scaled_instance(inst, k)
+        wprices = Prices(np.ldexp(np.asarray(prices.p, dtype=float), -k), np.ldexp(np.asarray(prices.q, dtype=float), -k))
+    model = build_oracle(work, job, wprices, used)
+    try:
+        sol = solve_model(model, "highs", time_limit=time_limit, threads=threads, raise_on_failure=False,
+                          options=dict(HIGHS_EXACT))
+    except SolverError as exc:
+        # HiGHS's objective and bound apart by more than OPTIMAL_RTOL although it reports optimal: the utility
+        # is negligible next to the priced resources.  On the empty cluster the DP of hetopt.oasis.pricing
+        # solves (27) exactly; with earlier allocations there is no exact fallback.
+        if np.any(used.g) or np.any(used.v):
+            raise
+        res = JobPricer(inst, job).price(np.asarray(prices.p, dtype=float), np.asarray(prices.q, dtype=float))
+        if res.schedule is None:
+            return OracleResult(None, -math.inf, 0.0, math.inf, -math.inf, f"dp (ILP failed: {exc})")
+        return OracleResult(res.schedule, res.payoff, res.utility, res.cost, res.payoff, f"dp (ILP failed: {exc})")
     if sol.status is Status.INFEASIBLE:
         return OracleResult(None, -math.inf, 0.0, math.inf, -math.inf, "ilp")
     if not sol.status.has_solution or sol.objective is None:
@@ -331,5 +373,5 @@ def best_schedule_ilp(inst: OasisInstance, job: int, prices: Prices, used: Usage
     sched = oracle_schedule(inst, job, model)
     util = inst.utility_of(job, sched.completion)
     cost = schedule_cost(inst, sched, prices.p, prices.q)
-    bound = sol.bound if sol.bound is not None else math.inf
+    bound = float(np.ldexp(sol.bound, k)) if sol.bound is not None and math.isfinite(sol.bound) else math.inf
     return OracleResult(sched, util - cost, util, cost, max(bound, util - cost), "ilp")

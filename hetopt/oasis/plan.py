@@ -29,16 +29,78 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import SolverError
 from ..result import OPTIMAL_RTOL, Solution, Status, relative_gap
 from ..solvers import solve_milp
 from .arrays import OfflineArrays, build_offline_arrays, schedules_from_x, x_from_schedules
 from .checker import check_schedule
 from .instance import OasisInstance
+from .normalize import HIGHS_EXACT
 from .schedule import JobSchedule, make_solution
-from .simulator import simulate
+from .simulator import online_incumbent
 
-__all__ = ["plan_relaxation", "solve_plan_first"]
+__all__ = ["Clock", "plan_relaxation", "solve_arrays", "solve_plan_first"]
+
+#: Shortest time limit handed to a solver (a solver given ~0 s still reports what it has).
+MIN_SOLVE_SECONDS = 0.01
+
+
+class Clock:
+    """The deadline of a time-limited route: ``time.perf_counter()`` at the start plus the limit (None: no limit)."""
+
+    def __init__(self, start: float, time_limit: float | None) -> None:
+        self.start = start
+        self.deadline = None if time_limit is None else start + time_limit
+
+    @property
+    def limited(self) -> bool:
+        """True when there is a deadline."""
+        return self.deadline is not None
+
+    def left(self) -> float | None:
+        """Seconds to the deadline (>= 0), None without one."""
+        return None if self.deadline is None else max(self.deadline - time.perf_counter(), 0.0)
+
+    def share(self, fraction: float) -> float | None:
+        """A deadline ``fraction`` of the way from now to the deadline (None without one)."""
+        left = self.left()
+        return None if left is None else time.perf_counter() + fraction * left
+
+    def solve_time(self, fraction: float = 1.0, reserve: float = 0.0) -> float | None:
+        """Seconds for a solver: ``fraction`` of what is left after ``reserve`` (at least ``MIN_SOLVE_SECONDS``)."""
+        left = self.left()
+        return None if left is None else max(fraction * (left - reserve), MIN_SOLVE_SECONDS)
+
+    def expired(self) -> bool:
+        """True once the deadline has passed."""
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+
+def solve_arrays(arr: OfflineArrays, *, clock: Clock, threads: int | None, mip_gap: float | None = None,
+                 x0: np.ndarray | None = None, lb: np.ndarray | None = None, ub: np.ndarray | None = None,
+                 reserve: float = 0.0, info: dict[str, Any] | None = None) -> tuple[Solution, np.ndarray | None]:
+    """The MILP of ``arr`` with HiGHS (:data:`~hetopt.oasis.normalize.HIGHS_EXACT`), a warm start ``x0`` if given.
+
+    HiGHS may report the optimum's objective with the warm start's columns (seen when presolve solves
+    the model with the cuts (V3)): a solution whose ``c x`` is not the reported objective is solved
+    again without the start (``info["warm_start_dropped"]``).
+    """
+    lb = arr.lb if lb is None else lb
+    ub = arr.ub if ub is None else ub
+
+    def run(start: np.ndarray | None) -> tuple[Solution, np.ndarray | None]:
+        return solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=lb, ub=ub,
+                          integrality=arr.integrality, time_limit=clock.solve_time(reserve=reserve), mip_gap=mip_gap,
+                          threads=threads, x0=start, raise_on_failure=False, options=HIGHS_EXACT)
+
+    sol, x = run(x0)
+    if x is not None and sol.objective is not None and x0 is not None:
+        value = float(arr.c @ x)
+        if abs(value - sol.objective) > 1e-9 * max(abs(value), abs(sol.objective), 1.0):
+            if info is not None:
+                info["warm_start_dropped"] = (f"HiGHS reported {sol.objective!r} with columns worth {value!r}; "
+                                              "solved again without the warm start")
+            sol, x = run(None)
+    return sol, x
 
 
 def plan_relaxation(inst: OasisInstance, arr: OfflineArrays, *, time_limit: float | None,
@@ -60,53 +122,53 @@ def plan_relaxation(inst: OasisInstance, arr: OfflineArrays, *, time_limit: floa
     integ = arr.integrality.copy()
     integ[arr.y_off:arr.x_off] = 0
     return solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
-                      ub=arr.ub, integrality=integ, time_limit=time_limit, threads=threads, raise_on_failure=False)
+                      ub=arr.ub, integrality=integ, time_limit=time_limit, threads=threads, raise_on_failure=False,
+                      options=HIGHS_EXACT)
 
 
 def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, threads: int | None = 1,
-                     plan_share: float = 0.5) -> tuple[Mapping[int, JobSchedule], Status, float | None, dict[str, Any]]:
+                     plan_share: float = 0.5, clock: Clock | None = None, build_seconds: float = 0.0,
+                     ) -> tuple[Mapping[int, JobSchedule], Status, float | None, dict[str, Any]]:
     """Steps 1-3 of the module docstring.
 
     Parameters
     ----------
     inst : OasisInstance
     time_limit : float, optional
-        Seconds for the whole route.
+        Seconds for the whole route (ignored when ``clock`` is given).
     threads : int, optional
     plan_share : float
-        Largest share of ``time_limit`` given to the plan relaxation.
+        Largest share of the time left given to the plan relaxation.
+    clock : Clock, optional
+        The caller's deadline (it may have started earlier).
+    build_seconds : float
+        Estimated seconds to build the relaxation's arrays: under a time limit that leaves less,
+        no model is built and OASiS's online schedule is returned (TIME_LIMIT, no bound).
 
     Returns
     -------
     (schedules, status, bound, info)
         ``status`` OPTIMAL only when a schedule reaches a proven bound; ``bound`` is a proven upper
-        bound on the offline optimum (None if none was proven); ``info`` records each step and
-        ``solver_objective``, the MILP objective of the returned schedule (None for OASiS's).
+        bound on the offline optimum (None if none was proven); ``info`` records each step,
+        ``solver_objective`` (the MILP objective of the returned schedule, None for OASiS's) and
+        ``oasis_schedule`` (OASiS's online schedule when it was computed).
     """
-    start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
-
-    def left() -> float | None:
-        return None if deadline is None else max(deadline - time.perf_counter(), 0.01)
-
+    clock = clock or Clock(time.perf_counter(), time_limit)
+    start = clock.start
     I = inst.n_jobs
-    tight = build_offline_arrays(inst, tighten=True)
-    rel, xr = plan_relaxation(inst, tight, time_limit=None if time_limit is None else plan_share * time_limit,
-                              threads=threads)
-    bound = float(rel.bound) if rel.bound is not None and np.isfinite(rel.bound) else None
-    info: dict[str, Any] = {"plan_bound": bound, "plan_status": rel.status.value,
-                            "plan_seconds": time.perf_counter() - start}
-    arr = build_offline_arrays(inst)
+    info: dict[str, Any] = {}
     best: Mapping[int, JobSchedule] = {}
     best_val = -np.inf
+    bound: float | None = None
 
     def keep(scheds: Mapping[int, JobSchedule] | None, solver_objective: float | None = None) -> None:
-        nonlocal best, best_val
+        nonlocal best, best_val, bound
         if scheds is None or not check_schedule(inst, scheds).ok:
             return
         v = make_solution(inst, scheds).total_utility
-        if bound is not None and v > bound * (1 + 1e-7) + 1e-7:
-            raise SolverError(f"plan relaxation bound {bound} is below a checked schedule's utility {v}")
+        if bound is not None and v > bound * (1 + 1e-7) + 1e-12:
+            info["plan_bound_discarded"] = f"plan relaxation bound {bound} is below a checked schedule's utility {v}"
+            bound = None
         if v > best_val:
             best, best_val = scheds, v
             info["solver_objective"] = solver_objective
@@ -115,34 +177,54 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
         if bound is None or best_val == -np.inf:
             return False
         gap = relative_gap(best_val, bound)
-        return gap is not None and (gap <= OPTIMAL_RTOL or abs(best_val - bound) <= 1e-9)
+        return gap is not None and gap <= OPTIMAL_RTOL
 
-    if xr is not None:
+    def oasis() -> None:
+        if "oasis_schedule" not in info:
+            info["oasis_schedule"] = online_incumbent(inst, clock.share(0.25)).schedules
+            keep(info["oasis_schedule"])
+
+    if clock.limited:
+        oasis()
+    left = clock.left()
+    if left is not None and build_seconds > left:
+        info["route"] = (f"time limit: building the plan relaxation takes about {build_seconds:.2g} s, more than the "
+                         f"{left:.2g} s left; OASiS's online schedule")
+        return best, Status.TIME_LIMIT, None, info
+    tight = build_offline_arrays(inst, tighten=True)
+    rel, xr = plan_relaxation(inst, tight, time_limit=clock.solve_time(plan_share), threads=threads)
+    bound = float(rel.bound) if rel.bound is not None and np.isfinite(rel.bound) else None
+    info.update(plan_bound=bound, plan_status=rel.status.value, plan_seconds=time.perf_counter() - start)
+    for sched in (info.get("oasis_schedule"),):
+        keep(sched)
+    arr: OfflineArrays | None = None
+    if xr is not None and not clock.expired():
+        arr = build_offline_arrays(inst)
         adm = np.rint(xr[tight.x_off:tight.x_off + I])
         lb, ub = arr.lb.copy(), arr.ub.copy()
         cols = arr.x_off + np.arange(I)
-        lb[cols] = adm
-        ub[cols] = adm
-        sol, x = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=lb,
-                            ub=ub, integrality=arr.integrality, time_limit=left(), threads=threads,
-                            raise_on_failure=False)
+        lb[cols] = np.minimum(adm, ub[cols])
+        ub[cols] = np.minimum(adm, ub[cols])
+        sol, x = solve_arrays(arr, clock=clock, threads=threads, lb=lb, ub=ub)
         info.update(restricted_status=sol.status.value, restricted_objective=sol.objective,
-                       restricted_seconds=time.perf_counter() - start)
+                    restricted_seconds=time.perf_counter() - start)
         if x is not None:
             keep(schedules_from_x(inst, arr, x), sol.objective)
         if certified() and bound is not None:
             info["route"] = "plan relaxation + MILP on its admitted jobs"
             return best, Status.OPTIMAL, max(bound, best_val), info
-    keep(simulate(inst, "oasis").schedules)
-    sol, x = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
-                        ub=arr.ub, integrality=arr.integrality, time_limit=left(), threads=threads,
-                        x0=x_from_schedules(inst, arr, best), raise_on_failure=False)
-    if x is not None:
-        keep(schedules_from_x(inst, arr, x), sol.objective)
-    info["route"] = "plan relaxation + full MILP"
-    bounds = [b for b in (bound, sol.bound) if b is not None and np.isfinite(b)]
+    oasis()
+    full: Solution | None = None
+    if not clock.expired():
+        arr = arr if arr is not None else build_offline_arrays(inst)
+        full, x = solve_arrays(arr, clock=clock, threads=threads, x0=x_from_schedules(inst, arr, best), info=info)
+        info["full_status"] = full.status.value
+        if x is not None:
+            keep(schedules_from_x(inst, arr, x), full.objective)
+    info["route"] = "plan relaxation + full MILP" if full is not None else "plan relaxation (time limit before the full MILP)"
+    bounds = [b for b in (bound, None if full is None else full.bound) if b is not None and np.isfinite(b)]
     best_bound = max(min(bounds), best_val) if bounds else None
-    if sol.status is Status.OPTIMAL or certified():
+    if (full is not None and full.status is Status.OPTIMAL) or certified():
         return best, Status.OPTIMAL, best_bound, info
-    status = Status.TIME_LIMIT if sol.status is Status.TIME_LIMIT or rel.status is Status.TIME_LIMIT else Status.FEASIBLE
-    return best, status, best_bound, info
+    limited = clock.expired() or rel.status is Status.TIME_LIMIT or (full is not None and full.status is Status.TIME_LIMIT)
+    return best, Status.TIME_LIMIT if limited else Status.FEASIBLE, best_bound, info

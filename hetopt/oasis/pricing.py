@@ -65,8 +65,8 @@ class JobPricer:
         self.zmax = np.minimum(slot_capacity(inst.ps_capacity, self.s), inst.chunks[i]).astype(np.int64)
         self.ratio = float(inst.worker_bandwidth[i] / inst.ps_bandwidth[i])
         n = np.arange(int(inst.chunks[i]) + 1)
-        self.z_need = np.maximum(np.ceil(n * self.ratio * (1 - RATIO_SLACK) - RATIO_SLACK), 0).astype(np.int64)
-        self.z_need[0] = 0
+        # ceil(n b_i / B_i), relaxed by RATIO_SLACK relative; at least 1 for n >= 1 (b_i > 0), whatever b_i / B_i
+        self.z_need = np.maximum(np.ceil(n * self.ratio * (1 - RATIO_SLACK)), np.minimum(n, 1)).astype(np.int64)
         ok = (n <= self.ymax.sum()) & (self.z_need <= self.zmax.sum())
         self.M = int(np.nonzero(ok)[0].max())  # ok[0] is True; ok is monotone in n
         self.W = max(int(math.ceil(float(inst.workload[i]) - WORK_SLACK)), 0)

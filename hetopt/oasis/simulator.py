@@ -29,10 +29,11 @@ from ..inputs import takes_instance
 from ..result import Status
 from .cluster import Cluster, Policy
 from .instance import OasisInstance, check_size
+from .online import OasisPolicy
 from .policies import POLICIES
 from .schedule import JobSchedule, OasisSolution, make_solution
 
-__all__ = ["simulate"]
+__all__ = ["simulate", "online_incumbent"]
 
 
 def _policy_options(name: str) -> list[str]:
@@ -165,3 +166,15 @@ def simulate(inst: OasisInstance, policy: Any, *, options: Mapping[str, Any] | N
     return make_solution(inst, scheds, status=Status.FEASIBLE, wall_time=time.perf_counter() - start,
                          solver=run.name, message=report.get("message", f"{len(scheds)} of {inst.n_jobs} jobs completed"),
                          payoffs=report.get("payoffs"), info=info)
+
+
+def online_incumbent(inst: OasisInstance, deadline: float | None = None) -> OasisSolution:
+    """OASiS's online schedule (Alg. 1), the incumbent of the exact routes.
+
+    With a ``deadline`` (a ``time.perf_counter()`` value) the jobs arriving after it are rejected
+    undecided (``info["undecided"]``): the schedules reserved so far are still a feasible solution
+    of (1)-(13), so a time-limited route always has OASiS's schedule of the jobs it had time for.
+    """
+    policy = OasisPolicy(inst)
+    policy.deadline = deadline
+    return simulate(inst, policy)

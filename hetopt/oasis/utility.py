@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError, InstanceError
+from ..inputs import numeric_array, real_scalar
 
 __all__ = ["Utility", "SigmoidUtility", "TabulatedUtility", "utility_from_dict"]
 
@@ -62,9 +63,13 @@ class SigmoidUtility(Utility):
     def __post_init__(self) -> None:
         for name in ("gamma1", "gamma2", "gamma3"):
             v = getattr(self, name)
-            if not isinstance(v, (int, float, np.integer, np.floating)) or not math.isfinite(v):
+            try:  # a real number: no boolean, string, complex, None or integer beyond int64 (no coercion)
+                x = real_scalar(f"utility {name}", v)
+            except InstanceError:
+                raise InstanceError(f"utility {name} is {v!r}; expected a finite real number") from None
+            if not math.isfinite(x):
                 raise InstanceError(f"utility {name} is {v!r}; expected a finite number")
-            object.__setattr__(self, name, float(v))
+            object.__setattr__(self, name, x)
         if self.gamma1 < 0:
             raise InstanceError(f"utility gamma1 is {self.gamma1}; utilities must be non-negative (gamma1 >= 0)")
         if self.gamma2 < 0:
@@ -107,10 +112,10 @@ class TabulatedUtility(Utility):
     target: float | None = None
 
     def __post_init__(self) -> None:
-        try:
-            v = np.asarray(self.values, dtype=float)
-        except (TypeError, ValueError):
-            raise InstanceError(f"utility values must be a sequence of numbers; got {self.values!r}") from None
+        if self.values is None or isinstance(self.values, (str, bytes)):
+            raise InstanceError(f"utility values is {self.values!r}; expected a sequence of numbers")
+        # numbers only: "10" or true in the table is an error, not 10.0 or 1.0
+        v = numeric_array("utility values", self.values)
         if v.ndim != 1 or v.size == 0:
             raise InstanceError(f"utility values has shape {v.shape}; expected a non-empty 1-D table")
         for d, x in enumerate(v):
@@ -121,18 +126,32 @@ class TabulatedUtility(Utility):
             d = int(inc[0])
             raise InstanceError(f"utility values[{d + 1}] = {v[d + 1]} exceeds values[{d}] = {v[d]}; "
                                 "the utility must be non-increasing in the completion time (Section III-C)")
-        if self.target is not None and not (isinstance(self.target, (int, float)) and math.isfinite(self.target)):
-            raise InstanceError(f"utility target is {self.target!r}; expected a finite number or None")
+        if self.target is not None:
+            try:
+                t = real_scalar("utility target", self.target)
+            except InstanceError:
+                raise InstanceError(f"utility target is {self.target!r}; expected a finite real number or None") from None
+            if not math.isfinite(t):
+                raise InstanceError(f"utility target is {self.target!r}; expected a finite number or None")
+            object.__setattr__(self, "target", t)
         v.setflags(write=False)
         object.__setattr__(self, "values", v)
 
-    def log_value(self, d: Any) -> Any:
-        """The natural log of values[d]; an offset outside the table is an :class:`~hetopt.errors.ArgumentError`."""
+    def _index(self, d: Any) -> np.ndarray:
         d_arr = np.asarray(d)
         if np.any(d_arr < 0) or np.any(d_arr >= self.values.size) or np.any(d_arr != np.floor(d_arr)):
             raise ArgumentError(f"offset {d!r} is outside the table of {self.values.size} integer offsets")
+        return d_arr.astype(int)
+
+    def __call__(self, d: Any) -> Any:
+        """values[d] itself (no detour through the log: a table scaled by a power of two stays exact)."""
+        out = self.values[self._index(d)]
+        return float(out) if np.ndim(out) == 0 else out
+
+    def log_value(self, d: Any) -> Any:
+        """The natural log of values[d]; an offset outside the table is an :class:`~hetopt.errors.ArgumentError`."""
         with np.errstate(divide="ignore"):
-            out = np.log(self.values[d_arr.astype(int)])
+            out = np.log(self.values[self._index(d)])
         return float(out) if np.ndim(out) == 0 else out
 
     def to_dict(self) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from math import comb
 import numpy as np
 
 from ..errors import ArgumentError, SizeLimitError
-from ..inputs import takes_instance
+from ..inputs import check_size, takes_instance
 from .instance import PlacementInstance
 
 #: A category (K_1, ..., K_S): a sequence or an array of worker counts, one per job.
@@ -25,9 +25,7 @@ __all__ = ["Category", "check_category", "MAX_CATEGORIES", "HAS_MAX_CATEGORIES",
 
 
 def _check(n_jobs: int, n_workers: int) -> None:
-    for name, v in (("n_jobs", n_jobs), ("n_workers", n_workers)):
-        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-            raise ArgumentError(f"{name} is {v!r}; expected a positive integer")
+    n_jobs, n_workers = check_size(n_jobs, "n_jobs"), check_size(n_workers, "n_workers")
     if n_workers < n_jobs:
         raise ArgumentError(f"n_workers={n_workers} < n_jobs={n_jobs}; every job needs a worker (8b)")
 
@@ -78,6 +76,8 @@ HAS_MAX_CATEGORIES = 50_000
 def check_category_count(n_jobs: int, n_workers: int, limit: int | None = MAX_CATEGORIES, what: str = "categories") -> int:
     """|Psi| = C(K-1, S-1), or SizeLimitError naming it and ``limit`` when it is larger (None: no limit)."""
     total = n_categories(n_jobs, n_workers)
+    if limit is not None:
+        limit = check_size(limit, "max_categories")
     if limit is not None and total > limit:
         raise SizeLimitError(f"{what}: |Psi| = C(K-1, S-1) = C({n_workers - 1}, {n_jobs - 1}) = {total:.3g} categories "
                              f"for S={n_jobs} jobs and K={n_workers} workers; the limit is {limit} "
@@ -100,9 +100,8 @@ def categories(n_jobs: int, n_workers: int, *, max_categories: int | None = MAX_
 def category_at(n_jobs: int, n_workers: int, index: int) -> tuple[int, ...]:
     """The ``index``-th (0-based) category of Algorithm 1's order, without enumerating Psi."""
     total = n_categories(n_jobs, n_workers)
-    if not isinstance(index, int) or not 0 <= index < total:
-        raise ArgumentError(f"index is {index!r}; expected an integer in [0, {total - 1}]")
-    S, K = n_jobs, n_workers
+    index = check_size(index, "index", minimum=0, maximum=total - 1)
+    S, K = int(n_jobs), int(n_workers)
     out = [0] * S
     rest, r = K, index
     for i in range(S - 1, 0, -1):  # K_S first (most significant), down to K_2
@@ -122,9 +121,9 @@ def category_at(n_jobs: int, n_workers: int, index: int) -> tuple[int, ...]:
 
 def category_index(category: tuple[int, ...] | list[int]) -> int:
     """Position (0-based) of ``category`` in Algorithm 1's order; inverse of :func:`category_at`."""
-    c = [int(x) for x in category]
-    if not c or min(c) < 1:
-        raise ArgumentError(f"category {category!r} must have positive entries")
+    if isinstance(category, (str, bytes)) or not isinstance(category, (Sequence, np.ndarray)) or len(category) == 0:
+        raise ArgumentError(f"category is {category!r}; expected a non-empty sequence of worker counts >= 1")
+    c = [check_size(x, f"category[{j}]") for j, x in enumerate(category)]
     S, rest, idx = len(c), sum(c), 0
     for i in range(S - 1, 0, -1):
         for v in range(1, c[i]):

@@ -15,12 +15,13 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..inputs import takes_instance
-from .evaluate import job_jct
+from ..inputs import check_size, takes_instance
+from .evaluate import check_assignment, job_jct
 from .instance import PlacementInstance
 
 __all__ = ["SizeBounds", "improve_assignment", "size_bounds"]
@@ -43,12 +44,19 @@ class SizeBounds:
         Vtop_i(n): throughput of job i's n fastest workers (an upper bound on V_i with n workers).
     vbot : ndarray, shape (S, K - S + 1)
         Throughput of job i's n slowest workers (a lower bound on V_i with n workers).
+    lower : float
+        A lower bound on P1: ``min sum_i g_i(n_i) / S`` over counts summing to K (the dynamic
+        programme's optimum; every job's T_i JCT_i is at least g_i of its count).
+    upper : float
+        The value the bounds were computed for.
     """
 
     allowed: np.ndarray
     vmin: np.ndarray
     vtop: np.ndarray
     vbot: np.ndarray
+    lower: float = 0.0
+    upper: float = float("inf")
 
     def sizes(self, i: int) -> np.ndarray:
         """Allowed worker counts of job i (1-based)."""
@@ -120,57 +128,94 @@ def size_bounds(inst: PlacementInstance, upper: float) -> SizeBounds:
     if not allowed.any(axis=1).all():  # cannot happen when ``upper`` is achieved; keep everything then
         allowed[:] = True
         vmin = vbot * (1 - SLACK)
-    return SizeBounds(allowed=allowed, vmin=vmin, vtop=vtop, vbot=vbot)
+    lower = float(prefix[S][K]) / S * (1 - SLACK)
+    return SizeBounds(allowed=allowed, vmin=vmin, vtop=vtop, vbot=vbot, lower=lower if np.isfinite(lower) else 0.0,
+                      upper=float(upper))
+
+
+class _Moves:
+    """Per-job sums of an assignment, for O(1) evaluation of a move or a swap (:func:`improve_assignment`)."""
+
+    def __init__(self, inst: PlacementInstance, a: np.ndarray, labels: np.ndarray, nodes: np.ndarray, H: int) -> None:
+        S, K = inst.n_jobs, inst.n_workers
+        self.inst, self.a, self.labels, self.nodes = inst, a, labels, nodes
+        self.rho = inst.throughput
+        self.inv = (float(inst.inverse_rate(False)), float(inst.inverse_rate(True)))
+        self.V = np.bincount(a, weights=self.rho[a, np.arange(K)], minlength=S)
+        self.cnt = np.bincount(a, minlength=S)
+        self.nc = np.zeros((S, H), dtype=int)
+        np.add.at(self.nc, (a, nodes), 1)
+        self.nz = (self.nc > 0).sum(axis=1)
+        self.cur = np.array([self.jct(i, self.V[i], int(self.cnt[i]), bool(self.nz[i] > 1)) for i in range(S)])
+
+    def jct(self, i: int, V: float, n: int, spans: bool) -> float:
+        inst = self.inst
+        return float(inst.epochs[i] * (inst.dataset_size[i] / V + inst.comm_coefficient[i] * (n - 1) / n * self.inv[spans]))
+
+    def pick(self, i: int, g: int) -> int:
+        """The worker of class g that job i gives away: the one on the node where job i has the fewest."""
+        ks = np.flatnonzero((self.a == i) & (self.labels == g))
+        return int(ks[0]) if ks.size == 1 else int(ks[np.argmin(self.nc[i, self.nodes[ks]])])
+
+    def after(self, i: int, out_k: int | None, in_k: int | None) -> float:
+        """Job i's JCT after losing worker ``out_k`` and gaining ``in_k`` (either may be None)."""
+        v, n, z = self.V[i], int(self.cnt[i]), int(self.nz[i])
+        here = self.nc[i].copy() if out_k is not None and in_k is not None else self.nc[i]
+        if out_k is not None:
+            v, n = v - self.rho[i, out_k], n - 1
+            z -= int(self.nc[i, self.nodes[out_k]] == 1)
+            if in_k is not None:
+                here[self.nodes[out_k]] -= 1
+        if in_k is not None:
+            v, n = v + self.rho[i, in_k], n + 1
+            z += int(here[self.nodes[in_k]] == 0)
+        return self.jct(i, v, n, z > 1)
 
 
 @takes_instance(PlacementInstance)
-def improve_assignment(inst: PlacementInstance, assignment: np.ndarray, *, max_steps: int = 2000) -> np.ndarray:
-    """Steepest-descent local search on an assignment (average JCT by the independent evaluator).
+def improve_assignment(inst: PlacementInstance, assignment: np.ndarray, *, max_steps: int = 2000,
+                       deadline: float | None = None) -> np.ndarray:
+    """Steepest-descent local search on an assignment (average JCT, eq. (8)).
 
     Neighbourhood: move one worker of job i to job j (job i keeping a worker), or swap a worker of
     job i with a worker of job j of another class; within a (job, class) pair the worker moved is
-    the one on the node where job i has the fewest workers (so a job tends to leave nodes).
-    Returns an assignment no worse than ``assignment``.
+    the one on the node where job i has the fewest workers (so a job tends to leave nodes).  A
+    move changes two jobs only, so each candidate is evaluated in O(1) from per-job sums; the
+    accepted assignment is re-evaluated from scratch.  ``deadline`` (a ``time.perf_counter()``
+    value) stops the search early.  Returns an assignment no worse than ``assignment``.
     """
-    a = np.array(assignment, dtype=int)
+    a = check_assignment(inst, assignment).copy()
+    max_steps = check_size(max_steps, "max_steps", minimum=0)
     S = inst.n_jobs
     labels, _ = inst.worker_groups(by_node=False)
-    nodes = inst.nodes
-    jct = job_jct(inst, a)
-    best = float(jct.mean())
-
-    def pick(i: int, g: int) -> int:
-        ks = np.flatnonzero((a == i) & (labels == g))
-        if ks.size == 1:
-            return int(ks[0])
-        cnt = np.bincount(nodes[a == i], minlength=nodes.max() + 1)
-        return int(ks[np.argmin(cnt[nodes[ks]])])
-
+    _, nodes = np.unique(inst.nodes, return_inverse=True)
+    H = int(nodes.max()) + 1
     for _ in range(max_steps):
-        counts = np.bincount(a, minlength=S)
-        present = {(i, g) for i, g in set(zip(a.tolist(), labels.tolist(), strict=True))}
-        cand: list[tuple[int, int | None, int]] = []
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        mv = _Moves(inst, a, labels, nodes, H)
+        total = float(mv.cur.sum())
+        present = sorted(set(zip(a.tolist(), labels.tolist(), strict=True)))
+        best_total, step = total, None
         for (i, g) in present:
-            k = pick(i, g)
+            k = mv.pick(i, g)
             for j in range(S):
                 if j == i:
                     continue
-                if counts[i] > 1:
-                    cand.append((k, None, j))
-                for (j2, h) in present:
-                    if j2 == j and h != g and i < j:
-                        cand.append((k, pick(j, h), j))
-        step_best, step = best, None
-        for k, k2, j in cand:
-            i = a[k]
-            b = a.copy()
-            b[k] = j
-            if k2 is not None:
-                b[k2] = i
-            v = float(job_jct(inst, b).mean())
-            if v < step_best * (1 - 1e-12):
-                step_best, step = v, b
+                cands: list[int | None] = [None] if mv.cnt[i] > 1 else []
+                cands += [mv.pick(j, h) for (j2, h) in present if j2 == j and h != g and i < j]
+                for k2 in cands:
+                    t = total - mv.cur[i] - mv.cur[j] + mv.after(i, k, k2) + mv.after(j, k2, k)
+                    if t < best_total * (1 - 1e-12):
+                        best_total, step = t, (k, k2, j)
         if step is None:
             break
-        a, best = step, step_best
+        k, k2, j = step
+        b = a.copy()
+        b[k] = j
+        if k2 is not None:
+            b[k2] = a[k]
+        if float(job_jct(inst, b).sum()) >= total:  # rounding of the O(1) update: keep the proven value
+            break
+        a = b
     return a

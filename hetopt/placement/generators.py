@@ -38,7 +38,7 @@ import numpy as np
 
 from ..data import gavel_throughputs
 from ..errors import ArgumentError, InstanceError
-from ..inputs import check_choice, check_flag, check_positive, check_size, rng_from, takes_instance
+from ..inputs import check_choice, check_flag, check_positive, check_size, numeric_array, rng_from, takes_instance
 from .instance import PlacementInstance
 
 __all__ = ["TABLE_III", "GPU_TYPES", "PAPER_GPU_TYPES", "PAPER_PUBLISHED", "PAPER_PARAMETERS", "PAPER_HETEROGENEITY",
@@ -124,7 +124,15 @@ def scale_heterogeneity(per_type: np.ndarray, types: np.ndarray, target: float) 
     lambda >= 0 by bisection.  Raises ``ArgumentError`` when ``target`` is below 1 or above what
     lambda <= 64 reaches.
     """
-    per_type = np.asarray(per_type, dtype=float)
+    try:
+        per_type = numeric_array("per_type", per_type)
+        types = numeric_array("types", types, integer=True)
+    except InstanceError as exc:
+        raise ArgumentError(str(exc)) from None
+    if per_type.ndim != 2 or per_type.size == 0 or not (np.isfinite(per_type).all() and (per_type > 0).all()):
+        raise ArgumentError(f"per_type has shape {per_type.shape}; expected a finite, positive (S, T) array of throughputs")
+    if types.ndim != 1 or types.size == 0 or types.min() < 0 or types.max() >= per_type.shape[1]:
+        raise ArgumentError(f"types is {types.tolist()!r:.80}; expected the type (0..{per_type.shape[1] - 1}) of every worker")
     present = np.unique(types)
     m = per_type[:, present].min(axis=1, keepdims=True)
     ratio = per_type / m
@@ -132,8 +140,9 @@ def scale_heterogeneity(per_type: np.ndarray, types: np.ndarray, target: float) 
     def at(lam: float) -> np.ndarray:
         return m * ratio ** lam
 
-    if not (isinstance(target, (int, float)) and not isinstance(target, bool) and target >= 1):
-        raise ArgumentError(f"heterogeneity is {target!r}; expected a number >= 1 (eq. (35); 1 = identical workers)")
+    if not (isinstance(target, (int, float, np.integer, np.floating)) and not isinstance(target, (bool, np.bool_))
+            and target >= 1):
+        raise ArgumentError(f"heterogeneity (target) is {target!r}; expected a number >= 1 (eq. (35); 1 = identical workers)")
     lo, hi = 0.0, 64.0
     if _heterogeneity(at(hi), types) < target:
         raise ArgumentError(f"heterogeneity {target} is not reachable for these jobs and type_ratio "
@@ -208,11 +217,13 @@ def generate_instance(n_jobs: int = 4, n_workers: int = 15, *, seed: Any = None,
             jobs = [names[j % len(names)] for j in range(n_jobs)]
         else:
             jobs = [str(j) for j in rng.choice(names, size=n_jobs, replace=n_jobs > len(names))]
+    if isinstance(jobs, (str, bytes)) or not isinstance(jobs, (Sequence, np.ndarray)):
+        raise ArgumentError(f"jobs is {jobs!r}; expected a sequence of {n_jobs} Table III model names")
     jobs = list(jobs)
     if len(jobs) != n_jobs:
         raise ArgumentError(f"jobs has {len(jobs)} entries; expected n_jobs={n_jobs}")
     for j in jobs:
-        if j not in TABLE_III:
+        if not isinstance(j, str) or j not in TABLE_III:
             raise ArgumentError(f"jobs contains {j!r}; expected Table III models {list(TABLE_III)}")
     pattern = np.repeat(np.arange(3), ratio)
     types = pattern[np.arange(n_workers) % len(pattern)]

@@ -20,6 +20,7 @@ import numpy as np
 from ..data import check_header, meta_dict, meta_kwargs, read_json
 from ..errors import InstanceError
 from ..inputs import names_tuple, numeric_array, real_scalar
+from ..schema import Field
 
 __all__ = ["PlacementInstance", "KIND", "SCHEMA_VERSION"]
 
@@ -30,7 +31,8 @@ SCHEMA_VERSION = 1
 def _vector(name: str, value: Any, length: int, *, positive: bool, allow_zero: bool = False) -> np.ndarray:
     a = numeric_array(name, value)
     if a.ndim != 1 or a.shape[0] != length:
-        raise InstanceError(f"{name} has shape {a.shape}; expected ({length},)")
+        raise InstanceError(f"{name} has shape {a.shape}; expected ({length},), one value per job (throughput has "
+                            f"{length} rows)")
     for idx, x in enumerate(a):
         if not math.isfinite(x):
             raise InstanceError(f"{name}[{idx}] is {x}; values must be finite")
@@ -85,6 +87,29 @@ class PlacementInstance:
 
     #: The ``kind`` key of this class's JSON (the registry's name of the paper).
     KIND: ClassVar[str] = KIND
+    #: The ``schema_version`` of this class's JSON.
+    SCHEMA_VERSION: ClassVar[int] = SCHEMA_VERSION
+    #: Every JSON field (:mod:`hetopt.schema`): the docs' field table and ``hetopt schema placement``.
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("throughput", "(n_jobs, n_workers)", "number", "rho_{i,k}: the samples per second job i processes on "
+              "worker k (Section III); S <= K.", unit="samples/s", minimum=0, exclusive_minimum=True),
+        Field("dataset_size", "(n_jobs,)", "number", "|Pi_i|: the training samples of job i, split over its workers "
+              "(eqs. (10)-(12)).", unit="samples", minimum=0, exclusive_minimum=True),
+        Field("epochs", "(n_jobs,)", "number", "T_i: the training epochs of job i (fractional for the remaining work of "
+              "a running job).", unit="epochs", minimum=0, exclusive_minimum=True),
+        Field("model_size", "(n_jobs,)", "number", "D_i: the model size of job i exchanged by Ring-AllReduce (eq. (6)); "
+              "omitted or all zero, communication is ignored as in Table II.", unit="bytes", minimum=0, required=False),
+        Field("worker_node", "(n_workers,)", "integer", "The node of each worker; omitted, every worker is on node 0.",
+              minimum=0, required=False),
+        Field("intra_node_rate", "scalar", "number", "The link rate r_{k,k'} of eq. (5) between two workers of one node; "
+              "required with model_size.", unit="bytes/s", minimum=0, exclusive_minimum=True, required=False),
+        Field("inter_node_rate", "scalar", "number", "The link rate r_{k,k'} of eq. (5) between workers of two nodes, at "
+              "most intra_node_rate; required with model_size on several nodes.", unit="bytes/s", minimum=0,
+              exclusive_minimum=True, required=False),
+        Field("job_names", "(n_jobs,)", "string", "A name for each job (default job0, job1, ...).", required=False),
+        Field("worker_names", "(n_workers,)", "string", "A name for each worker, e.g. its GPU type (default worker0, "
+              "worker1, ...).", required=False),
+    )
 
     throughput: np.ndarray
     dataset_size: np.ndarray
@@ -148,6 +173,9 @@ class PlacementInstance:
                                 "r_i^min of eq. (5) is the inter-node rate exactly when a job spans several nodes")
         set_("job_names", _names("job_names", self.job_names, S, "job"))
         set_("worker_names", _names("worker_names", self.worker_names, K, "worker"))
+        for meta in ("description", "source"):
+            if not isinstance(getattr(self, meta), str):
+                raise InstanceError(f"{meta} is {getattr(self, meta)!r}; expected a string")
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -226,15 +254,20 @@ class PlacementInstance:
         )
 
     # ------------------------------------------------------------------ JSON
-    _FIELDS = ("throughput", "dataset_size", "epochs", "model_size", "worker_node", "intra_node_rate",
-               "inter_node_rate", "job_names", "worker_names")
+    _FIELDS: ClassVar[tuple[str, ...]] = tuple(f.name for f in FIELDS)
+    _REQUIRED: ClassVar[tuple[str, ...]] = tuple(f.name for f in FIELDS if f.required)
 
     def to_dict(self) -> dict[str, Any]:
-        """The instance as JSON-ready values (``kind``, ``schema_version``, the fields, the metadata)."""
+        """The instance as JSON-ready values (``kind``, ``schema_version``, the fields, the metadata).
+
+        Optional fields that are absent (no communication, one node) are left out, as the loader
+        and the schema (:attr:`FIELDS`) expect.
+        """
         out: dict[str, Any] = {"kind": KIND, "schema_version": SCHEMA_VERSION}
         for f in self._FIELDS:
             v = getattr(self, f)
-            out[f] = v.tolist() if isinstance(v, np.ndarray) else (list(v) if isinstance(v, tuple) else v)
+            if v is not None:
+                out[f] = v.tolist() if isinstance(v, np.ndarray) else (list(v) if isinstance(v, tuple) else v)
         return out | meta_dict(self)
 
     def to_json(self, path: str | Path | None = None, **kw: Any) -> str:
@@ -247,7 +280,7 @@ class PlacementInstance:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PlacementInstance:
         """The instance of a :meth:`to_dict` (or a bundled JSON file's) mapping; InstanceError naming a bad field."""
-        check_header(data, KIND, SCHEMA_VERSION, cls._FIELDS, ("throughput", "dataset_size", "epochs"))
+        check_header(data, KIND, SCHEMA_VERSION, cls._FIELDS, cls._REQUIRED)
         kwargs: dict[str, Any] = {k: data[k] for k in cls._FIELDS if k in data}
         kwargs.update(meta_kwargs(data))
         return cls(**kwargs)

@@ -31,8 +31,8 @@ from scipy.optimize import linear_sum_assignment
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
-from ..errors import ArgumentError, SolverError
-from ..inputs import check_choice, check_flag, check_positive, check_size, takes_instance
+from ..errors import ArgumentError, InstanceError, SolverError
+from ..inputs import check_choice, check_flag, check_positive, check_size, numeric_array, takes_instance
 from ..result import Status
 from ..solvers import solve_model
 from .categories import Category, check_category
@@ -58,6 +58,8 @@ RULES = ("dgs", "paper")
 
 def sum_top(values: np.ndarray, n: int) -> float:
     """``sum_top`` of eq. (20): the sum of the ``n`` largest entries."""
+    n = check_size(n, "n", minimum=0)
+    values = np.asarray(values, dtype=float)
     if n <= 0:
         return 0.0
     if n >= len(values):
@@ -78,6 +80,27 @@ def _tolerance(gamma: np.ndarray) -> float:
     return 1e-9 * max(1.0, float(np.max(np.abs(gamma))))
 
 
+def _valuations(gamma: Any) -> np.ndarray:
+    """Gamma as a finite S x K float array; ArgumentError naming ``gamma`` otherwise."""
+    try:
+        g = numeric_array("gamma", gamma)
+    except InstanceError as exc:
+        raise ArgumentError(str(exc)) from None
+    if g.ndim != 2 or g.size == 0 or not np.isfinite(g).all():
+        raise ArgumentError(f"gamma has shape {g.shape}; expected a finite (S, K) array of valuations")
+    return g
+
+
+def _demands(category: Any, S: int, K: int) -> np.ndarray:
+    """K_i of every job: S integers >= 1 summing to at most K; ArgumentError naming ``category`` otherwise."""
+    if isinstance(category, (str, bytes)) or not hasattr(category, "__len__") or len(category) != S:
+        raise ArgumentError(f"category is {category!r}; expected {S} worker counts (one per job)")
+    cat = np.array([check_size(x, f"category[{i}]") for i, x in enumerate(category)], dtype=int)
+    if cat.sum() > K:
+        raise ArgumentError(f"category {cat.tolist()} asks for {cat.sum()} workers; there are {K}")
+    return cat
+
+
 def preferred_graph(gamma: np.ndarray, category: Category, *, ties: bool = True) -> nx.Graph:
     """The preferred graph G of job valuations Gamma (lines 3 and 13 of Algorithm 2).
 
@@ -88,9 +111,10 @@ def preferred_graph(gamma: np.ndarray, category: Category, *, ties: bool = True)
     ``ties=False`` job i is linked to exactly K_i workers, ties broken by the lower worker index
     (the literal reading of "selects K_i workers with larger values").
     """
-    gamma = np.asarray(gamma, dtype=float)
-    cat = np.asarray(category, dtype=int)
+    gamma = _valuations(gamma)
     S, K = gamma.shape
+    cat = _demands(category, S, K)
+    ties = check_flag(ties, "ties")
     G = nx.Graph()
     G.add_nodes_from((("job", i), {"bipartite": 0, "demand": int(cat[i])}) for i in range(S))
     G.add_nodes_from((("worker", k), {"bipartite": 1}) for k in range(K))
@@ -371,6 +395,7 @@ def p3_assignment(inst: PlacementInstance, category: Category) -> np.ndarray:
 @takes_instance(PlacementInstance)
 def p3_optimum(inst: PlacementInstance, category: Category, *, solver: str = "highs") -> tuple[float, np.ndarray]:
     """P3 solved with its model (:func:`~hetopt.placement.model.build_p3`); returns (value, assignment)."""
+    check_choice(solver, "solver", ("highs", "scip"))
     m = build_p3(inst, category)
     sol = solve_model(m, solver=solver)
     if sol.status is not Status.OPTIMAL or sol.objective is None:

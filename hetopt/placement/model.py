@@ -14,10 +14,10 @@ P1 is shipped in two per-worker forms:
   ``home`` node); the product size x spans is linearized.  Since inter <= intra rate, every
   linearization is tight at the optimum, so the MILP optimum equals P1's.
 
-:func:`build_p1_grouped` is the aggregated model used by :func:`~hetopt.placement.solve_exact`:
-identical workers (same throughput column and node) become one integer variable, and the
-convex computation latency |Pi_i| / V_i is either kept as a nonlinear constraint (SCIP) or
-represented by tangent cuts added by outer approximation (HiGHS).
+:func:`build_p1_grouped` (in :mod:`hetopt.placement.grouped`, re-exported here) is the aggregated
+model used by :func:`~hetopt.placement.solve_exact`: identical workers (same throughput column)
+become one integer variable, and the convex computation latency |Pi_i| / V_i is either kept as a
+nonlinear constraint (SCIP) or represented by tangent cuts added by outer approximation (HiGHS).
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ from __future__ import annotations
 import numpy as np
 import pyomo.environ as pyo
 
-from ..errors import InstanceError, SolverError
-from ..inputs import check_choice, check_size, takes_instance
+from ..errors import InstanceError
+from ..inputs import check_choice, takes_instance
 from .categories import Category, check_category
+from .grouped import add_tangent_cut, assignment_from_model, build_p1_grouped
 from .instance import PlacementInstance
 
 __all__ = ["build_p1", "build_p2", "build_p3", "build_p3_cvxpy", "build_p1_grouped", "add_tangent_cut", "assignment_from_model"]
@@ -262,159 +263,3 @@ def build_p3_cvxpy(inst: PlacementInstance, category: Category):
         (sigma <= 1).set_label("sigma_upper"),
     ]
     return cp.Problem(cp.Maximize(cp.sum(cp.multiply(rho, sigma))), cons)
-
-
-@takes_instance(PlacementInstance)
-def build_p1_grouped(inst: PlacementInstance, computation: str = "cuts", tangent_points: int = 8,
-                     cut_range: tuple[np.ndarray, np.ndarray] | None = None) -> pyo.ConcreteModel:
-    """P1 over classes of identical workers, exact, for large clusters.
-
-    Workers with the same throughput column form a class g (n_g workers).  ``x[i, g]`` workers of
-    class g go to job i, V_i = sum_g rho_{i,g} x_{i,g}.  The computation latency
-    theta_i >= |Pi_i| / V_i is either the nonlinear constraint ``theta_i V_i >= |Pi_i|``
-    (``computation="nonlinear"``, SCIP) or tangent cuts of the convex |Pi_i| / V at
-    ``tangent_points`` points (``computation="cuts"``, HiGHS; outer approximation adds more,
-    :func:`add_tangent_cut`), geometrically spaced over V_i's range or over ``cut_range``
-    (per-job low and high throughputs, e.g. the range left by pruning; any points give valid cuts).
-
-    With communication on several nodes, job i is either *single-node* (``home[i, h] = 1``: all
-    its workers, ``y[i, h, g]``, on node h, ring at the intra-node rate) or *multi-node*
-    (``spans[i] = 1``: workers ``w[i, g]`` of any node, ring at the inter-node rate; a multi-node
-    job that happens to sit on one node is only over-charged, so the minimum is unchanged).
-    Only single-node jobs care about node identity, so among nodes of identical composition only
-    the first S can be homes, ordered by a symmetry-breaking constraint (any optimum can be
-    relabelled onto them).  This is exact: any (y, w) meeting the node capacities is realized by
-    giving multi-node jobs the leftover workers of each class.
-    """
-    check_choice(computation, "computation", ("cuts", "nonlinear"))
-    tangent_points = check_size(tangent_points, "tangent_points")
-    S, K = inst.n_jobs, inst.n_workers
-    labels, members = inst.worker_groups(by_node=False)
-    G = len(members)
-    rep = [int(ws[0]) for ws in members]
-    m = pyo.ConcreteModel(name=f"P1 grouped ({computation})")
-    m.JOBS = pyo.Set(initialize=range(S), ordered=True, doc="learning jobs S")
-    m.GROUPS = pyo.Set(initialize=range(G), ordered=True, doc="classes of identical workers")
-    m.n = pyo.Param(m.GROUPS, initialize={g: len(members[g]) for g in range(G)}, doc="workers in class g")
-    m.rho = pyo.Param(m.JOBS, m.GROUPS, initialize={(i, g): float(inst.throughput[i, rep[g]]) for i in range(S) for g in range(G)},
-                      doc="rho_{i,g}")
-    m.Pi = pyo.Param(m.JOBS, initialize={i: float(inst.dataset_size[i]) for i in range(S)}, doc="|Pi_i|")
-    m.T = pyo.Param(m.JOBS, initialize={i: float(inst.epochs[i]) for i in range(S)}, doc="T_i")
-    m.D = pyo.Param(m.JOBS, initialize={i: float(inst.comm_coefficient[i] / 2) for i in range(S)}, doc="D_i")
-    m.x = pyo.Var(m.JOBS, m.GROUPS, domain=pyo.NonNegativeIntegers, bounds=lambda m, i, g: (0, m.n[g]),
-                  doc="workers of class g assigned to job i (sum of sigma_{i,k} over the class)")
-    vmin = {i: float(inst.throughput[i].min()) for i in range(S)}
-    vmax = {i: float(np.sort(inst.throughput[i])[::-1][: K - S + 1].sum()) for i in range(S)}
-    _add_job_units(m, inst)
-    # Per-job units (scaling): Vn = V_i / rmax_i and thn = l^[p]_i / tau_i, so the cuts' slopes do not
-    # carry |Pi_i| / V^2 (1e-5) next to throughputs (1e3); V and theta are kept as expressions.
-    m.Vn = pyo.Var(m.JOBS, bounds=lambda m, i: (vmin[i] / m.rmax[i], vmax[i] / m.rmax[i]), doc="V_i / rmax_i")
-    m.V = pyo.Expression(m.JOBS, rule=lambda m, i: m.rmax[i] * m.Vn[i], doc="V_i: training throughput (13)")
-    m.thn = pyo.Var(m.JOBS, bounds=lambda m, i: (m.rmax[i] / vmax[i], m.rmax[i] / vmin[i]), doc="l_i^[p] / tau_i")
-    m.theta = pyo.Expression(m.JOBS, rule=lambda m, i: m.tau[i] * m.thn[i], doc="l_i^[p] = |Pi_i| / V_i (11)")
-    m.throughput_def = pyo.Constraint(m.JOBS, rule=lambda m, i: m.Vn[i] == sum((m.rho[i, g] / m.rmax[i]) * m.x[i, g] for g in m.GROUPS),
-                                      doc="(13) V_i = sum_k sigma_{i,k} rho_{i,k} (in units of rmax_i)")
-    m.at_least_one = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.x[i, g] for g in m.GROUPS) >= 1, doc="(8b) at least one worker")
-    m.all_workers = pyo.Constraint(m.GROUPS, rule=lambda m, g: sum(m.x[i, g] for i in m.JOBS) == m.n[g],
-                                   doc="(8c)-(8d) every worker of the class trains exactly one job")
-    if computation == "nonlinear":
-        m.computation = pyo.Constraint(m.JOBS, rule=lambda m, i: m.thn[i] * m.Vn[i] >= 1, doc="(11) l_i^[p] V_i >= |Pi_i| (per-job units)")
-    else:
-        m.cuts = pyo.ConstraintList(doc="(11) tangent cuts of |Pi_i| / V_i (outer approximation)")
-        lo, hi = (vmin, vmax) if cut_range is None else cut_range
-        for i in range(S):
-            for v in np.geomspace(lo[i], max(hi[i], lo[i]), max(2, tangent_points)):
-                add_tangent_cut(m, i, float(v))
-    comm = inst.has_communication
-    m._groups = members
-    m._homes = []
-    if comm:
-        m.lc = pyo.Var(m.JOBS, domain=pyo.NonNegativeReals, doc="l_i^[c]")
-        count = {i: sum(m.x[i, g] for g in m.GROUPS) for i in range(S)}
-        if inst.multi_node:
-            _add_node_modes(m, inst, labels, G)
-        _add_comm_linear(m, inst, count, None)
-    m.average_jct = pyo.Objective(expr=sum(m.T[i] * (m.theta[i] + (m.lc[i] if comm else 0)) for i in m.JOBS) / S,
-                              sense=pyo.minimize, doc="(8)/(14) average JCT")
-    return m
-
-
-def _add_node_modes(m: pyo.ConcreteModel, inst: PlacementInstance, labels: np.ndarray, G: int) -> None:
-    """Single-node / multi-node modes of every job (see :func:`build_p1_grouped`)."""
-    S = inst.n_jobs
-    nodes = sorted(set(int(h) for h in inst.nodes))
-    cap = {h: np.bincount(labels[inst.nodes == h], minlength=G) for h in nodes}
-    by_comp: dict[tuple, list[int]] = {}
-    for h in nodes:
-        by_comp.setdefault(tuple(cap[h].tolist()), []).append(h)
-    homes = sorted(h for hs in by_comp.values() for h in hs[:S])
-    m._homes = homes
-    m.HOMES = pyo.Set(initialize=homes, ordered=True, doc="candidate home nodes (first S of each node composition)")
-    m.home = pyo.Var(m.JOBS, m.HOMES, domain=pyo.Binary, doc="home[i,h] = 1: job i runs on node h only")
-    m.spans = pyo.Var(m.JOBS, domain=pyo.Binary, doc="spans_i = 1: job i may use workers of several nodes")
-    m.y = pyo.Var(m.JOBS, m.HOMES, m.GROUPS, domain=pyo.NonNegativeIntegers,
-                  bounds=lambda m, i, h, g: (0, int(cap[h][g])), doc="workers of class g on node h for single-node job i")
-    m.w = pyo.Var(m.JOBS, m.GROUPS, domain=pyo.NonNegativeIntegers, bounds=lambda m, i, g: (0, m.n[g]),
-                  doc="workers of class g for multi-node job i")
-    m.one_mode = pyo.Constraint(m.JOBS, rule=lambda m, i: sum(m.home[i, h] for h in m.HOMES) + m.spans[i] == 1,
-                                doc="(5) job i is single-node on one home node or multi-node")
-    m.split = pyo.Constraint(m.JOBS, m.GROUPS, rule=lambda m, i, g: m.x[i, g] == sum(m.y[i, h, g] for h in m.HOMES) + m.w[i, g],
-                             doc="(5) workers of job i by mode")
-    m.home_only = pyo.Constraint(m.JOBS, m.HOMES, m.GROUPS, rule=lambda m, i, h, g: m.y[i, h, g] <= int(cap[h][g]) * m.home[i, h],
-                                 doc="(5) a single-node job uses its home node only")
-    m.multi_only = pyo.Constraint(m.JOBS, m.GROUPS, rule=lambda m, i, g: m.w[i, g] <= m.n[g] * m.spans[i],
-                                  doc="(5) only multi-node jobs use workers of any node")
-    m.node_capacity = pyo.Constraint(m.HOMES, m.GROUPS, rule=lambda m, h, g: sum(m.y[i, h, g] for i in m.JOBS) <= int(cap[h][g]),
-                                     doc="(8d) single-node jobs fit in their node")
-    m.symmetry = pyo.ConstraintList(doc="order identical candidate home nodes (symmetry breaking)")
-    for hs in by_comp.values():
-        hs = hs[:S]
-        for a, b in zip(hs, hs[1:], strict=False):
-            m.symmetry.add(sum(2**i * m.home[i, a] for i in range(S)) >= sum(2**i * m.home[i, b] for i in range(S)))
-
-
-def add_tangent_cut(m: pyo.ConcreteModel, i: int, v: float) -> None:
-    """Add theta_i >= |Pi_i| / v - |Pi_i| / v^2 (V_i - v), the tangent of the convex |Pi_i| / V at v.
-
-    Written in job i's units (``thn = theta / tau_i``, ``Vn = V / rmax_i``, ``w = v / rmax_i``):
-    ``thn >= 1 / w - (Vn - w) / w^2``.  ``v`` is in samples/s.
-    """
-    w = float(v) / pyo.value(m.rmax[i])
-    m.cuts.add(m.thn[i] >= 1.0 / w - (m.Vn[i] - w) / w**2)
-
-
-@takes_instance(PlacementInstance)
-def assignment_from_model(inst: PlacementInstance, m: pyo.ConcreteModel) -> np.ndarray:
-    """Worker-level assignment from a solved model (``sigma`` per worker, or ``x`` per group).
-
-    For grouped models, each job takes the lowest-index workers of each group in job order.
-    """
-    K = inst.n_workers
-    a = np.full(K, -1, dtype=int)
-    if hasattr(m, "sigma"):
-        for k in range(K):
-            vals = [pyo.value(m.sigma[i, k]) for i in range(inst.n_jobs)]
-            a[k] = int(np.argmax(vals))
-        return a
-    S = inst.n_jobs
-    for g, ws in enumerate(m._groups):
-        if getattr(m, "_homes", None):  # single-node jobs first, on their home node; multi-node jobs take the rest
-            for i in range(S):
-                for h in m._homes:
-                    c = int(round(pyo.value(m.y[i, h, g])))
-                    if c:
-                        free = [k for k in ws if a[k] < 0 and inst.nodes[k] == h]
-                        a[free[:c]] = i
-            for i in range(S):
-                c = int(round(pyo.value(m.w[i, g])))
-                free = [k for k in ws if a[k] < 0]
-                a[free[:c]] = i
-            continue
-        pos = 0
-        for i in range(S):
-            c = int(round(pyo.value(m.x[i, g])))
-            a[ws[pos:pos + c]] = i
-            pos += c
-    if (a < 0).any():
-        raise SolverError("grouped solution does not assign every worker")
-    return a

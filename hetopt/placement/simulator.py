@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError, ScheduleViolation
+from ..errors import ArgumentError, ScheduleViolation, a_type
 from ..inputs import check_flag, takes_instance
 from .evaluate import PlacementSimulation, job_jct, simulation_result
 from .gavel_baseline import GavelPolicy
@@ -60,7 +60,7 @@ def _reset_run(inst: PlacementInstance, name: str, policy: Any, reset_on_complet
         sub = inst.subset(active, epochs=inst.epochs[active] * remaining[active])
         sol = policy(sub)
         if not hasattr(sol, "assignment"):
-            raise ArgumentError(f"policy {name!r} returned a {type(sol).__name__}; a placement policy returns a "
+            raise ArgumentError(f"policy {name!r} returned {a_type(sol)}; a placement policy returns a "
                                 "PlacementSolution (make_solution(inst, assignment, solver=...))")
         try:
             jct = job_jct(sub, sol.assignment)  # time to finish the remaining work at this placement

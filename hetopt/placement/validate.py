@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ..inputs import check_choice, check_size, check_time_limit, takes_instance
+from ..errors import ArgumentError
+from ..inputs import MAX_SEED, check_choice, check_size, check_time_limit, takes_instance
 from ..report import Table
 from ..result import Certificate, Status
 from ..validate import SweepResults, gap_certificate, ratio_certificate, sweep
@@ -32,6 +33,25 @@ from .simulator import simulate
 
 __all__ = ["validate_ratio", "ratio_sweep", "CLAIMED_RATIO", "RATIO_METHODS", "gap_report", "evaluate_methods",
            "reset_report", "instance_key", "DEFAULT_METHODS"]
+
+#: Largest number of seeds a sweep takes (``hetopt validate`` has the same bound).
+MAX_SWEEP = 100_000
+
+
+def _methods(methods: Any) -> Mapping[str, Callable]:
+    """``methods`` as a mapping name -> callable (None: :data:`DEFAULT_METHODS`); ArgumentError otherwise."""
+    if methods is None:
+        return DEFAULT_METHODS
+    if not isinstance(methods, Mapping) or not methods or not all(
+            isinstance(k, str) and callable(f) for k, f in methods.items()):
+        raise ArgumentError(f"methods is {methods!r:.80}; expected a non-empty mapping name -> callable(instance) or None")
+    return methods
+
+
+def _sweep_seeds(n: Any, seed: Any) -> tuple[int, int]:
+    n = check_size(n, "n", maximum=MAX_SWEEP)
+    return n, check_size(seed, "seed", minimum=0, maximum=MAX_SEED - n)
+
 
 #: The paper's claim (Liu et al. 2024, Section VI-B1, Fig. 9): JPS (N = 60) loses at most 2.04 %
 #: to the optimal average JCT (0.54 % at K = 15, 2.04 % at K = 30) and HAS "the same average JCT
@@ -121,10 +141,9 @@ def ratio_sweep(n: int = 20, *, seed: int = 0, executor: Any = None, method: str
     SweepResults
         One :class:`~hetopt.result.Certificate` per seed, with the digests of the instances.
     """
-    n = check_size(n, "n")
+    n, first = _sweep_seeds(n, seed)
     check_choice(method, "method", tuple(RATIO_METHODS))
     time_limit = check_time_limit(time_limit)
-    first = check_size(seed, "seed", minimum=0)
     make = partial(_paper_instance, n_jobs=n_jobs, n_workers=n_workers, epsilon=epsilon)
     make(seed=first)  # bad generator arguments fail here, before any worker starts
     return sweep(make, partial(validate_ratio, method=method, time_limit=time_limit), range(first, first + n),
@@ -149,11 +168,11 @@ def evaluate_methods(inst: PlacementInstance, methods: dict[str, Callable] | Non
     over the certified optimum), ``fairness``, ``time`` and ``beats_optimum`` (a heuristic below
     the certified bound would be a bug, reported rather than hidden).
     """
-    methods = methods or DEFAULT_METHODS
+    chosen = _methods(methods)
     opt = solve_exact(inst)
     out: dict[str, Any] = {"optimum": opt.objective, "bound": opt.bound, "status": opt.status.value,
                            "opt_time": opt.wall_time, "methods": {}}
-    for name, f in methods.items():
+    for name, f in chosen.items():
         t0 = time.perf_counter()
         sol = f(inst)
         dt = time.perf_counter() - t0
@@ -197,8 +216,8 @@ def gap_report(n: int = 20, *, seed: int = 0, n_jobs: int = 4, n_workers: int = 
     many distinct instances were averaged.  ``epsilon`` (default 10 %) perturbs every job's
     per-type throughputs by seed, so the paper setting gives ``n`` distinct instances.
     """
-    n = check_size(n, "n")
-    seed = check_size(seed, "seed", minimum=0)
+    n, seed = _sweep_seeds(n, seed)
+    chosen = _methods(methods)
     make = partial(_make, n_jobs=n_jobs, n_workers=n_workers, communication=communication, setting=setting, epsilon=epsilon)
     seen: dict[str, int] = {}
     for s in range(seed, seed + n):
@@ -206,7 +225,7 @@ def gap_report(n: int = 20, *, seed: int = 0, n_jobs: int = 4, n_workers: int = 
     seeds = sorted(seen.values())
     res = sweep(make, partial(evaluate_methods, methods=methods), seeds, executor=executor)
     m = len(res)
-    names = list((methods or DEFAULT_METHODS).keys())
+    names = list(chosen.keys())
     table = Table(f"placement: JCT / certified optimum over {m} distinct instances of {n} seeds (setting={setting}, "
                   f"epsilon={epsilon}, S={n_jobs}, K={n_workers}, communication={'on' if communication else 'off'})",
                   ["method", "mean ratio", "max ratio", "optimal in", "mean fairness", "mean time [s]", "below bound"])

@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import a_type
+
 __all__ = ["require_pyplot", "new_axes", "job_colors", "integer_ticks", "legend_if_many", "MISSING_MATPLOTLIB"]
 
 #: Message of the ImportError raised when matplotlib is missing.
@@ -36,7 +38,7 @@ def new_axes(ax: Any, figsize: tuple[float, float]) -> Any:
     """``ax`` itself, or the axes of a new figure of ``figsize`` inches when ``ax`` is None."""
     if ax is not None:
         if not hasattr(ax, "barh") or not hasattr(ax, "figure"):
-            raise TypeError(f"ax is a {type(ax).__name__}; expected a matplotlib Axes or None")
+            raise TypeError(f"ax is {a_type(ax)}; expected a matplotlib Axes or None")
         return ax
     plt = require_pyplot()
     w, h = figsize

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import a_type
 from ..result import Certificate
 from ._common import legend_if_many, new_axes
 from .intervals import time_scale
@@ -23,7 +24,7 @@ def _jcts(name: str, value: Any) -> np.ndarray:
     try:
         a = np.asarray(v, dtype=float).ravel()
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"results[{name!r}] is a {type(value).__name__}; expected an array of JCTs or a result "
+        raise ValueError(f"results[{name!r}] is {a_type(value)}; expected an array of JCTs or a result "
                          "with a .jct array") from exc
     if a.size == 0 or not np.all(np.isfinite(a)):
         raise ValueError(f"results[{name!r}] has {a.size} JCTs; expected a non-empty array of finite numbers")
@@ -53,7 +54,7 @@ def jct_cdf(results: Mapping[str, Any], ax: Any = None, *, time_unit: str = "s",
         ``F(x) = #{jobs with JCT <= x} / n``.
     """
     if not isinstance(results, Mapping) or not results:
-        raise ValueError(f"results is a {type(results).__name__}; expected a non-empty mapping name -> JCTs")
+        raise ValueError(f"results is {a_type(results)}; expected a non-empty mapping name -> JCTs")
     scale = time_scale(time_unit)
     ax = new_axes(ax, (6, 3.5))
     for name, value in results.items():
@@ -249,7 +250,7 @@ def sweep(table: Any, x: str | None = None, y: str | Sequence[str] | None = None
         One line per (``by`` value, ``y`` column), points in the table's row order.
     """
     if not hasattr(table, "columns") or not hasattr(table, "rows"):
-        raise TypeError(f"table is a {type(table).__name__}; expected a hetopt.report.Table")
+        raise TypeError(f"table is {a_type(table)}; expected a hetopt.report.Table")
     cols = list(table.columns)
     rows = [list(r) for r in table.rows]
     if not rows:

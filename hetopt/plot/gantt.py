@@ -20,7 +20,7 @@ def gantt(instance: Any, solution_or_result: Any, ax: Any = None, **options: Any
     ========== ================================================ ========================================
     kind       accepted result                                  chart
     ========== ================================================ ========================================
-    hare       ``HareSolution`` or ``hare.replay`` result     task intervals per GPU, coloured by job
+    hare       ``HareSolution`` or ``hare.replay`` result       task intervals per GPU, coloured by job
     oasis      ``OasisSolution``                                per-job workers/PS per time slot
     hadar      ``hadar.simulate`` result or ``HadarSolution``   GPUs given to each job in every round
     contention ``ContentionSolution`` with a ``trace``          per-GPU tasks and per-server all-reduces

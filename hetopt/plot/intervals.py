@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import a_type
 from ._common import fmt_count, integer_ticks, job_colors, job_handles, method_name, new_axes, start_at_zero
 
 __all__ = ["hare_gantt", "contention_gantt", "placement_gantt", "throughput_bars", "TIME_UNITS"]
@@ -78,7 +79,7 @@ def hare_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str | Non
     """
     sol = getattr(solution, "executed", solution)
     if not all(hasattr(sol, a) for a in ("start", "gpu", "compute_end", "sync_end")):
-        raise TypeError(f"solution is a {type(solution).__name__}; expected a HareSolution or a hare SimulationResult")
+        raise TypeError(f"solution is {a_type(solution)}; expected a HareSolution or a hare SimulationResult")
     inst = instance
     scale = time_scale(time_unit)
     ax = new_axes(ax, (8, 0.8 + 0.45 * inst.n_gpus))
@@ -150,7 +151,7 @@ def contention_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str
     """
     trace = getattr(solution, "trace", None)
     if trace is None:
-        raise TypeError(f"solution is a {type(solution).__name__}; expected a ContentionSolution")
+        raise TypeError(f"solution is {a_type(solution)}; expected a ContentionSolution")
     if len(trace) == 0:
         raise ValueError("solution.trace is empty; run the policy with record=True (e.g. simulate(inst, 'ada_srsf', record=True))")
     inst = instance
@@ -214,7 +215,7 @@ def placement_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str 
     static = all(hasattr(solution, a) for a in ("assignment", "jct", "samples", "throughput"))
     dynamic = hasattr(solution, "events") and hasattr(solution, "completion")
     if not (static or dynamic):
-        raise TypeError(f"solution is a {type(solution).__name__}; expected a PlacementSolution or a "
+        raise TypeError(f"solution is {a_type(solution)}; expected a PlacementSolution or a "
                         "PlacementSimulation")
     inst = instance
     scale = time_scale(time_unit)

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import a_type
 from ._common import legend_if_many, new_axes
 
 __all__ = ["price_curve"]
@@ -103,7 +104,7 @@ def price_curve(instance: Any, ax: Any = None, *, side: str = "workers", resourc
     elif isinstance(instance, (HadarInstance, PriceParameters)):
         curves, default_title, yname, unit, xlabel, marks = _hadar_curves(instance, u)
     else:
-        raise TypeError(f"instance is a {type(instance).__name__}; expected an OasisInstance, oasis PriceBounds, "
+        raise TypeError(f"instance is {a_type(instance)}; expected an OasisInstance, oasis PriceBounds, "
                         "HadarInstance or hadar PriceParameters")
     ax = new_axes(ax, (6, 3.5))
     finite = [c for _, c in curves if c is not None]

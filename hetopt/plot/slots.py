@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..errors import a_type
 from ._common import integer_ticks, job_colors, job_handles, method_name, new_axes, require_pyplot, start_at_zero
 from .intervals import MAX_BARS, MAX_LABELLED_BARS, check_bars, draw_segments, time_scale
 
@@ -43,7 +44,7 @@ def oasis_gantt(instance: Any, solution: Any, ax: Any = None, *, title: str | No
     matplotlib Axes
     """
     if not hasattr(solution, "schedules"):
-        raise TypeError(f"solution is a {type(solution).__name__}; expected an OasisSolution")
+        raise TypeError(f"solution is {a_type(solution)}; expected an OasisSolution")
     inst = instance
     I = inst.n_jobs
     ax = new_axes(ax, (9, 1.0 + 0.4 * I))
@@ -127,7 +128,7 @@ def allocation_heatmap(instance: Any, solution: Any, job: int | None = None, *, 
         M = np.asarray(getattr(solution, side))
         first, what = int(inst.arrival[solution.job]), f"job {solution.job}"
     else:
-        raise TypeError(f"solution is a {type(solution).__name__}; expected an OasisSolution or a JobSchedule")
+        raise TypeError(f"solution is {a_type(solution)}; expected an OasisSolution or a JobSchedule")
     T = M.shape[1]
     busy = np.flatnonzero(M.sum(axis=0) > 0)
     if crop and busy.size:
@@ -162,7 +163,7 @@ def _hadar_rounds(instance: Any, result: Any) -> tuple[list[tuple[float, float, 
         L = float(instance.slot_length)
         used = np.flatnonzero(sched.sum(axis=(0, 1, 2)) > 0)
         return [(t * L, L, sched[:, :, :, t]) for t in used], result.solver
-    raise TypeError(f"result is a {type(result).__name__}; expected a hadar SimulationResult (simulate) "
+    raise TypeError(f"result is {a_type(result)}; expected a hadar SimulationResult (simulate) "
                     "or a HadarSolution (solve_exact)")
 
 
@@ -269,7 +270,7 @@ def gavel_gantt(instance: Any, result: Any, ax: Any = None, *, title: str | None
     if not hasattr(result, "rounds"):
         if hasattr(result, "allocation"):
             return gavel_allocation_heatmap(instance, result, ax=ax, title=title)
-        raise TypeError(f"result is a {type(result).__name__}; expected a GavelSimulation or a Gavel allocation")
+        raise TypeError(f"result is {a_type(result)}; expected a GavelSimulation or a Gavel allocation")
     if not result.rounds:
         raise ValueError("result.rounds is empty; run gavel.simulate with record_rounds=True")
     inst = instance

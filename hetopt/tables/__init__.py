@@ -1,0 +1,1 @@
+"""Bundled data tables: Gavel's throughputs and traces (MIT, see gavel-LICENSE.txt) and parity references."""

@@ -1,7 +1,7 @@
 """Write notebooks/hare.ipynb (stored without outputs): ``python notebooks/generate/hare.py``.
 
 The notebook is generated so that its text, maths and code are reviewed as one file; the test
-``tests/hare/test_notebook.py`` executes the written notebook.
+``tests/test_notebook_contents.py`` executes the written notebook.
 """
 
 from nbgen import Cells, write
@@ -290,7 +290,7 @@ code(r"""
 causes = get_sweep("hare.section7_causes").run(quick=True)
 print(causes)
 rows7 = [r for r in causes.rows if r[1] == "algorithm1"]
-fig, ax = plt.subplots(figsize=(9, 3.5))
+fig, ax = plt.subplots(figsize=(11, 4))
 width = 0.8 / max(len(rows7), 1)
 for k, r in enumerate(rows7):
     ax.bar(np.arange(4) + k * width, r[2:6], width, label=r[0])
@@ -299,7 +299,8 @@ ax.axhline(0, color="k", lw=0.5)
 ax.set_xticks(np.arange(4) + width * (len(rows7) - 1) / 2, ["Gavel_FIFO", "SRTF", "Sched_Homo", "Sched_Allox"])
 ax.set_xlabel("baseline")
 ax.set_ylabel("weighted-JCT reduction by Algorithm 1 [%]")
-ax.legend(fontsize=6, ncol=2, title="setting", title_fontsize=7)
+# the legend stands right of the axes, clear of the bars and of the paper's band
+ax.legend(fontsize=8, title="setting", title_fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
 fig.tight_layout()
 plt.show()
 """)

@@ -2,7 +2,7 @@
 
 Kept outside the package: ``python notebooks/generate/<paper>.py`` regenerates
 ``notebooks/<paper>.ipynb`` (stable cell ids, no outputs); edit the generator, not the notebook JSON.
-The test ``tests/<paper>/test_notebook.py`` executes the written notebook.
+The test ``tests/test_notebook_contents.py`` executes the written notebooks.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Write notebooks/oasis.ipynb (stored without outputs): ``python notebooks/generate/oasis.py``.
 
 The notebook is generated so that its text, maths and code are reviewed as one file; the test
-``tests/oasis/test_notebook.py`` executes the written notebook.
+``tests/test_notebook_contents.py`` executes the written notebook.
 """
 
 from nbgen import Cells, write

@@ -1,7 +1,7 @@
 """Write notebooks/placement.ipynb (stored without outputs): ``python notebooks/generate/placement.py``.
 
 The notebook is generated so that its text, maths and code are reviewed as one file; the test
-``tests/placement/test_notebook.py`` executes the written notebook.
+``tests/test_notebook_contents.py`` executes the written notebook.
 """
 
 from nbgen import Cells, write

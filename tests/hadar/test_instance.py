@@ -41,9 +41,9 @@ def test_json_round_trip(seed):
         (dict(arrival=[0, -2]), r"arrival\[1\] is -2"),
         (dict(epochs=[3, 0]), r"epochs\[1\] is 0"),
         (dict(slot_length=0.0), "slot_length"),
-        (dict(utility="linear"), "utility kind"),
+        (dict(utility="linear"), r"utility\.kind"),
         (dict(utility={"kind": "sigmoid", "params": [[1.0, 0.1, 5.0]]}), "one per job"),
-        (dict(utility={"kind": "sigmoid", "params": [[1.0, -0.1, 5.0], [1.0, 0.1, 5.0]]}), r"params\[0, 1\]"),
+        (dict(utility={"kind": "sigmoid", "params": [[1.0, -0.1, 5.0], [1.0, 0.1, 5.0]]}), r"utility\.params\[0\]\[1\] \(theta2"),
         (dict(horizon=1), "horizon"),
     ],
 )

@@ -111,7 +111,7 @@ def test_simulate_takes_policy_objects_and_options(tiny):
         simulate(tiny, "gavel_fifo", options={"backfill": True})
     with pytest.raises(ArgumentError, match="policy is 'fifo'"):
         simulate(tiny, "fifo")
-    with pytest.raises(ArgumentError, match="policy is a int"):
+    with pytest.raises(ArgumentError, match="policy is an int"):
         simulate(tiny, 3)
     with pytest.raises(ArgumentError, match="inst"):
         simulate({"kind": "hare"}, "srtf")

@@ -18,6 +18,7 @@ from hetopt.placement import (
     optimus_lb,
     solve_exact,
 )
+from tests.conftest import time_allowance
 
 from .conftest import random_instance
 
@@ -142,3 +143,126 @@ def test_relaxed_lower_bound_below_exhaustive_optimum(seed):
     best = exhaustive(inst)
     lb = relaxed_lower_bound(inst)
     assert 0 < lb <= best.objective * (1 + 1e-12)
+
+
+# ---------------------------------------------------------------- issue 25: routes that failed on valid instances
+#: generate_instance(2, 5, seed=8, gpus_per_node=2, setting="gavel"): HiGHS 1.16's presolve called the first
+#: master infeasible ("master failed: infeasible"); exact_scip and exhaustive give 4121.237.
+ISSUE25_GAVEL_OPT = 4121.237146895863
+#: Throughputs of 1e-9 beside 1 with communication: the master's tangent cuts at V = 2e-9 carried coefficients
+#: up to 4.4e17, which HiGHS treats as infinite ("master bound 1.8958 above achieved 1.4167").
+ISSUE25_MIXED = dict(throughput=[[1.0, 1.0, 2e-09, 3e-09], [1.0, 3e-09, 1.0, 2.0]], dataset_size=[2.0, 2.0],
+                     epochs=[1.0, 1.0], model_size=[2.0, 0.5], worker_node=[0, 1, 1, 1], intra_node_rate=4.0,
+                     inter_node_rate=1.0)
+
+
+def _mixed_optimum_by_hand():
+    """Job 0 alone on worker 0 (2 / 1 = 2 s, no ring); job 1 on workers 1-3, all on node 1: |Pi| / V =
+    2 / 3.000000003 and 2 D (K - 1) / (K r) = 1 (2 / 3) / 4; the other assignments are worse (exhaustive)."""
+    return (2.0 + 2.0 / 3.000000003 + 1.0 * (2 / 3) / 4.0) / 2
+
+
+@pytest.mark.parametrize("solver", ["highs", "scip"])
+def test_issue25_presolve_infeasible_master(solver):
+    inst = generate_instance(2, 5, seed=8, gpus_per_node=2, setting="gavel")
+    assert exhaustive(inst).objective == pytest.approx(ISSUE25_GAVEL_OPT, rel=1e-12)
+    sol = solve_exact(inst, solver=solver)
+    assert sol.is_optimal and sol.objective == pytest.approx(ISSUE25_GAVEL_OPT, rel=1e-9)
+    assert sol.bound <= ISSUE25_GAVEL_OPT * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("solver", ["highs", "scip"])
+def test_issue25_mixed_magnitude_master_bound(solver):
+    inst = PlacementInstance(**ISSUE25_MIXED)
+    opt = _mixed_optimum_by_hand()
+    assert exhaustive(inst).objective == pytest.approx(opt, rel=1e-12)
+    sol = solve_exact(inst, solver=solver, fallback=False)  # the route itself, not a fallback
+    assert sol.is_optimal and sol.objective == pytest.approx(opt, rel=1e-12) and sol.bound <= opt * (1 + 1e-9)
+    assert "fallback" not in sol.info
+
+
+def _failing(status):
+    from hetopt.result import Solution
+
+    def solve(*args, **kw):
+        return Solution(status=status, message="injected failure"), None
+    return solve
+
+
+@pytest.mark.parametrize("status", [Status.INFEASIBLE, Status.ERROR])
+def test_failing_master_falls_back_to_exhaustive_search(monkeypatch, status):
+    import hetopt.placement.exact.oa as oa
+
+    inst = generate_instance(2, 5, seed=8, gpus_per_node=2, setting="gavel")
+    monkeypatch.setattr(oa, "solve_milp", _failing(status))
+    sol = solve_exact(inst)
+    assert sol.is_optimal and sol.objective == pytest.approx(ISSUE25_GAVEL_OPT, rel=1e-12)
+    assert "master failed" in sol.info["fallback"] and "exhaustive search" in sol.info["fallback"]
+    assert "master failed" in sol.info["presolve_off"]  # retried without presolve first
+    off = solve_exact(inst, fallback=False)
+    assert off.status is Status.FEASIBLE and "fallback disabled" in off.info["fallback"]
+    assert off.bound <= ISSUE25_GAVEL_OPT and off.objective >= ISSUE25_GAVEL_OPT * (1 - 1e-12)
+
+
+def test_failing_master_falls_back_to_scip_when_enumeration_is_too_big(monkeypatch):
+    import hetopt.placement.exact.oa as oa
+
+    inst = generate_instance(3, 12, seed=0)  # 3**12 = 531,441 assignments: beyond the exhaustive fallback
+    ref = solve_exact(inst, solver="scip")
+    monkeypatch.setattr(oa, "solve_milp", _failing(Status.INFEASIBLE))
+    sol = solve_exact(inst)
+    assert "the scip route: certified" in sol.info["fallback"]
+    assert sol.is_optimal and sol.objective == pytest.approx(ref.objective, rel=1e-6)
+
+
+def test_failing_scip_falls_back(monkeypatch):
+    import hetopt.placement.exact.scip as scip
+
+    inst = generate_instance(2, 5, seed=8, gpus_per_node=2, setting="gavel")
+    monkeypatch.setattr(scip, "solve_model", lambda *a, **k: _failing(Status.ERROR)()[0])
+    sol = solve_exact(inst, solver="scip")
+    assert "SCIP failed" in sol.info["fallback"] and sol.is_optimal
+    assert sol.objective == pytest.approx(ISSUE25_GAVEL_OPT, rel=1e-12)
+
+
+def test_bound_above_a_later_incumbent_is_caught():
+    from hetopt.placement.exact.common import Run
+
+    inst = generate_instance(2, 5, seed=8, gpus_per_node=2, setting="gavel")
+    a = exhaustive(inst).assignment
+    worse = np.array([1, 0, 0, 0, 1])
+    run = Run(inst=inst, t0=0.0, deadline=None, threads=None, best_a=worse, best_val=average_jct(inst, worse),
+              lower=0.0, bounds=None)
+    run.prove(run.best_val)  # a wrong proof: the incumbent is not optimal
+    run.offer(a)
+    assert run.failure is not None and "above the value" in run.failure and run.lower == 0.0
+
+
+# ---------------------------------------------------------------- issue 25: time limits and size guards
+def test_time_limit_is_honoured_including_the_build():
+    """12 x 300 took 1.98 s against 0.5 s; honoured within 10 % + 0.5 s, with an incumbent and a bound."""
+    import time
+
+    inst = generate_instance(12, 300, seed=0)
+    t0 = time.perf_counter()
+    sol = solve_exact(inst, time_limit=0.5)
+    assert time.perf_counter() - t0 <= time_allowance(0.5)
+    assert sol.status is Status.TIME_LIMIT and sol.bound is not None and 0 < sol.bound <= sol.objective
+
+
+@pytest.mark.parametrize("S, K, solver", [(8, 10_000, "highs"), (40, 4_000, "highs"), (4, 3_000, "scip")])
+def test_size_guards_refuse_before_building(S, K, solver):
+    import time
+
+    inst = generate_instance(S, K, seed=0)
+    t0 = time.perf_counter()
+    with pytest.raises(SizeLimitError, match=r"about [\d,]+ variables.*max_variables=\d+.*time_limit"):
+        solve_exact(inst, solver=solver)
+    assert time.perf_counter() - t0 < 5
+
+
+def test_size_guard_can_be_lifted():
+    inst = generate_instance(4, 40, seed=0)
+    with pytest.raises(SizeLimitError):
+        solve_exact(inst, solver="scip", max_variables=100)
+    assert solve_exact(inst, max_variables=10**6).is_optimal

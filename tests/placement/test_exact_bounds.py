@@ -85,21 +85,25 @@ def test_pruned_and_unpruned_agree_at_k40(seed):
 
 def test_master_bound_above_the_incumbent_is_caught(monkeypatch):
     """HiGHS with feasibility tolerances 1e-9 once returned a master 'optimum' above the true P1 optimum
-    on this instance; solve_exact must notice (bound above an achieved value), retry with the default
-    tolerances and still certify the exhaustive optimum."""
-    import hetopt.placement.exact as exact_mod
+    on this instance; solve_exact must notice (bound above an achieved value), retry the master with
+    presolve off and still certify the exhaustive optimum."""
+    import dataclasses
+
+    import hetopt.placement.exact.oa as oa
     from hetopt.claims.placement.experiments import paper_instance
 
     inst = paper_instance(9, 1.5)
     ref = exhaustive(inst).objective
     assert solve_exact(inst).objective == pytest.approx(ref, rel=1e-9)
-    real = exact_mod.solve_model
+    real = oa.solve_milp
 
-    def loose_guard(m, *args, **kw):
-        if kw.get("options"):
-            kw["options"] = {"mip_feasibility_tolerance": 1e-9, "primal_feasibility_tolerance": 1e-9}
-        return real(m, *args, **kw)
+    def wrong_bound(*args, **kw):
+        sol, x = real(*args, **kw)
+        if kw["options"].get("presolve") != "off" and sol.bound is not None:  # a wrong bound with presolve on
+            sol = dataclasses.replace(sol, status=oa.Status.FEASIBLE, bound=10 * abs(sol.bound))
+        return sol, x
 
-    monkeypatch.setattr(exact_mod, "solve_model", loose_guard)
+    monkeypatch.setattr(oa, "solve_milp", wrong_bound)
     sol = solve_exact(inst)
+    assert "above the achieved" in sol.info["presolve_off"] and "fallback" not in sol.info
     assert sol.is_optimal and sol.objective == pytest.approx(ref, rel=1e-9) and sol.bound <= ref * (1 + 1e-9)

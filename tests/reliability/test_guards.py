@@ -34,8 +34,8 @@ def test_categories_refuses_huge_psi_but_streams():
 
 
 def test_hare_schedule_default_refuses_25_tasks_and_lp_ordering_runs():
-    from hetopt.hare.algorithm1 import MAX_RELAXATION_TASKS, schedule
     from hetopt.hare import generate_instance as random_instance
+    from hetopt.hare.algorithm1 import MAX_RELAXATION_TASKS, schedule
 
     inst = random_instance(seed=0, n_jobs=10, n_gpus=4, max_rounds=3, max_tasks=3, max_total_tasks=25)
     assert inst.n_tasks > MAX_RELAXATION_TASKS

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hetopt.result import Status
 from hetopt.inputs import check_time_limit
+from hetopt.result import Status
 from hetopt.solvers import solve_model
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
@@ -40,8 +40,8 @@ def test_solve_model_require_incumbent_false_returns_time_limit():
 
 def test_hare_exact_relaxation_ratio_time_limit():
     from hetopt.hare import check_schedule
-    from hetopt.hare.exact import solve_exact
     from hetopt.hare import generate_instance as random_instance
+    from hetopt.hare.exact import solve_exact
     from hetopt.hare.ratio import ratio_report
     from hetopt.hare.relaxation import solve_relaxation
 
@@ -60,9 +60,9 @@ def test_hare_exact_relaxation_ratio_time_limit():
 
 
 def test_oasis_exact_time_limit():
+    from hetopt.oasis.checker import check_schedule
     from hetopt.oasis.generator import generate_instance
     from hetopt.oasis.offline import solve_exact
-    from hetopt.oasis.checker import check_schedule
 
     inst = generate_instance(20, 40, 10, 10, seed=0)
     sol = solve_exact(inst, time_limit=0.05)

@@ -81,7 +81,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import ArgumentError, SolverError
+from ...errors import ArgumentError, SolverError, a_type
 from ...inputs import check_flag, check_positive, check_size, check_threads, check_time_limit, check_tol, takes_instance
 from ...result import OPTIMAL_RTOL, Solution, Status
 from ...solvers import new_highs
@@ -655,7 +655,7 @@ def completion_limits(inst: HareInstance, result: JobColgenBound, upper_objectiv
         Time-unit upper bounds; ``inf`` where no limit is proven.
     """
     if not isinstance(result, JobColgenBound):
-        raise ArgumentError(f"result is a {type(result).__name__}; expected the JobColgenBound of job_colgen_bound(inst)")
+        raise ArgumentError(f"result is {a_type(result)}; expected the JobColgenBound of job_colgen_bound(inst)")
     if isinstance(upper_objective, (bool, np.bool_)) or not isinstance(upper_objective, (int, float, np.number)) \
             or not np.isfinite(float(upper_objective)):
         raise ArgumentError(f"upper_objective is {upper_objective!r}; expected a finite number")
