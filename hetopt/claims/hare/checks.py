@@ -7,6 +7,7 @@ decides; nothing here hard-codes a verdict without the measurement that supports
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 
@@ -69,8 +70,11 @@ def fig1_value(which: str, quantity: str, variant: str = "text"):
 
 
 def _fig1_a(inst, *, j2_gpu: int = 0, j3_gpus: tuple[int, int] = (1, 2), j1_pair: tuple[int, int] = (0, 2)):
-    """(a): J2 alone on ``j2_gpu``, J3 on ``j3_gpus`` (one task of each round on each), then J1 on ``j1_pair``
-    when both jobs complete (the text names GPU1 for J2 and GPU2 + GPU3 for J3, not J1's pair)."""
+    """Fig. 1(a) on chosen GPUs.
+
+    J2 alone on ``j2_gpu``, J3 on ``j3_gpus`` (one task of each round on each), then J1 on ``j1_pair``
+    when both jobs complete (the text names GPU1 for J2 and GPU2 + GPU3 for J3, not J1's pair).
+    """
     from ...hare import check_schedule, make_solution
 
     tc = inst.compute_time
@@ -111,8 +115,11 @@ def _fig1_b_assignment(inst, gpus):
 
 
 def _fig1_five(stem: str) -> dict:
-    """The five Fig. 1 numbers computed on a time table: (a) for every pair of GPUs for J1, (b) for every
-    assignment of jobs to dedicated GPUs, (c) the certified optimum and the least makespan of its optimal schedules."""
+    """The five Fig. 1 numbers computed on a time table.
+
+    (a) for every pair of GPUs for J1, (b) for every
+    assignment of jobs to dedicated GPUs, (c) the certified optimum and the least makespan of its optimal schedules.
+    """
     import itertools
 
     import pyomo.environ as pyo
@@ -171,8 +178,11 @@ def fig1_makespan_c(stem: str = "hare2022_fig1_all_five"):
 
 
 def fig1_theorem4(stem: str = "hare2022_fig1"):
-    """Algorithm 1 within alpha(2+alpha) of the optimum, and the relaxation below it, on ``stem`` (Fig. 1's
-    reconstruction; the flip runs the same check on the all-at-zero counterexample)."""
+    """Algorithm 1 within alpha(2+alpha) of the optimum, and the relaxation below it.
+
+    On ``stem`` (Fig. 1's
+    reconstruction; the flip runs the same check on the all-at-zero counterexample).
+    """
     def check() -> Outcome:
         from ...data import load_json
         from ...hare import HareInstance, schedule, solve_exact, solve_relaxation, theorem4_bound
@@ -182,7 +192,7 @@ def fig1_theorem4(stem: str = "hare2022_fig1"):
         rl = solve_relaxation(inst)
         alg = schedule(inst, rl)
         ratio = alg.objective / c.objective
-        ok = ratio <= theorem4_bound(inst) + 1e-9 and rl.bound <= c.objective + 1e-6
+        ok = ratio <= theorem4_bound(inst) + 1e-9 and rl.bound is not None and rl.bound <= c.objective + 1e-6
         detail = (f"{stem}: ALG {alg.objective:.6g} / OPT {c.objective:.6g} ({c.status.value}) = {ratio:.4f}, "
                   f"alpha(2+alpha) = {theorem4_bound(inst):.4g}; relaxation bound {rl.bound:.6g}")
         if ok:
@@ -249,17 +259,23 @@ LINE12 = ("algorithm1", "algorithm1_esf", "algorithm1_ef")
 
 
 def _range_verdict(red: np.ndarray, lo: float, hi: float) -> Verdict:
-    """One reading's verdict on a printed range of reductions: reproduced when every reduction is in it,
+    """One reading's verdict on a printed range of reductions.
+
+    Reproduced when every reduction is in it,
     data-missing when Hare beats every baseline (the paper's direction) but the range needs the
-    unpublished trace, fails-unexplained when Hare loses to some baseline (the proxy points the other way)."""
+    unpublished trace, fails-unexplained when Hare loses to some baseline (the proxy points the other way).
+    """
     if ((red >= lo) & (red <= hi)).all():
         return R
     return DM if (red > 0).all() else UX
 
 
 def _decide(readings: dict[str, Verdict], ours, detail: str) -> Outcome:
-    """The claim's verdict from its readings (the first is the paper's): reproduced or data-missing when
-    every reading agrees, depends-on-reading when they differ, fails-unexplained when all contradict."""
+    """The claim's verdict from its readings (the first is the paper's).
+
+    Reproduced or data-missing when
+    every reading agrees, depends-on-reading when they differ, fails-unexplained when all contradict.
+    """
     kinds = set(readings.values())
     if len(kinds) > 1:
         return Outcome(ours, RD, detail, readings=readings)
@@ -276,9 +292,12 @@ def _paper_setting_reductions(seeds=FAST_SEEDS, algorithms=LINE12):
 
 
 def section7_range(algorithms=LINE12):
-    """47.6%-75.3%: every reading of the baselines (the settings of ``hare.section7_causes``: C vs C - a,
+    """47.6%-75.3% under every reading.
+
+    Every reading of the baselines (the settings of ``hare.section7_causes``: C vs C - a,
     SRTF level, online vs up-front AlloX / Sched_Homo, overhead; tasks of 100 or one mini-batch) for
-    each reading of line 12 in ``algorithms`` (the flip keeps only the printed one)."""
+    each reading of line 12 in ``algorithms`` (the flip keeps only the printed one).
+    """
     def check() -> Outcome:
         from .paper import PAPER_RANGE
         from .sweeps import ONE_BATCH, settings
@@ -338,7 +357,7 @@ def fig16_heterogeneity(algorithms=("algorithm1", "algorithm1_ef")):
 
 
 #: Workloads of the switching check: name -> section7_workload options (the first is the default).
-SWITCH_WORKLOADS = {"Section 7 workload, 0.5 jobs/s (default)": {}, "one mini-batch per task": {"iterations_per_task": 1},
+SWITCH_WORKLOADS: dict[str, dict[str, Any]] = {"Section 7 workload, 0.5 jobs/s (default)": {}, "one mini-batch per task": {"iterations_per_task": 1},
                     "light load, 0.05 jobs/s": {"rate": 0.05}, "heavy load, 5 jobs/s": {"rate": 5.0}}
 
 
@@ -354,11 +373,12 @@ def switching_negligible(workloads=tuple(SWITCH_WORKLOADS)):
 
         readings, parts, alg_all, job_all = {}, [], [], []
         for name in workloads:
-            alg, job = [], []
+            alg: list[tuple[float, float]] = []
+            job: list[tuple[float, float]] = []
             for seed in FAST_SEEDS:
                 inst = section7_workload(seed=seed, **SWITCH_WORKLOADS[name])
                 over = 0.05 * float(inst.task_compute.mean())
-                for label, f, acc in (("algorithm1", ALGORITHM1_VARIANTS["algorithm1"], alg), ("srtf", srtf, job)):
+                for _label, f, acc in (("algorithm1", ALGORITHM1_VARIANTS["algorithm1"], alg), ("srtf", srtf, job)):
                     plan = f(inst)
                     base = replay(plan, keep_plan_times=True)
                     withsw = replay(plan, switch_overhead=over, keep_plan_times=True)
@@ -385,8 +405,11 @@ def switching_negligible(workloads=tuple(SWITCH_WORKLOADS)):
 
 
 def fig18_network(iterations_per_task: int = 1):
-    """10 -> 25 Gbps: Algorithm 1's weighted JCT falls 31.2%, with tasks of one mini-batch (the paper's
-    definition of a task, Section 1); the flip runs tasks of 100 mini-batches."""
+    """10 -> 25 Gbps: Algorithm 1's weighted JCT falls 31.2%.
+
+    With tasks of one mini-batch (the paper's
+    definition of a task, Section 1); the flip runs tasks of 100 mini-batches.
+    """
     def check() -> Outcome:
         from .paper import FIG18_DECREASE
         from .sweeps import network_decrease
@@ -403,10 +426,13 @@ def fig18_network(iterations_per_task: int = 1):
 
 
 def fig15_300_jobs(algorithms=LINE12):
-    """54.6%-80.5% at 300 jobs on 160 GPUs, for each reading of line 12 (and of the baselines: online vs
+    """54.6%-80.5% at 300 jobs on 160 GPUs.
+
+    For each reading of line 12 (and of the baselines: online vs
     up-front AlloX / Sched_Homo), at three arrival rates (the load of the unpublished trace): one
     reading per combination, each reproduced / data-missing / fails-unexplained as in
-    :func:`_range_verdict`."""
+    :func:`_range_verdict`.
+    """
     def check() -> Outcome:
         from ...hare import cluster
         from .paper import FIG15_RANGE
@@ -560,8 +586,10 @@ def fig13_cdf(algorithms=("algorithm1", "algorithm1_ef")):
 
 
 def _equal_speed(inst, ref: float):
-    """The instance with every job's per-GPU compute and sync times rescaled to the geometric mean ``ref``
-    (category-neutral speed: a job's category no longer changes its training time)."""
+    """The instance with every job's per-GPU times rescaled to the geometric mean ``ref``.
+
+    Compute and sync times (category-neutral speed: a job's category no longer changes its training time).
+    """
     from ...hare import HareInstance
 
     d = inst.to_dict()
@@ -625,7 +653,7 @@ def fig14_fifo_worst(gpu_scales=(1, 2, 4)):
             vals = [compare(section7_workload(seed=seed, n_jobs=60, gpus=g), PAPER_SETTING) for seed in FAST_SEEDS]
             m = {k: float(np.mean([v[k] for v in vals])) for k in ("algorithm1", "gavel_fifo", "srtf", "sched_homo",
                                                                    "sched_allox")}
-            worst = max(m, key=m.get)
+            worst = max(m, key=lambda k: m[k])
             readings[f"{len(g)} GPUs"] = R if worst == "gavel_fifo" else UX
             parts.append(f"{len(g)} GPUs: " + ", ".join(f"{k} {v / m['gavel_fifo']:.2f}" for k, v in m.items()))
         detail = "weighted JCT over Gavel_FIFO's (mean of 3 seeds, 60 jobs): " + "; ".join(parts)
@@ -648,7 +676,7 @@ def fig16_close_to_homo(levels=(0.0, 1.0)):
         from .section7 import PAPER_SETTING, compare, reductions, section7_workload
         from .sweeps import with_heterogeneity
 
-        gaps = {a: {h: [] for h in levels} for a in ("algorithm1", "algorithm1_ef")}
+        gaps: dict[str, dict[float, list[float]]] = {a: {h: [] for h in levels} for a in ("algorithm1", "algorithm1_ef")}
         for h in levels:
             for seed in (0, 1):
                 v = compare(with_heterogeneity(section7_workload(seed=seed), h), PAPER_SETTING)

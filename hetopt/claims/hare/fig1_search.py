@@ -84,8 +84,11 @@ def _alone(T: np.ndarray, k1: int, k2: int, r3: int) -> np.ndarray:
 
 
 def _prune(T: np.ndarray, st, tot: int, mk: int) -> np.ndarray:
-    """Keep tables that can still have (c): completions (sorted) at least each job's time alone, and no
-    simple schedule (the jobs alone, one after the other, shortest first) below (c)'s total."""
+    """Keep tables that can still have (c).
+
+    Completions (sorted) at least each job's time alone, and no
+    simple schedule (the jobs alone, one after the other, shortest first) below (c)'s total.
+    """
     if len(T) == 0:
         return T
     alone = np.sort(_alone(T, *st), axis=1)
@@ -97,7 +100,7 @@ def _prune(T: np.ndarray, st, tot: int, mk: int) -> np.ndarray:
     return T[fits & (sequential >= tot)]
 
 
-def feasible_c(T: np.ndarray, k1: int, k2: int, r3: int, deadlines: tuple[int, int, int]):
+def feasible_c(T: np.ndarray, k1: int, k2: int, r3: int, deadlines: tuple[int, ...]):
     """A schedule whose jobs complete exactly at ``deadlines`` (half-seconds), or None: exact depth-first search.
 
     Returns a list of (job, round, gpu, start) per task, or None when none exists.
@@ -144,9 +147,11 @@ def table_instance(T: np.ndarray, k1: int, k2: int, r3: int):
     """The HareInstance of a table (half-seconds -> seconds) and a structure."""
     from ...hare import HareInstance
 
-    return HareInstance(arrival=[0.0] * 3, weight=[1.0] * 3, rounds=[1, 1, r3], tasks_per_round=[k1, k2, 2],
-                        compute_time=(np.asarray(T, dtype=float) / 2).tolist(), sync_time=np.zeros((3, 3)).tolist(),
-                        gpu_names=["GPU1", "GPU2", "GPU3"], job_names=["J1", "J2", "J3"])
+    return HareInstance.from_dict({"arrival": [0.0] * 3, "weight": [1.0] * 3, "rounds": [1, 1, r3],
+                                   "tasks_per_round": [k1, k2, 2],
+                                   "compute_time": (np.asarray(T, dtype=float) / 2).tolist(),
+                                   "sync_time": np.zeros((3, 3)).tolist(), "gpu_names": ["GPU1", "GPU2", "GPU3"],
+                                   "job_names": ["J1", "J2", "J3"]})
 
 
 @dataclass(frozen=True)
@@ -161,11 +166,12 @@ class Fig1Search:
 
     @property
     def n_ab(self) -> int:
+        """Tables meeting (a), (b) and the bounds, over every structure searched."""
         return sum(self.candidates_ab.values())
 
 
 def search(*, vmax_seconds: float = 5.0, c_total: float = 8.5, c_makespan: float = 3.0, allox_best: bool = False,
-           structures=STRUCTURES, stop_at_first: bool = False, require_optimal: bool = True) -> Fig1Search:
+           structures: tuple[tuple[int, int, int], ...] = STRUCTURES, stop_at_first: bool = False, require_optimal: bool = True) -> Fig1Search:
     """Every table of 0.5 s multiples in [0.5, vmax] for each structure: which give all five numbers.
 
     ``c_total`` and ``c_makespan`` are (c)'s numbers (the text's by default); the flip of the
