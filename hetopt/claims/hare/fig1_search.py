@@ -147,7 +147,8 @@ def table_instance(T: np.ndarray, k1: int, k2: int, r3: int):
     """The HareInstance of a table (half-seconds -> seconds) and a structure."""
     from ...hare import HareInstance
 
-    return HareInstance.from_dict({"arrival": [0.0] * 3, "weight": [1.0] * 3, "rounds": [1, 1, r3],
+    return HareInstance.from_dict({"kind": "hare", "schema_version": 1, "arrival": [0.0] * 3, "weight": [1.0] * 3,
+                                   "rounds": [1, 1, r3],
                                    "tasks_per_round": [k1, k2, 2],
                                    "compute_time": (np.asarray(T, dtype=float) / 2).tolist(),
                                    "sync_time": np.zeros((3, 3)).tolist(), "gpu_names": ["GPU1", "GPU2", "GPU3"],
