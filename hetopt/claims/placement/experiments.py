@@ -139,13 +139,29 @@ FIG14_H = (1.1, 1.15, 1.21, 1.26)
 TYPE_NAMES = ("v100", "p100", "t4")
 
 
+def spread_types(counts) -> np.ndarray:
+    """Worker types in proportion to ``counts``, spread evenly (largest deficit first; ties by type order).
+
+    (1, 1, 1) x 5 gives V100, P100, T4, V100, ... as :func:`~hetopt.placement.generate_instance` lays out 1:1:1.
+    """
+    counts = np.asarray(counts, dtype=float)
+    K = int(counts.sum())
+    done = np.zeros(len(counts))
+    out = []
+    for k in range(K):
+        t = int(np.argmax(counts * (k + 1) / K - done))
+        out.append(t)
+        done[t] += 1
+    return np.asarray(out)
+
+
 @cache
 def mix_instance(counts: tuple[int, int, int], heterogeneity: float = 1.15, n_jobs: int = 4):
     """The paper-setting matrix calibrated at 1:1:1 (``heterogeneity``), on a cluster of ``counts`` V100/P100/T4.
 
     Per-type throughputs are those of ``paper_instance(15, heterogeneity)``; the types are laid out
-    round-robin in proportion to ``counts`` as the generator does, 5 GPUs per node.  H then moves
-    with the mix, as the paper says it does.
+    evenly over the workers (:func:`spread_types`: every node mixes types, and 5:5:5 is the default
+    cluster), 5 GPUs per node.  H then moves with the mix, as the paper says it does.
     """
     from ...placement import PlacementInstance, generate_instance
 
@@ -153,8 +169,7 @@ def mix_instance(counts: tuple[int, int, int], heterogeneity: float = 1.15, n_jo
     t0 = [w.split("-")[0] for w in base.worker_names]
     per = np.array([[base.throughput[i, t0.index(t)] for t in TYPE_NAMES] for i in range(base.n_jobs)])
     K = int(sum(counts))
-    pattern = np.repeat(np.arange(3), counts)
-    types = pattern[np.arange(K) % len(pattern)]
+    types = spread_types(counts)
     d = base.to_dict()
     d["throughput"] = per[:, types].tolist()
     d["worker_names"] = [f"{TYPE_NAMES[t]}-{k}" for k, t in enumerate(types)]
@@ -200,13 +215,13 @@ def _method_on(reading: str, point, method: str) -> tuple[float, float, float]:
 
     ``reading="mix"``: ``point`` is a (V100, P100, T4) mix of :data:`MIX_PATH`; ``"knob"``: an H of the
     generator's knob; ``"slowed"``: the knob's H reached by slowing the slower types.
-    ``method``: has, optimus, optimus_lb, optimus_lb_balanced_gains or jps (N = 60, mean of 10 seeds).
+    ``method``: has, optimus, optimus_lb, optimus_lb_balanced_gains or jps (N = 60, mean of 5 seeds).
     """
     from ...placement import has, heterogeneity_degree, jps, optimus, optimus_lb
 
     inst = {"mix": mix_instance, "knob": lambda h: paper_instance(15, h), "slowed": slowed_instance}[reading](point)
     if method == "jps":
-        val = float(np.mean([jps(inst, n_samples=60, seed=s).objective for s in range(10)]))
+        val = float(np.mean([jps(inst, n_samples=60, seed=s).objective for s in range(5)]))
     else:
         f = {"has": has, "optimus": optimus, "optimus_lb": optimus_lb,
              "optimus_lb_balanced_gains": lambda i: optimus_lb(i, reading="balanced_gains")}[method]
