@@ -182,3 +182,18 @@ def test_market_without_prices_is_a_valid_category_assignment():
     inst = X.paper_instance(6, 1.15, 3, False)
     a = X.market_without_prices(inst, (3, 2, 1))
     assert [int((a == i).sum()) for i in range(3)] == [3, 2, 1]
+
+
+def test_optimus_trend_and_jps_scale_sweeps_quick():
+    t = ledger.get_sweep("placement.optimus_trend").run(quick=True)
+    rows = {r[0]: [] for r in t.rows}
+    for r in t.rows:
+        rows[r[0]].append(r)
+    mix, knob = rows["mix"], rows["knob"]
+    assert mix[0][2] < mix[-1][2] and knob[0][2] < knob[-1][2]  # H rises along both axes
+    assert mix[-1][4] < mix[0][4]  # the paper's axis: Optimus' loss falls
+    assert knob[-1][4] > knob[0][4]  # the knob: it rises
+    s = ledger.get_sweep("placement.jps_scale").run(quick=True)
+    assert [r[0] for r in s.rows] == [15, 100]
+    assert all(r[3] >= -1e-9 for r in s.rows)  # nothing beats a certified optimum
+    assert s.rows[0][3] <= 0.0204 < s.rows[1][3]  # within 2.04 % at K = 15, not at K = 100

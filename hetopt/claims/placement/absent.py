@@ -26,30 +26,13 @@ SCALE = "placement.jps_scale"
 
 
 # --------------------------------------------------------------------------------------------- Prop. 1
-@cache
-def _pricing(rule: str) -> tuple[bool, int | None, int]:
-    """(ended, updates, P_max) of Algorithm 2's pricing on liu2024_auction_cycle, category (8, 4, 2, 1), at most P_max + 1 updates."""
-    from ...data import load_json
-    from ...errors import SolverError
-    from ...placement import PlacementInstance, matching_market
-    from ...placement.matching_market import theorem1_steps
-
-    inst = PlacementInstance.from_dict(load_json("liu2024_auction_cycle"))
-    cat = (8, 4, 2, 1)
-    bound = theorem1_steps(inst, cat)
-    try:
-        return True, matching_market(inst, cat, rule=rule, max_iter=bound + 1).iterations, bound
-    except SolverError:
-        return False, None, bound
-
-
 def _prop1(rule: str = "paper") -> Outcome:
     from ...placement import generate_instance, has, n_categories
 
     inst = generate_instance(4, 15)
     h = has(inst)
     evaluated = int(h.info["categories"])
-    ended, steps, bound = _pricing(rule)
+    ended, steps, bound = X.pricing_run(rule)
     per_cat = ended and steps is not None and steps <= bound and evaluated == n_categories(4, 15)
     detail = (f"HAS runs Algorithm 2 on {evaluated} categories (C(14, 3) = {n_categories(4, 15)}); pricing with rule={rule!r} on "
               f"liu2024_auction_cycle (8, 4, 2, 1): {'ended after ' + str(steps) if ended else 'not ended after ' + str(bound + 1)}"

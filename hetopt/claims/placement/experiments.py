@@ -308,3 +308,20 @@ def market_without_prices(inst, category) -> np.ndarray:
         take = cand[np.argsort(-rho[i, cand], kind="stable")[:k]]
         a[take], free[take] = i, False
     return a
+
+
+@cache
+def pricing_run(rule: str) -> tuple[bool, int | None, int]:
+    """(ended, updates, P_max) of Algorithm 2's pricing on liu2024_auction_cycle, category (8, 4, 2, 1), at most P_max + 1 updates."""
+    from ...data import load_json
+    from ...errors import SolverError
+    from ...placement import PlacementInstance, matching_market
+    from ...placement.matching_market import theorem1_steps
+
+    inst = PlacementInstance.from_dict(load_json("liu2024_auction_cycle"))
+    cat = (8, 4, 2, 1)
+    bound = theorem1_steps(inst, cat)
+    try:
+        return True, matching_market(inst, cat, rule=rule, max_iter=bound + 1).iterations, bound
+    except SolverError:
+        return False, None, bound
