@@ -166,7 +166,8 @@ def test_slowed_reading_keeps_h_and_the_fastest_worker():
 
 def test_sampling_on_precomputed_categories_is_jps():
     """_sample_mean draws the positions jps draws and takes the best JCT among them (beta = 1)."""
-    from hetopt.claims.placement import absent, experiments as X
+    from hetopt.claims.placement import absent
+    from hetopt.claims.placement import experiments as X
 
     inst = X.paper_instance(15, 1.15)
     best = X.optimum_of(inst)

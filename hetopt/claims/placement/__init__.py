@@ -34,8 +34,11 @@ def _table2():
 
 
 def _category(cat, v1, v2, jct, objective="p3", split="proportional") -> Outcome:
-    """Algorithm 2 on a Table II category; ``objective="jct"``: the category solved for the average JCT instead of P3;
-    ``split="equal"``: the data split equally (eq. (12) switched off)."""
+    """Algorithm 2 on a Table II category (average JCT, throughputs).
+
+    ``objective="jct"``: the category solved for the average JCT instead of P3; ``split="equal"``: the
+    data split equally (eq. (12) switched off).
+    """
     from ...placement import average_jct, matching_market
 
     inst = _table2()
@@ -311,7 +314,7 @@ def _optimus_trend(reading="mix", what="loss") -> Outcome:
         paper = PAPER.FIG14_OPTIMUS
     else:
         jp = X.trend(reading, "jps")
-        vals = [100 * (1 - j / o) for (_, j, _), (_, o, _) in zip(jp, opt)]
+        vals = [100 * (1 - j / o) for (_, j, _), (_, o, _) in zip(jp, opt, strict=True)]
         paper = PAPER.FIG14_JPS_VS_OPTIMUS
     sl = X.slope(H, vals)
     falls = vals[-1] < vals[0] and sl < 0

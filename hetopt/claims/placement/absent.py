@@ -15,7 +15,6 @@ import numpy as np
 from ...report import Table
 from ..ledger import Claim, Flip, Outcome, Sweep, Verdict, close_to
 from . import experiments as X
-from . import paper as PAPER
 
 __all__ = ["CLAIMS", "SWEEPS"]
 
@@ -246,7 +245,7 @@ def _fig15(eps: float = 0.3) -> Outcome:
     j0 = np.mean([jps(inst, n_samples=60, seed=s).objective for s in seeds])
     jj = [average_jct(inst, jps(perturb_throughput(inst, eps, seed=s), n_samples=60, seed=s, market="assignment").assignment)
           for s in seeds]
-    dh, dj = 100 * (np.mean(hh) / h0 - 1), 100 * (np.mean(jj) / j0 - 1)
+    dh, dj = float(100 * (np.mean(hh) / h0 - 1)), float(100 * (np.mean(jj) / j0 - 1))
     detail = (f"epsilon = {eps:.0%}: decisions on the predicted throughputs, JCT on the true ones, 5 seeds: HAS +{dh:.2f} %, "
               f"JPS +{dj:.2f} % (paper +3.75 / +4.3 %)")
     ours = f"+{dh:.2f} / +{dj:.2f} %"
@@ -283,7 +282,7 @@ def _fig18(rate_divisor: float = 1.0) -> Outcome:
     jct = [simulate(inst, "gavel", scale_factor=[s, 5, 5, 5]).average_jct for s in range(1, 6)]
     detail = (f"Gavel (rounds of 360 s), scale factor of job 1 = 1..5, the others 5, link rates / {rate_divisor:g}: average JCT " +
               " / ".join(f"{v:.0f}" for v in jct) + " s")
-    falls = all(b < a for a, b in zip(jct, jct[1:]))
+    falls = all(b < a for a, b in zip(jct, jct[1:], strict=False))
     return Outcome(f"{jct[0]:.0f} -> {jct[-1]:.0f} s", R if falls else UX, detail)
 
 

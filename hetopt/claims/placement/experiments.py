@@ -166,7 +166,7 @@ def mix_instance(counts: tuple[int, int, int], heterogeneity: float = 1.15, n_jo
     from ...placement import PlacementInstance, generate_instance
 
     base = generate_instance(n_jobs, 15, heterogeneity=heterogeneity)
-    t0 = [w.split("-")[0] for w in base.worker_names]
+    t0 = [w.split("-")[0] for w in (base.worker_names or ())]
     per = np.array([[base.throughput[i, t0.index(t)] for t in TYPE_NAMES] for i in range(base.n_jobs)])
     K = int(sum(counts))
     types = spread_types(counts)
@@ -219,7 +219,12 @@ def _method_on(reading: str, point, method: str) -> tuple[float, float, float]:
     """
     from ...placement import has, heterogeneity_degree, jps, optimus, optimus_lb
 
-    inst = {"mix": mix_instance, "knob": lambda h: paper_instance(15, h), "slowed": slowed_instance}[reading](point)
+    if reading == "mix":
+        inst = mix_instance(point)
+    elif reading == "knob":
+        inst = paper_instance(15, point)
+    else:
+        inst = slowed_instance(point)
     if method == "jps":
         val = float(np.mean([jps(inst, n_samples=60, seed=s).objective for s in range(5)]))
     else:
@@ -265,7 +270,7 @@ def optimus_trend_table(quick: bool = False) -> Table:
 
 
 def category_jct_optimum(inst) -> float:
-    """min over categories of the average JCT solved exactly within each category (P1 per category).
+    """Min over categories of the average JCT solved exactly within each category (P1 per category).
 
     Brute force over all assignments with every job holding a worker (tiny instances only); the
     result is P1's optimum: HAS with its P3 step replaced by the JCT objective.
