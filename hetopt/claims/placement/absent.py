@@ -255,18 +255,35 @@ def _fig15(eps: float = 0.3) -> Outcome:
 
 
 # --------------------------------------------------------------------------------------------- Fig. 16
-def _fig16(heterogeneity: float = 1.15) -> Outcome:
+@cache
+def _fig16_row(K: int, heterogeneity: float, n_samples: int = 60) -> tuple[float, float, float]:
+    """(JPS mean of 3 seeds, Optimus, Optimus-LB) average JCT on the paper setting with K workers."""
     from ...placement import jps, optimus, optimus_lb
 
-    rows = []
-    for K in (15, 30, 50, 100):
-        inst = X.paper_instance(K, heterogeneity)
-        j = float(np.mean([jps(inst, n_samples=60, seed=s).objective for s in range(3)]))
-        rows.append((K, j, float(optimus(inst).objective), float(optimus_lb(inst).objective)))
+    inst = X.paper_instance(K, heterogeneity)
+    j = float(np.mean([jps(inst, n_samples=n_samples, seed=s).objective for s in range(3)]))
+    return j, float(optimus(inst).objective), float(optimus_lb(inst).objective)
+
+
+FIG16_K = (15, 30, 50, 100)
+
+
+def _fig16(heterogeneity: float = 1.15) -> Outcome:
+    rows = [(K, *_fig16_row(K, heterogeneity)) for K in FIG16_K]
     detail = (f"H = {heterogeneity:g}, JPS (N = 60, 3 seeds) / Optimus / Optimus-LB average JCT: " +
               "; ".join(f"K={K}: {j:.0f} / {o:.0f} / {lb:.0f} s" for K, j, o, lb in rows))
     wins = all(j < o for _, j, o, _ in rows)
     return Outcome(f"{sum(j < o for _, j, o, _ in rows)}/{len(rows)} K", R if wins else UX, detail)
+
+
+def _fig16_lb(n_samples: int = 60) -> Outcome:
+    rows = [(K, *_fig16_row(K, 1.15, n_samples)) for K in FIG16_K]
+    readings = {f"K = {K}": R if j < lb else UX for K, j, _, lb in rows}
+    detail = (f"JPS (N = {n_samples}, 3 seeds) / Optimus-LB average JCT, paper setting: " +
+              "; ".join(f"K={K}: {j:.0f} / {lb:.0f} s ({100 * (j / lb - 1):+.2f} %)" for K, j, _, lb in rows))
+    vs = set(readings.values())
+    v = R if vs == {R} else (WL if len(vs) > 1 else UX)
+    return Outcome(f"{sum(r is R for r in readings.values())}/{len(rows)} K", v, detail, readings=readings)
 
 
 # --------------------------------------------------------------------------------------------- Fig. 18
@@ -288,8 +305,14 @@ def _fig18(rate_divisor: float = 1.0) -> Outcome:
 
 # --------------------------------------------------------------------------------------------- beyond the paper
 @cache
-def _jps_vs_certified(K: int, seed: int = 0, n_samples: int = 60, jps_seeds: int = 5, epsilon: float = 0.0) -> dict:
-    """JPS (N samples, jps_seeds seeds) on generate_instance(4, K, seed=seed, epsilon) against the certified optimum."""
+def _jps_vs_certified(K: int, seed: int = 0, n_samples: int = 60, jps_seeds: int = 5, epsilon: float = 0.0,
+                      market: str = "auction") -> dict:
+    """JPS (N samples, jps_seeds seeds) on generate_instance(4, K, seed=seed, epsilon) against the certified optimum.
+
+    ``market="assignment"`` takes each sampled category's P3 optimum by the Hungarian algorithm (the same
+    throughput as Algorithm 2 by Theorem 2; 20-30x faster at K = 1000, where the market takes about a minute
+    per JPS call).
+    """
     from ...placement import generate_instance, jps, solve_exact
 
     inst = generate_instance(4, K, seed=seed, epsilon=epsilon)
@@ -298,20 +321,22 @@ def _jps_vs_certified(K: int, seed: int = 0, n_samples: int = 60, jps_seeds: int
     t_opt = time.perf_counter() - t0
     if opt.status.value != "optimal":
         raise RuntimeError(f"K={K}: optimum not certified ({opt.status.value}); never call a time-limited value optimal")
-    g = np.array([jps(inst, n_samples=n_samples, seed=s).objective / opt.objective - 1 for s in range(jps_seeds)])
+    g = np.array([jps(inst, n_samples=n_samples, seed=s, market=market).objective / opt.objective - 1
+                  for s in range(jps_seeds)])
     return {"mean": float(g.mean()), "max": float(g.max()), "optimum": float(opt.objective), "seconds": t_opt}
 
 
 def _beyond(Ks: tuple = (100,)) -> Outcome:
-    rows = {K: _jps_vs_certified(K) for K in Ks}
+    """JPS (N = 60, 5 seeds) against the certified optimum at each K (the Hungarian P3 route from K = 300)."""
+    rows = {K: _jps_vs_certified(K, market="assignment" if K >= 300 else "auction") for K in Ks}
+    readings = {f"K = {K}": R if r["mean"] <= 0.0204 else UX for K, r in rows.items()}
     detail = "JPS (N = 60, 5 seeds) above the certified optimum (solve_exact, OPTIMAL): " + "; ".join(
         f"K={K}: mean +{100 * r['mean']:.2f} %, max +{100 * r['max']:.2f} % (optimum {r['optimum']:.1f} s, certified in "
         f"{r['seconds']:.1f} s)" for K, r in rows.items()) + " (paper: within 2.04 % at K <= 30)"
     worst = max(r["mean"] for r in rows.values())
-    ours = f"+{100 * worst:.2f} %"
-    if worst <= 0.0204:
-        return Outcome(ours, R, detail)
-    return Outcome(ours, OP if min(Ks) > 30 else UX, detail)
+    vs = set(readings.values())
+    v = R if vs == {R} else (WL if len(vs) > 1 else (OP if min(Ks) > 30 else UX))
+    return Outcome(f"+{100 * worst:.2f} %", v, detail, readings=readings)
 
 
 def jps_scale_table(quick: bool = False) -> Table:
@@ -323,10 +348,12 @@ def jps_scale_table(quick: bool = False) -> Table:
     for K in Ks:
         for s in inst_seeds:
             for N in ((60,) if quick else (40, 60)):
-                r = _jps_vs_certified(K, s, N, 3 if K >= 300 else 5, 0.0 if s == 0 else 0.1)
+                r = _jps_vs_certified(K, s, N, 3 if K >= 300 else 5, 0.0 if s == 0 else 0.1,
+                                      "assignment" if K >= 300 else "auction")
                 t.add(K, s, N, r["mean"], r["max"], r["optimum"], r["seconds"])
     t.notes.append("instance seed 0: generate_instance(4, K) as is; seeds 1-2: 10 % throughput noise per (job, type). "
-                   "Gaps over 5 JPS seeds (3 for K >= 300); every optimum certified by solve_exact (status OPTIMAL).")
+                   "Gaps over 5 JPS seeds (3 for K >= 300, with P3 solved by the Hungarian route: Theorem 2); every "
+                   "optimum certified by solve_exact (status OPTIMAL).")
     t.notes.append("paper (Fig. 9): JPS (N = 60) +0.54 % (K = 15) and +2.04 % (K = 30), measured where exhaustive search ran.")
     return t
 
@@ -435,6 +462,12 @@ CLAIMS: list[Claim] = [
        "at K = 30 by 0.4 % (detail). Flip: a homogeneous cluster (H = 1): Optimus' equal split is then proportional and its "
        "greedy beats JPS at K = 15 and 100.",
        _fig16, flip=Flip("a homogeneous cluster (H = 1) instead of H = 1.15", UX, partial(_fig16, 1.0))),
+    _c("liu2024.fig16.jps_beats_optimus_lb", "Section VI-B1, Fig. 16",
+       "JPS consistently achieves a lower JCT than Optimus-LB as K grows", "JPS < Optimus-LB at every K", WL,
+       "JPS (N = 60, 3 seeds) is below Optimus-LB at K = 15, 50 and 100 but 0.4 % above it at K = 30, where JPS' sampling "
+       "loss (+3.9 %, liu2024.fig9.jps_loss_k30) exceeds Optimus-LB's on our matrix: every K is a workload of the figure and "
+       "they differ. Flip: N = 200 samples: JPS' sampling loss shrinks and it is below Optimus-LB at every K.",
+       _fig16_lb, flip=Flip("N = 200 samples instead of 60", R, partial(_fig16_lb, 200))),
     _c("liu2024.fig18.gavel_scale_factor", "Section VI-B2, Fig. 18",
        "Gavel's average JCT decreases as one job's scale factor grows from 1 to 5 (the others at 5)", "decreases", R,
        "hetopt's Gavel baseline (Gavel's round mechanism, one GPU type per job per round) on the paper setting: 18,712 -> "
@@ -442,12 +475,14 @@ CLAIMS: list[Claim] = [
        "times slower, so Ring-AllReduce dominates: the JCT no longer falls.",
        _fig18, flip=Flip("link rates 1,000 times slower (communication-bound jobs)", UX, partial(_fig18, 1e3))),
     _c("liu2024.beyond.jps_large_k", "Beyond the paper: Section VI-B1's 'JPS within 2.04 % of the optimal JCT' at K > 30",
-       "JPS (N = 60) stays within 2.04 % of the optimal average JCT when K grows beyond the sizes where exhaustive search ran",
-       "within 2.04 % (measured at K <= 30)", OP,
+       "JPS (N = 60) stays within 2.04 % of the optimal average JCT beyond the sizes where exhaustive search ran (the paper "
+       "applies it up to K = 300, Fig. 16)", "within 2.04 % (measured at K <= 30)", OP,
        "The paper measured JPS' loss only where exhaustive search ran (K <= 30). solve_exact certifies the optimum at K = 100 "
-       "in seconds: JPS (N = 60, 5 seeds) is +4.5 % above it on average (sweep placement.jps_scale: K up to 1,000, instance "
-       "seeds with 10 % noise, N = 40 and 60). Beyond the paper's sizes the bound does not hold; the claim stands where it was "
-       "measured. Flip: K = 15, inside the paper's sizes: within 2.04 %.",
+       "in about a second: JPS (N = 60, 5 seeds) is +3.5 % above it on average (max +6.1 %). Beyond the paper's sizes the "
+       "bound does not hold; the claim stands where it was measured. The gap does not grow steadily with K (sweep "
+       "placement.jps_scale, K 15-1,000, three instances per K, N = 40 and 60; with N = 60: K = 30 +2.9-5.1 %, 100 "
+       "+2.7-4.9 %, 200 +2.4-4.1 %, 300 +0.9-2.3 %, 1,000 +1.3-2.9 %): it moves with how the rear 30 % of Psi meets the "
+       "instance. Flip: K = 15, inside the paper's sizes: +1.0 %, within 2.04 %.",
        _beyond, sweep=SCALE, flip=Flip("K = 15 (inside the paper's sizes) instead of K = 100", R, partial(_beyond, (15,)))),
 ]
 
