@@ -480,7 +480,7 @@ CLAIMS: list[Claim] = [
        "JPS (N = 60) incurs a loss of 0.54 % to exhaustive search (mean of 100 rounds)", "0.54 %", R,
        "Mean over 20 seeds of JPS (N = 60, alpha 0.7, beta 1.0, Algorithm 2 on every sampled category) on the paper setting is "
        "within one percentage point of 0.54 %. Flip (job prioritizing switched off): alpha = 0, samples from all of Psi, "
-       "loses 3.7-6.1 % over H 1.1-1.26, above the near-optimal bound (5 %) at some H: fails-unexplained.",
+       "loses 3.5-6.2 % over H 1.1-1.26, above the near-optimal bound (5 %) at some H: fails-unexplained.",
        _fig9_jps(15, PAPER.JPS_LOSS[15]), sweep=SWEEP,
        flip=Flip("alpha = 0: samples drawn from all of Psi (no job prioritizing)", UX,
                  _fig9_jps(15, PAPER.JPS_LOSS[15], 0.0, proxy_rounds=10))),
