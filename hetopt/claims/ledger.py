@@ -95,6 +95,8 @@ def enforce(out: Outcome) -> Outcome:
     Anything else passes unchanged.
     """
     v = out.verdict
+    if out.proxy_agrees is not None and not isinstance(out.proxy_agrees, bool):
+        out = replace(out, proxy_agrees=bool(out.proxy_agrees))  # a numpy bool from a comparison of arrays
     if v is Verdict.DATA_MISSING and out.proxy_agrees is not True:
         why = "no proxy was run" if out.proxy_agrees is None else "the proxy points against the paper's direction"
         return replace(out, verdict=Verdict.UNEXPLAINED, detail=f"{out.detail}; data-missing refused: {why}")

@@ -142,6 +142,11 @@ def test_enforce_refuses_a_proxy_that_points_the_other_way():
     differ = ledger.enforce(ledger.Outcome(1, V.DEPENDS_ON_READING, "", readings={"a": V.REPRODUCED,
                                                                                  "b": V.PAPER_ERROR}))
     assert differ.verdict is V.DEPENDS_ON_READING
+    # a numpy boolean from a comparison of arrays counts as the boolean it is
+    import numpy as np
+
+    assert ledger.enforce(ledger.Outcome(1, V.DATA_MISSING, "", proxy_agrees=np.bool_(True))).verdict is V.DATA_MISSING
+    assert ledger.enforce(ledger.Outcome(1, V.DATA_MISSING, "", proxy_agrees=np.bool_(False))).verdict is V.UNEXPLAINED
 
 
 def test_conformance_checks_are_counted_apart(capsys):

@@ -698,7 +698,7 @@ def _rand_worst(*, variant: str = "") -> Outcome:
     s = FAST_SCALE
     avg = {p.upper() if p != "ada" else "LWF-1": run(p, "correct", s, variant=variant)["avg"]
            for p in ("ada", "ff", "ls", "rand")}
-    worst = max(avg, key=avg.get)
+    worst = max(avg, key=lambda k: avg[k])
     return _premise(worst == "RAND", _multi_gpu(variant), worst,
                     "avg JCT (Ada-SRSF, time-scaled, 32 GB" + (f", variant {variant}" if variant else "") + "): "
                     + ", ".join(f"{k} {v:.1f} s" for k, v in avg.items()))

@@ -68,7 +68,7 @@ def fit_exponent(sizes: Sequence[float], times: Sequence[float]) -> float:
 def stated_exponent(order: str, sizes: Sequence[float]) -> float:
     """The exponent the stated order ("n" or "nlogn") has over ``sizes`` (the same fit)."""
     n = np.asarray(sizes, float)
-    return fit_exponent(n, n if order == "n" else n * np.log2(n))
+    return fit_exponent(n.tolist(), (n if order == "n" else n * np.log2(n)).tolist())
 
 
 def lwf_times(*, given: bool = True, sizes: Sequence[int] = LWF_SIZES) -> list[float]:

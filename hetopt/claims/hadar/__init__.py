@@ -618,11 +618,6 @@ TRACE_DIAG = ("The trace's per-job GPU-hours are not in the paper.  Two class re
 TRACE_GRID = tuple((r, d) for r in ex.CLASS_READINGS for d in (10.0, 120.0))
 
 
-def _trace_name(reading: str, delay: float) -> str:
-    return f"{reading} classes, restart {delay:g} s" + (" (the default)" if (reading, delay) == ("uniform", 10.0)
-                                                         else "")
-
-
 #: A point of a trace claim's grid: (class reading, restart delay, Hadar's queue order, baseline's type order).
 TracePoint = tuple[str, float, str, str]
 
@@ -668,7 +663,7 @@ def _trace_ratio(other: str, what: str, grid: tuple[TracePoint, ...], direction:
                          f"({other} {val(o) / 3600:.1f} h, hadar {val(h) / 3600:.1f} h)")
         detail = f"{what} {other} / hadar on the light 480-job trace: " + "; ".join(parts)
         kinds = set(readings.values())
-        ours = round(first, 3)
+        ours = round(float(first), 3) if first is not None else None
         if len(kinds) > 1:
             verdict = V.DEPENDS_ON_READING if len({q for _, _, q, _ in grid} | {t for *_, t in grid}) > 2 \
                 else V.DEPENDS_ON_WORKLOAD
@@ -809,9 +804,11 @@ def _rounds_changed(queues: tuple[str, ...] = ("index", "longest_first")) -> Out
               "trace, 10 s): " + "; ".join(parts) + f"; Gavel: {g} of {gn} ({g / gn:.2f})")
     kinds = set(readings.values())
     if len(kinds) > 1:
-        return Outcome(round(first, 3), V.DEPENDS_ON_READING, detail, readings=readings)
+        return Outcome(round(float(first), 3) if first is not None else None, V.DEPENDS_ON_READING, detail,
+                       readings=readings)
     k = kinds.pop()
-    return Outcome(round(first, 3), k, detail, readings=readings, proxy_agrees=True if k is V.DATA_MISSING else None)
+    return Outcome(round(float(first), 3) if first is not None else None, k, detail, readings=readings,
+                   proxy_agrees=True if k is V.DATA_MISSING else None)
 
 
 def _exact_round(inst: Any) -> None:

@@ -139,7 +139,7 @@ def physical_summary(cluster: str, speeds: str, restart_delay: float = 10.0, cop
                       "ttd": {p: x.total_duration for p, x in r.items()},
                       "cru": {p: x.cluster_utilization for p, x in r.items()},
                       "jct": {p: x.average_jct for p, x in r.items()},
-                      "jct_range": {p: float(np.max(x.jct) - np.min(x.jct)) for p, x in r.items()}}
+                      "jct_range": {p: float(np.ptp(np.asarray(x.jct, dtype=float))) for p, x in r.items()}}
 
     def mean(f: Any) -> float:
         return float(np.mean([f(v) for v in rows.values()]))
@@ -574,7 +574,7 @@ def jct_ranges(cluster: str, gavel_policy: str = "max_min_fairness",
         out[name] = {}
         for label, pol in (("gavel", gavel), ("hadar", "hadar"), ("hadare", "hadare")):
             r = simulate(inst, pol, record_rounds=False, restart_delay=restart_delay, round_length=360.0)
-            out[name][label] = float(np.max(r.jct) - np.min(r.jct))
+            out[name][label] = float(np.ptp(np.asarray(r.jct, dtype=float)))
     return out
 
 
