@@ -312,11 +312,11 @@ def read_philly_job_log(path_or_obj: Any) -> list[PhillyJob]:
     elif isinstance(data, str | bytes):
         data = json.loads(data)
     if not isinstance(data, list):
-        raise InstanceError(f"philly job log is a {type(data).__name__}; expected a JSON list of jobs")
+        raise InstanceError(f"philly job log is {a_type(data)}; expected a JSON list of jobs")
     raw = []
     for k, job in enumerate(data):
         if not isinstance(job, dict):
-            raise InstanceError(f"philly job log: entry {k} is a {type(job).__name__}; expected an object")
+            raise InstanceError(f"philly job log: entry {k} is {a_type(job)}; expected an object")
         jid = job.get("jobid")
         if not isinstance(jid, str) or not jid:
             raise InstanceError(f"philly job log: entry {k} has no jobid")

@@ -341,7 +341,7 @@ def cost_t_experiment(seeds: Sequence[int] = (0, 1, 2), servers: int = 3, price_
 
 
 @functools.cache
-def ratio_at_size(n_jobs: int, seed: int, time_limit: float = 120.0) -> Certificate:
+def ratio_at_size(n_jobs: int, *, seed: int, time_limit: float = 120.0) -> Certificate:
     """OPT / OASiS (:func:`~hetopt.oasis.validate.validate_ratio`) on the Fig. 5 setting with ``n_jobs`` jobs.
 
     T = 10, 20 + 20 servers, gamma1 in [1, 100], E_i in [5, 20], every size passed explicitly.
@@ -368,7 +368,7 @@ def ratio_by_size_sweep(quick: bool = False) -> Table:
               ["jobs", "seed", "OPT", "OASiS", "OPT / OASiS", "reference", "2 alpha"])
     for n in sizes:
         for s in seeds:
-            c = ratio_at_size(n, s)
+            c = ratio_at_size(n, seed=s)
             t.add(n, s, c.reference, c.value, c.ratio, c.info["reference_kind"], c.limit)
     t.notes.append("the paper's Fig. 5 stops at 10 jobs (its offline optimum took 2 days); the optima here are "
                    "certified by solve_exact (OPTIMAL) within 120 s")
@@ -381,7 +381,7 @@ FIG4_SCHEMES = ("oasis", "oasis@15", "fifo", "drf", "rrh", "dorm")
 
 
 @functools.cache
-def fig4_timeliness(n_per_class: int = 100, seed: int = 0) -> dict[str, dict[str, tuple[float, int]]]:
+def fig4_timeliness(n_per_class: int = 100, *, seed: int = 0) -> dict[str, dict[str, tuple[float, int]]]:
     """Per scheme and class: (mean |completion - gamma3| of the completed jobs, their number).
 
     Fig. 4's setting (T = 100, H = K = 50) with ``n_per_class`` jobs of each class
