@@ -33,10 +33,11 @@ from .ledger import (
     Sweep,
     Verdict,
     close_to,
+    enforce,
 )
 from .runner import run_claims
 
-__all__ = ["Claim", "ClaimResult", "Conformance", "ConformanceResult", "Flip", "Outcome", "Sweep", "Verdict",
+__all__ = ["Claim", "ClaimResult", "Conformance", "ConformanceResult", "Flip", "Outcome", "Sweep", "Verdict", "enforce",
            "close_to", "ID_PATTERN", "papers", "claims", "conformance", "get_claim", "sweeps", "get_sweep", "select",
            "skipped", "run", "run_claims", "ledger_table", "results_table", "summary_table"]
 

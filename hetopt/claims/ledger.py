@@ -18,13 +18,13 @@ import enum
 import math
 import re
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..report import Table
 
-__all__ = ["Verdict", "Outcome", "Flip", "Claim", "Sweep", "ClaimResult", "Conformance", "ConformanceResult",
+__all__ = ["Verdict", "Outcome", "enforce", "Flip", "Claim", "Sweep", "ClaimResult", "Conformance", "ConformanceResult",
            "close_to", "ID_PATTERN"]
 
 #: ``paperkey.location.short_name``: lowercase words of [a-z0-9_] separated by dots.
@@ -67,11 +67,47 @@ class Outcome:
         The verdict decided by the check (by the diagnostic experiment when not reproduced).
     detail : str
         One line of evidence (the experiment's numbers), shown by ``hetopt claims --run``.
+    proxy_agrees : bool or None
+        For ``not-reproducible-data-missing``: whether the proxy experiment (run on the data we
+        have) points the paper's way.  The ledger refuses the verdict unless it is True.
+    readings : mapping of str to Verdict, or None
+        For ``depends-on-reading`` / ``depends-on-workload``: the verdict under each named reading
+        (or workload the paper's text allows), every one of them run.  The ledger refuses the
+        verdict unless they give at least two different verdicts.
     """
 
     ours: Any
     verdict: Verdict
     detail: str = ""
+    proxy_agrees: bool | None = None
+    readings: Mapping[str, Verdict] | None = None
+
+
+def enforce(out: Outcome) -> Outcome:
+    """The verdict rules of CONTRIBUTING.md applied to a computed outcome.
+
+    - ``not-reproducible-data-missing`` only when the proxy agrees with the paper's direction
+      (``proxy_agrees is True``); a proxy that points the other way, or none, is
+      ``fails-unexplained``.
+    - ``depends-on-reading`` / ``depends-on-workload`` only when every named reading was run and
+      they give at least two different verdicts.
+
+    Anything else passes unchanged.
+    """
+    v = out.verdict
+    if out.proxy_agrees is not None and not isinstance(out.proxy_agrees, bool):
+        out = replace(out, proxy_agrees=bool(out.proxy_agrees))  # a numpy bool from a comparison of arrays
+    if v is Verdict.DATA_MISSING and out.proxy_agrees is not True:
+        why = "no proxy was run" if out.proxy_agrees is None else "the proxy points against the paper's direction"
+        return replace(out, verdict=Verdict.UNEXPLAINED, detail=f"{out.detail}; data-missing refused: {why}")
+    if v in (Verdict.DEPENDS_ON_READING, Verdict.DEPENDS_ON_WORKLOAD):
+        readings = dict(out.readings or {})
+        if len(readings) < 2 or len(set(readings.values())) < 2:
+            return replace(out, verdict=Verdict.UNEXPLAINED,
+                           detail=f"{out.detail}; {v.value} refused: the named readings "
+                                  f"({', '.join(f'{k}: {r.value}' for k, r in readings.items()) or 'none run'}) "
+                                  "do not give different verdicts")
+    return out
 
 
 def close_to(ours: float, paper: float, *, rtol: float = 0.0, atol: float = 0.0) -> bool:
@@ -140,6 +176,9 @@ class Claim:
         Name of the sweep (``hetopt sweep NAME``) that shows the verdict's mechanism.
     flip : Flip or None
         The experiment that moves the verdict (:class:`Flip`).
+    direction : str
+        For ``not-reproducible-data-missing``: the paper's direction that the proxy must agree with
+        ("Hadar's total time below Gavel's"); required for that verdict (``tests/claims`` holds it).
     """
 
     id: str
@@ -154,6 +193,7 @@ class Claim:
     cost: str = "fast"
     sweep: str | None = None
     flip: Flip | None = None
+    direction: str = ""
 
     def __post_init__(self) -> None:
         if not ID_PATTERN.match(self.id):
@@ -179,7 +219,8 @@ class Claim:
                 "paper_value": self.paper_value, "verdict": self.verdict.value, "diagnosis": self.diagnosis,
                 "evidence": [f"instances/{e}.json" for e in self.evidence], "command": self.command,
                 "sweep": self.sweep, "sweep_command": f"hetopt sweep {self.sweep}" if self.sweep else None,
-                "cost": self.cost, "flip": self.flip.to_dict() if self.flip else None,
+                "cost": self.cost, "direction": self.direction or None,
+                "flip": self.flip.to_dict() if self.flip else None,
                 "flip_command": f"{self.command} --flip" if self.flip else None}
 
     def run(self, *, flip: bool = False) -> ClaimResult:
@@ -195,6 +236,7 @@ class Claim:
             out = check()
             if not isinstance(out, Outcome):
                 raise TypeError(f"check of {self.id} returned {type(out).__name__}, expected Outcome")
+            out = enforce(out)
         except Exception as exc:  # a broken check must show in the ledger, not abort the whole run
             out = Outcome(ours=None, verdict=Verdict.UNEXPLAINED, detail=f"check raised {type(exc).__name__}: {exc}")
         return ClaimResult(claim=self, outcome=out, wall_time=time.perf_counter() - t0, flipped=flip)

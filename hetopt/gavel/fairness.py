@@ -19,8 +19,8 @@ When every job is contended (``J s_j >= C``) ``T_j . X^iso_j = (C / (J s_j)) T_j
 the two coefficient matrices differ by the constant ``J / C`` and the LPs have the same
 optimal allocations.  When some job is not contended they differ: the isolated reading
 caps that job's reference at full time (``min(1, ...)``) and ignores its scale factor,
-which changes which job is the bottleneck (``models/gavel.md``, claim
-``gavel2021.policy_mmf.normalization_reading``).
+which changes which job is the bottleneck (``models/gavel.md``,
+``gavel2021.policy_mmf.normalization_reading``, a conformance check).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ gives throughput 0 is skipped.  The allocation is 0/1.
 throughput ``T_j . X_j / max_r T_jr``, then job 1 without lowering job 0's, and so on
 (J LPs, :func:`build_fifo_step`).  It agrees with Gavel's greedy when every job fits on its
 fastest free type, and differs otherwise: it time-shares and lets later jobs use GPUs the
-head of the queue cannot (claim ``gavel2021.policy_fifo.semantics_reading``).  Its
+head of the queue cannot (conformance check ``gavel2021.policy_fifo.semantics_reading``).  Its
 coefficients are normalized throughputs in ``[0, 1]``, so it has no scaling hazard.
 """
 

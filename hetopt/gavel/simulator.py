@@ -259,7 +259,8 @@ def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solv
              recompute_interval: float = DEFAULT_RECOMPUTE_INTERVAL, round_length: float = DEFAULT_ROUND_LENGTH,
              type_order: Any = None, seed: int = 0, policy_options: Mapping[str, Any] | None = None,
              max_rounds: int = 1_000_000, record_rounds: bool = True,
-             max_work: float | None = DEFAULT_MAX_WORK) -> GavelSimulation:
+             max_work: float | None = DEFAULT_MAX_WORK,
+             pair_throughput: Callable[[int, int], np.ndarray | None] | None = None) -> GavelSimulation:
     """Simulate Gavel on a workload until every job completes.
 
     Parameters
@@ -301,6 +302,11 @@ def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solv
         ``rounds x jobs x types`` with ``rounds`` the makespan lower bound over the round length; above
         ``max_work`` (default 1e8, about a minute and a half) the simulation is refused with the
         estimate.  None lifts the guard.
+    pair_throughput : callable, optional
+        For the packing policies only: ``pair_throughput(a, b) -> (R, 2)`` steps/s of jobs ``a`` and ``b``
+        (instance indices) sharing a GPU of each type, in the instance's columns, or None for a pair that
+        is never packed.  Default: Gavel's measured pair throughputs (:func:`pair_table`).  The claims use
+        it to replace the measurements by time-slicing (each job at half its own throughput).
 
     Returns
     -------
@@ -346,7 +352,9 @@ def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solv
                           shuffle_types=spec.shuffle_types and mech.name == "gavel",
                           skip_zero_priority=spec.skip_zero_priority, seed=int(seed), max_rounds=max_rounds,
                           record_rounds=record_rounds)
-    pairs_of = pair_table(inst) if spec.packing else None
+    if pair_throughput is not None and not callable(pair_throughput):
+        raise ArgumentError(f"pair_throughput is {pair_throughput!r}; expected a callable (a, b) -> (R, 2) or None")
+    pairs_of = (pair_throughput or pair_table(inst)) if spec.packing else None
     if pairs_of is not None:
         run_opts = replace(run_opts, pair_throughput=pairs_of)
     allocate = _allocator(inst, name, spec, mech.policy_columns(inst), np.asarray(T, dtype=float), solver, opts,

@@ -23,6 +23,7 @@ crashes with a ``KeyError`` there).  :func:`load_trace` returns a bundled trace:
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import math
@@ -37,7 +38,7 @@ from ..inputs import check_choice
 from .instance import GavelInstance
 
 __all__ = ["GPU_TYPES", "TRACES", "simulation_throughputs", "pair_throughputs", "parse_trace", "load_trace",
-           "to_trace", "trace_manifest", "cluster_capacity"]
+           "to_trace", "trace_manifest", "cluster_capacity", "PhillyJob", "read_philly_job_log"]
 
 #: Gavel's GPU types, fastest first (the order of its per-type queues).
 GPU_TYPES = ("v100", "p100", "k80")
@@ -228,6 +229,130 @@ def load_trace(name: str, capacity: Any = (4, 4, 4)) -> GavelInstance:
     return parse_trace(_table_text(entry["file"]), cap,
                        description=f"Gavel trace {name} on {cap[0]}:{cap[1]}:{cap[2]} (v100:p100:k80)",
                        source=f"stanford-futuredata/gavel c4fa400, scheduler/{entry['gavel_path']} (MIT licence)")
+
+
+@dataclasses.dataclass(frozen=True)
+class PhillyJob:
+    """One job of the Microsoft Philly ``cluster_job_log`` (msr-fiddle/philly-traces, CC-BY 4.0).
+
+    Attributes
+    ----------
+    jobid, vc, user, status : str
+    submitted : float
+        Seconds after the earliest submission in the log.
+    gpus : int
+        GPUs of its largest attempt (the sum over the attempt's machines of its listed GPUs).
+    run_seconds : float
+        Wall time summed over the attempts that have a start and an end.
+    gpu_seconds : float
+        GPUs times wall time, summed over those attempts.
+    attempts : int
+    """
+
+    jobid: str
+    vc: str
+    user: str
+    status: str
+    submitted: float
+    gpus: int
+    run_seconds: float
+    gpu_seconds: float
+    attempts: int
+
+    @property
+    def gpu_hours(self) -> float:
+        """``gpu_seconds / 3600``."""
+        return self.gpu_seconds / 3600.0
+
+
+def _philly_time(value: Any, where: str) -> float | None:
+    """Seconds since the epoch of a Philly timestamp ``"YYYY-MM-DD HH:MM:SS"`` (None for ``None``/"None")."""
+    import datetime
+
+    if value is None or value == "None":
+        return None
+    if not isinstance(value, str):
+        raise InstanceError(f"philly job log: {where} is {value!r}; expected a 'YYYY-MM-DD HH:MM:SS' string or None")
+    try:
+        t = datetime.datetime.strptime(value.strip(), "%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        raise InstanceError(f"philly job log: {where} is {value!r}; expected 'YYYY-MM-DD HH:MM:SS'") from None
+    return t.replace(tzinfo=datetime.UTC).timestamp()
+
+
+def read_philly_job_log(path_or_obj: Any) -> list[PhillyJob]:
+    """The jobs of a Philly ``cluster_job_log`` (a JSON list), sorted by submission time.
+
+    Each entry has ``jobid``, ``submitted_time``, ``attempts`` (each with ``start_time``,
+    ``end_time`` and ``detail``: a list of ``{"ip": machine, "gpus": [gpu names]}``), ``status``,
+    ``vc`` and ``user`` (the schema of msr-fiddle/philly-traces).  ``path_or_obj`` is a path to
+    the JSON file, the JSON text, or the already-loaded list.  Nothing is downloaded.
+
+    Raises
+    ------
+    InstanceError
+        A log that is not a list of job objects, a job without ``jobid`` or ``submitted_time``,
+        an unreadable timestamp, or an attempt that ends before it starts (naming the job).
+
+    Examples
+    --------
+    >>> log = [{"jobid": "a", "vc": "v", "user": "u", "status": "Pass", "submitted_time": "2017-10-03 10:00:00",
+    ...         "attempts": [{"start_time": "2017-10-03 10:00:30", "end_time": "2017-10-03 11:00:30",
+    ...                       "detail": [{"ip": "m1", "gpus": ["gpu0", "gpu1"]}]}]}]
+    >>> job = read_philly_job_log(log)[0]
+    >>> job.gpus, job.run_seconds, job.gpu_hours
+    (2, 3600.0, 2.0)
+    """
+    import os
+
+    data = path_or_obj
+    if isinstance(data, os.PathLike) or (isinstance(data, str) and not data.lstrip().startswith("[")):
+        with open(data, encoding="utf-8") as fh:
+            data = json.load(fh)
+    elif isinstance(data, str | bytes):
+        data = json.loads(data)
+    if not isinstance(data, list):
+        raise InstanceError(f"philly job log is {a_type(data)}; expected a JSON list of jobs")
+    raw = []
+    for k, job in enumerate(data):
+        if not isinstance(job, dict):
+            raise InstanceError(f"philly job log: entry {k} is {a_type(job)}; expected an object")
+        jid = job.get("jobid")
+        if not isinstance(jid, str) or not jid:
+            raise InstanceError(f"philly job log: entry {k} has no jobid")
+        sub = _philly_time(job.get("submitted_time"), f"job {jid} submitted_time")
+        if sub is None:
+            raise InstanceError(f"philly job log: job {jid} has no submitted_time")
+        attempts = job.get("attempts") or []
+        if not isinstance(attempts, list):
+            raise InstanceError(f"philly job log: job {jid} attempts is {attempts!r}; expected a list")
+        gpus, run, gsec = 0, 0.0, 0.0
+        for a, att in enumerate(attempts):
+            if not isinstance(att, dict):
+                raise InstanceError(f"philly job log: job {jid} attempt {a} is not an object")
+            n = 0
+            for d in att.get("detail") or []:
+                g = d.get("gpus") if isinstance(d, dict) else None
+                if not isinstance(g, list):
+                    raise InstanceError(f"philly job log: job {jid} attempt {a} has a detail without a gpus list")
+                n += len(g)
+            gpus = max(gpus, n)
+            t0 = _philly_time(att.get("start_time"), f"job {jid} attempt {a} start_time")
+            t1 = _philly_time(att.get("end_time"), f"job {jid} attempt {a} end_time")
+            if t0 is None or t1 is None:
+                continue
+            if t1 < t0:
+                raise InstanceError(f"philly job log: job {jid} attempt {a} ends before it starts")
+            run += t1 - t0
+            gsec += n * (t1 - t0)
+        raw.append((sub, jid, str(job.get("vc", "")), str(job.get("user", "")), str(job.get("status", "")), gpus,
+                    run, gsec, len(attempts)))
+    if not raw:
+        return []
+    first = min(r[0] for r in raw)
+    raw.sort(key=lambda r: (r[0], r[1]))
+    return [PhillyJob(jobid=jid, vc=vc, user=user, status=st, submitted=sub - first, gpus=g, run_seconds=run,
+                      gpu_seconds=gs, attempts=na) for sub, jid, vc, user, st, g, run, gs, na in raw]
 
 
 def to_trace(inst: GavelInstance) -> str:

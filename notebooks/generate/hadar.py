@@ -278,9 +278,11 @@ CELLS = [
     display(Markdown("\n".join(rows)))
     """),
     ("code", r"""
-    for r in run(ids=["hadar2024.sec2a.gavel_rounds", "hadar2024.thm2.greedy_violation"]):
-        print(f"{r.claim.id}: paper {r.claim.paper_value}, ours {r.outcome.ours}, "
-              f"verdict {r.outcome.verdict.value} (recorded {r.claim.verdict.value})\n    {r.outcome.detail}")
+    # a claim's check, then a claim's flip (the same experiment with one thing changed: here the greedy pass)
+    for r in run(ids=["hadar2024.sec2a.gavel_rounds"]) + run(ids=["hadar2024.thm2.ratio_exact_dp"], flip=True):
+        what = f"flip '{r.claim.flip.change}'" if r.flipped else "check"
+        print(f"{r.claim.id} ({what}): paper {r.claim.paper_value}, ours {r.outcome.ours}, "
+              f"verdict {r.outcome.verdict.value} (recorded {r.expected_verdict.value})\n    {r.outcome.detail}")
     """),
     ("md", r"""
     ## 5. Your own round policy: the plug-in protocol

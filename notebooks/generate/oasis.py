@@ -280,14 +280,18 @@ for c in ledger:
 """)
 
 md(r"""
-Two fast checks run live: the price at zero use (22) and Theorem 4 inside its premises.
+Two fast checks run live: Lemma 1's premise $D_0 \le \mathrm{OPT}/2$ on instances with a certified optimum, and
+Theorem 4 inside its premises. Each claim also names its *flip*, the experiment that moves its verdict
+(`hetopt claims --run --id ID --flip`); the price at zero use (22) is a conformance check (`hetopt claims
+--conformance`), counted apart: it compares the code with the formula, not the paper with the world.
 """)
 
 code(r"""
-for cid in ["oasis2018.eq22.price_at_zero_use", "oasis2018.theorem4.ratio_in_premise"]:
-    r = get_claim(cid).run()
+for cid in ["oasis2018.lemma1.initial_dual_half_opt", "oasis2018.theorem4.ratio_in_premise"]:
+    c = get_claim(cid)
+    r = c.run()
     print(f"{cid}: paper {r.claim.paper_value!r}, ours {r.outcome.ours!r} -> {r.outcome.verdict.value} "
-          f"(recorded {r.claim.verdict.value})\n    {r.outcome.detail}")
+          f"(recorded {r.claim.verdict.value})\n    {r.outcome.detail}\n    flip: {c.flip.change} -> {c.flip.verdict.value}")
 """)
 
 md(r"""

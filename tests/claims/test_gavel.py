@@ -13,7 +13,7 @@ def _rows(table):
 
 
 def test_normalization_sweep_ties_when_contended_and_loses_when_not():
-    t = ledger.get_sweep("gavel.normalization").run(quick=True)
+    t = ledger.sweeps("gavel")["gavel.normalization"].run(quick=True)
     rows = _rows(t)
     assert set(rows) == {"contended", "high", "low"}
     assert rows["contended"][3] == pytest.approx(1.0, abs=1e-6)  # min ratio: the readings coincide
@@ -22,7 +22,7 @@ def test_normalization_sweep_ties_when_contended_and_loses_when_not():
 
 
 def test_makespan_sweep_unscaled_drifts_scaled_exact():
-    t = ledger.get_sweep("gavel.makespan_scaling").run(quick=True)
+    t = ledger.sweeps("gavel")["gavel.makespan_scaling"].run(quick=True)
     rows = _rows(t)
     assert set(rows) == {-6, 0}
     for row in t.rows:

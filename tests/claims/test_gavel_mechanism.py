@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from hetopt.claims import get_sweep
+from hetopt.claims import sweeps
 from hetopt.claims.gavel import mechanism as gm
 
 
@@ -13,7 +13,7 @@ def test_claims_belong_to_gavel():
 
 
 def test_recompute_interval_sweep_quick():
-    t = get_sweep("gavel.recompute_interval").run(quick=True)
+    t = sweeps("gavel")["gavel.recompute_interval"].run(quick=True)
     assert [r[0] for r in t.rows] == list(gm.INTERVALS[::2])
     counts = [r[1] for r in t.rows]
     jct = [r[2] for r in t.rows]
@@ -37,13 +37,32 @@ def test_printed_allocation_policy_is_exact_rows():
 
 
 def test_checks_fail_on_a_mechanism_that_only_realizes_the_allocation(monkeypatch):
-    import functools
-
     from hetopt.claims.ledger import Verdict
     from hetopt.gavel import mechanism
 
-    broken = functools.partial(mechanism.schedule_round, work_conserving=False)
+    real = mechanism.schedule_round
+
+    def broken(*a, **k):
+        return real(*a, **{**k, "work_conserving": False})
+
     monkeypatch.setattr(gm, "schedule_round", broken)
-    monkeypatch.setattr(mechanism, "schedule_round", lambda *a, **k: broken(*a, **{**k, "work_conserving": False}))
+    monkeypatch.setattr(mechanism, "schedule_round", broken)
     assert gm._check_work_conservation().verdict is Verdict.UNEXPLAINED
     assert gm._check_three_jobs().verdict is Verdict.UNEXPLAINED
+
+
+def test_realization_check_fails_when_the_shares_do_not_move_the_priorities():
+    from hetopt.claims.ledger import Verdict
+
+    assert gm._check_realization().ours <= gm.REALIZE_TOL
+    flipped = gm._check_realization(use_shares=False)
+    assert flipped.verdict is Verdict.UNEXPLAINED and flipped.ours == 0.4
+
+
+def test_six_rounds_records_a_verdict_per_reading():
+    from hetopt.claims.ledger import Verdict
+
+    out = gm._check_fig1a_six_rounds()
+    names = list(out.readings)
+    assert names[0].startswith("printed Y") and len(set(out.readings.values())) == 2
+    assert out.verdict is Verdict.DEPENDS_ON_READING

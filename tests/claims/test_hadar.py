@@ -95,11 +95,22 @@ def test_motivating_runs_agree_with_the_gang_bound():
         assert max(busy) <= 5 / 6 + 1e-12, p  # no round of any policy beats the subset-sum bound
 
 
-@pytest.mark.parametrize("claim_id", ["hadar2024.sec4.ttd_40h", "hadar2024.sec2a.gavel_rounds",
-                                      "hadar2024.thm2.greedy_violation"])
+@pytest.mark.parametrize("claim_id", ["hadar2024.sec4.ttd_40h", "hadar2024.sec2a.gavel_rounds"])
 def test_fast_claims_compute_their_verdicts(claim_id):
     res = ledger.get_claim(claim_id).run()
     assert res.outcome.verdict is res.claim.verdict, res.outcome.detail
+
+
+def test_greedy_violation_is_a_conformance_check_not_a_claim():
+    from hetopt.claims.hadar import CONFORMANCE
+
+    ids = {c.id for c in CLAIMS}
+    conf = {c.id: c for c in CONFORMANCE}
+    assert "hadar2024.thm2.greedy_violation" in conf and "hadar2024.thm2.greedy_violation" not in ids
+    assert conf["hadar2024.thm2.greedy_violation"].run().ok
+    # it is the flip of the theorem's claim: the greedy pass leaves the premise of the exact DP
+    c = ledger.get_claim("hadar2024.thm2.ratio_exact_dp")
+    assert "greedy" in c.flip.change and c.flip.verdict is ledger.Verdict.OUTSIDE_PREMISE
 
 
 def test_ttd_40h_detail_names_the_bound():
@@ -107,3 +118,65 @@ def test_ttd_40h_detail_names_the_bound():
     assert res.outcome.ours == pytest.approx(round(trace_bound().hours, 1))
     assert res.outcome.ours > paper.TRACE_TTD_HOURS * 8  # the sampled workload is far heavier than the paper's
     assert np.isfinite(trace_bound().closed_form)
+
+
+# --------------------------------------------------------------------- issue 21: readings, mechanisms, flips
+def test_gang_constraint_dropped_fills_every_gpu():
+    assert max(gang_busy_fractions([3, 2, 2], 6)) == pytest.approx(5 / 6)
+    assert gang_busy_fractions([3, 2, 2], 6, gang=False) == pytest.approx([k / 6 for k in range(7)])
+
+
+def test_gavel_round1_tiebreaks_are_both_run():
+    assert experiments.gavel_round1_busy("gavel") == pytest.approx(4 / 6)
+    assert experiments.gavel_round1_busy("index") == pytest.approx(5 / 6)  # J1 on 3 P100, J2 on 2 V100
+    with pytest.raises(ValueError):
+        experiments.gavel_round1_busy("nope")
+
+
+def test_gavel_solver_reading_moves_the_process_cru():
+    ecos = experiments.motivating_runs(0.0, 1.0, "ecos")["runs"]["gavel"].utilization
+    highs = experiments.motivating_runs(0.0, 1.0, "highs")["runs"]["gavel"].utilization
+    assert ecos < paper.MOTIVATING_GAVEL_PROCESS_CRU - 0.03 <= highs
+
+
+def test_prices_never_bind_on_one_gpu_nodes():
+    phys = experiments.prices_bind("physical")
+    assert len(phys) == 14 and all(c == 0 for c, _ in phys.values())
+    assert sum(c for c, _ in experiments.prices_bind("validation").values()) > 0
+
+
+def test_restart_delay_sweep_makes_hadars_advantage_appear():
+    t = experiments.restart_delay_table(quick=True)
+    by_delay = {r[1]: r for r in t.rows}
+    assert by_delay[10.0][2] < 1.0 < by_delay[120.0][2]  # TTD Gavel/Hadar crosses 1
+    assert by_delay[10.0][6] is False and by_delay[120.0][6] is True
+    moves = experiments.physical_moves("aws")
+    assert moves["gavel"][0] / moves["gavel"][1] > 2 * moves["hadar"][0] / moves["hadar"][1]  # Gavel migrates more
+
+
+def test_physical_mechanism_table_measures_the_candidates():
+    t = experiments.physical_mechanism_table(quick=True)
+    assert len(t.rows) == 4 and {r[0] for r in t.rows} >= {"restart delay 0 s", "restart delay 120 s"}
+
+
+def test_philly_workload_reads_the_bundled_trace():
+    hours, gpus, arrival = experiments.philly_job_hours()
+    assert len(hours) == 60 and np.all(hours > 0) and np.all(gpus >= 1) and np.all(np.diff(arrival) >= 0)
+    inst = experiments.philly_workload(48, n_machines=6)
+    assert inst.n_jobs == 48 and inst.capacity.sum() == 24
+    assert all(n.split("/")[1] in ("S", "M", "L", "XL") for n in inst.job_names)
+
+
+def test_types_reversed_and_shortest_first():
+    inst = trace_instance(quick=True)
+    rev = experiments.types_reversed(inst)
+    assert rev.gpu_types == inst.gpu_types[::-1] and np.array_equal(rev.throughput[:, 0], inst.throughput[:, -1])
+    pol = experiments.ShortestFirst()
+    pol.reset(inst)
+    t = inst.total_iterations / inst.best_gang_rate()
+    assert t[np.argmin(pol.rank)] == pytest.approx(t.min())
+
+
+def test_every_claim_of_the_paper_has_a_flip_and_readings_where_it_depends():
+    for c in CLAIMS:
+        assert c.flip is not None and c.flip.verdict is not c.verdict, c.id

@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 
+from hetopt.claims import get_sweep
+from hetopt.claims.hare.paper import FIG1_MAKESPAN, FIG1_TOTAL, PAPER_RANGE
 from hetopt.claims.hare.section7 import (
     OLD_SETTING,
     PAPER_SETTING,
@@ -12,13 +14,10 @@ from hetopt.claims.hare.section7 import (
     section7_workload,
     weighted_jct,
 )
+from hetopt.claims.hare.sweeps import BASELINE_NAMES, causes_reductions, settings
+from hetopt.cli import main
 from hetopt.errors import HetoptError
 from hetopt.hare import HareInstance, check_schedule, gavel_fifo
-
-from hetopt.claims import get_sweep
-from hetopt.cli import main
-from hetopt.claims.hare.paper import FIG1_MAKESPAN, FIG1_TOTAL, PAPER_RANGE
-from hetopt.claims.hare.sweeps import BASELINE_NAMES, causes_reductions, settings
 
 
 # ---------------------------------------------------------------- the Section 7 comparison (moved from hetopt.hare)
@@ -143,3 +142,48 @@ def test_lemma2_ratio_by_hand():
     l2, l3 = lemma_ratios(inst, solve_relaxation(inst))
     assert l2 == pytest.approx(6.0) and l3 == 0.0
     assert lemma_ratios(inst, solve_relaxation(inst, subsets=True))[0] <= 1 + 1e-9
+
+
+# ---------------------------------------------------------------- issue 21: the Fig. 1 table search and the flips
+def test_fig1_search_pieces_on_the_found_table():
+    """The table of instances/hare2022_fig1_all_five.json passes the search's filters and its (c) plan is a valid
+    schedule with total 8.5 and makespan 3 (hetopt's checker); the old reconstruction's structure has no (c)."""
+    from hetopt.claims.hare.fig1_search import _ab_candidates, _prune, feasible_c, table_instance
+    from hetopt.data import load_json
+    from hetopt.hare import check_schedule, make_solution
+
+    T = (2 * np.asarray(load_json("hare2022_fig1_all_five")["compute_time"])).astype(int)
+    cands = _prune(_ab_candidates(2, 1, 3, 6), (2, 1, 3), 17, 6)
+    assert any((c == T).all() for c in cands)
+    plan = feasible_c(T, 2, 1, 3, (6, 5, 6))
+    assert plan is not None
+    inst = table_instance(T, 2, 1, 3)
+    start, gpu = np.zeros(inst.n_tasks), np.zeros(inst.n_tasks, dtype=int)
+    used: dict = {}
+    for n, r, g, t in plan:
+        k = used.get((n, r), 0)
+        used[(n, r)] = k + 1
+        i = inst.task_id(n, r, k)
+        start[i], gpu[i] = t / 2, g
+    sol = make_solution(inst, start, gpu, method="fig1(c) search")
+    assert check_schedule(inst, sol).raise_if_invalid().objective == pytest.approx(8.5)
+    assert sol.makespan == pytest.approx(3.0)
+    # no schedule of this table finishes every job by 2.5 s
+    assert feasible_c(T, 2, 1, 3, (5, 5, 5)) is None
+
+
+def test_fig1_search_finds_none_on_a_tiny_grid():
+    from hetopt.claims.hare.fig1_search import search
+
+    r = search(vmax_seconds=1.5, structures=((2, 1, 2),))
+    assert r.matches == [] and r.n_ab >= 0
+
+
+def test_hare_flips_are_the_diagnosed_mechanisms():
+    from hetopt.claims import claims
+
+    by_id = {c.id: c for c in claims("hare")}
+    assert "every subset" in by_id["hare2022.theorem4.ratio_all_at_zero"].flip.change
+    assert by_id["hare2022.theorem4.ratio_all_at_zero"].flip.verdict.value == "reproduced"
+    for cid in ("hare2022.fig12.reduction_range", "hare2022.fig13.jct_within_25min", "hare2022.fig15.reduction_300_jobs"):
+        assert by_id[cid].verdict.value == "depends-on-reading" and by_id[cid].direction

@@ -152,3 +152,64 @@ def test_paper_numbers_feed_the_claims():
     assert paper.FIG5_RATIO_RANGE == (1.1, 1.5) and by_id["oasis2018.fig5.ratio_range"].paper_value == "1.1-1.5"
     assert by_id["oasis2018.section5.decision_time"].paper_value == "< 1 s"
     assert paper.DECISION_SERVERS == 80 and paper.FIG3_SLOTS == 300 and paper.FIG3_SERVERS == 50
+
+
+# --------------------------------------------------------------------- issue 21: flips, conformance, new claims
+def test_eq22_identities_are_conformance_checks_not_claims():
+    from hetopt.claims.oasis import CLAIMS, CONFORMANCE
+
+    conf = {c.id for c in CONFORMANCE}
+    assert conf == {"oasis2018.eq22.price_at_zero_use", "oasis2018.eq22.price_at_capacity"}
+    assert not conf & {c.id for c in CLAIMS}
+    assert all(c.run().ok for c in CONFORMANCE)
+
+
+def test_lemma1_initial_dual_by_hand():
+    """D0 = T (sum_h sum_r c_h^r) L1 + T (sum_k sum_r c_k^r) L2, computed from the capacities and (25)-(26)."""
+    from hetopt.oasis.duality import capacity_term
+    from hetopt.oasis.prices import Usage, prices_from_usage
+
+    inst = _load("oasis2018_theorem1_counterexample")
+    b = price_bounds(inst)
+    by_hand = inst.horizon * (inst.worker_capacity.sum() * math.exp(b.log_L1) + inst.ps_capacity.sum() * math.exp(b.log_L2))
+    d0 = capacity_term(inst, prices_from_usage(inst, b, Usage.empty(inst)))
+    assert d0 == pytest.approx(by_hand)
+    assert d0 <= 8.0 / 2  # the certified optimum of this instance is 8 (its "expected" in instances/oasis2018_theorem1_counterexample.json)
+
+
+def test_clear_trend_rule():
+    from hetopt.claims.oasis import _clear_trend, _direction
+
+    assert _direction([1.0, 1.0, 1.0]) == 0 and _direction([1.082, 1.0, 1.0]) == -1
+    assert _direction([2.6, 8.8, math.inf]) == 1 and _direction([1.0, 1.04]) == 0
+    assert _clear_trend([[1.0, 1.0, 1.0], [1.082, 1.0, 1.0]]) == 0  # one flat group: no clear trend
+    assert _clear_trend([[3.6, 3.7, math.inf], [2.6, 8.8, math.inf]]) == 1
+
+
+def test_readings_name_the_papers_first():
+    from hetopt.claims.oasis import CLAIMS, FIG6_READINGS, LITERAL
+
+    by_id = {c.id: c for c in CLAIMS}
+    out = by_id["oasis2018.fig3.oasis_best_small"].check()
+    assert list(out.readings)[0] == LITERAL and len(set(out.readings.values())) == 2
+    assert "paper's words" in FIG6_READINGS[0][0] and "default" in FIG6_READINGS[0][0]
+    for c in CLAIMS:
+        assert c.flip is not None and c.flip.verdict is not c.verdict
+
+
+def test_testbed_proxy_records_direction_and_agrees():
+    from hetopt.claims.oasis import CLAIMS
+
+    c = {c.id: c for c in CLAIMS}["oasis2018.testbed.fig8_oasis_best"]
+    out = c.check()
+    assert out.proxy_agrees is True and "highest" in c.direction
+    assert "strictly on 5" in out.ours
+
+
+@pytest.mark.slow
+def test_ratio_by_size_sweep_quick_certifies_every_row():
+    from hetopt.claims.oasis.diagnostics import ratio_by_size_sweep
+
+    t = ratio_by_size_sweep(quick=True)
+    assert [r[0] for r in t.rows] == [10, 10, 20, 20]
+    assert all(r[5] == "optimum" and r[4] >= 1 - 1e-6 for r in t.rows)

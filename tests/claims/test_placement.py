@@ -136,7 +136,65 @@ def test_placement_has_no_reproduce_and_claims_cover_its_rows(capsys):
     assert not hasattr(placement, "reproduce") and not hasattr(get_kind("placement"), "reproduce")
     ids = {c.id for c in ledger.claims("placement")}
     for needed in ("liu2024.table2.category_3_1", "liu2024.table2.optimum", "liu2024.sec5b.has_loss_table2",
-                   "liu2024.sec4a.las_loss", "liu2024.sec5b.psi_size", "liu2024.fig9.optimus_lb_loss"):
+                   "liu2024.sec4a.las_loss", "liu2024.fig9.optimus_lb_loss"):
         assert needed in ids
+    # |Psi| = C(K-1, S-1) is the paper's own formula: a conformance check, counted apart
+    assert "liu2024.sec5b.psi_size" in {c.id for c in ledger.conformance()} - ids
     assert main(["claims", "placement", "--json"]) == 0
     assert '"liu2024.sec5c.has_near_optimal"' in capsys.readouterr().out
+
+
+# ----------------------------------------------------------------------------- issue 21: the readings behind the flips
+def test_mix_path_moves_h_as_the_paper_says():
+    from hetopt.claims.placement import experiments as X
+
+    hs = [heterogeneity_degree(X.mix_instance(c)) for c in X.MIX_PATH]
+    assert hs == sorted(hs)  # T4s replaced by V100s: H rises (Section VI-B1)
+    assert heterogeneity_degree(X.mix_instance((5, 5, 5))) == pytest.approx(1.15, abs=1e-6)
+    base = generate_instance(4, 15)
+    assert np.allclose(X.mix_instance((5, 5, 5)).throughput, base.throughput)  # 5:5:5 is the default cluster
+
+
+def test_slowed_reading_keeps_h_and_the_fastest_worker():
+    from hetopt.claims.placement import experiments as X
+
+    for H in (1.15, 1.26):
+        s, k = X.slowed_instance(H), X.paper_instance(15, H)
+        assert heterogeneity_degree(s) == pytest.approx(heterogeneity_degree(k), rel=1e-9)
+        assert s.throughput.sum(axis=0).max() == pytest.approx(X.paper_instance(15, 1.1).throughput.sum(axis=0).max())
+
+
+def test_sampling_on_precomputed_categories_is_jps():
+    """_sample_mean draws the positions jps draws and takes the best JCT among them (beta = 1)."""
+    from hetopt.claims.placement import absent
+    from hetopt.claims.placement import experiments as X
+
+    inst = X.paper_instance(15, 1.15)
+    best = X.optimum_of(inst)
+    for alpha in (0.0, 0.7):
+        ours = absent._sample_mean(15, 20, alpha, "priority", seeds=3)
+        ref = np.mean([jps(inst, n_samples=20, alpha=alpha, seed=s).objective for s in range(3)]) / best - 1
+        assert ours == pytest.approx(ref, rel=1e-9, abs=1e-12)
+
+
+def test_market_without_prices_is_a_valid_category_assignment():
+    from hetopt.claims.placement import experiments as X
+
+    inst = X.paper_instance(6, 1.15, 3, False)
+    a = X.market_without_prices(inst, (3, 2, 1))
+    assert [int((a == i).sum()) for i in range(3)] == [3, 2, 1]
+
+
+def test_optimus_trend_and_jps_scale_sweeps_quick():
+    t = ledger.get_sweep("placement.optimus_trend").run(quick=True)
+    rows = {r[0]: [] for r in t.rows}
+    for r in t.rows:
+        rows[r[0]].append(r)
+    mix, knob = rows["mix"], rows["knob"]
+    assert mix[0][2] < mix[-1][2] and knob[0][2] < knob[-1][2]  # H rises along both axes
+    assert mix[-1][4] < mix[0][4]  # the paper's axis: Optimus' loss falls
+    assert knob[-1][4] > knob[0][4]  # the knob: it rises
+    s = ledger.get_sweep("placement.jps_scale").run(quick=True)
+    assert [r[0] for r in s.rows] == [15, 100]
+    assert all(r[3] >= -1e-9 for r in s.rows)  # nothing beats a certified optimum
+    assert s.rows[0][3] <= 0.0204 < s.rows[1][3]  # within 2.04 % at K = 15, not at K = 100

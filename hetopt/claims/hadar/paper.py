@@ -14,7 +14,8 @@ __all__ = [
     "TTD_SPEEDUP_HADAR", "TTD_SPEEDUP_HADARE", "TTD_SPEEDUP_HADARE_VS_HADAR", "CRU_GAIN_HADAR", "CRU_GAIN_HADARE",
     "M5_SPEEDUP_HADAR", "JCT_GAIN_HADAR", "CRU_GAIN_HADARE_VS_HADAR", "JCT_GAIN_HADARE_VS_HADAR",
     "TRACE_JOBS", "TRACE_TTD_HOURS", "TRACE_TTD_SPEEDUP", "TRACE_MEDIAN_SPEEDUP", "YARN_CS_TTD_HOURS",
-    "SCALABILITY_JOBS", "SCALABILITY_SECONDS",
+    "SCALABILITY_JOBS", "SCALABILITY_SECONDS", "JCT_GAIN_HADARE", "M5_JCT_GAIN_HADAR",
+    "ROUNDS_CHANGED_FRACTION",
 ]
 
 # ---------------------------------------------------------------- Section II-A, Fig. 1 (motivating example)
@@ -50,6 +51,13 @@ JCT_GAIN_HADAR = (1.17, 1.23)
 CRU_GAIN_HADARE_VS_HADAR = (1.30, 1.34)
 #: HadarE improves the mean JCT over Hadar by 90% (AWS) / 124% (testbed) (abstract, Section I).
 JCT_GAIN_HADARE_VS_HADAR = (1.90, 2.24)
+
+#: HadarE's mean JCT reduction against Gavel (Section VI-C, Fig. 10).
+JCT_GAIN_HADARE = (2.23, 2.76)
+#: Mix M-5: Hadar's JCT is this many times smaller than Gavel's (Section VI-C, Fig. 10).
+M5_JCT_GAIN_HADAR = (1.23, 1.43)
+#: Section IV-B: "only 30% of scheduling rounds require changes to job resource allocations on average".
+ROUNDS_CHANGED_FRACTION = 0.30
 
 # ---------------------------------------------------------------- Section IV (trace-driven simulation), Figs. 3-5
 #: Jobs of the (Microsoft) trace.

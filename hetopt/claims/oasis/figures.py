@@ -10,7 +10,8 @@ Y. Bao, Y. Peng, C. Wu, Z. Li, INFOCOM 2018, Section V-A, Figs. 3-4.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -67,7 +68,9 @@ def fig3_data(n_jobs: Sequence[int], horizon: int = FIG3_SLOTS, servers: int = F
 
 
 def fig4_data(n_per_class: int = FIG4_JOBS_PER_CLASS, horizon: int = FIG4_SLOTS, servers: int = FIG3_SERVERS, *,
-              seed: int = 0, schemes: Sequence[str] | None = None) -> dict[str, dict[str, np.ndarray]]:
+              seed: int = 0, schemes: Sequence[str] | None = None, options: Mapping[str, Mapping[str, Any]] | None = None,
+              epochs_range: tuple[int, int] = (50, 200), chunks_range: tuple[int, int] = (5, 100),
+              minibatches_range: tuple[int, int] = (10, 100)) -> dict[str, dict[str, np.ndarray]]:
     """Completion offset minus target gamma3 of completed jobs, per scheme and class (Fig. 4).
 
     ``n_per_class`` time-sensitive and as many time-critical jobs in ``horizon`` slots
@@ -82,20 +85,30 @@ def fig4_data(n_per_class: int = FIG4_JOBS_PER_CLASS, horizon: int = FIG4_SLOTS,
         T and H = K.
     seed : int
     schemes : sequence of str, optional
-        Names of :data:`~hetopt.oasis.POLICIES` (default: all).
+        Names of :data:`~hetopt.oasis.POLICIES` (default: all).  A name ``"oasis@<cap>"`` runs
+        OASiS with ln(U/L) capped at ``<cap>``.
+    options : mapping, optional
+        Options per scheme name, passed to :func:`~hetopt.oasis.simulate`.
+    epochs_range, chunks_range, minibatches_range : (int, int)
+        Ranges of E_i, N_i, M_i (Section V-A's by default), passed to the generator explicitly.
 
     Returns
     -------
     dict str -> dict str -> numpy.ndarray
         Per scheme, the timeliness of its completed ``"sensitive"`` and ``"critical"`` jobs.
     """
-    names = _schemes(schemes)
+    capped = {s: float(s.split("@", 1)[1]) for s in (schemes or ()) if s.startswith("oasis@")}
+    names = _schemes([s for s in schemes if s not in capped] if schemes is not None else None) + list(capped)
     inst = generate_instance(2 * check_size(n_per_class, "n_per_class"), horizon, servers, servers, seed=seed,
-                             class_mix=(0.0, 0.5, 0.5))
+                             class_mix=(0.0, 0.5, 0.5), epochs_range=epochs_range, chunks_range=chunks_range,
+                             minibatches_range=minibatches_range)
     critical = np.array([getattr(u, "gamma2", 0.0) >= 4 for u in inst.utility])
     out = {}
     for s in names:
-        sol = simulate(inst, s)
+        opts = dict((options or {}).get(s, {}))
+        if s in capped:
+            opts["log_ratio_cap"] = capped[s]
+        sol = simulate(inst, "oasis" if s in capped else s, options=opts or None)
         jobs = np.array(sorted(sol.timeliness), dtype=int)
         vals = np.array([sol.timeliness[i] for i in jobs], dtype=float)
         out[s] = {"sensitive": vals[~critical[jobs]] if jobs.size else vals,

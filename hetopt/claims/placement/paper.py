@@ -35,6 +35,8 @@ OPTIMUS_LB_LOSS = 15.1
 FIG14_HAS = (0.0, 1.28)
 FIG14_JPS = (0.49, 1.9)
 FIG14_OPTIMUS = (42.09, 18.07)
+#: Fig. 14: JPS (N = 60) below Optimus in average JCT, from H = 1.1 to H = 1.26.
+FIG14_JPS_VS_OPTIMUS = (41.4, 15.87)
 #: Fig. 10: fairness degree (33) of HAS and JPS.
 FAIRNESS = (0.779, 0.829)
 #: Fig. 17: reductions by reset events against static policies (average JCT, makespan).
