@@ -75,7 +75,7 @@ from .solution import ContentionSolution, TaskRecord, schedule_solution
 from .timescale import TimeScale, above, choose_scale, integral_bound, isolated_bound
 
 __all__ = ["CPSAT_MAX_TASKS", "DEFAULT_OPTIONS", "CpTask", "cpsat_tasks", "gpu_representatives", "build_cpsat",
-           "retime", "solve_cpsat_exact", "check_cpsat_options", "cpsat_seed"]
+           "retime", "best_retimed", "solve_cpsat_exact", "check_cpsat_options", "cpsat_seed"]
 
 #: ``solve_cpsat_exact`` refuses instances with more tasks than this (SizeLimitError).
 CPSAT_MAX_TASKS = 20_000
@@ -432,6 +432,27 @@ def _upper_cut_hit(objective: float, upper_bound: float | None) -> bool:
 
 
 @takes_instance(ContentionInstance)
+
+def best_retimed(inst, placement, tasks, candidates):
+    """The best of ``candidates`` (``(name, starts)`` task orders), each re-timed on the TRUE data.
+
+    Returns ``(objective, name, true_starts, finish, trace)``: the total JCT, the winning
+    candidate's name, its re-timed starts and job finishes, and its :class:`TaskRecord` trace.
+    """
+    best = None
+    for name, starts in candidates:
+        true_starts, finish = retime(inst, placement, tasks, starts, scaled=False)
+        objective = float(np.sum(finish - inst.arrival))
+        if best is None or objective < best[0]:
+            best = (objective, name, true_starts, finish)
+    if best is None:
+        raise ValueError("best_retimed needs at least one candidate")
+    objective, name, true_starts, finish = best
+    trace = [TaskRecord(t.kind, t.job, t.iteration, t.where, true_starts[t.key], true_starts[t.key] + t.duration)
+             for t in tasks]
+    return objective, name, true_starts, finish, trace
+
+
 def solve_cpsat_exact(
     inst: ContentionInstance,
     placement: Sequence[Sequence[int]],
@@ -544,16 +565,7 @@ def solve_cpsat_exact(
             if t.key not in starts:
                 starts[t.key] = starts[(t.kind, t.job, t.iteration, reps[t.where])]
         candidates.insert(0, ("cpsat", starts))
-    best = None
-    for name, starts in candidates:  # each order re-timed on the TRUE data
-        true_starts, finish = retime(inst, placement, tasks, starts, scaled=False)
-        objective = float(np.sum(finish - inst.arrival))
-        if best is None or objective < best[0]:
-            best = (objective, name, true_starts, finish)
-    assert best is not None
-    objective, source, true_starts, finish = best
-    trace = [TaskRecord(t.kind, t.job, t.iteration, t.where, true_starts[t.key], true_starts[t.key] + t.duration)
-             for t in tasks]
+    objective, source, true_starts, finish, trace = best_retimed(inst, placement, tasks, candidates)
     bound, info["bound_from"] = trivial, "isolated job times"
     if res is not None and res.bound is not None:
         b = sc.lower_bound(integral_bound(res.bound), arr_s, inst.arrival)

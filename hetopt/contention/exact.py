@@ -19,11 +19,11 @@ from ..errors import ArgumentError, InfeasibleError, SolverError
 from ..inputs import check_choice, check_positive, check_size, check_threads, check_time_limit, takes_instance
 from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_model
-from .cpsat import CPSAT_MAX_TASKS, _starts_of, cpsat_seed, cpsat_tasks, retime
+from .cpsat import CPSAT_MAX_TASKS, _starts_of, best_retimed, cpsat_seed, cpsat_tasks
 from .instance import ContentionInstance
 from .model import MILP_MAX_BINARIES, BuildTimeout, _build, check_exact_placement
 from .simulator import simulate
-from .solution import ContentionSolution, TaskRecord, schedule_solution
+from .solution import ContentionSolution, schedule_solution
 from .timescale import above, integral_bound, isolated_bound
 
 __all__ = ["ENGINES", "solve_exact", "TRANSLATE_FACTOR"]
@@ -227,16 +227,7 @@ def _solve_milp(inst: ContentionInstance, placement: Sequence[Sequence[int]], *,
     candidates = [("srsf1", _starts_of(heur.trace))]
     if m is not None and res is not None and res.objective is not None:
         candidates.insert(0, (f"milp-{solver}", _milp_starts(m)))
-    best = None
-    for name, starts in candidates:  # each order re-timed on the TRUE data
-        true_starts, finish = retime(inst, placement, tasks, starts, scaled=False)
-        objective = float(np.sum(finish - inst.arrival))
-        if best is None or objective < best[0]:
-            best = (objective, name, true_starts, finish)
-    assert best is not None
-    objective, source, true_starts, finish = best
-    trace = [TaskRecord(t.kind, t.job, t.iteration, t.where, true_starts[t.key], true_starts[t.key] + t.duration)
-             for t in tasks]
+    objective, source, true_starts, finish, trace = best_retimed(inst, placement, tasks, candidates)
     bound, info["bound_from"] = trivial, "isolated job times"
     if m is not None and res is not None and res.bound is not None:
         sc = m.grid.scale
