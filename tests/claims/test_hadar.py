@@ -180,3 +180,10 @@ def test_types_reversed_and_shortest_first():
 def test_every_claim_of_the_paper_has_a_flip_and_readings_where_it_depends():
     for c in CLAIMS:
         assert c.flip is not None and c.flip.verdict is not c.verdict, c.id
+
+
+def test_jct_ranges_refuses_an_unknown_gavel_policy():
+    from hetopt.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="gavel_policy is 'lsa'; expected one of"):
+        experiments.jct_ranges("aws", "lsa")

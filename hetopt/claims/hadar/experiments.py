@@ -564,7 +564,9 @@ def jct_ranges(cluster: str, gavel_policy: str = "max_min_fairness",
     """Per multi-job mix: the JCT range (max - min, s) under Gavel (``gavel_policy``), Hadar and HadarE."""
     from ...gavel.fifo import fifo
     from ...hadar.policies import GavelPolicy
+    from ...inputs import check_choice
 
+    check_choice(gavel_policy, "gavel_policy", GAVEL_POLICY_READINGS)
     gavel: Any = "gavel" if gavel_policy == "max_min_fairness" else GavelPolicy(policy=fifo)
     out: dict[str, dict[str, float]] = {}
     for name in MIXES:
