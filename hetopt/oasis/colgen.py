@@ -115,11 +115,15 @@ def compact_lp_bound(inst: OasisInstance, *, threads: int | None = 1, engine: st
     return min(float(unscale(value, k) or 0.0), alone.bound)
 
 
-def _compact_value(inst: OasisInstance, *, threads: int | None, engine: str) -> float:
+def _compact_value(inst: OasisInstance, *, threads: int | None, engine: str, time_limit: float | None = None) -> float:
+    """The compact LP's optimum; ``inf`` (no bound) when ``time_limit`` stops the Pyomo solve first."""
     if engine == "pyomo":
         m = build_offline(inst)
         pyo.TransformationFactory("core.relax_integer_vars").apply_to(m)
-        return _value(solve_model(m, "highs", threads=threads), "compact LP (pyomo)")
+        sol = solve_model(m, "highs", threads=threads, time_limit=time_limit, raise_on_failure=time_limit is None)
+        if sol.status is not Status.OPTIMAL:  # a stopped LP's primal value bounds nothing
+            return float("inf")
+        return _value(sol, "compact LP (pyomo)")
     arr = build_offline_arrays(inst, tighten=False)
     sol, _ = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
                         ub=arr.ub, threads=threads)
@@ -148,7 +152,9 @@ def lp_bound(inst: OasisInstance, *, max_iterations: int = 40, time_limit: float
         Seconds for the whole run: every step checks the deadline and the run returns the best
         certified bound so far (at least sum_i f_i(earliest_i), the Lagrangian at zero prices,
         computed without a solver by :func:`~hetopt.oasis.capacity.standalone`).  With
-        ``engine="pyomo"`` the final exact pricing runs unless the deadline has passed.
+        ``engine="pyomo"`` the restricted master and the compact LP are built only when their
+        measured cost per row fits in the time left (else ``info["stopped"]`` and
+        ``info["compact_skipped"]`` say why), and the final exact pricing runs unless the deadline has passed.
     threads : int, optional
     engine : {"arrays", "pyomo"}
         ``"arrays"`` (default): the master in one ``highspy`` model with columns added in place
@@ -239,6 +245,15 @@ def _unscaled(res: LPBound, k: int, trivial: float, info: dict[str, object], wal
                                      **({"utility_scale": f"2**{k}"} if k else {})})
 
 
+#: Wall seconds per capacity row (slot x server x resource) to build the Pyomo restricted master of
+#: :func:`build_dual` and solve it with HiGHS; the rows, not the few columns, set its cost (measured: 0.31 s
+#: for 12,000 rows (60 jobs, T = 60, H = K = 20), 1.0 s for 30,000; taken with margin).
+_MASTER_SECONDS_PER_ROW = 4e-5
+#: Wall seconds per nonzero to build the Pyomo compact LP and solve it (measured: 0.61 s for 88 k nonzeros,
+#: 14.5 s for 1.29 M; taken with margin).
+_PYOMO_COMPACT_SECONDS = 1.2e-5
+
+
 def _lp_bound_pyomo(inst: OasisInstance, *, max_iterations: int, time_limit: float | None, threads: int | None,
                     compact: bool, clock: Clock, trivial: float) -> LPBound:
     """The ``engine="pyomo"`` column generation on the (scaled) instance."""
@@ -259,8 +274,14 @@ def _lp_bound_pyomo(inst: OasisInstance, *, max_iterations: int, time_limit: flo
         if not active:
             prices, mu, lp_value = zero, {}, 0.0
         else:
+            need = _MASTER_SECONDS_PER_ROW * inst.horizon * (inst.n_worker_servers + inst.n_ps_servers) * inst.n_resources
+            left = clock.left()
+            if left is not None and need > left:
+                info["stopped"] = (f"building and solving the restricted master takes about {need:.2g} s of the "
+                                   f"{left:.2g} s left")
+                break
             master = build_dual(inst, active)
-            sol = solve_model(master, "highs", threads=threads, raise_on_failure=False)
+            sol = solve_model(master, "highs", threads=threads, raise_on_failure=False, time_limit=clock.solve_time())
             if sol.status is not Status.OPTIMAL:
                 info["fallback"] = (f"restricted master LP: {sol.status.value} ({sol.message}); the best certified "
                                     "bound so far is reported")
@@ -273,6 +294,8 @@ def _lp_bound_pyomo(inst: OasisInstance, *, max_iterations: int, time_limit: flo
         dp_phase = it < max_iterations and (time_limit is None or time.perf_counter() - start < 0.5 * time_limit)
         if dp_phase:
             for i in range(inst.n_jobs):  # every end slot's DP schedule with a positive reduced payoff
+                if clock.expired():
+                    break
                 for res in schedules_by_end(inst, i, prices, empty):
                     sched = res.schedule
                     if sched is not None and res.payoff > mu.get(i, 0.0) + PRICING_TOL \
@@ -302,8 +325,13 @@ def _lp_bound_pyomo(inst: OasisInstance, *, max_iterations: int, time_limit: flo
             converged = dp_phase and len(ub_mu) == inst.n_jobs and not added
             break
     compact_value = float("inf")
-    if compact and not clock.expired():
-        compact_value = _compact_value(inst, threads=threads, engine="pyomo")
+    if compact:
+        need = _PYOMO_COMPACT_SECONDS * model_size(inst, "pyomo")["nonzeros"]
+        left = clock.left()
+        if left is not None and need > left:
+            info["compact_skipped"] = f"building and solving the compact LP takes about {need:.2g} s of the {left:.2g} s left"
+        else:
+            compact_value = _compact_value(inst, threads=threads, engine="pyomo", time_limit=clock.solve_time())
     log.info("lp_bound: %d master solves, LP %.6g, column-generation bound %.6g, compact LP %.6g", it, lp_value, bound,
              compact_value)
     colgen_bound = max(bound, lp_value)  # equal up to round-off when converged (weak duality)
