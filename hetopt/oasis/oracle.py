@@ -151,14 +151,65 @@ def _args(inst: OasisInstance, job: Any, prices: Any, used: Any) -> tuple[int, U
     return job, (Usage.empty(inst) if used is None else used)
 
 
+def _improve_plain(F: np.ndarray, new: np.ndarray, choice: np.ndarray, opt_k: np.ndarray, opt_c: np.ndarray) -> None:
+    """One slot of DP_COST, option by option in order with strict improvement (any sign of cost)."""
+    D = F.size - 1
+    for j in range(opt_k.size):
+        kk, cc = int(opt_k[j]), opt_c[j]
+        cand = np.empty(D + 1, dtype=F.dtype)
+        cand[:kk] = cc  # F[0] = 0 for every target below kk
+        cand[kk:] = F[: D + 1 - kk] + cc
+        better = cand < new
+        new[better] = cand[better]
+        choice[better] = j + 1
+
+
+def _improve(F: np.ndarray, new: np.ndarray, choice: np.ndarray, opt_k: np.ndarray, opt_c: np.ndarray, reach: int,
+             buf: np.ndarray, mask: np.ndarray) -> None:
+    """:func:`_improve_plain` when F is non-decreasing with F[0] = 0 and every cost is >= 0, touching less.
+
+    Option j's candidate ``F[max(d - k_j, 0)] + c_j`` is then non-decreasing in d and >= c_j, so
+    ``new`` stays non-decreasing, a target can improve only where ``new[d] > c_j`` (from a binary
+    search on), and F is infinite beyond ``reach``: the same strict updates in the same order on
+    fewer targets, hence the same costs and choices.
+    """
+    D = F.size - 1
+    for j in range(opt_k.size):
+        kk, cj = int(opt_k[j]), opt_c[j]
+        lo = int(np.searchsorted(new, cj, side="right"))  # new[d] > c_j exactly for d >= lo
+        if lo < kk:  # alone: every target in lo..kk-1 improves to c_j
+            new[lo:kk] = cj
+            choice[lo:kk] = j + 1
+        e0 = max(lo - kk, 0)  # shifted: target kk + e from F[e], e0 <= e <= reach
+        n = min(reach + 1, D + 1 - kk) - e0
+        if n <= 0:
+            continue
+        seg, m, tgt = buf[:n], mask[:n], new[kk + e0:kk + e0 + n]
+        np.add(F[e0:e0 + n], cj, out=seg)
+        np.less(seg, tgt, out=m)
+        np.copyto(tgt, seg, where=m)
+        np.copyto(choice[kk + e0:kk + e0 + n], j + 1, where=m)
+
+
 def _forward(inst: OasisInstance, job: int, prices: Prices, used: Usage):
-    """DP_COST(t, E_i N_i) for every end slot t in one pass; choices kept for backtracking."""
+    """DP_COST(t, E_i N_i) for every end slot t in one pass; choices kept for backtracking.
+
+    Per slot, option j (``k_j`` chunks at cost ``c_j``) improves target d with ``F[d - k_j] + c_j``,
+    or ``c_j`` alone when d < k_j; options are applied in order with strict improvement, so every
+    target's choice is the first option reaching its least cost.  With costs >= 0 (prices >= 0, the
+    duals of OASiS) :func:`_improve` does this on the targets that can change; a negative cost
+    switches to :func:`_improve_plain` for the rest of the job.
+    """
     jb = _Job(inst, job)
     T, D = inst.horizon, jb.D
     dt = np.result_type(prices.p.dtype, prices.q.dtype, np.float64)  # np.longdouble prices stay long double
     F = np.full(D + 1, np.inf, dtype=dt)
     F[0] = 0.0
+    reach = 0  # F[d] is infinite for d > reach
+    signed = False  # a negative cost was seen: F may be neither >= 0 nor non-decreasing
     payoff = np.full(T - jb.a + 1, -np.inf, dtype=dt)
+    buf = np.empty(D + 1, dtype=dt)
+    mask = np.empty(D + 1, dtype=bool)
     choices = []
     for t in range(jb.a, T + 1):
         n_w, z_need, cost, seq_w, seq_z = _slot(inst, jb, t, prices, used)
@@ -168,15 +219,14 @@ def _forward(inst: OasisInstance, job: int, prices: Prices, used: Usage):
         opt_w, opt_k, opt_c = n_w[keep], k[keep], cost[keep]
         new = F.copy()
         choice = np.zeros(D + 1, dtype=np.int32)
-        for j in range(opt_w.size):
-            kk, cc = int(opt_k[j]), opt_c[j]
-            cand = np.empty(D + 1, dtype=dt)
-            cand[:kk] = cc  # F[0] = 0 for every target below kk
-            cand[kk:] = F[: D + 1 - kk] + cc
-            better = cand < new
-            new[better] = cand[better]
-            choice[better] = j + 1
+        signed = signed or bool(opt_c.size and opt_c.min() < 0)
+        if signed:
+            _improve_plain(F, new, choice, opt_k, opt_c)
+        else:
+            _improve(F, new, choice, opt_k, opt_c, reach, buf, mask)
         F = new
+        if opt_k.size:
+            reach = min(D, reach + int(opt_k[-1]))
         choices.append((choice, opt_w, opt_k, z_need[keep], seq_w, seq_z))
         payoff[t - jb.a] = jb.f[t - jb.a] - F[D]
     return jb, payoff, choices
