@@ -301,10 +301,7 @@ class GavelPolicy:
         self.per_type = inst.capacity.sum(axis=0)
         self.T = inst.throughput * inst.gpus[:, None]
         self.T[inst.gpus[:, None] > self.per_type[None, :]] = 0.0
-        stuck = np.flatnonzero(self.T.max(axis=1) <= 0)
-        if stuck.size:
-            raise InstanceError(f"gavel cannot run job {stuck[0]}: its gang of {inst.gpus[stuck[0]]} GPUs exceeds the "
-                                "count of every GPU type it can use (Gavel runs a job on a single type)")
+        require_single_type_gangs(inst, "gavel", "Gavel")
         self.mechanism: GavelMechanism | None = None
 
     def allocate(self, state: RoundState) -> Gangs:
@@ -338,6 +335,21 @@ class GavelPolicy:
         return gangs
 
 
+def require_single_type_gangs(inst: HadarInstance, policy: str, who: str) -> None:
+    """Refuse an instance where some job's gang of ``W_j`` GPUs exceeds the count of every type it can use.
+
+    A policy that runs each job on one type (Gavel, Tiresias) could never start that job, and a run
+    would only stop at the stall guard; the InstanceError names the first such job.
+    """
+    per_type = inst.capacity.sum(axis=0)
+    fits = (inst.throughput > 0) & (inst.gpus[:, None] <= per_type[None, :])
+    stuck = np.flatnonzero(~fits.any(axis=1))
+    if stuck.size:
+        j = int(stuck[0])
+        raise InstanceError(f"{policy} cannot run job {j}: its gang of {inst.gpus[j]} GPUs exceeds the count of every "
+                            f"GPU type it can use ({who} runs a job on a single type)")
+
+
 class TiresiasPolicy:
     """Tiresias (discretized 2D-LAS): two priority queues by attained GPU-seconds, PromoteKnob off.
 
@@ -353,7 +365,8 @@ class TiresiasPolicy:
         self.threshold = check_positive(threshold, "threshold", allow_inf=True)
 
     def reset(self, inst: HadarInstance) -> None:
-        """Nothing to prepare: the queues follow the attained service in the round state."""
+        """Refuse a job no single type can hold; the queues follow the attained service in the round state."""
+        require_single_type_gangs(inst, "tiresias", "Tiresias")
 
     def allocate(self, state: RoundState) -> Gangs:
         """Jobs by queue and arrival, each on the first type with ``W_j`` free GPUs."""

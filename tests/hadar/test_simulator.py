@@ -9,6 +9,7 @@ from hetopt.errors import ArgumentError, InstanceError, ScheduleViolation
 from hetopt.hadar import (
     POLICIES,
     HadarInstance,
+    Utility,
     check_schedule,
     generate_instance,
     hadar_p1_schedule,
@@ -38,14 +39,38 @@ def _check_rounds(inst, res, *, copies: bool):
     np.testing.assert_allclose(total, inst.total_iterations, rtol=ITER_RTOL)
 
 
+def single_type_gangs_fit(inst) -> bool:
+    """Every job has a type it can run on with at least W_j GPUs in the cluster (checked job by job)."""
+    return all(any(inst.throughput[j, r] > 0 and int(inst.capacity[:, r].sum()) >= int(inst.gpus[j])
+                   for r in range(inst.n_types)) for j in range(inst.n_jobs))
+
+
+@pytest.mark.parametrize("policy", ["gavel", "tiresias"])
+def test_single_type_policies_refuse_a_gang_no_type_holds_at_once(policy):
+    """One GPU of each type and a gang of 2: Hadar mixes the types, Gavel and Tiresias run a job on one type.
+    Tiresias used to spin to the stall guard (1,000,000 rounds, 16 s) before saying so."""
+    import time
+
+    inst = HadarInstance(capacity=[[1, 0], [0, 1]], arrival=[0, 0], gpus=[2, 1], epochs=[2, 1],
+                         iterations_per_epoch=[10, 10], throughput=[[1.0, 2.0], [1.0, 2.0]],
+                         utility=Utility("effective_throughput"), slot_length=60.0)
+    assert not single_type_gangs_fit(inst)
+    t0 = time.perf_counter()
+    with pytest.raises(InstanceError, match=rf"{policy} cannot run job 0: its gang of 2 GPUs"):
+        simulate(inst, policy)
+    assert time.perf_counter() - t0 < 1.0
+    assert simulate(inst, "hadar").completion.size == 2  # the cross-type gang runs under Hadar
+
+
 @settings(derandomize=True, deadline=None, max_examples=12)
 @given(st.integers(0, 10_000), st.sampled_from(sorted(POLICIES)), st.sampled_from([0.0, 10.0]))
 def test_rounds_respect_capacity_gangs_and_iteration_totals(seed, policy, delay):
     inst = generate_instance(5, 3, seed=seed, max_gpus_per_type=3)
     try:
         res = simulate(inst, policy, restart_delay=delay)
-    except InstanceError as exc:  # Gavel cannot run a gang larger than every single type
-        assert policy == "gavel" and "gavel cannot run" in str(exc)
+    except InstanceError as exc:  # Gavel and Tiresias cannot run a gang larger than every single type
+        assert policy in ("gavel", "tiresias") and f"{policy} cannot run" in str(exc)
+        assert not single_type_gangs_fit(inst)
         return
     _check_rounds(inst, res, copies=policy == "hadare")
     assert np.all(res.jct > 0)
