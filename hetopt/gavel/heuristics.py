@@ -33,7 +33,7 @@ import numpy as np
 
 from ..errors import ArgumentError
 from ..inputs import check_positive
-from .inputs import check_policy_inputs
+from .inputs import check_policy_inputs, required_vector
 
 __all__ = ["AlloX", "allox", "RandomFIFO", "fifo_random"]
 
@@ -44,14 +44,6 @@ def _ids(job_ids: Sequence[Any] | None, m: int) -> list[int]:
         raise ArgumentError(f"job_ids has {len(ids)} entries or a duplicate; expected {m} distinct ids")
     return ids
 
-
-def _vector(name: str, value: Any, m: int) -> np.ndarray:
-    if value is None:
-        raise ArgumentError(f"{name} is required (shape ({m},))")
-    a = np.asarray(value, dtype=float)
-    if a.shape != (m,) or not np.all(np.isfinite(a)):
-        raise ArgumentError(f"{name} has shape {a.shape} or a non-finite entry; expected ({m},) finite numbers")
-    return a
 
 
 class AlloX:
@@ -76,8 +68,8 @@ class AlloX:
             raise ArgumentError("priority_weight is not used by allox; pass None")
         T, s, c, _, steps = check_policy_inputs(throughput, scale_factor, capacity, None, remaining_steps)
         m, n = T.shape
-        steps = _vector("remaining_steps", steps, m)
-        since = _vector("times_since_start", times_since_start, m)
+        steps = required_vector("remaining_steps", steps, m)
+        since = required_vector("times_since_start", times_since_start, m)
         ids = _ids(job_ids, m)
         waiting, placed = [], []
         for i, job in enumerate(ids):

@@ -13,7 +13,7 @@ import numpy as np
 from ..errors import ArgumentError, InstanceError
 from ..solvers import solve_problem
 
-__all__ = ["check_policy_inputs", "base_constraints", "solved_allocation", "no_steps", "ROUNDOFF"]
+__all__ = ["check_policy_inputs", "base_constraints", "solved_allocation", "no_steps", "required_vector", "ROUNDOFF"]
 
 #: HiGHS vertex solutions carry round-off like -1e-12; entries below this in absolute value are zero.
 ROUNDOFF = 1e-10
@@ -107,3 +107,13 @@ def no_steps(name: str, remaining_steps) -> None:
     """Reject ``remaining_steps`` for a policy that does not use it."""
     if remaining_steps is not None:
         raise ArgumentError(f"remaining_steps is not used by {name}; pass None")
+
+
+def required_vector(arg: str, value, m: int, *, policy: str | None = None) -> np.ndarray:
+    """``value`` as ``m`` finite floats; ArgumentError naming ``arg`` (and ``policy``) when it is None or malformed."""
+    if value is None:
+        raise ArgumentError(f"{policy} needs {arg} (shape ({m},))" if policy else f"{arg} is required (shape ({m},))")
+    a = np.asarray(value, dtype=float)
+    if a.shape != (m,) or not np.all(np.isfinite(a)):
+        raise ArgumentError(f"{arg} has shape {a.shape} or a non-finite entry; expected ({m},) finite numbers")
+    return a

@@ -46,7 +46,7 @@ import numpy as np
 
 from ..errors import ArgumentError, SolverError
 from ..solvers import solve_problem
-from .inputs import check_policy_inputs
+from .inputs import check_policy_inputs, required_vector
 from .lp import BISECTION_BRACKET, BISECTION_RATIO, gavel_isolated_throughput, gavel_proportional_throughput
 
 __all__ = ["PackedProblem", "packed_problem", "max_min_fairness_packed", "FinishTimeFairnessPacked",
@@ -232,8 +232,8 @@ class FinishTimeFairnessPacked:
         pp = packed_problem(throughput, scale_factor, capacity, priority_weight, pairs=pairs,
                             pair_throughput=pair_throughput)
         J, R = pp.T.shape
-        steps = _vector("remaining_steps", remaining_steps, J)
-        since = _vector("times_since_start", times_since_start, J)
+        steps = required_vector("remaining_steps", remaining_steps, J)
+        since = required_vector("times_since_start", times_since_start, J)
         ids = list(range(J)) if job_ids is None else [int(j) for j in job_ids]
         x = cp.Variable((pp.rows, R))
         iso = gavel_isolated_throughput(pp.T, pp.s, pp.c)
@@ -263,14 +263,6 @@ def finish_time_fairness_packed(throughput, scale_factor, capacity, priority_wei
                                       pairs=pairs, pair_throughput=pair_throughput)
 
 
-def _vector(name: str, value: Any, m: int) -> np.ndarray:
-    if value is None:
-        raise ArgumentError(f"{name} is required (shape ({m},))")
-    a = np.asarray(value, dtype=float)
-    if a.shape != (m,) or not np.all(np.isfinite(a)):
-        raise ArgumentError(f"{name} has shape {a.shape} or a non-finite entry; expected ({m},) finite numbers")
-    return a
-
 
 def min_total_duration_packed(throughput, scale_factor, capacity, priority_weight=None, *, remaining_steps=None,
                               pairs=None, pair_throughput=None, max_brackets: int = 30) -> np.ndarray:
@@ -281,7 +273,7 @@ def min_total_duration_packed(throughput, scale_factor, capacity, priority_weigh
         raise ArgumentError("priority_weight is not used by min_total_duration_packed; pass None")
     pp = packed_problem(throughput, scale_factor, capacity, None, pairs=pairs, pair_throughput=pair_throughput)
     J, R = pp.T.shape
-    steps = _vector("remaining_steps", remaining_steps, J)
+    steps = required_vector("remaining_steps", remaining_steps, J)
     low, high = BISECTION_BRACKET
     last_high = high
     for _ in range(max_brackets):

@@ -109,6 +109,16 @@ def small_test_sf1(capacity: Any = "4:4:4"):
                               "scale factors set to 1 (MIT licence)")
 
 
+def _row(run: dict[str, Any], inst: Any, simulate_options: dict[str, Any]) -> ParityRow:
+    """Gavel's recorded ``run`` beside :func:`~hetopt.gavel.simulate` of ``inst`` with its policy."""
+    sim = simulate(inst, run["policy"], record_rounds=False, **simulate_options)
+    ref = np.asarray(run["jct"], dtype=float)
+    rel = np.abs(sim.jct - ref) / ref
+    return ParityRow(run["trace"], run["cluster"], run["policy"], sim.average_jct, run["avg_jct"], sim.makespan,
+                     run["makespan"], int(sim.info["n_rounds"]), int(run["rounds"]), int(np.sum(rel > JOB_RTOL)),
+                     float(rel.max()))
+
+
 def extra_parity_rows(**simulate_options: Any) -> list[ParityRow]:
     """Gavel's other policies (agnostic, finish-time fairness, water filling, cost, AlloX, packing, Gandiva) against its runs.
 
@@ -119,12 +129,7 @@ def extra_parity_rows(**simulate_options: Any) -> list[ParityRow]:
     for run in parity_reference()["extra_runs"]["runs"]:
         inst = load_trace(run["trace"], run["cluster"]) if run["trace"] != "small_test_sf1" else \
             small_test_sf1(run["cluster"])
-        sim = simulate(inst, run["policy"], record_rounds=False, **simulate_options)
-        ref = np.asarray(run["jct"], dtype=float)
-        rel = np.abs(sim.jct - ref) / ref
-        rows.append(ParityRow(run["trace"], run["cluster"], run["policy"], sim.average_jct, run["avg_jct"],
-                              sim.makespan, run["makespan"], int(sim.info["n_rounds"]), int(run["rounds"]),
-                              int(np.sum(rel > JOB_RTOL)), float(rel.max())))
+        rows.append(_row(run, inst, simulate_options))
     return rows
 
 
@@ -152,10 +157,5 @@ def parity_rows(traces: Iterable[str] = TRACES, **simulate_options: Any) -> list
         if run["trace"] not in wanted:
             continue
         inst = load_trace(run["trace"], run["cluster"])
-        sim = simulate(inst, run["policy"], record_rounds=False, **simulate_options)
-        ref = np.asarray(run["jct"], dtype=float)
-        rel = np.abs(sim.jct - ref) / ref
-        rows.append(ParityRow(run["trace"], run["cluster"], run["policy"], sim.average_jct, run["avg_jct"],
-                              sim.makespan, run["makespan"], int(sim.info["n_rounds"]), int(run["rounds"]),
-                              int(np.sum(rel > JOB_RTOL)), float(rel.max())))
+        rows.append(_row(run, inst, simulate_options))
     return rows

@@ -45,7 +45,7 @@ import numpy as np
 
 from ..errors import ArgumentError, SolverError
 from ..solvers import solve_problem
-from .inputs import check_policy_inputs
+from .inputs import check_policy_inputs, required_vector
 from .lp import (
     gavel_base_constraints,
     gavel_isolated_share,
@@ -72,14 +72,6 @@ def _unused(name: str, **values: Any) -> None:
         if v is not None:
             raise ArgumentError(f"{arg} is not used by {name}; pass None")
 
-
-def _required(name: str, arg: str, value: Any, J: int) -> np.ndarray:
-    if value is None:
-        raise ArgumentError(f"{name} needs {arg} (shape ({J},))")
-    a = np.asarray(value, dtype=float)
-    if a.shape != (J,) or not np.all(np.isfinite(a)):
-        raise ArgumentError(f"{arg} has shape {a.shape} or a non-finite entry; expected ({J},) finite numbers")
-    return a
 
 
 def reference_column(reference_type: Any, R: int) -> int:
@@ -129,7 +121,7 @@ def min_total_duration_agnostic(throughput, scale_factor, capacity, priority_wei
     _unused("min_total_duration_agnostic", priority_weight=priority_weight)
     T, s, c, _, steps = check_policy_inputs(throughput, scale_factor, capacity, None, remaining_steps)
     ref = reference_column(reference_type, T.shape[1])
-    steps = _required("min_total_duration_agnostic", "remaining_steps", steps, T.shape[0])
+    steps = required_vector("remaining_steps", steps, T.shape[0], policy="min_total_duration_agnostic")
     flat = np.repeat(T[:, [ref]], T.shape[1], axis=1)
     if np.any(flat[:, 0] <= 0):
         raise ArgumentError(f"a job has throughput 0 on the reference type {ref}; the agnostic policy cannot run it")
@@ -274,8 +266,8 @@ class FinishTimeFairness:
         T, s, c, _, steps = check_policy_inputs(throughput, scale_factor, capacity, priority_weight,
                                                 remaining_steps)
         m, n = T.shape
-        steps = _required("finish_time_fairness", "remaining_steps", steps, m)
-        since = _required("finish_time_fairness", "times_since_start", times_since_start, m)
+        steps = required_vector("remaining_steps", steps, m, policy="finish_time_fairness")
+        since = required_vector("times_since_start", times_since_start, m, policy="finish_time_fairness")
         ids = list(range(m)) if job_ids is None else [int(j) for j in job_ids]
         if len(ids) != m:
             raise ArgumentError(f"job_ids has {len(ids)} entries; expected {m}")
