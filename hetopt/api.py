@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from .contract import Kind, Method
-from .errors import InstanceError, a_type
-from .registry import get_kind, kind_of, kinds
+from .errors import ArgumentError, InstanceError, a_type
+from .registry import get_kind, kind_of, kinds, names
 from .report import Table
 
 __all__ = ["Method", "load_instance", "methods", "methods_table", "solve", "kind_of", "as_instance"]
@@ -83,16 +83,17 @@ def load_instance(source: str | Path | Mapping[str, Any]) -> Any:
     else:
         raise InstanceError(f"source is {a_type(source)}; expected a path, a bundled instance name or a dict")
     if "kind" not in data:
-        raise InstanceError(f"kind is missing; expected one of {', '.join(kinds())}")
+        raise InstanceError(f"kind is missing; expected one of {', '.join(names())}")
     return get_kind(data["kind"]).instance.from_dict(data)
 
 
 def as_instance(obj: Any) -> Any:
     """``obj`` if it is an instance of a registered kind, else :func:`load_instance` of it."""
-    for kind in kinds().values():
-        if isinstance(obj, kind.instance):
-            return obj
-    return load_instance(obj)
+    try:
+        kind_of(obj)
+    except ArgumentError:
+        return load_instance(obj)
+    return obj
 
 
 def methods(kind: str) -> dict[str, Method]:

@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from .errors import ArgumentError, HetoptError
-from .registry import get_kind, kinds
+from .registry import get_kind
+from .registry import names as registry_names
 from .report import Table
 from .result import _jsonable
 
@@ -49,7 +50,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _kind_name(value: str) -> str:
-    names = list(kinds())
+    names = registry_names()
     if value not in names:
         raise argparse.ArgumentTypeError(f"{value!r} is not a kind; expected one of {', '.join(names)}")
     return value
@@ -361,7 +362,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="log progress (solver log lines, bounds as they improve) and show tracebacks")
     sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    kind_help = f"one of {', '.join(kinds())}"
+    kind_help = f"one of {', '.join(registry_names())}"
     p = sub.add_parser("reproduce", help="run the claims ledger: every paper claim, ours, the computed verdict")
     p.add_argument("paper", nargs="?", type=_kind_name, help=f"only this paper ({kind_help})")
     p.add_argument("--fast", action="store_true", help="skip the claims whose check is slow (names them)")

@@ -198,6 +198,8 @@ class Kind:
         ``export_model(inst)``: the exact Pyomo model, for ``hetopt export``.
     card : str
         The formulation card, relative to the repository root (``models/hare2022.md``).
+    example_instance : str, optional
+        A bundled instance that stands for the kind in the docs (its format page shows it).
     plot, claims, bench : str, optional
         Dotted names (:func:`resolve`): the Gantt adapter ``(inst, sol, ax, **options) -> Axes``,
         the claims package (``CLAIMS``, ``SWEEPS``, ``CONFORMANCE``) and the benchmark module
@@ -220,6 +222,7 @@ class Kind:
     validate: Callable[..., Any] | None = None
     export_model: Callable[[Any], Any] | None = None
     card: str = ""
+    example_instance: str | None = None
     plot: str | None = None
     claims: str | None = None
     bench: str | None = None

@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-__all__ = ["instance_path", "list_instances", "load_json", "read_json", "check_header", "check_expected", "catalogue",
+__all__ = ["instance_path", "list_instances", "load_json", "read_json", "table_text", "check_header", "check_expected", "catalogue",
            "gavel_throughputs", "gavel_license", "META_KEYS"]
 
 _TABLES = resources.files("hetopt.tables")
@@ -165,6 +165,11 @@ def gavel_throughputs() -> dict[str, Any]:
     ``hetopt/tables/gavel-LICENSE.txt``.
     """
     return json.loads(_TABLES.joinpath("gavel_throughputs.json").read_text(encoding="utf-8"))
+
+
+def table_text(name: str) -> str:
+    """The text of the bundled table ``hetopt/tables/<name>``."""
+    return _TABLES.joinpath(name).read_text(encoding="utf-8")
 
 
 def gavel_license() -> str:

@@ -21,8 +21,8 @@ def time_allowance(limit: float) -> float:
 
 #: The notebooks (each written by ``notebooks/generate/<name>.py``).
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-#: Seconds a notebook's cell may run before its execution fails (300 for the others).
-NOTEBOOK_TIMEOUT = {"contention": 180, "gavel": 180, "hadar": 180}
+#: Seconds a notebook's cell may run before its execution fails.
+NOTEBOOK_TIMEOUT = 300
 
 
 @pytest.fixture(scope="session")
@@ -39,7 +39,7 @@ def executed_notebook():
     def get(name: str):
         if name not in cache:
             try:
-                cache[name] = run_notebook(NOTEBOOKS / f"{name}.ipynb", timeout=NOTEBOOK_TIMEOUT.get(name, 300))
+                cache[name] = run_notebook(NOTEBOOKS / f"{name}.ipynb", timeout=NOTEBOOK_TIMEOUT)
             except Exception as exc:  # noqa: BLE001 - re-raised to every test of this notebook
                 cache[name] = exc
         if isinstance(cache[name], Exception):

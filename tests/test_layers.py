@@ -8,6 +8,7 @@ CONTRIBUTING.md.
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from pathlib import Path
 
@@ -19,21 +20,21 @@ from hetopt.registry import kinds
 ROOT = Path(hetopt.__file__).resolve().parent
 
 GROUND = {"errors", "result", "inputs", "solvers", "report", "data", "validate", "scaling", "contract", "registry", "schema",
-          "tables"}
-FRONT = {"api", "compare", "plot", "testing"}
-EXPERIMENTS = {"claims", "bench"}
-PAPERS = {name for name in kinds()}
+          "tables", "certify"}
+FRONT = {"api", "compare", "plot", "testing", "claims", "bench"}
+ABOVE = {"arena"}
+PAPERS = set(kinds())
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+def _module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts = parts[:-1]
     return ".".join(parts)
 
 
-def _modules() -> dict[str, Path]:
-    return {_module_name(p): p for p in ROOT.rglob("*.py")}
+def _modules(root: Path) -> dict[str, Path]:
+    return {_module_name(p, root): p for p in root.rglob("*.py")}
 
 
 def _type_checking_nodes(tree: ast.AST) -> set[int]:
@@ -54,8 +55,13 @@ def _resolve(current: str, is_package: bool, level: int, module: str | None) -> 
 
 def import_graph() -> nx.DiGraph:
     """Module -> module edges of every hetopt import (names imported from a package's __init__
-    are edges to the package; submodules imported by name are edges to the submodule)."""
-    mods = _modules()
+    are edges to the package; submodules imported by name are edges to the submodule); built once per root."""
+    return _graph_of(ROOT)
+
+
+@functools.cache
+def _graph_of(root: Path) -> nx.DiGraph:
+    mods = _modules(root)
     graph = nx.DiGraph()
     for name, path in mods.items():
         graph.add_node(name)
@@ -81,25 +87,26 @@ def import_graph() -> nx.DiGraph:
 
 
 def _layer(module: str) -> tuple[int, str]:
+    """(floor, group): 0 ground, 1 a paper's core, 2 the front door, 3 experiments and the arena, 4 cli, 5 the package."""
     parts = module.split(".")
     if len(parts) == 1:
         return 5, "hetopt"
     top = parts[1]
     if top == "cli":
         return 4, "cli"
-    if top in EXPERIMENTS:
+    if top in PAPERS:
+        return (3, f"{top}.experiments") if len(parts) > 2 and parts[2] == "experiments" else (1, top)
+    if top in ABOVE:
         return 3, top
     if top in FRONT:
         return 2, top
-    if top in PAPERS:
-        return 1, top
     if top in GROUND:
         return 0, top
     raise AssertionError(f"{module} is in no layer of CONTRIBUTING.md")
 
 
 def test_every_module_has_a_layer():
-    for module in _modules():
+    for module in _modules(ROOT):
         _layer(module)
 
 
@@ -109,15 +116,30 @@ def test_no_import_cycle():
     assert cycles == [], f"import cycles: {cycles}"
 
 
+def _paper(group: str) -> str:
+    return group.removesuffix(".experiments")
+
+
 def test_imports_go_downward():
-    allowed_between_papers = {(k.name, d) for k in kinds().values() for d in k.depends_on}
+    graph = import_graph()
+    allowed = {(k.name, d) for k in kinds().values() for d in k.depends_on}
     bad = []
-    for a, b in import_graph().edges:
+    for a, b in graph.edges:
         (la, ga), (lb, gb) = _layer(a), _layer(b)
         if la < lb:
             bad.append(f"{a} -> {b} (upward)")
-        elif la == lb == 1 and ga != gb and (ga, gb) not in allowed_between_papers:
+        elif la == lb == 1 and ga != gb and (ga, gb) not in allowed:
             bad.append(f"{a} -> {b} (another paper, not in {ga}'s Kind.depends_on)")
+        elif la == 3 and ga.endswith(".experiments") and lb in (1, 3) and _paper(gb) != _paper(ga) \
+                and (_paper(ga), _paper(gb)) not in allowed:
+            bad.append(f"{a} -> {b} (an experiment imports another paper, not a declared baseline)")
+        elif la == lb == 3 and ga.endswith(".experiments") and gb in ABOVE:
+            bad.append(f"{a} -> {b} (an experiment imports the arena)")
+    assert bad == [], bad
+
+
+def test_a_core_never_imports_its_experiments():
+    bad = [f"{a} -> {b}" for a, b in import_graph().edges if _layer(a)[0] == 1 and _layer(b)[0] == 3]
     assert bad == [], bad
 
 

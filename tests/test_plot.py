@@ -17,6 +17,9 @@ matplotlib = pytest.importorskip("matplotlib")
 
 import hetopt  # noqa: E402
 import hetopt.plot as hp  # noqa: E402
+from hetopt.hadar.experiments import plot as hadar_plot  # noqa: E402
+from hetopt.hare.experiments import plot as hare_plot  # noqa: E402
+from hetopt.oasis.experiments import plot as oasis_plot  # noqa: E402
 from hetopt.report import Table  # noqa: E402
 from hetopt.validate import ratio_certificate  # noqa: E402
 
@@ -88,13 +91,13 @@ def test_hare_gantt_simulation_result_and_units(hare_case):
     from hetopt.hare import replay
 
     res = replay(sol, switch_overhead=0.5)
-    ax = hp.hare_gantt(inst, res, time_unit="min")
+    ax = hare_plot.gantt(inst, res, time_unit="min")
     want = sorted((float(res.executed.gpu[i]), res.executed.start[i] / 60, res.executed.compute_end[i] / 60)
                   for i in range(inst.n_tasks))
     np.testing.assert_allclose(np.array(bars(ax, "compute")), np.array(want))
     assert ax.get_xlabel() == "time [min]"
     with pytest.raises(ValueError, match="time_unit"):
-        hp.hare_gantt(inst, sol, time_unit="days")
+        hare_plot.gantt(inst, sol, time_unit="days")
 
 
 def test_gantt_draws_into_given_axes_and_rejects_wrong_inputs(hare_case):
@@ -147,7 +150,7 @@ def test_oasis_gantt_bars_are_the_busy_slots(oasis_case):
 def test_oasis_allocation_heatmap(oasis_case):
     inst, sol = oasis_case
     job = sol.admitted[0]
-    ax = hp.allocation_heatmap(inst, sol, job=job)
+    ax = oasis_plot.allocation_heatmap(inst, sol, job=job)
     im = ax.images[0]
     assert im.colorbar is not None and im.colorbar.ax.get_ylabel()
     y = sol.schedules[job].workers
@@ -156,14 +159,14 @@ def test_oasis_allocation_heatmap(oasis_case):
     np.testing.assert_array_equal(np.asarray(im.get_array()), y[:, c0:c1])
     assert integer_ticks(ax.get_yticks()) and integer_ticks(ax.get_xticks())
     assert_labelled(ax, legend=False)
-    full = hp.allocation_heatmap(inst, sol, crop=False, side="ps")
+    full = oasis_plot.allocation_heatmap(inst, sol, crop=False, side="ps")
     total = sum(s.ps for s in sol.schedules.values())
     np.testing.assert_array_equal(np.asarray(full.images[0].get_array()), total)
     assert full.images[0].colorbar is not None
     with pytest.raises(ValueError, match="admitted"):
-        hp.allocation_heatmap(inst, sol, job=-1)
+        oasis_plot.allocation_heatmap(inst, sol, job=-1)
     with pytest.raises(ValueError, match="side"):
-        hp.allocation_heatmap(inst, sol, side="gpus")
+        oasis_plot.allocation_heatmap(inst, sol, side="gpus")
 
 
 def test_oasis_price_curve_is_eq22(oasis_case):
@@ -171,7 +174,7 @@ def test_oasis_price_curve_is_eq22(oasis_case):
     from hetopt.oasis import price, price_bounds
 
     b = price_bounds(inst)
-    ax = hp.price_curve(inst)
+    ax = oasis_plot.price_curve(inst)
     assert len(ax.lines) == inst.n_resources
     assert ax.get_yscale() == "log" and "[" in ax.get_ylabel() and "[" in ax.get_xlabel()
     for r, line in enumerate(ax.lines):
@@ -184,7 +187,7 @@ def test_price_curve_in_logarithms_when_prices_overflow():
     from hetopt.oasis.prices import PriceBounds
 
     b = PriceBounds(np.array([0.0, 1600.0]), np.array([0.0, 5.0]), -10.0, -10.0)
-    ax = hp.price_curve(b)
+    ax = oasis_plot.price_curve(b)
     assert ax.get_ylabel().startswith("ln(") and ax.get_yscale() == "linear"
     u, lp = ax.lines[1].get_data()
     np.testing.assert_allclose(lp, -10.0 + u * 1610.0)
@@ -195,7 +198,7 @@ def test_hadar_price_curve_runs_from_umin_to_umax():
 
     inst = motivating_example()
     p = price_parameters(inst)
-    ax = hp.price_curve(inst)
+    ax = hadar_plot.price_curve(inst)
     u, k = ax.lines[0].get_data()
     assert math.isclose(k[0], p.u_min, rel_tol=1e-9) and math.isclose(k[-1], p.u_max, rel_tol=1e-9)
     caps = sorted(set(int(c) for c in np.asarray(inst.capacity).ravel() if c > 0))

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from hetopt.registry import kinds
+
 ROOT = Path(__file__).resolve().parents[1]
-CARDS = {"liu2024-placement.md": "hetopt.placement", "hare2022.md": "hetopt.hare", "oasis2018.md": "hetopt.oasis",
-         "wang2019-contention.md": "hetopt.contention", "hadar2024.md": "hetopt.hadar", "gavel.md": "hetopt.gavel"}
+#: card file -> the paper's package, read from the registry (the card a Kind names, the package of its instance class)
+CARDS = {Path(k.card).name: k.instance.__module__.rpartition(".")[0] for k in kinds().values() if k.card}
 #: Attributes of objects the protocol hands to the user (not module-level names).
 MEMBERS = {"hetopt.oasis": {"Cluster": ["active", "remaining", "try_place", "release", "free"],
                             "Prices": ["p", "q"]},

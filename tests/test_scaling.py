@@ -38,21 +38,37 @@ def test_coefficient_range_of_a_known_model():
 
 
 # ---------------------------------------------------------------- Gavel
+def hadar_trace_as_gavel_inputs(n_jobs: int):
+    """Hadar's trace as Gavel's inputs (T, s, c, steps), as hadar.policies.GavelPolicy builds them."""
+    from hetopt.hadar.workloads import trace_workload
+
+    inst = trace_workload(n_jobs, seed=0, n_machines=15)
+    per_type = inst.capacity.sum(axis=0).astype(float)
+    T = inst.throughput * inst.gpus[:, None]
+    T[inst.gpus[:, None] > per_type[None, :]] = 0.0
+    return T, inst.gpus.astype(float), per_type, inst.total_iterations.astype(float)
+
+
+def test_gavel_frozen_trace_table_is_the_hadar_trace():
+    from hetopt.gavel.experiments.checks import trace_instance
+
+    for got, want in zip(trace_instance(), hadar_trace_as_gavel_inputs(480), strict=True):
+        np.testing.assert_array_equal(got, want)
+
+
 def test_gavel_min_total_duration_range_and_makespan_scale():
-    from hetopt.claims.gavel.checks import trace_instance
     from hetopt.gavel import build_min_total_duration, solve_min_total_duration
 
-    T, s, c, steps = trace_instance(96)
+    T, s, c, steps = hadar_trace_as_gavel_inputs(96)
     _same_range(build_min_total_duration(T, s, c, steps)[0], build_min_total_duration(T, s, c, steps * K)[0])
     base = solve_min_total_duration(T, s, c, steps).makespan
     assert solve_min_total_duration(T, s, c, steps * K).makespan == pytest.approx(base * K, rel=1e-6)
 
 
 def test_gavel_fairness_and_sum_ranges_do_not_see_throughput_units():
-    from hetopt.claims.gavel.checks import trace_instance
     from hetopt.gavel import build_max_min_fairness, build_max_sum_throughput, max_min_fairness, max_min_fairness_objective
 
-    T, s, c, _ = trace_instance(96)
+    T, s, c, _ = hadar_trace_as_gavel_inputs(96)
     _same_range(build_max_min_fairness(T, s, c)[0], build_max_min_fairness(T * K, s, c)[0])
     _same_range(build_max_sum_throughput(T, s, c)[0], build_max_sum_throughput(T * K, s, c)[0])
     a = max_min_fairness_objective(max_min_fairness(T, s, c), T, s, c)

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import inspect
 import pkgutil
 import re
@@ -101,9 +102,6 @@ def write_api_pages(app: Sphinx, config) -> None:
 
 
 # -- instance formats -------------------------------------------------------------------------
-#: The bundled instance each kind's format page shows as its example (a test loads each).
-EXAMPLE_INSTANCES = {"placement": "liu2024_table2", "hare": "hare2022_fig1", "oasis": "oasis2018_theorem4_in_premise",
-                     "contention": "wang2019_tiny", "hadar": "hadar2024_small", "gavel": "gavel2020_three_jobs"}
 
 
 def _error_examples(kind: str, data: dict) -> list[tuple[str, str]]:
@@ -149,13 +147,11 @@ def _error_examples(kind: str, data: dict) -> list[tuple[str, str]]:
 
 
 def _instance_page(kind_name: str) -> str:
-    import json
-
     from hetopt.registry import get_kind
     from hetopt.schema import field_table, json_schema
 
     kind = get_kind(kind_name)
-    stem = EXAMPLE_INSTANCES.get(kind_name)
+    stem = kind.example_instance
     lines = [f"# Writing a `{kind_name}` instance", "",
              f"An instance of kind `{kind_name}` ({kind.title}) is one JSON object. `hetopt.load_instance(PATH)`, "
              f"`hetopt solve PATH` and every method read it; the loader checks every field and names the one that "
@@ -200,6 +196,54 @@ def write_instance_pages(app: Sphinx, config) -> None:
             stale.unlink()
     for name, text in pages.items():
         path = folder / name
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+
+
+def _notebooks_of(srcdir: Path) -> dict[str, list[tuple[str, str]]]:
+    """kind -> [(notebook name, link text)] from the notebooks' own metadata ("hetopt": papers, title)."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for nb in sorted((srcdir / "notebooks").glob("*.ipynb")):
+        meta = json.loads(nb.read_text(encoding="utf-8")).get("metadata", {}).get("hetopt", {})
+        for paper in meta.get("papers", []):
+            out.setdefault(paper, []).append((nb.stem, meta.get("title") or ""))
+    return out
+
+
+def _paper_page(name: str, kind, notebooks: list[tuple[str, str]]) -> str:
+    card = Path(kind.card)
+    lines = [f"```{{include}} ../../{card.as_posix()}", "```", "", "## In this documentation", ""]
+    for nb, title in sorted(notebooks, key=lambda n: n[0] != name):
+        lines.append(f"- {'Notebook' if nb == name else title or 'Notebook'}: {{doc}}`../notebooks/{nb}`")
+    package = kind.instance.__module__.rpartition(".")[0]
+    lines += [f"- API: {{doc}}`../api/{package}`", f"- Card source: `{card.as_posix()}` of the repository", ""]
+    if kind.claims:
+        lines += ["## Claims of this paper", "",
+                  f"Recorded verdicts from {{mod}}`hetopt.claims` (`hetopt claims {name} --run` recomputes them).", "",
+                  "```{hetopt-claims}", f":paper: {name}", "```", ""]
+    return "\n".join(lines)
+
+
+def write_paper_pages(app: Sphinx, config) -> None:
+    """Write ``docs/papers/<kind>.md`` (card, notebooks, API, claims) and the index for every kind with a card."""
+    from hetopt.registry import kinds
+
+    srcdir = Path(app.srcdir)
+    folder = srcdir / "papers"
+    folder.mkdir(exist_ok=True)
+    notebooks = _notebooks_of(srcdir)
+    pages = {f"{name}.md": _paper_page(name, kind, notebooks.get(name, []))
+             for name, kind in kinds().items() if kind.card}
+    index = ["# Papers", "",
+             "One page per paper: its formulation card (notation, every equation and the code that states it, the "
+             "readings chosen where the paper is ambiguous, the findings), then its notebook, its API and its claims.",
+             "", "```{toctree}", ":maxdepth: 1", "", *[p[:-3] for p in pages], "```", ""]
+    pages["index.md"] = "\n".join(index)
+    for stale in folder.glob("*.md"):
+        if stale.name not in pages:
+            stale.unlink()
+    for page, text in pages.items():
+        path = folder / page
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
 
@@ -308,6 +352,7 @@ class ClaimsDirective(SphinxDirective):
 def setup(app: Sphinx) -> dict:
     app.connect("config-inited", write_api_pages)
     app.connect("config-inited", write_instance_pages)
+    app.connect("config-inited", write_paper_pages)
     app.connect("autodoc-process-docstring", escape_bars, priority=400)
     app.add_directive("hetopt-claims", ClaimsDirective)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,6 +1,6 @@
 """Benchmarks (``hetopt bench KIND``): times and ratios of the methods, measured in one run.
 
-One module per paper (``hetopt.bench.hare``, ...), named by the paper's
+One module per paper (``hetopt.hare.experiments.bench``, ...), named by the paper's
 :class:`~hetopt.contract.Kind` (``kind.bench``), each with ``bench(quick=False) -> list[Table]``;
 :mod:`hetopt.bench.scale` has the "largest instance certified within a time limit" table they
 share.  Timings on a shared machine are inflated; the ratios between methods come from the same

@@ -50,9 +50,10 @@ KIND = Kind(
     validate=validate,
     export_model=export_model,
     card="models/wang2019-contention.md",
-    plot="hetopt.plot.intervals:contention_gantt",
-    claims="hetopt.claims.contention",
-    bench="hetopt.bench.contention",
+    example_instance="wang2019_tiny",
+    plot="hetopt.contention.experiments.plot:gantt",
+    claims="hetopt.contention.experiments.claims",
+    bench="hetopt.contention.experiments.bench",
     methods=(
         Method("exact", solve_exact, "exact", "The exact contention-free optimum on the placement LWF-1 gives "
                "under SRSF(1), by the CP-SAT interval model.", _TJCT, default=True),

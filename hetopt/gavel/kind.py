@@ -52,9 +52,10 @@ KIND = Kind(
     validate=validate,
     export_model=export_model,
     card="models/gavel.md",
-    plot="hetopt.plot.slots:gavel_gantt",
-    claims="hetopt.claims.gavel",
-    bench="hetopt.bench.gavel",
+    example_instance="gavel2020_three_jobs",
+    plot="hetopt.gavel.experiments.plot:gantt",
+    claims="hetopt.gavel.experiments.claims",
+    bench="hetopt.gavel.experiments.bench",
     methods=(
         Method("exact", solve_exact, "exact", "The certified minimum makespan of all the jobs present at once "
                "(the exact min-total-duration LP).", _SPAN, default=True),

@@ -15,7 +15,7 @@
 * ``kind.py``: :data:`KIND`, the registration of the paper (:class:`hetopt.contract.Kind`).
 
 The experiments of the claims ledger, its sweeps and the paper's printed numbers are in
-:mod:`hetopt.claims.hadar`.
+:mod:`hetopt.hadar.experiments.claims`.
 
 References
 ----------

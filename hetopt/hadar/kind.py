@@ -80,9 +80,10 @@ KIND = Kind(
     validate=validate,
     export_model=export_model,
     card="models/hadar2024.md",
-    plot="hetopt.plot.slots:hadar_gantt",
-    claims="hetopt.claims.hadar",
-    bench="hetopt.bench.hadar",
+    example_instance="hadar2024_small",
+    plot="hetopt.hadar.experiments.plot:gantt",
+    claims="hetopt.hadar.experiments.claims",
+    bench="hetopt.hadar.experiments.bench",
     depends_on=("gavel",),
     methods=(
         Method("exact", solve_exact, "exact", "The certified optimum of P1 (or the incumbent and the dual bound "

@@ -7,7 +7,7 @@ inequality (9) (direct MIQCP for SCIP, exact linearization for HiGHS).  Algorith
 scheduling by middle completion times), the alpha(2+alpha) bound of Theorem 4 and its
 certification, the baselines of Section 7.1 (one policy registry, :data:`POLICIES`), a
 trace-driven simulator and an independent schedule checker.  The experiments that reproduce the
-paper live in :mod:`hetopt.claims.hare`; Gantt charts are :func:`hetopt.plot.gantt`.
+paper live in :mod:`hetopt.hare.experiments.claims`; Gantt charts are :func:`hetopt.plot.gantt`.
 
 References
 ----------

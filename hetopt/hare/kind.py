@@ -114,9 +114,10 @@ KIND = Kind(
     validate=validate,
     export_model=export_model,
     card="models/hare2022.md",
-    plot="hetopt.plot.intervals:hare_gantt",
-    claims="hetopt.claims.hare",
-    bench="hetopt.bench.hare",
+    example_instance="hare2022_fig1",
+    plot="hetopt.hare.experiments.plot:gantt",
+    claims="hetopt.hare.experiments.claims",
+    bench="hetopt.hare.experiments.bench",
     depends_on=(),
     methods=(
         Method("exact", solve_exact, "exact", "Hare_Sched (4)-(8) solved to optimality by the default engine "

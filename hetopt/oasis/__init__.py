@@ -14,7 +14,7 @@
 * :mod:`~hetopt.oasis.duality`: :func:`lp_duals` (the duals of (14) relaxed), complementary
   slackness, :func:`dual_fitting_trace` (the increments of Alg. 1 in the proof of Theorem 4).
 
-The experiments that reproduce the paper's figures and claims live in :mod:`hetopt.claims.oasis`.
+The experiments that reproduce the paper's figures and claims live in :mod:`hetopt.oasis.experiments.claims`.
 
 References
 ----------

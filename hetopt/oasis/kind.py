@@ -86,8 +86,9 @@ KIND = Kind(
     validate=validate,
     export_model=export_model,
     card="models/oasis2018.md",
-    plot="hetopt.plot.slots:oasis_gantt",
-    claims="hetopt.claims.oasis",
-    bench="hetopt.bench.oasis",
+    example_instance="oasis2018_theorem4_in_premise",
+    plot="hetopt.oasis.experiments.plot:gantt",
+    claims="hetopt.oasis.experiments.claims",
+    bench="hetopt.oasis.experiments.bench",
     methods=_methods(),
 )

@@ -61,9 +61,10 @@ KIND = Kind(
     validate=validate,
     export_model=export_model,
     card="models/liu2024-placement.md",
-    plot="hetopt.plot.intervals:placement_gantt",
-    claims="hetopt.claims.placement",
-    bench="hetopt.bench.placement",
+    example_instance="liu2024_table2",
+    plot="hetopt.placement.experiments.plot:gantt",
+    claims="hetopt.placement.experiments.claims",
+    bench="hetopt.placement.experiments.bench",
     depends_on=("gavel",),
     methods=(
         Method("exact", solve_exact, "exact", "The optimum of P1 (eq. (8), with communication) by HiGHS outer "

@@ -13,7 +13,7 @@ import numpy as np
 from ..errors import a_type
 from ..result import Certificate
 from ._common import legend_if_many, new_axes
-from .intervals import time_scale
+from .bars import time_scale
 
 __all__ = ["jct_cdf", "ratio_vs_bound", "sweep"]
 

@@ -35,7 +35,7 @@ def gantt(instance: Any, solution_or_result: Any, ax: Any = None, **options: Any
     ax : matplotlib Axes, optional
         Drawn into when given; otherwise a new figure is created (never shown).
     **options
-        Passed to the kind's function (:func:`~hetopt.plot.hare_gantt`, ...): ``title``,
+        Passed to the kind's chart (``hetopt.hare.experiments.plot.gantt``, ...): ``title``,
         ``time_unit`` ("s", "ms", "min", "h"), ``labels``.
 
     Returns

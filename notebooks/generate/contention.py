@@ -217,7 +217,7 @@ CELLS = [
               f"max stretch {max(stretch):.2f}")
     """),
     ("code", r"""
-    from hetopt.plot import contention_gantt
+    from hetopt.contention.experiments.plot import gantt as contention_gantt
 
     fig, axes = plt.subplots(3, 1, figsize=(11, 9), sharex=True)
     for ax, (name, sol) in zip(axes, runs.items()):
@@ -233,10 +233,10 @@ CELLS = [
     16 servers x 4 GPUs. We multiply **both** the iterations and the arrival window by 0.05: the same offered
     load, so the same queueing and contention, with 20 times fewer events. (Scaling the iterations alone would
     leave the cluster idle and every policy would give the same JCTs.) These are the runs behind the ledger's
-    fast claims (`hetopt.claims.contention.runs.workload(0.05)`).
+    fast claims (`hetopt.contention.experiments.runs.workload(0.05)`).
     """),
     ("code", r"""
-    from hetopt.claims.contention.runs import FAST_SCALE, workload
+    from hetopt.contention.experiments.runs import FAST_SCALE, workload
 
     w = workload(FAST_SCALE)
     print(f"{w.n_jobs} jobs, iterations {w.iterations.min()}-{w.iterations.max()}, arrivals in "
@@ -369,7 +369,7 @@ CELLS = [
     SRSF(n) under both accountings, against the paper's numbers.
     """),
     ("code", r"""
-    from hetopt.claims.contention.runs import QUICK_SCALE, gains
+    from hetopt.contention.experiments.runs import QUICK_SCALE, gains
 
     from hetopt.claims import get_sweep
     from hetopt.plot import sweep
@@ -481,4 +481,4 @@ CELLS = [
 ]
 
 if __name__ == "__main__":
-    write("contention", CELLS)
+    write("contention", CELLS, papers=("contention",), min_figures=3)

@@ -295,12 +295,12 @@ $$p_h^r(t) = L_1\Big(\frac{U_1^r}{L_1}\Big)^{g_h^r(t)/c_h^r},$$
 $L_1$ on an idle server (small enough that any job can be admitted on an empty cluster) and
 $U_1^r$ when the server is full (large enough that no job can afford the last unit). The optimal
 dual $p^*$ is a *marginal value*: how much the LP optimum would rise with one more unit of
-capacity. First the price functions of the contested instance (`hetopt.plot.price_curve`), then
+capacity. First the price functions of the contested instance (`hetopt.oasis.experiments.plot.price_curve`), then
 the most expensive server per slot and resource: OASiS's prices after all jobs, against $p^*$.
 """)
 
 code(r"""
-from hetopt.plot import price_curve
+from hetopt.oasis.experiments.plot import price_curve
 
 fig, axes = plt.subplots(1, 2, figsize=(11, 4.4))
 price_curve(C, ax=axes[0], side="workers")
@@ -683,4 +683,5 @@ Economy 94(4), 1986, the auction whose clearing prices are optimal duals.
 
 
 if __name__ == "__main__":
-    write("duality", CELLS)
+    write("duality", CELLS, papers=("oasis", "placement"), min_figures=3,
+          title="LP duality and primal-dual online algorithms (OASiS (14)/(19), P3 of Liu et al.)")

@@ -80,7 +80,7 @@ CELLS = [
     """),
     ("code", r"""
     alloc = {name: hetopt.solve(inst, name).allocation for name in PERF_POLICIES}
-    from hetopt.plot import gavel_allocation_heatmap
+    from hetopt.gavel.experiments.plot import allocation_heatmap as gavel_allocation_heatmap
 
     fig, axes = plt.subplots(1, 4, figsize=(18, 4))
     for ax, (name, X) in zip(axes, alloc.items()):
@@ -138,7 +138,7 @@ CELLS = [
         assert rep.ok, rep.violations[:3]
         print(f"{name:20s} average JCT {r.average_jct / 3600:6.2f} h   makespan {r.makespan / 3600:6.2f} h   "
               f"recomputations {r.recomputations}   checker ok {rep.ok}")
-    from hetopt.plot import gavel_gantt
+    from hetopt.gavel.experiments.plot import gantt as gavel_gantt
 
     ax = gavel_gantt(work, runs["max_min_fairness"],
                      title="max-min fairness on gavel2020_workload12, first 24 h: "
@@ -328,4 +328,4 @@ CELLS = [
 ]
 
 if __name__ == "__main__":
-    write("gavel", CELLS)
+    write("gavel", CELLS, papers=("gavel",), min_figures=3)

@@ -131,7 +131,7 @@ CELLS = [
     p = price_parameters(inst)
     print(f"U_max = {p.u_max:.4g}, U_min = {p.u_min:.4g}, eta = {p.eta:.4g}, alpha = {p.alpha:.4g}, "
           f"2 alpha = {competitive_bound(inst):.4g}")
-    from hetopt.plot import price_curve
+    from hetopt.hadar.experiments.plot import price_curve
 
     ax = price_curve(inst)
     ax.set_title("Eq. (5): the price grows exponentially with use")
@@ -201,7 +201,7 @@ CELLS = [
     """),
     ("code", r"""
     runs = {name: simulate(inst, name, restart_delay=0.0) for name in ("gavel", "hadar", "hadare")}
-    from hetopt.plot import hadar_gantt
+    from hetopt.hadar.experiments.plot import gantt as hadar_gantt
 
     fig, axes = plt.subplots(3, 1, figsize=(10, 9), sharex=True)
     for ax, (name, r) in zip(axes, runs.items()):
@@ -402,4 +402,4 @@ CELLS = [
 ]
 
 if __name__ == "__main__":
-    write("hadar", CELLS)
+    write("hadar", CELLS, papers=("hadar",), min_figures=3)

@@ -421,4 +421,4 @@ print("ANSWERS", json.dumps({"answer_1": float(answer_1), "answer_2": float(answ
 
 
 if __name__ == "__main__":
-    write("hare", CELLS)
+    write("hare", CELLS, papers=("hare",), min_figures=5)

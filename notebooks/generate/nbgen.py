@@ -26,11 +26,18 @@ class Cells(list):
         self.append(("code", text))
 
 
-def build(name: str, cells: list[tuple[str, str]]) -> nbformat.NotebookNode:
-    """The notebook of ``cells`` (no outputs, cell ids ``<name>-NN``)."""
+def build(name: str, cells: list[tuple[str, str]], *, papers: tuple[str, ...] = (), min_figures: int = 1,
+          title: str = "") -> nbformat.NotebookNode:
+    """The notebook of ``cells`` (no outputs, cell ids ``<name>-NN``).
+
+    ``metadata["hetopt"]`` records the kinds it teaches (``papers``: the docs link it from their pages),
+    the least number of figures it shows (``min_figures``: the tests hold it) and the link text
+    (``title``) on a paper page other than its own.
+    """
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
+    nb.metadata["hetopt"] = {"papers": list(papers), "min_figures": int(min_figures), "title": title}
     for kind, src in cells:
         src = dedent(src).strip("\n")
         nb.cells.append(nbformat.v4.new_markdown_cell(src) if kind == "md" else nbformat.v4.new_code_cell(src))
@@ -40,9 +47,10 @@ def build(name: str, cells: list[tuple[str, str]]) -> nbformat.NotebookNode:
     return nb
 
 
-def write(name: str, cells: list[tuple[str, str]]) -> Path:
-    """Write ``notebooks/<name>.ipynb`` from ``cells`` and return its path."""
-    nb = build(name, cells)
+def write(name: str, cells: list[tuple[str, str]], *, papers: tuple[str, ...] = (), min_figures: int = 1,
+          title: str = "") -> Path:
+    """Write ``notebooks/<name>.ipynb`` from ``cells`` (metadata as :func:`build`) and return its path."""
+    nb = build(name, cells, papers=papers, min_figures=min_figures, title=title)
     path = NOTEBOOKS / f"{name}.ipynb"
     nbformat.write(nb, str(path))
     print(f"wrote {path} ({len(nb.cells)} cells)", file=sys.stderr)

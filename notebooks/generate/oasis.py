@@ -39,7 +39,8 @@ import pyomo.environ as pyo
 
 import hetopt
 from hetopt.data import instance_path
-from hetopt.plot import oasis_gantt, price_curve, ratio_vs_bound  # the shared figures of every paper
+from hetopt.oasis.experiments.plot import gantt as oasis_gantt, price_curve  # the paper's own figures
+from hetopt.plot import ratio_vs_bound  # the shared figures of every paper
 from hetopt.oasis import (POLICIES, Cluster, OasisInstance, Policy, Prices, best_schedule, best_schedule_ilp,
                           build_dual, build_offline, build_primal, check_schedule, competitive_bound, fig5_setting,
                           price, price_bounds, schedules_by_end, simulate, solve_exact, validate_ratio)
@@ -209,7 +210,7 @@ plt.show()
 """)
 
 md(r"""
-A Gantt chart of a slotted schedule (`hetopt.plot.oasis_gantt`): one row per job, a bar in every slot where the job
+A Gantt chart of a slotted schedule (`hetopt.oasis.experiments.plot.gantt`): one row per job, a bar in every slot where the job
 has workers, labelled workers/parameter servers ($\sum_h y_{ih}(t)$ / $\sum_k z_{ik}(t)$); triangles mark arrivals.
 OASiS (left) against the certified offline optimum (right):
 """)
@@ -425,4 +426,4 @@ print("ANSWERS", json.dumps({"answer_1": float(answer_1), "answer_2": int(answer
 
 
 if __name__ == "__main__":
-    write("oasis", CELLS)
+    write("oasis", CELLS, papers=("oasis",), min_figures=5)

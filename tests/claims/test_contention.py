@@ -49,7 +49,7 @@ def test_job_set_flips_of_the_slow_claims_run_fast_and_move_the_verdict():
 
 
 def test_job_sets_sweep_builds_its_table(monkeypatch):
-    from hetopt.claims.contention import runs
+    from hetopt.contention.experiments import runs
 
     fake = {"ada": 80.0, "srsf1": 81.0, "srsf2": 85.0, "srsf3": 87.0, "ff": 140.0, "ls": 240.0, "rand": 340.0,
             "lwf2": 90.0, "lwf4": 180.0}
@@ -105,7 +105,7 @@ def test_cli_sweep_waiters_quick(capsys):
 
 def test_headline_verdict_needs_the_toggle_to_move_the_gain(monkeypatch):
     # if the published accounting changed nothing, the failing verdict would have no mechanism: unexplained
-    from hetopt.claims import contention as mod
+    from hetopt.contention.experiments import claims as mod
 
     fake = {"ada": 100.0, "srsf1": 99.0, "srsf2": 101.0, "srsf3": 102.0}
     monkeypatch.setattr(mod, "run", lambda p, acc="correct", *a, **k: {"avg": fake[p], "util": 0.2, "p95": fake[p]})
@@ -121,7 +121,7 @@ def test_headline_verdict_needs_the_toggle_to_move_the_gain(monkeypatch):
 def test_placement_direction_rules(monkeypatch):
     # a placement claim off the paper's number is data-missing while its direction holds, unexplained when the
     # direction fails on a workload that keeps the premise, outside the premise when no placement can matter
-    from hetopt.claims import contention as mod
+    from hetopt.contention.experiments import claims as mod
 
     V = ledger.Verdict
     fake = {"ada": 100.0, "ls": 120.0}
@@ -136,7 +136,7 @@ def test_placement_direction_rules(monkeypatch):
 
 
 def test_utilization_vs_ls_is_a_paper_error_only_if_the_published_accounting_gives_it(monkeypatch):
-    from hetopt.claims import contention as mod
+    from hetopt.contention.experiments import claims as mod
 
     V = ledger.Verdict
     util = {("ada", "correct"): 0.28, ("ls", "correct"): 0.10, ("ada", "authors"): 0.45, ("ls", "authors"): 0.27}

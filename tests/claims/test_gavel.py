@@ -5,7 +5,7 @@ import math
 import pytest
 
 from hetopt import claims as ledger
-from hetopt.claims.gavel.checks import HAND_EXAMPLE, contended_instance, gavel_mmf_optimum
+from hetopt.gavel.experiments.checks import HAND_EXAMPLE, contended_instance, gavel_mmf_optimum
 
 
 def _rows(table):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from hetopt import claims
-from hetopt.claims.gavel import evaluation as ev
+from hetopt.gavel.experiments import evaluation as ev
 from hetopt.gavel import load_trace, simulate
 from hetopt.gavel.simulator import pair_table
 

@@ -3,7 +3,7 @@
 import numpy as np
 
 from hetopt.claims import sweeps
-from hetopt.claims.gavel import mechanism as gm
+from hetopt.gavel.experiments import mechanism as gm
 
 
 def test_claims_belong_to_gavel():

@@ -1,4 +1,4 @@
-"""Hadar claims (Sultana et al.): the experiments of hetopt.claims.hadar, its sweeps and the paper's numbers."""
+"""Hadar claims (Sultana et al.): the experiments of hetopt.hadar.experiments.claims, its sweeps and the paper's numbers."""
 
 import json
 
@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 
 from hetopt import claims as ledger
-from hetopt.claims.hadar import CLAIMS, SWEEPS, experiments, paper
-from hetopt.claims.hadar.experiments import (
+from hetopt.hadar.experiments import paper
+from hetopt.hadar.experiments import runs as experiments
+from hetopt.hadar.experiments.claims import CLAIMS, SWEEPS
+from hetopt.hadar.experiments.runs import (
     forking_copies_table,
     gang_busy_fractions,
     physical_speeds_table,
@@ -102,7 +104,7 @@ def test_fast_claims_compute_their_verdicts(claim_id):
 
 
 def test_greedy_violation_is_a_conformance_check_not_a_claim():
-    from hetopt.claims.hadar import CONFORMANCE
+    from hetopt.hadar.experiments.claims import CONFORMANCE
 
     ids = {c.id for c in CLAIMS}
     conf = {c.id: c for c in CONFORMANCE}

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from hetopt.claims import get_sweep
-from hetopt.claims.hare.paper import FIG1_MAKESPAN, FIG1_TOTAL, PAPER_RANGE
-from hetopt.claims.hare.section7 import (
+from hetopt.hare.experiments.paper import FIG1_MAKESPAN, FIG1_TOTAL, PAPER_RANGE
+from hetopt.hare.experiments.section7 import (
     OLD_SETTING,
     PAPER_SETTING,
     Setting,
@@ -14,7 +14,7 @@ from hetopt.claims.hare.section7 import (
     section7_workload,
     weighted_jct,
 )
-from hetopt.claims.hare.sweeps import BASELINE_NAMES, causes_reductions, settings
+from hetopt.hare.experiments.sweeps import BASELINE_NAMES, causes_reductions, settings
 from hetopt.cli import main
 from hetopt.errors import HetoptError
 from hetopt.hare import HareInstance, check_schedule, gavel_fifo
@@ -57,7 +57,7 @@ def test_compare_without_overhead_equals_the_plans():
 
 
 def test_fig1_schedules_match_the_printed_numbers():
-    from hetopt.claims.hare.fig1 import fig1_instance, fig1_schedule_a, fig1_schedule_b
+    from hetopt.hare.experiments.fig1 import fig1_instance, fig1_schedule_a, fig1_schedule_b
     from hetopt.hare import check_schedule, solve_exact
 
     inst = fig1_instance()
@@ -117,8 +117,8 @@ def test_heterogeneity_sweep():
 
 
 def test_with_heterogeneity_rejects_bad_h():
-    from hetopt.claims.hare.section7 import section7_workload
-    from hetopt.claims.hare.sweeps import with_heterogeneity
+    from hetopt.hare.experiments.section7 import section7_workload
+    from hetopt.hare.experiments.sweeps import with_heterogeneity
     from hetopt.errors import ArgumentError
 
     inst = section7_workload(seed=0, n_jobs=5)
@@ -135,7 +135,7 @@ def test_cli_runs_the_sweep(capsys):
 def test_lemma2_ratio_by_hand():
     # all-at-zero instance: x-hat = 0 except the sink (35), so H = 0.5 for the six unit jobs and 1 for the heavy
     # one; Algorithm 1 runs the unit jobs first on the one GPU: after the sixth, prefix work 6 > 2 H = 1
-    from hetopt.claims.hare.checks import lemma_ratios
+    from hetopt.hare.experiments.checks import lemma_ratios
     from hetopt.hare import solve_relaxation, theorem4_counterexample
 
     inst = theorem4_counterexample()
@@ -148,7 +148,7 @@ def test_lemma2_ratio_by_hand():
 def test_fig1_search_pieces_on_the_found_table():
     """The table of instances/hare2022_fig1_all_five.json passes the search's filters and its (c) plan is a valid
     schedule with total 8.5 and makespan 3 (hetopt's checker); the old reconstruction's structure has no (c)."""
-    from hetopt.claims.hare.fig1_search import _ab_candidates, _prune, feasible_c, table_instance
+    from hetopt.hare.experiments.fig1_search import _ab_candidates, _prune, feasible_c, table_instance
     from hetopt.data import load_json
     from hetopt.hare import check_schedule, make_solution
 
@@ -173,7 +173,7 @@ def test_fig1_search_pieces_on_the_found_table():
 
 
 def test_fig1_search_finds_none_on_a_tiny_grid():
-    from hetopt.claims.hare.fig1_search import search
+    from hetopt.hare.experiments.fig1_search import search
 
     r = search(vmax_seconds=1.5, structures=((2, 1, 2),))
     assert r.matches == [] and r.n_ab >= 0

@@ -1,4 +1,4 @@
-"""OASiS entries of the claims ledger (hetopt.claims.oasis): the in-premise instances, the ln(U/L) cap, its sweep,
+"""OASiS entries of the claims ledger (hetopt.oasis.experiments.claims): the in-premise instances, the ln(U/L) cap, its sweep,
 size guards, the figure data and the paper's printed numbers."""
 
 import math
@@ -9,7 +9,7 @@ import pytest
 from hetopt import claims as ledger
 from hetopt.data import instance_path
 from hetopt.errors import SizeLimitError
-from hetopt.claims.oasis.diagnostics import log_ratio_cap_sweep, premise, theorem1_experiment
+from hetopt.oasis.experiments.diagnostics import log_ratio_cap_sweep, premise, theorem1_experiment
 from hetopt.errors import ArgumentError
 from hetopt.oasis import OasisInstance, OasisPolicy, check_schedule, generate_instance, simulate
 from hetopt.oasis.instance import MAX_HORIZON
@@ -131,7 +131,7 @@ def test_huge_horizon_raises_size_limit_error_not_memory_error():
 def test_cost_t_experiment_catches_a_wrong_greedy(monkeypatch):
     """The brute force of the COST_t check can fail: a greedy filling the dearest servers first is caught."""
     import hetopt.oasis.oracle as oracle
-    from hetopt.claims.oasis.diagnostics import cost_t_experiment
+    from hetopt.oasis.experiments.diagnostics import cost_t_experiment
 
     ok = cost_t_experiment(seeds=(0,))
     assert ok["cases"] > 0 and ok["mismatch"] == 0 and ok["max_gap"] <= 1e-9
@@ -146,7 +146,8 @@ def test_cost_t_experiment_catches_a_wrong_greedy(monkeypatch):
 
 
 def test_paper_numbers_feed_the_claims():
-    from hetopt.claims.oasis import CLAIMS, paper
+    from hetopt.oasis.experiments import paper
+    from hetopt.oasis.experiments.claims import CLAIMS
 
     by_id = {c.id: c for c in CLAIMS}
     assert paper.FIG5_RATIO_RANGE == (1.1, 1.5) and by_id["oasis2018.fig5.ratio_range"].paper_value == "1.1-1.5"
@@ -156,7 +157,7 @@ def test_paper_numbers_feed_the_claims():
 
 # --------------------------------------------------------------------- issue 21: flips, conformance, new claims
 def test_eq22_identities_are_conformance_checks_not_claims():
-    from hetopt.claims.oasis import CLAIMS, CONFORMANCE
+    from hetopt.oasis.experiments.claims import CLAIMS, CONFORMANCE
 
     conf = {c.id for c in CONFORMANCE}
     assert conf == {"oasis2018.eq22.price_at_zero_use", "oasis2018.eq22.price_at_capacity"}
@@ -178,7 +179,7 @@ def test_lemma1_initial_dual_by_hand():
 
 
 def test_clear_trend_rule():
-    from hetopt.claims.oasis import _clear_trend, _direction
+    from hetopt.oasis.experiments.claims import _clear_trend, _direction
 
     assert _direction([1.0, 1.0, 1.0]) == 0 and _direction([1.082, 1.0, 1.0]) == -1
     assert _direction([2.6, 8.8, math.inf]) == 1 and _direction([1.0, 1.04]) == 0
@@ -187,7 +188,7 @@ def test_clear_trend_rule():
 
 
 def test_readings_name_the_papers_first():
-    from hetopt.claims.oasis import CLAIMS, FIG6_READINGS, LITERAL
+    from hetopt.oasis.experiments.claims import CLAIMS, FIG6_READINGS, LITERAL
 
     by_id = {c.id: c for c in CLAIMS}
     out = by_id["oasis2018.fig3.oasis_best_small"].check()
@@ -198,7 +199,7 @@ def test_readings_name_the_papers_first():
 
 
 def test_testbed_proxy_records_direction_and_agrees():
-    from hetopt.claims.oasis import CLAIMS
+    from hetopt.oasis.experiments.claims import CLAIMS
 
     c = {c.id: c for c in CLAIMS}["oasis2018.testbed.fig8_oasis_best"]
     out = c.check()
@@ -208,7 +209,7 @@ def test_testbed_proxy_records_direction_and_agrees():
 
 @pytest.mark.slow
 def test_ratio_by_size_sweep_quick_certifies_every_row():
-    from hetopt.claims.oasis.diagnostics import ratio_by_size_sweep
+    from hetopt.oasis.experiments.diagnostics import ratio_by_size_sweep
 
     t = ratio_by_size_sweep(quick=True)
     assert [r[0] for r in t.rows] == [10, 10, 20, 20]

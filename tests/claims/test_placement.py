@@ -146,7 +146,7 @@ def test_placement_has_no_reproduce_and_claims_cover_its_rows(capsys):
 
 # ----------------------------------------------------------------------------- issue 21: the readings behind the flips
 def test_mix_path_moves_h_as_the_paper_says():
-    from hetopt.claims.placement import experiments as X
+    from hetopt.placement.experiments import runs as X
 
     hs = [heterogeneity_degree(X.mix_instance(c)) for c in X.MIX_PATH]
     assert hs == sorted(hs)  # T4s replaced by V100s: H rises (Section VI-B1)
@@ -156,7 +156,7 @@ def test_mix_path_moves_h_as_the_paper_says():
 
 
 def test_slowed_reading_keeps_h_and_the_fastest_worker():
-    from hetopt.claims.placement import experiments as X
+    from hetopt.placement.experiments import runs as X
 
     for H in (1.15, 1.26):
         s, k = X.slowed_instance(H), X.paper_instance(15, H)
@@ -166,8 +166,8 @@ def test_slowed_reading_keeps_h_and_the_fastest_worker():
 
 def test_sampling_on_precomputed_categories_is_jps():
     """_sample_mean draws the positions jps draws and takes the best JCT among them (beta = 1)."""
-    from hetopt.claims.placement import absent
-    from hetopt.claims.placement import experiments as X
+    from hetopt.placement.experiments import absent
+    from hetopt.placement.experiments import runs as X
 
     inst = X.paper_instance(15, 1.15)
     best = X.optimum_of(inst)
@@ -178,7 +178,7 @@ def test_sampling_on_precomputed_categories_is_jps():
 
 
 def test_market_without_prices_is_a_valid_category_assignment():
-    from hetopt.claims.placement import experiments as X
+    from hetopt.placement.experiments import runs as X
 
     inst = X.paper_instance(6, 1.15, 3, False)
     a = X.market_without_prices(inst, (3, 2, 1))

@@ -68,8 +68,8 @@ def test_validate_sweep():
 
 
 def test_bench_quick():
-    from hetopt.bench.contention import bench
-    from hetopt.claims.contention.paper import PAPER_AVG_JCT
+    from hetopt.contention.experiments.bench import bench
+    from hetopt.contention.experiments.paper import PAPER_AVG_JCT
 
     tables = bench(quick=True)
     pivot, engines, shared, main = tables

@@ -225,7 +225,7 @@ def test_bound_oriented_second_solve_keeps_a_valid_bound():
 
 def test_shared_bench_reports_certified_sizes_on_16_gpus():
     """The bench's note on 16 GPUs lists per seed the job counts as the rows certify them."""
-    from hetopt.bench.contention import shared_bench
+    from hetopt.contention.experiments.bench import shared_bench
 
     t = shared_bench(sizes=[(4, 4, 4, 0, 30.0), (4, 4, 4, 1, 30.0), (3, 2, 2, 0, 30.0)])
     assert len(t.rows) == 3
@@ -238,7 +238,7 @@ def test_shared_bench_reports_certified_sizes_on_16_gpus():
 
 @pytest.mark.parametrize("entry", [(4, 4, 4, 0), (4, 4, 4, -1, 30.0), (4, 0, 4, 0, 30.0), (4, 4, 4, 0, 0.0), "x"])
 def test_shared_bench_rejects_bad_sizes(entry):
-    from hetopt.bench.contention import shared_bench
+    from hetopt.contention.experiments.bench import shared_bench
 
     with pytest.raises(ArgumentError, match="sizes"):
         shared_bench(sizes=[entry])

@@ -1,7 +1,7 @@
 """solve_exact: the certified minimum makespan (a feasible allocation and a dual bound that meet).
 
 Expected values come from scipy's linprog on Gavel's equations written independently
-(``hetopt.claims.gavel.checks.makespan_lp_hours``) or from hand derivations.
+(``hetopt.gavel.experiments.checks.makespan_lp_hours``) or from hand derivations.
 """
 
 import json
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hetopt
-from hetopt.claims.gavel.checks import makespan_lp_hours
+from hetopt.gavel.experiments.checks import makespan_lp_hours
 from hetopt.data import list_instances, load_json
 from hetopt.errors import ArgumentError
 from hetopt.gavel import (

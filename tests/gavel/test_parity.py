@@ -60,7 +60,7 @@ def test_reference_has_its_provenance():
 
 @pytest.mark.slow
 def test_bench_parity_table_quick():
-    from hetopt.bench.gavel import bench
+    from hetopt.gavel.experiments.bench import bench
 
     (t,) = bench(quick=True, parity=True)
     assert len(t.rows) == 32 and t.violations == 0

@@ -274,7 +274,7 @@ def test_gavel_fifo_blocks_behind_a_job_that_does_not_fit():
 
 
 # ---------------------------------------------------------------- min-total-duration at real magnitudes
-from hetopt.claims.gavel.checks import makespan_lp_hours as _makespan_linprog_hours  # noqa: E402  (scipy's linprog on Gavel's equations)
+from hetopt.gavel.experiments.checks import makespan_lp_hours as _makespan_linprog_hours  # noqa: E402  (scipy's linprog on Gavel's equations)
 
 
 def _trace():

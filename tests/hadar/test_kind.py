@@ -172,7 +172,7 @@ def test_ratio_sweep_rejects_bad_arguments():
 
 
 def test_bench_quick():
-    from hetopt.bench.hadar import bench
+    from hetopt.hadar.experiments.bench import bench
 
     tables = bench(quick=True)
     assert len(tables) == 3 and all(len(t.rows) > 0 for t in tables)

@@ -105,7 +105,7 @@ def test_coarse_rounded_down_bound_is_valid(seed):
 
 def test_engine_table_certifies_small_sizes():
     """The engine table: both engines certify 6 and 8 tasks (a time in each cell), optimum given."""
-    from hetopt.bench.hare import engine_table
+    from hetopt.hare.experiments.bench import engine_table
 
     t = engine_table((6, 8), 30.0)
     assert t.columns[:4] == ["tasks", "jobs", "cpsat [s]", "milp [s]"]
@@ -117,7 +117,7 @@ def test_engine_table_certifies_small_sizes():
 def test_grid_table_bounds_below_the_certified_optimum():
     """The grid table at 8 tasks: the schedule is certified (and equals the MILP engine's optimum),
     every grid's bound lies below it, CP-SAT's own bound too; a step off the data's unit is refused."""
-    from hetopt.bench.hare import bench_instance, grid_table
+    from hetopt.hare.experiments.bench import bench_instance, grid_table
 
     t = grid_table((8,), (0.1, 0.05), 30.0)
     assert [r[2] for r in t.rows] == [0.1, 0.05]
@@ -139,7 +139,7 @@ def test_grid_table_bounds_below_the_certified_optimum():
 def test_time_limit_is_never_optimal_and_bound_combines_lp():
     """20 tasks, CP-SAT stopped by a deterministic limit (no wall-clock dependence): FEASIBLE, never
     OPTIMAL, with the larger of the LP and CP-SAT bounds; and a tiny wall-clock limit: TIME_LIMIT."""
-    from hetopt.bench.hare import bench_instance
+    from hetopt.hare.experiments.bench import bench_instance
     from hetopt.hare.exact.cpsat import solve_cpsat_exact
 
     inst = bench_instance(20)

@@ -84,7 +84,7 @@ def test_reproduce_is_gone_the_ledger_has_the_claims():
 
 
 def test_bench_quick():
-    from hetopt.bench.hare import bench
+    from hetopt.hare.experiments.bench import bench
 
     tables = bench(quick=True)
     assert len(tables) == 6

@@ -5,8 +5,8 @@ import json
 import pytest
 
 import hetopt
-from hetopt.bench.oasis import bench
-from hetopt.claims.oasis.figures import fig3_data, fig4_data
+from hetopt.oasis.experiments.bench import bench
+from hetopt.oasis.experiments.figures import fig3_data, fig4_data
 from hetopt.data import load_json
 from hetopt.errors import ArgumentError
 from hetopt.oasis import POLICIES, OasisSolution, ratio_sweep, simulate

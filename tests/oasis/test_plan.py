@@ -79,7 +79,7 @@ def test_unknown_engine_names_the_choices():
 def test_plan_route_certifies_the_hard_30_job_seed():
     """bench_instance(30, seed=2): the seed the Pyomo model did not prove within 60 s.  1183.0630567
     is the Pyomo model's certified optimum from an unlimited run (93 s), an independent route."""
-    from hetopt.bench.oasis import bench_instance
+    from hetopt.oasis.experiments.bench import bench_instance
 
     inst = bench_instance(30, seed=2)
     s = solve_exact(inst, engine="plan")

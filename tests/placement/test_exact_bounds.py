@@ -90,7 +90,7 @@ def test_master_bound_above_the_incumbent_is_caught(monkeypatch):
     import dataclasses
 
     import hetopt.placement.exact.oa as oa
-    from hetopt.claims.placement.experiments import paper_instance
+    from hetopt.placement.experiments.runs import paper_instance
 
     inst = paper_instance(9, 1.5)
     ref = exhaustive(inst).objective

@@ -276,7 +276,7 @@ def _timed(call):
 @pytest.mark.parametrize("solver", ["highs", "scip"])
 @pytest.mark.parametrize("n_jobs, limit", [(12, 0.5), (36, 0.5)])
 def test_time_limit_is_honoured_with_an_incumbent_and_a_bound(solver, n_jobs, limit):
-    from hetopt.bench.hadar import p1_instance
+    from hetopt.hadar.experiments.bench import p1_instance
 
     inst = p1_instance(n_jobs)
     sol, wall = _timed(lambda: solve_exact(inst, solver=solver, time_limit=limit))
@@ -291,7 +291,7 @@ def test_time_limit_is_honoured_with_an_incumbent_and_a_bound(solver, n_jobs, li
 @pytest.mark.slow
 @pytest.mark.parametrize("solver", ["highs", "scip"])
 def test_time_limit_at_the_size_guard(solver):
-    from hetopt.bench.hadar import p1_instance
+    from hetopt.hadar.experiments.bench import p1_instance
 
     inst = p1_instance(36)
     assert p1_columns(inst) <= hetopt.hadar.offline.MAX_P1_COLUMNS
@@ -303,7 +303,7 @@ def test_time_limit_at_the_size_guard(solver):
 
 # ------------------------------------------------------------------ size guards
 def test_solve_exact_refuses_before_building_with_the_estimate_and_the_way_out(monkeypatch):
-    from hetopt.bench.hadar import p1_instance
+    from hetopt.hadar.experiments.bench import p1_instance
     from hetopt.hadar import offline
 
     inst = p1_instance(40)

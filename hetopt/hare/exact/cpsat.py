@@ -73,11 +73,11 @@ COARSE_MIN_TASKS = 12
 COARSE_TIME = 20.0
 #: CP-SAT parameters of every solve of this engine (``options`` of :func:`solve_cpsat_exact` override them):
 #: no LP relaxation of the constraints and the strong disjunctive propagation (issue 25, item 6; measured
-#: in ``hetopt bench hare``, :func:`hetopt.bench.hare.cpsat_option_table`: with the round-length bound,
+#: in ``hetopt bench hare``, :func:`hetopt.hare.experiments.bench.cpsat_option_table`: with the round-length bound,
 #: less deterministic time on every instance and a proof at 15 tasks that took more than 60 s without).
 CPSAT_OPTIONS: dict[str, Any] = {"linearization_level": 0, "use_strong_propagation_in_disjunctive": True}
 #: The per-job bound on a round's length in the CP-SAT model (:func:`build_cpsat`) by default (with
-#: :data:`CPSAT_OPTIONS`: the measurement of :func:`hetopt.bench.hare.cpsat_option_table`).
+#: :data:`CPSAT_OPTIONS`: the measurement of :func:`hetopt.hare.experiments.bench.cpsat_option_table`).
 ROUND_BOUND = True
 #: CP-SAT's ``random_seed`` is a 32-bit integer.
 MAX_CPSAT_SEED = 2**31 - 1
