@@ -15,7 +15,7 @@ from hetopt.schema import field_table, json_schema
 from hetopt.testing.strategies import instances
 
 SCHEMA = json_schema("oasis")
-_FIELDS = [f.name for f in OasisInstance.FIELDS]
+FIELD_NAMES = [f.name for f in OasisInstance.FIELDS]
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 BUNDLED = [n for n in list_instances() if n.startswith("oasis")]
 
@@ -40,7 +40,7 @@ def test_generated_instances_validate(inst):
 def test_required_keys_are_the_loaders():
     base = json.loads(instance_path(BUNDLED[0]).read_text())
     loader_required = []
-    for key in _FIELDS:
+    for key in FIELD_NAMES:
         d = copy.deepcopy(base)
         d.pop(key)
         try:
@@ -53,8 +53,8 @@ def test_required_keys_are_the_loaders():
 
 def test_every_accepted_field_is_in_fields():
     written = set(OasisInstance.from_dict(json.loads(instance_path(BUNDLED[0]).read_text())).to_dict())
-    assert written - {"kind", "schema_version", "description", "source"} == set(_FIELDS)
-    assert set(SCHEMA["properties"]) == {"kind", "schema_version", "description", "source", "expected", *_FIELDS}
+    assert written - {"kind", "schema_version", "description", "source"} == set(FIELD_NAMES)
+    assert set(SCHEMA["properties"]) == {"kind", "schema_version", "description", "source", "expected", *FIELD_NAMES}
 
 
 def test_utility_leaf_is_an_object_schema():
