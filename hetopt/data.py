@@ -98,13 +98,15 @@ def read_json(text_or_path: str | Path | Mapping[str, Any]) -> Any:
 _JSON: Any = json.decoder
 _WS, _STRING = _JSON.WHITESPACE, _JSON.scanstring
 _RAISE_IT = f"raise the limit with load_instance(..., max_bytes=N) or the environment variable {MAX_BYTES_ENV}=N"
+#: JSON whitespace (``\s`` would also match Unicode spaces, which JSON does not allow), and a comma in it.
+_W = "[ \t\n\r]*+"
+_COMMA = _W + "," + _W
 #: A JSON number whose integer part fits int64 without check (18 digits at most), for the array fast path.
 _NUM = r"-?+(?:0|[1-9][0-9]{0,17}+)(?:\.[0-9]++)?+(?:[eE][-+]?+[0-9]++)?+"
-_ROW = r"\[\s*+(" + _NUM + r"(?:\s*+,\s*+" + _NUM + r")*+)\s*+\]"
-_FLAT = re.compile(_ROW)
+_FLAT = re.compile(r"\[" + _W + "(" + _NUM + "(?:" + _COMMA + _NUM + ")*+)" + _W + r"\]")
 #: An array of strings without escapes or control characters (names), for the array fast path.
 _STR = r'"[^"\\\x00-\x1f]*+"'
-_NAMES = re.compile(r"\[\s*+" + _STR + r"(?:\s*+,\s*+" + _STR + r")*+\s*+\]")
+_NAMES = re.compile(r"\[" + _W + _STR + "(?:" + _COMMA + _STR + ")*+" + _W + r"\]")
 _NAME = re.compile(r'"([^"]*)"')
 _LONG_INT = re.compile(r"(?<![.0-9eE+-])-?[0-9]{16,}+(?![.eE])")
 _NUMBER = re.compile(r"(-?(?:0|[1-9][0-9]*))(\.[0-9]+)?([eE][-+]?[0-9]+)?")
@@ -114,9 +116,9 @@ _CONSTANTS = ("NaN", "Infinity", "-Infinity")
 @lru_cache(maxsize=64)
 def _block(n_cols: int) -> re.Pattern[str]:
     """A list of rows of exactly ``n_cols`` numbers (a rectangular matrix)."""
-    rest = r"(?:\s*+,\s*+" + _NUM + r"){" + str(n_cols - 1) + "}+" if n_cols > 1 else ""
-    row = r"\[\s*+" + _NUM + rest + r"\s*+\]"
-    return re.compile(r"\[\s*+" + row + r"(?:\s*+,\s*+" + row + r")*+\s*+\]")
+    rest = "(?:" + _COMMA + _NUM + "){" + str(n_cols - 1) + "}+" if n_cols > 1 else ""
+    row = r"\[" + _W + _NUM + rest + _W + r"\]"
+    return re.compile(r"\[" + _W + row + "(?:" + _COMMA + row + ")*+" + _W + r"\]")
 
 
 def _numbers(body: str) -> np.ndarray | None:

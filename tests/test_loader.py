@@ -87,6 +87,8 @@ def test_duplicate_keys_are_refused_at_any_depth():
     ("[1, 2", "Expecting ',' delimiter"), ("{} x", "Extra data"), ("", "expecting a value"), ("[01]", "delimiter"),
     ("[.5]", "Expecting value"), ("[+1]", "Expecting value"), ('"\x01"', "Invalid control character"),
     ("\ufeff{}", "byte-order mark"), ("[1e999, 2.5]", "overflows"), ("[[1, 2], [3, -1e309]]", "overflows"),
+    ("[1,\u00a02]", "Expecting value"), ("[[1, 2],\u2028[3, 4]]", "Expecting value"),  # not JSON whitespace
+    ('["a",\u00a0"b"]', "Expecting value"), ('{"a": 1,}', "property name"), ("[1, 2,]", "Expecting value"),
 ])
 def test_invalid_json_is_one_line_with_its_position(text, words):
     with pytest.raises(InstanceError, match=words) as err:
