@@ -14,7 +14,10 @@
 
 Every kind comes from the registry (:mod:`hetopt.registry`); this module has no per-paper code.
 Errors (a bad argument, a missing file, an invalid field) print one line on stderr and exit
-with status 2; ``hetopt -v`` logs progress and shows tracebacks.
+with status 2; ``hetopt -v`` logs progress and shows tracebacks.  Instance files go through the
+strict reader of :func:`hetopt.load_instance` (:func:`hetopt.data.parse_json`); a file larger
+than 100 MB is refused unless the environment variable ``HETOPT_MAX_INSTANCE_BYTES`` raises the
+limit.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
+from .data import MAX_BYTES_ENV, MAX_INSTANCE_BYTES
 from .errors import ArgumentError, HetoptError
 from .registry import get_kind
 from .registry import names as registry_names
@@ -358,7 +362,9 @@ def _formats(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``hetopt`` command (every kind from the registry)."""
-    ap = _Parser(prog="hetopt", description="Optimization models of heterogeneous GPU-cluster scheduling.")
+    ap = _Parser(prog="hetopt", description="Optimization models of heterogeneous GPU-cluster scheduling.",
+                 epilog=f"Instance files larger than {MAX_INSTANCE_BYTES:,} bytes are refused; set the environment "
+                        f"variable {MAX_BYTES_ENV}=N to read larger ones.")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="log progress (solver log lines, bounds as they improve) and show tracebacks")
     sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser)

@@ -109,7 +109,7 @@ CORRUPTIONS = {
     "negative": "one entry is made negative (-|x| - 1)",
     "numeric_string": "one entry is a numeric string",
     "bool": "one entry is a boolean",
-    "none": "one entry of an array field is null",
+    "none": "one entry of an array field, or a scalar field, is null",
     "too_large_int": "one entry is 2**64",
     "empty": "an array field is empty",
     "shape": "a field gains a dimension (an array is wrapped in a list, a scalar becomes a pair)",
@@ -147,8 +147,6 @@ def corrupt(data: dict, corruption: str, field: str | None, index: int = 0) -> I
     value = data[field]
     if corruption in _LEAF:
         paths = _leaf_paths(value)
-        if corruption == "none" and paths == [()]:
-            return None  # optional scalars take null as "the default"
         path = paths[index % len(paths)]
         leaf = value
         for j in path:

@@ -43,7 +43,7 @@ def test_valid_instance_and_derived_quantities():
     ({"minibatch_time": [0.0]}, "minibatch_time[0]"),
     ({"resource_names": ("cpu", "net")}, "'bandwidth'"),
     ({"horizon": 0}, "horizon"),
-    ({"chunks": [1, 2]}, "chunks has length 2"),
+    ({"chunks": [1, 2]}, "chunks has 2 entries; expected 1, one per job"),
 ])
 def test_bad_input_names_field(over, words):
     with pytest.raises(InstanceError, match=words.replace("[", r"\[").replace("]", r"\]").replace("(", r"\(").replace(")", r"\)")):
