@@ -364,7 +364,7 @@ plans = {"Algorithm 1 (LP order)": schedule(wl, ordering="lp"),
          "yours, round-major": mine(wl, job_major=False)}
 plans |= {name: simulate(wl, name) for name in ONLINE}
 results = {name: replay(p) for name, p in plans.items()}
-print(f"{wl.n_tasks} tasks; proven lower bound on the optimum (LP): {plans['Algorithm 1 (LP order)'].lower_bound:.1f}")
+print(f"{wl.n_tasks} tasks; proven lower bound on the optimum (LP): {plans['Algorithm 1 (LP order)'].bound:.1f}")
 fig, ax = plt.subplots(figsize=(8, 4))
 jct_cdf({f"{name}: weighted JCT {res.weighted_jct:,.0f}": res for name, res in results.items()}, ax=ax)
 for line, name in zip(ax.lines, results):
