@@ -31,7 +31,7 @@ ALWAYS = ("install", "tests")
 
 def stated_minutes(readme: str, step: str) -> float | None:
     """The minutes the README states for ``step``, or None when it states none."""
-    m = re.search(STATED[step], readme, flags=re.S)
+    m = re.search(STATED[step].replace(" ", r"\s+"), readme, flags=re.S)  # a sentence may wrap anywhere
     return None if m is None else float(m.group(1))
 
 
