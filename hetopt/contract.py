@@ -35,7 +35,8 @@ from .errors import ArgumentError, a_type
 __all__ = ["CATEGORIES", "Method", "Kind", "resolve", "describe_call"]
 
 #: What a method is: ``exact`` returns a certified optimum (OPTIMAL only when proven) or a
-#: proven bound; ``heuristic`` is a paper's algorithm (no bound); ``baseline`` is what a paper
+#: proven bound; ``heuristic`` is a paper's algorithm (never OPTIMAL; a bound only when it proves
+#: one on the way, as Hare's Algorithm 1 from its relaxation); ``baseline`` is what a paper
 #: compares against; ``user`` is your own policy in :func:`hetopt.compare`.
 CATEGORIES = ("exact", "heuristic", "baseline", "user")
 

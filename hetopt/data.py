@@ -421,13 +421,14 @@ def check_expected(expected: Any) -> None:
 def catalogue(kind: str | None = None) -> Any:
     """The bundled instances as a table: name, kind, jobs, certified values, description.
 
-    ``hetopt instances`` prints it; ``expected`` lists the objectives certified for the instance
-    (method -> value), which the test suite re-derives with those methods.
+    ``hetopt instances`` prints it (120 columns: the certified values wrap, the description shows
+    its first three lines; the JSON and CSV carry it whole); ``expected`` lists the objectives
+    certified for the instance (method -> value), which the test suite re-derives with those methods.
     """
     from .report import Table
 
     t = Table("bundled instances (hetopt.load_instance(NAME), hetopt solve NAME)",
-              ["name", "kind", "jobs", "expected", "description"])
+              ["name", "kind", "jobs", "expected", "description"], wrap={"expected": None, "description": 3})
     for name in list_instances():
         data = load_json(instance_path(name))
         if kind is not None and data.get("kind") != kind:
@@ -435,7 +436,7 @@ def catalogue(kind: str | None = None) -> Any:
         jobs = _job_count(data)
         exp = ", ".join(f"{k}={v:.6g}" for k, v in (data.get("expected") or {}).items())
         desc = " ".join(str(data.get("description", "")).split())
-        t.add(name, data.get("kind"), jobs, exp or "-", desc[:117] + "..." if len(desc) > 120 else desc)
+        t.add(name, data.get("kind"), jobs, exp or "-", desc)
     return t
 
 

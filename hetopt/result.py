@@ -81,7 +81,8 @@ class Solution:
         algorithms, the incumbent for solvers).
     bound : float or None
         A proven bound on the optimum in the objective's direction (a lower bound for a
-        minimization), or ``None`` (heuristics never carry one).
+        minimization), or ``None`` when the route proves none (a heuristic carries one only
+        when it proves one on the way, e.g. Hare's Algorithm 1 from its relaxation).
     gap : float or None
         ``relative_gap(objective, bound)``.
     wall_time : float

@@ -1,7 +1,9 @@
 """The README's generated blocks (the ledger summary, the methods table).
 
-``python tests/readme_blocks.py`` rewrites them in place; ``tests/test_readme.py`` fails when
-they are stale.
+``python -m tests.readme_blocks``, from the checkout, rewrites them in place; ``tests/test_readme.py``
+fails when they are stale.  It refuses to run as a script (``python tests/readme_blocks.py`` puts
+``tests/`` first on the path and reads whatever ``hetopt`` is installed) and whenever the ``hetopt``
+it imports is not the working tree's: the tables would silently describe another copy.
 """
 
 from __future__ import annotations
@@ -9,7 +11,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+#: The one line printed when the blocks would be generated from another copy of the package.
+HOW = "run `python -m tests.readme_blocks` from the checkout"
 
 
 def blocks() -> dict[str, str]:
@@ -39,7 +44,23 @@ def current(text: str, name: str) -> str | None:
     return None if m is None else m.group(2).strip()
 
 
+def refusal(package: str | None, hetopt_file: str | None) -> str | None:
+    """Why this run must not rewrite the README (None when it may): run as a module of the checkout's
+    ``tests`` package (``package``), with ``hetopt`` imported from the checkout (``hetopt_file``)."""
+    if package != "tests":
+        return f"tests/readme_blocks.py run as a script would read the installed hetopt: {HOW} ({ROOT})"
+    if hetopt_file is None or Path(hetopt_file).resolve().parent != ROOT / "hetopt":
+        return (f"hetopt is imported from {Path(hetopt_file or '?').parent}, not from the working tree "
+                f"{ROOT / 'hetopt'}: {HOW} ({ROOT})")
+    return None
+
+
 def update() -> None:
+    import hetopt
+
+    why = refusal(__package__, hetopt.__file__)
+    if why is not None:
+        raise SystemExit(f"readme_blocks: {why}")
     text = README.read_text()
     for name, body in blocks().items():
         text, n = pattern(name).subn(lambda m: m.group(1) + body + "\n" + m.group(3), text)

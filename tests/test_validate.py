@@ -86,7 +86,7 @@ def test_sweep_counts_distinct_instances():
     assert same.distinct_instances == 1
 
 
-@pytest.mark.parametrize("paper", ["hare", "oasis", "contention", "hadar", "gavel"])
+@pytest.mark.parametrize("paper", ["hare", "oasis", "contention", "hadar"])  # gavel: tests/gavel/test_kind.py
 def test_validate_tables_report_distinct_instances(paper):
     from hetopt.registry import get_kind
 

@@ -39,6 +39,9 @@ class GavelAllocation(Solution):
     min-total-duration minimizes: that policy's result (and :func:`solve_exact`'s) carries a
     proven lower bound and is OPTIMAL when the two meet; the other policies optimize their own
     objective (``models/gavel.md``), so for them the makespan is only evaluated (FEASIBLE, no bound).
+    An allocation that gives a job no GPU time (FIFO's, when the jobs outnumber the GPUs: it
+    queues the rest) never finishes that job: it is no schedule of all the jobs, so its status is
+    INFEASIBLE and it has no objective (None; the message names the jobs left out).
 
     Attributes
     ----------
@@ -108,7 +111,10 @@ def allocate(inst: GavelInstance, policy: Any, *, solver: str = "ecos") -> Gavel
     -------
     GavelAllocation
         Objective: the makespan if the allocation were kept until every job finished (FEASIBLE,
-        no bound: the policies other than the exact LP are not proven optimal on it).
+        no bound: the policies other than the exact LP are not proven optimal on it).  When the
+        allocation leaves a job without GPU time it never finishes it: INFEASIBLE, objective None
+        (a queueing policy such as FIFO has a makespan only when simulated: :func:`~hetopt.gavel.simulate`).
+        ``solver`` names the solver the policy's LPs used (``"none"`` for a policy without one).
 
     Raises
     ------
@@ -130,9 +136,18 @@ def allocate(inst: GavelInstance, policy: Any, *, solver: str = "ecos") -> Gavel
                               time_to_slo=np.full(inst.n_jobs, np.nan), gpu_types=list(inst.gpu_types))
     X = np.asarray(spec.make(seed=0)(T, inst.scale_factor, inst.capacity, **kwargs), dtype=float)
     rate, span = _rates(inst, X)
+    used = solver if spec.takes_solver else (spec.lp_solver or "none")
+    idle = np.flatnonzero(~(rate > 0))
+    if idle.size:  # kept until every job finished, the allocation never finishes these: no makespan
+        left_out = ", ".join(map(str, idle[:10].tolist())) + (" ..." if idle.size > 10 else "")
+        return GavelAllocation(
+            status=Status.INFEASIBLE, objective=None, wall_time=time.perf_counter() - t0, solver=used, policy=name,
+            allocation=X, job_throughput=rate,
+            message=f"{_OBJECTIVE}: none, the allocation gives {idle.size} of {inst.n_jobs} jobs no GPU time (jobs "
+                    f"{left_out}), so kept until every job finished it never finishes them; the policy queues them "
+                    f"until GPUs free up: its schedule is a simulation, hetopt.gavel.simulate(inst, {name!r})")
     return GavelAllocation(status=Status.FEASIBLE, objective=span, wall_time=time.perf_counter() - t0,
-                           solver=solver if spec.takes_solver else "none", policy=name, allocation=X,
-                           job_throughput=rate, message=_OBJECTIVE)
+                           solver=used, policy=name, allocation=X, job_throughput=rate, message=_OBJECTIVE)
 
 
 @takes_instance(GavelInstance)

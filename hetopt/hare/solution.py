@@ -45,10 +45,6 @@ class HareSolution(Solution):
     ordering : str
         For Algorithm 1, where its ordering came from ("relaxation", "lp", "given");
         empty otherwise.
-    lower_bound : float or None
-        A *true* lower bound on the optimum obtained on the way (the relaxation's proven
-        bound), or None.  ``bound`` is reserved for solver-certified bounds of this
-        schedule's own model.
     info : dict
         Method-specific extras (relaxation value, alpha, node counts, ...).
     """
@@ -62,7 +58,6 @@ class HareSolution(Solution):
     instance: HareInstance
     method: str = ""
     ordering: str = ""
-    lower_bound: float | None = None
     info: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -103,12 +98,11 @@ class HareSolution(Solution):
         Returns
         -------
         dict
-            JSON-ready: method, status, objective, bound, gap, lower bound, ordering, makespan,
+            JSON-ready: method, status, objective, bound, gap, ordering, makespan,
             wall time, Lemma 3's ``alpha`` and Theorem 4's ``alpha(2+alpha)``, the completion
             times and the task table.
         """
-        return {**super().summary(), "method": self.method, "lower_bound": self.lower_bound,
-                "ordering": self.ordering, "makespan": self.makespan, "alpha": alpha(self.instance),
+        return {**super().summary(), "method": self.method, "ordering": self.ordering, "makespan": self.makespan, "alpha": alpha(self.instance),
                 "alpha_bound": theorem4_bound(self.instance), "completion": self.completion.tolist(),
                 "tasks": self.tasks}
 
@@ -173,7 +167,6 @@ def make_solution(
     solver: str | None = None,
     message: str = "",
     ordering: str = "",
-    lower_bound: float | None = None,
     info: dict[str, Any] | None = None,
 ) -> HareSolution:
     """Build a :class:`HareSolution` from start times and GPUs, recomputing every metric."""
@@ -191,5 +184,5 @@ def make_solution(
         status=status, objective=objective, bound=bound, gap=relative_gap(objective, bound), wall_time=wall_time,
         solver=solver or method, message=message, completion=completion, start=start, gpu=gpu,
         compute_end=compute_end, sync_end=sync_end, instance=inst, method=method, ordering=ordering,
-        lower_bound=lower_bound, info=dict(info or {}),
+        info=dict(info or {}),
     )

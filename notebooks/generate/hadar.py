@@ -119,8 +119,13 @@ CELLS = [
     Online, Hadar does not know the optimal duals; it sets the price of a type-$r$ GPU of machine $h$ from how
     many are already allocated in the round, $\gamma$:
 
-    $$k^r_h(\gamma) = U_{\min} \left(\frac{U_{\max}}{U_{\min}}\right)^{\gamma / c^r_h}, \qquad
-    U_{\max} = \max_j \frac{U_j(t^{\min}_j)}{W_j}, \qquad U_{\min} = \frac{1}{\eta} \min_j \frac{U_j(T - a_j)}{t^{\max}_j W_j}. \tag{5-7}$$
+    $$
+    \begin{gathered}
+    k^r_h(\gamma) = U_{\min} \left(\frac{U_{\max}}{U_{\min}}\right)^{\gamma / c^r_h}, \\
+    U_{\max} = \max_j \frac{U_j(t^{\min}_j)}{W_j}, \qquad U_{\min} = \frac{1}{\eta} \min_j \frac{U_j(T - a_j)}{t^{\max}_j W_j}.
+    \qquad (5)\text{-}(7)
+    \end{gathered}
+    $$
 
     An idle machine costs the floor $U_{\min}$ (anyone may use it); a full one costs $U_{\max}$, the largest
     utility per GPU any job can reach (nobody gains from it). The example is the paper's motivating example

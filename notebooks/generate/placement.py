@@ -64,18 +64,27 @@ worker $k$).
 
 Computation and communication latency of one epoch, eqs. (2)-(6):
 
-$$l^{[p]}_{i,k} = \frac{|\pi_{i,k}|}{\rho_{i,k}}, \qquad
-  l^{[p]}_i = \max_k\, l^{[p]}_{i,k}\,\sigma_{i,k}, \qquad
+$$
+\begin{gathered}
+l^{[p]}_{i,k} = \frac{|\pi_{i,k}|}{\rho_{i,k}}, \qquad
+  l^{[p]}_i = \max_k\, l^{[p]}_{i,k}\,\sigma_{i,k}, \\
   r_i^{\min} = \min_{k,k'\in\kappa_i} r_{k,k'}, \qquad
-  l^{[c]}_i = \frac{2\,(K_i-1)\,D_i}{r_i^{\min}\,K_i},\quad K_i=\sum_k\sigma_{i,k}.$$
+  l^{[c]}_i = \frac{2\,(K_i-1)\,D_i}{r_i^{\min}\,K_i},\quad K_i=\sum_k\sigma_{i,k}.
+\end{gathered}
+$$
 
 Job completion time (7) and problem P1 (8):
 
 $$\Lambda_i = T_i\left(l^{[p]}_i + l^{[c]}_i\right), \qquad
 \min_{\sigma,\pi}\ \frac1S\sum_{i=1}^{S}\Lambda_i$$
-$$\text{s.t.}\quad \sum_k \sigma_{i,k}|\pi_{i,k}| = |\Pi_i|\ \ (8a),\qquad
-\sum_k\sigma_{i,k}\ge 1\ \ (8b),\qquad \sum_{i,k}\sigma_{i,k} = K\ \ (8c),\qquad
-\sum_i\sigma_{i,k}\le 1\ \ (8d).$$
+$$
+\begin{gathered}
+\text{s.t.}\quad \sum_k \sigma_{i,k}|\pi_{i,k}| = |\Pi_i|\ \ (8a),\qquad
+\sum_k\sigma_{i,k}\ge 1\ \ (8b), \\
+\sum_{i,k}\sigma_{i,k} = K\ \ (8c),\qquad
+\sum_i\sigma_{i,k}\le 1\ \ (8d).
+\end{gathered}
+$$
 
 For a fixed $\sigma$ the best split is proportional, eqs. (10)-(13):
 $|\pi_{i,k}| = |\Pi_i|\,\rho_{i,k}/V_i$ with $V_i=\sum_k\sigma_{i,k}\rho_{i,k}$, so every worker of a job finishes

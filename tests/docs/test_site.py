@@ -1,7 +1,8 @@
 """The documentation site builds with warnings as errors and has every page it promises.
 
-One build (notebooks rendered, not executed) serves every test of this module; the full build,
-which executes the notebooks, and the browser check are in ``test_browser.py`` (slow).
+One build (notebooks rendered, not executed; the ``site`` fixture of ``conftest.py``) serves every test
+of this module and the browser check of ``test_browser.py``; the full build, which executes the
+notebooks, is the slow tier of ``test_browser.py``.
 """
 
 from __future__ import annotations
@@ -9,14 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-import pytest
-
-from tests.docs.site import DOCS, ROOT, build, ids, tables
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    return build(tmp_path_factory.mktemp("docs"), execute=False)
+from tests.docs.site import DOCS, ROOT, ids, tables
 
 
 def _read(site, page: str) -> str:

@@ -16,6 +16,7 @@ import hetopt.contention as c
 from hetopt.contention.cpsat import solve_cpsat_exact
 from hetopt.contention.validate import validate
 from hetopt.errors import ArgumentError, InstanceError
+from tests.reliability.matrix import Bad, by_function, function_of, refused
 
 INST = c.tiny_instance(seed=0, n_jobs=2)
 P = c.simulate(INST, "srsf1").placement
@@ -141,13 +142,13 @@ CASES = [
     ("validate", lambda v: validate(1, seed=v), "seed", "seed"),
 ]
 
-MATRIX = [pytest.param(fn, arg, v, id=f"{name}-{arg}-{v!r}") for name, fn, arg, cat in CASES for v in BAD[cat]]
+MATRIX = by_function(Bad(function_of(name), f"{name} {arg}", v, functools.partial(fn, v), rf"\b{arg}\b")
+                     for name, fn, arg, cat in CASES for v in BAD[cat])
 
 
-@pytest.mark.parametrize("fn, arg, value", MATRIX)
-def test_bad_argument_is_named(fn, arg, value):
-    with pytest.raises(ArgumentError, match=rf"\b{arg}\b"):
-        fn(value)
+@pytest.mark.parametrize("function", list(MATRIX))
+def test_bad_arguments_are_named(function):
+    refused(MATRIX[function])
 
 
 def test_huge_sizes_are_refused_before_any_work():

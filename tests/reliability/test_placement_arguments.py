@@ -8,6 +8,7 @@ error, a silent coercion (``True`` as 1, ``"3"`` as 3) or a clipped value.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -16,6 +17,7 @@ import pytest
 from hetopt import ArgumentError, SizeLimitError
 from hetopt import placement as P
 from hetopt.placement.exact import relaxed_lower_bound  # noqa: F401  (imported: the module is public)
+from tests.reliability.matrix import Bad, by_function, function_of, refused
 
 INST = P.generate_instance(2, 4, seed=0, gpus_per_node=2)
 
@@ -139,17 +141,18 @@ FREE_ROWS = [
 
 
 def _cases(rows, with_instance):
+    args = (INST,) if with_instance else ()
     for name, func, kw, other, kind in rows:
         for bad in BAD[kind]:
-            yield pytest.param(func, kw, other, bad, with_instance, id=f"{name}-{kw}={bad!r}")
+            yield Bad(function_of(name), f"{name} {kw}", bad, functools.partial(func, *args, **other, **{kw: bad}), kw)
 
 
-@pytest.mark.parametrize("func, kw, other, bad, with_instance",
-                         [*_cases(ROWS, True), *_cases(FREE_ROWS, False)])
-def test_bad_option_is_named(func, kw, other, bad, with_instance):
-    args = (INST,) if with_instance else ()
-    with pytest.raises(ArgumentError, match=kw):
-        func(*args, **other, **{kw: bad})
+MATRIX = by_function([*_cases(ROWS, True), *_cases(FREE_ROWS, False)])
+
+
+@pytest.mark.parametrize("function", list(MATRIX))
+def test_bad_options_are_named(function):
+    refused(MATRIX[function])
 
 
 @pytest.mark.parametrize("func", [P.solve_exact, P.exhaustive, P.has, P.jps, P.las, P.optimus, P.optimus_lb,

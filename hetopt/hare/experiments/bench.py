@@ -340,7 +340,7 @@ def _scale_bench(quick: bool) -> list[Table]:
         sols[name] = (sol, el)
     ref = sols["algorithm1 (lp ordering)"][0].objective
     for name, (sol, el) in sols.items():
-        t.add(name, sol.objective, el, sol.objective / ref, sol.lower_bound)
+        t.add(name, sol.objective, el, sol.objective / ref, sol.bound)
     best = min(sols.items(), key=lambda kv: kv[1][0].objective)[0]
     t.notes.append(f"best: {best}; the LP lower bound is a proven lower bound on the optimum")
     return [t]
