@@ -4,7 +4,7 @@
 ``pyomo.contrib.solver``) or SCIP (``pyscipopt``, Pyomo's ``scip_direct``); ``solve_problem``
 runs a CVXPY problem; ``solve_milp`` runs a MILP given as arrays (scipy's ``milp`` conventions)
 directly through ``highspy``, for callers that solve many small models and cannot afford
-building a Pyomo model each time; ``solve_cpsat`` runs an OR-Tools CP-SAT model.  All four map every termination condition onto :class:`~hetopt.result.Status`
+building a Pyomo model each time; ``solve_cpsat`` runs an OR-Tools CP-SAT model.  All four map every termination condition onto :class:`~hetopt.certify.Status`
 and fill ``objective``, ``bound``, ``gap``, ``wall_time`` in a ``finally:`` block, so that a
 stopped run still reports.  A solve is OPTIMAL only when the solver says it converged *and*
 the gap between incumbent and dual bound is at most ``OPTIMAL_RTOL``; a time-limited run is
@@ -27,9 +27,10 @@ from typing import Any
 
 import numpy as np
 
+from .certify import OPTIMAL_RTOL, Status, relative_gap
 from .errors import ArgumentError, InfeasibleError, SolverError, UnboundedError
 from .inputs import check_gap, check_threads, check_time_limit
-from .result import OPTIMAL_RTOL, Solution, Status, relative_gap
+from .result import Solution
 
 __all__ = ["solve_model", "new_highs", "solve_lp_duals", "LPDualsOutcome", "solve_problem", "solve_milp", "solve_cpsat", "PYOMO_SOLVERS",
            "DEFAULT_MIP_GAP"]
@@ -581,7 +582,7 @@ def solve_milp(
     The model goes to HiGHS (``highspy``, the library behind :func:`solve_model`) as arrays,
     with no modelling layer: for callers that solve many small models.  The arguments follow
     ``scipy.optimize.milp`` / ``linprog``.  The outcome is mapped onto
-    :class:`~hetopt.result.Status` as :func:`solve_model` does: OPTIMAL only when HiGHS reports
+    :class:`~hetopt.certify.Status` as :func:`solve_model` does: OPTIMAL only when HiGHS reports
     convergence *and* the gap between incumbent and its MIP dual bound is at most
     ``OPTIMAL_RTOL`` (for a pure LP the optimum is its own bound); a run stopped by a time,
     iteration or node limit is TIME_LIMIT (with the incumbent if one exists), never OPTIMAL;

@@ -5,7 +5,8 @@ import pyomo.environ as pyo
 import pytest
 
 from hetopt import InfeasibleError, SolverError, Status, solve_model, solve_problem
-from hetopt.result import Solution, relative_gap
+from hetopt.certify import relative_gap
+from hetopt.result import Solution
 
 
 def knapsack():
@@ -218,7 +219,7 @@ def test_highs_solves_with_different_thread_counts_in_one_process():
     import cvxpy as cp
     import pyomo.environ as pyo
 
-    from hetopt.result import Status
+    from hetopt.certify import Status
     from hetopt.solvers import solve_milp, solve_model
 
     def model():
@@ -273,8 +274,8 @@ def test_solve_cpsat_status_mapping():
     """CP-SAT: a proven optimum is OPTIMAL with its bound; infeasible raises; no objective is refused."""
     from ortools.sat.python import cp_model
 
+    from hetopt.certify import Status
     from hetopt.errors import InfeasibleError
-    from hetopt.result import Status
     from hetopt.solvers import solve_cpsat
 
     m = cp_model.CpModel()

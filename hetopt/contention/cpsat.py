@@ -64,9 +64,9 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import OPTIMAL_RTOL, Status, relative_gap
 from ..errors import ArgumentError, InfeasibleError, SizeLimitError, SolverError
 from ..inputs import check_flag, check_positive, check_seed, check_size, check_threads, check_time_limit, takes_instance
-from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_cpsat
 from .cuts import add_completion_cuts, add_pair_cuts
 from .instance import ContentionInstance

@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
+from ..certify import OPTIMAL_RTOL, Status, relative_gap
 from ..errors import ArgumentError, InfeasibleError, SolverError
 from ..inputs import check_choice, check_positive, check_size, check_threads, check_time_limit, takes_instance
-from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_model
 from .cpsat import CPSAT_MAX_TASKS, _starts_of, best_retimed, cpsat_seed, cpsat_tasks
 from .instance import ContentionInstance

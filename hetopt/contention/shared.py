@@ -66,9 +66,9 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..certify import OPTIMAL_RTOL, Status, relative_gap
 from ..errors import ArgumentError, SizeLimitError, SolverError
 from ..inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
-from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_cpsat
 from ..validate import FEAS_TOL
 from .checker import check_schedule

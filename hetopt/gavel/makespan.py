@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..certify import OPTIMAL_RTOL, Status, relative_gap
 from ..errors import ArgumentError, InstanceError, SolverError
 from ..inputs import numeric_array
-from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_problem
 from .inputs import ROUNDOFF, base_constraints, check_policy_inputs, solved_allocation
 

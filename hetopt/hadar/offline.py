@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
+from ..certify import OPTIMAL_RTOL, Status, relative_gap
 from ..errors import HetoptError, InfeasibleError, InstanceError, SizeLimitError, SolverError
 from ..inputs import (
     check_choice,
@@ -25,7 +26,7 @@ from ..inputs import (
     check_time_limit,
     takes_instance,
 )
-from ..result import OPTIMAL_RTOL, Solution, Status, relative_gap
+from ..result import Solution
 from ..solvers import PYOMO_SOLVERS, solve_model
 from .bounds import gang_count
 from .checker import check_schedule

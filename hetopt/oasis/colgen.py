@@ -28,6 +28,7 @@ import time
 import numpy as np
 import pyomo.environ as pyo
 
+from ..certify import Status, relative_gap
 from ..errors import SolverError
 from ..inputs import (
     check_choice,
@@ -38,7 +39,7 @@ from ..inputs import (
     check_time_limit,
     takes_instance,
 )
-from ..result import Solution, Status, relative_gap
+from ..result import Solution
 from ..solvers import solve_milp, solve_model
 from .arrays import build_offline_arrays
 from .bound import PRICING_TOL, LPBound

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ..result import OPTIMAL_RTOL, Status, relative_gap
+from ..certify import OPTIMAL_RTOL, Status, relative_gap
 from .capacity import Standalone
 from .checker import check_schedule
 from .instance import OasisInstance

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status
 from ..errors import ArgumentError, SizeLimitError
 from ..inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
-from ..result import Status
 from ..solvers import PYOMO_SOLVERS, solve_model
 from .arrays import CUTS, build_offline_arrays, schedules_from_x, x_from_schedules
 from .capacity import standalone

@@ -31,9 +31,9 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status
 from ..errors import ArgumentError, SolverError, a_type
 from ..inputs import check_size, check_threads, check_time_limit, takes_instance
-from ..result import Status
 from ..solvers import solve_model
 from .capacity import slot_capacity
 from .instance import EPS_WORK, OasisInstance

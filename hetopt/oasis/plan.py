@@ -29,7 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from ..result import OPTIMAL_RTOL, Solution, Status, relative_gap
+from ..certify import OPTIMAL_RTOL, Status, relative_gap
+from ..result import Solution
 from ..solvers import solve_milp
 from .arrays import OfflineArrays, build_offline_arrays, schedules_from_x, x_from_schedules
 from .checker import check_schedule

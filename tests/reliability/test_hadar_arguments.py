@@ -53,7 +53,7 @@ from hetopt.hadar import (
     validate_ratio,
 )
 from hetopt.hadar.offline import p1_columns
-from hetopt.result import Status
+from hetopt.certify import Status
 from tests.conftest import time_allowance
 
 INST = hetopt.load_instance("hadar2024_small")

@@ -14,6 +14,7 @@ import math
 import numpy as np
 import pytest
 
+from hetopt.certify import Status
 from hetopt.errors import ArgumentError, SizeLimitError
 from hetopt.hare import (
     HareInstance,
@@ -35,7 +36,6 @@ from hetopt.hare import (
     validate_ratio,
 )
 from hetopt.hare.exact import coarse_bound, scaling, solve_cpsat_exact, solve_milp_exact
-from hetopt.result import Status
 
 INST = HareInstance(arrival=[0.0, 0.5], weight=[1.0, 2.0], rounds=[2, 1], tasks_per_round=[1, 2],
                     compute_time=[[1.0, 2.0], [3.0, 1.5]], sync_time=[[0.25, 0.5], [0.0, 0.0]])

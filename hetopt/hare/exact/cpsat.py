@@ -49,9 +49,9 @@ from typing import Any
 
 import numpy as np
 
+from ...certify import OPTIMAL_RTOL, Status, relative_gap
 from ...errors import ArgumentError, HetoptError, SolverError
 from ...inputs import check_flag, check_positive, check_seed, check_threads, check_time_limit
-from ...result import OPTIMAL_RTOL, Status, relative_gap
 from ...solvers import solve_cpsat
 from ..bounds import round_length_bound, time_bounds, trivial_bound
 from ..instance import HareInstance

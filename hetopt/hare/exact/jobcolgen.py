@@ -81,9 +81,10 @@ from typing import Any
 
 import numpy as np
 
+from ...certify import OPTIMAL_RTOL, Status
 from ...errors import ArgumentError, SolverError, a_type
 from ...inputs import check_flag, check_positive, check_size, check_threads, check_time_limit, check_tol, takes_instance
-from ...result import OPTIMAL_RTOL, Solution, Status
+from ...result import Solution
 from ...solvers import new_highs
 from ..bounds import time_bounds
 from ..instance import HareInstance

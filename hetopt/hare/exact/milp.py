@@ -32,8 +32,8 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
+from ...certify import OPTIMAL_RTOL, Status, relative_gap
 from ...inputs import check_choice, check_flag, check_gap, check_threads, check_time_limit, takes_instance
-from ...result import OPTIMAL_RTOL, Status, relative_gap
 from ...solvers import solve_model
 from ..bounds import trivial_bound
 from ..instance import HareInstance

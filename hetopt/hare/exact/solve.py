@@ -14,9 +14,9 @@ the estimate and the way out (``time_limit=...`` or ``max_tasks=...``).
 
 from __future__ import annotations
 
+from ...certify import OPTIMAL_RTOL, Status, relative_gap
 from ...errors import ArgumentError, SizeLimitError
 from ...inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
-from ...result import OPTIMAL_RTOL, Status, relative_gap
 from ..instance import HareInstance
 from ..solution import HareSolution, make_solution
 from .cpsat import solve_cpsat_exact

@@ -69,9 +69,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from ...certify import Status
 from ...errors import ArgumentError
 from ...inputs import check_flag, check_positive, check_size, check_threads, check_time_limit, takes_instance
-from ...result import Solution, Status
+from ...result import Solution
 from ...solvers import solve_milp
 from ..bounds import TimeBounds, time_bounds
 from ..instance import HareInstance

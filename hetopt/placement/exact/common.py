@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
+from ...certify import OPTIMAL_RTOL, Status, relative_gap
 from ...inputs import takes_instance
-from ...result import OPTIMAL_RTOL, Status, relative_gap
 from ..baselines import optimus_lb
 from ..evaluate import PlacementSolution, average_jct, job_metrics, make_solution
 from ..exact_bounds import SizeBounds, improve_assignment, size_bounds

@@ -19,8 +19,8 @@ import pyomo.environ as pyo
 from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
 from scipy import sparse
 
+from ...certify import OPTIMAL_RTOL, Status
 from ...errors import SolverError
-from ...result import OPTIMAL_RTOL, Status
 from ...solvers import solve_milp
 from ..evaluate import average_jct
 from ..grouped import assignment_from_model, load_assignment, tangent_point

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ...certify import OPTIMAL_RTOL, Status
 from ...errors import SolverError
-from ...result import OPTIMAL_RTOL, Status
 from ...solvers import solve_model
 from ..grouped import assignment_from_model, load_assignment
 from .common import ABS_TOL, Run, around, rebase, time_to_build

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import time
 
+from ...certify import OPTIMAL_RTOL
 from ...errors import ArgumentError, SizeLimitError
 from ...inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
-from ...result import OPTIMAL_RTOL
 from ..evaluate import PlacementSolution
 from ..grouped import model_size_estimate
 from ..instance import PlacementInstance
