@@ -3,8 +3,9 @@
 Every exact route decides its status here: the solver layer (:mod:`hetopt.solvers`) on a solver's
 incumbent and dual bound, each paper's engines again on the objective recomputed from the true
 data, and :class:`~hetopt.result.Solution` on every OPTIMAL it is given.  OPTIMAL means a finite
-objective and a proven bound that meet within ``OPTIMAL_RTOL`` relative to the bound, at every
-magnitude; a bound on the wrong side of the objective by more than that is a defect, raised.
+objective and a proven bound that meet within ``OPTIMAL_RTOL`` relative to the larger of the two,
+at every magnitude; a bound on the wrong side of the objective by more than that is a defect,
+raised.
 """
 
 from __future__ import annotations
@@ -16,8 +17,12 @@ from .errors import ArgumentError, SolverError
 
 __all__ = ["Status", "certify", "relative_gap", "OPTIMAL_RTOL", "GAP_FLOOR"]
 
-#: A solve is reported OPTIMAL only when its relative gap is at most this.
+#: A solve is reported OPTIMAL only when its objective and bound meet within this, relative (:func:`certify`).
 OPTIMAL_RTOL = 1e-6
+#: Slack of :func:`certify`'s test, relative to its tolerance: a gap of exactly ``OPTIMAL_RTOL`` worked out in
+#: floating point (a bound shaved by ``OPTIMAL_RTOL`` for safety, as hetopt.hare's LP bounds are) may round a
+#: few ulps above it.
+_ROUNDING = 1e-9
 
 
 class Status(enum.StrEnum):
@@ -66,6 +71,11 @@ def _gap(objective: float, bound: float) -> float:
     return 0.0 if diff == 0 else diff / max(abs(bound), GAP_FLOOR)
 
 
+def _meet(objective: float, bound: float) -> bool:
+    """``|objective - bound| <= OPTIMAL_RTOL max(|objective|, |bound|)`` (with the ``_ROUNDING`` slack); both finite."""
+    return abs(objective - bound) <= OPTIMAL_RTOL * (1 + _ROUNDING) * max(abs(objective), abs(bound))
+
+
 def certify(objective: float | None, bound: float | None, *, stopped: bool, sense: str) -> Status:
     """The status a run has earned: OPTIMAL only with a proof, TIME_LIMIT when a limit stopped it, else FEASIBLE.
 
@@ -84,9 +94,11 @@ def certify(objective: float | None, bound: float | None, *, stopped: bool, sens
     Returns
     -------
     Status
-        OPTIMAL when ``objective`` and ``bound`` are finite and
-        ``relative_gap(objective, bound) <= OPTIMAL_RTOL`` (whether or not the run was stopped: a
-        bound that meets the incumbent is a proof); otherwise TIME_LIMIT when ``stopped``, and
+        OPTIMAL when ``objective`` and ``bound`` are finite and meet:
+        ``|objective - bound| <= OPTIMAL_RTOL max(|objective|, |bound|)`` (relative at every
+        magnitude, with a slack of 1e-9 of it for the last digits; implied by
+        ``relative_gap(objective, bound) <= OPTIMAL_RTOL``), whether or not the run was stopped:
+        a bound that meets the incumbent is a proof.  Otherwise TIME_LIMIT when ``stopped``, and
         FEASIBLE when not (a run that finished without a proof, e.g. at a looser requested gap).
 
     Raises
@@ -109,12 +121,13 @@ def certify(objective: float | None, bound: float | None, *, stopped: bool, sens
     otherwise = Status.TIME_LIMIT if stopped else Status.FEASIBLE
     if objective is None or bound is None or math.isnan(objective) or math.isnan(bound):
         return otherwise
-    gap = _gap(objective, bound)
-    if math.isfinite(objective) and math.isfinite(bound) and gap <= OPTIMAL_RTOL:
+    finite = math.isfinite(objective) and math.isfinite(bound)
+    if finite and _meet(objective, bound):
         return Status.OPTIMAL
     beyond = bound - objective if sense == "min" else objective - bound
-    if beyond > 0:  # and the gap above OPTIMAL_RTOL: not a rounding of the last digits
+    if beyond > 0:  # and not within the tolerance: not a rounding of the last digits
         side = "above" if sense == "min" else "below"
+        rel = beyond / max(abs(objective), abs(bound)) if finite else math.inf
         raise SolverError(f"the bound {bound!r} is {side} the objective {objective!r} ({sense}) by a relative "
-                          f"{gap:.3g}, more than OPTIMAL_RTOL = {OPTIMAL_RTOL:g}: it is not a valid bound")
+                          f"{rel:.3g}, more than OPTIMAL_RTOL = {OPTIMAL_RTOL:g}: it is not a valid bound")
     return otherwise

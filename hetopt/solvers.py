@@ -4,13 +4,15 @@
 ``pyomo.contrib.solver``) or SCIP (``pyscipopt``, Pyomo's ``scip_direct``); ``solve_problem``
 runs a CVXPY problem; ``solve_milp`` runs a MILP given as arrays (scipy's ``milp`` conventions)
 directly through ``highspy``, for callers that solve many small models and cannot afford
-building a Pyomo model each time; ``solve_cpsat`` runs an OR-Tools CP-SAT model.  All four map every termination condition onto :class:`~hetopt.certify.Status`
-and fill ``objective``, ``bound``, ``gap``, ``wall_time`` in a ``finally:`` block, so that a
-stopped run still reports.  A solve is OPTIMAL only when the solver says it converged *and*
-the gap between incumbent and dual bound is at most ``OPTIMAL_RTOL``; a time-limited run is
-TIME_LIMIT, a run stopped at a looser requested gap is FEASIBLE.  Infeasible, unbounded and
-failed solves raise (:class:`InfeasibleError`, :class:`UnboundedError`, :class:`SolverError`)
-unless ``raise_on_failure=False``.
+building a Pyomo model each time; ``solve_cpsat`` runs an OR-Tools CP-SAT model.  All four
+return a :class:`~hetopt.result.Solution`: they map every termination condition onto
+:class:`~hetopt.certify.Status` and fill ``objective``, ``bound``, ``gap``, ``wall_time`` in a
+``finally:`` block, so that a stopped run still reports.  The status of a run with an incumbent
+is :func:`~hetopt.certify.certify`'s: OPTIMAL only when the incumbent and the solver's dual bound
+meet within ``OPTIMAL_RTOL``, TIME_LIMIT when a limit stopped the run short of that, FEASIBLE
+when it finished short of it (at a looser requested gap).  Infeasible, unbounded and failed
+solves raise (:class:`InfeasibleError`, :class:`UnboundedError`, :class:`SolverError`) unless
+``raise_on_failure=False``; so does a dual bound on the wrong side of the incumbent.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .certify import OPTIMAL_RTOL, Status, relative_gap
+from .certify import Status, certify, relative_gap
 from .errors import ArgumentError, InfeasibleError, SolverError, UnboundedError
 from .inputs import check_gap, check_threads, check_time_limit
 from .result import Solution
@@ -278,15 +280,6 @@ def _highs_warm_start(opt: Any, model: Any) -> str:
         return f"warm start skipped ({type(exc).__name__})"
 
 
-def _classify_converged(objective: float | None, bound: float | None) -> Status:
-    if objective is None or bound is None:  # no gap to judge (relative_gap would be None)
-        return Status.FEASIBLE
-    gap = relative_gap(objective, bound)
-    if gap is not None and gap <= OPTIMAL_RTOL:  # relative at every magnitude: 1e-9 data included
-        return Status.OPTIMAL
-    return Status.FEASIBLE
-
-
 def solve_model(
     model: Any,
     solver: str = "highs",
@@ -310,7 +303,8 @@ def solve_model(
     solver : {"highs", "scip"}
         HiGHS for LP/MILP, SCIP for MINLP and nonconvex quadratic forms.
     time_limit : float, optional
-        Seconds.  A run stopped by it is reported TIME_LIMIT, never OPTIMAL.
+        Seconds.  A run stopped by it is reported TIME_LIMIT, unless its incumbent and bound
+        already meet within ``OPTIMAL_RTOL`` (a proof, OPTIMAL).
     mip_gap : float, optional
         Relative MIP gap at which the solver may stop (default ``DEFAULT_MIP_GAP``).
         A run stopped at a gap above ``OPTIMAL_RTOL`` is FEASIBLE, not OPTIMAL.
@@ -411,9 +405,9 @@ def solve_model(
         if tc == TC.convergenceCriteriaSatisfied and has_sol:
             if bound is None:  # LPs: the optimum is its own bound
                 bound = objective
-            status = _classify_converged(objective, bound)
+            status = certify(objective, bound, stopped=False, sense=sense)
         elif tc in (TC.maxTimeLimit, TC.iterationLimit, TC.interrupted, TC.objectiveLimit, TC.minStepLength):
-            status = Status.TIME_LIMIT
+            status = certify(objective, bound, stopped=True, sense=sense)
         elif tc in (TC.provenInfeasible, TC.locallyInfeasible):
             status = Status.INFEASIBLE
         elif tc == TC.unbounded:
@@ -503,10 +497,8 @@ def solve_problem(
         if st == cp.OPTIMAL:
             objective = float(problem.value)
             if not is_mip or (mip_gap is None or mip_gap <= DEFAULT_MIP_GAP):
-                bound = objective
-                status = Status.OPTIMAL
-            else:
-                status = Status.FEASIBLE
+                bound = objective  # solved to optimality: the optimum is its own bound
+            status = certify(objective, bound, stopped=False, sense=sense)
         elif st == cp.OPTIMAL_INACCURATE:
             objective, status = float(problem.value), Status.FEASIBLE
         elif st == cp.USER_LIMIT:
@@ -582,11 +574,11 @@ def solve_milp(
     The model goes to HiGHS (``highspy``, the library behind :func:`solve_model`) as arrays,
     with no modelling layer: for callers that solve many small models.  The arguments follow
     ``scipy.optimize.milp`` / ``linprog``.  The outcome is mapped onto
-    :class:`~hetopt.certify.Status` as :func:`solve_model` does: OPTIMAL only when HiGHS reports
-    convergence *and* the gap between incumbent and its MIP dual bound is at most
-    ``OPTIMAL_RTOL`` (for a pure LP the optimum is its own bound); a run stopped by a time,
-    iteration or node limit is TIME_LIMIT (with the incumbent if one exists), never OPTIMAL;
-    a run stopped at a looser requested gap is FEASIBLE.
+    :class:`~hetopt.certify.Status` as :func:`solve_model` does (:func:`~hetopt.certify.certify`):
+    OPTIMAL only when the incumbent and HiGHS's MIP dual bound meet within ``OPTIMAL_RTOL`` (for
+    a pure LP solved to optimality the optimum is its own bound); a run stopped by a time,
+    iteration or node limit short of that is TIME_LIMIT (with the incumbent if one exists); a
+    run stopped at a looser requested gap is FEASIBLE.
 
     Parameters
     ----------
@@ -707,9 +699,9 @@ def solve_milp(
         if code == _HIGHS_OPTIMAL and x is not None:
             if not is_mip:  # LPs: the optimum is its own bound
                 bound = objective
-            status = _classify_converged(objective, bound)
+            status = certify(objective, bound, stopped=False, sense=sense)
         elif code in _HIGHS_LIMITS:
-            status = Status.TIME_LIMIT
+            status = certify(objective, bound, stopped=True, sense=sense)
         elif code == _HIGHS_INFEASIBLE:
             status = Status.INFEASIBLE
         elif code == _HIGHS_UNBOUNDED:
@@ -756,9 +748,10 @@ def solve_cpsat(
     """Solve an OR-Tools CP-SAT model (``ortools.sat.python.cp_model.CpModel``) and map its status.
 
     CP-SAT works on integers; the caller scales its data and states the rounding.  Mapping:
-    ``OPTIMAL`` is OPTIMAL only when the incumbent meets CP-SAT's bound within
-    ``OPTIMAL_RTOL`` (else FEASIBLE); ``FEASIBLE`` (a solution, no proof) is TIME_LIMIT when a
-    time limit was set (the only limit set here), FEASIBLE otherwise; ``INFEASIBLE`` is
+    ``OPTIMAL`` and ``FEASIBLE`` (a solution, no proof of CP-SAT's) go to
+    :func:`~hetopt.certify.certify`: OPTIMAL when the incumbent meets CP-SAT's bound within
+    ``OPTIMAL_RTOL``, else TIME_LIMIT for a ``FEASIBLE`` run under a time limit (the only limit
+    set here) and FEASIBLE otherwise; ``INFEASIBLE`` is
     INFEASIBLE; ``MODEL_INVALID`` is ERROR with CP-SAT's validation message; ``UNKNOWN`` (no
     solution, no proof) is TIME_LIMIT when a time limit was set, ERROR otherwise.
 
@@ -821,18 +814,17 @@ def solve_cpsat(
             objective, out = float(solver.objective_value), solver
             b = solver.best_objective_bound
             bound = float(b) if math.isfinite(b) else None
-        if code == cp_model.OPTIMAL:
-            status = _classify_converged(objective, bound)
-        elif code == cp_model.FEASIBLE:
-            status = Status.TIME_LIMIT if time_limit is not None else Status.FEASIBLE
+        if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # FEASIBLE: stopped by the time limit, if one was set
+            status = certify(objective, bound, stopped=code == cp_model.FEASIBLE and time_limit is not None,
+                             sense=sense)
         elif code == cp_model.INFEASIBLE:
             status = Status.INFEASIBLE
         elif code == cp_model.MODEL_INVALID:
             status, message = Status.ERROR, f"MODEL_INVALID: {model.validate()}"
         elif code == cp_model.UNKNOWN and time_limit is not None:
-            status = Status.TIME_LIMIT
             b = solver.best_objective_bound
             bound = float(b) if math.isfinite(b) else None
+            status = certify(None, bound, stopped=True, sense=sense)
     except Exception as exc:  # a crash inside CP-SAT
         status, message = Status.ERROR, f"{type(exc).__name__}: {exc}"
     finally:

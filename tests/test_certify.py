@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import ast
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import hetopt
 from hetopt.certify import OPTIMAL_RTOL, Status, certify
 from hetopt.errors import ArgumentError, SolverError
 from hetopt.result import Solution
@@ -61,6 +64,15 @@ def test_small_data_gets_no_absolute_slack(m):
         certify(m / 2, m, stopped=False, sense="min")
 
 
+@pytest.mark.parametrize("m", MAGNITUDES)
+def test_a_bound_shaved_by_the_tolerance_still_meets(m):
+    """hetopt.hare's LP bounds are the LP value x (1 - OPTIMAL_RTOL): relative to the larger of the two, they meet."""
+    for value in (m, m * 1.2345678901, m * 7.0 / 3.0):
+        assert certify(value, value - OPTIMAL_RTOL * value, stopped=False, sense="min") is Status.OPTIMAL
+        assert certify(value, value + OPTIMAL_RTOL * value, stopped=False, sense="max") is Status.OPTIMAL
+        assert certify(value, value * (1 - 1.001 * OPTIMAL_RTOL), stopped=False, sense="min") is Status.FEASIBLE
+
+
 def test_exact_zero_is_optimal_and_zero_against_a_tiny_bound_is_not():
     assert certify(0.0, 0.0, stopped=False, sense="min") is Status.OPTIMAL
     assert certify(0.0, -1e-20, stopped=False, sense="min") is Status.FEASIBLE
@@ -107,9 +119,9 @@ def test_bad_arguments_are_named():
 @given(obj=st.floats(-1e12, 1e12, allow_nan=False).filter(lambda v: v == 0 or abs(v) >= 1e-12),
        rel=st.floats(-1e-4, 1e-4), sense=st.sampled_from(["min", "max"]))
 def test_agrees_with_exact_arithmetic(obj, rel, sense):
-    """The verdict against |objective - bound| <= OPTIMAL_RTOL |bound| in exact rationals (off the threshold)."""
+    """The verdict against |objective - bound| <= OPTIMAL_RTOL max(|objective|, |bound|) in exact rationals."""
     bound = obj * (1 + rel)
-    diff, scale = abs(Fraction(obj) - Fraction(bound)), abs(Fraction(bound))
+    diff, scale = abs(Fraction(obj) - Fraction(bound)), max(abs(Fraction(obj)), abs(Fraction(bound)))
     threshold = Fraction(OPTIMAL_RTOL) * scale
     if scale and abs(diff - threshold) <= threshold * Fraction(1, 10**6):
         return  # on the threshold itself, rounding decides
@@ -143,3 +155,32 @@ def test_solution_refuses_an_infinite_bound(sense):
     for bound in (math.inf, -math.inf):
         with pytest.raises(SolverError):
             Solution(status=Status.OPTIMAL, objective=1.5, bound=bound, sense=sense)
+
+
+def _tolerance_uses(source: str) -> list[int]:
+    """Lines where code reads ``OPTIMAL_RTOL`` as a value (a comparison, arithmetic, an argument).
+
+    Its import and its mention in a message (an f-string) are not uses; docstrings and comments
+    are not code.
+    """
+    tree = ast.parse(source)
+    in_message = {id(n) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for n in ast.walk(node)}
+    return sorted(node.lineno for node in ast.walk(tree)
+                  if (isinstance(node, ast.Name) and node.id == "OPTIMAL_RTOL"
+                      or isinstance(node, ast.Attribute) and node.attr == "OPTIMAL_RTOL")
+                  and id(node) not in in_message)
+
+
+def test_only_certify_compares_with_the_tolerance():
+    """Every route's OPTIMAL goes through certify: no hand-written "gap <= OPTIMAL_RTOL" anywhere else in hetopt/."""
+    root = Path(hetopt.__file__).resolve().parent
+    found = {str(p.relative_to(root)): lines for p in sorted(root.rglob("*.py")) if p.name != "certify.py" or
+             p.parent != root for lines in [_tolerance_uses(p.read_text(encoding="utf-8"))] if lines}
+    assert found == {}, f"OPTIMAL_RTOL used outside hetopt/certify.py (call certify instead): {found}"
+
+
+def test_the_tolerance_check_can_fail():
+    assert _tolerance_uses("from x import OPTIMAL_RTOL\nok = gap <= OPTIMAL_RTOL\n") == [2]
+    assert _tolerance_uses("import hetopt\nbad = a > b * (1 + hetopt.certify.OPTIMAL_RTOL)\n") == [2]
+    assert _tolerance_uses("t = max(rel_gap, OPTIMAL_RTOL)\n") == [1]
+    assert _tolerance_uses('from x import OPTIMAL_RTOL\nmsg = f"more than {OPTIMAL_RTOL:g}"\n"""gap <= OPTIMAL_RTOL"""\n') == []

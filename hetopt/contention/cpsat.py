@@ -64,7 +64,7 @@ from typing import Any
 
 import numpy as np
 
-from ..certify import OPTIMAL_RTOL, Status, relative_gap
+from ..certify import Status, certify, relative_gap
 from ..errors import ArgumentError, InfeasibleError, SizeLimitError, SolverError
 from ..inputs import check_flag, check_positive, check_seed, check_size, check_threads, check_time_limit, takes_instance
 from ..solvers import solve_cpsat
@@ -421,12 +421,6 @@ def _starts_of(trace) -> dict:
             for r in trace}
 
 
-def _certified(objective: float, bound: float | None) -> bool:
-    """The bound meets the objective within ``OPTIMAL_RTOL`` (purely relative: data of 1e-10 s included)."""
-    gap = relative_gap(objective, bound)
-    return gap is not None and gap <= OPTIMAL_RTOL
-
-
 def _upper_cut_hit(objective: float, upper_bound: float | None) -> bool:
     return upper_bound is not None and objective > upper_bound * (1 + 1e-9)
 
@@ -578,11 +572,8 @@ def solve_cpsat_exact(
     if _upper_cut_hit(objective, upper_bound) and bound > upper_bound * (1 + 1e-9):  # type: ignore[operator]
         raise InfeasibleError(f"no contention-free schedule with this placement has total JCT <= upper_bound = "
                               f"{upper_bound}: the proven bound is {bound}")
-    stopped = res is None or res.status is Status.TIME_LIMIT
-    if _certified(objective, bound):
-        status = Status.OPTIMAL
-    else:
-        status = Status.TIME_LIMIT if stopped and time_limit is not None else Status.FEASIBLE
+    stopped = time_limit is not None and (res is None or res.status is Status.TIME_LIMIT)
+    status = certify(objective, bound, stopped=stopped, sense="min")
     gap = relative_gap(objective, bound)
     msg = (f"{res.message if res is not None else 'not solved: ' + info['skipped']}; {sc.describe()}; "
            f"incumbent {source}, bound from {info['bound_from']}")

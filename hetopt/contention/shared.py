@@ -66,7 +66,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..certify import OPTIMAL_RTOL, Status, relative_gap
+from ..certify import Status, certify, relative_gap
 from ..errors import ArgumentError, SizeLimitError, SolverError
 from ..inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
 from ..solvers import solve_cpsat
@@ -367,11 +367,8 @@ def solve_contention_bound(
         info["bound_clipped"] = f"relaxation bound {bound} above {best.solver}'s total JCT (within FEAS_TOL)"
         bound = best.objective
     gap = relative_gap(best.objective, bound)
-    if gap is not None and gap <= OPTIMAL_RTOL:
-        status = Status.OPTIMAL
-    else:
-        stopped = res is None or Status.TIME_LIMIT in (res.status, free.status)
-        status = Status.TIME_LIMIT if stopped and time_limit is not None else Status.FEASIBLE
+    stopped = time_limit is not None and (res is None or Status.TIME_LIMIT in (res.status, free.status))
+    status = certify(best.objective, bound, stopped=stopped, sense="min")
     relax = "not solved: " + info["skipped"] if res is None else f"{res.status.value} after {rounds} round(s) of set cuts"
     msg = (f"incumbent {best.solver} (total JCT {best.objective:g}; contention-free optimum {free.objective:g}, "
            f"{free.status.value}); relaxation {relax}; {sc.describe()}; bound {bound} from {info['bound_from']}")

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from ..certify import OPTIMAL_RTOL, Status, relative_gap
+from ..certify import Status, certify
 from ..result import Solution
 from ..solvers import solve_milp
 from .arrays import OfflineArrays, build_offline_arrays, schedules_from_x, x_from_schedules
@@ -177,8 +177,7 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
     def certified() -> bool:
         if bound is None or best_val == -np.inf:
             return False
-        gap = relative_gap(best_val, bound)
-        return gap is not None and gap <= OPTIMAL_RTOL
+        return certify(best_val, bound, stopped=False, sense="max") is Status.OPTIMAL
 
     def oasis() -> None:
         if "oasis_schedule" not in info:

@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from ...certify import OPTIMAL_RTOL, Status, relative_gap
+from ...certify import Status, certify
 from ...errors import ArgumentError, HetoptError, SolverError
 from ...inputs import check_flag, check_positive, check_seed, check_threads, check_time_limit
 from ...solvers import solve_cpsat
@@ -444,14 +444,8 @@ def _certified(inst: HareInstance, sc: Scaling, res: Any, cp: Any, start: np.nda
     if rejected:  # a defect, never expected: a valid bound cannot exceed a feasible objective
         log.warning("cpsat: bounds %s exceed the recomputed objective %r; dropped", rejected, objective)
     bound = max(b for b in cands.values() if b is not None and b <= limit)
-    gap = relative_gap(objective, bound)
-    proven = gap is not None and gap <= OPTIMAL_RTOL
-    if proven:
-        status = Status.OPTIMAL
-    elif res.status is Status.TIME_LIMIT:
-        status = Status.TIME_LIMIT
-    else:
-        status = Status.FEASIBLE
+    status = certify(objective, bound, stopped=res.status is Status.TIME_LIMIT, sense="min")
+    proven = status is Status.OPTIMAL
     mode = "exact" if sc.exact else "rounded (times up, weights down)"
     msg = (f"{res.message}; integer scaling {mode}: times x{sc.time:g}, weights x{sc.weight:g}; bound on the true "
            f"data = max((CP-SAT bound - {sc.allowance:g}) / {scale:g} x (1 - {MARGIN:g}), first stage, trivial)"
