@@ -126,8 +126,8 @@ def _compact_value(inst: OasisInstance, *, threads: int | None, engine: str, tim
             return float("inf")
         return _value(sol, "compact LP (pyomo)")
     arr = build_offline_arrays(inst, tighten=False)
-    sol, _ = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
-                        ub=arr.ub, threads=threads)
+    sol = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
+                     ub=arr.ub, threads=threads)
     return _value(sol, "compact LP (arrays)")
 
 

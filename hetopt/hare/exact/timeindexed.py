@@ -212,9 +212,10 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
     A_ub = sp.diags(r) @ A_ub @ sp.diags(col)
     b_ub = r * b_ub
     c = c * col / norm.objective
-    res, y = solve_milp(c, A_ub=A_ub.tocsr(), b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, lb=0.0,
-                        time_limit=time_limit, threads=threads, raise_on_failure=False,
-                        options={**LP_OPTIONS, **(options or {})})
+    res = solve_milp(c, A_ub=A_ub.tocsr(), b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, lb=0.0,
+                     time_limit=time_limit, threads=threads, raise_on_failure=False,
+                     options={**LP_OPTIONS, **(options or {})})
+    y = res.info["x"]
     x_hat = np.zeros(inst.n_tasks)
     bound = None
     lp = None if res.objective is None else res.objective * norm.objective

@@ -98,11 +98,12 @@ class ArrayMaster:
             A_ub = sparse.vstack([A_ub, cuts], format="csr")
             b_ub = np.concatenate([b_ub, [-r for (_, _, _, r) in self.cut_rows]])
         try:
-            sol, x = solve_milp(self.c, A_ub=A_ub, b_ub=b_ub, A_eq=self.A_eq, b_eq=self.b_eq, lb=self.lb, ub=self.ub,
-                                integrality=self.integrality, time_limit=time_limit, threads=threads,
-                                raise_on_failure=False, options=options, x0=x0)
+            sol = solve_milp(self.c, A_ub=A_ub, b_ub=b_ub, A_eq=self.A_eq, b_eq=self.b_eq, lb=self.lb, ub=self.ub,
+                             integrality=self.integrality, time_limit=time_limit, threads=threads,
+                             raise_on_failure=False, options=options, x0=x0)
         except SolverError as exc:  # an inconsistent result (e.g. OPTIMAL without a proof): unusable
             return MasterResult(Status.ERROR, None, None, str(exc))
+        x = sol.info["x"]
         if x is not None:
             for v, val in zip(self.columns, x, strict=True):
                 v.set_value(float(val), skip_validation=True)
