@@ -407,7 +407,7 @@ def best_schedule_ilp(inst: OasisInstance, job: int, prices: Prices, used: Usage
         sol = solve_model(model, "highs", time_limit=time_limit, threads=threads, raise_on_failure=False,
                           options=dict(HIGHS_EXACT))
         if sol.status is Status.ERROR:
-            raise SolverError(sol.message)
+            raise SolverError(f"oracle ILP for job {job}: {sol.status.value} ({sol.message})")
     except SolverError as exc:
         # e.g. HiGHS's bound on the wrong side of its incumbent (hetopt.certify): the utility is negligible next
         # to the priced resources.  On the empty cluster the DP of hetopt.oasis.pricing solves (27) exactly;
