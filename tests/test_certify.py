@@ -150,11 +150,12 @@ def test_solution_applies_the_same_rule(m, sense):
 
 
 @pytest.mark.parametrize("sense", ["min", "max"])
-def test_solution_refuses_an_infinite_bound(sense):
-    """The guard used to scale its tolerance by max(|objective|, |bound|): an infinite bound passed as a proof."""
-    for bound in (math.inf, -math.inf):
+def test_solution_refuses_an_infinite_or_nan_proof(sense):
+    """The guard used to scale its tolerance by max(|objective|, |bound|) and compare with ``>``: an infinite
+    bound (scale inf) and a NaN objective or bound (every comparison False) passed as a proof."""
+    for objective, bound in ((1.5, math.inf), (1.5, -math.inf), (1.5, math.nan), (math.nan, 1.5), (math.nan, math.nan)):
         with pytest.raises(SolverError):
-            Solution(status=Status.OPTIMAL, objective=1.5, bound=bound, sense=sense)
+            Solution(status=Status.OPTIMAL, objective=objective, bound=bound, sense=sense)
 
 
 def _tolerance_uses(source: str) -> list[int]:
