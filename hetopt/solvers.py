@@ -637,8 +637,12 @@ def _highs_milp(arr: _MilpArrays, sense: str, threads: int | None, opts: dict[st
     return h
 
 
-def _milp_outcome(h: Any, is_mip: bool, sense: str) -> tuple[Status, float | None, float | None, str, np.ndarray | None]:
-    """``(status, objective, bound, message, x)`` of a HiGHS run: its model status mapped, the status :func:`certify`'s."""
+#: What a run's outcome is read as: (status, objective, bound, message, incumbent values).
+_Outcome = tuple[Status, float | None, float | None, str, np.ndarray | None]
+
+
+def _milp_outcome(h: Any, is_mip: bool, sense: str) -> _Outcome:
+    """``(status, objective, bound, message, x)`` of a HiGHS run: its model status mapped (:func:`certify`)."""
     import highspy
 
     code = int(h.getModelStatus())
@@ -851,8 +855,7 @@ def _cpsat_solver(model: Any, time_limit: float | None, threads: int | None, see
     return solver, "max" if model.proto.objective.scaling_factor < 0 else "min"
 
 
-def _cpsat_outcome(model: Any, solver: Any, code: Any, sense: str, *, stopped: bool,
-                   ) -> tuple[Status, float | None, float | None, str, np.ndarray | None]:
+def _cpsat_outcome(model: Any, solver: Any, code: Any, sense: str, *, stopped: bool) -> _Outcome:
     """``(status, objective, bound, message, values)`` of a CP-SAT run (``stopped``: a time limit was set)."""
     from ortools.sat.python import cp_model
 

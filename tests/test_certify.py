@@ -184,4 +184,25 @@ def test_the_tolerance_check_can_fail():
     assert _tolerance_uses("from x import OPTIMAL_RTOL\nok = gap <= OPTIMAL_RTOL\n") == [2]
     assert _tolerance_uses("import hetopt\nbad = a > b * (1 + hetopt.certify.OPTIMAL_RTOL)\n") == [2]
     assert _tolerance_uses("t = max(rel_gap, OPTIMAL_RTOL)\n") == [1]
-    assert _tolerance_uses('from x import OPTIMAL_RTOL\nmsg = f"more than {OPTIMAL_RTOL:g}"\n"""gap <= OPTIMAL_RTOL"""\n') == []
+    message_only = 'from x import OPTIMAL_RTOL\nmsg = f"more than {OPTIMAL_RTOL:g}"\n"""gap <= OPTIMAL_RTOL"""\n'
+    assert _tolerance_uses(message_only) == []
+
+
+MOVED = {"Status", "relative_gap", "OPTIMAL_RTOL", "GAP_FLOOR"}
+
+
+def _imports_of_moved_names_from_result(source: str) -> list[int]:
+    """Lines that import a name of hetopt.certify from hetopt.result (where it lived before; only an alias now)."""
+    return sorted(node.lineno for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)
+                  and (node.module or "").split(".")[-1] == "result" and MOVED & {a.name for a in node.names})
+
+
+def test_the_status_vocabulary_is_imported_from_certify():
+    root = Path(hetopt.__file__).resolve().parents[1]
+    files = [p for d in ("hetopt", "tests", "notebooks/generate", "docs/_ext")
+             for p in sorted((root / d).rglob("*.py"))]
+    found = {str(p.relative_to(root)): lines for p in files
+             for lines in [_imports_of_moved_names_from_result(p.read_text(encoding="utf-8"))] if lines}
+    assert found == {}, f"import Status / relative_gap / OPTIMAL_RTOL / GAP_FLOOR from hetopt.certify: {found}"
+    assert _imports_of_moved_names_from_result("from ..result import Solution, Status\n") == [1]
+    assert _imports_of_moved_names_from_result("from hetopt.result import Solution\n") == []
