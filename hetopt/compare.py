@@ -16,12 +16,13 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .api import as_instance
+from .certify import Status
 from .contract import Method
 from .errors import ArgumentError, HetoptError, a_type
 from .inputs import check_size, check_time_limit
 from .registry import kind_of
 from .report import Table
-from .result import Solution, Status
+from .result import Solution
 
 __all__ = ["compare"]
 

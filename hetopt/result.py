@@ -1,6 +1,6 @@
-"""Result types shared by every paper: the status vocabulary, solutions, certificates.
+"""Result types shared by every paper: solutions, certificates, check reports.
 
-One result type and one status vocabulary, as in Pyomo's
+One result type and one status vocabulary (:class:`~hetopt.certify.Status`), as in Pyomo's
 ``contrib/solver/common/results.py`` and scipy's ``milp``: a ``Solution`` carries the
 status, the objective of the incumbent, a bound (the solver's dual bound, an exact
 optimum, or nothing for heuristics), the relative gap between them, the wall time and
@@ -21,52 +21,9 @@ from typing import Any, Self
 
 import numpy as np
 
-__all__ = ["Status", "Solution", "Certificate", "CheckReport", "relative_gap", "OPTIMAL_RTOL", "GAP_FLOOR"]
+from .certify import Status, certify
 
-#: A solve is reported OPTIMAL only when its relative gap is at most this.
-OPTIMAL_RTOL = 1e-6
-
-
-class Status(enum.StrEnum):
-    """Outcome of a solve or of an algorithm run.
-
-    A status is also its string: ``Status.OPTIMAL == "optimal"`` and ``str(Status.OPTIMAL)`` is
-    ``"optimal"``, as in the JSON output.
-    """
-
-    OPTIMAL = "optimal"
-    """Proven optimal (gap <= ``OPTIMAL_RTOL``), by a solver or an exhaustive search."""
-    FEASIBLE = "feasible"
-    """A feasible solution without an optimality proof (heuristics, solves stopped at a gap)."""
-    TIME_LIMIT = "time_limit"
-    """Stopped by the time limit; ``objective`` is the incumbent if one exists."""
-    INFEASIBLE = "infeasible"
-    UNBOUNDED = "unbounded"
-    ERROR = "error"
-
-    @property
-    def has_solution(self) -> bool:
-        """True when a usable incumbent exists (OPTIMAL, FEASIBLE, or TIME_LIMIT with one)."""
-        return self in (Status.OPTIMAL, Status.FEASIBLE, Status.TIME_LIMIT)
-
-
-#: Smallest denominator of :func:`relative_gap`: a gap stays relative at every magnitude (data of
-#: 1e-10 next to 1 included); only an exact 0 = 0 has gap 0.
-GAP_FLOOR = 1e-300
-
-
-def relative_gap(objective: float | None, bound: float | None) -> float | None:
-    """Relative gap ``|objective - bound| / |bound|`` (0 when both are 0); ``None`` if either is missing.
-
-    Purely relative at every magnitude: an objective of 9e-7 against a bound of 1e-6 is a gap of
-    0.1, not a rounding error.
-    """
-    if objective is None or bound is None:
-        return None
-    if not (math.isfinite(objective) and math.isfinite(bound)):
-        return math.inf
-    diff = abs(objective - bound)
-    return 0.0 if diff == 0 else diff / max(abs(bound), GAP_FLOOR)
+__all__ = ["Solution", "Certificate", "CheckReport"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -122,17 +79,18 @@ class Solution:
         """
         from .errors import SolverError
 
+        who = self.solver or "a route"
         if self.objective is None:
             raise ValueError("an OPTIMAL solution needs an objective")
         if self.bound is None:
-            raise SolverError(f"{self.solver or 'a route'} reported OPTIMAL without a proven bound")
-        # the tolerance is relative to the larger of the two (with a hair of float slack), so that a route that
-        # proved gap <= OPTIMAL_RTOL relative to its objective is not refused for rounding in the last digit
-        scale = max(abs(self.objective), abs(self.bound)) * (1 + 1e-9)
-        wrong_side = self.bound - self.objective if self.sense == "min" else self.objective - self.bound
-        if wrong_side > OPTIMAL_RTOL * scale or abs(self.objective - self.bound) > OPTIMAL_RTOL * scale:
-            raise SolverError(f"{self.solver or 'a route'} reported OPTIMAL with objective {self.objective!r} and "
-                              f"bound {self.bound!r} ({self.sense}): not a proof of optimality")
+            raise SolverError(f"{who} reported OPTIMAL without a proven bound")
+        try:
+            proven = certify(self.objective, self.bound, stopped=False, sense=self.sense) is Status.OPTIMAL
+        except SolverError as exc:  # a bound on the wrong side of the objective
+            raise SolverError(f"{who} reported OPTIMAL with an invalid bound: {exc}") from exc
+        if not proven:
+            raise SolverError(f"{who} reported OPTIMAL with objective {self.objective!r} and bound {self.bound!r} "
+                              f"({self.sense}): not a proof of optimality")
 
     @property
     def is_optimal(self) -> bool:

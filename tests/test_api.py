@@ -6,11 +6,11 @@ import pytest
 
 import hetopt
 from hetopt import api
+from hetopt.certify import Status
 from hetopt.cli import main
 from hetopt.data import instance_path, list_instances
 from hetopt.errors import ArgumentError, InstanceError
 from hetopt.registry import kinds
-from hetopt.result import Status
 
 #: a small bundled instance of every kind, on which every method of the kind runs in seconds
 SMALL = {

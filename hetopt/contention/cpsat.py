@@ -64,9 +64,9 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status, certify, relative_gap
 from ..errors import ArgumentError, InfeasibleError, SizeLimitError, SolverError
 from ..inputs import check_flag, check_positive, check_seed, check_size, check_threads, check_time_limit, takes_instance
-from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_cpsat
 from .cuts import add_completion_cuts, add_pair_cuts
 from .instance import ContentionInstance
@@ -421,12 +421,6 @@ def _starts_of(trace) -> dict:
             for r in trace}
 
 
-def _certified(objective: float, bound: float | None) -> bool:
-    """The bound meets the objective within ``OPTIMAL_RTOL`` (purely relative: data of 1e-10 s included)."""
-    gap = relative_gap(objective, bound)
-    return gap is not None and gap <= OPTIMAL_RTOL
-
-
 def _upper_cut_hit(objective: float, upper_bound: float | None) -> bool:
     return upper_bound is not None and objective > upper_bound * (1 + 1e-9)
 
@@ -527,7 +521,7 @@ def solve_cpsat_exact(
     reps = gpu_representatives(placement) if reduce else {g: g for p in placement for g in p}
     model_tasks = [t for t in tasks if t.kind == "c" or reps[t.where] == t.where]
     info: dict[str, Any] = {"scale": sc.describe(), "exact_scaling": sc.exact}
-    res, cp, v = None, None, None
+    res, v = None, None
     if time_limit is not None and time.perf_counter() - t0 >= time_limit:
         info["skipped"] = "time limit reached before the model was built"
     else:
@@ -541,16 +535,16 @@ def solve_cpsat_exact(
         if rest is not None and rest <= 0.01:
             info["skipped"] = "time limit reached while the model was built"
         else:
-            res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=cp_seed, raise_on_failure=False,
-                                  options={**DEFAULT_OPTIONS, **opts})
+            res = solve_cpsat(model, time_limit=rest, threads=threads, seed=cp_seed, raise_on_failure=False,
+                              options={**DEFAULT_OPTIONS, **opts})
             if res.status is Status.INFEASIBLE and (cut is None or hint_obj <= cut):
                 # the hint is a feasible point of the model: CP-SAT's claim is a solver failure (its linear
                 # relaxation on large domains); solve again without the full linearization
                 info["fallback"] = (f"CP-SAT declared a model with a feasible point infeasible ({res.message}, "
                                     "linearization_level 2); solved again with linearization_level 1")
                 rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.01)
-                res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=cp_seed, raise_on_failure=False,
-                                      options={**DEFAULT_OPTIONS, **opts, "linearization_level": 1})
+                res = solve_cpsat(model, time_limit=rest, threads=threads, seed=cp_seed, raise_on_failure=False,
+                                  options={**DEFAULT_OPTIONS, **opts, "linearization_level": 1})
                 if res.status is Status.INFEASIBLE:
                     raise SolverError(f"cpsat: a model with a feasible point declared infeasible twice ({res.message})")
             if res.status is Status.INFEASIBLE:
@@ -559,8 +553,9 @@ def solve_cpsat_exact(
             if res.objective is None and res.status is not Status.TIME_LIMIT:
                 raise SolverError(f"cpsat: solve failed ({res.status.value}: {res.message})")
     candidates = [("srsf1", heur_starts)]
-    if res is not None and res.objective is not None and cp is not None and v is not None:
-        starts = {key: cp.value(var) for key, var in v["S"].items()}
+    if res is not None and res.objective is not None and res.info["values"] is not None and v is not None:
+        values = res.info["values"]
+        starts = {key: int(values[var.index]) for key, var in v["S"].items()}
         for t in tasks:  # a dominated GPU copies its representative's schedule
             if t.key not in starts:
                 starts[t.key] = starts[(t.kind, t.job, t.iteration, reps[t.where])]
@@ -578,11 +573,8 @@ def solve_cpsat_exact(
     if _upper_cut_hit(objective, upper_bound) and bound > upper_bound * (1 + 1e-9):  # type: ignore[operator]
         raise InfeasibleError(f"no contention-free schedule with this placement has total JCT <= upper_bound = "
                               f"{upper_bound}: the proven bound is {bound}")
-    stopped = res is None or res.status is Status.TIME_LIMIT
-    if _certified(objective, bound):
-        status = Status.OPTIMAL
-    else:
-        status = Status.TIME_LIMIT if stopped and time_limit is not None else Status.FEASIBLE
+    stopped = time_limit is not None and (res is None or res.status is Status.TIME_LIMIT)
+    status = certify(objective, bound, stopped=stopped, sense="min")
     gap = relative_gap(objective, bound)
     msg = (f"{res.message if res is not None else 'not solved: ' + info['skipped']}; {sc.describe()}; "
            f"incumbent {source}, bound from {info['bound_from']}")

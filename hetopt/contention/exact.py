@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
+from ..certify import Status, certify, relative_gap
 from ..errors import ArgumentError, InfeasibleError, SolverError
 from ..inputs import check_choice, check_positive, check_size, check_threads, check_time_limit, takes_instance
-from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_model
 from .cpsat import CPSAT_MAX_TASKS, _starts_of, best_retimed, cpsat_seed, cpsat_tasks
 from .instance import ContentionInstance
@@ -238,12 +238,8 @@ def _solve_milp(inst: ContentionInstance, placement: Sequence[Sequence[int]], *,
     if above(bound, objective, inst, finish):
         raise SolverError(f"milp-{solver}: bound {bound} above the re-timed schedule's total JCT {objective}")
     gap = relative_gap(objective, bound)
-    if gap is not None and gap <= OPTIMAL_RTOL:
-        status = Status.OPTIMAL
-    elif time_limit is not None and (res is None or res.status is Status.TIME_LIMIT):
-        status = Status.TIME_LIMIT
-    else:
-        status = Status.FEASIBLE
+    stopped = time_limit is not None and (res is None or res.status is Status.TIME_LIMIT)
+    status = certify(objective, bound, stopped=stopped, sense="min")
     msg = (f"{res.message if res is not None else 'not solved: ' + info['skipped']}; "
            f"{info.get('scale', 'no grid')}; incumbent {source}, bound from {info['bound_from']}")
     return schedule_solution(inst, placement, trace, finish, status=status, bound=bound, gap=gap,

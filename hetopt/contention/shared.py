@@ -66,9 +66,9 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..certify import Status, certify, relative_gap
 from ..errors import ArgumentError, SizeLimitError, SolverError
 from ..inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
-from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_cpsat
 from ..validate import FEAS_TOL
 from .checker import check_schedule
@@ -121,17 +121,20 @@ def _best_candidate(inst: ContentionInstance, placement, free: ContentionSolutio
     return min(ok, key=lambda c: c.objective)  # free is always there (no overlap: eq. (5) with k = 1)
 
 
-def _from_relaxation(inst, placement, tasks, reps, v, cp, best: ContentionSolution,
+def _from_relaxation(inst, placement, tasks, reps, v, values: np.ndarray, best: ContentionSolution,
                      limit: float) -> ContentionSolution:
-    """Fluid schedules in the order of the relaxation's solution, locally improved; the best of them and ``best``."""
+    """Fluid schedules in the relaxation's order, locally improved; the best of them and ``best``.
+
+    ``values`` is the relaxation's solution by variable index (:func:`~hetopt.solvers.solve_cpsat`).
+    """
     from .search import fluid_retime, improve_schedule
 
-    starts = {key: cp.value(var) for key, var in v["S"].items()}
+    starts = {key: int(values[var.index]) for key, var in v["S"].items()}
     for t in tasks:  # a dominated GPU copies its representative's order
         if t.key not in starts:
             starts[t.key] = starts[(t.kind, t.job, t.iteration, reps[t.where])]
     comm = [t for t in tasks if t.kind == "c"]
-    ends = {t.key: cp.value(v["E"][t.key]) for t in comm} if v["E"] else {}
+    ends = {t.key: int(values[v["E"][t.key].index]) for t in comm} if v["E"] else {}
     overlapping = frozenset(x.key for x in comm for y in comm if x.key != y.key and set(x.where) & set(y.where)
                             and starts[x.key] < ends.get(y.key, 0) and starts[y.key] < ends.get(x.key, 0))
     # three readings of the relaxed order: every all-reduce shared, those that overlap there, none
@@ -168,7 +171,7 @@ def _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, seed, l
     time; when it does not solve the relaxation, the rest goes to a second solve with CP-SAT's
     ``optimize_with_lb_tree_search`` (a search aimed at the bound).  Every model solved is a
     relaxation (only valid cuts are added), so every bound is proven; the largest is returned
-    (scaled units) with the record and solver of the last default solve.
+    (scaled units) with the record of the last default solve (its values in ``info["values"]``).
     """
     from .link_cuts import add_set_cut, violated_sets
 
@@ -179,24 +182,25 @@ def _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, seed, l
     while True:
         rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.05)
         first = rest if rest is None or lb_share <= 0 else max(rest * (1 - lb_share), 0.05)
-        res, cp = solve_cpsat(model, time_limit=first, threads=threads, seed=seed, raise_on_failure=False,
-                              options={**DEFAULT_OPTIONS, **(options or {})})
+        res = solve_cpsat(model, time_limit=first, threads=threads, seed=seed, raise_on_failure=False,
+                          options={**DEFAULT_OPTIONS, **(options or {})})
+        values = res.info["values"]
         if res.bound is not None:
             best = res.bound if best is None else max(best, res.bound)
         if res.status is not Status.OPTIMAL and time_limit is not None and lb_share > 0:
             # not solved: the rest of the time on CP-SAT's bound-oriented search (its bound only)
             rest = time_limit - (time.perf_counter() - t0)
             if rest > 0.05:
-                lb, _ = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
-                                    options={**DEFAULT_OPTIONS, **(options or {}), "optimize_with_lb_tree_search": True})
+                lb = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
+                                 options={**DEFAULT_OPTIONS, **(options or {}), "optimize_with_lb_tree_search": True})
                 if lb.bound is not None:
                     best = lb.bound if best is None else max(best, lb.bound)
-            return res, cp, best, rounds
-        if not lazy or res.status is not Status.OPTIMAL or cp is None or rounds >= MAX_SET_ROUNDS or not comm or \
+            return res, best, rounds
+        if not lazy or res.status is not Status.OPTIMAL or values is None or rounds >= MAX_SET_ROUNDS or not comm or \
                 (time_limit is not None and time.perf_counter() - t0 >= time_limit):
-            return res, cp, best, rounds
-        sv = {t.key: cp.value(v["S"][t.key]) for t in comm}
-        ev = {t.key: cp.value(v["E"][t.key]) for t in comm}
+            return res, best, rounds
+        sv = {t.key: int(values[v["S"][t.key].index]) for t in comm}
+        ev = {t.key: int(values[v["E"][t.key].index]) for t in comm}
         added = 0
         for s in servers:
             group = [t for t in comm if s in t.where]
@@ -206,11 +210,11 @@ def _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, seed, l
                     add_set_cut(model, [t for t in group if t.key in K], v["S"], v["E"], latency, latency_floor, top)
                     added += 1
         if not added:
-            return res, cp, best, rounds
+            return res, best, rounds
         rounds += 1
         model.clear_hints()
         for var in v["S"].values():
-            model.add_hint(var, cp.value(var))
+            model.add_hint(var, int(values[var.index]))
 
 
 @takes_instance(ContentionInstance)
@@ -332,7 +336,7 @@ def solve_contention_bound(
     model_tasks = [t for t in tasks if t.kind == "c" or reps[t.where] == t.where]
     latency, latency_floor = sc.ceil_stretched(inst.a), sc.floor_units(inst.a)
     info: dict = {"scale": sc.describe(), "exact_scaling": sc.exact, "contention_free": free.status.value}
-    res, cp, bound_units, rounds = None, None, None, 0
+    res, bound_units, rounds = None, None, 0
     estimate = RELAXATION_SECONDS_PER_ITEM * (n_pairs + len(model_tasks))
     if time_limit is not None and time.perf_counter() - t0 + estimate >= time_limit:
         info["skipped"] = (f"time limit: about {estimate:.2g} s would be needed to build the relaxation "
@@ -345,11 +349,11 @@ def solve_contention_bound(
         if time_limit is not None and time.perf_counter() - t0 >= time_limit:
             info["skipped"] = "time limit reached while the relaxation was built"
         else:
-            res, cp, bound_units, rounds = _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, cp_seed,
-                                                                energy and cuts, latency, latency_floor, opts, share)
+            res, bound_units, rounds = _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, cp_seed,
+                                                            energy and cuts, latency, latency_floor, opts, share)
             if search and res.objective is not None:  # the relaxation's task order, re-timed under eq. (5)
                 # after the time limit: at most a twentieth of it more (10 s without a limit)
-                best = _from_relaxation(inst, placement, tasks, reps, v, cp, best,
+                best = _from_relaxation(inst, placement, tasks, reps, v, res.info["values"], best,
                                         10.0 if time_limit is None else time_limit / 20)
     bound, info["bound_from"] = trivial, "isolated job times"
     if bound_units is not None:
@@ -367,11 +371,8 @@ def solve_contention_bound(
         info["bound_clipped"] = f"relaxation bound {bound} above {best.solver}'s total JCT (within FEAS_TOL)"
         bound = best.objective
     gap = relative_gap(best.objective, bound)
-    if gap is not None and gap <= OPTIMAL_RTOL:
-        status = Status.OPTIMAL
-    else:
-        stopped = res is None or Status.TIME_LIMIT in (res.status, free.status)
-        status = Status.TIME_LIMIT if stopped and time_limit is not None else Status.FEASIBLE
+    stopped = time_limit is not None and (res is None or Status.TIME_LIMIT in (res.status, free.status))
+    status = certify(best.objective, bound, stopped=stopped, sense="min")
     relax = "not solved: " + info["skipped"] if res is None else f"{res.status.value} after {rounds} round(s) of set cuts"
     msg = (f"incumbent {best.solver} (total JCT {best.objective:g}; contention-free optimum {free.objective:g}, "
            f"{free.status.value}); relaxation {relax}; {sc.describe()}; bound {bound} from {info['bound_from']}")

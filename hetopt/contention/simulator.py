@@ -48,9 +48,9 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status
 from ..errors import ArgumentError, ScheduleViolation, SizeLimitError
 from ..inputs import check_flag, check_size, takes_instance
-from ..result import Status
 from .accounting import QueryLog, check_accounting, credit_counts
 from .instance import ContentionInstance
 from .policies import Policy, get_policy

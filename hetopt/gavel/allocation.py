@@ -15,9 +15,10 @@ from typing import Any, cast
 
 import numpy as np
 
+from ..certify import Status, relative_gap
 from ..errors import ArgumentError
 from ..inputs import check_time_limit, takes_instance
-from ..result import Solution, Status, relative_gap
+from ..result import Solution
 from .instance import GavelInstance
 from .lp import check_solver
 from .makespan import certify_min_total_duration

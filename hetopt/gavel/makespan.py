@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..certify import Status, certify, relative_gap
 from ..errors import ArgumentError, InstanceError, SolverError
 from ..inputs import numeric_array
-from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_problem
 from .inputs import ROUNDOFF, base_constraints, check_policy_inputs, solved_allocation
 
@@ -423,9 +423,7 @@ def certify_min_total_duration(throughput, scale_factor, capacity, remaining_ste
         X = place_tiny_jobs(X, T, s, c, steps, tiny, big.makespan)
         upper = makespan_of(X, T, steps)
         low = min(max(lower, big.lower_bound), upper)
-        gap = relative_gap(upper, low)
-        status = (Status.OPTIMAL if gap is not None and gap <= OPTIMAL_RTOL
-                  else Status.TIME_LIMIT if big.status is Status.TIME_LIMIT else Status.FEASIBLE)
+        status = certify(upper, low, stopped=big.status is Status.TIME_LIMIT, sense="min")
         return CertifiedMakespan(X, upper, low, status, big.lp_makespan, big.solves)
     best: np.ndarray | None = None
     upper = np.inf
@@ -450,14 +448,11 @@ def certify_min_total_duration(throughput, scale_factor, capacity, remaining_ste
         if g5.dual_value is not None and g3.dual_value is not None:
             lam = np.asarray(g5.dual_value, dtype=float).reshape(-1) / tmax
             lower = max(lower, dual_makespan_bound(T, s, c, steps, lam, np.asarray(g3.dual_value).reshape(-1)))
-        gap = relative_gap(upper, lower)
-        if stopped or (gap is not None and gap <= OPTIMAL_RTOL):
+        if stopped or certify(upper, lower, stopped=False, sense="min") is Status.OPTIMAL:
             break
         ref = upper if np.isfinite(upper) else None
     if best is None:  # the LP returned no allocation before the time limit
         best = _fallback_allocation(T, s, c)
         upper = makespan_of(best, T, steps)
-    gap = relative_gap(upper, lower)
-    status = (Status.OPTIMAL if gap is not None and gap <= OPTIMAL_RTOL
-              else Status.TIME_LIMIT if stopped else Status.FEASIBLE)
+    status = certify(upper, lower, stopped=stopped, sense="min")
     return CertifiedMakespan(best, upper, min(lower, upper), status, lp_value, solves)

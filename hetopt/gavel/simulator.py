@@ -21,9 +21,10 @@ from typing import Any, Self, cast
 
 import numpy as np
 
+from ..certify import Status
 from ..errors import ArgumentError, HetoptError, ScheduleViolation, SizeLimitError
 from ..inputs import MAX_SEED, check_choice, check_flag, check_positive, check_size, takes_instance
-from ..result import Solution, Status
+from ..result import Solution
 from .instance import GavelInstance
 from .lp import check_solver
 from .mechanism import ALLOCATION_TOL, DEFAULT_RECOMPUTE_INTERVAL, DEFAULT_ROUND_LENGTH, fastest_first

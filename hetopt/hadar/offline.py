@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
+from ..certify import Status, certify, relative_gap
 from ..errors import HetoptError, InfeasibleError, InstanceError, SizeLimitError, SolverError
 from ..inputs import (
     check_choice,
@@ -25,7 +26,7 @@ from ..inputs import (
     check_time_limit,
     takes_instance,
 )
-from ..result import OPTIMAL_RTOL, Solution, Status, relative_gap
+from ..result import Solution
 from ..solvers import PYOMO_SOLVERS, solve_model
 from .bounds import gang_count
 from .checker import check_schedule
@@ -254,8 +255,10 @@ def _result(inst: HadarInstance, w: np.ndarray, status: Status, bound: float, t0
             info: dict[str, Any]) -> HadarSolution:
     """The solution of schedule ``w``: its objective recomputed by the checker on the true utilities.
 
-    OPTIMAL survives only when ``bound`` meets that objective within ``OPTIMAL_RTOL`` (a bound a
-    hair below it, within the tolerance, is raised to it: the optimum is at least the objective).
+    The status is :func:`~hetopt.certify.certify`'s on that objective (``status`` says only whether
+    a limit stopped the run): OPTIMAL only when ``bound`` meets it within ``OPTIMAL_RTOL`` (a bound
+    a hair below it, within the tolerance, is raised to it: the optimum is at least the objective).
+    A bound below it by more is the solver's error: the utility upper bound replaces it.
     """
     chk = check_schedule(inst, w)
     if not chk.ok or chk.objective is None:
@@ -266,18 +269,19 @@ def _result(inst: HadarInstance, w: np.ndarray, status: Status, bound: float, t0
     log_obj = _log_sum(inst.utility.log_of(((finish + 1 - inst.arrival) * inst.slot_length)[done].astype(float),
                                            inst.total_iterations[done]))
     _representable(inst, log_obj, "the total utility of the schedule found")
-    if bound < obj:
-        if obj - bound <= OPTIMAL_RTOL * obj:
-            bound = obj
-        else:
-            info["invalid_bound"] = bound
-            info["bound_source"] = "utility upper bound (the solver's was below the incumbent)"
-            bound = max(float(info["utility_upper_bound"]), obj)
-            status = Status.FEASIBLE if status is Status.OPTIMAL else status
-    gap = relative_gap(obj, bound)
-    if status is Status.OPTIMAL and not (gap is not None and gap <= OPTIMAL_RTOL):
+    stopped = status is Status.TIME_LIMIT
+    try:
+        verdict = certify(obj, bound, stopped=stopped, sense="max")
+    except SolverError:  # the solver's bound is below a schedule the checker passed
+        info["invalid_bound"] = bound
+        info["bound_source"] = "utility upper bound (the solver's was below the incumbent)"
+        bound = max(float(info["utility_upper_bound"]), obj)
+        verdict = certify(obj, bound, stopped=stopped, sense="max")
+    bound = max(bound, obj)
+    if status is Status.OPTIMAL and verdict is not Status.OPTIMAL:
         info["not_certified"] = f"the bound {bound!r} does not meet the objective {obj!r} on the true utilities"
-        status = Status.FEASIBLE
+    status = verdict
+    gap = relative_gap(obj, bound)
     jct = (finish + 1 - inst.arrival) * inst.slot_length
     return HadarSolution(status=status, objective=obj, bound=bound, gap=gap, wall_time=time.perf_counter() - t0,
                          solver=f"p1-milp/{solver}", message=message, info=info, schedule=w, finish_slot=finish,

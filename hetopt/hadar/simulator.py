@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status
 from ..errors import ArgumentError, ScheduleViolation, SizeLimitError
 from ..inputs import check_flag, check_positive, check_size, takes_instance
-from ..result import Status
 from ._args import real_array
 from .bounds import capacity_lower_bound
 from .instance import HadarInstance

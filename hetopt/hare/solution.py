@@ -14,7 +14,8 @@ from typing import Any, Self
 
 import numpy as np
 
-from ..result import Solution, Status, relative_gap
+from ..certify import Status, relative_gap
+from ..result import Solution
 from .instance import HareInstance, alpha, theorem4_bound
 
 __all__ = ["HareSolution", "make_solution", "TASK_COLUMNS"]

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status
 from ..errors import ArgumentError, SizeLimitError
 from ..inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
-from ..result import Status
 from ..solvers import PYOMO_SOLVERS, solve_model
 from .arrays import CUTS, build_offline_arrays, schedules_from_x, x_from_schedules
 from .capacity import standalone
@@ -245,8 +245,9 @@ def _solve_model_route(work: OasisInstance, *, engine: str, solver: str, clock: 
         arr = build_offline_arrays(work, tighten=tighten)
         x0 = x_from_schedules(work, arr, heur) if heur is not None and warm_start else None
         info["rows"] = dict(arr.rows)
-        sol, x = solve_arrays(arr, clock=clock, threads=threads, mip_gap=mip_gap, x0=x0, reserve=transfer_seconds,
-                              info=info)
+        sol = solve_arrays(arr, clock=clock, threads=threads, mip_gap=mip_gap, x0=x0, reserve=transfer_seconds,
+                           info=info)
+        x = sol.info["x"]
         scheds: Mapping[int, JobSchedule] | None = schedules_from_x(work, arr, x) if x is not None else None
     else:
         model = build_offline(work)

@@ -14,8 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status, relative_gap
 from ..errors import ArgumentError
-from ..result import Solution, Status, relative_gap
+from ..result import Solution
 from .instance import OasisInstance
 
 __all__ = ["JobSchedule", "OasisSolution", "make_solution", "schedule_cost", "schedule_utility"]

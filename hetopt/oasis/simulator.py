@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status
 from ..errors import ArgumentError
 from ..inputs import takes_instance
-from ..result import Status
 from .cluster import Cluster, Policy
 from .instance import OasisInstance, check_size
 from .online import OasisPolicy

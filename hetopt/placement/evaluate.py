@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status, relative_gap
 from ..errors import ArgumentError
 from ..inputs import check_choice, takes_instance
-from ..result import Solution, Status, relative_gap
+from ..result import Solution
 from .instance import PlacementInstance
 
 __all__ = [

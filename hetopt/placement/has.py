@@ -8,8 +8,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..certify import Status
 from ..inputs import check_choice, check_size, takes_instance
-from ..result import Status
 from .categories import HAS_MAX_CATEGORIES, Category, check_category_count, iter_categories
 from .evaluate import PlacementSolution, average_jct, make_solution
 from .instance import PlacementInstance

@@ -18,10 +18,11 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status
 from ..errors import ArgumentError
 from ..inputs import MAX_SEED, check_choice, check_size, check_time_limit, takes_instance
 from ..report import Table
-from ..result import Certificate, Status
+from ..result import Certificate
 from ..validate import SweepResults, gap_certificate, ratio_certificate, sweep
 from .baselines import las, optimus, optimus_lb
 from .exact import solve_exact

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import hetopt
+from hetopt.certify import Status
 from hetopt.gavel import POLICIES, allocate, check_schedule
-from hetopt.result import Status
 
 STATIC = sorted(name for name, spec in POLICIES.items() if spec.static)
 #: The modules of hetopt.gavel that reach a solver (each imports hetopt.solvers.solve_problem by name).

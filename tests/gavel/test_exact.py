@@ -29,7 +29,8 @@ from hetopt.gavel import (
     solve_min_total_duration,
 )
 from hetopt.gavel import makespan as makespan_mod
-from hetopt.result import OPTIMAL_RTOL, Solution, Status
+from hetopt.certify import OPTIMAL_RTOL, Status
+from hetopt.result import Solution
 
 GAVEL_STEMS = [s for s in list_instances() if s.startswith("gavel2020_")]
 

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 import hetopt
+from hetopt.certify import Status
 from hetopt.errors import ArgumentError, InstanceError, SizeLimitError
 from hetopt.gavel import GavelInstance, generate_instance, simulate, solve_exact
 from hetopt.gavel.makespan import certify_min_total_duration, solve_min_total_duration
-from hetopt.result import Status
 
 #: The instance of issue 25: the LP optimum is 1000 (job 1 on the three GPUs of type 1, job 2 on type 0).
 T25 = [[1e6, 1e-3], [1, 1e3], [1e-3, 1e-3]]

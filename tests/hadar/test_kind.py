@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import hetopt
+from hetopt.certify import Status
 from hetopt.data import load_json
 from hetopt.hadar import (
     KIND,
@@ -28,7 +29,7 @@ from hetopt.hadar import (
 )
 from hetopt.hadar.kind import sweep_table
 from hetopt.report import Table
-from hetopt.result import Certificate, Status
+from hetopt.result import Certificate
 from hetopt.validate import SweepResults
 
 OBJ_RTOL = 1e-6

@@ -5,6 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from hetopt.certify import Status
 from hetopt.errors import SizeLimitError
 from hetopt.hadar import (
     HadarInstance,
@@ -19,7 +20,6 @@ from hetopt.hadar import (
     solve_p3,
     split_schedule,
 )
-from hetopt.result import Status
 from hetopt.testing import check_card
 
 OBJ_RTOL = 1e-6

@@ -9,7 +9,7 @@ from hetopt.data import instance_path
 from hetopt.errors import ArgumentError
 from hetopt.hare import HareInstance, brute_force, check_schedule, generate_instance, solve_exact
 from hetopt.hare.exact.scaling import scaled_instance, scaling
-from hetopt.result import Status
+from hetopt.certify import Status
 
 OBJ_RTOL = 1e-6
 
@@ -174,7 +174,7 @@ def test_identical_gpu_symmetry_and_cumulative_keep_the_optimum(seed):
     bf = brute_force(up).objective
     for kw in ({"gpu_symmetry": True, "redundant": True}, {"gpu_symmetry": False, "redundant": False}):
         model, _ = build_cpsat(up, **kw)
-        res, _ = solve_cpsat(model)
+        res = solve_cpsat(model)
         assert res.status is Status.OPTIMAL and res.objective == pytest.approx(bf, rel=1e-9)
 
 
@@ -197,7 +197,7 @@ def test_failing_stages_fall_back_with_the_reason(monkeypatch):
     assert "HiGHS status Empty" in sol.info["lp_failure"]
 
     def broken_cpsat(model, **kwargs):
-        return Solution(status=Status.ERROR, message="MODEL_INVALID: test"), None
+        return Solution(status=Status.ERROR, message="MODEL_INVALID: test", info={"values": None})
 
     monkeypatch.setattr(cpsat_mod, "solve_cpsat", broken_cpsat)
     sol = cpsat_mod.solve_cpsat_exact(inst)

@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hetopt.certify import Status
 from hetopt.errors import SizeLimitError
 from hetopt.hare import (
     HareInstance,
@@ -15,7 +16,6 @@ from hetopt.hare import (
     solve_exact,
     solve_relaxation,
 )
-from hetopt.result import Status
 
 OBJ_RTOL = 1e-6
 ABS = 1e-6

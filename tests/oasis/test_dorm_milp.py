@@ -40,7 +40,7 @@ def test_dorm_arrays_match_pyomo_model(seed):
     m = build_dorm_model(d)
     n_rows = sum(len(c) for c in m.component_objects(pyo.Constraint, active=True))
     assert arrays["A_ub"].shape == (n_rows, 4 * len(d.J))
-    sol, x = solve_milp(**arrays, raise_on_failure=False)  # to optimality: no node limit, default gap
+    sol = solve_milp(**arrays, raise_on_failure=False)  # to optimality: no node limit, default gap
     ref = solve_model(m, "highs", threads=1, raise_on_failure=False)
     if sol.status is Status.INFEASIBLE or ref.status is Status.INFEASIBLE:
         # a random previous allocation may exceed the capacity with too few jobs allowed to resize
@@ -49,7 +49,7 @@ def test_dorm_arrays_match_pyomo_model(seed):
     assert sol.status is Status.OPTIMAL and ref.status is Status.OPTIMAL
     assert sol.objective == pytest.approx(ref.objective, rel=OBJ_RTOL, abs=1e-9)
     # the arrays' optimum is feasible in the Pyomo model, with the same objective there
-    _load(m, d, x)
+    _load(m, d, sol.info["x"])
     assert pyo.value(m.obj) == pytest.approx(sol.objective, rel=OBJ_RTOL, abs=1e-9)
     for con in m.component_data_objects(pyo.Constraint, active=True):
         body = pyo.value(con.body)

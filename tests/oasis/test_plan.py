@@ -1,5 +1,7 @@
 """The plan-first route (hetopt.oasis.plan) cross-checked against the Pyomo model's optima."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -34,7 +36,7 @@ def test_plan_engine_matches_pyomo_and_its_bound_holds(k):
     assert s.solver == "offline-plan" and s.is_optimal and check_schedule(inst, s).ok
     assert s.total_utility == pytest.approx(ref.total_utility, rel=OBJ_RTOL, abs=1e-9)
     # the plan relaxation bounds the optimum from above
-    rel, _ = plan_mod.plan_relaxation(inst, build_offline_arrays(inst, tighten=True), time_limit=None, threads=1)
+    rel = plan_mod.plan_relaxation(inst, build_offline_arrays(inst, tighten=True), time_limit=None, threads=1)
     assert rel.bound >= ref.total_utility - 1e-7 * max(1.0, abs(ref.total_utility))
     assert s.bound >= s.total_utility - 1e-9
 
@@ -46,10 +48,10 @@ def test_wrong_plan_falls_back_to_the_full_milp(monkeypatch):
     real = plan_mod.plan_relaxation
 
     def empty_plan(inst_, arr, **kw):
-        sol, x = real(inst_, arr, **kw)
-        x = x.copy()
+        sol = real(inst_, arr, **kw)
+        x = sol.info["x"].copy()
         x[arr.x_off:arr.x_off + inst_.n_jobs] = 0.0
-        return sol, x
+        return dataclasses.replace(sol, info={**sol.info, "x": x})
 
     monkeypatch.setattr(plan_mod, "plan_relaxation", empty_plan)
     s = solve_exact(inst, engine="plan")

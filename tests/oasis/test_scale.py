@@ -50,7 +50,7 @@ def test_arrays_lp_relaxation_equals_pyomo_and_cuts_only_tighten():
     lp = compact_lp_bound(inst)
     assert lp == pytest.approx(compact_lp_bound(inst, engine="pyomo"), rel=OBJ_RTOL)
     arr = build_offline_arrays(inst, tighten=True)
-    tight, _ = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb, ub=arr.ub)
+    tight = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb, ub=arr.ub)
     assert tight.objective <= lp + 1e-7
     assert tight.objective >= solve_exact(inst).total_utility - 1e-7
 

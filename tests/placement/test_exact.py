@@ -185,7 +185,7 @@ def _failing(status):
     from hetopt.result import Solution
 
     def solve(*args, **kw):
-        return Solution(status=status, message="injected failure"), None
+        return Solution(status=status, message="injected failure", info={"x": None})
     return solve
 
 
@@ -219,7 +219,7 @@ def test_failing_scip_falls_back(monkeypatch):
     import hetopt.placement.exact.scip as scip
 
     inst = generate_instance(2, 5, seed=8, gpus_per_node=2, setting="gavel")
-    monkeypatch.setattr(scip, "solve_model", lambda *a, **k: _failing(Status.ERROR)()[0])
+    monkeypatch.setattr(scip, "solve_model", _failing(Status.ERROR))
     sol = solve_exact(inst, solver="scip")
     assert "SCIP failed" in sol.info["fallback"] and sol.is_optimal
     assert sol.objective == pytest.approx(ISSUE25_GAVEL_OPT, rel=1e-12)

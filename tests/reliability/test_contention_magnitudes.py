@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import hetopt
 from hetopt.api import load_instance
+from hetopt.certify import Status
 from hetopt.contention import (
     ContentionInstance,
     check_schedule,
@@ -28,7 +29,6 @@ from hetopt.contention import (
 )
 from hetopt.contention.timescale import above
 from hetopt.errors import InstanceError, SizeLimitError
-from hetopt.result import Status
 from tests.contention.brute import brute_force_optimum, n_tasks
 
 REL = 1e-9

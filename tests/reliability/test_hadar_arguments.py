@@ -54,7 +54,7 @@ from hetopt.hadar import (
     validate_ratio,
 )
 from hetopt.hadar.offline import p1_columns
-from hetopt.result import Status
+from hetopt.certify import Status
 from tests.conftest import time_allowance
 from tests.reliability.matrix import Bad, by_function, function_of, refused
 

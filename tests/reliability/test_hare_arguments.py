@@ -15,6 +15,7 @@ import re
 import numpy as np
 import pytest
 
+from hetopt.certify import Status
 from hetopt.errors import ArgumentError, SizeLimitError
 from hetopt.hare import (
     HareInstance,
@@ -36,7 +37,6 @@ from hetopt.hare import (
     validate_ratio,
 )
 from hetopt.hare.exact import coarse_bound, scaling, solve_cpsat_exact, solve_milp_exact
-from hetopt.result import Status
 from tests.reliability.matrix import Bad, by_function, function_of, refused
 
 INST = HareInstance(arrival=[0.0, 0.5], weight=[1.0, 2.0], rounds=[2, 1], tasks_per_round=[1, 2],

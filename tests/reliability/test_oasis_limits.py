@@ -15,11 +15,11 @@ import time
 
 import pytest
 
+from hetopt.certify import Status
 from hetopt.errors import SizeLimitError
 from hetopt.oasis import check_schedule, compact_lp_bound, generate_instance, lp_bound, solve_exact
 from hetopt.oasis.capacity import standalone
 from hetopt.oasis.pricing import JobPricer
-from hetopt.result import Status
 from tests.conftest import time_allowance
 
 ROUTES = {

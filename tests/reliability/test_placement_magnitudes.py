@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hetopt.certify import OPTIMAL_RTOL, Status
 from hetopt.placement import PlacementInstance, average_jct, exhaustive, generate_instance, solve_exact
-from hetopt.result import OPTIMAL_RTOL, Status
 
 ROUTES = {
     "exact": lambda inst: solve_exact(inst),

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from hetopt.certify import Status
 from hetopt.inputs import check_time_limit
-from hetopt.result import Status
 from hetopt.solvers import solve_model
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"

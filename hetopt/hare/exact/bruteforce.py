@@ -11,9 +11,9 @@ import time
 
 import numpy as np
 
+from ...certify import Status
 from ...errors import SizeLimitError
 from ...inputs import check_size, takes_instance
-from ...result import Status
 from ..instance import HareInstance
 from ..listsched import semi_active
 from ..solution import HareSolution, make_solution

@@ -14,9 +14,9 @@ the estimate and the way out (``time_limit=...`` or ``max_tasks=...``).
 
 from __future__ import annotations
 
+from ...certify import Status, certify
 from ...errors import ArgumentError, SizeLimitError
 from ...inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
-from ...result import OPTIMAL_RTOL, Status, relative_gap
 from ..instance import HareInstance
 from ..solution import HareSolution, make_solution
 from .cpsat import solve_cpsat_exact
@@ -181,8 +181,7 @@ def _with_milp(inst: HareInstance, sol: HareSolution, time_limit: float | None, 
     best = milp if milp.objective < sol.objective else sol
     bounds = [b for b in (sol.bound, milp.bound) if b is not None]
     bound = max(bounds) if bounds else None
-    gap = relative_gap(best.objective, bound)
-    status = Status.OPTIMAL if gap is not None and gap <= OPTIMAL_RTOL else best.status
+    status = certify(best.objective, bound, stopped=best.status is Status.TIME_LIMIT, sense="min")
     info = {**best.info, "fallback": "the CP-SAT certificate on the true data did not close (integer scaling "
             "rounded): the MILP route in normalized floating point ran after it",
             "cpsat_result": {"objective": sol.objective, "bound": sol.bound},

@@ -25,10 +25,10 @@ import os
 import time
 from typing import Any
 
+from ...certify import Status, relative_gap
 from ...errors import ArgumentError, HetoptError
 from ...inputs import check_positive, check_size, check_time_limit
 from ...report import Table
-from ...result import Status, relative_gap
 from .. import (
     HareInstance,
     HareSolution,

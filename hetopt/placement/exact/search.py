@@ -7,9 +7,9 @@ import time
 
 import numpy as np
 
+from ...certify import Status
 from ...errors import SizeLimitError
 from ...inputs import check_size, takes_instance
-from ...result import Status
 from ..evaluate import PlacementSolution, average_jct, make_solution
 from ..instance import PlacementInstance
 

@@ -6,7 +6,6 @@ import time
 
 from ...errors import ArgumentError, SizeLimitError
 from ...inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
-from ...result import OPTIMAL_RTOL
 from ..evaluate import PlacementSolution
 from ..grouped import model_size_estimate
 from ..instance import PlacementInstance
@@ -144,7 +143,7 @@ def _fall_back(run: Run, solver: str, opts: OAOptions, limit: int) -> None:
         return
     run.failure = None
     _route(run, other, opts)
-    outcome = f"failed too ({run.failure})" if run.failure else "certified" if run.gap <= OPTIMAL_RTOL else "not certified"
+    outcome = f"failed too ({run.failure})" if run.failure else "certified" if run.certified else "not certified"
     run.info["fallback"] = f"{reason}; the {other} route: {outcome}"
 
 

@@ -18,12 +18,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from hetopt.certify import Status
 from hetopt.claims.ledger import Claim, Conformance, Flip, Outcome, Verdict
 from hetopt.contract import Kind, Method
 from hetopt.errors import InstanceError
 from hetopt.inputs import numeric_array, rng_from, takes_instance
 from hetopt.report import Table
-from hetopt.result import CheckReport, Solution, Status
+from hetopt.result import CheckReport, Solution
 
 
 @dataclass(frozen=True)
