@@ -1,0 +1,258 @@
+"""One round's execution: gangs on servers, whole steps, restart delays, contention, completions.
+
+:class:`RoundRunner` starts the round's gangs (``start``) and, at the next round, books what they
+did (``complete``), in the order Gavel's heap pops its micro-tasks (latest finish first, ties by
+job id).  A gang runs ``min(int(T x budget), remaining)`` whole steps, ``T`` its throughput on the
+type it uses (the slowest type of a mixed gang under the ``"bottleneck"`` rule) slowed by the
+contention penalty, ``budget`` the round length less the restart delay when its GPUs changed.
+Servers are assigned only when an option needs them (a restart delay, contention, recorded
+rounds): a gang keeps last round's servers when they are free, else takes the fullest server
+that holds it, else the servers with the most free GPUs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import HetoptError, ScheduleViolation
+from .protocol import Options, RoundState
+from .workload import Workload
+
+if TYPE_CHECKING:
+    from .engine import _Mechanism
+
+__all__ = ["Gang", "Round", "RoundRunner", "ETA_OVER_B"]
+
+#: The contention penalty per MB over the transfer time per MB: eta / beta of Wang et al.'s simulator
+#: (0.235 / 0.856 ms/MB on 10 GbE, ``hetopt.contention.comm``).
+ETA_OVER_B = 0.235 / 0.856
+
+
+@dataclass
+class Gang:
+    """A gang started in a round: its key (mechanism row, -1 for a placement policy), jobs, type, steps."""
+
+    finish: float
+    key: int
+    members: tuple[int, ...]
+    type: int
+    steps: list[float]
+
+
+@dataclass
+class Round:
+    """A recorded round: start, end, and per gang (job(s), GPU type or -1 when mixed, GPUs per server)."""
+
+    start: float
+    end: float
+    gangs: list[tuple[tuple[int, ...], int, dict[int, int]]]
+
+
+class RoundRunner:
+    """Starts and books the gangs of every round of one run (the module docstring)."""
+
+    def __init__(self, w: Workload, opt: Options, state: RoundState):
+        self.w, self.opt, self.state = w, opt, state
+        J = w.n_jobs
+        self.latest = np.full(J, np.nan)
+        self.remaining = state.remaining
+        self.total = w.steps.astype(float)
+        self.run_steps = [0] * J
+        self.busy = 0.0
+        self.compute = 0.0
+        self.restarts = 0
+        self.isolated = np.zeros(J)
+        self.rounds: list[Round] = []
+        self.servers = opt.restart_delay > 0 or (opt.contention and w.contention) or opt.record_rounds
+        self.prev: dict[int, tuple[tuple[int, int], ...]] = {}
+        self.cap = w.capacity.astype(float)
+        self.b = 0.008 / w.link_bandwidth  # s per MB (inf bandwidth: 0)
+
+    # -- placement policies ----------------------------------------------------------------------
+    def gangs_of(self, decision: Any, present: dict[int, None]) -> list[tuple[int, tuple[int, ...], Any]]:
+        """A placement policy's gangs, checked: present jobs, whole gangs, runnable types, capacity."""
+        if not isinstance(decision, dict):
+            raise ScheduleViolation(f"a placement policy returns a dict job -> type or job -> GPUs per server; got "
+                                    f"{type(decision).__name__}")
+        w = self.w
+        out = []
+        used = np.zeros(w.n_types)
+        for j, where in decision.items():
+            j = int(j)
+            if j not in present:
+                raise ScheduleViolation(f"the policy placed job {j}, which is not present at {self.state.now:.1f} s")
+            s = int(w.scale_factor[j])
+            if isinstance(where, (int, np.integer)):
+                r = int(where)
+                if not 0 <= r < w.n_types or w.throughput[j, r] <= 0:
+                    raise ScheduleViolation(f"the policy placed job {j} on type {where!r}, where it cannot run")
+                used[r] += s
+                out.append((-1, (j,), r))
+                continue
+            counts = np.asarray(where)
+            if counts.shape != (w.n_servers,) or np.any(counts < 0) or int(counts.sum()) != s:
+                raise ScheduleViolation(f"job {j}: GPUs per server {where!r} do not form a gang of {s} GPUs on "
+                                        f"{w.n_servers} servers")
+            types = set(w.server_type[counts > 0].tolist())
+            if len(types) > 1 and self.opt.gang_rule == "single":
+                raise ScheduleViolation(f"job {j}'s gang spans GPU types {sorted(types)}; the gang rule 'single' "
+                                        "runs a gang on one type (gang_rule='bottleneck' allows more)")
+            if any(w.throughput[j, r] <= 0 for r in types):
+                raise ScheduleViolation(f"job {j}'s gang uses a GPU type where it cannot run")
+            np.add.at(used, w.server_type, counts)
+            out.append((-1, (j,), counts.astype(np.int64)))
+        if np.any(used > self.cap):
+            r = int(np.argmax(used > self.cap))
+            raise ScheduleViolation(f"the policy placed {int(used[r])} GPUs of type {w.gpu_types[r]}; it has "
+                                    f"{int(self.cap[r])}")
+        return out
+
+    # -- servers -------------------------------------------------------------------------------
+    def _servers(self, placed: list[tuple[int, tuple[int, ...], Any]]) -> list[dict[int, int]]:
+        w = self.w
+        free = w.server_gpus.astype(np.int64).copy()
+        out: list[dict[int, int] | None] = [None] * len(placed)
+        for i, (_, mem, where) in enumerate(placed):
+            if not isinstance(where, (int, np.integer)):
+                counts = np.asarray(where)
+                if np.any(counts > free):
+                    raise ScheduleViolation(f"job {mem[0]}: more GPUs on a server than it has free")
+                free -= counts
+                out[i] = {int(s): int(counts[s]) for s in np.flatnonzero(counts)}
+        for i, (_, mem, where) in enumerate(placed):  # gangs given by type: keep last round's servers if free
+            if out[i] is None:
+                out[i] = self._place(mem, int(where), free)
+        return [o for o in out if o is not None]
+
+    def _place(self, mem: tuple[int, ...], r: int, free: np.ndarray) -> dict[int, int]:
+        w = self.w
+        n = int(w.scale_factor[mem[0]])
+        prev = self.prev.get(mem[0])
+        if prev and all(w.server_type[s] == r and free[s] >= c for s, c in prev) and sum(c for _, c in prev) == n:
+            for s, c in prev:
+                free[s] -= c
+            return dict(prev)
+        cand = np.flatnonzero((w.server_type == r) & (free > 0))
+        fits = cand[free[cand] >= n]
+        if fits.size:
+            s = int(fits[np.argmin(free[fits])])
+            free[s] -= n
+            return {s: n}
+        got: dict[int, int] = {}
+        for s in cand[np.argsort(-free[cand], kind="stable")].tolist():
+            take = min(n, int(free[s]))
+            got[s] = take
+            free[s] -= take
+            n -= take
+            if n == 0:
+                return got
+        raise ScheduleViolation(f"job {mem[0]}: not enough free GPUs of type {w.gpu_types[r]} on the servers")
+
+    def _penalty(self, gangs: list[dict[int, int]], mem: list[tuple[int, ...]]) -> np.ndarray:
+        """Seconds per iteration each gang loses to contention on shared links (eq. (5))."""
+        w = self.w
+        out = np.zeros(len(gangs))
+        spread = [i for i, g in enumerate(gangs) if len(g) > 1 and w.model_size[mem[i][0]] > 0]
+        if not spread:
+            return out
+        users = np.zeros(w.n_servers)
+        for i in spread:
+            users[list(gangs[i])] += 1
+        for i in spread:
+            k = users[list(gangs[i])]
+            b = self.b[list(gangs[i])]
+            out[i] = float(np.max((k - 1) * b * (1 + ETA_OVER_B))) * float(w.model_size[mem[i][0]])
+        return out
+
+    # -- a round -------------------------------------------------------------------------------
+    def _iso(self, j: int, m: int) -> float:
+        """Job ``j``'s throughput on its isolated share among ``m`` jobs (Gavel's ``IsolatedPolicy``)."""
+        x = self.cap / m / float(self.w.scale_factor[j])
+        x = x / max(float(x.sum()), 1.0)
+        return float(np.dot(self.w.throughput[j], x))
+
+    def start(self, placed: list[tuple[int, tuple[int, ...], Any]], now: float, n_present: int,
+              mech: _Mechanism | None) -> list[Gang]:
+        """Start the round's gangs; ``placed`` holds (mechanism key or -1, jobs, type or GPUs per server)."""
+        w, opt = self.w, self.opt
+        servers = self._servers(placed) if self.servers else None
+        penalty = self._penalty(servers, [p[1] for p in placed]) if servers is not None and opt.contention else None
+        gangs: list[Gang] = []
+        record = []
+        prev_type = self.state.previous
+        new_prev: dict[int, tuple[tuple[int, int], ...]] = {}
+        ran = np.full(w.n_jobs, -1, dtype=np.int64)
+        for i, (k, mem, where) in enumerate(placed):
+            if isinstance(where, (int, np.integer)):
+                r = int(where)
+                types = [r]
+            else:
+                types = sorted(set(w.server_type[np.asarray(where) > 0].tolist()))
+                r = types[0] if len(types) == 1 else -1
+            delay = 0.0
+            if servers is not None:
+                mine = tuple(sorted(servers[i].items()))
+                if opt.restart_delay > 0 and any(self.prev.get(j) != mine for j in mem):
+                    delay = opt.restart_delay
+                    self.restarts += 1
+                for j in mem:
+                    new_prev[j] = mine
+            finish = now
+            steps = []
+            budget = opt.round_length - delay
+            for idx, j in enumerate(mem):
+                if k >= 0 and mech is not None:
+                    t = mech.keys.thr[k]
+                    thr = float(t[r][idx]) if t.ndim == 2 else float(t[r])
+                else:
+                    thr = float(min(w.throughput[j, q] for q in types))
+                if penalty is not None and penalty[i] > 0:
+                    thr = 1.0 / (1.0 / thr + penalty[i])
+                n = min(int(thr * budget), self.total[j] - self.run_steps[j])
+                if n <= 0:
+                    raise HetoptError(f"arena: job {j} runs int({thr:.6g} x {budget:g}) = 0 steps per round on "
+                                      f"{'mixed types' if r < 0 else w.gpu_types[r]}; a round cannot advance it")
+                steps.append(n)
+                seconds = n / thr
+                finish = max(finish, now + delay + seconds)
+                self.isolated[j] += n / self._iso(j, n_present)
+                ran[j] = r if r >= 0 else types[0]
+            gpus = int(w.scale_factor[mem[0]])
+            self.busy += gpus * (finish - now)
+            self.compute += gpus * (finish - now - delay)
+            for j in mem:
+                self.state.attained[j] += gpus * (finish - now)
+            gangs.append(Gang(finish, k, mem, r, steps))
+            if opt.record_rounds and servers is not None:
+                record.append((mem, r, dict(servers[i])))
+        prev_type[:] = ran
+        if servers is not None:
+            self.prev = new_prev
+        if opt.record_rounds:
+            self.rounds.append(Round(now, max((g.finish for g in gangs), default=now), record))
+        return gangs
+
+    def complete(self, running: list[Gang], round_start: float, gid: np.ndarray, mech: _Mechanism | None,
+                 present: dict[int, None]):
+        """Book the finished round in heap order; yields each job as it completes (Gavel removes it at once)."""
+        def order(g: Gang) -> tuple[float, tuple[int, ...]]:
+            key = (0, int(gid[g.members[0]])) if len(g.members) == 1 else \
+                (1, int(gid[g.members[0]]), int(gid[g.members[1]]))
+            return (-g.finish, key)
+
+        done: list[int] = []
+        for g in sorted(running, key=order):
+            execution = g.finish - round_start
+            for j, n in zip(g.members, g.steps, strict=True):
+                self.latest[j] = g.finish
+                if j in present:
+                    self.run_steps[j] += n
+                    self.remaining[j] = self.total[j] - self.run_steps[j]
+                    if self.total[j] - self.run_steps[j] <= 0:
+                        done.append(j)
+            if mech is not None and g.key >= 0 and g.type >= 0:
+                mech.credit(g.key, g.type, execution)
+            yield from list(done)
