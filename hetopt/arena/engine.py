@@ -80,35 +80,50 @@ class _Keys:
         self.n = 0
         self.members: list[tuple[int, ...]] = []
         self.order: list[tuple[int, ...]] = []
-        self.arrays = {"tsf": np.zeros((size, R)), "deficit": np.zeros((size, R)), "prio": np.zeros((size, R)),
-                       "alloc": np.zeros((size, R)), "runs": np.zeros((size, R), dtype=bool),
-                       "in_alloc": np.zeros(size, dtype=bool), "alive": np.zeros(size, dtype=bool)}
         self.thr: list[np.ndarray] = []
+        self.alive: list[bool] = []
+        self.live: list[int] = []
+        self._live_arr: np.ndarray | None = None
+        self.tsf = np.zeros((size, R))
+        self.deficit = np.zeros((size, R))
+        self.prio = np.zeros((size, R))
+        self.alloc = np.zeros((size, R))
+        self.runs = np.zeros((size, R), dtype=bool)
+        self.in_alloc = np.zeros(size, dtype=bool)
+
+    def _grow(self, size: int) -> None:
+        for name in ("tsf", "deficit", "prio", "alloc", "runs", "in_alloc"):
+            a = getattr(self, name)
+            b = np.zeros((size, *a.shape[1:]), dtype=a.dtype)
+            b[:self.n] = a[:self.n]
+            setattr(self, name, b)
 
     def add(self, members: tuple[int, ...], order: tuple[int, ...], thr: np.ndarray, tsf: float) -> int:
         k = self.n
-        if k == self.arrays["alive"].shape[0]:
-            for name, a in self.arrays.items():
-                self.arrays[name] = np.concatenate([a, np.zeros_like(a)])
+        if k == self.tsf.shape[0]:
+            self._grow(2 * k)
         self.n += 1
         self.members.append(members)
         self.order.append(order)
         self.thr.append(thr)
-        A = self.arrays
-        A["tsf"][k] = tsf
-        A["deficit"][k] = 0.0
-        A["prio"][k] = 0.0
-        A["alloc"][k] = 0.0
-        A["in_alloc"][k] = False
-        A["alive"][k] = True
-        A["runs"][k] = np.all(thr > 0, axis=1) if thr.ndim == 2 else thr > 0
+        self.alive.append(True)
+        self.live.append(k)
+        self._live_arr = None
+        self.tsf[k] = tsf
+        self.runs[k] = np.all(thr > 0, axis=1) if thr.ndim == 2 else thr > 0
         return k
 
-    def __getattr__(self, name: str) -> np.ndarray:
-        arrays = self.__dict__.get("arrays")
-        if arrays is not None and name in arrays:
-            return arrays[name][:self.__dict__["n"]]
-        raise AttributeError(name)
+    def kill(self, k: int) -> None:
+        self.alive[k] = False
+        self.live.remove(k)
+        self._live_arr = None
+
+    @property
+    def live_arr(self) -> np.ndarray:
+        """The live rows, in insertion order."""
+        if self._live_arr is None:
+            self._live_arr = np.array(self.live, dtype=np.int64)
+        return self._live_arr
 
 
 class _Mechanism:
@@ -131,6 +146,7 @@ class _Mechanism:
         self.shuffle = bool(getattr(policy, "shuffle_types", False))
         self.skip_zero = bool(getattr(policy, "skip_zero_priority", False))
         self.shuffler = random.Random(state.seed + 5)
+        self.sf = w.scale_factor.tolist()
 
     def add_job(self, j: int) -> None:
         keys = self.keys
@@ -138,7 +154,7 @@ class _Mechanism:
         k = keys.add((j,), (0, int(self.gid[j])), self.w.throughput[j], self.half)
         self.job_key[j] = k
         if self.pair_thr is not None:
-            sf = self.w.scale_factor
+            sf = self.sf
             for other in self.jobs:
                 if other == j or sf[other] != sf[j]:
                     continue
@@ -152,33 +168,29 @@ class _Mechanism:
     def remove_job(self, j: int) -> None:
         del self.jobs[j]
         keys = self.keys
-        alive = keys.alive
-        for k in np.flatnonzero(alive):
-            if j in keys.members[k]:
-                alive[k] = False
+        for k in [k for k in keys.live if j in keys.members[k]]:
+            keys.kill(k)
         self.need_update = True
 
     def reset(self, now: float) -> None:
         """``_reset_time_run_so_far`` then the policy's allocation of the jobs present."""
         keys = self.keys
-        live = np.flatnonzero(keys.alive)
+        live = keys.live_arr
         elapsed = now - self.last_reset
-        L = self.live
-        tsf = keys.tsf
-        received = tsf[np.ix_(live, L)] - self.half
-        should = np.where(keys.in_alloc[live, None], keys.alloc[np.ix_(live, L)] * elapsed, 0.0)
-        keys.deficit[np.ix_(live, L)] = keys.deficit[np.ix_(live, L)] + (should - received)
-        tsf[np.ix_(live, L)] = self.half
-        for r in L:  # Gavel sums half a round per key, one key at a time
-            vals = tsf[live, r]
-            self.worker_time[r] = float(np.cumsum(vals)[-1]) if vals.size else 0.0
+        received = keys.tsf[live] - self.half
+        should = np.where(keys.in_alloc[live, None], keys.alloc[live] * elapsed, 0.0)
+        keys.deficit[live] = keys.deficit[live] + (should - received)
+        keys.tsf[live] = self.half
+        total = float(np.cumsum(np.full(live.size, self.half))[-1]) if live.size else 0.0  # Gavel adds key by key
+        for r in self.live:
+            self.worker_time[r] = total
         self.last_reset = now
         keys.in_alloc[:] = False
         keys.alloc[:] = 0.0
         if not self.jobs:
             return
         jobs = np.array(sorted(self.jobs, key=lambda j: self.gid[j]), dtype=np.int64)
-        pair_keys = sorted((k for k in live if len(keys.members[k]) == 2), key=lambda k: keys.order[k])
+        pair_keys = sorted((k for k in keys.live if len(keys.members[k]) == 2), key=lambda k: keys.order[k])
         st = self.state
         st.jobs, st.pairs, st.now = jobs, [keys.members[k] for k in pair_keys], now  # type: ignore[misc]
         X = np.asarray(self.policy(st), dtype=float)
@@ -190,60 +202,62 @@ class _Mechanism:
         keys.in_alloc[rows] = True
         self.n_resets += 1
 
-    def update_priorities(self, now: float) -> None:
+    def update_priorities(self, now: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Gavel's ``_update_priorities``; returns the live rows and their priorities, deficits, allocations."""
         since = now - self.last_reset
         due = since >= self.opt.recompute_interval or self.last_reset == 0
         if self.need_update and due:
             self.reset(now)
             self.need_update = False
         keys = self.keys
-        live = np.flatnonzero(keys.alive)
-        L = self.live
-        a = keys.alloc[np.ix_(live, L)]
-        wt = self.worker_time[L][None, :]
-        tsf = keys.tsf[np.ix_(live, L)]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            frac = np.where(wt == 0.0, 0.0, tsf / np.where(wt == 0.0, 1.0, wt))
-            quotient = a / np.where(frac > 0.0, frac, 1.0)
-        new = np.where(a == 0.0, a * UNSERVED_PRIORITY,
-                       np.where(~keys.runs[np.ix_(live, L)], 0.0, np.where(frac > 0.0, quotient, a * UNSERVED_PRIORITY)))
-        new = np.where(keys.in_alloc[live, None], new, 0.0)
-        keys.prio[np.ix_(live, L)] = new
+        live = keys.live_arr
+        a = keys.alloc[live]
+        wt = self.worker_time
+        zero = wt == 0.0
+        frac = keys.tsf[live] / np.where(zero, 1.0, wt)
+        frac[:, zero] = 0.0
+        pos = frac > 0.0
+        served = np.where(pos, a / np.where(pos, frac, 1.0), a * UNSERVED_PRIORITY)
+        new = np.where(a == 0.0, a * UNSERVED_PRIORITY, np.where(keys.runs[live], served, 0.0))
+        new[~keys.in_alloc[live]] = 0.0
+        keys.prio[live] = new
+        return live, new, keys.deficit[live], a
 
     def schedule(self, now: float) -> list[tuple[int, int]]:
         """The greedy pass over the per-type queues; keys outside the allocation are dropped after it (d)."""
-        self.update_priorities(now)
+        live, prio, deficit, alloc = self.update_priorities(now)
         keys = self.keys
         types = list(self.types)
         if self.shuffle:
             self.shuffler.shuffle(types)
-        live = np.flatnonzero(keys.alive)
-        sf = self.w.scale_factor
+        sf = self.sf
+        members, runs = keys.members, keys.runs
         done: set[int] = set()
         chosen: list[tuple[int, int]] = []
-        prio, deficit, alloc, runs = keys.prio, keys.deficit, keys.alloc, keys.runs
         for r in types:
             left = int(self.cap[r])
-            order = live[np.lexsort((-alloc[live, r], -deficit[live, r], -prio[live, r]))]
-            for k in order.tolist():
+            rows = np.lexsort((-alloc[:, r], -deficit[:, r], -prio[:, r]))
+            pr = prio[:, r]
+            for i in rows.tolist():
                 if left == 0:
                     break
-                mem = keys.members[k]
-                if not runs[k, r] or any(j in done for j in mem):
+                k = int(live[i])
+                mem = members[k]
+                if not runs[k, r] or (mem[0] in done or (len(mem) == 2 and mem[1] in done)):
                     continue
-                if self.skip_zero and prio[k, r] <= 0.0:
+                if self.skip_zero and pr[i] <= 0.0:
                     continue
-                need = int(sf[mem[0]])
-                if len(mem) == 2 and int(sf[mem[1]]) != need:
-                    continue
-                if need > left:
+                need = sf[mem[0]]
+                if (len(mem) == 2 and sf[mem[1]] != need) or need > left:
                     continue
                 left -= need
                 done.update(mem)
                 chosen.append((k, r))
-        return [(k, r) for k, r in chosen if keys.in_alloc[k]]
+        in_alloc = keys.in_alloc
+        return [(k, r) for k, r in chosen if in_alloc[k]]
 
     def credit(self, k: int, r: int, execution: float) -> None:
+        """A key's micro-task of ``execution`` seconds on type ``r`` (if the key still exists)."""
         if self.keys.alive[k]:
             self.keys.tsf[k, r] += execution
             self.worker_time[r] += execution
@@ -267,7 +281,7 @@ def execute(w: Workload, policy: Policy, options: Options | None = None, *, seed
     state = RoundState(w, opt, 0.0, 0, np.zeros(0, dtype=np.int64), [], w.steps.astype(float).copy(), np.zeros(J),
                        np.full(J, -1, dtype=np.int64), seed)
     policy.reset(w, opt, seed)
-    runner = RoundRunner(w, opt, state)
+    runner = RoundRunner(w, opt, state, gid)
     mode = getattr(policy, "mode", None)
     if mode not in ("allocation", "placement"):
         raise ScheduleViolation(f"policy {getattr(policy, 'name', policy)!r} has mode {mode!r}; expected "
@@ -307,7 +321,7 @@ def _loop(w: Workload, policy: Policy, opt: Options, state: RoundState, runner: 
             now = max_ts
         elif next_arrival is not None:
             now = next_arrival
-        for j in runner.complete(running, round_start, gid, mech, present):
+        for j in runner.complete(running, round_start, mech, present):
             if j in present:
                 del present[j]
                 run.completion[j] = runner.latest[j]
@@ -335,6 +349,6 @@ def _loop(w: Workload, policy: Policy, opt: Options, state: RoundState, runner: 
     else:
         raise HetoptError(f"arena: jobs left unfinished after {opt.max_rounds} rounds (policy {policy.name!r})")
     run.busy_gpu_seconds, run.compute_gpu_seconds = runner.busy, runner.compute
-    run.isolated_time, run.restarts, run.rounds = runner.isolated, runner.restarts, runner.rounds
+    run.isolated_time, run.restarts, run.rounds = np.array(runner.isolated), runner.restarts, runner.rounds
     run.n_resets = 0 if mech is None else mech.n_resets
     return run

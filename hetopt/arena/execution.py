@@ -40,6 +40,7 @@ class Gang:
     members: tuple[int, ...]
     type: int
     steps: list[float]
+    order: tuple[float, ...]
 
 
 @dataclass
@@ -54,22 +55,30 @@ class Round:
 class RoundRunner:
     """Starts and books the gangs of every round of one run (the module docstring)."""
 
-    def __init__(self, w: Workload, opt: Options, state: RoundState):
+    def __init__(self, w: Workload, opt: Options, state: RoundState, gid: np.ndarray):
         self.w, self.opt, self.state = w, opt, state
+        self.gid = gid.tolist()
         J = w.n_jobs
-        self.latest = np.full(J, np.nan)
+        self.latest: list[float] = [float("nan")] * J
         self.remaining = state.remaining
-        self.total = w.steps.astype(float)
-        self.run_steps = [0] * J
+        self.total = w.steps.astype(float).tolist()
+        self.run_steps: list[float] = [0] * J
         self.busy = 0.0
         self.compute = 0.0
         self.restarts = 0
-        self.isolated = np.zeros(J)
+        #: Gavel's isolated time: each run of n steps counts n / (T_j . c / max(C, m s_j)) seconds, the job's
+        #: throughput on its isolated share (``c_r / (m s_j)`` of each type, scaled to a total <= 1) among the
+        #: ``m`` jobs present (``IsolatedPolicy``)
+        self.isolated = [0.0] * J
         self.rounds: list[Round] = []
         self.servers = opt.restart_delay > 0 or (opt.contention and w.contention) or opt.record_rounds
         self.prev: dict[int, tuple[tuple[int, int], ...]] = {}
         self.cap = w.capacity.astype(float)
         self.b = 0.008 / w.link_bandwidth  # s per MB (inf bandwidth: 0)
+        self.tc = (w.throughput @ self.cap).tolist()
+        self.C = float(self.cap.sum())
+        self.sf = w.scale_factor.tolist()
+        self.T = w.throughput.tolist()
 
     # -- placement policies ----------------------------------------------------------------------
     def gangs_of(self, decision: Any, present: dict[int, None]) -> list[tuple[int, tuple[int, ...], Any]]:
@@ -78,7 +87,7 @@ class RoundRunner:
             raise ScheduleViolation(f"a placement policy returns a dict job -> type or job -> GPUs per server; got "
                                     f"{type(decision).__name__}")
         w = self.w
-        out = []
+        out: list[tuple[int, tuple[int, ...], Any]] = []
         used = np.zeros(w.n_types)
         for j, where in decision.items():
             j = int(j)
@@ -168,12 +177,6 @@ class RoundRunner:
         return out
 
     # -- a round -------------------------------------------------------------------------------
-    def _iso(self, j: int, m: int) -> float:
-        """Job ``j``'s throughput on its isolated share among ``m`` jobs (Gavel's ``IsolatedPolicy``)."""
-        x = self.cap / m / float(self.w.scale_factor[j])
-        x = x / max(float(x.sum()), 1.0)
-        return float(np.dot(self.w.throughput[j], x))
-
     def start(self, placed: list[tuple[int, tuple[int, ...], Any]], now: float, n_present: int,
               mech: _Mechanism | None) -> list[Gang]:
         """Start the round's gangs; ``placed`` holds (mechanism key or -1, jobs, type or GPUs per server)."""
@@ -182,13 +185,14 @@ class RoundRunner:
         penalty = self._penalty(servers, [p[1] for p in placed]) if servers is not None and opt.contention else None
         gangs: list[Gang] = []
         record = []
-        prev_type = self.state.previous
         new_prev: dict[int, tuple[tuple[int, int], ...]] = {}
-        ran = np.full(w.n_jobs, -1, dtype=np.int64)
+        ran_jobs, ran_types, occupied = [], [], []
+        T, total, run_steps, sf, tc, C = self.T, self.total, self.run_steps, self.sf, self.tc, self.C
+        round_length, iso = opt.round_length, self.isolated
         for i, (k, mem, where) in enumerate(placed):
-            if isinstance(where, (int, np.integer)):
-                r = int(where)
-                types = [r]
+            if type(where) is int:
+                r = where
+                types = None
             else:
                 types = sorted(set(w.server_type[np.asarray(where) > 0].tolist()))
                 r = types[0] if len(types) == 1 else -1
@@ -202,56 +206,60 @@ class RoundRunner:
                     new_prev[j] = mine
             finish = now
             steps = []
-            budget = opt.round_length - delay
+            budget = round_length - delay
             for idx, j in enumerate(mem):
-                if k >= 0 and mech is not None:
-                    t = mech.keys.thr[k]
-                    thr = float(t[r][idx]) if t.ndim == 2 else float(t[r])
+                if len(mem) == 2 and mech is not None:
+                    thr = float(mech.keys.thr[k][r][idx])
+                elif types is None:
+                    thr = T[j][r]
                 else:
-                    thr = float(min(w.throughput[j, q] for q in types))
+                    thr = min(T[j][q] for q in types)
                 if penalty is not None and penalty[i] > 0:
                     thr = 1.0 / (1.0 / thr + penalty[i])
-                n = min(int(thr * budget), self.total[j] - self.run_steps[j])
+                n = min(int(thr * budget), total[j] - run_steps[j])
                 if n <= 0:
                     raise HetoptError(f"arena: job {j} runs int({thr:.6g} x {budget:g}) = 0 steps per round on "
                                       f"{'mixed types' if r < 0 else w.gpu_types[r]}; a round cannot advance it")
                 steps.append(n)
-                seconds = n / thr
-                finish = max(finish, now + delay + seconds)
-                self.isolated[j] += n / self._iso(j, n_present)
-                ran[j] = r if r >= 0 else types[0]
-            gpus = int(w.scale_factor[mem[0]])
+                end = now + delay + n / thr
+                if end > finish:
+                    finish = end
+                iso[j] += n * max(C, n_present * sf[j]) / tc[j]
+                ran_jobs.append(j)
+                ran_types.append(r if r >= 0 else types[0])  # type: ignore[index]
+            gpus = sf[mem[0]]
             self.busy += gpus * (finish - now)
             self.compute += gpus * (finish - now - delay)
-            for j in mem:
-                self.state.attained[j] += gpus * (finish - now)
-            gangs.append(Gang(finish, k, mem, r, steps))
+            occupied += [gpus * (finish - now)] * len(mem)
+            order = (-finish, 0, self.gid[mem[0]]) if len(mem) == 1 else \
+                (-finish, 1, self.gid[mem[0]], self.gid[mem[1]])
+            gangs.append(Gang(finish, k, mem, r, steps, order))
             if opt.record_rounds and servers is not None:
                 record.append((mem, r, dict(servers[i])))
-        prev_type[:] = ran
+        prev_type = self.state.previous
+        prev_type[:] = -1
+        if ran_jobs:
+            prev_type[ran_jobs] = ran_types
+            np.add.at(self.state.attained, ran_jobs, occupied)
         if servers is not None:
             self.prev = new_prev
         if opt.record_rounds:
             self.rounds.append(Round(now, max((g.finish for g in gangs), default=now), record))
         return gangs
 
-    def complete(self, running: list[Gang], round_start: float, gid: np.ndarray, mech: _Mechanism | None,
-                 present: dict[int, None]):
+    def complete(self, running: list[Gang], round_start: float, mech: _Mechanism | None, present: dict[int, None]):
         """Book the finished round in heap order; yields each job as it completes (Gavel removes it at once)."""
-        def order(g: Gang) -> tuple[float, tuple[int, ...]]:
-            key = (0, int(gid[g.members[0]])) if len(g.members) == 1 else \
-                (1, int(gid[g.members[0]]), int(gid[g.members[1]]))
-            return (-g.finish, key)
-
         done: list[int] = []
-        for g in sorted(running, key=order):
+        total, run_steps, latest, remaining = self.total, self.run_steps, self.latest, self.remaining
+        for g in sorted(running, key=lambda g: g.order):
             execution = g.finish - round_start
             for j, n in zip(g.members, g.steps, strict=True):
-                self.latest[j] = g.finish
+                latest[j] = g.finish
                 if j in present:
-                    self.run_steps[j] += n
-                    self.remaining[j] = self.total[j] - self.run_steps[j]
-                    if self.total[j] - self.run_steps[j] <= 0:
+                    run_steps[j] += n
+                    left = total[j] - run_steps[j]
+                    remaining[j] = left
+                    if left <= 0:
                         done.append(j)
             if mech is not None and g.key >= 0 and g.type >= 0:
                 mech.credit(g.key, g.type, execution)

@@ -15,7 +15,7 @@ prints them).  :func:`register_policy` adds one; :func:`make_policy` builds a fr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -184,12 +184,13 @@ def _gavel_entries() -> None:
 def _rule_entries() -> None:
     from . import rules
 
-    for cls in (rules.Tiresias, rules.LAS, rules.SRTF, rules.YarnCS):
+    classes: tuple[Any, ...] = (rules.Tiresias, rules.LAS, rules.SRTF, rules.YarnCS)
+    for cls in classes:
         register_policy(cls.name, cls, description=cls.description, source=cls.source, keeps=cls.keeps,
                         drops=cls.drops, replace=True)
 
 
-def describe() -> list[Mapping[str, str]]:
+def describe() -> list[dict[str, str]]:
     """Every registered policy as ``{"name", "mode", "source", "description", "keeps", "drops"}``."""
     out = []
     for e in POLICIES.values():

@@ -245,7 +245,8 @@ def from_philly(log: Any, counts: Any = "12:12:12", *, seed: Any = None, max_job
     table = simulation_throughputs()
     rng = rng_from(seed)
     types_at = {s: sorted(t for t, k in table if k == s and table[t, k][0] > 0) for s in _SCALE_FACTORS}
-    rows, skipped = [], 0
+    rows: list[tuple[str, float, int, float, np.ndarray]] = []
+    skipped = 0
     for job in jobs:
         if limit is not None and len(rows) == limit:
             break

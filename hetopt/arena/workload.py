@@ -227,10 +227,10 @@ class Workload:
         d = dict(data)
         names = tuple(f.name for f in cls.FIELDS)
         check_header(d, KIND, SCHEMA_VERSION, names, tuple(f.name for f in cls.FIELDS if f.required))
-        meta = meta_kwargs(d)
+        meta: dict[str, Any] = dict(meta_kwargs(d))
         S = _len(d["server_type"], "server_type")
         J = _len(d["job_type"], "job_type")
-        values = {k: d[k] for k in names if k in d}
+        values: dict[str, Any] = {k: d[k] for k in names if k in d}
         values.setdefault("link_bandwidth", [float("inf")] * S)
         values.setdefault("weight", [1.0] * J)
         values.setdefault("model_size", [0.0] * J)
