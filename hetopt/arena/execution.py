@@ -45,11 +45,15 @@ class Gang:
 
 @dataclass
 class Round:
-    """A recorded round: start, end, and per gang (job(s), GPU type or -1 when mixed, GPUs per server)."""
+    """A recorded round: start, end, and its gangs.
+
+    Each gang is a dict: ``jobs`` (one job, two when packed), ``type`` (-1: mixed types),
+    ``servers`` ([server, GPUs] pairs), ``steps`` (per job), ``finish`` (s) and ``delay`` (s of restart).
+    """
 
     start: float
     end: float
-    gangs: list[tuple[tuple[int, ...], int, dict[int, int]]]
+    gangs: list[dict[str, Any]]
 
 
 class RoundRunner:
@@ -235,7 +239,8 @@ class RoundRunner:
                 (-finish, 1, self.gid[mem[0]], self.gid[mem[1]])
             gangs.append(Gang(finish, k, mem, r, steps, order))
             if opt.record_rounds and servers is not None:
-                record.append((mem, r, dict(servers[i])))
+                record.append({"jobs": list(mem), "type": r, "servers": sorted([s_, c] for s_, c in servers[i].items()),
+                               "steps": [float(n) for n in steps], "finish": finish, "delay": delay})
         prev_type = self.state.previous
         prev_type[:] = -1
         if ran_jobs:

@@ -12,7 +12,7 @@
   stops there with a ``KeyError``): ``unmeasured="drop"`` leaves such jobs out and says how many.
 * :func:`from_philly` -- the Philly ``cluster_job_log`` (:func:`hetopt.gavel.read_philly_job_log`):
   arrivals, gang sizes and run times from the log, job types drawn as Gavel's generator draws them.
-* :func:`generate` -- Gavel's ``generate_job`` distribution at a load in jobs/hour
+* :func:`generate_instance` -- Gavel's ``generate_job`` distribution at a load in jobs/hour
   (:func:`hetopt.gavel.generate_instance`).
 * :func:`at_load` -- a workload's jobs with Poisson arrivals at another load.
 """
@@ -31,13 +31,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError, InstanceError
-from ..gavel.generators import generate_instance
+from ..gavel.generators import generate_instance as gavel_generate
 from ..gavel.instance import GavelInstance
 from ..gavel.traces import GPU_TYPES, cluster_capacity, parse_trace, read_philly_job_log, simulation_throughputs
 from ..inputs import check_choice, check_positive, check_size, rng_from
 from .workload import Workload
 
-__all__ = ["cluster", "from_gavel", "to_gavel", "gavel_trace", "bundled_traces", "from_philly", "generate",
+__all__ = ["cluster", "from_gavel", "to_gavel", "gavel_trace", "bundled_traces", "from_philly", "generate_instance",
            "at_load", "TRACES_ENV", "GAVEL_ORDER"]
 
 #: Environment variable naming a checkout of Gavel's ``scheduler/traces`` folder (the msr traces not bundled).
@@ -194,7 +194,7 @@ def _counts_text(w: Workload) -> str:
     return ", ".join(f"{n} {g}" for g, n in zip(w.gpu_types, w.capacity.tolist(), strict=True))
 
 
-def generate(n_jobs: int, jobs_per_hour: float, *, seed: Any = None, counts: Any = "12:12:12",
+def generate_instance(n_jobs: int, jobs_per_hour: float, *, seed: Any = None, counts: Any = "12:12:12",
              multi_gpu: bool = True, gpus_per_server: int | Mapping[str, int] = 1,
              link_bandwidth: float = float("inf")) -> Workload:
     """``n_jobs`` jobs drawn as Gavel's ``generate_job`` draws them, Poisson arrivals at ``jobs_per_hour``.
@@ -206,7 +206,7 @@ def generate(n_jobs: int, jobs_per_hour: float, *, seed: Any = None, counts: Any
     cap = tuple(int(cl["server_gpus"][cl["server_type"] == cl["gpu_types"].index(g)].sum())
                 if g in cl["gpu_types"] else 0 for g in GAVEL_ORDER)
     rate = check_positive(jobs_per_hour, "jobs_per_hour")
-    inst = generate_instance(n_jobs, seed=seed, capacity=cap, jobs_per_hour=rate, multi_gpu=multi_gpu)
+    inst = gavel_generate(n_jobs, seed=seed, capacity=cap, jobs_per_hour=rate, multi_gpu=multi_gpu)
     w = from_gavel(inst, gpus_per_server=gpus_per_server, link_bandwidth=link_bandwidth)
     return w.replace(description=f"{n_jobs} jobs of Gavel's generator at {rate:g} jobs/hour (seed {seed}) on "
                                  f"{_counts_text(w)}", source=inst.source)
