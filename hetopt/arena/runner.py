@@ -24,7 +24,7 @@ from .engine import execute
 from .metrics import METRIC_COLUMNS, metrics_of
 from .policies import POLICIES, make_policy
 from .protocol import Options
-from .sources import at_load, gavel_trace
+from .sources import SIMULATION_CLUSTER, at_load, gavel_trace
 from .workload import Workload
 
 __all__ = ["run", "run_one", "ArenaTable", "load_workload", "bounds_of", "COLUMNS"]
@@ -50,7 +50,7 @@ class ArenaTable(Table):
         return [r[i] for r in self.rows]
 
 
-def load_workload(spec: Any, counts: Any = "12:12:12") -> Workload:
+def load_workload(spec: Any, counts: Any = SIMULATION_CLUSTER) -> Workload:
     """A workload from a :class:`Workload`, a JSON file, a Gavel trace name or a ``.trace`` file."""
     if isinstance(spec, Workload):
         return spec
@@ -134,7 +134,7 @@ def _ratio(value: float, bound: Any) -> float | None:
 
 def run(workload: Any, policies: Iterable[str] | None = None, *, loads: Iterable[float] | None = None,
         seeds: Iterable[int] = (0,), options: Options | None = None, workers: int = 1, dask: str | None = None,
-        progress: bool = False, counts: Any = "12:12:12", bounds: bool = True,
+        progress: bool = False, counts: Any = SIMULATION_CLUSTER, bounds: bool = True,
         policy_options: Mapping[str, Mapping[str, Any]] | None = None) -> ArenaTable:
     """Run ``policies`` x ``loads`` x ``seeds`` on ``workload`` and tabulate the metrics with the bound ratios.
 

@@ -38,12 +38,14 @@ from ..inputs import check_choice, check_positive, check_size, rng_from
 from .workload import Workload
 
 __all__ = ["cluster", "from_gavel", "to_gavel", "gavel_trace", "bundled_traces", "from_philly", "generate_instance",
-           "at_load", "TRACES_ENV", "GAVEL_ORDER"]
+           "at_load", "TRACES_ENV", "GAVEL_ORDER", "SIMULATION_CLUSTER"]
 
 #: Environment variable naming a checkout of Gavel's ``scheduler/traces`` folder (the msr traces not bundled).
 TRACES_ENV = "HETOPT_GAVEL_TRACES"
 #: Gavel's own order of its GPU types (fastest first: the order of its per-type queues).
 GAVEL_ORDER = GPU_TYPES
+#: The cluster of Gavel's simulation experiments (EXPERIMENTS.md: ``-c 36:36:36``, 36 V100, 36 P100, 36 K80).
+SIMULATION_CLUSTER = "36:36:36"
 
 
 def cluster(counts: Any, *, gpus_per_server: int | Mapping[str, int] = 1,
@@ -144,7 +146,7 @@ def _trace_text(name: str, traces_dir: str | os.PathLike[str] | None) -> tuple[s
         raise ArgumentError(f"cannot read trace {name!r} at {path}: {exc.strerror}") from None
 
 
-def gavel_trace(name: str, counts: Any = "12:12:12", *, traces_dir: str | os.PathLike[str] | None = None,
+def gavel_trace(name: str, counts: Any = SIMULATION_CLUSTER, *, traces_dir: str | os.PathLike[str] | None = None,
                 unmeasured: str = "error", gpus_per_server: int | Mapping[str, int] = 1,
                 link_bandwidth: float = float("inf")) -> Workload:
     """One of Gavel's traces on a cluster of ``counts`` GPUs.
@@ -155,7 +157,7 @@ def gavel_trace(name: str, counts: Any = "12:12:12", *, traces_dir: str | os.Pat
         The trace's path under Gavel's ``scheduler/traces`` without ``.trace``
         (``"physical_cluster/small_test"``, ``"msr/seed=2/ed69ec"``); :func:`bundled_traces` lists the bundled ones.
     counts : str, sequence or mapping
-        GPUs per type (:func:`cluster`; default ``"12:12:12"``, v100:p100:k80).
+        GPUs per type (:func:`cluster`; default :data:`SIMULATION_CLUSTER`, v100:p100:k80).
     traces_dir : path, optional
         Gavel's ``scheduler/traces`` folder (default: the bundled copy, else ``$HETOPT_GAVEL_TRACES``).
     unmeasured : {"error", "drop"}
@@ -194,7 +196,7 @@ def _counts_text(w: Workload) -> str:
     return ", ".join(f"{n} {g}" for g, n in zip(w.gpu_types, w.capacity.tolist(), strict=True))
 
 
-def generate_instance(n_jobs: int, jobs_per_hour: float, *, seed: Any = None, counts: Any = "12:12:12",
+def generate_instance(n_jobs: int, jobs_per_hour: float, *, seed: Any = None, counts: Any = SIMULATION_CLUSTER,
              multi_gpu: bool = True, gpus_per_server: int | Mapping[str, int] = 1,
              link_bandwidth: float = float("inf")) -> Workload:
     """``n_jobs`` jobs drawn as Gavel's ``generate_job`` draws them, Poisson arrivals at ``jobs_per_hour``.
@@ -229,7 +231,7 @@ def at_load(w: Workload, jobs_per_hour: float, *, seed: Any = None) -> Workload:
 _SCALE_FACTORS = (1, 2, 4, 8)
 
 
-def from_philly(log: Any, counts: Any = "12:12:12", *, seed: Any = None, max_jobs: int | None = None,
+def from_philly(log: Any, counts: Any = SIMULATION_CLUSTER, *, seed: Any = None, max_jobs: int | None = None,
                 gpus_per_server: int | Mapping[str, int] = 1, link_bandwidth: float = float("inf")) -> Workload:
     """A workload from the Philly ``cluster_job_log`` (msr-fiddle/philly-traces; nothing is downloaded).
 
