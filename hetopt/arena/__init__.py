@@ -15,8 +15,7 @@ from .policies import POLICIES, PolicyEntry, make_policy, register_policy, unreg
 from .protocol import Gangs, Options, Policy, RoundState
 from .runner import ArenaTable, load_workload, run
 from .simulate import ArenaSimulation, simulate
-from .sources import (at_load, bundled_traces, cluster, from_gavel, from_philly, gavel_trace, generate_instance,
-                      to_gavel)
+from .sources import at_load, bundled_traces, cluster, from_gavel, from_philly, gavel_trace, generate_instance, to_gavel
 from .workload import Workload
 
 __all__ = ["Workload", "Options", "Policy", "RoundState", "Gangs", "Run", "execute", "POLICIES", "PolicyEntry",

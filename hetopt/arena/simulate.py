@@ -54,7 +54,7 @@ class ArenaSimulation(Solution):
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return same_fields(self, other)  # type: ignore[arg-type]
+        return same_fields(self, other)
 
     def summary(self) -> dict[str, Any]:
         """The common fields, the policy, the metrics and the JCTs."""
