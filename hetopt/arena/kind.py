@@ -48,6 +48,7 @@ KIND = Kind(
     simulate=simulate,
     policies=POLICIES,
     card="models/arena.md",
+    example_instance="arena_workload_small_test",
     bench="hetopt.arena.bench",
     methods=(
         Method("exact", solve_exact, "exact", "The arena model's minimum average JCT on a small workload, certified "
