@@ -28,7 +28,10 @@ from .execution import Round, RoundRunner
 from .protocol import Options, Policy, RoundState
 from .workload import Workload
 
-__all__ = ["Run", "execute", "queue_order"]
+__all__ = ["Run", "execute", "queue_order", "FAST_KEYS"]
+
+#: From this many queue entries on, the greedy pass filters the entries that cannot be placed with numpy first.
+FAST_KEYS = 48
 
 
 @dataclass
@@ -147,12 +150,17 @@ class _Mechanism:
         self.skip_zero = bool(getattr(policy, "skip_zero_priority", False))
         self.shuffler = random.Random(state.seed + 5)
         self.sf = w.scale_factor.tolist()
+        self.sf_arr = w.scale_factor
+        self.key_job = np.zeros(max(16, 2 * w.n_jobs), dtype=np.int64)
 
     def add_job(self, j: int) -> None:
         keys = self.keys
         self.jobs[j] = None
         k = keys.add((j,), (0, int(self.gid[j])), self.w.throughput[j], self.half)
         self.job_key[j] = k
+        if k >= self.key_job.size:
+            self.key_job = np.concatenate([self.key_job, np.zeros_like(self.key_job)])
+        self.key_job[k] = j
         if self.pair_thr is not None:
             sf = self.sf
             for other in self.jobs:
@@ -230,6 +238,8 @@ class _Mechanism:
         types = list(self.types)
         if self.shuffle:
             self.shuffler.shuffle(types)
+        if not self.pair_thr and live.size >= FAST_KEYS:
+            return self._schedule_jobs(live, prio, deficit, alloc, types)
         sf = self.sf
         members, runs = keys.members, keys.runs
         done: set[int] = set()
@@ -253,6 +263,32 @@ class _Mechanism:
                 left -= need
                 done.update(mem)
                 chosen.append((k, r))
+        in_alloc = keys.in_alloc
+        return [(k, r) for k, r in chosen if in_alloc[k]]
+
+    def _schedule_jobs(self, live: np.ndarray, prio: np.ndarray, deficit: np.ndarray, alloc: np.ndarray,
+                       types: list[int]) -> list[tuple[int, int]]:
+        """The greedy pass when every key is a job: the queue's entries that cannot be placed are filtered at once."""
+        keys = self.keys
+        placed = np.zeros(live.size, dtype=bool)
+        runs = keys.runs[live]
+        need = self.sf_arr[self.key_job[live]]
+        chosen: list[tuple[int, int]] = []
+        for r in types:
+            left = int(self.cap[r])
+            rows = np.lexsort((-alloc[:, r], -deficit[:, r], -prio[:, r]))
+            ok = runs[rows, r] & ~placed[rows] & (need[rows] <= left)
+            if self.skip_zero:
+                ok &= prio[rows, r] > 0.0
+            for i in rows[ok].tolist():
+                n = int(need[i])
+                if n > left:
+                    continue
+                left -= n
+                placed[i] = True
+                chosen.append((int(live[i]), r))
+                if left == 0:
+                    break
         in_alloc = keys.in_alloc
         return [(k, r) for k, r in chosen if in_alloc[k]]
 
@@ -313,7 +349,7 @@ def _loop(w: Workload, policy: Policy, opt: Options, state: RoundState, runner: 
             if idle > 2:
                 raise HetoptError(f"arena: jobs {sorted(present)[:5]} can never run at {now:.1f} s under policy "
                                   f"{policy.name!r} (no gang placed with no arrival left)")
-        max_ts = max((g.finish for g in running), default=0.0)
+        max_ts = runner.max_finish(running)
         if max_ts > 0.0:
             if round_end is not None:
                 round_start = round_end  # (g) stale after an idle gap

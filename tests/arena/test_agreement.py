@@ -50,3 +50,17 @@ def test_the_drawn_fifo_reading_is_a_policy_option():
     run = A.execute(A.from_gavel(inst), A.make_policy("fifo_random", reading="drawn"))
     assert np.array_equal(run.completion, sim.completion)
     assert not np.array_equal(run.completion, A.execute(A.from_gavel(inst), A.make_policy("fifo_random")).completion)
+
+
+@pytest.mark.parametrize("policy", ["fifo", "max_min_fairness", "fifo_random"])
+def test_large_rounds_take_the_array_paths(policy):
+    """200 jobs at 6 jobs/hour on 108 GPUs: rounds of 16 gangs and more, queues of 48 entries and more."""
+    from hetopt.arena.engine import FAST_KEYS
+    from hetopt.arena.execution import FAST_GANGS
+
+    w = A.at_load(A.gavel_trace("msr/seed=0/ed69ec", "36:36:36").subset(range(200)), 6.0, seed=0)
+    inst = A.to_gavel(w)
+    sim = simulate(inst, policy, record_rounds=True, max_work=None)
+    assert max(len(r["placement"]) for r in sim.rounds) >= max(FAST_GANGS, 2 * FAST_KEYS // 3)
+    run = A.execute(w, A.make_policy(policy))
+    assert np.array_equal(run.completion, sim.completion)
