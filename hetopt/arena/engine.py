@@ -31,7 +31,7 @@ from .workload import Workload
 __all__ = ["Run", "execute", "queue_order", "FAST_KEYS"]
 
 #: From this many queue entries on, the greedy pass filters the entries that cannot be placed with numpy first.
-FAST_KEYS = 48
+FAST_KEYS = 12
 
 
 @dataclass
@@ -210,13 +210,17 @@ class _Mechanism:
         keys.in_alloc[rows] = True
         self.n_resets += 1
 
-    def update_priorities(self, now: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Gavel's ``_update_priorities``; returns the live rows and their priorities, deficits, allocations."""
+    def maybe_reset(self, now: float) -> None:
+        """The reset of Gavel's ``_update_priorities``: when a job arrived or left and the interval has passed (a)."""
         since = now - self.last_reset
         due = since >= self.opt.recompute_interval or self.last_reset == 0
         if self.need_update and due:
             self.reset(now)
             self.need_update = False
+
+    def update_priorities(self, now: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Gavel's ``_update_priorities``; returns the live rows and their priorities, deficits, allocations."""
+        self.maybe_reset(now)
         keys = self.keys
         live = keys.live_arr
         a = keys.alloc[live]
@@ -233,6 +237,12 @@ class _Mechanism:
 
     def schedule(self, now: float) -> list[tuple[int, int]]:
         """The greedy pass over the per-type queues; keys outside the allocation are dropped after it (d)."""
+        if len(self.keys.live) < FAST_KEYS:
+            self.maybe_reset(now)
+            types = list(self.types)
+            if self.shuffle:
+                self.shuffler.shuffle(types)
+            return self._schedule_small(types)
         live, prio, deficit, alloc = self.update_priorities(now)
         keys = self.keys
         types = list(self.types)
@@ -292,6 +302,64 @@ class _Mechanism:
         in_alloc = keys.in_alloc
         return [(k, r) for k, r in chosen if in_alloc[k]]
 
+    def _schedule_small(self, types: list[int]) -> list[tuple[int, int]]:
+        """Priorities and the greedy pass element by element, as Gavel's own loops (fewer than FAST_KEYS keys)."""
+        keys = self.keys
+        wt = self.worker_time.tolist()
+        L = self.live
+        live = keys.live
+        rows_p: list[list[float]] = []
+        rows_d: list[list[float]] = []
+        rows_a: list[list[float]] = []
+        rows_r: list[list[bool]] = []
+        for k in live:
+            a_row, run_row = keys.alloc[k].tolist(), keys.runs[k].tolist()
+            p = [0.0] * keys.R
+            if keys.in_alloc[k]:
+                t_row = keys.tsf[k].tolist()
+                for r in L:
+                    a = a_row[r]
+                    new = a * UNSERVED_PRIORITY
+                    if a == 0.0:
+                        pass
+                    elif not run_row[r]:
+                        new = 0.0
+                    else:
+                        frac = 0.0 if wt[r] == 0.0 else t_row[r] / wt[r]
+                        if frac > 0.0:
+                            new = a / frac
+                    p[r] = new
+            rows_p.append(p)
+            rows_d.append(keys.deficit[k].tolist())
+            rows_a.append(a_row)
+            rows_r.append(run_row)
+        sf, members = self.sf, keys.members
+        done: set[int] = set()
+        chosen: list[tuple[int, int]] = []
+        back = range(0, -len(live), -1)  # reverse=True keeps ties in their order: the last key breaks them
+        for r in types:
+            left = int(self.cap[r])
+            queue = sorted(zip([row[r] for row in rows_p], [row[r] for row in rows_d], [row[r] for row in rows_a],
+                               back, strict=True), reverse=True)
+            for entry in queue:
+                if left == 0:
+                    break
+                i = -entry[3]
+                k = live[i]
+                mem = members[k]
+                if not rows_r[i][r] or (mem[0] in done or (len(mem) == 2 and mem[1] in done)):
+                    continue
+                if self.skip_zero and entry[0] <= 0.0:
+                    continue
+                need = sf[mem[0]]
+                if (len(mem) == 2 and sf[mem[1]] != need) or need > left:
+                    continue
+                left -= need
+                done.update(mem)
+                chosen.append((k, r))
+        in_alloc = keys.in_alloc
+        return [(k, r) for k, r in chosen if in_alloc[k]]
+
     def credit(self, k: int, r: int, execution: float) -> None:
         """A key's micro-task of ``execution`` seconds on type ``r`` (if the key still exists)."""
         if self.keys.alive[k]:
@@ -334,7 +402,7 @@ def _loop(w: Workload, policy: Policy, opt: Options, state: RoundState, runner: 
     nxt = 0
     present: dict[int, None] = {}
     remaining_jobs = len(queued)
-    running: list[Any] = []
+    running: Any = []
     round_start, round_end = 0.0, None
     now = float(w.arrival[queued[0]])
     idle = 0

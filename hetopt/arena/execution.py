@@ -81,17 +81,17 @@ class RoundRunner:
         self.w, self.opt, self.state = w, opt, state
         self.gid = gid.tolist()
         J = w.n_jobs
-        self.latest = np.full(J, np.nan)
+        self.latest: list[float] = [float("nan")] * J
         self.remaining = state.remaining
-        self.total = w.steps.astype(float)
-        self.run_steps = np.zeros(J)
+        self.total: list[float] = w.steps.astype(float).tolist()
+        self.run_steps: list[float] = [0.0] * J
         self.busy = 0.0
         self.compute = 0.0
         self.restarts = 0
         #: Gavel's isolated time: each run of n steps counts n / (T_j . c / max(C, m s_j)) seconds, the job's
         #: throughput on its isolated share (``c_r / (m s_j)`` of each type, scaled to a total <= 1) among the
         #: ``m`` jobs present (``IsolatedPolicy``)
-        self.isolated = np.zeros(J)
+        self.isolated: list[float] = [0.0] * J
         self.rounds: list[Round] = []
         self.servers = opt.restart_delay > 0 or (opt.contention and w.contention) or opt.record_rounds
         self.prev: dict[int, tuple[tuple[int, int], ...]] = {}
@@ -213,14 +213,18 @@ class RoundRunner:
         js = np.fromiter((p[1][0] for p in placed), dtype=np.int64, count=len(placed))
         rs = np.fromiter((p[2] for p in placed), dtype=np.int64, count=len(placed))
         thr = self.w.throughput[js, rs]
-        n = np.minimum(np.trunc(thr * self.opt.round_length), self.total[js] - self.run_steps[js])
+        jl = js.tolist()
+        total, done = self.total, self.run_steps
+        n = np.minimum(np.trunc(thr * self.opt.round_length), np.array([total[j] - done[j] for j in jl]))
         if np.any(n <= 0):
             i = int(np.argmax(n <= 0))
             raise HetoptError(f"arena: job {int(js[i])} runs int({thr[i]:.6g} x {self.opt.round_length:g}) = 0 steps "
                               f"per round on {self.w.gpu_types[int(rs[i])]}; a round cannot advance it")
         finish = now + n / thr
         sf = self.w.scale_factor[js]
-        np.add.at(self.isolated, js, n * np.maximum(self.C, n_present * sf) / self.tc_arr[js])
+        iso = self.isolated
+        for j, v in zip(jl, (n * np.maximum(self.C, n_present * sf) / self.tc_arr[js]).tolist(), strict=True):
+            iso[j] += v
         occupied = sf * (finish - now)
         self.busy += float(occupied.sum())
         self.compute += float(occupied.sum())
@@ -308,17 +312,21 @@ class RoundRunner:
         """``complete`` of a :class:`FastRound`: every job is present and its key alive, so only sums need order."""
         order = np.lexsort((self.gid_arr[run.jobs], -run.finish))
         js, ks, rs, n, finish = run.jobs[order], run.keys[order], run.types[order], run.steps[order], run.finish[order]
-        self.latest[js] = finish
-        self.run_steps[js] += n
-        left = self.total[js] - self.run_steps[js]
-        self.remaining[js] = left
+        latest, total, done = self.latest, self.total, self.run_steps
+        jl = js.tolist()
+        lefts = []
+        for j, f, nn in zip(jl, finish.tolist(), n.tolist(), strict=True):
+            latest[j] = f
+            done[j] += nn
+            lefts.append(total[j] - done[j])
+        self.remaining[js] = lefts
         if mech is not None and ks.size and ks[0] >= 0:
             execution = finish - round_start
             mech.keys.tsf[ks, rs] += execution
             wt = mech.worker_time
             for r in np.unique(rs).tolist():  # Gavel adds micro-task by micro-task, in heap order
                 wt[r] = float(np.cumsum(np.concatenate(([wt[r]], execution[rs == r])))[-1])
-        return js[left <= 0].tolist()
+        return [j for j, left in zip(jl, lefts, strict=True) if left <= 0]
 
     def complete(self, running: list[Gang] | FastRound, round_start: float, mech: _Mechanism | None,
                  present: dict[int, None]):

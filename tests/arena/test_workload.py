@@ -7,8 +7,17 @@ import json
 import numpy as np
 import pytest
 
-from hetopt.arena import (Workload, at_load, bundled_traces, cluster, from_gavel, from_philly, gavel_trace,
-                          generate_instance, to_gavel)
+from hetopt.arena import (
+    Workload,
+    at_load,
+    bundled_traces,
+    cluster,
+    from_gavel,
+    from_philly,
+    gavel_trace,
+    generate_instance,
+    to_gavel,
+)
 from hetopt.errors import ArgumentError, InstanceError
 from hetopt.gavel import load_trace
 
