@@ -384,7 +384,7 @@ def execute(w: Workload, policy: Policy, options: Options | None = None, *, seed
     gid[order] = np.arange(J)
     state = RoundState(w, opt, 0.0, 0, np.zeros(0, dtype=np.int64), [], w.steps.astype(float).copy(), np.zeros(J),
                        np.full(J, -1, dtype=np.int64), seed)
-    policy.reset(w, opt, seed)
+    policy.reset(w, opt, seed=seed)
     runner = RoundRunner(w, opt, state, gid)
     mode = getattr(policy, "mode", None)
     if mode not in ("allocation", "placement"):

@@ -60,7 +60,7 @@ class PolicyEntry:
         policy = self.factory(**options)
         if getattr(policy, "mode", None) not in MODES or not callable(policy) or not hasattr(policy, "reset"):
             raise ArgumentError(f"policy {self.name!r}: its factory returned {policy!r}, which is not a Policy "
-                                f"(mode in {MODES}, reset(workload, options, seed), __call__(state))")
+                                f"(mode in {MODES}, reset(workload, options, *, seed), __call__(state))")
         return policy
 
 
@@ -138,7 +138,7 @@ class GavelAllocation:
         self.skip_zero_priority = self.spec.skip_zero_priority
         self.pair_throughput: Callable[[int, int], np.ndarray | None] | None = None
 
-    def reset(self, workload: Workload, options: Options, seed: int) -> None:
+    def reset(self, workload: Workload, options: Options, *, seed: int) -> None:
         """The allocator of this run (a fresh stateful policy, Gavel's columns: types with GPUs by name)."""
         from ..gavel.rounds import GavelRounds
         from ..gavel.simulator import make_allocator, pair_table
@@ -157,8 +157,8 @@ class GavelAllocation:
 
             self.pair_throughput = pair
         self.allocate = make_allocator(inst, self.name, self.spec, GavelRounds().policy_columns(inst),
-                                       np.asarray(inst.throughput, dtype=float), self.solver, self.options, seed,
-                                       pairs_of)
+                                       np.asarray(inst.throughput, dtype=float), self.solver, self.options,
+                                       seed=seed, pairs_of=pairs_of)
 
     def __call__(self, state: RoundState) -> np.ndarray:
         """The allocation of ``state.jobs`` and ``state.pairs``, in the workload's columns."""

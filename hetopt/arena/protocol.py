@@ -3,6 +3,8 @@
 Every scheduler runs in the same execution model, Gavel's round mechanism
 (:mod:`hetopt.arena.engine`), as a :class:`Policy`.  A policy has a ``mode``:
 
+``reset(workload, options, *, seed)`` is called once per run.
+
 * ``"allocation"`` -- Gavel's way: at each of the mechanism's resets (an arrival or a completion,
   at most every ``recompute_interval`` seconds) the policy returns the time fractions ``X`` of the
   jobs present (rows: ``state.jobs``, then ``state.pairs`` for the packing policies; columns: the
@@ -142,7 +144,7 @@ class Policy(Protocol):
     name: str
     mode: ClassVar[str]
 
-    def reset(self, workload: Workload, options: Options, seed: int) -> None:
+    def reset(self, workload: Workload, options: Options, *, seed: int) -> None:
         """Prepare for one run of ``workload``."""
         ...
 

@@ -39,7 +39,7 @@ class _Rule:
     #: Place each job on its fastest type with room (else the first type in the workload's order).
     aware: ClassVar[bool] = True
 
-    def reset(self, workload: Workload, options: Options, seed: int) -> None:
+    def reset(self, workload: Workload, options: Options, *, seed: int) -> None:
         """Nothing to prepare: the rules read the round state."""
         self.T = workload.throughput
         self.cap = workload.capacity

@@ -84,7 +84,7 @@ def bounds_of(w: Workload) -> tuple[Any, Any]:
     return mod.jct_lower_bound(w), mod.makespan_lower_bound(w)
 
 
-def run_one(w: Workload, policy: str, load: float | None, seed: int, options: Options | None = None,
+def run_one(w: Workload, policy: str, load: float | None, *, seed: int, options: Options | None = None,
             policy_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """One run: ``policy`` on ``w`` at ``load`` jobs/hour (None: as it is) with ``seed``; a dict of results."""
     wl = w if load is None else at_load(w, load, seed=seed)
@@ -100,8 +100,8 @@ def _tasks(policies: Sequence[str], loads: Sequence[float | None], seeds: Sequen
     return [(p, load, s) for load in loads for s in seeds for p in policies]
 
 
-def _execute(tasks: list[tuple[Any, ...]], func: Callable[..., dict[str, Any]], args: tuple[Any, ...],
-             workers: int, dask: str | None, bar: Any) -> list[dict[str, Any]]:
+def _execute(tasks: list[dict[str, Any]], func: Callable[..., dict[str, Any]], w: Workload, workers: int,
+             dask: str | None, bar: Any) -> list[dict[str, Any]]:
     results: list[dict[str, Any] | None] = [None] * len(tasks)
     if dask is not None:
         try:
@@ -109,7 +109,7 @@ def _execute(tasks: list[tuple[Any, ...]], func: Callable[..., dict[str, Any]], 
         except ImportError as exc:  # pragma: no cover - dask is in the test extra
             raise ArgumentError('--dask needs dask.distributed: pip install "hetopt[dask]"') from exc
         with Client(dask) as client:
-            futures = {client.submit(func, args[0], *t, *args[1:], pure=False): i for i, t in enumerate(tasks)}
+            futures = {client.submit(func, w, pure=False, **t): i for i, t in enumerate(tasks)}
             for fut in as_completed(futures):
                 results[futures[fut]] = fut.result()
                 bar.update(1)
@@ -117,13 +117,13 @@ def _execute(tasks: list[tuple[Any, ...]], func: Callable[..., dict[str, Any]], 
         import concurrent.futures as cf
 
         with cf.ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
-            pending = {pool.submit(func, args[0], *t, *args[1:]): i for i, t in enumerate(tasks)}
+            pending = {pool.submit(func, w, **t): i for i, t in enumerate(tasks)}
             for fut in cf.as_completed(pending):
                 results[pending[fut]] = fut.result()
                 bar.update(1)
     else:
         for i, t in enumerate(tasks):
-            results[i] = func(args[0], *t, *args[1:])
+            results[i] = func(w, **t)
             bar.update(1)
     return [r for r in results if r is not None]
 
@@ -182,8 +182,9 @@ def run(workload: Any, policies: Iterable[str] | None = None, *, loads: Iterable
     tasks = _tasks(names, load_list, seed_list)
     opts = dict(policy_options or {})
     with tqdm(total=len(tasks), disable=not progress, desc="arena", unit="run") as bar:
-        results = _execute([(p, load, s, options, opts.get(p)) for p, load, s in tasks], run_one, (w,), workers,
-                           dask, bar)
+        jobs = [{"policy": p, "load": load, "seed": s, "options": options, "policy_options": opts.get(p)}
+                for p, load, s in tasks]
+        results = _execute(jobs, run_one, w, workers, dask, bar)
     table = ArenaTable(f"arena: {w.description or 'workload'}", COLUMNS)
     cache: dict[tuple[Any, int], tuple[Any, Any]] = {}
     for r in results:

@@ -217,8 +217,8 @@ def _check_options(name: str, policy: Callable[..., Any], options: Mapping[str, 
 
 
 def make_allocator(inst: GavelInstance, name: str, spec: PolicySpec, columns: list[int], throughput: np.ndarray,
-               solver: str, options: Mapping[str, Any], seed: int,
-               pairs_of: Callable[[int, int], np.ndarray | None] | None) -> Allocator:
+                   solver: str, options: Mapping[str, Any], *, seed: int,
+                   pairs_of: Callable[[int, int], np.ndarray | None] | None) -> Allocator:
     """The allocation of the jobs present: ``spec`` called on the policy's columns, checked, back in instance columns."""
     cols = np.asarray(columns, dtype=np.int64)
     cap = inst.capacity[cols]
@@ -358,7 +358,7 @@ def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solv
     if pairs_of is not None:
         run_opts = replace(run_opts, pair_throughput=pairs_of)
     allocate = make_allocator(inst, name, spec, mech.policy_columns(inst), np.asarray(T, dtype=float), solver, opts,
-                          int(seed), pairs_of)
+                              seed=int(seed), pairs_of=pairs_of)
     run = mech.run(inst, allocate, run_opts)
     completion = run.completion
     jct = completion - inst.arrival

@@ -16,7 +16,7 @@ class LongestFirst:
     mode = "placement"
     name = "longest_first"
 
-    def reset(self, workload, options, seed):
+    def reset(self, workload, options, *, seed):
         self.w = workload
 
     def __call__(self, state):
@@ -78,7 +78,7 @@ class Mixed:
     mode = "placement"
     name = "mixed"
 
-    def reset(self, workload, options, seed):
+    def reset(self, workload, options, *, seed):
         pass
 
     def __call__(self, state):
@@ -125,7 +125,7 @@ def test_bad_placements_are_violations():
         mode = "placement"
         name = "over"
 
-        def reset(self, *a):
+        def reset(self, *a, **k):
             pass
 
         def __call__(self, state):
