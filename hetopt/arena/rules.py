@@ -6,12 +6,13 @@ room (preemptive: a job left out loses its GPUs; YARN-CS is the exception, non-p
 
 * :class:`Tiresias` -- hetopt.hadar's ``TiresiasPolicy``: discretized two-queue LAS (high queue
   below 3,600 GPU-seconds attained), FIFO within a queue, PromoteKnob off, heterogeneity-unaware
-  (the first type, in the workload's order, with room).
+  (the first type with room in a fixed order: the engine's queue order, V100, P100, K80, as hadar's
+  instances list their types).
 * :class:`LAS` -- least attained service (GPU-seconds), the fastest type with room.
 * :class:`SRTF` -- shortest remaining time first (iterations left over the job's best throughput),
   the fastest type with room.
 * :class:`YarnCS` -- hetopt.hadar's ``YarnCSPolicy``: a running job keeps its GPUs until it
-  completes; waiting jobs start in arrival order on the first type (workload order) with room.
+  completes; waiting jobs start in arrival order on the first type (the same fixed order) with room.
 """
 
 from __future__ import annotations
@@ -36,18 +37,24 @@ class _Rule:
     source: ClassVar[str] = "arena"
     keeps: ClassVar[str] = ""
     drops: ClassVar[str] = ""
-    #: Place each job on its fastest type with room (else the first type in the workload's order).
+    #: Place each job on its fastest type with room (else the first type with room in the fixed type order).
     aware: ClassVar[bool] = True
 
     def reset(self, workload: Workload, options: Options, *, seed: int) -> None:
-        """Nothing to prepare: the rules read the round state."""
+        """The fixed type order of the heterogeneity-unaware rules: the engine's queue order (V100, P100, K80)."""
+        from .engine import queue_order
+
         self.T = workload.throughput
         self.cap = workload.capacity
         self.sf = workload.scale_factor
+        self.order = np.array(queue_order(workload), dtype=np.int64)
 
     def priority(self, state: RoundState) -> np.ndarray:
         """The present jobs (``state.jobs``), highest priority first."""
         raise NotImplementedError
+
+    def _first(self, ok: np.ndarray) -> int:
+        return _first_in(self.order, ok)
 
     def __call__(self, state: RoundState) -> Gangs:
         """Each job in priority order on a type with ``scale_factor`` free GPUs where it runs."""
@@ -57,10 +64,15 @@ class _Rule:
             ok = np.flatnonzero((self.T[j] > 0) & (free >= self.sf[j]))
             if ok.size == 0:
                 continue
-            r = int(ok[np.argmax(self.T[j, ok])]) if self.aware else int(ok[0])
+            r = int(ok[np.argmax(self.T[j, ok])]) if self.aware else self._first(ok)
             free[r] -= self.sf[j]
             out[j] = r
         return out
+
+
+def _first_in(order: np.ndarray, ok: np.ndarray) -> int:
+    """The first type of ``order`` among ``ok``."""
+    return int(order[np.isin(order, ok)][0])
 
 
 def _by(keys: tuple[np.ndarray, ...], jobs: np.ndarray) -> np.ndarray:
@@ -81,7 +93,8 @@ class Tiresias(_Rule):
     description = "Tiresias: discretized 2D-LAS, two queues split at 3,600 attained GPU-seconds, FIFO within"
     source = "hadar"
     keeps = ("hetopt.hadar's TiresiasPolicy: two queues by attained GPU-seconds (threshold 3,600), FIFO by "
-             "arrival within a queue, preemptive, PromoteKnob off, heterogeneity-unaware (first type with room)")
+             "arrival within a queue, preemptive, PromoteKnob off, heterogeneity-unaware (the first type with room "
+             "in a fixed order, V100, P100, K80, as hadar's instances list them)")
     drops = ("hadar's machine-level placement (the engine places gangs on servers); the gang's rate is Gavel's "
              "gang throughput on the type, not W_j times a per-GPU rate")
     aware = False
@@ -129,7 +142,7 @@ class YarnCS(_Rule):
     """YARN's capacity scheduler (hetopt.hadar's rule): non-preemptive FIFO, first type with room."""
 
     name = "yarn_cs"
-    description = "YARN capacity scheduler: non-preemptive FIFO, each job on the first type (by name) with room"
+    description = "YARN capacity scheduler: non-preemptive FIFO, each job on the first type with room (V100 first)"
     source = "hadar"
     keeps = ("hetopt.hadar's YarnCSPolicy: a running job keeps its GPUs until it completes, waiting jobs start in "
              "arrival order where their gang fits")
@@ -152,7 +165,7 @@ class YarnCS(_Rule):
                 continue
             ok = np.flatnonzero((self.T[j] > 0) & (free >= self.sf[j]))
             if ok.size:
-                r = int(ok[0])
+                r = self._first(ok)
                 free[r] -= self.sf[j]
                 out[j] = r
         return out

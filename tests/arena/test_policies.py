@@ -144,3 +144,12 @@ def test_policy_table_describes_every_adapter():
     assert {"tiresias", "las", "srtf", "yarn_cs"} <= {r["name"] for r in rows}
     assert all(r["keeps"] and r["drops"] for r in rows)
     json.dumps(rows)
+
+
+@pytest.mark.parametrize("policy", ["tiresias", "yarn_cs"])
+def test_unaware_rules_visit_the_types_in_the_fixed_order(policy):
+    """Heterogeneity-unaware, but in a fixed order that starts with the V100 (as hadar's instances list them)."""
+    w = A.Workload(("k80", "p100", "v100"), [0, 1, 2], [1, 1, 1], [float("inf")] * 3, ("A", "B"), [0.0, 0.0],
+                   [1, 1], [360.0, 360.0], [1.0, 1.0], [[1.0, 2.0, 4.0], [1.0, 2.0, 4.0]], [0.0, 0.0])
+    sim = A.simulate(w, policy)
+    assert [g["type"] for g in sim.rounds[0]["gangs"]] == [2, 1]
