@@ -87,3 +87,12 @@ def test_command_line(capsys, tmp_path):
     assert len(json.loads(out.read_text())["runs"]) == 4
     assert main(["arena", "physical_cluster/small_test", "--policies", "nope"]) == 2
     assert "nope" in capsys.readouterr().err
+
+
+def test_simulation_round_trips_through_json_and_stays_checkable():
+    w = A.KIND.example(2, 0)
+    sim = A.simulate(w, "fifo")
+    again = A.ArenaSimulation.from_dict(json.loads(json.dumps(sim.to_dict())))
+    assert json.dumps(again.to_dict(), sort_keys=True, default=str) == json.dumps(sim.to_dict(), sort_keys=True,
+                                                                                 default=str)
+    A.check_schedule(w, again).raise_if_invalid()
