@@ -125,7 +125,8 @@ def render(agg: dict[str, Any], meta: dict[str, Any]) -> str:
         f"Regenerate with `{meta['command']}`. This page's run: {meta['runs']} runs in {meta['wall']:.0f} s wall, "
         f"{meta['cpu']:.0f} s of CPU, with {meta['workers']} worker(s) on a 2-core machine shared with other jobs "
         f"(load average {meta['loadavg']:.1f} at the end).{' ' + meta['note'] if meta.get('note') else ''}", "",
-        *(["Policies not in this run (each takes far longer at this scale, see the card's *Cost* section): "
+        *(["Policies not in this run, to fit the machine's time (the card's *Cost* section gives what some of them "
+           "cost at this scale; `--policies` runs them): "
            + ", ".join(f"`{p}`" for p in missing) + ".", ""] if missing else []),
         "## Average JCT (hours) against the load", "", *avg, "",
         "![average JCT against the load](_static/arena_jct_vs_load.png)", "",
