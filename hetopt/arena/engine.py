@@ -89,13 +89,12 @@ class _Keys:
         self._live_arr: np.ndarray | None = None
         self.tsf = np.zeros((size, R))
         self.deficit = np.zeros((size, R))
-        self.prio = np.zeros((size, R))
         self.alloc = np.zeros((size, R))
         self.runs = np.zeros((size, R), dtype=bool)
         self.in_alloc = np.zeros(size, dtype=bool)
 
     def _grow(self, size: int) -> None:
-        for name in ("tsf", "deficit", "prio", "alloc", "runs", "in_alloc"):
+        for name in ("tsf", "deficit", "alloc", "runs", "in_alloc"):
             a = getattr(self, name)
             b = np.zeros((size, *a.shape[1:]), dtype=a.dtype)
             b[:self.n] = a[:self.n]
@@ -226,13 +225,16 @@ class _Mechanism:
         a = keys.alloc[live]
         wt = self.worker_time
         zero = wt == 0.0
-        frac = keys.tsf[live] / np.where(zero, 1.0, wt)
-        frac[:, zero] = 0.0
+        if zero.any():
+            frac = keys.tsf[live] / np.where(zero, 1.0, wt)
+            frac[:, zero] = 0.0
+        else:
+            frac = keys.tsf[live] / wt
         pos = frac > 0.0
-        served = np.where(pos, a / np.where(pos, frac, 1.0), a * UNSERVED_PRIORITY)
-        new = np.where(a == 0.0, a * UNSERVED_PRIORITY, np.where(keys.runs[live], served, 0.0))
+        unserved = a * UNSERVED_PRIORITY
+        served = np.where(pos, a / np.where(pos, frac, 1.0), unserved)
+        new = np.where(a == 0.0, unserved, np.where(keys.runs[live], served, 0.0))
         new[~keys.in_alloc[live]] = 0.0
-        keys.prio[live] = new
         return live, new, keys.deficit[live], a
 
     def schedule(self, now: float) -> list[tuple[int, int]]:
@@ -254,9 +256,10 @@ class _Mechanism:
         members, runs = keys.members, keys.runs
         done: set[int] = set()
         chosen: list[tuple[int, int]] = []
+        na, nd, np_ = -alloc, -deficit, -prio
         for r in types:
             left = int(self.cap[r])
-            rows = np.lexsort((-alloc[:, r], -deficit[:, r], -prio[:, r]))
+            rows = np.lexsort((na[:, r], nd[:, r], np_[:, r]))
             pr = prio[:, r]
             for i in rows.tolist():
                 if left == 0:
@@ -284,9 +287,10 @@ class _Mechanism:
         runs = keys.runs[live]
         need = self.sf_arr[self.key_job[live]]
         chosen: list[tuple[int, int]] = []
+        na, nd, np_ = -alloc, -deficit, -prio
         for r in types:
             left = int(self.cap[r])
-            rows = np.lexsort((-alloc[:, r], -deficit[:, r], -prio[:, r]))
+            rows = np.lexsort((na[:, r], nd[:, r], np_[:, r]))
             ok = runs[rows, r] & ~placed[rows] & (need[rows] <= left)
             if self.skip_zero:
                 ok &= prio[rows, r] > 0.0
