@@ -35,7 +35,7 @@ FAST_GANGS = 16
 ETA_OVER_B = 0.235 / 0.856
 
 
-@dataclass
+@dataclass(slots=True)
 class Gang:
     """A gang started in a round: its key (mechanism row, -1 for a placement policy), jobs, type, steps."""
 
@@ -234,13 +234,48 @@ class RoundRunner:
         prev[js] = rs
         return FastRound(ks, js, rs, n, finish)
 
+    def _singles(self, placed: list[tuple[int, tuple[int, ...], Any]], now: float, n_present: int) -> list[Gang]:
+        """``start`` for a few single-job gangs on whole types without servers (no restart delay)."""
+        T, total, done, sf, tc, C, gid = self.T, self.total, self.run_steps, self.sf, self.tc, self.C, self.gid
+        L, iso = self.opt.round_length, self.isolated
+        gangs: list[Gang] = []
+        jobs, types, occupied = [], [], []
+        busy = 0.0
+        for k, mem, r in placed:
+            j = mem[0]
+            thr = T[j][r]
+            n: float = int(thr * L)
+            left = total[j] - done[j]
+            if left < n:
+                n = left
+            if n <= 0:
+                raise HetoptError(f"arena: job {j} runs int({thr:.6g} x {L:g}) = 0 steps per round on "
+                                  f"{self.w.gpu_types[r]}; a round cannot advance it")
+            end = now + n / thr
+            iso[j] += n * max(C, n_present * sf[j]) / tc[j]
+            o = sf[j] * (end - now)
+            busy += o
+            jobs.append(j)
+            types.append(r)
+            occupied.append(o)
+            gangs.append(Gang(end, k, mem, r, [n], (-end, 0, gid[j])))
+        self.busy += busy
+        self.compute += busy
+        prev = self.state.previous
+        prev[:] = -1
+        if jobs:
+            prev[jobs] = types
+            np.add.at(self.state.attained, jobs, occupied)
+        return gangs
+
     def start(self, placed: list[tuple[int, tuple[int, ...], Any]], now: float, n_present: int,
               mech: _Mechanism | None) -> list[Gang] | FastRound:
         """Start the round's gangs; ``placed`` holds (mechanism key or -1, jobs, type or GPUs per server)."""
         w, opt = self.w, self.opt
-        if len(placed) >= FAST_GANGS and not self.servers and all(len(p[1]) == 1 and type(p[2]) is int
-                                                                  for p in placed):
-            return self._fast(placed, now, n_present)
+        if not self.servers and all(len(p[1]) == 1 and type(p[2]) is int for p in placed):
+            if len(placed) >= FAST_GANGS:
+                return self._fast(placed, now, n_present)
+            return self._singles(placed, now, n_present)
         servers = self._servers(placed) if self.servers else None
         penalty = self._penalty(servers, [p[1] for p in placed]) if servers is not None and opt.contention else None
         gangs: list[Gang] = []
