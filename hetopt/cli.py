@@ -12,6 +12,8 @@
     hetopt validate KIND --n N --seed S            a certification sweep, as a table
     hetopt bench KIND [--quick]                    timings and ratios measured in one run
     hetopt export INSTANCE --format lp|mps         the exact model, for other solvers
+    hetopt arena [WORKLOAD] --policies a,b --loads 1,2 --seeds 0,1 [--workers N | --dask ADDRESS]
+                                                   every scheduler on one workload, against the bounds
 
 Every kind comes from the registry (:mod:`hetopt.registry`); this module has no per-paper code.
 Errors (a bad argument, a missing file, an invalid field) print one line on stderr and exit
@@ -370,6 +372,33 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from .arena import Options, run
+
+    def items(text: str | None, kind: type, what: str) -> list[Any] | None:
+        if text is None:
+            return None
+        try:
+            return [kind(v) for v in text.split(",") if v.strip()]
+        except ValueError:
+            raise ArgumentError(f"--{what} is {text!r}; expected comma-separated {kind.__name__} values") from None
+
+    opts = Options(round_length=args.round_length, restart_delay=args.restart_delay, contention=args.contention,
+                   gang_rule=args.gang_rule)
+    table = run(args.workload, items(args.policies, str, "policies"), loads=items(args.loads, float, "loads"),
+                seeds=items(args.seeds, int, "seeds") or [0], options=opts, workers=args.workers, dask=args.dask,
+                progress=not (args.json or args.csv), counts=args.counts)
+    if args.output:
+        out = Path(args.output)
+        text = table.to_csv() if out.suffix == ".csv" else json.dumps(table.to_dict(), default=str)
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise ArgumentError(f"cannot write {out}: {exc.strerror}") from None
+    _print_table(table, args)
+    return 0
+
+
 def _cmd_export(args: argparse.Namespace) -> int:
     from . import api
 
@@ -476,6 +505,25 @@ def build_parser() -> argparse.ArgumentParser:
                    help="gavel: hetopt's simulator beside Gavel's own on Gavel's traces (the recorded reference)")
     _formats(p)
     p.set_defaults(func=_cmd_bench)
+    p = sub.add_parser("arena", help="every scheduler on one workload in one execution model, with bound ratios")
+    p.add_argument("workload", nargs="?", default="msr/seed=0/ed69ec",
+                   help="a Gavel trace name (default msr/seed=0/ed69ec), a .trace file or a workload .json")
+    p.add_argument("--policies", help="comma-separated policy names (default: every registered policy)")
+    p.add_argument("--loads", help="comma-separated loads in jobs/hour (default: the workload's own arrivals)")
+    p.add_argument("--seeds", help="comma-separated seeds (default 0)")
+    p.add_argument("--counts", default="36:36:36", help="GPUs v100:p100:k80 of a trace (default 36:36:36, Gavel's "
+                                                        "simulated cluster)")
+    p.add_argument("--round-length", type=_time_limit, default=360.0, metavar="SECONDS", help="default 360")
+    p.add_argument("--restart-delay", type=float, default=0.0, metavar="SECONDS",
+                   help="seconds lost by a job whose GPUs change (default 0, Gavel)")
+    p.add_argument("--contention", action="store_true", help="Wang et al.'s contention penalty on shared links")
+    p.add_argument("--gang-rule", choices=["single", "bottleneck"], default="single")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--workers", type=_positive_int, default=1, metavar="N", help="run in N processes (default 1)")
+    g.add_argument("--dask", metavar="ADDRESS", help="run on a dask.distributed scheduler at ADDRESS")
+    p.add_argument("-o", "--output", metavar="FILE", help="also write the table (.csv, else JSON with per-job JCTs)")
+    _formats(p)
+    p.set_defaults(func=_cmd_arena)
     p = sub.add_parser("export", help="write the exact model of an instance as LP or MPS")
     p.add_argument("instance")
     p.add_argument("--format", choices=["lp", "mps"], default="lp")

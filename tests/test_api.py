@@ -20,6 +20,7 @@ SMALL = {
     "contention": "wang2019_tiny",
     "hadar": "hadar2024_small",
     "gavel": "gavel2020_three_jobs",
+    "arena": "arena_workload_small_test",
 }
 KIND_METHODS = [(k, m.name) for k in SMALL for m in kinds()[k].methods]
 

@@ -213,7 +213,8 @@ POLICIES: dict[str, PolicySpec] = {p.name: p for p in (
           "Gavel's heterogeneity-agnostic min-total-duration (every type at the V100's throughput)",
           inputs=(_STEPS, _REF), **_ECOS, **_AGNOSTIC),
     _spec("fifo_random", heuristics.fifo_random, "fifo (FIFOPolicy)",
-          "Gavel's heterogeneity-agnostic FIFO (a random type with room for the job at the head of the queue)",
+          "Gavel's heterogeneity-agnostic FIFO (a random type drawn for the job at the head of the queue; as in Gavel's "
+          "code the job goes on the last open type, policy_options={'reading': 'drawn'} puts it on the drawn one)",
           inputs=(_IDS,), takes_solver=False, skip_zero_priority=True, factory=heuristics.RandomFIFO, **_AGNOSTIC),
     _spec("max_min_fairness_strategy_proof", variants.max_min_fairness_strategy_proof,
           "(MaxMinFairnessStrategyProofPolicyWithPerf; not in Gavel's driver)",

@@ -31,7 +31,7 @@ from .mechanism import ALLOCATION_TOL, DEFAULT_RECOMPUTE_INTERVAL, DEFAULT_ROUND
 from .policies import PolicySpec, policy_arguments, resolve_policy
 from .rounds import DONE_RTOL, MECHANISMS, Allocator, RunOptions
 
-__all__ = ["GavelSimulation", "simulate", "DONE_RTOL", "MECHANISMS"]
+__all__ = ["GavelSimulation", "simulate", "make_allocator", "pair_table", "DONE_RTOL", "MECHANISMS"]
 
 
 def same_fields(a: Solution, b: Solution) -> bool:
@@ -217,9 +217,9 @@ def _check_options(name: str, policy: Callable[..., Any], options: Mapping[str, 
                                 f"{allowed}")
 
 
-def _allocator(inst: GavelInstance, name: str, spec: PolicySpec, columns: list[int], throughput: np.ndarray,
-               solver: str, options: Mapping[str, Any], seed: int,
-               pairs_of: Callable[[int, int], np.ndarray | None] | None) -> Allocator:
+def make_allocator(inst: GavelInstance, name: str, spec: PolicySpec, columns: list[int], throughput: np.ndarray,
+                   solver: str, options: Mapping[str, Any], *, seed: int,
+                   pairs_of: Callable[[int, int], np.ndarray | None] | None) -> Allocator:
     """The allocation of the jobs present: ``spec`` called on the policy's columns, checked, back in instance columns."""
     cols = np.asarray(columns, dtype=np.int64)
     cap = inst.capacity[cols]
@@ -358,8 +358,8 @@ def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solv
     pairs_of = (pair_throughput or pair_table(inst)) if spec.packing else None
     if pairs_of is not None:
         run_opts = replace(run_opts, pair_throughput=pairs_of)
-    allocate = _allocator(inst, name, spec, mech.policy_columns(inst), np.asarray(T, dtype=float), solver, opts,
-                          int(seed), pairs_of)
+    allocate = make_allocator(inst, name, spec, mech.policy_columns(inst), np.asarray(T, dtype=float), solver, opts,
+                              seed=int(seed), pairs_of=pairs_of)
     run = mech.run(inst, allocate, run_opts)
     completion = run.completion
     jct = completion - inst.arrival

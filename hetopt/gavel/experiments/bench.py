@@ -69,7 +69,7 @@ def bench(quick: bool = False, parity: bool = False) -> list[Table]:
         16 and 64 jobs (else also 256); with ``parity``, the physical traces only.
     parity : bool
         The parity tables against Gavel's own runs (:func:`parity_table`, 40 rows, 32 with ``quick``;
-        and, without ``quick``, :func:`extra_parity_table`, 24 rows) instead of the timings.
+        and, without ``quick``, :func:`extra_parity_table`, 26 rows) instead of the timings.
 
     Returns
     -------
