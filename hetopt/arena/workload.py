@@ -16,33 +16,22 @@ Examples
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ..data import check_header, meta_kwargs
 from ..errors import InstanceError
-from ..inputs import numeric_array
-from ..schema import Field
+from ..schema import Field, FieldsMixin
 
 __all__ = ["Workload", "KIND", "SCHEMA_VERSION"]
 
 KIND = "arena"
 SCHEMA_VERSION = 1
 
-_INT = {"server_type", "server_gpus", "scale_factor"}
-_ARRAYS = ("server_type", "server_gpus", "link_bandwidth", "arrival", "scale_factor", "steps", "weight",
-           "throughput", "model_size")
-_NAMES = ("gpu_types", "job_type")
-_OPTIONAL = ("link_bandwidth", "weight", "model_size")
-
 
 @dataclass(frozen=True, eq=False)
-class Workload:
+class Workload(FieldsMixin):
     """A cluster and a job stream.
 
     Attributes
@@ -54,9 +43,10 @@ class Workload:
     server_gpus : numpy.ndarray of int, shape (S,)
         GPUs in each server (>= 1).
     link_bandwidth : numpy.ndarray of float, shape (S,)
-        Gbit/s of each server's network link (``inf``: no contention).
+        Gbit/s of each server's network link (``inf``: no contention; omitted in the JSON when every
+        link is unlimited).
     job_type : tuple of str, length J
-        Job types (Gavel's names, ``"ResNet-50 (batch size 64)"``, ...).
+        Job types (Gavel's names, "ResNet-50 (batch size 64)").
     arrival : numpy.ndarray of float, shape (J,)
         Arrival times (s, >= 0).
     scale_factor : numpy.ndarray of int, shape (J,)
@@ -77,64 +67,71 @@ class Workload:
     SCHEMA_VERSION: ClassVar[int] = SCHEMA_VERSION
     #: The fields of a workload file (``hetopt schema arena`` and the docs' instance page).
     FIELDS: ClassVar[tuple[Field, ...]] = (
-        Field("gpu_types", "(n_types,)", "string", "Names of the GPU types, distinct (Gavel's order: by name)."),
-        Field("server_type", "(n_servers,)", "integer", "GPU type index of each server.", minimum=0),
+        Field("gpu_types", "(n_types,)", "string", "Names of the GPU types (Gavel's order: by name).",
+              nonempty=True, unique=True),
+        Field("server_type", "(n_servers,)", "integer", "GPU type index of each server (into `gpu_types`).",
+              minimum=0),
         Field("server_gpus", "(n_servers,)", "integer", "GPUs in each server.", "GPUs", minimum=1),
-        Field("link_bandwidth", "(n_servers,)", "number", "Bandwidth of each server's network link (absent: "
-              "unlimited, no contention).", "Gbit/s", minimum=0, exclusive_minimum=True, required=False),
-        Field("job_type", "(n_jobs,)", "string", "Job type of each job, e.g. 'ResNet-50 (batch size 64)'."),
+        Field("link_bandwidth", "(n_servers,)", "number", "Bandwidth of each server's network link.", "Gbit/s",
+              minimum=0, exclusive_minimum=True, default="unlimited links: no contention"),
+        Field("job_type", "(n_jobs,)", "string", "Job type of each job, e.g. `ResNet-50 (batch size 64)`.",
+              nonempty=True),
         Field("arrival", "(n_jobs,)", "number", "Arrival time of each job.", "s", minimum=0),
         Field("scale_factor", "(n_jobs,)", "integer", "GPUs each job's gang occupies.", "GPUs", minimum=1),
         Field("steps", "(n_jobs,)", "number", "Iterations each job runs before it completes.", "iterations",
               minimum=0, exclusive_minimum=True),
-        Field("weight", "(n_jobs,)", "number", "Weight of each job (default 1).", minimum=0, exclusive_minimum=True,
-              required=False),
-        Field("throughput", "(n_jobs, n_types)", "number", "Iterations per second of job j's whole gang on GPUs "
-              "of type r; 0 where it cannot run.", "iterations/s", minimum=0),
-        Field("model_size", "(n_jobs,)", "number", "Megabytes all-reduced per iteration (default 0: "
-              "communication not modelled).", "MB", minimum=0, required=False),
+        Field("weight", "(n_jobs,)", "number", "Weight of each job.", minimum=0, exclusive_minimum=True,
+              default="1 for every job"),
+        Field("throughput", "(n_jobs, n_types)", "number", "Iterations per second of job $j$'s whole gang on GPUs "
+              "of type $r$; 0 where it cannot run.", "iterations/s", minimum=0),
+        Field("model_size", "(n_jobs,)", "number", "Megabytes all-reduced per iteration.", "MB", minimum=0,
+              default="0 for every job: communication not modelled"),
     )
 
-    gpu_types: tuple[str, ...]
-    server_type: np.ndarray
-    server_gpus: np.ndarray
-    link_bandwidth: np.ndarray
-    job_type: tuple[str, ...]
-    arrival: np.ndarray
-    scale_factor: np.ndarray
-    steps: np.ndarray
-    weight: np.ndarray
-    throughput: np.ndarray
-    model_size: np.ndarray
+    gpu_types: Any
+    server_type: Any
+    server_gpus: Any
+    link_bandwidth: Any = None  # every field after an optional one needs a default: required ones are checked
+    job_type: Any = None
+    arrival: Any = None
+    scale_factor: Any = None
+    steps: Any = None
+    weight: Any = None
+    throughput: Any = None
+    model_size: Any = None
     description: str = ""
     source: str = ""
 
     def __post_init__(self) -> None:
-        for name in ("description", "source"):
-            if not isinstance(getattr(self, name), str):
-                raise InstanceError(f"{name} is {getattr(self, name)!r}; expected a string")
-        gpu = _names(self.gpu_types, "gpu_types")
-        jobs = _names(self.job_type, "job_type")
-        if not gpu:
-            raise InstanceError("gpu_types is empty; expected at least one GPU type")
-        if len(set(gpu)) != len(gpu):
-            raise InstanceError(f"gpu_types {list(gpu)} has a duplicate name")
-        if not jobs:
-            raise InstanceError("job_type is empty; expected at least one job")
-        R, J = len(gpu), len(jobs)
-        S = _len(self.server_type, "server_type")
-        if S == 0:
-            raise InstanceError("server_type is empty; expected at least one server")
-        shapes = {"server_type": (S,), "server_gpus": (S,), "link_bandwidth": (S,), "arrival": (J,),
-                  "scale_factor": (J,), "steps": (J,), "weight": (J,), "throughput": (J, R), "model_size": (J,)}
-        set_ = object.__setattr__
-        set_(self, "gpu_types", gpu)
-        set_(self, "job_type", jobs)
-        for name, shape in shapes.items():
-            a = _array(getattr(self, name), name, shape, integer=name in _INT, allow_inf=name == "link_bandwidth")
-            a.flags.writeable = False
-            set_(self, name, a)
-        _check_ranges(self, R)
+        unlimited = _unlimited_links(self.link_bandwidth)
+        if unlimited is not None:  # inf (unlimited) passes the field's check as 1, then comes back
+            object.__setattr__(self, "link_bandwidth", np.where(unlimited, 1.0, self.link_bandwidth))
+        dims = self._check_fields()
+        if unlimited is not None:
+            bw = np.where(unlimited, np.inf, self.link_bandwidth)
+            bw.setflags(write=False)
+            object.__setattr__(self, "link_bandwidth", bw)
+        S, J = dims["n_servers"], dims["n_jobs"]
+        filled = {"link_bandwidth": np.full(S, np.inf), "weight": np.ones(J), "model_size": np.zeros(J)}
+        for name, value in filled.items():
+            if getattr(self, name) is None:
+                value.setflags(write=False)
+                object.__setattr__(self, name, value)
+        _check_ranges(self, dims["n_types"])
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object (:meth:`FieldsMixin.to_dict`), without ``link_bandwidth`` when every link is unlimited.
+
+        A workload that mixes unlimited and finite links cannot be written (JSON has no infinity).
+        """
+        bw = self.link_bandwidth
+        if np.isinf(bw).any() and not np.isinf(bw).all():
+            raise InstanceError(f"link_bandwidth mixes unlimited (server {int(np.argmax(np.isinf(bw)))}) and finite "
+                                "links; JSON cannot hold infinity: give every server a finite bandwidth")
+        d = super().to_dict()
+        if np.isinf(bw).all():
+            del d["link_bandwidth"]
+        return d
 
     # -- sizes -------------------------------------------------------------------------------
     @property
@@ -192,93 +189,16 @@ class Workload:
         return (f"Workload({self.n_jobs} jobs, {self.n_servers} servers, capacity "
                 f"{dict(zip(self.gpu_types, self.capacity.tolist(), strict=True))})")
 
-    # -- JSON --------------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON object (``kind``, ``schema_version``, the fields as lists); :meth:`from_dict` inverts it.
 
-        ``link_bandwidth`` is left out when every link is unlimited; a workload that mixes
-        unlimited and finite links cannot be written (JSON has no infinity).
-        """
-        d: dict[str, Any] = {"kind": KIND, "schema_version": SCHEMA_VERSION, "description": self.description,
-                             "source": self.source, "gpu_types": list(self.gpu_types),
-                             "job_type": list(self.job_type)}
-        for name in _ARRAYS:
-            d[name] = getattr(self, name).tolist()
-        bw = self.link_bandwidth
-        if np.isinf(bw).all():
-            del d["link_bandwidth"]
-        elif np.isinf(bw).any():
-            raise InstanceError(f"link_bandwidth mixes unlimited (server {int(np.argmax(np.isinf(bw)))}) and finite "
-                                "links; JSON cannot hold infinity: give every server a finite bandwidth")
-        return d
-
-    def to_json(self, path: str | Path | None = None, **kwargs: Any) -> str:
-        """The JSON text; also written to ``path`` when given."""
-        text = json.dumps(self.to_dict(), **({"indent": 1} | kwargs))
-        if path is not None:
-            Path(path).write_text(text + "\n", encoding="utf-8")
-        return text
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Workload:
-        """The workload of a parsed JSON object; :class:`InstanceError` naming the field on bad input."""
-        if not isinstance(data, Mapping):
-            raise InstanceError(f"an arena workload is a JSON object; got {type(data).__name__}")
-        d = dict(data)
-        names = tuple(f.name for f in cls.FIELDS)
-        check_header(d, KIND, SCHEMA_VERSION, names, tuple(f.name for f in cls.FIELDS if f.required))
-        meta: dict[str, Any] = dict(meta_kwargs(d))
-        S = _len(d["server_type"], "server_type")
-        J = _len(d["job_type"], "job_type")
-        values: dict[str, Any] = {k: d[k] for k in names if k in d}
-        values.setdefault("link_bandwidth", [float("inf")] * S)
-        values.setdefault("weight", [1.0] * J)
-        values.setdefault("model_size", [0.0] * J)
-        return cls(**values, **meta)
-
-    @classmethod
-    def from_json(cls, data: str | Path | Mapping[str, Any]) -> Workload:
-        """From JSON text, a file path or a parsed dict."""
-        parsed: Any = data
-        if isinstance(data, Path) or (isinstance(data, str) and not data.lstrip().startswith(("{", "["))):
-            try:
-                parsed = Path(data).read_text(encoding="utf-8")
-            except OSError as exc:
-                raise InstanceError(f"cannot read arena workload file {str(data)!r}: {exc.strerror}") from None
-        if isinstance(parsed, str):
-            try:
-                parsed = json.loads(parsed)
-            except json.JSONDecodeError as exc:
-                raise InstanceError(f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
-        return cls.from_dict(parsed)
-
-
-def _len(v: Any, name: str) -> int:
-    if isinstance(v, (str, bytes)) or not hasattr(v, "__len__"):
-        raise InstanceError(f"{name} is {v!r}; expected a list")
-    return len(v)
-
-
-def _names(v: Any, name: str) -> tuple[str, ...]:
-    _len(v, name)
-    out = tuple(v)
-    for i, g in enumerate(out):
-        if not isinstance(g, str) or not g.strip():
-            raise InstanceError(f"{name}[{i}] is {g!r}; expected a non-empty string")
-    return out
-
-
-def _array(v: Any, name: str, shape: tuple[int, ...], *, integer: bool, allow_inf: bool) -> np.ndarray:
-    if allow_inf and isinstance(v, (list, tuple)):
-        v = [float("inf") if (isinstance(x, str) and x == "inf") else x for x in v]
-    a = numeric_array(name, v, integer=integer)
-    if a.shape != shape:
-        raise InstanceError(f"{name} has shape {a.shape}; expected {shape}")
-    bad = np.isnan(a) if allow_inf else ~np.isfinite(a)
-    if bad.any():
-        idx = tuple(int(i) for i in np.argwhere(bad)[0])
-        raise InstanceError(f"{name}{list(idx)} is {a[idx]!r}; expected a finite number")
-    return a.copy()
+def _unlimited_links(bw: Any) -> np.ndarray | None:
+    """The mask of +inf entries of a list or array of real numbers (None when there is none, or not such a list)."""
+    if bw is None or isinstance(bw, (str, bytes)):
+        return None
+    items = bw.tolist() if isinstance(bw, np.ndarray) and bw.dtype.kind == "f" else bw
+    if not isinstance(items, (list, tuple)) or not all(isinstance(x, float) for x in items):
+        return None
+    mask = np.isposinf(np.asarray(items, dtype=float))
+    return mask if mask.any() else None
 
 
 def _first(mask: np.ndarray) -> int:
