@@ -1,0 +1,62 @@
+"""Seeded small arena workloads for the bound and exact tests (2-6 jobs, 1-3 GPU types, 1-8 GPUs per type).
+
+Jobs have gangs of 1-4 GPUs and throughputs of 0 on some types; every job fits on at least one
+single type (the exact model's rule), steps make a job last 0.3-4 rounds on its best type, and
+about a third of the jobs arrive at time 0, the others within four rounds (arrivals on and off
+the round grid).  Servers: each type's GPUs split over one or two servers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hetopt.arena.workload import Workload
+
+ROUND = 360.0
+
+
+def small_workload(seed: int, *, jobs: tuple[int, int] = (2, 6), types: tuple[int, int] = (1, 3),
+                   round_length: float = ROUND, scale: float = 1.0, spread: float = 25.0,
+                   rounds: float = 4.0) -> Workload:
+    """A random small workload; ``scale`` multiplies steps and times (arrivals) alike.
+
+    Throughputs lie in ``[5 / spread, 5]`` iterations/s; a job lasts 0.3 to ``rounds`` rounds on its
+    best type (tiny ``spread`` and ``rounds`` keep the brute force small).
+    """
+    rng = np.random.default_rng(seed)
+    R = int(rng.integers(types[0], types[1] + 1))
+    J = int(rng.integers(jobs[0], jobs[1] + 1))
+    cap = rng.integers(1, 9, R)
+    server_type, server_gpus = [], []
+    for r in range(R):
+        if cap[r] >= 2 and rng.random() < 0.5:
+            a = int(rng.integers(1, cap[r]))
+            server_type += [r, r]
+            server_gpus += [a, int(cap[r]) - a]
+        else:
+            server_type.append(r)
+            server_gpus.append(int(cap[r]))
+    g = rng.integers(1, 5, J)
+    T = np.round(rng.uniform(5.0 / spread, 5.0, (J, R)), 3) * (rng.random((J, R)) < 0.7)
+    for j in range(J):
+        if not np.any((T[j] > 0) & (cap >= g[j])):
+            r = int(rng.choice(np.flatnonzero(cap >= min(g[j], cap.max())))) if np.any(cap >= g[j]) else int(np.argmax(cap))
+            g[j] = min(g[j], cap[r])
+            T[j, r] = round(float(rng.uniform(5.0 / spread, 5.0)), 3)
+    best = np.where((T > 0) & (cap[None, :] >= g[:, None]), T, 0).max(axis=1)
+    steps = np.round(best * round_length * rng.uniform(0.3, 4.0, J), 1) * scale
+    arrival = np.where(rng.random(J) < 0.35, 0.0, np.round(rng.uniform(0, 4 * round_length, J), 1)) * scale
+    on_grid = rng.random(J) < 0.2
+    arrival = np.where(on_grid, np.floor(arrival / (round_length * scale)) * round_length * scale, arrival)
+    weight = np.round(rng.uniform(0.5, 2.0, J), 2)
+    return Workload(gpu_types=tuple(f"t{r}" for r in range(R)), server_type=np.array(server_type),
+                    server_gpus=np.array(server_gpus), link_bandwidth=np.full(len(server_type), np.inf),
+                    job_type=tuple(f"job{j}" for j in range(J)), arrival=arrival, scale_factor=g, steps=steps,
+                    weight=weight, throughput=T, model_size=np.zeros(J), description=f"small seed {seed}")
+
+
+def replace(w: Workload, **changes) -> Workload:
+    """A copy of ``w`` with some fields changed (checked again)."""
+    from dataclasses import fields
+
+    return Workload(**({f.name: getattr(w, f.name) for f in fields(w) if f.init} | changes))
