@@ -72,7 +72,9 @@ class Bound:
     wall_time : float
         Seconds.
     info : dict
-        ``completion``: per-job completion lower bounds (s); ``time_unit``: the LP's unit of time.
+        ``completion``: per-job completion lower bounds (s); ``time_unit``: the LP's unit of time (s);
+        ``breakpoints``: the LP's interval breakpoints (s; the last interval of (M) ends at the
+        makespan, that of (W) at infinity).
     """
 
     metric: str
@@ -133,6 +135,12 @@ def _solve(lp: LPArrays, time_limit: float | None, threads: int | None) -> tuple
     return (bound + lp.offset if math.isfinite(bound) else None), objective, out.status
 
 
+def _info(d: JobData, points: np.ndarray) -> dict[str, Any]:
+    """Per-job completion lower bounds, the LP's time unit and its breakpoints (seconds)."""
+    return {"completion": d.origin + (d.arrival + d.shortest) * d.theta, "time_unit": d.theta,
+            "breakpoints": d.origin + points * d.theta}
+
+
 def _seconds(d: JobData, scaled: float, shift: float = 0.0) -> float:
     """``shift + scaled * theta`` (a time in the LP's units back to seconds), rounded down by two ulps."""
     return float(np.nextafter(np.nextafter(shift + scaled * d.theta, -np.inf), -np.inf))
@@ -176,7 +184,7 @@ def makespan_lower_bound(w: Workload, *, rule: str = "bottleneck", intervals: in
                  lp=None if bound is None else _seconds(d, bound, d.origin),
                  lp_objective=None if objective is None else d.origin + objective * d.theta, lp_status=status,
                  rule=rule, intervals=int(points.size), size=lp.shape, wall_time=time.perf_counter() - start,
-                 info={"completion": d.origin + (d.arrival + d.shortest) * d.theta, "time_unit": d.theta})
+                 info=_info(d, points))
 
 
 @takes_instance(Workload)
@@ -231,4 +239,4 @@ def jct_lower_bound(w: Workload, *, weights: Any = None, rule: str = "bottleneck
                  per_job=_seconds(d, per_job), lp=None if bound is None else _seconds(d, bound),
                  lp_objective=None if objective is None else objective * d.theta, lp_status=status, rule=rule,
                  intervals=int(points.size), size=lp.shape, wall_time=time.perf_counter() - start,
-                 info={"completion": d.origin + (d.arrival + d.shortest) * d.theta, "time_unit": d.theta})
+                 info=_info(d, points))

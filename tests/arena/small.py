@@ -17,7 +17,7 @@ ROUND = 360.0
 
 def small_workload(seed: int, *, jobs: tuple[int, int] = (2, 6), types: tuple[int, int] = (1, 3),
                    round_length: float = ROUND, scale: float = 1.0, spread: float = 25.0,
-                   rounds: float = 4.0) -> Workload:
+                   rounds: float = 4.0, single_fit: bool = True) -> Workload:
     """A random small workload; ``scale`` multiplies steps and times (arrivals) alike.
 
     Throughputs lie in ``[5 / spread, 5]`` iterations/s; a job lasts 0.3 to ``rounds`` rounds on its
@@ -39,11 +39,13 @@ def small_workload(seed: int, *, jobs: tuple[int, int] = (2, 6), types: tuple[in
     g = rng.integers(1, 5, J)
     T = np.round(rng.uniform(5.0 / spread, 5.0, (J, R)), 3) * (rng.random((J, R)) < 0.7)
     for j in range(J):
+        if not single_fit and np.where(T[j] > 0, cap, 0).sum() >= g[j]:
+            continue
         if not np.any((T[j] > 0) & (cap >= g[j])):
             r = int(rng.choice(np.flatnonzero(cap >= min(g[j], cap.max())))) if np.any(cap >= g[j]) else int(np.argmax(cap))
             g[j] = min(g[j], cap[r])
             T[j, r] = round(float(rng.uniform(5.0 / spread, 5.0)), 3)
-    best = np.where((T > 0) & (cap[None, :] >= g[:, None]), T, 0).max(axis=1)
+    best = np.where((T > 0) & (cap[None, :] >= (g[:, None] if single_fit else 1)), T, 0).max(axis=1)
     steps = np.round(best * round_length * rng.uniform(0.3, 4.0, J), 1) * scale
     arrival = np.where(rng.random(J) < 0.35, 0.0, np.round(rng.uniform(0, 4 * round_length, J), 1)) * scale
     on_grid = rng.random(J) < 0.2
