@@ -63,7 +63,7 @@ class Bound:
         HiGHS's primal objective, rescaled (it meets ``lp`` up to solver tolerances when optimal).
     lp_status : str
         HiGHS's model status ("Optimal", "Time limit reached", ...).
-    rule : str
+    gang_rule : str
         The gang rule the bound was computed for (``"bottleneck"`` holds for both rules).
     intervals : int
         Time intervals of the LP.
@@ -84,7 +84,7 @@ class Bound:
     lp: float | None
     lp_objective: float | None
     lp_status: str
-    rule: str
+    gang_rule: str
     intervals: int
     size: tuple[int, int]
     wall_time: float
@@ -96,8 +96,8 @@ class Bound:
         return "lp" if self.lp is not None and self.lp > self.per_job else "per-job"
 
 
-def _check_rule(rule: Any) -> str:
-    return str(check_choice(rule, "rule", RULES))
+def _check_rule(gang_rule: Any) -> str:
+    return str(check_choice(gang_rule, "gang_rule", RULES))
 
 
 def _weights(w: Workload, weights: Any) -> np.ndarray:
@@ -111,14 +111,14 @@ def _weights(w: Workload, weights: Any) -> np.ndarray:
 
 
 @takes_instance(Workload)
-def completion_lower_bounds(w: Workload, *, rule: str = "bottleneck") -> np.ndarray:
+def completion_lower_bounds(w: Workload, *, gang_rule: str = "bottleneck") -> np.ndarray:
     """Per job, the earliest completion any run can give it (s): ``arrival_j + steps_j / rate_j``.
 
-    ``rate_j`` is the fastest rate of the job's gang under ``rule`` (``"single"``: its best type
+    ``rate_j`` is the fastest rate of the job's gang under ``gang_rule`` (``"single"``: its best type
     with at least ``scale_factor`` GPUs; ``"bottleneck"``: the largest ``throughput[j, r]`` such
     that the types at least as fast hold ``scale_factor`` GPUs, which is at least the former).
     """
-    d = job_data(w, _check_rule(rule))
+    d = job_data(w, _check_rule(gang_rule))
     return d.origin + (d.arrival + d.shortest) * d.theta
 
 
@@ -147,14 +147,14 @@ def _seconds(d: JobData, scaled: float, shift: float = 0.0) -> float:
 
 
 @takes_instance(Workload)
-def makespan_lower_bound(w: Workload, *, rule: str = "bottleneck", intervals: int = MAKESPAN_INTERVALS,
+def makespan_lower_bound(w: Workload, *, gang_rule: str = "bottleneck", intervals: int = MAKESPAN_INTERVALS,
                          time_limit: float | None = None, threads: int | None = 1) -> Bound:
     """The makespan no run of ``w`` can beat (s): the fluid LP (M) and the per-job bound.
 
     Parameters
     ----------
     w : Workload
-    rule : {"bottleneck", "single"}
+    gang_rule : {"bottleneck", "single"}
         The gang rule the bound must hold for; ``"bottleneck"`` (default) holds for both.
     intervals : int
         At most this many release-date intervals (the breakpoints are the distinct arrivals, thinned
@@ -168,7 +168,7 @@ def makespan_lower_bound(w: Workload, *, rule: str = "bottleneck", intervals: in
     Bound
         ``value`` in seconds from time 0 (the makespan is the last completion time).
     """
-    rule, intervals = _check_rule(rule), check_size(intervals, "intervals")
+    rule, intervals = _check_rule(gang_rule), check_size(intervals, "intervals")
     limit, threads = check_time_limit(time_limit), check_threads(threads)
     start = time.perf_counter()
     d = job_data(w, rule)
@@ -183,12 +183,12 @@ def makespan_lower_bound(w: Workload, *, rule: str = "bottleneck", intervals: in
                  bound is not None, per_job=_seconds(d, per_job, d.origin),
                  lp=None if bound is None else _seconds(d, bound, d.origin),
                  lp_objective=None if objective is None else d.origin + objective * d.theta, lp_status=status,
-                 rule=rule, intervals=int(points.size), size=lp.shape, wall_time=time.perf_counter() - start,
+                 gang_rule=rule, intervals=int(points.size), size=lp.shape, wall_time=time.perf_counter() - start,
                  info=_info(d, points))
 
 
 @takes_instance(Workload)
-def jct_lower_bound(w: Workload, *, weights: Any = None, rule: str = "bottleneck",
+def jct_lower_bound(w: Workload, *, weights: Any = None, gang_rule: str = "bottleneck",
                     intervals: int = JCT_INTERVALS, horizon: float | None = None, time_limit: float | None = None,
                     threads: int | None = 1) -> Bound:
     """The weighted average JCT no run of ``w`` can beat (s): the interval LP (W) and the per-job bound.
@@ -199,7 +199,7 @@ def jct_lower_bound(w: Workload, *, weights: Any = None, rule: str = "bottleneck
     weights : array_like, optional
         One positive weight per job (default: the workload's ``weight``; ``numpy.ones(J)`` for the
         plain average JCT).
-    rule : {"bottleneck", "single"}
+    gang_rule : {"bottleneck", "single"}
         The gang rule the bound must hold for; ``"bottleneck"`` (default) holds for both.
     intervals : int
         At most this many time intervals (an even grid up to ``horizon``, its first interval split
@@ -216,13 +216,13 @@ def jct_lower_bound(w: Workload, *, weights: Any = None, rule: str = "bottleneck
     Bound
         ``value``: ``sum_j w_j (C_j - a_j) / sum_j w_j`` is at least this in every run.
     """
-    rule, intervals = _check_rule(rule), check_size(intervals, "intervals")
+    rule, intervals = _check_rule(gang_rule), check_size(intervals, "intervals")
     limit, threads = check_time_limit(time_limit), check_threads(threads)
     wt = _weights(w, weights)
     start = time.perf_counter()
     d = job_data(w, rule)
     if horizon is None:
-        span = makespan_lower_bound(w, rule=rule, time_limit=limit, threads=threads)
+        span = makespan_lower_bound(w, gang_rule=rule, time_limit=limit, threads=threads)
         end = 1.5 * (span.value - d.origin) / d.theta
     else:
         end = float(check_time_limit(horizon, "horizon") or np.inf) / d.theta
@@ -237,6 +237,6 @@ def jct_lower_bound(w: Workload, *, weights: Any = None, rule: str = "bottleneck
     best = max(per_job, bound) if bound is not None else per_job
     return Bound(metric="average_jct", value=_seconds(d, best), certified=status == "Optimal" and bound is not None,
                  per_job=_seconds(d, per_job), lp=None if bound is None else _seconds(d, bound),
-                 lp_objective=None if objective is None else objective * d.theta, lp_status=status, rule=rule,
+                 lp_objective=None if objective is None else objective * d.theta, lp_status=status, gang_rule=rule,
                  intervals=int(points.size), size=lp.shape, wall_time=time.perf_counter() - start,
                  info=_info(d, points))

@@ -51,7 +51,7 @@ DEFAULT_MAX_SIZE = 4000
 #: A job is complete when what is left of it is at most this fraction of its steps.
 DONE_RTOL = 1e-9
 #: Tolerance on the round a job's arrival falls in (a fraction of a round).
-ROUND_TOL = 1e-9
+ROUND_TOL = 1e-12
 
 
 @dataclass(frozen=True)
@@ -118,7 +118,7 @@ def run_assignment(m: RoundModel, assign: dict[int, dict[int, int]]) -> tuple[np
             if left[j] <= 0:
                 continue
             pi = m.progress[j, r]
-            used = 1.0 if left[j] > pi * (1 + DONE_RTOL) else left[j] / pi
+            used = 1.0 if left[j] > pi * (1 + DONE_RTOL) else min(left[j] / pi, 1.0)
             left[j] = left[j] - pi if used == 1.0 else 0.0
             if left[j] <= DONE_RTOL:
                 left[j] = 0.0
@@ -271,12 +271,12 @@ def _start_vector(m: RoundModel, cols: _Columns, assign: dict[int, dict[int, int
     return v
 
 
-def _check_options(rule: Any, restart_delay: Any, contention: Any) -> None:
+def _check_options(gang_rule: Any, restart_delay: Any, contention: Any) -> None:
     """The execution model's options the exact model covers: the single rule, no restart delay, no contention."""
-    check_choice(rule, "rule", ("single", "bottleneck"))
-    if rule != "single":
-        raise ArgumentError("rule is 'bottleneck'; the exact model covers the 'single' rule only (a gang on one GPU "
-                            "type per round); the bounds of hetopt.arena.bounds cover both")
+    check_choice(gang_rule, "gang_rule", ("single", "bottleneck"))
+    if gang_rule != "single":
+        raise ArgumentError("gang_rule is 'bottleneck'; the exact model covers the 'single' rule only (a gang on one "
+                            "GPU type per round); the bounds of hetopt.arena.bounds cover both")
     if check_positive(restart_delay, "restart_delay", allow_zero=True) != 0.0:
         raise ArgumentError(f"restart_delay is {restart_delay!r}; the exact model covers restart_delay=0 only")
     if check_flag(contention, "contention"):
@@ -285,7 +285,7 @@ def _check_options(rule: Any, restart_delay: Any, contention: Any) -> None:
 
 @takes_instance(Workload)
 def solve_exact(w: Workload, *, objective: str = "average_jct", weights: Any = None,
-                round_length: float = DEFAULT_ROUND_LENGTH, rule: str = "single", restart_delay: float = 0.0,
+                round_length: float = DEFAULT_ROUND_LENGTH, gang_rule: str = "single", restart_delay: float = 0.0,
                 contention: bool = False, time_limit: float | None = None, mip_gap: float | None = None,
                 threads: int | None = 1, max_size: int = DEFAULT_MAX_SIZE) -> RoundSchedule:
     """The optimal round schedule of ``w`` for the weighted average JCT or the makespan (see the module docstring).
@@ -299,8 +299,8 @@ def solve_exact(w: Workload, *, objective: str = "average_jct", weights: Any = N
         One positive weight per job (default: the workload's ``weight``).
     round_length : float
         Seconds (Gavel's 360 by default).
-    rule, restart_delay, contention
-        The execution model's options; the exact model covers ``rule="single"``,
+    gang_rule, restart_delay, contention
+        The execution model's options; the exact model covers ``gang_rule="single"``,
         ``restart_delay=0`` and ``contention=False`` only, and refuses the others.
     time_limit : float, optional
         Seconds; a stopped solve returns its incumbent (the greedy schedule at worst) as TIME_LIMIT
@@ -328,7 +328,7 @@ def solve_exact(w: Workload, *, objective: str = "average_jct", weights: Any = N
         More than ``max_size`` job-round variables.
     """
     metric = str(check_choice(objective, "objective", METRICS))
-    _check_options(rule, restart_delay, contention)
+    _check_options(gang_rule, restart_delay, contention)
     L = check_positive(round_length, "round_length")
     max_size = check_size(max_size, "max_size")
     wt = _weights(w, weights)
@@ -368,11 +368,11 @@ def solve_exact(w: Workload, *, objective: str = "average_jct", weights: Any = N
     if not np.all(np.isfinite(flow)):
         raise SolverError(f"solve_exact: jobs {np.flatnonzero(~np.isfinite(flow)).tolist()} are left unfinished by "
                           f"the MILP's assignment ({sol.message}); its work rows hold only within the solver's tolerance")
-    return _schedule(w, m, metric, wt, assign, ran, flow, sol, time.perf_counter() - start, size)
+    return _schedule(w, m, metric, wt, assign, ran, sol, time.perf_counter() - start, size)
 
 
 def _servers(w: Workload, gangs: list[tuple[int, int]]) -> dict[int, list[list[int]]]:
-    """GPUs of each (job, type) gang on the servers of its type, first fit (a gang may span servers)."""
+    """``[server, GPUs]`` of each (job, type) gang on the servers of its type, first fit (a gang may span servers)."""
     free = np.asarray(w.server_gpus, dtype=np.int64).copy()
     out: dict[int, list[list[int]]] = {}
     for j, r in gangs:
@@ -389,19 +389,29 @@ def _servers(w: Workload, gangs: list[tuple[int, int]]) -> dict[int, list[list[i
 
 
 def _schedule(w: Workload, m: RoundModel, metric: str, wt: np.ndarray, assign: dict[int, dict[int, int]],
-              ran: dict[int, dict[int, float]], flow: np.ndarray, sol: Any, wall: float, size: int) -> RoundSchedule:
+              ran: dict[int, dict[int, float]], sol: Any, wall: float, size: int) -> RoundSchedule:
+    """The assignment as recorded rounds (the arena engine's records) with its metrics."""
     L = m.round_length
+    steps = np.asarray(w.steps, dtype=float)
+    T = np.asarray(w.throughput, dtype=float)
+    left = steps.copy()
+    completion = np.full(m.alpha.size, np.nan)
     rounds = []
     for k in sorted(ran):
         start = m.origin + k * L
-        place = {j: assign[k][j] for j in sorted(ran[k])}
-        rounds.append({"start": start, "end": start + L, "placement": place,
-                       "seconds": {j: ran[k][j] * L for j in sorted(ran[k])},
-                       "servers": _servers(w, sorted(place.items()))})
-    completion = np.full(m.alpha.size, np.nan)
-    for k in sorted(ran):  # the start of each job's last round plus the seconds it ran there
-        for j, used in ran[k].items():
-            completion[j] = m.origin + k * L + used * L
+        place = sorted((j, assign[k][j]) for j in ran[k])
+        held = _servers(w, place)
+        gangs = []
+        for j, r in place:
+            last = ran[k][j] < 1.0 or left[j] <= T[j, r] * L * (1 + DONE_RTOL)
+            n = left[j] if last else T[j, r] * L  # the last round runs what is left
+            left[j] -= n
+            finish = start + ran[k][j] * L
+            if last:
+                completion[j] = finish
+            gangs.append({"jobs": [j], "type": r, "servers": held[j], "steps": [float(n)], "finish": finish,
+                          "delay": 0.0})
+        rounds.append({"start": start, "end": start + L, "gangs": gangs})
     jct = completion - np.asarray(w.arrival, dtype=float)
     average = float(wt @ jct / wt.sum())
     makespan = float(np.max(completion))
@@ -413,5 +423,6 @@ def _schedule(w: Workload, m: RoundModel, metric: str, wt: np.ndarray, assign: d
     return RoundSchedule(status=status, objective=value, bound=bound, gap=relative_gap(value, bound), wall_time=wall,
                          solver="highs", sense="min", message=f"{sol.message}; {size} job-round variables",
                          metric=metric, weights=wt, completion=completion, jct=jct, average_jct=average,
-                         makespan=makespan, round_length=L, rounds=rounds,
+                         makespan=makespan, rounds=rounds,
+                         options={"round_length": L, "restart_delay": 0.0, "contention": False, "gang_rule": "single"},
                          info={"milp_objective": sol.objective, "size": size})

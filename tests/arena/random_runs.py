@@ -3,9 +3,10 @@
 A run starts rounds at arbitrary times (after the previous round ends, sometimes after an idle
 gap), of random lengths; in each round the present unfinished jobs are visited in a random order
 and each, with some probability, takes a whole gang of GPUs drawn at random from the free GPUs of
-the types where its throughput is positive (under ``"single"`` all on one type with room, under
-``"bottleneck"`` spread over types, running at the slowest one's rate).  Every such run is a run of
-some policy of the model, so every bound must lie below its metrics.
+the servers of types where its throughput is positive (under ``"single"`` all on one type with
+room, under ``"bottleneck"`` spread over types, running at the slowest one's rate).  Every such
+run is a run of some policy of the model, so every bound must lie below its metrics.  Rounds are
+recorded as the arena's engine records them.
 """
 
 from __future__ import annotations
@@ -17,19 +18,23 @@ from hetopt.result import Status
 
 
 def _gang(rng, w, j, free, rule):
+    """``{server: GPUs}`` of a random whole gang of job j within ``free`` (per server), or None."""
     g = int(w.scale_factor[j])
-    ok = np.flatnonzero(w.throughput[j] > 0)
+    ok = w.throughput[j] > 0
     if rule == "single":
-        room = [r for r in ok if free[r] >= g]
-        return {int(rng.choice(room)): g} if room else None
-    pool = [r for r in ok for _ in range(int(free[r]))]
-    if len(pool) < g:
+        room = [r for r in np.flatnonzero(ok) if free[w.server_type == r].sum() >= g]
+        if not room:
+            return None
+        r = int(rng.choice(room))
+        slots = [s for s in np.flatnonzero(w.server_type == r) for _ in range(int(free[s]))]
+    else:
+        slots = [s for s in range(w.server_type.size) if ok[w.server_type[s]] for _ in range(int(free[s]))]
+    if len(slots) < g:
         return None
-    picked = rng.choice(len(pool), size=g, replace=False)
-    gang: dict[int, int] = {}
-    for i in picked:
-        gang[int(pool[i])] = gang.get(int(pool[i]), 0) + 1
-    return gang
+    held: dict[int, int] = {}
+    for i in rng.choice(len(slots), size=g, replace=False):
+        held[int(slots[i])] = held.get(int(slots[i]), 0) + 1
+    return held
 
 
 def random_run(w, seed: int, *, rule: str = "bottleneck", round_length: float = 360.0, weights=None) -> RoundSchedule:
@@ -47,30 +52,35 @@ def random_run(w, seed: int, *, rule: str = "bottleneck", round_length: float = 
             t = float(min(w.arrival[j] for j in range(J) if np.isnan(completion[j])))
             continue
         length = round_length * rng.uniform(0.2, 1.5)
-        free = np.asarray(w.capacity, dtype=np.int64).copy()
-        place, seconds = {}, {}
+        free = np.asarray(w.server_gpus, dtype=np.int64).copy()
+        gangs = []
         for j in rng.permutation(present):
             if rng.random() > greed:
                 continue
-            gang = _gang(rng, w, int(j), free, rule)
-            if gang is None:
+            held = _gang(rng, w, int(j), free, rule)
+            if held is None:
                 continue
-            for r, n in gang.items():
-                free[r] -= n
-            rate = min(float(w.throughput[j, r]) for r in gang)
-            dt = min(length, left[j] / rate)
-            left[j] -= rate * dt
+            for s, n in held.items():
+                free[s] -= n
+            types = sorted({int(w.server_type[s]) for s in held})
+            rate = min(float(w.throughput[j, r]) for r in types)
+            n = min(left[j], rate * length)
+            dt = n / rate
+            left[j] -= n
             if left[j] <= 1e-12 * w.steps[j]:
+                n += left[j]
                 left[j] = 0.0
                 completion[j] = t + dt
-            place[int(j)] = gang if len(gang) > 1 else next(iter(gang))
-            seconds[int(j)] = dt
-        if place:
-            rounds.append({"start": t, "end": t + length, "placement": place, "seconds": seconds})
+            gangs.append({"jobs": [int(j)], "type": types[0] if len(types) == 1 else -1,
+                          "servers": sorted([s, c] for s, c in held.items()), "steps": [float(n)], "finish": t + dt,
+                          "delay": 0.0})
+        if gangs:
+            rounds.append({"start": t, "end": t + length, "gangs": gangs})
         t += length + (rng.uniform(0, round_length) if rng.random() < 0.1 else 0.0)
     wt = np.asarray(w.weight if weights is None else weights, dtype=float)
     jct = completion - w.arrival
     avg = float(wt @ jct / wt.sum())
     return RoundSchedule(status=Status.FEASIBLE, objective=avg, metric="average_jct", weights=wt, completion=completion,
-                         jct=jct, average_jct=avg, makespan=float(np.max(completion)), round_length=round_length,
-                         rounds=rounds)
+                         jct=jct, average_jct=avg, makespan=float(np.max(completion)), rounds=rounds,
+                         options={"round_length": round_length, "restart_delay": 0.0, "contention": False,
+                                  "gang_rule": rule})

@@ -62,3 +62,29 @@ def replace(w: Workload, **changes) -> Workload:
     from dataclasses import fields
 
     return Workload(**({f.name: getattr(w, f.name) for f in fields(w) if f.init} | changes))
+
+
+def workloads():
+    """A hypothesis strategy of small workloads with ties and edge values (equal arrivals, zero throughputs)."""
+    from hypothesis import assume
+    from hypothesis import strategies as st
+
+    @st.composite
+    def build(draw):
+        R = draw(st.integers(1, 3))
+        J = draw(st.integers(1, 5))
+        cap = draw(st.lists(st.integers(1, 8), min_size=R, max_size=R))
+        g = draw(st.lists(st.integers(1, 4), min_size=J, max_size=J))
+        T = draw(st.lists(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.5, 4.0]), min_size=R, max_size=R),
+                          min_size=J, max_size=J))
+        T = np.array(T)
+        assume(all(np.where(T[j] > 0, cap, 0).sum() >= g[j] for j in range(J)))
+        rounds = draw(st.lists(st.sampled_from([0.25, 1.0, 1.5, 3.0]), min_size=J, max_size=J))
+        arrival = draw(st.lists(st.sampled_from([0.0, 100.0, 360.0, 720.0, 1000.0]), min_size=J, max_size=J))
+        steps = np.array(rounds) * ROUND * T.max(axis=1)
+        return Workload(gpu_types=tuple(f"t{r}" for r in range(R)), server_type=np.arange(R), server_gpus=np.array(cap),
+                        link_bandwidth=np.full(R, np.inf), job_type=tuple(f"j{j}" for j in range(J)),
+                        arrival=np.array(arrival), scale_factor=np.array(g), steps=steps, weight=np.ones(J),
+                        throughput=T, model_size=np.zeros(J))
+
+    return build()

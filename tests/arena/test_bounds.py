@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
 from scipy.optimize import linprog
 
 from hetopt.arena import fluid
@@ -14,7 +15,7 @@ from hetopt.errors import ArgumentError
 
 from .formulation import fastest_rate, second_formulation
 from .random_runs import random_run
-from .small import replace, small_workload
+from .small import replace, small_workload, workloads
 
 #: A certified bound may exceed a run's metric by rounding only.
 BOUND_RTOL = 1e-9
@@ -23,7 +24,7 @@ BOUND_RTOL = 1e-9
 def _below_exact(seeds, rule):
     for seed in seeds:
         w = small_workload(seed)
-        span, jct = makespan_lower_bound(w, rule=rule), jct_lower_bound(w, rule=rule)
+        span, jct = makespan_lower_bound(w, gang_rule=rule), jct_lower_bound(w, gang_rule=rule)
         assert span.certified and jct.certified
         assert span.value <= solve_exact(w, objective="makespan").objective * (1 + BOUND_RTOL), seed
         assert jct.value <= solve_exact(w).objective * (1 + BOUND_RTOL), seed
@@ -43,11 +44,11 @@ def test_bounds_below_the_exact_optimum_on_hundreds(rule):
 def _below_random_runs(seeds, rule):
     for seed in seeds:
         w = small_workload(seed, jobs=(2, 8), single_fit=rule == "single", types=(2, 3))
-        span, jct = makespan_lower_bound(w, rule=rule), jct_lower_bound(w, rule=rule)
-        plain = jct_lower_bound(w, rule=rule, weights=np.ones(w.n_jobs))
+        span, jct = makespan_lower_bound(w, gang_rule=rule), jct_lower_bound(w, gang_rule=rule)
+        plain = jct_lower_bound(w, gang_rule=rule, weights=np.ones(w.n_jobs))
         for k in range(5):
             run = random_run(w, 1000 * seed + k, rule=rule)
-            assert check_schedule(w, run, rule=rule).ok
+            assert check_schedule(w, run).ok
             assert span.value <= run.makespan * (1 + BOUND_RTOL), (seed, k)
             assert jct.value <= run.average_jct * (1 + BOUND_RTOL), (seed, k)
             assert plain.value <= float(np.mean(run.jct)) * (1 + BOUND_RTOL), (seed, k)
@@ -66,10 +67,27 @@ def test_bounds_below_random_runs_on_hundreds(rule):
     _below_random_runs(range(10, 210), rule)
 
 
+@settings(derandomize=True, deadline=None, max_examples=25)
+@given(w=workloads())
+def test_bounds_below_runs_on_drawn_workloads(w):
+    """Equal arrivals, zero throughputs, gangs spread over types: every bound below random runs and the exact optimum."""
+    span, jct = makespan_lower_bound(w), jct_lower_bound(w)
+    assert span.certified and jct.certified
+    for k in range(2):
+        run = random_run(w, k, rule="bottleneck")
+        assert span.value <= run.makespan * (1 + BOUND_RTOL)
+        assert jct.value <= run.average_jct * (1 + BOUND_RTOL)
+    fits = all(np.any((w.throughput[j] > 0) & (w.capacity >= w.scale_factor[j])) for j in range(w.n_jobs))
+    if fits:
+        assert jct_lower_bound(w, gang_rule="single").value <= solve_exact(w).objective * (1 + BOUND_RTOL)
+        assert makespan_lower_bound(w, gang_rule="single").value <= \
+            solve_exact(w, objective="makespan").objective * (1 + BOUND_RTOL)
+
+
 def test_single_rule_bounds_are_at_least_the_bottleneck_ones():
     for seed in range(10):
         w = small_workload(seed)
-        assert np.all(completion_lower_bounds(w, rule="single") >= completion_lower_bounds(w, rule="bottleneck"))
+        assert np.all(completion_lower_bounds(w, gang_rule="single") >= completion_lower_bounds(w, gang_rule="bottleneck"))
 
 
 def test_per_job_bound_is_the_fastest_gang():
@@ -77,7 +95,7 @@ def test_per_job_bound_is_the_fastest_gang():
         w = small_workload(seed, types=(2, 3))
         for rule in ("bottleneck", "single"):
             expected = [w.arrival[j] + w.steps[j] / fastest_rate(w, j, rule) for j in range(w.n_jobs)]
-            assert completion_lower_bounds(w, rule=rule) == pytest.approx(expected, rel=1e-12)
+            assert completion_lower_bounds(w, gang_rule=rule) == pytest.approx(expected, rel=1e-12)
 
 
 @pytest.mark.parametrize("rule", ["bottleneck", "single"])
@@ -85,11 +103,11 @@ def test_a_second_formulation_gives_the_same_optimum(rule):
     """Pyomo in seconds and GPU-seconds, solved by SCIP, on the same breakpoints."""
     for seed in range(6):
         w = small_workload(seed, jobs=(3, 5))
-        span = makespan_lower_bound(w, rule=rule)
+        span = makespan_lower_bound(w, gang_rule=rule)
         other = second_formulation(w, rule, span.info["breakpoints"], makespan=True)
         assert span.lp_objective == pytest.approx(other, rel=1e-6)
         assert span.lp <= other * (1 + BOUND_RTOL)
-        jct = jct_lower_bound(w, rule=rule)
+        jct = jct_lower_bound(w, gang_rule=rule)
         other = second_formulation(w, rule, jct.info["breakpoints"], makespan=False)
         assert jct.lp_objective == pytest.approx(other, rel=1e-6)
         assert jct.lp <= other * (1 + BOUND_RTOL)
@@ -157,7 +175,7 @@ def test_a_stopped_lp_gives_a_valid_uncertified_bound():
     assert stopped.per_job <= stopped.value <= full.value * (1 + BOUND_RTOL)
 
 
-@pytest.mark.parametrize("kwargs", [{"rule": "gang"}, {"intervals": 0}, {"time_limit": -1.0},
+@pytest.mark.parametrize("kwargs", [{"gang_rule": "gang"}, {"intervals": 0}, {"time_limit": -1.0},
                                     {"weights": [1.0, 2.0]}, {"horizon": -5.0}, {"threads": 0}])
 def test_bad_arguments(kwargs):
     w = small_workload(0)
