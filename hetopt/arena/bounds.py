@@ -7,8 +7,9 @@ bound of HiGHS's row duals, evaluated with its rounding error accounted for
 (:func:`completion_lower_bounds`: no job completes before it ran from its arrival at its fastest
 gang rate).  The derivation (why every schedule of every policy maps to a feasible LP point) is in
 ``models/arena.md``, *Certified bounds*.  The bounds hold for every policy that gives a job at most
-one gang of ``scale_factor`` GPUs at a time and each GPU to at most one job (Gavel's packing
-policies share a GPU between two jobs and are outside them).
+one gang of ``scale_factor`` GPUs at a time and each GPU to at most one job; with ``packing=True``
+they hold when two jobs may share a GPU, each at most at its own rate (Gavel's packing policies:
+no pair of its measured table runs a job faster than alone).
 """
 
 from __future__ import annotations
@@ -21,7 +22,15 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError
-from ..inputs import check_choice, check_size, check_threads, check_time_limit, numeric_array, takes_instance
+from ..inputs import (
+    check_choice,
+    check_flag,
+    check_size,
+    check_threads,
+    check_time_limit,
+    numeric_array,
+    takes_instance,
+)
 from ..solvers import solve_lp_duals
 from .fluid import JobData, LPArrays, jct_breakpoints, jct_lp, job_data, makespan_breakpoints, makespan_lp
 from .lagrangian import dual_bound
@@ -65,6 +74,8 @@ class Bound:
         HiGHS's model status ("Optimal", "Time limit reached", ...).
     gang_rule : str
         The gang rule the bound was computed for (``"bottleneck"`` holds for both rules).
+    packing : bool
+        Whether it also holds when two jobs share a GPU.
     intervals : int
         Time intervals of the LP.
     size : tuple of int
@@ -85,6 +96,7 @@ class Bound:
     lp_objective: float | None
     lp_status: str
     gang_rule: str
+    packing: bool
     intervals: int
     size: tuple[int, int]
     wall_time: float
@@ -147,8 +159,9 @@ def _seconds(d: JobData, scaled: float, shift: float = 0.0) -> float:
 
 
 @takes_instance(Workload)
-def makespan_lower_bound(w: Workload, *, gang_rule: str = "bottleneck", intervals: int = MAKESPAN_INTERVALS,
-                         time_limit: float | None = None, threads: int | None = 1) -> Bound:
+def makespan_lower_bound(w: Workload, *, gang_rule: str = "bottleneck", packing: bool = False,
+                         intervals: int = MAKESPAN_INTERVALS, time_limit: float | None = None,
+                         threads: int | None = 1) -> Bound:
     """The makespan no run of ``w`` can beat (s): the fluid LP (M) and the per-job bound.
 
     Parameters
@@ -156,6 +169,9 @@ def makespan_lower_bound(w: Workload, *, gang_rule: str = "bottleneck", interval
     w : Workload
     gang_rule : {"bottleneck", "single"}
         The gang rule the bound must hold for; ``"bottleneck"`` (default) holds for both.
+    packing : bool
+        Hold also for policies that pack two jobs on a GPU (each at most at its own rate): the
+        capacity rows count two jobs per GPU.
     intervals : int
         At most this many release-date intervals (the breakpoints are the distinct arrivals, thinned
         evenly by rank beyond it); fewer only weakens the bound.
@@ -169,9 +185,9 @@ def makespan_lower_bound(w: Workload, *, gang_rule: str = "bottleneck", interval
         ``value`` in seconds from time 0 (the makespan is the last completion time).
     """
     rule, intervals = _check_rule(gang_rule), check_size(intervals, "intervals")
-    limit, threads = check_time_limit(time_limit), check_threads(threads)
+    limit, threads, packing = check_time_limit(time_limit), check_threads(threads), check_flag(packing, "packing")
     start = time.perf_counter()
-    d = job_data(w, rule)
+    d = job_data(w, rule, packing)
     per_job = float(np.max(d.arrival + d.shortest))
     points = makespan_breakpoints(d, intervals)
     lp = makespan_lp(d, points)
@@ -183,12 +199,13 @@ def makespan_lower_bound(w: Workload, *, gang_rule: str = "bottleneck", interval
                  bound is not None, per_job=_seconds(d, per_job, d.origin),
                  lp=None if bound is None else _seconds(d, bound, d.origin),
                  lp_objective=None if objective is None else d.origin + objective * d.theta, lp_status=status,
-                 gang_rule=rule, intervals=int(points.size), size=lp.shape, wall_time=time.perf_counter() - start,
+                 gang_rule=rule, packing=packing, intervals=int(points.size), size=lp.shape,
+                 wall_time=time.perf_counter() - start,
                  info=_info(d, points))
 
 
 @takes_instance(Workload)
-def jct_lower_bound(w: Workload, *, weights: Any = None, gang_rule: str = "bottleneck",
+def jct_lower_bound(w: Workload, *, weights: Any = None, gang_rule: str = "bottleneck", packing: bool = False,
                     intervals: int = JCT_INTERVALS, horizon: float | None = None, time_limit: float | None = None,
                     threads: int | None = 1) -> Bound:
     """The weighted average JCT no run of ``w`` can beat (s): the interval LP (W) and the per-job bound.
@@ -201,6 +218,8 @@ def jct_lower_bound(w: Workload, *, weights: Any = None, gang_rule: str = "bottl
         plain average JCT).
     gang_rule : {"bottleneck", "single"}
         The gang rule the bound must hold for; ``"bottleneck"`` (default) holds for both.
+    packing : bool
+        Hold also for policies that pack two jobs on a GPU (as :func:`makespan_lower_bound`).
     intervals : int
         At most this many time intervals (an even grid up to ``horizon``, its first interval split
         geometrically); more make the bound tighter and the LP larger.
@@ -217,12 +236,12 @@ def jct_lower_bound(w: Workload, *, weights: Any = None, gang_rule: str = "bottl
         ``value``: ``sum_j w_j (C_j - a_j) / sum_j w_j`` is at least this in every run.
     """
     rule, intervals = _check_rule(gang_rule), check_size(intervals, "intervals")
-    limit, threads = check_time_limit(time_limit), check_threads(threads)
+    limit, threads, packing = check_time_limit(time_limit), check_threads(threads), check_flag(packing, "packing")
     wt = _weights(w, weights)
     start = time.perf_counter()
-    d = job_data(w, rule)
+    d = job_data(w, rule, packing)
     if horizon is None:
-        span = makespan_lower_bound(w, gang_rule=rule, time_limit=limit, threads=threads)
+        span = makespan_lower_bound(w, gang_rule=rule, packing=packing, time_limit=limit, threads=threads)
         end = 1.5 * (span.value - d.origin) / d.theta
     else:
         end = float(check_time_limit(horizon, "horizon") or np.inf) / d.theta
@@ -238,5 +257,6 @@ def jct_lower_bound(w: Workload, *, weights: Any = None, gang_rule: str = "bottl
     return Bound(metric="average_jct", value=_seconds(d, best), certified=status == "Optimal" and bound is not None,
                  per_job=_seconds(d, per_job), lp=None if bound is None else _seconds(d, bound),
                  lp_objective=None if objective is None else objective * d.theta, lp_status=status, gang_rule=rule,
+                 packing=packing,
                  intervals=int(points.size), size=lp.shape, wall_time=time.perf_counter() - start,
                  info=_info(d, points))

@@ -128,7 +128,7 @@ def run_assignment(m: RoundModel, assign: dict[int, dict[int, int]]) -> tuple[np
 
 
 def greedy_rounds(m: RoundModel) -> dict[int, dict[int, int]]:
-    """A list schedule: each round, the jobs present by weighted shortest remaining time take their fastest free type."""
+    """A list schedule: each round the jobs present, by weighted remaining time, take their fastest free type."""
     J, R = m.progress.shape
     left = np.ones(J)
     assign: dict[int, dict[int, int]] = {}
@@ -208,7 +208,8 @@ def _milp_rows(m: RoundModel, cols: _Columns, metric: str) -> tuple[sparse.csr_m
     ycol = np.full((J, int(k.max(initial=0)) + 2), -1, dtype=np.int64)  # y column of (job, round), -1: none
     ycol[cols.yjk[:, 0], cols.yjk[:, 1]] = cols.y
     add(j, cols.u, -pi, -np.ones(J))  # work: sum pi u >= 1
-    add(np.tile(np.arange(n), 2), np.concatenate([cols.u, cols.x]), np.concatenate([ones, -ones]), np.zeros(n))  # u <= x
+    add(np.tile(np.arange(n), 2), np.concatenate([cols.u, cols.x]), np.concatenate([ones, -ones]),
+        np.zeros(n))  # u <= x
     _, first, inv = np.unique(np.stack([r, k], 1), axis=0, return_index=True, return_inverse=True)
     add(inv.reshape(-1), cols.x, m.gang[j].astype(float), m.capacity[r[first]].astype(float))  # capacity
     # one type per round, and only while unfinished: sum_r x_jrk <= y_jk (<= 1 in the first round)
@@ -243,8 +244,8 @@ def _milp_rows(m: RoundModel, cols: _Columns, metric: str) -> tuple[sparse.csr_m
     shift = m.first - (m.alpha if metric == "average_jct" else 0.0)
     add(np.concatenate([yj, j, j, np.arange(J)]), np.concatenate([cols.y, cols.u, cols.x, cols.f]),
         np.concatenate([np.ones(ny), ones, -ones, -np.ones(J)]), -shift - 1.0)
-    add(np.concatenate([yj, np.arange(J)]), np.concatenate([cols.y, cols.f]), np.concatenate([np.ones(ny), -np.ones(J)]),
-        -shift)
+    add(np.concatenate([yj, np.arange(J)]), np.concatenate([cols.y, cols.f]),
+        np.concatenate([np.ones(ny), -np.ones(J)]), -shift)
     A = sparse.csr_matrix((np.concatenate([v for _, _, v in parts]),
                            (np.concatenate([a for a, _, _ in parts]), np.concatenate([c for _, c, _ in parts]))),
                           shape=(count, cols.n))
@@ -340,8 +341,8 @@ def solve_exact(w: Workload, *, objective: str = "average_jct", weights: Any = N
     last = _windows(m, metric, incumbent)
     size = int(sum((last[j] - m.first[j] + 1) * np.count_nonzero(m.progress[j] > 0) for j in range(m.alpha.size)))
     if size > max_size:
-        raise SizeLimitError(f"solve_exact: the model has {size} job-round variables (jobs x types x rounds they may run "
-                             f"in), above max_size={max_size}; pass max_size={size} or a longer round_length")
+        raise SizeLimitError(f"solve_exact: the model has {size} job-round variables (jobs x types x rounds they may "
+                             f"run in), above max_size={max_size}; pass max_size={size} or a longer round_length")
     cols = _Columns(m, last, metric)
     A, b = _milp_rows(m, cols, metric)
     c = np.zeros(cols.n)
@@ -367,7 +368,8 @@ def solve_exact(w: Workload, *, objective: str = "average_jct", weights: Any = N
     flow, ran = run_assignment(m, assign)
     if not np.all(np.isfinite(flow)):
         raise SolverError(f"solve_exact: jobs {np.flatnonzero(~np.isfinite(flow)).tolist()} are left unfinished by "
-                          f"the MILP's assignment ({sol.message}); its work rows hold only within the solver's tolerance")
+                          f"the MILP's assignment ({sol.message}); its work rows hold only within the solver's "
+                          "tolerance")
     return _schedule(w, m, metric, wt, assign, ran, sol, time.perf_counter() - start, size)
 
 

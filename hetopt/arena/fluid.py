@@ -40,6 +40,8 @@ class JobData:
         Types the job may use under the rule.
     capacity, gang : numpy.ndarray
         GPUs per type (R,), gang sizes (J,), as floats.
+    slots : numpy.ndarray, shape (R,)
+        Jobs a type can hold at once, in GPUs: ``capacity``, twice it when two jobs may share a GPU.
     rate_implied : numpy.ndarray of bool, shape (J,)
         Whether the gang rows already imply ``progress <= rho_j * time`` (then no rate row is built).
     """
@@ -51,6 +53,7 @@ class JobData:
     gpu_time: np.ndarray
     allowed: np.ndarray
     capacity: np.ndarray
+    slots: np.ndarray
     gang: np.ndarray
     rate_implied: np.ndarray
 
@@ -81,8 +84,11 @@ def gang_rate(throughput: np.ndarray, capacity: np.ndarray, gang: int, rule: str
     return best
 
 
-def job_data(w: Workload, rule: str) -> JobData:
-    """The scaled quantities of ``w`` under the gang rule ``"single"`` or ``"bottleneck"``."""
+def job_data(w: Workload, rule: str, packing: bool = False) -> JobData:
+    """The scaled quantities of ``w`` under the gang rule ``"single"`` or ``"bottleneck"``.
+
+    ``packing``: two jobs may share a GPU (Gavel's packing policies), each at most at its own rate.
+    """
     T = np.asarray(w.throughput, dtype=float)
     cap = np.asarray(w.capacity, dtype=np.int64)
     g = np.asarray(w.scale_factor, dtype=np.int64)
@@ -106,6 +112,7 @@ def job_data(w: Workload, rule: str) -> JobData:
     fastest_allowed = np.where(allowed, T, 0.0).max(axis=1)
     return JobData(origin=origin, theta=theta, arrival=(np.asarray(w.arrival, dtype=float) - origin) / theta,
                    rate=theta / shortest, gpu_time=q, allowed=allowed, capacity=cap.astype(float),
+                   slots=cap.astype(float) * (2.0 if packing else 1.0),
                    gang=g.astype(float), rate_implied=best >= fastest_allowed)
 
 
@@ -154,10 +161,11 @@ class _Rows:
         self.m += len(lo)
 
     def grouped(self, keys: np.ndarray, cols: np.ndarray, vals: np.ndarray, lo_of, hi_of, keep_of=None) -> None:
-        """One row per distinct key (rows of ``keys``): its columns ``cols``; bounds from ``lo_of(first)``, ``hi_of(first)``.
+        """One row per distinct key (rows of ``keys``) over its columns ``cols``, bounded by ``lo_of``, ``hi_of``.
 
-        ``first`` holds, per row, the index of its first column's entry; ``keep_of(first, sums)``
-        (optional) selects the rows to build (``sums`` maps a per-entry weight to per-row sums).
+        ``lo_of(first)`` and ``hi_of(first)`` give the bounds from ``first``, each row's first entry
+        (an index into the entries); ``keep_of(first, sums)`` (optional) selects the rows to build
+        (``sums`` maps a per-entry weight to per-row sums).
         """
         if cols.size == 0:
             return
@@ -236,7 +244,7 @@ def _time_rows(rows: _Rows, d: JobData, z: np.ndarray, ub: np.ndarray, starts: n
     q = d.gpu_time[j, r]
     length = ends[l] - starts[l]
     span = ends[l] - np.maximum(starts[l], d.arrival[j])
-    cap_room = d.capacity[r] * length
+    cap_room = d.slots[r] * length
     rows.grouped(np.stack([l, r], axis=1), idx, q, lambda f: np.full(f.size, -np.inf), lambda f: cap_room[f],
                  lambda f, sums: sums(q * ub[idx]) > cap_room[f])
     gang_room = d.gang[j] * span
@@ -256,7 +264,7 @@ def _time_rows(rows: _Rows, d: JobData, z: np.ndarray, ub: np.ndarray, starts: n
     j, r = z[idx, 0], z[idx, 1]
     q = d.gpu_time[j, r]
     begin = np.maximum(starts[last], d.arrival[j])
-    for keys, vals, coef, start in ((r[:, None], q, d.capacity[r], np.full(idx.size, starts[last])),
+    for keys, vals, coef, start in ((r[:, None], q, d.slots[r], np.full(idx.size, starts[last])),
                                     (j[:, None], q, d.gang[j], begin)):
         _with_t(rows, keys, idx, vals, coef, start, tcol)
     slow = ~d.rate_implied[j]
@@ -277,7 +285,7 @@ def _with_t(rows: _Rows, keys: np.ndarray, cols: np.ndarray, vals: np.ndarray, c
 
 
 def _z_upper(d: JobData, z: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Column bounds of z: 1, and what ``min(g_j, c_r)`` GPUs and the rate ``rho_j`` do in the job's part of the interval."""
+    """Column bounds of z: 1, and what ``min(g_j, c_r)`` GPUs or the rate ``rho_j`` do in the job's time there."""
     j, r, l = z[:, 0], z[:, 1], z[:, 2]
     span = np.maximum(ends[l] - np.maximum(starts[l], d.arrival[j]), 0.0)
     gpus = np.minimum(d.gang[j], d.capacity[r])

@@ -42,7 +42,8 @@ def small_workload(seed: int, *, jobs: tuple[int, int] = (2, 6), types: tuple[in
         if not single_fit and np.where(T[j] > 0, cap, 0).sum() >= g[j]:
             continue
         if not np.any((T[j] > 0) & (cap >= g[j])):
-            r = int(rng.choice(np.flatnonzero(cap >= min(g[j], cap.max())))) if np.any(cap >= g[j]) else int(np.argmax(cap))
+            fit = np.flatnonzero(cap >= g[j])
+            r = int(rng.choice(fit)) if fit.size else int(np.argmax(cap))
             g[j] = min(g[j], cap[r])
             T[j, r] = round(float(rng.uniform(5.0 / spread, 5.0)), 3)
     best = np.where((T > 0) & (cap[None, :] >= (g[:, None] if single_fit else 1)), T, 0).max(axis=1)

@@ -14,7 +14,7 @@ from hetopt.arena.exact import solve_exact
 from hetopt.errors import ArgumentError
 
 from .formulation import fastest_rate, second_formulation
-from .random_runs import random_run
+from .random_runs import packed_run, random_run
 from .small import replace, small_workload, workloads
 
 #: A certified bound may exceed a run's metric by rounding only.
@@ -70,7 +70,7 @@ def test_bounds_below_random_runs_on_hundreds(rule):
 @settings(derandomize=True, deadline=None, max_examples=25)
 @given(w=workloads())
 def test_bounds_below_runs_on_drawn_workloads(w):
-    """Equal arrivals, zero throughputs, gangs spread over types: every bound below random runs and the exact optimum."""
+    """Equal arrivals, zero throughputs, gangs spread over types: the bounds below random runs and the exact optimum."""
     span, jct = makespan_lower_bound(w), jct_lower_bound(w)
     assert span.certified and jct.certified
     for k in range(2):
@@ -84,10 +84,50 @@ def test_bounds_below_runs_on_drawn_workloads(w):
             solve_exact(w, objective="makespan").objective * (1 + BOUND_RTOL)
 
 
+def test_packing_bounds_hold_for_packed_runs():
+    """Two jobs on the same GPUs, each at most at its own rate: below the packing bounds."""
+    for seed in range(6):
+        w = small_workload(seed, jobs=(4, 8))
+        span, jct = makespan_lower_bound(w, packing=True), jct_lower_bound(w, packing=True, weights=np.ones(w.n_jobs))
+        assert span.packing and span.value <= makespan_lower_bound(w).value * (1 + BOUND_RTOL)
+        for k in range(4):
+            completion, makespan = packed_run(w, 100 * seed + k)
+            assert span.value <= makespan * (1 + BOUND_RTOL)
+            assert jct.value <= float(np.mean(completion - w.arrival)) * (1 + BOUND_RTOL)
+
+
+def test_packing_breaks_the_plain_bound():
+    """Two one-hour jobs on one GPU, packed at 0.9 of their rates, end at 1.11 h; alone they need 2 h."""
+    w = replace(small_workload(0, jobs=(2, 2), types=(1, 1)), server_type=np.array([0]), server_gpus=np.array([1]),
+                link_bandwidth=np.array([np.inf]), scale_factor=np.array([1, 1]), throughput=np.ones((2, 1)),
+                steps=np.full(2, 3600.0), arrival=np.zeros(2))
+    packed = 3600.0 / 0.9
+    plain = makespan_lower_bound(w).value
+    assert plain == pytest.approx(7200.0, rel=1e-9) and plain > packed
+    assert makespan_lower_bound(w, packing=True).value <= packed
+
+
+def test_gavels_pairs_never_run_a_job_faster_than_alone():
+    """The assumption of packing=True, on Gavel's measured table (hetopt/tables/gavel_simulation_throughputs.json)."""
+    import json
+    from importlib.resources import files
+
+    table = json.loads(files("hetopt.tables").joinpath("gavel_simulation_throughputs.json").read_text())
+    checked = 0
+    for g in table["gpu_types"]:
+        single = table["single"][g]
+        for i, k, a, b in table["pairs"][g]:
+            if single[i] and single[k]:
+                assert a <= single[i] * (1 + 1e-12) and b <= single[k] * (1 + 1e-12), (g, i, k)
+                checked += 1
+    assert checked > 1000
+
+
 def test_single_rule_bounds_are_at_least_the_bottleneck_ones():
     for seed in range(10):
         w = small_workload(seed)
-        assert np.all(completion_lower_bounds(w, gang_rule="single") >= completion_lower_bounds(w, gang_rule="bottleneck"))
+        single = completion_lower_bounds(w, gang_rule="single")
+        assert np.all(single >= completion_lower_bounds(w, gang_rule="bottleneck"))
 
 
 def test_per_job_bound_is_the_fastest_gang():
