@@ -118,9 +118,20 @@ def test_a_gang_that_fits_no_single_type_is_refused():
         solve_exact(w2)
 
 
-def test_round_trip_and_time_limit():
+def test_round_trip():
     w = small_workload(5, jobs=(6, 6))
-    sol = solve_exact(w, time_limit=30.0)
+    sol = solve_exact(w)
     back = RoundSchedule.from_dict(sol.to_dict())
     assert check_schedule(w, back).ok
-    assert back.objective == sol.objective
+    assert back.objective == sol.objective and back.options == sol.options
+
+
+def test_a_stopped_solve_returns_a_checked_incumbent_and_a_bound():
+    w = small_workload(17)  # 6 jobs, 159 job-round variables: seconds to prove
+    sol = solve_exact(w, time_limit=0.01)
+    assert sol.status in (Status.TIME_LIMIT, Status.OPTIMAL)
+    assert check_schedule(w, sol).ok
+    if sol.bound is not None:
+        assert sol.bound <= sol.objective * (1 + OBJ_RTOL)
+    if sol.status is Status.TIME_LIMIT:
+        assert sol.objective >= solve_exact(w).objective * (1 - OBJ_RTOL)
