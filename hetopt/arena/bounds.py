@@ -134,11 +134,16 @@ def completion_lower_bounds(w: Workload, *, gang_rule: str = "bottleneck") -> np
     return d.origin + (d.arrival + d.shortest) * d.theta
 
 
+#: HiGHS options of the fluid LPs: its interior point method without crossover (on a 951-job trace 8 times
+#: faster than the dual simplex; the duals it stops with are certified as any others).
+LP_OPTIONS = {"solver": "ipm", "run_crossover": "off"}
+
+
 def _solve(lp: LPArrays, time_limit: float | None, threads: int | None) -> tuple[float | None, float | None, str]:
     """(certified dual bound, HiGHS's objective, HiGHS's status) of ``min c x`` in scaled units (offset included)."""
     try:
         out = solve_lp_duals(lp.c, lp.A, lp.row_lo, lp.row_hi, lp.col_lo, lp.col_hi, threads=threads,
-                             time_limit=time_limit)
+                             time_limit=time_limit, options=LP_OPTIONS)
     except Exception as exc:  # noqa: BLE001 - a failed LP leaves the per-job bound, reported as not certified
         return None, None, f"failed ({type(exc).__name__}: {exc})"
     y = out.row_dual if out.row_dual.size == lp.row_lo.size else np.zeros(lp.row_lo.size)

@@ -7,19 +7,9 @@ from the earliest arrival; a job may run from the first round that starts at or 
 at ``throughput[j, r]`` iterations/s, or it does not run; its completion is the start of its last
 round plus the seconds it ran there.  No restart delay, no link contention.
 
-MILP (time in rounds from the earliest arrival; ``alpha_j`` the arrival, ``k_j`` its first round,
-``pi_jr = throughput * round_length / steps`` the fraction of the job one round does):
-
-* ``x_jrk`` binary: job j runs on type r in round k; ``u_jrk`` in [0, 1], ``u <= x``: the fraction
-  of the round it runs;
-* work: ``sum_rk pi_jr u_jrk >= 1``; capacity: ``sum_j g_j x_jrk <= c_r``; one type: ``sum_r x_jrk <= 1``;
-* completion: ``F_j >= (k - alpha_j) x_jrk + u_jrk`` (flow time ``F_j = C_j - a_j`` in rounds);
-* a cut that tightens the relaxation: ``y_jk >= 1 - sum_{k' < k} sum_r pi_jr u_jrk'`` (``y_jk``: still
-  running at the start of round k) and ``F_j >= k_j - alpha_j + sum_{k > k_j} y_jk``;
-* objective: ``sum_j w_j F_j / sum_j w_j``, or the makespan ``M >= k x_jrk + u_jrk``.
-
-The rounds a job may use end at its latest useful round, from an incumbent schedule (a greedy list
-schedule) and the per-job lower bounds; the schedule returned is the MILP's assignment run as the
+The MILP (binaries: a job on a type in a round, a job unfinished at a round's start) and the rows that
+tighten it are in the card; a job's rounds end at its latest useful round (from the best of three greedy
+list schedules and the per-job lower bounds); the schedule returned is the MILP's assignment run as the
 model runs it, checked by :func:`hetopt.arena.checker.check_schedule`.
 """
 
@@ -127,17 +117,23 @@ def run_assignment(m: RoundModel, assign: dict[int, dict[int, int]]) -> tuple[np
     return flow, ran
 
 
-def greedy_rounds(m: RoundModel) -> dict[int, dict[int, int]]:
-    """A list schedule: each round the jobs present, by weighted remaining time, take their fastest free type."""
+#: Priorities of :func:`greedy_rounds` (smallest first): weighted shortest remaining time, longest remaining
+#: time, arrival.
+PRIORITIES = ("wsrt", "lrt", "fifo")
+
+
+def greedy_rounds(m: RoundModel, priority: str = "wsrt") -> dict[int, dict[int, int]]:
+    """A list schedule: each round the jobs present, in ``priority`` order, take their fastest free type."""
     J, R = m.progress.shape
     left = np.ones(J)
     assign: dict[int, dict[int, int]] = {}
     k = 0
     while np.any(left > 0):
         free = m.capacity.copy()
-        best = m.progress.max(axis=1)
         present = [j for j in range(J) if left[j] > 0 and m.first[j] <= k]
-        present.sort(key=lambda j: (left[j] / best[j] / m.weight[j], j))
+        rounds_left = left / m.progress.max(axis=1)
+        rank = {"wsrt": rounds_left / m.weight, "lrt": -rounds_left, "fifo": m.alpha}[priority]
+        present.sort(key=lambda j: (rank[j], j))
         for j in present:
             for r in np.argsort(-m.progress[j], kind="stable"):
                 if m.progress[j, r] > 0 and free[r] >= m.gang[j]:
@@ -335,9 +331,8 @@ def solve_exact(w: Workload, *, objective: str = "average_jct", weights: Any = N
     wt = _weights(w, weights)
     start = time.perf_counter()
     m = round_model(w, L, wt)
-    greedy = greedy_rounds(m)
-    flow, _ = run_assignment(m, greedy)
-    incumbent = _objective(m, flow, metric)
+    greedy, incumbent = min(((g, _objective(m, run_assignment(m, g)[0], metric))
+                             for g in (greedy_rounds(m, p) for p in PRIORITIES)), key=lambda e: e[1])
     last = _windows(m, metric, incumbent)
     size = int(sum((last[j] - m.first[j] + 1) * np.count_nonzero(m.progress[j] > 0) for j in range(m.alpha.size)))
     if size > max_size:

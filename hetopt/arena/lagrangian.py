@@ -7,13 +7,8 @@ upper side), weak duality gives
     c x  >=  sum_i y_i b_i(y) + sum_k min_{col_lo_k <= x_k <= col_hi_k} (c - A^T y)_k x_k
 
 for every feasible ``x``, with ``b_i(y) = row_lo_i`` when ``y_i > 0`` and ``row_hi_i`` when
-``y_i < 0``.  The bound holds whatever ``y`` is (optimal duals, the duals of a stopped solve, or
-zeros), so the certificate does not trust the solver: it trusts this formula, evaluated here with
-every rounding error bounded (each product and each column's reduced cost carry at most a few
-units of roundoff, sums are exact-rounded by :func:`math.fsum`), and the bound is lowered by that
-error.  A multiplier on a side with an infinite bound is dropped (set to 0); a column with an
-infinite bound on the side its reduced cost selects makes the bound ``-inf``, so the LPs of
-:mod:`hetopt.arena.fluid` give every column finite bounds.
+``y_i < 0``, whatever ``y`` is (optimal duals, a stopped solve's, zeros): the certificate trusts this
+formula, not the solver, and evaluates it with every rounding error bounded and subtracted.
 
 References
 ----------
