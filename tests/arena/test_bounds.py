@@ -216,7 +216,8 @@ def test_a_stopped_lp_gives_a_valid_uncertified_bound():
 
 
 @pytest.mark.parametrize("kwargs", [{"gang_rule": "gang"}, {"intervals": 0}, {"time_limit": -1.0},
-                                    {"weights": [1.0, 2.0]}, {"horizon": -5.0}, {"threads": 0}])
+                                    {"weights": [1.0, 2.0]}, {"horizon": -5.0}, {"threads": 0},
+                                    {"packing": 1}])
 def test_bad_arguments(kwargs):
     w = small_workload(0)
     with pytest.raises(ArgumentError):
