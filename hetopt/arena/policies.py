@@ -46,6 +46,9 @@ class PolicyEntry:
         Where it comes from (``"gavel"``, ``"hadar"``, ``"arena"``, a paper, ``"user"``).
     keeps, drops : str
         What the adapter keeps from its source model, and what it drops (the card prints both).
+    packs : bool
+        The policy may run two jobs on one GPU (``state.pairs``); :func:`~hetopt.arena.run` then divides
+        by the bounds that allow packing (``packing=True`` of :mod:`hetopt.arena.bounds`).
     """
 
     name: str
@@ -54,6 +57,7 @@ class PolicyEntry:
     source: str = "user"
     keeps: str = ""
     drops: str = ""
+    packs: bool = False
 
     def make(self, **options: Any) -> Policy:
         """A fresh policy (``options`` go to the factory); checks ``mode``."""
@@ -69,7 +73,7 @@ POLICIES: dict[str, PolicyEntry] = {}
 
 
 def register_policy(name: str, factory: Callable[..., Policy], *, description: str, source: str = "user",
-                    keeps: str = "", drops: str = "", replace: bool = False) -> PolicyEntry:
+                    keeps: str = "", drops: str = "", packs: bool = False, replace: bool = False) -> PolicyEntry:
     """Add a policy to the arena: ``factory(**options)`` returns a :class:`~hetopt.arena.protocol.Policy`.
 
     Raises
@@ -85,7 +89,9 @@ def register_policy(name: str, factory: Callable[..., Policy], *, description: s
         raise ArgumentError(f"factory is {factory!r}; expected a callable returning a Policy")
     if not isinstance(description, str) or not description.strip():
         raise ArgumentError("description must be a non-empty sentence")
-    entry = PolicyEntry(name, factory, description, source, keeps, drops)
+    if not isinstance(packs, bool):
+        raise ArgumentError(f"packs is {packs!r}; expected True or False")
+    entry = PolicyEntry(name, factory, description, source, keeps, drops, packs)
     POLICIES[name] = entry
     return entry
 
@@ -178,7 +184,7 @@ def _gavel_entries() -> None:
         drops = ("nothing under the default options; servers, restart delays and contention are the engine's"
                  if not spec.packing else "a packed pair pays one restart delay and shares one gang's servers")
         register_policy(name, lambda _n=name, **o: GavelAllocation(_n, **o), description=spec.description,
-                        source="gavel", keeps=keeps, drops=drops, replace=True)
+                        source="gavel", keeps=keeps, drops=drops, packs=spec.packing, replace=True)
 
 
 def _rule_entries() -> None:

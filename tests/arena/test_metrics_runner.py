@@ -62,20 +62,19 @@ def test_run_table_serial_equals_processes_and_exports():
     assert np.mean(d["runs"][0]["jct"]) == pytest.approx(a.rows[0][a.columns.index("avg_jct")], rel=1e-12)
 
 
-def test_bound_columns_read_the_bounds_module(monkeypatch):
-    import types
+def test_bound_columns_are_the_certified_bounds_of_each_run():
+    from hetopt.arena.bounds import jct_lower_bound, makespan_lower_bound
 
-    class B:
-        def __init__(self, v):
-            self.value, self.certified = v, True
-
-    fake = types.ModuleType("hetopt.arena.bounds")
-    fake.jct_lower_bound = lambda w: B(100.0)
-    fake.makespan_lower_bound = lambda w: B(1000.0)
-    monkeypatch.setitem(__import__("sys").modules, "hetopt.arena.bounds", fake)
-    t = A.run("physical_cluster/small_test", ["las"], counts="4:4:4")
-    row = dict(zip(t.columns, t.rows[0], strict=True))
-    assert row["jct_ratio"] == pytest.approx(row["avg_jct"] / 100.0) and row["certified"] is True
+    w = A.load_workload("physical_cluster/small_test", "4:4:4")
+    t = A.run(w, ["las", "fifo_packed"], counts="4:4:4")
+    rows = [dict(zip(t.columns, r, strict=True)) for r in t.rows]
+    for row in rows:
+        packing = row["policy"] == "fifo_packed"
+        jb, mb = jct_lower_bound(w, packing=packing), makespan_lower_bound(w, packing=packing)
+        assert row["jct_bound"] == jb.value and row["makespan_bound"] == mb.value
+        assert row["jct_ratio"] == pytest.approx(row["avg_jct"] / jb.value, rel=1e-12) and row["jct_ratio"] >= 1
+        assert row["makespan_ratio"] >= 1 and row["certified"] is (jb.certified and mb.certified)
+    assert rows[1]["jct_bound"] <= rows[0]["jct_bound"]
 
 
 def test_command_line(capsys, tmp_path):
