@@ -1,7 +1,7 @@
-"""The README's generated blocks (the ledger summary, the methods table).
+"""The README's generated blocks (the papers, the ledger summary, the methods table, the verbs).
 
-``python tests/readme_blocks.py`` rewrites them in place; ``tests/test_readme.py`` fails when
-they are stale.
+``python -m tests.readme_blocks`` rewrites them in place (the verbs table in CONTRIBUTING.md too);
+``tests/test_readme.py`` fails when they are stale.
 """
 
 from __future__ import annotations
@@ -10,6 +10,9 @@ import re
 from pathlib import Path
 
 README = Path(__file__).resolve().parents[1] / "README.md"
+CONTRIBUTING = README.with_name("CONTRIBUTING.md")
+#: Blocks that CONTRIBUTING.md carries too, with the same text.
+SHARED = ("verbs",)
 
 
 def blocks() -> dict[str, str]:
@@ -17,7 +20,7 @@ def blocks() -> dict[str, str]:
     from hetopt import api, claims
 
     return {"papers": papers_table(), "ledger-summary": claims.summary_table(claims.claims()).to_markdown(),
-            "methods": api.methods_table().to_markdown()}
+            "methods": api.methods_table().to_markdown(), "verbs": verbs_table()}
 
 
 def papers_table() -> str:
@@ -27,6 +30,19 @@ def papers_table() -> str:
     rows = ["| paper | subpackage | card |", "| --- | --- | --- |"]
     for k in kinds().values():
         rows.append(f"| {k.title} | `hetopt.{k.name}` | [{k.card}]({k.card}) |")
+    return "\n".join(rows)
+
+
+def verbs_table() -> str:
+    """The verbs of ``hetopt.contract.VERBS``: the shared signature (each Protocol's docstring) and the return type."""
+    from hetopt.contract import VERBS
+
+    rows = ["| verb | Protocol | signature (the shared parameters; `...`: the kind's own) | returns |",
+            "| --- | --- | --- | --- |"]
+    for verb, proto in VERBS.items():
+        signature = re.search(r"``(.+?)``", proto.__doc__ or "").group(1)
+        returns = proto.__call__.__annotations__["return"]
+        rows.append(f"| `{verb}` | `{proto.__name__}` | `{signature}` | `{returns}` |")
     return "\n".join(rows)
 
 
@@ -40,12 +56,14 @@ def current(text: str, name: str) -> str | None:
 
 
 def update() -> None:
-    text = README.read_text()
-    for name, body in blocks().items():
-        text, n = pattern(name).subn(lambda m: m.group(1) + body + "\n" + m.group(3), text)
-        if n != 1:
-            raise SystemExit(f"README.md has {n} blocks named {name!r}; expected 1")
-    README.write_text(text)
+    made = blocks()
+    for path, names in ((README, list(made)), (CONTRIBUTING, list(SHARED))):
+        text = path.read_text()
+        for name in names:
+            text, n = pattern(name).subn(lambda m: m.group(1) + made[name] + "\n" + m.group(3), text)
+            if n != 1:
+                raise SystemExit(f"{path.name} has {n} blocks named {name!r}; expected 1")
+        path.write_text(text)
 
 
 if __name__ == "__main__":

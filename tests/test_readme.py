@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.readme_blocks import README, blocks, current
+from tests.readme_blocks import CONTRIBUTING, README, SHARED, blocks, current
 
 BLOCKS = blocks()
 
@@ -14,6 +14,14 @@ def test_readme_block_is_current(name):
     found = current(README.read_text(), name)
     assert found is not None, f"README.md lacks the block <!-- {name}: ... --> <!-- /{name} -->"
     assert found == BLOCKS[name].strip(), f"README.md's {name} block is stale: run python tests/readme_blocks.py"
+
+
+@pytest.mark.parametrize("name", SHARED)
+def test_contributing_says_the_same(name):
+    """CONTRIBUTING.md's verbs table is the README's (both generated from hetopt.contract.VERBS)."""
+    found = current(CONTRIBUTING.read_text(), name)
+    assert found is not None, f"CONTRIBUTING.md lacks the block <!-- {name}: ... --> <!-- /{name} -->"
+    assert found == BLOCKS[name].strip(), f"CONTRIBUTING.md's {name} block is stale: run python -m tests.readme_blocks"
 
 
 def test_readme_has_the_two_setup_commands_first():

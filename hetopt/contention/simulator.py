@@ -43,7 +43,7 @@ import heapq
 import logging
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -53,8 +53,8 @@ from ..inputs import check_flag, check_size, takes_instance
 from ..result import Status
 from .accounting import QueryLog, check_accounting, credit_counts
 from .instance import ContentionInstance
-from .policies import Policy, get_policy
-from .solution import ContentionSolution, TaskRecord, jct_metrics
+from .policies import Policy, get_policy, with_options
+from .solution import ContentionSimulation, TaskRecord, jct_metrics
 
 __all__ = ["simulate", "TIME_EPS", "MAX_SIM_ITERATIONS", "RECORD_TASKS"]
 
@@ -464,12 +464,13 @@ def simulate(
     inst: ContentionInstance,
     policy: str | Policy | Any,
     *,
+    options: Mapping[str, Any] | None = None,
     placement: Sequence[Sequence[int]] | None = None,
     record: bool | None = None,
     aggregate: bool = True,
     transfer_accounting: str = "correct",
-    max_iterations: int | None = MAX_SIM_ITERATIONS,
-) -> ContentionSolution:
+    max_size: int | None = MAX_SIM_ITERATIONS,
+) -> ContentionSimulation:
     """Simulate the jobs of ``inst`` under a scheduling policy (Algorithm 3's event loop).
 
     Parameters
@@ -479,6 +480,10 @@ def simulate(
         A name of :data:`~hetopt.contention.policies.POLICIES` (``"ada_srsf"``, ``"srsf1"``, ...),
         or a policy object: an admission rule and a placement (the protocol of
         :mod:`hetopt.contention.policies`).
+    options : mapping, optional
+        Options of the policy's built-in placement: ``kappa`` (of LWF-kappa) and ``seed`` (of
+        RAND), replacing the policy's own (:class:`~hetopt.contention.Policy`); any other key is
+        an :class:`~hetopt.errors.ArgumentError` naming ``options``.
     placement : sequence of GPU lists, optional
         A fixed GPU list per job instead of the policy's placement (the job is placed as soon as
         those GPUs have memory for it); ``Solution.solver`` then ends in ``+fixed``.
@@ -497,14 +502,15 @@ def simulate(
         all-reduce whose admission rule reads a running task's remaining size credits
         that task with extra progress, so it moves at ``1 + q`` times its rate with q
         such readers (:mod:`hetopt.contention.accounting`).  Only AdaDUAL reads it.
-    max_iterations : int or None
-        Refuse (SizeLimitError) instances with more iterations in all (default
-        :data:`MAX_SIM_ITERATIONS`, about 90 s; None for no limit).
+    max_size : int or None
+        Size guard, in iterations of all the jobs: refuse (SizeLimitError) an instance with more
+        (default :data:`MAX_SIM_ITERATIONS`, about 90 s; None for no limit).
 
     Returns
     -------
-    ContentionSolution
-        Status FEASIBLE (a heuristic schedule), no bound; ``solver`` is
+    ContentionSimulation
+        A :class:`ContentionSolution` and a :class:`~hetopt.result.SimulationResult`.  Status
+        FEASIBLE (a heuristic schedule), no bound; ``solver`` is
         ``"<admission>+<placement>"`` (e.g. ``"ada-srsf+lwf1"``), followed by
         ``" (authors' accounting)"`` with that accounting.
 
@@ -513,7 +519,7 @@ def simulate(
     ArgumentError
         An unknown policy, a bad fixed placement or option.
     SizeLimitError
-        More iterations than ``max_iterations``.
+        More iterations than ``max_size``.
     ScheduleViolation
         A placement function returned a GPU set that is not ``n_gpus[k]`` distinct GPUs.
 
@@ -524,13 +530,14 @@ def simulate(
     >>> sol.status.value, sol.solver, len(sol.jct)
     ('feasible', 'ada-srsf+lwf1', 8)
     """
-    pol = get_policy(policy)
+    pol = with_options(get_policy(policy), options)
     total = int(np.sum(inst.iterations, dtype=object))
-    if max_iterations is not None:
-        max_iterations = check_size(max_iterations, "max_iterations")
-        if total > max_iterations:
+    if max_size is not None:
+        max_size = check_size(max_size, "max_size")
+        if total > max_size:
             raise SizeLimitError(f"the jobs have {total:.3g} iterations in all; simulate handles at most "
-                                 f"max_iterations = {max_iterations} (about 18 us each)")
+                                 f"max_size = {max_size} (about 18 us each): pass max_size={total} or None to run "
+                                 "it anyway")
     accounting = check_accounting(transfer_accounting)
     aggregate = check_flag(aggregate, "aggregate")
     if record is None:
@@ -544,24 +551,26 @@ def simulate(
     sim = _Sim(inst, place, rule, fixed, record, aggregate, accounting)
     sim.run()
     return _solution(inst, sim, name if accounting == "correct" else f"{name} (authors' accounting)",
-                     time.perf_counter() - t0)
+                     time.perf_counter() - t0, policy if isinstance(policy, str) else name)
 
 
-def _solution(inst: ContentionInstance, sim: _Sim, name: str, wall: float) -> ContentionSolution:
-    """The :class:`ContentionSolution` of a finished run."""
+def _solution(inst: ContentionInstance, sim: _Sim, name: str, wall: float, policy: str) -> ContentionSimulation:
+    """The :class:`ContentionSimulation` of a finished run."""
     finish = np.array([j.finish for j in sim.jobs])
     jct = finish - inst.arrival
     makespan = float(finish.max() - inst.arrival.min())
     util = sim.gpu_busy / makespan if makespan > 0 else np.zeros_like(sim.gpu_busy)
     m = jct_metrics(jct)
     log.info("%s: %d events in %.2f s, average JCT %.1f s", name, sim.n_events, wall, m["average_jct"])
-    return ContentionSolution(
+    return ContentionSimulation(
         status=Status.FEASIBLE,
         objective=float(jct.sum()),
         wall_time=wall,
         solver=name,
         message=f"{sim.n_events} events",
+        policy=policy,
         finish=finish,
+        completion=finish,
         jct=jct,
         placement=tuple(j.gpus for j in sim.jobs),
         placed_at=np.array([j.placed_at for j in sim.jobs]),

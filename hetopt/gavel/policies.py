@@ -114,7 +114,7 @@ class Policy(Protocol):
 #: Inputs the simulator can hand a policy besides the cluster (``PolicySpec.inputs``): the jobs' priority
 #: weights, remaining steps, seconds since arrival and ids (instance indices, for policies that keep state),
 #: the column of the reference GPU type of the heterogeneity-agnostic variants (Gavel: v100), the seconds
-#: left to each job's SLO (``policy_options["slo_deadline"]``, NaN: none) and the names of the columns.
+#: left to each job's SLO (``options["slo_deadline"]``, NaN: none) and the names of the columns.
 INPUTS = ("priority_weight", "remaining_steps", "times_since_start", "job_ids", "reference_type", "time_to_slo",
           "gpu_types")
 

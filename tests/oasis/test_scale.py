@@ -18,7 +18,7 @@ OBJ_RTOL = 1e-6
 
 
 def _small(seed):
-    return generate_instance(4, 5, 3, 3, seed=seed, resources=("gpu", "cpu", "bandwidth"), epochs_range=(1, 3),
+    return generate_instance(n_jobs=4, horizon=5, n_worker_servers=3, n_ps_servers=3, seed=seed, resources=("gpu", "cpu", "bandwidth"), epochs_range=(1, 3),
                              chunks_range=(2, 6), minibatches_range=(10, 30))
 
 

@@ -270,7 +270,7 @@ def test_milp_against_brute_force_at_random_magnitudes(case):
     try:
         sol = solve_exact(inst, placement=p, engine="milp")
     except SizeLimitError as exc:  # random magnitudes rarely have a common slot: the named refusal
-        assert "MILP_MAX_SLOTS" in str(exc) or "max_binaries" in str(exc)
+        assert "MILP_MAX_SLOTS" in str(exc) or "max_size" in str(exc)
         return
     _valid(inst, sol, brute_force_optimum(inst, p, max_tasks=14))
 
