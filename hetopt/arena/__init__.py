@@ -15,16 +15,17 @@ from .exact import solve_exact
 from .kind import KIND
 from .metrics import Metrics, metrics_of
 from .policies import POLICIES, PolicyEntry, make_policy, register_policy, unregister_policy
-from .protocol import Gangs, Options, Policy, RoundState
+from .protocol import Options, Policy, RoundState
 from .runner import ArenaTable, load_workload, run
 from .schedule import RoundSchedule
 from .simulate import ArenaSimulation, simulate
 from .sources import at_load, bundled_traces, cluster, from_gavel, from_philly, gavel_trace, generate_instance, to_gavel
+from .validate import ratio_sweep, validate_ratio
 from .workload import Workload
 
-__all__ = ["Workload", "Options", "Policy", "RoundState", "Gangs", "Run", "execute", "POLICIES", "PolicyEntry",
+__all__ = ["Workload", "Options", "Policy", "RoundState", "Run", "execute", "POLICIES", "PolicyEntry",
            "register_policy", "unregister_policy", "make_policy", "cluster", "from_gavel", "to_gavel",
            "gavel_trace", "bundled_traces", "from_philly", "generate_instance", "at_load", "run", "ArenaTable",
            "load_workload", "simulate", "ArenaSimulation", "check_schedule", "Metrics", "metrics_of", "KIND",
            "solve_exact", "Bound", "makespan_lower_bound", "jct_lower_bound", "completion_lower_bounds",
-           "RoundSchedule"]
+           "RoundSchedule", "validate_ratio", "ratio_sweep"]

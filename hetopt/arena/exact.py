@@ -31,7 +31,7 @@ from .bounds import _weights
 from .schedule import METRICS, RoundSchedule
 from .workload import Workload
 
-__all__ = ["solve_exact", "DEFAULT_MAX_SIZE", "DEFAULT_ROUND_LENGTH", "RoundModel", "round_model", "greedy_rounds",
+__all__ = ["solve_exact", "export_model", "DEFAULT_MAX_SIZE", "DEFAULT_ROUND_LENGTH", "RoundModel", "round_model", "greedy_rounds",
            "run_assignment"]
 
 #: Gavel's round length (seconds).
@@ -305,7 +305,7 @@ def solve_exact(inst: Workload, *, objective: str = "average_jct", weights: Any 
     mip_gap : float, optional
         Relative gap at which HiGHS may stop (default: exact).
     threads : int, optional
-        HiGHS threads (default 1).
+        HiGHS threads; 1 by default, as in every kind; None: HiGHS's default.
     max_size : int
         Refuse, before building, a model with more job-round variables (one per job, type and round
         the job may run in; 2 per variable are columns of the MILP).
@@ -331,6 +331,29 @@ def solve_exact(inst: Workload, *, objective: str = "average_jct", weights: Any 
     max_size = check_size(max_size, "max_size")
     wt = _weights(w, weights)
     start = time.perf_counter()
+    m, cols, greedy, size, (c, A, b, lb, ub, integrality) = _milp(w, metric, L, wt, max_size)
+    x0 = _start_vector(m, cols, greedy, metric)
+    sol = solve_milp(c, A_ub=A, b_ub=b, lb=lb, ub=ub, integrality=integrality, time_limit=time_limit,
+                        mip_gap=mip_gap, threads=threads, raise_on_failure=True, require_incumbent=False,
+                        options={"primal_feasibility_tolerance": 1e-9, "mip_feasibility_tolerance": 1e-9},
+                        x0=x0 if x0.size else None)
+    x = sol.info.get("x")
+    assign = greedy
+    if x is not None:
+        assign = {}
+        for e in np.flatnonzero(x[cols.x] > 0.5):
+            j, r, k = (int(v) for v in cols.xjrk[e])
+            assign.setdefault(k, {})[j] = r
+    flow, ran = run_assignment(m, assign)
+    if not np.all(np.isfinite(flow)):
+        raise SolverError(f"solve_exact: jobs {np.flatnonzero(~np.isfinite(flow)).tolist()} are left unfinished by "
+                          f"the MILP's assignment ({sol.message}); its work rows hold only within the solver's "
+                          "tolerance")
+    return _schedule(w, m, metric, wt, assign, ran, sol, time.perf_counter() - start, size)
+
+
+def _milp(w: Workload, metric: str, L: float, wt: np.ndarray, max_size: int) -> tuple[Any, ...]:
+    """The round model, its columns, the best greedy assignment, the size and the MILP's arrays."""
     m = round_model(w, L, wt)
     greedy, incumbent = min(((g, _objective(m, run_assignment(m, g)[0], metric))
                              for g in (greedy_rounds(m, p) for p in PRIORITIES)), key=lambda e: e[1])
@@ -350,24 +373,31 @@ def solve_exact(inst: Workload, *, objective: str = "average_jct", weights: Any 
     integrality = np.zeros(cols.n)
     integrality[cols.x] = 1
     integrality[cols.y] = 1
-    x0 = _start_vector(m, cols, greedy, metric)
-    sol = solve_milp(c, A_ub=A, b_ub=b, lb=lb, ub=ub, integrality=integrality, time_limit=time_limit,
-                        mip_gap=mip_gap, threads=threads, raise_on_failure=True, require_incumbent=False,
-                        options={"primal_feasibility_tolerance": 1e-9, "mip_feasibility_tolerance": 1e-9},
-                        x0=x0 if x0.size else None)
-    x = sol.info.get("x")
-    assign = greedy
-    if x is not None:
-        assign = {}
-        for e in np.flatnonzero(x[cols.x] > 0.5):
-            j, r, k = (int(v) for v in cols.xjrk[e])
-            assign.setdefault(k, {})[j] = r
-    flow, ran = run_assignment(m, assign)
-    if not np.all(np.isfinite(flow)):
-        raise SolverError(f"solve_exact: jobs {np.flatnonzero(~np.isfinite(flow)).tolist()} are left unfinished by "
-                          f"the MILP's assignment ({sol.message}); its work rows hold only within the solver's "
-                          "tolerance")
-    return _schedule(w, m, metric, wt, assign, ran, sol, time.perf_counter() - start, size)
+    return m, cols, greedy, size, (c, A, b, lb, ub, integrality)
+
+
+@takes_instance(Workload)
+def export_model(inst: Workload) -> Any:
+    """The MILP :func:`solve_exact` solves for ``inst`` (average JCT, rounds of 360 s) as a Pyomo model.
+
+    Variables ``v[i]`` in :func:`solve_exact`'s column order (binaries ``x``, ``y``, continuous ``u``
+    and ``F``, in rounds), rows ``A v <= b``, objective ``sum_j w_j F_j / sum_j w_j`` (the weighted
+    average JCT in rounds: times ``L`` it is :func:`solve_exact`'s objective); for ``hetopt export``.
+    """
+    import pyomo.environ as pyo
+
+    _, _, _, _, (c, A, b, lb, ub, integrality) = _milp(inst, "average_jct", DEFAULT_ROUND_LENGTH,
+                                                       _weights(inst, None), DEFAULT_MAX_SIZE)
+    A = sparse.csr_matrix(A)
+    model = pyo.ConcreteModel(name="arena_round_model")
+    model.I = pyo.RangeSet(0, c.size - 1)
+    model.v = pyo.Var(model.I, domain=lambda _, i: pyo.Binary if integrality[i] else pyo.NonNegativeReals,
+                      bounds=lambda _, i: (float(lb[i]), None if np.isinf(ub[i]) else float(ub[i])))
+    model.rows = pyo.Constraint(pyo.RangeSet(0, A.shape[0] - 1), rule=lambda mod, r: sum(
+        float(v) * mod.v[int(i)] for i, v in zip(A.indices[A.indptr[r]:A.indptr[r + 1]],
+                                                 A.data[A.indptr[r]:A.indptr[r + 1]], strict=True)) <= float(b[r]))
+    model.obj = pyo.Objective(expr=sum(float(c[i]) * model.v[i] for i in np.flatnonzero(c).tolist()))
+    return model
 
 
 def _servers(w: Workload, gangs: list[tuple[int, int]]) -> dict[int, list[list[int]]]:

@@ -60,7 +60,18 @@ class PolicyEntry:
     packs: bool = False
 
     def make(self, **options: Any) -> Policy:
-        """A fresh policy (``options`` go to the factory); checks ``mode``."""
+        """A fresh policy (``options`` go to the factory); checks the options' names and ``mode``."""
+        import inspect
+
+        try:
+            params = dict(inspect.signature(self.factory).parameters)
+        except (TypeError, ValueError):  # pragma: no cover - a builtin factory
+            params = {}
+        if params and not any(p.kind is p.VAR_KEYWORD for p in params.values()):
+            for key in options:
+                if key not in params:
+                    raise ArgumentError(f"options has {key!r}, which policy {self.name!r} does not take; its options: "
+                                        f"{sorted(params)}")
         policy = self.factory(**options)
         if getattr(policy, "mode", None) not in MODES or not callable(policy) or not hasattr(policy, "reset"):
             raise ArgumentError(f"policy {self.name!r}: its factory returned {policy!r}, which is not a Policy "
@@ -126,7 +137,7 @@ class GavelAllocation:
     solver : {"ecos", "highs"}
         The LP solver of the LP policies (``"ecos"``: Gavel's).
     **policy_options
-        The policy function's own options (as ``hetopt.gavel.simulate(policy_options=...)``).
+        The policy function's own options (as ``hetopt.gavel.simulate(options=...)``).
     """
 
     mode: ClassVar[str] = "allocation"

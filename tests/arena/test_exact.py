@@ -135,3 +135,16 @@ def test_a_stopped_solve_returns_a_checked_incumbent_and_a_bound():
         assert sol.bound <= sol.objective * (1 + OBJ_RTOL)
     if sol.status is Status.TIME_LIMIT:
         assert sol.objective >= solve_exact(w).objective * (1 - OBJ_RTOL)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_exported_model_has_the_optimum_of_solve_exact(seed):
+    """A second engine on the exported Pyomo model (SCIP) finds solve_exact's optimum (times the round length)."""
+    import hetopt.arena as A
+    from hetopt.solvers import solve_model
+
+    w = A.KIND.example(seed=seed, size=0)
+    ref = solve_exact(w)
+    got = solve_model(A.KIND.export_model(w), "scip")
+    assert ref.status is Status.OPTIMAL and got.status is Status.OPTIMAL
+    assert got.objective * 360.0 == pytest.approx(ref.objective, rel=1e-6)
