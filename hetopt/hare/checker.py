@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ScheduleViolation
+from ..errors import ArgumentError, ScheduleViolation, a_type
 from ..inputs import check_tol, takes_instance
 from ..result import CheckReport
 from ..validate import FEAS_TOL
@@ -35,9 +35,11 @@ def _decision(inst: HareInstance, solution: Any) -> tuple[np.ndarray, np.ndarray
     if isinstance(solution, tuple) and len(solution) == 2:
         start, gpu = solution
         claimed = None
-    else:
+    elif hasattr(solution, "start") and hasattr(solution, "gpu"):
         start, gpu = solution.start, solution.gpu
         claimed = solution.objective
+    else:
+        raise ArgumentError(f"sol is {a_type(solution)}; expected a HareSolution or a (start, gpu) pair")
     start = np.asarray(start, dtype=float)
     gpu_arr = np.asarray(gpu)
     d = inst.n_tasks

@@ -155,3 +155,24 @@ def test_threads_2_to_the_70_is_an_argument_error(kind):
     k = kinds()[kind]
     with pytest.raises(ArgumentError, match=r"threads is 1180591620717411303424; expected an integer in \[1, 1024\]"):
         k.solve_exact(k.example(seed=0, size=1), threads=2**70)
+
+
+# ---------------------------------------------------------------- issue 31, item 7: crashes that are now named errors
+def test_item7_crashes_are_argument_errors():
+    from hetopt.api import methods_table
+    from hetopt.compare import compare
+    from hetopt.errors import ArgumentError
+    from hetopt.registry import kinds
+
+    hare, oasis = kinds()["hare"], kinds()["oasis"]
+    inst = hare.example(seed=0, size=1)
+    with pytest.raises(ArgumentError, match=r"sol is a NoneType; expected a HareSolution"):
+        hare.check_schedule(inst, None)  # was AttributeError
+    with pytest.raises(ArgumentError, match=r"inst is a NoneType"):
+        oasis.export_model(None)  # was AttributeError
+    with pytest.raises(ArgumentError, match=r"names is 3"):
+        methods_table(3)  # was TypeError
+    with pytest.raises(ArgumentError, match=r"methods is 3"):
+        compare(inst, methods=3)  # was TypeError
+    with pytest.raises(ArgumentError, match=r"options is a str"):
+        hare.simulate(inst, "srtf", options="x")
