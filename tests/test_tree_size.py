@@ -90,7 +90,6 @@ ALLOWED_DOCSTRINGS = {
     "hetopt/hare/bounds.py": 17,
     "hetopt/hare/exact/cpsat.py": 40,
     "hetopt/hare/exact/localsearch.py": 16,
-    "hetopt/hare/exact/milp.py": 23,
     "hetopt/hare/exact/timeindexed.py": 60,
     "hetopt/hare/experiments/bench.py": 18,
     "hetopt/hare/experiments/fig1_search.py": 22,

@@ -174,9 +174,8 @@ def generate_instance(*, n_jobs: int = 300, horizon: int = 300, n_worker_servers
     for name, v in (("n_jobs", n_jobs), ("horizon", horizon)):
         check_size(v, name, maximum=MAX_GENERATED)
     default_servers = max(2, min(50, math.ceil(int(n_jobs) / JOBS_PER_SERVER)))
-    H = default_servers if n_worker_servers is None else \
-        check_size(n_worker_servers, "n_worker_servers", maximum=MAX_GENERATED)
-    K = default_servers if n_ps_servers is None else check_size(n_ps_servers, "n_ps_servers", maximum=MAX_GENERATED)
+    H, K = (default_servers if v is None else check_size(v, name, maximum=MAX_GENERATED)
+            for v, name in ((n_worker_servers, "n_worker_servers"), (n_ps_servers, "n_ps_servers")))
     if isinstance(resources, (str, bytes)) or not isinstance(resources, (tuple, list)) \
             or not all(isinstance(r, str) for r in resources) or len(set(resources)) != len(resources):
         raise ArgumentError(f"resources is {resources!r}; expected distinct names from {DEFAULT_RESOURCES} "

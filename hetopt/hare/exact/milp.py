@@ -6,28 +6,13 @@ statement of Hare_Sched), with the big-M constants from the best cheap schedule
 horizon (:func:`hetopt.hare.bounds.serial_horizon`: a job of tiny weight otherwise gets big-M
 constants of ``UB / w_n``, ``1e9`` for a weight of ``1e-10``, and HiGHS returned a wrong optimum).
 
-Magnitudes (issue 25): the model is built on the instance in normalized units
-(:func:`hetopt.hare.exact.normalize.normalization`: times over a power of two near the median compute
-time, weights over one near the largest weight; exact in binary floating point), since HiGHS and
-SCIP compare with absolute tolerances; HiGHS's absolute gap is set to 0 (:data:`HIGHS_OPTIONS`).
-Certificate on the true data: the solver's decision (GPU of every task and order of starts) is
-re-timed semi-actively on the TRUE instance, which removes the solver's feasibility-tolerance
-noise, and its objective recomputed; the bound is the solver's times ``tau omega`` (or the
-trivial bound ``sum_n w_n (a_n + |R_n| L_n)`` when higher, :func:`hetopt.hare.bounds.trivial_bound`).  A solver bound above the recomputed
-objective is float noise within :data:`BOUND_CHECK_RTOL` (then taken as the objective) and an
-invalid bound beyond it, dropped (``info["rejected_bound"]``).  The solver's bound is trusted only
-while the data's spread stays within :data:`TRUSTED_SPREAD` (largest over smallest positive weight,
-serial horizon over smallest positive time): beyond it the normalized weights fall below HiGHS's
-dual tolerance (1e-7) and the big-M rows lose the short tasks, and HiGHS proved bounds above the
-brute-force optimum (issue 31: 444917.188 OPTIMAL where the optimum is 444906.187).  There the
-bound is re-certified independently (:func:`_recertify`): CP-SAT's bound certified on the true
-data, then brute-force enumeration when it fits :data:`~hetopt.hare.exact.bruteforce.BRUTE_FORCE_LIMIT`;
-``info["solver_bound_untrusted"]`` says so.  OPTIMAL only when the bound meets the
-objective within ``OPTIMAL_RTOL``.  A solve that fails (no solution and no limit) reports the best
-cheap schedule with the reason in ``info``; so does a time limit that the model does not fit (twice
-its estimated build time, :func:`model_estimate` and :data:`BUILD_SECONDS_PER_ROW`, or its measured
-build time and :data:`INTERFACE_FACTOR` times it for the solver interface), as TIME_LIMIT with the
-trivial bound.
+Magnitudes (issues 25, 31; the card's "Magnitudes, certificates and guards"): built in normalized
+units (:mod:`hetopt.hare.exact.normalize`); the decision re-timed and its objective recomputed on the
+TRUE instance; the bound the solver's (dropped when above the objective beyond
+:data:`BOUND_CHECK_RTOL`), trusted only within :data:`TRUSTED_SPREAD` and otherwise re-certified
+(:func:`_recertify`: CP-SAT, then brute force).  OPTIMAL only when the bound meets the objective.
+A failed solve, or a time limit the model does not fit (:func:`model_estimate`), reports the best
+cheap schedule, with the reason in ``info``.
 """
 
 from __future__ import annotations
