@@ -26,7 +26,14 @@ import numpy as np
 from ..errors import InfeasibleError, SolverError, UnboundedError
 from ..gavel import fairness, makespan, variants
 from ..gavel.inputs import check_policy_inputs, no_steps, required_vector
-from ..gavel.lp import BISECTION_BRACKET, BISECTION_RATIO, gavel_proportional_throughput, sf_array
+from ..gavel.lp import (
+    BISECTION_BRACKET,
+    BISECTION_RATIO,
+    gavel_isolated_share,
+    gavel_isolated_throughput,
+    gavel_proportional_throughput,
+    sf_array,
+)
 
 __all__ = ["ConeLP", "solve", "mmf_lp", "mst_lp", "mtd_lp", "water_filling_lp", "max_min_fairness",
            "max_sum_throughput", "min_total_duration", "FAST", "OPTIMAL", "HAS_SOLUTION"]
@@ -373,8 +380,89 @@ def max_sum_throughput_normalized_by_cost_slos(throughput, scale_factor, capacit
                                                                                           T.shape[1]))
 
 
-#: Policy name of :data:`hetopt.gavel.POLICIES` -> its direct-ECOS function (the same signature and allocation).
-FAST: dict[str, Callable[..., np.ndarray]] = {f.__name__: f for f in (
-    max_min_fairness, max_sum_throughput, min_total_duration, max_min_fairness_agnostic,
-    min_total_duration_agnostic, max_min_fairness_water_filling, max_min_fairness_water_filling_agnostic,
-    max_sum_throughput_normalized_by_cost, max_sum_throughput_normalized_by_cost_slos)}
+def ftf_lp(T: np.ndarray, sfa: np.ndarray, cap: Sequence[float], since: np.ndarray, steps: np.ndarray,
+           expected_iso: np.ndarray) -> ConeLP:
+    """Finish-time fairness (two jobs or more): ``min max_i (since_i + steps_i / (T_i . x_i)) / iso_i`` s.t. the base.
+
+    Variables ``(t, x, u)``, ``u_i >= 1 / (T_i . x_i)``: the epigraph rows ``-t + (steps_i / iso_i) u_i <=
+    -since_i / iso_i``, the base rows, then one 3-dimensional cone per job, ``(T_i . x_i + u_i, T_i . x_i - u_i, 2)``.
+    """
+    m, n = T.shape
+    cu = 1 + m * n + np.arange(m)  # the u columns
+    rows, cols, vals, h = _base(m, n, sfa, cap, m, 1)
+    n_lin = m + m * n + n + m
+    a_r, a_c, a_v = _coef_rows(T, 0, 1, -1.0)  # -T_i . x_i, row i of each cone
+    cone = n_lin + 3 * a_r
+    rows = [np.arange(m), np.arange(m), *rows, cone, cone + 1, n_lin + 3 * np.arange(m), n_lin + 3 * np.arange(m) + 1]
+    cols = [np.zeros(m, dtype=np.int64), cu, *cols, a_c, a_c, cu, cu]
+    inv = 1.0 / expected_iso  # CVXPY divides by a constant as a product with its inverse
+    vals = [np.full(m, -1.0), steps * inv, *vals, a_v, a_v, np.full(m, -1.0), np.ones(m)]
+    data, indices, indptr = _csc(1 + m * n + m, np.concatenate(rows), np.concatenate(cols), np.concatenate(vals))
+    c = np.zeros(1 + m * n + m)
+    c[0] = 1.0
+    hq = np.tile([0.0, 0.0, 2.0], m)
+    return ConeLP(c, data, indices, indptr, n_lin + 3 * m, np.concatenate([-(since * inv), h, hq]), n_lin,
+                  [3] * m, 1, (m, n))
+
+
+class FinishTimeFairness(variants.FinishTimeFairness):
+    """:class:`hetopt.gavel.variants.FinishTimeFairness`, direct (the same state, the same program; one job: CVXPY)."""
+
+    def __call__(self, throughput, scale_factor, capacity, priority_weight=None, *, remaining_steps=None,
+                 times_since_start=None, job_ids: Sequence[Any] | None = None,
+                 reference_type: int | None = None) -> np.ndarray:
+        """The allocation of the jobs given, as the parent computes it."""
+        T, s, c, _, steps = check_policy_inputs(throughput, scale_factor, capacity, priority_weight,
+                                                remaining_steps)
+        m, n = T.shape
+        if m == 1 or (job_ids is not None and len(job_ids) != m):
+            return super().__call__(throughput, scale_factor, capacity, priority_weight,
+                                    remaining_steps=remaining_steps, times_since_start=times_since_start,
+                                    job_ids=job_ids, reference_type=reference_type)
+        steps = required_vector("remaining_steps", steps, m, policy="finish_time_fairness")
+        since = required_vector("times_since_start", times_since_start, m, policy="finish_time_fairness")
+        ids = list(range(m)) if job_ids is None else [int(j) for j in job_ids]
+        if self.agnostic:
+            ref = variants.reference_column(reference_type, n)
+            T = np.repeat(T[:, [ref]], n, axis=1)
+        sfa = sf_array(s, n)
+        iso = gavel_isolated_throughput(T, s, c)
+        expected_iso = []
+        for i, job in enumerate(ids):
+            self.cumulative.setdefault(job, 0)
+            if job in self.prev_steps:
+                self.cumulative[job] += (self.prev_steps[job] - steps[i]) / self.prev_iso[job]
+            expected_iso.append(self.cumulative[job] + (steps[i] / iso[i]))
+        _, x, _ = solve(ftf_lp(T, sfa, [float(v) for v in c], since, steps, np.concatenate(expected_iso)))
+        self.prev_steps = {job: float(steps[i]) for i, job in enumerate(ids)}
+        self.prev_iso = {job: iso[i] for i, job in enumerate(ids)}
+        if x is None:
+            return gavel_isolated_share(c, sfa)
+        return np.asarray(x).clip(min=0.0).clip(max=1.0)
+
+
+def finish_time_fairness(throughput, scale_factor, capacity, priority_weight=None, *, remaining_steps=None,
+                         times_since_start=None) -> np.ndarray:
+    """:func:`hetopt.gavel.variants.finish_time_fairness`, direct."""
+    return FinishTimeFairness()(throughput, scale_factor, capacity, priority_weight, remaining_steps=remaining_steps,
+                                times_since_start=times_since_start)
+
+
+def finish_time_fairness_agnostic(throughput, scale_factor, capacity, priority_weight=None, *, remaining_steps=None,
+                                  times_since_start=None, reference_type: int | None = None) -> np.ndarray:
+    """:func:`hetopt.gavel.variants.finish_time_fairness_agnostic`, direct."""
+    return FinishTimeFairness(agnostic=True)(throughput, scale_factor, capacity, priority_weight,
+                                             remaining_steps=remaining_steps, times_since_start=times_since_start,
+                                             reference_type=reference_type)
+
+
+#: Policy name of :data:`hetopt.gavel.POLICIES` -> ``(function, factory)``: its direct-ECOS version, the same
+#: signature and allocation (the factory, ``factory(seed)``, for the policies that keep state; else None).
+FAST: dict[str, tuple[Callable[..., np.ndarray], Callable[[int], Callable[..., np.ndarray]] | None]] = {
+    **{f.__name__: (f, None) for f in (
+        max_min_fairness, max_sum_throughput, min_total_duration, max_min_fairness_agnostic,
+        min_total_duration_agnostic, max_min_fairness_water_filling, max_min_fairness_water_filling_agnostic,
+        max_sum_throughput_normalized_by_cost, max_sum_throughput_normalized_by_cost_slos)},
+    "finish_time_fairness": (finish_time_fairness, lambda seed: FinishTimeFairness()),
+    "finish_time_fairness_agnostic": (finish_time_fairness_agnostic, lambda seed: FinishTimeFairness(agnostic=True)),
+}

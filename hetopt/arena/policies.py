@@ -143,7 +143,8 @@ class GavelAllocation:
         self.name = name
         self.spec: PolicySpec = GAVEL_POLICIES[name]
         if check_choice(lp, "lp", LP_PATHS) == "direct" and name in FAST:
-            self.spec = replace(self.spec, func=FAST[name])
+            func, factory = FAST[name]
+            self.spec = replace(self.spec, func=func, factory=factory or self.spec.factory)
         self.solver = check_solver(solver)
         self.options = policy_options
         self.shuffle_types = self.spec.shuffle_types
