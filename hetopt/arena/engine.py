@@ -354,13 +354,13 @@ def execute(w: Workload, policy: Policy, options: Options | None = None, *, seed
     state = RoundState(w, opt, 0.0, 0, np.zeros(0, dtype=np.int64), [], w.steps.astype(float).copy(), np.zeros(J),
                        np.full(J, -1, dtype=np.int64), seed)
     policy.reset(w, opt, seed=seed)
+    runner = RoundRunner(w, opt, state, gid)
     mode = getattr(policy, "mode", None)
     if mode not in ("allocation", "placement"):
         raise ScheduleViolation(f"policy {getattr(policy, 'name', policy)!r} has mode {mode!r}; expected "
                                 "'allocation' or 'placement'")
     if lean and applies(policy, opt, w):
         return run_allocation(w, policy, opt, state, order, gid)
-    runner = RoundRunner(w, opt, state, gid)
     mech = _Mechanism(w, policy, opt, state, gid) if mode == "allocation" else None
     return _loop(w, policy, opt, state, runner, mech, order, gid)
 

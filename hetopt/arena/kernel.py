@@ -33,8 +33,9 @@ __all__ = ["run_allocation", "applies"]
 
 
 def applies(policy: Policy, options: Options, w: Workload) -> bool:
-    """Whether :func:`run_allocation` runs ``policy``: allocation mode, no pairs, no servers needed."""
+    """Whether :func:`run_allocation` runs ``policy``: allocation mode, no pairs, no copies, no servers needed."""
     return (getattr(policy, "mode", None) == "allocation" and getattr(policy, "pair_throughput", None) is None
+            and not getattr(policy, "copies", False)
             and options.restart_delay == 0 and not (options.contention and w.contention)
             and not options.record_rounds)
 
