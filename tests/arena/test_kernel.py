@@ -13,12 +13,12 @@ class _Spy:
 
     def __init__(self, inner):
         self.inner, self.seen = inner, []
-        self.mode, self.name = inner.mode, inner.name
-        self.pair_throughput = getattr(inner, "pair_throughput", None)
+
+    def __getattr__(self, name):  # mode, name, pair_throughput, shuffle_types, ...: the inner policy's
+        return getattr(self.inner, name)
 
     def reset(self, workload, options, *, seed):
         self.inner.reset(workload, options, seed=seed)
-        self.pair_throughput = getattr(self.inner, "pair_throughput", None)
 
     def __call__(self, state):
         self.seen.append((state.now, state.index, state.jobs.copy(), state.attained.copy(), state.previous.copy(),
@@ -32,6 +32,7 @@ def _both(w, name, **kw):
         spy = _Spy(A.make_policy(name))
         runs.append(A.execute(w, spy, lean=lean, **kw))
         views.append(spy.seen)
+    assert np.array_equal(runs[0].completion, A.execute(w, A.make_policy(name), **kw).completion)  # the spy is neutral
     return runs, views
 
 
