@@ -12,7 +12,7 @@ that holds it, else the servers with the most free GPUs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -24,7 +24,7 @@ from .workload import Workload
 if TYPE_CHECKING:
     from .engine import _Mechanism
 
-__all__ = ["Gang", "Round", "FastRound", "RoundRunner", "ETA_OVER_B", "FAST_GANGS"]
+__all__ = ["Gang", "Round", "FastRound", "RoundRunner", "Run", "queue_order", "ETA_OVER_B", "FAST_GANGS"]
 
 #: From this many gangs in a round on, the round is started and booked as arrays (:class:`FastRound`); below
 #: it, element by element (numpy's per-call cost exceeds the loop's).
@@ -72,6 +72,47 @@ class FastRound:
 
     def __len__(self) -> int:
         return int(self.jobs.size)
+
+
+@dataclass
+class Run:
+    """What one run records.
+
+    Attributes
+    ----------
+    completion : numpy.ndarray, shape (J,)
+        Completion time of every job (s).
+    busy_gpu_seconds : float
+        GPU-seconds occupied by the gangs (restart delays included).
+    compute_gpu_seconds : float
+        GPU-seconds of computation (restart delays excluded).
+    isolated_time : numpy.ndarray, shape (J,)
+        Seconds each job would have taken on its isolated share with the number of jobs present
+        when it ran (Gavel's finish-time-fairness denominator, accumulated round by round).
+    n_rounds, n_resets : int
+    restarts : int
+        Gangs that paid the restart delay.
+    rounds : list of Round
+        When ``record_rounds``.
+    """
+
+    completion: np.ndarray
+    busy_gpu_seconds: float = 0.0
+    compute_gpu_seconds: float = 0.0
+    isolated_time: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    n_rounds: int = 0
+    n_resets: int = 0
+    restarts: int = 0
+    rounds: list[Round] = field(default_factory=list)
+
+
+def queue_order(w: Workload) -> list[int]:
+    """The order of the per-type queues: Gavel's ``v100, p100, k80`` for its types, then the others fastest first."""
+    from ..gavel.mechanism import fastest_first
+    from .sources import GAVEL_ORDER
+
+    known = [w.gpu_types.index(g) for g in GAVEL_ORDER if g in w.gpu_types]
+    return known + [r for r in fastest_first(w.throughput) if r not in known]
 
 
 class RoundRunner:

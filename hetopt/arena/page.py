@@ -142,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--policies", help="comma-separated (default: every registered policy)")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--loads", help="comma-separated jobs/hour (default: " + ",".join(map(str, LOADS)) + ")")
+    ap.add_argument("--seeds", help="comma-separated (default: " + ",".join(map(str, SEEDS)) + ")")
+    ap.add_argument("--note", help="a sentence the page states after its runtime (e.g. why the table is smaller)")
     ap.add_argument("--docs", default=str(ROOT / "docs"))
     ap.add_argument("--from-json", action="store_true", help="rewrite the page from docs/_static/arena_results.json")
     args = ap.parse_args(argv)
@@ -154,7 +157,12 @@ def main(argv: list[str] | None = None) -> int:
     else:
         policies = args.policies.split(",") if args.policies else (list(QUICK_POLICIES) if args.quick
                                                                     else list(POLICIES))
-        loads, seeds = (LOADS[1::2], SEEDS[:1]) if args.quick else (LOADS, SEEDS)
+        loads: tuple[float, ...] = LOADS[1::2] if args.quick else LOADS
+        seeds: tuple[int, ...] = SEEDS[:1] if args.quick else SEEDS
+        if args.loads:
+            loads = tuple(float(v) for v in args.loads.split(","))
+        if args.seeds:
+            seeds = tuple(int(v) for v in args.seeds.split(","))
         w = gavel_trace(TRACE, SIMULATION_CLUSTER)
         t0, c0 = time.perf_counter(), _cpu()
         table = run(w, policies, loads=loads, seeds=seeds, workers=args.workers, progress=True)
@@ -163,8 +171,10 @@ def main(argv: list[str] | None = None) -> int:
         meta = {"jobs": w.n_jobs, "cluster": SIMULATION_CLUSTER, "seeds": list(seeds), "runs": len(table.rows),
                 "wall": time.perf_counter() - t0, "cpu": _cpu() - c0, "workers": args.workers,
                 "loadavg": os.getloadavg()[0],
-                "command": "python -m hetopt.arena.page --workers 2" + (f" --policies {args.policies}"
-                                                                         if args.policies else "")}
+                "note": args.note or "",
+                "command": "python -m hetopt.arena.page --workers 2" + "".join(
+                    f" --{k} {v}" for k, v in (("policies", args.policies), ("loads", args.loads),
+                                               ("seeds", args.seeds)) if v)}
         agg = aggregate(table)
         store.write_text(json.dumps({"meta": meta, "aggregate": agg}, separators=(",", ":")))
     write_figures(agg, static)

@@ -100,6 +100,15 @@ def run_one(w: Workload, policy: str, load: float | None, *, seed: int, options:
             "rounds": result.n_rounds, "resets": result.n_resets, "seconds": seconds}
 
 
+def _task(w: Workload, *, task: str, **kw: Any) -> dict[str, Any]:
+    """One task of a table: a run (:func:`run_one`) or the bounds of one loaded workload (:func:`bounds_of`)."""
+    if task == "run":
+        return run_one(w, **kw)
+    load, seed, packing = kw["load"], kw["seed"], kw["packing"]
+    return {"key": (load, seed, packing),
+            "bounds": bounds_of(w if load is None else at_load(w, load, seed=seed), packing=packing)}
+
+
 def _tasks(policies: Sequence[str], loads: Sequence[float | None], seeds: Sequence[int]) -> list[tuple[Any, ...]]:
     return [(p, load, s) for load in loads for s in seeds for p in policies]
 
@@ -185,18 +194,20 @@ def run(workload: Any, policies: Iterable[str] | None = None, *, loads: Iterable
         raise ArgumentError("policies, loads and seeds must each hold at least one value")
     tasks = _tasks(names, load_list, seed_list)
     opts = dict(policy_options or {})
-    with tqdm(total=len(tasks), disable=not progress, desc="arena", unit="run") as bar:
-        jobs = [{"policy": p, "load": load, "seed": s, "options": options, "policy_options": opts.get(p)}
-                for p, load, s in tasks]
-        results = _execute(jobs, run_one, w, workers, dask, bar)
+    # the bounds of each loaded workload are tasks too, first (the longest), so the workers share them
+    keys = sorted({(load, s if load is not None else 0, POLICIES[p].packs) for p, load, s in tasks},
+                  key=repr) if bounds else []
+    jobs = [{"task": "bound", "load": load, "seed": s, "packing": packs} for load, s, packs in keys]
+    jobs += [{"task": "run", "policy": p, "load": load, "seed": s, "options": options, "policy_options": opts.get(p)}
+             for p, load, s in tasks]
+    with tqdm(total=len(jobs), disable=not progress, desc="arena", unit="task") as bar:
+        done = _execute(jobs, _task, w, workers, dask, bar)
+    cache = {r["key"]: r["bounds"] for r in done if "key" in r}
+    results = [r for r in done if "key" not in r]
     table = ArenaTable(f"arena: {w.description or 'workload'}", COLUMNS)
-    cache: dict[tuple[Any, int, bool], tuple[Any, Any]] = {}
     for r in results:
         packs = POLICIES[r["policy"]].packs
-        key = (r["load"], r["seed"] if r["load"] is not None else 0, packs)
-        if bounds and key not in cache:
-            cache[key] = bounds_of(w if r["load"] is None else at_load(w, r["load"], seed=r["seed"]), packing=packs)
-        jb, mb = cache.get(key, (None, None))
+        jb, mb = cache.get((r["load"], r["seed"] if r["load"] is not None else 0, packs), (None, None))
         m = r["metrics"]
         certified = None if jb is None else bool(jb.certified and mb.certified)
         table.add(r["policy"], r["load"], r["seed"], r["jobs"], *(m[c] for c in METRIC_COLUMNS),
