@@ -10,10 +10,8 @@ so an allocation policy gives, job for job, the completion times of
 (one row per job or pair, in Gavel's insertion order); only the greedy pass and the round's
 completions, whose floating-point order matters, stay sequential.
 
-A placement policy skips the priorities: its gangs are the round's.  The round's execution is
-:mod:`hetopt.arena.execution` (servers, restart delays, contention, the bottleneck rule).  Most runs (an
-allocation policy without pairs, under options that need no servers) take the same loop with lean
-bookkeeping, :mod:`hetopt.arena.kernel` (the same run, about twice as fast).
+A placement policy's gangs are the round's.  Rounds run in :mod:`hetopt.arena.execution`; most runs
+take the same loop with lean bookkeeping, :mod:`hetopt.arena.kernel` (identical, about twice as fast).
 """
 
 from __future__ import annotations

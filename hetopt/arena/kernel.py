@@ -12,8 +12,7 @@ so the runs are identical (``tests/arena/test_kernel.py``); what changes is the 
 * what only a reset changes (the allocation, its masks, the negated deficits and allocations the queues
   sort by) is computed at the reset; a round computes the priorities (one division) and sorts every
   type's queue in one ``lexsort``;
-* the policy's view of the run (``RoundState.attained``, ``previous``, ``remaining``) is brought up to
-  date before each call of the policy (and at the end), by the same additions in the same order.
+* the policy's view of the run (``RoundState``) is updated before each call, by the same additions.
 """
 
 from __future__ import annotations
