@@ -390,6 +390,7 @@ def execute(w: Workload, policy: Policy, options: Options | None = None, *, seed
                        np.full(J, -1, dtype=np.int64), seed)
     policy.reset(w, opt, seed=seed)
     runner = RoundRunner(w, opt, state, gid)
+    runner.allow_copies = bool(getattr(policy, "copies", False))
     mode = getattr(policy, "mode", None)
     if mode not in ("allocation", "placement"):
         raise ScheduleViolation(f"policy {getattr(policy, 'name', policy)!r} has mode {mode!r}; expected "
