@@ -190,6 +190,17 @@ def _rule_entries() -> None:
                         drops=cls.drops, replace=True)
 
 
+def _paper_entries() -> None:
+    """The five papers' schedulers (their adapters say what they keep from the paper's model and what they drop)."""
+    from . import paper_hadar, paper_liu, paper_wang
+
+    classes: tuple[Any, ...] = (paper_hadar.Hadar, paper_hadar.HadarE, paper_liu.LiuHAS, paper_liu.LiuJPS,
+                                paper_wang.AdaSRSF)
+    for cls in classes:
+        register_policy(cls.name, cls, description=cls.description, source=cls.source, keeps=cls.keeps,
+                        drops=cls.drops, replace=True)
+
+
 def describe() -> list[dict[str, str]]:
     """Every registered policy as ``{"name", "mode", "source", "description", "keeps", "drops"}``."""
     out = []
@@ -202,3 +213,4 @@ def describe() -> list[dict[str, str]]:
 
 _gavel_entries()
 _rule_entries()
+_paper_entries()
