@@ -387,7 +387,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
                    gang_rule=args.gang_rule)
     table = run(args.workload, items(args.policies, str, "policies"), loads=items(args.loads, float, "loads"),
                 seeds=items(args.seeds, int, "seeds") or [0], options=opts, workers=args.workers, dask=args.dask,
-                progress=not (args.json or args.csv), counts=args.counts)
+                progress=not (args.json or args.csv), counts=args.counts, bounds=not args.no_bounds)
     if args.output:
         out = Path(args.output)
         text = table.to_csv() if out.suffix == ".csv" else json.dumps(table.to_dict(), default=str)
@@ -518,6 +518,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds lost by a job whose GPUs change (default 0, Gavel)")
     p.add_argument("--contention", action="store_true", help="Wang et al.'s contention penalty on shared links")
     p.add_argument("--gang-rule", choices=["single", "bottleneck"], default="single")
+    p.add_argument("--no-bounds", action="store_true",
+                   help="leave out the certified lower bounds (their LPs) and the ratio columns")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--workers", type=_positive_int, default=1, metavar="N", help="run in N processes (default 1)")
     g.add_argument("--dask", metavar="ADDRESS", help="run on a dask.distributed scheduler at ADDRESS")

@@ -190,8 +190,8 @@ def _check(check: Callable[..., Any], kind: str, inst: Any, sol: Any) -> Any:
 
 
 def _ratio(sol: Any, ref: Any) -> float | None:
-    if ref is None or sol.objective is None or not sol.status.has_solution or type(sol) is not type(ref):
-        return None
+    if ref is None or sol.objective is None or not sol.status.has_solution or not isinstance(sol, type(ref)):
+        return None  # a simulation (a subclass of the exact route's type) is ranked too
     num, den = (sol.objective, ref.objective) if ref.sense == "min" else (ref.objective, sol.objective)
     if den == 0:
         return 1.0 if abs(num) <= 1e-12 else math.inf

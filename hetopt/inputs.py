@@ -27,7 +27,8 @@ from .errors import ArgumentError, InstanceError, a_type
 
 __all__ = ["numeric_array", "real_scalar", "int_scalar", "names_tuple", "job_indices", "INT64_LIMIT",
            "takes_instance", "check_time_limit", "check_gap", "check_threads", "check_seed", "rng_from",
-           "check_size", "check_positive", "check_choice", "check_flag", "check_tol", "MAX_SEED"]
+           "check_size", "check_positive", "check_choice", "check_flag", "check_tol", "MAX_SEED",
+           "check_example", "MAX_EXAMPLE_SIZE"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -216,7 +217,7 @@ def check_time_limit(value: Any, name: str = "time_limit") -> float | None:
     return None if math.isinf(v) else v
 
 
-def check_gap(value: Any, name: str = "rel_gap") -> float | None:
+def check_gap(value: Any, name: str = "mip_gap") -> float | None:
     """A relative optimality gap in ``[0, 1)``, or None; anything else is an :class:`ArgumentError`."""
     if value is None:
         return None
@@ -248,6 +249,22 @@ def check_seed(value: Any, name: str = "seed") -> int | np.random.Generator | No
     if not _is_int(value) or not 0 <= int(value) <= MAX_SEED:
         raise ArgumentError(f"{name} is {value!r}; expected an integer in [0, 2**63 - 1], a numpy Generator or None")
     return int(value)
+
+
+#: The largest ``size`` of a kind's ``example`` (an example is small: solved exactly in well under a second).
+MAX_EXAMPLE_SIZE = 10
+
+
+def check_example(seed: Any, size: Any) -> tuple[int, int]:
+    """The ``seed`` and ``size`` of a kind's ``example(*, seed, size)``, checked.
+
+    ``seed``: an integer in ``[0, MAX_SEED]`` (None and generators are refused: an example is
+    reproducible); ``size``: an integer in ``[0, MAX_EXAMPLE_SIZE]`` (:func:`check_size`).
+    Anything else is an :class:`ArgumentError` naming the argument.
+    """
+    if not _is_int(seed) or not 0 <= int(seed) <= MAX_SEED:
+        raise ArgumentError(f"seed is {seed!r:.60}; an example takes an integer in [0, 2**63 - 1]")
+    return int(seed), check_size(size, "size", minimum=0, maximum=MAX_EXAMPLE_SIZE)
 
 
 def rng_from(seed: Any) -> np.random.Generator:

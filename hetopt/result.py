@@ -5,7 +5,8 @@ One result type and one status vocabulary (:class:`~hetopt.certify.Status`), as 
 status, the objective of the incumbent, a bound (the solver's dual bound, an exact
 optimum, or nothing for heuristics), the relative gap between them, the wall time and
 the solver or method that produced it.  Paper subpackages subclass ``Solution`` to add
-their own metrics (JCT, utility, makespan, ...).
+their own metrics (JCT, utility, makespan, ...); every paper's ``simulate`` returns a
+:class:`SimulationResult`, the ``Solution`` with the per-job completion times every simulation has.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import numpy as np
 
 from .certify import Status, certify
 
-__all__ = ["Solution", "Certificate", "CheckReport"]
+__all__ = ["Solution", "SimulationResult", "job_times", "Certificate", "CheckReport"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -127,6 +128,59 @@ class Solution:
         return {"status": self.status.value, "objective": _jsonable(self.objective), "bound": _jsonable(self.bound),
                 "gap": _jsonable(self.gap), "wall_time": self.wall_time, "solver": self.solver,
                 "message": self.message}
+
+
+def _no_jobs() -> np.ndarray:
+    return np.zeros(0)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SimulationResult(Solution):
+    """What every paper's ``simulate(inst, policy, *, options=None, ...)`` returns: a policy run to its end.
+
+    Each paper subclasses it with its own metrics and keeps the name of its paper
+    (``PlacementSimulation``, ``HareSimulation``, ``OasisSimulation``, ``ContentionSimulation``,
+    ``HadarSimulation``, ``GavelSimulation``); the fields here are the ones every simulation has.
+    Times are in the instance's unit: seconds, except OASiS (time slots) and Hare (the unit of
+    its task times).  No bound: a simulation is FEASIBLE (a heuristic or a baseline).
+
+    Attributes
+    ----------
+    policy : str
+        The policy simulated: a key of the kind's ``POLICIES``, or a policy object's name.
+    completion : numpy.ndarray, shape (J,)
+        Every job's completion instant, from time 0; NaN for a job the run did not complete
+        (a job OASiS did not admit).
+    jct : numpy.ndarray, shape (J,)
+        Job completion time, ``completion - arrival`` (NaN where ``completion`` is).
+    average_jct : float
+        The mean of ``jct`` over the jobs that completed (NaN when none did).
+    makespan : float
+        The last completion instant, from time 0 (NaN when no job completed).  Wang et al.
+        measure it from the first arrival (``ContentionSimulation``), as their utilisation does.
+    """
+
+    policy: str = ""
+    completion: np.ndarray = field(default_factory=_no_jobs)
+    jct: np.ndarray = field(default_factory=_no_jobs)
+    average_jct: float = math.nan
+    makespan: float = math.nan
+
+
+def job_times(completion: Any, arrival: Any) -> dict[str, Any]:
+    """The fields of :class:`SimulationResult` from completion instants and arrivals (NaN: not completed).
+
+    Returns
+    -------
+    dict
+        ``completion``, ``jct`` (float arrays), ``average_jct`` and ``makespan`` (NaN when no job
+        completed), ready to pass to a simulation's constructor.
+    """
+    done = np.asarray(completion, dtype=float)
+    jct = done - np.asarray(arrival, dtype=float)
+    ok = np.isfinite(done)
+    return {"completion": done, "jct": jct, "average_jct": float(jct[ok].mean()) if ok.any() else math.nan,
+            "makespan": float(done[ok].max()) if ok.any() else math.nan}
 
 
 @dataclass(frozen=True, kw_only=True)

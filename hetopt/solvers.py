@@ -460,11 +460,15 @@ def solve_problem(
     *,
     time_limit: float | None = None,
     mip_gap: float | None = None,
+    threads: int | None = None,
     raise_on_failure: bool = True,
     require_incumbent: bool = True,
     **solver_options: Any,
 ) -> Solution:
     """Solve a CVXPY problem (HiGHS by default) and map its status.
+
+    ``threads`` (HiGHS only; None: its default) sets HiGHS's option of that name, after its
+    process-wide scheduler is set up for the count (:func:`new_highs`).
 
     ``OPTIMAL_INACCURATE`` is reported FEASIBLE (no proof), ``USER_LIMIT`` TIME_LIMIT.
     For an LP solved to optimality the optimum is also its bound.  For a problem with
@@ -476,10 +480,15 @@ def solve_problem(
     """
     import cvxpy as cp
 
-    _check_common(time_limit, mip_gap, None)
+    _check_common(time_limit, mip_gap, threads)
     solver = solver.upper()
     is_mip = problem.is_mixed_integer()
     opts = dict(solver_options)
+    if threads is not None:
+        if solver != "HIGHS":
+            raise ArgumentError(f"threads is {threads!r}; only the HiGHS interface takes a thread count here")
+        _prepare_highs_threads(int(threads))
+        opts["threads"] = int(threads)
     if solver in _CVXPY_OPTIONS:
         gap = (DEFAULT_MIP_GAP if mip_gap is None else mip_gap) if is_mip else None
         opts.update(_CVXPY_OPTIONS[solver](time_limit, gap))

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.readme_blocks import README, ROOT, blocks, current, refusal
+from tests.readme_blocks import CONTRIBUTING, README, ROOT, SHARED, blocks, current, refusal
 
 BLOCKS = blocks()
 
@@ -30,6 +30,14 @@ def test_readme_blocks_refuses_to_read_another_copy_of_hetopt():
     installed = "/usr/lib/python3/site-packages/hetopt/__init__.py"
     assert "python -m tests.readme_blocks" in refusal("tests", installed) and "site-packages" in refusal("tests", installed)
     assert "as a script" in refusal("", str(ROOT / "hetopt" / "__init__.py"))
+
+
+@pytest.mark.parametrize("name", SHARED)
+def test_contributing_says_the_same(name):
+    """CONTRIBUTING.md's verbs table is the README's (both generated from hetopt.contract.VERBS)."""
+    found = current(CONTRIBUTING.read_text(), name)
+    assert found is not None, f"CONTRIBUTING.md lacks the block <!-- {name}: ... --> <!-- /{name} -->"
+    assert found == BLOCKS[name].strip(), f"CONTRIBUTING.md's {name} block is stale: run python -m tests.readme_blocks"
 
 
 def test_readme_has_the_two_setup_commands_first():

@@ -53,7 +53,7 @@ def test_field_descriptions_are_myst_math_or_words(name):
 def test_schema_is_valid_and_matches_the_loader(name):
     schema = json_schema(name)
     jsonschema.Draft202012Validator.check_schema(schema)
-    example = kinds()[name].example(0, 1).to_dict()
+    example = kinds()[name].example(seed=0, size=1).to_dict()
     names = {f.name for f in kinds()[name].instance.FIELDS}
     assert set(example) - META <= names, f"fields the loader writes but FIELDS omits: {set(example) - META - names}"
     # every required field of the schema is one the loader refuses to go without

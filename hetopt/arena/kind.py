@@ -8,15 +8,17 @@ on small workloads (:mod:`hetopt.arena.exact`).
 from __future__ import annotations
 
 import functools
-import importlib
-from typing import Any
+
+import numpy as np
 
 from ..contract import Kind, Method
-from ..result import Solution
+from ..inputs import check_example
 from .checker import check_schedule
+from .exact import export_model, solve_exact
 from .policies import POLICIES
 from .simulate import simulate
 from .sources import generate_instance
+from .validate import ratio_sweep, validate_ratio
 from .workload import Workload
 
 __all__ = ["KIND", "example", "solve_exact"]
@@ -24,16 +26,16 @@ __all__ = ["KIND", "example", "solve_exact"]
 _SIM = "average JCT (s) in the arena's execution model (Gavel's rounds)"
 
 
-def example(seed: int, size: int) -> Workload:
-    """A small workload: 2 + ``size`` single-GPU jobs of Gavel's generator on one GPU of each type, 2 jobs/hour."""
-    return generate_instance(2 + size, 2.0, seed=seed, counts="1:1:1", multi_gpu=False)
+def example(*, seed: int, size: int) -> Workload:
+    """A small workload: 2 + ``size`` single-GPU jobs of Gavel's generator on one GPU of each type, 2 jobs/hour.
 
-
-def solve_exact(inst: Workload, *, time_limit: float | None = None, **options: Any) -> Solution:
-    """The arena model's exact optimum (minimum average JCT) of a small workload, from :mod:`hetopt.arena.exact`."""
-    exact = importlib.import_module("hetopt.arena.exact")
-    sol: Solution = exact.solve_exact(inst, time_limit=time_limit, **options)
-    return sol
+    Each job keeps its drawn type and throughputs but at most one hour of work on its fastest type
+    (the generator draws up to days), so the exact round model proves its optimum in seconds.
+    """
+    seed, size = check_example(seed, size)
+    w = generate_instance(n_jobs=2 + size, jobs_per_hour=2.0, seed=seed, counts="1:1:1", multi_gpu=False)
+    hour = 3600.0 * np.max(w.throughput, axis=1)
+    return w.replace(steps=np.minimum(w.steps, np.floor(hour)), description=w.description + ", jobs cut to 1 hour")
 
 
 KIND = Kind(
@@ -45,14 +47,17 @@ KIND = Kind(
     example=example,
     check_schedule=check_schedule,
     solve_exact=solve_exact,
+    export_model=export_model,
     simulate=simulate,
+    validate_ratio=validate_ratio,
+    ratio_sweep=ratio_sweep,
     policies=POLICIES,
     card="models/arena.md",
     example_instance="arena_workload_small_test",
     bench="hetopt.arena.bench",
     methods=(
         Method("exact", solve_exact, "exact", "The arena model's minimum average JCT on a small workload, certified "
-               "(hetopt.arena.exact).", "average JCT (s)", default=True),
+               "(hetopt.arena.solve_exact: rounds of 360 s on a fixed grid).", "average JCT (s)", default=True),
         *(Method(name, functools.partial(simulate, policy=name), "baseline",
                  f"{entry.description}, in the arena's execution model until every job completes.", _SIM)
           for name, entry in POLICIES.items()),

@@ -46,6 +46,9 @@ class PolicyEntry:
         Where it comes from (``"gavel"``, ``"hadar"``, ``"arena"``, a paper, ``"user"``).
     keeps, drops : str
         What the adapter keeps from its source model, and what it drops (the card prints both).
+    packs : bool
+        The policy may run two jobs on one GPU (``state.pairs``); :func:`~hetopt.arena.run` then divides
+        by the bounds that allow packing (``packing=True`` of :mod:`hetopt.arena.bounds`).
     """
 
     name: str
@@ -54,9 +57,21 @@ class PolicyEntry:
     source: str = "user"
     keeps: str = ""
     drops: str = ""
+    packs: bool = False
 
     def make(self, **options: Any) -> Policy:
-        """A fresh policy (``options`` go to the factory); checks ``mode``."""
+        """A fresh policy (``options`` go to the factory); checks the options' names and ``mode``."""
+        import inspect
+
+        try:
+            params = dict(inspect.signature(self.factory).parameters)
+        except (TypeError, ValueError):  # pragma: no cover - a builtin factory
+            params = {}
+        if params and not any(p.kind is p.VAR_KEYWORD for p in params.values()):
+            for key in options:
+                if key not in params:
+                    raise ArgumentError(f"options has {key!r}, which policy {self.name!r} does not take; its options: "
+                                        f"{sorted(params)}")
         policy = self.factory(**options)
         if getattr(policy, "mode", None) not in MODES or not callable(policy) or not hasattr(policy, "reset"):
             raise ArgumentError(f"policy {self.name!r}: its factory returned {policy!r}, which is not a Policy "
@@ -69,7 +84,7 @@ POLICIES: dict[str, PolicyEntry] = {}
 
 
 def register_policy(name: str, factory: Callable[..., Policy], *, description: str, source: str = "user",
-                    keeps: str = "", drops: str = "", replace: bool = False) -> PolicyEntry:
+                    keeps: str = "", drops: str = "", packs: bool = False, replace: bool = False) -> PolicyEntry:
     """Add a policy to the arena: ``factory(**options)`` returns a :class:`~hetopt.arena.protocol.Policy`.
 
     Raises
@@ -85,7 +100,9 @@ def register_policy(name: str, factory: Callable[..., Policy], *, description: s
         raise ArgumentError(f"factory is {factory!r}; expected a callable returning a Policy")
     if not isinstance(description, str) or not description.strip():
         raise ArgumentError("description must be a non-empty sentence")
-    entry = PolicyEntry(name, factory, description, source, keeps, drops)
+    if not isinstance(packs, bool):
+        raise ArgumentError(f"packs is {packs!r}; expected True or False")
+    entry = PolicyEntry(name, factory, description, source, keeps, drops, packs)
     POLICIES[name] = entry
     return entry
 
@@ -120,7 +137,7 @@ class GavelAllocation:
     solver : {"ecos", "highs"}
         The LP solver of the LP policies (``"ecos"``: Gavel's).
     **policy_options
-        The policy function's own options (as ``hetopt.gavel.simulate(policy_options=...)``).
+        The policy function's own options (as ``hetopt.gavel.simulate(options=...)``).
     """
 
     mode: ClassVar[str] = "allocation"
@@ -178,7 +195,7 @@ def _gavel_entries() -> None:
         drops = ("nothing under the default options; servers, restart delays and contention are the engine's"
                  if not spec.packing else "a packed pair pays one restart delay and shares one gang's servers")
         register_policy(name, lambda _n=name, **o: GavelAllocation(_n, **o), description=spec.description,
-                        source="gavel", keeps=keeps, drops=drops, replace=True)
+                        source="gavel", keeps=keeps, drops=drops, packs=spec.packing, replace=True)
 
 
 def _rule_entries() -> None:

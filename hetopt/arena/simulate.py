@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Self
 
-import numpy as np
-
+from ..certify import Status
+from ..errors import ArgumentError, a_type
 from ..gavel.mechanism import DEFAULT_RECOMPUTE_INTERVAL, DEFAULT_ROUND_LENGTH
 from ..gavel.simulator import json_number, same_fields
 from ..inputs import MAX_SEED, check_size, takes_instance
-from ..result import Solution, Status
+from ..result import SimulationResult, job_times
 from .engine import execute
 from .metrics import METRIC_COLUMNS, metrics_of
 from .policies import make_policy
@@ -28,14 +28,13 @@ __all__ = ["ArenaSimulation", "simulate"]
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
-class ArenaSimulation(Solution):
+class ArenaSimulation(SimulationResult):
     """Result of :func:`simulate`; ``objective`` is the average JCT (s).
 
     Attributes
     ----------
-    policy : str
-    completion, jct : numpy.ndarray, shape (J,)
-        Completion times and JCTs (s).
+    policy, completion, jct, average_jct, makespan
+        As every :class:`~hetopt.result.SimulationResult` (seconds).
     metrics : dict
         :data:`~hetopt.arena.metrics.METRIC_COLUMNS` of the run.
     options : dict
@@ -44,9 +43,6 @@ class ArenaSimulation(Solution):
         ``{"start", "end", "gangs": [{"jobs", "type", "servers", "steps", "finish", "delay"}]}``.
     """
 
-    policy: str = ""
-    completion: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    jct: np.ndarray = field(default_factory=lambda: np.zeros(0))
     metrics: dict[str, float] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     rounds: list[dict[str, Any]] = field(default_factory=list)
@@ -71,7 +67,7 @@ class ArenaSimulation(Solution):
 def simulate(inst: Workload, policy: Any, *, seed: int = 0, round_length: float = DEFAULT_ROUND_LENGTH,
              recompute_interval: float = DEFAULT_RECOMPUTE_INTERVAL, restart_delay: float = 0.0,
              contention: bool = False, gang_rule: str = "single", max_rounds: int = 1_000_000,
-             record_rounds: bool = True, policy_options: Mapping[str, Any] | None = None) -> ArenaSimulation:
+             record_rounds: bool = True, options: Mapping[str, Any] | None = None) -> ArenaSimulation:
     """Run one policy on ``inst`` in the arena's execution model until every job completes.
 
     Parameters
@@ -83,7 +79,7 @@ def simulate(inst: Workload, policy: Any, *, seed: int = 0, round_length: float 
         The run's seed (type shuffling, random policies).
     round_length, recompute_interval, restart_delay, contention, gang_rule, max_rounds, record_rounds
         :class:`~hetopt.arena.protocol.Options`.
-    policy_options : mapping, optional
+    options : mapping, optional
         Options of the policy's factory.
 
     Examples
@@ -96,13 +92,17 @@ def simulate(inst: Workload, policy: Any, *, seed: int = 0, round_length: float 
     seed = check_size(seed, "seed", minimum=0, maximum=MAX_SEED - 5)
     opt = Options(round_length=round_length, recompute_interval=recompute_interval, restart_delay=restart_delay,
                   contention=contention, gang_rule=gang_rule, max_rounds=max_rounds, record_rounds=record_rounds)
-    pol = make_policy(policy, **dict(policy_options or {}))
+    if options is not None and not isinstance(options, Mapping):
+        raise ArgumentError(f"options is {a_type(options)}; expected a mapping of the policy's options or None")
+    if any(not isinstance(k, str) for k in options or {}):
+        raise ArgumentError(f"options has a key that is not a string: {sorted(map(repr, options or {}))}")
+    pol = make_policy(policy, **dict(options or {}))
     t0 = time.perf_counter()
     run = execute(inst, pol, opt, seed=seed)
     m = metrics_of(inst, run)
     rounds = [asdict(r) for r in run.rounds]
     return ArenaSimulation(status=Status.FEASIBLE, objective=m.avg_jct, wall_time=time.perf_counter() - t0,
-                           solver=f"arena:{pol.name}", policy=pol.name, completion=run.completion, jct=m.jct,
+                           solver=f"arena:{pol.name}", policy=pol.name, **job_times(run.completion, inst.arrival),
                            metrics={c: float(getattr(m, c)) for c in METRIC_COLUMNS},
                            options={**{k: getattr(opt, k) for k in ("round_length", "recompute_interval",
                                                                     "restart_delay", "contention", "gang_rule")},

@@ -196,10 +196,13 @@ def _counts_text(w: Workload) -> str:
     return ", ".join(f"{n} {g}" for g, n in zip(w.gpu_types, w.capacity.tolist(), strict=True))
 
 
-def generate_instance(n_jobs: int, jobs_per_hour: float, *, seed: Any = None, counts: Any = SIMULATION_CLUSTER,
-             multi_gpu: bool = True, gpus_per_server: int | Mapping[str, int] = 1,
-             link_bandwidth: float = float("inf")) -> Workload:
+def generate_instance(*, n_jobs: int = 20, jobs_per_hour: float = 2.0, seed: Any = None,
+                      counts: Any = SIMULATION_CLUSTER, multi_gpu: bool = True,
+                      gpus_per_server: int | Mapping[str, int] = 1, link_bandwidth: float = float("inf")) -> Workload:
     """``n_jobs`` jobs drawn as Gavel's ``generate_job`` draws them, Poisson arrivals at ``jobs_per_hour``.
+
+    Every parameter is keyword-only (the verbs' shape); the default is 20 jobs at 2 jobs/hour on
+    Gavel's simulation cluster (36 GPUs of each type).
 
     The draws are :func:`hetopt.gavel.generate_instance`'s (Philly scale factors and durations,
     job types of Gavel's measured throughput table, steps = duration x V100 throughput).
@@ -208,7 +211,7 @@ def generate_instance(n_jobs: int, jobs_per_hour: float, *, seed: Any = None, co
     cap = tuple(int(cl["server_gpus"][cl["server_type"] == cl["gpu_types"].index(g)].sum())
                 if g in cl["gpu_types"] else 0 for g in GAVEL_ORDER)
     rate = check_positive(jobs_per_hour, "jobs_per_hour")
-    inst = gavel_generate(n_jobs, seed=seed, capacity=cap, jobs_per_hour=rate, multi_gpu=multi_gpu)
+    inst = gavel_generate(n_jobs=n_jobs, seed=seed, capacity=cap, jobs_per_hour=rate, multi_gpu=multi_gpu)
     w = from_gavel(inst, gpus_per_server=gpus_per_server, link_bandwidth=link_bandwidth)
     return w.replace(description=f"{n_jobs} jobs of Gavel's generator at {rate:g} jobs/hour (seed {seed}) on "
                                  f"{_counts_text(w)}", source=inst.source)

@@ -133,13 +133,16 @@ def cpsat_seed(*, seed: Any) -> int:
 
 
 def cpsat_tasks(inst: ContentionInstance, placement: Sequence[Sequence[int]], *,
-                max_tasks: int = CPSAT_MAX_TASKS, refine: int = 1) -> tuple[list[CpTask], TimeScale]:
+                max_tasks: int = CPSAT_MAX_TASKS, refine: int = 1,
+                guard_name: str = "max_tasks") -> tuple[list[CpTask], TimeScale]:
     """Tasks of the contention-free problem with their durations in integer units, and the units.
 
     Parameters
     ----------
     refine : int
         An exact scaling is made this many times finer (:func:`hetopt.contention.timescale.choose_scale`).
+    guard_name : str
+        The option a refusal names (``max_size`` when a method's guard is passed on).
 
     Raises
     ------
@@ -157,7 +160,8 @@ def cpsat_tasks(inst: ContentionInstance, placement: Sequence[Sequence[int]], *,
                     for k in range(inst.n_jobs)))
     if count > max_tasks:
         raise SizeLimitError(f"the CP-SAT model would have {count} tasks (forward, backward passes and all-reduces); "
-                             f"at most max_tasks = {max_tasks} allowed: pass max_tasks={count} (with a time_limit) "
+                             f"at most {guard_name} = {max_tasks} allowed: pass {guard_name}={count} "
+                             "(with a time_limit) "
                              "or solve a smaller instance")
     comm = np.array([inst.comm_time(k) if len(servers[k]) > 1 else 0.0 for k in range(inst.n_jobs)])
     work = float(sum(inst.iterations[k] * (len(placement[k]) * (inst.t_f[k] + inst.t_b[k]) + comm[k])
@@ -459,6 +463,7 @@ def solve_cpsat_exact(
     reduce: bool = True,
     options: dict | None = None,
     max_tasks: int = CPSAT_MAX_TASKS,
+    guard_name: str = "max_tasks",
 ) -> ContentionSolution:
     """Optimal contention-free schedule for a fixed placement, by CP-SAT (module docstring).
 
@@ -485,6 +490,9 @@ def solve_cpsat_exact(
         CP-SAT parameters by name (``SatParameters`` fields), over :data:`DEFAULT_OPTIONS`.
     max_tasks : int
         Refuse larger models (:class:`~hetopt.errors.SizeLimitError`).
+    guard_name : str
+        The option the refusal names (``max_size`` when :func:`~hetopt.contention.solve_exact`
+        passes its guard on).
 
     Returns
     -------
@@ -505,7 +513,7 @@ def solve_cpsat_exact(
     if upper_bound is not None:
         upper_bound = check_positive(upper_bound, "upper_bound", allow_zero=True)
     t0 = time.perf_counter()
-    tasks, sc = cpsat_tasks(inst, placement, max_tasks=max_tasks)
+    tasks, sc = cpsat_tasks(inst, placement, max_tasks=max_tasks, guard_name=guard_name)
     placement = tuple(tuple(int(g) for g in p) for p in placement)
     trivial = isolated_bound(inst, placement)
     if upper_bound is not None and trivial > upper_bound * (1 + 1e-9):

@@ -127,7 +127,7 @@ class ContentionInstance(FieldsMixin):
     source: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
-        if self.names is not None and not isinstance(self.names, (str, bytes)) and len(self.names) == 0:
+        if isinstance(self.names, (list, tuple)) and len(self.names) == 0:
             object.__setattr__(self, "names", None)  # no labels, as an omitted key
         dims = self._check_fields()  # types, shapes, ranges and the shared n_jobs (FIELDS)
         if self.names is None:

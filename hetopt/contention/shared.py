@@ -232,8 +232,7 @@ def solve_contention_bound(
     options: dict | None = None,
     literals: str | None = None,
     lb_share: float = LB_SHARE,
-    max_pairs: int = SHARED_MAX_PAIRS,
-    max_tasks: int = CPSAT_MAX_TASKS,
+    max_size: int = CPSAT_MAX_TASKS,
 ) -> ContentionSolution:
     """Best contention-aware schedule found and a proven lower bound, for a fixed placement.
 
@@ -274,12 +273,11 @@ def solve_contention_bound(
         Improve every candidate by the local search of :mod:`hetopt.contention.search`
         (toggling all-reduces between exclusive and shared, swapping GPU neighbours; every
         schedule kept passes :func:`check_schedule`).
-    max_pairs : int
-        Size guard: refuse relaxations with more pairs of all-reduces of different jobs on a
-        common server (:data:`SHARED_MAX_PAIRS`).
-    max_tasks : int
-        Size guard: refuse instances with more tasks
-        (:data:`~hetopt.contention.cpsat.CPSAT_MAX_TASKS`).
+    max_size : int
+        Size guard, in tasks: refuse instances with more
+        (:data:`~hetopt.contention.cpsat.CPSAT_MAX_TASKS`).  A relaxation with more than
+        :data:`SHARED_MAX_PAIRS` pairs of all-reduces of different jobs on a common server is
+        refused too.
 
     Returns
     -------
@@ -294,8 +292,8 @@ def solve_contention_bound(
     InstanceError
         Binding memory.
     SizeLimitError
-        More than ``max_tasks`` tasks (:func:`~hetopt.contention.cpsat.cpsat_tasks`) or more than
-        ``max_pairs`` pairs of all-reduces on a common server.
+        More than ``max_size`` tasks (:func:`~hetopt.contention.cpsat.cpsat_tasks`) or more than
+        :data:`SHARED_MAX_PAIRS` pairs of all-reduces on a common server.
     """
     time_limit = check_time_limit(time_limit)
     threads = check_threads(threads)
@@ -307,27 +305,26 @@ def solve_contention_bound(
     share = check_gap(lb_share, "lb_share")
     if share is None:
         raise ArgumentError("lb_share is None; expected a number in [0, 1)")
-    max_pairs = check_size(max_pairs, "max_pairs")
-    max_tasks = check_size(max_tasks, "max_tasks")
+    max_size = check_size(max_size, "max_size")
     t0 = time.perf_counter()
     least = int(np.sum(inst.iterations * 2 * inst.n_gpus))
-    if least > max_tasks:  # before the SRSF(1) run that picks the placement
+    if least > max_size:  # before the SRSF(1) run that picks the placement
         raise SizeLimitError(f"the relaxation would have at least {least} tasks (forward and backward passes); at most "
-                             f"max_tasks = {max_tasks} allowed: pass max_tasks=... (with a time_limit) or solve a "
+                             f"max_size = {max_size} tasks allowed: pass max_size=... (with a time_limit) or solve a "
                              "smaller instance")
     if placement is None:
         placement = simulate(inst, "srsf1").placement
-    tasks, sc = cpsat_tasks(inst, placement, refine=refine, max_tasks=max_tasks)  # the relaxation's units
+    tasks, sc = cpsat_tasks(inst, placement, refine=refine, max_tasks=max_size, guard_name="max_size")  # its units
     placement = tuple(tuple(int(g) for g in p) for p in placement)
     comm = [t for t in tasks if t.kind == "c"]
     n_pairs = sum(1 for i, x in enumerate(comm) for y in comm[i + 1:] if x.job != y.job and set(x.where) & set(y.where))
-    if n_pairs > max_pairs:
+    if n_pairs > SHARED_MAX_PAIRS:
         raise SizeLimitError(f"the contention-aware relaxation would have {n_pairs} pairs of all-reduces sharing a "
-                             f"server (each a pair and a stretch cut); at most max_pairs = {max_pairs} allowed: pass "
-                             f"max_pairs={n_pairs} (with a time_limit), or use solve_exact for the contention-free optimum")
+                             f"server (each a pair and a stretch cut); at most SHARED_MAX_PAIRS = {SHARED_MAX_PAIRS} "
+                             "allowed: use solve_exact for the contention-free optimum, or a smaller instance")
     trivial = isolated_bound(inst, placement)
     free = solve_cpsat_exact(inst, placement, time_limit=None if time_limit is None else time_limit / 2,
-                             threads=threads, seed=seed, max_tasks=max_tasks)
+                             threads=threads, seed=seed, max_tasks=max_size, guard_name="max_size")
     best = _best_candidate(inst, placement, free, search=search, time_limit=time_limit)
     arr_s = [sc.units(float(a)) for a in inst.arrival]
     hint, hint_finish = retime(inst, placement, tasks, _starts_of(free.trace), scaled=True, arrival=arr_s)

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..certify import Status, relative_gap
 from ..errors import ArgumentError
-from ..inputs import check_time_limit, takes_instance
+from ..inputs import check_threads, check_time_limit, takes_instance
 from ..result import Solution
 from .instance import GavelInstance
 from .lp import check_solver
@@ -78,10 +78,10 @@ def _rates(inst: GavelInstance, X: np.ndarray) -> tuple[np.ndarray, float]:
     return rate, span
 
 
-def _certified(inst: GavelInstance, time_limit: float | None) -> GavelAllocation:
+def _certified(inst: GavelInstance, time_limit: float | None, threads: int | None) -> GavelAllocation:
     t0 = time.perf_counter()
     cert = certify_min_total_duration(inst.effective_throughput(), inst.scale_factor, inst.capacity,
-                                      inst.total_steps, time_limit=time_limit)
+                                      inst.total_steps, time_limit=time_limit, threads=threads)
     rate, span = _rates(inst, cert.allocation)
     how = {Status.OPTIMAL: "proven optimal: the allocation's makespan meets the dual bound",
            Status.TIME_LIMIT: "stopped by the time limit: best allocation and best proven bound",
@@ -152,7 +152,8 @@ def allocate(inst: GavelInstance, policy: Any, *, solver: str = "ecos") -> Gavel
 
 
 @takes_instance(GavelInstance)
-def solve_exact(inst: GavelInstance, *, time_limit: float | None = None) -> GavelAllocation:
+def solve_exact(inst: GavelInstance, *, time_limit: float | None = None, mip_gap: float | None = None,
+                threads: int | None = 1) -> GavelAllocation:
     """The certified minimum makespan of ``inst`` (all jobs present at once): min-total-duration's exact LP.
 
     The LP (``models/gavel.md``, (G1)-(G3) and (G5)) is solved with HiGHS; its allocation is made
@@ -165,6 +166,12 @@ def solve_exact(inst: GavelInstance, *, time_limit: float | None = None) -> Gave
         The jobs (arrivals ignored) and the cluster.
     time_limit : float, optional
         Seconds for the LP solves (None: no limit).
+    mip_gap : None
+        The exact route is an LP solved to optimality: there is no MIP gap to set, and any value
+        but None is an :class:`~hetopt.errors.ArgumentError` (the name is every kind's).
+    threads : int, optional
+        HiGHS threads of the LP solves; 1 by default, as in every kind; None: HiGHS's default.
+        There is no size guard (``max_size``): the LP has one column per job and GPU type.
 
     Returns
     -------
@@ -176,7 +183,7 @@ def solve_exact(inst: GavelInstance, *, time_limit: float | None = None) -> Gave
     Raises
     ------
     ArgumentError
-        A bad ``time_limit``.
+        A bad ``time_limit`` or ``threads``, or a ``mip_gap``.
 
     Examples
     --------
@@ -185,5 +192,8 @@ def solve_exact(inst: GavelInstance, *, time_limit: float | None = None) -> Gave
     >>> sol.status.value, round(sol.objective, 6), sol.gap < 1e-6
     ('optimal', 3600.0, True)
     """
-    return _certified(inst, check_time_limit(time_limit))
+    if mip_gap is not None:
+        raise ArgumentError(f"mip_gap is {mip_gap!r}; gavel's exact route is an LP solved to optimality, with no MIP "
+                            "gap: pass None")
+    return _certified(inst, check_time_limit(time_limit), check_threads(threads))
 

@@ -386,7 +386,7 @@ def _fallback_allocation(T, s, c) -> np.ndarray:
 
 
 def certify_min_total_duration(throughput, scale_factor, capacity, remaining_steps=None, *,
-                               time_limit: float | None = None) -> CertifiedMakespan:
+                               time_limit: float | None = None, threads: int | None = 1) -> CertifiedMakespan:
     """The minimum makespan with a proven lower bound and a feasible allocation that reaches it.
 
     Solves the scaled LP of :func:`build_min_total_duration` (in units of
@@ -404,6 +404,8 @@ def certify_min_total_duration(throughput, scale_factor, capacity, remaining_ste
         Seconds for all the LP solves.  When it stops the LP, the result has status TIME_LIMIT,
         the best allocation found (the isolated equal share if none) and the best bound
         (:func:`makespan_reference` if no dual was returned).
+    threads : int, optional
+        HiGHS threads of the LP solves (default 1; None: HiGHS's default).
 
     Returns
     -------
@@ -416,7 +418,7 @@ def certify_min_total_duration(throughput, scale_factor, capacity, remaining_ste
     lower = makespan_reference(T, s, c, steps)
     tiny = tiny_jobs(T, c, steps, lower)
     if tiny.any():  # the other jobs' certificate; tiny jobs placed after (a bound of a subset bounds the whole)
-        big = certify_min_total_duration(T[~tiny], s[~tiny], c, steps[~tiny], time_limit=time_limit)
+        big = certify_min_total_duration(T[~tiny], s[~tiny], c, steps[~tiny], time_limit=time_limit, threads=threads)
         X = np.zeros_like(T)
         X[~tiny] = big.allocation
         # big.allocation is exactly feasible; the tiny jobs' fractions (1e-12 and less) are kept as computed
@@ -434,7 +436,7 @@ def certify_min_total_duration(throughput, scale_factor, capacity, remaining_ste
             stopped = True
             break
         problem, x, ref = build_min_total_duration(T, s, c, steps, reference=ref)
-        res = solve_problem(problem, "HIGHS", time_limit=left, require_incumbent=False)
+        res = solve_problem(problem, "HIGHS", time_limit=left, threads=threads, require_incumbent=False)
         solves += 1
         stopped = res.status is Status.TIME_LIMIT
         if x.value is not None:

@@ -114,7 +114,7 @@ class Policy(Protocol):
 #: Inputs the simulator can hand a policy besides the cluster (``PolicySpec.inputs``): the jobs' priority
 #: weights, remaining steps, seconds since arrival and ids (instance indices, for policies that keep state),
 #: the column of the reference GPU type of the heterogeneity-agnostic variants (Gavel: v100), the seconds
-#: left to each job's SLO (``policy_options["slo_deadline"]``, NaN: none) and the names of the columns.
+#: left to each job's SLO (``options["slo_deadline"]``, NaN: none) and the names of the columns.
 INPUTS = ("priority_weight", "remaining_steps", "times_since_start", "job_ids", "reference_type", "time_to_slo",
           "gpu_types")
 
@@ -214,7 +214,7 @@ POLICIES: dict[str, PolicySpec] = {p.name: p for p in (
           inputs=(_STEPS, _REF), **_ECOS, **_AGNOSTIC),
     _spec("fifo_random", heuristics.fifo_random, "fifo (FIFOPolicy)",
           "Gavel's heterogeneity-agnostic FIFO (a random type drawn for the job at the head of the queue; as in Gavel's "
-          "code the job goes on the last open type, policy_options={'reading': 'drawn'} puts it on the drawn one)",
+          "code the job goes on the last open type, options={'reading': 'drawn'} puts it on the drawn one)",
           inputs=(_IDS,), takes_solver=False, skip_zero_priority=True, factory=heuristics.RandomFIFO, **_AGNOSTIC),
     _spec("max_min_fairness_strategy_proof", variants.max_min_fairness_strategy_proof,
           "(MaxMinFairnessStrategyProofPolicyWithPerf; not in Gavel's driver)",

@@ -238,7 +238,8 @@ class HadarInstance(FieldsMixin):
         return self.utility(duration, self.total_iterations)
 
 
-def generate_instance(n_jobs: int, n_machines: int, *, seed: Any = None, n_types: int = 2,
+def generate_instance(*, n_jobs: int = 4, n_machines: int = 2, seed: int | np.random.Generator | None = None,
+                      n_types: int = 2,
                       max_gpus_per_type: int = 2, slot_length: float = 60.0, utility: str = "effective_throughput",
                       max_arrival: int = 2, max_slots: int = 3) -> HadarInstance:
     """A small random instance for exact cross-checks.
@@ -247,7 +248,8 @@ def generate_instance(n_jobs: int, n_machines: int, *, seed: Any = None, n_types
     get a gang of 1-2 GPUs, throughputs in [1, 10] iterations/s (a type is unusable with
     probability 0.15), arrivals in ``0..max_arrival`` and work for 1..``max_slots`` slots on
     their fastest type.  ``utility`` is "effective_throughput" or "sigmoid" (soft deadline
-    at twice the fastest completion).
+    at twice the fastest completion).  Every parameter is keyword-only; the default size, 4 jobs
+    on 2 machines, is the one of :func:`~hetopt.hadar.validate.ratio_sweep`.
 
     Raises
     ------

@@ -8,17 +8,18 @@ these the compute end ``x_i + T^c_{i,m}``, the synchronization end
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Self
 
 import numpy as np
 
 from ..certify import Status, relative_gap
-from ..result import Solution
+from ..result import SimulationResult, Solution, job_times
 from .instance import HareInstance, alpha, theorem4_bound
 
-__all__ = ["HareSolution", "make_solution", "TASK_COLUMNS"]
+__all__ = ["HareSolution", "HareSimulation", "make_solution", "TASK_COLUMNS"]
 
 #: Columns of :attr:`HareSolution.tasks` and of :meth:`HareSolution.task_table`.
 TASK_COLUMNS = ("job", "round", "task", "gpu", "start", "compute_end", "sync_end")
@@ -154,6 +155,27 @@ class HareSolution(Solution):
         """Busy (compute) time of every GPU divided by the makespan, shape (M,)."""
         busy = np.bincount(self.gpu, weights=self.compute_end - self.start, minlength=self.instance.n_gpus)
         return busy / max(self.makespan, 1e-300)
+
+
+@dataclass(frozen=True, kw_only=True)
+class HareSimulation(HareSolution, SimulationResult):
+    """A schedule of :func:`~hetopt.hare.simulate`: a solution that is a simulation result too.
+
+    A :class:`HareSolution` and a :class:`~hetopt.result.SimulationResult`.  Besides the schedule
+    and its metrics: ``policy`` (the policy's name, also ``method``), ``completion`` (``C_n``),
+    ``jct`` (``C_n - a_n``), ``average_jct`` (their mean) and ``makespan`` (the latest
+    synchronization end, as :attr:`HareSolution.makespan`), in the unit of the instance's task
+    times.
+    """
+
+    makespan: float = math.nan
+
+    @classmethod
+    def of(cls, sol: HareSolution, policy: str) -> HareSimulation:
+        """The simulation of ``policy`` whose schedule is ``sol`` (every field kept, the job times added)."""
+        times = job_times(sol.completion, sol.instance.arrival)
+        return cls(**{f.name: getattr(sol, f.name) for f in fields(HareSolution)}, policy=policy, jct=times["jct"],
+                   average_jct=times["average_jct"], makespan=sol.makespan)
 
 
 def make_solution(

@@ -14,7 +14,7 @@ So that users can property-test their own code against the package's instances::
         with pytest.raises(hetopt.InstanceError, match=case.field):
             hetopt.load_instance(case.data)
 
-Valid instances come from each kind's ``example(seed, size)`` (its :class:`~hetopt.contract.Kind`
+Valid instances come from each kind's ``example(*, seed, size)`` (its :class:`~hetopt.contract.Kind`
 in the registry; they solve exactly in well under a second), so a kind you register is covered too.  Invalid ones start from a valid instance's ``to_dict()`` and break one
 thing, from :data:`CORRUPTIONS`; every case is one the loader must reject with an
 :class:`~hetopt.errors.InstanceError` (a bad field names ``case.field``).
@@ -51,7 +51,8 @@ def _kind(kind: str) -> Any:
 def instances(kind: str, *, max_size: int = 3) -> st.SearchStrategy:
     """Small valid instances of ``kind`` (seeded generator; ``size`` in ``0..max_size``)."""
     example = _kind(kind).example
-    return st.builds(lambda seed, size: example(seed, size), st.integers(0, 2**31 - 1), st.integers(0, max_size))
+    return st.builds(lambda seed, size: example(seed=seed, size=size), st.integers(0, 2**31 - 1),
+                     st.integers(0, max_size))
 
 
 def instance_data(kind: str, *, max_size: int = 3) -> st.SearchStrategy:

@@ -113,7 +113,7 @@ component with its `doc`, so the table is checked by execution.
 """)
 
 code(r"""
-small = generate_instance(2, 6)  # 2 jobs, 6 workers on 2 nodes (5 GPUs per node), with communication
+small = generate_instance(n_jobs=2, n_workers=6)  # 2 jobs, 6 workers on 2 nodes (5 GPUs per node), with communication
 m = build_p1(small, form="milp")
 paper_map = {"(8a)": ["samples_assigned", "samples_on_selected"], "(2)-(3)": ["straggler"], "(8b)": ["at_least_one"],
              "(8c)": ["all_workers"], "(8d)": ["one_job"], "(5)": ["one_home", "bottleneck"],
@@ -227,7 +227,7 @@ $\Psi[\alpha C, C]$.
 """)
 
 code(r"""
-g = generate_instance(4, 15)  # the paper setting of Section VI-A
+g = generate_instance(n_jobs=4, n_workers=15)  # the paper setting of Section VI-A
 cats = categories(4, 15)
 order = job_priority(g)
 plain = [average_jct(g, p3_assignment(g, c)) for c in cats]
@@ -281,7 +281,7 @@ handler, level = BoundLog(), log.level
 log.addHandler(handler)
 log.setLevel(logging.INFO)
 try:
-    big = generate_instance(4, 30)
+    big = generate_instance(n_jobs=4, n_workers=30)
     cert = solve_exact(big)
 finally:
     log.removeHandler(handler)
@@ -453,7 +453,7 @@ below 1 would be a bug in the policy, the evaluator or the solver:
 code(r"""
 rs = []
 for seed in range(4):
-    gi = generate_instance(3, 9, seed=seed, epsilon=0.2)  # 20 % throughput noise
+    gi = generate_instance(n_jobs=3, n_workers=9, seed=seed, epsilon=0.2)  # 20 % throughput noise
     rs.append(mine(gi).average_jct / solve_exact(gi).bound)
 print("greedy_drop / certified bound on 4 seeds:", np.round(rs, 4))
 assert min(rs) >= 1 - 1e-9

@@ -9,7 +9,7 @@ from hetopt.gavel.parity import small_test_sf1
 
 
 def _same(inst, policy):
-    sim = simulate(inst, policy, record_rounds=False, max_work=None)
+    sim = simulate(inst, policy, record_rounds=False, max_size=None)
     run = A.execute(A.from_gavel(inst), A.make_policy(policy))
     assert np.array_equal(run.completion, sim.completion), policy
     assert run.n_rounds == sim.info["n_rounds"] and run.n_resets == sim.recomputations
@@ -46,7 +46,7 @@ def test_msr_rows_of_the_parity_table(policy):
 
 def test_the_drawn_fifo_reading_is_a_policy_option():
     inst = load_trace("medium_test", "8:16:24")
-    sim = simulate(inst, "fifo_random", policy_options={"reading": "drawn"}, record_rounds=False)
+    sim = simulate(inst, "fifo_random", options={"reading": "drawn"}, record_rounds=False)
     run = A.execute(A.from_gavel(inst), A.make_policy("fifo_random", reading="drawn"))
     assert np.array_equal(run.completion, sim.completion)
     assert not np.array_equal(run.completion, A.execute(A.from_gavel(inst), A.make_policy("fifo_random")).completion)
@@ -60,7 +60,7 @@ def test_large_rounds_take_the_array_paths(policy):
 
     w = A.at_load(A.gavel_trace("msr/seed=0/ed69ec", "36:36:36").subset(range(200)), 6.0, seed=0)
     inst = A.to_gavel(w)
-    sim = simulate(inst, policy, record_rounds=True, max_work=None)
+    sim = simulate(inst, policy, record_rounds=True, max_size=None)
     assert max(len(r["placement"]) for r in sim.rounds) >= max(FAST_GANGS, 2 * FAST_KEYS // 3)
     run = A.execute(w, A.make_policy(policy))
     assert np.array_equal(run.completion, sim.completion)

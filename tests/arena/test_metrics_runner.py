@@ -28,13 +28,13 @@ def test_one_job_alone_metrics():
 
 
 def test_percentiles_are_numpys_linear_ones():
-    w = A.generate_instance(12, 4.0, seed=4, counts="2:2:2")
+    w = A.generate_instance(n_jobs=12, jobs_per_hour=4.0, seed=4, counts="2:2:2")
     sim = A.simulate(w, "las")
     assert sim.metrics["p95_jct"] == pytest.approx(float(np.percentile(sim.jct, 95)), rel=1e-12)
 
 
 def test_checker_refuses_tampered_runs():
-    w = A.generate_instance(6, 20.0, seed=1, counts="1:1:1", multi_gpu=False)
+    w = A.generate_instance(n_jobs=6, jobs_per_hour=20.0, seed=1, counts="1:1:1", multi_gpu=False)
     sim = A.simulate(w, "fifo")
     A.check_schedule(w, sim).raise_if_invalid()
     bad = copy.deepcopy(sim.rounds)
@@ -62,20 +62,21 @@ def test_run_table_serial_equals_processes_and_exports():
     assert np.mean(d["runs"][0]["jct"]) == pytest.approx(a.rows[0][a.columns.index("avg_jct")], rel=1e-12)
 
 
-def test_bound_columns_read_the_bounds_module(monkeypatch):
-    import types
+def test_bound_columns_are_the_certified_bounds_of_each_run():
+    from hetopt.arena.bounds import jct_lower_bound, makespan_lower_bound
 
-    class B:
-        def __init__(self, v):
-            self.value, self.certified = v, True
-
-    fake = types.ModuleType("hetopt.arena.bounds")
-    fake.jct_lower_bound = lambda w: B(100.0)
-    fake.makespan_lower_bound = lambda w: B(1000.0)
-    monkeypatch.setitem(__import__("sys").modules, "hetopt.arena.bounds", fake)
-    t = A.run("physical_cluster/small_test", ["las"], counts="4:4:4")
-    row = dict(zip(t.columns, t.rows[0], strict=True))
-    assert row["jct_ratio"] == pytest.approx(row["avg_jct"] / 100.0) and row["certified"] is True
+    w = A.load_workload("physical_cluster/small_test", "4:4:4")
+    w = w.replace(weight=np.linspace(0.5, 2.0, w.n_jobs))  # the table's average JCT is the plain one
+    t = A.run(w, ["las", "fifo_packed"], counts="4:4:4")
+    rows = [dict(zip(t.columns, r, strict=True)) for r in t.rows]
+    for row in rows:
+        packing = row["policy"] == "fifo_packed"
+        jb = jct_lower_bound(w, weights=np.ones(w.n_jobs), packing=packing)
+        mb = makespan_lower_bound(w, packing=packing)
+        assert row["jct_bound"] == jb.value and row["makespan_bound"] == mb.value
+        assert row["jct_ratio"] == pytest.approx(row["avg_jct"] / jb.value, rel=1e-12) and row["jct_ratio"] >= 1
+        assert row["makespan_ratio"] >= 1 and row["certified"] is (jb.certified and mb.certified)
+    assert rows[1]["jct_bound"] <= rows[0]["jct_bound"]
 
 
 def test_command_line(capsys, tmp_path):
@@ -90,7 +91,7 @@ def test_command_line(capsys, tmp_path):
 
 
 def test_simulation_round_trips_through_json_and_stays_checkable():
-    w = A.KIND.example(2, 0)
+    w = A.KIND.example(seed=2, size=0)
     sim = A.simulate(w, "fifo")
     again = A.ArenaSimulation.from_dict(json.loads(json.dumps(sim.to_dict())))
     assert json.dumps(again.to_dict(), sort_keys=True, default=str) == json.dumps(sim.to_dict(), sort_keys=True,

@@ -61,7 +61,7 @@ def test_registration_refuses_taken_names_and_non_policies(registered):
 
 @pytest.mark.parametrize("policy", ["tiresias", "las", "srtf", "yarn_cs"])
 def test_rules_pass_the_checker(policy):
-    w = A.generate_instance(25, 3.0, seed=2, counts="2:2:2")
+    w = A.generate_instance(n_jobs=25, jobs_per_hour=3.0, seed=2, counts="2:2:2")
     A.check_schedule(w, A.simulate(w, policy)).raise_if_invalid()
 
 
@@ -131,7 +131,7 @@ def test_bad_placements_are_violations():
         def __call__(self, state):
             return {int(j): 0 for j in state.jobs}
 
-    w = A.generate_instance(4, 100.0, seed=0, counts="0:0:1", multi_gpu=False)
+    w = A.generate_instance(n_jobs=4, jobs_per_hour=100.0, seed=0, counts="0:0:1", multi_gpu=False)
     with pytest.raises(ScheduleViolation, match="GPUs of type"):
         A.simulate(A.at_load(w, 1000.0, seed=0).replace(arrival=np.zeros(4)), Over())
 

@@ -125,12 +125,12 @@ def test_at_load_redraws_arrivals_only():
     a, b = at_load(w, 3.0, seed=5), at_load(w, 3.0, seed=5)
     assert a == b and a.arrival[0] == 0.0 and np.all(np.diff(a.arrival) >= 0)
     assert np.array_equal(a.steps, w.steps) and a.job_type == w.job_type
-    gaps = np.diff(at_load(generate_instance(2000, 1.0, seed=0, counts="1:1:1"), 6.0, seed=1).arrival)
+    gaps = np.diff(at_load(generate_instance(n_jobs=2000, jobs_per_hour=1.0, seed=0, counts="1:1:1"), 6.0, seed=1).arrival)
     assert abs(gaps.mean() / 600.0 - 1) < 0.1  # mean gap 3600 / 6 s
 
 
 def test_generator_draws_gavel_distribution():
-    w = generate_instance(500, 2.0, seed=3)
+    w = generate_instance(n_jobs=500, jobs_per_hour=2.0, seed=3)
     assert set(w.scale_factor.tolist()) <= {1, 2, 4, 8}
     assert abs(np.mean(w.scale_factor == 1) - 0.7) < 0.06
 

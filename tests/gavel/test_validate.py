@@ -82,7 +82,7 @@ def test_ratio_sweep_returns_sweep_results_of_certificates():
     assert isinstance(res, SweepResults) and len(res) == 3 and res.seeds == [5, 6, 7]
     assert all(isinstance(c, Certificate) and c.proven and c.limit is None for c in res)
     assert res.violations == 0  # no claimed limit: nothing can be violated
-    assert res.digests == [instance_digest(generate_instance(5, seed=s, capacity=(2, 2, 2))) for s in (5, 6, 7)]
+    assert res.digests == [instance_digest(generate_instance(n_jobs=5, seed=s, capacity=(2, 2, 2))) for s in (5, 6, 7)]
     assert res.distinct_instances == 3
     table = res.table()
     assert len(table.rows) == 3 and all(row[-1] == "not checked" for row in table.rows)

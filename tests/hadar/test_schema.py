@@ -51,7 +51,7 @@ def test_generated_instances_validate(inst):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_sigmoid_instances_validate(seed):
-    VALIDATOR.validate(hetopt.hadar.generate_instance(3, 2, seed=seed, utility="sigmoid").to_dict())
+    VALIDATOR.validate(hetopt.hadar.generate_instance(n_jobs=3, n_machines=2, seed=seed, utility="sigmoid").to_dict())
 
 
 def test_required_keys_are_the_loaders():

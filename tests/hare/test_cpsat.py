@@ -5,11 +5,11 @@ import math
 import numpy as np
 import pytest
 
+from hetopt.certify import Status
 from hetopt.data import instance_path
 from hetopt.errors import ArgumentError
 from hetopt.hare import HareInstance, brute_force, check_schedule, generate_instance, solve_exact
 from hetopt.hare.exact.scaling import scaled_instance, scaling
-from hetopt.certify import Status
 
 OBJ_RTOL = 1e-6
 

@@ -17,7 +17,7 @@ def _event_state(seed):
     """A random instance and a random event state: active jobs and their previous worker counts
     (not necessarily an allocation the simulator could reach)."""
     rng = np.random.default_rng(seed)
-    inst = generate_instance(int(rng.integers(8, 20)), 30, int(rng.integers(3, 8)), int(rng.integers(3, 8)), seed=seed,
+    inst = generate_instance(n_jobs=int(rng.integers(8, 20)), horizon=30, n_worker_servers=int(rng.integers(3, 8)), n_ps_servers=int(rng.integers(3, 8)), seed=seed,
                              chunks_range=(2, 30))
     J = sorted(rng.choice(inst.n_jobs, size=int(rng.integers(2, min(inst.n_jobs, 12) + 1)), replace=False).tolist())
     running = rng.random(len(J)) < 0.6
@@ -58,7 +58,7 @@ def test_dorm_arrays_match_pyomo_model(seed):
 
 
 def test_dorm_data_accepts_mapping_and_counts_running():
-    inst = generate_instance(6, 20, 3, 3, seed=1)
+    inst = generate_instance(n_jobs=6, horizon=20, n_worker_servers=3, n_ps_servers=3, seed=1)
     d1 = dorm_data(inst, [0, 2, 4], {0: 3, 2: 0, 4: 1})
     d2 = dorm_data(inst, [0, 2, 4], [3, 0, 1])
     assert d1.prev.tolist() == d2.prev.tolist() == [3, 0, 1]
@@ -67,7 +67,7 @@ def test_dorm_data_accepts_mapping_and_counts_running():
 
 
 def test_dorm_counts_solves_and_is_feasible():
-    inst = generate_instance(15, 30, 6, 6, seed=4)
+    inst = generate_instance(n_jobs=15, horizon=30, n_worker_servers=6, n_ps_servers=6, seed=4)
     pol = DormPolicy(inst)
     s = simulate(inst, pol)
     assert pol.solves > 0 and check_schedule(inst, s).ok

@@ -16,7 +16,7 @@ OBJ_RTOL = 1e-6
 
 
 def _small(seed, n_jobs=5):
-    return generate_instance(n_jobs, 5, 3, 3, seed=seed, resources=("gpu", "cpu", "bandwidth"), epochs_range=(1, 3),
+    return generate_instance(n_jobs=n_jobs, horizon=5, n_worker_servers=3, n_ps_servers=3, seed=seed, resources=("gpu", "cpu", "bandwidth"), epochs_range=(1, 3),
                              chunks_range=(2, 6), minibatches_range=(10, 30))
 
 
@@ -61,7 +61,7 @@ def test_wrong_plan_falls_back_to_the_full_milp(monkeypatch):
 
 
 def test_time_limited_plan_route_is_not_called_optimal_without_proof():
-    inst = generate_instance(12, 8, 6, 6, seed=3, resources=("gpu", "cpu", "bandwidth"), epochs_range=(5, 20))
+    inst = generate_instance(n_jobs=12, horizon=8, n_worker_servers=6, n_ps_servers=6, seed=3, resources=("gpu", "cpu", "bandwidth"), epochs_range=(5, 20))
     s = solve_exact(inst, engine="plan", time_limit=0.05)
     assert check_schedule(inst, s).ok
     if s.status is Status.OPTIMAL:  # only with a schedule at a proven bound

@@ -67,7 +67,7 @@ def _aware_vs_agnostic(trace: str, aware: str, agnostic: str, metric: str, *, ho
     if homogeneous_cluster:
         inst = homogeneous(inst)
     a = getattr(simulate(inst, aware, record_rounds=False), metric)
-    g = getattr(simulate(inst, agnostic, record_rounds=False, policy_options=_READINGS.get(agnostic)), metric)
+    g = getattr(simulate(inst, agnostic, record_rounds=False, options=_READINGS.get(agnostic)), metric)
     gain = g / a
     het = heterogeneity(inst)
     what = metric.replace("_", " ")

@@ -25,6 +25,8 @@ SOLVERS = ("highs", "scip")
 #: (:func:`~hetopt.placement.grouped.model_size_estimate`).  S = 4, K = 1,000 is about 8,000 for
 #: HiGHS (certified in about a minute); SCIP's MINLP is far slower per variable.
 MAX_VARIABLES = {"highs": 60_000, "scip": 8_000}
+#: The relative gap at which a route stops when ``mip_gap`` is None (OPTIMAL still needs ``OPTIMAL_RTOL``).
+DEFAULT_GAP = 1e-7
 #: Exhaustive search is the first fallback when S**K is at most this (about a second).
 FALLBACK_ASSIGNMENTS = 200_000
 #: Assignments per second of :func:`exhaustive` and seconds per model variable of the Pyomo build

@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 #: HiGHS options of every master: the relative gap only (the units are the incumbent's, the objective
 #: weighted, :mod:`hetopt.placement.grouped`); presolve rule 12 off (``presolve_rule_off = 2**12``):
-#: with it, HiGHS 1.16 declared the master of ``generate_instance(2, 5, seed=8, gpus_per_node=2,
+#: with it, HiGHS 1.16 declared the master of ``generate_instance(n_jobs=2, n_workers=5, seed=8, gpus_per_node=2,
 #: setting="gavel")`` infeasible, or postsolved a point that violates a row by 1 ("untransformed
 #: violations") and kept that presolved model's bound; turning off rule 12 alone removes both.
 MASTER_OPTIONS: dict[str, Any] = {"mip_abs_gap": 0.0, "presolve_rule_off": 1 << 12}
