@@ -103,9 +103,11 @@ class RoundRunner:
         self.sf = w.scale_factor.tolist()
         self.T = w.throughput.tolist()
         self.gid_arr = gid
-        #: A placement policy may run a job as several gangs in a round (``copies``: HadarE's forked copies,
-        #: :mod:`hetopt.arena.copies`); the engine sets this from the policy's ``copies`` attribute
+        #: A placement policy may run a job as several gangs in a round (``copies``: HadarE's forked copies);
+        #: the engine sets both from the policy's ``copies`` attribute (``start_copies``:
+        #: :func:`hetopt.arena.copies.start_copies`, given by the engine so that this module does not import it)
         self.allow_copies = False
+        self.start_copies: Any = None
         self.copies_now = False
         self.copy_prev: dict[int, frozenset[tuple[tuple[int, int], ...]]] = {}
         self.copy_prev_at = -2
@@ -293,9 +295,7 @@ class RoundRunner:
         """Start the round's gangs; ``placed`` holds (mechanism key or -1, jobs, type or GPUs per server)."""
         w, opt = self.w, self.opt
         if self.copies_now:
-            from .copies import start_copies
-
-            return start_copies(self, placed, now, n_present)
+            return self.start_copies(self, placed, now, n_present)
         if not self.servers and all(len(p[1]) == 1 and type(p[2]) is int for p in placed):
             if len(placed) >= FAST_GANGS:
                 return self._fast(placed, now, n_present)

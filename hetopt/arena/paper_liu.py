@@ -122,7 +122,7 @@ class LiuHAS(_Liu):
     market : {"auction", "assignment"}
         P3's route (hetopt.placement.has): Algorithm 2's matching market (the paper's) or the Hungarian
         algorithm (the same P3 optimum, faster).
-    max_categories : int
+    max_size : int
         Refuse (SizeLimitError) an event with more than this many categories C(K-1, S-1) (HAS enumerates
         them all; hetopt.placement's default, about a minute of HAS per event).
     """
@@ -132,21 +132,20 @@ class LiuHAS(_Liu):
     keeps = ("hetopt.placement.has itself at every arrival and completion: Algorithm 1's categories (K_1..K_S), each "
              "category's P3 optimum (max total throughput) by Algorithm 2's matching market, the category of least "
              "average JCT (14); a job on K_i workers with the proportional split (12), i.e. its copies' rates added")
-    drops = _DROPS + "; HAS enumerates C(K-1, S-1) categories: it refuses (SizeLimitError) beyond max_categories"
+    drops = _DROPS + "; HAS enumerates C(K-1, S-1) categories: it refuses (SizeLimitError) beyond max_size"
 
-    def __init__(self, market: str = "auction", max_categories: int | None = None):
+    def __init__(self, market: str = "auction", max_size: int | None = None):
         from ..inputs import check_choice, check_size
         from ..placement.categories import HAS_MAX_CATEGORIES
 
         self.market = check_choice(market, "market", ("auction", "assignment"))
-        self.max_categories = HAS_MAX_CATEGORIES if max_categories is None else check_size(max_categories,
-                                                                                          "max_categories")
+        self.max_size = HAS_MAX_CATEGORIES if max_size is None else check_size(max_size, "max_size")
 
     def solve(self, inst: Any) -> np.ndarray:
         """:func:`hetopt.placement.has`'s assignment."""
         from ..placement import has
 
-        return np.asarray(has(inst, market=self.market, max_categories=self.max_categories).assignment)
+        return np.asarray(has(inst, market=self.market, max_size=self.max_size).assignment)
 
 
 class LiuJPS(_Liu):

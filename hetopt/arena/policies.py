@@ -59,6 +59,14 @@ class PolicyEntry:
     drops: str = ""
     packs: bool = False
 
+    @property
+    def copies(self) -> bool:
+        """The policy may run a job as several gangs at once (its class sets ``copies = True``, HadarE's forks).
+
+        A job may then hold more than ``scale_factor`` GPUs, so no bound of :mod:`hetopt.arena.bounds` holds.
+        """
+        return bool(getattr(self.factory, "copies", False))
+
     def make(self, **options: Any) -> Policy:
         """A fresh policy (``options`` go to the factory); checks the options' names and ``mode``."""
         import inspect

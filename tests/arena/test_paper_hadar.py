@@ -23,7 +23,7 @@ def _workload(seed, n_jobs=8):
 def _first_round_of_hadar(w, policy, **options):
     """GPUs per server of every gang in round 0 of hetopt.hadar.simulate on the converted instance."""
     inst = to_hadar(w, slot_length=360.0)
-    sim = hadar.simulate(inst, policy, round_length=360.0, restart_delay=0.0, policy_options=options)
+    sim = hadar.simulate(inst, policy, round_length=360.0, restart_delay=0.0, options=options)
     alloc = sim.rounds[0]["allocation"]  # (J, H, R), copies summed
     return {j: alloc[j].sum(axis=1).tolist() for j in range(w.n_jobs) if alloc[j].any()}
 
@@ -99,3 +99,14 @@ def test_hadare_runs_copies_and_passes_the_checker():
     assert sim.options["copies"]
     assert any(len({g["jobs"][0] for g in r["gangs"]}) < len(r["gangs"]) for r in sim.rounds)  # a job in 2 gangs
     A.check_schedule(w, sim).raise_if_invalid()
+
+
+def test_copies_policies_get_no_bound():
+    """A job run as several gangs may hold more than scale_factor GPUs: the bounds' model does not cover it."""
+    assert A.POLICIES["hadare"].copies and A.POLICIES["has"].copies and not A.POLICIES["hadar"].copies
+    w = _workload(5, n_jobs=3)
+    table = A.run(w, ["hadar", "hadare"])
+    ratio = dict(zip(table.column("policy"), table.column("jct_ratio")))
+    assert ratio["hadar"] is not None and ratio["hadar"] >= 1.0 and ratio["hadare"] is None
+    with pytest.raises(ArgumentError, match="copies"):
+        A.validate_ratio(w, policy="hadare")

@@ -13,7 +13,7 @@ from hetopt.hare.listsched import list_schedule
 
 def _workload(seed, n_jobs=7, counts="1:1:1"):
     """Single-GPU jobs at time 0 on one GPU of each type (Hare's jobs of one training round of one task)."""
-    w = A.generate_instance(n_jobs, 1.0, seed=seed, counts=counts, multi_gpu=False)
+    w = A.generate_instance(n_jobs=n_jobs, jobs_per_hour=1.0, seed=seed, counts=counts, multi_gpu=False)
     return w.replace(arrival=np.zeros(n_jobs), steps=np.round(w.steps))
 
 
@@ -52,13 +52,13 @@ def test_the_converter_gives_each_job_one_round_of_gang_tasks():
 def test_single_round_jobs_run_in_hares_order_on_hares_gpus(rule, seed):
     w = _workload(seed)
     inst = to_hare(w, np.arange(w.n_jobs), w.steps)
-    mine = A.simulate(w, "hare", policy_options={"gpu_rule": rule})
+    mine = A.simulate(w, "hare", options={"gpu_rule": rule})
     A.check_schedule(w, mine).raise_if_invalid()
     theirs = hare.schedule(inst, gpu_rule=rule)
     seq = {m: s for m, s in _sequences_of_hare(theirs).items() if s}
     assert {s: q for s, q in _sequences_of_arena(w, mine).items() if q} == seq
     # the same with the scalable ordering, against Hare's algorithm1_lp
-    lp = A.simulate(w, "hare_lp", policy_options={"gpu_rule": rule})
+    lp = A.simulate(w, "hare_lp", options={"gpu_rule": rule})
     seq_lp = {m: s for m, s in _sequences_of_hare(hare.schedule(inst, ordering="lp", gpu_rule=rule)).items() if s}
     assert {s: q for s, q in _sequences_of_arena(w, lp).items() if q} == seq_lp
 
@@ -72,7 +72,7 @@ def test_the_job_level_rule_is_hares_rule_when_every_gpu_is_allowed(rule):
 
 
 def test_gangs_keep_to_one_type_and_the_relaxation_refuses_large_plans():
-    w = A.generate_instance(10, 3.0, seed=5, counts="2:2:2")
+    w = A.generate_instance(n_jobs=10, jobs_per_hour=3.0, seed=5, counts="2:2:2")
     assert w.scale_factor.max() > 1
     sim = A.simulate(w, "hare_lp")
     A.check_schedule(w, sim).raise_if_invalid()
@@ -80,6 +80,7 @@ def test_gangs_keep_to_one_type_and_the_relaxation_refuses_large_plans():
         for g in r["gangs"]:
             assert len({int(w.server_type[s]) for s, _ in g["servers"]}) == 1
     with pytest.raises(SizeLimitError, match="arena policy 'hare' at"):
-        A.simulate(A.generate_instance(30, 1000.0, seed=0, counts="12:12:12", multi_gpu=False), "hare")
+        A.simulate(A.generate_instance(n_jobs=30, jobs_per_hour=1000.0, seed=0, counts="12:12:12", multi_gpu=False),
+                   "hare")
     with pytest.raises(ArgumentError, match="gpu_rule"):
         A.make_policy("hare", gpu_rule="fastest")

@@ -11,7 +11,7 @@ from hetopt.errors import ArgumentError, SizeLimitError
 
 def _workload(seed, n_jobs=4, counts="2:2:2"):
     """Single-GPU jobs at time 0 on a few GPUs of each type (Liu et al.'s workers are GPUs)."""
-    w = A.generate_instance(n_jobs, 1.0, seed=seed, counts=counts, multi_gpu=False)
+    w = A.generate_instance(n_jobs=n_jobs, jobs_per_hour=1.0, seed=seed, counts=counts, multi_gpu=False)
     return w.replace(arrival=np.zeros(n_jobs), steps=np.round(w.steps))
 
 
