@@ -13,7 +13,7 @@ workload that fits the paper's model and checks that the arena decides as the pa
 * :func:`to_hare` -- Hare (Chen et al.): every GPU is a GPU, a job is one training round of
   ``scale_factor`` tasks, each computing the job's remaining iterations at the gang's rate.
 * :func:`to_oasis` -- OASiS (Bao et al.): the GPU types are the worker servers, a worker is a gang,
-  slots of the round length (:mod:`hetopt.arena.paper_oasis`).
+  one worker per slot, a job's work in slots at a type's speed, a sigmoid utility of its slowdown.
 * :func:`from_contention` -- Wang et al.'s instance as a workload (homogeneous servers of equal size).
 """
 
@@ -26,7 +26,8 @@ import numpy as np
 from ..errors import ArgumentError
 from .workload import Workload
 
-__all__ = ["to_hadar", "to_placement", "to_hare", "from_contention", "server_capacity", "gpu_servers"]
+__all__ = ["to_hadar", "to_placement", "to_hare", "to_oasis", "from_contention", "server_capacity", "gpu_servers",
+           "oasis_slots"]
 
 
 def server_capacity(w: Workload) -> np.ndarray:
@@ -132,3 +133,51 @@ def from_contention(inst: Any, *, gpu_type: str = "v100") -> Workload:
                     inst.arrival, inst.n_gpus, inst.iterations.astype(float), np.ones(inst.n_jobs),
                     (1.0 / (inst.t_f + inst.t_b))[:, None], inst.model_size,
                     description=f"Wang et al.'s instance as an arena workload: {inst.description}", source=inst.source)
+
+
+def oasis_slots(w: Workload, slot_length: float) -> np.ndarray:
+    """Slots every job needs on every type (``ceil(steps / (throughput x slot_length))``; 0 where it cannot run)."""
+    with np.errstate(divide="ignore"):
+        need = np.where(w.throughput > 0, np.ceil(w.steps[:, None] / (w.throughput * slot_length) - 1e-9), 0)
+    return np.maximum(need, np.where(w.throughput > 0, 1, 0)).astype(np.int64)
+
+
+def to_oasis(w: Workload, *, slot_length: float, epochs: Any = None, horizon: int | None = None,
+             target: float = 2.0, decay: float = 4.0) -> Any:
+    """The workload as an :class:`~hetopt.oasis.OasisInstance` (Bao et al., Table I): types are worker servers.
+
+    * Slots of ``slot_length`` seconds; job ``i`` arrives in slot ``floor(arrival / L) + 1``.
+    * Worker server ``r`` is the pool of GPUs of type ``r`` (``gpu`` capacity ``c_r``); a worker of job ``i`` is
+      its gang (``scale_factor`` GPUs, bandwidth 1); one parameter-server machine serves every worker (gpu 0,
+      bandwidth ``C``; ``b_i = B_i = 1``): parameter servers never bind.
+    * ``N_i = M_i = 1``, ``tau_i = 1`` slot, ``e_i = 0``: at most one worker (gang) per slot, and ``E_i`` slots of
+      work (``epochs``; default: the slots at the job's fastest type, :func:`oasis_slots`).
+    * ``f_i(d) = w_i / (1 + exp(gamma_2 (d - gamma_3)))``: the sigmoid of Section V-A on the completion offset,
+      ``gamma_3 = target x`` the job's slots at its fastest type, ``gamma_2 = decay / gamma_3``.
+    * ``horizon`` (default): the last arrival slot plus the slots the cluster needs for all the work at the fastest
+      types, plus the longest job's slots at its fastest type (so every job fits on its fastest type alone).
+    """
+    from ..oasis import OasisInstance
+    from ..oasis.utility import SigmoidUtility
+
+    if not slot_length > 0:
+        raise ArgumentError(f"slot_length is {slot_length!r}; expected seconds > 0")
+    slots = oasis_slots(w, slot_length)
+    best = np.where(slots > 0, slots, np.iinfo(np.int64).max).min(axis=1)
+    E = best if epochs is None else np.asarray(epochs, dtype=np.int64)
+    arrival = np.floor(w.arrival / slot_length).astype(np.int64) + 1
+    if horizon is None:
+        C = float(w.capacity.sum())
+        horizon = int(arrival.max() + np.ceil(float(np.sum(best * w.scale_factor)) / C) + best.max())
+    cap = w.capacity.astype(float)
+    g3 = target * best.astype(float)
+    util = [SigmoidUtility(float(w.weight[i]), float(decay / g3[i]), float(g3[i])) for i in range(w.n_jobs)]
+    ones = np.ones(w.n_jobs)
+    return OasisInstance(horizon=int(horizon), worker_capacity=np.column_stack([cap, cap]),
+                         ps_capacity=np.array([[0.0, cap.sum()]]), arrival=arrival, epochs=E,
+                         chunks=np.ones(w.n_jobs, dtype=np.int64), minibatches=np.ones(w.n_jobs, dtype=np.int64),
+                         minibatch_time=ones, gradient_size=np.zeros(w.n_jobs),
+                         worker_demand=np.column_stack([w.scale_factor.astype(float), ones]),
+                         ps_demand=np.column_stack([np.zeros(w.n_jobs), ones]), utility=util,
+                         resource_names=("gpu", "bandwidth"),
+                         description=f"arena workload as OASiS's instance: {w.description}", source=w.source)

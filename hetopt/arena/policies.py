@@ -217,10 +217,11 @@ def _rule_entries() -> None:
 
 def _paper_entries() -> None:
     """The five papers' schedulers (their adapters say what they keep from the paper's model and what they drop)."""
-    from . import paper_hadar, paper_hare, paper_liu, paper_wang
+    from . import paper_hadar, paper_hare, paper_liu, paper_oasis, paper_wang
 
     classes: tuple[Any, ...] = (paper_hadar.Hadar, paper_hadar.HadarE, paper_liu.LiuHAS, paper_liu.LiuJPS,
-                                paper_hare.HareAlgorithm1, paper_hare.HareAlgorithm1LP, paper_wang.AdaSRSF)
+                                paper_hare.HareAlgorithm1, paper_hare.HareAlgorithm1LP, paper_oasis.OASiS,
+                                paper_wang.AdaSRSF)
     for cls in classes:
         register_policy(cls.name, cls, description=cls.description, source=cls.source, keeps=cls.keeps,
                         drops=cls.drops, replace=True)
