@@ -108,6 +108,8 @@ def methods_table(names: Iterable[str] | None = None) -> Table:
 
     The README's methods table is this table (a test keeps the two equal).
     """
+    if names is not None and (isinstance(names, (str, bytes)) or not isinstance(names, Iterable)):
+        raise ArgumentError(f"names is {names!r}; expected a list of kind names or None")
     t = Table("methods by kind (hetopt.solve(instance, method), hetopt solve --method)",
               ["kind", "method", "category", "runs", "what it is"])
     for kind in (kinds().values() if names is None else [get_kind(n) for n in names]):

@@ -15,7 +15,7 @@ import math
 
 from .errors import ArgumentError, SolverError
 
-__all__ = ["Status", "certify", "relative_gap", "OPTIMAL_RTOL", "GAP_FLOOR"]
+__all__ = ["Status", "certify", "relative_gap", "same_value", "OPTIMAL_RTOL", "GAP_FLOOR", "CHECK_RTOL"]
 
 #: A solve is reported OPTIMAL only when its objective and bound meet within this, relative (:func:`certify`).
 OPTIMAL_RTOL = 1e-6
@@ -46,6 +46,23 @@ class Status(enum.StrEnum):
     def has_solution(self) -> bool:
         """True when a usable incumbent exists (OPTIMAL, FEASIBLE, or TIME_LIMIT with one)."""
         return self in (Status.OPTIMAL, Status.FEASIBLE, Status.TIME_LIMIT)
+
+
+#: Relative tolerance of an independent checker's comparison of a reported objective (:func:`same_value`).
+CHECK_RTOL = 1e-9
+
+
+def same_value(reported: float, recomputed: float, terms=None, *, rtol: float = CHECK_RTOL) -> bool:
+    """A reported objective equals the recomputed one up to ``rtol`` relative, at every magnitude.
+
+    The scale is the larger of ``|recomputed|`` and ``sum |terms|`` (the summands it was added from, whose
+    rounding a cancelling sum keeps); there is no absolute floor, so a utility of 1e-12 reported as 1e-10 is
+    a mismatch (an absolute 1e-9 accepted it).  NaN never matches.
+    """
+    scale = abs(float(recomputed))
+    if terms is not None:
+        scale = max(scale, float(sum(abs(float(t)) for t in terms)))
+    return bool(abs(float(reported) - float(recomputed)) <= rtol * scale)
 
 
 #: Smallest denominator of :func:`relative_gap`: a gap stays relative at every magnitude (data of

@@ -82,8 +82,8 @@ def compare(instance: Any, methods: Iterable[str] | None = None, *, policies: Ma
     time_limit = check_time_limit(time_limit)
     if not include_paper_methods and methods is not None:
         raise ArgumentError("methods names paper methods but include_paper_methods is False; pass one or the other")
-    if isinstance(methods, str):
-        raise ArgumentError(f"methods is the string {methods!r}; expected a list of method names")
+    if isinstance(methods, (str, bytes)) or not (methods is None or isinstance(methods, Iterable)):
+        raise ArgumentError(f"methods is {methods!r}; expected a list of method names or None")
     names = ([m.name for m in kind.methods] if methods is None else list(methods)) if include_paper_methods else []
     unknown = [n for n in names if n not in {m.name for m in kind.methods}]
     if unknown:

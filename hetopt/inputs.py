@@ -28,7 +28,7 @@ from .errors import ArgumentError, InstanceError, a_type
 __all__ = ["numeric_array", "real_scalar", "int_scalar", "names_tuple", "job_indices", "INT64_LIMIT",
            "takes_instance", "check_time_limit", "check_gap", "check_threads", "check_seed", "rng_from",
            "check_size", "check_positive", "check_choice", "check_flag", "check_tol", "MAX_SEED",
-           "check_example", "MAX_EXAMPLE_SIZE"]
+           "check_example", "MAX_EXAMPLE_SIZE", "MAX_THREADS", "MAX_GENERATED"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -233,12 +233,16 @@ def check_tol(value: Any, name: str = "tol") -> float:
     return float(value)
 
 
+#: The most solver threads any route accepts (OR-Tools takes a 32-bit count: 2**70 was a TypeError there).
+MAX_THREADS = 1024
+
+
 def check_threads(value: Any, name: str = "threads") -> int | None:
-    """A positive thread count, or None (the solver's default)."""
+    """A positive thread count up to :data:`MAX_THREADS`, or None (the solver's default)."""
     if value is None:
         return None
-    if not _is_int(value) or int(value) < 1:
-        raise ArgumentError(f"{name} is {value!r}; expected a positive integer or None")
+    if not _is_int(value) or not 1 <= int(value) <= MAX_THREADS:
+        raise ArgumentError(f"{name} is {value!r}; expected an integer in [1, {MAX_THREADS}] or None")
     return int(value)
 
 
@@ -250,6 +254,10 @@ def check_seed(value: Any, name: str = "seed") -> int | np.random.Generator | No
         raise ArgumentError(f"{name} is {value!r}; expected an integer in [0, 2**63 - 1], a numpy Generator or None")
     return int(value)
 
+
+#: The largest count (jobs, GPUs, machines, servers, slots) a generator accepts: a bigger request is refused by
+#: name before any array is allocated (``n_jobs=2**70`` hung Gavel's generator and was a numpy error elsewhere).
+MAX_GENERATED = 1_000_000
 
 #: The largest ``size`` of a kind's ``example`` (an example is small: solved exactly in well under a second).
 MAX_EXAMPLE_SIZE = 10

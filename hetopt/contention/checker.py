@@ -168,7 +168,7 @@ def _check_memory(inst: ContentionInstance, sol: ContentionSolution, bad: list[s
         used = 0.0
         for t, kind, k in events:
             used += inst.memory[k] if kind else -inst.memory[k]
-            if used > inst.gpu_memory + FEAS_TOL:
+            if used > inst.gpu_memory * (1 + FEAS_TOL):
                 bad.append(f"GPU {g}: memory {used} MB > {inst.gpu_memory} MB at time {t}")
                 break
 

@@ -166,10 +166,10 @@ def solve_exact(
                              f"at most max_size = {limit} {what} allowed: pass max_size=... (with a time_limit) or "
                              "solve a smaller instance")
     if placement is None:
-        ref = simulate(inst, "srsf1")
+        ref = simulate(inst, "srsf1", record=upper_bound is None)
         placement = ref.placement
         if upper_bound is None:
-            upper_bound = ref.objective
+            upper_bound = _checked_upper_bound(inst, ref)
     rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 1e-3)
     if engine == "cpsat":
         from .cpsat import solve_cpsat_exact
@@ -178,6 +178,18 @@ def solve_exact(
                                  seed=seed, max_tasks=limit, guard_name="max_size")
     return _solve_milp(inst, placement, slot=slot, upper_bound=upper_bound, solver=solver, time_limit=rest,
                        mip_gap=mip_gap, threads=threads, max_binaries=limit, seed=seed)
+
+
+def _checked_upper_bound(inst: ContentionInstance, ref: ContentionSolution) -> float | None:
+    """SRSF(1)'s total JCT as the cut (S6) only when the independent checker accepts its schedule, else None.
+
+    A heuristic's value that the checker rejects (before issue 31: a job arriving at 1e-9 s started at 0,
+    total 2.4e-8 below the optimum 2.5e-8) would make the exact model infeasible.
+    """
+    from .checker import check_schedule
+
+    rep = check_schedule(inst, ref, max_concurrent=1)
+    return max(ref.objective, rep.objective or 0.0) if rep.ok else None
 
 
 def _milp_starts(m) -> dict:
@@ -245,7 +257,7 @@ def _solve_milp(inst: ContentionInstance, placement: Sequence[Sequence[int]], *,
     bound, info["bound_from"] = trivial, "isolated job times"
     if m is not None and res is not None and res.bound is not None:
         sc = m.grid.scale
-        b = sc.lower_bound(integral_bound(res.bound * float(sc.unit)), m.grid.arrival, inst.arrival)
+        b = sc.lower_bound(integral_bound(res.bound), m.grid.arrival, inst.arrival)  # the objective is in slots
         if b > bound:
             bound, info["bound_from"] = b, f"milp-{solver}"
     info["incumbent"] = source

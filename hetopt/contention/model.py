@@ -10,7 +10,7 @@ It minimises the total JCT, eq. (6).  Binary ``x[tau, t]`` = task ``tau`` starts
 
 Components (labels of the formulation card ``models/wang2019-contention.md``):
 
-- ``total_jct``: (6) minimise ``sum_k (F_k - A_k)``.
+- ``total_jct``: (6) minimise ``sum_k (F_k - A_k)``, in slots (in seconds HiGHS ignored slots of 1e-9 s).
 - ``start_once``: (S1) every task starts exactly once, not before its job arrives.
 - ``forward_before_backward``: (S2a) f -> b of the same worker and iteration.
 - ``backward_before_sync``: (S2b) every backward pass precedes the iteration's
@@ -334,8 +334,8 @@ def _build(inst: ContentionInstance, placement, *, slot: float | None, upper_bou
     m.S = pyo.Expression(m.TASKS, rule=lambda m, *key: start(key), doc="start slot S of each task")
     _check_deadline(deadline)
 
-    m.total_jct = pyo.Objective(expr=grid.slot * sum(m.F[k] - m.A[k] for k in m.JOBS), sense=pyo.minimize,
-                                doc="(6) minimise the total JCT sum_k (F_k - A_k)")
+    m.total_jct = pyo.Objective(expr=sum(m.F[k] - m.A[k] for k in m.JOBS), sense=pyo.minimize,
+                                doc="(6) minimise the total JCT sum_k (F_k - A_k), in slots")
     m.start_once = pyo.Constraint(m.TASKS, rule=lambda m, *key: sum(m.x[key, t] for t in by_task[key]) == 1,
                                   doc="(S1) every task starts exactly once, inside its window (not before A_k)")
     _check_deadline(deadline)

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..data import gavel_throughputs
 from ..errors import ArgumentError
-from ..inputs import check_flag, check_positive, check_size, rng_from
+from ..inputs import MAX_GENERATED, check_flag, check_positive, check_size, rng_from
 from .instance import GavelInstance
 from .traces import GPU_TYPES, load_trace, parse_trace, to_trace
 
@@ -82,7 +82,7 @@ def generate_instance(*, n_jobs: int = 8, seed: int | np.random.Generator | None
     >>> inst.n_jobs, inst.gpu_types
     (5, ['v100', 'p100', 'k80'])
     """
-    n = check_size(n_jobs, "n_jobs")
+    n = check_size(n_jobs, "n_jobs", maximum=MAX_GENERATED)
     rng = rng_from(seed)
     rate = check_positive(jobs_per_hour, "jobs_per_hour", allow_zero=True)
     multi = check_flag(multi_gpu, "multi_gpu")

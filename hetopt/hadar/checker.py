@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import same_value
 from ..errors import ArgumentError
 from ..inputs import check_flag, check_positive, takes_instance
 from ..result import CheckReport
@@ -101,8 +102,9 @@ def check_schedule(inst: HadarInstance, sol: Any, *, require_completion: bool = 
     finish = np.where(ran.any(axis=1), T - 1 - np.argmax(ran[:, ::-1], axis=1), -1)
     dur = (finish + 1 - inst.arrival) * inst.slot_length
     util = inst.utility_of(np.where(completed, dur, 1.0))
-    total = float(np.sum(np.where(completed, util, 0.0)))
-    if claimed is not None and not np.isclose(claimed, total, rtol=1e-9, atol=1e-9):
+    terms = np.where(completed, util, 0.0)
+    total = float(np.sum(terms))
+    if claimed is not None and not same_value(claimed, total, terms):
         out.append(f"(P1) reported total utility {claimed:.9g} != recomputed {total:.9g}")
     return CheckReport.from_violations(out, total, finish_slot=finish, iterations=done, completed=completed)
 
@@ -134,9 +136,9 @@ def _check_simulation(inst: HadarInstance, res: Any) -> CheckReport:
         n = a.sum(axis=(1, 2))
         for j in np.flatnonzero((n % inst.gpus) != 0)[:3]:
             out.append(f"(1e) round {k} job {j}: {n[j]} GPUs, not a whole number of gangs of {inst.gpus[j]}")
-        for j in np.flatnonzero((n > 0) & (start < arrival_s - 1e-9))[:3]:
+        for j in np.flatnonzero((n > 0) & (start < arrival_s - _ROUND_RTOL * np.maximum(arrival_s, RL)))[:3]:
             out.append(f"(1e) round {k} (start {start:g} s) runs job {j} before its arrival {arrival_s[j]:g} s")
-        for j in np.flatnonzero((n > 0) & (start >= completion - 1e-9))[:3]:
+        for j in np.flatnonzero((n > 0) & (start >= completion - _ROUND_RTOL * np.maximum(np.abs(completion), RL)))[:3]:
             out.append(f"round {k} (start {start:g} s) runs job {j} after its completion {completion[j]:g} s")
         used = a.sum(axis=1) > 0  # (J, R)
         for j, r in np.argwhere(used & ~runnable)[:3]:
@@ -147,7 +149,7 @@ def _check_simulation(inst: HadarInstance, res: Any) -> CheckReport:
         per_type = (a.sum(axis=1) * inst.throughput).sum(axis=1)
         rate = np.where(n == inst.gpus, bottleneck, per_type)
         it = np.asarray(rd["iterations"], dtype=float)
-        for j in np.flatnonzero(it > rate * RL * (1 + _ROUND_RTOL) + 1e-9)[:3]:
+        for j in np.flatnonzero(it > rate * RL * (1 + _ROUND_RTOL) + _ROUND_RTOL * inst.total_iterations)[:3]:
             out.append(f"(1b) round {k} job {j}: {it[j]:.6g} iterations > bottleneck rate x round {rate[j] * RL:.6g}")
         done += it
     total = inst.total_iterations
@@ -156,11 +158,12 @@ def _check_simulation(inst: HadarInstance, res: Any) -> CheckReport:
     for j in np.flatnonzero(~np.isfinite(completion))[:5]:
         out.append(f"job {j} never completes")
     jct = completion - arrival_s
-    if hasattr(res, "jct") and not np.allclose(np.asarray(res.jct, dtype=float), jct, rtol=1e-12, atol=1e-9,
+    if hasattr(res, "jct") and not np.allclose(np.asarray(res.jct, dtype=float), jct, rtol=1e-12, atol=1e-12 * RL,
                                                 equal_nan=True):
         out.append("reported JCTs differ from completion - arrival")
-    util = float(np.sum(inst.utility_of(np.where(np.isfinite(jct), jct, 1.0))[np.isfinite(jct)]))
+    terms = inst.utility_of(np.where(np.isfinite(jct), jct, 1.0))[np.isfinite(jct)]
+    util = float(np.sum(terms))
     claimed = getattr(res, "total_utility", None)
-    if claimed is not None and not np.isclose(claimed, util, rtol=1e-9, atol=1e-9):
+    if claimed is not None and not same_value(claimed, util, terms):
         out.append(f"reported total utility {claimed:.9g} != recomputed {util:.9g}")
     return CheckReport.from_violations(out, util, iterations=done, rounds=len(rounds))

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..errors import InstanceError
-from ..inputs import INT64_LIMIT, check_choice, check_positive, check_size, rng_from
+from ..inputs import INT64_LIMIT, MAX_GENERATED, check_choice, check_positive, check_size, rng_from
 from ..schema import Field, FieldsMixin
 from .utility import UTILITY_KINDS, Utility
 
@@ -257,9 +257,9 @@ def generate_instance(*, n_jobs: int = 4, n_machines: int = 2, seed: int | np.ra
         A count that is not a positive integer (``max_gpus_per_type`` and ``max_arrival`` may
         be 0), a slot length that is not positive, an unknown ``utility`` or a bad ``seed``.
     """
-    check_size(n_jobs, "n_jobs")
-    check_size(n_machines, "n_machines")
-    check_size(n_types, "n_types")
+    check_size(n_jobs, "n_jobs", maximum=MAX_GENERATED)
+    check_size(n_machines, "n_machines", maximum=MAX_GENERATED)
+    check_size(n_types, "n_types", maximum=MAX_GENERATED)
     check_size(max_gpus_per_type, "max_gpus_per_type", minimum=0)
     check_size(max_arrival, "max_arrival", minimum=0)
     check_size(max_slots, "max_slots")

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..data import gavel_throughputs
-from ..inputs import check_choice, check_positive, check_size, rng_from
+from ..inputs import MAX_GENERATED, check_choice, check_positive, check_size, rng_from
 from .instance import HadarInstance
 from .utility import Utility
 
@@ -46,8 +46,8 @@ def _gavel_table() -> dict:
 def scaled_cluster(n_machines: int, gpus_per_machine: int = 4,
                    types: tuple[str, ...] = ("v100", "p100", "k80")) -> np.ndarray:
     """Capacity of a cluster of single-type machines, types in turn (Gavel's simulated cluster)."""
-    check_size(n_machines, "n_machines")
-    check_size(gpus_per_machine, "gpus_per_machine")
+    check_size(n_machines, "n_machines", maximum=MAX_GENERATED)
+    check_size(gpus_per_machine, "gpus_per_machine", maximum=MAX_GENERATED)
     cap = np.zeros((n_machines, len(types)), dtype=np.int64)
     for h in range(n_machines):
         cap[h, (h * len(types)) // n_machines] = gpus_per_machine
@@ -76,7 +76,7 @@ def trace_workload(n_jobs: int = 480, *, seed: Any = 0, n_machines: int = 15, gp
         A count that is not a positive integer, a non-positive slot length or ``hours_scale``,
         or a bad ``seed``.
     """
-    check_size(n_jobs, "n_jobs")
+    check_size(n_jobs, "n_jobs", maximum=MAX_GENERATED)
     check_size(iterations_per_epoch, "iterations_per_epoch")
     slot_length = check_positive(slot_length, "slot_length")
     hours_scale = check_positive(hours_scale, "hours_scale")

@@ -141,8 +141,10 @@ def srtf_round(inst: HareInstance) -> HareSolution:
     t = -math.inf
     while (next_round < inst.rounds).any():
         t_next = heapq.heappop(events)
-        if t_next <= t:
+        if t_next < t:
             continue
+        # t_next == t is processed again: a round shorter than the float spacing of t ends at t itself (1e-8 s
+        # at 2e8 s), and skipping its end event left the heap empty with rounds to run (IndexError)
         t = t_next
         running &= ready_at > t
         idle = list(np.flatnonzero(free <= t))

@@ -11,16 +11,20 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ScheduleViolation
+from ..errors import ArgumentError, ScheduleViolation, a_type
 from ..inputs import check_tol, takes_instance
 from ..result import CheckReport
 from ..validate import FEAS_TOL
 from .instance import HareInstance
 
-__all__ = ["check_schedule", "checked_objective", "default_tol", "OBJ_RTOL"]
+__all__ = ["check_schedule", "checked_objective", "default_tol", "OBJ_RTOL", "FLOAT_ULPS"]
 
 #: Relative tolerance of the objective recomputation.
 OBJ_RTOL = 1e-9
+#: Every time comparison also allows this many float spacings of the time compared (``t + c`` of a schedule is
+#: rounded to the spacing of ``t``: 4e-3 s at 2e13 s), so the checker is relative at large times.
+FLOAT_ULPS = 4
+_EPS = float(np.finfo(float).eps)
 
 
 class _Malformed(Exception):
@@ -31,9 +35,11 @@ def _decision(inst: HareInstance, solution: Any) -> tuple[np.ndarray, np.ndarray
     if isinstance(solution, tuple) and len(solution) == 2:
         start, gpu = solution
         claimed = None
-    else:
+    elif hasattr(solution, "start") and hasattr(solution, "gpu"):
         start, gpu = solution.start, solution.gpu
         claimed = solution.objective
+    else:
+        raise ArgumentError(f"sol is {a_type(solution)}; expected a HareSolution or a (start, gpu) pair")
     start = np.asarray(start, dtype=float)
     gpu_arr = np.asarray(gpu)
     d = inst.n_tasks
@@ -100,6 +106,10 @@ def check_schedule(inst: HareInstance, sol: Any, *, tol: float | None = None) ->
     out: list[str] = []
     tc = inst.compute_time
     ts = inst.sync_time
+
+    def slack(t: float) -> float:  # tol, plus the float spacing at t: a time of 2e13 s is held to 4e-3 s
+        return tol + FLOAT_ULPS * _EPS * abs(float(t))
+
     completion = [0.0] * inst.n_jobs
     for n in range(inst.n_jobs):
         prev_end: float | None = None
@@ -107,11 +117,11 @@ def check_schedule(inst: HareInstance, sol: Any, *, tol: float | None = None) ->
             ends = []
             for i in inst.round_tasks(n, r):
                 m = int(gpu[i])
-                if start[i] < inst.arrival[n] - tol:
+                if start[i] < inst.arrival[n] - slack(inst.arrival[n]):
                     out.append(
                         f"(4) task {inst.task_label(i)} starts at {start[i]:.9g} "
                         f"before its job arrives at {inst.arrival[n]:.9g}")
-                if prev_end is not None and start[i] < prev_end - tol:
+                if prev_end is not None and start[i] < prev_end - slack(prev_end):
                     out.append(
                         f"(7) task {inst.task_label(i)} starts at {start[i]:.9g} before round {r - 1} of its job "
                         f"finishes synchronizing at {prev_end:.9g}")
@@ -119,10 +129,12 @@ def check_schedule(inst: HareInstance, sol: Any, *, tol: float | None = None) ->
             prev_end = max(ends)
         completion[n] = float(prev_end) if prev_end is not None else 0.0
     for m in range(inst.n_gpus):
-        on_m = sorted((float(start[i]), i) for i in range(inst.n_tasks) if gpu[i] == m)
-        for (s1, i1), (s2, i2) in zip(on_m, on_m[1:], strict=False):
-            end1 = s1 + tc[inst.task_job[i1], m]
-            if s2 < end1 - tol:
+        # by start, then end: a task shorter than the float spacing of its start (1e-8 s at 2.6e8 s) that
+        # starts with a long one comes first, not as an overlap of the long one
+        on_m = sorted((float(start[i]), float(start[i] + tc[inst.task_job[i], m]), i)
+                      for i in range(inst.n_tasks) if gpu[i] == m)
+        for (_s1, end1, i1), (s2, _e2, i2) in zip(on_m, on_m[1:], strict=False):
+            if s2 < end1 - slack(end1):
                 out.append(
                     f"(8) tasks {inst.task_label(i1)} and {inst.task_label(i2)} overlap on GPU {inst.gpus[m]}: "
                     f"the second starts at {s2:.9g} before the first ends computing at {end1:.9g}")

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..data import gavel_throughputs
 from ..errors import ArgumentError
-from ..inputs import check_choice, check_flag, check_positive, check_size, rng_from
+from ..inputs import MAX_GENERATED, check_choice, check_flag, check_positive, check_size, rng_from
 from .instance import HareInstance
 
 __all__ = ["generate_instance", "generate_workload", "arrivals", "cluster", "JOB_TYPES", "CATEGORIES", "JobType",
@@ -95,12 +95,12 @@ def generate_instance(*, seed: int | np.random.Generator | None = None, n_jobs: 
     >>> generate_instance(seed=0).n_jobs
     3
     """
-    check_size(n_jobs, "n_jobs")
-    check_size(n_gpus, "n_gpus")
-    check_size(max_rounds, "max_rounds")
-    check_size(max_tasks, "max_tasks")
+    check_size(n_jobs, "n_jobs", maximum=MAX_GENERATED)
+    check_size(n_gpus, "n_gpus", maximum=MAX_GENERATED)
+    check_size(max_rounds, "max_rounds", maximum=MAX_GENERATED)
+    check_size(max_tasks, "max_tasks", maximum=MAX_GENERATED)
     if max_total_tasks is not None:
-        check_size(max_total_tasks, "max_total_tasks")
+        check_size(max_total_tasks, "max_total_tasks", maximum=MAX_GENERATED)
     check_positive(speed_spread, "speed_spread")
     check_positive(sync_fraction, "sync_fraction", allow_zero=True)
     check_positive(arrival_span, "arrival_span", allow_zero=True)
@@ -209,7 +209,7 @@ def arrivals(n_jobs: int, *, process: str = "poisson", rate: float = 1.0 / 60.0,
     numpy.ndarray, shape (n_jobs,)
         Non-decreasing arrival times, the first at 0 (rounded to 1e-6).
     """
-    check_size(n_jobs, "n_jobs")
+    check_size(n_jobs, "n_jobs", maximum=MAX_GENERATED)
     check_choice(process, "process", PROCESSES)
     check_positive(rate, "rate")
     check_positive(burst_factor, "burst_factor")
@@ -272,7 +272,7 @@ def generate_workload(n_jobs: int, gpus: Sequence[str], *, seed: int | np.random
         An unknown GPU type or category, a category mix without a positive share, or another
         argument out of range.
     """
-    check_size(n_jobs, "n_jobs")
+    check_size(n_jobs, "n_jobs", maximum=MAX_GENERATED)
     check_size(iterations_per_task, "iterations_per_task")
     check_positive(bandwidth_gbps, "bandwidth_gbps")
     if isinstance(rounds, (str, bytes)) or not isinstance(rounds, (tuple, list)) or len(rounds) != 2:

@@ -10,11 +10,11 @@ Y. Bao, Y. Peng, C. Wu, Z. Li, INFOCOM 2018, Section III-C, (1)-(13).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 
 import numpy as np
 
+from ..certify import same_value
 from ..errors import ArgumentError, a_type
 from ..inputs import check_tol, takes_instance
 from ..result import CheckReport
@@ -58,6 +58,7 @@ def check_schedule(inst: OasisInstance, sol: OasisSolution | Mapping[int, JobSch
     used_w = np.zeros((H, T, inst.n_resources))
     used_p = np.zeros((K, T, inst.n_resources))
     total = 0.0
+    terms: list[float] = []
     for i, s in schedules.items():
         if not (0 <= i < inst.n_jobs):
             out.append(f"job {i} does not exist")
@@ -100,7 +101,8 @@ def check_schedule(inst: OasisInstance, sol: OasisSolution | Mapping[int, JobSch
             out.append(f"(8) job {i}: reported completion {s.completion} != last slot with workers {t_hat}")
         used_w += np.einsum("ht,r->htr", y, inst.worker_demand[i])
         used_p += np.einsum("kt,r->ktr", z, inst.ps_demand[i])
-        total += inst.utility_of(i, t_hat)
+        terms.append(float(inst.utility_of(i, t_hat)))
+        total += terms[-1]
     for name, used, cap, eq in (("worker server", used_w, inst.worker_capacity, "(4)"),
                                 ("PS server", used_p, inst.ps_capacity, "(5)")):
         excess = used - cap[:, None, :]
@@ -113,6 +115,6 @@ def check_schedule(inst: OasisInstance, sol: OasisSolution | Mapping[int, JobSch
         admitted = tuple(sorted(i for i, s in schedules.items() if np.asarray(s.workers).sum() > 0))
         if tuple(sorted(sol.admitted)) != admitted:
             out.append(f"admitted {sol.admitted} != jobs with a non-empty schedule {admitted}")
-        if not math.isclose(sol.total_utility, total, rel_tol=1e-9, abs_tol=1e-9):
+        if not same_value(sol.total_utility, total, terms):
             out.append(f"(1) reported total utility {sol.total_utility:.9g} != recomputed {total:.9g}")
     return CheckReport.from_violations(out, total)

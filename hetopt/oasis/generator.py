@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError
-from ..inputs import check_positive, check_size, rng_from, takes_instance
+from ..inputs import MAX_GENERATED, check_positive, check_size, rng_from, takes_instance
 from .instance import DEFAULT_RESOURCES, OasisInstance
 from .utility import SigmoidUtility
 
@@ -172,10 +172,10 @@ def generate_instance(*, n_jobs: int = 300, horizon: int = 300, n_worker_servers
     [22, 89]).
     """
     for name, v in (("n_jobs", n_jobs), ("horizon", horizon)):
-        check_size(v, name)
+        check_size(v, name, maximum=MAX_GENERATED)
     default_servers = max(2, min(50, math.ceil(int(n_jobs) / JOBS_PER_SERVER)))
-    H = default_servers if n_worker_servers is None else check_size(n_worker_servers, "n_worker_servers")
-    K = default_servers if n_ps_servers is None else check_size(n_ps_servers, "n_ps_servers")
+    H, K = (default_servers if v is None else check_size(v, name, maximum=MAX_GENERATED)
+            for v, name in ((n_worker_servers, "n_worker_servers"), (n_ps_servers, "n_ps_servers")))
     if isinstance(resources, (str, bytes)) or not isinstance(resources, (tuple, list)) \
             or not all(isinstance(r, str) for r in resources) or len(set(resources)) != len(resources):
         raise ArgumentError(f"resources is {resources!r}; expected distinct names from {DEFAULT_RESOURCES} "
@@ -234,7 +234,7 @@ def fig5_instance(*, seed: int | np.random.Generator | None = None, n_servers: i
 
     R = 3 (GPU, CPU, bandwidth) and E_i in [5, 20] by default (see the module docstring).
     """
-    n_servers = check_size(n_servers, "n_servers", minimum=2)
+    n_servers = check_size(n_servers, "n_servers", minimum=2, maximum=MAX_GENERATED)
     return generate_instance(n_jobs=n_jobs, horizon=horizon, n_worker_servers=n_servers // 2,
                              n_ps_servers=n_servers - n_servers // 2, seed=seed,
                              resources=resources, priority_range=priority_range, epochs_range=epochs_range)

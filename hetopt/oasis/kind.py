@@ -11,7 +11,7 @@ import functools
 from typing import Any
 
 from ..contract import Kind, Method
-from ..inputs import check_example
+from ..inputs import check_example, takes_instance
 from ..report import Table
 from .checker import check_schedule
 from .generator import generate_instance
@@ -52,6 +52,7 @@ def validate(n: int = 9, *, seed: int = 0) -> Table:
     return ratio_table(ratio_sweep(n, seed=seed, executor=None))
 
 
+@takes_instance(OasisInstance)
 def export_model(inst: OasisInstance) -> Any:
     """The exact offline MILP (1)-(13)."""
     return build_offline(inst)

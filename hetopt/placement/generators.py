@@ -38,7 +38,16 @@ import numpy as np
 
 from ..data import gavel_throughputs
 from ..errors import ArgumentError, InstanceError
-from ..inputs import check_choice, check_flag, check_positive, check_size, numeric_array, rng_from, takes_instance
+from ..inputs import (
+    MAX_GENERATED,
+    check_choice,
+    check_flag,
+    check_positive,
+    check_size,
+    numeric_array,
+    rng_from,
+    takes_instance,
+)
 from .instance import PlacementInstance
 
 __all__ = ["TABLE_III", "GPU_TYPES", "PAPER_GPU_TYPES", "PAPER_PUBLISHED", "PAPER_PARAMETERS", "PAPER_HETEROGENEITY",
@@ -202,9 +211,9 @@ def generate_instance(*, n_jobs: int = 4, n_workers: int = 15, seed: int | np.ra
     """
     rng = rng_from(seed)
     check_choice(setting, "setting", SETTINGS)
-    n_jobs = check_size(n_jobs, "n_jobs")
-    n_workers = check_size(n_workers, "n_workers", minimum=n_jobs)
-    gpus_per_node = check_size(gpus_per_node, "gpus_per_node")
+    n_jobs = check_size(n_jobs, "n_jobs", maximum=MAX_GENERATED)
+    n_workers = check_size(n_workers, "n_workers", minimum=n_jobs, maximum=MAX_GENERATED)
+    gpus_per_node = check_size(gpus_per_node, "gpus_per_node", maximum=MAX_GENERATED)
     communication = check_flag(communication, "communication")
     ratio = np.asarray(type_ratio)
     if ratio.shape != (3,) or ratio.dtype.kind not in "iu" or (ratio < 0).any() or ratio.sum() == 0:

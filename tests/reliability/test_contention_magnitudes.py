@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -312,3 +313,55 @@ def test_an_arrival_of_1e_9_seconds_is_not_merged_into_time_0():
     sim = simulate(inst, "srsf1", placement=[[2, 3], [0]], record=True)
     assert check_schedule(inst, sim, max_concurrent=1).ok
     assert min(r.start for r in sim.trace if r.job == 0) >= 1e-9
+
+
+# ---------------------------------------------------------------- issue 31: times of 1e-9 s, all routes
+def _issue31_instance() -> ContentionInstance:
+    return ContentionInstance.from_dict(dict(
+        kind="contention", schema_version=1, n_servers=1, gpus_per_server=1, gpu_memory=1.0, a=9e-9, b=6e-9,
+        eta=4e-9, arrival=[0.0, 1e-9], n_gpus=[1, 1], iterations=[1, 1], t_f=[5e-9, 5e-9], t_b=[7e-9, 1e-9],
+        model_size=[7e-9, 6e-9], memory=[0.2, 0.2]))
+
+
+# By hand: one GPU; job 0 (12e-9 s) first ends at 12e-9 and job 1 (6e-9 s) at 18e-9: 12e-9 + 17e-9 = 2.9e-8;
+# job 1 first (the GPU idle until its arrival at 1e-9) ends at 7e-9 and job 0 at 19e-9: 6e-9 + 19e-9 = 2.5e-8.
+ISSUE31_OPTIMUM = 2.5e-8
+
+
+@pytest.mark.parametrize("method", ["exact", "exact_cpsat", "exact_milp"])
+def test_issue31_exact_routes_find_the_optimum_at_1e_9_seconds(method):
+    # before: exact / exact_cpsat raised InfeasibleError (SRSF(1) started job 1 at 0, a total below the optimum
+    # taken as the cut), and then exact_milp reported 2.9e-8 OPTIMAL: its objective in seconds had coefficients
+    # 1e-9, below HiGHS's dual feasibility tolerance, and HiGHS's "optimal" first point was not
+    inst = _issue31_instance()
+    assert brute_force_optimum(inst, [[0], [0]]) == pytest.approx(ISSUE31_OPTIMUM, rel=1e-12)
+    sol = hetopt.solve(inst, method)
+    assert sol.status is Status.OPTIMAL
+    assert sol.objective == pytest.approx(ISSUE31_OPTIMUM, rel=1e-9)
+    _valid(inst, sol, ISSUE31_OPTIMUM)
+
+
+def test_issue31_srsf1_schedule_passes_its_checker():
+    inst = _issue31_instance()
+    sol = simulate(inst, "srsf1", record=True)
+    rep = check_schedule(inst, sol, max_concurrent=1)
+    assert rep.ok, rep.violations
+    assert sol.objective == pytest.approx(2.9e-8, rel=1e-9) and rep.objective == pytest.approx(sol.objective)
+
+
+def test_issue31_a_heuristic_bound_the_checker_rejects_is_not_used(monkeypatch):
+    """The SRSF(1) value becomes the exact model's cut only when its schedule passes the checker: the old merge
+    window started job 1 at 0, before its arrival, then job 0 (total 5e-9 + 18e-9 = 2.3e-8, below the optimum)."""
+    import hetopt.contention.exact as exact
+
+    inst = _issue31_instance()
+    good = simulate(inst, "srsf1", record=True)  # job 0 at [0, 12e-9], job 1 at [12e-9, 18e-9]
+    shift = {0: 6e-9, 1: -12e-9}
+    bad_trace = tuple(r._replace(start=r.start + shift[r.job], end=r.end + shift[r.job]) for r in good.trace)
+    finish = np.array([18e-9, 6e-9])
+    bad = dataclasses.replace(good, trace=bad_trace, finish=finish, objective=2.3e-8)
+    assert not check_schedule(inst, bad, max_concurrent=1).ok
+    monkeypatch.setattr(exact, "simulate", lambda *a, **k: bad if "placement" not in k else simulate(*a, **k))
+    for engine in ("cpsat", "milp"):
+        sol = exact.solve_exact(inst, engine=engine)
+        assert sol.status is Status.OPTIMAL and sol.objective == pytest.approx(ISSUE31_OPTIMUM, rel=1e-9)

@@ -96,3 +96,83 @@ def test_schedule_round_valid_input_unchanged():
 
     out = schedule_round(X, [1, 1, 1], [2, 1], priorities(X, np.full((3, 2), 1 / 3)))
     assert out.sum(axis=0).tolist() <= [2, 1] and out.sum() == 3
+
+
+# ---------------------------------------------------------------- issue 31: guards that crashed formatting their refusal
+def test_exhaustive_refuses_with_integers_at_ten_thousand_workers():
+    """Before: OverflowError formatting 8**10000 as a float."""
+    from hetopt.placement import PlacementInstance, exhaustive
+
+    small = load_instance("liu2024_table2")
+    inst = PlacementInstance.from_dict({**small.to_dict(), **{}})
+    with pytest.raises(SizeLimitError, match=r"S\*\*K = \d+\*\*\d+ = \d+ assignments, above max_size=1;"):
+        exhaustive(inst, max_size=1)
+    big = _many_workers(small, 10_000)
+    with pytest.raises(SizeLimitError, match=r"a number of \d+ digits assignments.*no max_size reaches it"):
+        exhaustive(big)
+
+
+def _many_workers(inst, k: int):
+    from hetopt.placement.generators import generate_instance
+
+    return generate_instance(n_jobs=inst.n_jobs, n_workers=k, seed=0)
+
+
+def test_hare_brute_force_refuses_a_million_times_its_limit_with_integers():
+    """Before: OverflowError in a float power; now the count is exact (or 'more than 2^63')."""
+    from hetopt.hare import generate_instance
+    from hetopt.hare.exact import BRUTE_FORCE_LIMIT, brute_force
+    from hetopt.hare.exact.bruteforce import enumeration_size
+
+    inst = generate_instance(seed=0, n_jobs=5, n_gpus=2, max_total_tasks=14)  # 14 tasks: 14! 2^14 = 1.4e15
+    size = enumeration_size(inst)
+    assert size == __import__("math").factorial(inst.n_tasks) * inst.n_gpus ** inst.n_tasks
+    assert size > 10**6 * BRUTE_FORCE_LIMIT
+    with pytest.raises(SizeLimitError, match=rf"= {size} cases"):
+        brute_force(inst)
+    huge = generate_instance(seed=0, n_jobs=200, n_gpus=8, max_total_tasks=400)
+    with pytest.raises(SizeLimitError, match="more than 2\\^63 cases"):
+        brute_force(huge)
+
+
+@pytest.mark.parametrize("kind", ["gavel", "hare", "oasis", "hadar", "placement", "contention"])
+def test_generators_refuse_2_to_the_70_jobs_by_name(kind):
+    """Before: Gavel's generator hung, the others raised numpy errors (Maximum allowed dimension, C long)."""
+    from hetopt.errors import ArgumentError
+    from hetopt.registry import kinds
+
+    gen = kinds()[kind].generate_instance
+    with pytest.raises(ArgumentError, match=r"n_jobs is 1180591620717411303424; expected an integer >= 1 and <= 1000000"):
+        gen(n_jobs=2**70)
+
+
+@pytest.mark.parametrize("kind", ["hare", "contention", "placement", "hadar", "oasis", "gavel"])
+def test_threads_2_to_the_70_is_an_argument_error(kind):
+    """Before: OR-Tools raised TypeError (a 32-bit parameter)."""
+    from hetopt.errors import ArgumentError
+    from hetopt.registry import kinds
+
+    k = kinds()[kind]
+    with pytest.raises(ArgumentError, match=r"threads is 1180591620717411303424; expected an integer in \[1, 1024\]"):
+        k.solve_exact(k.example(seed=0, size=1), threads=2**70)
+
+
+# ---------------------------------------------------------------- issue 31, item 7: crashes that are now named errors
+def test_item7_crashes_are_argument_errors():
+    from hetopt.api import methods_table
+    from hetopt.compare import compare
+    from hetopt.errors import ArgumentError
+    from hetopt.registry import kinds
+
+    hare, oasis = kinds()["hare"], kinds()["oasis"]
+    inst = hare.example(seed=0, size=1)
+    with pytest.raises(ArgumentError, match=r"sol is a NoneType; expected a HareSolution"):
+        hare.check_schedule(inst, None)  # was AttributeError
+    with pytest.raises(ArgumentError, match=r"inst is a NoneType"):
+        oasis.export_model(None)  # was AttributeError
+    with pytest.raises(ArgumentError, match=r"names is 3"):
+        methods_table(3)  # was TypeError
+    with pytest.raises(ArgumentError, match=r"methods is 3"):
+        compare(inst, methods=3)  # was TypeError
+    with pytest.raises(ArgumentError, match=r"options is a str"):
+        hare.simulate(inst, "srtf", options="x")

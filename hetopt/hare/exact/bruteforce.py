@@ -7,6 +7,7 @@ instances.
 from __future__ import annotations
 
 import itertools
+import math
 import time
 
 import numpy as np
@@ -18,10 +19,21 @@ from ..instance import HareInstance
 from ..listsched import semi_active
 from ..solution import HareSolution, make_solution
 
-__all__ = ["brute_force", "BRUTE_FORCE_LIMIT"]
+__all__ = ["brute_force", "BRUTE_FORCE_LIMIT", "enumeration_size"]
 
 #: Largest ``|D|! * |M|^|D|`` that :func:`brute_force` accepts.
 BRUTE_FORCE_LIMIT = 200_000
+
+
+def enumeration_size(inst: HareInstance) -> int:
+    """``|D|! |M|^|D|``, the (assignment, order) pairs of :func:`brute_force`, as an exact integer.
+
+    Capped at ``2**63``: counted in logarithms first, so 10^6 tasks cost nothing.
+    """
+    d, mm = int(inst.n_tasks), int(inst.n_gpus)
+    if math.lgamma(d + 1) + d * math.log(mm) > 63 * math.log(2):
+        return 2**63
+    return math.factorial(d) * mm**d
 
 
 @takes_instance(HareInstance)
@@ -53,10 +65,11 @@ def brute_force(inst: HareInstance, *, max_size: int = BRUTE_FORCE_LIMIT) -> Har
     """
     check_size(max_size, "max_size")
     d, mm = inst.n_tasks, inst.n_gpus
-    size = np.prod(np.arange(1, d + 1, dtype=float)) * float(mm) ** d
+    size = enumeration_size(inst)
     if size > max_size:
-        raise SizeLimitError(f"brute force over |D|! |M|^|D| = {size:.3g} cases ({d} tasks, {mm} GPUs), above "
-                             f"max_size={max_size}: pass max_size={int(min(size, 2**63 - 1))} to enumerate them "
+        many = f"{size}" if size < 2**63 else "more than 2^63"
+        raise SizeLimitError(f"brute force over |D|! |M|^|D| = {many} cases ({d} tasks, {mm} GPUs), above "
+                             f"max_size={max_size}: pass max_size={min(size, 2**63 - 1)} to enumerate them "
                              "(about a second per 200,000), or use solve_exact")
     t0 = time.perf_counter()
     obj, start, best_gpu = np.inf, np.zeros(d), np.zeros(d, dtype=int)

@@ -6,21 +6,13 @@ statement of Hare_Sched), with the big-M constants from the best cheap schedule
 horizon (:func:`hetopt.hare.bounds.serial_horizon`: a job of tiny weight otherwise gets big-M
 constants of ``UB / w_n``, ``1e9`` for a weight of ``1e-10``, and HiGHS returned a wrong optimum).
 
-Magnitudes (issue 25): the model is built on the instance in normalized units
-(:func:`hetopt.hare.exact.scaling.normalization`: times over a power of two near the median compute
-time, weights over one near the largest weight; exact in binary floating point), since HiGHS and
-SCIP compare with absolute tolerances; HiGHS's absolute gap is set to 0 (:data:`HIGHS_OPTIONS`).
-Certificate on the true data: the solver's decision (GPU of every task and order of starts) is
-re-timed semi-actively on the TRUE instance, which removes the solver's feasibility-tolerance
-noise, and its objective recomputed; the bound is the solver's times ``tau omega`` (or the
-trivial bound ``sum_n w_n (a_n + |R_n| L_n)`` when higher, :func:`hetopt.hare.bounds.trivial_bound`).  A solver bound above the recomputed
-objective is float noise within :data:`BOUND_CHECK_RTOL` (then taken as the objective) and an
-invalid bound beyond it, dropped (``info["rejected_bound"]``).  OPTIMAL only when the bound meets the
-objective within ``OPTIMAL_RTOL``.  A solve that fails (no solution and no limit) reports the best
-cheap schedule with the reason in ``info``; so does a time limit that the model does not fit (twice
-its estimated build time, :func:`model_estimate` and :data:`BUILD_SECONDS_PER_ROW`, or its measured
-build time and :data:`INTERFACE_FACTOR` times it for the solver interface), as TIME_LIMIT with the
-trivial bound.
+Magnitudes (issues 25, 31; the card's "Magnitudes, certificates and guards"): built in normalized
+units (:mod:`hetopt.hare.exact.normalize`); the decision re-timed and its objective recomputed on the
+TRUE instance; the bound the solver's (dropped when above the objective beyond
+:data:`BOUND_CHECK_RTOL`), trusted only within :data:`TRUSTED_SPREAD` and otherwise re-certified
+(:func:`_recertify`: CP-SAT, then brute force).  OPTIMAL only when the bound meets the objective.
+A failed solve, or a time limit the model does not fit (:func:`model_estimate`), reports the best
+cheap schedule, with the reason in ``info``.
 """
 
 from __future__ import annotations
@@ -35,16 +27,16 @@ import pyomo.environ as pyo
 from ...certify import Status, certify
 from ...inputs import check_choice, check_flag, check_gap, check_threads, check_time_limit, takes_instance
 from ...solvers import solve_model
-from ..bounds import trivial_bound
+from ..bounds import serial_horizon, trivial_bound
 from ..instance import HareInstance
 from ..listsched import semi_active, start_order
 from ..model import build_hare_sched
 from ..solution import HareSolution, make_solution
-from .scaling import normalization, normalized_instance
+from .normalize import normalization, normalized_instance
 from .start import best_known_schedule
 
 __all__ = ["solve_milp_exact", "model_decision", "model_estimate", "HIGHS_OPTIONS", "MILP_SOLVERS",
-           "BUILD_SECONDS_PER_ROW", "INTERFACE_FACTOR"]
+           "BUILD_SECONDS_PER_ROW", "INTERFACE_FACTOR", "TRUSTED_SPREAD", "data_spread"]
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +45,9 @@ HIGHS_OPTIONS: dict[str, Any] = {"mip_abs_gap": 0.0}
 #: A solver bound above the recomputed objective by at most this (relative) is float noise of the
 #: re-timing and taken as the objective; beyond, it is an invalid bound and dropped.
 BOUND_CHECK_RTOL = 1e-9
+#: Largest spread of the data (weights; times against the serial horizon) at which the solver's bound is used
+#: as it is (module docstring): the inverse of HiGHS's and SCIP's feasibility tolerance (1e-6).
+TRUSTED_SPREAD = 1e6
 #: Solvers of the MILP route.
 MILP_SOLVERS = ("highs", "scip")
 #: Seconds per row to build the Pyomo big-M model (measured 140-250 us at 20-60 tasks on one loaded
@@ -79,6 +74,20 @@ def model_estimate(inst: HareInstance) -> dict[str, int]:
     same = int((inst.rounds * (inst.tasks_per_round * (inst.tasks_per_round - 1) // 2)).sum())
     pairs = free + same
     return {"tasks": d, "disjunctions": pairs, "rows": 2 * pairs * (m + 1) + 3 * d, "binaries": 2 * free + d * m}
+
+
+def data_spread(inst: HareInstance) -> tuple[float, float]:
+    """``(weight spread, time spread)`` of the data, 1.0 where there is nothing positive to compare.
+
+    The largest over the smallest positive weight; the serial horizon over the smallest positive time
+    (compute, synchronization or arrival).
+    """
+    w = inst.weight[inst.weight > 0]
+    times = np.concatenate([inst.compute_time.ravel(), inst.sync_time.ravel(), inst.arrival.ravel()])
+    times = times[times > 0]
+    w_spread = float(w.max() / w.min()) if w.size else 1.0
+    t_spread = float(serial_horizon(inst) / times.min()) if times.size else 1.0
+    return w_spread, t_spread
 
 
 def model_decision(model: pyo.ConcreteModel, inst: HareInstance) -> tuple[np.ndarray, np.ndarray]:
@@ -202,11 +211,42 @@ def solve_milp_exact(inst: HareInstance, *, solver: str = "highs", time_limit: f
             start, gpu = h_start, heur_gpu
     objective = _objective(inst, start, gpu)
     bound = _bound(inst, res.bound, norm.objective, objective, info)
+    w_spread, t_spread = data_spread(inst)
+    if max(w_spread, t_spread) > TRUSTED_SPREAD and res.bound is not None:
+        info["solver_bound_untrusted"] = (f"weights spread {w_spread:.3g}, times {t_spread:.3g} (beyond "
+                                          f"{TRUSTED_SPREAD:g}): the solver's bound was not used")
+        left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
+        start, gpu, objective, bound = _recertify(inst, start, gpu, objective, left, threads, info)
+        message += "; " + info["solver_bound_untrusted"] + f", bound from {info['bound_from']}"
     status = certify(objective, bound, stopped=res.status is Status.TIME_LIMIT, sense="min")
     if status is not Status.OPTIMAL and res.status is Status.OPTIMAL:
         message += "; the solver's optimum did not meet the bound on the true data"
     return make_solution(inst, start, gpu, method="exact", status=status, bound=bound,
                          wall_time=time.perf_counter() - t0, solver=res.solver, message=message, info=info)
+
+
+def _recertify(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, objective: float, time_limit: float | None,
+               threads: int | None, info: dict) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """An independent bound when the solver's is not trusted: CP-SAT's (certified on the true data), then brute force.
+
+    Returns the better schedule of the MILP and CP-SAT, its objective and the bound (at least the trivial one).
+    """
+    from .bruteforce import BRUTE_FORCE_LIMIT, brute_force, enumeration_size
+    from .cpsat import solve_cpsat_exact
+
+    bound, info["bound_from"] = trivial_bound(inst), "the trivial bound"
+    if time_limit is None or time_limit > 0.05:
+        cp = solve_cpsat_exact(inst, time_limit=time_limit, threads=threads)
+        if cp.objective < objective:
+            start, gpu, objective = cp.start, cp.gpu, cp.objective
+        if cp.bound is not None and cp.bound > bound:
+            bound, info["bound_from"] = min(cp.bound, objective), "CP-SAT's bound on the true data"
+    if certify(objective, bound, stopped=True, sense="min") is not Status.OPTIMAL and time_limit is None \
+            and enumeration_size(inst) <= BRUTE_FORCE_LIMIT:
+        bf = brute_force(inst)
+        start, gpu, objective, bound = bf.start, bf.gpu, bf.objective, bf.objective
+        info["bound_from"] = "brute-force enumeration"
+    return start, gpu, objective, bound
 
 
 def _unbuilt(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, why: str, t0: float,

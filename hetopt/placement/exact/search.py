@@ -43,11 +43,16 @@ def exhaustive(inst: PlacementInstance, *, max_size: int = EXHAUSTIVE_LIMIT, chu
     max_size = check_size(max_size, "max_size")
     chunk = check_size(chunk, "chunk")
     S, K = inst.n_jobs, inst.n_workers
+    digits = 1 + math.floor(K * math.log10(S)) if S > 1 else 1  # counted before S**K is formed (10^6 workers)
+    if digits > len(str(max_size)) + 1 or S**K > max_size:
+        if digits <= 19:
+            way = f"pass max_size={S**K} to enumerate them anyway"
+            count = f"{S**K}"
+        else:
+            way, count = "no max_size reaches it", f"a number of {digits} digits"
+        raise SizeLimitError(f"exhaustive search needs S**K = {S}**{K} = {count} assignments, above max_size="
+                             f"{max_size}; {way}, or use solve_exact for a certified optimum")
     total = S**K
-    if total > max_size:
-        raise SizeLimitError(f"exhaustive search needs S**K = {S}**{K} = {total:.3g} assignments, above max_size="
-                             f"{max_size:.3g}; pass max_size={total} to enumerate them anyway, or use solve_exact for "
-                             "a certified optimum")
     t0 = time.perf_counter()
     rho, Pi, T = inst.throughput, inst.dataset_size, inst.epochs
     coef = inst.comm_coefficient

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 
 from ...errors import SizeLimitError
@@ -130,9 +131,10 @@ def _fall_back(run: Run, solver: str, opts: OAOptions, limit: int) -> None:
     """After a failed route: exhaustive search if S**K is small, else the other solver (reason in ``info``)."""
     inst = run.inst
     reason = run.failure
-    total = inst.n_jobs ** inst.n_workers
+    small = inst.n_workers * math.log10(max(inst.n_jobs, 1)) <= math.log10(FALLBACK_ASSIGNMENTS)
+    total = inst.n_jobs ** inst.n_workers if small else 0  # never formed beyond the guard (10^6 workers)
     remaining = run.remaining()
-    if total <= FALLBACK_ASSIGNMENTS and (remaining is None or total / EXHAUSTIVE_RATE <= remaining):
+    if small and total <= FALLBACK_ASSIGNMENTS and (remaining is None or total / EXHAUSTIVE_RATE <= remaining):
         ex = exhaustive(inst, max_size=FALLBACK_ASSIGNMENTS)
         run.offer(ex.assignment)
         run.prove(ex.objective)
@@ -142,7 +144,7 @@ def _fall_back(run: Run, solver: str, opts: OAOptions, limit: int) -> None:
     other = "scip" if solver == "highs" else "highs"
     est = model_size_estimate(inst)["variables"]
     if est > (MAX_VARIABLES["scip"] if other == "scip" else max(limit, MAX_VARIABLES["highs"])):
-        run.info["fallback"] = f"{reason}; no fallback (S**K = {total:.3g}, the {other} model is above its size guard)"
+        run.info["fallback"] = f"{reason}; no fallback (S**K = {inst.n_jobs}**{inst.n_workers}, the {other} model is above its size guard)"
         return
     run.failure = None
     _route(run, other, opts)
