@@ -1,9 +1,7 @@
 """Converters between the arena's :class:`Workload` and the papers' instances (``models/arena.md``, *Policies*).
 
-Each paper's adapter (:mod:`hetopt.arena.paper_hadar` and the others) poses its scheduler's
-problem on the paper's own instance, built here from the workload (or from the jobs present and
-their remaining iterations), and each agreement test (``tests/arena/test_papers.py``) builds a
-workload that fits the paper's model and checks that the arena decides as the paper's subpackage.
+Each paper's adapter (``hetopt.arena.paper_*``) poses its scheduler's problem on the paper's own
+instance built here (from the workload, or the jobs present); ``tests/arena/test_paper_*.py`` check both.
 
 * :func:`to_hadar` -- Hadar (Sultana et al.): machines are the servers, ``X^r_j`` the gang's
   throughput over its ``W_j = scale_factor`` GPUs, one epoch of ``steps`` iterations, arrivals in

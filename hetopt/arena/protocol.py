@@ -12,11 +12,7 @@ Every scheduler runs in the same execution model, Gavel's round mechanism
   rounds.
 * ``"placement"`` -- every round the policy returns the gangs of the round: ``{job: type}``
   (the engine picks the servers, keeping a job's servers when it can) or ``{job: counts}`` with
-  ``counts`` an int array of GPUs per server.  A policy whose class sets ``copies = True`` may
-  give a job several gangs, ``{job: Copies([gang, gang, ...])}`` (HadarE's forked copies, Liu et
-  al.'s elastic workers): each copy is a gang of ``scale_factor`` GPUs, the job's remaining
-  iterations are divided among its copies in proportion to their rates and their progress adds
-  up (:mod:`hetopt.arena.copies`).
+  ``counts`` an int array of GPUs per server; a :class:`Copies` of them if ``copies = True``.
 
 Both see the same :class:`RoundState`.  A policy joins the arena with one call,
 :func:`hetopt.arena.register_policy` (``CONTRIBUTING.md``, *Add an arena policy*).
