@@ -2,7 +2,8 @@
 
 For every recorded round and gang: the servers hold the gangs (GPUs per server within
 ``server_gpus``), every gang is whole (``scale_factor`` GPUs) and on types where its jobs run,
-on one type unless the run's gang rule is ``"bottleneck"``, no job is in two gangs, no job runs
+on one type unless the run's gang rule is ``"bottleneck"``, no job is in two gangs (unless the run's
+policy makes copies: then a job may run as several gangs, each whole), no job runs
 before it arrives or after it completes, no gang runs its steps faster than its throughput allows
 (``steps / throughput <= finish - start - delay``, the slowest type of a mixed gang), and each job's
 steps add up to its ``steps``; then the completion (the finish of its last gang) and the JCTs are
@@ -39,6 +40,7 @@ def check_schedule(inst: Workload, sol: Any) -> CheckReport:
     if not isinstance(rounds, list) or (not rounds and inst.n_jobs):
         raise ArgumentError("sol has no recorded rounds; simulate with record_rounds=True")
     rule = getattr(sol, "options", {}).get("gang_rule", "single")
+    copies = bool(getattr(sol, "options", {}).get("copies", False))
     w = inst
     bad: list[str] = []
     done = np.zeros(w.n_jobs)
@@ -48,7 +50,7 @@ def check_schedule(inst: Workload, sol: Any) -> CheckReport:
         used = np.zeros(w.n_servers, dtype=np.int64)
         seen: set[int] = set()
         for g in rd["gangs"]:
-            _check_gang(w, i, start, g, rule, used, seen, finish, done, bad)
+            _check_gang(w, i, start, g, rule, used, seen if not copies else set(), finish, done, bad)
         over = np.flatnonzero(used > w.server_gpus)
         if over.size:
             bad.append(f"round {i}: server {int(over[0])} holds {int(used[over[0]])} GPUs; it has "
@@ -94,4 +96,4 @@ def _check_gang(w: Workload, i: int, start: float, g: dict[str, Any], rule: str,
             bad.append(f"round {i}: job {j} runs {n:.6g} steps in {end - start - delay:.6g} s, faster than its "
                        f"throughput {thr:.6g}/s")
         done[j] += float(n)
-        finish[j] = end
+        finish[j] = max(finish[j], end)

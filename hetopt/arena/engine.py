@@ -353,6 +353,11 @@ def execute(w: Workload, policy: Policy, options: Options | None = None, *, seed
                        np.full(J, -1, dtype=np.int64), seed)
     policy.reset(w, opt, seed=seed)
     runner = RoundRunner(w, opt, state, gid)
+    runner.allow_copies = bool(getattr(policy, "copies", False))
+    if runner.allow_copies:
+        from .copies import start_copies
+
+        runner.start_copies = start_copies
     mode = getattr(policy, "mode", None)
     if mode not in ("allocation", "placement"):
         raise ScheduleViolation(f"policy {getattr(policy, 'name', policy)!r} has mode {mode!r}; expected "

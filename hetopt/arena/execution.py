@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import HetoptError, ScheduleViolation
-from .protocol import Options, RoundState
+from .protocol import Copies, Options, RoundState
 from .workload import Workload
 
 if TYPE_CHECKING:
@@ -144,6 +144,14 @@ class RoundRunner:
         self.sf = w.scale_factor.tolist()
         self.T = w.throughput.tolist()
         self.gid_arr = gid
+        #: A placement policy may run a job as several gangs in a round (``copies``: HadarE's forked copies);
+        #: the engine sets both from the policy's ``copies`` attribute (``start_copies``:
+        #: :func:`hetopt.arena.copies.start_copies`, given by the engine so that this module does not import it)
+        self.allow_copies = False
+        self.start_copies: Any = None
+        self.copies_now = False
+        self.copy_prev: dict[int, frozenset[tuple[tuple[int, int], ...]]] = {}
+        self.copy_prev_at = -2
 
     # -- placement policies ----------------------------------------------------------------------
     def gangs_of(self, decision: Any, present: dict[int, None]) -> list[tuple[int, tuple[int, ...], Any]]:
@@ -154,8 +162,8 @@ class RoundRunner:
         w = self.w
         out: list[tuple[int, tuple[int, ...], Any]] = []
         used = np.zeros(w.n_types)
-        for j, where in decision.items():
-            j = int(j)
+        self.copies_now = False
+        for j, where in self._entries(decision):
             if j not in present:
                 raise ScheduleViolation(f"the policy placed job {j}, which is not present at {self.state.now:.1f} s")
             s = int(w.scale_factor[j])
@@ -182,6 +190,20 @@ class RoundRunner:
             r = int(np.argmax(used > self.cap))
             raise ScheduleViolation(f"the policy placed {int(used[r])} GPUs of type {w.gpu_types[r]}; it has "
                                     f"{int(self.cap[r])}")
+        return out
+
+    def _entries(self, decision: dict[Any, Any]) -> list[tuple[int, Any]]:
+        """(job, type or GPUs per server) of every gang; a :class:`Copies` of them for a job is its copies."""
+        out: list[tuple[int, Any]] = []
+        for j, where in decision.items():
+            if not isinstance(where, Copies):
+                out.append((int(j), where))
+                continue
+            if not self.allow_copies:
+                raise ScheduleViolation(f"the policy gave job {int(j)} several gangs (Copies); only a policy with "
+                                        "copies = True runs a job as several gangs in a round")
+            self.copies_now = self.copies_now or len(where) > 1
+            out += [(int(j), g) for g in where]
         return out
 
     # -- servers -------------------------------------------------------------------------------
@@ -313,6 +335,8 @@ class RoundRunner:
               mech: _Mechanism | None) -> list[Gang] | FastRound:
         """Start the round's gangs; ``placed`` holds (mechanism key or -1, jobs, type or GPUs per server)."""
         w, opt = self.w, self.opt
+        if self.copies_now:
+            return self.start_copies(self, placed, now, n_present)
         if not self.servers and all(len(p[1]) == 1 and type(p[2]) is int for p in placed):
             if len(placed) >= FAST_GANGS:
                 return self._fast(placed, now, n_present)

@@ -116,7 +116,8 @@ def render(agg: dict[str, Any], meta: dict[str, Any]) -> str:
     missing = sorted(set(POLICIES) - set(policies))
     return "\n".join([
         "# The arena: every scheduler on one workload", "",
-        "Every policy of `hetopt.arena` (Gavel's, Tiresias, LAS, SRTF, YARN-CS, and any you register) runs on the same "
+        "Every policy of `hetopt.arena` (Gavel's, Tiresias, LAS, SRTF, YARN-CS, the five papers' schedulers, and any "
+        "you register) runs on the same "
         "workload in the same execution model, Gavel's round mechanism (`models/arena.md`). Workload: Gavel's msr trace "
         f"`{TRACE}` ({meta['jobs']} jobs, every one on a single GPU) on Gavel's simulated cluster ({meta['cluster']}: "
         "36 V100, 36 P100, 36 K80, one GPU per server), its jobs arriving as a Poisson process at each load, "

@@ -64,6 +64,14 @@ class PolicyEntry:
     drops: str = ""
     packs: bool = False
 
+    @property
+    def copies(self) -> bool:
+        """The policy may run a job as several gangs at once (its class sets ``copies = True``, HadarE's forks).
+
+        A job may then hold more than ``scale_factor`` GPUs, so no bound of :mod:`hetopt.arena.bounds` holds.
+        """
+        return bool(getattr(self.factory, "copies", False))
+
     def make(self, **options: Any) -> Policy:
         """A fresh policy (``options`` go to the factory); checks the options' names and ``mode``."""
         import inspect
@@ -220,6 +228,18 @@ def _rule_entries() -> None:
                         drops=cls.drops, replace=True)
 
 
+def _paper_entries() -> None:
+    """The five papers' schedulers (their adapters say what they keep from the paper's model and what they drop)."""
+    from . import paper_hadar, paper_hare, paper_liu, paper_oasis, paper_wang
+
+    classes: tuple[Any, ...] = (paper_hadar.Hadar, paper_hadar.HadarE, paper_liu.LiuHAS, paper_liu.LiuJPS,
+                                paper_hare.HareAlgorithm1, paper_hare.HareAlgorithm1LP, paper_oasis.OASiS,
+                                paper_wang.AdaSRSF)
+    for cls in classes:
+        register_policy(cls.name, cls, description=cls.description, source=cls.source, keeps=cls.keeps,
+                        drops=cls.drops, replace=True)
+
+
 def describe() -> list[dict[str, str]]:
     """Every registered policy as ``{"name", "mode", "source", "description", "keeps", "drops"}``."""
     out = []
@@ -232,3 +252,4 @@ def describe() -> list[dict[str, str]]:
 
 _gavel_entries()
 _rule_entries()
+_paper_entries()

@@ -12,7 +12,7 @@ Every scheduler runs in the same execution model, Gavel's round mechanism
   rounds.
 * ``"placement"`` -- every round the policy returns the gangs of the round: ``{job: type}``
   (the engine picks the servers, keeping a job's servers when it can) or ``{job: counts}`` with
-  ``counts`` an int array of GPUs per server.
+  ``counts`` an int array of GPUs per server; a :class:`Copies` of them if ``copies = True``.
 
 Both see the same :class:`RoundState`.  A policy joins the arena with one call,
 :func:`hetopt.arena.register_policy` (``CONTRIBUTING.md``, *Add an arena policy*).
@@ -30,15 +30,24 @@ from ..gavel.mechanism import DEFAULT_RECOMPUTE_INTERVAL, DEFAULT_ROUND_LENGTH
 from ..inputs import check_choice, check_flag, check_positive, check_size
 from .workload import Workload
 
-__all__ = ["Options", "RoundState", "Policy", "Gangs", "MODES", "GANG_RULES"]
+__all__ = ["Options", "RoundState", "Policy", "Gangs", "Copies", "MODES", "GANG_RULES"]
 
 #: The two ways a policy speaks to the mechanism.
 MODES = ("allocation", "placement")
 #: How a gang may use GPU types: one type per round (Gavel) or several at the slowest one's speed (Hadar (1b)).
 GANG_RULES = ("single", "bottleneck")
 
-#: What a placement policy returns: job -> GPU type index, or job -> int array (S,) of GPUs per server.
+#: What a placement policy returns: job -> GPU type index, or job -> int array (S,) of GPUs per server
+#: (or job -> :class:`Copies` of them, for a policy with ``copies = True``).
 Gangs = dict[int, Any]
+
+
+class Copies(list[Any]):
+    """Several gangs of one job in one round: ``Copies([type_or_counts, ...])`` (a policy with ``copies = True``).
+
+    Each is a gang of the job's ``scale_factor`` GPUs; the engine divides the job's remaining
+    iterations among them in proportion to their rates, and their progress adds up.
+    """
 
 
 @dataclass(frozen=True)
@@ -143,6 +152,7 @@ class Policy(Protocol):
 
     name: str
     mode: ClassVar[str]
+    # optional: ``copies = True`` on a placement policy's class lets it give a job several gangs (Copies)
 
     def reset(self, workload: Workload, options: Options, *, seed: int) -> None:
         """Prepare for one run of ``workload``."""

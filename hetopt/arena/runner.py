@@ -195,8 +195,8 @@ def run(workload: Any, policies: Iterable[str] | None = None, *, loads: Iterable
     tasks = _tasks(names, load_list, seed_list)
     opts = dict(policy_options or {})
     # the bounds of each loaded workload are tasks too, first (the longest), so the workers share them
-    keys = sorted({(load, s if load is not None else 0, POLICIES[p].packs) for p, load, s in tasks},
-                  key=repr) if bounds else []
+    keys = sorted({(load, s if load is not None else 0, POLICIES[p].packs) for p, load, s in tasks
+                   if not POLICIES[p].copies}, key=repr) if bounds else []
     jobs = [{"task": "bound", "load": load, "seed": s, "packing": packs} for load, s, packs in keys]
     jobs += [{"task": "run", "policy": p, "load": load, "seed": s, "options": options, "policy_options": opts.get(p)}
              for p, load, s in tasks]
@@ -208,6 +208,8 @@ def run(workload: Any, policies: Iterable[str] | None = None, *, loads: Iterable
     for r in results:
         packs = POLICIES[r["policy"]].packs
         jb, mb = cache.get((r["load"], r["seed"] if r["load"] is not None else 0, packs), (None, None))
+        if POLICIES[r["policy"]].copies:  # a job in several gangs at once is outside the bounds' model
+            jb, mb = None, None
         m = r["metrics"]
         certified = None if jb is None else bool(jb.certified and mb.certified)
         table.add(r["policy"], r["load"], r["seed"], r["jobs"], *(m[c] for c in METRIC_COLUMNS),
@@ -218,5 +220,5 @@ def run(workload: Any, policies: Iterable[str] | None = None, *, loads: Iterable
                            "rho": m["rho"]})
     table.notes.append("times in seconds; load in jobs/hour (empty: the workload's own arrivals); ratios are "
                        "avg_jct / jct_bound and makespan / makespan_bound (hetopt.arena.bounds; packing=True for the "
-                       "policies that run two jobs on a GPU)")
+                       "policies that run two jobs on a GPU; none for the policies that run a job as several gangs at once)")
     return table

@@ -104,7 +104,8 @@ def simulate(inst: Workload, policy: Any, *, seed: int = 0, round_length: float 
     return ArenaSimulation(status=Status.FEASIBLE, objective=m.avg_jct, wall_time=time.perf_counter() - t0,
                            solver=f"arena:{pol.name}", policy=pol.name, **job_times(run.completion, inst.arrival),
                            metrics={c: float(getattr(m, c)) for c in METRIC_COLUMNS},
-                           options={k: getattr(opt, k) for k in ("round_length", "recompute_interval", "restart_delay",
-                                                                 "contention", "gang_rule")},
+                           options={**{k: getattr(opt, k) for k in ("round_length", "recompute_interval",
+                                                                    "restart_delay", "contention", "gang_rule")},
+                                    "copies": bool(getattr(pol, "copies", False))},
                            rounds=rounds, info={"n_rounds": run.n_rounds, "resets": run.n_resets,
                                                 "restarts": run.restarts, "seed": seed})

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentError
 from ..inputs import MAX_SEED, check_positive, check_size, check_time_limit, takes_instance
 from ..result import Certificate
 from ..validate import SweepResults, gap_certificate, sweep
@@ -49,6 +50,9 @@ def validate_ratio(inst: Workload, *, policy: str = "max_min_fairness", time_lim
         ``proven``: the bound is certified.
     """
     make_policy(policy, **dict(options or {}))  # an unknown name or option fails before the LPs
+    if isinstance(policy, str) and POLICIES[policy].copies:
+        raise ArgumentError(f"policy {policy!r} runs a job as several gangs at once (copies), outside the model of "
+                            "hetopt.arena.bounds: no certified bound holds for it")
     limit = check_time_limit(time_limit)
     sim = simulate(inst, policy, options=options, record_rounds=False)
     packs = POLICIES[policy].packs if isinstance(policy, str) else False

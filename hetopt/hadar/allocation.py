@@ -103,7 +103,7 @@ def _fits(inst: HadarInstance, j: int, col_free: np.ndarray) -> bool:
 @takes_instance(HadarInstance)
 def find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarray, *, remaining: float,
                now: float, comm_cost: float, consolidated_only: bool = False,
-               require_positive: bool = True) -> Allocation | None:
+               require_positive: bool = True, single_type: bool = False) -> Allocation | None:
     """FIND_ALLOC(job, srvr): the best allocation of job ``j`` on the free GPUs, or None.
 
     Parameters
@@ -125,6 +125,10 @@ def find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarray
     require_positive : bool
         Return None when the best payoff is not positive (Alg. 2 lines 30-33); False returns
         the best allocation whatever its payoff (used to fill GPUs that would stay idle).
+    single_type : bool
+        Only gangs of one GPU type (not the paper's: (1b) lets a gang mix types at its slowest
+        type's rate).  The candidates above are built on each usable type alone and the best
+        payoff over types is kept (ties: the faster type).  The arena's gang rule ``"single"``.
 
     Raises
     ------
@@ -141,7 +145,9 @@ def find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarray
     comm_cost = check_positive(comm_cost, "comm_cost", allow_zero=True)
     check_flag(consolidated_only, "consolidated_only")
     check_flag(require_positive, "require_positive")
-    return _find_alloc(inst, j, free, prices, remaining, now, comm_cost, consolidated_only, require_positive)
+    check_flag(single_type, "single_type")
+    return _find_alloc(inst, j, free, prices, remaining, now, comm_cost, consolidated_only, require_positive,
+                       single_type)
 
 
 def _free(inst: HadarInstance, free: Any) -> np.ndarray:
@@ -154,8 +160,23 @@ def _free(inst: HadarInstance, free: Any) -> np.ndarray:
 
 
 def _find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarray, remaining: float, now: float,
-                comm_cost: float, consolidated_only: bool, require_positive: bool) -> Allocation | None:
+                comm_cost: float, consolidated_only: bool, require_positive: bool,
+                single_type: bool = False) -> Allocation | None:
     """:func:`find_alloc` on checked arguments (the DP's inner loop)."""
+    if single_type:
+        top: Allocation | None = None
+        W = int(inst.gpus[j])
+        for r in _type_order(inst, j):
+            if int(free[:, r].sum()) < W:
+                continue
+            only = np.zeros_like(free)
+            only[:, r] = free[:, r]
+            a = _find_alloc(inst, j, only, prices, remaining, now, comm_cost, consolidated_only, False)
+            if a is not None and (top is None or a.payoff > top.payoff):
+                top = a
+        if top is None or (require_positive and not top.payoff > 0):
+            return None
+        return top
     x = inst.throughput[j]
     W = int(inst.gpus[j])
     order = _type_order(inst, j)
@@ -213,7 +234,7 @@ def _find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarra
 def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *, free: np.ndarray | None = None,
                   params: PriceParameters | None = None, beam_width: int | None = None,
                   comm_weight: float = 1.0, consolidated_only: bool = False,
-                  work_conserving: bool = False) -> DPResult:
+                  work_conserving: bool = False, single_type: bool = False) -> DPResult:
     """DP_allocation of Algorithm 2 for one round: which queued jobs run, and where.
 
     Parameters
@@ -238,6 +259,8 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
         After the DP, give GPUs that would stay idle to the remaining queued jobs in queue
         order, whatever their payoff (not in the paper; without it a job whose utility has
         decayed below its price is never admitted again and starves).
+    single_type : bool
+        Only gangs of one GPU type (:func:`find_alloc`; not the paper's).
 
     Returns
     -------
@@ -258,6 +281,7 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
     comm_weight = check_positive(comm_weight, "comm_weight", allow_zero=True)
     check_flag(consolidated_only, "consolidated_only")
     check_flag(work_conserving, "work_conserving")
+    check_flag(single_type, "single_type")
     if params is not None and not isinstance(params, PriceParameters):
         raise ArgumentError(f"params is {params!r}; expected a PriceParameters (hetopt.hadar.price_parameters) or None")
     cap = inst.capacity
@@ -276,7 +300,7 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
             tot, fr, chain, k, col = st
             if not _fits(inst, j, col):
                 continue
-            a = _find_alloc(inst, j, fr, k, remaining[j], now, comm, consolidated_only, True)
+            a = _find_alloc(inst, j, fr, k, remaining[j], now, comm, consolidated_only, True, single_type)
             if a is not None:
                 fr2 = fr - a.w
                 _merge(new, fr2.tobytes(), (tot + a.payoff, fr2, (j, a, chain), _price(cap - fr2, cap, params),
@@ -299,7 +323,7 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
             if j in allocs or remaining[j] <= 0 or not _fits(inst, j, fr.sum(axis=0)):
                 continue
             a = _find_alloc(inst, j, fr, _price(cap - fr, cap, params), remaining[j], now, comm, consolidated_only,
-                            False)
+                            False, single_type)
             if a is not None:
                 allocs[j] = a
                 fr = fr - a.w

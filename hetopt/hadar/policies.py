@@ -94,12 +94,15 @@ class HadarPolicy:
         do not bind (on the trace ``U_min`` is about 1e-12), the DP admits jobs in this order.
     seed : int, optional
         Seed of ``queue_order="random"``.
+    single_type : bool
+        Only gangs of one GPU type (not the paper's; the arena's gang rule ``"single"``, see
+        :func:`~hetopt.hadar.allocation.find_alloc`).
     """
 
     name = "hadar"
 
     def __init__(self, beam_width: int | None | str = "auto", comm_weight: float = 1.0, eta: float | None = None,
-                 work_conserving: bool = True, queue_order: str = "index", seed: Any = 0):
+                 work_conserving: bool = True, queue_order: str = "index", seed: Any = 0, single_type: bool = False):
         if not (beam_width is None or beam_width == "auto"):
             check_size(beam_width, "beam_width")
         self.beam_width = beam_width
@@ -108,6 +111,7 @@ class HadarPolicy:
         self.work_conserving = check_flag(work_conserving, "work_conserving")
         self.queue_order = check_choice(queue_order, "queue_order", QUEUE_ORDERS)
         self.seed = check_seed(seed)
+        self.single_type = check_flag(single_type, "single_type")
 
     def reset(self, inst: HadarInstance) -> None:
         """Rank the queue and compute the prices' parameters for ``inst``."""
@@ -123,7 +127,7 @@ class HadarPolicy:
         """The DP allocation of Algorithm 2 over the queue at fresh prices."""
         res = dp_allocation(state.inst, _queue(state, self.rank), state.remaining, state.now, params=self.params,
                             beam_width=self.beam, comm_weight=self.comm_weight,
-                            work_conserving=self.work_conserving)
+                            work_conserving=self.work_conserving, single_type=self.single_type)
         return [(j, a.w) for j, a in res.allocations.items()]
 
 
@@ -150,17 +154,18 @@ class HadarEPolicy:
         throughput replaces the estimate once the job has run on that type (the nodes report
         it to the Job Tracker); the simulator always runs at the true speed.  Types where the
         job cannot run (true throughput 0) stay closed.  Default: the true throughputs.
-    comm_weight, eta : see :class:`HadarPolicy`.
+    comm_weight, eta, single_type : see :class:`HadarPolicy`.
     """
 
     name = "hadare"
 
     def __init__(self, n_copies: int | None = None, consolidated_only: bool = True, comm_weight: float = 1.0,
-                 eta: float | None = None, initial_throughput: Any = None):
+                 eta: float | None = None, initial_throughput: Any = None, single_type: bool = False):
         self.n_copies = None if n_copies is None else check_size(n_copies, "n_copies")
         self.consolidated_only = check_flag(consolidated_only, "consolidated_only")
         self.comm_weight = check_positive(comm_weight, "comm_weight", allow_zero=True)
         self.eta = None if eta is None else check_positive(eta, "eta")
+        self.single_type = check_flag(single_type, "single_type")
         if initial_throughput is not None:
             try:
                 initial_throughput = numeric_array("initial_throughput", initial_throughput)
@@ -218,7 +223,7 @@ class HadarEPolicy:
                 rem = state.remaining[j] - sum(r * RL for _, r in have)
                 cons = self.consolidated_only and not self.spread[j]
                 a = _find_alloc(inst, j, free, _price(cap - free, cap, self.params), max(float(rem), 0.0), state.now,
-                                comm, cons, False)
+                                comm, cons, False, self.single_type)
                 if a is not None:
                     have.append((a.w, a.rate))
                     free = free - a.w

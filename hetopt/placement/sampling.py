@@ -26,6 +26,32 @@ def _fraction(value: Any, name: str, *, closed: bool) -> float:
     return v
 
 
+#: Largest span numpy's ``Generator.choice`` draws from (int64); beyond it, positions are drawn as Python integers.
+_INT64_SPAN = 2**62
+
+
+def _positions(rng: np.random.Generator, lo: int, span: int, n: int) -> list[int]:
+    """``n`` distinct positions drawn uniformly from ``lo .. lo + span - 1``, sorted.
+
+    |Psi| = C(K-1, S-1) passes 2**63 from K = 108, S = 30 on: numpy's ``choice`` cannot draw from such a
+    range (OverflowError), so beyond :data:`_INT64_SPAN` each position is a uniform Python integer built
+    from 62-bit words (rejection of the values >= ``span``), redrawn until ``n`` are distinct.
+    """
+    if span <= _INT64_SPAN:
+        return np.sort(rng.choice(span, size=n, replace=False) + lo).tolist()
+    bits = (span - 1).bit_length()
+    words = -(-bits // 62)
+    out: set[int] = set()
+    while len(out) < n:
+        v = 0
+        for w in rng.integers(0, 2**62, size=words).tolist():
+            v = (v << 62) | int(w)
+        v >>= words * 62 - bits
+        if v < span:
+            out.add(lo + v)
+    return sorted(out)
+
+
 @takes_instance(PlacementInstance)
 def job_priority(inst: PlacementInstance) -> np.ndarray:
     """Line 1 of Algorithm 3: jobs sorted by T_i |Pi_i| / (S sum_k rho_{i,k}), ascending.
@@ -71,9 +97,9 @@ def jps(inst: PlacementInstance, *, n_samples: int = 20, alpha: float = 0.7, bet
     total = n_categories(S, K)
     lo = int(np.floor(alpha * total))
     span = total - lo
-    picks = rng.choice(span, size=min(n_samples, span), replace=False) + lo  # line 2
+    picks = _positions(rng, lo, span, min(n_samples, span))  # line 2
     order = job_priority(inst)
-    cats = [category_at(S, K, int(p)) for p in np.sort(picks)]
+    cats = [category_at(S, K, int(p)) for p in picks]
     results = evaluate_categories(inst, cats, market=market, order=order)  # line 3
     jct = np.array([r[2] for r in results])
     fair = np.array([fairness(inst, r[1]) for r in results])
@@ -81,6 +107,6 @@ def jps(inst: PlacementInstance, *, n_samples: int = 20, alpha: float = 0.7, bet
     best = int(np.argmax(score))  # line 4
     return make_solution(inst, results[best][1], status=Status.FEASIBLE, solver=f"jps[{market}]",
                          wall_time=time.perf_counter() - t0,
-                         info={"positions": np.sort(picks).tolist(), "categories": [r[0] for r in results],
+                         info={"positions": picks, "categories": [r[0] for r in results],
                                "jct": jct.tolist(), "fairness": fair.tolist(), "alpha": alpha, "beta": beta,
                                "n_samples": n_samples, "market": market})

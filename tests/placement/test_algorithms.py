@@ -83,6 +83,20 @@ def test_jps_seeded_and_tradeoff():
             jps(inst, **bad)
 
 
+def test_jps_samples_a_psi_beyond_int64():
+    """|Psi| = C(107, 29) ~ 1.2e26 (S = 30 jobs on K = 108 workers): numpy cannot draw such positions; JPS does."""
+    rng = np.random.default_rng(0)
+    inst = PlacementInstance(throughput=rng.uniform(1.0, 10.0, size=(30, 108)), dataset_size=np.full(30, 100.0),
+                             epochs=np.ones(30))
+    total = n_categories(30, 108)
+    assert total > 2**63
+    sol = jps(inst, n_samples=5, seed=2, market="assignment")
+    pos = sol.info["positions"]
+    assert len(set(pos)) == 5 and all(int(0.7 * total) <= p < total for p in pos)
+    assert pos == jps(inst, n_samples=5, seed=2, market="assignment").info["positions"]
+    check_schedule(inst, sol).raise_if_invalid()
+
+
 def test_job_priority_sorts_by_work():
     inst = PlacementInstance(throughput=[[10.0, 10.0], [1.0, 1.0]], dataset_size=[10, 10], epochs=[1, 1])
     assert job_priority(inst).tolist() == [0, 1]  # job 1 is heavier, it goes last (gets K_S)
