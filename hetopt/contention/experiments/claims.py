@@ -856,7 +856,7 @@ def _complexity(algorithm: str, *, premise_removed: bool = False) -> Outcome:
 _add("wang2019.sec4a.lwf_complexity", "Section IV-A, time complexity of LWF-kappa",
      "LWF-kappa commonly has a time complexity of theta(N_s log2 N_s) (a job of more than kappa GPUs: sort the "
      "servers by L_{S_i}, then take GPUs server by server).", "theta(N_s log N_s)", R,
-     "hetopt's lwf_kappa is timed placing an 8-GPU job (kappa = 1, the common path) on 512-8192 servers of 4 GPUs "
+     "hetopt's lwf_kappa is timed (CPU seconds of the process) placing an 8-GPU job (kappa = 1, the common path) on 512-8192 servers of 4 GPUs "
      "(best of 5 batches of at least 10 ms per size): the fitted exponent of time ~ N_s^p is about 0.9-1.2 (on a "
      "loaded machine) against 1.13 for N_s log N_s over the same sizes (the server loads are one pass over the "
      "GPUs, the sort is numpy's). Flip: the paper neglects the sorting of intra-server GPUs 'since N_g << N_s'; sweeping N_g (512-8192 at N_s = 16, "
@@ -869,7 +869,7 @@ _add("wang2019.sec4a.lwf_complexity", "Section IV-A, time complexity of LWF-kapp
 _add("wang2019.sec4b.adadual_complexity", "Section IV-B, time complexity of AdaDUAL",
      "AdaDUAL has a time complexity of theta(N_S), dominated by scanning the servers (lines 4-5 and 8-21 are "
      "theta(1)).", "theta(N_S)", R,
-     "hetopt's adadual is timed deciding a new all-reduce that spans 128-4096 servers, each running one old task "
+     "hetopt's adadual is timed (CPU seconds of the process) deciding a new all-reduce that spans 128-4096 servers, each running one old task "
      "(best of 5 batches of at least 10 ms per size): the fitted exponent is about 1.0, as theta(N_S) says. The theta(1) of lines 4-5 "
      "rests on the running task set of each server being an input of Algorithm 2. Flip: those sets derived by a "
      "scan of every running task for each server (the premise removed): quadratic, exponent about 1.8-2.",

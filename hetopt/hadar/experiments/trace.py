@@ -59,8 +59,9 @@ def ttd_40h(hours_scale: float = 1.0, queue_order: str = "index") -> Outcome:
 
 
 def trace_ratio(other: str, what: str, restart_delay: float = PRINTED_DELAY, queue_order: str = "index",
-                type_order: str = "fastest", hours_scale: float = 1.0, direction: bool = False) -> Outcome:
-    """``what`` ("ttd" or "median") of ``other`` over Hadar's, under both class readings.
+                type_order: str = "fastest", hours_scale: float = 1.0, direction: bool = False,
+                n_jobs: int = paper.TRACE_JOBS) -> Outcome:
+    """``what`` ("ttd" or "median") of ``other`` over Hadar's, under both class readings (the trace's first ``n_jobs``).
 
     Reproduced within RTOL; otherwise, with ``direction``, data-missing when it points the paper's
     way (above 1 by more than the margin) and fails-unexplained when not.
@@ -74,8 +75,8 @@ def trace_ratio(other: str, what: str, restart_delay: float = PRINTED_DELAY, que
 
     readings, parts, first = {}, [], None
     for r in ex.CLASS_READINGS:
-        h = ex.trace_case_run(r, "hadar", queue_order, restart_delay, "fastest", hours_scale)
-        o = ex.trace_case_run(r, other, "index", restart_delay, type_order, hours_scale)
+        h = ex.trace_case_run(r, "hadar", queue_order, restart_delay, "fastest", hours_scale, n_jobs)
+        o = ex.trace_case_run(r, other, "index", restart_delay, type_order, hours_scale, n_jobs)
         x = val(o) / val(h)
         first = x if first is None else first
         if close_to(x, printed, rtol=RTOL):
@@ -83,7 +84,7 @@ def trace_ratio(other: str, what: str, restart_delay: float = PRINTED_DELAY, que
         else:
             readings[_name(r)] = V.DATA_MISSING if (direction and x > 1.0 + DIRECTION_MARGIN) else V.UNEXPLAINED
         parts.append(f"{r}: {x:.3f} ({other} {val(o) / 3600:.1f} h, hadar {val(h) / 3600:.1f} h)")
-    detail = (f"{what} {other} / hadar, GPU-hours x{hours_scale:g}, restart {restart_delay:g} s, Hadar queue "
+    detail = (f"{what} {other} / hadar, {n_jobs} jobs, GPU-hours x{hours_scale:g}, restart {restart_delay:g} s, Hadar queue "
               f"{queue_order}, {other} types {type_order} first: " + "; ".join(parts) + f" (paper {printed:g})")
     return _decide(readings, round(float(first), 3) if first is not None else None, detail, V.DEPENDS_ON_READING)
 
@@ -107,12 +108,12 @@ def gru(which: str, classes: str = "uniform", restart_delay: float = PRINTED_DEL
     return _decide(readings, round(runs[key].utilization, 3), detail, V.DEPENDS_ON_READING)
 
 
-def rounds_changed(queue_order: str = "index") -> Outcome:
-    """The share of Hadar's rounds that change a running job's allocation (uniform classes, printed GPU-hours)."""
-    c, n = ex.rounds_changed("hadar", "uniform", queue_order, PRINTED_DELAY, 1.0)
+def rounds_changed(queue_order: str = "index", hours_scale: float = 1.0) -> Outcome:
+    """The share of Hadar's rounds that change a running job's allocation (uniform classes, GPU-hours x ``hours_scale``)."""
+    c, n = ex.rounds_changed("hadar", "uniform", queue_order, PRINTED_DELAY, hours_scale)
     frac = c / n
-    g, gn = ex.rounds_changed("gavel", "uniform", "index", PRINTED_DELAY, 1.0)
-    detail = (f"rounds in which Hadar (queue {queue_order}) changes the allocation of a job that ran in the previous "
+    g, gn = ex.rounds_changed("gavel", "uniform", "index", PRINTED_DELAY, hours_scale)
+    detail = (f"GPU-hours x{hours_scale:g}: rounds in which Hadar (queue {queue_order}) changes the allocation of a job that ran in the previous "
               f"round: {c} of {n} ({frac:.2f}); Gavel: {g} of {gn} ({g / gn:.2f}) (paper {paper.ROUNDS_CHANGED_FRACTION})")
     if close_to(frac, paper.ROUNDS_CHANGED_FRACTION, atol=0.05):
         return Outcome(round(frac, 3), V.REPRODUCED, detail)

@@ -317,9 +317,10 @@ def _check_decision_time(epochs: int = paper.LARGEST_EPOCHS) -> Outcome:
     """Footnote 5 for the paper's largest job; ``epochs`` above the paper's largest E (the flip)."""
     T, H = paper.DECISION_SLOTS, paper.DECISION_SERVERS // 2
     N = paper.LARGEST_CHUNKS
-    best = min(decision_time(T, H, N, epochs) for _ in range(3))
+    best = min(decision_time(T, H, N, epochs, cpu=True) for _ in range(3))
     ours = f"{best:.3f} s (best of 3)"
-    detail = f"T = {T}, H = K = {H} ({2 * H} servers), N = {N}, E = {epochs}: pricing (22) + Alg. 2 for one job"
+    detail = (f"T = {T}, H = K = {H} ({2 * H} servers), N = {N}, E = {epochs}: pricing (22) + Alg. 2 for one job, "
+              f"CPU seconds of the process (best of 3; the wall clock grows with other processes' load)")
     if best < paper.DECISION_TIME_LIMIT:
         return Outcome(ours, V.REPRODUCED, detail)
     if epochs > paper.LARGEST_EPOCHS:  # beyond the paper's largest job, the premise of the footnote
@@ -581,8 +582,12 @@ CLAIMS: list[Claim] = [
        "OASiS runs for less than 1 second to produce the best schedule of a job with 100 slots and 80 servers.",
        f"< {paper.DECISION_TIME_LIMIT:g} s",
        V.REPRODUCED, "One decision (prices (22) and Alg. 2) for the paper's largest job (N = 100, E = 200) arriving at "
-       "slot 1 of T = 100 with 40 + 40 servers, best of 3 runs (timing: slow claim, machine-dependent). Flip: a job "
-       "ten times the paper's largest (E = 2,000) takes ~2.1 s.", experiment(_check_decision_time), cost="slow", timed=True,
+       "slot 1 of T = 100 with 40 + 40 servers, best of 3 runs, timed in CPU seconds of the process: 0.15 s, a "
+       "margin of 6.7x under the paper's 1 s.  The wall clock is not used: on the shared 2-core machine under a load "
+       "of 12 the same decision took 2.3 s of wall time for 0.15 s of CPU (issue 30: no verdict from the machine's "
+       "load; tests/claims runs the claim beside a CPU-burning process).  Flip: a job ten times the paper's largest "
+       "(E = 2,000) takes 1.3 s of CPU, over 1 s; the footnote's premise is the paper's largest job, and inside it "
+       "(E = 200, run too) the claim holds: fails-outside-premise.", experiment(_check_decision_time), cost="slow", timed=True,
        flip=Flip("E = 2,000 epochs (ten times the paper's largest job)", V.OUTSIDE_PREMISE,
                  "epochs", 10 * paper.LARGEST_EPOCHS)),
     _c("oasis2018.section4b.log_ratio_size", "Section IV-B, rationale (ii) of the price functions, with (23)-(26) "
