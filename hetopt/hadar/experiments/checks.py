@@ -164,7 +164,7 @@ def _thm2_instances(instances: str) -> list:
 def _certs(insts: list, beam_width: int | None) -> tuple[list, list[float]]:
     from .. import validate_ratio
 
-    certs = [validate_ratio(i, beam_width=beam_width) for i in insts]
+    certs = [validate_ratio(i, options={"beam_width": beam_width}) for i in insts]
     return certs, [float(c.limit) if c.limit is not None else float("nan") for c in certs]
 
 
