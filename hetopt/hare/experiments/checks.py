@@ -270,16 +270,21 @@ def lemma2_chain(stem: str, subsets: bool = False):
 LINE12 = ("algorithm1", "algorithm1_esf", "algorithm1_ef")
 
 
+#: The paper's direction holds when Hare's weighted JCT is below every baseline's by more than this
+#: fraction (one point: the reductions are means of three seeds; issue 30 asks a margin the noise cannot cross).
+DIRECTION_MARGIN = 0.01
+
+
 def _range_verdict(red: np.ndarray, lo: float, hi: float) -> Verdict:
     """One reading's verdict on a printed range of reductions.
 
     Reproduced when every reduction is in it,
-    data-missing when Hare beats every baseline (the paper's direction) but the range needs the
-    unpublished trace, fails-unexplained when Hare loses to some baseline (the proxy points the other way).
+    data-missing when Hare beats every baseline by more than DIRECTION_MARGIN (the paper's direction) but the
+    range needs the unpublished trace, fails-unexplained when not (the proxy does not point the paper's way).
     """
     if ((red >= lo) & (red <= hi)).all():
         return R
-    return DM if (red > 0).all() else UX
+    return DM if (red > DIRECTION_MARGIN).all() else UX
 
 
 def _decide(readings: dict[str, Verdict], ours, detail: str) -> Outcome:
@@ -339,9 +344,11 @@ def section7_direction(algorithms=LINE12, h: float = 1.0):
 
         data = _paper_setting_reductions(algorithms=algorithms, h=h)
         paper = list(settings())[-1]
-        beats = {a: all(bool((data[(p, a)].mean(axis=0) > 0).all()) for p in (paper, ONE_BATCH)) for a in algorithms}
+        beats = {a: all(bool((data[(p, a)].mean(axis=0) > DIRECTION_MARGIN).all()) for p in (paper, ONE_BATCH))
+                 for a in algorithms}
         worst = {a: min(float(data[(p, a)].mean(axis=0).min()) for p in (paper, ONE_BATCH)) for a in algorithms}
-        detail = "; ".join(f"{a}: worst reduction {100 * worst[a]:.1f}%" for a in algorithms) + " (both task granularities)"
+        detail = ("; ".join(f"{a}: worst reduction {100 * worst[a]:.1f}%" for a in algorithms)
+                  + f" (both task granularities; beats: every reduction above {100 * DIRECTION_MARGIN:g}%)")
         readings = {a + (" (line 12 as printed, default)" if a == "algorithm1" else ""): R if beats[a] else UX
                     for a in algorithms}
         return _decide(readings, beats[algorithms[0]], detail)
