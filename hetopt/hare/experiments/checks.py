@@ -692,35 +692,6 @@ def fig14_fifo_worst(gpu_scales=(1, 2, 4), h: float = 1.0, load: float = 1.0):
     return check
 
 
-def fig16_close_to_homo(levels=(0.0, 1.0)):
-    """Fig. 16: Hare and Sched_Homo close at low heterogeneity (h = levels[0]) compared with h = levels[1].
-
-    The gap |1 - Hare / Sched_Homo| at the low level must be at most half the gap at the workload's
-    heterogeneity, for line 12 as printed and for earliest finish (two seeds).  The flip takes h = 2
-    (twice the workload's spread) as the "low" level.
-    """
-    def check() -> Outcome:
-        from .section7 import PAPER_SETTING, compare, reductions, section7_workload
-        from .sweeps import with_heterogeneity
-
-        gaps: dict[str, dict[float, list[float]]] = {a: {h: [] for h in levels} for a in ("algorithm1", "algorithm1_ef")}
-        for h in levels:
-            for seed in (0, 1):
-                v = compare(with_heterogeneity(section7_workload(seed=seed), h), PAPER_SETTING)
-                for a in gaps:
-                    gaps[a][h].append(reductions(v, a)["sched_homo"])
-        low, ref = levels
-        mean = {a: {h: float(np.mean(x)) for h, x in d.items()} for a, d in gaps.items()}
-        close = {a: abs(mean[a][low]) <= 0.5 * abs(mean[a][ref]) for a in mean}
-        detail = "; ".join(f"{a}: reduction vs Sched_Homo {100 * mean[a][low]:.1f}% at h = {low:g}, "
-                           f"{100 * mean[a][ref]:.1f}% at h = {ref:g}" for a in mean)
-        ours = f"{100 * mean['algorithm1'][low]:.1f}% at h = {low:g}"
-        if all(close.values()):
-            return Outcome(ours, R, detail)
-        return Outcome(ours, OP if low != 0.0 else UX, detail)
-    return check
-
-
 #: The job mixes of Fig. 17: the default (25% each) and each category raised to 55% (the others 15%).
 FIG17_MIXES = {"default": None, **{f"{c} 55%": {d: (0.55 if d == c else 0.15) for d in ("CV", "NLP", "Speech", "Rec.")}
                                    for c in ("CV", "NLP", "Speech", "Rec.")}}
