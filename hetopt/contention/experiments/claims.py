@@ -552,7 +552,7 @@ _add("wang2019.fig4a.lwf1_p95_below_5000", "Section V-B, Fig. 4(a) and Table IV"
      "published one). On seeds 0-5 the correct accounting gives 5820-7500 s, the published one 3420-3840 s: the "
      "tail falls below 5000 s only with the simulator's error (the check runs both). Flip: every job on a single "
      "GPU, no all-reduce to wait for: the tail falls below 5000 s with the correct accounting (reproduced).",
-     experiment(_p95_below), _single_gpu_flip(R, "no tail from all-reduces"), sweep="contention.job_sets")
+     experiment(_p95_below), _single_gpu_flip(R, "a tail from all-reduces"), sweep="contention.job_sets")
 
 
 def _blind(n: int, *, variant: str = "", what: str = "avg") -> Outcome:
