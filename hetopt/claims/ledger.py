@@ -332,6 +332,22 @@ class Claim:
                     f"({', '.join(map(repr, ran))})")
         return None
 
+    @staticmethod
+    def flip_subset(check: Outcome, flip: Outcome) -> str | None:
+        """Why the flip's run looks like a part of the check's (None when it does not).
+
+        When both name their readings (or workloads), a flip whose every reading is one of the
+        check's, with the same verdict, reran a subset of what the check ran: it cannot disagree
+        with it (issue 30, rule 3), whatever its input is called.
+        """
+        if not check.readings or not flip.readings:
+            return None
+        same = {k for k, v in flip.readings.items() if check.readings.get(k) is v}
+        if same == set(flip.readings):
+            return (f"every reading of the flip ({', '.join(sorted(same))}) is one of the check's with the same "
+                    "verdict: the flip reran a subset of the check")
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         """The claim's recorded fields and the commands that rerun it, as JSON-ready values."""
         return {"id": self.id, "paper": self.paper, "location": self.location, "statement": self.statement,

@@ -82,11 +82,20 @@ def _check_run(claim):
     assert overlap is None, f"{claim.id}: {overlap}: the flip cannot disagree with the check (issue 30, rule 3)"
     assert claim.timed or not reads, (f"{claim.id} reads the clock ({sorted(set(reads))}) but is not marked timed: "
                                       "count work instead, or mark it timed with a margin (issue 30, rule 5)")
+    return r.outcome
 
 
 @pytest.mark.parametrize("claim", FAST, ids=lambda c: c.id)
-def test_fast_claim_computes_its_recorded_verdict(claim):
-    _check_run(claim)
+def test_fast_claim_and_its_flip_compute_their_recorded_verdicts(claim):
+    """The check's verdict, then the flip's (rule 3: a flip that reran a part of the check is refused)."""
+    check = _check_run(claim)
+    r = claim.run(flip=True)
+    assert r.outcome.verdict is claim.flip.verdict, (
+        f"{claim.id}: flip '{claim.flip.change}' computed {r.outcome.verdict.value} ({r.outcome.detail}); "
+        f"recorded {claim.flip.verdict.value}")
+    assert r.outcome.verdict is not claim.verdict
+    subset = claim.flip_subset(check, r.outcome)
+    assert subset is None, f"{claim.id}: {subset} (issue 30, rule 3)"
 
 
 @pytest.mark.slow
@@ -160,15 +169,6 @@ def test_every_claim_names_its_flip():
     assert missing == [], f"claims without a flip (the experiment that moves the verdict): {missing}"
     for c in ALL:
         assert c.flip.change.strip() and c.flip.verdict is not c.verdict, c.id
-
-
-@pytest.mark.parametrize("claim", [c for c in FAST if c.flip is not None], ids=lambda c: c.id)
-def test_fast_flip_moves_the_verdict(claim):
-    r = claim.run(flip=True)
-    assert r.outcome.verdict is claim.flip.verdict, (
-        f"{claim.id}: flip '{claim.flip.change}' computed {r.outcome.verdict.value} ({r.outcome.detail}); "
-        f"recorded {claim.flip.verdict.value}")
-    assert r.outcome.verdict is not claim.verdict
 
 
 @pytest.mark.parametrize("claim", [c for c in ALL if c.verdict is ledger.Verdict.DATA_MISSING], ids=lambda c: c.id)
@@ -259,6 +259,16 @@ def test_every_flip_changes_one_input_of_the_checks_experiment():
         assert not any(w in c.flip.input.lower() for w in FORBIDDEN_INPUT), (c.id, c.flip.input)
         flipped = c.flip_check.parameters()
         assert {k for k in values if values[k] != flipped.get(k)} == {c.flip.input}, c.id
+
+
+def test_a_flip_that_reran_a_part_of_the_check_is_named():
+    V = ledger.Verdict
+    check = ledger.Outcome(1, V.DEPENDS_ON_READING, readings={"a": V.REPRODUCED, "b": V.UNEXPLAINED})
+    part = ledger.Outcome(1, V.UNEXPLAINED, readings={"b": V.UNEXPLAINED})
+    assert "subset" in ledger.Claim.flip_subset(check, part)
+    moved = ledger.Outcome(1, V.UNEXPLAINED, readings={"a": V.UNEXPLAINED, "b": V.UNEXPLAINED})
+    assert ledger.Claim.flip_subset(check, moved) is None
+    assert ledger.Claim.flip_subset(check, ledger.Outcome(1, V.UNEXPLAINED)) is None
 
 
 def test_claim_refuses_a_flip_of_a_set_of_readings_or_a_threshold():

@@ -9,9 +9,11 @@ Table III jobs, H = 1.15); see :mod:`hetopt.placement.generators` for its source
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
-from ...claims.experiment import built, experiment
+from ...claims.experiment import Parameter, built, experiment
 from ...claims.ledger import Claim, Conformance, Flip, Outcome, Sweep, Verdict, close_to
 from . import paper as PAPER
 from . import runs as X
@@ -622,6 +624,13 @@ from .absent import CLAIMS as _ABSENT  # noqa: E402
 from .absent import SWEEPS as _ABSENT_SWEEPS  # noqa: E402
 
 CLAIMS += _ABSENT
+
+#: Values the paper prints, used as printed by the checks that take them as inputs (issue 30, rule 1).
+PRINTED = {"K": "Section VI-B1, Fig. 9: JPS and HAS against exhaustive search at K = 15 and K = 30 workers",
+           "alpha": "Section V-C: 'when N = 20 and alpha = 0.7' (Algorithm 3 samples the last 1 - alpha of Psi)",
+           "n_samples": "Section VI-B1: 'JPS (N = 60)' and 'taking N = 60 samples from Psi' (Fig. 13)"}
+CLAIMS[:] = [c if c.beyond else dataclasses.replace(c, parameters=c.parameters + tuple(
+    Parameter(k, v, printed=PRINTED[k]) for k, v in c.check.parameters().items() if k in PRINTED)) for c in CLAIMS]
 
 CONFORMANCE: list[Conformance] = [
     Conformance("liu2024.sec5b.psi_size", P,
