@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from ...claims.experiment import experiment
+from ...claims.experiment import Parameter, experiment
 from ...claims.ledger import Claim, Flip, Outcome, Sweep, Verdict, outside_premise
 from ...data import instance_path, list_instances
 from ...errors import SolverError
@@ -465,10 +465,10 @@ def _check_fig6(servers: int = FIG6[2]) -> Outcome:
 
 
 def _c(id_, location, statement, paper_value, verdict, diagnosis, check, evidence=(), cost="fast", sweep=None, *,
-       flip: Flip, direction: str = "", beyond: bool = False, timed: bool = False):
+       flip: Flip, direction: str = "", beyond: bool = False, timed: bool = False, parameters: tuple = ()):
     return Claim(id=id_, paper=P, location=location, statement=statement, paper_value=paper_value, verdict=verdict,
                  diagnosis=diagnosis, check=check, evidence=tuple(evidence), cost=cost, sweep=sweep, flip=flip,
-                 direction=direction, beyond=beyond, timed=timed)
+                 direction=direction, beyond=beyond, timed=timed, parameters=parameters)
 
 
 #: The flips shared by several entries.
@@ -612,6 +612,8 @@ CLAIMS: list[Claim] = [
        "Flip: the horizon T = 10 instead of 300, where the literal ln(U/L) is small (the sigmoid has not decayed): "
        "the rationale holds under both readings (reproduced).",
        experiment(_check_log_ratio), sweep="oasis.log_ratio_cap",
+       parameters=(Parameter("slots", paper.FIG3_SLOTS, printed="Section V-A and Fig. 6's caption: T = 300 time slots "
+                                                           "(H = K = 50 servers of each kind)"),),
        flip=Flip("the horizon T = 10 slots instead of the paper's 300", V.REPRODUCED, "slots", 10)),
     _c("oasis2018.fig3.oasis_best_small", "Section V-A, Fig. 3 (total utility)",
        "OASiS performs the best, especially when resources are scarce.", "OASiS best of 5 schemes",
