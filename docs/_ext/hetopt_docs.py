@@ -307,17 +307,24 @@ def summary_node(items) -> nodes.table:
 
 
 def claims_node(items) -> nodes.table:
-    """One row per claim: id, location and statement, paper's number, verdict, diagnosis."""
+    """One row per claim: id, location and statement, paper's number, verdict, diagnosis, flip.
+
+    A claim hetopt adds beyond the paper says so under its location; the flip names the one input
+    of the experiment it changes, the value, and the verdict that run computes.
+    """
     rows = []
     for c in items:
         ident = _para(c.id, literal=True)
         ident["ids"].append(nodes.make_id(c.id))
         where = [_para(c.location, strong=True), _para(c.statement)]
+        if c.beyond:
+            where.append(_para("beyond the paper (hetopt's own claim, counted apart)"))
         verdict = _para(c.verdict.value)
         verdict["classes"].append(f"verdict-{c.verdict.value}")
-        rows.append([ident, where, _para(c.paper_value), verdict, _para(c.diagnosis)])
-    return _table(["id", "location", "paper value", "verdict", "diagnosis"], rows, [16, 20, 12, 12, 40],
-                  ["hetopt-claims"])
+        flip = _para(f"{c.flip.input} = {c.flip.value!r} -> {c.flip.verdict.value}: {c.flip.change}") if c.flip else _para("")
+        rows.append([ident, where, _para(c.paper_value), verdict, _para(c.diagnosis), flip])
+    return _table(["id", "location", "paper value", "verdict", "diagnosis", "flip: input = value -> verdict"], rows,
+                  [14, 18, 10, 10, 32, 16], ["hetopt-claims"])
 
 
 class ClaimsDirective(SphinxDirective):

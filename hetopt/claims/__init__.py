@@ -22,6 +22,7 @@ from typing import Any
 from ..errors import HetoptError
 from ..report import Table
 from .collect import claims, conformance, get_claim, modules, papers
+from .experiment import Experiment, Parameter, built, experiment
 from .ledger import (
     ID_PATTERN,
     Claim,
@@ -34,11 +35,12 @@ from .ledger import (
     Verdict,
     close_to,
     enforce,
+    outside_premise,
 )
 from .runner import run_claims
 
 __all__ = ["Claim", "ClaimResult", "Conformance", "ConformanceResult", "Flip", "Outcome", "Sweep", "Verdict", "enforce",
-           "close_to", "ID_PATTERN", "papers", "claims", "conformance", "get_claim", "sweeps", "get_sweep", "select",
+           "close_to", "outside_premise", "Experiment", "experiment", "built", "Parameter", "ID_PATTERN", "papers", "claims", "conformance", "get_claim", "sweeps", "get_sweep", "select",
            "skipped", "run", "run_claims", "ledger_table", "results_table", "summary_table"]
 
 def sweeps(paper: str | None = None) -> dict[str, Sweep]:
@@ -97,15 +99,22 @@ def results_table(results: Iterable[ClaimResult], title: str = "claims, rerun") 
 
 
 def summary_table(items: Iterable[Claim | ClaimResult]) -> Table:
-    """Counts of verdicts per paper (recorded verdicts for claims, computed ones for results)."""
+    """Counts of verdicts per paper (recorded verdicts for claims, computed ones for results).
+
+    Claims hetopt adds beyond the papers (``Claim.beyond``) are counted apart, in the last row.
+    """
     counts: dict[str, Counter] = {}
+    beyond: Counter = Counter()
     for it in items:
         c = it.claim if isinstance(it, ClaimResult) else it
         v = it.outcome.verdict if isinstance(it, ClaimResult) else it.verdict
-        counts.setdefault(c.paper, Counter())[v] += 1
-    cols = [v for v in Verdict if any(cnt[v] for cnt in counts.values())]
+        (beyond if c.beyond else counts.setdefault(c.paper, Counter()))[v] += 1
+    every = [*counts.values(), beyond]
+    cols = [v for v in Verdict if any(cnt[v] for cnt in every)]
     t = Table("claims by paper and verdict", ["paper", "claims", *[v.value for v in cols]])
     for paper, cnt in counts.items():
         t.add(paper, sum(cnt.values()), *[cnt[v] for v in cols])
     t.add("all", sum(sum(c.values()) for c in counts.values()), *[sum(c[v] for c in counts.values()) for v in cols])
+    if beyond:
+        t.add("beyond the papers (hetopt's own)", sum(beyond.values()), *[beyond[v] for v in cols])
     return t

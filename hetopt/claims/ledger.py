@@ -23,9 +23,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..report import Table
+from .experiment import FORBIDDEN_INPUT, Experiment, Parameter, is_collection
 
 __all__ = ["Verdict", "Outcome", "enforce", "Flip", "Claim", "Sweep", "ClaimResult", "Conformance", "ConformanceResult",
-           "close_to", "ID_PATTERN"]
+           "close_to", "ID_PATTERN", "outside_premise"]
 
 #: ``paperkey.location.short_name``: lowercase words of [a-z0-9_] separated by dots.
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+){2,}$")
@@ -74,6 +75,18 @@ class Outcome:
         For ``depends-on-reading`` / ``depends-on-workload``: the verdict under each named reading
         (or workload the paper's text allows), every one of them run.  The ledger refuses the
         verdict unless they give at least two different verdicts.
+    ran : mapping of str to tuple, or None
+        Values of the experiment's inputs that this run ran besides the one it was given (a
+        diagnostic toggle run inside the check, the premise restored, every point of a set of
+        readings), by input name.  A flip must change an input to a value the check did not run
+        (``tests/claims`` holds it).
+    premise : bool or None
+        For ``fails-outside-premise``: whether the claim's premise holds on the instance the
+        experiment ran, measured on it.  The ledger refuses the verdict unless it is False.
+    inside : Verdict or None
+        For ``fails-outside-premise``: the verdict of the same experiment run inside the premise.
+        The ledger refuses the verdict unless it was run; when it is a failing verdict, the
+        claim's verdict is that failure (the claim fails where its premise holds too).
     """
 
     ours: Any
@@ -81,6 +94,9 @@ class Outcome:
     detail: str = ""
     proxy_agrees: bool | None = None
     readings: Mapping[str, Verdict] | None = None
+    ran: Mapping[str, tuple] | None = None
+    premise: bool | None = None
+    inside: Verdict | None = None
 
 
 def enforce(out: Outcome) -> Outcome:
@@ -91,12 +107,30 @@ def enforce(out: Outcome) -> Outcome:
       ``fails-unexplained``.
     - ``depends-on-reading`` / ``depends-on-workload`` only when every named reading was run and
       they give at least two different verdicts.
+    - ``fails-outside-premise`` only when the premise was measured absent on the instance
+      (``premise is False``) and the same experiment was run inside the premise (``inside``); when
+      that one fails too, the verdict is its failure.
 
     Anything else passes unchanged.
     """
-    v = out.verdict
     if out.proxy_agrees is not None and not isinstance(out.proxy_agrees, bool):
         out = replace(out, proxy_agrees=bool(out.proxy_agrees))  # a numpy bool from a comparison of arrays
+    if out.premise is not None and not isinstance(out.premise, bool):
+        out = replace(out, premise=bool(out.premise))
+    if out.verdict is Verdict.OUTSIDE_PREMISE:
+        if out.premise is not False:
+            return replace(out, verdict=Verdict.UNEXPLAINED,
+                           detail=f"{out.detail}; fails-outside-premise refused: the premise was not measured absent "
+                                  "on the instance")
+        if out.inside is None:
+            return replace(out, verdict=Verdict.UNEXPLAINED,
+                           detail=f"{out.detail}; fails-outside-premise refused: the same experiment inside the "
+                                  "premise was not run")
+        if out.inside is not Verdict.REPRODUCED:
+            inside = out.inside if out.inside is not Verdict.OUTSIDE_PREMISE else Verdict.UNEXPLAINED
+            out = replace(out, verdict=inside, detail=f"{out.detail}; inside the premise it fails too "
+                                                      f"({out.inside.value}): the verdict is that failure")
+    v = out.verdict
     if v is Verdict.DATA_MISSING and out.proxy_agrees is not True:
         why = "no proxy was run" if out.proxy_agrees is None else "the proxy points against the paper's direction"
         return replace(out, verdict=Verdict.UNEXPLAINED, detail=f"{out.detail}; data-missing refused: {why}")
@@ -118,32 +152,56 @@ def close_to(ours: float, paper: float, *, rtol: float = 0.0, atol: float = 0.0)
     return abs(ours - paper) <= atol + rtol * abs(paper)
 
 
+def outside_premise(ours: Any, detail: str, inside: Outcome | Verdict, **kw: Any) -> Outcome:
+    """A ``fails-outside-premise`` outcome: the premise measured absent, and the experiment's verdict inside it.
+
+    ``inside`` is the outcome (or verdict) of the same experiment run with the premise restored;
+    :func:`enforce` turns the verdict into that one when it fails too.
+    """
+    v = inside.verdict if isinstance(inside, Outcome) else inside
+    extra = f"; inside the premise: {v.value}" + (f" ({inside.detail})" if isinstance(inside, Outcome) and inside.detail
+                                                  else "")
+    return Outcome(ours, Verdict.OUTSIDE_PREMISE, detail + extra, premise=False, inside=v, **kw)
+
+
 @dataclass(frozen=True)
 class Flip:
-    """The experiment that moves a claim's verdict: what is changed, and the verdict it gives.
+    """The experiment that moves a claim's verdict: which input it changes, to what, and the verdict it gives.
 
-    A verdict that no experiment could move is not a verdict: every claim names its flip (the
-    toggle, the reading, the perturbation or the sweep point), ``hetopt claims --run --id ID
-    --flip`` runs it, and the test suite checks that it gives ``verdict`` (which differs from
-    the claim's own).
+    A verdict that no experiment could move is not a verdict: every claim names its flip,
+    ``hetopt claims --run --id ID --flip`` runs it, and the test suite checks that it gives
+    ``verdict`` (which differs from the claim's own).  The flip is the claim's own experiment
+    with one input changed (rule 3 of issue 30): a workload, a mechanism toggle, a parameter, a
+    premise; never the set of readings, the aggregation, the bound or the verdict's threshold,
+    and never to a value the check also ran.
 
     Attributes
     ----------
     change : str
-        What the flipped experiment changes ("(9) imposed on every subset of jobs").
+        What the flipped experiment changes, in words ("(9) imposed on every subset of jobs").
     verdict : Verdict
         The verdict the flipped experiment computes.
-    check : callable
-        ``check() -> Outcome``: the claim's experiment with the change applied.
+    input : str
+        The input of the claim's experiment that the flip changes.
+    value : any
+        Its value in the flip (one value, never a set of readings).
     """
 
     change: str
     verdict: Verdict
-    check: Callable[[], Outcome]
+    input: str
+    value: Any
 
     def to_dict(self) -> dict[str, Any]:
-        """``change`` and ``verdict`` as JSON-ready values."""
-        return {"change": self.change, "verdict": self.verdict.value}
+        """``change``, ``verdict``, ``input`` and ``value`` as JSON-ready values."""
+        return {"change": self.change, "verdict": self.verdict.value, "input": self.input,
+                "value": _jsonable(self.value)}
+
+
+def _jsonable(v: Any) -> Any:
+    if v is None or isinstance(v, bool | int | float | str):
+        return v
+    return repr(v)
 
 
 @dataclass(frozen=True)
@@ -166,19 +224,28 @@ class Claim:
         The recorded verdict (the test suite checks that ``check`` still computes it).
     diagnosis : str
         Why it holds or fails: the mechanism and the experiment that shows it.
+    check : Experiment
+        The experiment (``check() -> Outcome``); the flip is the same experiment with one input changed.
     evidence : tuple of str
         Bundled instance stems (``instances/<stem>.json``) the check uses, possibly empty.
-    check : callable
-        ``check() -> Outcome``.
     cost : str
         ``"fast"`` (seconds; run by the default test suite) or ``"slow"``.
     sweep : str or None
         Name of the sweep (``hetopt sweep NAME``) that shows the verdict's mechanism.
     flip : Flip or None
-        The experiment that moves the verdict (:class:`Flip`).
+        The input that moves the verdict (:class:`Flip`).
     direction : str
         For ``not-reproducible-data-missing``: the paper's direction that the proxy must agree with
         ("Hadar's total time below Gavel's"); required for that verdict (``tests/claims`` holds it).
+    beyond : bool
+        A claim hetopt adds beyond the paper's own (an extrapolation of a printed statement past
+        the sizes the paper measured): counted apart from the paper's claims in summaries.
+    timed : bool
+        The verdict compares measured running times (with a margin the noise cannot cross, stated
+        in the diagnosis); ``tests/claims`` runs such claims under load.
+    parameters : tuple of Parameter
+        Where the values of the experiment's parameters come from: printed (used as printed) or a
+        prior fixed before the comparison (rules 1-2 of issue 30).
     """
 
     id: str
@@ -188,12 +255,15 @@ class Claim:
     paper_value: str
     verdict: Verdict
     diagnosis: str
-    check: Callable[[], Outcome]
+    check: Experiment
     evidence: tuple[str, ...] = ()
     cost: str = "fast"
     sweep: str | None = None
     flip: Flip | None = None
     direction: str = ""
+    beyond: bool = False
+    timed: bool = False
+    parameters: tuple[Parameter, ...] = ()
 
     def __post_init__(self) -> None:
         if not ID_PATTERN.match(self.id):
@@ -204,14 +274,79 @@ class Claim:
             raise ValueError(f"claim {self.id}: verdict must be a Verdict, got {self.verdict!r}")
         if isinstance(self.evidence, str):
             raise ValueError(f"claim {self.id}: evidence must be a tuple of instance names, not a string")
-        if self.flip is not None and self.flip.verdict is self.verdict:
+        if not isinstance(self.check, Experiment):
+            raise ValueError(f"claim {self.id}: check must be an Experiment (hetopt.claims.experiment(func, **inputs)), "
+                             f"got {type(self.check).__name__}")
+        values = self.check.parameters()
+        for p in self.parameters:
+            if p.input not in values or values[p.input] != p.value:
+                raise ValueError(f"claim {self.id}: parameter {p.input} is declared {p.value!r} but the check runs "
+                                 f"{values.get(p.input, 'no such input')!r}")
+        if self.flip is not None:
+            self._check_flip(values)
+
+    def _check_flip(self, values: dict[str, Any]) -> None:
+        """Rule 3: the flip changes one input of the check's experiment to one value the check does not run."""
+        f = self.flip
+        assert f is not None
+        if f.verdict is self.verdict:
             raise ValueError(f"claim {self.id}: its flip gives the claim's own verdict {self.verdict.value}; a flip "
                              "must move the verdict")
+        names = self.check.signature_names()
+        if (names is not None and f.input not in names) or f.input not in values:
+            raise ValueError(f"claim {self.id}: the flip changes {f.input!r}, which is not an input of "
+                             f"{self.check.name} with a value in the check")
+        bad = [w for w in FORBIDDEN_INPUT if w in f.input.lower()]
+        if bad:
+            raise ValueError(f"claim {self.id}: the flip changes {f.input!r}, a bound, threshold, aggregation or set of "
+                             "readings; a flip changes an input of the experiment")
+        if is_collection(values[f.input]) or is_collection(f.value):
+            raise ValueError(f"claim {self.id}: the flip's input {f.input!r} holds a set of readings or workloads "
+                             f"({values[f.input]!r} -> {f.value!r}); a flip sets one input to one value")
+        if f.value == values[f.input]:
+            raise ValueError(f"claim {self.id}: the flip sets {f.input} to {f.value!r}, the check's own value")
 
     @property
     def command(self) -> str:
         """The shell command that reruns this claim's check."""
         return f"hetopt claims --run --id {self.id}"
+
+    @property
+    def flip_check(self) -> Experiment:
+        """The flip's experiment: the check's with the flip's input changed."""
+        if self.flip is None:
+            raise ValueError(f"claim {self.id} has no flip")
+        return self.check.with_input(self.flip.input, self.flip.value)
+
+    def flip_overlap(self, outcome: Outcome) -> str | None:
+        """Why the flip reruns what the check ``outcome`` already ran (None when it does not).
+
+        The flip's value of its input must not be among the values the check ran of that input
+        (``outcome.ran``): otherwise the flip cannot disagree with the check.
+        """
+        if self.flip is None:
+            return None
+        ran = tuple((outcome.ran or {}).get(self.flip.input, ()))
+        if any(self.flip.value == v for v in ran):
+            return (f"the flip sets {self.flip.input} = {self.flip.value!r}, a value the check also ran "
+                    f"({', '.join(map(repr, ran))})")
+        return None
+
+    @staticmethod
+    def flip_subset(check: Outcome, flip: Outcome) -> str | None:
+        """Why the flip's run looks like a part of the check's (None when it does not).
+
+        When both name their readings (or workloads), a flip whose every reading is one of the
+        check's, with the same verdict, reran a subset of what the check ran: it cannot disagree
+        with it (issue 30, rule 3), whatever its input is called.
+        """
+        if not check.readings or not flip.readings:
+            return None
+        same = {k for k, v in flip.readings.items() if check.readings.get(k) is v}
+        if same == set(flip.readings):
+            return (f"every reading of the flip ({', '.join(sorted(same))}) is one of the check's with the same "
+                    "verdict: the flip reran a subset of the check")
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         """The claim's recorded fields and the commands that rerun it, as JSON-ready values."""
@@ -219,7 +354,8 @@ class Claim:
                 "paper_value": self.paper_value, "verdict": self.verdict.value, "diagnosis": self.diagnosis,
                 "evidence": [f"instances/{e}.json" for e in self.evidence], "command": self.command,
                 "sweep": self.sweep, "sweep_command": f"hetopt sweep {self.sweep}" if self.sweep else None,
-                "cost": self.cost, "direction": self.direction or None,
+                "cost": self.cost, "direction": self.direction or None, "beyond": self.beyond, "timed": self.timed,
+                "experiment": self.check.describe(), "parameters": [p.to_dict() for p in self.parameters],
                 "flip": self.flip.to_dict() if self.flip else None,
                 "flip_command": f"{self.command} --flip" if self.flip else None}
 
@@ -228,9 +364,7 @@ class Claim:
 
         An exception raised by the check becomes an UNEXPLAINED outcome with the error as detail.
         """
-        if flip and self.flip is None:
-            raise ValueError(f"claim {self.id} has no flip")
-        check = self.flip.check if flip and self.flip is not None else self.check
+        check = self.flip_check if flip else self.check
         t0 = time.perf_counter()
         try:
             out = check()

@@ -239,7 +239,7 @@ CELLS = [
     display(Markdown("\n".join(rows)))
     """),
     ("code", r"""
-    for r in run(ids=["gavel2021.policy_mmf.hand_example", "gavel2021.scheduler.three_job_example"]):
+    for r in run(ids=["gavel2021.sec4.water_filling_pareto", "gavel2021.scheduler.three_job_example"]):
         print(f"{r.claim.id}: paper {r.claim.paper_value}, ours {r.outcome.ours}, "
               f"verdict {r.outcome.verdict.value} (recorded {r.claim.verdict.value})\n    {r.outcome.detail}")
     """),

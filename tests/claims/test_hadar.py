@@ -103,16 +103,16 @@ def test_fast_claims_compute_their_verdicts(claim_id):
     assert res.outcome.verdict is res.claim.verdict, res.outcome.detail
 
 
-def test_greedy_violation_is_a_conformance_check_not_a_claim():
+def test_greedy_violation_is_half_of_a_paper_claim():
+    """Issue 30: the polynomial pass breaking 2 alpha is the joint claim of Theorems 1-2, not a conformance check."""
     from hetopt.hadar.experiments.claims import CONFORMANCE
 
-    ids = {c.id for c in CLAIMS}
-    conf = {c.id: c for c in CONFORMANCE}
-    assert "hadar2024.thm2.greedy_violation" in conf and "hadar2024.thm2.greedy_violation" not in ids
-    assert conf["hadar2024.thm2.greedy_violation"].run().ok
-    # it is the flip of the theorem's claim: the greedy pass leaves the premise of the exact DP
+    assert "hadar2024.thm2.greedy_violation" not in {c.id for c in CONFORMANCE}
+    joint = ledger.get_claim("hadar2024.thm2.polynomial_competitive")
+    assert joint.verdict is ledger.Verdict.PAPER_ERROR and joint.flip.input == "instances"
+    # the exact DP meets the bound; the greedy pass is its flip, outside the exact DP's premise
     c = ledger.get_claim("hadar2024.thm2.ratio_exact_dp")
-    assert "greedy" in c.flip.change and c.flip.verdict is ledger.Verdict.OUTSIDE_PREMISE
+    assert c.flip.input == "beam_width" and c.flip.verdict is ledger.Verdict.OUTSIDE_PREMISE
 
 
 def test_ttd_40h_detail_names_the_bound():
@@ -145,6 +145,8 @@ def test_prices_never_bind_on_one_gpu_nodes():
     phys = experiments.prices_bind("physical")
     assert len(phys) == 14 and all(c == 0 for c, _ in phys.values())
     assert sum(c for c, _ in experiments.prices_bind("validation").values()) > 0
+    # several GPUs per machine (the five nodes merged): the prices do change rounds there
+    assert sum(c for c, _ in experiments.prices_bind("physical", "one_machine").values()) > 0
 
 
 def test_restart_delay_sweep_makes_hadars_advantage_appear():

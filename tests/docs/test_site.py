@@ -82,17 +82,21 @@ def test_claims_page_lists_every_claim_and_the_counts(site):
     assert every, "hetopt.claims.claims() is empty"
     for c in every:
         assert c.id in rows, f"claims.html has no row for claim {c.id}"
-        _, location, paper_value, verdict, diagnosis = rows[c.id]
+        _, location, paper_value, verdict, diagnosis, flip = rows[c.id]
         assert verdict == c.verdict.value, f"{c.id}: the page shows verdict {verdict!r}"
         assert c.location in location and " ".join(c.diagnosis.split()) in diagnosis
+        assert ("beyond the paper" in location) == c.beyond, c.id
+        assert flip.startswith(f"{c.flip.input} = ") and f"-> {c.flip.verdict.value}" in flip, (c.id, flip)
         assert " ".join(c.paper_value.split()) == paper_value
         assert re.sub(r"[^a-z0-9]+", "-", c.id.lower()) in anchors, f"claims.html has no anchor for {c.id}"
     # The summary: counted here from the claims, not by the code that renders the page.
     summary = next(t for t in tables(html) if t[0][:2] == ["paper", "claims"])
     head, body = summary[0], {r[0]: r for r in summary[1:]}
-    by_paper = {p: Counter(c.verdict.value for c in every if c.paper == p) for p in papers()}
-    total = Counter(c.verdict.value for c in every)
-    for paper, counts in [*by_paper.items(), ("all", total)]:
+    # claims hetopt adds beyond the papers are counted apart, in their own row
+    by_paper = {p: Counter(c.verdict.value for c in every if c.paper == p and not c.beyond) for p in papers()}
+    total = Counter(c.verdict.value for c in every if not c.beyond)
+    beyond = Counter(c.verdict.value for c in every if c.beyond)
+    for paper, counts in [*by_paper.items(), ("all", total), ("beyond the papers (hetopt's own)", beyond)]:
         if paper != "all" and not counts:
             continue
         row = dict(zip(head, body[paper]))

@@ -1,23 +1,21 @@
 """Claims of Gavel (Narayanan et al., OSDI 2020) about its allocation policies, checked against its code.
 
-Paper key ``gavel2021``.  The "paper's number" of a policy claim is the optimum of Gavel's own
-formulation (``scheduler/policies/*.py`` of stanford-futuredata/gavel), recomputed by an
-independent LP (:mod:`hetopt.gavel.experiments.checks`, scipy's linprog on Gavel's equations); each
-claim's flip solves the same instances with the other normalization, the heterogeneity-agnostic
-throughputs or hetopt's former unscaled LP, and the gap opens.  hetopt's former defects of
-issue 10 measured against Gavel's code are conformance checks
-(:mod:`hetopt.gavel.experiments.conformance`).  The mechanism's claims
-(:mod:`hetopt.gavel.experiments.mechanism`) and the end-to-end claims of the paper's evaluation on
-Gavel's bundled traces (:mod:`hetopt.gavel.experiments.evaluation`) are appended here.
+Paper key ``gavel2021``.  Water filling's Pareto improvement is a claim; hetopt's policy LPs
+against an independent LP on Gavel's equations (scipy's linprog, :mod:`hetopt.gavel.experiments.checks`)
+are solver-versus-solver checks, so they are conformance checks (issue 30), as are hetopt's former
+defects of issue 10 measured against Gavel's code (:mod:`hetopt.gavel.experiments.conformance`).
+The mechanism's claims (:mod:`hetopt.gavel.experiments.mechanism`) and the end-to-end claims of the
+paper's evaluation on Gavel's bundled traces (:mod:`hetopt.gavel.experiments.evaluation`) are
+appended here.
 """
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
+from scipy.optimize import linprog
 
-from ...claims.ledger import Claim, Flip, Outcome, Sweep, Verdict, close_to
+from ...claims.experiment import experiment
+from ...claims.ledger import Claim, Conformance, Flip, Outcome, Sweep, Verdict, close_to, outside_premise
 from ...report import Table
 from .checks import (
     HAND_EXAMPLE,
@@ -132,33 +130,80 @@ def _normalized(T, s, c, X) -> np.ndarray:
 WF_SEEDS = range(4)
 
 
-def check_water_filling(bottleneck_solver: str | None = "highs") -> Outcome:
+def _wf_instance(seed: int, jobs: str):
+    """An uncontended 8-job, 3-type random cluster; ``jobs="identical"``: its first job copied eight times."""
+    T, s, c = random_policy_instance(8, 3, "low", seed=seed)
+    if jobs == "identical":
+        T, s = np.repeat(T[:1], 8, axis=0), np.repeat(s[:1], 8)
+    elif jobs != "random":
+        raise ValueError(f"jobs is {jobs!r}; expected 'random' or 'identical'")
+    return T, s, c
+
+
+def _raisable(T, s, c, level) -> float:
+    """The premise of water filling, measured: the largest sum of normalized throughputs with no job below ``level``.
+
+    Returned over ``level.sum()`` (1: no job can be raised without lowering another; scipy's linprog
+    on Gavel's normalized coefficients, independent of the policy's code).
+    """
+    from ..lp import gavel_proportional_throughput
+
+    T, s, c = np.asarray(T, float), np.asarray(s, float), np.asarray(c, float)
+    J, R = T.shape
+    coef = (s[:, None] * T) / np.ravel(gavel_proportional_throughput(T, c))[:, None]
+    A, b = [], []
+    for j in range(J):  # sum_r X_jr <= 1, and the job keeps its level
+        row = np.zeros(J * R)
+        row[j * R:(j + 1) * R] = 1.0
+        A.append(row)
+        b.append(1.0)
+        row = np.zeros(J * R)
+        row[j * R:(j + 1) * R] = -coef[j]
+        A.append(row)
+        b.append(-level[j] * (1 - 1e-6))
+    for r in range(R):
+        row = np.zeros(J * R)
+        row[r::R] = s
+        A.append(row)
+        b.append(c[r])
+    res = linprog(-coef.ravel(), A_ub=np.array(A), b_ub=np.array(b), bounds=[(0, None)] * (J * R), method="highs")
+    if res.status != 0:
+        raise RuntimeError(f"premise LP failed: {res.message}")
+    return float(-res.fun / level.sum())
+
+
+def check_water_filling(bottleneck_solver: str | None = "highs", jobs: str = "random") -> Outcome:
     """Water filling against one max-min LP on four uncontended 8-job clusters (Pareto improvement).
 
     Passes when on every instance no job's normalized throughput falls below its level after the
-    first LP (1e-4) and some job is raised above it (0.1 %).  ``bottleneck_solver=None`` is Gavel's
-    released configuration: its bottleneck MILP needs GLPK_MI, which Gavel does not install, so it
-    stops after the first LP.
+    first LP (1e-4) and some job is raised above it (0.1 %).  The first LP is water filling with
+    the bottleneck MILP skipped (``bottleneck_solver=None``: Gavel's released configuration, whose
+    MILP needs GLPK_MI).  ``jobs="identical"`` (the flip): eight copies of one job, where the
+    premise (some job can be raised without lowering another) is absent, measured by an LP.
     """
     from .. import max_min_fairness_water_filling
 
-    raised, lowered, gains = [], 0, []
+    raised, lowered, gains, room = [], 0, [], []
     for seed in WF_SEEDS:
-        T, s, c = random_policy_instance(8, 3, "low", seed=seed)
+        T, s, c = _wf_instance(seed, jobs)
         first = _normalized(T, s, c, max_min_fairness_water_filling(T, s, c, bottleneck_solver=None))
         wf = first if bottleneck_solver is None else _normalized(
             T, s, c, max_min_fairness_water_filling(T, s, c, bottleneck_solver=bottleneck_solver))
         lowered += int(np.sum(wf < first * (1 - 1e-4)))
         raised.append(int(np.sum(wf > first * (1 + 1e-3))))
         gains.append(wf.sum() / first.sum())
-    detail = (f"bottleneck_solver={bottleneck_solver!r}: jobs raised above the first LP's level per instance {raised} "
-              f"of 8, lowered {lowered}; sum of normalized throughputs x{min(gains):.2f}-{max(gains):.2f}")
+        room.append(_raisable(T, s, c, first))
+    ours = f"{sum(raised)}/{8 * len(raised)} raised"
+    detail = (f"bottleneck_solver={bottleneck_solver!r}, {jobs} jobs: jobs raised above the first LP's level per "
+              f"instance {raised} of 8, lowered {lowered}; sum of normalized throughputs x{min(gains):.2f}-"
+              f"{max(gains):.2f}; largest sum with no job lowered x{min(room):.3f}-{max(room):.3f} (LP)")
+    ran = {"bottleneck_solver": (None,)}  # the first LP is water filling without the MILP
     if lowered == 0 and min(raised) > 0:
-        return Outcome(f"{sum(raised)}/{8 * len(raised)} raised", R, detail)
-    if bottleneck_solver is None:  # the premise of the algorithm: the MILP that finds the bottlenecked jobs runs
-        return Outcome(f"{sum(raised)}/{8 * len(raised)} raised", OUTSIDE,
-                       detail + "; the bottleneck MILP did not run (Gavel's released code without GLPK_MI)")
-    return Outcome(f"{sum(raised)}/{8 * len(raised)} raised", UNEXP, detail)
+        return Outcome(ours, R, detail, ran=ran)
+    if max(room) <= 1 + 1e-3:  # the premise, measured: no job can be raised without lowering another
+        return outside_premise(ours, detail + "; no job can be raised on these clusters",
+                               check_water_filling(bottleneck_solver, "random"), ran=ran)
+    return Outcome(ours, UNEXP, detail, ran=ran)
 
 
 def sweep_normalization(quick: bool = False) -> Table:
@@ -195,53 +240,6 @@ def _c(short, location, statement, paper_value, verdict, diagnosis, check, **kw)
 
 
 CLAIMS: list[Claim] = [
-    _c("policy_mmf.reaches_gavel_objective", "Section 4.1; scheduler/policies/max_min_fairness.py",
-       "Heterogeneity-aware max-min fairness maximizes min_j s_j T_j.X_j / (w_j T_j.X^prop_j), X^prop = c/C "
-       "(MaxMinFairnessPolicyWithPerf).", "Gavel's LP optimum", R,
-       "hetopt.gavel.max_min_fairness (normalization='gavel') builds the coefficients from Gavel's proportional "
-       "policy and scale factors; the check solves 24 random instances (1-30 jobs, 1-4 types, low and high "
-       "contention, with and without priority weights, a third of the throughputs zero) and compares the "
-       "objective of the returned allocation, evaluated independently, with scipy's linprog on Gavel's equations. "
-       "Flip: the same instances with the other normalization (hetopt's former 'isolated' one: the feasible equal "
-       "share, no scale factor) fall up to 29 % below Gavel's optimum (where some job is uncontended: "
-       "hetopt sweep gavel.normalization).",
-       check_mmf_reaches_gavel, sweep="gavel.normalization",
-       flip=Flip("normalization='isolated' (the feasible equal share without the scale factor) instead of Gavel's",
-                 UNEXP, functools.partial(check_mmf_reaches_gavel, "isolated"))),
-    _c("policy_mmf.hand_example", "Issue 10 hand example on Gavel's equations",
-       "T=[[2,1],[2,1]], s=(1,2), c=(2,2): Gavel's optimum gives job 0 all of type 0 and objective 4/3.", "4/3", R,
-       "Derived by hand: the proportional share (1/2, 1/2) gives both jobs 1.5, so the coefficients are (4/3, 2/3) "
-       "and (8/3, 4/3); job 0 can reach at most 4/3 (X_00 = 1) while job 1 reaches 2 on what is left, so the "
-       "optimum is 4/3. The check evaluates hetopt's allocation on Gavel's objective and solves the independent LP. "
-       "Flip: with the isolated normalization both jobs get rate 5/3 and the allocation scores 10/9 on Gavel's "
-       "objective.",
-       check_hand_example,
-       flip=Flip("normalization='isolated' instead of Gavel's", UNEXP,
-                 functools.partial(check_hand_example, "isolated"))),
-    _c("policy_msum.reaches_gavel_objective", "Section 4.1; scheduler/policies/max_sum_throughput.py",
-       "Max-sum-throughput maximizes sum_j T_j.X_j under the base constraints (ThroughputSumWithPerf).",
-       "Gavel's LP optimum", R,
-       "The check compares the sum of throughputs of hetopt's allocation (ECOS on Gavel's LP by default) with "
-       "scipy's linprog on Gavel's LP on 12 random instances, with the throughputs given in their units and "
-       "multiplied by 1e6. Flip: the allocation solved heterogeneity-agnostic (every throughput a job can run at "
-       "set to 1, as Gavel's agnostic policies see the cluster) and evaluated on the real throughputs falls short of "
-       "the optimum.",
-       check_max_sum,
-       flip=Flip("the allocation solved with every throughput 1 (heterogeneity-agnostic)", UNEXP,
-                 functools.partial(check_max_sum, agnostic=True))),
-    _c("policy_mtd.trace_makespan", "Section 4.1 min-total-duration; Hadar's 480-job trace (Section IV)",
-       "Min-total-duration finds the smallest makespan M with T_j.X_j >= steps_j / M for every job.",
-       "341.6 h (LP optimum)", R,
-       "The LP is written per job in units of its own fastest time and with time in units of a makespan lower bound, "
-       "so every coefficient is in [0, 1] and z = D/M is O(1); the makespan of the returned allocation is recomputed "
-       "from the data and must match the LP's within 1e-6. The check compares it with an independently scaled LP "
-       "(min M over Y = M X in hours, scipy's linprog) and multiplies every step count by 1e6. Flip: hetopt's former "
-       "LP (max z = 1/M with the raw step counts, 1e3-1e7, as coefficients) has z ~ 1e-7, under HiGHS's "
-       "tolerances, and its allocation's makespan is 623.9 h, 1.83x the optimum (hetopt sweep "
-       "gavel.makespan_scaling: exact again once the steps are divided by 1e6).",
-       check_trace_makespan, sweep="gavel.makespan_scaling",
-       flip=Flip("hetopt's former unscaled LP (max z = 1/M, raw step counts)", UNEXP,
-                 functools.partial(check_trace_makespan, "unscaled"))),
     _c("sec4.water_filling_pareto", "Section 4 (hierarchical policies: water filling); "
        "scheduler/policies/max_min_fairness_water_filling.py",
        "Water filling makes max-min fairness Pareto-efficient: after the bottlenecked jobs are fixed (found by a "
@@ -249,24 +247,53 @@ CLAIMS: list[Claim] = [
        "direction: no job lowered, non-bottleneck jobs raised", R,
        "The check runs MaxMinFairnessWaterFillingPolicyWithPerf as Gavel poses it (LPs by ECOS) with the bottleneck "
        "MILP solved by HiGHS on four uncontended 8-job, 3-type random clusters and compares every job's normalized "
-       "throughput with its level after the first LP (the plain max-min allocation): 7 of 8 jobs are raised on each "
-       "cluster, none is lowered, and the sum grows 1.5-2.2x. Flip: Gavel's released configuration, where the MILP "
-       "needs GLPK_MI (not among Gavel's requirements), the call raises, Gavel catches it and stops after the first "
-       "LP: no job is raised (this is why Gavel's water-filling runs in the parity table equal its max-min runs).",
-       check_water_filling,
-       flip=Flip("bottleneck_solver=None: Gavel's released code without GLPK_MI stops after the first LP", OUTSIDE,
-                 functools.partial(check_water_filling, None))),
+       "throughput with its level after the first LP (the plain max-min allocation, which is what Gavel's released "
+       "code returns: its MILP needs GLPK_MI, not among Gavel's requirements, so it stops after the first LP; this "
+       "is why Gavel's water-filling runs in the parity table equal its max-min runs): 7 of 8 jobs are raised on each "
+       "cluster, none is lowered, and the sum grows 1.5-2.2x. Flip: eight identical jobs per cluster, where an LP "
+       "(scipy, on Gavel's normalized coefficients) finds that no job can be raised without lowering another (the "
+       "premise absent, measured): water filling raises none, fails-outside-premise (inside the premise, the random "
+       "clusters, it holds).",
+       experiment(check_water_filling),
+       flip=Flip("eight identical jobs per cluster (no job can be raised without lowering another)", OUTSIDE,
+                 "jobs", "identical")),
+]
+
+_PARITY = "scipy's linprog on Gavel's equations (hetopt.gavel.experiments.checks), an independent LP"
+#: hetopt's policy LPs against an independent LP: solver-versus-solver checks, counted apart (issue 30).
+CONFORMANCE: list[Conformance] = [
+    Conformance(
+        id="gavel2021.policy_mmf.reaches_gavel_objective", paper=P,
+        statement="hetopt.gavel.max_min_fairness (normalization='gavel') reaches the optimum of Gavel's "
+                  "MaxMinFairnessPolicyWithPerf, min_j s_j T_j.X_j / (w_j T_j.X^prop_j), within 1e-6 on 24 random "
+                  "instances (1-30 jobs, 1-4 types, low and high contention, with and without weights).",
+        check=check_mmf_reaches_gavel, reference=_PARITY + "; scheduler/policies/max_min_fairness.py"),
+    Conformance(
+        id="gavel2021.policy_mmf.hand_example", paper=P,
+        statement="On issue 10's hand example (T=[[2,1],[2,1]], s=(1,2), c=(2,2)) hetopt's max-min fairness scores "
+                  "4/3 on Gavel's objective, the optimum derived by hand and by the independent LP.",
+        check=check_hand_example, reference=_PARITY + "; the hand derivation in hetopt issue 10"),
+    Conformance(
+        id="gavel2021.policy_msum.reaches_gavel_objective", paper=P,
+        statement="hetopt's max-sum-throughput allocation reaches the optimum of Gavel's ThroughputSumWithPerf within "
+                  "1e-6 on 12 random instances, with the throughputs in their units and x1e6.",
+        check=check_max_sum, reference=_PARITY + "; scheduler/policies/max_sum_throughput.py"),
+    Conformance(
+        id="gavel2021.policy_mtd.trace_makespan", paper=P,
+        statement="hetopt's min-total-duration LP (per-job units, certified) gives the makespan of an independently "
+                  "scaled LP on Hadar's 480-job trace (341.6 h) within 1e-6, and scales exactly with the step counts.",
+        check=check_trace_makespan, reference=_PARITY + "; scheduler/policies/min_total_duration.py"),
 ]
 
 SWEEPS: dict[str, Sweep] = {
     "gavel.normalization": Sweep(
         name="gavel.normalization", func=sweep_normalization,
         description="contention level: the isolated reading ties Gavel's optimum when contended, falls below when not",
-        claims=("gavel2021.policy_mmf.reaches_gavel_objective",)),
+        claims=("gavel2021.policy_mmf.normalization_reading",)),
     "gavel.makespan_scaling": Sweep(
         name="gavel.makespan_scaling", func=sweep_makespan_scaling,
         description="step counts x 10^k: the former unscaled makespan LP drifts from the optimum, the scaled one stays at 1",
-        claims=("gavel2021.policy_mtd.trace_makespan",)),
+        claims=("gavel2021.policy_mtd.unscaled_defect",)),
 }
 
 from .mechanism import CLAIMS as _MECHANISM_CLAIMS  # noqa: E402
@@ -279,6 +306,7 @@ from .evaluation import CLAIMS as _EVALUATION_CLAIMS  # noqa: E402
 
 CLAIMS += _EVALUATION_CLAIMS
 
-from .conformance import CONFORMANCE  # noqa: E402
+from .conformance import CONFORMANCE as _CODE_CONFORMANCE  # noqa: E402
 
+CONFORMANCE += _CODE_CONFORMANCE
 __all__ += ["CONFORMANCE"]

@@ -24,11 +24,10 @@ differs across types; no pair's combined normalized throughput above 1), the che
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
-from ...claims.ledger import Claim, Flip, Outcome, Verdict
+from ...claims.experiment import experiment
+from ...claims.ledger import Claim, Flip, Outcome, Verdict, outside_premise
 from .. import GavelInstance, load_trace, simulate
 
 __all__ = ["CLAIMS", "MARGIN", "homogeneous", "heterogeneity", "time_sliced_pairs", "pair_gain"]
@@ -77,7 +76,8 @@ def _aware_vs_agnostic(trace: str, aware: str, agnostic: str, metric: str, *, ho
     if gain > MARGIN:
         return Outcome(round(gain, 3), Verdict.REPRODUCED, detail)
     if het <= 1 + 1e-9:  # the premise (a heterogeneous cluster) is absent
-        return Outcome(round(gain, 3), Verdict.OUTSIDE_PREMISE, detail + "; no heterogeneity: outside the premise")
+        inside = _aware_vs_agnostic(trace, aware, agnostic, metric, cluster=cluster)
+        return outside_premise(round(gain, 3), detail + "; no heterogeneity: outside the premise", inside)
     return Outcome(round(gain, 3), Verdict.UNEXPLAINED, detail)
 
 
@@ -138,7 +138,7 @@ def _space_sharing(time_slicing: bool = False) -> Outcome:
     if min(gains) > MARGIN:
         return Outcome(ours, Verdict.REPRODUCED, detail)
     if pg <= 1 + 1e-9:  # the premise (two jobs sharing a GPU get more done than one) is absent
-        return Outcome(ours, Verdict.OUTSIDE_PREMISE, detail + "; sharing gains nothing: outside the premise")
+        return outside_premise(ours, detail + "; sharing gains nothing: outside the premise", _space_sharing(False))
     return Outcome(ours, Verdict.UNEXPLAINED, detail)
 
 
@@ -161,9 +161,8 @@ def _aware_claim(short: str, policy_text: str, trace: str, aware: str, agnostic:
                   f"with Gavel's own event loop and ECOS under {aware} and {agnostic} and passes when the agnostic "
                   f"{what} is more than 5 % above the aware one. {extra} Flip: the same runs with {_HOMOG}: "
                   f"{flip_note}",
-        check=functools.partial(_aware_vs_agnostic, trace, aware, agnostic, metric),
-        flip=Flip(_HOMOG, Verdict.OUTSIDE_PREMISE,
-                  functools.partial(_aware_vs_agnostic, trace, aware, agnostic, metric, homogeneous_cluster=True)),
+        check=experiment(_aware_vs_agnostic, trace=trace, aware=aware, agnostic=agnostic, metric=metric),
+        flip=Flip(_HOMOG, Verdict.OUTSIDE_PREMISE, "homogeneous_cluster", True),
     )
 
 
@@ -204,8 +203,8 @@ CLAIMS = [
                   "5.34 -> 4.52 h (1.18x).  Flip: the pair throughputs replaced by time-slicing (each job of a pair "
                   "at half its own throughput, simulate(pair_throughput=...)): sharing a GPU gains nothing and the "
                   "packing variants land within 2 % of the unpacked ones (0.99x, 1.01x, 0.98x).",
-        check=_space_sharing,
+        check=experiment(_space_sharing),
         flip=Flip("Gavel's measured pair throughputs replaced by time-slicing (each job at half its own throughput)",
-                  Verdict.OUTSIDE_PREMISE, functools.partial(_space_sharing, True)),
+                  Verdict.OUTSIDE_PREMISE, "time_slicing", True),
     ),
 ]

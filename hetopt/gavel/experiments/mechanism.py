@@ -9,13 +9,13 @@ recompute interval, priorities without the received shares).  The sweep
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Hashable
 from typing import cast
 
 import numpy as np
 
-from ...claims.ledger import Claim, Flip, Outcome, Sweep, Verdict, close_to
+from ...claims.experiment import experiment
+from ...claims.ledger import Claim, Flip, Outcome, Sweep, Verdict, close_to, outside_premise
 from ...data import load_json
 from ...report import Table
 from .. import (
@@ -58,7 +58,8 @@ def _check_three_jobs(work_conserving: bool = True) -> Outcome:
     if len(placed) == 3:
         return Outcome(3, Verdict.REPRODUCED, detail)
     if not work_conserving:  # the claim's premise is a non-FIFO policy, whose queues keep priority-0 entries
-        return Outcome(len(placed), Verdict.OUTSIDE_PREMISE, detail + "; FIFO's queue rule is outside the premise")
+        return outside_premise(len(placed), detail + "; FIFO's queue rule is outside the premise",
+                               _check_three_jobs(True))
     return Outcome(len(placed), Verdict.UNEXPLAINED, detail)
 
 
@@ -100,7 +101,8 @@ def _check_fig1a_rounds(allocation: str = "printed") -> Outcome:
     if ok:
         return Outcome(busy, Verdict.REPRODUCED, detail)
     if allocation != "printed":  # the claim is about the printed Y
-        return Outcome(busy, Verdict.OUTSIDE_PREMISE, detail + "; not the printed allocation the claim is about")
+        return outside_premise(busy, detail + "; not the printed allocation the claim is about",
+                               _check_fig1a_rounds("printed"))
     return Outcome(busy, Verdict.UNEXPLAINED, detail)
 
 
@@ -145,7 +147,8 @@ def _check_work_conservation(work_conserving: bool = True) -> Outcome:
     if waste == 0:
         return Outcome(0, Verdict.REPRODUCED, detail)
     if not work_conserving:  # the premise: a non-FIFO policy (FIFO's queues leave priority-0 entries out)
-        return Outcome(waste, Verdict.OUTSIDE_PREMISE, detail + "; FIFO's queue rule is outside the premise")
+        return outside_premise(waste, detail + "; FIFO's queue rule is outside the premise",
+                               _check_work_conservation(True))
     return Outcome(waste, Verdict.UNEXPLAINED, detail)
 
 
@@ -201,7 +204,7 @@ def _check_recompute_interval(interval: float = GAVEL_INTERVAL) -> Outcome:
     if spaced and 0 < r.recomputations <= events:
         return Outcome(r.recomputations, Verdict.REPRODUCED, detail)
     if interval != GAVEL_INTERVAL:  # Gavel's setting changed: outside the claim's premise
-        return Outcome(r.recomputations, Verdict.OUTSIDE_PREMISE, detail)
+        return outside_premise(r.recomputations, detail, _check_recompute_interval(GAVEL_INTERVAL))
     return Outcome(r.recomputations, Verdict.UNEXPLAINED, detail)
 
 
@@ -258,10 +261,10 @@ CLAIMS = [
                   "Gavel's own event loop (simulate, mechanism='gavel') places the same three in round 1.  Flip: "
                   "Gavel's FIFO queue rule (scheduler.py l. 830: priority-0 entries left out), the queues of a policy "
                   "outside the claim's premise, places two.",
-        check=_check_three_jobs,
+        check=experiment(_check_three_jobs),
         evidence=("gavel2020_three_jobs",),
         flip=Flip("Gavel's FIFO queue rule (entries of priority 0 left out: work_conserving=False)",
-                  Verdict.OUTSIDE_PREMISE, functools.partial(_check_three_jobs, False)),
+                  Verdict.OUTSIDE_PREMISE, "work_conserving", False),
     ),
     Claim(
         id="gavel2021.hadar_fig1a.first_two_rounds",
@@ -278,10 +281,10 @@ CLAIMS = [
                   "gavel2020_hadar_fig1a with the printed Y (Gavel's loop).  Flip: Gavel's own max-min fairness LP on "
                   "the real cluster in place of the printed Y: round 1 is J3 on V100 and J2 on P100, 4 of 6 GPUs "
                   "(67 %, 67 %), not the rounds drawn.",
-        check=_check_fig1a_rounds,
+        check=experiment(_check_fig1a_rounds),
         evidence=("gavel2020_hadar_fig1a",),
         flip=Flip("Gavel's max-min fairness LP on the real cluster in place of the printed Y",
-                  Verdict.OUTSIDE_PREMISE, functools.partial(_check_fig1a_rounds, "lp")),
+                  Verdict.OUTSIDE_PREMISE, "allocation", "lp"),
     ),
     Claim(
         id="gavel2021.hadar_fig1a.six_rounds",
@@ -299,10 +302,10 @@ CLAIMS = [
                   "runs both readings (the printed Y first, the paper's; the LP second) and records a verdict per "
                   "reading.  Flip: rounds of 480 s instead of Gavel's 360 s (the same as every reconstructed speed "
                   "x 4/3): both readings take 6 rounds, so the count no longer separates them.",
-        check=_check_fig1a_six_rounds,
+        check=experiment(_check_fig1a_six_rounds),
         evidence=("gavel2020_hadar_fig1a",),
         flip=Flip("round length 480 s instead of 360 s (every reconstructed speed x 4/3)", Verdict.REPRODUCED,
-                  functools.partial(_check_fig1a_six_rounds, 480.0)),
+                  "round_length", 480.0),
     ),
     Claim(
         id="gavel2021.scheduler.work_conserving",
@@ -317,9 +320,9 @@ CLAIMS = [
                   "draws 300 random rounds (allocations, shares, deficits, gangs, zero throughputs) and counts "
                   "waiting jobs that fit somewhere.  Flip: the same 300 rounds under Gavel's FIFO queue rule "
                   "(priority-0 entries left out, a policy outside the premise) leave fitting jobs waiting.",
-        check=_check_work_conservation,
+        check=experiment(_check_work_conservation),
         flip=Flip("Gavel's FIFO queue rule (entries of priority 0 left out: work_conserving=False)",
-                  Verdict.OUTSIDE_PREMISE, functools.partial(_check_work_conservation, False)),
+                  Verdict.OUTSIDE_PREMISE, "work_conserving", False),
     ),
     Claim(
         id="gavel2021.scheduler.recompute_interval",
@@ -339,11 +342,11 @@ CLAIMS = [
                   "1,920 s apart except for Gavel's two early resets (the simulator records why each reset happened) "
                   "and their count is positive and at most the events.  Flip: Gavel's loop with a 360 s interval "
                   "(one round) recomputes sooner than 1,920 s after the previous reset: Gavel's setting changed.",
-        check=_check_recompute_interval,
+        check=experiment(_check_recompute_interval),
         evidence=("gavel2020_workload12",),
         sweep="gavel.recompute_interval",
         flip=Flip("recompute_interval=360 s instead of Gavel's 1,920 s", Verdict.OUTSIDE_PREMISE,
-                  functools.partial(_check_recompute_interval, 360.0)),
+                  "interval", 360.0),
     ),
     Claim(
         id="gavel2021.sec5.rounds_realize_allocation",
@@ -361,9 +364,9 @@ CLAIMS = [
                   "realize it), and compares each job's fraction of rounds on each type with X: within 0.05 (one "
                   "round in 37 is 0.027).  Flip: the shares held at 1, so the priority is X itself (a static order): "
                   "each job keeps the type where its allocation is largest every round, 0.4 away from X.",
-        check=_check_realization,
+        check=experiment(_check_realization),
         flip=Flip("priorities without the received share (priority = X, a static order)", Verdict.UNEXPLAINED,
-                  functools.partial(_check_realization, False)),
+                  "use_shares", False),
     ),
 ]
 

@@ -55,15 +55,49 @@ def _speed_scaled(inst: HadarInstance, factor: float) -> HadarInstance:
     return dataclasses.replace(inst, throughput=inst.throughput * factor)
 
 
+#: Variants of the Section II-A example (the flips of its claims change the workload).
+MOTIVATING_VARIANTS = ("printed", "double_capacity", "gangs_of_two", "homogeneous", "one_job")
+
+
+def motivating_variant(variant: str = "printed") -> HadarInstance:
+    """The Section II-A example (``"printed"``) or a variant of it.
+
+    ``"double_capacity"``: twice the GPUs of every type (every job fits in every round);
+    ``"gangs_of_two"``: every job a gang of 2 GPUs at the same per-round speed (gangs 2, 2, 2 can
+    fill the 6 GPUs); ``"homogeneous"``: every job as fast on every type as on its fastest;
+    ``"one_job"``: J2 alone (2 GPUs, fastest on the 3 P100).
+    """
+    inst = motivating_example()
+    if variant == "printed":
+        return inst
+    if variant == "double_capacity":
+        return dataclasses.replace(inst, capacity=inst.capacity * 2)
+    if variant == "gangs_of_two":
+        W = np.full(inst.n_jobs, 2, dtype=np.int64)
+        return dataclasses.replace(inst, gpus=W, throughput=inst.throughput * inst.gpus[:, None] / W[:, None])
+    if variant == "homogeneous":
+        best = inst.throughput.max(axis=1, keepdims=True)
+        return dataclasses.replace(inst, throughput=np.repeat(best, inst.n_types, axis=1))
+    if variant == "one_job":
+        k = slice(1, 2)
+        return dataclasses.replace(inst, arrival=inst.arrival[k], gpus=inst.gpus[k], epochs=inst.epochs[k],
+                                   iterations_per_epoch=inst.iterations_per_epoch[k], throughput=inst.throughput[k],
+                                   job_names=inst.job_names[k])
+    raise ValueError(f"variant {variant!r}; expected one of {MOTIVATING_VARIANTS}")
+
+
 @cache
-def motivating_runs(restart_delay: float = 0.0, speed_factor: float = 1.0, gavel_solver: str = "ecos") -> dict[str, Any]:
+def motivating_runs(restart_delay: float = 0.0, speed_factor: float = 1.0, gavel_solver: str = "ecos",
+                    variant: str = "printed") -> dict[str, Any]:
     """Section II-A: Gavel, Hadar, HadarE, the exact fewest rounds, gang subset sums.
 
     The paper's example has no restart delay (``restart_delay=0``); ``speed_factor`` scales the
     speeds reconstructed from the OCR; ``gavel_solver`` is the LP solver of Gavel's max-min
-    fairness (``"ecos"``, Gavel's, or ``"highs"``, a vertex of the same LP).
+    fairness (``"ecos"``, Gavel's, or ``"highs"``, a vertex of the same LP); ``variant`` is
+    :func:`motivating_variant`'s.
     """
-    inst = motivating_example() if speed_factor == 1.0 else _speed_scaled(motivating_example(), speed_factor)
+    inst = motivating_variant(variant)
+    inst = inst if speed_factor == 1.0 else _speed_scaled(inst, speed_factor)
     gopt = None if gavel_solver == "ecos" else {"policy": functools.partial(max_min_fairness, solver=gavel_solver)}
     runs = {p: simulate(inst, p, restart_delay=restart_delay, options=gopt if p == "gavel" else None)
             for p in ("gavel", "hadar", "hadare")}
@@ -77,7 +111,7 @@ def motivating_runs(restart_delay: float = 0.0, speed_factor: float = 1.0, gavel
 ROUND1_TIEBREAKS = ("gavel", "index")
 
 
-def gavel_round1_busy(tiebreak: str = "gavel") -> float:
+def gavel_round1_busy(tiebreak: str = "gavel", variant: str = "printed") -> float:
     """Fraction of the example's 6 GPUs Gavel keeps busy in its first round under a round-1 tie-break.
 
     ``"gavel"``: Gavel's sort (priority ``X * 1e9`` while the share received is 0, then deficit,
@@ -86,10 +120,10 @@ def gavel_round1_busy(tiebreak: str = "gavel") -> float:
     (J1, J2, J3), each on the type of its largest LP time fraction that still has ``W_j`` free GPUs.
     """
     if tiebreak == "gavel":
-        return motivating_runs()["busy"]["gavel"][0]
+        return motivating_runs(variant=variant)["busy"]["gavel"][0]
     if tiebreak != "index":
         raise ValueError(f"tiebreak {tiebreak!r}; expected one of {ROUND1_TIEBREAKS}")
-    inst = motivating_example()
+    inst = motivating_variant(variant)
     pol = GavelPolicy()
     pol.reset(inst)
     X = max_min_fairness(pol.T, inst.gpus, pol.per_type)
@@ -191,18 +225,24 @@ def price_effect(inst: HadarInstance, **kw: Any) -> tuple[int, int]:
     return changed + abs(len(a.rounds) - len(b.rounds)), len(a.rounds)
 
 
+def one_machine(inst: HadarInstance) -> HadarInstance:
+    """The instance with all its machines merged into one (each type's GPUs on a single machine)."""
+    return dataclasses.replace(inst, capacity=inst.capacity.sum(axis=0, keepdims=True))
+
+
 @cache
-def prices_bind(workload: str) -> dict[str, tuple[int, int]]:
+def prices_bind(workload: str, machines: str = "nodes") -> dict[str, tuple[int, int]]:
     """:func:`price_effect` on each instance of a workload.
 
-    ``"physical"``: the 7 mixes, both clusters,
-    eq. (10) speeds, one GPU per node) or ``"validation"`` (the 4 certified instances of Theorem 2,
-    several GPUs per machine).
+    ``"physical"``: the 7 mixes, both clusters, eq. (10) speeds, one GPU per node (``machines=
+    "one_machine"``: the five nodes merged into one machine); ``"validation"``: the 4 certified
+    instances of Theorem 2, several GPUs per machine.
     """
     from .. import small_instance
 
     if workload == "physical":
-        return {f"{c}/{m}": price_effect(physical_mix(m, c)) for c in CLUSTERS for m in MIXES}
+        merge = {"nodes": lambda i: i, "one_machine": one_machine}[machines]
+        return {f"{c}/{m}": price_effect(merge(physical_mix(m, c))) for c in CLUSTERS for m in MIXES}
     if workload == "validation":
         return {f"small seed {s}": price_effect(small_instance(seed=s)) for s in range(4)}
     raise ValueError(f"workload {workload!r}; expected 'physical' or 'validation'")
@@ -278,7 +318,8 @@ def physical_mechanism_table(quick: bool = False) -> Table:
     return t
 
 
-#: GPU-hours scale of the light trace on which the paper's 40 h is feasible (LP bound about 34 h).
+#: GPU-hours scale of the light trace on which the paper's 40 h is feasible (LP bound about 34 h): a value
+#: fitted to the paper's 40 h, so it is a diagnosis (the sweep ``hadar.queue_order``), never a verdict's input.
 LIGHT_HOURS = 0.1
 #: Readings of a trace job's class: sampled uniformly (the generator's) or from the Philly-derived trace.
 CLASS_READINGS = ("uniform", "philly")
@@ -341,20 +382,20 @@ def philly_workload(n_jobs: int = 480, *, seed: int = 0, hours_scale: float = 1.
 
 
 @cache
-def trace_case(reading: str = "uniform", light: bool = True) -> HadarInstance:
-    """The 480-job trace under a class reading, at the printed GPU-hours or light (x ``LIGHT_HOURS``)."""
-    scale = LIGHT_HOURS if light else 1.0
+def trace_case(reading: str = "uniform", hours_scale: float = 1.0, n_jobs: int = paper.TRACE_JOBS) -> HadarInstance:
+    """The trace (480 jobs) under a class reading, its GPU-hours x ``hours_scale`` (1: as printed; ``LIGHT_HOURS``)."""
+    scale = float(hours_scale)
     if reading == "uniform":
-        return trace_workload(paper.TRACE_JOBS, seed=0, hours_scale=scale)
+        return trace_workload(n_jobs, seed=0, hours_scale=scale)
     if reading == "philly":
-        return philly_workload(paper.TRACE_JOBS, seed=0, hours_scale=scale)
+        return philly_workload(n_jobs, seed=0, hours_scale=scale)
     raise ValueError(f"class reading {reading!r}; expected one of {CLASS_READINGS}")
 
 
 @cache
-def trace_case_bound(reading: str = "uniform", light: bool = True) -> MakespanBound:
+def trace_case_bound(reading: str = "uniform", hours_scale: float = 1.0) -> MakespanBound:
     """The makespan LP bound of :func:`trace_case`."""
-    return makespan_lower_bound(trace_case(reading, light))
+    return makespan_lower_bound(trace_case(reading, hours_scale))
 
 
 class ShortestFirst(HadarPolicy):
@@ -380,14 +421,14 @@ def types_reversed(inst: HadarInstance) -> HadarInstance:
 
 @cache
 def trace_case_run(reading: str, policy: str, queue_order: str = "index", restart_delay: float = 10.0,
-                   type_order: str = "fastest"):
-    """One policy on the light trace under a class reading (6-minute rounds).
+                   type_order: str = "fastest", hours_scale: float = 1.0, n_jobs: int = paper.TRACE_JOBS):
+    """One policy on the trace under a class reading (6-minute rounds), GPU-hours x ``hours_scale``.
 
     ``queue_order``: Hadar's queue order (:data:`~hetopt.hadar.policies.QUEUE_ORDERS` or
     ``"shortest_first"``); ``type_order``: ``"slowest"`` runs the policy on :func:`types_reversed`
     (for the heterogeneity-unaware Tiresias and YARN-CS, which take types in index order).
     """
-    inst = trace_case(reading, True)
+    inst = trace_case(reading, hours_scale, n_jobs)
     if type_order == "slowest":
         inst = types_reversed(inst)
     pol: Any = policy
@@ -432,29 +473,78 @@ class ChangeCounter:
 
 @cache
 def rounds_changed(policy: str = "hadar", reading: str = "uniform", queue_order: str = "index",
-                   restart_delay: float = 10.0) -> tuple[int, int]:
-    """(rounds that change a running job's allocation, rounds) of a policy on the light trace."""
+                   restart_delay: float = 10.0, hours_scale: float = 1.0) -> tuple[int, int]:
+    """(rounds that change a running job's allocation, rounds) of a policy on the trace (GPU-hours x ``hours_scale``)."""
     from ..policies import make_policy
 
     pol = ChangeCounter(make_policy(policy, **({"queue_order": queue_order} if policy == "hadar" else {})))
-    simulate(trace_case(reading, True), pol, round_length=360.0, restart_delay=restart_delay, record_rounds=False)
+    simulate(trace_case(reading, hours_scale), pol, round_length=360.0, restart_delay=restart_delay,
+             record_rounds=False)
     return pol.changed, pol.rounds
 
 
 #: Slot times (s) of Figs. 11-12.
 SLOT_TIMES = (90.0, 180.0, 360.0, 540.0)
+#: Readings of the per-round overhead of Section VI: the restart delay charged when a job's allocation changes
+#: (the simulator's, Section IV's words) or to every job every round (every node reports to the scheduler each
+#: round and HadarE aggregates every model: Section VI's description of a round).
+OVERHEAD_READINGS = ("on_change", "every_round")
+
+
+class EveryRoundRestart:
+    """A policy wrapper under which every job pays the restart delay in every round (the ``every_round`` reading).
+
+    It forgets the previous round's allocation before the simulator compares it with the new one,
+    so each gang counts as a new allocation.
+    """
+
+    def __init__(self, policy: Any):
+        self.policy = policy
+        self.name = policy.name
+
+    def reset(self, inst: HadarInstance) -> None:
+        self.policy.reset(inst)
+
+    def allocate(self, state: Any) -> Any:
+        gangs = self.policy.allocate(state)
+        state.previous[...] = 0
+        return gangs
 
 
 @cache
-def slot_peaks(cluster: str, policy: str, restart_delay: float = 10.0) -> dict[str, tuple[float, list[float]]]:
+def slot_peaks(cluster: str, policy: str, restart_delay: float = 10.0, overhead: str = "on_change",
+               speeds: str = "eq10") -> dict[str, tuple[float, list[float]]]:
     """Figs. 11-12: per mix, the slot time with the highest CRU under ``policy`` and the CRU at each slot time."""
+    from ..policies import make_policy
+
+    if overhead not in OVERHEAD_READINGS:
+        raise ValueError(f"overhead {overhead!r}; expected one of {OVERHEAD_READINGS}")
     out = {}
     for name in MIXES:
-        inst = physical_mix(name, cluster)
-        cru = [simulate(inst, policy, round_length=L, restart_delay=restart_delay,
-                        record_rounds=False).cluster_utilization for L in SLOT_TIMES]
+        inst = physical_mix(name, cluster, speeds=speeds)
+        cru = [simulate(inst, policy if overhead == "on_change" else EveryRoundRestart(make_policy(policy)),
+                        round_length=L, restart_delay=restart_delay, record_rounds=False).cluster_utilization
+               for L in SLOT_TIMES]
         out[name] = (SLOT_TIMES[int(np.argmax(cru))], cru)
     return out
+
+
+def slot_peaks_table(quick: bool = False) -> Table:
+    """Figs. 11-12: the slot time of the highest CRU per mix, by policy, overhead reading, speeds and restart delay."""
+    delays = (10.0, 30.0) if quick else (10.0, 30.0, 60.0, 120.0)
+    t = Table("hadar: slot time (s) of the highest CRU per mix (slots 90 / 180 / 360 / 540 s)",
+              ["policy", "overhead", "speeds", "restart delay (s)", "cluster", *MIXES])
+    for policy in ("hadare", "hadar"):
+        for overhead in OVERHEAD_READINGS:
+            for speeds in (("eq10",) if quick else SPEEDS):
+                for d in delays:
+                    for cluster in CLUSTERS:
+                        p = slot_peaks(cluster, policy, d, overhead, speeds)
+                        t.add(policy, overhead, speeds, d, cluster, *[p[m][0] for m in MIXES])
+    t.notes.append("Paper: Fig. 11 (HadarE) peaks at 360 s for M-8 to M-12 on AWS and M-5 to M-12 on the testbed, at "
+                   "90 s for the small mixes; Fig. 12 (Hadar) at 90 or 180 s on AWS (M-3: 360 s), at 360 s for M-5 to "
+                   "M-12 on the testbed.  'every_round': every job pays the restart delay every round.")
+    return t
 
 
 def trace_instance(quick: bool = False) -> HadarInstance:
@@ -549,7 +639,7 @@ def forking_copies_table(quick: bool = False) -> Table:
 def clear_caches() -> None:
     """Drop the cached runs (the next call of each experiment reruns it)."""
     for f in (motivating_runs, physical_summary, trace_bound, trace_runs, forking_copies, prices_bind, trace_case,
-              trace_case_bound, trace_case_run, rounds_changed, slot_peaks, physical_moves):
+              trace_case_bound, trace_case_run, rounds_changed, slot_peaks, physical_moves, jct_ranges):
         f.cache_clear()
 
 
@@ -559,9 +649,12 @@ GAVEL_POLICY_READINGS = ("max_min_fairness", "fifo")
 
 
 @cache
-def jct_ranges(cluster: str, gavel_policy: str = "max_min_fairness",
-               restart_delay: float = 10.0) -> dict[str, dict[str, float]]:
-    """Per multi-job mix: the JCT range (max - min, s) under Gavel (``gavel_policy``), Hadar and HadarE."""
+def jct_ranges(cluster: str, gavel_policy: str = "max_min_fairness", restart_delay: float = 10.0,
+               copies: int | None = None) -> dict[str, dict[str, float]]:
+    """Per multi-job mix: the JCT range (max - min, s) under Gavel (``gavel_policy``), Hadar and HadarE.
+
+    ``copies``: HadarE's copies per job (None: one per node).
+    """
     from ...gavel.fifo import fifo
     from ...inputs import check_choice
     from ..policies import GavelPolicy
@@ -575,7 +668,9 @@ def jct_ranges(cluster: str, gavel_policy: str = "max_min_fairness",
             continue
         out[name] = {}
         for label, pol in (("gavel", gavel), ("hadar", "hadar"), ("hadare", "hadare")):
-            r = simulate(inst, pol, record_rounds=False, restart_delay=restart_delay, round_length=360.0)
+            opts = {"n_copies": copies} if label == "hadare" and copies is not None else None
+            r = simulate(inst, pol, record_rounds=False, restart_delay=restart_delay, round_length=360.0,
+                         options=opts)
             out[name][label] = float(np.ptp(np.asarray(r.jct, dtype=float)))
     return out
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ...claims.ledger import Outcome, Verdict, close_to
+from ...claims.ledger import Outcome, Verdict, close_to, outside_premise
 
 R, WL, RD, DM, PE, UX, OP = (Verdict.REPRODUCED, Verdict.DEPENDS_ON_WORKLOAD, Verdict.DEPENDS_ON_READING,
                              Verdict.DATA_MISSING, Verdict.PAPER_ERROR, Verdict.UNEXPLAINED, Verdict.OUTSIDE_PREMISE)
@@ -206,11 +206,21 @@ def fig1_theorem4(stem: str = "hare2022_fig1"):
 
 
 # ---------------------------------------------------------------- Theorem 4
-def _ratio(stem: str, subsets: bool = False):
+def _load(stem: str):
+    """A bundled instance, or ``"sweep seed N"``: the instance of seed N of the certification sweep."""
     from ...data import load_json
-    from .. import HareInstance, brute_force, check_schedule, ratio_report
+    from .. import HareInstance
+    from ..validate import sweep_instance
 
-    inst = HareInstance.from_dict(load_json(stem))
+    if stem.startswith("sweep seed "):
+        return sweep_instance(seed=int(stem.rsplit(" ", 1)[1]))
+    return HareInstance.from_dict(load_json(stem))
+
+
+def _ratio(stem: str, subsets: bool = False):
+    from .. import brute_force, check_schedule, ratio_report
+
+    inst = _load(stem)
     rep = ratio_report(inst, subsets=subsets)
     bf = brute_force(inst)
     if not close_to(bf.objective, rep.optimum, rtol=1e-9, atol=1e-9):
@@ -231,11 +241,12 @@ def theorem4_counterexample(stem: str, subsets: bool = False):
         detail = (f"alpha = {rep.alpha:g}, claimed {rep.limit:g}; ALG {rep.algorithm1:.6g} / OPT {rep.optimum:.6g} "
                   f"(MILP = enumeration) = {ratio:.4f}; with (9) on every subset ALG/OPT = "
                   f"{sub.algorithm1 / sub.optimum:.4f}")
+        ran = {"subsets": (True,)}  # the diagnostic toggle, run inside the check
         if not rep.theorem_violated:
-            return Outcome(round(ratio, 4), R, detail)
+            return Outcome(round(ratio, 4), R, detail, ran=ran)
         # the mechanism: the full-set (9) misses Queyranne's subset inequalities; imposing them repairs it
         repaired = rep.optimum_proven and sub.vs_optimum is not None and sub.vs_optimum.holds is True
-        return Outcome(round(ratio, 4), PE if repaired else UX, detail)
+        return Outcome(round(ratio, 4), PE if repaired else UX, detail, ran=ran)
     return check
 
 
@@ -247,9 +258,10 @@ def lemma2_chain(stem: str, subsets: bool = False):
         ratio = rep.vs_relaxation.ratio
         detail = (f"ALG / relaxation bound = {ratio:.4f} (limit {rep.limit:g}); with (9) on every subset "
                   f"{sub.vs_relaxation.ratio:.4f}")
+        ran = {"subsets": (True,)}  # the diagnostic toggle, run inside the check
         if not rep.chain_broken:
-            return Outcome(round(ratio, 4), R, detail)
-        return Outcome(round(ratio, 4), PE if sub.chain_broken is False else UX, detail)
+            return Outcome(round(ratio, 4), R, detail, ran=ran)
+        return Outcome(round(ratio, 4), PE if sub.chain_broken is False else UX, detail, ran=ran)
     return check
 
 
@@ -258,16 +270,21 @@ def lemma2_chain(stem: str, subsets: bool = False):
 LINE12 = ("algorithm1", "algorithm1_esf", "algorithm1_ef")
 
 
+#: The paper's direction holds when Hare's weighted JCT is below every baseline's by more than this
+#: fraction (one point: the reductions are means of three seeds; issue 30 asks a margin the noise cannot cross).
+DIRECTION_MARGIN = 0.01
+
+
 def _range_verdict(red: np.ndarray, lo: float, hi: float) -> Verdict:
     """One reading's verdict on a printed range of reductions.
 
     Reproduced when every reduction is in it,
-    data-missing when Hare beats every baseline (the paper's direction) but the range needs the
-    unpublished trace, fails-unexplained when Hare loses to some baseline (the proxy points the other way).
+    data-missing when Hare beats every baseline by more than DIRECTION_MARGIN (the paper's direction) but the
+    range needs the unpublished trace, fails-unexplained when not (the proxy does not point the paper's way).
     """
     if ((red >= lo) & (red <= hi)).all():
         return R
-    return DM if (red > 0).all() else UX
+    return DM if (red > DIRECTION_MARGIN).all() else UX
 
 
 def _decide(readings: dict[str, Verdict], ours, detail: str) -> Outcome:
@@ -285,59 +302,60 @@ def _decide(readings: dict[str, Verdict], ours, detail: str) -> Outcome:
     return Outcome(ours, only, detail, readings=readings)
 
 
-def _paper_setting_reductions(seeds=FAST_SEEDS, algorithms=LINE12):
+def _paper_setting_reductions(seeds=FAST_SEEDS, algorithms=LINE12, h: float = 1.0, load: float = 1.0):
     from .sweeps import causes_reductions
 
-    return causes_reductions(seeds, tuple(algorithms), one_batch=True)
+    return causes_reductions(seeds, tuple(algorithms), one_batch=True, heterogeneity=h, load=load)
 
 
-def section7_range(algorithms=LINE12):
-    """47.6%-75.3% under every reading.
+def section7_range(algorithms=LINE12, h: float = 1.0, load: float = 1.0):
+    """47.6%-75.3% under every reading of line 12 in ``algorithms``, in the paper's setting.
 
-    Every reading of the baselines (the settings of ``hare.section7_causes``: C vs C - a,
-    SRTF level, online vs up-front AlloX / Sched_Homo, overhead; tasks of 100 or one mini-batch) for
-    each reading of line 12 in ``algorithms`` (the flip keeps only the printed one).
+    The paper's setting (JCT = C - a, job-level SRTF, online AlloX / Sched_Homo, 5% switching
+    overhead) with tasks of 100 mini-batches or of one (the paper's task).  hetopt's former baseline
+    choices (the other settings of ``hare.section7_causes``) are that sweep's diagnosis, not readings
+    of the check (issue 30).  ``h``: the speeds' heterogeneity; ``load``: the arrival rate's factor.
     """
     def check() -> Outcome:
         from .paper import PAPER_RANGE
         from .sweeps import ONE_BATCH, settings
 
-        data = _paper_setting_reductions(algorithms=algorithms)
-        labels = list(settings())
-        paper = labels[-1]
-        order = [paper, ONE_BATCH] + labels[:-1]
+        data = _paper_setting_reductions(algorithms=algorithms, h=h, load=load)
+        paper = list(settings())[-1]
         red = {k: v.mean(axis=0) for k, v in data.items()}
         readings = {}
         for a in algorithms:
-            for lbl in order:
+            for lbl in (paper, ONE_BATCH):
                 name = f"{a} / {lbl}" + (" (the paper's reading, default)" if (a, lbl) == ("algorithm1", paper) else "")
                 readings[name] = _range_verdict(red[(lbl, a)], *PAPER_RANGE)
         ours = red[(paper, algorithms[0])]
         pct = " / ".join(f"{100 * v:.1f}" for v in ours) + " %"
-        detail = "; ".join(f"{a} / {lbl}: " + " / ".join(f"{100 * v:.1f}" for v in red[(lbl, a)])
-                           for a in algorithms for lbl in (paper, ONE_BATCH, labels[0]))
-        detail += " (% vs gavel_fifo / srtf / sched_homo / sched_allox)"
+        detail = (f"h = {h:g}, arrival rate x{load:g}: " + "; ".join(
+            f"{a} / {lbl}: " + " / ".join(f"{100 * v:.1f}" for v in red[(lbl, a)])
+            for a in algorithms for lbl in (paper, ONE_BATCH)) + " (% vs gavel_fifo / srtf / sched_homo / sched_allox)")
         return _decide(readings, pct, detail)
     return check
 
 
-def section7_direction(algorithms=LINE12):
+def section7_direction(algorithms=LINE12, h: float = 1.0):
     """Hare beats every baseline: each reading of line 12 in ``algorithms``, both task granularities."""
     def check() -> Outcome:
         from .sweeps import ONE_BATCH, settings
 
-        data = _paper_setting_reductions(algorithms=algorithms)
+        data = _paper_setting_reductions(algorithms=algorithms, h=h)
         paper = list(settings())[-1]
-        beats = {a: all(bool((data[(p, a)].mean(axis=0) > 0).all()) for p in (paper, ONE_BATCH)) for a in algorithms}
+        beats = {a: all(bool((data[(p, a)].mean(axis=0) > DIRECTION_MARGIN).all()) for p in (paper, ONE_BATCH))
+                 for a in algorithms}
         worst = {a: min(float(data[(p, a)].mean(axis=0).min()) for p in (paper, ONE_BATCH)) for a in algorithms}
-        detail = "; ".join(f"{a}: worst reduction {100 * worst[a]:.1f}%" for a in algorithms) + " (both task granularities)"
+        detail = ("; ".join(f"{a}: worst reduction {100 * worst[a]:.1f}%" for a in algorithms)
+                  + f" (both task granularities; beats: every reduction above {100 * DIRECTION_MARGIN:g}%)")
         readings = {a + (" (line 12 as printed, default)" if a == "algorithm1" else ""): R if beats[a] else UX
                     for a in algorithms}
         return _decide(readings, beats[algorithms[0]], detail)
     return check
 
 
-def fig16_heterogeneity(algorithms=("algorithm1", "algorithm1_ef")):
+def fig16_heterogeneity(algorithms=("algorithm1", "algorithm1_ef"), iterations_per_task: int = 100, load: float = 1.0):
     """Gap grows with heterogeneity: the reduction's slope in h for each reading of line 12."""
     def check() -> Outcome:
         from .sweeps import heterogeneity_reductions
@@ -345,7 +363,8 @@ def fig16_heterogeneity(algorithms=("algorithm1", "algorithm1_ef")):
         levels, seeds = (0.0, 1.0, 2.0), (0, 1)
         readings, parts = {}, []
         for a in algorithms:
-            r = {h: v.mean(axis=0) for h, v in heterogeneity_reductions(levels, seeds, a).items()}
+            r = {h: v.mean(axis=0)
+                 for h, v in heterogeneity_reductions(levels, seeds, a, iterations_per_task, load).items()}
             grows = int((r[2.0] > r[0.0]).sum())
             readings[a + (" (line 12 as printed, default)" if a == "algorithm1" else "")] = R if grows >= 3 else UX
             parts.append(f"{a}, reduction at h = 0 / 2: " + ", ".join(f"{100 * x:.0f}/{100 * y:.0f}"
@@ -361,7 +380,7 @@ SWITCH_WORKLOADS: dict[str, dict[str, Any]] = {"Section 7 workload, 0.5 jobs/s (
                     "light load, 0.05 jobs/s": {"rate": 0.05}, "heavy load, 5 jobs/s": {"rate": 5.0}}
 
 
-def switching_negligible(workloads=tuple(SWITCH_WORKLOADS)):
+def switching_negligible(workloads=tuple(SWITCH_WORKLOADS), switch_cost: float = 0.05):
     """Ignoring the switching cost (< 5% of a task): its effect on Algorithm 1 and on job-level SRTF, per workload.
 
     A workload reproduces the claim when 5% of the mean task time per job switch raises Algorithm
@@ -377,7 +396,7 @@ def switching_negligible(workloads=tuple(SWITCH_WORKLOADS)):
             job: list[tuple[float, float]] = []
             for seed in FAST_SEEDS:
                 inst = section7_workload(seed=seed, **SWITCH_WORKLOADS[name])
-                over = 0.05 * float(inst.task_compute.mean())
+                over = switch_cost * float(inst.task_compute.mean())
                 for _label, f, acc in (("algorithm1", ALGORITHM1_VARIANTS["algorithm1"], alg), ("srtf", srtf, job)):
                     plan = f(inst)
                     base = replay(plan, keep_plan_times=True)
@@ -391,7 +410,7 @@ def switching_negligible(workloads=tuple(SWITCH_WORKLOADS)):
             parts.append(f"{name}: Algorithm 1 +{100 * min(i for i, _ in alg):.1f}% to +{100 * worst:.1f}% "
                          f"(switches on {100 * np.mean([x for _, x in alg]):.0f}% of task starts), SRTF +"
                          f"{100 * max(i for i, _ in job):.1f}% at most")
-        detail = "5% of the mean task time per switch; " + "; ".join(parts)
+        detail = f"{100 * switch_cost:g}% of the mean task time per switch; " + "; ".join(parts)
         ours = round(100 * max(i for i, _ in alg_all), 2)
         kinds = set(readings.values())
         if kinds == {R}:
@@ -420,12 +439,13 @@ def fig18_network(iterations_per_task: int = 1):
                   + ", ".join(f"{100 * v:.1f}" for v in dec) + ")")
         if close_to(ours, FIG18_DECREASE, atol=0.04):
             return Outcome(round(100 * ours, 1), R, detail)
-        # tasks of several mini-batches amortize synchronization: outside the paper's task definition
-        return Outcome(round(100 * ours, 1), OP if iterations_per_task != 1 else UX, detail)
+        if iterations_per_task != 1:  # tasks of several mini-batches: outside the paper's task definition
+            return outside_premise(round(100 * ours, 1), detail, fig18_network(1)())
+        return Outcome(round(100 * ours, 1), UX, detail)
     return check
 
 
-def fig15_300_jobs(algorithms=LINE12):
+def fig15_300_jobs(algorithms=LINE12, h: float = 1.0):
     """54.6%-80.5% at 300 jobs on 160 GPUs.
 
     For each reading of line 12 (and of the baselines: online vs
@@ -443,7 +463,7 @@ def fig15_300_jobs(algorithms=LINE12):
         rates = (0.5, 5.0, 50.0)
         red = {}
         for rate in rates:
-            inst = section7_workload(seed=0, n_jobs=300, gpus=gpus, rate=rate)
+            inst = section7_workload(seed=0, n_jobs=300, gpus=gpus, rate=rate, heterogeneity=h)
             plans: dict = {}
             for sname, st in (("online baselines", PAPER_SETTING), ("up-front AlloX / Sched_Homo", offline)):
                 v = compare(inst, st, plans=plans)
@@ -504,22 +524,22 @@ def lemma_ratios(inst, rl, order: str = "h") -> tuple[float, float]:
 _BUNDLED = ("hare2022_theorem4_counterexample", "hare2022_theorem4_release_dates")
 
 
-def lemma2_prefix(subsets: bool = False) -> Outcome:
-    """(10) on the bundled instances, with (9) as printed (``subsets=True``: on every subset, the flip)."""
-    from ...data import load_json
-    from .. import HareInstance, solve_relaxation
+def lemma2_prefix(subsets: bool = False, instances: str = "bundled") -> Outcome:
+    """(10) with (9) as printed (``subsets=True``: on every subset) on the bundled instances or another (``_load``)."""
+    from .. import solve_relaxation
 
     printed, every = [], []
-    for stem in _BUNDLED:
-        inst = HareInstance.from_dict(load_json(stem))
+    for stem in (_BUNDLED if instances == "bundled" else (instances,)):
+        inst = _load(stem)
         printed.append(lemma_ratios(inst, solve_relaxation(inst, subsets=subsets))[0])
         every.append(lemma_ratios(inst, solve_relaxation(inst, subsets=True))[0])
-    detail = ("largest prefix work / 2H: " + ", ".join(f"{p:.3f}" for p in printed)
+    detail = (f"{instances}: largest prefix work / 2H: " + ", ".join(f"{p:.3f}" for p in printed)
               + f" with (9) {'on every subset' if subsets else 'as printed'}; "
               + ", ".join(f"{q:.3f}" for q in every) + " with (9) on every subset")
+    ran = {"subsets": (True,)}
     if max(printed) <= 1 + 1e-9:
-        return Outcome(round(max(printed), 4), R, detail)
-    return Outcome(round(max(printed), 4), PE if max(every) <= 1 + 1e-9 else UX, detail)
+        return Outcome(round(max(printed), 4), R, detail, ran=ran)
+    return Outcome(round(max(printed), 4), PE if max(every) <= 1 + 1e-9 else UX, detail, ran=ran)
 
 
 def lemma3_idle(order: str = "h") -> Outcome:
@@ -536,10 +556,12 @@ def lemma3_idle(order: str = "h") -> Outcome:
     detail = f"list order {order!r}: largest idle time / (alpha H) over {len(insts)} instances: {worst:.3f}"
     if worst <= 1 + 1e-9:
         return Outcome(round(worst, 4), R, detail)
-    return Outcome(round(worst, 4), OP if order != "h" else UX, detail)
+    if order != "h":  # the lemma's premise, the list order by increasing H, is absent
+        return outside_premise(round(worst, 4), detail, lemma3_idle("h"))
+    return Outcome(round(worst, 4), UX, detail)
 
 
-def fig13_cdf(algorithms=("algorithm1", "algorithm1_ef")):
+def fig13_cdf(algorithms=("algorithm1", "algorithm1_ef"), h: float = 1.0):
     """At the JCT within which Hare completes 90.5% of jobs: the share completed by Sched_Allox and Sched_Homo.
 
     Readings: line 12 (``algorithms``; the flip keeps only the printed one) x AlloX / Sched_Homo online
@@ -557,7 +579,7 @@ def fig13_cdf(algorithms=("algorithm1", "algorithm1_ef")):
         shares: dict[tuple, list[list[float]]] = {}
         for ipt in (100, 1):
             for seed in FAST_SEEDS:
-                inst = section7_workload(seed=seed, iterations_per_task=ipt)
+                inst = section7_workload(seed=seed, iterations_per_task=ipt, heterogeneity=h)
                 over = 0.05 * float(inst.task_compute.mean())
 
                 def run(plan, over=over):
@@ -630,12 +652,16 @@ def fig17_job_mix(equal_speed: bool = False):
         detail = (f"equal_speed={equal_speed}: weighted JCT over the default mix, every scheme: NLP 55% x{up:.2f} or "
                   f"more, recommendation 55% x{down:.2f} or less")
         ok = up > 1 and down < 1
-        return Outcome(f"x{up:.2f} / x{down:.2f}", R if ok else (OP if equal_speed else UX), detail)
+        if ok:
+            return Outcome(f"x{up:.2f} / x{down:.2f}", R, detail)
+        if equal_speed:  # the paper's stated reason (NLP jobs train longer) removed: outside the premise
+            return outside_premise(f"x{up:.2f} / x{down:.2f}", detail, fig17_job_mix(False)())
+        return Outcome(f"x{up:.2f} / x{down:.2f}", UX, detail)
     return check
 
 
 # ---------------------------------------------------------------- Section 7.3, absent claims of issue 21
-def fig14_fifo_worst(gpu_scales=(1, 2, 4)):
+def fig14_fifo_worst(gpu_scales=(1, 2, 4), h: float = 1.0, load: float = 1.0):
     """Fig. 14: Gavel_FIFO has the largest weighted JCT at every GPU count (60 jobs, 3 seeds).
 
     Clusters of ``4 s`` V100 + ``2 s`` P100 + ``2 s`` K80 for each ``s`` in ``gpu_scales`` (8, 16, 32
@@ -650,7 +676,8 @@ def fig14_fifo_worst(gpu_scales=(1, 2, 4)):
         readings, parts = {}, []
         for s in gpu_scales:
             g = cluster(v100=4 * s, p100=2 * s, k80=2 * s)
-            vals = [compare(section7_workload(seed=seed, n_jobs=60, gpus=g), PAPER_SETTING) for seed in FAST_SEEDS]
+            vals = [compare(section7_workload(seed=seed, n_jobs=60, gpus=g, heterogeneity=h, rate=0.5 * load),
+                            PAPER_SETTING) for seed in FAST_SEEDS]
             m = {k: float(np.mean([v[k] for v in vals])) for k in ("algorithm1", "gavel_fifo", "srtf", "sched_homo",
                                                                    "sched_allox")}
             worst = max(m, key=lambda k: m[k])
@@ -665,41 +692,12 @@ def fig14_fifo_worst(gpu_scales=(1, 2, 4)):
     return check
 
 
-def fig16_close_to_homo(levels=(0.0, 1.0)):
-    """Fig. 16: Hare and Sched_Homo close at low heterogeneity (h = levels[0]) compared with h = levels[1].
-
-    The gap |1 - Hare / Sched_Homo| at the low level must be at most half the gap at the workload's
-    heterogeneity, for line 12 as printed and for earliest finish (two seeds).  The flip takes h = 2
-    (twice the workload's spread) as the "low" level.
-    """
-    def check() -> Outcome:
-        from .section7 import PAPER_SETTING, compare, reductions, section7_workload
-        from .sweeps import with_heterogeneity
-
-        gaps: dict[str, dict[float, list[float]]] = {a: {h: [] for h in levels} for a in ("algorithm1", "algorithm1_ef")}
-        for h in levels:
-            for seed in (0, 1):
-                v = compare(with_heterogeneity(section7_workload(seed=seed), h), PAPER_SETTING)
-                for a in gaps:
-                    gaps[a][h].append(reductions(v, a)["sched_homo"])
-        low, ref = levels
-        mean = {a: {h: float(np.mean(x)) for h, x in d.items()} for a, d in gaps.items()}
-        close = {a: abs(mean[a][low]) <= 0.5 * abs(mean[a][ref]) for a in mean}
-        detail = "; ".join(f"{a}: reduction vs Sched_Homo {100 * mean[a][low]:.1f}% at h = {low:g}, "
-                           f"{100 * mean[a][ref]:.1f}% at h = {ref:g}" for a in mean)
-        ours = f"{100 * mean['algorithm1'][low]:.1f}% at h = {low:g}"
-        if all(close.values()):
-            return Outcome(ours, R, detail)
-        return Outcome(ours, OP if low != 0.0 else UX, detail)
-    return check
-
-
 #: The job mixes of Fig. 17: the default (25% each) and each category raised to 55% (the others 15%).
 FIG17_MIXES = {"default": None, **{f"{c} 55%": {d: (0.55 if d == c else 0.15) for d in ("CV", "NLP", "Speech", "Rec.")}
                                    for c in ("CV", "NLP", "Speech", "Rec.")}}
 
 
-def fig17_best_every_mix(algorithms=LINE12):
+def fig17_best_every_mix(algorithms=LINE12, h: float = 1.0):
     """Fig. 17: Hare has the smallest weighted JCT in every job mix (mean of three seeds), per reading of line 12."""
     def check() -> Outcome:
         from .section7 import PAPER_SETTING, compare, reductions, section7_workload
@@ -707,7 +705,8 @@ def fig17_best_every_mix(algorithms=LINE12):
         worst = {a: np.inf for a in algorithms}
         where = {a: "" for a in algorithms}
         for name, mix in FIG17_MIXES.items():
-            vals = [compare(section7_workload(seed=seed, category_mix=mix), PAPER_SETTING) for seed in FAST_SEEDS]
+            vals = [compare(section7_workload(seed=seed, category_mix=mix, heterogeneity=h), PAPER_SETTING)
+                    for seed in FAST_SEEDS]
             m = {k: float(np.mean([v[k] for v in vals])) for k in vals[0]}
             for a in algorithms:
                 r = min(reductions(m, a).values())
@@ -720,7 +719,8 @@ def fig17_best_every_mix(algorithms=LINE12):
     return check
 
 
-def fig14_hare_best(algorithms=("algorithm1", "algorithm1_ef"), gpu_scales=(1, 2, 4)):
+def fig14_hare_best(algorithms=("algorithm1", "algorithm1_ef"), gpu_scales=(1, 2, 4), h: float = 1.0,
+                    load: float = 1.0, n_jobs: int = 60):
     """Fig. 14: Hare has the smallest weighted JCT at every GPU count (60 jobs on 8, 16, 32 GPUs, 3 seeds).
 
     One reading per line-12 reading in ``algorithms`` and task granularity (100 mini-batches per
@@ -737,7 +737,8 @@ def fig14_hare_best(algorithms=("algorithm1", "algorithm1_ef"), gpu_scales=(1, 2
             means = []
             for s in gpu_scales:
                 g = cluster(v100=4 * s, p100=2 * s, k80=2 * s)
-                vals = [compare(section7_workload(seed=seed, n_jobs=60, gpus=g, iterations_per_task=ipt), PAPER_SETTING)
+                vals = [compare(section7_workload(seed=seed, n_jobs=n_jobs, gpus=g, iterations_per_task=ipt,
+                                                  heterogeneity=h, rate=50.0 / ipt * load), PAPER_SETTING)
                         for seed in FAST_SEEDS]
                 means.append((len(g), {k: float(np.mean([v[k] for v in vals])) for k in vals[0]}))
             for a in algorithms:

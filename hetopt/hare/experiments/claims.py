@@ -15,10 +15,10 @@ removed); the four Fig. 1 numbers on the reconstruction built to give them are
 
 from __future__ import annotations
 
-import functools
-
+from ...claims.experiment import Parameter, built, experiment
 from ...claims.ledger import Claim, Conformance, Flip, Sweep, Verdict
 from . import checks as X
+from . import contradictions as Y
 from . import sweeps as _sweeps
 
 __all__ = ["CLAIMS", "SWEEPS", "CONFORMANCE"]
@@ -27,6 +27,21 @@ P = "hare"
 R, RD, DM, PE, WL, UX, OP = (Verdict.REPRODUCED, Verdict.DEPENDS_ON_READING, Verdict.DATA_MISSING, Verdict.PAPER_ERROR,
                              Verdict.DEPENDS_ON_WORKLOAD, Verdict.UNEXPLAINED, Verdict.OUTSIDE_PREMISE)
 _SUB = "(9) imposed on every subset of jobs (Queyranne's subset inequalities) instead of the full set only"
+#: The flip of the Theorem 4 / Lemma 2 entries: a small instance of the certification sweep (seed 1: one
+#: homogeneous GPU type, alpha = 1, the tightest claimed bound, like the counterexamples), where the
+#: degenerate relaxation optimum does not occur.  (9) on every subset is the diagnosis the checks run.
+_SWEEP1 = Flip("the instance of seed 1 of the certification sweep (homogeneous, alpha = 1) instead of the "
+               "counterexample", R, "stem", "sweep seed 1")
+#: Flips found by running the experiments (issue 30).
+RANGE_FLIP = Flip("twice the workload's speed spread (h = 2): Hare loses to a baseline under every reading", UX,
+                  "h", 2.0)
+GAP_FLIP = Flip("a light load (arrival rate x0.1): the gap grows under no reading of line 12", UX, "load", 0.1)
+BEST_FLIP = Flip("twice the workload's speed spread (h = 2): no reading of line 12 is best at every count", UX,
+                 "h", 2.0)
+GAPS_FLIP = Flip("AlloX and Sched_Homo planning up front (hetopt's former baseline reading) instead of online", RD,
+                 "online", False)
+BATCH_FLIP = Flip("tasks of 1,000 mini-batches instead of 100 (synchronization negligible)", RD,
+                  "iterations_per_task", 1000)
 
 _THM4_DIAG = ("Theorem 4 is false with (9) as printed. On one GPU alpha = 1, so the claim is a factor 3. The full-set "
               "Queyranne inequality (9) lets the relaxation's unique optimum put all of its slack on the one job of "
@@ -52,35 +67,31 @@ CLAIMS: list[Claim] = [
           "exact optimum 8.5 and the least makespan of its optimal schedules, 3, by the exact MILP). The printed "
           "numbers are consistent; in that table J1 does not use GPU3 in (c), so the figure's drawing may differ. "
           "(The four numbers on the old reconstruction, which was built to give them, are conformance checks.)",
-          check=X.fig1_makespan_c(), evidence=("hare2022_fig1_all_five", "hare2022_fig1"), sweep="hare.fig1_tables",
+          check=built(X.fig1_makespan_c), evidence=("hare2022_fig1_all_five", "hare2022_fig1"), sweep="hare.fig1_tables",
           flip=Flip("the old reconstruction's table (J3 of two rounds, instances/hare2022_fig1.json) instead of the "
-                    "table found by the search", UX, X.fig1_makespan_c("hare2022_fig1"))),
+                    "table found by the search", UX, "stem", "hare2022_fig1")),
     Claim(id="hare2022.fig1.theorem4_and_relaxation", paper=P, location="Section 5.2-5.3 on Fig. 1",
           statement="Hare_Sched_RL is a lower bound of Hare_Sched, and Algorithm 1 is within alpha(2+alpha) of "
           "the optimum.", paper_value="RL <= OPT; ALG/OPT <= alpha(2+alpha)", verdict=R,
           diagnosis="On the Fig. 1 reconstruction the relaxation's certified bound is below the certified optimum "
           "and Algorithm 1 (line 12 as printed) is within the claimed factor; the instance does not exercise the "
           "degenerate relaxation optimum that breaks Theorem 4.",
-          check=X.fig1_theorem4(), evidence=("hare2022_fig1",),
+          check=built(X.fig1_theorem4), evidence=("hare2022_fig1",),
           flip=Flip("the same check on the all-at-zero counterexample instead of the Fig. 1 instance", PE,
-                    X.fig1_theorem4("hare2022_theorem4_counterexample"))),
+                    "stem", "hare2022_theorem4_counterexample")),
     Claim(id="hare2022.theorem4.ratio_all_at_zero", paper=P, location="Section 5.3, Theorem 4",
           statement="Algorithm 1 is an alpha(2+alpha)-approximation.", paper_value="ALG/OPT <= 3 at alpha = 1",
           verdict=PE, diagnosis=_THM4_DIAG + " Instance: all jobs at time 0, a heavy job of length 2, six unit jobs "
           "and a unit sink; ALG/OPT = 3.994, and (k - 1 + 2)/2 for k unit jobs (unbounded).",
-          check=X.theorem4_counterexample("hare2022_theorem4_counterexample"),
-          evidence=("hare2022_theorem4_counterexample",),
-          flip=Flip(_SUB + ": ALG/OPT 3.994 -> 1.000", R,
-                    X.theorem4_counterexample("hare2022_theorem4_counterexample", subsets=True))),
+          check=built(X.theorem4_counterexample, stem="hare2022_theorem4_counterexample"),
+          evidence=("hare2022_theorem4_counterexample",), flip=_SWEEP1),
     Claim(id="hare2022.theorem4.ratio_release_dates", paper=P, location="Section 5.3, Theorem 4",
           statement="Algorithm 1 is an alpha(2+alpha)-approximation (with release dates).",
           paper_value="ALG/OPT <= 3 at alpha = 1", verdict=PE,
           diagnosis=_THM4_DIAG + " Instance: six single-task jobs with release dates 0-3; the heavy job (w = 100) "
           "is released at 3 and Algorithm 1 runs it fifth: ALG/OPT = 3.0704 > 3, so release dates do not prevent "
-          "the failure.", check=X.theorem4_counterexample("hare2022_theorem4_release_dates"),
-          evidence=("hare2022_theorem4_release_dates",),
-          flip=Flip(_SUB + ": ALG/OPT 3.070 -> 1.000", R,
-                    X.theorem4_counterexample("hare2022_theorem4_release_dates", subsets=True))),
+          "the failure.", check=built(X.theorem4_counterexample, stem="hare2022_theorem4_release_dates"),
+          evidence=("hare2022_theorem4_release_dates",), flip=_SWEEP1),
     Claim(id="hare2022.lemma2.chain_all_at_zero", paper=P, location="Section 5.3, Lemma 2 and (22)",
           statement="Lemmas 2-3 give x-tilde + T-tilde^c <= (2 + alpha) H, hence ALG <= alpha(2+alpha) times the "
           "relaxation's value.", paper_value="ALG/RL <= 3 at alpha = 1", verdict=PE,
@@ -88,16 +99,16 @@ CLAIMS: list[Claim] = [
           "reports it apart from a violation of the theorem (theorem_violated). On the all-at-zero instance the "
           "chain breaks (ALG/RL about 4.0) because (10) needs (9) on the prefix of pi, not only on the full set; "
           "with (9) on every subset it holds.",
-          check=X.lemma2_chain("hare2022_theorem4_counterexample"), evidence=("hare2022_theorem4_counterexample",),
-          flip=Flip(_SUB, R, X.lemma2_chain("hare2022_theorem4_counterexample", subsets=True))),
+          check=built(X.lemma2_chain, stem="hare2022_theorem4_counterexample"),
+          evidence=("hare2022_theorem4_counterexample",), flip=_SWEEP1),
     Claim(id="hare2022.lemma2.chain_release_dates", paper=P, location="Section 5.3, Lemma 2 and (22)",
           statement="ALG <= alpha(2+alpha) times the relaxation's value (with release dates).",
           paper_value="ALG/RL <= 3 at alpha = 1", verdict=PE,
           diagnosis="Same mechanism as hare2022.lemma2.chain_all_at_zero on the release-date instance: the "
           "relaxation bound (516.362) is close to the optimum (530.719) but Algorithm 1 is 1629.518; the subset "
           "form of (9) restores the chain.",
-          check=X.lemma2_chain("hare2022_theorem4_release_dates"), evidence=("hare2022_theorem4_release_dates",),
-          flip=Flip(_SUB, R, X.lemma2_chain("hare2022_theorem4_release_dates", subsets=True))),
+          check=built(X.lemma2_chain, stem="hare2022_theorem4_release_dates"),
+          evidence=("hare2022_theorem4_release_dates",), flip=_SWEEP1),
     Claim(id="hare2022.lemma2.prefix_bound", paper=P, location="Section 5.3, Lemma 2, (10)",
           statement="For any task pi(j) on GPU m, sum_{k <= j} y-tilde_{pi(k),m} T^c_{pi(k),m} <= 2 H_{pi(j)}.",
           paper_value="ratio <= 1", verdict=PE,
@@ -107,8 +118,8 @@ CLAIMS: list[Claim] = [
           "instances (where y-tilde = y-hat): the prefix work reaches 6x and 2.25x of 2H with (9) as printed "
           "and at most 1x with (9) on every subset. (On several GPUs the second gap, y-tilde != y-hat, can "
           "break (10) even with the subset form: e.g. sweep instance 13 of `hetopt validate hare`, 1.01.)",
-          check=X.lemma2_prefix, evidence=X._BUNDLED,
-          flip=Flip(_SUB, R, functools.partial(X.lemma2_prefix, subsets=True))),
+          check=experiment(X.lemma2_prefix), evidence=X._BUNDLED,
+          flip=Flip(_SWEEP1.change, R, "instances", "sweep seed 1")),
     Claim(id="hare2022.lemma3.idle_bound", paper=P, location="Section 5.3, Lemma 3, (14)",
           statement="The total idle time before task pi_m(j) on GPU m is at most alpha H_{pi_m(j)}.",
           paper_value="ratio <= 1", verdict=R,
@@ -118,18 +129,18 @@ CLAIMS: list[Claim] = [
           "below 0.8). The failure of Theorem 4 comes from Lemma 2, not Lemma 3. The flip removes the lemma's "
           "premise (the list order by increasing H): with the jobs in decreasing order of H the idle time reaches "
           "2.0 alpha H.",
-          check=X.lemma3_idle, evidence=X._BUNDLED,
+          check=experiment(X.lemma3_idle), evidence=X._BUNDLED,
           flip=Flip("the lemma's premise removed: jobs list-scheduled in decreasing order of H (rounds in order) "
-                    "instead of Algorithm 1's increasing H", OP, functools.partial(X.lemma3_idle, "reversed"))),
+                    "instead of Algorithm 1's increasing H", OP, "order", "reversed")),
     Claim(id="hare2022.fig12.reduction_range", paper=P, location="Section 7.2, Fig. 12",
           statement="Compared with other schemes, Hare reduces total weighted JCT by 47.6% to 75.3%.",
           paper_value="47.6%-75.3%", verdict=RD,
-          diagnosis="Every reading is run (Outcome.readings): line 12 as printed (the paper's, default), 'earliest "
+          diagnosis="Every reading of line 12 is run (Outcome.readings): as printed (the paper's, default), 'earliest "
           "start, fastest among ties' (the proof's (21)) and earliest finish (heterogeneity-aware), each against the "
           "baselines of the paper's setting (JCT = C - a, job-level SRTF, AlloX and Sched_Homo online, 5% switching "
-          "overhead; tasks of 100 mini-batches or of one) and of each of the old setting's readings (C instead of "
-          "C - a, round-level backfilling SRTF, AlloX / Sched_Homo planning up front, no overhead; "
-          "hare.section7_causes). Our proxy workload uses Gavel's V100/P100/K80 throughputs for Table 2's models "
+          "overhead) with tasks of 100 mini-batches or of one. hetopt's former baseline choices (C instead of C - a, "
+          "round-level backfilling SRTF, AlloX / Sched_Homo planning up front, no overhead) are the diagnosis of "
+          "hare.section7_causes, no longer readings of the check (issue 30). Our proxy workload uses Gavel's V100/P100/K80 throughputs for Table 2's models "
           "(the testbed's task times and the sampled Google trace are not published). A reading reproduces when all "
           "four reductions are in the range, is data-missing when Hare beats every baseline (the paper's "
           "direction) outside the range, and fails-unexplained when Hare loses to a baseline. Line 12 as printed "
@@ -137,9 +148,9 @@ CLAIMS: list[Claim] = [
           "the proof's reading under all but one; earliest finish beats every baseline under every baseline "
           "reading (paper's setting 61 / 37 / 27 / 13 %) without reaching the range against all four. The verdict "
           "moves with the reading of line 12, not with the baseline readings.",
-          check=X.section7_range(), sweep="hare.section7_causes",
+          check=built(X.section7_range), sweep="hare.section7_causes",
           direction="Hare's total weighted JCT below every baseline's (reductions of 47.6% to 75.3%)",
-          flip=Flip("only line 12 as printed (every baseline reading still run)", UX, X.section7_range(("algorithm1",)))),
+          flip=RANGE_FLIP),
     Claim(id="hare2022.fig12.beats_every_baseline", paper=P, location="Section 7.2, Fig. 12 and Fig. 14-15",
           statement="Hare significantly outperforms every other scheme (Gavel_FIFO, SRTF, Sched_Homo, Sched_Allox).",
           paper_value="Hare best in every run", verdict=RD,
@@ -149,9 +160,8 @@ CLAIMS: list[Claim] = [
           "and 'earliest start, fastest among ties' (the reading of the proof's (21)) lose to online AlloX; the "
           "heterogeneity-aware reading (earliest finish, algorithm1_ef) beats all four baselines on the mean of "
           "three seeds. Every reading is run (Outcome.readings); the verdict moves with the reading of line 12.",
-          check=X.section7_direction(), sweep="hare.section7_causes",
-          flip=Flip("only the paper's two readings of line 12 (as printed, and the proof's earliest start)", UX,
-                    X.section7_direction(("algorithm1", "algorithm1_esf")))),
+          check=built(X.section7_direction), sweep="hare.section7_causes",
+          flip=Flip("every GPU at the job's geometric-mean speed (h = 0: no heterogeneity to exploit)", UX, "h", 0.0)),
     Claim(id="hare2022.fig16.gap_grows_with_heterogeneity", paper=P, location="Section 7.2, Fig. 16",
           statement="The gaps between Hare and other schemes become bigger as the heterogeneity level increases.",
           paper_value="gap grows with heterogeneity", verdict=RD,
@@ -160,8 +170,8 @@ CLAIMS: list[Claim] = [
           "against every baseline as h grows (a speed-blind rule wastes fast GPUs), the opposite of Fig. 16; with "
           "the heterogeneity-aware earliest-finish reading it grows against Gavel_FIFO, SRTF and Sched_Homo. Both "
           "readings are run (Outcome.readings); the direction depends on the reading of line 12.",
-          check=X.fig16_heterogeneity(), sweep="hare.heterogeneity",
-          flip=Flip("only line 12 as printed", UX, X.fig16_heterogeneity(("algorithm1",)))),
+          check=built(X.fig16_heterogeneity), sweep="hare.heterogeneity",
+          flip=GAP_FLIP),
     Claim(id="hare2022.section5_1.switching_negligible", paper=P, location="Section 5.1 and Table 3",
           statement="Task switching cost is below 5% of task training time, so it can be ignored in the scheduling "
           "formulation.", paper_value="< 5% of task time", verdict=WL,
@@ -174,9 +184,11 @@ CLAIMS: list[Claim] = [
           "several times what it costs job-level SRTF (at most 1.8%), because Algorithm 1 interleaves jobs task by "
           "task and switches on 70-90% of its task starts (job-level schemes about 20%) and queues amplify each "
           "delay. Whether the overhead can be ignored depends on the load; it is cause (d) of hare.section7_causes.",
-          check=X.switching_negligible(), sweep="hare.section7_causes",
-          flip=Flip("the sweep point: only the light load (0.05 jobs/s)", R,
-                    X.switching_negligible(("light load, 0.05 jobs/s",)))),
+          check=built(X.switching_negligible), sweep="hare.section7_causes",
+          parameters=(Parameter("switch_cost", 0.05, printed="Section 5.1 and Table 3: the switching cost is 'below 5% "
+                                                              "of task training time' (its upper end, 5%)"),),
+          flip=Flip("a switching cost of 1% of the mean task time (within the printed 'below 5%')", R,
+                    "switch_cost", 0.01)),
     Claim(id="hare2022.fig13.jct_within_25min", paper=P, location="Section 7.2, Fig. 13",
           statement="About 90.5% of jobs complete within 25 minutes by Hare, while Sched_Allox and Sched_Homo "
           "complete only 66.7% and 56.5%.", paper_value="90.5% / 66.7% / 56.5%", verdict=RD,
@@ -189,10 +201,10 @@ CLAIMS: list[Claim] = [
           "contradicts the paper); with earliest finish the paper's ordering Hare > AlloX > Sched_Homo appears "
           "(AlloX 79-88%, Sched_Homo 61-84%) but the shares stay above the printed ones (data-missing). The "
           "verdict moves with the reading of line 12.",
-          check=X.fig13_cdf(), sweep="hare.section7_causes",
+          check=built(X.fig13_cdf), sweep="hare.section7_causes",
           direction="Hare completes more jobs within the same time than Sched_Allox and Sched_Homo",
-          flip=Flip("only line 12 as printed (both baseline readings and task granularities still run)", UX,
-                    X.fig13_cdf(("algorithm1",)))),
+          flip=Flip("every GPU at the job's geometric-mean speed (h = 0): the readings of line 12 nearly coincide", DM,
+                    "h", 0.0)),
     Claim(id="hare2022.fig15.reduction_300_jobs", paper=P, location="Section 7.3, Fig. 15",
           statement="With 160 GPUs, Hare outperforms the others by 54.6%-80.5% when processing 300 jobs.",
           paper_value="54.6%-80.5%", verdict=RD,
@@ -208,10 +220,9 @@ CLAIMS: list[Claim] = [
           "(-1%, an idle cluster leaves nothing to schedule). No combination reaches the range against all four "
           "baselines. The verdict moves with the reading of line 12 (and, for the other readings, the load). "
           "Formerly slow; 5 s.",
-          check=X.fig15_300_jobs(),
+          check=built(X.fig15_300_jobs),
           direction="Hare's total weighted JCT below every baseline's at 300 jobs on 160 GPUs",
-          flip=Flip("only line 12 as printed (both baseline readings and all three rates still run)", UX,
-                    X.fig15_300_jobs(("algorithm1",)))),
+          flip=Flip("every GPU at the job's geometric-mean speed (h = 0: no heterogeneity to exploit)", UX, "h", 0.0)),
     Claim(id="hare2022.fig17.job_mix_direction", paper=P, location="Section 7.2, Fig. 17",
           statement="Increasing the proportion of NLP jobs increases the total weighted JCT of all schemes; more "
           "recommendation jobs decrease it.", paper_value="NLP up, Rec. down, every scheme", verdict=R,
@@ -223,9 +234,9 @@ CLAIMS: list[Claim] = [
           "(the paper's stated reason, 'NLP jobs involve heavier training workloads', removed): the direction "
           "disappears (NLP 55% x0.86, recommendation 55% x1.12 for some scheme). Whether Hare stays best is "
           "hare2022.fig17.hare_best_every_mix.",
-          check=X.fig17_job_mix(),
+          check=built(X.fig17_job_mix),
           flip=Flip("every job given the same mean training time and no synchronization (category-neutral speed)", OP,
-                    X.fig17_job_mix(True))),
+                    "equal_speed", True)),
     Claim(id="hare2022.fig18.network_10_to_25gbps", paper=P, location="Section 7.2, Fig. 18",
           statement="Faster networks accelerate training, but not linearly: Hare's weighted JCT decreases by only "
           "31.2% from 10 Gbps to 25 Gbps.", paper_value="31.2%", verdict=R,
@@ -235,8 +246,8 @@ CLAIMS: list[Claim] = [
           "from 10 to 25 Gbps (mean of three seeds within 4 points of 31.2%). The flip runs tasks of 100 "
           "mini-batches (the simulator's default, outside the paper's definition of a task): synchronization is "
           "under 1% of compute and the network barely matters (-0.1%).",
-          check=X.fig18_network(),
-          flip=Flip("tasks of 100 mini-batches instead of one", OP, X.fig18_network(100))),
+          check=built(X.fig18_network),
+          flip=Flip("tasks of 100 mini-batches instead of one", OP, "iterations_per_task", 100)),
     Claim(id="hare2022.fig14.gavel_fifo_worst", paper=P, location="Section 7.3, Fig. 14",
           statement="Although Gavel_FIFO schedules jobs with the consideration of heterogeneity, it still has the "
           "largest weighted JCT (under every number of GPUs).", paper_value="Gavel_FIFO largest at every GPU count",
@@ -249,21 +260,25 @@ CLAIMS: list[Claim] = [
           "Algorithm 1 as printed is the worst (2x FIFO). The claim holds under load and fails on a light one; "
           "the flip keeps only the loaded clusters. (Hare best at every count is "
           "hare2022.fig14.hare_best_every_gpu_count.)",
-          check=X.fig14_fifo_worst(),
-          flip=Flip("the sweep point: only the loaded clusters (8 and 16 GPUs)", R, X.fig14_fifo_worst((1, 2)))),
+          check=built(X.fig14_fifo_worst),
+          flip=Flip("arrival rate x10 (every cluster loaded)", R, "load", 10.0)),
     Claim(id="hare2022.fig16.close_to_homo_low_heterogeneity", paper=P, location="Section 7.3, Fig. 16",
           statement="Hare and Sched_Homo have close performance when there is a low-level heterogeneity, because "
           "intra-job parallelism optimization has the dominant influence in such scenarios.",
-          paper_value="Hare close to Sched_Homo at low heterogeneity", verdict=R,
-          diagnosis="On the Section 7 workload made homogeneous (h = 0 of hare.heterogeneity: every GPU at the job's "
-          "geometric-mean speed; the paper's low level is V100 only), the gap between Algorithm 1 and Sched_Homo "
-          "(|1 - Hare / Sched_Homo|, two seeds, paper's setting) is at most half the gap at the workload's own "
-          "heterogeneity (h = 1), for line 12 as printed (16% vs 64%) and for earliest finish (11% vs 31%): the "
-          "two schemes differ in how they use heterogeneous GPUs, and without heterogeneity they come close. The "
-          "flip takes h = 2 as the 'low' level: the gap is then larger than at h = 1.",
-          check=X.fig16_close_to_homo(), sweep="hare.heterogeneity",
-          flip=Flip("h = 2 (twice the workload's speed spread) in place of the low level h = 0", OP,
-                    X.fig16_close_to_homo((2.0, 1.0)))),
+          paper_value="Hare close to Sched_Homo at low heterogeneity", verdict=UX,
+          diagnosis="The paper's low level is printed: 'for the low heterogeneity level, we only choose V100 GPUs'. "
+          "'Close' is not printed; its prior, fixed before the comparison, is the paper's own bound on what can be "
+          "ignored (Section 5.1: below 5%). On the Section 7 workload with its 15 GPUs all V100s (three seeds, the "
+          "paper's setting) Hare's weighted JCT is 17.4% above Sched_Homo's with line 12 as printed and 11.6% with "
+          "earliest finish (the readings are run): not close under either, so the claim fails; no mechanism is "
+          "found (the same with every GPU at the job's geometric-mean speed, h = 0 of hare.heterogeneity: 15.7% and "
+          "9.2%). Issue 30 corrected the former verdict, which called a 16% gap close and h = 2 'low' (reproduced "
+          "against a relative test of half the gap at h = 1). Flip: a light load (0.05 jobs/s instead of the "
+          "Section 7 load): the two schemes differ by 1.2% and 0.1%, close (reproduced).",
+          check=experiment(Y.close_to_homo), sweep="hare.heterogeneity",
+          parameters=(Parameter("low", "v100_only", printed="Section 7.3: 'For the low heterogeneity level, we only "
+                                                            "choose V100 GPUs for training'"),),
+          flip=Flip("a light load, 0.05 jobs/s (the V100-only cluster kept)", R, "rate", 0.05)),
     Claim(id="hare2022.fig17.hare_best_every_mix", paper=P, location="Section 7.3, Fig. 17",
           statement="Although Hare is affected by the job proportion, it always achieves the best performance.",
           paper_value="Hare best in every job mix", verdict=RD,
@@ -272,8 +287,8 @@ CLAIMS: list[Claim] = [
           "loses to a baseline in every mix (down to -157% vs Sched_Allox with 55% recommendation jobs), as does "
           "the proof's reading (-39%); earliest finish beats every baseline in every mix (smallest margin 0.7%, "
           "55% CV). The verdict moves with the reading of line 12, as hare2022.fig12.beats_every_baseline.",
-          check=X.fig17_best_every_mix(),
-          flip=Flip("only line 12 as printed", UX, X.fig17_best_every_mix(("algorithm1",)))),
+          check=built(X.fig17_best_every_mix),
+          flip=Flip("every GPU at the job's geometric-mean speed (h = 0: no heterogeneity to exploit)", UX, "h", 0.0)),
     Claim(id="hare2022.fig14.hare_best_every_gpu_count", paper=P, location="Section 7.3, Fig. 14",
           statement="The weighted JCT of all schemes decreases as more GPUs are used. Hare always outperforms other "
           "schemes under all cases.", paper_value="Hare best at every GPU count",
@@ -287,8 +302,47 @@ CLAIMS: list[Claim] = [
           "the reading of line 12 (and the task granularity). The next sentence, 'Sched_Allox is slower than Hare by about 2x', "
           "is not a claim of the ledger: AlloX / Hare is 1.23-1.32 in the one reading where Hare is best and below "
           "1.5 in every reading, and no toggle explains the gap yet.",
-          check=X.fig14_hare_best(),
-          flip=Flip("only line 12 as printed (both granularities still run)", UX, X.fig14_hare_best(("algorithm1",)))),
+          check=built(X.fig14_hare_best),
+          flip=BEST_FLIP),
+]
+
+CLAIMS += [
+    Claim(id="hare2022.fig14.allox_about_twice_hare", paper=P, location="Section 7.3, Fig. 14",
+          statement="Sched_Allox is slower than Hare by about 2x, but it is still significantly faster than others.",
+          paper_value="AlloX / Hare about 2x", verdict=UX,
+          diagnosis="Measured by issue 30 (the card had left it out for want of a mechanism: a measured contradiction "
+          "is a claim). 60 jobs of the Section 7 proxy workload on 8, 16 and 32 GPUs, three seeds, the paper's "
+          "setting, every reading of line 12 and both task granularities run; 'about 2x' read as within 20% of 2 (a "
+          "prior). Sched_Allox's weighted JCT over Hare's is 0.47-0.78 with line 12 as printed and 0.88-1.50 with "
+          "earliest finish: AlloX is never twice as slow. Candidates measured: h = 2 (0.12-1.22), 20 jobs, a light "
+          "or a heavy load (hare.section7_causes). Flip: a light load (arrival rate x0.05): earliest finish gives "
+          "AlloX about twice as slow at every count under one granularity, line 12 as printed under none "
+          "(depends-on-reading).", check=experiment(Y.allox_2x), sweep="hare.section7_causes",
+          flip=Flip("a light load (arrival rate x0.05)", RD, "load", 0.05)),
+    Claim(id="hare2022.fig15.gaps_grow_with_jobs", paper=P, location="Section 7.3, Fig. 15",
+          statement="As the number of jobs grows, the total weighted JCT of every scheme grows and the gaps between "
+          "Hare and the other schemes grow.", paper_value="gaps grow with the number of jobs", verdict=UX,
+          diagnosis="Measured by issue 30 (left out before for want of a mechanism). 20, 40 and 60 jobs of the "
+          "Section 7 proxy workload on its 15 GPUs, three seeds, the paper's setting, every reading of line 12 and "
+          "both task granularities: a reading reproduces when Hare's reduction against every baseline grows from 20 "
+          "to 60 jobs. It does under none: as printed the reductions fall against three baselines; with earliest "
+          "finish and tasks of one mini-batch they grow against Gavel_FIFO, SRTF and Sched_Homo but not against "
+          "Sched_Allox (the card's 28 -> 24%). Candidates measured: h = 0 and 2, arrival rates x0.1 to x10. Flip: "
+          "AlloX and Sched_Homo planning up front instead of online: earliest finish with tasks of one mini-batch "
+          "then gains on all four as the jobs grow, line 12 as printed does not (depends-on-reading).",
+          check=experiment(Y.gaps_grow_with_jobs), sweep="hare.section7_causes", flip=GAPS_FLIP),
+    Claim(id="hare2022.fig19.batch_size_only_homo", paper=P, location="Section 7.3, Fig. 19",
+          statement="Batch size has no big influence on any scheme except Sched_Homo (a larger batch leaves Sched_Homo "
+          "more GPU idle time).", paper_value="only Sched_Homo moves with the batch size", verdict=UX,
+          diagnosis="Measured by issue 30 (left out before for want of a mechanism). The batch size x b modelled as "
+          "every task's compute time x b and the rounds / b (b = 0.5 and 2), tasks of 100 mini-batches, three seeds, "
+          "the paper's setting; 'no big influence' read as at most 10% (a prior). Sched_Homo moves by 6% and 3%, "
+          "Algorithm 1 as printed by 32% and 28%, Gavel_FIFO by 12%: the opposite of the claim. With tasks of one "
+          "mini-batch every scheme moves by 30-70%. Candidates measured: h = 0.5 to 2, arrival rates x0.1 to x10, "
+          "tasks of 10 mini-batches, AlloX and Sched_Homo planning up front. Flip: tasks of 1,000 mini-batches "
+          "(synchronization negligible): with earliest finish Sched_Homo moves by 13% and 11% and every other scheme "
+          "by at most 8% (the paper's statement), with line 12 as printed Algorithm 1 still moves by 17% and 32% "
+          "(depends-on-reading).", check=experiment(Y.batch_size_only_homo), sweep="hare.section7_causes", flip=BATCH_FLIP),
 ]
 
 _FIG1_REF = ("instances/hare2022_fig1.json, the reconstruction of Fig. 1's table built so that (a), (b) and (c) give "
@@ -316,7 +370,8 @@ SWEEPS: dict[str, Sweep] = {
         description="Algorithm 1's reduction of weighted JCT vs each baseline with each of the four causes toggled "
                     "(C vs C - a, SRTF level, online baselines, switching overhead), for each reading of line 12",
         claims=("hare2022.fig12.reduction_range", "hare2022.fig12.beats_every_baseline",
-                "hare2022.section5_1.switching_negligible")),
+                "hare2022.section5_1.switching_negligible", "hare2022.fig14.allox_about_twice_hare",
+                "hare2022.fig15.gaps_grow_with_jobs", "hare2022.fig19.batch_size_only_homo")),
     "hare.heterogeneity": Sweep(
         name="hare.heterogeneity", func=_sweeps.heterogeneity,
         description="Algorithm 1's reduction vs each baseline against speed heterogeneity h (T -> g (T/g)^h)",

@@ -26,7 +26,7 @@ import numpy as np
 from ...errors import ArgumentError
 from .. import HareInstance, HareSolution, cluster, generate_workload, replay, schedule, simulate
 
-__all__ = ["METRICS", "CAUSES", "weighted_jct", "Setting", "OLD_SETTING", "PAPER_SETTING",
+__all__ = ["METRICS", "CAUSES", "with_heterogeneity", "weighted_jct", "Setting", "OLD_SETTING", "PAPER_SETTING",
            "compare", "reductions", "section7_workload", "ALGORITHM1_VARIANTS"]
 
 #: Weighted metrics: ``sum w (C - a)`` (the paper's) or ``sum w C``.
@@ -98,17 +98,45 @@ CAUSES: dict[str, tuple[str, Any]] = {"(a) JCT = C - a": ("metric", "jct"), "(b)
           "(c) online AlloX / Sched_Homo": ("online", True), "(d) switching overhead": ("switch_overhead", 0.05)}
 
 
-def section7_workload(*, seed: int = 0, n_jobs: int = 60, gpus: list[str] | None = None, iterations_per_task: int = 100, **kwargs) -> HareInstance:
+def section7_workload(*, seed: int = 0, n_jobs: int = 60, gpus: list[str] | None = None, iterations_per_task: int = 100,
+                      heterogeneity: float = 1.0, **kwargs) -> HareInstance:
     """The simulated testbed of Section 7.1: 15 GPUs, Table 2 jobs (see :func:`generate_workload`).
 
     ``iterations_per_task`` mini-batches per task (the paper's tasks train one batch each,
     Section 1; 100 by default, so that synchronization is amortized as in a real job); the
     arrival rate defaults to ``50 / iterations_per_task`` jobs per second, which keeps the
-    offered load the same at every granularity.
+    offered load the same at every granularity.  ``heterogeneity`` rescales the speeds by
+    :func:`with_heterogeneity` (1: the workload itself).
     """
     gpus = cluster(v100=8, p100=4, k80=3) if gpus is None else gpus
     opts = {"rate": 50.0 / iterations_per_task} | kwargs
-    return generate_workload(n_jobs, gpus, seed=seed, iterations_per_task=iterations_per_task, **opts)
+    inst = generate_workload(n_jobs, gpus, seed=seed, iterations_per_task=iterations_per_task, **opts)
+    return inst if heterogeneity == 1.0 else with_heterogeneity(inst, heterogeneity)
+
+
+def with_heterogeneity(inst: HareInstance, h: float) -> HareInstance:
+    """The instance with every job's per-GPU times ``T`` replaced by ``g (T / g)^h``, ``g`` their geometric mean.
+
+    ``h = 0`` is homogeneous (every GPU at the job's geometric-mean speed), ``h = 1`` the
+    instance itself, ``h > 1`` more heterogeneous; the slowest/fastest ratio of a job becomes
+    its original ratio to the power ``h``.
+    """
+    if not (np.isfinite(h) and h >= 0):
+        raise ArgumentError(f"h is {h!r}; expected a finite number >= 0")
+
+    def scale(t):
+        t = np.asarray(t, dtype=float)
+        pos = (t > 0).all(axis=1)
+        out = t.copy()
+        g = np.exp(np.log(t[pos]).mean(axis=1, keepdims=True))
+        out[pos] = g * (t[pos] / g) ** h
+        return np.round(out, 9)
+
+    d = inst.to_dict()
+    d["compute_time"] = scale(inst.compute_time).tolist()
+    d["sync_time"] = scale(inst.sync_time).tolist()
+    return HareInstance.from_dict(d)
+
 
 
 def compare(inst: HareInstance, setting: Setting = PAPER_SETTING, *, algorithms: Mapping[str, Callable] | None = None,

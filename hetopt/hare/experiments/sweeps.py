@@ -13,9 +13,8 @@ import dataclasses
 
 import numpy as np
 
-from ...errors import ArgumentError
 from ...report import Table
-from .. import HareInstance, replay
+from .. import replay
 from .paper import PAPER_RANGE
 from .section7 import (
     ALGORITHM1_VARIANTS,
@@ -27,6 +26,7 @@ from .section7 import (
     reductions,
     section7_workload,
     weighted_jct,
+    with_heterogeneity,
 )
 
 __all__ = ["settings", "section7_causes", "with_heterogeneity", "heterogeneity", "BASELINE_NAMES",
@@ -49,18 +49,20 @@ def settings() -> dict[str, Setting]:
 ONE_BATCH = "paper, one mini-batch per task"
 
 
-def causes_reductions(seeds, algorithms=("algorithm1",), *, one_batch: bool = False
-                      ) -> dict[tuple[str, str], np.ndarray]:
+def causes_reductions(seeds, algorithms=("algorithm1",), *, one_batch: bool = False, heterogeneity: float = 1.0,
+                      load: float = 1.0) -> dict[tuple[str, str], np.ndarray]:
     """(setting, algorithm) -> reductions vs the four baselines, one row per seed.
 
     With ``one_batch`` the paper's setting is also run on the same jobs with one mini-batch
-    per task (label :data:`ONE_BATCH`).
+    per task (label :data:`ONE_BATCH`); ``heterogeneity`` is :func:`with_heterogeneity`'s ``h``;
+    ``load`` multiplies the arrival rate of the Section 7 workload.
     """
     out: dict[tuple[str, str], list] = {}
     for seed in seeds:
-        runs = [(section7_workload(seed=seed), settings())]
+        runs = [(section7_workload(seed=seed, heterogeneity=heterogeneity, rate=0.5 * load), settings())]
         if one_batch:
-            runs.append((section7_workload(seed=seed, iterations_per_task=1), {ONE_BATCH: PAPER_SETTING}))
+            runs.append((section7_workload(seed=seed, iterations_per_task=1, heterogeneity=heterogeneity,
+                                           rate=50.0 * load), {ONE_BATCH: PAPER_SETTING}))
         for inst, sets in runs:
             plans: dict = {}
             for label, s in sets.items():
@@ -94,37 +96,15 @@ def section7_causes(quick: bool = False) -> Table:
     return t
 
 
-def with_heterogeneity(inst: HareInstance, h: float) -> HareInstance:
-    """The instance with every job's per-GPU times ``T`` replaced by ``g (T / g)^h``, ``g`` their geometric mean.
-
-    ``h = 0`` is homogeneous (every GPU at the job's geometric-mean speed), ``h = 1`` the
-    instance itself, ``h > 1`` more heterogeneous; the slowest/fastest ratio of a job becomes
-    its original ratio to the power ``h``.
-    """
-    if not (np.isfinite(h) and h >= 0):
-        raise ArgumentError(f"h is {h!r}; expected a finite number >= 0")
-
-    def scale(t):
-        t = np.asarray(t, dtype=float)
-        pos = (t > 0).all(axis=1)
-        out = t.copy()
-        g = np.exp(np.log(t[pos]).mean(axis=1, keepdims=True))
-        out[pos] = g * (t[pos] / g) ** h
-        return np.round(out, 9)
-
-    d = inst.to_dict()
-    d["compute_time"] = scale(inst.compute_time).tolist()
-    d["sync_time"] = scale(inst.sync_time).tolist()
-    return HareInstance.from_dict(d)
-
-
-def heterogeneity_reductions(levels, seeds, algorithm: str = "algorithm1") -> dict[float, np.ndarray]:
+def heterogeneity_reductions(levels, seeds, algorithm: str = "algorithm1", iterations_per_task: int = 100,
+                             load: float = 1.0) -> dict[float, np.ndarray]:
     """Level -> reductions (seeds x baselines) of ``algorithm`` in the paper's setting."""
     out = {}
     for h in levels:
         rows = []
         for seed in seeds:
-            inst = with_heterogeneity(section7_workload(seed=seed), h)
+            inst = section7_workload(seed=seed, iterations_per_task=iterations_per_task, heterogeneity=h,
+                                     rate=50.0 / iterations_per_task * load)
             rows.append([reductions(compare(inst, PAPER_SETTING), algorithm)[b] for b in BASELINE_NAMES])
         out[h] = np.array(rows)
     return out

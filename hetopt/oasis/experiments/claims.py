@@ -18,7 +18,8 @@ import math
 
 import numpy as np
 
-from ...claims.ledger import Claim, Flip, Outcome, Sweep, Verdict
+from ...claims.experiment import Parameter, experiment
+from ...claims.ledger import Claim, Flip, Outcome, Sweep, Verdict, outside_premise
 from ...data import instance_path, list_instances
 from ...errors import SolverError
 from ..checker import check_schedule
@@ -76,12 +77,19 @@ def _check_empty_cluster_admits(without_quarter_eta: bool = False) -> Outcome:
               + (" x 4 eta (the 1/(4 eta) of (25)-(26) removed)" if without_quarter_eta else ""))
     if ok:
         return Outcome(ours, V.REPRODUCED, detail)
-    return Outcome(ours, V.OUTSIDE_PREMISE if without_quarter_eta else V.UNEXPLAINED, detail)
+    if without_quarter_eta:  # the premise, (25)-(26) as printed, is absent
+        return outside_premise(ours, detail, _check_empty_cluster_admits(False))
+    return Outcome(ours, V.UNEXPLAINED, detail)
 
 
 # ----------------------------------------------------------------------------- Theorems 1 and 4
-def _theorem1(stem: str, expect_premise: bool, integer_chunks: bool = False) -> Outcome:
-    """Theorem 1 on a bundled instance; ``integer_chunks``: with m' = 1 / ceil(1 / m) (the flip)."""
+#: The in-premise sibling of each bundled counterexample (the same experiment inside the premise, issue 30).
+INSIDE = {"oasis2018_theorem1_counterexample": "oasis2018_theorem1_in_premise",
+          "oasis2018_theorem4_violation": "oasis2018_theorem4_in_premise"}
+
+
+def _theorem1(stem: str, integer_chunks: bool = False) -> Outcome:
+    """Theorem 1 on a bundled instance; ``integer_chunks``: with m' = 1 / ceil(1 / m) (the experiment runs it too)."""
     inst = _load(stem)
     r = dg.theorem1_experiment(dg.integer_chunks_variant(inst, 0) if integer_chunks else inst)
     ours = f"Alg. 2 payoff {r['dp']:.6g} (slot {r['dp_completion']}) vs (27) {r['ilp']:.6g} (slot {r['ilp_completion']})"
@@ -89,16 +97,20 @@ def _theorem1(stem: str, expect_premise: bool, integer_chunks: bool = False) -> 
     detail = (f"m = {r['premise']['chunk_time']:g}, demand share {r['premise']['demand_share']:g}; the optimum of (27) "
               f"rounded per slot trains {r['ilp_chunks_when_rounded']} {rel} {r['workload_chunks']} chunks; "
               f"1/m integer: Alg. 2 = (27) {r['integer_variant_equal']}")
+    ran = {"integer_chunks": (True,)}  # the integer-chunk variant, run inside as the diagnostic
     if not r["fails"]:
-        return Outcome(ours, V.REPRODUCED, detail)
+        return Outcome(ours, V.REPRODUCED, detail, ran=ran)
     if not (r["rounding_loss"] and r["integer_variant_equal"]):
-        return Outcome(ours, V.UNEXPLAINED, detail)
-    return Outcome(ours, V.PAPER_ERROR if r["premise"]["holds"] else V.OUTSIDE_PREMISE, detail)
+        return Outcome(ours, V.UNEXPLAINED, detail, ran=ran)
+    if r["premise"]["holds"]:
+        return Outcome(ours, V.PAPER_ERROR, detail, ran=ran)
+    return outside_premise(ours, detail, _theorem1(INSIDE[stem], integer_chunks), ran=ran)
 
 
 def _theorem4(stem: str, exact_oracle: bool = False) -> Outcome:
-    """Theorem 4 on a bundled instance; ``exact_oracle``: Alg. 1 with problem (27) solved exactly (the flip)."""
+    """Theorem 4 on a bundled instance; ``exact_oracle``: Alg. 1 with problem (27) solved exactly (run inside too)."""
     r = dg.theorem4_experiment(_load(stem))
+    ran = {"exact_oracle": (True,)}  # OASiS with the exact oracle, run inside as the diagnostic
     if exact_oracle:
         ok = r["ratio_exact_oracle"] <= r["limit"]
         return Outcome(f"OPT / OASiS = {r['ratio_exact_oracle']:.6g} vs 2 alpha = {r['limit']:.4g} (exact oracle (27))",
@@ -109,10 +121,12 @@ def _theorem4(stem: str, exact_oracle: bool = False) -> Outcome:
               f"(ratio {r['ratio_exact_oracle']:.4g}); m = {r['premise']['chunk_time']:g}, "
               f"demand share {r['premise']['demand_share']:g}")
     if not r["violated"]:
-        return Outcome(ours, V.REPRODUCED, detail)
+        return Outcome(ours, V.REPRODUCED, detail, ran=ran)
     if r["ratio_exact_oracle"] > r["limit"]:  # the Alg. 2 mechanism does not explain it
-        return Outcome(ours, V.UNEXPLAINED, detail)
-    return Outcome(ours, V.PAPER_ERROR if r["premise"]["holds"] else V.OUTSIDE_PREMISE, detail)
+        return Outcome(ours, V.UNEXPLAINED, detail, ran=ran)
+    if r["premise"]["holds"]:
+        return Outcome(ours, V.PAPER_ERROR, detail, ran=ran)
+    return outside_premise(ours, detail, _theorem4(INSIDE[stem]), ran=ran)
 
 
 def _check_cost_t(price_low: float = 0.0) -> Outcome:
@@ -124,7 +138,9 @@ def _check_cost_t(price_low: float = 0.0) -> Outcome:
     if ok:
         return Outcome(ours, V.REPRODUCED, detail)
     # negative prices leave the premise of the greedy: (22) never prices below 0, and only then is the fewest PSs cheapest
-    return Outcome(ours, V.OUTSIDE_PREMISE if price_low < 0 else V.UNEXPLAINED, detail)
+    if price_low < 0:
+        return outside_premise(ours, detail, _check_cost_t(0.0))
+    return Outcome(ours, V.UNEXPLAINED, detail)
 
 
 def _check_theorem3(stored_cost_t: bool = True) -> Outcome:
@@ -156,7 +172,9 @@ def _check_theorem3(stored_cost_t: bool = True) -> Outcome:
               + ("" if stored_cost_t else "; cost_t recomputed at every DP transition"))
     if ok:
         return Outcome(ours, V.REPRODUCED, detail)
-    return Outcome(ours, V.UNEXPLAINED if stored_cost_t else V.OUTSIDE_PREMISE, detail)
+    if not stored_cost_t:  # Appendix D's premise (cost_t computed once and stored) is absent
+        return outside_premise(ours, detail, _check_theorem3(True))
+    return Outcome(ours, V.UNEXPLAINED, detail)
 
 
 def _alone_oracle(inst: OasisInstance, job: int, prices: Prices, used: Usage):
@@ -188,8 +206,9 @@ def _check_theorem2(residual_capacity: bool = True) -> Outcome:
     detail = "; ".join(bad) or "check_schedule on (2)-(13), Section V-A instances and the bundled ones"
     if not bad:
         return Outcome(ours, V.REPRODUCED, detail)
-    return Outcome(ours, V.UNEXPLAINED if residual_capacity else V.OUTSIDE_PREMISE,
-                   detail + ("" if residual_capacity else "; Alg. 2 planned every job on the full capacities"))
+    if not residual_capacity:  # the premise of Appendix C's proof, the residual capacities of (28), is absent
+        return outside_premise(ours, detail + "; Alg. 2 planned every job on the full capacities", _check_theorem2(True))
+    return Outcome(ours, V.UNEXPLAINED, detail)
 
 
 @functools.cache
@@ -225,7 +244,9 @@ def _check_fig5_range(cap: float | None = None) -> Outcome:
         f"; OASiS with ln(U/L) capped at {cap:g}" if cap is not None else "")
     if ok:
         return Outcome(ours, V.REPRODUCED, detail)
-    return Outcome(ours, V.OUTSIDE_PREMISE if cap is not None and kinds == {"optimum"} else V.UNEXPLAINED, detail)
+    if cap is not None and kinds == {"optimum"}:  # the premise, the exact (23)-(26), is absent
+        return outside_premise(ours, detail, _check_fig5_range(None))
+    return Outcome(ours, V.UNEXPLAINED, detail)
 
 
 def _check_fig5_theorem4(cap: float | None = None) -> Outcome:
@@ -235,7 +256,9 @@ def _check_fig5_theorem4(cap: float | None = None) -> Outcome:
     detail = f"holds: {holds}; references {sorted(kinds)}" + (f"; OASiS with ln(U/L) capped at {cap:g}" if cap is not None else "")
     if all(holds) and kinds == {"optimum"}:
         return Outcome(ours, V.REPRODUCED, detail)
-    return Outcome(ours, V.OUTSIDE_PREMISE if cap is not None and kinds == {"optimum"} else V.UNEXPLAINED, detail)
+    if cap is not None and kinds == {"optimum"}:  # the premise, the exact (23)-(26), is absent
+        return outside_premise(ours, detail, _check_fig5_theorem4(None))
+    return Outcome(ours, V.UNEXPLAINED, detail)
 
 
 #: A "clear trend" along a factor: in every group the ratio moves one way, by more than this (relative) end to end.
@@ -286,19 +309,24 @@ def _check_fig5_no_trend(cap: float | None = None) -> Outcome:
         return Outcome(ours, V.UNEXPLAINED, detail + f"; references {sorted(kinds)}")
     if t_servers == 0 and t_ratio == 0:
         return Outcome(ours, V.REPRODUCED, detail)
-    return Outcome(ours, V.OUTSIDE_PREMISE if cap is not None else V.UNEXPLAINED, detail)
+    if cap is not None:  # the premise, the exact (23)-(26), is absent
+        return outside_premise(ours, detail, _check_fig5_no_trend(None))
+    return Outcome(ours, V.UNEXPLAINED, detail)
 
 
 def _check_decision_time(epochs: int = paper.LARGEST_EPOCHS) -> Outcome:
     """Footnote 5 for the paper's largest job; ``epochs`` above the paper's largest E (the flip)."""
     T, H = paper.DECISION_SLOTS, paper.DECISION_SERVERS // 2
     N = paper.LARGEST_CHUNKS
-    best = min(decision_time(T, H, N, epochs) for _ in range(3))
+    best = min(decision_time(T, H, N, epochs, cpu=True) for _ in range(3))
     ours = f"{best:.3f} s (best of 3)"
-    detail = f"T = {T}, H = K = {H} ({2 * H} servers), N = {N}, E = {epochs}: pricing (22) + Alg. 2 for one job"
+    detail = (f"T = {T}, H = K = {H} ({2 * H} servers), N = {N}, E = {epochs}: pricing (22) + Alg. 2 for one job, "
+              f"CPU seconds of the process (best of 3; the wall clock grows with other processes' load)")
     if best < paper.DECISION_TIME_LIMIT:
         return Outcome(ours, V.REPRODUCED, detail)
-    return Outcome(ours, V.OUTSIDE_PREMISE if epochs > paper.LARGEST_EPOCHS else V.UNEXPLAINED, detail)
+    if epochs > paper.LARGEST_EPOCHS:  # beyond the paper's largest job, the premise of the footnote
+        return outside_premise(ours, detail, _check_decision_time())
+    return Outcome(ours, V.UNEXPLAINED, detail)
 
 
 # ----------------------------------------------------------------------------- Fig. 3
@@ -330,16 +358,11 @@ def _fig3_oasis(st, variant: str) -> float:
     return dg._oasis(inst, log_ratio_cap=CAP)
 
 
-def _fig3(settings, label: str, literal: bool = True) -> Outcome:
-    """Fig. 3 under both readings; ``literal=False`` (the flip): the capped reading alone."""
+def _fig3(settings, label: str) -> Outcome:
+    """Fig. 3 under both readings of the bounds: the literal (25)-(26) and ln(U/L) capped at CAP."""
     base = [max(_fig3_baselines(st).values()) for st in settings]
     capped = [_fig3_oasis(st, "capped") > b for st, b in zip(settings, base, strict=True)]
     cap_v = V.REPRODUCED if all(capped) else V.UNEXPLAINED
-    if not literal:
-        detail = "; ".join(f"OASiS capped {_fig3_oasis(st, 'capped'):.1f} vs best baseline {b:.1f}"
-                           for st, b in zip(settings, base, strict=True))
-        return Outcome(f"OASiS best on {sum(capped)}/{len(settings)} ({label}) with ln(U/L) <= {CAP:g}", cap_v,
-                       detail, readings={CAPPED: cap_v})
     lit = [_fig3_oasis(st, "literal") > b for st, b in zip(settings, base, strict=True)]
     ld = [_fig3_oasis(st, "longdouble") > b for st, b in zip(settings, base, strict=True)]
     ours = f"OASiS best on {sum(lit)}/{len(settings)} ({label}); with ln(U/L) <= {CAP:g}: {sum(capped)}/{len(settings)}"
@@ -352,20 +375,24 @@ def _fig3(settings, label: str, literal: bool = True) -> Outcome:
     # the mechanism: not underflow (long double does not rescue it), the size of ln(U/L) (the cap does)
     if not any(ld) and all(capped):
         return Outcome(ours, V.DEPENDS_ON_READING, detail, readings=readings)
+    if len(set(readings.values())) > 1:
+        return Outcome(ours, V.UNEXPLAINED, detail + "; the readings differ but long-double prices also change the "
+                                                     "outcome: the mechanism is not confirmed", readings=readings)
     return Outcome(ours, V.UNEXPLAINED, detail, readings=readings)
 
 
-def _check_fig3_small(literal: bool = True) -> Outcome:
-    return _fig3([FIG3_SMALL], f"{FIG3_SMALL[0]} jobs, T = {FIG3_SMALL[1]}, H = K = {FIG3_SMALL[2]}, seed {FIG3_SMALL[3]}",
-                 literal)
+def _check_fig3_small(slots: int = FIG3_SMALL[1], servers: int = FIG3_SMALL[2]) -> Outcome:
+    st = (FIG3_SMALL[0], slots, servers, FIG3_SMALL[3])
+    return _fig3([st], f"{st[0]} jobs, T = {slots}, H = K = {servers}, seed {st[3]}")
 
 
-def _check_fig3_paper(literal: bool = True) -> Outcome:
-    return _fig3(FIG3_PAPER, "300 jobs, T = 300, H = K = 50, seeds 0-2", literal)
+def _check_fig3_paper(jobs: int = 300) -> Outcome:
+    settings = [(jobs, *st[1:]) for st in FIG3_PAPER]
+    return _fig3(settings, f"{jobs} jobs, T = 300, H = K = 50, seeds 0-2")
 
 
-def _check_fig3_bundled(literal: bool = True) -> Outcome:
-    return _fig3(["oasis2018_drf_beats_oasis"], "60 jobs, T = 100, H = K = 50, oasis2018_drf_beats_oasis", literal)
+def _check_fig3_bundled(stem: str = "oasis2018_drf_beats_oasis") -> Outcome:
+    return _fig3([stem], f"{stem}")
 
 
 def _filter_fraction(bounds) -> tuple[float, float]:
@@ -374,30 +401,28 @@ def _filter_fraction(bounds) -> tuple[float, float]:
     return ratio, 1.0 - np.log(1e6) / ratio
 
 
-def _check_log_ratio(literal: bool = True) -> Outcome:
+def _check_log_ratio(slots: int = paper.FIG3_SLOTS) -> Outcome:
     """Section IV-B rationale (ii) at the paper's scale: the use from which the prices filter jobs.
 
     A price below U / 1e6 is negligible against utilities >= 1, so the prices "filter out jobs
     with low utilities which arrive early" only above the fraction of capacity where they reach
     U / 1e6; the rationale holds when that fraction is below 90%.  Readings: the literal
-    (25)-(26) and U/L estimated with ln(U/L) capped at 15; ``literal=False`` (the flip) runs the
-    second alone.
+    (25)-(26) and U/L estimated with ln(U/L) capped at 15.  ``slots``: the horizon T (the
+    paper's 300; a shorter one shrinks the literal ln(U/L)).
     """
-    inst = generate_instance(n_jobs=300, horizon=paper.FIG3_SLOTS, n_worker_servers=paper.FIG3_SERVERS,
+    inst = generate_instance(n_jobs=300, horizon=slots, n_worker_servers=paper.FIG3_SERVERS,
                              n_ps_servers=paper.FIG3_SERVERS, seed=0)
     b = price_bounds(inst)
     ratio, frac = _filter_fraction(b)
     cratio, cfrac = _filter_fraction(price_bounds(inst, log_ratio_cap=CAP))
     # the literal reading contradicts the printed rationale (ii) with the paper's own (25)-(26) and Section V-A
-    readings = {CAPPED: V.REPRODUCED if cfrac <= 0.9 else V.UNEXPLAINED}
-    detail = f"capped at {CAP:g}: prices >= U / 1e6 from {max(cfrac, 0):.1%} use"
-    ours = f"ln(U/L) <= {CAP:g}: prices >= U/1e6 from {max(cfrac, 0):.1%} use"
-    if literal:
-        readings = {LITERAL: V.PAPER_ERROR if frac > 0.9 else V.REPRODUCED, **readings}
-        double_zero = float(np.exp(np.float64(b.log_L1))) == 0.0
-        ours = (f"literal: ln L1 = {b.log_L1:.1f}, ln(U/L) up to {ratio:.0f}; prices < U/1e6 below {frac:.1%} use; "
-                + ours)
-        detail = f"L1 is 0 in double: {double_zero}; 2 alpha = {2 * ratio:.0f}; " + detail
+    readings = {LITERAL: V.PAPER_ERROR if frac > 0.9 else V.REPRODUCED,
+                CAPPED: V.REPRODUCED if cfrac <= 0.9 else V.UNEXPLAINED}
+    double_zero = float(np.exp(np.float64(b.log_L1))) == 0.0
+    ours = (f"literal: ln L1 = {b.log_L1:.1f}, ln(U/L) up to {ratio:.0f}; prices < U/1e6 below {frac:.1%} use; "
+            f"ln(U/L) <= {CAP:g}: prices >= U/1e6 from {max(cfrac, 0):.1%} use")
+    detail = (f"T = {slots}: L1 is 0 in double: {double_zero}; 2 alpha = {2 * ratio:.0f}; capped at {CAP:g}: prices "
+              f">= U / 1e6 from {max(cfrac, 0):.1%} use")
     verdicts = set(readings.values())
     v = verdicts.pop() if len(verdicts) == 1 else V.DEPENDS_ON_READING
     return Outcome(ours, v, detail, readings=readings)
@@ -413,9 +438,10 @@ FIG6_READINGS = (("U/L scaled, 50% / 200% (the paper's words; default)", "ratio"
                  ("ln(U/L) scaled, 50% / 200% (hetopt's reading)", "log", FIG6_FRACTIONS))
 
 
-def _check_fig6(readings: tuple = FIG6_READINGS) -> Outcome:
-    """Fig. 6 under the named readings (all by default; the flip: the paper's words alone)."""
-    n, T, servers, seed = FIG6
+def _check_fig6(servers: int = FIG6[2]) -> Outcome:
+    """Fig. 6 under the three readings of "percentage" on a scarce instance (``servers``: H = K)."""
+    n, T, _, seed = FIG6
+    readings = FIG6_READINGS
     inst = generate_instance(n_jobs=n, horizon=T, n_worker_servers=servers, n_ps_servers=servers, seed=seed,
                              epochs_range=(50, 200), chunks_range=(5, 100),
                              minibatches_range=(10, 100))
@@ -439,17 +465,24 @@ def _check_fig6(readings: tuple = FIG6_READINGS) -> Outcome:
 
 
 def _c(id_, location, statement, paper_value, verdict, diagnosis, check, evidence=(), cost="fast", sweep=None, *,
-       flip: Flip, direction: str = ""):
+       flip: Flip, direction: str = "", beyond: bool = False, timed: bool = False, parameters: tuple = ()):
     return Claim(id=id_, paper=P, location=location, statement=statement, paper_value=paper_value, verdict=verdict,
                  diagnosis=diagnosis, check=check, evidence=tuple(evidence), cost=cost, sweep=sweep, flip=flip,
-                 direction=direction)
+                 direction=direction, beyond=beyond, timed=timed, parameters=parameters)
 
 
 #: The flips shared by several entries.
 INTEGER_CHUNKS = "chunk time m' = 1 / ceil(1 / m) (a worker trains a whole number of chunks a slot)"
 EXACT_ORACLE = "Alg. 1 with problem (27) solved exactly (best_schedule_ilp) in place of Alg. 2"
 FIG5_FLIP = f"OASiS fed estimated U/L with ln(U/L) capped at {FIG5_FLIP_CAP:g} (the offline optima unchanged)"
-FIG3_FLIP = f"the estimated-U/L reading alone: ln(U/L) capped at {CAP:g}"
+#: Flips found by running the experiments (issue 30): (change, verdict, input, value).
+THM1_FLIP = ("the instance oasis2018_lemma2_contested (Alg. 2 reaches the optimum of (27) there)",
+             "oasis2018_lemma2_contested")
+THM4_FLIP = ("the instance oasis2018_lemma2_contested, where OASiS reaches the optimum", "oasis2018_lemma2_contested")
+FIG3_SMALL_FLIP = ("H = K = 40 servers (resources not scarce)", V.UNEXPLAINED, "servers", 40)
+FIG3_PAPER_FLIP = ("30 jobs instead of 300 (resources not scarce)", V.UNEXPLAINED, 30)
+FIG3_BUNDLED_FLIP = ("the instance oasis2018_lemma2_contested (15 jobs; its literal ln(U/L) is small)", V.REPRODUCED,
+                     "oasis2018_lemma2_contested")
 
 CLAIMS: list[Claim] = [
     _c("oasis2018.appendix_a.empty_cluster_admits", "Section IV-B, rationale (i); Appendix A",
@@ -457,32 +490,32 @@ CLAIMS: list[Claim] = [
        V.REPRODUCED, "Every job of the Fig. 5 instances (seeds 0-2) that has a feasible schedule gets a positive payoff "
        "from Alg. 2 on the empty cluster at prices L1, L2: the 1/(4 eta) factor of (25)-(26) keeps the cost of its "
        "whole schedule below f_i(T - a_i). Flip: L1, L2 without that factor (x 4 eta): a job's best payoff at prices L "
-       "becomes negative (-0.42), so property (i) needs the 1/(4 eta) of (25)-(26).", _check_empty_cluster_admits,
-       flip=Flip("L1, L2 of (25)-(26) without their factor 1/(4 eta)", V.OUTSIDE_PREMISE,
-                 functools.partial(_check_empty_cluster_admits, without_quarter_eta=True))),
+       "becomes negative (-0.42), so property (i) needs the 1/(4 eta) of (25)-(26).", experiment(_check_empty_cluster_admits),
+       flip=Flip("L1, L2 of (25)-(26) without their factor 1/(4 eta)", V.OUTSIDE_PREMISE, "without_quarter_eta", True)),
     _c("oasis2018.theorem1.alg2_optimal_outside_premise", "Section IV-D, Theorem 1; Appendix B",
        "Alg. 2 produces an optimal solution of problem (27).", "optimal",
-       V.OUTSIDE_PREMISE, "Alg. 2 assumes a worker trains a whole number of chunks per slot (d chunks need ceil(d m_i) "
+       V.PAPER_ERROR, "Alg. 2 assumes a worker trains a whole number of chunks per slot (d chunks need ceil(d m_i) "
        "workers, line 26); (27) only asks for E_i N_i m_i worker-slots in total. With m = 0.4 slot Alg. 2 needs 3 slots "
        "(payoff 5), (27) 2 slots (payoff 8). This instance violates the premise stated before (32) (a chunk takes much "
-       "less than a slot: m = 0.4, and a worker fills the server); the in-premise instance fails the same way. The check "
-       "confirms the mechanism: the optimum of (27), rounded per slot, trains fewer than E N chunks, and with "
-       "m' = 1 / ceil(1 / m) Alg. 2 reaches the optimum of (27) (the flip).",
-       functools.partial(_theorem1, "oasis2018_theorem1_counterexample", False),
-       evidence=("oasis2018_theorem1_counterexample",),
-       flip=Flip(INTEGER_CHUNKS, V.REPRODUCED,
-                 functools.partial(_theorem1, "oasis2018_theorem1_counterexample", False, integer_chunks=True))),
+       "less than a slot: m = 0.4, and a worker fills the server), measured on it; the same experiment inside the "
+       "premise (oasis2018_theorem1_in_premise, m = 0.03, run by the check) fails the same way, so the verdict is that "
+       "failure (issue 30: outside-premise only when the claim holds inside its premise; it was fails-outside-premise). "
+       "The check confirms the mechanism: the optimum of (27), rounded per slot, trains fewer than E N chunks, and with "
+       "m' = 1 / ceil(1 / m) Alg. 2 reaches the optimum of (27). Flip: the instance oasis2018_lemma2_contested, where "
+       "Alg. 2 reaches the optimum of (27) (reproduced).",
+       experiment(_theorem1, stem="oasis2018_theorem1_counterexample"),
+       evidence=("oasis2018_theorem1_counterexample", "oasis2018_theorem1_in_premise"),
+       flip=Flip(THM1_FLIP[0], V.REPRODUCED, "stem", THM1_FLIP[1])),
     _c("oasis2018.theorem1.alg2_optimal_in_premise", "Section IV-D, Theorem 1; Appendix B",
        "Alg. 2 produces an optimal solution of problem (27) (a chunk takes much less than a slot).", "optimal",
        V.PAPER_ERROR, "Inside the premise (m = 0.03 slot, demands 1% of a server) Alg. 2 still loses a slot at a "
        "deadline: 10 workers train floor(10 / 0.03) = 333 chunks a slot, 999 < 1000 after 3 slots, so Alg. 2 needs a 4th "
        "slot (payoff 1) while (27) finishes in 3 (30 worker-slots, payoff 10). The per-slot rounding loses up to one chunk "
        "per slot however small m is, so the assumption 'we may safely assume a worker trains an integer number of chunks' "
-       "does not preserve optimality. With m' = 1 / ceil(1 / m) the two coincide (the check reruns both; the flip "
-       "runs the whole experiment on that instance).",
-       functools.partial(_theorem1, "oasis2018_theorem1_in_premise", True), evidence=("oasis2018_theorem1_in_premise",),
-       flip=Flip(INTEGER_CHUNKS, V.REPRODUCED,
-                 functools.partial(_theorem1, "oasis2018_theorem1_in_premise", True, integer_chunks=True))),
+       "does not preserve optimality. With m' = 1 / ceil(1 / m) the two coincide (the check runs both). Flip: the "
+       "instance oasis2018_lemma2_contested, where Alg. 2 reaches the optimum of (27) (reproduced).",
+       experiment(_theorem1, stem="oasis2018_theorem1_in_premise"), evidence=("oasis2018_theorem1_in_premise",),
+       flip=Flip(THM1_FLIP[0], V.REPRODUCED, "stem", THM1_FLIP[1])),
     _c("oasis2018.theorem1.cost_t_optimal", "Section IV-D, Theorem 1 (second half); Alg. 2 lines 23-46",
        "COST_t computes an optimal solution of problem (32).", "optimal",
        V.REPRODUCED, "For a fixed number of workers in a slot, (32) is a min-cost placement of unit items on servers "
@@ -490,18 +523,18 @@ CLAIMS: list[Claim] = [
        "the fewest allowed by (6)-(7) since prices are non-negative. Checked against brute force over every placement "
        "of the workers and every feasible PS count, random prices and residual capacities (3 seeds, 3 + 3 servers). "
        "The failure of Theorem 1 is in the DP's chunk rounding, not here. Flip: prices drawn from [-5, 1] (below what "
-       "(22) can give): taking the fewest PSs is then not the cheapest and brute force beats the greedy.", _check_cost_t,
+       "(22) can give): taking the fewest PSs is then not the cheapest and brute force beats the greedy.", experiment(_check_cost_t),
        flip=Flip("prices drawn from [-5, 1] instead of [0, 1] (negative prices, outside the range of (22))",
-                 V.OUTSIDE_PREMISE, functools.partial(_check_cost_t, price_low=-5.0))),
+                 V.OUTSIDE_PREMISE, "price_low", -5.0)),
     _c("oasis2018.theorem2.feasible", "Section IV-D, Theorem 2; Appendix C",
        "OASiS (Alg. 1 with Alg. 2) computes a feasible solution to problems (1), (14), (19).", "feasible",
        V.REPRODUCED, "Every schedule OASiS returns (literal bounds and ln(U/L) capped at 15, Section V-A instances and "
        "the bundled in-premise ones) passes the independent checker of constraints (2)-(13). Flip: Alg. 2 plans every "
        "job on the full capacities instead of the residual ones of (28), the premise of Appendix C's proof: the "
-       "reservations then overlap and the checker finds capacity violations.", _check_theorem2,
+       "reservations then overlap and the checker finds capacity violations.", experiment(_check_theorem2),
        evidence=("oasis2018_theorem1_in_premise", "oasis2018_theorem4_in_premise"),
        flip=Flip("Alg. 2 planning each job on the full capacities (the residual capacities of (28) ignored)",
-                 V.OUTSIDE_PREMISE, functools.partial(_check_theorem2, residual_capacity=False))),
+                 V.OUTSIDE_PREMISE, "residual_capacity", False)),
     _c("oasis2018.theorem3.polynomial_time", "Section IV-D, Theorem 3; Appendix D",
        "OASiS decides each job in time O(T N_i E_i (H + K) + T N_i^2 E_i^2).", "O(T N E (H + K) + T N^2 E^2)",
        V.REPRODUCED, "Operation counts of the line-by-line transcription of Alg. 2 (distinct COST_t evaluations, each "
@@ -509,24 +542,29 @@ CLAIMS: list[Claim] = [
        "on four job sizes, and grow at most quadratically in E (x4 epochs: x6.4 operations, <= 16). The vectorized oracle used by "
        "OASiS's policy (`simulate(inst, 'oasis')`) does the same DP in numpy (the decision-time entry times it). Flip: "
        "without Appendix D's stored cost_t (each DP transition evaluates COST_t again) the counts exceed twice the "
-       "theorem's expression.", _check_theorem3,
+       "theorem's expression.", experiment(_check_theorem3),
        flip=Flip("cost_t(t, d) recomputed at every DP transition (Appendix D's stored table dropped)",
-                 V.OUTSIDE_PREMISE, functools.partial(_check_theorem3, stored_cost_t=False))),
+                 V.OUTSIDE_PREMISE, "stored_cost_t", False)),
     _c("oasis2018.theorem4.ratio_outside_premise", "Section IV-D, Theorem 4; Appendix E",
        "OASiS is 2 alpha-competitive, alpha = max_r(1, ln U1^r / L1, ln U2^r / L2).", "OPT / OASiS <= 2 alpha",
-       V.OUTSIDE_PREMISE, "Consequence of the Theorem 1 failure: the job can finish in slot 2 (utility 10) but Alg. 2 "
+       V.PAPER_ERROR, "Consequence of the Theorem 1 failure: the job can finish in slot 2 (utility 10) but Alg. 2 "
        "only finds slot 3 (utility 1e-3): OPT / OASiS = 1e4 > 2 alpha = 34. The chunk time m = 0.4 is outside the premise "
-       "of Section IV-C. With the exact oracle (27) in Alg. 1 the ratio is 1 (the check reruns it; the flip).",
-       functools.partial(_theorem4, "oasis2018_theorem4_violation"), evidence=("oasis2018_theorem4_violation",),
-       flip=Flip(EXACT_ORACLE, V.REPRODUCED, functools.partial(_theorem4, "oasis2018_theorem4_violation", exact_oracle=True))),
+       "of Section IV-C, measured; the same experiment inside it (oasis2018_theorem4_in_premise, run by the check) "
+       "fails too (1e4 > 34.6), so the verdict is that failure (issue 30; it was fails-outside-premise). With the "
+       "exact oracle (27) in Alg. 1 the ratio is 1 (the check runs it). Flip: the instance oasis2018_lemma2_contested, "
+       "where OASiS reaches the certified optimum (OPT / OASiS = 1 <= 29.2: reproduced).",
+       experiment(_theorem4, stem="oasis2018_theorem4_violation"),
+       evidence=("oasis2018_theorem4_violation", "oasis2018_theorem4_in_premise"),
+       flip=Flip(THM4_FLIP[0], V.REPRODUCED, "stem", THM4_FLIP[1])),
     _c("oasis2018.theorem4.ratio_in_premise", "Section IV-D, Theorem 4; Appendix E",
        "OASiS is 2 alpha-competitive (w << c and a chunk much shorter than a slot).", "OPT / OASiS <= 2 alpha",
        V.PAPER_ERROR, "The in-premise Theorem 1 instance with f = [10, 10, 10, 1e-3]: w = 1 of c = 100, m = 0.03 slot. "
        "OASiS with Alg. 2 completes the job in slot 4 (utility 1e-3), the certified offline optimum in slot 3 (utility "
        "10): OPT / OASiS = 1e4 > 2 alpha = 34.6. The proof's step 'mu_i = best payoff' uses Theorem 1; with the exact "
-       "oracle (27) in Alg. 1 OASiS reaches the optimum (the check reruns it; the flip).",
-       functools.partial(_theorem4, "oasis2018_theorem4_in_premise"), evidence=("oasis2018_theorem4_in_premise",),
-       flip=Flip(EXACT_ORACLE, V.REPRODUCED, functools.partial(_theorem4, "oasis2018_theorem4_in_premise", exact_oracle=True))),
+       "oracle (27) in Alg. 1 OASiS reaches the optimum (the check runs it). Flip: the instance "
+       "oasis2018_lemma2_contested, where OASiS reaches the certified optimum (reproduced).",
+       experiment(_theorem4, stem="oasis2018_theorem4_in_premise"), evidence=("oasis2018_theorem4_in_premise",),
+       flip=Flip(THM4_FLIP[0], V.REPRODUCED, "stem", THM4_FLIP[1])),
     _c("oasis2018.fig5.ratio_range", "Section V-A, Fig. 5 (performance ratio)",
        "OPT / OASiS is around 1.1 to 1.5 (10 jobs, T = 10, varying servers and priorities).",
        "{:g}-{:g}".format(*paper.FIG5_RATIO_RANGE),
@@ -536,23 +574,27 @@ CLAIMS: list[Claim] = [
        "instances draw E_i in [5, 20] (with the paper's [50, 200] only ~2 of 10 jobs can finish by T = 10). The "
        "paper's '2 days' for the offline optimum takes seconds here. Flip: OASiS fed estimated U/L with ln(U/L) capped "
        "at 5 (the optima unchanged): it rejects jobs the optimum runs and the ratio leaves [1, 1.5] (inf on seeds 2 "
-       "and 5).", _check_fig5_range, cost="slow",
-       flip=Flip(FIG5_FLIP, V.OUTSIDE_PREMISE, functools.partial(_check_fig5_range, cap=FIG5_FLIP_CAP))),
+       "and 5).", experiment(_check_fig5_range), cost="slow",
+       flip=Flip(FIG5_FLIP, V.OUTSIDE_PREMISE, "cap", FIG5_FLIP_CAP)),
     _c("oasis2018.theorem4.fig5_instances", "Section IV-D, Theorem 4 on Fig. 5's instances",
        "OASiS is 2 alpha-competitive (the Fig. 5 instances).", "OPT / OASiS <= 2 alpha",
        V.REPRODUCED, "On the Fig. 5 instances (seeds 0-5) the certified ratio is far below 2 alpha (31-65): the "
        "Theorem 1 gap needs a deadline that the per-slot rounding misses by one chunk, which these instances do not "
        "hit. Flip: OASiS fed U/L with ln(U/L) capped at 5 rejects every job on seeds 2 and 5: OPT / OASiS = inf > "
-       "2 alpha (Theorem 4 is stated for the exact (23)-(26)).", _check_fig5_theorem4, cost="slow",
-       flip=Flip(FIG5_FLIP, V.OUTSIDE_PREMISE, functools.partial(_check_fig5_theorem4, cap=FIG5_FLIP_CAP))),
+       "2 alpha (Theorem 4 is stated for the exact (23)-(26)).", experiment(_check_fig5_theorem4), cost="slow",
+       flip=Flip(FIG5_FLIP, V.OUTSIDE_PREMISE, "cap", FIG5_FLIP_CAP)),
     _c("oasis2018.section5.decision_time", "Section V-A, footnote 5 (Theorem 3)",
        "OASiS runs for less than 1 second to produce the best schedule of a job with 100 slots and 80 servers.",
        f"< {paper.DECISION_TIME_LIMIT:g} s",
        V.REPRODUCED, "One decision (prices (22) and Alg. 2) for the paper's largest job (N = 100, E = 200) arriving at "
-       "slot 1 of T = 100 with 40 + 40 servers, best of 3 runs (timing: slow claim, machine-dependent). Flip: a job "
-       "ten times the paper's largest (E = 2,000) takes ~2.1 s.", _check_decision_time, cost="slow",
+       "slot 1 of T = 100 with 40 + 40 servers, best of 3 runs, timed in CPU seconds of the process: 0.15 s, a "
+       "margin of 6.7x under the paper's 1 s.  The wall clock is not used: on the shared 2-core machine under a load "
+       "of 12 the same decision took 2.3 s of wall time for 0.15 s of CPU (issue 30: no verdict from the machine's "
+       "load; tests/claims runs the claim beside a CPU-burning process).  Flip: a job ten times the paper's largest "
+       "(E = 2,000) takes 1.3 s of CPU, over 1 s; the footnote's premise is the paper's largest job, and inside it "
+       "(E = 200, run too) the claim holds: fails-outside-premise.", experiment(_check_decision_time), cost="slow", timed=True,
        flip=Flip("E = 2,000 epochs (ten times the paper's largest job)", V.OUTSIDE_PREMISE,
-                 functools.partial(_check_decision_time, epochs=10 * paper.LARGEST_EPOCHS))),
+                 "epochs", 10 * paper.LARGEST_EPOCHS)),
     _c("oasis2018.section4b.log_ratio_size", "Section IV-B, rationale (ii) of the price functions, with (23)-(26) "
        "and Section V-A's utilities",
        "The prices increase exponentially when the allocated amounts of resources increase, to filter out jobs with "
@@ -566,11 +608,13 @@ CLAIMS: list[Claim] = [
        "contradict its printed rationale (ii) (fails-paper-error under this reading). L1 is 0 in double precision but "
        "not in long double; the prices are negligible either way (the Fig. 3 check runs both). Read with U/L "
        "estimated (Section IV-B: 'we adopt their estimated values'), ln(U/L) <= 15: prices reach U / 1e6 from 8% "
-       "use and the rationale holds. The check runs both readings; the flip runs the estimated one alone. This is the "
-       "mechanism behind the Fig. 3 entries.",
-       _check_log_ratio, sweep="oasis.log_ratio_cap",
-       flip=Flip(f"the estimated-U/L reading alone (ln(U/L) <= {CAP:g})", V.REPRODUCED,
-                 functools.partial(_check_log_ratio, literal=False))),
+       "use and the rationale holds. The check runs both readings. This is the mechanism behind the Fig. 3 entries. "
+       "Flip: the horizon T = 10 instead of 300, where the literal ln(U/L) is small (the sigmoid has not decayed): "
+       "the rationale holds under both readings (reproduced).",
+       experiment(_check_log_ratio), sweep="oasis.log_ratio_cap",
+       parameters=(Parameter("slots", paper.FIG3_SLOTS, printed="Section V-A and Fig. 6's caption: T = 300 time slots "
+                                                           "(H = K = 50 servers of each kind)"),),
+       flip=Flip("the horizon T = 10 slots instead of the paper's 300", V.REPRODUCED, "slots", 10)),
     _c("oasis2018.fig3.oasis_best_small", "Section V-A, Fig. 3 (total utility)",
        "OASiS performs the best, especially when resources are scarce.", "OASiS best of 5 schemes",
        V.DEPENDS_ON_READING, "With the literal bounds (25)-(26) OASiS loses to RRH on this Section V-A instance "
@@ -579,25 +623,29 @@ CLAIMS: list[Claim] = [
        "underflow); capping ln(U/L) at 15 (a reading: Fig. 6 shows the authors feed estimated U/L to OASiS, and the "
        "values used for Fig. 3 are not stated) makes OASiS the best scheme. On 40 jobs, T = 60, H = K = 20, seeds 0-7, "
        "the cap makes OASiS best on 7 of 8, the literal bounds on 1 of 8 (sweep oasis.log_ratio_cap). The outcome "
-       "carries both readings (literal first, the default). Flip: the capped reading alone.", _check_fig3_small,
+       "carries both readings (literal first, the default). Flip: H = K = 40 servers (resources not scarce): OASiS is "
+       "the best scheme under neither reading (fails-unexplained), as the claim's 'especially when resources are "
+       "scarce' allows.", experiment(_check_fig3_small),
        sweep="oasis.log_ratio_cap",
-       flip=Flip(FIG3_FLIP, V.REPRODUCED, functools.partial(_check_fig3_small, literal=False))),
+       flip=Flip(FIG3_SMALL_FLIP[0], FIG3_SMALL_FLIP[1], FIG3_SMALL_FLIP[2], FIG3_SMALL_FLIP[3])),
     _c("oasis2018.fig3.oasis_best_paper_scale", "Section V-A, Fig. 3 (total utility, T = 300, H = K = 50)",
        "OASiS performs the best, especially when the number of jobs is larger.", "OASiS best of 5 schemes",
        V.DEPENDS_ON_READING, "At the paper's scale (300 jobs, T = 300, H = K = 50, seeds 0-2) the literal bounds give "
        "ln(U/L) ~ 1,620 and OASiS is not the best scheme; with long-double prices neither; with ln(U/L) capped at 15 "
-       "OASiS is best on all three seeds (both readings in the outcome; the flip: the capped reading alone). Baselines and "
-       "each OASiS variant are computed once per process (check and flip share them).", _check_fig3_paper, evidence=(),
+       "OASiS is best on all three seeds (both readings in the outcome). Flip: 30 jobs instead of 300 on the same "
+       "cluster (resources not scarce). Baselines and each OASiS variant are computed once per process.",
+       experiment(_check_fig3_paper), evidence=(),
        cost="slow", sweep="oasis.log_ratio_cap",
-       flip=Flip(FIG3_FLIP, V.REPRODUCED, functools.partial(_check_fig3_paper, literal=False))),
+       flip=Flip(FIG3_PAPER_FLIP[0], FIG3_PAPER_FLIP[1], "jobs", FIG3_PAPER_FLIP[2])),
     _c("oasis2018.fig3.oasis_best_bundled", "Section V-A, Fig. 3 (total utility, T = 100, H = K = 50)",
        "OASiS performs the best, especially when resources are scarce.", "OASiS best of 5 schemes",
        V.DEPENDS_ON_READING, "The bundled Section V-A instance (60 jobs, T = 100, H = K = 50): with the literal bounds "
        "(ln L1 = -490, ln(U/L) ~ 500) Dorm (~960) and DRF (911) beat OASiS (678), whose rejected jobs found no capacity "
        "left; long-double prices give the same 678; with ln(U/L) capped at 15 OASiS reaches 1089, the best (both "
-       "readings in the outcome; the flip: the capped reading alone).",
-       _check_fig3_bundled, evidence=("oasis2018_drf_beats_oasis",), cost="slow", sweep="oasis.log_ratio_cap",
-       flip=Flip(FIG3_FLIP, V.REPRODUCED, functools.partial(_check_fig3_bundled, literal=False))),
+       "readings in the outcome). Flip: the bundled 15-job instance oasis2018_lemma2_contested, whose literal "
+       "ln(U/L) is small: OASiS is the best scheme under both readings (reproduced).",
+       experiment(_check_fig3_bundled), evidence=("oasis2018_drf_beats_oasis",), cost="slow", sweep="oasis.log_ratio_cap",
+       flip=Flip(FIG3_BUNDLED_FLIP[0], FIG3_BUNDLED_FLIP[1], "stem", FIG3_BUNDLED_FLIP[2])),
 ]
 
 CLAIMS.append(_c(
@@ -612,12 +660,11 @@ CLAIMS.append(_c(
     "range is not printed): 51.9 vs 2.4 (reproduced: a 100x overestimate raises the prices above the jobs' "
     "utilities). hetopt's own reading (a percentage of ln(U/L), the exponent), 50% vs 200%: 51.9 vs 0.2 "
     "(reproduced). The verdict is therefore depends-on-reading; it is not reproduced under the paper's words at "
-    "moderate percentages, and the reading that passes at 50% / 200% is hetopt's own. Flip: the paper's words alone "
-    "(U/L scaled, 50% / 200%): fails-unexplained. With resources less scarce (H = K = 20 or 40) no reading shows the "
-    "underestimate ahead (the log reading reverses: 159.0 vs 169.5 at H = K = 20; U/L at 1% / 10,000%: 165.1 vs "
-    "189.5 at H = K = 40), consistent with the claim's 'when resources are scarce'.", _check_fig6,
-    flip=Flip("the paper's words alone: U/L itself scaled, 50% / 200%", V.UNEXPLAINED,
-              functools.partial(_check_fig6, readings=FIG6_READINGS[:1]))))
+    "moderate percentages, and the reading that passes at 50% / 200% is hetopt's own. Flip: resources less scarce "
+    "(H = K = 20): no reading shows the underestimate ahead (the log reading reverses: 159.0 vs 169.5; at H = K = 40 "
+    "U/L at 1% / 10,000%: 165.1 vs 189.5), fails-unexplained, consistent with the claim's 'when resources are "
+    "scarce'.", experiment(_check_fig6),
+    flip=Flip("H = K = 20 servers (resources less scarce)", V.UNEXPLAINED, "servers", 20)))
 
 #: Stem a bundled testbed trace would have (job speeds measured on the paper's Kubernetes / MXNet cluster).
 TESTBED_STEM = "oasis2018_testbed"
@@ -664,10 +711,10 @@ CLAIMS.append(_c(
     "The proxy agrees with the paper's direction, so the entry is data-missing (a single seed, as before, is a tie). "
     "Flip: the same proxy with ten times the servers (70 + 20, resources not scarce): Dorm beats OASiS on seed 2 "
     "(369.9 vs 369.6) and they tie on seed 3, so the proxy no longer agrees (fails-unexplained): the direction "
-    "needs scarce resources, as Section V-B itself says of its small testbed.", _check_testbed,
+    "needs scarce resources, as Section V-B itself says of its small testbed.", experiment(_check_testbed),
     direction="OASiS's total utility is the highest of the five schemes (FIFO, DRF, RRH, Dorm, OASiS)",
     flip=Flip("ten times the servers (70 worker + 20 PS servers: resources not scarce)", V.UNEXPLAINED,
-              functools.partial(_check_testbed, server_factor=10))))
+              "server_factor", 10)))
 
 
 def _check_fig4(n_per_class: int = 100) -> Outcome:
@@ -701,10 +748,10 @@ CLAIMS.append(_c(
     "unfinished jobs counted at T + 1, steeper time-sensitive decays (card, Findings). The load moves it: at 50 + 50 "
     "jobs (Section V-A varies arrival rates; Fig. 4 prints 100 + 100) the capped reading is closest in both classes "
     "(5.31 / 2.19 against RRH 5.80 / 4.40), so the claim holds there under that reading (sweep oasis.fig4_load). "
-    "No mechanism explains the paper's load, so the entry is fails-unexplained.", _check_fig4, cost="slow",
+    "No mechanism explains the paper's load, so the entry is fails-unexplained.", experiment(_check_fig4), cost="slow",
     sweep="oasis.fig4_load",
     flip=Flip("50 + 50 jobs (a lower arrival rate, same T, servers and seed)", V.DEPENDS_ON_READING,
-              functools.partial(_check_fig4, n_per_class=50))))
+              "n_per_class", 50)))
 
 LEMMA2_STEM = "oasis2018_lemma2_contested"
 
@@ -717,21 +764,35 @@ def _lemma2_worst(inst: OasisInstance) -> tuple[int, int, float]:
     return len(adm), sum(not st.holds for st in adm), float(worst)
 
 
+#: The premise "demand << capacity", read as alpha w / c << 1 (Lemma 3's differential limit): at most this.
+SMALL_SHARE = 0.1
+
+
+def _alpha_share(inst: OasisInstance) -> float:
+    """Alpha times the largest share of a server one worker or PS takes (the premise of Lemma 2, measured)."""
+    b = price_bounds(inst)
+    alpha = float(max(1.0, np.max(b.log_U1 - b.log_L1), np.max(b.log_U2 - b.log_L2)))
+    share = 0.0
+    for demand, capacity in ((inst.worker_demand, inst.worker_capacity), (inst.ps_demand, inst.ps_capacity)):
+        cap = np.broadcast_to(capacity.min(axis=0), demand.shape)
+        share = max(share, float(np.max(np.divide(demand, cap, out=np.zeros(demand.shape), where=cap > 0))))
+    return alpha * share
+
+
 def _check_lemma2(capacity_factor: int = 1) -> Outcome:
-    """Lemma 2 on the contested instance; ``capacity_factor`` (the flip) multiplies every capacity first."""
+    """Lemma 2 on the contested instance with every capacity x ``capacity_factor``; the premise measured on it."""
     base = OasisInstance.from_json(instance_path(LEMMA2_STEM))
-    if capacity_factor != 1:
-        base = dataclasses.replace(base, worker_capacity=base.worker_capacity * capacity_factor,
-                                   ps_capacity=base.ps_capacity * capacity_factor)
-    n, bad, worst = _lemma2_worst(base)
-    big = dataclasses.replace(base, worker_capacity=base.worker_capacity * 100, ps_capacity=base.ps_capacity * 100)
-    n100, bad100, worst100 = _lemma2_worst(big)
-    detail = (f"{bad} of {n} admitted jobs fail it (worst (dD/alpha)/dP = {worst:.2f}); with every capacity x100 "
-              f"(each allocation a small fraction of a server) {bad100} of {n100} fail (worst {worst100:.3f})")
+    inst = base if capacity_factor == 1 else dataclasses.replace(
+        base, worker_capacity=base.worker_capacity * capacity_factor, ps_capacity=base.ps_capacity * capacity_factor)
+    n, bad, worst = _lemma2_worst(inst)
+    share = _alpha_share(inst)
+    detail = (f"capacities x{capacity_factor}: {bad} of {n} admitted jobs fail it (worst (dD/alpha)/dP = {worst:.3f}); "
+              f"alpha w / c = {share:.3g} (the premise: at most {SMALL_SHARE:g})")
     if bad == 0:
         return Outcome(f"holds for all {n} admitted jobs", V.REPRODUCED, detail)
-    if bad100 == 0:
-        return Outcome(f"fails for {bad} of {n} admitted jobs", V.OUTSIDE_PREMISE, detail)
+    if share > SMALL_SHARE:  # demand << capacity, measured absent: the same experiment with capacities x100 inside it
+        return outside_premise(f"fails for {bad} of {n} admitted jobs", detail, _check_lemma2(100),
+                               ran={"capacity_factor": (100,)})
     return Outcome(f"fails for {bad} of {n} admitted jobs", V.UNEXPLAINED, detail)
 
 
@@ -746,11 +807,12 @@ CLAIMS.append(_c(
     "the premise 'demand << capacity' must mean alpha w / c << 1. On the bundled contested instance (alpha = 14.6, "
     "allocations a sizable fraction of a server) dual_fitting_trace (hetopt.oasis.duality) finds the per-job inequality "
     "violated for every admitted job while OPT / OASiS = 1 there; with every capacity multiplied by 100 it holds for "
-    "every admitted job. The check runs both (notebooks/duality.ipynb, section 4, draws it); the flip runs the "
-    "instance with capacities x100 alone.",
-    _check_lemma2, evidence=(LEMMA2_STEM,),
-    flip=Flip("every capacity x100 (each allocation a small fraction of a server: alpha w / c << 1)", V.REPRODUCED,
-              functools.partial(_check_lemma2, capacity_factor=100))))
+    "every admitted job. The check measures the premise on the instance (alpha w / c, at most 0.1 inside it) and "
+    "runs the same experiment with the capacities x100 inside the premise, where it holds (notebooks/duality.ipynb, "
+    "section 4, draws it). Flip: every capacity x1000: reproduced.",
+    experiment(_check_lemma2), evidence=(LEMMA2_STEM,),
+    flip=Flip("every capacity x1000 (each allocation a small fraction of a server: alpha w / c << 1)", V.REPRODUCED,
+              "capacity_factor", 1000)))
 
 # ----------------------------------------------------------------------------- Lemma 1 (D0 <= OPT / 2)
 #: Lemma 1's instances: the bundled ones with a certified optimum (``expected.exact``) and small Section V-A ones
@@ -801,7 +863,9 @@ def _check_lemma1(quarter: bool = True) -> Outcome:
         "" if quarter else "; L1, L2 without the 1/4 of (25)-(26)")
     if not bad:
         return Outcome(ours, V.REPRODUCED, detail)
-    return Outcome(ours, V.UNEXPLAINED if quarter else V.OUTSIDE_PREMISE, detail + f"; D0 > OPT / 2 on {bad}")
+    if not quarter:  # the premise, the 1/4 of (25)-(26), is absent
+        return outside_premise(ours, detail + f"; D0 > OPT / 2 on {bad}", _check_lemma1(True))
+    return Outcome(ours, V.UNEXPLAINED, detail + f"; D0 > OPT / 2 on {bad}")
 
 
 CLAIMS.append(_c(
@@ -815,9 +879,9 @@ CLAIMS.append(_c(
     "in about a second: max D0 / OPT = 0.3125, on oasis2018_theorem1_counterexample (one job, the chain of (34)-(35) "
     "almost tight), and 5e-8 to 0.05 elsewhere. Lemma 1's other premise (P_i - P_{i-1} >= (D_i - D_{i-1}) / alpha) is "
     "the Lemma 2 entry. Flip: L1, L2 without the 1/4 of (25)-(26): D0 / OPT = 1.25 on the counterexample, so the "
-    "factor 1/4 is what the step needs.", _check_lemma1, evidence=LEMMA1_STEMS,
+    "factor 1/4 is what the step needs.", experiment(_check_lemma1), evidence=LEMMA1_STEMS,
     flip=Flip("L1, L2 of (25)-(26) without their factor 1/4", V.OUTSIDE_PREMISE,
-              functools.partial(_check_lemma1, quarter=False))))
+              "quarter", False)))
 
 CLAIMS.append(_c(
     "oasis2018.fig5.no_trend", "Section V-A, Fig. 5 (performance ratio)",
@@ -829,18 +893,19 @@ CLAIMS.append(_c(
     "clear trend is every group moving the same way by more than 5% end to end. Ratios 1.0 / 1.0 / 1.0 and "
     "1.082 / 1.0 / 1.0 (OASiS is optimal on five of six): no clear trend either way. Flip: OASiS fed U/L with ln(U/L) capped at 5 (the optima unchanged): it rejects more jobs the "
     "more servers there are (ratio 3.6 / 3.7 / inf at 20 / 40 / 60 servers for gamma1 in [1, 10]), a clear trend with "
-    "the resources, outside the paper's setting (exact (23)-(26)).", _check_fig5_no_trend, cost="slow",
-    flip=Flip(FIG5_FLIP, V.OUTSIDE_PREMISE, functools.partial(_check_fig5_no_trend, cap=FIG5_FLIP_CAP))))
+    "the resources, outside the paper's setting (exact (23)-(26)).", experiment(_check_fig5_no_trend), cost="slow",
+    flip=Flip(FIG5_FLIP, V.OUTSIDE_PREMISE, "cap", FIG5_FLIP_CAP)))
 
 # ----------------------------------------------------------------------------- beyond the paper's 10 jobs
 #: Sizes (jobs) and seeds of the size check: the Fig. 5 setting (T = 10, 40 servers, gamma1 in [1, 100],
-#: E in [5, 20]) with more jobs than the paper could solve; the flip runs the paper's 10 jobs.
+#: E in [5, 20]) with more jobs than the paper could solve (the check 30, the flip 20; inside the premise: 10).
 SIZE_JOBS = (20, 30)
 SIZE_SEEDS = (0, 1, 2)
 
 
-def _check_ratio_beyond_ten(sizes: tuple[int, ...] = SIZE_JOBS) -> Outcome:
-    """OPT / OASiS in [1, 1.5] with certified optima beyond the paper's 10 jobs (``sizes=(10,)``: the paper's size)."""
+def _check_ratio_beyond_ten(jobs: int = SIZE_JOBS[-1]) -> Outcome:
+    """OPT / OASiS in [1, 1.5] with certified optima at ``jobs`` jobs; beyond the paper's 10 its size is run inside."""
+    sizes = (jobs,)
     rows = [(n, s, dg.ratio_at_size(n, seed=s)) for n in sizes for s in SIZE_SEEDS]
     kinds = {c.info["reference_kind"] for _, _, c in rows}
     top = paper.FIG5_RATIO_RANGE[1]
@@ -851,9 +916,13 @@ def _check_ratio_beyond_ten(sizes: tuple[int, ...] = SIZE_JOBS) -> Outcome:
         return Outcome(ours, V.UNEXPLAINED, detail + f"; references {sorted(kinds)} (not all certified)")
     if not bad:
         return Outcome(ours, V.REPRODUCED, detail)
-    # the paper's Fig. 5 stops at 10 jobs ("due to the time complexity of solving (1) exactly"): beyond it
-    return Outcome(ours, V.OUTSIDE_PREMISE if min(sizes) > paper.FIG5_JOBS else V.UNEXPLAINED,
-                   detail + f"; outside [1, {top:g}]: {[(n, s, round(r, 3)) for n, s, r in bad]}")
+    detail += f"; outside [1, {top:g}]: {[(n, s, round(r, 3)) for n, s, r in bad]}"
+    # the paper's Fig. 5 stops at 10 jobs ("due to the time complexity of solving (1) exactly"): beyond it the
+    # premise (the size measured) is absent, and the same experiment at the paper's size runs inside it
+    if jobs > paper.FIG5_JOBS:
+        return outside_premise(ours, detail, _check_ratio_beyond_ten(paper.FIG5_JOBS),
+                               ran={"jobs": (paper.FIG5_JOBS,)})
+    return Outcome(ours, V.UNEXPLAINED, detail)
 
 
 CLAIMS.append(_c(
@@ -861,18 +930,21 @@ CLAIMS.append(_c(
     "We observe a ratio around 1.1 to 1.5, showing the good performance of our online algorithm (measured with 10 "
     "jobs only: 'due to the time complexity of solving (1) exactly for the offline optimum, the number of jobs is "
     "limited to 10').", "{:g}-{:g} at 10 jobs".format(*paper.FIG5_RATIO_RANGE), V.OUTSIDE_PREMISE,
-    "The Fig. 5 setting (T = 10, 20 + 20 servers, gamma1 in [1, 100], E in [5, 20]) with 20 and 30 jobs, seeds 0-2, "
+    "A claim hetopt adds beyond the paper (issue 30: counted apart). The Fig. 5 setting (T = 10, 20 + 20 servers, "
+    "gamma1 in [1, 100], E in [5, 20]) with 30 jobs, seeds 0-2 (the check; 20 jobs is the flip), "
     "against the offline optimum certified by solve_exact (plan route, OPTIMAL in 7-25 s each on the loaded 2-core "
     "machine): at 20 jobs OPT / OASiS = 1.264 / 1.114 / 1.073, inside the paper's range; at 30 jobs seed 0 it is "
     "3.228 (OPT 886.2, OASiS 274.5; seeds 1-2: 1.156 / 1.378), so the paper's 'around 1.1 to 1.5' does not carry beyond the size it could "
     "solve. The ratio stays far below 2 alpha (54.5), so Theorem 4 is not contradicted. Not the ln(U/L) mechanism "
     "of Fig. 3: ln(U/L) is 27 at T = 10, and the cap (10 / 15 / 20: 2.59 / 2.60 / 2.76) or long-double prices "
     "(2.76) do not bring it back, and the exact oracle (27) in place of Alg. 2 only partly (2.49): OASiS admits 8 "
-    "of the 30 jobs (10 with (27)), the online admission itself loses. Flip: the same seeds with the paper's 10 jobs: 1.114 / 1.000 / 1.156, "
-    "reproduced. Sweep oasis.ratio_by_size shows the ratio against the number of jobs.",
-    _check_ratio_beyond_ten, cost="slow", sweep="oasis.ratio_by_size",
-    flip=Flip(f"the paper's {paper.FIG5_JOBS} jobs (same seeds and setting)", V.REPRODUCED,
-              functools.partial(_check_ratio_beyond_ten, sizes=(paper.FIG5_JOBS,)))))
+    "of the 30 jobs (10 with (27)), the online admission itself loses. The premise (the paper's size) is measured "
+    "absent and the same experiment at the paper's 10 jobs runs inside it: 1.114 / 1.000 / 1.156, reproduced, so "
+    "the verdict is fails-outside-premise. Flip: 20 jobs, reproduced. Sweep oasis.ratio_by_size shows the ratio "
+    "against the number of jobs.",
+    experiment(_check_ratio_beyond_ten), cost="slow", sweep="oasis.ratio_by_size", beyond=True,
+    flip=Flip("20 jobs instead of 30 (same seeds and setting)", V.REPRODUCED,
+              "jobs", SIZE_JOBS[0])))
 
 SWEEPS: dict[str, Sweep] = {
     "oasis.log_ratio_cap": Sweep(name="oasis.log_ratio_cap", func=dg.log_ratio_cap_sweep,

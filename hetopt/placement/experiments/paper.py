@@ -7,7 +7,8 @@ stay with the generator in :mod:`hetopt.placement.generators`: the model needs t
 
 from __future__ import annotations
 
-__all__ = ["TABLE2_CATEGORIES", "TABLE2_OPTIMUM", "TABLE2_OPTIMUM_THROUGHPUT", "TABLE2_VGG19_1_3", "HAS_TABLE2",
+__all__ = ["TABLE2_CATEGORIES", "TABLE2_OPTIMUM", "TABLE2_OPTIMUM_THROUGHPUT", "TABLE2_VGG19_1_3", "TABLE2_VGG19_SETS",
+           "HAS_TABLE2",
            "HAS_LOSS_TABLE2", "LAS_TABLE2", "LAS_LOSS", "PSI_SIZES", "JPS_LOSS", "OPTIMUS_LB_LOSS", "FIG14_HAS",
            "FIG14_JPS", "FIG14_OPTIMUS", "FAIRNESS", "RESET_JCT", "RESET_MAKESPAN", "HAS_VS_GAVEL_JCT",
            "HAS_VS_GAVEL_MAKESPAN", "TABLE4_5_TIMES"]
@@ -19,6 +20,8 @@ TABLE2_OPTIMUM = 10592
 TABLE2_OPTIMUM_THROUGHPUT = [1288, 1768]
 #: Table II, row {1, 3}: the throughput printed for VGG-19's worker set {T4, T4, V100}.
 TABLE2_VGG19_1_3 = 4392
+#: Table II: VGG-19's printed worker set (indices of the workers T4, T4, V100, V100) and throughput, by row.
+TABLE2_VGG19_SETS = {"3_1": ((2,), 1754), "2_2": ((2, 3), 3508), "1_3": ((0, 1, 2), 4392)}
 #: Section V-B: HAS keeps category {3, 1}, 11,225.8 s, a loss of 6.0 %.
 HAS_TABLE2 = 11225.8
 HAS_LOSS_TABLE2 = 6.0

@@ -317,16 +317,23 @@ def market_without_prices(inst, category) -> np.ndarray:
     return a
 
 
+#: The categories of the pricing runs: instance name -> (bundled stem, category).
+PRICING_CASES = {"auction_cycle": ("liu2024_auction_cycle", (8, 4, 2, 1)), "table2": ("liu2024_table2", (3, 1))}
+
+
 @cache
-def pricing_run(rule: str) -> tuple[bool, int | None, int]:
-    """(ended, updates, P_max) of Algorithm 2's pricing on liu2024_auction_cycle, category (8, 4, 2, 1), at most P_max + 1 updates."""
+def pricing_run(rule: str, case: str = "auction_cycle") -> tuple[bool, int | None, int]:
+    """(ended, updates, P_max) of Algorithm 2's pricing on a case of :data:`PRICING_CASES`, at most P_max + 1 updates.
+
+    The default case is liu2024_auction_cycle, category (8, 4, 2, 1).
+    """
     from ...data import load_json
     from ...errors import SolverError
     from .. import PlacementInstance, matching_market
     from ..matching_market import theorem1_steps
 
-    inst = PlacementInstance.from_dict(load_json("liu2024_auction_cycle"))
-    cat = (8, 4, 2, 1)
+    stem, cat = PRICING_CASES[case]
+    inst = PlacementInstance.from_dict(load_json(stem))
     bound = theorem1_steps(inst, cat)
     try:
         return True, matching_market(inst, cat, rule=rule, max_iter=bound + 1).iterations, bound

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from hetopt.claims.experiment import experiment
 from hetopt.certify import Status
 from hetopt.claims.ledger import Claim, Conformance, Flip, Outcome, Verdict
 from hetopt.contract import Kind, Method
@@ -163,9 +164,8 @@ def _fifo_is_optimal(*, spt: bool = False) -> Outcome:
 CLAIMS = [Claim(id="toy2026.thm1.fifo_optimal", paper="toy", location="Theorem 1",
                 statement="Release order is optimal.", paper_value="FIFO = OPT", verdict=Verdict.PAPER_ERROR,
                 diagnosis="Two jobs released together: the long one first is worse.",
-                check=_fifo_is_optimal,
-                flip=Flip("shortest processing time first", Verdict.REPRODUCED,
-                          functools.partial(_fifo_is_optimal, spt=True)))]
+                check=experiment(_fifo_is_optimal),
+                flip=Flip("shortest processing time first", Verdict.REPRODUCED, "spt", True))]
 SWEEPS: dict[str, Any] = {}
 CONFORMANCE = [Conformance(id="toy2026.gen.sizes", paper="toy", statement="example sizes are 2-4 jobs",
                            check=lambda: Outcome(example(seed=0, size=1).release.size,
