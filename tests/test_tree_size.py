@@ -20,16 +20,15 @@ MAX_DOCSTRING_LINES = 15
 ALLOWED_FILES = {
     "hetopt/cli.py": 554,
     "hetopt/contention/cpsat.py": 590,
-    "hetopt/contention/experiments/claims.py": 880,
+    "hetopt/contention/experiments/claims.py": 939,
     "hetopt/contention/simulator.py": 585,
-    "hetopt/hadar/experiments/claims.py": 901,
-    "hetopt/hadar/experiments/runs.py": 593,
+    "hetopt/hadar/experiments/runs.py": 688,
     "hetopt/hadar/offline.py": 520,
     "hetopt/hare/exact/cpsat.py": 583,
-    "hetopt/hare/experiments/checks.py": 752,
-    "hetopt/oasis/experiments/claims.py": 888,
-    "hetopt/placement/experiments/absent.py": 523,
-    "hetopt/placement/experiments/claims.py": 603,
+    "hetopt/hare/experiments/checks.py": 753,
+    "hetopt/oasis/experiments/claims.py": 960,
+    "hetopt/placement/experiments/absent.py": 560,
+    "hetopt/placement/experiments/claims.py": 651,
 }
 ALLOWED_FUNCTIONS = {
     "hetopt/cli.py::build_parser": 102,
