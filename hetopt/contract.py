@@ -327,8 +327,8 @@ class Kind:
         the claims package (``CLAIMS``, ``SWEEPS``, ``CONFORMANCE``) and the benchmark module
         (``bench(quick) -> list[Table]``).
     depends_on : tuple of str
-        Other kinds this subpackage imports (Gavel, the common baseline); the import-graph test
-        allows exactly these edges between papers.
+        Other kinds this subpackage imports (Gavel, the common baseline; the arena, from a paper's
+        experiments only); the import-graph test allows exactly these edges between papers.
     """
 
     name: str

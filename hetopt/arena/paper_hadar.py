@@ -19,11 +19,17 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..inputs import check_choice
 from .convert import to_hadar
 from .protocol import Copies, Gangs, Options, RoundState
 from .workload import Workload
 
-__all__ = ["Hadar", "HadarE"]
+__all__ = ["Hadar", "HadarE", "READINGS"]
+
+#: Hadar's readings of what happens to a running job: ``"paper"`` (Algorithm 1: every round the DP
+#: allocates the whole queue, running jobs included) or ``"keep"`` (Section IV-B: "without changing the
+#: allocated resources of running jobs", only waiting jobs are allocated, on the GPUs left free).
+READINGS = ("paper", "keep")
 
 _DROPS = ("arrivals are rounded down to slots of the round length in the utility; a round lasts until its slowest "
           "gang ends (Gavel's rounds), not a fixed slot; under the default gang rule 'single' FIND_ALLOC's candidates "
@@ -39,6 +45,8 @@ class _HadarAdapter:
     source: ClassVar[str] = "hadar"
     keeps: ClassVar[str] = ""
     drops: ClassVar[str] = _DROPS
+
+    reading: str = "paper"
 
     def __init__(self, **options: Any):
         self.options = options
@@ -68,7 +76,8 @@ class _HadarAdapter:
         hs.index, hs.now, hs.remaining, hs.attained = state.index, state.now, state.remaining, state.attained
         hs.active[:] = False
         hs.active[state.jobs] = True
-        gangs = self.policy.allocate(hs) if state.jobs.size else []
+        gangs = self._kept(hs, state) if self.reading == "keep" else (
+            self.policy.allocate(hs) if state.jobs.size else [])
         hs.previous[self.placed] = 0
         out: dict[int, list[np.ndarray]] = {}
         stype = self.w.server_type
@@ -78,6 +87,23 @@ class _HadarAdapter:
         self.placed = list(out)
         return {j: c[0] if len(c) == 1 else Copies(c) for j, c in out.items()}
 
+    def _kept(self, hs: Any, state: RoundState) -> list[tuple[int, np.ndarray]]:
+        """Section IV-B's reading: running jobs keep last round's GPUs; the DP allocates the others on the rest."""
+        from ..hadar.allocation import dp_allocation
+
+        present = set(state.jobs.tolist())
+        kept = [(j, hs.previous[j].copy()) for j in self.placed if j in present]
+        running = {j for j, _ in kept}
+        free = self.inst.capacity - sum((w for _, w in kept), np.zeros_like(self.inst.capacity))
+        act = np.array([j for j in state.jobs.tolist() if j not in running], dtype=np.int64)
+        if act.size == 0 or not free.any():
+            return kept
+        p = self.policy
+        queue = act[np.lexsort((act, p.rank[act], self.inst.arrival[act]))]
+        res = dp_allocation(self.inst, queue, hs.remaining, hs.now, free=free, params=p.params, beam_width=p.beam,
+                            comm_weight=p.comm_weight, work_conserving=p.work_conserving, single_type=p.single_type)
+        return kept + [(j, a.w) for j, a in res.allocations.items()]
+
 
 class Hadar(_HadarAdapter):
     """Hadar's Algorithm 1 in the arena: every round, the DP allocation at fresh prices (hetopt.hadar.HadarPolicy).
@@ -86,7 +112,9 @@ class Hadar(_HadarAdapter):
     ----------
     **options
         :class:`~hetopt.hadar.HadarPolicy`'s (``beam_width``, ``comm_weight``, ``eta``, ``work_conserving``,
-        ``queue_order``, ``seed``); ``single_type`` comes from the arena's gang rule.
+        ``queue_order``, ``seed``); ``single_type`` comes from the arena's gang rule.  ``reading``: ``"paper"``
+        (default, Algorithm 1 over the whole queue every round) or ``"keep"`` (Section IV-B: running jobs keep
+        their GPUs until they complete, the DP places waiting jobs on the free GPUs), :data:`READINGS`.
     """
 
     name = "hadar"
@@ -96,6 +124,10 @@ class Hadar(_HadarAdapter):
              "the effective-throughput utility, the DP over (job, free GPUs) (exact up to 10,000 free-GPU states, "
              "greedy beyond), the work-conserving fill, the communication cost of a spread gang")
     drops = _DROPS
+
+    def __init__(self, reading: str = "paper", **options: Any):
+        self.reading = check_choice(reading, "reading", READINGS)
+        super().__init__(**options)
 
     def _make(self, *, single_type: bool) -> Any:
         from ..hadar import HadarPolicy

@@ -88,7 +88,7 @@ KIND = Kind(
     plot="hetopt.hadar.experiments.plot:gantt",
     claims="hetopt.hadar.experiments.claims",
     bench="hetopt.hadar.experiments.bench",
-    depends_on=("gavel",),
+    depends_on=("gavel", "arena"),  # the arena: its experiments run Hadar against Gavel there (arena_study)
     methods=(
         Method("exact", solve_exact, "exact", "The certified optimum of P1 (or the incumbent and the dual bound "
                "when time-limited).", _P1, default=True),

@@ -46,7 +46,7 @@ def exact(inst):
 
 
 def test_kind_registration():
-    assert KIND.name == "hadar" and KIND.depends_on == ("gavel",)
+    assert KIND.name == "hadar" and KIND.depends_on == ("gavel", "arena")
     assert [m.name for m in KIND.methods] == ["exact", *POLICIES]
     assert KIND.default_method.name == "exact" and KIND.method("exact").category == "exact"
     assert KIND.policies is POLICIES
