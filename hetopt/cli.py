@@ -10,6 +10,7 @@
     hetopt compare INSTANCE [--methods a,b]        every method of the kind on one instance
     hetopt validate KIND --n N --seed S            a certification sweep, as a table
     hetopt bench KIND [--quick]                    timings and ratios measured in one run
+    hetopt bench reproduce [--quick] [--workers N] the claims ledger: per-claim seconds, critical path, speed-up
     hetopt export INSTANCE --format lp|mps         the exact model, for other solvers
 
 Every kind comes from the registry (:mod:`hetopt.registry`); this module has no per-paper code.
@@ -313,10 +314,25 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_target(value: str) -> str:
+    from .bench import TARGETS
+
+    names = registry_names()
+    if value not in names and value not in TARGETS:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a kind or a benchmark target; expected one of "
+                                         f"{', '.join([*names, *TARGETS])}")
+    return value
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
-    tables = bench.run(args.kind, quick=args.quick, **({"parity": True} if args.parity else {}))
+    options: dict[str, Any] = {"parity": True} if args.parity else {}
+    if args.workers is not None:
+        if args.kind != "reproduce":
+            raise ArgumentError("--workers applies to `hetopt bench reproduce` only")
+        options["workers"] = args.workers
+    tables = bench.run(args.kind, quick=args.quick, **options)
     if args.json:
         print(json.dumps([t.to_dict() for t in tables], indent=1, default=str))
         return 0
@@ -418,9 +434,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR", help="write instances that violate the bound to DIR (hare)")
     _formats(p)
     p.set_defaults(func=_cmd_validate)
-    p = sub.add_parser("bench", help="timings and ratios of methods measured in one run")
-    p.add_argument("kind", type=_kind_name, help=kind_help)
-    p.add_argument("--quick", action="store_true", help="small sizes only")
+    p = sub.add_parser("bench", help="timings and ratios of methods measured in one run (or of the claims ledger)")
+    p.add_argument("kind", type=_bench_target, help=f"{kind_help}, or reproduce (the claims ledger, serial vs --workers)")
+    p.add_argument("--quick", action="store_true", help="small sizes only (reproduce: the fast claims)")
+    p.add_argument("--workers", type=_positive_int, metavar="N",
+                   help="reproduce: processes of the parallel run (default 2)")
     p.add_argument("--parity", action="store_true",
                    help="gavel: hetopt's simulator beside Gavel's own on Gavel's traces (the recorded reference)")
     _formats(p)
