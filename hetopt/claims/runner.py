@@ -1,7 +1,9 @@
 """Run claims: serially, in a process pool (``--workers N``) or on a dask cluster (``--dask ADDRESS``).
 
 Every route returns the results in ledger order with the same verdicts (a test checks it): a
-worker process imports the package, looks the claims up by id and runs their checks.
+worker process imports the package, looks the claims up by id and runs their checks.  A serial
+run lets the claim it runs spread its independent parts over the machine's cores
+(:mod:`hetopt.claims.parallel`); in a pool every worker has its claim to itself.
 
 The parallel routes run *units*, longest first by recorded cost (:mod:`hetopt.claims.costs`),
 keeping exactly as many units in flight as there are workers, so that the longest claim never
@@ -24,6 +26,7 @@ from ..errors import ArgumentError
 from .collect import get_claim
 from .costs import expected_seconds
 from .ledger import Claim, ClaimResult, Outcome
+from .parallel import available_cores, free_processes
 
 __all__ = ["run_claims", "run_by_id", "run_unit", "units", "longest_first"]
 
@@ -112,12 +115,14 @@ def run_claims(selected: Sequence[Claim], *, flip: bool = False, workers: int = 
             if progress is not None:
                 progress.begin(list(selected), workers=1)
             out = []
-            for c in selected:
-                if progress is not None:
-                    progress.start(c)
-                out.append(c.run(flip=flip))
-                if progress is not None:
-                    progress.done(out[-1])
+            # one claim at a time: its independent parts may use every core (hetopt.claims.parallel)
+            with free_processes(available_cores()):
+                for c in selected:
+                    if progress is not None:
+                        progress.start(c)
+                    out.append(c.run(flip=flip))
+                    if progress is not None:
+                        progress.done(out[-1])
             return out
         return _run_pool(selected, flip, workers, progress)
     finally:

@@ -140,3 +140,17 @@ def test_bench_cli_takes_reproduce_beside_the_kinds(capsys):
     assert "reproduce" in capsys.readouterr().err
     assert main(["bench", "gavel", "--workers", "2"]) == 2
     assert "--workers applies to" in capsys.readouterr().err
+
+
+def _square_plus(x, y):
+    return x * x + y
+
+
+def test_claim_map_on_free_processes_gives_the_loops_results():
+    from hetopt.claims.parallel import claim_map, free_processes
+
+    items = [(float(i) / 7, i) for i in range(6)]
+    loop = [_square_plus(*a) for a in items]
+    assert claim_map(_square_plus, items) == loop  # one process: the loop itself
+    with free_processes(2):
+        assert claim_map(_square_plus, items) == loop
