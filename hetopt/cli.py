@@ -136,7 +136,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         print(f"{n_ok} of {len(results)} claims reproduced{skip}; every other claim carries a verdict and a "
               "diagnosis (`hetopt claims --json`), and its experiment reruns with the command shown there.")
     checks = [c for c in ledger.conformance(args.paper) if not args.fast or c.cost == "fast"]
-    conf = [c.run() for c in checks]
+    conf = ledger.run_conformance(checks, workers=args.workers)
     failed_conf = [r.check.id for r in conf if not r.ok]
     if not args.json:
         print(f"{len(conf) - len(failed_conf)} of {len(conf)} conformance checks hold (counted apart from the "

@@ -35,11 +35,11 @@ from .ledger import (
     close_to,
     enforce,
 )
-from .runner import run_claims
+from .runner import run_claims, run_conformance
 
 __all__ = ["Claim", "ClaimResult", "Conformance", "ConformanceResult", "Flip", "Outcome", "Sweep", "Verdict", "enforce",
            "close_to", "ID_PATTERN", "papers", "claims", "conformance", "get_claim", "sweeps", "get_sweep", "select",
-           "skipped", "run", "run_claims", "ledger_table", "results_table", "summary_table"]
+           "skipped", "run", "run_claims", "run_conformance", "ledger_table", "results_table", "summary_table"]
 
 def sweeps(paper: str | None = None) -> dict[str, Sweep]:
     """Every registered sweep, by name."""

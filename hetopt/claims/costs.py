@@ -7,24 +7,30 @@ pure Python, numpy and a small HiGHS MILP).  An estimate here is the recorded se
 process, under the load of the moment).  They feed the order in which a parallel run starts
 the claims (longest first), its progress lines and ETA, and ``hetopt bench reproduce``.
 
-To re-record, in one command (serially, in this process: the calibration first, then the claims)::
+To re-record, in one command (serially, in this process: the calibration first, then the claims,
+both in CPU seconds, which a shared machine's load does not inflate)::
 
     python -m hetopt.claims.costs --run                     # every claim
     python -m hetopt.claims.costs --run --id ID [--id ...]  # some claims: the others keep theirs
+    python -m hetopt.claims.costs --run --paper oasis       # one paper's (recorders may run side by side)
 
-or from a run's JSON: ``hetopt claims --run --json > ledger.json`` (or ``--id ID``) then
-``python -m hetopt.claims.costs ledger.json`` (calibrated when recording).  Seconds measured
-on another machine are scaled to the recorded calibration, so a file recorded in parts stays
-in one machine's units.
+or from a run's JSON (wall seconds): ``hetopt claims --run --json > ledger.json`` (or ``--id ID``)
+then ``python -m hetopt.claims.costs ledger.json`` (calibrated when recording).  Seconds measured
+on another machine are scaled to the recorded calibration, so a file recorded in parts stays in
+one machine's units.
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
+import hashlib
 import json
 import statistics
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -78,14 +84,18 @@ def _workload() -> None:
     solve_milp(v, sense="max", A_ub=w[None, :], b_ub=[w.sum() / 3], lb=0, ub=1, integrality=np.ones(n), threads=1)
 
 
-def calibrate(runs: int = CALIBRATION_RUNS) -> float:
-    """Median seconds of the calibration workload on this machine now (after one untimed warm-up)."""
+def calibrate(runs: int = CALIBRATION_RUNS, clock: Callable[[], float] = time.perf_counter) -> float:
+    """Median seconds of the calibration workload on this machine now (after one untimed warm-up).
+
+    ``clock``: wall time (default: what a run here will take, under the load of the moment) or
+    ``time.process_time`` (CPU time: the machine's speed, whatever the load).
+    """
     _workload()
     times = []
     for _ in range(runs):
-        t0 = time.perf_counter()
+        t0 = clock()
         _workload()
-        times.append(time.perf_counter() - t0)
+        times.append(clock() - t0)
     return statistics.median(times)
 
 
@@ -115,16 +125,19 @@ def record(results: list[dict], path: Path = _FILE, *, calibration: float | None
     None).  When ``path`` already records a calibration, the seconds are scaled to it; otherwise
     this calibration becomes the file's.  The other claims keep their recorded seconds.
     """
-    data = _load(path)
     here = calibrate() if calibration is None else calibration
-    ref = data.get("calibration")
-    scale = 1.0 if ref is None else float(ref) / here
-    claims = {str(k): float(v) for k, v in data.get("claims", {}).items()}
-    for r in results:
-        if not r.get("flipped"):
-            claims[r["id"]] = round(float(r["wall_time"]) * scale, 1)
-    out = {"calibration": round(here if ref is None else float(ref), 4), "claims": dict(sorted(claims.items()))}
-    path.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    lock_path = Path(tempfile.gettempdir()) / f"hetopt-costs-{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]}.lock"
+    with open(lock_path, "w") as lock:  # recorders running side by side take turns
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = _load(path)
+        ref = data.get("calibration")
+        scale = 1.0 if ref is None else float(ref) / here
+        claims = {str(k): float(v) for k, v in data.get("claims", {}).items()}
+        for r in results:
+            if not r.get("flipped"):
+                claims[r["id"]] = round(float(r["wall_time"]) * scale, 1)
+        out = {"calibration": round(here if ref is None else float(ref), 4), "claims": dict(sorted(claims.items()))}
+        path.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     recorded.cache_clear()
     speed_factor.cache_clear()
 
@@ -146,15 +159,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from . import get_claim, select
 
-    here = calibrate()
+    # CPU seconds, claim and calibration alike: what a quiet machine's wall clock shows, whatever the load now
+    here = calibrate(clock=time.process_time)
     chosen = [get_claim(i) for i in args.id] if args.id else select(args.paper, include_slow=not args.fast)
     results = []
     for c in chosen:
-        r = c.run()
-        print(f"{c.id}: {r.wall_time:.1f} s", file=sys.stderr, flush=True)
-        results.append(r.to_dict())
+        t0 = time.process_time()
+        c.run()
+        seconds = time.process_time() - t0
+        print(f"{c.id}: {seconds:.1f} s", file=sys.stderr, flush=True)
+        results.append({"id": c.id, "wall_time": seconds})
     record(results, calibration=here)
-    print(f"recorded {len(results)} claims in {_FILE} (calibration here {here:.3f} s)")
+    print(f"recorded {len(results)} claims in {_FILE} (calibration here {here:.3f} s of CPU)")
     return 0
 
 

@@ -39,7 +39,7 @@ def _duration(seconds: float) -> str:
 
 
 class ClaimProgress:
-    """Callbacks for :func:`hetopt.claims.run_claims`: ``begin(claims, workers)``, ``start``, ``done``, ``close``.
+    """Callbacks for :func:`hetopt.claims.run_claims`: ``begin(claims, workers)``, ``start``, ``ended``, ``done``, ``close``.
 
     Parameters
     ----------
@@ -139,8 +139,17 @@ class ClaimProgress:
         if self.enabled:
             self._write(f"[{n}/{self.total}] {claim.id} ({claim.cost}, about {self._cost(claim.id):.0f} s)")
 
+    def ended(self, claim: Any) -> None:
+        """``claim``'s check has ended in a worker (its result comes with its unit's): it no longer runs."""
+        with self._lock:
+            self._running.pop(claim.id, None)
+            self._behind.pop(claim.id, None)
+            self._seen.add(claim.id)
+
     def done(self, result: Any) -> None:
         """Record a finished claim: its verdict and time, and advance the bar by its recorded cost."""
+        if result.claim.id not in self._seen:  # its start event is still on its way: name it first
+            self.start(result.claim)
         with self._lock:
             self._running.pop(result.claim.id, None)
             self._behind.pop(result.claim.id, None)

@@ -7,10 +7,10 @@ run lets the claim it runs spread its independent parts over the machine's cores
 
 The parallel routes run *units*, longest first by recorded cost (:mod:`hetopt.claims.costs`),
 keeping exactly as many units in flight as there are workers, so that the longest claim never
-starts last.  A unit is one fast claim, or the slow claims of one paper in ledger order: those
-share the paper's long experiments (cached in the process that runs them), so they run in one
-worker one after the other, as in a serial run, instead of each worker paying for them.  A pool
-worker reports when each claim starts, so the progress names exactly the claims that run.
+starts last.  A unit is the fast claims of one paper, or its slow claims, in ledger order: they
+share the paper's experiments (cached in the process that runs them), so they run in one worker
+one after the other, as in a serial run, instead of each worker paying for them.  A pool worker
+reports when each claim starts, so the progress names exactly the claims that run.
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..errors import ArgumentError
-from .collect import get_claim
+from .collect import conformance, get_claim
 from .costs import expected_seconds
-from .ledger import Claim, ClaimResult, Outcome
-from .parallel import available_cores, free_processes
+from .ledger import Claim, ClaimResult, Conformance, ConformanceResult, Outcome
+from .parallel import available_cores, claim_map, free_processes
 
-__all__ = ["run_claims", "run_by_id", "run_unit", "units", "longest_first"]
+__all__ = ["run_claims", "run_by_id", "run_unit", "units", "longest_first", "run_conformance"]
 
 #: The queue a pool worker reports claim starts on (set by the pool's initializer).
 _EVENTS: Any = None
@@ -40,8 +40,10 @@ def run_by_id(claim_id: str, flip: bool = False) -> tuple[Outcome, float]:
     Only picklable values travel back: a claim's check may be a closure.
     """
     if _EVENTS is not None:
-        _EVENTS.put(claim_id)
+        _EVENTS.put((claim_id, True))
     r = get_claim(claim_id).run(flip=flip)
+    if _EVENTS is not None:
+        _EVENTS.put((claim_id, False))
     return r.outcome, r.wall_time
 
 
@@ -56,21 +58,16 @@ def _init_worker(events: Any) -> None:
 
 
 def units(selected: Sequence[Claim]) -> list[list[int]]:
-    """Positions of ``selected`` grouped into units: each fast claim alone, the slow claims of a paper together.
+    """Positions of ``selected`` grouped into units: the fast claims of a paper, the slow claims of a paper.
 
-    Units are in ledger order of their first claim, claims in ledger order within a unit.
+    Claims of one paper share its experiments (cached per process: a serial run pays for each
+    once), so each group runs in one worker in ledger order.  Units are in ledger order of their
+    first claim.
     """
-    out: list[list[int]] = []
-    slow: dict[str, list[int]] = {}
+    groups: dict[tuple[str, str], list[int]] = {}
     for i, c in enumerate(selected):
-        if c.cost == "slow":
-            if c.paper not in slow:
-                slow[c.paper] = []
-                out.append(slow[c.paper])
-            slow[c.paper].append(i)
-        else:
-            out.append([i])
-    return out
+        groups.setdefault((c.paper, c.cost), []).append(i)
+    return sorted(groups.values(), key=lambda u: u[0])
 
 
 def longest_first(selected: Sequence[Claim]) -> list[list[int]]:
@@ -184,16 +181,23 @@ class _AsCompleted:
 
 
 def _listen(events: Any, selected: Sequence[Claim], progress: Any, stop: threading.Event) -> None:
-    """Forward the workers' "claim started" events to ``progress`` until ``stop``."""
+    """Forward the workers' "claim started" and "claim ended" events to ``progress`` until ``stop``.
+
+    A unit's results come back when all its claims have run; the end events tell the progress
+    in the meantime that a claim no longer runs.
+    """
     by_id = {c.id: c for c in selected}
     while not stop.is_set():
         try:
-            cid = events.get(timeout=0.2)
+            cid, started = events.get(timeout=0.2)
         except queue.Empty:
             continue
         except (EOFError, OSError):  # pragma: no cover - the queue closed under us
             return
-        progress.start(by_id[cid])
+        if started:
+            progress.start(by_id[cid])
+        else:
+            progress.ended(by_id[cid])
 
 
 def _run_pool(selected: Sequence[Claim], flip: bool, workers: int, progress: Any) -> list[ClaimResult]:
@@ -234,3 +238,16 @@ def _run_dask(selected: Sequence[Claim], flip: bool, address: str, progress: Any
                          lambda ids: client.submit(run_unit, ids, flip, pure=False,
                                                    key=f"claims-{ids[0]}-{len(ids)}-{int(flip)}"),
                          as_completed(), announce=True)
+
+
+def _conformance_by_id(check_id: str) -> tuple[Outcome, float]:
+    (check,) = [c for c in conformance() if c.id == check_id]
+    r = check.run()
+    return r.outcome, r.wall_time
+
+
+def run_conformance(checks: Sequence[Conformance], *, workers: int = 1) -> list[ConformanceResult]:
+    """Run conformance checks, in order; on ``workers`` processes (1: on the cores a serial run leaves free)."""
+    with free_processes(workers if workers > 1 else available_cores()):
+        done = claim_map(_conformance_by_id, [(c.id,) for c in checks])
+    return [ConformanceResult(c, outcome, seconds) for c, (outcome, seconds) in zip(checks, done, strict=True)]

@@ -26,14 +26,17 @@ def recorded(monkeypatch):
     return table
 
 
-def test_units_group_a_papers_slow_claims_and_run_longest_first(recorded):
+def test_units_group_a_papers_fast_and_slow_claims_and_run_longest_first(recorded):
     cs = [_claim("a.b.fast1"), _claim("a.b.slow1", cost="slow"), _claim("a.b.fast2"),
-          _claim("a.b.slow2", cost="slow"), _claim("a.b.other_slow", paper="oasis", cost="slow")]
-    assert runner.units(cs) == [[0], [1, 3], [2], [4]]
-    recorded.update({"a.b.fast1": 1.0, "a.b.slow1": 10.0, "a.b.fast2": 30.0, "a.b.slow2": 25.0,
-                     "a.b.other_slow": 30.0})
-    # the hare chain costs 35 s, then the two 30 s units in ledger order, then the 1 s claim
-    assert runner.longest_first(cs) == [[1, 3], [2], [4], [0]]
+          _claim("a.b.slow2", cost="slow"), _claim("a.b.other_slow", paper="oasis", cost="slow"),
+          _claim("a.b.other_fast", paper="oasis")]
+    assert runner.units(cs) == [[0, 2], [1, 3], [4], [5]]
+    recorded.update({"a.b.fast1": 1.0, "a.b.slow1": 10.0, "a.b.fast2": 30.0, "a.b.slow2": 21.0,
+                     "a.b.other_slow": 31.0, "a.b.other_fast": 0.5})
+    # hare's fast claims (1 + 30 s), its slow ones (10 + 21 s) and oasis' slow one tie at 31 s: ledger order
+    assert runner.longest_first(cs) == [[0, 2], [1, 3], [4], [5]]
+    recorded["a.b.other_slow"] = 40.0
+    assert runner.longest_first(cs) == [[4], [0, 2], [1, 3], [5]]
 
 
 def test_list_schedule_makespan():
@@ -46,34 +49,72 @@ class _Recorder:
     """A progress that keeps the order of starts and the most claims running at once."""
 
     def __init__(self):
-        self.started, self.running, self.most = [], set(), 0
+        self.started, self.running, self.most, self.finished = [], set(), 0, set()
 
     def begin(self, claims, workers=1):
         self.workers = workers
 
     def start(self, claim, queued_behind=0):
-        if claim.id not in self.started:
+        if claim.id not in self.started and claim.id not in self.finished:  # a late event is ignored, as ClaimProgress does
             self.started.append(claim.id)
             self.running.add(claim.id)
             self.most = max(self.most, len(self.running))
 
+    def ended(self, claim):
+        self.running.discard(claim.id)
+        self.finished.add(claim.id)
+
     def done(self, result):
         self.running.discard(result.claim.id)
+        self.finished.add(result.claim.id)
 
     def close(self):
         pass
 
 
-def test_the_pool_starts_the_longest_claim_first_and_keeps_ledger_order(recorded):
-    fast = [c for c in ledger.claims("gavel") if c.cost == "fast"][:4]
-    recorded.update({c.id: 1.0 for c in fast})
-    recorded[fast[-1].id] = 50.0  # the last in ledger order is the longest
+def test_the_scheduler_submits_longest_first_and_keeps_every_worker_busy(recorded):
+    import concurrent.futures as cf
+
+    cs = [_claim(f"a.b.c{i}", paper=p) for i, p in enumerate(("hare", "oasis", "gavel", "hadar", "placement"))]
+    recorded.update({c.id: s for c, s in zip(cs, (3.0, 1.0, 9.0, 5.0, 2.0), strict=True)})
+    submitted, in_flight, most = [], set(), [0]
+
+    def submit(ids):
+        f = cf.Future()
+        f.set_result([(ledger.Outcome(i, V.REPRODUCED), 0.0) for i in ids])
+        submitted.append(ids)
+        in_flight.add(id(f))
+        most[0] = max(most[0], len(in_flight))
+        return f
+
+    class Stream:  # finishes the oldest unit first
+        def __init__(self):
+            self.queue = []
+
+        def add(self, f):
+            self.queue.append(f)
+
+        def __iter__(self):
+            while self.queue:
+                f = self.queue.pop(0)
+                in_flight.discard(id(f))
+                yield f
+
+    results = runner._schedule(cs, False, 2, None, submit, Stream(), announce=False)
+    assert submitted == [["a.b.c2"], ["a.b.c3"], ["a.b.c0"], ["a.b.c4"], ["a.b.c1"]]
+    assert most[0] == 2
+    assert [r.claim.id for r in results] == [c.id for c in cs] and [r.outcome.ours for r in results] == [c.id for c in cs]
+
+
+def test_the_pool_runs_every_claim_once_in_ledger_order_two_at_a_time(recorded):
+    chosen = [c for c in ledger.claims("gavel") if c.cost == "fast"][:2] + [
+        c for c in ledger.claims("hadar") if c.cost == "fast"][:2] + [c for c in ledger.claims("hare") if c.cost == "fast"][:1]
+    recorded.update({c.id: 1.0 for c in chosen})
     rec = _Recorder()
-    results = ledger.run_claims(fast, workers=2, progress=rec)
-    assert [r.claim.id for r in results] == [c.id for c in fast]
-    assert rec.started[0] == fast[-1].id
-    assert sorted(rec.started) == sorted(c.id for c in fast)
-    assert rec.most <= 2
+    results = ledger.run_claims(chosen, workers=2, progress=rec)
+    assert [r.claim.id for r in results] == [c.id for c in chosen]
+    assert rec.finished == {c.id for c in chosen}
+    assert rec.most <= 2  # a claim that ended in its worker no longer counts as running
 
 
 def test_heartbeat_names_the_running_claims_and_counts_the_waiting(recorded):
