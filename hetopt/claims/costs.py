@@ -12,7 +12,7 @@ both in CPU seconds, which a shared machine's load does not inflate)::
 
     python -m hetopt.claims.costs --run                     # every claim
     python -m hetopt.claims.costs --run --id ID [--id ...]  # some claims: the others keep theirs
-    python -m hetopt.claims.costs --run --paper oasis       # one paper's (recorders may run side by side)
+    python -m hetopt.claims.costs --run --paper oasis       # a paper's (recorders may run side by side)
 
 or from a run's JSON (wall seconds): ``hetopt claims --run --json > ledger.json`` (or ``--id ID``)
 then ``python -m hetopt.claims.costs ledger.json`` (calibrated when recording).  Seconds measured
@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("file", nargs="?", help="the JSON of `hetopt claims --run --json` (or `hetopt reproduce --json`)")
     ap.add_argument("--run", action="store_true", help="run the claims here, serially, and record them")
     ap.add_argument("--id", action="append", help="with --run: only this claim (repeatable)")
-    ap.add_argument("--paper", help="with --run: only this paper's claims")
+    ap.add_argument("--paper", action="append", help="with --run: only this paper's claims (repeatable)")
     ap.add_argument("--fast", action="store_true", help="with --run: only the fast claims")
     args = ap.parse_args(argv)
     if bool(args.file) == bool(args.run):
@@ -161,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
 
     # CPU seconds, claim and calibration alike: what a quiet machine's wall clock shows, whatever the load now
     here = calibrate(clock=time.process_time)
-    chosen = [get_claim(i) for i in args.id] if args.id else select(args.paper, include_slow=not args.fast)
+    chosen = [get_claim(i) for i in args.id] if args.id else [
+        c for p in (args.paper or [None]) for c in select(p, include_slow=not args.fast)]
     results = []
     for c in chosen:
         t0 = time.process_time()
