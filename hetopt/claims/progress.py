@@ -88,7 +88,9 @@ class ClaimProgress:
 
         self.factor = speed_factor()
         recorded = sum(self._costs.values())
-        here = makespan([s * self.factor for s in self._costs.values()], workers)
+        from .runner import units  # a pool runs a paper's fast (slow) claims one after the other
+
+        here = makespan([sum(self._costs[claims[i].id] for i in u) * self.factor for u in units(claims)], workers)
         longest = max(self._costs.values(), default=0.0) * self.factor
         self._bar = tqdm(total=round(recorded, 1), unit="s", file=self.stream, dynamic_ncols=True, mininterval=1.0,
                          bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f} s of recorded cost [{elapsed}<{remaining}]",
