@@ -14,6 +14,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from . import registry
 from .api import load_instance, methods, solve
+from .certify import Status
 from .compare import compare
 from .contract import Kind, Method
 from .errors import (
@@ -27,7 +28,7 @@ from .errors import (
     UnboundedError,
 )
 from .registry import register
-from .result import Certificate, CheckReport, Solution, Status
+from .result import Certificate, CheckReport, Solution
 from .solvers import solve_milp, solve_model, solve_problem
 
 try:

@@ -14,7 +14,6 @@ Every kind of instance is dispatched on the ``kind`` key of its JSON through the
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -27,8 +26,8 @@ from .report import Table
 __all__ = ["Method", "load_instance", "methods", "methods_table", "solve", "kind_of", "as_instance"]
 
 
-def _read(source: str | Path) -> dict[str, Any]:
-    from .data import instance_path
+def _read(source: str | Path, max_bytes: int | None) -> dict[str, Any]:
+    from .data import instance_path, read_instance_file
 
     text = str(source)
     if isinstance(source, str) and text.lstrip().startswith("{"):
@@ -39,31 +38,31 @@ def _read(source: str | Path) -> dict[str, Any]:
             p = instance_path(text)
         except FileNotFoundError:
             raise InstanceError(f"no such file or bundled instance: {source} (hetopt instances lists them)") from None
-    if not p.exists():
-        raise InstanceError(f"no such file: {source}")
-    if p.is_dir():
-        raise InstanceError(f"{source} is a directory; expected a JSON instance file")
-    try:
-        raw = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InstanceError(f"cannot read {source}: {exc}") from None
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise InstanceError(f"{source} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    data = read_instance_file(p, max_bytes=max_bytes, arrays=True)
     if not isinstance(data, dict):
-        raise InstanceError(f"{source} holds a JSON {type(data).__name__}; an instance is a JSON object with a 'kind' key")
+        what = "list" if hasattr(data, "ndim") else type(data).__name__  # an array of numbers is read as numpy's
+        raise InstanceError(f"{source} holds a JSON {what}; an instance is a JSON object with a 'kind' key")
     return data
 
 
-def load_instance(source: str | Path | Mapping[str, Any]) -> Any:
+def load_instance(source: str | Path | Mapping[str, Any], *, max_bytes: int | None = None) -> Any:
     """An instance of any kind from a JSON file path, a bundled instance name, or a parsed dict.
+
+    A file is read by the strict reader (:func:`hetopt.data.parse_json`): a key twice in one
+    object, nesting deeper than :data:`~hetopt.data.MAX_DEPTH`, an integer of more than
+    :data:`~hetopt.data.MAX_INT_DIGITS` digits, a number that overflows a float, ``NaN`` or
+    ``Infinity``, and a file larger than the size limit are refused.  Arrays of numbers are read
+    straight into numpy arrays.
 
     Parameters
     ----------
     source : str, Path or mapping
         A path to a JSON file, the name of a bundled instance (``hetopt instances`` lists them)
         or the parsed JSON object.
+    max_bytes : int, optional
+        The largest file read, in bytes.  Default: the environment variable
+        ``HETOPT_MAX_INSTANCE_BYTES`` if set (the command line reads it too), else
+        :data:`~hetopt.data.MAX_INSTANCE_BYTES` (100 MB).
 
     Returns
     -------
@@ -73,13 +72,16 @@ def load_instance(source: str | Path | Mapping[str, Any]) -> Any:
     Raises
     ------
     InstanceError
-        The file is missing, unreadable, not JSON, not an object, of an unknown ``kind``, or
-        its fields are invalid (the message names the field).
+        The file is missing, unreadable, too large, not JSON or refused by the strict reader,
+        not an object, of an unknown ``kind``, or its fields are invalid (the message names the
+        field).
+    ArgumentError
+        ``max_bytes`` (or the environment variable) is not a positive integer.
     """
     if isinstance(source, Mapping):
         data = dict(source)
     elif isinstance(source, (str, Path)):
-        data = _read(source)
+        data = _read(source, max_bytes)
     else:
         raise InstanceError(f"source is {a_type(source)}; expected a path, a bundled instance name or a dict")
     if "kind" not in data:

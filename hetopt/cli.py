@@ -5,17 +5,23 @@
     hetopt sweep [NAME] [--quick]                  a diagnostic experiment of the ledger, as a table
     hetopt instances [KIND]                        the bundled instances
     hetopt schema KIND                             the JSON Schema of an instance file
-    hetopt solve INSTANCE [--method NAME]          solve (default: the kind's default method)
+    hetopt solve INSTANCE [--method NAME]          solve (default: the kind's default method; --max-size N
+                                                   raises the size guard of a method that has one)
     hetopt solve --list-methods KIND               every method of a kind, with its category
     hetopt compare INSTANCE [--methods a,b]        every method of the kind on one instance
     hetopt validate KIND --n N --seed S            a certification sweep, as a table
     hetopt bench KIND [--quick]                    timings and ratios measured in one run
     hetopt bench reproduce [--quick] [--workers N] the claims ledger: per-claim seconds, critical path, speed-up
     hetopt export INSTANCE --format lp|mps         the exact model, for other solvers
+    hetopt arena [WORKLOAD] --policies a,b --loads 1,2 --seeds 0,1 [--workers N | --dask ADDRESS]
+                                                   every scheduler on one workload, against the bounds
 
 Every kind comes from the registry (:mod:`hetopt.registry`); this module has no per-paper code.
 Errors (a bad argument, a missing file, an invalid field) print one line on stderr and exit
-with status 2; ``hetopt -v`` logs progress and shows tracebacks.
+with status 2; ``hetopt -v`` logs progress and shows tracebacks.  Instance files go through the
+strict reader of :func:`hetopt.load_instance` (:func:`hetopt.data.parse_json`); a file larger
+than 100 MB is refused unless the environment variable ``HETOPT_MAX_INSTANCE_BYTES`` raises the
+limit.
 """
 
 from __future__ import annotations
@@ -25,11 +31,13 @@ import json
 import logging
 import math
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .errors import ArgumentError, HetoptError
+from .data import MAX_BYTES_ENV, MAX_INSTANCE_BYTES
+from .errors import ArgumentError, HetoptError, SizeLimitError
 from .registry import get_kind
 from .registry import names as registry_names
 from .report import Table
@@ -228,14 +236,39 @@ def _cmd_instances(args: argparse.Namespace) -> int:
 
 
 def _options(method: Any, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
-    """The ``time_limit`` option for ``method`` and a note saying where it came from."""
+    """The ``time_limit`` and ``max_size`` options for ``method`` and a note saying where the limit came from."""
+    opts: dict[str, Any] = {}
+    if args.max_size is not None:
+        if not method.accepts("max_size"):
+            raise ArgumentError(f"method {method.name!r} has no size guard (no max_size option); drop --max-size")
+        opts["max_size"] = args.max_size
     if not method.accepts("time_limit"):
         if args.time_limit is not None:
             raise ArgumentError(f"method {method.name!r} takes no time limit; drop --time-limit")
-        return {}, ""
+        return opts, ""
     if args.time_limit is None:
-        return {"time_limit": DEFAULT_TIME_LIMIT}, f"{DEFAULT_TIME_LIMIT:g} s (default; --time-limit to change)"
-    return {"time_limit": args.time_limit}, f"{args.time_limit:g} s"
+        return opts | {"time_limit": DEFAULT_TIME_LIMIT}, "default; --time-limit to change"
+    return opts | {"time_limit": args.time_limit}, ""
+
+
+def _size_hint(message: str) -> str:
+    """A size guard's refusal with the command-line way out, ``--max-size N``.
+
+    N is the refusal's last ``max_size=N``: the refusals name the limit first and the size that would pass last.
+    """
+    found = re.findall(r"max_size\s*=\s*(\d+)", message)
+    return message + (f" (on the command line: --max-size {found[-1]})" if found else
+                      " (on the command line: --max-size N raises the guard)")
+
+
+def _run(method: Any, inst: Any, opts: dict[str, Any]) -> Any:
+    """``method(inst, **opts)``; a size guard's refusal names ``--max-size`` when the method takes ``max_size``."""
+    try:
+        return method(inst, **opts)
+    except SizeLimitError as exc:
+        if not method.accepts("max_size"):
+            raise
+        raise SizeLimitError(_size_hint(str(exc))) from None
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
@@ -261,10 +294,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     kind = api.kind_of(inst)
     method = kind.default_method if args.method is None else kind.method(args.method)
     opts, limit_note = _options(method, args)
-    sol = method(inst, **opts)
+    sol = _run(method, inst, opts)
     summary: dict[str, Any] = {"kind": kind.name, "method": method.name, "objective_is": method.objective}
-    if limit_note:
-        summary["time_limit"] = limit_note
+    summary.update({k: opts[k] for k in ("time_limit", "max_size") if k in opts})  # numbers (seconds, a size)
     summary.update({k: v for k, v in sol.summary().items() if k not in summary})
     summary = _jsonable(summary)
     if args.json:
@@ -275,16 +307,31 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         print(t.to_csv(), end="")
     else:
         for k, v in summary.items():
+            if k == "time_limit":
+                v = f"{v:g} s" + (f" ({limit_note})" if limit_note else "")
             print(f"{k}: {v}")
     return 0
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
+    from . import api
     from .compare import compare
 
     methods = [m for m in args.methods.split(",") if m] if args.methods else None
     limit = DEFAULT_TIME_LIMIT if args.time_limit is None else args.time_limit
-    table = compare(args.instance, methods, time_limit=limit)
+    inst = api.load_instance(args.instance)
+    kind = api.kind_of(inst)
+    if args.max_size is not None and not any(kind.method(n).accepts("max_size")
+                                             for n in (methods or [m.name for m in kind.methods])):
+        raise ArgumentError(f"none of the compared {kind.name} methods has a size guard (a max_size option); "
+                            "drop --max-size")
+    table = compare(inst, methods, time_limit=limit, max_size=args.max_size)
+    # a size guard's refusal names the command line's way out, for the methods that take max_size
+    msg = table.columns.index("message")
+    for i, row in enumerate(table.rows):
+        if row[table.columns.index("status")] == "refused" and str(row[msg]).startswith("SizeLimitError") \
+                and kind.method(row[0]).accepts("max_size"):
+            table.rows[i] = (*row[:msg], _size_hint(str(row[msg])), *row[msg + 1:])
     table.notes.append(f"time limit per method: {limit:g} s" + (" (default; --time-limit to change)"
                                                                  if args.time_limit is None else ""))
     _print_table(table, args)
@@ -341,6 +388,33 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from .arena import Options, run
+
+    def items(text: str | None, kind: type, what: str) -> list[Any] | None:
+        if text is None:
+            return None
+        try:
+            return [kind(v) for v in text.split(",") if v.strip()]
+        except ValueError:
+            raise ArgumentError(f"--{what} is {text!r}; expected comma-separated {kind.__name__} values") from None
+
+    opts = Options(round_length=args.round_length, restart_delay=args.restart_delay, contention=args.contention,
+                   gang_rule=args.gang_rule)
+    table = run(args.workload, items(args.policies, str, "policies"), loads=items(args.loads, float, "loads"),
+                seeds=items(args.seeds, int, "seeds") or [0], options=opts, workers=args.workers, dask=args.dask,
+                progress=not (args.json or args.csv), counts=args.counts, bounds=not args.no_bounds)
+    if args.output:
+        out = Path(args.output)
+        text = table.to_csv() if out.suffix == ".csv" else json.dumps(table.to_dict(), default=str)
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise ArgumentError(f"cannot write {out}: {exc.strerror}") from None
+    _print_table(table, args)
+    return 0
+
+
 def _cmd_export(args: argparse.Namespace) -> int:
     from . import api
 
@@ -374,7 +448,9 @@ def _formats(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``hetopt`` command (every kind from the registry)."""
-    ap = _Parser(prog="hetopt", description="Optimization models of heterogeneous GPU-cluster scheduling.")
+    ap = _Parser(prog="hetopt", description="Optimization models of heterogeneous GPU-cluster scheduling.",
+                 epilog=f"Instance files larger than {MAX_INSTANCE_BYTES:,} bytes are refused; set the environment "
+                        f"variable {MAX_BYTES_ENV}=N to read larger ones.")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="log progress (solver log lines, bounds as they improve) and show tracebacks")
     sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -417,6 +493,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--method", help="a method of the instance's kind (default: the kind's default method, exact)")
     p.add_argument("--time-limit", type=_time_limit, metavar="SECONDS",
                    help=f"for methods that take one (default {DEFAULT_TIME_LIMIT:g} s)")
+    p.add_argument("--max-size", type=_positive_int, metavar="N",
+                   help="raise the size guard of a method that has one (its max_size option); refused otherwise")
     p.add_argument("--list-methods", metavar="KIND", type=_kind_name, help="list the methods of a kind and exit")
     _formats(p)
     p.set_defaults(func=_cmd_solve)
@@ -425,6 +503,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--methods", help="comma-separated method names (default: all of the kind)")
     p.add_argument("--time-limit", type=_time_limit, metavar="SECONDS",
                    help=f"per method, for the methods that take one (default {DEFAULT_TIME_LIMIT:g} s)")
+    p.add_argument("--max-size", type=_positive_int, metavar="N",
+                   help="the size guard of every compared method that has one (max_size); refused when none has")
     _formats(p)
     p.set_defaults(func=_cmd_compare)
     p = sub.add_parser("validate", help="certification sweep over seeded instances")
@@ -443,6 +523,27 @@ def build_parser() -> argparse.ArgumentParser:
                    help="gavel: hetopt's simulator beside Gavel's own on Gavel's traces (the recorded reference)")
     _formats(p)
     p.set_defaults(func=_cmd_bench)
+    p = sub.add_parser("arena", help="every scheduler on one workload in one execution model, with bound ratios")
+    p.add_argument("workload", nargs="?", default="msr/seed=0/ed69ec",
+                   help="a Gavel trace name (default msr/seed=0/ed69ec), a .trace file or a workload .json")
+    p.add_argument("--policies", help="comma-separated policy names (default: every registered policy)")
+    p.add_argument("--loads", help="comma-separated loads in jobs/hour (default: the workload's own arrivals)")
+    p.add_argument("--seeds", help="comma-separated seeds (default 0)")
+    p.add_argument("--counts", default="36:36:36", help="GPUs v100:p100:k80 of a trace (default 36:36:36, Gavel's "
+                                                        "simulated cluster)")
+    p.add_argument("--round-length", type=_time_limit, default=360.0, metavar="SECONDS", help="default 360")
+    p.add_argument("--restart-delay", type=float, default=0.0, metavar="SECONDS",
+                   help="seconds lost by a job whose GPUs change (default 0, Gavel)")
+    p.add_argument("--contention", action="store_true", help="Wang et al.'s contention penalty on shared links")
+    p.add_argument("--gang-rule", choices=["single", "bottleneck"], default="single")
+    p.add_argument("--no-bounds", action="store_true",
+                   help="leave out the certified lower bounds (their LPs) and the ratio columns")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--workers", type=_positive_int, default=1, metavar="N", help="run in N processes (default 1)")
+    g.add_argument("--dask", metavar="ADDRESS", help="run on a dask.distributed scheduler at ADDRESS")
+    p.add_argument("-o", "--output", metavar="FILE", help="also write the table (.csv, else JSON with per-job JCTs)")
+    _formats(p)
+    p.set_defaults(func=_cmd_arena)
     p = sub.add_parser("export", help="write the exact model of an instance as LP or MPS")
     p.add_argument("instance")
     p.add_argument("--format", choices=["lp", "mps"], default="lp")

@@ -16,12 +16,13 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .api import as_instance
+from .certify import Status
 from .contract import Method
 from .errors import ArgumentError, HetoptError, a_type
-from .inputs import check_time_limit
+from .inputs import check_size, check_time_limit
 from .registry import kind_of
 from .report import Table
-from .result import Solution, Status
+from .result import Solution
 
 __all__ = ["compare"]
 
@@ -30,7 +31,8 @@ COLUMNS = ("method", "category", "objective_is", "status", "objective", "bound",
 
 
 def compare(instance: Any, methods: Iterable[str] | None = None, *, policies: Mapping[str, Callable] | None = None,
-            include_paper_methods: bool = True, time_limit: float | None = None) -> Table:
+            include_paper_methods: bool = True, time_limit: float | None = None,
+            max_size: int | None = None) -> Table:
     """Run methods of the instance's kind on it, and your own policies, and tabulate the results.
 
     Parameters
@@ -51,6 +53,9 @@ def compare(instance: Any, methods: Iterable[str] | None = None, *, policies: Ma
         and is empty otherwise).
     time_limit : float, optional
         Seconds, passed to every method that takes a ``time_limit`` (the exact solvers).
+    max_size : int, optional
+        The size guard, passed to every method that takes ``max_size`` (the exact routes whose cost
+        grows combinatorially); an ArgumentError when none of the compared methods takes it.
 
     Returns
     -------
@@ -67,7 +72,8 @@ def compare(instance: Any, methods: Iterable[str] | None = None, *, policies: Ma
     Raises
     ------
     ArgumentError
-        An unknown method (the message lists the kind's methods), a bad policy or time limit.
+        An unknown method (the message lists the kind's methods), a bad policy, time limit or
+        ``max_size``, or a ``max_size`` that no compared method takes.
     InstanceError
         The instance cannot be loaded.
     """
@@ -86,9 +92,16 @@ def compare(instance: Any, methods: Iterable[str] | None = None, *, policies: Ma
     user = _user_methods(policies, {m.name for m in kind.methods})
     if not names and not user:
         raise ArgumentError("nothing to compare: give methods, policies, or include_paper_methods=True")
+    if max_size is not None:
+        check_size(max_size, "max_size")
+        if not any(kind.method(n).accepts("max_size") for n in names):
+            raise ArgumentError(f"max_size is given but none of the compared {kind.name} methods has a size guard "
+                                "(a max_size option); drop it")
     results: list[tuple[Method, Solution | None, str, float]] = []
     for m in [kind.method(n) for n in names] + user:
-        opts = {"time_limit": time_limit} if time_limit is not None and m.accepts("time_limit") else {}
+        opts: dict[str, Any] = {"time_limit": time_limit} if time_limit is not None and m.accepts("time_limit") else {}
+        if max_size is not None and m.accepts("max_size"):
+            opts["max_size"] = max_size
         t0 = time.perf_counter()
         try:
             sol = m(inst, **opts) if m.category != "user" else m.func(inst)
@@ -177,8 +190,8 @@ def _check(check: Callable[..., Any], kind: str, inst: Any, sol: Any) -> Any:
 
 
 def _ratio(sol: Any, ref: Any) -> float | None:
-    if ref is None or sol.objective is None or not sol.status.has_solution or type(sol) is not type(ref):
-        return None
+    if ref is None or sol.objective is None or not sol.status.has_solution or not isinstance(sol, type(ref)):
+        return None  # a simulation (a subclass of the exact route's type) is ranked too
     num, den = (sol.objective, ref.objective) if ref.sense == "min" else (ref.objective, sol.objective)
     if den == 0:
         return 1.0 if abs(num) <= 1e-12 else math.inf

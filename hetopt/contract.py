@@ -4,8 +4,12 @@ A paper subpackage (``hetopt.hare``, ...) declares ``KIND = Kind(...)`` in its `
 instance class, the generator, the independent checker, the methods (each a :class:`Method`
 with its category, a one-sentence description, the objective it reports, one of them the
 default), the exact solver, the simulator and its policy registry where the paper has one, the
-certification sweep, and, by dotted name (they live in layers above the paper), the plot
-adapter, the claims and the benchmarks.  :mod:`hetopt.registry` collects the kinds; the front
+certification sweeps, and, by dotted name (they live in layers above the paper), the plot
+adapter, the claims and the benchmarks.  Every verb is typed by a :class:`~typing.Protocol`
+(:class:`GenerateInstance`, :class:`Example`, :class:`SolveExact`, :class:`Simulate`,
+:class:`CheckSchedule`, :class:`ValidateRatio`, :class:`RatioSweep`, :class:`ExportModel`,
+:class:`Validate`) stating the parameters every kind shares, so that ``mypy`` checks each
+``kind.py`` against them.  :mod:`hetopt.registry` collects the kinds; the front
 door (:mod:`hetopt.api`), :func:`hetopt.compare`, the command line, the claims ledger, the
 hypothesis strategies, the plots, the README tables and the docs read the registry and nothing
 else.  ``CONTRIBUTING.md`` states the contract in prose; ``tests/test_contract.py`` plugs in a
@@ -28,14 +32,24 @@ import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, ClassVar, Protocol, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 
 from .errors import ArgumentError, a_type
 
-__all__ = ["CATEGORIES", "Method", "Kind", "resolve", "describe_call"]
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .report import Table
+    from .result import Certificate, CheckReport, SimulationResult, Solution
+    from .validate import SweepResults
+
+__all__ = ["CATEGORIES", "Method", "Kind", "resolve", "describe_call", "InstanceClass", "GenerateInstance",
+           "Example", "SolveExact", "Simulate", "CheckSchedule", "ValidateRatio", "RatioSweep", "ExportModel",
+           "Validate", "VERBS"]
 
 #: What a method is: ``exact`` returns a certified optimum (OPTIMAL only when proven) or a
-#: proven bound; ``heuristic`` is a paper's algorithm (no bound); ``baseline`` is what a paper
+#: proven bound; ``heuristic`` is a paper's algorithm (never OPTIMAL; a bound only when it proves
+#: one on the way, as Hare's Algorithm 1 from its relaxation); ``baseline`` is what a paper
 #: compares against; ``user`` is your own policy in :func:`hetopt.compare`.
 CATEGORIES = ("exact", "heuristic", "baseline", "user")
 
@@ -165,6 +179,107 @@ class InstanceClass(Protocol):
         ...
 
 
+class GenerateInstance(Protocol):
+    """``generate_instance(*, ..., seed=None)``: a seeded instance of the paper's evaluation setting.
+
+    Every parameter is keyword-only and has a default (``generate_instance(seed=0)`` is an
+    instance in every kind); ``seed`` is an integer in ``[0, 2**63 - 1]``, a
+    ``numpy.random.Generator`` or None (:func:`hetopt.inputs.rng_from`).
+    """
+
+    def __call__(self, *, seed: int | np.random.Generator | None = None) -> InstanceClass:
+        """The instance drawn from ``seed``."""
+        ...
+
+
+class Example(Protocol):
+    """``example(*, seed, size)``: a small valid instance, solved exactly in well under a second.
+
+    ``seed`` is an integer in ``[0, 2**63 - 1]`` and ``size`` an integer in
+    ``[0, hetopt.inputs.MAX_EXAMPLE_SIZE]`` (both required, checked by :func:`hetopt.inputs.check_example`:
+    anything else is an :class:`~hetopt.errors.ArgumentError` naming it).  The hypothesis
+    strategies and the contract tests draw instances from it.
+    """
+
+    def __call__(self, *, seed: int, size: int) -> InstanceClass:
+        """The example of this seed and size."""
+        ...
+
+
+class SolveExact(Protocol):
+    """``solve_exact(inst, *, time_limit=None, mip_gap=None, threads=1, max_size=..., ...)``.
+
+    ``time_limit`` in seconds (None: no limit); ``mip_gap`` the relative gap at which the
+    solver may stop (None: the route's exact default); ``threads`` the solver threads (1 by
+    default in every kind, for reproducible runs; None: the solver's default); ``max_size`` the
+    route's size guard where it has one (its unit in the kind's docstring).  Returns a
+    :class:`~hetopt.result.Solution`, OPTIMAL only when proven.
+    """
+
+    def __call__(self, inst: Any, *, time_limit: float | None = None, mip_gap: float | None = None,
+                 threads: int | None = 1) -> Solution:
+        """The certified optimum of ``inst`` (or the incumbent and a proven bound)."""
+        ...
+
+
+class Simulate(Protocol):
+    """``simulate(inst, policy, *, options=None, ...)``: a policy of the kind's ``POLICIES`` run to its end.
+
+    ``options`` is a mapping of the named policy's options (a kind whose policies take none
+    refuses a non-empty mapping); returns a :class:`~hetopt.result.SimulationResult`.
+    """
+
+    def __call__(self, inst: Any, policy: Any, *, options: Mapping[str, Any] | None = None) -> SimulationResult:
+        """The run of ``policy`` on ``inst``."""
+        ...
+
+
+class CheckSchedule(Protocol):
+    """``check_schedule(inst, sol, *, ...)``: the independent checker, in the kind's ``checker.py``."""
+
+    def __call__(self, inst: Any, sol: Any) -> CheckReport:
+        """Every violated constraint of ``sol`` on ``inst`` and the recomputed objective."""
+        ...
+
+
+class ValidateRatio(Protocol):
+    """``validate_ratio(inst, *, time_limit=..., ...)``: the paper's ratio or gap claim certified on one instance."""
+
+    def __call__(self, inst: Any, *, time_limit: float | None = None) -> Certificate:
+        """The certificate of ``inst``."""
+        ...
+
+
+class RatioSweep(Protocol):
+    """``ratio_sweep(n, *, seed=0, executor=..., ...)``: :class:`ValidateRatio` on ``n`` seeded instances."""
+
+    def __call__(self, n: int, *, seed: int = 0, executor: Any = None) -> SweepResults:
+        """The certificates of seeds ``seed .. seed + n - 1``."""
+        ...
+
+
+class ExportModel(Protocol):
+    """``export_model(inst)``: the exact Pyomo model, for ``hetopt export``."""
+
+    def __call__(self, inst: Any) -> Any:
+        """The model of ``inst``."""
+        ...
+
+
+class Validate(Protocol):
+    """``validate(n, *, seed)``: the certification sweep of ``hetopt validate`` as a table."""
+
+    def __call__(self, n: int, *, seed: int) -> Table:
+        """The table of ``n`` certificates from ``seed`` on."""
+        ...
+
+
+#: Every verb of a :class:`Kind` and the Protocol that types it (the README's and CONTRIBUTING.md's verb tables).
+VERBS: dict[str, type] = {"generate_instance": GenerateInstance, "example": Example, "solve_exact": SolveExact,
+                          "simulate": Simulate, "check_schedule": CheckSchedule, "validate_ratio": ValidateRatio,
+                          "ratio_sweep": RatioSweep, "export_model": ExportModel, "validate": Validate}
+
+
 @dataclass(frozen=True)
 class Kind:
     """Everything the package knows about one paper's problem (one instance kind).
@@ -177,24 +292,31 @@ class Kind:
         The paper, as cited in the README ("Chen et al., ..., HPDC 2022").
     instance : type
         The instance class: ``from_dict(data)``, ``to_dict()``, a class attribute ``KIND``.
-    generate_instance : callable
-        ``generate_instance(..., *, seed)``: a seeded instance of the paper's evaluation setup.
-    example : callable
-        ``example(seed, size)``: a small valid instance (solved exactly in well under a second),
+    generate_instance : GenerateInstance
+        ``generate_instance(*, ..., seed=None)``: a seeded instance of the paper's evaluation setup.
+    example : Example
+        ``example(*, seed, size)``: a small valid instance (solved exactly in well under a second),
         used by the hypothesis strategies and the contract tests.
-    check_schedule : callable
+    check_schedule : CheckSchedule
         ``check_schedule(inst, sol) -> CheckReport``, independent of the models.
-    solve_exact : callable
-        ``solve_exact(inst, *, time_limit=...) -> Solution``.
+    solve_exact : SolveExact
+        ``solve_exact(inst, *, time_limit=None, mip_gap=None, threads=1, max_size=...) -> Solution``.
     methods : tuple of Method
         Exactly one has ``default=True``.
-    simulate : callable, optional
-        ``simulate(inst, policy, ...) -> Solution`` where the paper has a simulator.
+    simulate : Simulate, optional
+        ``simulate(inst, policy, *, options=None, ...) -> SimulationResult`` where the paper has a
+        simulator.
     policies : mapping, optional
         The simulator's policy registry (name -> policy), the one that feeds ``methods``.
-    validate : callable, optional
+    validate : Validate, optional
         ``validate(n, *, seed) -> Table``: the certification sweep of ``hetopt validate``.
-    export_model : callable, optional
+    validate_ratio : ValidateRatio, optional
+        ``validate_ratio(inst, *, time_limit, ...) -> Certificate``: the paper's ratio (or gap)
+        claim on one instance.
+    ratio_sweep : RatioSweep, optional
+        ``ratio_sweep(n, *, seed=0, executor=None, ...) -> SweepResults``: ``validate_ratio`` on
+        ``n`` seeded instances.
+    export_model : ExportModel, optional
         ``export_model(inst)``: the exact Pyomo model, for ``hetopt export``.
     card : str
         The formulation card, relative to the repository root (``models/hare2022.md``).
@@ -212,15 +334,17 @@ class Kind:
     name: str
     title: str
     instance: type[InstanceClass]
-    generate_instance: Callable[..., Any]
-    example: Callable[[int, int], Any]
-    check_schedule: Callable[..., Any]
-    solve_exact: Callable[..., Any]
+    generate_instance: GenerateInstance
+    example: Example
+    check_schedule: CheckSchedule
+    solve_exact: SolveExact
     methods: tuple[Method, ...]
-    simulate: Callable[..., Any] | None = None
+    simulate: Simulate | None = None
     policies: Mapping[str, Any] = field(default_factory=dict)
-    validate: Callable[..., Any] | None = None
-    export_model: Callable[[Any], Any] | None = None
+    validate: Validate | None = None
+    validate_ratio: ValidateRatio | None = None
+    ratio_sweep: RatioSweep | None = None
+    export_model: ExportModel | None = None
     card: str = ""
     example_instance: str | None = None
     plot: str | None = None

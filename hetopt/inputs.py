@@ -15,6 +15,7 @@ naming the field, instead of being coerced (``"3"`` -> 3.0, ``True`` -> 1) or wr
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import numbers
 from collections.abc import Callable, Collection
@@ -26,7 +27,8 @@ from .errors import ArgumentError, InstanceError, a_type
 
 __all__ = ["numeric_array", "real_scalar", "int_scalar", "names_tuple", "job_indices", "INT64_LIMIT",
            "takes_instance", "check_time_limit", "check_gap", "check_threads", "check_seed", "rng_from",
-           "check_size", "check_positive", "check_choice", "check_flag", "check_tol", "MAX_SEED"]
+           "check_size", "check_positive", "check_choice", "check_flag", "check_tol", "MAX_SEED",
+           "check_example", "MAX_EXAMPLE_SIZE"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -79,6 +81,35 @@ def _walk(name: str, value: Any, index: tuple[int, ...]) -> None:
         raise InstanceError(f"{where} is {value!r} ({why}); expected a real number")
 
 
+def _plain_numbers(value: Any) -> np.ndarray | None:
+    """``value`` as float64 when it is plainly real numbers (no leaf walk: fast on large inputs), else None.
+
+    Plainly numbers: an int or float numpy array, or (nested lists of) Python or numpy ints and
+    floats, up to two levels, with no boolean (numpy would read ``True`` as 1) and no integer of
+    magnitude ``>= 2**63`` (numpy would round it into a float).  Anything else takes the leaf
+    walk, which names the offending entry.
+    """
+    if isinstance(value, np.ndarray):
+        return value.astype(float, copy=False) if value.dtype.kind in "if" else None
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError):
+        return None
+    if raw.dtype.kind not in "if" or raw.ndim > 2:
+        return None
+    leaves = [value] if raw.ndim == 0 else value if raw.ndim == 1 else itertools.chain.from_iterable(value)
+    for t in set(map(type, leaves)):
+        if not issubclass(t, _PLAIN) or issubclass(t, (bool, np.bool_)):
+            return None
+    a = raw.astype(float, copy=False)
+    if raw.dtype.kind == "f" and a.size and float(np.abs(a).max()) >= INT64_LIMIT:
+        return None  # an int beyond int64 may hide among the floats: the walk tells
+    return a
+
+
+_PLAIN = (int, float, np.integer, np.floating)
+
+
 def numeric_array(name: str, value: Any, *, integer: bool = False) -> np.ndarray:
     """``value`` as a float array (int64 with ``integer=True``); InstanceError naming ``name`` otherwise.
 
@@ -88,11 +119,14 @@ def numeric_array(name: str, value: Any, *, integer: bool = False) -> np.ndarray
     """
     if value is None:
         raise InstanceError(f"{name} is None; expected numbers")
-    _walk(name, value, ())
-    try:
-        a = np.asarray(value, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise InstanceError(f"{name} is ragged or not numeric ({exc}); expected a rectangular array of numbers") from None
+    a = _plain_numbers(value)
+    if a is None:  # not plainly numbers: find the offending leaf, or the raggedness, and name it
+        _walk(name, value, ())
+        try:
+            a = np.asarray(value, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise InstanceError(f"{name} is ragged or not numeric ({exc}); expected a rectangular array of "
+                                "numbers") from None
     if integer:
         bad = ~np.isfinite(a) | (a != np.round(a)) | (np.abs(a) >= INT64_LIMIT)
         if bad.any():
@@ -183,7 +217,7 @@ def check_time_limit(value: Any, name: str = "time_limit") -> float | None:
     return None if math.isinf(v) else v
 
 
-def check_gap(value: Any, name: str = "rel_gap") -> float | None:
+def check_gap(value: Any, name: str = "mip_gap") -> float | None:
     """A relative optimality gap in ``[0, 1)``, or None; anything else is an :class:`ArgumentError`."""
     if value is None:
         return None
@@ -215,6 +249,22 @@ def check_seed(value: Any, name: str = "seed") -> int | np.random.Generator | No
     if not _is_int(value) or not 0 <= int(value) <= MAX_SEED:
         raise ArgumentError(f"{name} is {value!r}; expected an integer in [0, 2**63 - 1], a numpy Generator or None")
     return int(value)
+
+
+#: The largest ``size`` of a kind's ``example`` (an example is small: solved exactly in well under a second).
+MAX_EXAMPLE_SIZE = 10
+
+
+def check_example(seed: Any, size: Any) -> tuple[int, int]:
+    """The ``seed`` and ``size`` of a kind's ``example(*, seed, size)``, checked.
+
+    ``seed``: an integer in ``[0, MAX_SEED]`` (None and generators are refused: an example is
+    reproducible); ``size``: an integer in ``[0, MAX_EXAMPLE_SIZE]`` (:func:`check_size`).
+    Anything else is an :class:`ArgumentError` naming the argument.
+    """
+    if not _is_int(seed) or not 0 <= int(seed) <= MAX_SEED:
+        raise ArgumentError(f"seed is {seed!r:.60}; an example takes an integer in [0, 2**63 - 1]")
+    return int(seed), check_size(size, "size", minimum=0, maximum=MAX_EXAMPLE_SIZE)
 
 
 def rng_from(seed: Any) -> np.random.Generator:

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import math
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +39,11 @@ class Table:
     notes: list[str] = field(default_factory=list)
     #: For certification tables (``hetopt validate``): how many checks failed (None: not a certification).
     violations: int | None = None
+    #: Columns whose cells ``str(table)`` wraps over lines so that a line fits :attr:`width`, with the most
+    #: lines a cell may take (None: all; a cell cut short ends with "..."). The data (JSON, CSV) keeps them whole.
+    wrap: dict[str, int | None] = field(default_factory=dict)
+    #: Characters a line of ``str(table)`` may take when columns wrap.
+    width: int = 120
 
     def add(self, *row: Any) -> None:
         """Append one row; ValueError unless it has one cell per column."""
@@ -48,14 +54,38 @@ class Table:
     def __str__(self) -> str:
         cells = [[str(c) for c in self.columns]] + [[fmt(v) for v in r] for r in self.rows]
         widths = [max(len(r[j]) for r in cells) for j in range(len(self.columns))]
+        wrapped = [j for j, c in enumerate(self.columns) if c in self.wrap]
+        if wrapped:  # the other columns keep their widths; the wrapped ones share what is left of the line, the
+            # last of them the most (each other one takes a third of what is left, at least its longest word)
+            left = self.width - sum(w for j, w in enumerate(widths) if j not in wrapped) - 2 * (len(widths) - 1)
+            for j in wrapped[:-1]:
+                word = max(len(w) for r in cells for w in (r[j].split() or [""]))
+                widths[j] = min(widths[j], max(len(cells[0][j]), word, left // 3))
+                left -= widths[j]
+            widths[wrapped[-1]] = max(len(cells[0][wrapped[-1]]), 12, min(widths[wrapped[-1]], left))
         line = "  ".join("-" * w for w in widths)
         out = [self.title, line]
-        out.append("  ".join(c.ljust(w) for c, w in zip(cells[0], widths, strict=True)))
-        out.append(line)
-        out += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) for r in cells[1:]]
+        for i, row in enumerate(cells):
+            parts = [self._lines(c, widths[j], self.wrap.get(self.columns[j])) if j in wrapped and i else [c]
+                     for j, c in enumerate(row)]
+            for k in range(max(map(len, parts))):
+                out.append("  ".join((p[k] if k < len(p) else "").ljust(w)
+                                     for p, w in zip(parts, widths, strict=False)).rstrip())
+            if i == 0:
+                out.append(line)
         out.append(line)
         out += self.notes
         return "\n".join(out)
+
+    @staticmethod
+    def _lines(text: str, width: int, most: int | None) -> list[str]:
+        lines = textwrap.wrap(text, width) or [""]
+        if most is not None and len(lines) > most:
+            lines, words = lines[:most], lines[most - 1].split()
+            while len(words) > 1 and len(" ".join(words)) + 3 > width:  # cut at a word, "..." within the width
+                words.pop()
+            lines[-1] = " ".join(words)[:width - 3] + "..."
+        return lines
 
     def to_dict(self) -> dict[str, Any]:
         """The title, columns, rows (cells unformatted) and notes as a dict of plain lists."""

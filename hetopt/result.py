@@ -1,11 +1,12 @@
-"""Result types shared by every paper: the status vocabulary, solutions, certificates.
+"""Result types shared by every paper: solutions, certificates, check reports.
 
-One result type and one status vocabulary, as in Pyomo's
+One result type and one status vocabulary (:class:`~hetopt.certify.Status`), as in Pyomo's
 ``contrib/solver/common/results.py`` and scipy's ``milp``: a ``Solution`` carries the
 status, the objective of the incumbent, a bound (the solver's dual bound, an exact
 optimum, or nothing for heuristics), the relative gap between them, the wall time and
 the solver or method that produced it.  Paper subpackages subclass ``Solution`` to add
-their own metrics (JCT, utility, makespan, ...).
+their own metrics (JCT, utility, makespan, ...); every paper's ``simulate`` returns a
+:class:`SimulationResult`, the ``Solution`` with the per-job completion times every simulation has.
 """
 
 from __future__ import annotations
@@ -21,52 +22,9 @@ from typing import Any, Self
 
 import numpy as np
 
-__all__ = ["Status", "Solution", "Certificate", "CheckReport", "relative_gap", "OPTIMAL_RTOL", "GAP_FLOOR"]
+from .certify import Status, certify
 
-#: A solve is reported OPTIMAL only when its relative gap is at most this.
-OPTIMAL_RTOL = 1e-6
-
-
-class Status(enum.StrEnum):
-    """Outcome of a solve or of an algorithm run.
-
-    A status is also its string: ``Status.OPTIMAL == "optimal"`` and ``str(Status.OPTIMAL)`` is
-    ``"optimal"``, as in the JSON output.
-    """
-
-    OPTIMAL = "optimal"
-    """Proven optimal (gap <= ``OPTIMAL_RTOL``), by a solver or an exhaustive search."""
-    FEASIBLE = "feasible"
-    """A feasible solution without an optimality proof (heuristics, solves stopped at a gap)."""
-    TIME_LIMIT = "time_limit"
-    """Stopped by the time limit; ``objective`` is the incumbent if one exists."""
-    INFEASIBLE = "infeasible"
-    UNBOUNDED = "unbounded"
-    ERROR = "error"
-
-    @property
-    def has_solution(self) -> bool:
-        """True when a usable incumbent exists (OPTIMAL, FEASIBLE, or TIME_LIMIT with one)."""
-        return self in (Status.OPTIMAL, Status.FEASIBLE, Status.TIME_LIMIT)
-
-
-#: Smallest denominator of :func:`relative_gap`: a gap stays relative at every magnitude (data of
-#: 1e-10 next to 1 included); only an exact 0 = 0 has gap 0.
-GAP_FLOOR = 1e-300
-
-
-def relative_gap(objective: float | None, bound: float | None) -> float | None:
-    """Relative gap ``|objective - bound| / |bound|`` (0 when both are 0); ``None`` if either is missing.
-
-    Purely relative at every magnitude: an objective of 9e-7 against a bound of 1e-6 is a gap of
-    0.1, not a rounding error.
-    """
-    if objective is None or bound is None:
-        return None
-    if not (math.isfinite(objective) and math.isfinite(bound)):
-        return math.inf
-    diff = abs(objective - bound)
-    return 0.0 if diff == 0 else diff / max(abs(bound), GAP_FLOOR)
+__all__ = ["Solution", "SimulationResult", "job_times", "Certificate", "CheckReport"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -81,7 +39,8 @@ class Solution:
         algorithms, the incumbent for solvers).
     bound : float or None
         A proven bound on the optimum in the objective's direction (a lower bound for a
-        minimization), or ``None`` (heuristics never carry one).
+        minimization), or ``None`` when the route proves none (a heuristic carries one only
+        when it proves one on the way, e.g. Hare's Algorithm 1 from its relaxation).
     gap : float or None
         ``relative_gap(objective, bound)``.
     wall_time : float
@@ -121,17 +80,18 @@ class Solution:
         """
         from .errors import SolverError
 
+        who = self.solver or "a route"
         if self.objective is None:
             raise ValueError("an OPTIMAL solution needs an objective")
         if self.bound is None:
-            raise SolverError(f"{self.solver or 'a route'} reported OPTIMAL without a proven bound")
-        # the tolerance is relative to the larger of the two (with a hair of float slack), so that a route that
-        # proved gap <= OPTIMAL_RTOL relative to its objective is not refused for rounding in the last digit
-        scale = max(abs(self.objective), abs(self.bound)) * (1 + 1e-9)
-        wrong_side = self.bound - self.objective if self.sense == "min" else self.objective - self.bound
-        if wrong_side > OPTIMAL_RTOL * scale or abs(self.objective - self.bound) > OPTIMAL_RTOL * scale:
-            raise SolverError(f"{self.solver or 'a route'} reported OPTIMAL with objective {self.objective!r} and "
-                              f"bound {self.bound!r} ({self.sense}): not a proof of optimality")
+            raise SolverError(f"{who} reported OPTIMAL without a proven bound")
+        try:
+            proven = certify(self.objective, self.bound, stopped=False, sense=self.sense) is Status.OPTIMAL
+        except SolverError as exc:  # a bound on the wrong side of the objective
+            raise SolverError(f"{who} reported OPTIMAL with an invalid bound: {exc}") from exc
+        if not proven:
+            raise SolverError(f"{who} reported OPTIMAL with objective {self.objective!r} and bound {self.bound!r} "
+                              f"({self.sense}): not a proof of optimality")
 
     @property
     def is_optimal(self) -> bool:
@@ -168,6 +128,59 @@ class Solution:
         return {"status": self.status.value, "objective": _jsonable(self.objective), "bound": _jsonable(self.bound),
                 "gap": _jsonable(self.gap), "wall_time": self.wall_time, "solver": self.solver,
                 "message": self.message}
+
+
+def _no_jobs() -> np.ndarray:
+    return np.zeros(0)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SimulationResult(Solution):
+    """What every paper's ``simulate(inst, policy, *, options=None, ...)`` returns: a policy run to its end.
+
+    Each paper subclasses it with its own metrics and keeps the name of its paper
+    (``PlacementSimulation``, ``HareSimulation``, ``OasisSimulation``, ``ContentionSimulation``,
+    ``HadarSimulation``, ``GavelSimulation``); the fields here are the ones every simulation has.
+    Times are in the instance's unit: seconds, except OASiS (time slots) and Hare (the unit of
+    its task times).  No bound: a simulation is FEASIBLE (a heuristic or a baseline).
+
+    Attributes
+    ----------
+    policy : str
+        The policy simulated: a key of the kind's ``POLICIES``, or a policy object's name.
+    completion : numpy.ndarray, shape (J,)
+        Every job's completion instant, from time 0; NaN for a job the run did not complete
+        (a job OASiS did not admit).
+    jct : numpy.ndarray, shape (J,)
+        Job completion time, ``completion - arrival`` (NaN where ``completion`` is).
+    average_jct : float
+        The mean of ``jct`` over the jobs that completed (NaN when none did).
+    makespan : float
+        The last completion instant, from time 0 (NaN when no job completed).  Wang et al.
+        measure it from the first arrival (``ContentionSimulation``), as their utilisation does.
+    """
+
+    policy: str = ""
+    completion: np.ndarray = field(default_factory=_no_jobs)
+    jct: np.ndarray = field(default_factory=_no_jobs)
+    average_jct: float = math.nan
+    makespan: float = math.nan
+
+
+def job_times(completion: Any, arrival: Any) -> dict[str, Any]:
+    """The fields of :class:`SimulationResult` from completion instants and arrivals (NaN: not completed).
+
+    Returns
+    -------
+    dict
+        ``completion``, ``jct`` (float arrays), ``average_jct`` and ``makespan`` (NaN when no job
+        completed), ready to pass to a simulation's constructor.
+    """
+    done = np.asarray(completion, dtype=float)
+    jct = done - np.asarray(arrival, dtype=float)
+    ok = np.isfinite(done)
+    return {"completion": done, "jct": jct, "average_jct": float(jct[ok].mean()) if ok.any() else math.nan,
+            "makespan": float(done[ok].max()) if ok.any() else math.nan}
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -4,13 +4,15 @@
 ``pyomo.contrib.solver``) or SCIP (``pyscipopt``, Pyomo's ``scip_direct``); ``solve_problem``
 runs a CVXPY problem; ``solve_milp`` runs a MILP given as arrays (scipy's ``milp`` conventions)
 directly through ``highspy``, for callers that solve many small models and cannot afford
-building a Pyomo model each time; ``solve_cpsat`` runs an OR-Tools CP-SAT model.  All four map every termination condition onto :class:`~hetopt.result.Status`
-and fill ``objective``, ``bound``, ``gap``, ``wall_time`` in a ``finally:`` block, so that a
-stopped run still reports.  A solve is OPTIMAL only when the solver says it converged *and*
-the gap between incumbent and dual bound is at most ``OPTIMAL_RTOL``; a time-limited run is
-TIME_LIMIT, a run stopped at a looser requested gap is FEASIBLE.  Infeasible, unbounded and
-failed solves raise (:class:`InfeasibleError`, :class:`UnboundedError`, :class:`SolverError`)
-unless ``raise_on_failure=False``.
+building a Pyomo model each time; ``solve_cpsat`` runs an OR-Tools CP-SAT model.  All four
+return a :class:`~hetopt.result.Solution`: they map every termination condition onto
+:class:`~hetopt.certify.Status` and fill ``objective``, ``bound``, ``gap``, ``wall_time`` in a
+``finally:`` block, so that a stopped run still reports.  The status of a run with an incumbent
+is :func:`~hetopt.certify.certify`'s: OPTIMAL only when the incumbent and the solver's dual bound
+meet within ``OPTIMAL_RTOL``, TIME_LIMIT when a limit stopped the run short of that, FEASIBLE
+when it finished short of it (at a looser requested gap).  Infeasible, unbounded and failed
+solves raise (:class:`InfeasibleError`, :class:`UnboundedError`, :class:`SolverError`) unless
+``raise_on_failure=False``; so does a dual bound on the wrong side of the incumbent.
 """
 
 from __future__ import annotations
@@ -27,9 +29,10 @@ from typing import Any
 
 import numpy as np
 
+from .certify import Status, certify, relative_gap
 from .errors import ArgumentError, InfeasibleError, SolverError, UnboundedError
 from .inputs import check_gap, check_threads, check_time_limit
-from .result import OPTIMAL_RTOL, Solution, Status, relative_gap
+from .result import Solution
 
 __all__ = ["solve_model", "new_highs", "solve_lp_duals", "LPDualsOutcome", "solve_problem", "solve_milp", "solve_cpsat", "PYOMO_SOLVERS",
            "DEFAULT_MIP_GAP"]
@@ -240,6 +243,18 @@ def _raise_for(status: Status, solver: str, message: str) -> None:
         raise SolverError(f"{solver}: solve failed ({message})")
 
 
+def _report(status: Status, objective: float | None, bound: float | None, wall: float, solver: str, sense: str,
+            message: str, *, raise_on_failure: bool, require_incumbent: bool, limit: str = "time limit",
+            info: dict[str, Any] | None = None) -> Solution:
+    """The :class:`Solution` of a run, or the error it is when ``raise_on_failure`` (see :func:`solve_model`)."""
+    if raise_on_failure:
+        _raise_for(status, solver, message)
+        if status is Status.TIME_LIMIT and objective is None and require_incumbent:
+            raise SolverError(f"{solver}: {limit} reached with no feasible solution")
+    return Solution(status=status, objective=objective, bound=bound, gap=relative_gap(objective, bound),
+                    wall_time=wall, solver=solver, sense=sense, message=message, info=info or {})
+
+
 def _highs_warm_start(opt: Any, model: Any) -> str:
     """Load ``model``'s current variable values into the persistent HiGHS interface as a start.
 
@@ -277,15 +292,6 @@ def _highs_warm_start(opt: Any, model: Any) -> str:
         return f"warm start skipped ({type(exc).__name__})"
 
 
-def _classify_converged(objective: float | None, bound: float | None) -> Status:
-    if objective is None or bound is None:  # no gap to judge (relative_gap would be None)
-        return Status.FEASIBLE
-    gap = relative_gap(objective, bound)
-    if gap is not None and gap <= OPTIMAL_RTOL:  # relative at every magnitude: 1e-9 data included
-        return Status.OPTIMAL
-    return Status.FEASIBLE
-
-
 def solve_model(
     model: Any,
     solver: str = "highs",
@@ -309,7 +315,8 @@ def solve_model(
     solver : {"highs", "scip"}
         HiGHS for LP/MILP, SCIP for MINLP and nonconvex quadratic forms.
     time_limit : float, optional
-        Seconds.  A run stopped by it is reported TIME_LIMIT, never OPTIMAL.
+        Seconds.  A run stopped by it is reported TIME_LIMIT, unless its incumbent and bound
+        already meet within ``OPTIMAL_RTOL`` (a proof, OPTIMAL).
     mip_gap : float, optional
         Relative MIP gap at which the solver may stop (default ``DEFAULT_MIP_GAP``).
         A run stopped at a gap above ``OPTIMAL_RTOL`` is FEASIBLE, not OPTIMAL.
@@ -410,9 +417,9 @@ def solve_model(
         if tc == TC.convergenceCriteriaSatisfied and has_sol:
             if bound is None:  # LPs: the optimum is its own bound
                 bound = objective
-            status = _classify_converged(objective, bound)
+            status = certify(objective, bound, stopped=False, sense=sense)
         elif tc in (TC.maxTimeLimit, TC.iterationLimit, TC.interrupted, TC.objectiveLimit, TC.minStepLength):
-            status = Status.TIME_LIMIT
+            status = certify(objective, bound, stopped=True, sense=sense)
         elif tc in (TC.provenInfeasible, TC.locallyInfeasible):
             status = Status.INFEASIBLE
         elif tc == TC.unbounded:
@@ -427,20 +434,8 @@ def solve_model(
         status, message = Status.ERROR, f"{type(exc).__name__}: {exc}"
     finally:
         wall = time.perf_counter() - start
-    if raise_on_failure:
-        _raise_for(status, solver, message)
-        if status is Status.TIME_LIMIT and objective is None and require_incumbent:
-            raise SolverError(f"{solver}: time limit reached with no feasible solution")
-    return Solution(
-        status=status,
-        objective=objective,
-        bound=bound,
-        gap=relative_gap(objective, bound),
-        wall_time=wall,
-        solver=solver,
-        sense=sense,
-        message=message,
-    )
+    return _report(status, objective, bound, wall, solver, sense, message, raise_on_failure=raise_on_failure,
+                   require_incumbent=require_incumbent)
 
 
 def _load_duals(model: Any, res: Any) -> None:
@@ -465,11 +460,15 @@ def solve_problem(
     *,
     time_limit: float | None = None,
     mip_gap: float | None = None,
+    threads: int | None = None,
     raise_on_failure: bool = True,
     require_incumbent: bool = True,
     **solver_options: Any,
 ) -> Solution:
     """Solve a CVXPY problem (HiGHS by default) and map its status.
+
+    ``threads`` (HiGHS only; None: its default) sets HiGHS's option of that name, after its
+    process-wide scheduler is set up for the count (:func:`new_highs`).
 
     ``OPTIMAL_INACCURATE`` is reported FEASIBLE (no proof), ``USER_LIMIT`` TIME_LIMIT.
     For an LP solved to optimality the optimum is also its bound.  For a problem with
@@ -481,10 +480,15 @@ def solve_problem(
     """
     import cvxpy as cp
 
-    _check_common(time_limit, mip_gap, None)
+    _check_common(time_limit, mip_gap, threads)
     solver = solver.upper()
     is_mip = problem.is_mixed_integer()
     opts = dict(solver_options)
+    if threads is not None:
+        if solver != "HIGHS":
+            raise ArgumentError(f"threads is {threads!r}; only the HiGHS interface takes a thread count here")
+        _prepare_highs_threads(int(threads))
+        opts["threads"] = int(threads)
     if solver in _CVXPY_OPTIONS:
         gap = (DEFAULT_MIP_GAP if mip_gap is None else mip_gap) if is_mip else None
         opts.update(_CVXPY_OPTIONS[solver](time_limit, gap))
@@ -502,10 +506,8 @@ def solve_problem(
         if st == cp.OPTIMAL:
             objective = float(problem.value)
             if not is_mip or (mip_gap is None or mip_gap <= DEFAULT_MIP_GAP):
-                bound = objective
-                status = Status.OPTIMAL
-            else:
-                status = Status.FEASIBLE
+                bound = objective  # solved to optimality: the optimum is its own bound
+            status = certify(objective, bound, stopped=False, sense=sense)
         elif st == cp.OPTIMAL_INACCURATE:
             objective, status = float(problem.value), Status.FEASIBLE
         elif st == cp.USER_LIMIT:
@@ -520,20 +522,8 @@ def solve_problem(
         status, message = Status.ERROR, f"SolverError: {exc}"
     finally:
         wall = time.perf_counter() - start
-    if raise_on_failure:
-        _raise_for(status, solver.lower(), message)
-        if status is Status.TIME_LIMIT and objective is None and require_incumbent:
-            raise SolverError(f"{solver.lower()}: time limit reached with no feasible solution")
-    return Solution(
-        status=status,
-        objective=objective,
-        bound=bound,
-        gap=relative_gap(objective, bound),
-        wall_time=wall,
-        solver=solver.lower(),
-        sense=sense,
-        message=message,
-    )
+    return _report(status, objective, bound, wall, solver.lower(), sense, message, raise_on_failure=raise_on_failure,
+                   require_incumbent=require_incumbent)
 
 
 #: HiGHS model-status codes (``highspy.HighsModelStatus``).
@@ -548,13 +538,146 @@ _MILP_OPTION_NAMES = {"node_limit": "mip_max_nodes", "disp": "output_flag", "mip
                       "time_limit": "time_limit", "presolve": "presolve"}
 
 
+@dataclass(frozen=True)
+class _MilpArrays:
+    """``min/max c x  s.t.  row_lower <= A x <= row_upper,  col_lower <= x <= col_upper``, checked, ``A`` in CSC."""
+
+    c: np.ndarray
+    A: Any
+    row_lower: np.ndarray
+    row_upper: np.ndarray
+    col_lower: np.ndarray
+    col_upper: np.ndarray
+    integer: np.ndarray
+    x0: np.ndarray | None
+
+    @property
+    def is_mip(self) -> bool:
+        return bool(self.integer.any())
+
+
 def _as_rows(A: Any, n: int, name: str):
     from scipy import sparse
 
     M = sparse.csr_matrix(A, dtype=float)
     if M.ndim != 2 or M.shape[1] != n:
-        raise ValueError(f"{name} has shape {M.shape}; expected (rows, {n})")
+        raise ArgumentError(f"{name} has shape {M.shape}; expected (rows, {n})")
     return M
+
+
+def _milp_arrays(c: Any, sense: Any, A_ub: Any, b_ub: Any, A_eq: Any, b_eq: Any, lb: Any, ub: Any, integrality: Any,
+                 x0: Any) -> _MilpArrays:
+    """The arguments of :func:`solve_milp` checked and stacked into HiGHS's row form (scipy's conventions)."""
+    from scipy import sparse
+
+    if sense not in ("min", "max"):
+        raise ArgumentError(f"sense is {sense!r}; expected 'min' or 'max'")
+    c = np.asarray(c, dtype=float).ravel()
+    n = c.size
+    blocks, row_lo, row_hi = [], [], []
+    for A, b, name, eq in ((A_ub, b_ub, "A_ub", False), (A_eq, b_eq, "A_eq", True)):
+        if A is None:
+            continue
+        if b is None:
+            raise ArgumentError(f"{name} is given without b_{name[2:]}")
+        M = _as_rows(A, n, name)
+        b = np.broadcast_to(np.asarray(b, dtype=float).ravel(), (M.shape[0],))
+        blocks.append(M)
+        row_hi.append(b)
+        row_lo.append(b if eq else np.full(M.shape[0], -np.inf))
+    lo = np.broadcast_to(np.asarray(0.0 if lb is None else lb, dtype=float), (n,)).copy()
+    hi = np.broadcast_to(np.asarray(np.inf if ub is None else ub, dtype=float), (n,)).copy()
+    if np.any(lo > hi):
+        raise ArgumentError(f"lb > ub for variables {np.nonzero(lo > hi)[0].tolist()[:10]}")
+    integ = np.zeros(n) if integrality is None else np.broadcast_to(np.asarray(integrality, dtype=float), (n,))
+    if x0 is not None and np.size(x0) != n:
+        raise ArgumentError(f"x0 has {np.size(x0)} entries; expected one per variable ({n})")
+    return _MilpArrays(c=c, A=sparse.vstack(blocks, format="csc") if blocks else sparse.csc_matrix((0, n)),
+                       row_lower=np.concatenate(row_lo) if row_lo else np.zeros(0),
+                       row_upper=np.concatenate(row_hi) if row_hi else np.zeros(0),
+                       col_lower=lo, col_upper=hi, integer=integ != 0,
+                       x0=None if x0 is None else np.asarray(x0, dtype=float).ravel())
+
+
+def _milp_options(time_limit: float | None, mip_gap: float | None, threads: int | None,
+                  options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """HiGHS options of :func:`solve_milp`: those of its arguments, then ``options`` (scipy's names translated)."""
+    opts: dict[str, Any] = {"output_flag": False, "mip_rel_gap": DEFAULT_MIP_GAP if mip_gap is None else float(mip_gap),
+                            "mip_abs_gap": 0.0}
+    if time_limit is not None:
+        opts["time_limit"] = float(time_limit)
+    if threads is not None:
+        opts["threads"] = threads
+    for key, value in (options or {}).items():
+        key = _MILP_OPTION_NAMES.get(key, key)
+        if key == "presolve" and isinstance(value, bool):
+            value = "on" if value else "off"
+        opts[key] = value
+    return opts
+
+
+def _highs_milp(arr: _MilpArrays, sense: str, threads: int | None, opts: dict[str, Any]) -> Any:
+    """A ``highspy.Highs`` holding the model of ``arr`` with options ``opts`` and the start ``arr.x0``."""
+    import highspy
+
+    quiet = not opts.get("output_flag")
+    if _logging_progress():  # the log goes to the hetopt.solver logger (new_highs)
+        opts = {k: v for k, v in opts.items() if k != "output_flag"}
+    h = new_highs(threads, quiet=quiet, options=opts)
+    n, m = arr.c.size, arr.A.shape[0]
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = n, m
+    lp.col_cost_, lp.col_lower_, lp.col_upper_ = arr.c, arr.col_lower, arr.col_upper
+    lp.row_lower_, lp.row_upper_ = arr.row_lower, arr.row_upper
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = arr.A.indptr, arr.A.indices, arr.A.data
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, m
+    if arr.is_mip:
+        lp.integrality_ = [highspy.HighsVarType.kInteger if v else highspy.HighsVarType.kContinuous
+                           for v in arr.integer]
+    lp.sense_ = highspy.ObjSense.kMaximize if sense == "max" else highspy.ObjSense.kMinimize
+    if h.passModel(lp) == highspy.HighsStatus.kError:
+        raise SolverError("HiGHS rejected the model")
+    if arr.x0 is not None:
+        start = highspy.HighsSolution()
+        start.col_value = arr.x0.tolist()
+        start.value_valid = True
+        h.setSolution(start)
+    return h
+
+
+#: What a run's outcome is read as: (status, objective, bound, message, incumbent values).
+_Outcome = tuple[Status, float | None, float | None, str, np.ndarray | None]
+
+
+def _milp_outcome(h: Any, is_mip: bool, sense: str) -> _Outcome:
+    """``(status, objective, bound, message, x)`` of a HiGHS run: its model status mapped (:func:`certify`)."""
+    import highspy
+
+    code = int(h.getModelStatus())
+    message = h.modelStatusToString(h.getModelStatus())
+    info = h.getInfo()
+    objective, bound, x = None, None, None
+    if info.primal_solution_status == int(highspy.SolutionStatus.kSolutionStatusFeasible):
+        x = np.array(h.getSolution().col_value, dtype=float)
+        objective = float(info.objective_function_value)
+    if is_mip and math.isfinite(info.mip_dual_bound) and abs(info.mip_dual_bound) < highspy.kHighsInf:
+        bound = float(info.mip_dual_bound)
+    if code == _HIGHS_OPTIMAL and x is not None:
+        if not is_mip:  # LPs: the optimum is its own bound
+            bound = objective
+        status = certify(objective, bound, stopped=False, sense=sense)
+    elif code in _HIGHS_LIMITS:
+        status = certify(objective, bound, stopped=True, sense=sense)
+    elif code == _HIGHS_INFEASIBLE:
+        status = Status.INFEASIBLE
+    elif code == _HIGHS_UNBOUNDED:
+        status = Status.UNBOUNDED
+    elif code == _HIGHS_UNKNOWN and x is not None:
+        status = Status.FEASIBLE
+    else:
+        status = Status.ERROR
+    return status, objective, bound, message, x
 
 
 def solve_milp(
@@ -575,17 +698,17 @@ def solve_milp(
     require_incumbent: bool = True,
     options: dict[str, Any] | None = None,
     x0: Any = None,
-) -> tuple[Solution, np.ndarray | None]:
+) -> Solution:
     """Solve ``min/max c x  s.t.  A_ub x <= b_ub,  A_eq x = b_eq,  lb <= x <= ub`` with HiGHS.
 
     The model goes to HiGHS (``highspy``, the library behind :func:`solve_model`) as arrays,
     with no modelling layer: for callers that solve many small models.  The arguments follow
     ``scipy.optimize.milp`` / ``linprog``.  The outcome is mapped onto
-    :class:`~hetopt.result.Status` as :func:`solve_model` does: OPTIMAL only when HiGHS reports
-    convergence *and* the gap between incumbent and its MIP dual bound is at most
-    ``OPTIMAL_RTOL`` (for a pure LP the optimum is its own bound); a run stopped by a time,
-    iteration or node limit is TIME_LIMIT (with the incumbent if one exists), never OPTIMAL;
-    a run stopped at a looser requested gap is FEASIBLE.
+    :class:`~hetopt.certify.Status` as :func:`solve_model` does (:func:`~hetopt.certify.certify`):
+    OPTIMAL only when the incumbent and HiGHS's MIP dual bound meet within ``OPTIMAL_RTOL`` (for
+    a pure LP solved to optimality the optimum is its own bound); a run stopped by a time,
+    iteration or node limit short of that is TIME_LIMIT (with the incumbent if one exists); a
+    run stopped at a looser requested gap is FEASIBLE.
 
     Parameters
     ----------
@@ -607,8 +730,8 @@ def solve_milp(
         Raise on infeasible / unbounded / failed solves and on a limit hit with no incumbent
         (default); otherwise return the status.
     require_incumbent : bool
-        With ``raise_on_failure``, False returns TIME_LIMIT with ``x=None`` (and HiGHS's bound
-        if any) when a limit stops the run before any feasible point, instead of raising.
+        With ``raise_on_failure``, False returns TIME_LIMIT with no ``x`` (and HiGHS's bound if
+        any) when a limit stops the run before any feasible point, instead of raising.
     options : dict, optional
         Overriding the arguments above: scipy ``milp`` option names (``node_limit``,
         ``presolve``, ``disp``, ``mip_rel_gap``, ``time_limit``) or any HiGHS option name.
@@ -618,128 +741,35 @@ def solve_milp(
 
     Returns
     -------
-    (Solution, numpy.ndarray or None)
-        The solution record and the incumbent ``x`` (``None`` when there is none).
+    Solution
+        With the incumbent in ``info["x"]`` (a numpy array of the n values, None when there is
+        none).
 
     Raises
     ------
+    ArgumentError
+        A malformed argument (naming it) or an option HiGHS rejects.
     InfeasibleError, UnboundedError, SolverError
     """
-    import highspy
-    from scipy import sparse
-
-    if sense not in ("min", "max"):
-        raise ValueError(f"sense is {sense!r}; expected 'min' or 'max'")
     _check_common(time_limit, mip_gap, threads)
-    c = np.asarray(c, dtype=float).ravel()
-    n = c.size
-    inf = highspy.kHighsInf
-    blocks, row_lo, row_hi = [], [], []
-    for A, b, name, eq in ((A_ub, b_ub, "A_ub", False), (A_eq, b_eq, "A_eq", True)):
-        if A is None:
-            continue
-        if b is None:
-            raise ValueError(f"{name} is given without b_{name[2:]}")
-        M = _as_rows(A, n, name)
-        b = np.broadcast_to(np.asarray(b, dtype=float).ravel(), (M.shape[0],))
-        blocks.append(M)
-        row_hi.append(b)
-        row_lo.append(b if eq else np.full(M.shape[0], -inf))
-    A = sparse.vstack(blocks, format="csc") if blocks else sparse.csc_matrix((0, n))
-    lo = np.broadcast_to(np.asarray(0.0 if lb is None else lb, dtype=float), (n,)).copy()
-    hi = np.broadcast_to(np.asarray(np.inf if ub is None else ub, dtype=float), (n,)).copy()
-    if np.any(lo > hi):
-        raise ValueError(f"lb > ub for variables {np.nonzero(lo > hi)[0].tolist()[:10]}")
-    integ = np.zeros(n) if integrality is None else np.broadcast_to(np.asarray(integrality, dtype=float), (n,))
-    is_mip = bool(np.any(integ != 0))
-
-    opts: dict[str, Any] = {"output_flag": False, "mip_rel_gap": DEFAULT_MIP_GAP if mip_gap is None else float(mip_gap),
-                            "mip_abs_gap": 0.0}
-    if time_limit is not None:
-        opts["time_limit"] = float(time_limit)
-    if threads is not None:
-        opts["threads"] = threads
-    for key, value in (options or {}).items():
-        key = _MILP_OPTION_NAMES.get(key, key)
-        if key == "presolve" and isinstance(value, bool):
-            value = "on" if value else "off"
-        opts[key] = value
-
+    arr = _milp_arrays(c, sense, A_ub, b_ub, A_eq, b_eq, lb, ub, integrality, x0)
+    opts = _milp_options(time_limit, mip_gap, threads, options)
     status, objective, bound, message, x = Status.ERROR, None, None, "", None
     start = time.perf_counter()
     try:
-        h = new_highs(threads, quiet=not opts.get("output_flag"))
-        if _logging_progress():
-            opts.pop("output_flag", None)
-        for key, value in opts.items():
-            if h.setOptionValue(key, value) == highspy.HighsStatus.kError:
-                raise ValueError(f"HiGHS rejected option {key}={value!r}")
-        lp = highspy.HighsLp()
-        lp.num_col_, lp.num_row_ = n, A.shape[0]
-        lp.col_cost_, lp.col_lower_, lp.col_upper_ = c, lo, hi
-        lp.row_lower_ = np.concatenate(row_lo) if row_lo else np.zeros(0)
-        lp.row_upper_ = np.concatenate(row_hi) if row_hi else np.zeros(0)
-        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-        lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = A.indptr, A.indices, A.data
-        lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, A.shape[0]
-        if is_mip:
-            lp.integrality_ = [highspy.HighsVarType.kInteger if v else highspy.HighsVarType.kContinuous for v in integ]
-        lp.sense_ = highspy.ObjSense.kMaximize if sense == "max" else highspy.ObjSense.kMinimize
-        if h.passModel(lp) == highspy.HighsStatus.kError:
-            raise SolverError("HiGHS rejected the model")
-        if x0 is not None:
-            if np.size(x0) != n:
-                raise ValueError(f"x0 has {np.size(x0)} entries; expected one per variable ({n})")
-            start_sol = highspy.HighsSolution()
-            start_sol.col_value = np.asarray(x0, dtype=float).ravel().tolist()
-            start_sol.value_valid = True
-            h.setSolution(start_sol)
+        h = _highs_milp(arr, sense, threads, opts)
         h.run()
-        code = int(h.getModelStatus())
-        message = h.modelStatusToString(h.getModelStatus())
-        info = h.getInfo()
-        if info.primal_solution_status == int(highspy.SolutionStatus.kSolutionStatusFeasible):
-            x = np.array(h.getSolution().col_value, dtype=float)
-            objective = float(info.objective_function_value)
-        if is_mip and math.isfinite(info.mip_dual_bound) and abs(info.mip_dual_bound) < inf:
-            bound = float(info.mip_dual_bound)
-        if code == _HIGHS_OPTIMAL and x is not None:
-            if not is_mip:  # LPs: the optimum is its own bound
-                bound = objective
-            status = _classify_converged(objective, bound)
-        elif code in _HIGHS_LIMITS:
-            status = Status.TIME_LIMIT
-        elif code == _HIGHS_INFEASIBLE:
-            status = Status.INFEASIBLE
-        elif code == _HIGHS_UNBOUNDED:
-            status = Status.UNBOUNDED
-        elif code == _HIGHS_UNKNOWN and x is not None:
-            status = Status.FEASIBLE
-        else:
-            status = Status.ERROR
-    except ValueError:
-        raise  # malformed input or options: the caller's error, not the solver's
-    except Exception as exc:  # a crash inside HiGHS
+        status, objective, bound, message, x = _milp_outcome(h, arr.is_mip, sense)
+    except ArgumentError:
+        raise  # an option HiGHS rejects: the caller's error, not the solver's
+    except Exception as exc:  # a crash inside HiGHS, or a bound on the wrong side of its incumbent (certify)
         status, message = Status.ERROR, f"{type(exc).__name__}: {exc}"
     finally:
         wall = time.perf_counter() - start
     if status in (Status.INFEASIBLE, Status.UNBOUNDED, Status.ERROR):
         x, objective = None, None
-    if raise_on_failure:
-        _raise_for(status, "highs", message)
-        if status is Status.TIME_LIMIT and objective is None and require_incumbent:
-            raise SolverError("highs: limit reached with no feasible solution")
-    sol = Solution(
-        status=status,
-        objective=objective,
-        bound=bound,
-        gap=relative_gap(objective, bound),
-        wall_time=wall,
-        solver="highs",
-        sense=sense,
-        message=message,
-    )
-    return sol, x
+    return _report(status, objective, bound, wall, "highs", sense, message, raise_on_failure=raise_on_failure,
+                   require_incumbent=require_incumbent, limit="limit", info={"x": x})
 
 
 def solve_cpsat(
@@ -751,13 +781,14 @@ def solve_cpsat(
     raise_on_failure: bool = True,
     require_incumbent: bool = True,
     options: dict[str, Any] | None = None,
-) -> tuple[Solution, Any]:
+) -> Solution:
     """Solve an OR-Tools CP-SAT model (``ortools.sat.python.cp_model.CpModel``) and map its status.
 
     CP-SAT works on integers; the caller scales its data and states the rounding.  Mapping:
-    ``OPTIMAL`` is OPTIMAL only when the incumbent meets CP-SAT's bound within
-    ``OPTIMAL_RTOL`` (else FEASIBLE); ``FEASIBLE`` (a solution, no proof) is TIME_LIMIT when a
-    time limit was set (the only limit set here), FEASIBLE otherwise; ``INFEASIBLE`` is
+    ``OPTIMAL`` and ``FEASIBLE`` (a solution, no proof of CP-SAT's) go to
+    :func:`~hetopt.certify.certify`: OPTIMAL when the incumbent meets CP-SAT's bound within
+    ``OPTIMAL_RTOL``, else TIME_LIMIT for a ``FEASIBLE`` run under a time limit (the only limit
+    set here) and FEASIBLE otherwise; ``INFEASIBLE`` is
     INFEASIBLE; ``MODEL_INVALID`` is ERROR with CP-SAT's validation message; ``UNKNOWN`` (no
     solution, no proof) is TIME_LIMIT when a time limit was set, ERROR otherwise.
 
@@ -781,65 +812,76 @@ def solve_cpsat(
 
     Returns
     -------
-    (Solution, ortools.sat.python.cp_model.CpSolver or None)
-        The record (objective and bound in the model's integer units) and the solver, from
-        which the caller reads values (``solver.value(var)``); None when there is no solution.
+    Solution
+        Objective and bound in the model's integer units; ``info["values"]`` the incumbent's
+        value of every variable of the model, by index (``info["values"][var.index]``; None when
+        there is no solution), and ``info["deterministic_time"]`` CP-SAT's.
 
     Raises
     ------
+    ArgumentError
+        A bad seed, a model without objective, an unknown parameter.
     InfeasibleError, SolverError
     """
+    solver, sense = _cpsat_solver(model, time_limit, threads, seed, options)
+    status, objective, bound, message, values = Status.ERROR, None, None, "", None
+    start = time.perf_counter()
+    try:
+        status, objective, bound, message, values = _cpsat_outcome(model, solver, solver.solve(model), sense,
+                                                                   stopped=time_limit is not None)
+    except Exception as exc:  # a crash inside CP-SAT, or a bound on the wrong side of its incumbent (certify)
+        status, message = Status.ERROR, f"{type(exc).__name__}: {exc}"
+    finally:
+        wall = time.perf_counter() - start
+    return _report(status, objective, bound, wall, "cpsat", sense, message, raise_on_failure=raise_on_failure,
+                   require_incumbent=require_incumbent,
+                   info={"values": values, "deterministic_time": float(solver.deterministic_time)})
+
+
+def _cpsat_solver(model: Any, time_limit: float | None, threads: int | None, seed: Any,
+                  options: Mapping[str, Any] | None) -> tuple[Any, str]:
+    """A ``CpSolver`` with the checked arguments of :func:`solve_cpsat` as parameters, and the model's sense."""
     from ortools.sat.python import cp_model
 
     _check_common(time_limit, None, threads)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= 2**31 - 1:
         raise ArgumentError(f"seed is {seed!r}; expected an integer in [0, 2**31 - 1] (CP-SAT's seed is 32-bit)")
-    seed = int(seed)
     if not model.has_objective():
-        raise ValueError("model has no objective; expected one minimize/maximize")
-    sense = "max" if model.proto.objective.scaling_factor < 0 else "min"
+        raise ArgumentError("model has no objective; expected one minimize/maximize")
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1 if threads is None else threads
-    solver.parameters.random_seed = seed
+    solver.parameters.random_seed = int(seed)
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = float(time_limit)
     for key, value in (options or {}).items():
         if not hasattr(solver.parameters, key):
-            raise ValueError(f"options has {key!r}; not a CP-SAT parameter")
+            raise ArgumentError(f"options has {key!r}; not a CP-SAT parameter")
         setattr(solver.parameters, key, value)
     if _logging_progress():  # -v: CP-SAT's search log (bounds as they improve) through logging
         solver.parameters.log_search_progress = True
         solver.parameters.log_to_stdout = False
         solver.log_callback = _log_line
-    status, objective, bound, message, out = Status.ERROR, None, None, "", None
-    start = time.perf_counter()
-    try:
-        code = solver.solve(model)
-        message = solver.status_name(code)
-        if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            objective, out = float(solver.objective_value), solver
-            b = solver.best_objective_bound
-            bound = float(b) if math.isfinite(b) else None
-        if code == cp_model.OPTIMAL:
-            status = _classify_converged(objective, bound)
-        elif code == cp_model.FEASIBLE:
-            status = Status.TIME_LIMIT if time_limit is not None else Status.FEASIBLE
-        elif code == cp_model.INFEASIBLE:
-            status = Status.INFEASIBLE
-        elif code == cp_model.MODEL_INVALID:
-            status, message = Status.ERROR, f"MODEL_INVALID: {model.validate()}"
-        elif code == cp_model.UNKNOWN and time_limit is not None:
-            status = Status.TIME_LIMIT
-            b = solver.best_objective_bound
-            bound = float(b) if math.isfinite(b) else None
-    except Exception as exc:  # a crash inside CP-SAT
-        status, message = Status.ERROR, f"{type(exc).__name__}: {exc}"
-    finally:
-        wall = time.perf_counter() - start
-    if raise_on_failure:
-        _raise_for(status, "cpsat", message)
-        if status is Status.TIME_LIMIT and objective is None and require_incumbent:
-            raise SolverError("cpsat: time limit reached with no feasible solution")
-    sol = Solution(status=status, objective=objective, bound=bound, gap=relative_gap(objective, bound),
-                   wall_time=wall, solver="cpsat", sense=sense, message=message)
-    return sol, out
+    return solver, "max" if model.proto.objective.scaling_factor < 0 else "min"
+
+
+def _cpsat_outcome(model: Any, solver: Any, code: Any, sense: str, *, stopped: bool) -> _Outcome:
+    """``(status, objective, bound, message, values)`` of a CP-SAT run (``stopped``: a time limit was set)."""
+    from ortools.sat.python import cp_model
+
+    message, objective, bound, values = solver.status_name(code), None, None, None
+    b = solver.best_objective_bound
+    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.UNKNOWN):
+        bound = float(b) if math.isfinite(b) else None
+    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # FEASIBLE: stopped by the time limit, if one was set
+        objective = float(solver.objective_value)
+        sol = solver.response_proto.solution
+        values = np.fromiter(sol, dtype=np.int64, count=len(sol))
+        return certify(objective, bound, stopped=code == cp_model.FEASIBLE and stopped, sense=sense), objective, \
+            bound, message, values
+    if code == cp_model.INFEASIBLE:
+        return Status.INFEASIBLE, None, None, message, None
+    if code == cp_model.MODEL_INVALID:
+        return Status.ERROR, None, None, f"MODEL_INVALID: {model.validate()}", None
+    if code == cp_model.UNKNOWN and stopped:
+        return certify(None, bound, stopped=True, sense=sense), None, bound, message, None
+    return Status.ERROR, None, None, message, None

@@ -1,4 +1,5 @@
-"""Shared test settings: named tolerances, and the notebooks executed once per session."""
+"""Shared test settings: named tolerances, the notebooks executed once per session, and the groups
+that keep a shared fixture on one pytest-xdist worker."""
 
 import os
 from pathlib import Path
@@ -47,3 +48,44 @@ def executed_notebook():
         return cache[name]
 
     return get
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """``xdist_group`` marks (read by ``--dist loadgroup``, the default of pyproject.toml's addopts): the tests
+    that share a costly fixture run on one worker, so it is computed once per run, not once per worker.
+
+    A notebook's tests share its execution (``executed_notebook``), the docs' tests the site build
+    (``site``), and a module's (or a class's) tests a fixture of that scope; every other test is
+    scheduled on its own."""
+    for item in items:
+        group = _group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+def _group(item) -> str | None:
+    info = getattr(item, "_fixtureinfo", None)
+    names = set(getattr(info, "names_closure", ()))
+    if "executed_notebook" in names:
+        return f"notebook-{_notebook_of(item, names)}"
+    if "site" in names and item.nodeid.startswith("tests/docs/"):
+        return "docs-site"
+    for name in sorted(names):
+        defs = (getattr(info, "name2fixturedefs", {}) or {}).get(name)
+        if defs and defs[-1].scope in ("module", "class") and str(defs[-1].baseid).startswith("tests"):
+            return item.nodeid.split("::")[0]
+    return None
+
+
+def _notebook_of(item, names: set[str]) -> str:
+    """The notebook a test reads: its ``name`` parameter, a fixture named after it (``nb`` is the duality
+    notebook's), or the ``test_<notebook>_`` prefix of its name; "all" when none says."""
+    stems = {p.stem for p in NOTEBOOKS.glob("*.ipynb")}
+    param = getattr(getattr(item, "callspec", None), "params", {}).get("name")
+    if param in stems:
+        return param
+    if "nb" in names and item.nodeid.startswith("tests/test_duality_notebook.py"):
+        return "duality"
+    named = sorted(stems & names) or [s for s in sorted(stems) if item.name.startswith(f"test_{s}_")]
+    return named[0] if named else "all"

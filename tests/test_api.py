@@ -6,11 +6,11 @@ import pytest
 
 import hetopt
 from hetopt import api
+from hetopt.certify import Status
 from hetopt.cli import main
 from hetopt.data import instance_path, list_instances
 from hetopt.errors import ArgumentError, InstanceError
 from hetopt.registry import kinds
-from hetopt.result import Status
 
 #: a small bundled instance of every kind, on which every method of the kind runs in seconds
 SMALL = {
@@ -20,6 +20,7 @@ SMALL = {
     "contention": "wang2019_tiny",
     "hadar": "hadar2024_small",
     "gavel": "gavel2020_three_jobs",
+    "arena": "arena_workload_small_test",
 }
 KIND_METHODS = [(k, m.name) for k in SMALL for m in kinds()[k].methods]
 

@@ -1,7 +1,8 @@
 """hetopt.bench.scale.largest_certified: proven sizes, '-' on failure, gap one size further, then skipped."""
 
 from hetopt.bench.scale import largest_certified
-from hetopt.result import Solution, Status
+from hetopt.certify import Status
+from hetopt.result import Solution
 
 
 def _engine(limit_size):

@@ -15,8 +15,8 @@ import json
 import pytest
 
 import hetopt
+from hetopt.certify import Status
 from hetopt.data import instance_path, list_instances
-from hetopt.result import Status
 
 CASES = [(name, method, value)
          for name in list_instances()

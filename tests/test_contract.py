@@ -112,7 +112,7 @@ def test_plot_knows_the_toy(toy, toy_kind):
     pytest.importorskip("matplotlib")
     import hetopt.plot
 
-    inst = toy_kind.example(0, 0)
+    inst = toy_kind.example(seed=0, size=0)
     ax = hetopt.plot.gantt(inst, hetopt.solve(inst))
     assert ax.get_xlabel() == "time"
 

@@ -73,8 +73,8 @@ def test_contention_model_mapping_printed_from_the_built_model(contention):
 
 
 def test_contention_happens_and_changes_the_jcts(contention):
-    from hetopt.contention.experiments.runs import FAST_SCALE, workload
     from hetopt.contention import simulate
+    from hetopt.contention.experiments.runs import FAST_SCALE, workload
 
     w = workload(FAST_SCALE)
     ada, s1 = simulate(w, "ada_srsf").jct, simulate(w, "srsf1").jct

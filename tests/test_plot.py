@@ -396,7 +396,7 @@ def test_hare_gantt_through_the_one_entry_point(hare_case):
 def test_placement_gantt_of_a_simulation():
     from hetopt.placement import generate_instance, simulate
 
-    inst = generate_instance(4, 8, seed=1)
+    inst = generate_instance(n_jobs=4, n_workers=8, seed=1)
     static = simulate(inst, "has", reset_on_completion=False)
     ax = hp.gantt(inst, static)
     first = static.events[0]["assignment"]

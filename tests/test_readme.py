@@ -1,10 +1,10 @@
-"""The README's generated tables match the package (regenerate: python tests/readme_blocks.py)."""
+"""The README's generated tables match the package (regenerate: python -m tests.readme_blocks)."""
 
 from pathlib import Path
 
 import pytest
 
-from tests.readme_blocks import README, blocks, current
+from tests.readme_blocks import CONTRIBUTING, README, ROOT, SHARED, blocks, current, refusal
 
 BLOCKS = blocks()
 
@@ -13,7 +13,31 @@ BLOCKS = blocks()
 def test_readme_block_is_current(name):
     found = current(README.read_text(), name)
     assert found is not None, f"README.md lacks the block <!-- {name}: ... --> <!-- /{name} -->"
-    assert found == BLOCKS[name].strip(), f"README.md's {name} block is stale: run python tests/readme_blocks.py"
+    assert found == BLOCKS[name].strip(), f"README.md's {name} block is stale: run python -m tests.readme_blocks"
+
+
+def test_readme_blocks_refuses_to_read_another_copy_of_hetopt():
+    """Before: ``python tests/readme_blocks.py`` regenerated the tables from the installed copy, silently."""
+    import subprocess
+    import sys
+
+    before = README.read_bytes()
+    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "readme_blocks.py")], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert proc.returncode != 0 and README.read_bytes() == before
+    assert proc.stderr.count("\n") == 1 and "python -m tests.readme_blocks" in proc.stderr, proc.stderr
+    assert refusal("tests", str(ROOT / "hetopt" / "__init__.py")) is None
+    installed = "/usr/lib/python3/site-packages/hetopt/__init__.py"
+    assert "python -m tests.readme_blocks" in refusal("tests", installed) and "site-packages" in refusal("tests", installed)
+    assert "as a script" in refusal("", str(ROOT / "hetopt" / "__init__.py"))
+
+
+@pytest.mark.parametrize("name", SHARED)
+def test_contributing_says_the_same(name):
+    """CONTRIBUTING.md's verbs table is the README's (both generated from hetopt.contract.VERBS)."""
+    found = current(CONTRIBUTING.read_text(), name)
+    assert found is not None, f"CONTRIBUTING.md lacks the block <!-- {name}: ... --> <!-- /{name} -->"
+    assert found == BLOCKS[name].strip(), f"CONTRIBUTING.md's {name} block is stale: run python -m tests.readme_blocks"
 
 
 def test_readme_has_the_two_setup_commands_first():

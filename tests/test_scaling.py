@@ -66,7 +66,12 @@ def test_gavel_min_total_duration_range_and_makespan_scale():
 
 
 def test_gavel_fairness_and_sum_ranges_do_not_see_throughput_units():
-    from hetopt.gavel import build_max_min_fairness, build_max_sum_throughput, max_min_fairness, max_min_fairness_objective
+    from hetopt.gavel import (
+        build_max_min_fairness,
+        build_max_sum_throughput,
+        max_min_fairness,
+        max_min_fairness_objective,
+    )
 
     T, s, c, _ = hadar_trace_as_gavel_inputs(96)
     _same_range(build_max_min_fairness(T, s, c)[0], build_max_min_fairness(T * K, s, c)[0])
@@ -109,7 +114,7 @@ def test_hadar_p1_range_is_invariant_to_iteration_counts():
     from hetopt.hadar.instance import generate_instance
     from hetopt.hadar.model import build_p1
 
-    inst = generate_instance(4, 2, seed=0)
+    inst = generate_instance(n_jobs=4, n_machines=2, seed=0)
     big = dataclasses.replace(inst, iterations_per_epoch=np.asarray(inst.iterations_per_epoch) * 1000,
                               throughput=np.asarray(inst.throughput) * 1000)
     r = _same_range(build_p1(inst), build_p1(big))
@@ -120,7 +125,7 @@ def test_hadar_offline_schedule_is_invariant_to_iteration_units():
     from hetopt.hadar.instance import generate_instance
     from hetopt.hadar.offline import solve_exact
 
-    inst = generate_instance(4, 2, seed=0)
+    inst = generate_instance(n_jobs=4, n_machines=2, seed=0)
     big = dataclasses.replace(inst, iterations_per_epoch=np.asarray(inst.iterations_per_epoch) * 1000,
                               throughput=np.asarray(inst.throughput) * 1000)
     a, b = solve_exact(inst), solve_exact(big)
@@ -129,8 +134,8 @@ def test_hadar_offline_schedule_is_invariant_to_iteration_units():
 
 # ---------------------------------------------------------------- the other models, at their real magnitudes
 def _audit_models():
-    from hetopt.contention.model import build_milp
     from hetopt.contention import simulate
+    from hetopt.contention.model import build_milp
     from hetopt.hare import generate_instance as random_instance
     from hetopt.hare.model import build_hare_sched, build_relaxation
     from hetopt.oasis.baselines import build_dorm_model, dorm_data
@@ -152,7 +157,7 @@ def _audit_models():
     wi = generate_workload(3, cluster(v100=1, k80=1), seed=0)  # task times from Gavel's measured throughputs
     out["hare sched workload"] = build_hare_sched(wi)
     out["hare relaxation workload"] = build_relaxation(wi)
-    oi = oasis_instance(4, 6, 4, 4, seed=0)
+    oi = oasis_instance(n_jobs=4, horizon=6, n_worker_servers=4, n_ps_servers=4, seed=0)
     out["oasis offline"] = build_offline(oi)
     out["oasis dorm"] = build_dorm_model(dorm_data(oi, range(oi.n_jobs), [0] * oi.n_jobs))
     pi = load_instance("liu2024_table2")

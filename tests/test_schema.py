@@ -4,6 +4,7 @@ a JSON Schema that every instance the loader accepts satisfies, and the same req
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -29,11 +30,30 @@ def test_every_instance_class_declares_its_fields(name):
         assert len(f.description.split()) >= 4, f"{name}.{f.name}: say what the field means"
 
 
+#: ASCII pseudo-math (``T^c_{n,m}``, ``w_n``, ``>=``) that must not stand outside ``$...$`` and code spans.
+ASCII_MATH = re.compile(r"[_^]|>=|<=|\bsum\b|\|")
+
+
+@pytest.mark.parametrize("name", KINDS)
+def test_field_descriptions_are_myst_math_or_words(name):
+    """Issue 32: symbols as ``$...$`` (rendered on the instance pages), field names as code, no table-breaking ``|``."""
+    for f in kinds()[name].instance.FIELDS:
+        for text in (f.description, f.default or ""):
+            assert text.count("$") % 2 == 0 and "$$" not in text, f"{name}.{f.name}: an unclosed $"
+            assert "|" not in text, f"{name}.{f.name}: '|' breaks the docs' Markdown table (\\lvert, \\rvert)"
+            rest = re.sub(r"\$[^$]+\$|`[^`]+`", " ", text)
+            assert not ASCII_MATH.search(rest), f"{name}.{f.name}: ASCII math outside $...$ or code: {rest!r}"
+    schema = json_schema(name)
+    for f in kinds()[name].instance.FIELDS:  # `hetopt schema KIND` keeps the $...$ and says the default
+        assert schema["properties"][f.name]["description"].startswith(f.description)
+        assert f.required or f"default: {f.default}" in schema["properties"][f.name]["description"]
+
+
 @pytest.mark.parametrize("name", KINDS)
 def test_schema_is_valid_and_matches_the_loader(name):
     schema = json_schema(name)
     jsonschema.Draft202012Validator.check_schema(schema)
-    example = kinds()[name].example(0, 1).to_dict()
+    example = kinds()[name].example(seed=0, size=1).to_dict()
     names = {f.name for f in kinds()[name].instance.FIELDS}
     assert set(example) - META <= names, f"fields the loader writes but FIELDS omits: {set(example) - META - names}"
     # every required field of the schema is one the loader refuses to go without

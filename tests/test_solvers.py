@@ -4,8 +4,9 @@ import cvxpy as cp
 import pyomo.environ as pyo
 import pytest
 
-from hetopt import InfeasibleError, SolverError, Status, solve_model, solve_problem
-from hetopt.result import Solution, relative_gap
+from hetopt import ArgumentError, InfeasibleError, SolverError, Status, solve_model, solve_problem
+from hetopt.certify import relative_gap
+from hetopt.result import Solution
 
 
 def knapsack():
@@ -104,7 +105,8 @@ def knapsack_arrays():
 
 
 def test_solve_milp_knapsack_known_answer():
-    sol, x = solve_milp(**knapsack_arrays())
+    sol = solve_milp(**knapsack_arrays())
+    x = sol.info["x"]
     assert sol.status is Status.OPTIMAL and sol.sense == "max" and sol.solver == "highs"
     assert sol.objective == pytest.approx(309) and sol.bound == pytest.approx(309)
     assert sol.gap <= 1e-6 and sol.wall_time > 0
@@ -114,14 +116,15 @@ def test_solve_milp_knapsack_known_answer():
 
 def test_solve_milp_minimization_sense():
     # the same knapsack as a minimization of -value: same optimum, negated
-    sol, x = solve_milp(c=-np.asarray(KNAP_V, float), A_ub=[KNAP_W], b_ub=[165], ub=1, integrality=1)
+    sol = solve_milp(c=-np.asarray(KNAP_V, float), A_ub=[KNAP_W], b_ub=[165], ub=1, integrality=1)
     assert sol.status is Status.OPTIMAL and sol.sense == "min"
     assert sol.objective == pytest.approx(-309) and sol.bound == pytest.approx(-309)
 
 
 def test_solve_milp_lp_bound_is_objective():
     # the LP of test_lp_bound_is_objective, with an equality row added
-    sol, x = solve_milp([-1, -1, 0], A_ub=[[1, 2, 0]], b_ub=[6], A_eq=[[1, 0, -1]], b_eq=[0], ub=[4, 4, 10])
+    sol = solve_milp([-1, -1, 0], A_ub=[[1, 2, 0]], b_ub=[6], A_eq=[[1, 0, -1]], b_eq=[0], ub=[4, 4, 10])
+    x = sol.info["x"]
     assert sol.status is Status.OPTIMAL and sol.objective == pytest.approx(-5) and sol.bound == pytest.approx(-5)
     assert x[0] == pytest.approx(4) and x[2] == pytest.approx(4)
 
@@ -130,8 +133,8 @@ def test_solve_milp_infeasible_raises_or_reports():
     kw = dict(c=[1.0], A_ub=[[-1.0]], b_ub=[-2.0], ub=1, integrality=1)  # x >= 2, x binary
     with pytest.raises(InfeasibleError):
         solve_milp(**kw)
-    sol, x = solve_milp(**kw, raise_on_failure=False)
-    assert sol.status is Status.INFEASIBLE and sol.objective is None and x is None
+    sol = solve_milp(**kw, raise_on_failure=False)
+    assert sol.status is Status.INFEASIBLE and sol.objective is None and sol.info["x"] is None
 
 
 def test_solve_milp_unbounded():
@@ -154,11 +157,12 @@ def _hard_knapsack(n=40, seed=3):
 @pytest.mark.parametrize("limit", [{"node_limit": 1, "presolve": False}, {"time_limit": 1e-3}])
 def test_solve_milp_limited_run_is_not_optimal(limit):
     kw = _hard_knapsack()
-    sol, x = solve_milp(**kw, options=limit, raise_on_failure=False)
+    sol = solve_milp(**kw, options=limit, raise_on_failure=False)
+    x = sol.info["x"]
     assert sol.status is not Status.OPTIMAL
     assert sol.status is Status.TIME_LIMIT
     assert (x is None) == (sol.objective is None)
-    full, _ = solve_milp(**kw)
+    full = solve_milp(**kw)
     assert full.status is Status.OPTIMAL
     if sol.objective is not None:
         assert sol.objective <= full.objective + 1e-6
@@ -167,7 +171,7 @@ def test_solve_milp_limited_run_is_not_optimal(limit):
 
 
 def test_solve_milp_loose_gap_is_not_called_optimal():
-    sol, _ = solve_milp(**knapsack_arrays(), mip_gap=0.5)
+    sol = solve_milp(**knapsack_arrays(), mip_gap=0.5)
     assert sol.status in (Status.OPTIMAL, Status.FEASIBLE)
     if sol.status is Status.OPTIMAL:
         assert sol.gap <= 1e-6
@@ -181,7 +185,8 @@ def test_solve_milp_agrees_with_solve_model():
         b = A.sum(axis=1) / 3
         c = rng.integers(1, 20, n).astype(float)
         ub = rng.integers(1, 4, n)
-        sol, x = solve_milp(c, sense="max", A_ub=A, b_ub=b, ub=ub, integrality=1)
+        sol = solve_milp(c, sense="max", A_ub=A, b_ub=b, ub=ub, integrality=1)
+        x = sol.info["x"]
         m = pyo.ConcreteModel()
         m.I = pyo.RangeSet(0, n - 1)
         m.x = pyo.Var(m.I, domain=pyo.NonNegativeIntegers, bounds=lambda _, i: (0, int(ub[i])))
@@ -194,10 +199,65 @@ def test_solve_milp_agrees_with_solve_model():
 
 
 def test_solve_milp_options_and_threads():
-    sol, _ = solve_milp(**knapsack_arrays(), threads=1, options={"presolve": False, "mip_max_nodes": 10_000})
+    sol = solve_milp(**knapsack_arrays(), threads=1, options={"presolve": False, "mip_max_nodes": 10_000})
     assert sol.status is Status.OPTIMAL and sol.objective == pytest.approx(309)
     with pytest.raises(ValueError, match="option"):
         solve_milp(**knapsack_arrays(), options={"no_such_highs_option": 1})
+
+
+class _FakeHighs:
+    """What solve_milp reads of a HiGHS run: a model status, an incumbent and a MIP dual bound."""
+
+    def __init__(self, code, objective, bound):
+        self.code, self.objective, self.bound = code, objective, bound
+
+    def run(self):
+        pass
+
+    def getModelStatus(self):
+        return self.code
+
+    def modelStatusToString(self, code):
+        return f"status {code}"
+
+    def getInfo(self):
+        from types import SimpleNamespace
+
+        import highspy
+
+        return SimpleNamespace(primal_solution_status=int(highspy.SolutionStatus.kSolutionStatusFeasible),
+                               objective_function_value=self.objective, mip_dual_bound=self.bound)
+
+    def getSolution(self):
+        from types import SimpleNamespace
+
+        return SimpleNamespace(col_value=[1.0])
+
+
+@pytest.mark.parametrize("code", [7, 13])  # converged; stopped by the time limit
+def test_solve_milp_status_is_certify_s(monkeypatch, code):
+    """HiGHS's incumbent and bound go to certify: a proof is OPTIMAL even when a limit stopped the run, a bound
+    on the wrong side of the incumbent is a failed solve."""
+    import hetopt.solvers as solvers
+
+    def run_with(objective, bound, **kw):
+        monkeypatch.setattr(solvers, "_highs_milp", lambda *a, **k: _FakeHighs(code, objective, bound))
+        return solve_milp([10.0], ub=1, integrality=1, **kw)
+
+    assert run_with(10.0, 10.0 * (1 - 1e-7)).status is Status.OPTIMAL
+    far = run_with(10.0, 9.0, raise_on_failure=False)
+    assert far.status is (Status.FEASIBLE if code == 7 else Status.TIME_LIMIT) and far.info["x"] is not None
+    wrong = run_with(10.0, 11.0, raise_on_failure=False)
+    assert wrong.status is Status.ERROR and "not a valid bound" in wrong.message and wrong.info["x"] is None
+    with pytest.raises(SolverError, match="not a valid bound"):
+        run_with(10.0, 11.0)
+
+
+def test_solve_milp_result_round_trips_through_json():
+    sol = solve_milp(**knapsack_arrays())
+    back = Solution.from_dict(sol.to_dict())
+    assert back.status is Status.OPTIMAL and back.objective == sol.objective
+    assert np.array_equal(np.asarray(back.info["x"]), sol.info["x"])
 
 
 def test_solve_milp_bad_arguments():
@@ -211,6 +271,10 @@ def test_solve_milp_bad_arguments():
         solve_milp([1.0, 2.0], A_ub=[[1.0, 2.0, 3.0]], b_ub=[1.0])
     with pytest.raises(ValueError, match="lb > ub"):
         solve_milp([1.0], lb=2, ub=1)
+    with pytest.raises(ArgumentError, match="x0"):
+        solve_milp([1.0, 2.0], x0=[1.0])
+    with pytest.raises(ArgumentError, match="A_eq"):
+        solve_milp([1.0], A_eq=[[1.0]])
 
 
 def test_highs_solves_with_different_thread_counts_in_one_process():
@@ -218,7 +282,7 @@ def test_highs_solves_with_different_thread_counts_in_one_process():
     import cvxpy as cp
     import pyomo.environ as pyo
 
-    from hetopt.result import Status
+    from hetopt.certify import Status
     from hetopt.solvers import solve_milp, solve_model
 
     def model():
@@ -233,8 +297,8 @@ def test_highs_solves_with_different_thread_counts_in_one_process():
     for threads in (1, None, 2, 1, None):
         sol = solve_model(model(), "highs", threads=threads)
         assert sol.status is Status.OPTIMAL and sol.objective == pytest.approx(3.0), threads
-        res, _ = solve_milp([1.0, 2.0], A_ub=[[-1.0, -1.0]], b_ub=[-1.5], lb=[0, 0], ub=[5, 5],
-                            integrality=[1, 1], threads=threads)
+        res = solve_milp([1.0, 2.0], A_ub=[[-1.0, -1.0]], b_ub=[-1.5], lb=[0, 0], ub=[5, 5],
+                         integrality=[1, 1], threads=threads)
         assert res.status is Status.OPTIMAL and res.objective == pytest.approx(2.0), threads
 
 
@@ -273,24 +337,25 @@ def test_solve_cpsat_status_mapping():
     """CP-SAT: a proven optimum is OPTIMAL with its bound; infeasible raises; no objective is refused."""
     from ortools.sat.python import cp_model
 
+    from hetopt.certify import Status
     from hetopt.errors import InfeasibleError
-    from hetopt.result import Status
     from hetopt.solvers import solve_cpsat
 
     m = cp_model.CpModel()
     x, y = m.new_int_var(0, 10, "x"), m.new_int_var(0, 10, "y")
     m.add(x + 2 * y <= 7)
     m.maximize(3 * x + 4 * y)  # optimum x=7, y=0 -> 21 (by hand: 3/1 > 4/2 per unit of capacity)
-    sol, cp = solve_cpsat(m)
+    sol = solve_cpsat(m)
     assert sol.status is Status.OPTIMAL and sol.sense == "max"
-    assert sol.objective == 21 and sol.bound == 21 and cp.value(x) == 7
+    assert sol.objective == 21 and sol.bound == 21
+    assert sol.info["values"][x.index] == 7 and sol.info["values"][y.index] == 0
     bad = cp_model.CpModel()
     z = bad.new_int_var(0, 3, "z")
     bad.add(z >= 5)
     bad.minimize(z)
     with pytest.raises(InfeasibleError):
         solve_cpsat(bad)
-    assert solve_cpsat(bad, raise_on_failure=False)[0].status is Status.INFEASIBLE
+    assert solve_cpsat(bad, raise_on_failure=False).status is Status.INFEASIBLE
     with pytest.raises(ValueError, match="objective"):
         solve_cpsat(cp_model.CpModel())
     with pytest.raises(ValueError, match="options"):
@@ -353,11 +418,11 @@ def test_highs_warm_start_gives_an_incumbent_under_a_node_limit():
 
 def test_require_incumbent_false_returns_time_limit_without_objective():
     c = np.ones(3)
-    sol, x = solve_milp(c, A_ub=-np.eye(3), b_ub=-np.ones(3), integrality=np.ones(3), time_limit=1e-9,
-                        require_incumbent=False)
+    sol = solve_milp(c, A_ub=-np.eye(3), b_ub=-np.ones(3), integrality=np.ones(3), time_limit=1e-9,
+                     require_incumbent=False)
     assert sol.status in (Status.TIME_LIMIT, Status.OPTIMAL)
     if sol.status is Status.TIME_LIMIT:
-        assert (x is None) == (sol.objective is None)
+        assert (sol.info["x"] is None) == (sol.objective is None)
 
 
 def test_solve_problem_prints_no_highs_banner():

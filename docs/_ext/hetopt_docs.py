@@ -28,9 +28,9 @@ from sphinx.util.docutils import SphinxDirective
 
 #: Modules that are public namespaces without being packages (documented when importable): every
 #: namespace the README names has a page (tests/docs/test_site.py compares the two lists).
-EXTRA_NAMESPACES = ("hetopt.plot", "hetopt.registry", "hetopt.contract", "hetopt.result", "hetopt.errors",
-                    "hetopt.inputs", "hetopt.solvers", "hetopt.validate", "hetopt.data", "hetopt.report",
-                    "hetopt.testing.strategies")
+EXTRA_NAMESPACES = ("hetopt.plot", "hetopt.registry", "hetopt.contract", "hetopt.result", "hetopt.certify",
+                    "hetopt.errors", "hetopt.inputs", "hetopt.solvers", "hetopt.validate", "hetopt.data",
+                    "hetopt.report", "hetopt.testing.strategies")
 
 
 

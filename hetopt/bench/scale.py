@@ -23,8 +23,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..certify import Status
 from ..report import Table
-from ..result import Solution, Status
+from ..result import Solution
 
 __all__ = ["Attempt", "largest_certified", "run_attempt"]
 

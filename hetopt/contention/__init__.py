@@ -50,7 +50,7 @@ from .placement import (
 from .policies import POLICIES, Policy, get_policy
 from .shared import solve_contention_bound
 from .simulator import simulate
-from .solution import ContentionSolution, TaskRecord, empirical_cdf, jct_metrics
+from .solution import ContentionSimulation, ContentionSolution, TaskRecord, empirical_cdf, jct_metrics
 from .two_task import (
     TwoTaskCase,
     adadual_threshold,
@@ -105,6 +105,7 @@ __all__ = [
     "get_policy",
     "simulate",
     "ContentionSolution",
+    "ContentionSimulation",
     "TaskRecord",
     "jct_metrics",
     "empirical_cdf",

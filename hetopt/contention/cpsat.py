@@ -64,9 +64,9 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status, certify, relative_gap
 from ..errors import ArgumentError, InfeasibleError, SizeLimitError, SolverError
 from ..inputs import check_flag, check_positive, check_seed, check_size, check_threads, check_time_limit, takes_instance
-from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_cpsat
 from .cuts import add_completion_cuts, add_pair_cuts
 from .instance import ContentionInstance
@@ -133,13 +133,16 @@ def cpsat_seed(*, seed: Any) -> int:
 
 
 def cpsat_tasks(inst: ContentionInstance, placement: Sequence[Sequence[int]], *,
-                max_tasks: int = CPSAT_MAX_TASKS, refine: int = 1) -> tuple[list[CpTask], TimeScale]:
+                max_tasks: int = CPSAT_MAX_TASKS, refine: int = 1,
+                guard_name: str = "max_tasks") -> tuple[list[CpTask], TimeScale]:
     """Tasks of the contention-free problem with their durations in integer units, and the units.
 
     Parameters
     ----------
     refine : int
         An exact scaling is made this many times finer (:func:`hetopt.contention.timescale.choose_scale`).
+    guard_name : str
+        The option a refusal names (``max_size`` when a method's guard is passed on).
 
     Raises
     ------
@@ -157,7 +160,8 @@ def cpsat_tasks(inst: ContentionInstance, placement: Sequence[Sequence[int]], *,
                     for k in range(inst.n_jobs)))
     if count > max_tasks:
         raise SizeLimitError(f"the CP-SAT model would have {count} tasks (forward, backward passes and all-reduces); "
-                             f"at most max_tasks = {max_tasks} allowed: pass max_tasks={count} (with a time_limit) "
+                             f"at most {guard_name} = {max_tasks} allowed: pass {guard_name}={count} "
+                             "(with a time_limit) "
                              "or solve a smaller instance")
     comm = np.array([inst.comm_time(k) if len(servers[k]) > 1 else 0.0 for k in range(inst.n_jobs)])
     work = float(sum(inst.iterations[k] * (len(placement[k]) * (inst.t_f[k] + inst.t_b[k]) + comm[k])
@@ -421,12 +425,6 @@ def _starts_of(trace) -> dict:
             for r in trace}
 
 
-def _certified(objective: float, bound: float | None) -> bool:
-    """The bound meets the objective within ``OPTIMAL_RTOL`` (purely relative: data of 1e-10 s included)."""
-    gap = relative_gap(objective, bound)
-    return gap is not None and gap <= OPTIMAL_RTOL
-
-
 def _upper_cut_hit(objective: float, upper_bound: float | None) -> bool:
     return upper_bound is not None and objective > upper_bound * (1 + 1e-9)
 
@@ -465,6 +463,7 @@ def solve_cpsat_exact(
     reduce: bool = True,
     options: dict | None = None,
     max_tasks: int = CPSAT_MAX_TASKS,
+    guard_name: str = "max_tasks",
 ) -> ContentionSolution:
     """Optimal contention-free schedule for a fixed placement, by CP-SAT (module docstring).
 
@@ -491,6 +490,9 @@ def solve_cpsat_exact(
         CP-SAT parameters by name (``SatParameters`` fields), over :data:`DEFAULT_OPTIONS`.
     max_tasks : int
         Refuse larger models (:class:`~hetopt.errors.SizeLimitError`).
+    guard_name : str
+        The option the refusal names (``max_size`` when :func:`~hetopt.contention.solve_exact`
+        passes its guard on).
 
     Returns
     -------
@@ -511,7 +513,7 @@ def solve_cpsat_exact(
     if upper_bound is not None:
         upper_bound = check_positive(upper_bound, "upper_bound", allow_zero=True)
     t0 = time.perf_counter()
-    tasks, sc = cpsat_tasks(inst, placement, max_tasks=max_tasks)
+    tasks, sc = cpsat_tasks(inst, placement, max_tasks=max_tasks, guard_name=guard_name)
     placement = tuple(tuple(int(g) for g in p) for p in placement)
     trivial = isolated_bound(inst, placement)
     if upper_bound is not None and trivial > upper_bound * (1 + 1e-9):
@@ -527,7 +529,7 @@ def solve_cpsat_exact(
     reps = gpu_representatives(placement) if reduce else {g: g for p in placement for g in p}
     model_tasks = [t for t in tasks if t.kind == "c" or reps[t.where] == t.where]
     info: dict[str, Any] = {"scale": sc.describe(), "exact_scaling": sc.exact}
-    res, cp, v = None, None, None
+    res, v = None, None
     if time_limit is not None and time.perf_counter() - t0 >= time_limit:
         info["skipped"] = "time limit reached before the model was built"
     else:
@@ -541,16 +543,16 @@ def solve_cpsat_exact(
         if rest is not None and rest <= 0.01:
             info["skipped"] = "time limit reached while the model was built"
         else:
-            res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=cp_seed, raise_on_failure=False,
-                                  options={**DEFAULT_OPTIONS, **opts})
+            res = solve_cpsat(model, time_limit=rest, threads=threads, seed=cp_seed, raise_on_failure=False,
+                              options={**DEFAULT_OPTIONS, **opts})
             if res.status is Status.INFEASIBLE and (cut is None or hint_obj <= cut):
                 # the hint is a feasible point of the model: CP-SAT's claim is a solver failure (its linear
                 # relaxation on large domains); solve again without the full linearization
                 info["fallback"] = (f"CP-SAT declared a model with a feasible point infeasible ({res.message}, "
                                     "linearization_level 2); solved again with linearization_level 1")
                 rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.01)
-                res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=cp_seed, raise_on_failure=False,
-                                      options={**DEFAULT_OPTIONS, **opts, "linearization_level": 1})
+                res = solve_cpsat(model, time_limit=rest, threads=threads, seed=cp_seed, raise_on_failure=False,
+                                  options={**DEFAULT_OPTIONS, **opts, "linearization_level": 1})
                 if res.status is Status.INFEASIBLE:
                     raise SolverError(f"cpsat: a model with a feasible point declared infeasible twice ({res.message})")
             if res.status is Status.INFEASIBLE:
@@ -559,8 +561,9 @@ def solve_cpsat_exact(
             if res.objective is None and res.status is not Status.TIME_LIMIT:
                 raise SolverError(f"cpsat: solve failed ({res.status.value}: {res.message})")
     candidates = [("srsf1", heur_starts)]
-    if res is not None and res.objective is not None and cp is not None and v is not None:
-        starts = {key: cp.value(var) for key, var in v["S"].items()}
+    if res is not None and res.objective is not None and res.info["values"] is not None and v is not None:
+        values = res.info["values"]
+        starts = {key: int(values[var.index]) for key, var in v["S"].items()}
         for t in tasks:  # a dominated GPU copies its representative's schedule
             if t.key not in starts:
                 starts[t.key] = starts[(t.kind, t.job, t.iteration, reps[t.where])]
@@ -578,11 +581,8 @@ def solve_cpsat_exact(
     if _upper_cut_hit(objective, upper_bound) and bound > upper_bound * (1 + 1e-9):  # type: ignore[operator]
         raise InfeasibleError(f"no contention-free schedule with this placement has total JCT <= upper_bound = "
                               f"{upper_bound}: the proven bound is {bound}")
-    stopped = res is None or res.status is Status.TIME_LIMIT
-    if _certified(objective, bound):
-        status = Status.OPTIMAL
-    else:
-        status = Status.TIME_LIMIT if stopped and time_limit is not None else Status.FEASIBLE
+    stopped = time_limit is not None and (res is None or res.status is Status.TIME_LIMIT)
+    status = certify(objective, bound, stopped=stopped, sense="min")
     gap = relative_gap(objective, bound)
     msg = (f"{res.message if res is not None else 'not solved: ' + info['skipped']}; {sc.describe()}; "
            f"incumbent {source}, bound from {info['bound_from']}")

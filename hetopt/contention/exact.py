@@ -15,9 +15,17 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
+from ..certify import Status, certify, relative_gap
 from ..errors import ArgumentError, InfeasibleError, SolverError
-from ..inputs import check_choice, check_positive, check_size, check_threads, check_time_limit, takes_instance
-from ..result import OPTIMAL_RTOL, Status, relative_gap
+from ..inputs import (
+    check_choice,
+    check_gap,
+    check_positive,
+    check_size,
+    check_threads,
+    check_time_limit,
+    takes_instance,
+)
 from ..solvers import solve_model
 from .cpsat import CPSAT_MAX_TASKS, _starts_of, best_retimed, cpsat_seed, cpsat_tasks
 from .instance import ContentionInstance
@@ -44,15 +52,15 @@ def _tasks_at_least(inst: ContentionInstance) -> int:
 def solve_exact(
     inst: ContentionInstance,
     *,
-    placement: Sequence[Sequence[int]] | None = None,
     time_limit: float | None = None,
+    mip_gap: float | None = None,
+    threads: int | None = 1,
+    max_size: int | None = None,
+    placement: Sequence[Sequence[int]] | None = None,
     engine: str | None = None,
     upper_bound: float | None = None,
     slot: float | None = None,
     solver: str = "highs",
-    threads: int | None = 1,
-    max_binaries: int | None = None,
-    max_tasks: int | None = None,
     seed: int | np.random.Generator | None = 0,
 ) -> ContentionSolution:
     """Optimal contention-free schedule for a fixed placement (by default the one LWF-1 gives under SRSF(1)).
@@ -69,12 +77,23 @@ def solve_exact(
     Parameters
     ----------
     inst : ContentionInstance
+    time_limit : float, optional
+        Seconds; None: no limit.
+    mip_gap : float, optional
+        MILP only: the relative gap at which the solver may stop (None: exact); a run stopped
+        above ``OPTIMAL_RTOL`` is FEASIBLE.  CP-SAT proves exact optima only.
+    threads : int, optional
+        Solver threads (CP-SAT workers); 1 by default, as in every kind (deterministic runs);
+        None: the solver's default.
+    max_size : int, optional
+        Size guard: with ``engine="cpsat"``, in tasks (default
+        :data:`~hetopt.contention.cpsat.CPSAT_MAX_TASKS`, 20,000); with ``engine="milp"``, in
+        binary start variables (default :data:`~hetopt.contention.model.MILP_MAX_BINARIES`,
+        60,000).  A larger model is refused before it is built.
     placement : sequence of GPU lists, optional
         The GPUs of each job.  Default: the placement LWF-1 gives under SRSF(1)
         (``simulate(inst, "srsf1").placement``), with SRSF(1)'s total JCT as ``upper_bound``
         unless one is given.
-    time_limit : float, optional
-        Seconds; None: no limit.
     engine : {"cpsat", "milp"}, optional
         Default: ``"milp"`` when a MILP ``solver`` other than HiGHS is named, else ``"cpsat"``.
     upper_bound : float, optional
@@ -85,11 +104,6 @@ def solve_exact(
         (:mod:`hetopt.contention.model`).
     solver : {"highs", "scip"}
         MILP solver; MILP only.
-    threads : int, optional
-    max_binaries : int, optional
-        MILP only: size guard (default :data:`~hetopt.contention.model.MILP_MAX_BINARIES`).
-    max_tasks : int, optional
-        CP-SAT only: size guard (default :data:`~hetopt.contention.cpsat.CPSAT_MAX_TASKS`).
     seed : int or numpy.random.Generator, optional
         The solver's random seed (CP-SAT ``random_seed``, HiGHS ``random_seed``, SCIP
         ``randomization/randomseedshift``), taken modulo 2**31.
@@ -105,12 +119,12 @@ def solve_exact(
     Raises
     ------
     ArgumentError
-        A bad option (engine, solver, time limit, threads, seed, a MILP option with CP-SAT ...).
+        A bad option (engine, solver, time limit, gap, threads, size guard, seed, a MILP option with CP-SAT ...).
     InfeasibleError
         ``upper_bound`` is below the optimum (never reported as OPTIMAL).
     SizeLimitError
-        Beyond ``max_tasks`` (CP-SAT) or ``max_binaries`` / the slot grid's range (MILP); the
-        message gives the estimate and the way out.
+        Beyond ``max_size`` (tasks for CP-SAT, binaries for the MILP) or the slot grid's range
+        (MILP); the message gives the estimate and the way out.
 
     Examples
     --------
@@ -121,6 +135,7 @@ def solve_exact(
     """
     t0 = time.perf_counter()
     time_limit = check_time_limit(time_limit)
+    mip_gap = check_gap(mip_gap, "mip_gap")
     threads = check_threads(threads)
     cpsat_seed(seed=seed)
     if not isinstance(solver, str):
@@ -130,19 +145,17 @@ def solve_exact(
         engine = "milp" if solver != "highs" else ENGINES[0]
     check_choice(engine, "engine", ENGINES)
     if engine == "cpsat":
-        for name, value in (("solver", None if solver == "highs" else solver), ("slot", slot),
-                            ("max_binaries", max_binaries)):
+        for name, value in (("solver", None if solver == "highs" else solver), ("slot", slot), ("mip_gap", mip_gap)):
             if value is not None:
-                raise ArgumentError(f"{name} is {value!r}; it is an option of engine='milp', not of engine='cpsat'")
-        n_tasks = CPSAT_MAX_TASKS if max_tasks is None else check_size(max_tasks, "max_tasks")
-        limit, what = n_tasks, "max_tasks"
+                raise ArgumentError(f"{name} is {value!r}; it is an option of engine='milp', not of engine='cpsat' "
+                                    "(which proves exact optima only)")
+        limit = CPSAT_MAX_TASKS if max_size is None else check_size(max_size, "max_size")
+        what = "tasks"
     else:
-        if max_tasks is not None:
-            raise ArgumentError(f"max_tasks is {max_tasks!r}; it is an option of engine='cpsat', not of engine='milp'")
         if slot is not None:
             slot = check_positive(slot, "slot")
-        limit = MILP_MAX_BINARIES if max_binaries is None else check_size(max_binaries, "max_binaries")
-        what = "max_binaries"
+        limit = MILP_MAX_BINARIES if max_size is None else check_size(max_size, "max_size")
+        what = "binaries (one per task at least)"
     if upper_bound is not None:
         upper_bound = check_positive(upper_bound, "upper_bound", allow_zero=True)
     from ..errors import SizeLimitError
@@ -150,8 +163,8 @@ def solve_exact(
     least = _tasks_at_least(inst)
     if least > limit:  # before the SRSF(1) run that picks the placement
         raise SizeLimitError(f"the {engine} model would have at least {least} tasks (forward and backward passes); "
-                             f"at most {what} = {limit} allowed: pass {what}=... (with a time_limit) or solve a "
-                             "smaller instance")
+                             f"at most max_size = {limit} {what} allowed: pass max_size=... (with a time_limit) or "
+                             "solve a smaller instance")
     if placement is None:
         ref = simulate(inst, "srsf1")
         placement = ref.placement
@@ -162,9 +175,9 @@ def solve_exact(
         from .cpsat import solve_cpsat_exact
 
         return solve_cpsat_exact(inst, placement, upper_bound=upper_bound, time_limit=rest, threads=threads,
-                                 seed=seed, max_tasks=limit)
+                                 seed=seed, max_tasks=limit, guard_name="max_size")
     return _solve_milp(inst, placement, slot=slot, upper_bound=upper_bound, solver=solver, time_limit=rest,
-                       threads=threads, max_binaries=limit, seed=seed)
+                       mip_gap=mip_gap, threads=threads, max_binaries=limit, seed=seed)
 
 
 def _milp_starts(m) -> dict:
@@ -178,7 +191,7 @@ def _milp_starts(m) -> dict:
 
 def _solve_milp(inst: ContentionInstance, placement: Sequence[Sequence[int]], *, slot: float | None,
                 upper_bound: float | None, solver: str, time_limit: float | None, threads: int | None,
-                max_binaries: int, seed: Any = 0) -> ContentionSolution:
+                max_binaries: int, seed: Any = 0, mip_gap: float | None = None) -> ContentionSolution:
     """The MILP route of :func:`solve_exact`: build, solve, re-time the schedule on the true data, certify.
 
     Phases under a time limit: SRSF(1) on the placement (the incumbent it always has), the build
@@ -201,7 +214,8 @@ def _solve_milp(inst: ContentionInstance, placement: Sequence[Sequence[int]], *,
     info: dict[str, Any] = {}
     m, res = None, None
     try:
-        m = _build(inst, placement, slot=slot, upper_bound=upper_bound, max_binaries=max_binaries, deadline=deadline)
+        m = _build(inst, placement, slot=slot, upper_bound=upper_bound, max_binaries=max_binaries, deadline=deadline,
+                   guard_name="max_size")
     except BuildTimeout:
         info["skipped"] = "time limit reached while the MILP was built"
     if m is not None:
@@ -214,8 +228,8 @@ def _solve_milp(inst: ContentionInstance, placement: Sequence[Sequence[int]], *,
             opts = {"random_seed": cpsat_seed(seed=seed)} if solver == "highs" else \
                 {"randomization/randomseedshift": cpsat_seed(seed=seed)}
             try:
-                res = solve_model(m, solver, time_limit=rest, threads=threads, require_incumbent=False,
-                                  raise_on_failure=False, options=opts)
+                res = solve_model(m, solver, time_limit=rest, mip_gap=mip_gap, threads=threads,
+                                  require_incumbent=False, raise_on_failure=False, options=opts)
             except InfeasibleError:  # pragma: no cover - raise_on_failure=False returns the status
                 res = None
             if res is not None and res.status is Status.INFEASIBLE:
@@ -238,12 +252,8 @@ def _solve_milp(inst: ContentionInstance, placement: Sequence[Sequence[int]], *,
     if above(bound, objective, inst, finish):
         raise SolverError(f"milp-{solver}: bound {bound} above the re-timed schedule's total JCT {objective}")
     gap = relative_gap(objective, bound)
-    if gap is not None and gap <= OPTIMAL_RTOL:
-        status = Status.OPTIMAL
-    elif time_limit is not None and (res is None or res.status is Status.TIME_LIMIT):
-        status = Status.TIME_LIMIT
-    else:
-        status = Status.FEASIBLE
+    stopped = time_limit is not None and (res is None or res.status is Status.TIME_LIMIT)
+    status = certify(objective, bound, stopped=stopped, sense="min")
     msg = (f"{res.message if res is not None else 'not solved: ' + info['skipped']}; "
            f"{info.get('scale', 'no grid')}; incumbent {source}, bound from {info['bound_from']}")
     return schedule_solution(inst, placement, trace, finish, status=status, bound=bound, gap=gap,

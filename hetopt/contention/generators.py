@@ -76,7 +76,7 @@ def _iteration_range(iterations: tuple[int, int]) -> tuple[int, int]:
 
 
 def generate_instance(
-    *, seed: int | np.random.Generator | None = 0,
+    *, seed: int | np.random.Generator | None = None,
     n_jobs: int = 160,
     gpu_mix: Mapping[int, int] | None = None,
     iterations: tuple[int, int] = (1000, 6000),
@@ -97,7 +97,8 @@ def generate_instance(
     ``n_servers`` x ``gpus_per_server`` V100s (16 x 4) on 10 GbE, each with ``gpu_memory``
     MB (default 32 GB as in the authors' simulator; pass :data:`V100_MEMORY_MB` for the
     16 GB of the V100-16GB the paper measured on).  Memory decides how many jobs share a
-    GPU, so it moves every absolute JCT.
+    GPU, so it moves every absolute JCT.  ``seed`` is None by default (fresh entropy), as in
+    every kind.
 
     Notes
     -----
@@ -157,7 +158,7 @@ def generate_instance(
 
 
 def tiny_instance(
-    *, seed: int | np.random.Generator | None = 0,
+    *, seed: int | np.random.Generator | None = None,
     n_jobs: int = 3,
     n_servers: int = 2,
     gpus_per_server: int = 2,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 
 from ..contract import Kind, Method
+from ..inputs import check_example
 from .checker import check_schedule
 from .exact import solve_exact
 from .generators import generate_instance, tiny_instance
@@ -19,15 +20,16 @@ from .model import build_milp
 from .policies import POLICIES
 from .shared import solve_contention_bound
 from .simulator import simulate
-from .validate import validate
+from .validate import ratio_sweep, validate, validate_ratio
 
 __all__ = ["KIND", "example", "export_model"]
 
 _TJCT = "total JCT of the jobs (s)"
 
 
-def example(seed: int, size: int) -> ContentionInstance:
+def example(*, seed: int, size: int) -> ContentionInstance:
     """A tiny instance: 2-3 jobs on 2 servers of 2 GPUs."""
+    seed, size = check_example(seed, size)
     return tiny_instance(seed=seed, n_jobs=2 + size % 2)
 
 
@@ -48,6 +50,8 @@ KIND = Kind(
     simulate=simulate,
     policies=POLICIES,
     validate=validate,
+    validate_ratio=validate_ratio,
+    ratio_sweep=ratio_sweep,
     export_model=export_model,
     card="models/wang2019-contention.md",
     example_instance="wang2019_tiny",

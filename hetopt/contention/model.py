@@ -285,14 +285,19 @@ def build_milp(
 
 
 def _build(inst: ContentionInstance, placement, *, slot: float | None, upper_bound: float | None, max_binaries: int,
-           deadline: float | None = None) -> pyo.ConcreteModel:
-    """:func:`build_milp`, stopping with :class:`BuildTimeout` between components once ``deadline`` (perf_counter) passes."""
+           deadline: float | None = None, guard_name: str = "max_binaries") -> pyo.ConcreteModel:
+    """:func:`build_milp`, stopping with :class:`BuildTimeout` between components once ``deadline`` passes.
+
+    ``deadline`` is a ``time.perf_counter()`` value; ``guard_name`` is the option a refusal names
+    (``max_size`` when ``solve_exact`` builds the model).
+    """
     max_binaries = check_size(max_binaries, "max_binaries")
     placement = check_exact_placement(inst, placement)
     n_tasks = milp_size(inst, placement)
     if n_tasks > max_binaries:
-        raise SizeLimitError(f"the MILP would have at least {n_tasks} binaries (one per task); at most max_binaries = "
-                             f"{max_binaries} allowed: use engine='cpsat', or pass max_binaries=... (with a time_limit)")
+        raise SizeLimitError(f"the MILP would have at least {n_tasks} binaries (one per task); at most {guard_name} = "
+                             f"{max_binaries} allowed: use engine='cpsat', or pass {guard_name}=... "
+                             "(with a time_limit)")
     grid = task_grid(inst, placement, slot=slot, upper_bound=upper_bound)
     tasks = grid.tasks
     for key, (_, _, _, es, ls) in tasks.items():
@@ -300,8 +305,8 @@ def _build(inst: ContentionInstance, placement, *, slot: float | None, upper_bou
             raise InfeasibleError(f"task {key} has an empty time window: upper_bound {upper_bound} is below the optimum")
     n_bin = sum(ls - es + 1 for (_, _, _, es, ls) in tasks.values())
     if n_bin > max_binaries:
-        raise SizeLimitError(f"the MILP would have {n_bin} binaries (slot {grid.slot:g} s); at most max_binaries = "
-                             f"{max_binaries} allowed: use engine='cpsat', or pass max_binaries={n_bin} "
+        raise SizeLimitError(f"the MILP would have {n_bin} binaries (slot {grid.slot:g} s); at most {guard_name} = "
+                             f"{max_binaries} allowed: use engine='cpsat', or pass {guard_name}={n_bin} "
                              "(with a time_limit)")
     pairs = [(key, t) for key, (_, p, _, es, ls) in tasks.items() for t in range(es, ls + 1)]
     _check_deadline(deadline)

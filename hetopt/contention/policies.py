@@ -36,17 +36,21 @@ Deep Learning Training Jobs", arXiv:2002.10105, 2020, Section IV, Algorithms 1-3
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, a_type
 from ..inputs import check_choice, check_seed
 from .admission import AdmissionRule, adadual, check_admission_name, make_admission
 from .placement import PLACEMENTS, PlacementPolicy, check_kappa, make_placement
 
-__all__ = ["Policy", "POLICIES", "get_policy"]
+__all__ = ["Policy", "POLICIES", "POLICY_OPTIONS", "get_policy", "with_options"]
+
+#: The options ``simulate(..., options=...)`` passes to a policy: those of its built-in placements.
+POLICY_OPTIONS = ("kappa", "seed")
 
 
 @dataclass(frozen=True)
@@ -179,3 +183,23 @@ def get_policy(policy: Any) -> Policy:
                       seed=getattr(policy, "seed", 0), label=getattr(policy, "label", "") or type(policy).__name__)
     raise ArgumentError(f"policy is {policy!r:.80}; expected one of {', '.join(POLICIES)} or an object with "
                         "admission (an admission rule) and placement (a placement function or name)")
+
+
+def with_options(policy: Policy, options: Any) -> Policy:
+    """``policy`` with the given options (:data:`POLICY_OPTIONS`) replaced; None or ``{}`` keeps it.
+
+    Raises
+    ------
+    ArgumentError
+        ``options`` is not a mapping, or has a key that is not an option (naming ``options``); a
+        bad value (naming it).
+    """
+    if options is None:
+        return policy
+    if not isinstance(options, Mapping):
+        raise ArgumentError(f"options is {a_type(options)}; expected a mapping of the policy's options or None")
+    unknown = sorted(str(k) for k in options if k not in POLICY_OPTIONS)
+    if unknown:
+        raise ArgumentError(f"options has {unknown}; a policy takes {', '.join(POLICY_OPTIONS)} (the options of its "
+                            "built-in placement)")
+    return dataclasses.replace(policy, **options) if options else policy

@@ -56,7 +56,7 @@ def fluid_retime(inst: ContentionInstance, placement, starts: dict, shared=froze
         The re-timed schedule (status FEASIBLE, not checked here), or None when the fluid
         durations did not reach a fixed point within ``MAX_ROUNDS`` rounds.
     """
-    from ..result import Status
+    from ..certify import Status
 
     if tasks is None:
         tasks = cpsat_tasks(inst, placement)[0]

@@ -66,9 +66,9 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..certify import Status, certify, relative_gap
 from ..errors import ArgumentError, SizeLimitError, SolverError
 from ..inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
-from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_cpsat
 from ..validate import FEAS_TOL
 from .checker import check_schedule
@@ -121,17 +121,20 @@ def _best_candidate(inst: ContentionInstance, placement, free: ContentionSolutio
     return min(ok, key=lambda c: c.objective)  # free is always there (no overlap: eq. (5) with k = 1)
 
 
-def _from_relaxation(inst, placement, tasks, reps, v, cp, best: ContentionSolution,
+def _from_relaxation(inst, placement, tasks, reps, v, values: np.ndarray, best: ContentionSolution,
                      limit: float) -> ContentionSolution:
-    """Fluid schedules in the order of the relaxation's solution, locally improved; the best of them and ``best``."""
+    """Fluid schedules in the relaxation's order, locally improved; the best of them and ``best``.
+
+    ``values`` is the relaxation's solution by variable index (:func:`~hetopt.solvers.solve_cpsat`).
+    """
     from .search import fluid_retime, improve_schedule
 
-    starts = {key: cp.value(var) for key, var in v["S"].items()}
+    starts = {key: int(values[var.index]) for key, var in v["S"].items()}
     for t in tasks:  # a dominated GPU copies its representative's order
         if t.key not in starts:
             starts[t.key] = starts[(t.kind, t.job, t.iteration, reps[t.where])]
     comm = [t for t in tasks if t.kind == "c"]
-    ends = {t.key: cp.value(v["E"][t.key]) for t in comm} if v["E"] else {}
+    ends = {t.key: int(values[v["E"][t.key].index]) for t in comm} if v["E"] else {}
     overlapping = frozenset(x.key for x in comm for y in comm if x.key != y.key and set(x.where) & set(y.where)
                             and starts[x.key] < ends.get(y.key, 0) and starts[y.key] < ends.get(x.key, 0))
     # three readings of the relaxed order: every all-reduce shared, those that overlap there, none
@@ -168,7 +171,7 @@ def _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, seed, l
     time; when it does not solve the relaxation, the rest goes to a second solve with CP-SAT's
     ``optimize_with_lb_tree_search`` (a search aimed at the bound).  Every model solved is a
     relaxation (only valid cuts are added), so every bound is proven; the largest is returned
-    (scaled units) with the record and solver of the last default solve.
+    (scaled units) with the record of the last default solve (its values in ``info["values"]``).
     """
     from .link_cuts import add_set_cut, violated_sets
 
@@ -179,24 +182,25 @@ def _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, seed, l
     while True:
         rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.05)
         first = rest if rest is None or lb_share <= 0 else max(rest * (1 - lb_share), 0.05)
-        res, cp = solve_cpsat(model, time_limit=first, threads=threads, seed=seed, raise_on_failure=False,
-                              options={**DEFAULT_OPTIONS, **(options or {})})
+        res = solve_cpsat(model, time_limit=first, threads=threads, seed=seed, raise_on_failure=False,
+                          options={**DEFAULT_OPTIONS, **(options or {})})
+        values = res.info["values"]
         if res.bound is not None:
             best = res.bound if best is None else max(best, res.bound)
         if res.status is not Status.OPTIMAL and time_limit is not None and lb_share > 0:
             # not solved: the rest of the time on CP-SAT's bound-oriented search (its bound only)
             rest = time_limit - (time.perf_counter() - t0)
             if rest > 0.05:
-                lb, _ = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
-                                    options={**DEFAULT_OPTIONS, **(options or {}), "optimize_with_lb_tree_search": True})
+                lb = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
+                                 options={**DEFAULT_OPTIONS, **(options or {}), "optimize_with_lb_tree_search": True})
                 if lb.bound is not None:
                     best = lb.bound if best is None else max(best, lb.bound)
-            return res, cp, best, rounds
-        if not lazy or res.status is not Status.OPTIMAL or cp is None or rounds >= MAX_SET_ROUNDS or not comm or \
+            return res, best, rounds
+        if not lazy or res.status is not Status.OPTIMAL or values is None or rounds >= MAX_SET_ROUNDS or not comm or \
                 (time_limit is not None and time.perf_counter() - t0 >= time_limit):
-            return res, cp, best, rounds
-        sv = {t.key: cp.value(v["S"][t.key]) for t in comm}
-        ev = {t.key: cp.value(v["E"][t.key]) for t in comm}
+            return res, best, rounds
+        sv = {t.key: int(values[v["S"][t.key].index]) for t in comm}
+        ev = {t.key: int(values[v["E"][t.key].index]) for t in comm}
         added = 0
         for s in servers:
             group = [t for t in comm if s in t.where]
@@ -206,11 +210,11 @@ def _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, seed, l
                     add_set_cut(model, [t for t in group if t.key in K], v["S"], v["E"], latency, latency_floor, top)
                     added += 1
         if not added:
-            return res, cp, best, rounds
+            return res, best, rounds
         rounds += 1
         model.clear_hints()
         for var in v["S"].values():
-            model.add_hint(var, cp.value(var))
+            model.add_hint(var, int(values[var.index]))
 
 
 @takes_instance(ContentionInstance)
@@ -228,8 +232,7 @@ def solve_contention_bound(
     options: dict | None = None,
     literals: str | None = None,
     lb_share: float = LB_SHARE,
-    max_pairs: int = SHARED_MAX_PAIRS,
-    max_tasks: int = CPSAT_MAX_TASKS,
+    max_size: int = CPSAT_MAX_TASKS,
 ) -> ContentionSolution:
     """Best contention-aware schedule found and a proven lower bound, for a fixed placement.
 
@@ -270,12 +273,11 @@ def solve_contention_bound(
         Improve every candidate by the local search of :mod:`hetopt.contention.search`
         (toggling all-reduces between exclusive and shared, swapping GPU neighbours; every
         schedule kept passes :func:`check_schedule`).
-    max_pairs : int
-        Size guard: refuse relaxations with more pairs of all-reduces of different jobs on a
-        common server (:data:`SHARED_MAX_PAIRS`).
-    max_tasks : int
-        Size guard: refuse instances with more tasks
-        (:data:`~hetopt.contention.cpsat.CPSAT_MAX_TASKS`).
+    max_size : int
+        Size guard, in tasks: refuse instances with more
+        (:data:`~hetopt.contention.cpsat.CPSAT_MAX_TASKS`).  A relaxation with more than
+        :data:`SHARED_MAX_PAIRS` pairs of all-reduces of different jobs on a common server is
+        refused too.
 
     Returns
     -------
@@ -290,8 +292,8 @@ def solve_contention_bound(
     InstanceError
         Binding memory.
     SizeLimitError
-        More than ``max_tasks`` tasks (:func:`~hetopt.contention.cpsat.cpsat_tasks`) or more than
-        ``max_pairs`` pairs of all-reduces on a common server.
+        More than ``max_size`` tasks (:func:`~hetopt.contention.cpsat.cpsat_tasks`) or more than
+        :data:`SHARED_MAX_PAIRS` pairs of all-reduces on a common server.
     """
     time_limit = check_time_limit(time_limit)
     threads = check_threads(threads)
@@ -303,27 +305,26 @@ def solve_contention_bound(
     share = check_gap(lb_share, "lb_share")
     if share is None:
         raise ArgumentError("lb_share is None; expected a number in [0, 1)")
-    max_pairs = check_size(max_pairs, "max_pairs")
-    max_tasks = check_size(max_tasks, "max_tasks")
+    max_size = check_size(max_size, "max_size")
     t0 = time.perf_counter()
     least = int(np.sum(inst.iterations * 2 * inst.n_gpus))
-    if least > max_tasks:  # before the SRSF(1) run that picks the placement
+    if least > max_size:  # before the SRSF(1) run that picks the placement
         raise SizeLimitError(f"the relaxation would have at least {least} tasks (forward and backward passes); at most "
-                             f"max_tasks = {max_tasks} allowed: pass max_tasks=... (with a time_limit) or solve a "
+                             f"max_size = {max_size} tasks allowed: pass max_size=... (with a time_limit) or solve a "
                              "smaller instance")
     if placement is None:
         placement = simulate(inst, "srsf1").placement
-    tasks, sc = cpsat_tasks(inst, placement, refine=refine, max_tasks=max_tasks)  # the relaxation's units
+    tasks, sc = cpsat_tasks(inst, placement, refine=refine, max_tasks=max_size, guard_name="max_size")  # its units
     placement = tuple(tuple(int(g) for g in p) for p in placement)
     comm = [t for t in tasks if t.kind == "c"]
     n_pairs = sum(1 for i, x in enumerate(comm) for y in comm[i + 1:] if x.job != y.job and set(x.where) & set(y.where))
-    if n_pairs > max_pairs:
+    if n_pairs > SHARED_MAX_PAIRS:
         raise SizeLimitError(f"the contention-aware relaxation would have {n_pairs} pairs of all-reduces sharing a "
-                             f"server (each a pair and a stretch cut); at most max_pairs = {max_pairs} allowed: pass "
-                             f"max_pairs={n_pairs} (with a time_limit), or use solve_exact for the contention-free optimum")
+                             f"server (each a pair and a stretch cut); at most SHARED_MAX_PAIRS = {SHARED_MAX_PAIRS} "
+                             "allowed: use solve_exact for the contention-free optimum, or a smaller instance")
     trivial = isolated_bound(inst, placement)
     free = solve_cpsat_exact(inst, placement, time_limit=None if time_limit is None else time_limit / 2,
-                             threads=threads, seed=seed, max_tasks=max_tasks)
+                             threads=threads, seed=seed, max_tasks=max_size, guard_name="max_size")
     best = _best_candidate(inst, placement, free, search=search, time_limit=time_limit)
     arr_s = [sc.units(float(a)) for a in inst.arrival]
     hint, hint_finish = retime(inst, placement, tasks, _starts_of(free.trace), scaled=True, arrival=arr_s)
@@ -332,7 +333,7 @@ def solve_contention_bound(
     model_tasks = [t for t in tasks if t.kind == "c" or reps[t.where] == t.where]
     latency, latency_floor = sc.ceil_stretched(inst.a), sc.floor_units(inst.a)
     info: dict = {"scale": sc.describe(), "exact_scaling": sc.exact, "contention_free": free.status.value}
-    res, cp, bound_units, rounds = None, None, None, 0
+    res, bound_units, rounds = None, None, 0
     estimate = RELAXATION_SECONDS_PER_ITEM * (n_pairs + len(model_tasks))
     if time_limit is not None and time.perf_counter() - t0 + estimate >= time_limit:
         info["skipped"] = (f"time limit: about {estimate:.2g} s would be needed to build the relaxation "
@@ -345,11 +346,11 @@ def solve_contention_bound(
         if time_limit is not None and time.perf_counter() - t0 >= time_limit:
             info["skipped"] = "time limit reached while the relaxation was built"
         else:
-            res, cp, bound_units, rounds = _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, cp_seed,
-                                                                energy and cuts, latency, latency_floor, opts, share)
+            res, bound_units, rounds = _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, cp_seed,
+                                                            energy and cuts, latency, latency_floor, opts, share)
             if search and res.objective is not None:  # the relaxation's task order, re-timed under eq. (5)
                 # after the time limit: at most a twentieth of it more (10 s without a limit)
-                best = _from_relaxation(inst, placement, tasks, reps, v, cp, best,
+                best = _from_relaxation(inst, placement, tasks, reps, v, res.info["values"], best,
                                         10.0 if time_limit is None else time_limit / 20)
     bound, info["bound_from"] = trivial, "isolated job times"
     if bound_units is not None:
@@ -367,11 +368,8 @@ def solve_contention_bound(
         info["bound_clipped"] = f"relaxation bound {bound} above {best.solver}'s total JCT (within FEAS_TOL)"
         bound = best.objective
     gap = relative_gap(best.objective, bound)
-    if gap is not None and gap <= OPTIMAL_RTOL:
-        status = Status.OPTIMAL
-    else:
-        stopped = res is None or Status.TIME_LIMIT in (res.status, free.status)
-        status = Status.TIME_LIMIT if stopped and time_limit is not None else Status.FEASIBLE
+    stopped = time_limit is not None and (res is None or Status.TIME_LIMIT in (res.status, free.status))
+    status = certify(best.objective, bound, stopped=stopped, sense="min")
     relax = "not solved: " + info["skipped"] if res is None else f"{res.status.value} after {rounds} round(s) of set cuts"
     msg = (f"incumbent {best.solver} (total JCT {best.objective:g}; contention-free optimum {free.objective:g}, "
            f"{free.status.value}); relaxation {relax}; {sc.describe()}; bound {bound} from {info['bound_from']}")

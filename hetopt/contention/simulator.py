@@ -43,24 +43,25 @@ import heapq
 import logging
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from ..certify import Status
 from ..errors import ArgumentError, ScheduleViolation, SizeLimitError
 from ..inputs import check_flag, check_size, takes_instance
-from ..result import Status
 from .accounting import QueryLog, check_accounting, credit_counts
 from .instance import ContentionInstance
-from .policies import Policy, get_policy
-from .solution import ContentionSolution, TaskRecord, jct_metrics
+from .policies import Policy, get_policy, with_options
+from .solution import ContentionSimulation, TaskRecord, jct_metrics
 
 __all__ = ["simulate", "TIME_EPS", "MAX_SIM_ITERATIONS", "RECORD_TASKS"]
 
 log = logging.getLogger(__name__)
 
-#: Events closer than this (seconds, relative to max(1, t)) are processed as one instant.
+#: Events within this relative distance of the earliest (``t (1 + TIME_EPS)``) are processed as one instant;
+#: relative at every magnitude (an arrival at 1e-9 s is not merged into time 0).
 TIME_EPS = 1e-9
 
 _ARRIVAL, _COMPUTE_END, _RUN_END, _COMM_END = 0, 1, 2, 3
@@ -148,7 +149,7 @@ class _Sim:
         heap = self.heap
         while heap:
             t = heap[0][0]
-            horizon = t + TIME_EPS * max(1.0, abs(t))
+            horizon = t + TIME_EPS * abs(t)
             while heap and heap[0][0] <= horizon:
                 _, _, kind, payload = heapq.heappop(heap)
                 self.n_events += 1
@@ -292,7 +293,7 @@ class _Sim:
     def cut_run(self, t: float, job: _Job) -> None:
         n_cut = max(1, math.ceil((t - job.run_t0) / job.p - 1e-9))
         t_cut = job.run_t0 + n_cut * job.p
-        if t_cut < job.run_end - TIME_EPS * max(1.0, t_cut):
+        if t_cut < job.run_end - TIME_EPS * abs(t_cut):
             job.run_end = t_cut
             job.run_ver += 1
             self.push(t_cut, _RUN_END, job.k, job.run_ver)
@@ -464,12 +465,13 @@ def simulate(
     inst: ContentionInstance,
     policy: str | Policy | Any,
     *,
+    options: Mapping[str, Any] | None = None,
     placement: Sequence[Sequence[int]] | None = None,
     record: bool | None = None,
     aggregate: bool = True,
     transfer_accounting: str = "correct",
-    max_iterations: int | None = MAX_SIM_ITERATIONS,
-) -> ContentionSolution:
+    max_size: int | None = MAX_SIM_ITERATIONS,
+) -> ContentionSimulation:
     """Simulate the jobs of ``inst`` under a scheduling policy (Algorithm 3's event loop).
 
     Parameters
@@ -479,6 +481,10 @@ def simulate(
         A name of :data:`~hetopt.contention.policies.POLICIES` (``"ada_srsf"``, ``"srsf1"``, ...),
         or a policy object: an admission rule and a placement (the protocol of
         :mod:`hetopt.contention.policies`).
+    options : mapping, optional
+        Options of the policy's built-in placement: ``kappa`` (of LWF-kappa) and ``seed`` (of
+        RAND), replacing the policy's own (:class:`~hetopt.contention.Policy`); any other key is
+        an :class:`~hetopt.errors.ArgumentError` naming ``options``.
     placement : sequence of GPU lists, optional
         A fixed GPU list per job instead of the policy's placement (the job is placed as soon as
         those GPUs have memory for it); ``Solution.solver`` then ends in ``+fixed``.
@@ -497,14 +503,15 @@ def simulate(
         all-reduce whose admission rule reads a running task's remaining size credits
         that task with extra progress, so it moves at ``1 + q`` times its rate with q
         such readers (:mod:`hetopt.contention.accounting`).  Only AdaDUAL reads it.
-    max_iterations : int or None
-        Refuse (SizeLimitError) instances with more iterations in all (default
-        :data:`MAX_SIM_ITERATIONS`, about 90 s; None for no limit).
+    max_size : int or None
+        Size guard, in iterations of all the jobs: refuse (SizeLimitError) an instance with more
+        (default :data:`MAX_SIM_ITERATIONS`, about 90 s; None for no limit).
 
     Returns
     -------
-    ContentionSolution
-        Status FEASIBLE (a heuristic schedule), no bound; ``solver`` is
+    ContentionSimulation
+        A :class:`ContentionSolution` and a :class:`~hetopt.result.SimulationResult`.  Status
+        FEASIBLE (a heuristic schedule), no bound; ``solver`` is
         ``"<admission>+<placement>"`` (e.g. ``"ada-srsf+lwf1"``), followed by
         ``" (authors' accounting)"`` with that accounting.
 
@@ -513,7 +520,7 @@ def simulate(
     ArgumentError
         An unknown policy, a bad fixed placement or option.
     SizeLimitError
-        More iterations than ``max_iterations``.
+        More iterations than ``max_size``.
     ScheduleViolation
         A placement function returned a GPU set that is not ``n_gpus[k]`` distinct GPUs.
 
@@ -524,13 +531,14 @@ def simulate(
     >>> sol.status.value, sol.solver, len(sol.jct)
     ('feasible', 'ada-srsf+lwf1', 8)
     """
-    pol = get_policy(policy)
+    pol = with_options(get_policy(policy), options)
     total = int(np.sum(inst.iterations, dtype=object))
-    if max_iterations is not None:
-        max_iterations = check_size(max_iterations, "max_iterations")
-        if total > max_iterations:
+    if max_size is not None:
+        max_size = check_size(max_size, "max_size")
+        if total > max_size:
             raise SizeLimitError(f"the jobs have {total:.3g} iterations in all; simulate handles at most "
-                                 f"max_iterations = {max_iterations} (about 18 us each)")
+                                 f"max_size = {max_size} (about 18 us each): pass max_size={total} or None to run "
+                                 "it anyway")
     accounting = check_accounting(transfer_accounting)
     aggregate = check_flag(aggregate, "aggregate")
     if record is None:
@@ -544,24 +552,26 @@ def simulate(
     sim = _Sim(inst, place, rule, fixed, record, aggregate, accounting)
     sim.run()
     return _solution(inst, sim, name if accounting == "correct" else f"{name} (authors' accounting)",
-                     time.perf_counter() - t0)
+                     time.perf_counter() - t0, policy if isinstance(policy, str) else name)
 
 
-def _solution(inst: ContentionInstance, sim: _Sim, name: str, wall: float) -> ContentionSolution:
-    """The :class:`ContentionSolution` of a finished run."""
+def _solution(inst: ContentionInstance, sim: _Sim, name: str, wall: float, policy: str) -> ContentionSimulation:
+    """The :class:`ContentionSimulation` of a finished run."""
     finish = np.array([j.finish for j in sim.jobs])
     jct = finish - inst.arrival
     makespan = float(finish.max() - inst.arrival.min())
     util = sim.gpu_busy / makespan if makespan > 0 else np.zeros_like(sim.gpu_busy)
     m = jct_metrics(jct)
     log.info("%s: %d events in %.2f s, average JCT %.1f s", name, sim.n_events, wall, m["average_jct"])
-    return ContentionSolution(
+    return ContentionSimulation(
         status=Status.FEASIBLE,
         objective=float(jct.sum()),
         wall_time=wall,
         solver=name,
         message=f"{sim.n_events} events",
+        policy=policy,
         finish=finish,
+        completion=finish,
         jct=jct,
         placement=tuple(j.gpus for j in sim.jobs),
         placed_at=np.array([j.placed_at for j in sim.jobs]),

@@ -8,9 +8,10 @@ from typing import Any, NamedTuple, Self
 
 import numpy as np
 
-from ..result import Solution
+from ..result import SimulationResult, Solution
 
-__all__ = ["TaskRecord", "ContentionSolution", "jct_metrics", "empirical_cdf", "schedule_solution"]
+__all__ = ["TaskRecord", "ContentionSolution", "ContentionSimulation", "jct_metrics", "empirical_cdf",
+           "schedule_solution"]
 
 
 class TaskRecord(NamedTuple):
@@ -125,6 +126,17 @@ class ContentionSolution(Solution):
                            float(start), float(end))
                 for kind, job, it, where, start, end in data["trace"])
         return super().from_dict(data)
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class ContentionSimulation(ContentionSolution, SimulationResult):
+    """A run of :func:`~hetopt.contention.simulate`: a solution that is a simulation result too.
+
+    A :class:`ContentionSolution` and a :class:`~hetopt.result.SimulationResult`: ``policy`` is the
+    policy's name (a key of :data:`~hetopt.contention.POLICIES`, or ``"<admission>+<placement>"`` of
+    a policy object), ``completion`` equals ``finish`` (seconds from time 0), and ``makespan`` is
+    measured from the first arrival, as the paper's utilisation is.
+    """
 
 
 def schedule_solution(inst, placement, trace, finish: np.ndarray, **fields) -> ContentionSolution:

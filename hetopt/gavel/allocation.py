@@ -15,9 +15,10 @@ from typing import Any, cast
 
 import numpy as np
 
+from ..certify import Status, relative_gap
 from ..errors import ArgumentError
-from ..inputs import check_time_limit, takes_instance
-from ..result import Solution, Status, relative_gap
+from ..inputs import check_threads, check_time_limit, takes_instance
+from ..result import Solution
 from .instance import GavelInstance
 from .lp import check_solver
 from .makespan import certify_min_total_duration
@@ -39,6 +40,9 @@ class GavelAllocation(Solution):
     min-total-duration minimizes: that policy's result (and :func:`solve_exact`'s) carries a
     proven lower bound and is OPTIMAL when the two meet; the other policies optimize their own
     objective (``models/gavel.md``), so for them the makespan is only evaluated (FEASIBLE, no bound).
+    An allocation that gives a job no GPU time (FIFO's, when the jobs outnumber the GPUs: it
+    queues the rest) never finishes that job: it is no schedule of all the jobs, so its status is
+    INFEASIBLE and it has no objective (None; the message names the jobs left out).
 
     Attributes
     ----------
@@ -74,10 +78,10 @@ def _rates(inst: GavelInstance, X: np.ndarray) -> tuple[np.ndarray, float]:
     return rate, span
 
 
-def _certified(inst: GavelInstance, time_limit: float | None) -> GavelAllocation:
+def _certified(inst: GavelInstance, time_limit: float | None, threads: int | None) -> GavelAllocation:
     t0 = time.perf_counter()
     cert = certify_min_total_duration(inst.effective_throughput(), inst.scale_factor, inst.capacity,
-                                      inst.total_steps, time_limit=time_limit)
+                                      inst.total_steps, time_limit=time_limit, threads=threads)
     rate, span = _rates(inst, cert.allocation)
     how = {Status.OPTIMAL: "proven optimal: the allocation's makespan meets the dual bound",
            Status.TIME_LIMIT: "stopped by the time limit: best allocation and best proven bound",
@@ -108,7 +112,10 @@ def allocate(inst: GavelInstance, policy: Any, *, solver: str = "ecos") -> Gavel
     -------
     GavelAllocation
         Objective: the makespan if the allocation were kept until every job finished (FEASIBLE,
-        no bound: the policies other than the exact LP are not proven optimal on it).
+        no bound: the policies other than the exact LP are not proven optimal on it).  When the
+        allocation leaves a job without GPU time it never finishes it: INFEASIBLE, objective None
+        (a queueing policy such as FIFO has a makespan only when simulated: :func:`~hetopt.gavel.simulate`).
+        ``solver`` names the solver the policy's LPs used (``"none"`` for a policy without one).
 
     Raises
     ------
@@ -130,13 +137,23 @@ def allocate(inst: GavelInstance, policy: Any, *, solver: str = "ecos") -> Gavel
                               time_to_slo=np.full(inst.n_jobs, np.nan), gpu_types=list(inst.gpu_types))
     X = np.asarray(spec.make(seed=0)(T, inst.scale_factor, inst.capacity, **kwargs), dtype=float)
     rate, span = _rates(inst, X)
+    used = solver if spec.takes_solver else (spec.lp_solver or "none")
+    idle = np.flatnonzero(~(rate > 0))
+    if idle.size:  # kept until every job finished, the allocation never finishes these: no makespan
+        left_out = ", ".join(map(str, idle[:10].tolist())) + (" ..." if idle.size > 10 else "")
+        return GavelAllocation(
+            status=Status.INFEASIBLE, objective=None, wall_time=time.perf_counter() - t0, solver=used, policy=name,
+            allocation=X, job_throughput=rate,
+            message=f"{_OBJECTIVE}: none, the allocation gives {idle.size} of {inst.n_jobs} jobs no GPU time (jobs "
+                    f"{left_out}), so kept until every job finished it never finishes them; the policy queues them "
+                    f"until GPUs free up: its schedule is a simulation, hetopt.gavel.simulate(inst, {name!r})")
     return GavelAllocation(status=Status.FEASIBLE, objective=span, wall_time=time.perf_counter() - t0,
-                           solver=solver if spec.takes_solver else "none", policy=name, allocation=X,
-                           job_throughput=rate, message=_OBJECTIVE)
+                           solver=used, policy=name, allocation=X, job_throughput=rate, message=_OBJECTIVE)
 
 
 @takes_instance(GavelInstance)
-def solve_exact(inst: GavelInstance, *, time_limit: float | None = None) -> GavelAllocation:
+def solve_exact(inst: GavelInstance, *, time_limit: float | None = None, mip_gap: float | None = None,
+                threads: int | None = 1) -> GavelAllocation:
     """The certified minimum makespan of ``inst`` (all jobs present at once): min-total-duration's exact LP.
 
     The LP (``models/gavel.md``, (G1)-(G3) and (G5)) is solved with HiGHS; its allocation is made
@@ -149,6 +166,12 @@ def solve_exact(inst: GavelInstance, *, time_limit: float | None = None) -> Gave
         The jobs (arrivals ignored) and the cluster.
     time_limit : float, optional
         Seconds for the LP solves (None: no limit).
+    mip_gap : None
+        The exact route is an LP solved to optimality: there is no MIP gap to set, and any value
+        but None is an :class:`~hetopt.errors.ArgumentError` (the name is every kind's).
+    threads : int, optional
+        HiGHS threads of the LP solves; 1 by default, as in every kind; None: HiGHS's default.
+        There is no size guard (``max_size``): the LP has one column per job and GPU type.
 
     Returns
     -------
@@ -160,7 +183,7 @@ def solve_exact(inst: GavelInstance, *, time_limit: float | None = None) -> Gave
     Raises
     ------
     ArgumentError
-        A bad ``time_limit``.
+        A bad ``time_limit`` or ``threads``, or a ``mip_gap``.
 
     Examples
     --------
@@ -169,5 +192,8 @@ def solve_exact(inst: GavelInstance, *, time_limit: float | None = None) -> Gave
     >>> sol.status.value, round(sol.objective, 6), sol.gap < 1e-6
     ('optimal', 3600.0, True)
     """
-    return _certified(inst, check_time_limit(time_limit))
+    if mip_gap is not None:
+        raise ArgumentError(f"mip_gap is {mip_gap!r}; gavel's exact route is an LP solved to optimality, with no MIP "
+                            "gap: pass None")
+    return _certified(inst, check_time_limit(time_limit), check_threads(threads))
 

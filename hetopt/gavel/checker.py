@@ -87,7 +87,12 @@ def _check_allocation(inst: GavelInstance, sol: GavelAllocation) -> CheckReport:
     reported = np.asarray(sol.job_throughput, dtype=float)
     if reported.shape != rate.shape or not np.allclose(reported, rate, rtol=RTOL, atol=0.0):
         out.append("job_throughput differs from sum_r X[j, r] T[j, r] recomputed from the allocation")
-    if sol.objective is None or not (sol.objective == span or np.isclose(sol.objective, span, rtol=RTOL, atol=0.0)):
+    if not np.isfinite(span):  # a job without GPU time: no makespan, no schedule of all the jobs
+        if sol.objective is not None or sol.status.has_solution:
+            out.append(f"jobs {np.flatnonzero(~(rate > 0))[:5].tolist()} get no GPU time and never finish, yet the "
+                       f"allocation reports status {sol.status.value} and makespan {sol.objective!r} (expected "
+                       "infeasible, no makespan)")
+    elif sol.objective is None or not (sol.objective == span or np.isclose(sol.objective, span, rtol=RTOL, atol=0.0)):
         out.append(f"reported makespan {sol.objective!r} != recomputed {span:.9g}")
     if sol.bound is not None and span < sol.bound * (1 - RTOL):
         out.append(f"recomputed makespan {span:.9g} is below the reported lower bound {sol.bound:.9g}")

@@ -45,7 +45,7 @@ def job_table() -> dict[tuple[str, int], np.ndarray]:
             for e in data["entries"]}
 
 
-def generate_instance(n_jobs: int, *, seed: int | np.random.Generator | None = None,
+def generate_instance(*, n_jobs: int = 8, seed: int | np.random.Generator | None = None,
                       capacity: Sequence[int] = (4, 4, 4), jobs_per_hour: float = 0.0, multi_gpu: bool = True,
                       fixed_duration: float | None = None, description: str = "") -> GavelInstance:
     """A seeded workload of ``n_jobs`` jobs on V100/P100/K80 GPUs, as Gavel's generator draws it.
@@ -53,9 +53,9 @@ def generate_instance(n_jobs: int, *, seed: int | np.random.Generator | None = N
     Parameters
     ----------
     n_jobs : int
-        Jobs to draw (at least 1).
+        Jobs to draw (at least 1; default 8, the size of :func:`~hetopt.gavel.ratio_sweep`).
     seed : int, numpy Generator or None
-        Keyword-only (:func:`hetopt.inputs.rng_from`).
+        :func:`hetopt.inputs.rng_from`.  Every parameter is keyword-only.
     capacity : sequence of 3 int
         GPUs of type v100, p100, k80.
     jobs_per_hour : float
@@ -78,7 +78,7 @@ def generate_instance(n_jobs: int, *, seed: int | np.random.Generator | None = N
 
     Examples
     --------
-    >>> inst = generate_instance(5, seed=0, capacity=(2, 2, 2))
+    >>> inst = generate_instance(n_jobs=5, seed=0, capacity=(2, 2, 2))
     >>> inst.n_jobs, inst.gpu_types
     (5, ['v100', 'p100', 'k80'])
     """

@@ -12,11 +12,15 @@ simulation; the functions are a fresh object's first call.
   (its throughput is that of its ``s_j`` GPUs), so with gangs the allocation may ask a type for more
   GPUs than it has, and the mechanism places what fits (``allox`` is therefore simulated only).
 * :class:`RandomFIFO` (``FIFOPolicy`` in its ``base`` mode, the driver's ``fifo``): jobs in arrival
-  order keep a GPU type until they complete; each new job at the head of the queue gets a type
-  drawn uniformly among those with at least its scale factor of free GPUs (the queue stops at
-  the first job that fits nowhere).  Gavel's code draws the index but never reads it
-  (``worker_type`` keeps the last type of its loop, ``v100``), so its ``fifo`` puts every job on
-  V100 beyond capacity; hetopt draws the type as the class intends and says so here.
+  order keep a GPU type until they complete; each new job at the head of the queue draws a type
+  uniformly among those with at least its scale factor of free GPUs (the queue stops at the first
+  job that fits nowhere).  Gavel's code draws the index but never reads it: the job goes on the
+  last type of the loop that filtered the types (``worker_type``, the last open type by name,
+  ``v100`` while any V100 is free), whether or not it has room, and when that type's count
+  reaches exactly 0 the *drawn* type is closed.  ``reading="gavel"`` (the default) reproduces this,
+  as the other quirks of Gavel are reproduced (:mod:`hetopt.gavel.rounds`); ``reading="drawn"``
+  places the job on the drawn type, as the class intends (on 3 runs it moved the average JCT by
+  -20 % to +53 % from Gavel's).
 
 References
 ----------
@@ -32,10 +36,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError
-from ..inputs import check_positive
+from ..inputs import check_choice, check_positive
 from .inputs import check_policy_inputs, required_vector
 
-__all__ = ["AlloX", "allox", "RandomFIFO", "fifo_random"]
+__all__ = ["AlloX", "allox", "RandomFIFO", "fifo_random", "FIFO_READINGS"]
 
 
 def _ids(job_ids: Sequence[Any] | None, m: int) -> list[int]:
@@ -123,6 +127,10 @@ def allox(throughput, scale_factor, capacity, priority_weight=None, *, remaining
                         times_since_start=times_since_start)
 
 
+#: The readings of Gavel's heterogeneity-agnostic FIFO (:class:`RandomFIFO`).
+FIFO_READINGS = ("gavel", "drawn")
+
+
 class RandomFIFO:
     """Gavel's heterogeneity-agnostic FIFO (``FIFOPolicy``, ``base`` mode), one object per simulation.
 
@@ -138,10 +146,14 @@ class RandomFIFO:
         self.assigned: dict[int, int] = {}
 
     def __call__(self, throughput, scale_factor, capacity, priority_weight=None, *,
-                 job_ids: Sequence[Any] | None = None) -> np.ndarray:
-        """The allocation: 1 on each placed job's type (``job_ids`` name the jobs across calls)."""
+                 job_ids: Sequence[Any] | None = None, reading: str = "gavel") -> np.ndarray:
+        """The allocation: 1 on each placed job's type (``job_ids`` name the jobs across calls).
+
+        ``reading``: ``"gavel"`` (the type Gavel's code uses, the module docstring) or ``"drawn"``.
+        """
         if priority_weight is not None:
             raise ArgumentError("priority_weight is not used by fifo_random (arrival order is the priority); pass None")
+        check_choice(reading, "reading", FIFO_READINGS)
         T, s, c, _, _ = check_policy_inputs(throughput, scale_factor, capacity)
         m, n = T.shape
         ids = _ids(job_ids, m)
@@ -160,23 +172,24 @@ class RandomFIFO:
                 free[r] -= s[row[job]]
         open_types = [r for r in range(n) if free[r] > 0]
         while queue and open_types:
-            job = queue[0]
-            fits = [r for r in open_types if free[r] >= s[row[job]]]
+            job = queue.pop(0)
+            fits = [i for i, r in enumerate(open_types) if free[r] >= s[row[job]]]
             if not fits:
                 break
-            queue.pop(0)
-            r = fits[self.rng.randrange(len(fits))]
+            idx = self.rng.randrange(len(fits))
+            r = open_types[-1] if reading == "gavel" else open_types[fits[idx]]
             if T[row[job], r] > 0.0:
                 self.assigned[job] = r
                 free[r] -= s[row[job]]
                 if free[r] == 0:
-                    open_types.remove(r)
+                    open_types.pop(fits[idx] if reading == "gavel" else open_types.index(r))
         X = np.zeros((m, n))
         for job, r in self.assigned.items():
             X[row[job], r] = 1.0
         return X
 
 
-def fifo_random(throughput, scale_factor, capacity, priority_weight=None, *, seed: int = 0) -> np.ndarray:
+def fifo_random(throughput, scale_factor, capacity, priority_weight=None, *, seed: int = 0,
+                reading: str = "gavel") -> np.ndarray:
     """Gavel's heterogeneity-agnostic FIFO on its first call (:class:`RandomFIFO` keeps the placements)."""
-    return RandomFIFO(seed)(throughput, scale_factor, capacity, priority_weight)
+    return RandomFIFO(seed)(throughput, scale_factor, capacity, priority_weight, reading=reading)

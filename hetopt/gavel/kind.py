@@ -6,13 +6,14 @@ import functools
 
 from ..contract import Kind, Method
 from ..errors import HetoptError
+from ..inputs import check_example
 from .allocation import allocate, solve_exact
 from .checker import check_schedule
 from .generators import generate_instance
 from .instance import GavelInstance
 from .policies import POLICIES
 from .simulator import simulate
-from .validate import validate
+from .validate import ratio_sweep, validate, validate_ratio
 
 __all__ = ["KIND", "example", "export_model", "validate"]
 
@@ -20,9 +21,10 @@ _SPAN = "makespan (s) if the allocation were kept until every job finished"
 _SIM = "average JCT (s) of the simulated rounds"
 
 
-def example(seed: int, size: int) -> GavelInstance:
+def example(*, seed: int, size: int) -> GavelInstance:
     """A small workload: 2 + ``size`` jobs on 2 GPUs of each type, 2 jobs per hour."""
-    return generate_instance(2 + size, capacity=(2, 2, 2), jobs_per_hour=2.0, seed=seed)
+    seed, size = check_example(seed, size)
+    return generate_instance(n_jobs=2 + size, capacity=(2, 2, 2), jobs_per_hour=2.0, seed=seed)
 
 
 def export_model(inst: GavelInstance):
@@ -50,6 +52,8 @@ KIND = Kind(
     simulate=simulate,
     policies=POLICIES,
     validate=validate,
+    validate_ratio=validate_ratio,
+    ratio_sweep=ratio_sweep,
     export_model=export_model,
     card="models/gavel.md",
     example_instance="gavel2020_three_jobs",

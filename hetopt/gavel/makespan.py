@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..certify import Status, certify, relative_gap
 from ..errors import ArgumentError, InstanceError, SolverError
 from ..inputs import numeric_array
-from ..result import OPTIMAL_RTOL, Status, relative_gap
 from ..solvers import solve_problem
 from .inputs import ROUNDOFF, base_constraints, check_policy_inputs, solved_allocation
 
@@ -386,7 +386,7 @@ def _fallback_allocation(T, s, c) -> np.ndarray:
 
 
 def certify_min_total_duration(throughput, scale_factor, capacity, remaining_steps=None, *,
-                               time_limit: float | None = None) -> CertifiedMakespan:
+                               time_limit: float | None = None, threads: int | None = 1) -> CertifiedMakespan:
     """The minimum makespan with a proven lower bound and a feasible allocation that reaches it.
 
     Solves the scaled LP of :func:`build_min_total_duration` (in units of
@@ -404,6 +404,8 @@ def certify_min_total_duration(throughput, scale_factor, capacity, remaining_ste
         Seconds for all the LP solves.  When it stops the LP, the result has status TIME_LIMIT,
         the best allocation found (the isolated equal share if none) and the best bound
         (:func:`makespan_reference` if no dual was returned).
+    threads : int, optional
+        HiGHS threads of the LP solves (default 1; None: HiGHS's default).
 
     Returns
     -------
@@ -416,16 +418,14 @@ def certify_min_total_duration(throughput, scale_factor, capacity, remaining_ste
     lower = makespan_reference(T, s, c, steps)
     tiny = tiny_jobs(T, c, steps, lower)
     if tiny.any():  # the other jobs' certificate; tiny jobs placed after (a bound of a subset bounds the whole)
-        big = certify_min_total_duration(T[~tiny], s[~tiny], c, steps[~tiny], time_limit=time_limit)
+        big = certify_min_total_duration(T[~tiny], s[~tiny], c, steps[~tiny], time_limit=time_limit, threads=threads)
         X = np.zeros_like(T)
         X[~tiny] = big.allocation
         # big.allocation is exactly feasible; the tiny jobs' fractions (1e-12 and less) are kept as computed
         X = place_tiny_jobs(X, T, s, c, steps, tiny, big.makespan)
         upper = makespan_of(X, T, steps)
         low = min(max(lower, big.lower_bound), upper)
-        gap = relative_gap(upper, low)
-        status = (Status.OPTIMAL if gap is not None and gap <= OPTIMAL_RTOL
-                  else Status.TIME_LIMIT if big.status is Status.TIME_LIMIT else Status.FEASIBLE)
+        status = certify(upper, low, stopped=big.status is Status.TIME_LIMIT, sense="min")
         return CertifiedMakespan(X, upper, low, status, big.lp_makespan, big.solves)
     best: np.ndarray | None = None
     upper = np.inf
@@ -436,7 +436,7 @@ def certify_min_total_duration(throughput, scale_factor, capacity, remaining_ste
             stopped = True
             break
         problem, x, ref = build_min_total_duration(T, s, c, steps, reference=ref)
-        res = solve_problem(problem, "HIGHS", time_limit=left, require_incumbent=False)
+        res = solve_problem(problem, "HIGHS", time_limit=left, threads=threads, require_incumbent=False)
         solves += 1
         stopped = res.status is Status.TIME_LIMIT
         if x.value is not None:
@@ -450,14 +450,11 @@ def certify_min_total_duration(throughput, scale_factor, capacity, remaining_ste
         if g5.dual_value is not None and g3.dual_value is not None:
             lam = np.asarray(g5.dual_value, dtype=float).reshape(-1) / tmax
             lower = max(lower, dual_makespan_bound(T, s, c, steps, lam, np.asarray(g3.dual_value).reshape(-1)))
-        gap = relative_gap(upper, lower)
-        if stopped or (gap is not None and gap <= OPTIMAL_RTOL):
+        if stopped or certify(upper, lower, stopped=False, sense="min") is Status.OPTIMAL:
             break
         ref = upper if np.isfinite(upper) else None
     if best is None:  # the LP returned no allocation before the time limit
         best = _fallback_allocation(T, s, c)
         upper = makespan_of(best, T, steps)
-    gap = relative_gap(upper, lower)
-    status = (Status.OPTIMAL if gap is not None and gap <= OPTIMAL_RTOL
-              else Status.TIME_LIMIT if stopped else Status.FEASIBLE)
+    status = certify(upper, lower, stopped=stopped, sense="min")
     return CertifiedMakespan(best, upper, min(lower, upper), status, lp_value, solves)

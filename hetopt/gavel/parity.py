@@ -122,7 +122,7 @@ def _row(run: dict[str, Any], inst: Any, simulate_options: dict[str, Any]) -> Pa
 def extra_parity_rows(**simulate_options: Any) -> list[ParityRow]:
     """Gavel's other policies (agnostic, finish-time fairness, water filling, cost, AlloX, packing, Gandiva) against its runs.
 
-    The 24 runs of ``extra_runs`` in ``gavel_parity_reference.json``: medium_test and
+    The 26 runs of ``extra_runs`` in ``gavel_parity_reference.json``: medium_test and
     :func:`small_test_sf1` on 4:4:4.
     """
     rows = []

@@ -114,7 +114,7 @@ class Policy(Protocol):
 #: Inputs the simulator can hand a policy besides the cluster (``PolicySpec.inputs``): the jobs' priority
 #: weights, remaining steps, seconds since arrival and ids (instance indices, for policies that keep state),
 #: the column of the reference GPU type of the heterogeneity-agnostic variants (Gavel: v100), the seconds
-#: left to each job's SLO (``policy_options["slo_deadline"]``, NaN: none) and the names of the columns.
+#: left to each job's SLO (``options["slo_deadline"]``, NaN: none) and the names of the columns.
 INPUTS = ("priority_weight", "remaining_steps", "times_since_start", "job_ids", "reference_type", "time_to_slo",
           "gpu_types")
 
@@ -145,6 +145,9 @@ class PolicySpec:
         Keyword inputs the simulator passes (of :data:`INPUTS`).
     takes_solver : bool
         The function has a ``solver=`` option (its LPs).
+    lp_solver : str or None
+        For a function without that option: the solver its LPs (or convex programs) always use, as
+        Gavel's code does (``"ecos"``); None when it solves none (greedy or closed-form policies).
     shuffle_types : bool
         Gavel shuffles the type order every round (heterogeneity-agnostic policies).
     skip_zero_priority : bool
@@ -166,6 +169,7 @@ class PolicySpec:
     description: str
     inputs: tuple[str, ...] = ("priority_weight",)
     takes_solver: bool = True
+    lp_solver: str | None = None
     shuffle_types: bool = False
     skip_zero_priority: bool = False
     packing: bool = False
@@ -187,6 +191,8 @@ def _spec(name: str, func: Callable[..., np.ndarray], gavel: str, description: s
 
 _W, _STEPS, _SINCE, _IDS, _REF = "priority_weight", "remaining_steps", "times_since_start", "job_ids", "reference_type"
 _AGNOSTIC = {"shuffle_types": True}
+#: The policies whose LPs (or convex programs) are always solved by ECOS, as in Gavel's code.
+_ECOS = {"takes_solver": False, "lp_solver": "ecos"}
 
 #: Policy name -> :class:`PolicySpec` (callable as the policy function): the one policy registry of
 #: Gavel.  The kind's methods (:mod:`hetopt.gavel.kind`) and the simulator read it.
@@ -201,41 +207,42 @@ POLICIES: dict[str, PolicySpec] = {p.name: p for p in (
     _spec("fifo", fifo, "fifo_perf (FIFOPolicyWithPerf)", "Gavel's heterogeneity-aware FIFO", inputs=(),
           takes_solver=False, skip_zero_priority=True),
     _spec("max_min_fairness_agnostic", variants.max_min_fairness_agnostic, "max_min_fairness (MaxMinFairnessPolicy)",
-          "Gavel's heterogeneity-agnostic max-min fairness (every throughput 1)", takes_solver=False, **_AGNOSTIC),
+          "Gavel's heterogeneity-agnostic max-min fairness (every throughput 1)", **_ECOS, **_AGNOSTIC),
     _spec("min_total_duration_agnostic", variants.min_total_duration_agnostic,
           "min_total_duration (MinTotalDurationPolicy)",
           "Gavel's heterogeneity-agnostic min-total-duration (every type at the V100's throughput)",
-          inputs=(_STEPS, _REF), takes_solver=False, **_AGNOSTIC),
+          inputs=(_STEPS, _REF), **_ECOS, **_AGNOSTIC),
     _spec("fifo_random", heuristics.fifo_random, "fifo (FIFOPolicy)",
-          "Gavel's heterogeneity-agnostic FIFO (a random type with room for the job at the head of the queue)",
+          "Gavel's heterogeneity-agnostic FIFO (a random type drawn for the job at the head of the queue; as in Gavel's "
+          "code the job goes on the last open type, options={'reading': 'drawn'} puts it on the drawn one)",
           inputs=(_IDS,), takes_solver=False, skip_zero_priority=True, factory=heuristics.RandomFIFO, **_AGNOSTIC),
     _spec("max_min_fairness_strategy_proof", variants.max_min_fairness_strategy_proof,
           "(MaxMinFairnessStrategyProofPolicyWithPerf; not in Gavel's driver)",
-          "Gavel's strategy-proof max-min fairness (geometric mean, allocations discounted)", takes_solver=False),
+          "Gavel's strategy-proof max-min fairness (geometric mean, allocations discounted)", **_ECOS),
     _spec("max_min_fairness_water_filling", variants.max_min_fairness_water_filling,
           "max_min_fairness_water_filling_perf (MaxMinFairnessWaterFillingPolicyWithPerf)",
-          "Gavel's max-min fairness with water filling", takes_solver=False),
+          "Gavel's max-min fairness with water filling", **_ECOS),
     _spec("max_min_fairness_water_filling_agnostic", variants.max_min_fairness_water_filling_agnostic,
           "max_min_fairness_water_filling (MaxMinFairnessWaterFillingPolicy)",
-          "Gavel's heterogeneity-agnostic max-min fairness with water filling", takes_solver=False, **_AGNOSTIC),
+          "Gavel's heterogeneity-agnostic max-min fairness with water filling", **_ECOS, **_AGNOSTIC),
     _spec("finish_time_fairness", variants.finish_time_fairness,
           "finish_time_fairness_perf (FinishTimeFairnessPolicyWithPerf)",
           "Gavel's finish-time fairness (Themis-like: the largest ratio of finish time to the isolated one)",
-          inputs=(_W, _STEPS, _SINCE, _IDS), takes_solver=False,
+          inputs=(_W, _STEPS, _SINCE, _IDS), **_ECOS,
           factory=lambda seed: variants.FinishTimeFairness()),
     _spec("finish_time_fairness_agnostic", variants.finish_time_fairness_agnostic,
           "finish_time_fairness (FinishTimeFairnessPolicy)",
           "Gavel's heterogeneity-agnostic finish-time fairness (every type at the V100's throughput)",
-          inputs=(_W, _STEPS, _SINCE, _IDS, _REF), takes_solver=False,
+          inputs=(_W, _STEPS, _SINCE, _IDS, _REF), **_ECOS,
           factory=lambda seed: variants.FinishTimeFairness(agnostic=True), **_AGNOSTIC),
     _spec("max_sum_throughput_normalized_by_cost", variants.max_sum_throughput_normalized_by_cost,
           "max_sum_throughput_normalized_by_cost_perf (ThroughputNormalizedByCostSumWithPerf)",
           "Gavel's maximum total throughput per dollar (instance_costs per GPU type)", inputs=("gpu_types",),
-          takes_solver=False),
+          **_ECOS),
     _spec("max_sum_throughput_normalized_by_cost_slos", variants.max_sum_throughput_normalized_by_cost_slos,
           "max_sum_throughput_normalized_by_cost_perf_SLOs (ThroughputNormalizedByCostSumWithPerfSLOs)",
           "Gavel's maximum total throughput per dollar with each job's SLO as a rate floor",
-          inputs=(_STEPS, "time_to_slo", "gpu_types"), takes_solver=False),
+          inputs=(_STEPS, "time_to_slo", "gpu_types"), **_ECOS),
     _spec("isolated", variants.isolated, "isolated (IsolatedPolicy)",
           "Gavel's isolated share: every job an equal share of every type", inputs=(), takes_solver=False,
           **_AGNOSTIC),

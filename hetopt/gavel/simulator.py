@@ -21,16 +21,17 @@ from typing import Any, Self, cast
 
 import numpy as np
 
+from ..certify import Status
 from ..errors import ArgumentError, HetoptError, ScheduleViolation, SizeLimitError
 from ..inputs import MAX_SEED, check_choice, check_flag, check_positive, check_size, takes_instance
-from ..result import Solution, Status
+from ..result import SimulationResult, Solution
 from .instance import GavelInstance
 from .lp import check_solver
 from .mechanism import ALLOCATION_TOL, DEFAULT_RECOMPUTE_INTERVAL, DEFAULT_ROUND_LENGTH, fastest_first
 from .policies import PolicySpec, policy_arguments, resolve_policy
 from .rounds import DONE_RTOL, MECHANISMS, Allocator, RunOptions
 
-__all__ = ["GavelSimulation", "simulate", "DONE_RTOL", "MECHANISMS"]
+__all__ = ["GavelSimulation", "simulate", "make_allocator", "pair_table", "DONE_RTOL", "MECHANISMS"]
 
 
 def same_fields(a: Solution, b: Solution) -> bool:
@@ -48,19 +49,15 @@ def json_number(x: Any) -> float | str:
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
-class GavelSimulation(Solution):
+class GavelSimulation(SimulationResult):
     """Result of :func:`simulate`; ``objective`` is the average JCT in seconds.
+
+    The fields of :class:`~hetopt.result.SimulationResult` in seconds: ``policy`` (a key of
+    :data:`~hetopt.gavel.POLICIES`, or a callable's ``__name__``), ``completion`` (from time 0),
+    ``jct`` (``completion - arrival``), ``average_jct`` and ``makespan`` (the last completion).
 
     Attributes
     ----------
-    policy : str
-        The policy's name (a key of :data:`~hetopt.gavel.POLICIES`, or a callable's ``__name__``).
-    completion : numpy.ndarray, shape (J,)
-        Completion time of each job (seconds from time 0).
-    jct : numpy.ndarray, shape (J,)
-        ``completion - arrival``.
-    average_jct, makespan : float
-        Seconds; the makespan is the last completion time.
     recomputations : int
         Times the policy was solved.
     recompute_times : list of float
@@ -69,11 +66,6 @@ class GavelSimulation(Solution):
         ``{"start", "end", "placement": {job: type}}`` per round (when recorded).
     """
 
-    policy: str = ""
-    completion: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    jct: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    average_jct: float = float("nan")
-    makespan: float = float("nan")
     recomputations: int = 0
     recompute_times: list[float] = field(default_factory=list)
     rounds: list[dict[str, Any]] = field(default_factory=list)
@@ -147,11 +139,11 @@ def _checked_allocation(name: str, X: Any, jobs: np.ndarray, R: int) -> np.ndarr
 DEFAULT_MAX_WORK = 1e8
 
 
-def _size_guard(inst: GavelInstance, round_length: float, max_work: Any) -> None:
-    """Refuse a simulation whose work estimate (a lower bound) exceeds ``max_work``."""
-    if max_work is None:
+def _size_guard(inst: GavelInstance, round_length: float, max_size: Any) -> None:
+    """Refuse a simulation whose work estimate (a lower bound) exceeds ``max_size``."""
+    if max_size is None:
         return
-    limit = check_positive(max_work, "max_work")
+    limit = check_positive(max_size, "max_size")
     from .makespan import makespan_reference
 
     T = inst.effective_throughput()
@@ -161,8 +153,8 @@ def _size_guard(inst: GavelInstance, round_length: float, max_work: Any) -> None
     if work > limit:
         raise SizeLimitError(f"simulate: {inst.n_jobs} jobs need at least {span / round_length:.3g} rounds of "
                              f"{round_length:g} s (a makespan lower bound), about {work:.3g} queue entries to visit "
-                             f"(> max_work={limit:.3g}, a minute and a half per 1e8); pass max_work=None (or a larger "
-                             "max_work) to run it anyway, or simulate fewer jobs")
+                             f"(> max_size={limit:.3g}, a minute and a half per 1e8); pass max_size=None (or a larger "
+                             "max_size) to run it anyway, or simulate fewer jobs")
 
 
 def pair_table(inst: GavelInstance) -> Callable[[int, int], np.ndarray | None]:
@@ -199,7 +191,7 @@ def _reference_type(inst: GavelInstance, cols: np.ndarray) -> int:
 
 
 def _check_options(name: str, policy: Callable[..., Any], options: Mapping[str, Any]) -> None:
-    """Every key of ``policy_options`` must be a keyword the policy takes (ArgumentError naming it)."""
+    """Every key of ``options`` must be a keyword the policy takes (ArgumentError naming it)."""
     import inspect
 
     try:
@@ -212,13 +204,13 @@ def _check_options(name: str, policy: Callable[..., Any], options: Mapping[str, 
     for key in options:
         if key not in params or key in fixed:
             allowed = sorted(k for k, p in params.items() if p.kind is p.KEYWORD_ONLY)
-            raise ArgumentError(f"policy_options has {key!r}, which policy {name!r} does not take; its options: "
+            raise ArgumentError(f"options has {key!r}, which policy {name!r} does not take; its options: "
                                 f"{allowed}")
 
 
-def _allocator(inst: GavelInstance, name: str, spec: PolicySpec, columns: list[int], throughput: np.ndarray,
-               solver: str, options: Mapping[str, Any], seed: int,
-               pairs_of: Callable[[int, int], np.ndarray | None] | None) -> Allocator:
+def make_allocator(inst: GavelInstance, name: str, spec: PolicySpec, columns: list[int], throughput: np.ndarray,
+                   solver: str, options: Mapping[str, Any], *, seed: int,
+                   pairs_of: Callable[[int, int], np.ndarray | None] | None) -> Allocator:
     """The allocation of the jobs present: ``spec`` called on the policy's columns, checked, back in instance columns."""
     cols = np.asarray(columns, dtype=np.int64)
     cap = inst.capacity[cols]
@@ -227,7 +219,7 @@ def _allocator(inst: GavelInstance, name: str, spec: PolicySpec, columns: list[i
     if deadline is not None:
         deadline = np.asarray(deadline, dtype=float)
         if deadline.shape != (inst.n_jobs,) or np.any(np.isinf(deadline)):
-            raise ArgumentError(f"policy_options['slo_deadline'] has shape {deadline.shape} or an infinite entry; "
+            raise ArgumentError(f"options['slo_deadline'] has shape {deadline.shape} or an infinite entry; "
                                 f"expected ({inst.n_jobs},) absolute seconds (NaN: no SLO)")
     policy = spec.make(seed=seed)
     _check_options(name, policy, opts)
@@ -255,11 +247,10 @@ def _allocator(inst: GavelInstance, name: str, spec: PolicySpec, columns: list[i
 
 
 @takes_instance(GavelInstance)
-def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solver: str = "ecos",
-             recompute_interval: float = DEFAULT_RECOMPUTE_INTERVAL, round_length: float = DEFAULT_ROUND_LENGTH,
-             type_order: Any = None, seed: int = 0, policy_options: Mapping[str, Any] | None = None,
-             max_rounds: int = 1_000_000, record_rounds: bool = True,
-             max_work: float | None = DEFAULT_MAX_WORK,
+def simulate(inst: GavelInstance, policy: Any, *, options: Mapping[str, Any] | None = None, mechanism: str = "gavel",
+             solver: str = "ecos", recompute_interval: float = DEFAULT_RECOMPUTE_INTERVAL,
+             round_length: float = DEFAULT_ROUND_LENGTH, type_order: Any = None, seed: int = 0,
+             max_rounds: int = 1_000_000, record_rounds: bool = True, max_size: float | None = DEFAULT_MAX_WORK,
              pair_throughput: Callable[[int, int], np.ndarray | None] | None = None) -> GavelSimulation:
     """Simulate Gavel on a workload until every job completes.
 
@@ -270,6 +261,9 @@ def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solv
     policy : str or callable
         A name of :data:`hetopt.gavel.POLICIES` or a callable of the policies' protocol
         (:class:`hetopt.gavel.Policy`, ``models/gavel.md``, *Plug-in protocol*).
+    options : mapping, optional
+        Extra keyword options of the policy function (e.g. ``{"method": "exact"}`` for
+        ``min_total_duration``, ``{"normalization": "isolated"}`` for ``max_min_fairness``).
     mechanism : {"gavel", "clean"}
         ``"gavel"`` (default): Gavel's own event loop (:class:`~hetopt.gavel.rounds.GavelRounds`,
         behaviours (a)-(h): whole steps per round, resets as Gavel's ``_update_priorities`` does them,
@@ -289,19 +283,16 @@ def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solv
     seed : int
         Gavel's driver seed (``--seed``): the type shuffler of the heterogeneity-agnostic policies
         uses ``seed + 5``, as Gavel's scheduler does.
-    policy_options : mapping, optional
-        Extra keyword options of the policy function (e.g. ``{"method": "exact"}`` for
-        ``min_total_duration``, ``{"normalization": "isolated"}`` for ``max_min_fairness``).
     max_rounds : int
         Stop with ``HetoptError`` after this many rounds.
     record_rounds : bool
         Keep each round's placement in ``rounds`` (:func:`~hetopt.gavel.check_schedule` reads them)
         and each allocation in ``info["allocations"]``.
-    max_work : float or None
-        Size guard: the loop visits every job's queue entries every round, so its work is at least
-        ``rounds x jobs x types`` with ``rounds`` the makespan lower bound over the round length; above
-        ``max_work`` (default 1e8, about a minute and a half) the simulation is refused with the
-        estimate.  None lifts the guard.
+    max_size : float or None
+        Size guard, in queue entries visited: the loop visits every job's queue entries every round,
+        so its work is at least ``rounds x jobs x types`` with ``rounds`` the makespan lower bound over
+        the round length; above ``max_size`` (default :data:`DEFAULT_MAX_WORK`, 1e8, about a minute and
+        a half) the simulation is refused with the estimate.  None lifts the guard.
     pair_throughput : callable, optional
         For the packing policies only: ``pair_throughput(a, b) -> (R, 2)`` steps/s of jobs ``a`` and ``b``
         (instance indices) sharing a GPU of each type, in the instance's columns, or None for a pair that
@@ -319,7 +310,7 @@ def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solv
     ScheduleViolation
         The policy returned an allocation that breaks (G1)-(G2) or has the wrong shape.
     SizeLimitError
-        The estimated work is above ``max_work``.
+        The estimated work is above ``max_size``.
     HetoptError
         Jobs that can never run, or ``max_rounds`` rounds without finishing.
 
@@ -338,12 +329,12 @@ def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solv
     max_rounds = check_size(max_rounds, "max_rounds")
     record_rounds = check_flag(record_rounds, "record_rounds")
     seed = check_size(seed, "seed", minimum=0, maximum=MAX_SEED - 5)
-    if policy_options is not None and not isinstance(policy_options, Mapping):
-        raise ArgumentError(f"policy_options is {policy_options!r}; expected a mapping of keyword options")
-    opts = dict(policy_options or {})
+    if options is not None and not isinstance(options, Mapping):
+        raise ArgumentError(f"options is {options!r}; expected a mapping of keyword options")
+    opts = dict(options or {})
     if any(not isinstance(k, str) for k in opts):
-        raise ArgumentError(f"policy_options has a key that is not a string: {sorted(map(repr, opts))}")
-    _size_guard(inst, round_length, max_work)
+        raise ArgumentError(f"options has a key that is not a string: {sorted(map(repr, opts))}")
+    _size_guard(inst, round_length, max_size)
     t0 = time.perf_counter()
     T = inst.throughput if mech.name == "gavel" else inst.effective_throughput()
     order = _type_order(type_order, inst.effective_throughput())
@@ -357,8 +348,8 @@ def simulate(inst: GavelInstance, policy: Any, *, mechanism: str = "gavel", solv
     pairs_of = (pair_throughput or pair_table(inst)) if spec.packing else None
     if pairs_of is not None:
         run_opts = replace(run_opts, pair_throughput=pairs_of)
-    allocate = _allocator(inst, name, spec, mech.policy_columns(inst), np.asarray(T, dtype=float), solver, opts,
-                          int(seed), pairs_of)
+    allocate = make_allocator(inst, name, spec, mech.policy_columns(inst), np.asarray(T, dtype=float), solver, opts,
+                              seed=int(seed), pairs_of=pairs_of)
     run = mech.run(inst, allocate, run_opts)
     completion = run.completion
     jct = completion - inst.arrival

@@ -72,7 +72,7 @@ def validate_ratio(inst: GavelInstance, *, policy: Any = "max_min_fairness",
 
 
 def _instance(n_jobs: int, capacity: tuple[int, ...], *, seed: int) -> GavelInstance:
-    return generate_instance(n_jobs, seed=seed, capacity=capacity)
+    return generate_instance(n_jobs=n_jobs, seed=seed, capacity=capacity)
 
 
 def ratio_sweep(n: int, *, seed: int = 0, executor: Any = None, policy: Any = "max_min_fairness", n_jobs: int = 8,
@@ -106,7 +106,7 @@ def ratio_sweep(n: int, *, seed: int = 0, executor: Any = None, policy: Any = "m
     first = check_size(seed, "seed", minimum=0, maximum=MAX_SEED - count)
     resolve_policy(policy)
     make = functools.partial(_instance, check_size(n_jobs, "n_jobs"), tuple(capacity))
-    generate_instance(1, seed=0, capacity=tuple(capacity))  # capacity checked here, before any worker starts
+    generate_instance(n_jobs=1, seed=0, capacity=tuple(capacity))  # capacity checked here, before any worker starts
     evaluate = functools.partial(validate_ratio, policy=policy, time_limit=check_time_limit(time_limit))
     return sweep(make, evaluate, range(first, first + count), executor)
 
@@ -133,7 +133,7 @@ def validate(n: int = 20, *, seed: int = 0) -> Table:
     seed = check_size(seed, "seed", minimum=0, maximum=MAX_SEED - n)
     t = Table(f"gavel: {n} seeded workloads (8 jobs, 2 GPUs per type, 4 jobs/hour), every policy simulated",
               ["policy", "workloads", "all jobs complete", "JCT >= isolated bound", "mean avg JCT (h)"])
-    insts = [generate_instance(8, capacity=(2, 2, 2), jobs_per_hour=4.0, seed=seed + k) for k in range(n)]
+    insts = [generate_instance(n_jobs=8, capacity=(2, 2, 2), jobs_per_hour=4.0, seed=seed + k) for k in range(n)]
     for name in POLICIES:
         ok = lb = 0
         jcts = []

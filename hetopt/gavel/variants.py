@@ -247,8 +247,10 @@ class FinishTimeFairness:
     (every type at the reference type's throughput).  Each call minimizes
     ``max_j (t_j + steps_j / (T_j . X_j)) / (iso_j + steps_j / T_j . X^iso_j)`` where ``t_j`` is the
     time since the job arrived and ``iso_j`` the time it would have needed so far on its isolated
-    share (accumulated from call to call); ECOS, clipped; when ECOS returns nothing the isolated
-    share is returned, as in Gavel.
+    share (accumulated from call to call); ECOS, clipped.  When ECOS returns no allocation the isolated
+    share is returned.  Gavel does so only when the solve ends without a value; when ECOS itself
+    fails (CVXPY raises ``SolverError``), Gavel's call raises and its simulation ends with that error,
+    where hetopt falls back to the isolated share and goes on.
     """
 
     def __init__(self, agnostic: bool = False):

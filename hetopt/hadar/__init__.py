@@ -43,7 +43,7 @@ from .policies import (
 )
 from .price import PriceParameters, competitive_bound, price, price_parameters
 from .protocol import Policy, RoundState
-from .result import HadarSolution, SimulationResult
+from .result import HadarSimulation, HadarSolution
 from .simulator import RESTART_DELAY, simulate, total_utility
 from .utility import Utility
 from .validate import hadar_p1_schedule, ratio_sweep, small_instance, validate_ratio
@@ -58,7 +58,7 @@ __all__ = [
     "Allocation", "DPResult", "find_alloc", "dp_allocation",
     "POLICIES", "HadarPolicy", "HadarEPolicy", "GavelPolicy", "TiresiasPolicy", "YarnCSPolicy", "make_policy",
     "Policy", "RoundState", "simulate", "total_utility", "RESTART_DELAY",
-    "HadarSolution", "SimulationResult",
+    "HadarSolution", "HadarSimulation",
     "trace_workload", "physical_mix", "motivating_example", "estimate_throughput",
     "validate_ratio", "ratio_sweep", "hadar_p1_schedule", "small_instance",
     "MakespanBound", "makespan_lower_bound", "capacity_lower_bound", "min_rounds", "QUEUE_ORDERS", "queue_rank",

@@ -158,7 +158,7 @@ def makespan_lower_bound(inst: HadarInstance) -> MakespanBound:
     A = csr_matrix((vals, (rows, cols)), shape=(k, n))
     ub = np.array([np.inf if usable[j, r] else 0.0 for j in range(J) for r in range(R)] + [np.inf])
     try:
-        sol, _ = solve_milp(c, A_ub=A, b_ub=np.array(rhs), lb=0.0, ub=ub)
+        sol = solve_milp(c, A_ub=A, b_ub=np.array(rhs), lb=0.0, ub=ub)
     except (SolverError, InfeasibleError, UnboundedError) as exc:  # the LP always has an optimum
         raise SolverError(f"makespan LP failed: {type(exc).__name__}: {exc}") from exc
     if not sol.is_optimal or sol.objective is None:

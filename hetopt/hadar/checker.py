@@ -47,7 +47,7 @@ def check_schedule(inst: HadarInstance, sol: Any, *, require_completion: bool = 
     Parameters
     ----------
     inst : HadarInstance
-    sol : HadarSolution, SimulationResult or array_like of int, shape (J, H, R, T)
+    sol : HadarSolution, HadarSimulation or array_like of int, shape (J, H, R, T)
         A solution with a ``schedule`` (its ``total_utility``, when set, is checked against
         the recomputed one), the raw schedule ``w^r_jh(t)``, or a simulation result with its
         recorded rounds (``simulate(..., record_rounds=True)``; any policy, the paper's or

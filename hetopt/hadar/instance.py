@@ -8,26 +8,14 @@ and earns ``U_j(f_j - a_j)``.  Time is slotted with slot length ``L`` seconds.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ..data import check_header, meta_dict, meta_kwargs, read_json
 from ..errors import InstanceError
-from ..inputs import (
-    INT64_LIMIT,
-    check_choice,
-    check_positive,
-    check_size,
-    names_tuple,
-    numeric_array,
-    real_scalar,
-    rng_from,
-)
-from ..schema import Field
+from ..inputs import INT64_LIMIT, check_choice, check_positive, check_size, rng_from
+from ..schema import Field, FieldsMixin
 from .utility import UTILITY_KINDS, Utility
 
 __all__ = ["HadarInstance", "generate_instance", "KIND", "SCHEMA_VERSION", "FIELDS"]
@@ -38,20 +26,21 @@ SCHEMA_VERSION = 1
 _MAX_HORIZON = 2.0**53
 #: Default of ``gpu_types``, ``job_names`` and ``horizon``: filled in by ``__post_init__``.
 _DERIVED: Any = None
-_FIELDS = ("capacity", "arrival", "gpus", "epochs", "iterations_per_epoch", "throughput", "utility",
-           "slot_length", "gpu_types", "job_names", "horizon")
-#: Fields that hold one entry per job: the number of jobs is the length most of them agree on, and a
-#: field of another length is named as the wrong one.
-_PER_JOB = ("arrival", "gpus", "epochs", "iterations_per_epoch", "throughput")
 
 _UTILITY_TEXT = (
-    "U_j, the non-increasing utility of the completion time f_j - a_j (seconds): an object "
-    "{\"kind\": \"effective_throughput\", \"params\": null} (U_j = E_j N_j / tau) or {\"kind\": \"sigmoid\", "
-    "\"params\": [[theta1, theta2, theta3], ...]} with one row per job (U_j = theta1 / (1 + exp(theta2 (tau - "
-    "theta3)))), theta1 > 0 the value, theta2 >= 0 the urgency (1/s), theta3 >= 0 the soft deadline (s).")
+    "$U_j$, the non-increasing utility of the completion time $f_j - a_j$ (seconds): an object "
+    "`{\"kind\": \"effective_throughput\", \"params\": null}` ($U_j = E_j N_j / \\tau$) or `{\"kind\": "
+    "\"sigmoid\", \"params\": [[theta1, theta2, theta3], ...]}` with one row per job "
+    "($U_j = \\theta_1 / (1 + e^{\\theta_2 (\\tau - \\theta_3)})$), $\\theta_1 > 0$ the value, $\\theta_2 \\ge 0$ "
+    "the urgency (1/s), $\\theta_3 \\ge 0$ the soft deadline (s).")
+
 
 class _UtilityField(Field):
     """The ``utility`` field: its leaf is the object ``{"kind": ..., "params": ...}`` with both keys' schemas."""
+
+    def check(self, value: Any) -> Utility:
+        """A :class:`Utility` from a Utility, a kind name or its JSON object (InstanceError naming ``utility``)."""
+        return Utility.coerce(value)
 
     def leaf_schema(self) -> dict[str, Any]:
         theta = [{"type": "number", "exclusiveMinimum": 0, "description": "theta1: the value"},
@@ -76,55 +65,31 @@ class _UtilityField(Field):
 
 #: The JSON fields of a Hadar instance (:mod:`hetopt.schema`), in the paper's notation (Table I).
 FIELDS: tuple[Field, ...] = (
-    Field("capacity", "(n_machines, n_types)", "integer", "c^r_h: GPUs of type r on machine h.", unit="GPUs",
+    Field("capacity", "(n_machines, n_types)", "integer", "$c^r_h$: GPUs of type $r$ on machine $h$.", unit="GPUs",
           minimum=0),
-    Field("arrival", "(n_jobs,)", "integer", "a_j: the slot in which job j arrives; it may run from that slot on.",
-          unit="slots", minimum=0),
-    Field("gpus", "(n_jobs,)", "integer", "W_j: the GPUs job j uses in every slot it runs (all or nothing, the "
+    Field("arrival", "(n_jobs,)", "integer", "$a_j$: the slot in which job $j$ arrives; it may run from that slot "
+          "on.", unit="slots", minimum=0),
+    Field("gpus", "(n_jobs,)", "integer", "$W_j$: the GPUs job $j$ uses in every slot it runs (all or nothing, the "
           "gang of (1e)).", unit="GPUs", minimum=1),
-    Field("epochs", "(n_jobs,)", "integer", "E_j: the epochs job j trains.", minimum=1),
-    Field("iterations_per_epoch", "(n_jobs,)", "integer", "N_j: the iterations of one epoch of job j.",
+    Field("epochs", "(n_jobs,)", "integer", "$E_j$: the epochs job $j$ trains.", minimum=1),
+    Field("iterations_per_epoch", "(n_jobs,)", "integer", "$N_j$: the iterations of one epoch of job $j$.",
           unit="iterations", minimum=1),
-    Field("throughput", "(n_jobs, n_types)", "number", "X^r_j: iterations per second of job j per GPU of type r "
-          "(0 where the job cannot run on type r); a gang runs at its slowest type's rate (1b).",
+    Field("throughput", "(n_jobs, n_types)", "number", "$X^r_j$: iterations per second of job $j$ per GPU of type "
+          "$r$ (0 where the job cannot run on type $r$); a gang runs at its slowest type's rate (1b).",
           unit="iterations/s", minimum=0),
     _UtilityField("utility", "scalar", "object", _UTILITY_TEXT),
-    Field("slot_length", "scalar", "number", "L: the length of a time slot.", unit="s", minimum=0,
+    Field("slot_length", "scalar", "number", "$L$: the length of a time slot.", unit="s", minimum=0,
           exclusive_minimum=True),
-    Field("gpu_types", "(n_types,)", "string", "Names of the GPU types (default type0, type1, ...).",
-          required=False),
-    Field("job_names", "(n_jobs,)", "string", "Names of the jobs (default job0, job1, ...).", required=False),
-    Field("horizon", "scalar", "integer", "T: the number of slots of P1, after the last arrival (default: the "
-          "last arrival plus the slots every job needs one after another on its best gang).", unit="slots",
-          minimum=1, required=False),
+    Field("gpu_types", "(n_types,)", "string", "Names of the GPU types.", default="type0, type1, ..."),
+    Field("job_names", "(n_jobs,)", "string", "Names of the jobs.", default="job0, job1, ..."),
+    Field("horizon", "scalar", "integer", "$T$: the number of slots of P1; every arrival is before it.",
+          unit="slots", minimum=1, default="the last arrival plus the slots every job needs one after another on "
+          "its best gang"),
 )
 
 
-def _n_jobs(lengths: dict[str, int]) -> int:
-    """The number of jobs: the length most per-job fields agree on (ties: the first field's, ``arrival``)."""
-    counts: dict[int, int] = {}
-    for n in lengths.values():
-        counts[n] = counts.get(n, 0) + 1
-    best = max(counts.values())
-    return next(n for n in lengths.values() if counts[n] == best)
-
-
-def _int_array(name: str, value, ndim: int, lo: int) -> np.ndarray:
-    a = numeric_array(name, value)
-    if a.ndim != ndim:
-        raise InstanceError(f"{name} has {a.ndim} dimensions; expected {ndim}")
-    bad = np.argwhere(~np.isfinite(a) | (a != np.round(a)) | (a < lo) | (np.abs(a) >= INT64_LIMIT))
-    if bad.size:
-        idx = ", ".join(str(i) for i in bad[0])
-        raise InstanceError(f"{name}[{idx}] is {a[tuple(bad[0])]}; expected an integer >= {lo}")
-    raw = value if isinstance(value, np.ndarray) else np.asarray(value)
-    if raw.dtype.kind in "iu" and raw.shape == a.shape:  # integers as given (no rounding through float)
-        return raw.astype(np.int64)
-    return a.astype(np.int64)
-
-
 @dataclass(frozen=True, eq=False)
-class HadarInstance:
+class HadarInstance(FieldsMixin):
     """A Hadar instance; every field is checked once, here.
 
     Parameters
@@ -180,76 +145,40 @@ class HadarInstance:
 
     def __post_init__(self) -> None:
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731 (frozen dataclass)
-        cap = _int_array("capacity", self.capacity, 2, 0)
-        H, R = cap.shape
-        if H == 0 or R == 0:
-            raise InstanceError(f"capacity has shape {cap.shape}; expected at least one machine and one GPU type")
-        set_("capacity", cap)
-        arr = _int_array("arrival", self.arrival, 1, 0)
-        per_job = {"arrival": arr}
-        for name in ("gpus", "epochs", "iterations_per_epoch"):
-            per_job[name] = _int_array(name, getattr(self, name), 1, 1)
-        X = numeric_array("throughput", self.throughput)
-        if X.ndim != 2:
-            raise InstanceError(f"throughput has {X.ndim} dimensions; expected 2 (jobs x GPU types)")
-        per_job["throughput"] = X
-        J = _n_jobs({k: int(v.shape[0]) for k, v in per_job.items()})
-        if J == 0:
-            raise InstanceError("arrival is empty; an instance needs at least one job")
-        for name, a in per_job.items():
-            if a.shape[0] != J:
-                raise InstanceError(f"{name} has length {a.shape[0]}; expected {J}, one entry per job (the length "
-                                    f"of {', '.join(k for k, v in per_job.items() if v.shape[0] == J)})")
-            if name != "throughput":
-                set_(name, a)
-        work = per_job["epochs"].astype(object) * per_job["iterations_per_epoch"].astype(object)
-        over = [j for j, v in enumerate(work) if v >= INT64_LIMIT]
+        dims = self._check_fields()  # types, shapes, ranges and the shared dimensions (FIELDS)
+        J, R = dims["n_jobs"], dims["n_types"]
+        big = np.flatnonzero(self.epochs * self.iterations_per_epoch.astype(float) >= 2.0**62)  # exact check below
+        over = [int(j) for j in big if int(self.epochs[j]) * int(self.iterations_per_epoch[j]) >= INT64_LIMIT]
         if over:
             j = over[0]
-            raise InstanceError(f"epochs[{j}] * iterations_per_epoch[{j}] is {work[j]}; the iterations E_j N_j of a "
-                                "job must fit int64 (< 2**63)")
-        if X.shape != (J, R):
-            raise InstanceError(f"throughput has shape {X.shape}; expected ({J}, {R}) (jobs x GPU types of capacity)")
-        bad = np.argwhere(~np.isfinite(X) | (X < 0))
-        if bad.size:
-            j, r = bad[0]
-            raise InstanceError(f"throughput[{j}, {r}] is {X[j, r]}; throughputs must be >= 0 (0: cannot run there)")
-        set_("throughput", X)
-        per_type = cap.sum(axis=0)
-        usable = (X > 0) @ per_type
-        for j in range(J):
+            raise InstanceError(f"epochs[{j}] * iterations_per_epoch[{j}] is {int(self.epochs[j]) * int(self.iterations_per_epoch[j])}; "
+                                "the iterations E_j N_j of a job must fit int64 (< 2**63)")
+        usable = (self.throughput > 0) @ self.capacity.sum(axis=0)
+        stuck = np.flatnonzero((usable == 0) | (self.gpus > usable))
+        if stuck.size:
+            j = int(stuck[0])
             if usable[j] == 0:
                 raise InstanceError(f"throughput[{j}, :] is zero on every GPU type the cluster has; "
                                     f"job {j} can never run (expected > 0 on some type with capacity)")
-            if self.gpus[j] > usable[j]:
-                raise InstanceError(f"gpus[{j}] is {self.gpus[j]}; job {j} can use only {usable[j]} GPUs of the "
-                                    "cluster (types with throughput > 0)")
-        util = Utility.coerce(self.utility)
-        util.check_jobs(J)
-        set_("utility", util)
-        L = real_scalar("slot_length", self.slot_length)
-        if not np.isfinite(L) or L <= 0:
-            raise InstanceError(f"slot_length is {L!r}; expected a positive number of seconds")
-        set_("slot_length", float(L))
-        set_("gpu_types", names_tuple("gpu_types", self.gpu_types, R, "type"))
-        set_("job_names", names_tuple("job_names", self.job_names, J, "job"))
+            raise InstanceError(f"gpus[{j}] is {self.gpus[j]}; job {j} can use only {usable[j]} GPUs of the "
+                                "cluster (types with throughput > 0)")
+        self.utility.check_jobs(J)
+        if self.gpu_types is None:
+            set_("gpu_types", tuple(f"type{r}" for r in range(R)))
+        if self.job_names is None:
+            set_("job_names", tuple(f"job{j}" for j in range(J)))
         if self.horizon is None:
             with np.errstate(divide="ignore", over="ignore"):
                 need = self.total_iterations / (self.best_gang_rate() * self.slot_length)
-            total = float(arr.max()) + float(np.sum(np.ceil(need)))
+            total = float(self.arrival.max()) + float(np.sum(np.ceil(need)))
             if not total < _MAX_HORIZON:
                 raise InstanceError(f"the default horizon (last arrival + the slots every job needs one after another, "
                                     f"{total:.3g}) is not below 2**53 slots: throughput * slot_length is too small "
                                     "for the iterations; give horizon or rescale slot_length")
-            set_("horizon", int(arr.max() + self.serial_slots().sum()))
-        else:
-            if isinstance(self.horizon, (bool, np.bool_)) or not isinstance(self.horizon, (int, np.integer)) \
-                    or self.horizon < 1 or self.horizon >= INT64_LIMIT:
-                raise InstanceError(f"horizon is {self.horizon!r}; expected a positive integer number of slots")
-            if self.horizon <= arr.max():
-                raise InstanceError(f"horizon is {self.horizon}; every arrival must be before it (last arrival "
-                                    f"{arr.max()})")
-            set_("horizon", int(self.horizon))
+            set_("horizon", int(self.arrival.max() + self.serial_slots().sum()))
+        elif self.horizon <= self.arrival.max():
+            raise InstanceError(f"horizon is {self.horizon}; every arrival must be before it (last arrival "
+                                f"{self.arrival.max()})")
 
     # ------------------------------------------------------------------ derived data
     @property
@@ -308,56 +237,9 @@ class HadarInstance:
         """``U_j(duration_j)`` for durations in seconds (shape (J,) or (J, K))."""
         return self.utility(duration, self.total_iterations)
 
-    # ------------------------------------------------------------------ JSON
-    def to_dict(self) -> dict:
-        """The JSON form (``kind``, ``schema_version`` and every field)."""
-        return {
-            "kind": KIND,
-            "schema_version": SCHEMA_VERSION,
-            "capacity": self.capacity.tolist(),
-            "arrival": self.arrival.tolist(),
-            "gpus": self.gpus.tolist(),
-            "epochs": self.epochs.tolist(),
-            "iterations_per_epoch": self.iterations_per_epoch.tolist(),
-            "throughput": self.throughput.tolist(),
-            "utility": self.utility.to_dict(),
-            "slot_length": self.slot_length,
-            "gpu_types": list(self.gpu_types),
-            "job_names": list(self.job_names),
-            "horizon": self.horizon,
-            **meta_dict(self),
-        }
 
-    def to_json(self, path: str | Path | None = None, **kwargs) -> str:
-        """The JSON text (``description`` and ``source`` kept); also written to ``path`` when given."""
-        text = json.dumps(self.to_dict(), **({"indent": 1} | kwargs))
-        if path is not None:
-            Path(path).write_text(text + "\n", encoding="utf-8")
-        return text
-
-    @classmethod
-    def from_dict(cls, data: dict) -> HadarInstance:
-        """Build from the JSON form; ``description`` and ``source`` are documentation only.
-
-        The optional ``gpu_types``, ``job_names`` and ``horizon`` take their defaults when absent; a
-        ``null`` is refused (omit the key instead), as is any key not in :data:`FIELDS`.
-        """
-        check_header(data, KIND, SCHEMA_VERSION, _FIELDS, _FIELDS[:8])
-        for k in _FIELDS[8:]:
-            if k in data and data[k] is None:
-                raise InstanceError(f"{k} is null; omit the key for its default, or give "
-                                    f"{'an integer' if k == 'horizon' else 'a list of strings'}")
-        kwargs: dict[str, Any] = {k: data[k] for k in _FIELDS if k in data}
-        kwargs.update(meta_kwargs(data))
-        return cls(**kwargs)
-
-    @classmethod
-    def from_json(cls, data: str | Path | dict) -> HadarInstance:
-        """Parse JSON text, read a file path, or take the already-parsed dict."""
-        return cls.from_dict(read_json(data))
-
-
-def generate_instance(n_jobs: int, n_machines: int, *, seed: Any = None, n_types: int = 2,
+def generate_instance(*, n_jobs: int = 4, n_machines: int = 2, seed: int | np.random.Generator | None = None,
+                      n_types: int = 2,
                       max_gpus_per_type: int = 2, slot_length: float = 60.0, utility: str = "effective_throughput",
                       max_arrival: int = 2, max_slots: int = 3) -> HadarInstance:
     """A small random instance for exact cross-checks.
@@ -366,7 +248,8 @@ def generate_instance(n_jobs: int, n_machines: int, *, seed: Any = None, n_types
     get a gang of 1-2 GPUs, throughputs in [1, 10] iterations/s (a type is unusable with
     probability 0.15), arrivals in ``0..max_arrival`` and work for 1..``max_slots`` slots on
     their fastest type.  ``utility`` is "effective_throughput" or "sigmoid" (soft deadline
-    at twice the fastest completion).
+    at twice the fastest completion).  Every parameter is keyword-only; the default size, 4 jobs
+    on 2 machines, is the one of :func:`~hetopt.hadar.validate.ratio_sweep`.
 
     Raises
     ------

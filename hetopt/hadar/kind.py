@@ -7,6 +7,7 @@ import functools
 import pyomo.environ as pyo
 
 from ..contract import Kind, Method
+from ..inputs import check_example
 from ..report import Table
 from ..validate import SweepResults, summarize
 from .checker import check_schedule
@@ -15,7 +16,7 @@ from .model import build_p1
 from .offline import solve_exact
 from .policies import POLICIES
 from .simulator import simulate
-from .validate import ratio_sweep
+from .validate import ratio_sweep, validate_ratio
 
 __all__ = ["KIND", "example", "export_model", "validate", "sweep_table"]
 
@@ -36,9 +37,10 @@ _POLICY_TEXT = {
 }
 
 
-def example(seed: int, size: int) -> HadarInstance:
+def example(*, seed: int, size: int) -> HadarInstance:
     """A small instance: 2-4 jobs on 2 machines."""
-    return generate_instance(2 + size % 3, 2, seed=seed)
+    seed, size = check_example(seed, size)
+    return generate_instance(n_jobs=2 + size % 3, n_machines=2, seed=seed)
 
 
 def sweep_table(certs: SweepResults, *, n_jobs: int = 4, n_machines: int = 2) -> Table:
@@ -78,6 +80,8 @@ KIND = Kind(
     simulate=simulate,
     policies=POLICIES,
     validate=validate,
+    validate_ratio=validate_ratio,
+    ratio_sweep=ratio_sweep,
     export_model=export_model,
     card="models/hadar2024.md",
     example_instance="hadar2024_small",

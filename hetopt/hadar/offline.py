@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
+from ..certify import Status, certify, relative_gap
 from ..errors import HetoptError, InfeasibleError, InstanceError, SizeLimitError, SolverError
 from ..inputs import (
     check_choice,
@@ -25,7 +26,7 @@ from ..inputs import (
     check_time_limit,
     takes_instance,
 )
-from ..result import OPTIMAL_RTOL, Solution, Status, relative_gap
+from ..result import Solution
 from ..solvers import PYOMO_SOLVERS, solve_model
 from .bounds import gang_count
 from .checker import check_schedule
@@ -38,7 +39,7 @@ __all__ = ["solve_exact", "schedule_of", "split_schedule", "slot_placements", "e
            "solve_p2", "solve_p3", "serial_schedule", "MAX_P1_COLUMNS", "MAX_PLACEMENTS", "MAX_SCHEDULES", "MAX_P1_INTEGERS", "heuristic_schedule", "p1_columns",
            "utility_upper_bound"]
 
-#: ``solve_exact`` refuses, before building it, a P1 with more columns than this (``max_columns``).
+#: ``solve_exact`` refuses, before building it, a P1 with more columns than this (``max_size``).
 MAX_P1_COLUMNS = 40_000
 #: Kept for compatibility: the GPU-count variables of the old guard (half of ``MAX_P1_COLUMNS``).
 MAX_P1_INTEGERS = 20_000
@@ -103,9 +104,9 @@ def utility_upper_bound(inst: HadarInstance) -> tuple[float, np.ndarray]:
 
 
 @takes_instance(HadarInstance)
-def solve_exact(inst: HadarInstance, *, solver: str = "highs", time_limit: float | None = None,
-                mip_gap: float | None = None, threads: int | None = 1, warm_start: bool = True,
-                max_columns: int = MAX_P1_COLUMNS) -> HadarSolution:
+def solve_exact(inst: HadarInstance, *, time_limit: float | None = None, mip_gap: float | None = None,
+                threads: int | None = 1, max_size: int = MAX_P1_COLUMNS, solver: str = "highs",
+                warm_start: bool = True) -> HadarSolution:
     """The certified optimum of P1 (or the incumbent and a proven bound when time-limited).
 
     The exact time-indexed MILP of :func:`~hetopt.hadar.model.build_p1`, its objective divided by
@@ -124,19 +125,20 @@ def solve_exact(inst: HadarInstance, *, solver: str = "highs", time_limit: float
     Parameters
     ----------
     inst : HadarInstance
-    solver : {"highs", "scip"}
     time_limit : float, optional
         Seconds for the whole call (building included); None: no limit.
     mip_gap : float, optional
         Relative gap at which the solver may stop (default: the package's 1e-9); a run stopped at
         a gap above ``OPTIMAL_RTOL`` is FEASIBLE.
     threads : int, optional
-        Solver threads (default 1; None: the solver's default).
+        Solver threads; 1 by default, as in every kind (reproducible runs); None: the solver's
+        default.
+    max_size : int
+        Size guard, in columns: refuse, before building, a MILP with more columns than this
+        (:func:`p1_columns`, ``J T (H R + R + 3)``; default ``MAX_P1_COLUMNS``, 40,000).
+    solver : {"highs", "scip"}
     warm_start : bool
         Start from Hadar's own schedule (see above).
-    max_columns : int
-        Size guard: refuse, before building, a MILP with more columns than this
-        (:func:`p1_columns`, ``J T (H R + R + 3)``; default ``MAX_P1_COLUMNS``).
 
     Returns
     -------
@@ -150,9 +152,9 @@ def solve_exact(inst: HadarInstance, *, solver: str = "highs", time_limit: float
     ------
     ArgumentError
         An unknown ``solver`` or a bad ``time_limit``, ``mip_gap``, ``threads``, ``warm_start`` or
-        ``max_columns``.
+        ``max_size``.
     SizeLimitError
-        When the MILP would have more than ``max_columns`` columns.
+        When the MILP would have more than ``max_size`` columns.
     InfeasibleError
         When some job cannot finish within the horizon (or the solver proves P1 infeasible).
     InstanceError
@@ -167,12 +169,12 @@ def solve_exact(inst: HadarInstance, *, solver: str = "highs", time_limit: float
     mip_gap = check_gap(mip_gap, "mip_gap")
     threads = check_threads(threads)
     check_flag(warm_start, "warm_start")
-    max_columns = check_size(max_columns, "max_columns")
+    max_size = check_size(max_size, "max_size")
     cols = p1_columns(inst)
-    if cols > max_columns:
+    if cols > max_size:
         raise SizeLimitError(f"P1 has {cols} columns (J*T*(H*R + R + 3) = {inst.n_jobs}*{inst.horizon}*"
                              f"({inst.n_machines}*{inst.n_types} + {inst.n_types} + 3)); solve_exact builds at most "
-                             f"max_columns={max_columns}: pass max_columns={cols} (and a time_limit=...), or a "
+                             f"max_size={max_size} columns: pass max_size={cols} (and a time_limit=...), or a "
                              "shorter horizon")
     log_upper, _ = utility_upper_bound(inst)
     if log_upper == -np.inf:
@@ -254,8 +256,10 @@ def _result(inst: HadarInstance, w: np.ndarray, status: Status, bound: float, t0
             info: dict[str, Any]) -> HadarSolution:
     """The solution of schedule ``w``: its objective recomputed by the checker on the true utilities.
 
-    OPTIMAL survives only when ``bound`` meets that objective within ``OPTIMAL_RTOL`` (a bound a
-    hair below it, within the tolerance, is raised to it: the optimum is at least the objective).
+    The status is :func:`~hetopt.certify.certify`'s on that objective (``status`` says only whether
+    a limit stopped the run): OPTIMAL only when ``bound`` meets it within ``OPTIMAL_RTOL`` (a bound
+    a hair below it, within the tolerance, is raised to it: the optimum is at least the objective).
+    A bound below it by more is the solver's error: the utility upper bound replaces it.
     """
     chk = check_schedule(inst, w)
     if not chk.ok or chk.objective is None:
@@ -266,18 +270,19 @@ def _result(inst: HadarInstance, w: np.ndarray, status: Status, bound: float, t0
     log_obj = _log_sum(inst.utility.log_of(((finish + 1 - inst.arrival) * inst.slot_length)[done].astype(float),
                                            inst.total_iterations[done]))
     _representable(inst, log_obj, "the total utility of the schedule found")
-    if bound < obj:
-        if obj - bound <= OPTIMAL_RTOL * obj:
-            bound = obj
-        else:
-            info["invalid_bound"] = bound
-            info["bound_source"] = "utility upper bound (the solver's was below the incumbent)"
-            bound = max(float(info["utility_upper_bound"]), obj)
-            status = Status.FEASIBLE if status is Status.OPTIMAL else status
-    gap = relative_gap(obj, bound)
-    if status is Status.OPTIMAL and not (gap is not None and gap <= OPTIMAL_RTOL):
+    stopped = status is Status.TIME_LIMIT
+    try:
+        verdict = certify(obj, bound, stopped=stopped, sense="max")
+    except SolverError:  # the solver's bound is below a schedule the checker passed
+        info["invalid_bound"] = bound
+        info["bound_source"] = "utility upper bound (the solver's was below the incumbent)"
+        bound = max(float(info["utility_upper_bound"]), obj)
+        verdict = certify(obj, bound, stopped=stopped, sense="max")
+    bound = max(bound, obj)
+    if status is Status.OPTIMAL and verdict is not Status.OPTIMAL:
         info["not_certified"] = f"the bound {bound!r} does not meet the objective {obj!r} on the true utilities"
-        status = Status.FEASIBLE
+    status = verdict
+    gap = relative_gap(obj, bound)
     jct = (finish + 1 - inst.arrival) * inst.slot_length
     return HadarSolution(status=status, objective=obj, bound=bound, gap=gap, wall_time=time.perf_counter() - t0,
                          solver=f"p1-milp/{solver}", message=message, info=info, schedule=w, finish_slot=finish,

@@ -1,4 +1,4 @@
-"""Result types of Hadar: schedules of the offline problem and simulation traces."""
+"""Result types of Hadar: P1 schedules (:class:`HadarSolution`) and simulation traces (:class:`HadarSimulation`)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any, Self
 import numpy as np
 
 from ..errors import ArgumentError
-from ..result import Solution
+from ..result import SimulationResult, Solution
 
-__all__ = ["HadarSolution", "SimulationResult"]
+__all__ = ["HadarSolution", "HadarSimulation"]
 
 
 def _array(value: Any, dtype: type) -> np.ndarray | None:
@@ -65,20 +65,19 @@ class HadarSolution(Solution):
 
 
 @dataclass(frozen=True, kw_only=True)
-class SimulationResult(Solution):
+class HadarSimulation(SimulationResult):
     """Trace of the round-based simulator (Section IV) with the paper's metrics.
+
+    The fields of :class:`~hetopt.result.SimulationResult` in seconds: ``policy``,
+    ``completion`` (completion instants), ``jct`` (completion minus arrival), ``average_jct``
+    and ``makespan`` (equal to ``total_duration``).
 
     Attributes
     ----------
-    policy : str
     round_length : float
         Seconds.
-    jct : numpy.ndarray, shape (J,)
-        Completion time minus arrival time, seconds.
-    completion : numpy.ndarray, shape (J,)
-        Completion instants, seconds.
     total_duration : float
-        TTD: the last completion instant (seconds from time 0).
+        TTD: the last completion instant (seconds from time 0), the paper's name of ``makespan``.
     utilization : float
         GRU: GPU-seconds spent computing over (total GPUs x TTD).
     cluster_utilization : float
@@ -95,10 +94,7 @@ class SimulationResult(Solution):
     """
 
     sense: str = "max"
-    policy: str = ""
     round_length: float = 0.0
-    jct: np.ndarray | None = None
-    completion: np.ndarray | None = None
     total_duration: float = 0.0
     utilization: float = 0.0
     cluster_utilization: float = 0.0
@@ -113,7 +109,7 @@ class SimulationResult(Solution):
         sol = super().from_dict(data)
         rounds = [{"start": float(r["start"]), "allocation": np.asarray(r["allocation"], dtype=np.int64),
                    "iterations": np.asarray(r["iterations"], dtype=float)} for r in sol.rounds]
-        return replace(sol, jct=_array(sol.jct, float), completion=_array(sol.completion, float),
+        return replace(sol, jct=np.asarray(sol.jct, dtype=float), completion=np.asarray(sol.completion, dtype=float),
                        job_busy=_array(sol.job_busy, float), first_start=_array(sol.first_start, float),
                        rounds=rounds)
 
@@ -144,11 +140,6 @@ class SimulationResult(Solution):
         times TTD).
         """
         return float(np.mean(self.job_utilizations))
-
-    @property
-    def average_jct(self) -> float:
-        """Mean JCT in seconds."""
-        return float(np.mean(_required(self.jct, "jct")))
 
     def completed_fraction(self, times: Any) -> np.ndarray:
         """Cumulative fraction of completed jobs at each time (seconds), Fig. 4."""

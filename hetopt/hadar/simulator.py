@@ -24,15 +24,15 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status
 from ..errors import ArgumentError, ScheduleViolation, SizeLimitError
 from ..inputs import check_flag, check_positive, check_size, takes_instance
-from ..result import Status
 from ._args import real_array
 from .bounds import capacity_lower_bound
 from .instance import HadarInstance
 from .policies import POLICIES, make_policy
 from .protocol import Gangs, Policy, RoundState
-from .result import SimulationResult
+from .result import HadarSimulation
 
 __all__ = ["simulate", "total_utility", "RESTART_DELAY", "DONE_RTOL", "MAX_RECORD_BYTES", "STALL_ROUNDS"]
 
@@ -110,14 +110,14 @@ STALL_ROUNDS = 1000
 def _make(policy: Any, options: Mapping[str, Any] | None) -> Policy:
     """The policy object: a name of :data:`POLICIES` built with ``options``, or a :class:`Policy` as is."""
     if options is not None and not isinstance(options, Mapping):
-        raise ArgumentError(f"policy_options is {options!r}; expected a mapping of option names to values")
+        raise ArgumentError(f"options is {options!r}; expected a mapping of option names to values")
     if isinstance(policy, str):
         return make_policy(policy, **(options or {}))
     if not (callable(getattr(policy, "reset", None)) and callable(getattr(policy, "allocate", None))):
         raise ArgumentError(f"policy is {policy!r}; expected one of {', '.join(POLICIES)} or an object with "
                             "reset(inst) and allocate(state) (the Policy protocol)")
     if options:
-        raise ArgumentError(f"policy_options {sorted(options)} can only be given with a policy name (a policy "
+        raise ArgumentError(f"options {sorted(options)} can only be given with a policy name (a policy "
                             "object carries its own options)")
     return policy
 
@@ -173,26 +173,27 @@ class _Trace:
             self.rounds.append({"start": now, "allocation": alloc.astype(self.small), "iterations": done_iter})
         return bool(done_iter.any())
 
-    def result(self, name: str, wall_time: float) -> SimulationResult:
-        """The :class:`SimulationResult` with the paper's metrics."""
+    def result(self, name: str, wall_time: float) -> HadarSimulation:
+        """The :class:`HadarSimulation` with the paper's metrics."""
         inst, RL = self.inst, self.state.round_length
         ttd = float(np.max(self.completion))
         jct = self.completion - inst.arrival * inst.slot_length
         gpus = float(inst.capacity.sum())
         util = total_utility(inst, jct)
         H = inst.n_machines
-        return SimulationResult(status=Status.FEASIBLE, objective=util, wall_time=wall_time, solver=name, policy=name,
-                                round_length=RL, jct=jct, completion=self.completion, total_duration=ttd,
-                                utilization=self.busy_gpu / (gpus * ttd) if ttd > 0 else 0.0,
-                                cluster_utilization=float(self.busy_machine.sum() / (H * ttd)) if ttd > 0 else 0.0,
-                                rounds=self.rounds, total_utility=util, job_busy=self.job_busy,
-                                first_start=self.first_start)
+        return HadarSimulation(status=Status.FEASIBLE, objective=util, wall_time=wall_time, solver=name, policy=name,
+                               round_length=RL, jct=jct, completion=self.completion, average_jct=float(np.mean(jct)),
+                               makespan=ttd, total_duration=ttd,
+                               utilization=self.busy_gpu / (gpus * ttd) if ttd > 0 else 0.0,
+                               cluster_utilization=float(self.busy_machine.sum() / (H * ttd)) if ttd > 0 else 0.0,
+                               rounds=self.rounds, total_utility=util, job_busy=self.job_busy,
+                               first_start=self.first_start)
 
 
 @takes_instance(HadarInstance)
-def simulate(inst: HadarInstance, policy: str | Policy, *, round_length: float | None = None,
-             restart_delay: float = RESTART_DELAY, max_rounds: int = 1_000_000, record_rounds: bool = True,
-             policy_options: Mapping[str, Any] | None = None) -> SimulationResult:
+def simulate(inst: HadarInstance, policy: str | Policy, *, options: Mapping[str, Any] | None = None,
+             round_length: float | None = None, restart_delay: float = RESTART_DELAY, max_rounds: int = 1_000_000,
+             record_rounds: bool = True) -> HadarSimulation:
     """Run a policy round by round until every job completes.
 
     Parameters
@@ -202,6 +203,10 @@ def simulate(inst: HadarInstance, policy: str | Policy, *, round_length: float |
         ``"hadar"``, ``"hadare"``, ``"gavel"``, ``"tiresias"``, ``"yarn_cs"`` (see
         :data:`hetopt.hadar.policies.POLICIES`) or an object of the :class:`Policy` protocol
         (``name``, ``reset``, ``allocate``).
+    options : mapping, optional
+        Keyword arguments of the policy's constructor when ``policy`` is a name, e.g.
+        ``{"queue_order": "longest_first"}`` for :class:`~hetopt.hadar.policies.HadarPolicy`
+        (a policy object carries its own options).
     round_length : float, optional
         Seconds per round (default: the instance's slot length; the paper uses 360 s).
     restart_delay : float
@@ -210,15 +215,12 @@ def simulate(inst: HadarInstance, policy: str | Policy, *, round_length: float |
         Stop with an error after this many rounds (a policy that starves a job forever).
     record_rounds : bool
         Keep every round's allocation and iterations in ``rounds``.
-    policy_options : mapping, optional
-        Keyword arguments of the policy's constructor when ``policy`` is a name, e.g.
-        ``{"queue_order": "longest_first"}`` for :class:`~hetopt.hadar.policies.HadarPolicy`
-        (a policy object carries its own options).
 
     Returns
     -------
-    SimulationResult
-        Per-job ``jct``, ``total_duration`` (TTD), ``utilization`` (GRU, cluster-wide),
+    HadarSimulation
+        A :class:`~hetopt.result.SimulationResult`: per-job ``jct``, ``total_duration`` (TTD, also
+        ``makespan``), ``utilization`` (GRU, cluster-wide),
         ``job_utilization`` (GRU, per job),
         ``cluster_utilization`` (CRU), ``rounds``, ``total_utility``.
 
@@ -237,7 +239,7 @@ def simulate(inst: HadarInstance, policy: str | Policy, *, round_length: float |
         given and no job advanced (a livelock: the policy moves the jobs every round and each
         move costs a restart longer than the round).
     """
-    pol = _make(policy, policy_options)
+    pol = _make(policy, options)
     RL = inst.slot_length if round_length is None else check_positive(round_length, "round_length")
     restart_delay = check_positive(restart_delay, "restart_delay", allow_zero=True)
     check_size(max_rounds, "max_rounds")

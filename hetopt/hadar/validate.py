@@ -8,12 +8,13 @@ solves P1 exactly, and reports ``OPT / Hadar`` against the claimed ``2 * alpha``
 from __future__ import annotations
 
 import concurrent.futures as cf
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError, ScheduleViolation
+from ..errors import ArgumentError, ScheduleViolation, a_type
 from ..inputs import MAX_SEED, check_size, check_time_limit, takes_instance
 from ..result import Certificate, CheckReport
 from ..validate import SweepResults, ratio_certificate, sweep
@@ -28,17 +29,18 @@ __all__ = ["hadar_p1_schedule", "validate_ratio", "ratio_sweep", "small_instance
 
 
 @takes_instance(HadarInstance)
-def hadar_p1_schedule(inst: HadarInstance, **policy_options: Any) -> tuple[np.ndarray, CheckReport]:
+def hadar_p1_schedule(inst: HadarInstance, *,
+                      options: Mapping[str, Any] | None = None) -> tuple[np.ndarray, CheckReport]:
     """Hadar's schedule as a P1 schedule: rounds = slots, no restart delay; returns ``(w, check)``.
 
-    ``policy_options`` go to :class:`~hetopt.hadar.policies.HadarPolicy`.
+    ``options`` go to :class:`~hetopt.hadar.policies.HadarPolicy` (as in :func:`simulate`).
 
     Raises
     ------
     ScheduleViolation
         When Hadar's rounds break a constraint of P1 (the checker's violations in the message).
     """
-    sim = simulate(inst, "hadar", round_length=inst.slot_length, restart_delay=0.0, policy_options=policy_options)
+    sim = simulate(inst, "hadar", options=options, round_length=inst.slot_length, restart_delay=0.0)
     w = sim.schedule().astype(np.int64)
     chk = check_schedule(inst, w)
     if not chk.ok:
@@ -47,13 +49,14 @@ def hadar_p1_schedule(inst: HadarInstance, **policy_options: Any) -> tuple[np.nd
 
 
 @takes_instance(HadarInstance)
-def validate_ratio(inst: HadarInstance, *, time_limit: float | None = 60.0, **policy_options: Any) -> Certificate:
+def validate_ratio(inst: HadarInstance, *, time_limit: float | None = 60.0,
+                   options: Mapping[str, Any] | None = None) -> Certificate:
     """Theorem 2 on one instance: is ``OPT(P1) / U(Hadar) <= 2 alpha``.
 
     ``proven`` is True only when P1 was solved to certified optimality; then ``holds``
     says whether the claimed bound held.  ``info`` has the schedules' utilities, alpha,
-    and the P1 status.  ``policy_options`` go to :class:`~hetopt.hadar.policies.HadarPolicy`
-    (``beam_width=1``: the greedy pass).
+    and the P1 status.  ``options`` go to :class:`~hetopt.hadar.policies.HadarPolicy`
+    (``{"beam_width": 1}``: the greedy pass), as in :func:`simulate`.
 
     Raises
     ------
@@ -61,8 +64,10 @@ def validate_ratio(inst: HadarInstance, *, time_limit: float | None = 60.0, **po
         A bad ``time_limit`` or policy option (before anything runs).
     """
     time_limit = check_time_limit(time_limit)
-    make_policy("hadar", **policy_options)  # the options are checked before anything runs
-    _, chk = hadar_p1_schedule(inst, **policy_options)
+    if options is not None and not isinstance(options, Mapping):
+        raise ArgumentError(f"options is {a_type(options)}; expected a mapping of the policy's options or None")
+    make_policy("hadar", **dict(options or {}))  # the options are checked before anything runs
+    _, chk = hadar_p1_schedule(inst, options=options)
     opt = solve_exact(inst, time_limit=time_limit)
     bound = competitive_bound(inst)
     assert chk.objective is not None and opt.objective is not None
@@ -79,7 +84,8 @@ def small_instance(*, seed: int, n_jobs: int = 4, n_machines: int = 2) -> HadarI
     Odd seeds draw sigmoid utilities, even seeds the effective throughput.
     """
     check_size(seed, "seed", minimum=0, maximum=MAX_SEED)
-    return generate_instance(n_jobs, n_machines, seed=seed, utility="sigmoid" if seed % 2 else "effective_throughput")
+    return generate_instance(n_jobs=n_jobs, n_machines=n_machines, seed=seed,
+                             utility="sigmoid" if seed % 2 else "effective_throughput")
 
 
 def _evaluate(inst: HadarInstance) -> Certificate:

@@ -39,13 +39,14 @@ from .online import sched_allox, sched_homo, srtf
 from .policies import POLICIES
 from .ratio import RatioReport, ratio_report, theorem4_counterexample, theorem4_release_dates, validate_ratio
 from .relaxation import HareRelaxation, solve_relaxation
-from .simulator import SimulationResult, replay, simulate
-from .solution import HareSolution, make_solution
+from .simulator import HareReplay, replay, simulate
+from .solution import HareSimulation, HareSolution, make_solution
 from .validate import ratio_sweep, ratio_table
 
 __all__ = [
     "KIND",
-    "HareInstance", "HareSolution", "make_solution", "HareRelaxation", "LPOrdering", "RatioReport", "SimulationResult",
+    "HareInstance", "HareSolution", "HareSimulation", "make_solution", "HareRelaxation", "LPOrdering", "RatioReport",
+    "HareReplay",
     "ScheduleViolation", "check_schedule",
     "build_hare_sched", "build_relaxation", "solve_exact", "brute_force", "solve_relaxation", "lp_ordering",
     "TimeIndexedBound", "time_indexed_bound", "JobColgenBound", "job_colgen_bound", "improve_schedule",

@@ -67,9 +67,10 @@ def schedule(inst: HareInstance, relaxation: HareRelaxation | None = None, *, or
     Returns
     -------
     HareSolution
-        Status FEASIBLE, ``bound`` None (a heuristic); ``ordering`` records the source of
-        ``x-hat``; ``lower_bound`` is the relaxation's (or LP's) proven lower bound on the
-        optimum, or None when it was not proven; ``info["relaxation_status"]``.
+        Status FEASIBLE (a heuristic: never OPTIMAL); ``ordering`` records the source of
+        ``x-hat``; ``bound`` is the relaxation's (or LP's) proven lower bound on the optimum,
+        found on the way (None when it was not proven), and ``gap`` the schedule's proven gap
+        against it; ``info["relaxation_status"]``.
 
     References
     ----------
@@ -117,5 +118,5 @@ def schedule(inst: HareInstance, relaxation: HareRelaxation | None = None, *, or
     info["relaxation_status"] = st.value
     method = str(getattr(gpu_rule, "__name__", "user_rule")) if callable(gpu_rule) else RULE_METHOD[gpu_rule]
     return make_solution(inst, start, gpu, method=method, wall_time=time.perf_counter() - t0, solver=method,
-                         ordering=source, lower_bound=lb, info=info | {"H": np.asarray(H)},
+                         ordering=source, bound=lb, info=info | {"H": np.asarray(H)},
                          message=f"x-hat from {source} ({st.value})")

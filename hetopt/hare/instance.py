@@ -15,19 +15,13 @@ References
 
 from __future__ import annotations
 
-import json
-from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar, cast
+from typing import ClassVar, cast
 
 import numpy as np
 
-from ..data import check_header, meta_dict, meta_kwargs, read_json
-from ..errors import InstanceError
-from ..inputs import INT64_LIMIT, numeric_array
-from ..schema import Field
+from ..schema import Field, FieldsMixin
 
 __all__ = ["HareInstance", "KIND", "SCHEMA_VERSION", "alpha", "theorem4_bound"]
 
@@ -36,79 +30,9 @@ KIND = "hare"
 #: Version of the JSON layout written by :meth:`HareInstance.to_json`.
 SCHEMA_VERSION = 1
 
-_FIELDS = ("arrival", "weight", "rounds", "tasks_per_round", "compute_time", "sync_time", "gpu_names", "job_names")
-
-
-def _vector(name: str, value: Any, n: int | None, *, integer: bool = False) -> np.ndarray:
-    arr = numeric_array(name, value).copy()
-    if arr.ndim != 1:
-        raise InstanceError(f"{name} has shape {arr.shape}; expected a vector of length {n if n is not None else 'N'}")
-    if n is not None and arr.shape[0] != n:
-        raise InstanceError(f"{name} has length {arr.shape[0]}; expected {n} (one per job)")
-    for k, v in enumerate(arr):
-        if not np.isfinite(v):
-            raise InstanceError(f"{name}[{k}] is {v}; expected a finite number")
-        if integer and (v != int(v) or abs(v) >= INT64_LIMIT):
-            raise InstanceError(f"{name}[{k}] is {v}; expected an integer")
-    return arr.astype(int) if integer else arr
-
-
-def _matrix(name: str, value: Any, n: int, m: int | None) -> np.ndarray:
-    arr = numeric_array(name, value).copy()
-    if arr.ndim != 2 or arr.shape[0] != n or (m is not None and arr.shape[1] != m):
-        raise InstanceError(f"{name} has shape {arr.shape}; expected ({n}, {m if m is not None else 'M'}) (jobs x GPUs)")
-    bad = np.argwhere(~np.isfinite(arr))
-    if bad.size:
-        i, j = bad[0]
-        raise InstanceError(f"{name}[{i}, {j}] is {arr[i, j]}; expected a finite number")
-    return arr
-
-
-def _n_jobs(inst: HareInstance) -> int:
-    """The number of jobs: the length most per-job fields agree on; a field of another length names itself.
-
-    A wrong-length field is reported under its own name ("arrival has length 3; expected 2"),
-    never as another field's error (issue 25).
-    """
-    lengths: dict[str, int] = {}
-    for name in ("arrival", "weight", "rounds", "tasks_per_round", "compute_time", "sync_time"):
-        arr = numeric_array(name, getattr(inst, name))
-        if arr.ndim == 0:
-            raise InstanceError(f"{name} is a scalar ({getattr(inst, name)!r}); expected "
-                                + ("a vector, one value per job" if name in ("arrival", "weight", "rounds",
-                                                                              "tasks_per_round")
-                                   else "a matrix, one row per job and one column per GPU"))
-        lengths[name] = int(arr.shape[0])
-    counts = Counter(lengths.values())
-    n = max(counts, key=lambda v: (counts[v], v == lengths["arrival"]))
-    if n == 0:
-        raise InstanceError("arrival is empty; expected at least one job")
-    for name, v in lengths.items():
-        if v != n:
-            agree = [k for k, w in lengths.items() if w == n]
-            what = "rows" if name in ("compute_time", "sync_time") else "entries"
-            raise InstanceError(f"{name} has {v} {what}; expected {n}, one per job ({', '.join(agree)} have {n})")
-    return n
-
-
-def _names(name: str, value: Sequence[str] | None, n: int, prefix: str) -> tuple[str, ...]:
-    if value is None:
-        return tuple(f"{prefix}{k}" for k in range(n))
-    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, np.ndarray)):
-        raise InstanceError(f"{name} is {value!r}; expected a sequence of {n} strings")
-    names = tuple(value)
-    if len(names) != n:
-        raise InstanceError(f"{name} has {len(names)} entries; expected {n}")
-    for k, s in enumerate(names):
-        if not isinstance(s, str) or not s:
-            raise InstanceError(f"{name}[{k}] is {s!r}; expected a non-empty string")
-    if len(set(names)) != n:
-        raise InstanceError(f"{name} has duplicates; expected distinct names")
-    return names
-
 
 @dataclass(frozen=True, eq=False)
-class HareInstance:
+class HareInstance(FieldsMixin):
     """Jobs of synchronized training rounds on heterogeneous GPUs (Hare_Sched, Section 5.1).
 
     Parameters
@@ -152,23 +76,24 @@ class HareInstance:
     SCHEMA_VERSION: ClassVar[int] = SCHEMA_VERSION
     #: The JSON fields (:mod:`hetopt.schema`): shape, type, unit, range and meaning, in the paper's words.
     FIELDS: ClassVar[tuple[Field, ...]] = (
-        Field("arrival", "(n_jobs,)", "number", "Arrival time a_n of training job n: none of its tasks starts "
+        Field("arrival", "(n_jobs,)", "number", "Arrival time $a_n$ of training job $n$: none of its tasks starts "
               "earlier (constraint (4)).", unit="s", minimum=0.0),
-        Field("weight", "(n_jobs,)", "number", "Weight w_n of job n in the objective sum_n w_n C_n (total weighted "
-              "job completion time).", minimum=0.0, exclusive_minimum=True),
-        Field("rounds", "(n_jobs,)", "integer", "Number of training rounds of job n (the size of R_n); round r + 1 "
-              "starts after every task of round r synchronizes (constraint (7)).", minimum=1),
-        Field("tasks_per_round", "(n_jobs,)", "integer", "Number of parallel tasks in every round of job n (the size of D_r, "
-              "its synchronization scale).", minimum=1),
-        Field("compute_time", "(n_jobs, n_gpus)", "number", "Training (compute) time T^c_{n,m} of one task of job n "
-              "on GPU m; the GPU is busy for it (constraint (8)).", unit="s", minimum=0.0, exclusive_minimum=True),
-        Field("sync_time", "(n_jobs, n_gpus)", "number", "Synchronization time T^s_{n,m} of one task of job n on "
-              "GPU m after its compute, overlapping the GPU's next task (constraints (6), (7)).", unit="s",
-              minimum=0.0),
-        Field("gpu_names", "(n_gpus,)", "string", "Name of every GPU (distinct, non-empty; default GPU0, GPU1, ...).",
-              required=False),
-        Field("job_names", "(n_jobs,)", "string", "Name of every job (distinct, non-empty; default J0, J1, ...).",
-              required=False),
+        Field("weight", "(n_jobs,)", "number", "Weight $w_n$ of job $n$ in the objective $\\sum_n w_n C_n$ (total "
+              "weighted job completion time).", minimum=0.0, exclusive_minimum=True),
+        Field("rounds", "(n_jobs,)", "integer", "Number of training rounds of job $n$ (the size of $R_n$); round "
+              "$r + 1$ starts after every task of round $r$ synchronizes (constraint (7)).", minimum=1),
+        Field("tasks_per_round", "(n_jobs,)", "integer", "Number of parallel tasks in every round of job $n$ (the "
+              "size of $D_r$, its synchronization scale).", minimum=1),
+        Field("compute_time", "(n_jobs, n_gpus)", "number", "Training (compute) time $T^c_{n,m}$ of one task of "
+              "job $n$ on GPU $m$; the GPU is busy for it (constraint (8)).", unit="s", minimum=0.0,
+              exclusive_minimum=True),
+        Field("sync_time", "(n_jobs, n_gpus)", "number", "Synchronization time $T^s_{n,m}$ of one task of job $n$ "
+              "on GPU $m$ after its compute, overlapping the GPU's next task (constraints (6), (7)); zero allowed "
+              "(the paper's Fig. 1 ignores communication).", unit="s", minimum=0.0),
+        Field("gpu_names", "(n_gpus,)", "string", "Name of every GPU (distinct, non-empty).",
+              default="GPU0, GPU1, ...", nonempty=True, unique=True),
+        Field("job_names", "(n_jobs,)", "string", "Name of every job (distinct, non-empty).",
+              default="J0, J1, ...", nonempty=True, unique=True),
     )
 
     arrival: np.ndarray
@@ -183,34 +108,11 @@ class HareInstance:
     source: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
-        n = _n_jobs(self)
-        arrival = _vector("arrival", self.arrival, n)
-        weight = _vector("weight", self.weight, n)
-        rounds = _vector("rounds", self.rounds, n, integer=True)
-        tasks = _vector("tasks_per_round", self.tasks_per_round, n, integer=True)
-        tc = _matrix("compute_time", self.compute_time, n, None)
-        m = tc.shape[1]
-        if m == 0:
-            raise InstanceError("compute_time has no columns; expected at least one GPU")
-        ts = _matrix("sync_time", self.sync_time, n, m)
-        for name, arr, ok, form in (
-            ("arrival", arrival, arrival >= 0, "arrival times must be >= 0"),
-            ("weight", weight, weight > 0, "weights must be > 0"),
-            ("rounds", rounds, rounds >= 1, "every job needs at least one round"),
-            ("tasks_per_round", tasks, tasks >= 1, "every round needs at least one task"),
-            ("compute_time", tc, tc > 0, "compute times must be > 0"),
-            ("sync_time", ts, ts >= 0, "synchronization times must be >= 0"),
-        ):
-            bad = np.argwhere(~ok)
-            if bad.size:
-                idx = ", ".join(str(int(v)) for v in bad[0])
-                raise InstanceError(f"{name}[{idx}] is {arr[tuple(bad[0])]}; {form}")
-        for nm, arr in (("arrival", arrival), ("weight", weight), ("rounds", rounds), ("tasks_per_round", tasks),
-                        ("compute_time", tc), ("sync_time", ts)):
-            arr.setflags(write=False)
-            object.__setattr__(self, nm, arr)
-        object.__setattr__(self, "gpu_names", _names("gpu_names", self.gpu_names, m, "GPU"))
-        object.__setattr__(self, "job_names", _names("job_names", self.job_names, n, "J"))
+        dims = self._check_fields()  # types, shapes, ranges and the shared n_jobs, n_gpus (FIELDS)
+        if self.gpu_names is None:
+            object.__setattr__(self, "gpu_names", tuple(f"GPU{k}" for k in range(dims["n_gpus"])))
+        if self.job_names is None:
+            object.__setattr__(self, "job_names", tuple(f"J{k}" for k in range(dims["n_jobs"])))
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -292,48 +194,6 @@ class HareInstance:
     def completion_lower_bound(self) -> np.ndarray:
         """``a_n + |R_n| min_m (T^c + T^s)``: no job completes earlier in any schedule."""
         return self.arrival + self.rounds * self.min_round_time
-
-    # ------------------------------------------------------------------ JSON
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-serializable dict with ``kind`` and ``schema_version``."""
-        return {
-            "kind": KIND,
-            "schema_version": SCHEMA_VERSION,
-            "arrival": self.arrival.tolist(),
-            "weight": self.weight.tolist(),
-            "rounds": self.rounds.tolist(),
-            "tasks_per_round": self.tasks_per_round.tolist(),
-            "compute_time": self.compute_time.tolist(),
-            "sync_time": self.sync_time.tolist(),
-            "gpu_names": list(self.gpus),
-            "job_names": list(self.jobs),
-            **meta_dict(self),
-        }
-
-    def to_json(self, path: str | None = None, **kwargs: Any) -> str:
-        """The instance as JSON text; also written to ``path`` when given."""
-        text = json.dumps(self.to_dict(), **({"indent": 1} | kwargs))
-        if path is not None:
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(text + "\n")
-        return text
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> HareInstance:
-        """Build from :meth:`to_dict` output; unknown keys and a wrong kind are errors.
-
-        An optional ``"description"`` key (free text, e.g. how a paper's example was
-        reconstructed) is accepted and not part of the instance.
-        """
-        check_header(data, KIND, SCHEMA_VERSION, _FIELDS, _FIELDS[:6])
-        meta = meta_kwargs(data)
-        return cls(**{k: data[k] for k in _FIELDS if k in data}, description=meta.get("description", ""),
-                   source=meta.get("source", ""))
-
-    @classmethod
-    def from_json(cls, text_or_path: str) -> HareInstance:
-        """Parse JSON text, or read it from a file path."""
-        return cls.from_dict(read_json(text_or_path))
 
 
 def alpha(inst: HareInstance) -> float:

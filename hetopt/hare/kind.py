@@ -8,7 +8,7 @@ from typing import Any
 import pyomo.environ as pyo
 
 from ..contract import Kind, Method
-from ..inputs import takes_instance
+from ..inputs import check_example, takes_instance
 from ..report import Table
 from .algorithm1 import schedule
 from .checker import check_schedule
@@ -17,6 +17,7 @@ from .generators import generate_instance
 from .instance import HareInstance
 from .model import build_hare_sched
 from .policies import POLICIES
+from .ratio import validate_ratio
 from .simulator import simulate
 from .validate import ratio_sweep, ratio_table
 
@@ -38,20 +39,21 @@ _BASELINES = {
 }
 
 
-def example(seed: int, size: int) -> HareInstance:
+def example(*, seed: int, size: int) -> HareInstance:
     """A small random instance: 2-3 jobs on 2 GPUs, at most 4 + ``size`` tasks.
 
     Parameters
     ----------
     seed : int
-        The seed.
+        The seed, in ``[0, 2**63 - 1]``.
     size : int
-        Adds tasks (and a job when odd).
+        Adds tasks (and a job when odd), in ``[0, MAX_EXAMPLE_SIZE]``.
 
     Returns
     -------
     HareInstance
     """
+    seed, size = check_example(seed, size)
     return generate_instance(seed=seed, n_jobs=2 + size % 2, n_gpus=2, max_total_tasks=4 + size)
 
 
@@ -112,6 +114,8 @@ KIND = Kind(
     simulate=simulate,
     policies=POLICIES,
     validate=validate,
+    validate_ratio=validate_ratio,
+    ratio_sweep=ratio_sweep,
     export_model=export_model,
     card="models/hare2022.md",
     example_instance="hare2022_fig1",

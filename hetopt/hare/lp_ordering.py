@@ -35,8 +35,9 @@ from typing import cast
 import numpy as np
 import scipy.sparse as sp
 
+from ..certify import Status
 from ..inputs import check_size, takes_instance
-from ..result import Solution, Status
+from ..result import Solution
 from ..solvers import solve_problem
 from .instance import HareInstance
 from .relaxation import middle_completion

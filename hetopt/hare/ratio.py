@@ -16,9 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status
 from ..errors import ArgumentError
 from ..inputs import check_flag, check_positive, check_size, check_time_limit, takes_instance
-from ..result import Certificate, Status
+from ..result import Certificate
 from ..validate import ratio_certificate
 from .algorithm1 import schedule
 from .checker import check_schedule, checked_objective

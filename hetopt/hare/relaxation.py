@@ -8,8 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 import pyomo.environ as pyo
 
+from ..certify import relative_gap
 from ..inputs import check_choice, check_flag, check_gap, check_threads, check_time_limit, takes_instance
-from ..result import Solution, relative_gap
+from ..result import Solution
 from ..solvers import solve_model
 from .exact.milp import HIGHS_OPTIONS
 from .exact.scaling import normalization, normalized_instance

@@ -29,13 +29,13 @@ from ..inputs import check_flag, check_positive, takes_instance
 from .checker import check_schedule
 from .instance import HareInstance
 from .policies import POLICIES
-from .solution import HareSolution, make_solution
+from .solution import HareSimulation, HareSolution, make_solution
 
-__all__ = ["simulate", "replay", "SimulationResult"]
+__all__ = ["simulate", "replay", "HareReplay"]
 
 
 @dataclass(frozen=True)
-class SimulationResult:
+class HareReplay:
     """Outcome of :func:`replay`: the executed schedule and the metrics of Section 7.
 
     Attributes
@@ -72,7 +72,7 @@ class SimulationResult:
         return x, np.arange(1, x.size + 1) / x.size
 
 
-def replay(plan: HareSolution, *, switch_overhead: float = 0.0, keep_plan_times: bool = False) -> SimulationResult:
+def replay(plan: HareSolution, *, switch_overhead: float = 0.0, keep_plan_times: bool = False) -> HareReplay:
     """Execute a plan's per-GPU task sequences, with an optional task-switching overhead.
 
     Parameters
@@ -91,7 +91,7 @@ def replay(plan: HareSolution, *, switch_overhead: float = 0.0, keep_plan_times:
 
     Returns
     -------
-    SimulationResult
+    HareReplay
         Weighted JCT, per-job JCT ``C_n - a_n``, GPU utilization (compute time over the
         makespan) and the number of switches.
 
@@ -124,7 +124,7 @@ def replay(plan: HareSolution, *, switch_overhead: float = 0.0, keep_plan_times:
         round_end[(n, r)] = max(round_end.get((n, r), -np.inf), free[m] + inst.sync_time[n, m])
     executed = make_solution(inst, start, plan.gpu, method=f"simulated {plan.method}",
                              info={"switch_overhead": switch_overhead, "keep_plan_times": keep_plan_times})
-    return SimulationResult(executed=executed, weighted_jct=float(executed.objective),
+    return HareReplay(executed=executed, weighted_jct=float(executed.objective),
                             jct=executed.completion - inst.arrival, utilization=executed.gpu_utilization(),
                             switches=switches, switch_overhead=switch_overhead)
 
@@ -163,8 +163,8 @@ def _call(func: Callable[..., Any], name: str, inst: HareInstance, options: Mapp
 
 
 @takes_instance(HareInstance)
-def simulate(inst: HareInstance, policy: str | Callable[..., Any], *, switch_overhead: float = 0.0,
-             options: Mapping[str, Any] | None = None) -> HareSolution:
+def simulate(inst: HareInstance, policy: str | Callable[..., Any], *, options: Mapping[str, Any] | None = None,
+             switch_overhead: float = 0.0) -> HareSimulation:
     """Run a scheduling policy on ``inst`` in the simulator of Section 7.1.
 
     Parameters
@@ -177,18 +177,19 @@ def simulate(inst: HareInstance, policy: str | Callable[..., Any], *, switch_ove
         ``"sched_homo_offline"``, ``"sched_allox_offline"``), or a policy object:
         ``policy(inst) -> HareSolution`` or ``-> (start, gpu)`` (checked by
         :func:`hetopt.hare.check_schedule`; a violation raises :class:`~hetopt.errors.ScheduleViolation`).
+    options : mapping, optional
+        Keyword options of the policy (``{"backfill": True}`` for ``srtf`` and ``sched_homo``).
     switch_overhead : float
         Seconds added whenever a GPU switches between jobs (Section 5.1): the policy's per-GPU
         sequences are executed by :func:`replay` with ``keep_plan_times=True`` (its decisions
         stand, the overhead only delays them).  0 (default): the policy's schedule as decided.
-    options : mapping, optional
-        Keyword options of the policy (``{"backfill": True}`` for ``srtf`` and ``sched_homo``).
 
     Returns
     -------
-    HareSolution
-        FEASIBLE, no bound; ``method`` is the policy's name (``"simulated <name>"`` with an
-        overhead, ``info["switches"]`` then counts the switches).
+    HareSimulation
+        A :class:`~hetopt.hare.HareSolution` and a :class:`~hetopt.result.SimulationResult`:
+        FEASIBLE, no bound; ``policy`` is the policy's name and ``method`` too
+        (``"simulated <name>"`` with an overhead, ``info["switches"]`` then counts the switches).
 
     Raises
     ------
@@ -203,8 +204,11 @@ def simulate(inst: HareInstance, policy: str | Callable[..., Any], *, switch_ove
     'gavel_fifo'
     """
     check_positive(switch_overhead, "switch_overhead", allow_zero=True)
+    if options is not None and not isinstance(options, Mapping):
+        raise ArgumentError(f"options is {a_type(options)}; expected a mapping of the policy's options or None")
     plan = _run_policy(inst, policy, dict(options or {}))
+    name = policy if isinstance(policy, str) else str(getattr(policy, "__name__", "policy"))
     if switch_overhead == 0:
-        return plan
+        return HareSimulation.of(plan, name)
     run = replay(plan, switch_overhead=switch_overhead, keep_plan_times=True)
-    return replace(run.executed, info={**run.executed.info, "switches": run.switches})
+    return HareSimulation.of(replace(run.executed, info={**run.executed.info, "switches": run.switches}), name)

@@ -8,16 +8,18 @@ these the compute end ``x_i + T^c_{i,m}``, the synchronization end
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Self
 
 import numpy as np
 
-from ..result import Solution, Status, relative_gap
+from ..certify import Status, relative_gap
+from ..result import SimulationResult, Solution, job_times
 from .instance import HareInstance, alpha, theorem4_bound
 
-__all__ = ["HareSolution", "make_solution", "TASK_COLUMNS"]
+__all__ = ["HareSolution", "HareSimulation", "make_solution", "TASK_COLUMNS"]
 
 #: Columns of :attr:`HareSolution.tasks` and of :meth:`HareSolution.task_table`.
 TASK_COLUMNS = ("job", "round", "task", "gpu", "start", "compute_end", "sync_end")
@@ -45,10 +47,6 @@ class HareSolution(Solution):
     ordering : str
         For Algorithm 1, where its ordering came from ("relaxation", "lp", "given");
         empty otherwise.
-    lower_bound : float or None
-        A *true* lower bound on the optimum obtained on the way (the relaxation's proven
-        bound), or None.  ``bound`` is reserved for solver-certified bounds of this
-        schedule's own model.
     info : dict
         Method-specific extras (relaxation value, alpha, node counts, ...).
     """
@@ -62,7 +60,6 @@ class HareSolution(Solution):
     instance: HareInstance
     method: str = ""
     ordering: str = ""
-    lower_bound: float | None = None
     info: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -103,12 +100,11 @@ class HareSolution(Solution):
         Returns
         -------
         dict
-            JSON-ready: method, status, objective, bound, gap, lower bound, ordering, makespan,
+            JSON-ready: method, status, objective, bound, gap, ordering, makespan,
             wall time, Lemma 3's ``alpha`` and Theorem 4's ``alpha(2+alpha)``, the completion
             times and the task table.
         """
-        return {**super().summary(), "method": self.method, "lower_bound": self.lower_bound,
-                "ordering": self.ordering, "makespan": self.makespan, "alpha": alpha(self.instance),
+        return {**super().summary(), "method": self.method, "ordering": self.ordering, "makespan": self.makespan, "alpha": alpha(self.instance),
                 "alpha_bound": theorem4_bound(self.instance), "completion": self.completion.tolist(),
                 "tasks": self.tasks}
 
@@ -161,6 +157,27 @@ class HareSolution(Solution):
         return busy / max(self.makespan, 1e-300)
 
 
+@dataclass(frozen=True, kw_only=True)
+class HareSimulation(HareSolution, SimulationResult):
+    """A schedule of :func:`~hetopt.hare.simulate`: a solution that is a simulation result too.
+
+    A :class:`HareSolution` and a :class:`~hetopt.result.SimulationResult`.  Besides the schedule
+    and its metrics: ``policy`` (the policy's name, also ``method``), ``completion`` (``C_n``),
+    ``jct`` (``C_n - a_n``), ``average_jct`` (their mean) and ``makespan`` (the latest
+    synchronization end, as :attr:`HareSolution.makespan`), in the unit of the instance's task
+    times.
+    """
+
+    makespan: float = math.nan
+
+    @classmethod
+    def of(cls, sol: HareSolution, policy: str) -> HareSimulation:
+        """The simulation of ``policy`` whose schedule is ``sol`` (every field kept, the job times added)."""
+        times = job_times(sol.completion, sol.instance.arrival)
+        return cls(**{f.name: getattr(sol, f.name) for f in fields(HareSolution)}, policy=policy, jct=times["jct"],
+                   average_jct=times["average_jct"], makespan=sol.makespan)
+
+
 def make_solution(
     inst: HareInstance,
     start: np.ndarray,
@@ -173,7 +190,6 @@ def make_solution(
     solver: str | None = None,
     message: str = "",
     ordering: str = "",
-    lower_bound: float | None = None,
     info: dict[str, Any] | None = None,
 ) -> HareSolution:
     """Build a :class:`HareSolution` from start times and GPUs, recomputing every metric."""
@@ -191,5 +207,5 @@ def make_solution(
         status=status, objective=objective, bound=bound, gap=relative_gap(objective, bound), wall_time=wall_time,
         solver=solver or method, message=message, completion=completion, start=start, gpu=gpu,
         compute_end=compute_end, sync_end=sync_end, instance=inst, method=method, ordering=ordering,
-        lower_bound=lower_bound, info=dict(info or {}),
+        info=dict(info or {}),
     )

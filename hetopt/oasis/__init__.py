@@ -47,7 +47,7 @@ from .prices import (
     price_bounds,
     prices_from_usage,
 )
-from .schedule import JobSchedule, OasisSolution, make_solution
+from .schedule import JobSchedule, OasisSimulation, OasisSolution, make_solution
 from .simulator import simulate
 from .utility import SigmoidUtility, TabulatedUtility, Utility
 from .validate import fig5_setting, ratio_sweep, validate_ratio
@@ -57,7 +57,8 @@ __all__ = [
     "fixed_counts", "build_offline", "build_primal", "build_dual", "build_oracle", "solve_exact",
     "OracleResult", "best_schedule", "algorithm2_literal", "best_schedule_ilp", "schedules_by_end", "PriceBounds",
     "Prices", "Usage", "price_bounds", "estimated_bounds", "price", "prices_from_usage", "alpha", "competitive_bound",
-    "LPBound", "lp_bound", "compact_lp_bound", "JobSchedule", "OasisSolution", "check_schedule", "make_solution",
+    "LPBound", "lp_bound", "compact_lp_bound", "JobSchedule", "OasisSolution", "OasisSimulation",
+    "check_schedule", "make_solution",
     "simulate", "POLICIES", "Policy", "Cluster", "ps_needed", "place_round_robin", "OasisPolicy", "arrival_order",
     "FIFOPolicy", "DRFPolicy", "RRHPolicy", "DormPolicy", "ratio_sweep", "validate_ratio", "fig5_setting",
     "LPDuals", "lp_duals", "complementary_slackness", "DualFitTrace", "dual_fitting_trace",

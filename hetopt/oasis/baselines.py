@@ -417,8 +417,9 @@ class DormPolicy:
             return
         prev = {j: int(cl.workers[j].sum()) if j in cl.workers else 0 for j in J}
         d = dorm_data(cl.inst, J, prev, theta=self.theta, max_adjust=self.max_adjust)
-        res, x = solve_milp(**dorm_arrays(d), mip_gap=DORM_MIP_GAP, threads=1, options={"node_limit": DORM_MAX_NODES},
-                            raise_on_failure=False)
+        res = solve_milp(**dorm_arrays(d), mip_gap=DORM_MIP_GAP, threads=1, options={"node_limit": DORM_MAX_NODES},
+                         raise_on_failure=False)
+        x = res.info["x"]
         self.solves += 1
         if not res.status.has_solution or res.objective is None or x is None:
             return  # no incumbent within the node limit: keep the current allocations

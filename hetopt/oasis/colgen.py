@@ -28,6 +28,7 @@ import time
 import numpy as np
 import pyomo.environ as pyo
 
+from ..certify import Status, relative_gap
 from ..errors import SolverError
 from ..inputs import (
     check_choice,
@@ -38,7 +39,7 @@ from ..inputs import (
     check_time_limit,
     takes_instance,
 )
-from ..result import Solution, Status, relative_gap
+from ..result import Solution
 from ..solvers import solve_milp, solve_model
 from .arrays import build_offline_arrays
 from .bound import PRICING_TOL, LPBound
@@ -125,8 +126,8 @@ def _compact_value(inst: OasisInstance, *, threads: int | None, engine: str, tim
             return float("inf")
         return _value(sol, "compact LP (pyomo)")
     arr = build_offline_arrays(inst, tighten=False)
-    sol, _ = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
-                        ub=arr.ub, threads=threads)
+    sol = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
+                     ub=arr.ub, threads=threads)
     return _value(sol, "compact LP (arrays)")
 
 

@@ -36,9 +36,9 @@ import time
 
 import numpy as np
 
+from ..certify import Status, relative_gap
 from ..errors import ArgumentError, SolverError
 from ..inputs import check_positive
-from ..result import Status, relative_gap
 from .arrays import compact_lp_duals
 from .bound import PRICING_TOL, LPBound
 from .capacity import standalone

@@ -28,9 +28,9 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
+from ..certify import Status
 from ..errors import ArgumentError, SolverError
 from ..inputs import takes_instance
-from ..result import Status
 from ..solvers import solve_model
 from .instance import OasisInstance
 from .model import build_primal

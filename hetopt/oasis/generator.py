@@ -109,8 +109,9 @@ def _real_range(value: Any, name: str) -> tuple[float, float]:
     return lo, hi
 
 
-def generate_instance(n_jobs: int, horizon: int, n_worker_servers: int | None = None, n_ps_servers: int | None = None,
-                      *, seed: int | np.random.Generator | None = None, resources: tuple[str, ...] = DEFAULT_RESOURCES,
+def generate_instance(*, n_jobs: int = 300, horizon: int = 300, n_worker_servers: int | None = None,
+                      n_ps_servers: int | None = None, seed: int | np.random.Generator | None = None,
+                      resources: tuple[str, ...] = DEFAULT_RESOURCES,
                       priority_range: tuple[float, float] = (1.0, 100.0), class_mix: tuple[float, float, float] = (0.10, 0.55, 0.35),
                       slot_hours: float = 1.0, epochs_range: tuple[int, int] | None = None,
                       chunks_range: tuple[int, int] | None = None,
@@ -120,7 +121,8 @@ def generate_instance(n_jobs: int, horizon: int, n_worker_servers: int | None = 
     Parameters
     ----------
     n_jobs, horizon : int
-        I and T (the paper: T = 100-300).
+        I and T (the paper: T = 100-300); default 300 and 300, the setting of Fig. 4 (with the
+        default H = K = 50 of Section V-A).
     n_worker_servers, n_ps_servers : int, optional
         H and K; default one of each per 6 jobs, at least 2 and at most the paper's 50
         (``max(2, min(50, ceil(I / 6)))``: the paper's H = K = 50 at 300 jobs).
@@ -155,14 +157,14 @@ def generate_instance(n_jobs: int, horizon: int, n_worker_servers: int | None = 
     offline optimum is below the sum of the jobs' standalone utilities):
 
     ==========================  ==========================  ==========================
-    call                        paper's ranges (before)     defaults
+    I, T, H, K                  paper's ranges (before)     defaults
     ==========================  ==========================  ==========================
-    ``(4, 6, 2, 2)``            no admissible job: 94 %     0 % (E in [2, 8], N in [1, 20]);
+    4, 6, 2, 2                  no admissible job: 94 %     0 % (E in [2, 8], N in [1, 20]);
                                                             2+ admissible 96 %, contested 19 %
-    ``(3, 5, 2, 2)``            99 %                        1 %; contested 13 %
-    ``(4, 6)``                  55 % (H = K = 50)           0 % (H = K = 2); contested 19 %
-    ``(5, 10)``                 28 % (H = K = 50)           0 % (H = K = 2); contested 40 %
-    ``(8, 12, 3, 3)``           65 %                        0 %; contested 62 %
+    3, 5, 2, 2                  99 %                        1 %; contested 13 %
+    4, 6                        55 % (H = K = 50)           0 % (H = K = 2); contested 19 %
+    5, 10                       28 % (H = K = 50)           0 % (H = K = 2); contested 40 %
+    8, 12, 3, 3                 65 %                        0 %; contested 62 %
     ==========================  ==========================  ==========================
 
     The instances of the claims are unchanged, bit for bit: they use T >= 30 and H + K >= 9 or pass
@@ -233,7 +235,8 @@ def fig5_instance(*, seed: int | np.random.Generator | None = None, n_servers: i
     R = 3 (GPU, CPU, bandwidth) and E_i in [5, 20] by default (see the module docstring).
     """
     n_servers = check_size(n_servers, "n_servers", minimum=2)
-    return generate_instance(n_jobs, horizon, n_servers // 2, n_servers - n_servers // 2, seed=seed,
+    return generate_instance(n_jobs=n_jobs, horizon=horizon, n_worker_servers=n_servers // 2,
+                             n_ps_servers=n_servers - n_servers // 2, seed=seed,
                              resources=resources, priority_range=priority_range, epochs_range=epochs_range)
 
 

@@ -17,18 +17,15 @@ Clusters", IEEE INFOCOM 2018, Section III.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ..data import check_header, meta_dict, meta_kwargs, read_json
 from ..errors import InstanceError, SizeLimitError
-from ..inputs import INT64_LIMIT, job_indices, numeric_array
-from ..schema import Field
+from ..inputs import job_indices
+from ..schema import Field, FieldsMixin
 from .utility import Utility, utility_from_dict
 
 __all__ = ["OasisInstance", "KIND", "SCHEMA_VERSION", "DEFAULT_RESOURCES", "EPS_WORK", "MAX_HORIZON", "MAX_CELLS",
@@ -68,31 +65,6 @@ def check_size(inst: OasisInstance, extra_cells: int = 0, what: str = "this rout
                              f"handles at most MAX_CELLS = {MAX_CELLS}")
 
 
-#: The fields with one entry per job (their common length is I).
-_PER_JOB = ("arrival", "epochs", "chunks", "minibatches", "minibatch_time", "gradient_size", "worker_demand", "ps_demand",
-            "utility")
-
-
-def _job_count(values: dict[str, Any]) -> int:
-    """I, the length the per-job fields share; InstanceError naming the field whose length differs from the others'."""
-    lengths: dict[str, int] = {}
-    for name, v in values.items():
-        if isinstance(v, (str, bytes, dict)) or v is None or not hasattr(v, "__len__"):
-            raise InstanceError(f"{name} is {v!r:.80}; expected a sequence with one entry per job")
-        lengths[name] = len(v)
-    counts: dict[int, int] = {}
-    for n in lengths.values():
-        counts[n] = counts.get(n, 0) + 1
-    n_jobs = max(counts, key=lambda n: (counts[n], n))  # the length most fields have (ties: the longest)
-    for name, n in lengths.items():
-        if n != n_jobs:
-            others = ", ".join(k for k, m in lengths.items() if m == n_jobs)
-            raise InstanceError(f"{name} has length {n}; {others} have {n_jobs} (one entry per job)")
-    if n_jobs == 0:
-        raise InstanceError("arrival is empty; an instance needs at least one job")
-    return n_jobs
-
-
 #: JSON Schema of one utility (a leaf of ``utility``): a sigmoid or a table, as :func:`~hetopt.oasis.utility.utility_from_dict` reads it.
 UTILITY_SCHEMA: dict[str, Any] = {
     "oneOf": [
@@ -118,42 +90,15 @@ class UtilityField(Field):
         """The object schema of one utility."""
         return json.loads(json.dumps(UTILITY_SCHEMA))  # a fresh copy
 
-
-_FIELDS = ("horizon", "worker_capacity", "ps_capacity", "arrival", "epochs", "chunks", "minibatches",
-           "minibatch_time", "gradient_size", "worker_demand", "ps_demand", "utility", "resource_names")
-
-
-def _matrix(name: str, value: Any, shape: tuple[int | None, int | None], rows: str) -> np.ndarray:
-    a = numeric_array(name, value)
-    if a.ndim != 2 or any(s is not None and a.shape[j] != s for j, s in enumerate(shape)) or a.shape[0] == 0:
-        want = tuple("?" if s is None else s for s in shape)
-        raise InstanceError(f"{name} has shape {a.shape}; expected {want} ({rows} x R, at least one row)")
-    bad = np.argwhere(~np.isfinite(a) | (a < 0))
-    if bad.size:
-        i, r = bad[0]
-        raise InstanceError(f"{name}[{i}, {r}] is {a[i, r]}; amounts must be finite and >= 0")
-    a.setflags(write=False)
-    return a
-
-
-def _vector(name: str, value: Any, n: int, *, integer: bool, minimum: float, strict: bool) -> np.ndarray:
-    a = numeric_array(name, value)
-    if a.ndim != 1 or a.shape[0] != n:
-        raise InstanceError(f"{name} has shape {a.shape}; expected ({n},), one value per job")
-    for i, x in enumerate(a):
-        if not math.isfinite(x):
-            raise InstanceError(f"{name}[{i}] is {x}; values must be finite")
-        if integer and (x != math.floor(x) or abs(x) >= INT64_LIMIT):
-            raise InstanceError(f"{name}[{i}] is {x}; expected an integer")
-        if x < minimum or (strict and x == minimum):
-            raise InstanceError(f"{name}[{i}] is {x}; values must be {'>' if strict else '>='} {minimum:g}")
-    out = a.astype(np.int64) if integer else a
-    out.setflags(write=False)
-    return out
+    def check(self, value: Any) -> tuple[Utility, ...]:
+        """One :class:`~hetopt.oasis.utility.Utility` per entry (from itself or its JSON object)."""
+        if isinstance(value, (Utility, dict, str, bytes)) or not hasattr(value, "__len__"):
+            raise InstanceError(f"{self.name} is {value!r:.80}; expected a list of utilities, one per job")
+        return tuple(utility_from_dict(u, f"{self.name}[{i}]") for i, u in enumerate(value))
 
 
 @dataclass(frozen=True, eq=False)
-class OasisInstance:
+class OasisInstance(FieldsMixin):
     """An online ML-job scheduling instance (problem (1)-(13)).
 
     Parameters
@@ -200,38 +145,42 @@ class OasisInstance:
     SCHEMA_VERSION: ClassVar[int] = SCHEMA_VERSION
     #: Every JSON field (:mod:`hetopt.schema`): shape, type, unit, range, whether required, meaning.
     FIELDS: ClassVar[tuple[Field, ...]] = (
-        Field("horizon", "scalar", "integer", "T, the number of time slots 1..T of the schedule.", unit="slots",
+        Field("horizon", "scalar", "integer", "$T$, the number of time slots $1..T$ of the schedule.", unit="slots",
               minimum=1),
         Field("worker_capacity", "(n_worker_servers, n_resources)", "number",
-              "c_h^r, the capacity of resource r on worker server h (the servers that host workers).",
+              "$c_h^r$, the capacity of resource $r$ on worker server $h$ (the servers that host workers).",
               unit="resource units", minimum=0),
         Field("ps_capacity", "(n_ps_servers, n_resources)", "number",
-              "c_k^r, the capacity of resource r on parameter-server machine k.", unit="resource units", minimum=0),
-        Field("arrival", "(n_jobs,)", "integer", "a_i, the slot in which job i arrives (at most T).", unit="slot",
-              minimum=1),
-        Field("epochs", "(n_jobs,)", "integer", "E_i, the training epochs of job i.", minimum=1),
+              "$c_k^r$, the capacity of resource $r$ on parameter-server machine $k$.", unit="resource units",
+              minimum=0),
+        Field("arrival", "(n_jobs,)", "integer", "$a_i$, the slot in which job $i$ arrives (at most $T$).",
+              unit="slot", minimum=1),
+        Field("epochs", "(n_jobs,)", "integer", "$E_i$, the training epochs of job $i$.", minimum=1),
         Field("chunks", "(n_jobs,)", "integer",
-              "N_i, the data chunks of job i, also the most workers it can use in a slot.", minimum=1),
-        Field("minibatches", "(n_jobs,)", "integer", "M_i, the mini-batches in one data chunk of job i.", minimum=1),
-        Field("minibatch_time", "(n_jobs,)", "number", "tau_i, the time a worker takes to train one mini-batch.",
+              "$N_i$, the data chunks of job $i$, also the most workers it can use in a slot.", minimum=1),
+        Field("minibatches", "(n_jobs,)", "integer", "$M_i$, the mini-batches in one data chunk of job $i$.",
+              minimum=1),
+        Field("minibatch_time", "(n_jobs,)", "number", "$\\tau_i$, the time a worker takes to train one mini-batch.",
               unit="slots", minimum=0, exclusive_minimum=True),
         Field("gradient_size", "(n_jobs,)", "number",
-              "e_i, the size of the gradients (and parameters) exchanged per mini-batch; e_i / b_i is a transfer time "
-              "in slots.", unit="bandwidth unit x slot", minimum=0),
+              "$e_i$, the size of the gradients (and parameters) exchanged per mini-batch; $e_i / b_i$ is a transfer "
+              "time in slots.", unit="bandwidth unit x slot", minimum=0),
         Field("worker_demand", "(n_jobs, n_resources)", "number",
-              "w_i^r, resource r taken by one worker of job i; its bandwidth column is b_i > 0.",
+              "$w_i^r$, resource $r$ taken by one worker of job $i$; its bandwidth column is $b_i > 0$.",
               unit="resource units", minimum=0),
         Field("ps_demand", "(n_jobs, n_resources)", "number",
-              "s_i^r, resource r taken by one parameter server of job i; its bandwidth column is B_i >= b_i.",
-              unit="resource units", minimum=0),
+              "$s_i^r$, resource $r$ taken by one parameter server of job $i$; its bandwidth column is "
+              "$B_i \\ge b_i$.", unit="resource units", minimum=0),
         UtilityField("utility", "(n_jobs,)", "object",
-                     "f_i, job i's utility of its completion offset t_hat_i - a_i, non-negative and non-increasing: "
-                     "an object {\"type\": \"sigmoid\", \"gamma1\": priority >= 0, \"gamma2\": decay >= 0, \"gamma3\": "
-                     "target offset} for gamma1 / (1 + exp(gamma2 (d - gamma3))), or {\"type\": \"table\", \"values\": "
-                     "[f(0), f(1), ...] covering the offsets 0..T - a_i, optional \"target\"}."),
+                     "$f_i$, job $i$'s utility of its completion offset $\\hat t_i - a_i$, non-negative and "
+                     "non-increasing: an object `{\"type\": \"sigmoid\", \"gamma1\": ..., \"gamma2\": ..., "
+                     "\"gamma3\": ...}` (priority $\\gamma_1 \\ge 0$, decay $\\gamma_2 \\ge 0$, target offset "
+                     "$\\gamma_3$) for $\\gamma_1 / (1 + e^{\\gamma_2 (d - \\gamma_3)})$, or `{\"type\": \"table\", "
+                     "\"values\": [...]}` holding $f(0), f(1), \\ldots$ over the offsets $0..T - a_i$, with an "
+                     "optional `\"target\"`."),
         Field("resource_names", "(n_resources,)", "string",
-              "The R resource types, distinct; one is \"bandwidth\" (default gpu, cpu, memory, storage, bandwidth).",
-              required=False),
+              "The $R$ resource types, distinct; one is `bandwidth`.",
+              default="gpu, cpu, memory, storage, bandwidth", nonempty=True, unique=True),
     )
 
     horizon: int
@@ -251,57 +200,30 @@ class OasisInstance:
     source: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
-        set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
-        T = self.horizon
-        if isinstance(T, (float, np.floating)) and float(T).is_integer():
-            T = int(T)
-        if not isinstance(T, (int, np.integer)) or isinstance(T, bool) or T < 1 or T >= INT64_LIMIT:
-            raise InstanceError(f"horizon is {self.horizon!r}; expected an integer number of slots T >= 1")
-        set_("horizon", int(T))
-        rn = self.resource_names
-        if isinstance(rn, (str, bytes)) or not isinstance(rn, (list, tuple, np.ndarray)):
-            raise InstanceError(f"resource_names is {rn!r}; expected a list of distinct non-empty strings (R names)")
-        names = tuple(rn)
-        if not names or not all(isinstance(s, str) and s for s in names) or len(set(names)) != len(names):
-            raise InstanceError(f"resource_names is {self.resource_names!r}; expected distinct non-empty strings")
+        self._check_fields()  # types, shapes, ranges and the shared dimensions (FIELDS)
+        names = self.resource_names
         if "bandwidth" not in names:
             raise InstanceError(f"resource_names is {names!r}; one resource must be named 'bandwidth' (b_i, B_i)")
-        set_("resource_names", names)
-        R = len(names)
-        set_("worker_capacity", _matrix("worker_capacity", self.worker_capacity, (None, R), "H"))
-        set_("ps_capacity", _matrix("ps_capacity", self.ps_capacity, (None, R), "K"))
-        n_jobs = _job_count({name: getattr(self, name) for name in _PER_JOB})
-        a = _vector("arrival", self.arrival, n_jobs, integer=True, minimum=1, strict=False)
-        late = np.nonzero(a > self.horizon)[0]
+        late = np.flatnonzero(self.arrival > self.horizon)
         if late.size:
             i = int(late[0])
-            raise InstanceError(f"arrival[{i}] is {a[i]}; arrivals must be slots in 1..T = 1..{self.horizon}")
-        set_("arrival", a)
-        for name in ("epochs", "chunks", "minibatches"):
-            set_(name, _vector(name, getattr(self, name), n_jobs, integer=True, minimum=1, strict=False))
-        set_("minibatch_time", _vector("minibatch_time", self.minibatch_time, n_jobs, integer=False, minimum=0, strict=True))
-        set_("gradient_size", _vector("gradient_size", self.gradient_size, n_jobs, integer=False, minimum=0, strict=False))
-        set_("worker_demand", _matrix("worker_demand", self.worker_demand, (n_jobs, R), "I"))
-        set_("ps_demand", _matrix("ps_demand", self.ps_demand, (n_jobs, R), "I"))
+            raise InstanceError(f"arrival[{i}] is {self.arrival[i]}; arrivals must be slots in 1..T = 1..{self.horizon}")
         bw = names.index("bandwidth")
-        for i in range(n_jobs):
-            b, B = self.worker_demand[i, bw], self.ps_demand[i, bw]
-            if b <= 0:
-                raise InstanceError(f"worker_demand[{i}, {bw}] (bandwidth b_i) is {b}; b_i must be > 0 (it divides e_i in (2))")
-            if B < b:
-                raise InstanceError(f"ps_demand[{i}, {bw}] (bandwidth B_i) is {B} < b_i = {b}; a parameter server "
-                                    "could never serve a worker: (6)-(7) need B_i >= b_i")
-        utils = self.utility
-        if isinstance(utils, (Utility, dict)) or not hasattr(utils, "__len__") or len(utils) != n_jobs:
-            raise InstanceError(f"utility must be a sequence of {n_jobs} utilities, one per job; got {utils!r:.80}")
-        utils = tuple(utility_from_dict(u, f"utility[{i}]") for i, u in enumerate(utils))
-        for i, u in enumerate(utils):
+        b, B = self.worker_demand[:, bw], self.ps_demand[:, bw]
+        bad = np.flatnonzero((b <= 0) | (B < b))
+        if bad.size:
+            i = int(bad[0])
+            if b[i] <= 0:
+                raise InstanceError(f"worker_demand[{i}, {bw}] (bandwidth b_i) is {b[i]}; b_i must be > 0 (it divides "
+                                    "e_i in (2))")
+            raise InstanceError(f"ps_demand[{i}, {bw}] (bandwidth B_i) is {B[i]} < b_i = {b[i]}; a parameter server "
+                                "could never serve a worker: (6)-(7) need B_i >= b_i")
+        for i, u in enumerate(self.utility):
             values = getattr(u, "values", None)
-            need = self.horizon - int(a[i]) + 1
+            need = self.horizon - int(self.arrival[i]) + 1
             if values is not None and len(values) < need:
-                raise InstanceError(f"utility[{i}] table has {len(values)} values; job {i} arriving at slot {a[i]} "
-                                    f"can complete at offsets 0..{need - 1}, so it needs at least {need}")
-        set_("utility", utils)
+                raise InstanceError(f"utility[{i}] table has {len(values)} values; job {i} arriving at slot "
+                                    f"{self.arrival[i]} can complete at offsets 0..{need - 1}, so it needs at least {need}")
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -363,48 +285,6 @@ class OasisInstance:
         """f_i(t - a_i) for t = a_i..T (index 0 is the arrival slot)."""
         d = np.arange(self.horizon - int(self.arrival[i]) + 1)
         return np.atleast_1d(np.asarray(self.utility[i](d), dtype=float))
-
-    # ------------------------------------------------------------------ JSON
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form (``kind``, ``schema_version``, the fields, ``description`` / ``source`` when set)."""
-        return {
-            "kind": KIND,
-            "schema_version": SCHEMA_VERSION,
-            "horizon": self.horizon,
-            "worker_capacity": self.worker_capacity.tolist(),
-            "ps_capacity": self.ps_capacity.tolist(),
-            "arrival": self.arrival.tolist(),
-            "epochs": self.epochs.tolist(),
-            "chunks": self.chunks.tolist(),
-            "minibatches": self.minibatches.tolist(),
-            "minibatch_time": self.minibatch_time.tolist(),
-            "gradient_size": self.gradient_size.tolist(),
-            "worker_demand": self.worker_demand.tolist(),
-            "ps_demand": self.ps_demand.tolist(),
-            "utility": [u.to_dict() for u in self.utility],
-            "resource_names": list(self.resource_names),
-            **meta_dict(self),
-        }
-
-    def to_json(self, path: str | Path | None = None) -> str:
-        """The JSON text; also written to ``path`` when given."""
-        text = json.dumps(self.to_dict(), indent=1)
-        if path is not None:
-            Path(path).write_text(text + "\n", encoding="utf-8")
-        return text
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> OasisInstance:
-        """Build from the JSON form; ``description`` and ``source`` keys are documentation only."""
-        check_header(data, KIND, SCHEMA_VERSION, _FIELDS, tuple(f for f in _FIELDS if f != "resource_names"))
-        kwargs: dict[str, Any] = {k: data[k] for k in _FIELDS if k in data}
-        kwargs.update(meta_kwargs(data))
-        return cls(**kwargs)
-
-    @classmethod
-    def from_json(cls, text_or_path: str | Path) -> OasisInstance:
-        """Parse JSON text, or read a file when given a path that exists."""
-        return cls.from_dict(read_json(text_or_path))
 
     def with_jobs(self, jobs: Sequence[int]) -> OasisInstance:
         """The sub-instance of the given jobs (in that order), same cluster."""

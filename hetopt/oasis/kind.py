@@ -11,6 +11,7 @@ import functools
 from typing import Any
 
 from ..contract import Kind, Method
+from ..inputs import check_example
 from ..report import Table
 from .checker import check_schedule
 from .generator import generate_instance
@@ -19,7 +20,7 @@ from .model import build_offline
 from .offline import solve_exact
 from .policies import POLICIES
 from .simulator import simulate
-from .validate import ratio_sweep, ratio_table
+from .validate import ratio_sweep, ratio_table, validate_ratio
 
 __all__ = ["KIND", "CAPPED_LOG_RATIO", "POLICY_METHODS", "example", "export_model", "validate"]
 
@@ -39,9 +40,11 @@ POLICY_METHODS: dict[str, tuple[str, str]] = {
 }
 
 
-def example(seed: int, size: int) -> OasisInstance:
+def example(*, seed: int, size: int) -> OasisInstance:
     """A small instance: 2 + ``size`` jobs, horizon 4 + ``size``, 2 worker and 2 PS servers."""
-    return generate_instance(2 + size, 4 + size, 2, 2, seed=seed, epochs_range=(2, 6), chunks_range=(2, 4))
+    seed, size = check_example(seed, size)
+    return generate_instance(n_jobs=2 + size, horizon=4 + size, n_worker_servers=2, n_ps_servers=2, seed=seed,
+                             epochs_range=(2, 6), chunks_range=(2, 4))
 
 
 def validate(n: int = 9, *, seed: int = 0) -> Table:
@@ -84,6 +87,8 @@ KIND = Kind(
     simulate=simulate,
     policies=POLICIES,
     validate=validate,
+    validate_ratio=validate_ratio,
+    ratio_sweep=ratio_sweep,
     export_model=export_model,
     card="models/oasis2018.md",
     example_instance="oasis2018_theorem4_in_premise",

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status
 from ..errors import ArgumentError, SizeLimitError
 from ..inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
-from ..result import Status
 from ..solvers import PYOMO_SOLVERS, solve_model
 from .arrays import CUTS, build_offline_arrays, schedules_from_x, x_from_schedules
 from .capacity import standalone
@@ -44,7 +44,7 @@ PLAN_AUTO_LIMIT = 2_000_000
 #: 60 bytes per nonzero before HiGHS copies them; OASiS's MILP is not certified at these sizes
 #: anyway (the benchmark certifies 50 jobs x 40 servers x 10 slots, 20,000 columns).
 MAX_COLUMNS = 500_000
-#: Nonzeros allowed per allowed column (``NNZ_PER_COLUMN * max_columns``): the plan route's
+#: Nonzeros allowed per allowed column (``NNZ_PER_COLUMN * max_size``): the plan route's
 #: cumulative-work rows grow as I H T^2 / 2.
 NNZ_PER_COLUMN = 20
 
@@ -94,14 +94,14 @@ def model_size(inst: OasisInstance, engine: str = "arrays", *, tighten: bool | t
     return {"columns": int(cols), "rows": int(rows), "nonzeros": int(nnz)}
 
 
-def _guard(inst: OasisInstance, engine: str, tighten: Any, max_columns: int | None) -> dict[str, int]:
+def _guard(inst: OasisInstance, engine: str, tighten: Any, max_size: int | None) -> dict[str, int]:
     size = model_size(inst, engine, tighten=tighten)
-    if max_columns is not None and (size["columns"] > max_columns or size["nonzeros"] > NNZ_PER_COLUMN * max_columns):
+    if max_size is not None and (size["columns"] > max_size or size["nonzeros"] > NNZ_PER_COLUMN * max_size):
         raise SizeLimitError(
             f"the offline MILP (1)-(13) (engine {engine!r}) would have {size['columns']:,} columns, {size['rows']:,} "
             f"rows and about {size['nonzeros']:,} nonzeros (I = {inst.n_jobs}, H + K = "
-            f"{inst.n_worker_servers + inst.n_ps_servers}, T = {inst.horizon}): above max_columns = {max_columns:,} "
-            f"(and {NNZ_PER_COLUMN} nonzeros per column). Pass max_columns={size['columns']:,} or more to build it "
+            f"{inst.n_worker_servers + inst.n_ps_servers}, T = {inst.horizon}): above max_size = {max_size:,} columns "
+            f"(and {NNZ_PER_COLUMN} nonzeros per column). Pass max_size={size['columns']:,} or more to build it "
             "anyway (Pyomo takes about 1.1 KB per column; with time_limit=... the solver stops with the incumbent and "
             "a bound), or use hetopt.oasis.lp_bound(inst, time_limit=...) for an upper bound and "
             "simulate(inst, 'oasis') for a schedule")
@@ -110,8 +110,9 @@ def _guard(inst: OasisInstance, engine: str, tighten: Any, max_columns: int | No
 
 @takes_instance(OasisInstance)
 def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap: float | None = None,
-                threads: int | None = 1, solver: str = "highs", engine: str = "auto", tighten: bool | tuple[str, ...] = False,
-                warm_start: bool = True, max_columns: int | None = MAX_COLUMNS) -> OasisSolution:
+                threads: int | None = 1, max_size: int | None = MAX_COLUMNS, solver: str = "highs",
+                engine: str = "auto", tighten: bool | tuple[str, ...] = False,
+                warm_start: bool = True) -> OasisSolution:
     """Certified optimum (or incumbent and dual bound) of the offline problem (1)-(13).
 
     Parameters
@@ -125,7 +126,14 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
         not fit the remaining time (estimated from :func:`model_size`) is skipped.
     mip_gap : float, optional
         Relative gap at which the solver may stop (default: exact, 1e-9).
-    threads : int
+    threads : int, optional
+        Solver threads; 1 by default, as in every kind (reproducible runs); None: the solver's
+        default.
+    max_size : int or None
+        Size guard, in columns: the model is estimated first (:func:`model_size`) and refused
+        with a :class:`~hetopt.errors.SizeLimitError` (the estimate and the way out) above this
+        many columns or ``NNZ_PER_COLUMN`` times as many nonzeros; default :data:`MAX_COLUMNS`;
+        None: no guard.
     solver : {"highs", "scip"}
         SCIP runs the Pyomo model (``engine`` "auto" or "pyomo"; the others are HiGHS routes and
         raise :class:`~hetopt.errors.ArgumentError` with SCIP).
@@ -147,10 +155,6 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
         default: they tighten the root LP by 1-2% but did not speed up the search consistently.
     warm_start : bool
         Hand OASiS's online schedule (Alg. 1) to HiGHS as the first incumbent (``"arrays"`` only).
-    max_columns : int or None
-        Size guard: the model is estimated first (:func:`model_size`) and refused with a
-        :class:`~hetopt.errors.SizeLimitError` (the estimate and the way out) above this many
-        columns or ``NNZ_PER_COLUMN`` times as many nonzeros; None: no guard.
 
     Returns
     -------
@@ -166,7 +170,7 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
     ArgumentError
         A bad option (named).
     SizeLimitError
-        Beyond ``max_columns``.
+        Beyond ``max_size``.
     """
     start = time.perf_counter()
     time_limit = check_time_limit(time_limit)
@@ -176,8 +180,8 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
     check_choice(engine, "engine", ENGINES)
     tighten = _check_tighten(tighten)
     check_flag(warm_start, "warm_start")
-    if max_columns is not None:
-        max_columns = check_size(max_columns, "max_columns")
+    if max_size is not None:
+        max_size = check_size(max_size, "max_size")
     if engine in ("arrays", "plan") and solver != "highs":
         raise ArgumentError(f"engine={engine!r} runs on HiGHS; with solver={solver!r} use engine='pyomo' or 'auto'")
     if engine == "plan" and mip_gap is not None:
@@ -189,7 +193,7 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
             engine = "arrays"
     if tighten and engine != "arrays":
         raise ArgumentError(f"tighten applies to engine='arrays' only; got engine={engine!r}")
-    est = _guard(inst, engine, tighten, max_columns)
+    est = _guard(inst, engine, tighten, max_size)
     name = {"plan": "offline-plan", "arrays": "offline-arrays"}.get(engine, f"offline-{solver}")
     alone = standalone(inst)
     if alone.bound == 0.0:
@@ -245,8 +249,9 @@ def _solve_model_route(work: OasisInstance, *, engine: str, solver: str, clock: 
         arr = build_offline_arrays(work, tighten=tighten)
         x0 = x_from_schedules(work, arr, heur) if heur is not None and warm_start else None
         info["rows"] = dict(arr.rows)
-        sol, x = solve_arrays(arr, clock=clock, threads=threads, mip_gap=mip_gap, x0=x0, reserve=transfer_seconds,
-                              info=info)
+        sol = solve_arrays(arr, clock=clock, threads=threads, mip_gap=mip_gap, x0=x0, reserve=transfer_seconds,
+                           info=info)
+        x = sol.info["x"]
         scheds: Mapping[int, JobSchedule] | None = schedules_from_x(work, arr, x) if x is not None else None
     else:
         model = build_offline(work)

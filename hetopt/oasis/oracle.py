@@ -31,9 +31,9 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status
 from ..errors import ArgumentError, SolverError, a_type
 from ..inputs import check_size, check_threads, check_time_limit, takes_instance
-from ..result import Status
 from ..solvers import solve_model
 from .capacity import slot_capacity
 from .instance import EPS_WORK, OasisInstance
@@ -424,10 +424,12 @@ def best_schedule_ilp(inst: OasisInstance, job: int, prices: Prices, used: Usage
     try:
         sol = solve_model(model, "highs", time_limit=time_limit, threads=threads, raise_on_failure=False,
                           options=dict(HIGHS_EXACT))
+        if sol.status is Status.ERROR:
+            raise SolverError(f"oracle ILP for job {job}: {sol.status.value} ({sol.message})")
     except SolverError as exc:
-        # HiGHS's objective and bound apart by more than OPTIMAL_RTOL although it reports optimal: the utility
-        # is negligible next to the priced resources.  On the empty cluster the DP of hetopt.oasis.pricing
-        # solves (27) exactly; with earlier allocations there is no exact fallback.
+        # e.g. HiGHS's bound on the wrong side of its incumbent (hetopt.certify): the utility is negligible next
+        # to the priced resources.  On the empty cluster the DP of hetopt.oasis.pricing solves (27) exactly;
+        # with earlier allocations there is no exact fallback.
         if np.any(used.g) or np.any(used.v):
             raise
         res = JobPricer(inst, job).price(np.asarray(prices.p, dtype=float), np.asarray(prices.q, dtype=float))

@@ -29,7 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from ..result import OPTIMAL_RTOL, Solution, Status, relative_gap
+from ..certify import Status, certify
+from ..result import Solution
 from ..solvers import solve_milp
 from .arrays import OfflineArrays, build_offline_arrays, schedules_from_x, x_from_schedules
 from .checker import check_schedule
@@ -77,35 +78,37 @@ class Clock:
 
 def solve_arrays(arr: OfflineArrays, *, clock: Clock, threads: int | None, mip_gap: float | None = None,
                  x0: np.ndarray | None = None, lb: np.ndarray | None = None, ub: np.ndarray | None = None,
-                 reserve: float = 0.0, info: dict[str, Any] | None = None) -> tuple[Solution, np.ndarray | None]:
+                 reserve: float = 0.0, info: dict[str, Any] | None = None) -> Solution:
     """The MILP of ``arr`` with HiGHS (:data:`~hetopt.oasis.normalize.HIGHS_EXACT`), a warm start ``x0`` if given.
 
     HiGHS may report the optimum's objective with the warm start's columns (seen when presolve solves
     the model with the cuts (V3)): a solution whose ``c x`` is not the reported objective is solved
-    again without the start (``info["warm_start_dropped"]``).
+    again without the start (``info["warm_start_dropped"]``).  The incumbent is in the result's
+    ``info["x"]`` (:func:`~hetopt.solvers.solve_milp`).
     """
     lb = arr.lb if lb is None else lb
     ub = arr.ub if ub is None else ub
 
-    def run(start: np.ndarray | None) -> tuple[Solution, np.ndarray | None]:
+    def run(start: np.ndarray | None) -> Solution:
         return solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=lb, ub=ub,
                           integrality=arr.integrality, time_limit=clock.solve_time(reserve=reserve), mip_gap=mip_gap,
                           threads=threads, x0=start, raise_on_failure=False, options=HIGHS_EXACT)
 
-    sol, x = run(x0)
+    sol = run(x0)
+    x = sol.info["x"]
     if x is not None and sol.objective is not None and x0 is not None:
         value = float(arr.c @ x)
         if abs(value - sol.objective) > 1e-9 * max(abs(value), abs(sol.objective), 1.0):
             if info is not None:
                 info["warm_start_dropped"] = (f"HiGHS reported {sol.objective!r} with columns worth {value!r}; "
                                               "solved again without the warm start")
-            sol, x = run(None)
-    return sol, x
+            sol = run(None)
+    return sol
 
 
 def plan_relaxation(inst: OasisInstance, arr: OfflineArrays, *, time_limit: float | None,
-                    threads: int | None) -> tuple[Solution, np.ndarray | None]:
-    """Solve (1)-(13) + (V1)-(V5) with y, z continuous: ``(Solution, x)`` (x None without incumbent).
+                    threads: int | None) -> Solution:
+    """Solve (1)-(13) + (V1)-(V5) with y, z continuous (the incumbent in ``info["x"]``, None without one).
 
     Parameters
     ----------
@@ -117,7 +120,7 @@ def plan_relaxation(inst: OasisInstance, arr: OfflineArrays, *, time_limit: floa
 
     Returns
     -------
-    (Solution, numpy.ndarray or None)
+    Solution
     """
     integ = arr.integrality.copy()
     integ[arr.y_off:arr.x_off] = 0
@@ -176,8 +179,7 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
     def certified() -> bool:
         if bound is None or best_val == -np.inf:
             return False
-        gap = relative_gap(best_val, bound)
-        return gap is not None and gap <= OPTIMAL_RTOL
+        return certify(best_val, bound, stopped=False, sense="max") is Status.OPTIMAL
 
     def oasis() -> None:
         if "oasis_schedule" not in info:
@@ -192,7 +194,8 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
                          f"{left:.2g} s left; OASiS's online schedule")
         return best, Status.TIME_LIMIT, None, info
     tight = build_offline_arrays(inst, tighten=True)
-    rel, xr = plan_relaxation(inst, tight, time_limit=clock.solve_time(plan_share), threads=threads)
+    rel = plan_relaxation(inst, tight, time_limit=clock.solve_time(plan_share), threads=threads)
+    xr = rel.info["x"]
     bound = float(rel.bound) if rel.bound is not None and np.isfinite(rel.bound) else None
     info.update(plan_bound=bound, plan_status=rel.status.value, plan_seconds=time.perf_counter() - start)
     for sched in (info.get("oasis_schedule"),):
@@ -205,7 +208,8 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
         cols = arr.x_off + np.arange(I)
         lb[cols] = np.minimum(adm, ub[cols])
         ub[cols] = np.minimum(adm, ub[cols])
-        sol, x = solve_arrays(arr, clock=clock, threads=threads, lb=lb, ub=ub)
+        sol = solve_arrays(arr, clock=clock, threads=threads, lb=lb, ub=ub)
+        x = sol.info["x"]
         info.update(restricted_status=sol.status.value, restricted_objective=sol.objective,
                     restricted_seconds=time.perf_counter() - start)
         if x is not None:
@@ -217,7 +221,8 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
     full: Solution | None = None
     if not clock.expired():
         arr = arr if arr is not None else build_offline_arrays(inst)
-        full, x = solve_arrays(arr, clock=clock, threads=threads, x0=x_from_schedules(inst, arr, best), info=info)
+        full = solve_arrays(arr, clock=clock, threads=threads, x0=x_from_schedules(inst, arr, best), info=info)
+        x = full.info["x"]
         info["full_status"] = full.status.value
         if x is not None:
             keep(schedules_from_x(inst, arr, x), full.objective)

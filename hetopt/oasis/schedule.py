@@ -9,16 +9,17 @@ slot with a worker (8).  The independent checker of (2)-(13) is
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
 
+from ..certify import Status, relative_gap
 from ..errors import ArgumentError
-from ..result import Solution, Status, relative_gap
+from ..result import SimulationResult, Solution, job_times
 from .instance import OasisInstance
 
-__all__ = ["JobSchedule", "OasisSolution", "make_solution", "schedule_cost", "schedule_utility"]
+__all__ = ["JobSchedule", "OasisSolution", "OasisSimulation", "make_solution", "schedule_cost", "schedule_utility"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,6 +125,26 @@ class OasisSolution(Solution):
                    completion={int(i): s.completion for i, s in self.schedules.items()},
                    timeliness={int(i): float(v) for i, v in self.timeliness.items()})
         return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class OasisSimulation(OasisSolution, SimulationResult):
+    """A run of :func:`~hetopt.oasis.simulate`: a solution that is a simulation result too.
+
+    An :class:`OasisSolution` and a :class:`~hetopt.result.SimulationResult`.  In slots:
+    ``completion`` is t_hat_i of every completed job (NaN for a job rejected or not completed by T),
+    ``jct`` is t_hat_i - a_i (the argument of the utility), ``average_jct`` their mean over the
+    completed jobs and ``makespan`` the last completion slot (NaN when no job completed).
+    """
+
+    @classmethod
+    def of(cls, sol: OasisSolution, inst: OasisInstance, policy: str) -> OasisSimulation:
+        """The simulation of ``policy`` whose schedules are ``sol``'s (every field kept, the job times added)."""
+        done = np.full(inst.n_jobs, np.nan)
+        for i, s in sol.schedules.items():
+            done[int(i)] = s.completion
+        return cls(**{f.name: getattr(sol, f.name) for f in fields(OasisSolution)}, policy=policy,
+                   **job_times(done, inst.arrival))
 
 
 def schedule_utility(inst: OasisInstance, sched: JobSchedule) -> float:

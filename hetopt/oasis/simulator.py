@@ -24,14 +24,14 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status
 from ..errors import ArgumentError
 from ..inputs import takes_instance
-from ..result import Status
 from .cluster import Cluster, Policy
 from .instance import OasisInstance, check_size
 from .online import OasisPolicy
 from .policies import POLICIES
-from .schedule import JobSchedule, OasisSolution, make_solution
+from .schedule import JobSchedule, OasisSimulation, OasisSolution, make_solution
 
 __all__ = ["simulate", "online_incumbent"]
 
@@ -109,7 +109,7 @@ def _run_slot(cl: Cluster, rec: _Recorder, booked: dict[int, tuple[np.ndarray, n
 
 
 @takes_instance(OasisInstance)
-def simulate(inst: OasisInstance, policy: Any, *, options: Mapping[str, Any] | None = None) -> OasisSolution:
+def simulate(inst: OasisInstance, policy: Any, *, options: Mapping[str, Any] | None = None) -> OasisSimulation:
     """Run ``policy`` over slots 1..T and return the completed jobs' schedules.
 
     Parameters
@@ -125,8 +125,9 @@ def simulate(inst: OasisInstance, policy: Any, *, options: Mapping[str, Any] | N
 
     Returns
     -------
-    OasisSolution
-        status FEASIBLE, no bound; ``info["unfinished"]`` lists jobs that arrived but did not
+    OasisSimulation
+        An :class:`OasisSolution` and a :class:`~hetopt.result.SimulationResult` (completion
+        slots and JCTs in slots): status FEASIBLE, no bound; ``info["unfinished"]`` lists jobs that arrived but did not
         complete by T (for OASiS: the rejected ones), ``info["events"]`` the number of policy
         calls, plus what the policy reports (OASiS: ``payoffs`` and its price data).
 
@@ -163,9 +164,10 @@ def simulate(inst: OasisInstance, policy: Any, *, options: Mapping[str, Any] | N
     unfinished = [i for i in cl.arrived if i not in cl.done]
     report = run.report() if callable(getattr(run, "report", None)) else {}
     info = {**report.get("info", {}), "unfinished": unfinished, "events": events}
-    return make_solution(inst, scheds, status=Status.FEASIBLE, wall_time=time.perf_counter() - start,
-                         solver=run.name, message=report.get("message", f"{len(scheds)} of {inst.n_jobs} jobs completed"),
-                         payoffs=report.get("payoffs"), info=info)
+    message = report.get("message", f"{len(scheds)} of {inst.n_jobs} jobs completed")
+    sol = make_solution(inst, scheds, status=Status.FEASIBLE, wall_time=time.perf_counter() - start,
+                        solver=run.name, message=message, payoffs=report.get("payoffs"), info=info)
+    return OasisSimulation.of(sol, inst, policy if isinstance(policy, str) else str(run.name))
 
 
 def online_incumbent(inst: OasisInstance, deadline: float | None = None) -> OasisSolution:

@@ -118,9 +118,10 @@ class TabulatedUtility(Utility):
         v = numeric_array("utility values", self.values)
         if v.ndim != 1 or v.size == 0:
             raise InstanceError(f"utility values has shape {v.shape}; expected a non-empty 1-D table")
-        for d, x in enumerate(v):
-            if not math.isfinite(x) or x < 0:
-                raise InstanceError(f"utility values[{d}] is {x}; utilities must be finite and >= 0")
+        bad = np.flatnonzero(~np.isfinite(v) | (v < 0))
+        if bad.size:
+            d = int(bad[0])
+            raise InstanceError(f"utility values[{d}] is {v[d]}; utilities must be finite and >= 0")
         inc = np.nonzero(np.diff(v) > 0)[0]
         if inc.size:
             d = int(inc[0])

@@ -18,10 +18,11 @@ import math
 from collections.abc import Callable
 from typing import Any, cast
 
+from ..certify import Status
 from ..errors import ArgumentError
 from ..inputs import check_seed, check_size, check_threads, check_time_limit, takes_instance
 from ..report import Table
-from ..result import Certificate, Status
+from ..result import Certificate
 from ..validate import RATIO_TOL, SweepResults, sweep
 from .checker import check_schedule
 from .colgen import lp_bound

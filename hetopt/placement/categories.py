@@ -73,15 +73,19 @@ MAX_CATEGORIES = 1_000_000
 HAS_MAX_CATEGORIES = 50_000
 
 
-def check_category_count(n_jobs: int, n_workers: int, limit: int | None = MAX_CATEGORIES, what: str = "categories") -> int:
-    """|Psi| = C(K-1, S-1), or SizeLimitError naming it and ``limit`` when it is larger (None: no limit)."""
+def check_category_count(n_jobs: int, n_workers: int, limit: int | None = MAX_CATEGORIES, what: str = "categories",
+                         option: str = "max_categories") -> int:
+    """|Psi| = C(K-1, S-1), or SizeLimitError naming it and ``limit`` when it is larger (None: no limit).
+
+    ``option`` is the caller's name of ``limit`` (the argument the messages name).
+    """
     total = n_categories(n_jobs, n_workers)
     if limit is not None:
-        limit = check_size(limit, "max_categories")
+        limit = check_size(limit, option)
     if limit is not None and total > limit:
         raise SizeLimitError(f"{what}: |Psi| = C(K-1, S-1) = C({n_workers - 1}, {n_jobs - 1}) = {total:.3g} categories "
                              f"for S={n_jobs} jobs and K={n_workers} workers; the limit is {limit} "
-                             f"(pass a larger max_categories to go on, or use a method that does not enumerate Psi)")
+                             f"(pass a larger {option} to go on, or use a method that does not enumerate Psi)")
     return total
 
 

@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status, relative_gap
 from ..errors import ArgumentError
 from ..inputs import check_choice, takes_instance
-from ..result import Solution, Status, relative_gap
+from ..result import SimulationResult, Solution
 from .instance import PlacementInstance
 
 __all__ = [
@@ -204,22 +205,18 @@ class PlacementSolution(Solution):
 
 
 @dataclass(frozen=True, kw_only=True)
-class PlacementSimulation(Solution):
+class PlacementSimulation(SimulationResult):
     """A run of :func:`~hetopt.placement.simulate`: completion times of a static or dynamic policy.
 
     ``objective`` is the average JCT over the run (all jobs start at time 0, so a job's JCT is
-    its completion time); status FEASIBLE, no bound.
+    its completion time); status FEASIBLE, no bound.  The fields of
+    :class:`~hetopt.result.SimulationResult`: ``policy`` (a key of
+    :data:`~hetopt.placement.POLICIES`, or the callable's name), ``completion`` (seconds from
+    time 0), ``jct`` (equal to ``completion``), ``average_jct`` (equal to ``objective``) and
+    ``makespan`` (the largest completion time).
 
     Attributes
     ----------
-    policy : str
-        The policy's name (a key of :data:`~hetopt.placement.POLICIES`, or the callable's name).
-    completion : ndarray, shape (S,)
-        Completion time of every job (seconds from time 0).
-    average_jct : float
-        Mean of ``completion``; equals ``objective``.
-    makespan : float
-        The largest completion time.
     reset_on_completion : bool
         True for a dynamic run (the placement is recomputed at each completion, Section VI-B2).
     events : list of dict
@@ -230,10 +227,6 @@ class PlacementSimulation(Solution):
     """
 
     objective: float
-    policy: str = ""
-    completion: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    average_jct: float = float("nan")
-    makespan: float = float("nan")
     reset_on_completion: bool = True
     events: list[dict[str, Any]] = field(default_factory=list)
 
@@ -256,7 +249,7 @@ def simulation_result(completion: np.ndarray, *, policy: str, reset_on_completio
         how = "dynamic (reset at every completion)" if reset_on_completion else "static"
         message = f"{how}, {len(events)} events"
     return PlacementSimulation(status=Status.FEASIBLE, objective=avg, wall_time=wall_time, solver=policy, sense="min",
-                               message=message, policy=policy, completion=done, average_jct=avg,
+                               message=message, policy=policy, completion=done, jct=done, average_jct=avg,
                                makespan=float(done.max()), reset_on_completion=reset_on_completion, events=events,
                                info=info)
 

@@ -167,7 +167,8 @@ def _noise(epsilon: Any) -> float:
     return v
 
 
-def generate_instance(n_jobs: int = 4, n_workers: int = 15, *, seed: Any = None, setting: str = "paper",
+def generate_instance(*, n_jobs: int = 4, n_workers: int = 15, seed: int | np.random.Generator | None = None,
+                      setting: str = "paper",
                       jobs: Sequence[str] | None = None, type_ratio: Sequence[int] = (1, 1, 1), gpus_per_node: int = 5,
                       communication: bool = True, epsilon: float = 0.0, heterogeneity: Any = _DEFAULT) -> PlacementInstance:
     """An instance of Section VI-A (see the module docstring for the two settings and sources).

@@ -8,8 +8,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..certify import Status
 from ..inputs import check_choice, check_size, takes_instance
-from ..result import Status
 from .categories import HAS_MAX_CATEGORIES, Category, check_category_count, iter_categories
 from .evaluate import PlacementSolution, average_jct, make_solution
 from .instance import PlacementInstance
@@ -45,7 +45,8 @@ def _to_jobs(c: np.ndarray, order: np.ndarray) -> np.ndarray:
 
 
 @takes_instance(PlacementInstance)
-def has(inst: PlacementInstance, *, market: str = "auction", max_categories: int | None = HAS_MAX_CATEGORIES) -> PlacementSolution:
+def has(inst: PlacementInstance, *, market: str = "auction",
+        max_size: int | None = HAS_MAX_CATEGORIES) -> PlacementSolution:
     """HAS (Section V-C): the best placement over all C(K-1, S-1) categories.
 
     For every category of Algorithm 1, the placement maximizing total throughput (P3) is found,
@@ -61,8 +62,10 @@ def has(inst: PlacementInstance, *, market: str = "auction", max_categories: int
         computes a P3 optimum with the Hungarian algorithm, about 15 times faster; Theorem 2,
         checked by the tests, says both reach the maximum throughput, so they can differ only in
         how ties among P3 optima are broken.
-    max_categories : int or None
-        Refuse (SizeLimitError) when |Psi| = C(K-1, S-1) exceeds it; None for no limit.
+    max_size : int or None
+        Size guard, in categories: refuse (SizeLimitError) when |Psi| = C(K-1, S-1) exceeds it
+        (default :data:`~hetopt.placement.categories.HAS_MAX_CATEGORIES`, about a minute); None
+        for no limit.
 
     Returns
     -------
@@ -71,9 +74,9 @@ def has(inst: PlacementInstance, *, market: str = "auction", max_categories: int
         has the number of categories examined.
     """
     check_choice(market, "market", MARKETS)
-    if max_categories is not None:
-        max_categories = check_size(max_categories, "max_categories")
-    check_category_count(inst.n_jobs, inst.n_workers, max_categories, "has")
+    if max_size is not None:
+        max_size = check_size(max_size, "max_size")
+    check_category_count(inst.n_jobs, inst.n_workers, max_size, "has", option="max_size")
     t0 = time.perf_counter()
     best_val, best_a, n = math.inf, None, 0
     for _, a, val in evaluate_categories(inst, iter_categories(inst.n_jobs, inst.n_workers), market=market):

@@ -7,7 +7,7 @@ from functools import partial
 import pyomo.environ as pyo
 
 from ..contract import Kind, Method
-from ..inputs import check_size, takes_instance
+from ..inputs import check_example, check_size, takes_instance
 from ..report import Table
 from .baselines import las, optimus, optimus_lb
 from .checker import check_schedule
@@ -19,7 +19,7 @@ from .model import build_p1
 from .policies import POLICIES, POLICY_DESCRIPTIONS
 from .sampling import jps
 from .simulator import simulate
-from .validate import gap_report
+from .validate import gap_report, ratio_sweep, validate_ratio
 
 __all__ = ["KIND", "example", "export_model", "validate"]
 
@@ -29,8 +29,9 @@ _RUN = "average JCT (s) of the run from time 0 to the last completion (Section V
 _HEURISTIC_POLICIES = ("has", "jps")
 
 
-def example(seed: int, size: int) -> PlacementInstance:
+def example(*, seed: int, size: int) -> PlacementInstance:
     """A small instance of the paper setting: 2-4 jobs on 4 + ``size`` workers."""
+    seed, size = check_example(seed, size)
     return generate_instance(n_jobs=2 + size % 3, n_workers=4 + size, seed=seed)
 
 
@@ -59,6 +60,8 @@ KIND = Kind(
     simulate=simulate,
     policies=POLICIES,
     validate=validate,
+    validate_ratio=validate_ratio,
+    ratio_sweep=ratio_sweep,
     export_model=export_model,
     card="models/liu2024-placement.md",
     example_instance="liu2024_table2",

@@ -31,9 +31,9 @@ from scipy.optimize import linear_sum_assignment
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
+from ..certify import Status
 from ..errors import ArgumentError, InstanceError, SolverError
 from ..inputs import check_choice, check_flag, check_positive, check_size, numeric_array, takes_instance
-from ..result import Status
 from ..solvers import solve_model
 from .categories import Category, check_category
 from .instance import PlacementInstance

@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status
 from ..errors import ArgumentError
 from ..inputs import check_choice, check_positive, check_size, rng_from, takes_instance
-from ..result import Status
 from .categories import category_at, n_categories
 from .evaluate import PlacementSolution, fairness, make_solution
 from .has import MARKETS, evaluate_categories

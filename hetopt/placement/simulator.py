@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,7 @@ __all__ = ["simulate"]
 
 log = logging.getLogger(__name__)
 
-#: The options of the Gavel round policy that :func:`simulate` passes on.
+#: The options of the Gavel round policy (``simulate(..., options={...})``); the other policies take none.
 GAVEL_OPTIONS = ("scale_factor", "round_length", "recompute_interval", "max_rounds")
 
 
@@ -85,9 +86,8 @@ def _reset_run(inst: PlacementInstance, name: str, policy: Any, reset_on_complet
 
 
 @takes_instance(PlacementInstance)
-def simulate(inst: PlacementInstance, policy: Any, *, reset_on_completion: bool = True, scale_factor: Any = None,
-             round_length: float | None = None, recompute_interval: float | None = None,
-             max_rounds: int | None = None) -> PlacementSimulation:
+def simulate(inst: PlacementInstance, policy: Any, *, options: Mapping[str, Any] | None = None,
+             reset_on_completion: bool = True) -> PlacementSimulation:
     """Run a placement policy over the lifetime of the jobs (Section VI-B2, Figs. 17-18).
 
     Parameters
@@ -99,15 +99,17 @@ def simulate(inst: PlacementInstance, policy: Any, *, reset_on_completion: bool 
         ``f(instance) -> PlacementSolution`` (a placement policy), or an object with
         ``run(instance) -> PlacementSimulation`` (a round policy such as
         :class:`~hetopt.placement.gavel_baseline.GavelPolicy`).
+    options : mapping, optional
+        Options of the policy.  The Gavel round policy takes ``scale_factor``, ``round_length``,
+        ``recompute_interval`` and ``max_rounds`` (GPUs per job, seconds per round, seconds
+        between two recomputations of its allocation, safety limit on rounds; absent or None
+        keeps the policy's own, see :func:`~hetopt.placement.gavel_baseline.gavel_simulation`);
+        the placement policies take none.  Anything else is an :class:`ArgumentError` naming
+        ``options``.
     reset_on_completion : bool
         Placement policies: recompute the placement among the remaining jobs at each completion
         (dynamic policy, default); False keeps the initial placement (static policy).  A round
         policy is dynamic by construction: False is refused.
-    scale_factor, round_length, recompute_interval, max_rounds : optional
-        Options of the Gavel round policy (GPUs per job, seconds per round, seconds between two
-        recomputations of its allocation, safety limit on rounds); None keeps the policy's own
-        (see :func:`~hetopt.placement.gavel_baseline.gavel_simulation`).  Refused for other
-        policies.
 
     Returns
     -------
@@ -118,23 +120,35 @@ def simulate(inst: PlacementInstance, policy: Any, *, reset_on_completion: bool 
     Raises
     ------
     ArgumentError
-        An unknown policy name, a Gavel option for another policy, or a bad option value.
+        An unknown policy name, an option the policy does not take, or a bad option value.
     ScheduleViolation
         A placement policy returned an assignment that breaks (8b)-(8d) (a job without a worker, a bad index).
     """
     reset_on_completion = check_flag(reset_on_completion, "reset_on_completion")
-    options = {k: v for k, v in zip(GAVEL_OPTIONS, (scale_factor, round_length, recompute_interval, max_rounds),
-                                    strict=True) if v is not None}
+    given = _options(options)
     name, pol = _resolve(policy)
     if is_round_policy(pol):
         if not reset_on_completion:
             raise ArgumentError(f"reset_on_completion is False; the {name} policy runs its own rounds (dynamic by "
                                 "construction)")
-        if options:
+        if given:
             if not isinstance(pol, GavelPolicy):
-                raise ArgumentError(f"options {sorted(options)} apply to the gavel policy only; policy is {name!r}")
-            pol = dataclasses.replace(pol, **options)
+                raise ArgumentError(f"options {sorted(given)} apply to the gavel policy only; policy is {name!r}")
+            pol = dataclasses.replace(pol, **given)
         return pol.run(inst)
-    if options:
-        raise ArgumentError(f"options {sorted(options)} apply to policy='gavel' only; policy is {name!r}")
+    if given:
+        raise ArgumentError(f"options {sorted(given)} apply to policy='gavel' only; policy {name!r} takes no options")
     return _reset_run(inst, name, pol, reset_on_completion)
+
+
+def _options(options: Any) -> dict[str, Any]:
+    """The Gavel options given (None values dropped); :class:`ArgumentError` naming ``options`` otherwise."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise ArgumentError(f"options is {a_type(options)}; expected a mapping of the policy's options or None")
+    unknown = sorted(str(k) for k in options if k not in GAVEL_OPTIONS)
+    if unknown:
+        raise ArgumentError(f"options has {unknown}; the placement policies take none and 'gavel' takes "
+                            f"{', '.join(GAVEL_OPTIONS)}")
+    return {k: v for k, v in options.items() if v is not None}

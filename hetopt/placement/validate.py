@@ -18,10 +18,11 @@ from typing import Any
 
 import numpy as np
 
+from ..certify import Status
 from ..errors import ArgumentError
 from ..inputs import MAX_SEED, check_choice, check_size, check_time_limit, takes_instance
 from ..report import Table
-from ..result import Certificate, Status
+from ..result import Certificate
 from ..validate import SweepResults, gap_certificate, ratio_certificate, sweep
 from .baselines import las, optimus, optimus_lb
 from .exact import solve_exact
@@ -108,14 +109,14 @@ def validate_ratio(inst: PlacementInstance, *, method: str = "jps", time_limit: 
 
 
 def _paper_instance(*, seed: int, n_jobs: int, n_workers: int, epsilon: float) -> PlacementInstance:
-    return generate_instance(n_jobs, n_workers, seed=seed, setting="paper", epsilon=epsilon)
+    return generate_instance(n_jobs=n_jobs, n_workers=n_workers, seed=seed, setting="paper", epsilon=epsilon)
 
 
 def ratio_sweep(n: int = 20, *, seed: int = 0, executor: Any = None, method: str = "jps", n_jobs: int = 4,
                 n_workers: int = 15, epsilon: float = 0.1, time_limit: float | None = None) -> SweepResults:
     """:func:`validate_ratio` on ``n`` seeded instances of the paper setting (Section VI-A).
 
-    The instances are ``generate_instance(n_jobs, n_workers, seed=s, setting="paper",
+    The instances are ``generate_instance(n_jobs=n_jobs, n_workers=n_workers, seed=s, setting="paper",
     epsilon=epsilon)`` for s in ``seed .. seed + n - 1``: the first ``n_jobs`` Table III jobs on
     V100/P100/T4 at H = 1.15, every job's per-type throughputs perturbed by up to ``epsilon``
     (10 % by default) per seed, so that the seeds draw distinct instances.
@@ -184,7 +185,8 @@ def evaluate_methods(inst: PlacementInstance, methods: dict[str, Callable] | Non
 
 def _make(*, seed: int, n_jobs: int, n_workers: int, communication: bool, setting: str,
           epsilon: float) -> PlacementInstance:
-    return generate_instance(n_jobs, n_workers, seed=seed, communication=communication, setting=setting, epsilon=epsilon)
+    return generate_instance(n_jobs=n_jobs, n_workers=n_workers, seed=seed, communication=communication,
+                             setting=setting, epsilon=epsilon)
 
 
 @takes_instance(PlacementInstance)
@@ -260,6 +262,6 @@ def reset_report(inst: PlacementInstance, *, methods: Sequence[str] = ("has", "j
         t.add(name, st.average_jct, dy.average_jct, dy.average_jct / st.average_jct - 1, st.makespan, dy.makespan,
               dy.makespan / st.makespan - 1)
     if gavel_scale_factor is not None:
-        g = simulate(inst, "gavel", scale_factor=gavel_scale_factor)
+        g = simulate(inst, "gavel", options={"scale_factor": gavel_scale_factor})
         t.add(f"gavel (scale_factor={gavel_scale_factor})", None, g.average_jct, None, None, g.makespan, None)
     return t

@@ -14,7 +14,7 @@ So that users can property-test their own code against the package's instances::
         with pytest.raises(hetopt.InstanceError, match=case.field):
             hetopt.load_instance(case.data)
 
-Valid instances come from each kind's ``example(seed, size)`` (its :class:`~hetopt.contract.Kind`
+Valid instances come from each kind's ``example(*, seed, size)`` (its :class:`~hetopt.contract.Kind`
 in the registry; they solve exactly in well under a second), so a kind you register is covered too.  Invalid ones start from a valid instance's ``to_dict()`` and break one
 thing, from :data:`CORRUPTIONS`; every case is one the loader must reject with an
 :class:`~hetopt.errors.InstanceError` (a bad field names ``case.field``).
@@ -51,7 +51,8 @@ def _kind(kind: str) -> Any:
 def instances(kind: str, *, max_size: int = 3) -> st.SearchStrategy:
     """Small valid instances of ``kind`` (seeded generator; ``size`` in ``0..max_size``)."""
     example = _kind(kind).example
-    return st.builds(lambda seed, size: example(seed, size), st.integers(0, 2**31 - 1), st.integers(0, max_size))
+    return st.builds(lambda seed, size: example(seed=seed, size=size), st.integers(0, 2**31 - 1),
+                     st.integers(0, max_size))
 
 
 def instance_data(kind: str, *, max_size: int = 3) -> st.SearchStrategy:
@@ -109,7 +110,7 @@ CORRUPTIONS = {
     "negative": "one entry is made negative (-|x| - 1)",
     "numeric_string": "one entry is a numeric string",
     "bool": "one entry is a boolean",
-    "none": "one entry of an array field is null",
+    "none": "one entry of an array field, or a scalar field, is null",
     "too_large_int": "one entry is 2**64",
     "empty": "an array field is empty",
     "shape": "a field gains a dimension (an array is wrapped in a list, a scalar becomes a pair)",
@@ -147,8 +148,6 @@ def corrupt(data: dict, corruption: str, field: str | None, index: int = 0) -> I
     value = data[field]
     if corruption in _LEAF:
         paths = _leaf_paths(value)
-        if corruption == "none" and paths == [()]:
-            return None  # optional scalars take null as "the default"
         path = paths[index % len(paths)]
         leaf = value
         for j in path:

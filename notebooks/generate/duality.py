@@ -152,7 +152,12 @@ md(r"""
 
 **Weak duality.** For any $x$ feasible for the relaxed primal and any $(p, q, \mu)$ feasible for
 the dual,
-$$\sum_{i,l} f_{il}\,x_{il} \;\le\; \sum_{i,l} x_{il}\Big(\mu_i + \sum p\,w\,y + \sum q\,s\,z\Big) \;\le\; \sum_i \mu_i + \sum c\,p + \sum c\,q,$$
+
+$$
+\sum_{i,l} f_{il}\,x_{il} \;\le\; \sum_{i,l} x_{il}\Big(\mu_i + \sum p\,w\,y + \sum q\,s\,z\Big)
+\;\le\; \sum_i \mu_i + \sum c\,p + \sum c\,q,
+$$
+
 using (20) and then (15)-(17). A dual feasible point is easy to make: take **any** prices
 $p, q \ge 0$ and set $\mu_i = \max\{0, \max_l \text{RHS of (20)}\}$ (`fit_mu`). Below, five primal
 points and five dual points; every dual value must lie above every primal value.
@@ -243,8 +248,15 @@ print(f"primal LP {star.objective:.8f}   dual at the suffix duals {dual_objectiv
 md(r"""
 **Complementary slackness.** For feasible $x$ and $(p, q, \mu)$, expanding the weak-duality
 chain gives the identity
-$$\text{(19)} - \text{(14)} = \sum_{t,h,r} p_h^r(t)\,\underbrace{\big(c_h^r - \textstyle\sum w\,y\,x\big)}_{\text{slack of (15)}}
-+ \sum_{t,k,r} q_k^r(t)\,(\text{slack of (16)}) + \sum_i \mu_i\,(\text{slack of (17)}) + \sum_{i,l} x_{il}\,(\text{slack of (20)}),$$
+
+$$
+\begin{aligned}
+\text{(19)} - \text{(14)} ={}& \sum_{t,h,r} p_h^r(t)\,\underbrace{\big(c_h^r - \textstyle\sum w\,y\,x\big)}_{\text{slack of (15)}}
+  + \sum_{t,k,r} q_k^r(t)\,(\text{slack of (16)}) \\
+&+ \sum_i \mu_i\,(\text{slack of (17)}) + \sum_{i,l} x_{il}\,(\text{slack of (20)}),
+\end{aligned}
+$$
+
 a sum of nonnegative products. So both are optimal iff **every product is zero**: a priced
 resource is fully used, a job with positive payoff is fully scheduled, and a schedule that runs
 has zero reduced payoff. `complementary_slackness` lists every product.
@@ -291,7 +303,11 @@ md(r"""
 
 OASiS never solves the LP. It sets the price of a resource from how much of it is already
 allocated, with the exponential price function (22):
-$$p_h^r(t) = L_1\Big(\frac{U_1^r}{L_1}\Big)^{g_h^r(t)/c_h^r},$$
+
+$$
+p_h^r(t) = L_1\Big(\frac{U_1^r}{L_1}\Big)^{g_h^r(t)/c_h^r},
+$$
+
 $L_1$ on an idle server (small enough that any job can be admitted on an empty cluster) and
 $U_1^r$ when the server is full (large enough that no job can afford the last unit). The optimal
 dual $p^*$ is a *marginal value*: how much the LP optimum would rise with one more unit of
@@ -363,7 +379,11 @@ proof has three steps.
 
 **Lemma 2 (per job).** When job $i$ is admitted with schedule $l$ at the prices $p^{i-1}$ it saw,
 $(20)$ is tight, so
-$$P_i - P_{i-1} = f_i = \mu_i + \sum p^{i-1}\,\Delta g, \qquad D_i - D_{i-1} = \mu_i + \sum c\,(p^i - p^{i-1}).$$
+
+$$
+P_i - P_{i-1} = f_i = \mu_i + \sum p^{i-1}\,\Delta g, \qquad D_i - D_{i-1} = \mu_i + \sum c\,(p^i - p^{i-1}).
+$$
+
 If the **allocation-cost relationship** $p^{i-1}\Delta g \ge \frac{c}{\alpha}(p^i - p^{i-1})$ holds in
 every touched $(t, h, r)$, then $P_i - P_{i-1} \ge \frac{1}{\alpha}(D_i - D_{i-1})$.
 
@@ -430,7 +450,11 @@ sum: $(D_I - D_0)/\alpha$ lies above $P_I$ in the right panel. The culprit is
 the step $dg \to \Delta g$. In one $(t, h, r)$ with a fraction $x = \Delta g / c$ of the capacity
 allocated at once, the price rises by the factor $(U/L)^x = e^{\alpha x}$, and the
 allocation-cost relationship asks
-$$p\,\Delta g \ge \frac{c}{\alpha}\,p\,(e^{\alpha x} - 1) \iff \frac{e^{\alpha x} - 1}{\alpha x} \le 1,$$
+
+$$
+p\,\Delta g \ge \frac{c}{\alpha}\,p\,(e^{\alpha x} - 1) \iff \frac{e^{\alpha x} - 1}{\alpha x} \le 1,
+$$
+
 which is **false for every $x > 0$** (since $e^y > 1 + y$); it holds only up to a factor that tends
 to 1 as $\alpha x \to 0$. With $\alpha \approx 15$, the factor is about 2 for a step of
 10% of a server and about 200 for a step of 50%. The premise $w_i^r \ll c_h^r$ is therefore not a convenience:

@@ -51,8 +51,12 @@ CELLS = [
 
     **Max-min fairness** (Gavel's LAS policy) maximizes the smallest *normalized* throughput
 
-    $$\max_{X, z}\ z \quad \text{s.t. (G1)-(G3)},\quad z \le A_j \cdot X_j \ \ \forall j \ \ \text{(G4)}, \qquad
-    A_{jr} = \frac{s_j\, T_{jr}}{w_j\, T_j \cdot X^{prop}_j},\ \ X^{prop}_{jr} = \frac{c_r}{\sum_{r'} c_{r'}},$$
+    $$
+    \begin{gathered}
+    \max_{X, z}\ z \quad \text{s.t. (G1)-(G3)},\quad z \le A_j \cdot X_j \ \ \forall j \ \ \text{(G4)}, \\
+    A_{jr} = \frac{s_j\, T_{jr}}{w_j\, T_j \cdot X^{prop}_j},\ \ X^{prop}_{jr} = \frac{c_r}{\sum_{r'} c_{r'}},
+    \end{gathered}
+    $$
 
     i.e. each job's throughput relative to what an equal time share of the whole cluster would give it.
     **Min-total-duration** minimizes the makespan $M$: $\max z = D/M$ s.t. (G1)-(G3) and

@@ -66,7 +66,7 @@ CELLS = [
     ("code", r"""
     import pyomo.environ as pyo
 
-    small = generate_instance(3, 2, seed=1)
+    small = generate_instance(n_jobs=3, n_machines=2, seed=1)
     print(f"{small.n_jobs} jobs, {small.n_machines} machines, {small.n_types} types, {small.horizon} slots; "
           f"capacity c[h, r] = {small.capacity.tolist()}, gangs W = {small.gpus.tolist()}")
     m = build_p1(small)
@@ -119,8 +119,13 @@ CELLS = [
     Online, Hadar does not know the optimal duals; it sets the price of a type-$r$ GPU of machine $h$ from how
     many are already allocated in the round, $\gamma$:
 
-    $$k^r_h(\gamma) = U_{\min} \left(\frac{U_{\max}}{U_{\min}}\right)^{\gamma / c^r_h}, \qquad
-    U_{\max} = \max_j \frac{U_j(t^{\min}_j)}{W_j}, \qquad U_{\min} = \frac{1}{\eta} \min_j \frac{U_j(T - a_j)}{t^{\max}_j W_j}. \tag{5-7}$$
+    $$
+    \begin{gathered}
+    k^r_h(\gamma) = U_{\min} \left(\frac{U_{\max}}{U_{\min}}\right)^{\gamma / c^r_h}, \\
+    U_{\max} = \max_j \frac{U_j(t^{\min}_j)}{W_j}, \qquad U_{\min} = \frac{1}{\eta} \min_j \frac{U_j(T - a_j)}{t^{\max}_j W_j}.
+    \qquad (5)\text{-}(7)
+    \end{gathered}
+    $$
 
     An idle machine costs the floor $U_{\min}$ (anyone may use it); a full one costs $U_{\max}$, the largest
     utility per GPU any job can reach (nobody gains from it). The example is the paper's motivating example
@@ -227,13 +232,14 @@ CELLS = [
     optimum, and only then `holds` says whether $\text{OPT}/\text{Hadar} \le 2\alpha$.
     """),
     ("code", r"""
-    certs = {seed: validate_ratio(generate_instance(4, 2, seed=seed)) for seed in range(6)}
+    certs = {seed: validate_ratio(generate_instance(n_jobs=4, n_machines=2, seed=seed)) for seed in range(6)}
     print(certs[0])
     fig, ax = plt.subplots(figsize=(6, 3.4))
     seeds = list(certs)
     ax.bar(seeds, [c.ratio for c in certs.values()], color="tab:blue", label="OPT(P1) / Hadar (certified)")
     ax.plot(seeds, [c.limit for c in certs.values()], "k_", ms=30, mew=2, label="2 alpha (Theorem 2)")
-    greedy = validate_ratio(HadarInstance.from_dict(load_json("hadar2024_theorem2_greedy_violation")), beam_width=1)
+    greedy = validate_ratio(HadarInstance.from_dict(load_json("hadar2024_theorem2_greedy_violation")),
+                            options={"beam_width": 1})
     ax.bar([len(seeds)], [greedy.ratio], color="tab:red", label="greedy pass, bundled counterexample")
     ax.plot([len(seeds)], [greedy.limit], "k_", ms=30, mew=2)
     ax.set_xticks(seeds + [len(seeds)], [str(k) for k in seeds] + ["greedy\nviolation"])
@@ -254,7 +260,7 @@ CELLS = [
     ("code", r"""
     bad = HadarInstance.from_dict(load_json("hadar2024_theorem2_greedy_violation"))
     for beam in (1, None):
-        c = validate_ratio(bad, beam_width=beam)
+        c = validate_ratio(bad, options={"beam_width": beam})
         print(f"beam_width={beam}: OPT/Hadar = {c.ratio:.3f}, 2 alpha = {c.limit:.3f}, "
               f"proven {c.proven}, holds {c.holds}")
     """),

@@ -173,9 +173,13 @@ md(r"""
 
 Three numbers bracket the optimum $z^\star$:
 
-$$\underbrace{z_{RL}}_{\text{relaxation, proven}} \;\le\; z^\star \;\le\; \underbrace{z_{ALG}}_{\text{Algorithm 1}},
-\qquad \text{and Theorem 4 claims}\quad \frac{z_{ALG}}{z^\star} \le \alpha(2+\alpha),\quad
-\alpha = \max_i\left\{\frac{T^{c,\max}_i}{T^{c,\min}_i}, \frac{T^{s,\max}_i}{T^{s,\min}_i}\right\}.$$
+$$
+\begin{gathered}
+\underbrace{z_{RL}}_{\text{relaxation, proven}} \;\le\; z^\star \;\le\; \underbrace{z_{ALG}}_{\text{Algorithm 1}},
+\qquad \text{and Theorem 4 claims}\quad \frac{z_{ALG}}{z^\star} \le \alpha(2+\alpha), \\
+\alpha = \max_i\left\{\frac{T^{c,\max}_i}{T^{c,\min}_i}, \frac{T^{s,\max}_i}{T^{s,\min}_i}\right\}.
+\end{gathered}
+$$
 
 `solve_exact` proves $z^\star$ (CP-SAT by default; the big-M MILP with HiGHS is a second engine, cross-checked
 here). `validate_ratio` returns a `Certificate`: `holds` is judged only when the reference is a **proven** optimum
@@ -360,7 +364,7 @@ plans = {"Algorithm 1 (LP order)": schedule(wl, ordering="lp"),
          "yours, round-major": mine(wl, job_major=False)}
 plans |= {name: simulate(wl, name) for name in ONLINE}
 results = {name: replay(p) for name, p in plans.items()}
-print(f"{wl.n_tasks} tasks; proven lower bound on the optimum (LP): {plans['Algorithm 1 (LP order)'].lower_bound:.1f}")
+print(f"{wl.n_tasks} tasks; proven lower bound on the optimum (LP): {plans['Algorithm 1 (LP order)'].bound:.1f}")
 fig, ax = plt.subplots(figsize=(8, 4))
 jct_cdf({f"{name}: weighted JCT {res.weighted_jct:,.0f}": res for name, res in results.items()}, ax=ax)
 for line, name in zip(ax.lines, results):

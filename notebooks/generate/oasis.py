@@ -58,12 +58,17 @@ md(r"""
 Variables: admission $x_i\in\{0,1\}$, workers $y_{ih}(t)$ and parameter servers $z_{ik}(t)$ (integers), the completion
 slot $\hat t_i$ (through indicators $u_i(t)$). Problem (1)-(13):
 
-$$\max \sum_i x_i\, f_i(\hat t_i - a_i)\quad (1)$$
-$$\text{s.t.}\quad \sum_t\sum_h y_{ih}(t) \ge x_i E_i N_i M_i(\tau_i + 2e_i/b_i)\ \ (2),\qquad
-\sum_h y_{ih}(t) \le x_i N_i\ \ (3),$$
-$$\sum_i w_i^r y_{ih}(t) \le c_h^r\ \ (4),\qquad \sum_i s_i^r z_{ik}(t) \le c_k^r\ \ (5),\qquad
-b_i\sum_h y_{ih}(t) \le B_i \sum_k z_{ik}(t)\ \ (6),\qquad \sum_k z_{ik}(t)\le\sum_h y_{ih}(t)\ \ (7),$$
-$$\hat t_i = \text{the last slot with a worker}\ \ (8),\qquad y_{ih}(t) = z_{ik}(t) = 0 \ \text{for } t < a_i\ \ (9)\text{-}(10).$$
+$$
+\begin{aligned}
+&\max \sum_i x_i\, f_i(\hat t_i - a_i) && (1)\\
+&\text{s.t.}\quad \sum_t\sum_h y_{ih}(t) \ge x_i E_i N_i M_i(\tau_i + 2e_i/b_i)\ \ (2),\qquad
+\sum_h y_{ih}(t) \le x_i N_i && (3)\\
+&\sum_i w_i^r y_{ih}(t) \le c_h^r\ \ (4),\qquad \sum_i s_i^r z_{ik}(t) \le c_k^r && (5)\\
+&b_i\sum_h y_{ih}(t) \le B_i \sum_k z_{ik}(t)\ \ (6),\qquad \sum_k z_{ik}(t)\le\sum_h y_{ih}(t) && (7)\\
+&\hat t_i = \text{the last slot with a worker}\ \ (8),\qquad y_{ih}(t) = z_{ik}(t) = 0 \ \text{for } t < a_i
+&& (9)\text{-}(10)
+\end{aligned}
+$$
 
 `build_offline` writes (8) with one indicator $u_i(t)$ per possible completion slot. The components, printed from the
 built model with their `doc`:
@@ -85,11 +90,20 @@ md(r"""
 **The schedule-based LP.** Let $\mathcal L_i$ be the feasible schedules of job $i$ and $x_{il}$ choose one. Problem
 (14)-(18) and the dual of its LP relaxation, (19)-(20), are
 
-$$\max \sum_{i,l} f_{il}\,x_{il}\quad\text{s.t.}\quad \sum_{i,l} w_i^r y^l_{ih}(t)\,x_{il}\le c_h^r\ (15),\quad
-\sum_{i,l} s_i^r z^l_{ik}(t)\,x_{il}\le c_k^r\ (16),\quad \sum_l x_{il}\le 1\ (17),\quad x_{il}\in\{0,1\}\ (18)$$
+$$
+\begin{gathered}
+\max \sum_{i,l} f_{il}\,x_{il}\quad\text{s.t.}\quad \sum_{i,l} w_i^r y^l_{ih}(t)\,x_{il}\le c_h^r\ (15),\quad
+\sum_{i,l} s_i^r z^l_{ik}(t)\,x_{il}\le c_k^r\ (16), \\
+\sum_l x_{il}\le 1\ (17),\quad x_{il}\in\{0,1\}\ (18)
+\end{gathered}
+$$
 
-$$\min \sum_i \mu_i + \sum_{t,h,r} c_h^r\,p_h^r(t) + \sum_{t,k,r} c_k^r\,q_k^r(t)\quad\text{s.t.}\quad
-\mu_i \ge f_{il} - \sum_{t,h,r} w_i^r y^l_{ih}(t)\,p_h^r(t) - \sum_{t,k,r} s_i^r z^l_{ik}(t)\,q_k^r(t)\ \ (20),\quad p,q,\mu\ge 0.$$
+$$
+\begin{gathered}
+\min \sum_i \mu_i + \sum_{t,h,r} c_h^r\,p_h^r(t) + \sum_{t,k,r} c_k^r\,q_k^r(t)\quad\text{s.t.} \\
+\mu_i \ge f_{il} - \sum_{t,h,r} w_i^r y^l_{ih}(t)\,p_h^r(t) - \sum_{t,k,r} s_i^r z^l_{ik}(t)\,q_k^r(t)\ \ (20),\quad p,q,\mu\ge 0.
+\end{gathered}
+$$
 
 The dual variables are **prices** $p, q$ and **payoffs** $\mu_i$: (20) says a job's payoff is at least the utility of
 any of its schedules minus the resources it uses, at those prices. OASiS builds exactly these prices online. Over a

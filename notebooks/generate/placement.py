@@ -64,18 +64,27 @@ worker $k$).
 
 Computation and communication latency of one epoch, eqs. (2)-(6):
 
-$$l^{[p]}_{i,k} = \frac{|\pi_{i,k}|}{\rho_{i,k}}, \qquad
-  l^{[p]}_i = \max_k\, l^{[p]}_{i,k}\,\sigma_{i,k}, \qquad
+$$
+\begin{gathered}
+l^{[p]}_{i,k} = \frac{|\pi_{i,k}|}{\rho_{i,k}}, \qquad
+  l^{[p]}_i = \max_k\, l^{[p]}_{i,k}\,\sigma_{i,k}, \\
   r_i^{\min} = \min_{k,k'\in\kappa_i} r_{k,k'}, \qquad
-  l^{[c]}_i = \frac{2\,(K_i-1)\,D_i}{r_i^{\min}\,K_i},\quad K_i=\sum_k\sigma_{i,k}.$$
+  l^{[c]}_i = \frac{2\,(K_i-1)\,D_i}{r_i^{\min}\,K_i},\quad K_i=\sum_k\sigma_{i,k}.
+\end{gathered}
+$$
 
 Job completion time (7) and problem P1 (8):
 
 $$\Lambda_i = T_i\left(l^{[p]}_i + l^{[c]}_i\right), \qquad
 \min_{\sigma,\pi}\ \frac1S\sum_{i=1}^{S}\Lambda_i$$
-$$\text{s.t.}\quad \sum_k \sigma_{i,k}|\pi_{i,k}| = |\Pi_i|\ \ (8a),\qquad
-\sum_k\sigma_{i,k}\ge 1\ \ (8b),\qquad \sum_{i,k}\sigma_{i,k} = K\ \ (8c),\qquad
-\sum_i\sigma_{i,k}\le 1\ \ (8d).$$
+$$
+\begin{gathered}
+\text{s.t.}\quad \sum_k \sigma_{i,k}|\pi_{i,k}| = |\Pi_i|\ \ (8a),\qquad
+\sum_k\sigma_{i,k}\ge 1\ \ (8b), \\
+\sum_{i,k}\sigma_{i,k} = K\ \ (8c),\qquad
+\sum_i\sigma_{i,k}\le 1\ \ (8d).
+\end{gathered}
+$$
 
 For a fixed $\sigma$ the best split is proportional, eqs. (10)-(13):
 $|\pi_{i,k}| = |\Pi_i|\,\rho_{i,k}/V_i$ with $V_i=\sum_k\sigma_{i,k}\rho_{i,k}$, so every worker of a job finishes
@@ -104,7 +113,7 @@ component with its `doc`, so the table is checked by execution.
 """)
 
 code(r"""
-small = generate_instance(2, 6)  # 2 jobs, 6 workers on 2 nodes (5 GPUs per node), with communication
+small = generate_instance(n_jobs=2, n_workers=6)  # 2 jobs, 6 workers on 2 nodes (5 GPUs per node), with communication
 m = build_p1(small, form="milp")
 paper_map = {"(8a)": ["samples_assigned", "samples_on_selected"], "(2)-(3)": ["straggler"], "(8b)": ["at_least_one"],
              "(8c)": ["all_workers"], "(8d)": ["one_job"], "(5)": ["one_home", "bottleneck"],
@@ -218,7 +227,7 @@ $\Psi[\alpha C, C]$.
 """)
 
 code(r"""
-g = generate_instance(4, 15)  # the paper setting of Section VI-A
+g = generate_instance(n_jobs=4, n_workers=15)  # the paper setting of Section VI-A
 cats = categories(4, 15)
 order = job_priority(g)
 plain = [average_jct(g, p3_assignment(g, c)) for c in cats]
@@ -272,7 +281,7 @@ handler, level = BoundLog(), log.level
 log.addHandler(handler)
 log.setLevel(logging.INFO)
 try:
-    big = generate_instance(4, 30)
+    big = generate_instance(n_jobs=4, n_workers=30)
     cert = solve_exact(big)
 finally:
     log.removeHandler(handler)
@@ -444,7 +453,7 @@ below 1 would be a bug in the policy, the evaluator or the solver:
 code(r"""
 rs = []
 for seed in range(4):
-    gi = generate_instance(3, 9, seed=seed, epsilon=0.2)  # 20 % throughput noise
+    gi = generate_instance(n_jobs=3, n_workers=9, seed=seed, epsilon=0.2)  # 20 % throughput noise
     rs.append(mine(gi).average_jct / solve_exact(gi).bound)
 print("greedy_drop / certified bound on 4 seeds:", np.round(rs, 4))
 assert min(rs) >= 1 - 1e-9

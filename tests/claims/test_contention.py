@@ -67,9 +67,32 @@ def test_job_sets_sweep_builds_its_table(monkeypatch):
 
 
 def test_complexity_sweep_quick_scanned_task_sets_grow_faster():
+    """The work is counted, not timed (no clock): the exponents are exact and the same on every run."""
     t = ledger.get_sweep("contention.complexity").run(quick=True)
     p = dict(zip(_col(t, "swept"), _col(t, "fitted p"), strict=True))
-    assert p["servers of c_new, task sets scanned"] > p["servers of c_new, task sets given"] + 0.3
+    ops = dict(zip(_col(t, "swept"), _col(t, "operations"), strict=True))
+    assert ops["servers of c_new, task sets given"] == "96 192 384"  # len, iteration step, lookup: 3 per server
+    assert p["servers of c_new, task sets given"] == pytest.approx(1.0, rel=1e-9)
+    assert p["servers of c_new, task sets scanned"] > 1.9  # N^2 membership tests
+    assert t.rows == ledger.get_sweep("contention.complexity").run(quick=True).rows
+
+
+def test_complexity_counts_are_the_work_of_the_unchanged_placement():
+    """LWF-kappa on counting numbers places the same GPUs as on floats, and its comparisons are counted: at least
+    the N_s - 1 of any sort of the servers, at most 2 N_s log2 N_s (numpy's merge sort of objects, insertion sort
+    on short runs: about 1.4 N_s log2 N_s) + the linear passes."""
+    import numpy as np
+
+    from hetopt.contention.experiments import complexity as cx
+    from hetopt.contention.placement import lwf_kappa
+
+    for ns in (16, 512):
+        load, free = np.random.default_rng(ns).random(4 * ns), np.full(4 * ns, 32768.0)
+        tally = cx.Tally()
+        assert list(lwf_kappa(tally.numbers(free), tally.numbers(load), 4, 8, 4527.0)) == \
+            list(lwf_kappa(free, load, 4, 8, 4527.0))
+        linear = 4 * ns + 3 * ns  # the memory test of every GPU, the three additions of each server's load
+        assert linear + ns - 1 <= tally.n <= linear + 2 * ns * np.log2(ns) + 200
 
 
 def test_accounting_sweep_quick_gain_appears_only_with_the_published_accounting():

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from hetopt import claims
-from hetopt.gavel.experiments import evaluation as ev
 from hetopt.gavel import load_trace, simulate
+from hetopt.gavel.experiments import evaluation as ev
 from hetopt.gavel.simulator import pair_table
 
 

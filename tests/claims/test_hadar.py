@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from hetopt import claims as ledger
+from hetopt.hadar import makespan_lower_bound, trace_workload
 from hetopt.hadar.experiments import paper
 from hetopt.hadar.experiments import runs as experiments
 from hetopt.hadar.experiments.claims import CLAIMS, SWEEPS
@@ -17,7 +18,6 @@ from hetopt.hadar.experiments.runs import (
     trace_bound,
     trace_instance,
 )
-from hetopt.hadar import makespan_lower_bound, trace_workload
 
 
 def test_gang_busy_fractions():

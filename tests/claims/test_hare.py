@@ -4,6 +4,9 @@ import numpy as np
 import pytest
 
 from hetopt.claims import get_sweep
+from hetopt.cli import main
+from hetopt.errors import HetoptError
+from hetopt.hare import HareInstance, check_schedule, gavel_fifo
 from hetopt.hare.experiments.paper import FIG1_MAKESPAN, FIG1_TOTAL, PAPER_RANGE
 from hetopt.hare.experiments.section7 import (
     OLD_SETTING,
@@ -15,9 +18,6 @@ from hetopt.hare.experiments.section7 import (
     weighted_jct,
 )
 from hetopt.hare.experiments.sweeps import BASELINE_NAMES, causes_reductions, settings
-from hetopt.cli import main
-from hetopt.errors import HetoptError
-from hetopt.hare import HareInstance, check_schedule, gavel_fifo
 
 
 # ---------------------------------------------------------------- the Section 7 comparison (moved from hetopt.hare)
@@ -57,8 +57,8 @@ def test_compare_without_overhead_equals_the_plans():
 
 
 def test_fig1_schedules_match_the_printed_numbers():
-    from hetopt.hare.experiments.fig1 import fig1_instance, fig1_schedule_a, fig1_schedule_b
     from hetopt.hare import check_schedule, solve_exact
+    from hetopt.hare.experiments.fig1 import fig1_instance, fig1_schedule_a, fig1_schedule_b
 
     inst = fig1_instance()
     for which, sol in (("a", fig1_schedule_a(inst)), ("b", fig1_schedule_b(inst)), ("c", solve_exact(inst))):
@@ -117,9 +117,9 @@ def test_heterogeneity_sweep():
 
 
 def test_with_heterogeneity_rejects_bad_h():
+    from hetopt.errors import ArgumentError
     from hetopt.hare.experiments.section7 import section7_workload
     from hetopt.hare.experiments.sweeps import with_heterogeneity
-    from hetopt.errors import ArgumentError
 
     inst = section7_workload(seed=0, n_jobs=5)
     assert with_heterogeneity(inst, 1.0).compute_time == pytest.approx(inst.compute_time, rel=1e-8)
@@ -135,8 +135,8 @@ def test_cli_runs_the_sweep(capsys):
 def test_lemma2_ratio_by_hand():
     # all-at-zero instance: x-hat = 0 except the sink (35), so H = 0.5 for the six unit jobs and 1 for the heavy
     # one; Algorithm 1 runs the unit jobs first on the one GPU: after the sixth, prefix work 6 > 2 H = 1
-    from hetopt.hare.experiments.checks import lemma_ratios
     from hetopt.hare import solve_relaxation, theorem4_counterexample
+    from hetopt.hare.experiments.checks import lemma_ratios
 
     inst = theorem4_counterexample()
     l2, l3 = lemma_ratios(inst, solve_relaxation(inst))
@@ -148,9 +148,9 @@ def test_lemma2_ratio_by_hand():
 def test_fig1_search_pieces_on_the_found_table():
     """The table of instances/hare2022_fig1_all_five.json passes the search's filters and its (c) plan is a valid
     schedule with total 8.5 and makespan 3 (hetopt's checker); the old reconstruction's structure has no (c)."""
-    from hetopt.hare.experiments.fig1_search import _ab_candidates, _prune, feasible_c, table_instance
     from hetopt.data import load_json
     from hetopt.hare import check_schedule, make_solution
+    from hetopt.hare.experiments.fig1_search import _ab_candidates, _prune, feasible_c, table_instance
 
     T = (2 * np.asarray(load_json("hare2022_fig1_all_five")["compute_time"])).astype(int)
     cands = _prune(_ab_candidates(2, 1, 3, 6), (2, 1, 3), 17, 6)

@@ -8,10 +8,9 @@ import pytest
 
 from hetopt import claims as ledger
 from hetopt.data import instance_path
-from hetopt.errors import SizeLimitError
-from hetopt.oasis.experiments.diagnostics import log_ratio_cap_sweep, premise, theorem1_experiment
-from hetopt.errors import ArgumentError
+from hetopt.errors import ArgumentError, SizeLimitError
 from hetopt.oasis import OasisInstance, OasisPolicy, check_schedule, generate_instance, simulate
+from hetopt.oasis.experiments.diagnostics import log_ratio_cap_sweep, premise, theorem1_experiment
 from hetopt.oasis.instance import MAX_HORIZON
 from hetopt.oasis.prices import cap_bounds, price, price_bounds
 
@@ -38,7 +37,7 @@ def test_premise_flags_the_old_counterexample():
 
 
 def test_cap_bounds_rejects_bad_caps_and_none_is_identity():
-    inst = generate_instance(5, 10, 3, 3, seed=0)
+    inst = generate_instance(n_jobs=5, horizon=10, n_worker_servers=3, n_ps_servers=3, seed=0)
     b = price_bounds(inst)
     assert cap_bounds(b, None) is b
     for bad in (0, -1.0, float("nan"), float("inf"), True, "15"):
@@ -48,7 +47,7 @@ def test_cap_bounds_rejects_bad_caps_and_none_is_identity():
 
 def test_capped_price_grows_over_the_whole_capacity():
     """ln P(g) = ln U - cap (1 - g / c): at half use the price is U e^{-cap/2}."""
-    inst = generate_instance(30, 60, 10, 10, seed=0)
+    inst = generate_instance(n_jobs=30, horizon=60, n_worker_servers=10, n_ps_servers=10, seed=0)
     b = price_bounds(inst, log_ratio_cap=10.0)
     r = int(np.argmax(b.log_U1))
     half = price(b.log_L1, b.log_U1[r], np.array(0.5), np.array(1.0))
@@ -56,14 +55,14 @@ def test_capped_price_grows_over_the_whole_capacity():
 
 
 def test_online_with_cap_is_feasible_and_reports_the_alpha_used():
-    inst = generate_instance(20, 30, 8, 8, seed=1)
+    inst = generate_instance(n_jobs=20, horizon=30, n_worker_servers=8, n_ps_servers=8, seed=1)
     sol = simulate(inst, "oasis", options={"log_ratio_cap": 15})
     assert check_schedule(inst, sol).ok
     assert sol.info["alpha_used"] <= 15 + 1e-9 < sol.info["alpha"]
 
 
 def test_long_double_prices_are_positive_where_double_underflows():
-    inst = generate_instance(20, 200, 5, 5, seed=0)
+    inst = generate_instance(n_jobs=20, horizon=200, n_worker_servers=5, n_ps_servers=5, seed=0)
     b = price_bounds(inst)
     assert b.log_L1 < -745  # exp underflows a double below about -745
     cap = inst.worker_capacity[0]
@@ -124,7 +123,7 @@ def test_huge_horizon_raises_size_limit_error_not_memory_error():
         with pytest.raises(SizeLimitError, match=f"horizon is 10000000.*{MAX_HORIZON}"):
             fn(inst)
     # the exact route's own guard counts the model's columns before anything is built
-    with pytest.raises(SizeLimitError, match="T = 10000000.*max_columns = 500,000"):
+    with pytest.raises(SizeLimitError, match="T = 10000000.*max_size = 500,000"):
         solve_exact(inst)
 
 

@@ -32,7 +32,7 @@ def eq35(rho):
 
 
 def test_paper_setting_follows_section_vi_a():
-    inst = generate_instance(4, 15)  # the default is the paper's setting
+    inst = generate_instance(n_jobs=4, n_workers=15)  # the default is the paper's setting
     assert list(inst.job_names) == ["ResNet101", "ResNet18", "VGG19", "AlexNet"]  # the first four Table III jobs
     types = [w.split("-")[0] for w in inst.worker_names]
     assert types.count("v100") == types.count("p100") == types.count("t4") == 5
@@ -40,11 +40,11 @@ def test_paper_setting_follows_section_vi_a():
     # torchvision parameter counts x 4 bytes: resnet101 44,549,160; resnet18 11,689,512; vgg19 143,667,240; alexnet 61,100,840
     assert np.asarray(inst.model_size).tolist() == [4 * 44_549_160, 4 * 11_689_512, 4 * 143_667_240, 4 * 61_100_840]
     # the jobs are fixed: seeds change nothing without noise
-    assert instance_key(generate_instance(4, 15, seed=3)) == instance_key(inst)
+    assert instance_key(generate_instance(n_jobs=4, n_workers=15, seed=3)) == instance_key(inst)
 
 
 def test_paper_setting_keeps_the_published_throughputs_without_the_knob():
-    inst = generate_instance(4, 6, heterogeneity=None, communication=False)
+    inst = generate_instance(n_jobs=4, n_workers=6, heterogeneity=None, communication=False)
     r18 = list(inst.job_names).index("ResNet18")
     vgg = list(inst.job_names).index("VGG19")
     by_type = {w.split("-")[0]: k for k, w in enumerate(inst.worker_names)}
@@ -55,8 +55,8 @@ def test_paper_setting_keeps_the_published_throughputs_without_the_knob():
 
 @pytest.mark.parametrize("H", [1.0, 1.26, 2.0, 4.0])
 def test_heterogeneity_knob_hits_the_target_and_keeps_the_order_of_types(H):
-    base = generate_instance(4, 15, heterogeneity=None)
-    inst = generate_instance(4, 15, heterogeneity=H)
+    base = generate_instance(n_jobs=4, n_workers=15, heterogeneity=None)
+    inst = generate_instance(n_jobs=4, n_workers=15, heterogeneity=H)
     assert eq35(inst.throughput) == pytest.approx(H, rel=1e-6)
     assert heterogeneity_degree(inst) == pytest.approx(H, rel=1e-6)
     # per job, the ranking of the workers is unchanged
@@ -66,13 +66,13 @@ def test_heterogeneity_knob_hits_the_target_and_keeps_the_order_of_types(H):
 
 def test_generator_errors_name_the_argument():
     with pytest.raises(ArgumentError, match="setting"):
-        generate_instance(4, 15, setting="testbed")
+        generate_instance(n_jobs=4, n_workers=15, setting="testbed")
     with pytest.raises(ArgumentError, match="heterogeneity"):
-        generate_instance(4, 15, heterogeneity=0.9)
+        generate_instance(n_jobs=4, n_workers=15, heterogeneity=0.9)
     with pytest.raises(ArgumentError, match="heterogeneity"):
-        generate_instance(4, 15, heterogeneity=1.2, type_ratio=(0, 0, 1))  # one type: H = 1 whatever the knob
+        generate_instance(n_jobs=4, n_workers=15, heterogeneity=1.2, type_ratio=(0, 0, 1))  # one type: H = 1 whatever the knob
     with pytest.raises(ArgumentError, match="jobs"):
-        generate_instance(2, 4, jobs=["ResNet18", "GPT"])
+        generate_instance(n_jobs=2, n_workers=4, jobs=["ResNet18", "GPT"])
     for bad in (dict(seed=-3), dict(seed="1"), dict(epsilon=1.0), dict(epsilon=-0.1), dict(type_ratio=(1.5, 1, 1)),
                 dict(gpus_per_node=0), dict(communication="yes"), dict(n_jobs=2.0)):
         with pytest.raises(ArgumentError, match=next(iter(bad))):
@@ -110,9 +110,9 @@ def test_gap_report_averages_distinct_instances_only():
 
 
 def test_instance_key_ignores_the_order_of_jobs():
-    a = generate_instance(3, 6, jobs=["ResNet18", "VGG19", "AlexNet"])
-    b = generate_instance(3, 6, jobs=["AlexNet", "ResNet18", "VGG19"])
-    c = generate_instance(3, 6, jobs=["AlexNet", "ResNet18", "ResNet101"])
+    a = generate_instance(n_jobs=3, n_workers=6, jobs=["ResNet18", "VGG19", "AlexNet"])
+    b = generate_instance(n_jobs=3, n_workers=6, jobs=["AlexNet", "ResNet18", "VGG19"])
+    c = generate_instance(n_jobs=3, n_workers=6, jobs=["AlexNet", "ResNet18", "ResNet101"])
     assert instance_key(a) == instance_key(b) != instance_key(c)
     assert set(TABLE_III) >= {"ResNet18", "VGG19", "AlexNet"}
 
@@ -151,7 +151,7 @@ def test_mix_path_moves_h_as_the_paper_says():
     hs = [heterogeneity_degree(X.mix_instance(c)) for c in X.MIX_PATH]
     assert hs == sorted(hs)  # T4s replaced by V100s: H rises (Section VI-B1)
     assert heterogeneity_degree(X.mix_instance((5, 5, 5))) == pytest.approx(1.15, abs=1e-6)
-    base = generate_instance(4, 15)
+    base = generate_instance(n_jobs=4, n_workers=15)
     assert np.allclose(X.mix_instance((5, 5, 5)).throughput, base.throughput)  # 5:5:5 is the default cluster
 
 

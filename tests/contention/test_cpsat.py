@@ -7,6 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from hetopt.certify import Status
 from hetopt.contention import (
     POLICIES,
     ContentionInstance,
@@ -18,7 +19,6 @@ from hetopt.contention import (
 from hetopt.contention.cpsat import cpsat_tasks, gpu_representatives, solve_cpsat_exact
 from hetopt.data import load_json
 from hetopt.errors import ArgumentError, InfeasibleError, InstanceError
-from hetopt.result import Status
 
 TOL = 1e-6
 

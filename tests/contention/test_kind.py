@@ -22,7 +22,7 @@ def test_solve_every_method_on_bundled_instances(name):
         summary = sol.summary()
         json.dumps(summary)
         assert summary["total_jct"] == pytest.approx(sum(summary["jct"]))
-        again = ContentionSolution.from_dict(json.loads(json.dumps(sol.to_dict())))
+        again = type(sol).from_dict(json.loads(json.dumps(sol.to_dict())))  # a ContentionSimulation for a policy
         assert again.to_dict() == sol.to_dict()
 
 
@@ -116,8 +116,8 @@ def test_cli_dispatch(capsys, tmp_path):
 
 def test_example_sizes():
     for seed in range(3):
-        assert KIND.example(seed, 0).n_jobs == 2 and KIND.example(seed, 1).n_jobs == 3
-        assert np.isfinite(solve_exact(KIND.example(seed, 1)).objective)
+        assert KIND.example(seed=seed, size=0).n_jobs == 2 and KIND.example(seed=seed, size=1).n_jobs == 3
+        assert np.isfinite(solve_exact(KIND.example(seed=seed, size=1)).objective)
 
 
 @pytest.mark.parametrize("name", ["wang2019_tiny", "wang2019_contention_beats_milp",

@@ -138,9 +138,10 @@ def test_set_cuts_are_added_while_the_relaxation_is_solved():
     E = {t.key: m.new_int_var(20, 100, "") for t in tasks}
     add_pair_cuts(m, tasks, S, E, 10, 200, latency_floor=10, waste=0.0)
     m.minimize(sum(E.values()))
-    res, _, bound, rounds = _solve_with_set_cuts(None, m, {"S": S, "E": E, "top": 200}, tasks, None,
-                                                 time.perf_counter(), 1, 0, True, 10, 10)
+    res, bound, rounds = _solve_with_set_cuts(None, m, {"S": S, "E": E, "top": 200}, tasks, None,
+                                              time.perf_counter(), 1, 0, True, 10, 10)
     assert rounds == 1 and bound == 90 and res.objective == 90
-    _, _, _, rounds = _solve_with_set_cuts(None, m.clone(), {"S": S, "E": E, "top": 200}, tasks, None,
-                                           time.perf_counter(), 1, 0, False, 10, 10)
+    assert sorted(int(res.info["values"][E[t.key].index]) for t in tasks) == [20, 30, 40]
+    _, _, rounds = _solve_with_set_cuts(None, m.clone(), {"S": S, "E": E, "top": 200}, tasks, None,
+                                        time.perf_counter(), 1, 0, False, 10, 10)
     assert rounds == 0

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from hetopt.certify import Status
 from hetopt.contention import (
     POLICIES,
     ContentionInstance,
@@ -16,7 +17,6 @@ from hetopt.contention import (
 )
 from hetopt.data import load_json
 from hetopt.errors import ArgumentError, InfeasibleError, InstanceError, SizeLimitError
-from hetopt.result import Status
 from hetopt.testing import check_card
 
 CARD = Path(__file__).resolve().parents[2] / "models" / "wang2019-contention.md"

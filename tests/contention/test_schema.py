@@ -23,7 +23,7 @@ def test_class_declares_fields_and_version():
     assert ContentionInstance.SCHEMA_VERSION == SCHEMA_VERSION == SCHEMA["properties"]["schema_version"]["const"]
     assert all(SHAPE_PATTERN.match(f.shape) and f.description.endswith(".") for f in ContentionInstance.FIELDS)
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
-    assert "| `t_f` | `(n_jobs)` | number | s |" in field_table("contention")
+    assert "| `t_f` | `(n_jobs,)` | number | s |" in field_table("contention")
 
 
 @pytest.mark.parametrize("name", BUNDLED)

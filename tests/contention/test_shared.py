@@ -6,6 +6,7 @@ import re
 import numpy as np
 import pytest
 
+from hetopt.certify import Status
 from hetopt.contention import (
     ContentionInstance,
     check_schedule,
@@ -17,7 +18,6 @@ from hetopt.contention import (
 )
 from hetopt.data import load_json
 from hetopt.errors import ArgumentError
-from hetopt.result import Status
 
 TOL = 1e-6
 

@@ -11,6 +11,7 @@ import pytest
 from hetopt.contention import (
     POLICIES,
     ContentionInstance,
+    ContentionSimulation,
     ContentionSolution,
     Policy,
     adadual,
@@ -217,7 +218,7 @@ def test_record_default_follows_the_size():
 
 
 @pytest.mark.parametrize("option, value", [("record", 1), ("aggregate", "yes"), ("transfer_accounting", "mine"),
-                                           ("max_iterations", -1)])
+                                           ("max_size", -1), ("options", {"zzz": 1}), ("options", "kappa")])
 def test_bad_options_are_argument_errors(option, value):
     with pytest.raises(ArgumentError, match=option):
         simulate(small_workload(0), "srsf1", **{option: value})
@@ -226,8 +227,9 @@ def test_bad_options_are_argument_errors(option, value):
 def test_simulated_solution_round_trip_and_summary():
     inst = small_workload(1)
     sol = simulate(inst, "ada_srsf", record=True)
-    again = ContentionSolution.from_dict(json.loads(json.dumps(sol.to_dict())))
-    assert again.to_dict() == sol.to_dict()
+    again = ContentionSimulation.from_dict(json.loads(json.dumps(sol.to_dict())))
+    assert again.to_dict() == sol.to_dict() and isinstance(again, ContentionSolution)
+    assert (again.completion == sol.finish).all() and again.policy == "ada_srsf"
     assert again.trace == sol.trace and isinstance(again.trace[0].where, (int, tuple))
     assert check_schedule(inst, again).ok
     summary = sol.summary()

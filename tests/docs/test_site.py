@@ -1,7 +1,8 @@
 """The documentation site builds with warnings as errors and has every page it promises.
 
-One build (notebooks rendered, not executed) serves every test of this module; the full build,
-which executes the notebooks, and the browser check are in ``test_browser.py`` (slow).
+One build (notebooks rendered, not executed; the ``site`` fixture of ``conftest.py``) serves every test
+of this module and the browser check of ``test_browser.py``; the full build, which executes the
+notebooks, is the slow tier of ``test_browser.py``.
 """
 
 from __future__ import annotations
@@ -9,14 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-import pytest
-
-from tests.docs.site import DOCS, ROOT, build, ids, tables
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    return build(tmp_path_factory.mktemp("docs"), execute=False)
+from tests.docs.site import DOCS, ROOT, ids, tables
 
 
 def _read(site, page: str) -> str:
@@ -216,3 +210,18 @@ def test_every_kind_has_an_instance_format_page(site):
             assert field.name in html, f"instances/{name}.html does not document the field {field.name}"
         assert "InstanceError" in html, f"instances/{name}.html shows no loader message"
         assert kind.example_instance is None or kind.example_instance in html
+
+
+def test_instance_pages_typeset_the_field_descriptions(site):
+    """Issue 32: the fields' symbols ($T^c_{n,m}$) reach the instance pages as MathJax math, not raw TeX."""
+    from hetopt.registry import kinds
+
+    for name, kind in kinds().items():
+        html = _read(site, f"instances/{name}.html")
+        table = re.search(r"<table.*?</table>", html, flags=re.S)
+        assert table, f"instances/{name}.html has no field table"
+        text = table.group(0)
+        n_math = sum(f.description.count("$") // 2 for f in kind.instance.FIELDS)
+        assert n_math and text.count('class="math notranslate nohighlight"') >= n_math, \
+            f"instances/{name}.html: the fields' math is not typeset"
+        assert "$" not in re.sub(r"<code.*?</code>", "", text, flags=re.S), f"instances/{name}.html: raw $ in the table"

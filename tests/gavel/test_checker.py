@@ -11,7 +11,7 @@ from hetopt.result import CheckReport
 @pytest.mark.parametrize("policy", ["max_min_fairness", "fifo", "max_sum_throughput"])
 def test_simulated_rounds_pass_the_checker(policy):
     assert policy in POLICIES
-    inst = generate_instance(6, capacity=(2, 2, 2), jobs_per_hour=4.0, seed=1)
+    inst = generate_instance(n_jobs=6, capacity=(2, 2, 2), jobs_per_hour=4.0, seed=1)
     sim = simulate(inst, policy)
     rep = check_schedule(inst, sim)
     assert isinstance(rep, CheckReport) and rep.ok, rep.violations

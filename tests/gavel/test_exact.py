@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hetopt
-from hetopt.gavel.experiments.checks import makespan_lp_hours
+from hetopt.certify import OPTIMAL_RTOL, Status
 from hetopt.data import list_instances, load_json
 from hetopt.errors import ArgumentError
 from hetopt.gavel import (
@@ -29,7 +29,8 @@ from hetopt.gavel import (
     solve_min_total_duration,
 )
 from hetopt.gavel import makespan as makespan_mod
-from hetopt.result import OPTIMAL_RTOL, Solution, Status
+from hetopt.gavel.experiments.checks import makespan_lp_hours
+from hetopt.result import Solution
 
 GAVEL_STEMS = [s for s in list_instances() if s.startswith("gavel2020_")]
 
@@ -193,7 +194,7 @@ def test_checker_names_broken_allocations():
 
 def test_example_instances_are_solved_exactly():
     for seed in range(3):
-        inst = hetopt.registry.get_kind("gavel").example(seed, 1)
+        inst = hetopt.registry.get_kind("gavel").example(seed=seed, size=1)
         sol = solve_exact(inst, time_limit=60)
         assert sol.status is Status.OPTIMAL and check_schedule(inst, sol).ok
         assert sol.objective == pytest.approx(_reference(inst), rel=1e-6)
@@ -201,18 +202,18 @@ def test_example_instances_are_solved_exactly():
 
 def test_generate_instance_arguments_are_checked():
     with pytest.raises(ArgumentError, match="n_jobs"):
-        generate_instance(0, seed=0)
+        generate_instance(n_jobs=0, seed=0)
     with pytest.raises(ArgumentError, match="seed"):
-        generate_instance(3, seed=-1)
+        generate_instance(n_jobs=3, seed=-1)
     with pytest.raises(ArgumentError, match="jobs_per_hour"):
-        generate_instance(3, seed=0, jobs_per_hour=-1.0)
+        generate_instance(n_jobs=3, seed=0, jobs_per_hour=-1.0)
     with pytest.raises(ArgumentError, match="capacity"):
-        generate_instance(3, seed=0, capacity=(2, 2))
+        generate_instance(n_jobs=3, seed=0, capacity=(2, 2))
     with pytest.raises(ArgumentError, match="capacity"):
-        generate_instance(3, seed=0, capacity=(0, 0, 0))
+        generate_instance(n_jobs=3, seed=0, capacity=(0, 0, 0))
     with pytest.raises(ArgumentError, match="multi_gpu"):
-        generate_instance(3, seed=0, multi_gpu=1)
+        generate_instance(n_jobs=3, seed=0, multi_gpu=1)
     with pytest.raises(TypeError):
-        generate_instance(3, 0)  # seed is keyword-only
+        generate_instance(3, seed=0)  # every parameter is keyword-only
     gen = np.random.default_rng(4)
-    assert generate_instance(3, seed=gen).n_jobs == 3
+    assert generate_instance(n_jobs=3, seed=gen).n_jobs == 3

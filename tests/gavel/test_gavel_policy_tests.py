@@ -69,7 +69,9 @@ def test_isolated_as_gavels_test():
 
 
 def test_random_fifo_places_within_capacity():
-    """Gavel's FIFOPolicy puts the three jobs on one v100; hetopt's draws a type that has room."""
+    """Gavel's FIFOPolicy puts the three jobs on one v100 (the last open type); the drawn reading keeps to capacity."""
     T = np.array([[0.619, 2.619, 4.395], [0.982, 3.074, 5.446], [2.699, 5.548, 2.842]])
     X = heuristics.fifo_random(T, [1, 1, 1], [1, 1, 1], seed=0)
+    assert X[:, 2].tolist() == [1.0, 1.0, 1.0] and X[:, :2].sum() == 0
+    X = heuristics.fifo_random(T, [1, 1, 1], [1, 1, 1], seed=0, reading="drawn")
     assert np.all(X.sum(axis=0) <= 1) and np.all(X.sum(axis=1) == 1)

@@ -58,8 +58,8 @@ def test_bundled_instances_exist():
 
 
 def test_generator_follows_gavel_and_is_seeded():
-    a = generate_instance(40, capacity=(4, 4, 4), jobs_per_hour=6.0, seed=3)
-    b = generate_instance(40, capacity=(4, 4, 4), jobs_per_hour=6.0, seed=3)
+    a = generate_instance(n_jobs=40, capacity=(4, 4, 4), jobs_per_hour=6.0, seed=3)
+    b = generate_instance(n_jobs=40, capacity=(4, 4, 4), jobs_per_hour=6.0, seed=3)
     assert a.to_dict() == b.to_dict()
     table = job_table()
     for j in range(a.n_jobs):  # throughputs are Gavel's measurement at the job's scale factor
@@ -69,11 +69,11 @@ def test_generator_follows_gavel_and_is_seeded():
     # durations: 60 * 10**[1.5, 4] s on the V100
     dur = a.total_steps / a.throughput[:, 0]
     assert np.all(dur >= 60 * 10 ** 1.5 - 1) and np.all(dur <= 60 * 10 ** 4 + 1)
-    assert np.all(generate_instance(5, jobs_per_hour=0.0, seed=0).arrival == 0)
+    assert np.all(generate_instance(n_jobs=5, jobs_per_hour=0.0, seed=0).arrival == 0)
 
 
 def test_trace_round_trip_and_errors():
-    a = generate_instance(10, capacity=(2, 2, 2), jobs_per_hour=3.0, seed=1)
+    a = generate_instance(n_jobs=10, capacity=(2, 2, 2), jobs_per_hour=3.0, seed=1)
     text = to_trace(a)
     assert len(text.splitlines()) == 10 and all(len(line.split("\t")) == 10 for line in text.splitlines())
     b = parse_trace(text, capacity=(2, 2, 2))

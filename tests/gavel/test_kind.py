@@ -49,11 +49,16 @@ def test_cli_lists_methods_claims_and_sweep(capsys):
 
 
 def test_validate_table():
+    """The one run of Gavel's validation sweep in the default tier (it simulates every policy on each workload:
+    the slowest of the kinds' sweeps); tests/test_validate.py and tests/reliability/test_cli.py hold the other kinds'
+    notes and the exit code."""
     from hetopt.gavel.validate import validate
 
     t = validate(n=2, seed=0)
     for row in t.rows:
         assert row[1] == row[2] == row[3] == 2
+    assert t.violations == 0  # set on a passing run, so `hetopt validate` can exit with 1 on a violation
+    assert any("distinct instances among 2 seeds" in n for n in t.notes), t.notes
 
 
 def test_min_total_duration_is_gavels_bisection_and_exact_is_certified():

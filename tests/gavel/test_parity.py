@@ -71,6 +71,6 @@ def test_other_policies_match_gavel():
     from hetopt.gavel.parity import extra_parity_rows
 
     rows = extra_parity_rows()
-    assert len(rows) == 24
+    assert len(rows) == 26
     _check(rows)
     assert max(abs(r.avg_diff) for r in rows) < 1e-12

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 import hetopt
+from hetopt.certify import Status
 from hetopt.errors import ArgumentError, InstanceError, SizeLimitError
 from hetopt.gavel import GavelInstance, generate_instance, simulate, solve_exact
 from hetopt.gavel.makespan import certify_min_total_duration, solve_min_total_duration
-from hetopt.result import Status
 
 #: The instance of issue 25: the LP optimum is 1000 (job 1 on the three GPUs of type 1, job 2 on type 0).
 T25 = [[1e6, 1e-3], [1, 1e3], [1e-3, 1e-3]]
@@ -40,17 +40,17 @@ def test_tiny_job_that_needs_the_others_scaled():
 
 
 def test_size_guard_refuses_two_thousand_jobs_with_the_way_out():
-    inst = generate_instance(2000, seed=0)
-    with pytest.raises(SizeLimitError, match="max_work"):
+    inst = generate_instance(n_jobs=2000, seed=0)
+    with pytest.raises(SizeLimitError, match="max_size"):
         simulate(inst, "fifo")
-    with pytest.raises(ArgumentError, match="max_work"):
-        simulate(inst, "fifo", max_work=-1)
+    with pytest.raises(ArgumentError, match="max_size"):
+        simulate(inst, "fifo", max_size=-1)
 
 
 @pytest.mark.parametrize("bad", ["3", 3.0, True, 0, -2])
 def test_sizes_are_integers(bad):
     with pytest.raises(ArgumentError, match="n_jobs"):
-        generate_instance(bad, seed=0)
+        generate_instance(n_jobs=bad, seed=0)
 
 
 @pytest.mark.parametrize("field,value", [("gpu_types", [None, "k80"]), ("job_types", [None]), ("gpu_types", [5, "x"]),
@@ -67,8 +67,8 @@ def test_names_are_not_coerced(field, value):
     ({"mechanism": None}, "mechanism"), ({"mechanism": "Gavel"}, "mechanism"), ({"solver": "ECOS"}, "solver"),
     ({"seed": "0"}, "seed"), ({"seed": -1}, "seed"), ({"round_length": True}, "round_length"),
     ({"recompute_interval": float("nan")}, "recompute_interval"), ({"max_rounds": 2.5}, "max_rounds"),
-    ({"record_rounds": 1}, "record_rounds"), ({"policy_options": [1]}, "policy_options"),
-    ({"policy_options": {"zzz": 1}}, "zzz"), ({"type_order": "slowest"}, "type_order")])
+    ({"record_rounds": 1}, "record_rounds"), ({"options": [1]}, "options"),
+    ({"options": {"zzz": 1}}, "zzz"), ({"type_order": "slowest"}, "type_order")])
 def test_simulate_names_every_bad_argument(kwargs, name):
     inst = hetopt.load_instance("gavel2020_three_jobs")
     with pytest.raises(ArgumentError, match=name):

@@ -43,7 +43,7 @@ def test_two_jobs_one_gpu_alternate_and_late_arrival_waits_for_recomputation():
 def test_every_policy_finishes_a_generated_workload(policy, mechanism):
     from hetopt.gavel import check_schedule
 
-    inst = generate_instance(8, capacity=(2, 2, 2), jobs_per_hour=4.0, seed=5)
+    inst = generate_instance(n_jobs=8, capacity=(2, 2, 2), jobs_per_hour=4.0, seed=5)
     if POLICIES[policy].packing and mechanism == "clean":
         with pytest.raises(ArgumentError, match="does not pack"):
             simulate(inst, policy, mechanism=mechanism)
@@ -58,7 +58,7 @@ def test_every_policy_finishes_a_generated_workload(policy, mechanism):
 
 
 def test_bad_policy_is_named():
-    inst = generate_instance(3, seed=0)
+    inst = generate_instance(n_jobs=3, seed=0)
     with pytest.raises(ArgumentError, match="policy"):
         simulate(inst, "srtf")
 

@@ -85,7 +85,7 @@ def _brute_force(inst, queue, remaining, params):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_exact_dp_equals_brute_force(seed):
-    inst = generate_instance(6, 2, seed=seed, utility="sigmoid" if seed % 2 else "effective_throughput")
+    inst = generate_instance(n_jobs=6, n_machines=2, seed=seed, utility="sigmoid" if seed % 2 else "effective_throughput")
     params = price_parameters(inst)
     queue = list(range(inst.n_jobs))
     rem = inst.total_iterations.astype(float)
@@ -101,7 +101,7 @@ def test_exact_dp_equals_brute_force(seed):
 
 
 def test_work_conserving_fill_uses_idle_gpus():
-    inst = generate_instance(6, 2, seed=3)
+    inst = generate_instance(n_jobs=6, n_machines=2, seed=3)
     params = price_parameters(inst)
     rem = inst.total_iterations.astype(float)
     base = dp_allocation(inst, range(6), rem, 1e7, params=params)  # late: utilities below prices

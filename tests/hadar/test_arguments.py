@@ -58,7 +58,7 @@ def test_solve_exact_options(inst, kwargs, name):
     ({"round_length": 0.0}, "round_length"), ({"round_length": float("nan")}, "round_length"),
     ({"restart_delay": -1.0}, "restart_delay"), ({"max_rounds": 0}, "max_rounds"),
     ({"max_rounds": 2.5}, "max_rounds"), ({"record_rounds": 1}, "record_rounds"),
-    ({"policy_options": [("beam_width", 1)]}, "policy_options"),
+    ({"options": [("beam_width", 1)]}, "options"),
 ])
 def test_simulate_options(inst, kwargs, name):
     with pytest.raises(ArgumentError, match=name):
@@ -79,15 +79,15 @@ def test_simulate_takes_only_keywords_after_the_policy(inst):
     (lambda: TiresiasPolicy(threshold=0.0), "threshold"), (lambda: make_policy("srtf"), "policy"),
     (lambda: make_policy("tiresias", beam_width=1), "tiresias"),
 ])
-def test_policy_options(make, name):
+def test_options(make, name):
     with pytest.raises(ArgumentError, match=name):
         make()
 
 
 @pytest.mark.parametrize("call, name", [
-    (lambda: generate_instance(0, 2, seed=0), "n_jobs"), (lambda: generate_instance(3, 2, seed=0, utility="linear"),
+    (lambda: generate_instance(n_jobs=0, n_machines=2, seed=0), "n_jobs"), (lambda: generate_instance(n_jobs=3, n_machines=2, seed=0, utility="linear"),
                                                           "utility"),
-    (lambda: generate_instance(3, 2, seed=-5), "seed"), (lambda: generate_instance(3, 2, seed=0, slot_length=0),
+    (lambda: generate_instance(n_jobs=3, n_machines=2, seed=-5), "seed"), (lambda: generate_instance(n_jobs=3, n_machines=2, seed=0, slot_length=0),
                                                          "slot_length"),
     (lambda: trace_workload(0), "n_jobs"), (lambda: trace_workload(10, hours_scale=-1.0), "hours_scale"),
     (lambda: physical_mix("M-2"), "mix"), (lambda: physical_mix("M-5", "gcp"), "cluster"),

@@ -26,7 +26,7 @@ def test_fields_and_defaults():
 
 @pytest.mark.parametrize("seed", range(4))
 def test_json_round_trip(seed):
-    inst = generate_instance(4, 3, seed=seed, utility="sigmoid" if seed % 2 else "effective_throughput")
+    inst = generate_instance(n_jobs=4, n_machines=3, seed=seed, utility="sigmoid" if seed % 2 else "effective_throughput")
     back = HadarInstance.from_json(inst.to_json())
     assert back.to_json() == inst.to_json()
 
@@ -70,7 +70,7 @@ def test_json_unknown_and_missing_keys():
 
 
 def test_utilities_are_non_increasing():
-    inst = generate_instance(5, 2, seed=7, utility="sigmoid")
+    inst = generate_instance(n_jobs=5, n_machines=2, seed=7, utility="sigmoid")
     d = np.linspace(1, 5000, 50)
     vals = inst.utility_of(np.tile(d, (inst.n_jobs, 1)))
     assert np.all(np.diff(vals, axis=1) <= 1e-12)
@@ -79,5 +79,5 @@ def test_utilities_are_non_increasing():
 
 
 def test_generator_is_seeded():
-    assert generate_instance(4, 2, seed=3).to_json() == generate_instance(4, 2, seed=3).to_json()
-    assert generate_instance(4, 2, seed=3).to_json() != generate_instance(4, 2, seed=4).to_json()
+    assert generate_instance(n_jobs=4, n_machines=2, seed=3).to_json() == generate_instance(n_jobs=4, n_machines=2, seed=3).to_json()
+    assert generate_instance(n_jobs=4, n_machines=2, seed=3).to_json() != generate_instance(n_jobs=4, n_machines=2, seed=4).to_json()

@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 
 import hetopt
+from hetopt.certify import Status
 from hetopt.data import load_json
 from hetopt.hadar import (
     KIND,
     POLICIES,
+    HadarSimulation,
     HadarSolution,
-    SimulationResult,
     check_schedule,
     enumerate_schedules,
     ratio_sweep,
@@ -28,7 +29,7 @@ from hetopt.hadar import (
 )
 from hetopt.hadar.kind import sweep_table
 from hetopt.report import Table
-from hetopt.result import Certificate, Status
+from hetopt.result import Certificate
 from hetopt.validate import SweepResults
 
 OBJ_RTOL = 1e-6
@@ -98,7 +99,7 @@ def test_small_instance_optimum_agrees_across_engines(inst, exact):
 @pytest.mark.parametrize("method", list(POLICIES))
 def test_simulated_methods_complete_every_job_and_pass_the_checker(inst, method):
     sol = hetopt.solve(inst, method)
-    assert isinstance(sol, SimulationResult) and sol.status is Status.FEASIBLE and sol.policy == method
+    assert isinstance(sol, HadarSimulation) and sol.status is Status.FEASIBLE and sol.policy == method
     assert np.all(np.isfinite(sol.completion)) and np.all(sol.jct > 0)
     rep = check_schedule(inst, sol)
     assert rep.ok, rep.violations
@@ -148,7 +149,7 @@ def test_solution_round_trips(inst, exact):
     again = HadarSolution.from_dict(json.loads(json.dumps(exact.to_dict())))
     assert again.schedule.dtype == np.int64 and again.finish_slot.dtype == np.int64
     np.testing.assert_array_equal(again.schedule, exact.schedule)
-    sim = SimulationResult.from_dict(json.loads(hetopt.solve(inst, "gavel").to_json()))
+    sim = HadarSimulation.from_dict(json.loads(hetopt.solve(inst, "gavel").to_json()))
     assert sim.rounds[0]["allocation"].dtype == np.int64 and sim.schedule().ndim == 4
 
 

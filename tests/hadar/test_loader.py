@@ -84,7 +84,7 @@ def test_sigmoid_parameters_out_of_range_are_named(col, value):
     ({"kind": "effective_throughput", "params": [[1.0, 1.0, 1.0]] * 2}, r"utility\.params"),
     ({"kind": "sigmoid", "params": [[1, 1, 1]] * 2, "theta": 1}, "unknown keys"),
     (5, "utility is 5"),
-    (None, "utility is None"),
+    (None, "utility is null"),
 ])
 def test_utility_object_errors_are_named(utility, match):
     with pytest.raises(InstanceError, match=match):
@@ -96,7 +96,7 @@ def test_a_wrong_length_array_names_itself(field):
     # was: a short arrival reported as "gpus has shape (4,); expected (3,)"
     d = copy.deepcopy(BASE)
     d[field] = d[field][:-1]
-    with pytest.raises(InstanceError, match=rf"^{field} has length 3; expected 4"):
+    with pytest.raises(InstanceError, match=rf"^{field} has 3 (entries|rows); expected 4, one per job"):
         HadarInstance.from_dict(d)
 
 
@@ -108,7 +108,7 @@ def test_a_wrong_length_name_list_names_itself():
 
 
 def test_throughput_with_the_wrong_number_of_types_names_itself():
-    with pytest.raises(InstanceError, match=r"throughput has shape \(4, 3\)"):
+    with pytest.raises(InstanceError, match=r"throughput has 3 columns; expected 2, one per type \(capacity"):
         _load(BASE, throughput=[row + [1.0] for row in BASE["throughput"]])
 
 

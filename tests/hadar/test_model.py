@@ -5,6 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from hetopt.certify import Status
 from hetopt.errors import SizeLimitError
 from hetopt.hadar import (
     HadarInstance,
@@ -19,7 +20,6 @@ from hetopt.hadar import (
     solve_p3,
     split_schedule,
 )
-from hetopt.result import Status
 from hetopt.testing import check_card
 
 OBJ_RTOL = 1e-6
@@ -56,7 +56,7 @@ def test_arrival_is_respected():
 
 @pytest.mark.parametrize("seed", range(6))
 def test_p1_schedule_passes_the_independent_checker(seed):
-    inst = generate_instance(4, 2, seed=seed, utility="sigmoid" if seed % 2 else "effective_throughput")
+    inst = generate_instance(n_jobs=4, n_machines=2, seed=seed, utility="sigmoid" if seed % 2 else "effective_throughput")
     sol = solve_exact(inst)
     chk = check_schedule(inst, sol.schedule)
     assert chk.ok, chk.violations
@@ -65,7 +65,7 @@ def test_p1_schedule_passes_the_independent_checker(seed):
 
 
 def test_checker_catches_violations():
-    inst = generate_instance(3, 2, seed=1)
+    inst = generate_instance(n_jobs=3, n_machines=2, seed=1)
     w = solve_exact(inst).schedule.copy()
     j, h, r, t = map(int, np.argwhere(w > 0)[0])
     bad = w.copy()
@@ -80,7 +80,7 @@ def test_checker_catches_violations():
 def test_p1_equals_p2_over_all_schedules(seed):
     """P2 with every schedule of every job (and every job admitted) has P1's optimum;
     the paper's P2 with (2b) '<= 1' can only be larger (it may reject jobs)."""
-    inst = generate_instance(3, 2, seed=seed, max_slots=2)
+    inst = generate_instance(n_jobs=3, n_machines=2, seed=seed, max_slots=2)
     p1 = solve_exact(inst)
     S = [enumerate_schedules(inst, j, limit=3000) for j in range(inst.n_jobs)]
     p2_all, _ = solve_p2(inst, S, require_all=True)
@@ -91,7 +91,7 @@ def test_p1_equals_p2_over_all_schedules(seed):
 
 @pytest.mark.parametrize("seed", range(5))
 def test_p2_relaxation_and_p3_strong_duality(seed):
-    inst = generate_instance(4, 2, seed=seed)
+    inst = generate_instance(n_jobs=4, n_machines=2, seed=seed)
     rng = np.random.default_rng(seed)
     # candidate schedules: the optimum's plus up to six random ones per job
     S = split_schedule(solve_exact(inst).schedule)
@@ -111,7 +111,7 @@ def test_p2_relaxation_and_p3_strong_duality(seed):
 
 
 def test_card_components_exist_with_equation_numbers():
-    inst = generate_instance(2, 2, seed=0)
+    inst = generate_instance(n_jobs=2, n_machines=2, seed=0)
     S = split_schedule(solve_exact(inst).schedule)
     n = check_card(CARD, {"build_p1": build_p1(inst), "build_p2": build_p2(inst, S), "build_p3": build_p3(inst, S)})
     assert n >= 15
@@ -122,7 +122,7 @@ def test_checker_takes_a_solution_and_checks_its_reported_utility():
 
     from hetopt.result import CheckReport
 
-    inst = generate_instance(3, 2, seed=1)
+    inst = generate_instance(n_jobs=3, n_machines=2, seed=1)
     sol = solve_exact(inst)
     rep = check_schedule(inst, sol)
     assert isinstance(rep, CheckReport) and rep.ok
@@ -135,7 +135,7 @@ def test_checker_takes_a_solution_and_checks_its_reported_utility():
 def test_warm_start_keeps_the_optimum(seed):
     from hetopt.hadar.offline import solve_exact
 
-    inst = generate_instance(4, 2, seed=seed)
+    inst = generate_instance(n_jobs=4, n_machines=2, seed=seed)
     cold = solve_exact(inst, warm_start=False)
     warm = solve_exact(inst, warm_start=True)
     assert cold.status.value == warm.status.value == "optimal"

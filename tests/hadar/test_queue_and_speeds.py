@@ -21,7 +21,7 @@ def test_queue_rank_orders():
     assert t[np.argsort(r)].tolist() == sorted(t, reverse=True)
     assert sorted(queue_rank(inst, "random", seed=3).tolist()) == list(range(12))
     with pytest.raises(ArgumentError, match="queue_order"):
-        simulate(inst, "hadar", policy_options={"queue_order": "shortest"})
+        simulate(inst, "hadar", options={"queue_order": "shortest"})
     with pytest.raises(ArgumentError, match="queue_order"):
         queue_rank(inst, "shortest")
 
@@ -30,7 +30,7 @@ def test_queue_order_changes_the_schedule():
     inst = trace_workload(30, seed=0, n_machines=3, hours_scale=0.05)
     a = simulate(inst, "hadar", round_length=360.0, record_rounds=False)
     b = simulate(inst, "hadar", round_length=360.0, record_rounds=False,
-                 policy_options={"queue_order": "longest_first"})
+                 options={"queue_order": "longest_first"})
     assert not np.allclose(a.completion, b.completion)
 
 

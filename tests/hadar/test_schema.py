@@ -14,12 +14,12 @@ from hypothesis import given, settings
 import hetopt
 from hetopt.data import instance_path
 from hetopt.hadar import HadarInstance
-from hetopt.hadar.instance import _FIELDS
 from hetopt.registry import get_kind
 from hetopt.schema import field_table, json_schema
 from hetopt.testing.strategies import instances
 
 SCHEMA = json_schema("hadar")
+FIELD_NAMES = [f.name for f in HadarInstance.FIELDS]
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 
 
@@ -51,12 +51,12 @@ def test_generated_instances_validate(inst):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_sigmoid_instances_validate(seed):
-    VALIDATOR.validate(hetopt.hadar.generate_instance(3, 2, seed=seed, utility="sigmoid").to_dict())
+    VALIDATOR.validate(hetopt.hadar.generate_instance(n_jobs=3, n_machines=2, seed=seed, utility="sigmoid").to_dict())
 
 
 def test_required_keys_are_the_loaders():
     required = set(SCHEMA["required"])
-    assert required == {"kind", "schema_version", *_FIELDS[:8]}
+    assert required == {"kind", "schema_version", *FIELD_NAMES[:8]}
     data = hetopt.load_instance("hadar2024_small").to_dict()
     for key in list(data):
         d = {k: v for k, v in data.items() if k != key}
@@ -68,8 +68,10 @@ def test_required_keys_are_the_loaders():
 
 
 def test_every_key_the_loader_accepts_is_a_field():
-    assert {f.name for f in HadarInstance.FIELDS} == set(_FIELDS)
-    assert set(SCHEMA["properties"]) == {"kind", "schema_version", "description", "source", "expected", *_FIELDS}
+    written = set(hetopt.load_instance("hadar2024_small").to_dict()) - {"kind", "schema_version", "description", "source"}
+    assert written == set(FIELD_NAMES)
+    assert [f.name for f in HadarInstance.FIELDS if f.required] == FIELD_NAMES[:8]
+    assert set(SCHEMA["properties"]) == {"kind", "schema_version", "description", "source", "expected", *FIELD_NAMES}
 
 
 def test_fields_say_shape_unit_and_meaning():

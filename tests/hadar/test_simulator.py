@@ -65,7 +65,7 @@ def test_single_type_policies_refuse_a_gang_no_type_holds_at_once(policy):
 @settings(derandomize=True, deadline=None, max_examples=12)
 @given(st.integers(0, 10_000), st.sampled_from(sorted(POLICIES)), st.sampled_from([0.0, 10.0]))
 def test_rounds_respect_capacity_gangs_and_iteration_totals(seed, policy, delay):
-    inst = generate_instance(5, 3, seed=seed, max_gpus_per_type=3)
+    inst = generate_instance(n_jobs=5, n_machines=3, seed=seed, max_gpus_per_type=3)
     try:
         res = simulate(inst, policy, restart_delay=delay)
     except InstanceError as exc:  # Gavel and Tiresias cannot run a gang larger than every single type
@@ -82,7 +82,7 @@ def test_rounds_respect_capacity_gangs_and_iteration_totals(seed, policy, delay)
 
 @pytest.mark.parametrize("seed", range(6))
 def test_offline_optimum_is_at_least_hadar(seed):
-    inst = generate_instance(4, 2, seed=seed, utility="sigmoid" if seed % 2 else "effective_throughput")
+    inst = generate_instance(n_jobs=4, n_machines=2, seed=seed, utility="sigmoid" if seed % 2 else "effective_throughput")
     w, chk = hadar_p1_schedule(inst)
     assert chk.ok
     opt = solve_exact(inst)
@@ -122,7 +122,7 @@ def test_hadare_last_round_keeps_only_the_fastest_copy_needed():
 
 
 def test_yarn_cs_is_non_preemptive():
-    inst = generate_instance(6, 2, seed=5)
+    inst = generate_instance(n_jobs=6, n_machines=2, seed=5)
     res = simulate(inst, "yarn_cs", restart_delay=0.0)
     for j in range(inst.n_jobs):
         ran = [k for k, r in enumerate(res.rounds) if r["allocation"][j].any()]
@@ -137,23 +137,23 @@ def test_gavel_runs_each_job_on_one_type():
 
 
 def test_hadar_rounds_are_p1_schedules():
-    inst = generate_instance(4, 2, seed=2)
+    inst = generate_instance(n_jobs=4, n_machines=2, seed=2)
     res = simulate(inst, "hadar", restart_delay=0.0)
     assert check_schedule(inst, res.schedule().astype(np.int64)).ok
 
 
 def test_completed_fraction_is_a_cdf():
-    res = simulate(generate_instance(5, 2, seed=1), "hadar")
+    res = simulate(generate_instance(n_jobs=5, n_machines=2, seed=1), "hadar")
     f = res.completed_fraction([0.0, res.total_duration / 2, res.total_duration])
     assert f[0] == 0.0 and f[-1] == 1.0 and np.all(np.diff(f) >= 0)
 
 
 def test_unknown_policy_and_stuck_policy():
-    inst = generate_instance(2, 2, seed=0)
+    inst = generate_instance(n_jobs=2, n_machines=2, seed=0)
     with pytest.raises(ArgumentError, match="policy"):
         simulate(inst, "srtf")
     with pytest.raises(ArgumentError, match="policy 'hadar'"):
-        simulate(inst, "hadar", policy_options={"time_limit": 3})  # not an option of HadarPolicy
+        simulate(inst, "hadar", options={"time_limit": 3})  # not an option of HadarPolicy
 
     class Idle:
         name = "idle"
@@ -166,22 +166,22 @@ def test_unknown_policy_and_stuck_policy():
 
     with pytest.raises(ScheduleViolation, match="unfinished"):
         simulate(inst, Idle(), max_rounds=5)
-    with pytest.raises(ArgumentError, match="policy_options"):
-        simulate(inst, Idle(), policy_options={"beam_width": 1})
+    with pytest.raises(ArgumentError, match="options"):
+        simulate(inst, Idle(), options={"beam_width": 1})
     with pytest.raises(ArgumentError, match="Policy protocol"):
         simulate(inst, object())
 
 
 def test_hadare_with_eq10_estimates():
-    inst = generate_instance(5, 3, seed=11)
+    inst = generate_instance(n_jobs=5, n_machines=3, seed=11)
     exact = simulate(inst, "hadare")
-    same = simulate(inst, "hadare", policy_options={"initial_throughput": inst.throughput.copy()})
+    same = simulate(inst, "hadare", options={"initial_throughput": inst.throughput.copy()})
     np.testing.assert_allclose(same.jct, exact.jct)
     wrong = np.where(inst.throughput > 0, inst.throughput[:, ::-1] + 0.5, 1.0)  # misleading estimates
-    res = simulate(inst, "hadare", policy_options={"initial_throughput": wrong})
+    res = simulate(inst, "hadare", options={"initial_throughput": wrong})
     _check_rounds(inst, res, copies=True)
     with pytest.raises(ArgumentError, match="initial_throughput"):
-        simulate(inst, "hadare", policy_options={"initial_throughput": np.zeros_like(inst.throughput)})
+        simulate(inst, "hadare", options={"initial_throughput": np.zeros_like(inst.throughput)})
 
 
 def test_theorem2_violated_by_the_greedy_pass_not_by_the_exact_dp():
@@ -190,9 +190,9 @@ def test_theorem2_violated_by_the_greedy_pass_not_by_the_exact_dp():
     from hetopt.data import load_json
 
     inst = HadarInstance.from_json(load_json("hadar2024_theorem2_greedy_violation"))
-    greedy = validate_ratio(inst, beam_width=1)
+    greedy = validate_ratio(inst, options={"beam_width": 1})
     assert greedy.proven and greedy.holds is False and greedy.ratio > 3 * greedy.limit
-    exact = validate_ratio(inst, beam_width=None)
+    exact = validate_ratio(inst, options={"beam_width": None})
     assert exact.holds and exact.ratio == pytest.approx(1.0, rel=OBJ_RTOL)
 
 

@@ -52,11 +52,13 @@ def test_order_breaking_rounds_is_rejected(tiny):
 def test_schedule_records_its_ordering(tiny):
     rl = solve_relaxation(tiny)
     a = schedule(tiny, rl)
-    assert a.ordering == "relaxation" and a.lower_bound == rl.bound and a.bound is None
-    assert a.status.value == "feasible" and a.method == "algorithm1"
+    # one name for the proven bound: the relaxation's, with the schedule's gap against it (before: bound None
+    # beside lower_bound, and an exact solution printed lower_bound: None next to its bound)
+    assert a.ordering == "relaxation" and a.bound == rl.bound and a.gap == pytest.approx((a.objective - rl.bound) / rl.bound)
+    assert a.status.value == "feasible" and a.method == "algorithm1" and "lower_bound" not in a.summary()
     np.testing.assert_allclose(a.info["H"], rl.x_hat + tiny.task_compute.max(axis=1) / 2)
     b = schedule(tiny, ordering="lp")
-    assert b.ordering == "lp" and b.lower_bound is not None
+    assert b.ordering == "lp" and b.bound is not None
     c = schedule(tiny, gpu_rule="earliest_finish")
     assert c.method == "algorithm1_ef"
     with pytest.raises(ValueError, match="ordering"):
@@ -69,7 +71,7 @@ def test_lp_ordering_on_larger_instances_is_feasible(seed):
     for rule in ("earliest_available", "earliest_finish"):
         sol = schedule(inst, ordering="lp", gpu_rule=rule)
         assert check_schedule(inst, sol).raise_if_invalid().objective == pytest.approx(sol.objective)
-        assert sol.lower_bound <= sol.objective
+        assert sol.bound <= sol.objective
 
 
 def test_task_records(tiny):

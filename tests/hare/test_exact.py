@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
+from hetopt.certify import Status
 from hetopt.errors import SizeLimitError
 from hetopt.hare import HareInstance, brute_force, check_schedule, generate_instance, solve_exact
-from hetopt.result import Status
 
 OBJ_RTOL = 1e-6
 

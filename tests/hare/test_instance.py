@@ -41,7 +41,7 @@ def test_json_round_trip(tmp_path):
     (dict(compute_time=[[1, 0], [3, 4]]), "compute_time[0, 1] is 0.0"),
     (dict(compute_time=[[1, -2], [3, 4]]), "compute_time[0, 1]"),
     (dict(sync_time=[[0.1, -0.2], [0, 0]]), "sync_time[0, 1]"),
-    (dict(compute_time=[[1, 2, 3], [3, 4, 5]], sync_time=[[0, 0], [0, 0]]), "sync_time has shape"),
+    (dict(compute_time=[[1, 2, 3], [3, 4, 5]], sync_time=[[0, 0], [0, 0]]), "sync_time has 2 columns; expected 3, one per GPU"),
     (dict(compute_time=[1, 2]), "compute_time has shape"),
     (dict(weight=[1]), "weight has 1 entries; expected 2"),
     (dict(arrival=[0, 0, 0]), "arrival has 3 entries; expected 2"),  # issue 25: reported as "weight has length 2"

@@ -67,7 +67,8 @@ def test_solution_json_round_trip_keeps_the_schedule():
     inst = hetopt.load_instance("hare2022_fig1")
     for name in ("exact", "algorithm1", "srtf"):
         sol = hetopt.solve(inst, method=name)
-        back = HareSolution.from_dict(json.loads(json.dumps(sol.to_dict())))
+        back = type(sol).from_dict(json.loads(json.dumps(sol.to_dict())))  # srtf: a HareSimulation
+        assert isinstance(back, HareSolution)
         assert back.to_dict() == json.loads(json.dumps(sol.to_dict()))
         assert back.instance.to_dict() == inst.to_dict() and back.status == sol.status
         assert back.start.tolist() == sol.start.tolist() and back.gpu.dtype.kind == "i"

@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hetopt.certify import Status
 from hetopt.errors import SizeLimitError
 from hetopt.hare import (
     HareInstance,
@@ -15,7 +16,6 @@ from hetopt.hare import (
     solve_exact,
     solve_relaxation,
 )
-from hetopt.result import Status
 
 OBJ_RTOL = 1e-6
 ABS = 1e-6
@@ -63,8 +63,8 @@ def test_relaxation_le_optimum_le_algorithm1(seed, homogeneous):
     assert rl.bound <= opt.objective * (1 + OBJ_RTOL) + ABS
     assert opt.objective <= alg.objective * (1 + OBJ_RTOL) + ABS
     assert opt.objective <= lp.objective * (1 + OBJ_RTOL) + ABS
-    assert lp.lower_bound <= opt.objective * (1 + OBJ_RTOL) + ABS
-    assert alg.lower_bound == rl.bound
+    assert lp.bound <= opt.objective * (1 + OBJ_RTOL) + ABS
+    assert alg.bound == rl.bound
 
 
 def test_subset_relaxation_between_full_and_optimum():

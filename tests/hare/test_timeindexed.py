@@ -6,12 +6,12 @@ import numpy as np
 import pyomo.environ as pyo
 import pytest
 
+from hetopt.certify import Status
 from hetopt.errors import ArgumentError
 from hetopt.hare import HareInstance, brute_force, generate_instance, solve_exact
 from hetopt.hare.exact.jobcolgen import job_colgen_bound
 from hetopt.hare.exact.scaling import grid_step
 from hetopt.hare.exact.timeindexed import time_indexed_bound
-from hetopt.result import Status
 from hetopt.solvers import solve_model
 
 

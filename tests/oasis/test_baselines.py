@@ -38,7 +38,7 @@ def test_drf_known_answer():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_baselines_are_feasible(seed):
-    inst = generate_instance(15, 30, 6, 6, seed=seed)
+    inst = generate_instance(n_jobs=15, horizon=30, n_worker_servers=6, n_ps_servers=6, seed=seed)
     for name in ("fifo", "drf", "rrh", "dorm"):
         s = simulate(inst, name)
         rep = check_schedule(inst, s)

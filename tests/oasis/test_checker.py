@@ -78,7 +78,7 @@ def test_report_is_the_shared_type_with_the_recomputed_utility():
     from hetopt.oasis import generate_instance
     from hetopt.result import CheckReport
 
-    inst = generate_instance(6, 8, 4, 4, seed=3)
+    inst = generate_instance(n_jobs=6, horizon=8, n_worker_servers=4, n_ps_servers=4, seed=3)
     sol = simulate(inst, "oasis")
     rep = check_schedule(inst, sol)
     assert isinstance(rep, CheckReport) and rep.ok

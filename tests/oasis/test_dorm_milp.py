@@ -17,7 +17,7 @@ def _event_state(seed):
     """A random instance and a random event state: active jobs and their previous worker counts
     (not necessarily an allocation the simulator could reach)."""
     rng = np.random.default_rng(seed)
-    inst = generate_instance(int(rng.integers(8, 20)), 30, int(rng.integers(3, 8)), int(rng.integers(3, 8)), seed=seed,
+    inst = generate_instance(n_jobs=int(rng.integers(8, 20)), horizon=30, n_worker_servers=int(rng.integers(3, 8)), n_ps_servers=int(rng.integers(3, 8)), seed=seed,
                              chunks_range=(2, 30))
     J = sorted(rng.choice(inst.n_jobs, size=int(rng.integers(2, min(inst.n_jobs, 12) + 1)), replace=False).tolist())
     running = rng.random(len(J)) < 0.6
@@ -40,7 +40,7 @@ def test_dorm_arrays_match_pyomo_model(seed):
     m = build_dorm_model(d)
     n_rows = sum(len(c) for c in m.component_objects(pyo.Constraint, active=True))
     assert arrays["A_ub"].shape == (n_rows, 4 * len(d.J))
-    sol, x = solve_milp(**arrays, raise_on_failure=False)  # to optimality: no node limit, default gap
+    sol = solve_milp(**arrays, raise_on_failure=False)  # to optimality: no node limit, default gap
     ref = solve_model(m, "highs", threads=1, raise_on_failure=False)
     if sol.status is Status.INFEASIBLE or ref.status is Status.INFEASIBLE:
         # a random previous allocation may exceed the capacity with too few jobs allowed to resize
@@ -49,7 +49,7 @@ def test_dorm_arrays_match_pyomo_model(seed):
     assert sol.status is Status.OPTIMAL and ref.status is Status.OPTIMAL
     assert sol.objective == pytest.approx(ref.objective, rel=OBJ_RTOL, abs=1e-9)
     # the arrays' optimum is feasible in the Pyomo model, with the same objective there
-    _load(m, d, x)
+    _load(m, d, sol.info["x"])
     assert pyo.value(m.obj) == pytest.approx(sol.objective, rel=OBJ_RTOL, abs=1e-9)
     for con in m.component_data_objects(pyo.Constraint, active=True):
         body = pyo.value(con.body)
@@ -58,7 +58,7 @@ def test_dorm_arrays_match_pyomo_model(seed):
 
 
 def test_dorm_data_accepts_mapping_and_counts_running():
-    inst = generate_instance(6, 20, 3, 3, seed=1)
+    inst = generate_instance(n_jobs=6, horizon=20, n_worker_servers=3, n_ps_servers=3, seed=1)
     d1 = dorm_data(inst, [0, 2, 4], {0: 3, 2: 0, 4: 1})
     d2 = dorm_data(inst, [0, 2, 4], [3, 0, 1])
     assert d1.prev.tolist() == d2.prev.tolist() == [3, 0, 1]
@@ -67,7 +67,7 @@ def test_dorm_data_accepts_mapping_and_counts_running():
 
 
 def test_dorm_counts_solves_and_is_feasible():
-    inst = generate_instance(15, 30, 6, 6, seed=4)
+    inst = generate_instance(n_jobs=15, horizon=30, n_worker_servers=6, n_ps_servers=6, seed=4)
     pol = DormPolicy(inst)
     s = simulate(inst, pol)
     assert pol.solves > 0 and check_schedule(inst, s).ok

@@ -43,7 +43,7 @@ def test_valid_instance_and_derived_quantities():
     ({"minibatch_time": [0.0]}, "minibatch_time[0]"),
     ({"resource_names": ("cpu", "net")}, "'bandwidth'"),
     ({"horizon": 0}, "horizon"),
-    ({"chunks": [1, 2]}, "chunks has length 2"),
+    ({"chunks": [1, 2]}, "chunks has 2 entries; expected 1, one per job"),
 ])
 def test_bad_input_names_field(over, words):
     with pytest.raises(InstanceError, match=words.replace("[", r"\[").replace("]", r"\]").replace("(", r"\(").replace(")", r"\)")):
@@ -51,7 +51,7 @@ def test_bad_input_names_field(over, words):
 
 
 def test_json_round_trip_and_unknown_keys():
-    inst = generate_instance(5, 20, 3, 3, seed=7)
+    inst = generate_instance(n_jobs=5, horizon=20, n_worker_servers=3, n_ps_servers=3, seed=7)
     back = OasisInstance.from_json(inst.to_json())
     assert back.to_dict() == inst.to_dict()
     d = inst.to_dict()
@@ -67,9 +67,9 @@ def test_json_round_trip_and_unknown_keys():
 
 
 def test_generator_is_seeded_and_follows_ranges():
-    a, b = generate_instance(30, 100, 10, 10, seed=3), generate_instance(30, 100, 10, 10, seed=3)
+    a, b = generate_instance(n_jobs=30, horizon=100, n_worker_servers=10, n_ps_servers=10, seed=3), generate_instance(n_jobs=30, horizon=100, n_worker_servers=10, n_ps_servers=10, seed=3)
     assert a.to_dict() == b.to_dict()
-    assert generate_instance(30, 100, 10, 10, seed=4).to_dict() != a.to_dict()
+    assert generate_instance(n_jobs=30, horizon=100, n_worker_servers=10, n_ps_servers=10, seed=4).to_dict() != a.to_dict()
     assert np.all((a.epochs >= 50) & (a.epochs <= 200)) and np.all((a.chunks >= 5) & (a.chunks <= 100))
     assert np.all((a.minibatches >= 10) & (a.minibatches <= 100))
     g = [u.gamma2 for u in a.utility]

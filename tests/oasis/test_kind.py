@@ -5,11 +5,11 @@ import json
 import pytest
 
 import hetopt
-from hetopt.oasis.experiments.bench import bench
-from hetopt.oasis.experiments.figures import fig3_data, fig4_data
 from hetopt.data import load_json
 from hetopt.errors import ArgumentError
 from hetopt.oasis import POLICIES, OasisSolution, ratio_sweep, simulate
+from hetopt.oasis.experiments.bench import bench
+from hetopt.oasis.experiments.figures import fig3_data, fig4_data
 from hetopt.oasis.kind import KIND, POLICY_METHODS, export_model, validate
 from hetopt.report import Table
 from hetopt.result import Certificate
@@ -55,7 +55,8 @@ def test_solution_round_trip_and_summary():
     for sol in (simulate(inst, "oasis", options={"record_prices": True}), simulate(inst, "drf"),
                 hetopt.solve(inst, "exact")):
         data = json.loads(json.dumps(sol.to_dict()))
-        again = OasisSolution.from_dict(data)
+        again = type(sol).from_dict(data)  # an OasisSimulation for a policy
+        assert isinstance(again, OasisSolution)
         assert json.dumps(again.to_dict(), sort_keys=True) == json.dumps(sol.to_dict(), sort_keys=True)
         assert again.total_utility == sol.total_utility and again.admitted == sol.admitted
         for i, s in sol.schedules.items():

@@ -54,7 +54,7 @@ def test_a_wrong_length_array_names_itself(field):
                     "ps_demand", "utility"):
             d[key] = d[key] * 2
     d[field] = d[field][:-1]
-    with pytest.raises(InstanceError, match=rf"^{field} has length"):
+    with pytest.raises(InstanceError, match=rf"^{field} has 1 (entries|rows); expected 2, one per job"):
         OasisInstance.from_dict(d)
 
 

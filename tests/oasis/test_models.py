@@ -1,12 +1,21 @@
 """The offline MILP (1)-(13) and the schedule LPs (14)-(20), cross-checked."""
 
 import itertools
+
 import numpy as np
 import pytest
 
 from hetopt.data import instance_path
-from hetopt.oasis import (OasisInstance, Prices, build_dual, build_offline, build_primal, check_schedule,
-                          schedules_by_end, solve_exact)
+from hetopt.oasis import (
+    OasisInstance,
+    Prices,
+    build_dual,
+    build_offline,
+    build_primal,
+    check_schedule,
+    schedules_by_end,
+    solve_exact,
+)
 from hetopt.solvers import solve_model
 from hetopt.testing import check_card
 
@@ -103,7 +112,7 @@ def test_strong_duality_of_schedule_lps(seed):
 def test_card_components():
     inst = tiny_instance(2, n_jobs=3, horizon=4)
     cols = _columns(inst, 2)
-    from hetopt.oasis import build_oracle, Usage
+    from hetopt.oasis import Usage, build_oracle
 
     n = check_card(CARD, {"build_offline": build_offline(inst), "build_primal": build_primal(inst, cols),
                           "build_dual": build_dual(inst, cols),

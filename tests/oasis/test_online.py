@@ -7,9 +7,24 @@ import pytest
 
 from hetopt.data import instance_path
 from hetopt.errors import ArgumentError
-from hetopt.oasis import (POLICIES, OasisInstance, OasisPolicy, Prices, Usage, best_schedule, best_schedule_ilp,
-                          check_schedule, competitive_bound, estimated_bounds, fig5_setting, price, price_bounds,
-                          prices_from_usage, simulate, solve_exact)
+from hetopt.oasis import (
+    POLICIES,
+    OasisInstance,
+    OasisPolicy,
+    Prices,
+    Usage,
+    best_schedule,
+    best_schedule_ilp,
+    check_schedule,
+    competitive_bound,
+    estimated_bounds,
+    fig5_setting,
+    price,
+    price_bounds,
+    prices_from_usage,
+    simulate,
+    solve_exact,
+)
 from hetopt.oasis.schedule import schedule_cost
 
 from .conftest import tiny_instance

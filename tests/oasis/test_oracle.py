@@ -4,10 +4,19 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hetopt.data import instance_path
-from hetopt.oasis import OasisInstance, Prices, Usage, algorithm2_literal, best_schedule, best_schedule_ilp, check_schedule
+from hetopt.oasis import (
+    OasisInstance,
+    Prices,
+    Usage,
+    algorithm2_literal,
+    best_schedule,
+    best_schedule_ilp,
+    check_schedule,
+)
 from hetopt.oasis.schedule import schedule_cost
 
 from .conftest import tiny_instance

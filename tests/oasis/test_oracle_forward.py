@@ -58,7 +58,7 @@ def _prices(inst, kind, rng, dtype):
 @pytest.mark.parametrize("seed", range(6))
 def test_forward_matches_the_scalar_recursion(seed, kind, dtype):
     rng = np.random.default_rng(seed)
-    inst = generate_instance(3, 12, 2, 2, seed=seed, epochs_range=(2, 6), chunks_range=(2, 12))
+    inst = generate_instance(n_jobs=3, horizon=12, n_worker_servers=2, n_ps_servers=2, seed=seed, epochs_range=(2, 6), chunks_range=(2, 12))
     prices = _prices(inst, kind, rng, dtype)
     used = Usage.empty(inst)
     for i in range(inst.n_jobs):
@@ -70,7 +70,7 @@ def test_forward_matches_the_scalar_recursion(seed, kind, dtype):
 
 def test_forward_keeps_the_choices_with_usage():
     """Residual capacities (earlier jobs' usage) change the options per slot; the choices still agree."""
-    inst = generate_instance(4, 10, 2, 2, seed=3, epochs_range=(2, 5), chunks_range=(2, 10))
+    inst = generate_instance(n_jobs=4, horizon=10, n_worker_servers=2, n_ps_servers=2, seed=3, epochs_range=(2, 5), chunks_range=(2, 10))
     rng = np.random.default_rng(3)
     prices = _prices(inst, "ties", rng, np.float64)
     first = best_schedule(inst, 0, prices)

@@ -1,5 +1,7 @@
 """The plan-first route (hetopt.oasis.plan) cross-checked against the Pyomo model's optima."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -14,7 +16,7 @@ OBJ_RTOL = 1e-6
 
 
 def _small(seed, n_jobs=5):
-    return generate_instance(n_jobs, 5, 3, 3, seed=seed, resources=("gpu", "cpu", "bandwidth"), epochs_range=(1, 3),
+    return generate_instance(n_jobs=n_jobs, horizon=5, n_worker_servers=3, n_ps_servers=3, seed=seed, resources=("gpu", "cpu", "bandwidth"), epochs_range=(1, 3),
                              chunks_range=(2, 6), minibatches_range=(10, 30))
 
 
@@ -34,7 +36,7 @@ def test_plan_engine_matches_pyomo_and_its_bound_holds(k):
     assert s.solver == "offline-plan" and s.is_optimal and check_schedule(inst, s).ok
     assert s.total_utility == pytest.approx(ref.total_utility, rel=OBJ_RTOL, abs=1e-9)
     # the plan relaxation bounds the optimum from above
-    rel, _ = plan_mod.plan_relaxation(inst, build_offline_arrays(inst, tighten=True), time_limit=None, threads=1)
+    rel = plan_mod.plan_relaxation(inst, build_offline_arrays(inst, tighten=True), time_limit=None, threads=1)
     assert rel.bound >= ref.total_utility - 1e-7 * max(1.0, abs(ref.total_utility))
     assert s.bound >= s.total_utility - 1e-9
 
@@ -46,10 +48,10 @@ def test_wrong_plan_falls_back_to_the_full_milp(monkeypatch):
     real = plan_mod.plan_relaxation
 
     def empty_plan(inst_, arr, **kw):
-        sol, x = real(inst_, arr, **kw)
-        x = x.copy()
+        sol = real(inst_, arr, **kw)
+        x = sol.info["x"].copy()
         x[arr.x_off:arr.x_off + inst_.n_jobs] = 0.0
-        return sol, x
+        return dataclasses.replace(sol, info={**sol.info, "x": x})
 
     monkeypatch.setattr(plan_mod, "plan_relaxation", empty_plan)
     s = solve_exact(inst, engine="plan")
@@ -59,7 +61,7 @@ def test_wrong_plan_falls_back_to_the_full_milp(monkeypatch):
 
 
 def test_time_limited_plan_route_is_not_called_optimal_without_proof():
-    inst = generate_instance(12, 8, 6, 6, seed=3, resources=("gpu", "cpu", "bandwidth"), epochs_range=(5, 20))
+    inst = generate_instance(n_jobs=12, horizon=8, n_worker_servers=6, n_ps_servers=6, seed=3, resources=("gpu", "cpu", "bandwidth"), epochs_range=(5, 20))
     s = solve_exact(inst, engine="plan", time_limit=0.05)
     assert check_schedule(inst, s).ok
     if s.status is Status.OPTIMAL:  # only with a schedule at a proven bound

@@ -6,8 +6,17 @@ import dataclasses
 import numpy as np
 import pytest
 
-from hetopt.oasis import (OasisInstance, Prices, Usage, best_schedule_ilp, build_primal, check_schedule,
-                          generate_instance, lp_bound, solve_exact)
+from hetopt.oasis import (
+    OasisInstance,
+    Prices,
+    Usage,
+    best_schedule_ilp,
+    build_primal,
+    check_schedule,
+    generate_instance,
+    lp_bound,
+    solve_exact,
+)
 from hetopt.oasis.arrays import CUTS, build_offline_arrays
 from hetopt.oasis.pricing import JobPricer
 from hetopt.solvers import solve_model
@@ -18,7 +27,7 @@ OBJ_RTOL = 1e-6
 
 
 def _small(seed):
-    return generate_instance(4, 5, 3, 3, seed=seed, resources=("gpu", "cpu", "bandwidth"), epochs_range=(1, 3),
+    return generate_instance(n_jobs=4, horizon=5, n_worker_servers=3, n_ps_servers=3, seed=seed, resources=("gpu", "cpu", "bandwidth"), epochs_range=(1, 3),
                              chunks_range=(2, 6), minibatches_range=(10, 30))
 
 
@@ -50,7 +59,7 @@ def test_arrays_lp_relaxation_equals_pyomo_and_cuts_only_tighten():
     lp = compact_lp_bound(inst)
     assert lp == pytest.approx(compact_lp_bound(inst, engine="pyomo"), rel=OBJ_RTOL)
     arr = build_offline_arrays(inst, tighten=True)
-    tight, _ = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb, ub=arr.ub)
+    tight = solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb, ub=arr.ub)
     assert tight.objective <= lp + 1e-7
     assert tight.objective >= solve_exact(inst).total_utility - 1e-7
 

@@ -68,7 +68,7 @@ def test_jps_all_categories_equals_has():
 
 
 def test_jps_seeded_and_tradeoff():
-    inst = generate_instance(4, 20, seed=4)
+    inst = generate_instance(n_jobs=4, n_workers=20, seed=4)
     a, b = jps(inst, n_samples=10, seed=11), jps(inst, n_samples=10, seed=11)
     assert np.array_equal(a.assignment, b.assignment) and a.info["positions"] == b.info["positions"]
     lo = int(0.7 * n_categories(4, 20))
@@ -89,7 +89,7 @@ def test_job_priority_sorts_by_work():
 
 
 def test_optimus_uses_equal_split():
-    inst = generate_instance(3, 9, seed=2, communication=False)
+    inst = generate_instance(n_jobs=3, n_workers=9, seed=2, communication=False)
     o = optimus(inst)
     assert o.split == "equal"
     assert o.objective == pytest.approx(average_jct(inst, o.assignment, split="equal"))
@@ -98,7 +98,7 @@ def test_optimus_uses_equal_split():
 
 
 def test_simulate_static_and_dynamic():
-    inst = generate_instance(3, 9, seed=5)
+    inst = generate_instance(n_jobs=3, n_workers=9, seed=5)
     static = simulate(inst, "has", reset_on_completion=False)
     sol = has(inst)
     assert np.allclose(static.completion, sol.jct)
@@ -122,7 +122,7 @@ def test_simulate_static_and_dynamic():
 
 
 def test_simulation_checker_catches_a_lie():
-    inst = generate_instance(3, 9, seed=5)
+    inst = generate_instance(n_jobs=3, n_workers=9, seed=5)
     dyn = simulate(inst, "has")
     lie = replace(dyn, completion=dyn.completion * np.array([1.0, 1.0, 0.9]))
     rep = check_schedule(inst, lie)
@@ -131,7 +131,7 @@ def test_simulation_checker_catches_a_lie():
     events[0]["assignment"] = [events[0]["jobs"][0]] * inst.n_workers  # the other jobs get no worker
     rep = check_schedule(inst, replace(dyn, events=events))
     assert not rep.ok and "(8b)" in rep.violations[0]
-    g = simulate(inst, "gavel", scale_factor=3)
+    g = simulate(inst, "gavel", options={"scale_factor": 3})
     assert check_schedule(inst, g).ok
     events = [dict(ev) for ev in g.events]
     events[0]["workers"] = [events[0]["workers"][0]] * len(events[0]["workers"])  # two jobs on the same GPUs
@@ -140,19 +140,19 @@ def test_simulation_checker_catches_a_lie():
 
 
 def test_generator_gavel_setting_keeps_the_earlier_workload():
-    inst = generate_instance(4, 15, seed=0, setting="gavel")
+    inst = generate_instance(n_jobs=4, n_workers=15, seed=0, setting="gavel")
     assert inst.nodes.tolist() == [k // 5 for k in range(15)]
     types = [w.split("-")[0] for w in inst.worker_names]
     assert types.count("v100") == types.count("p100") == types.count("k80") == 5
     assert inst.intra_node_rate == INTRA_NODE_RATE == 300e9 / 8 and inst.inter_node_rate == INTER_NODE_RATE
-    assert generate_instance(4, 15, seed=0, setting="gavel").to_dict() == inst.to_dict()
+    assert generate_instance(n_jobs=4, n_workers=15, seed=0, setting="gavel").to_dict() == inst.to_dict()
     noisy = perturb_throughput(inst, 0.3, seed=1)
     r = noisy.throughput / inst.throughput
     assert r.min() >= 0.7 - 1e-12 and r.max() <= 1.3 + 1e-12
     with pytest.raises(ArgumentError, match="n_workers"):
-        generate_instance(5, 4)
+        generate_instance(n_jobs=5, n_workers=4)
     with pytest.raises(ArgumentError, match="jobs"):
-        generate_instance(2, 4, jobs=["ResNet18", "GPT"])
+        generate_instance(n_jobs=2, n_workers=4, jobs=["ResNet18", "GPT"])
     with pytest.raises(ArgumentError, match="epsilon"):
         perturb_throughput(inst, 1.0)
 
@@ -160,7 +160,7 @@ def test_generator_gavel_setting_keeps_the_earlier_workload():
 def test_reset_report_static_vs_dynamic():
     from hetopt.placement import reset_report
 
-    t = reset_report(generate_instance(3, 9, seed=1), methods=("optimus_lb", "exact"), gavel_scale_factor=3)
+    t = reset_report(generate_instance(n_jobs=3, n_workers=9, seed=1), methods=("optimus_lb", "exact"), gavel_scale_factor=3)
     assert [r[0] for r in t.rows] == ["optimus_lb", "exact", "gavel (scale_factor=3)"]
     for r in t.rows[:2]:
         assert r[1] > 0 and r[2] > 0 and r[4] >= r[1] and r[5] >= r[2]  # makespan >= average
@@ -168,8 +168,8 @@ def test_reset_report_static_vs_dynamic():
 
 
 def test_gavel_baseline_in_simulate():
-    inst = generate_instance(3, 15, seed=1)
-    g = simulate(inst, "gavel", scale_factor=5, round_length=360.0)
+    inst = generate_instance(n_jobs=3, n_workers=15, seed=1)
+    g = simulate(inst, "gavel", options={"scale_factor": 5, "round_length": 360.0})
     assert np.all(np.isfinite(g.completion)) and g.makespan == pytest.approx(g.completion.max())
     for ev in g.events:  # one type per job per round, never more GPUs of a type than exist
         types = [r for _, r in ev["placed"]]
@@ -177,20 +177,22 @@ def test_gavel_baseline_in_simulate():
     # one job alone on the 5 GPUs of one type, with rounds longer than the job: it finishes at the
     # JCT of those 5 workers (computed by hand from eqs. (6)-(7))
     one = inst.subset([0])
-    res = simulate(one, "gavel", scale_factor=5, round_length=1e9)
+    res = simulate(one, "gavel", options={"scale_factor": 5, "round_length": 1e9})
     fastest = max(range(3), key=lambda r: one.throughput[0, r])
     workers = np.arange(fastest, 15, 3)
     V = one.throughput[0, workers].sum()
     comm = one.comm_coefficient[0] * 4 / 5 * float(one.inverse_rate(True))
     assert res.completion[0] == pytest.approx(one.epochs[0] * (one.dataset_size[0] / V + comm))
     with pytest.raises(ArgumentError, match="scale_factor"):
-        simulate(inst, "gavel", scale_factor=6)
+        simulate(inst, "gavel", options={"scale_factor": 6})
     with pytest.raises(ArgumentError, match="scale_factor"):
-        simulate(inst, "gavel", scale_factor=2.5)
+        simulate(inst, "gavel", options={"scale_factor": 2.5})
     with pytest.raises(ArgumentError, match="gavel"):
-        simulate(inst, "has", scale_factor=2)
+        simulate(inst, "has", options={"scale_factor": 2})
     with pytest.raises(ArgumentError, match="round_length"):
-        simulate(inst, "gavel", round_length=0)
+        simulate(inst, "gavel", options={"round_length": 0})
+    with pytest.raises(ArgumentError, match="options"):
+        simulate(inst, "gavel", options={"round_lenght": 360.0})
     # the default scale factor is 5 (Fig. 18), or the largest GPU type when it has fewer workers
-    small = generate_instance(2, 4, seed=0)
+    small = generate_instance(n_jobs=2, n_workers=4, seed=0)
     assert max(len(ws) for ws in simulate(small, "gavel").events[0]["workers"]) == 2

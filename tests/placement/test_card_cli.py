@@ -10,8 +10,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_formulation_card_components_exist():
-    inst = generate_instance(3, 8, seed=0)  # communication on two nodes: every component is built
-    small = generate_instance(2, 4, seed=0, gpus_per_node=2)
+    inst = generate_instance(n_jobs=3, n_workers=8, seed=0)  # communication on two nodes: every component is built
+    small = generate_instance(n_jobs=2, n_workers=4, seed=0, gpus_per_node=2)
     models = {
         "build_p1": build_p1(inst, "milp"),
         "build_p1_minlp": build_p1(small, "minlp"),

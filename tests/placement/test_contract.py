@@ -44,7 +44,7 @@ def test_solution_round_trips(table2):
 
 
 def test_simulation_round_trips_and_is_checked():
-    inst = generate_instance(3, 9, seed=2)
+    inst = generate_instance(n_jobs=3, n_workers=9, seed=2)
     for run in (simulate(inst, "has"), simulate(inst, "jps", reset_on_completion=False), simulate(inst, "gavel")):
         assert isinstance(run, PlacementSimulation) and isinstance(run, hetopt.Solution)
         again = _round_trip(run)
@@ -58,21 +58,21 @@ def test_one_policy_registry_feeds_the_methods():
     names = {m.name for m in KIND.methods}
     assert {f"simulate_{p}" for p in POLICIES} <= names
     assert isinstance(POLICIES["gavel"], GavelPolicy)
-    inst = generate_instance(3, 9, seed=2)
+    inst = generate_instance(n_jobs=3, n_workers=9, seed=2)
     via_method = KIND.method("simulate_optimus_lb")(inst)
     assert via_method.objective == pytest.approx(simulate(inst, "optimus_lb").objective)
     # the Gavel round policy takes its options through simulate, and refuses them for placement policies
     assert simulate(inst, GavelPolicy(scale_factor=2)).objective == pytest.approx(
-        simulate(inst, "gavel", scale_factor=2).objective)
+        simulate(inst, "gavel", options={"scale_factor": 2}).objective)
     with pytest.raises(ArgumentError, match="gavel"):
-        KIND.method("simulate_has")(inst, round_length=60.0)
+        KIND.method("simulate_has")(inst, options={"round_length": 60.0})
 
 
 def test_a_policy_that_breaks_8b_is_a_schedule_violation():
     from hetopt.errors import ScheduleViolation
     from hetopt.placement import make_solution
 
-    inst = generate_instance(3, 9, seed=2)
+    inst = generate_instance(n_jobs=3, n_workers=9, seed=2)
 
     def starve(i):  # every worker to job 0 would leave the others without one: make_solution refuses it,
         sol = has(i)  # so the lie is built by hand on a valid solution
@@ -98,13 +98,13 @@ def test_validate_ratio_on_table2_fails_the_claimed_ratio(table2):
 
 
 def test_validate_ratio_holds_on_the_paper_setting():
-    cert = validate_ratio(generate_instance(4, 15), method="has", time_limit=60)
+    cert = validate_ratio(generate_instance(n_jobs=4, n_workers=15), method="has", time_limit=60)
     assert cert.proven and cert.holds is True and 1.0 <= cert.ratio <= CLAIMED_RATIO
     assert cert.info["reference_kind"] == "optimum"
 
 
 def test_validate_ratio_with_a_stopped_optimum_is_not_a_proven_failure():
-    cert = validate_ratio(generate_instance(4, 100, seed=3), time_limit=0.05)
+    cert = validate_ratio(generate_instance(n_jobs=4, n_workers=100, seed=3), time_limit=0.05)
     assert cert.info["optimum_status"] == "time_limit"
     if not cert.proven:  # the method is not within 2.04 % of the lower bound: nothing is decided
         assert cert.holds is None

@@ -72,8 +72,8 @@ def test_p2_equals_best_of_its_category(seed):
     assert sol.objective == pytest.approx(best, rel=1e-5)
 
 
-@pytest.mark.parametrize("bad", [dict(rel_gap=float("nan")), dict(rel_gap=-0.1), dict(rel_gap=2.0), dict(rel_gap=True),
-                                 dict(rel_gap=None), dict(solver="cplex"), dict(threads=0), dict(max_iterations=0),
+@pytest.mark.parametrize("bad", [dict(mip_gap=float("nan")), dict(mip_gap=-0.1), dict(mip_gap=2.0), dict(mip_gap=True),
+                                 dict(max_size=0), dict(solver="cplex"), dict(threads=0), dict(max_iterations=0),
                                  dict(tangent_points=1.5), dict(prune="yes"), dict(improve=1), dict(neighbour_cuts=None),
                                  dict(time_limit=-1)])
 def test_solve_exact_refuses_bad_options(table2, bad):
@@ -94,7 +94,7 @@ def test_exhaustive_refuses_large_instances():
 
 def test_time_limited_run_is_not_optimal():
     # K = 100 takes about 20 s to certify on 2 cores: 0.05 s cannot prove it
-    inst = generate_instance(4, 100, seed=3)
+    inst = generate_instance(n_jobs=4, n_workers=100, seed=3)
     sol = solve_exact(inst, time_limit=0.05)
     assert sol.status is Status.TIME_LIMIT
     assert sol.bound is None or sol.bound <= sol.objective
@@ -107,7 +107,7 @@ def test_relabelled_workers_same_optimum():
     d = inst.to_dict()
     d["throughput"] = inst.throughput[:, perm].tolist()
     d["worker_node"] = inst.nodes[perm].tolist()
-    d["worker_names"] = None
+    del d["worker_names"]  # the default names (a null field is refused)
     other = PlacementInstance.from_dict(d)
     assert solve_exact(other).objective == pytest.approx(solve_exact(inst).objective, rel=OBJ_RTOL)
 
@@ -116,7 +116,7 @@ def test_relabelled_workers_same_optimum():
 def test_tangent_point_count_changes_iterations_not_the_optimum(seed):
     from hetopt.placement import exhaustive, generate_instance
 
-    inst = generate_instance(3, 9, seed=seed)
+    inst = generate_instance(n_jobs=3, n_workers=9, seed=seed)
     ref = exhaustive(inst).objective
     few, many = solve_exact(inst, tangent_points=2, prune=False), solve_exact(inst, tangent_points=64)
     assert few.is_optimal and many.is_optimal
@@ -128,7 +128,7 @@ def test_tangent_point_count_changes_iterations_not_the_optimum(seed):
 def test_pruning_fixes_sizes_and_keeps_the_optimum():
     from hetopt.placement import generate_instance
 
-    inst = generate_instance(4, 20, seed=1)
+    inst = generate_instance(n_jobs=4, n_workers=20, seed=1)
     a, b = solve_exact(inst), solve_exact(inst, prune=False)
     assert a.is_optimal and b.is_optimal and a.info["pruned_sizes"] > 0 and b.info["pruned_sizes"] == 0
     assert a.objective == pytest.approx(b.objective, rel=1e-6)
@@ -146,7 +146,7 @@ def test_relaxed_lower_bound_below_exhaustive_optimum(seed):
 
 
 # ---------------------------------------------------------------- issue 25: routes that failed on valid instances
-#: generate_instance(2, 5, seed=8, gpus_per_node=2, setting="gavel"): HiGHS 1.16's presolve called the first
+#: generate_instance(n_jobs=2, n_workers=5, seed=8, gpus_per_node=2, setting="gavel"): HiGHS 1.16's presolve called the first
 #: master infeasible ("master failed: infeasible"); exact_scip and exhaustive give 4121.237.
 ISSUE25_GAVEL_OPT = 4121.237146895863
 #: Throughputs of 1e-9 beside 1 with communication: the master's tangent cuts at V = 2e-9 carried coefficients
@@ -164,7 +164,7 @@ def _mixed_optimum_by_hand():
 
 @pytest.mark.parametrize("solver", ["highs", "scip"])
 def test_issue25_presolve_infeasible_master(solver):
-    inst = generate_instance(2, 5, seed=8, gpus_per_node=2, setting="gavel")
+    inst = generate_instance(n_jobs=2, n_workers=5, seed=8, gpus_per_node=2, setting="gavel")
     assert exhaustive(inst).objective == pytest.approx(ISSUE25_GAVEL_OPT, rel=1e-12)
     sol = solve_exact(inst, solver=solver)
     assert sol.is_optimal and sol.objective == pytest.approx(ISSUE25_GAVEL_OPT, rel=1e-9)
@@ -185,7 +185,7 @@ def _failing(status):
     from hetopt.result import Solution
 
     def solve(*args, **kw):
-        return Solution(status=status, message="injected failure"), None
+        return Solution(status=status, message="injected failure", info={"x": None})
     return solve
 
 
@@ -193,7 +193,7 @@ def _failing(status):
 def test_failing_master_falls_back_to_exhaustive_search(monkeypatch, status):
     import hetopt.placement.exact.oa as oa
 
-    inst = generate_instance(2, 5, seed=8, gpus_per_node=2, setting="gavel")
+    inst = generate_instance(n_jobs=2, n_workers=5, seed=8, gpus_per_node=2, setting="gavel")
     monkeypatch.setattr(oa, "solve_milp", _failing(status))
     sol = solve_exact(inst)
     assert sol.is_optimal and sol.objective == pytest.approx(ISSUE25_GAVEL_OPT, rel=1e-12)
@@ -207,7 +207,7 @@ def test_failing_master_falls_back_to_exhaustive_search(monkeypatch, status):
 def test_failing_master_falls_back_to_scip_when_enumeration_is_too_big(monkeypatch):
     import hetopt.placement.exact.oa as oa
 
-    inst = generate_instance(3, 12, seed=0)  # 3**12 = 531,441 assignments: beyond the exhaustive fallback
+    inst = generate_instance(n_jobs=3, n_workers=12, seed=0)  # 3**12 = 531,441 assignments: beyond the exhaustive fallback
     ref = solve_exact(inst, solver="scip")
     monkeypatch.setattr(oa, "solve_milp", _failing(Status.INFEASIBLE))
     sol = solve_exact(inst)
@@ -218,8 +218,8 @@ def test_failing_master_falls_back_to_scip_when_enumeration_is_too_big(monkeypat
 def test_failing_scip_falls_back(monkeypatch):
     import hetopt.placement.exact.scip as scip
 
-    inst = generate_instance(2, 5, seed=8, gpus_per_node=2, setting="gavel")
-    monkeypatch.setattr(scip, "solve_model", lambda *a, **k: _failing(Status.ERROR)()[0])
+    inst = generate_instance(n_jobs=2, n_workers=5, seed=8, gpus_per_node=2, setting="gavel")
+    monkeypatch.setattr(scip, "solve_model", _failing(Status.ERROR))
     sol = solve_exact(inst, solver="scip")
     assert "SCIP failed" in sol.info["fallback"] and sol.is_optimal
     assert sol.objective == pytest.approx(ISSUE25_GAVEL_OPT, rel=1e-12)
@@ -228,7 +228,7 @@ def test_failing_scip_falls_back(monkeypatch):
 def test_bound_above_a_later_incumbent_is_caught():
     from hetopt.placement.exact.common import Run
 
-    inst = generate_instance(2, 5, seed=8, gpus_per_node=2, setting="gavel")
+    inst = generate_instance(n_jobs=2, n_workers=5, seed=8, gpus_per_node=2, setting="gavel")
     a = exhaustive(inst).assignment
     worse = np.array([1, 0, 0, 0, 1])
     run = Run(inst=inst, t0=0.0, deadline=None, threads=None, best_a=worse, best_val=average_jct(inst, worse),
@@ -243,7 +243,7 @@ def test_time_limit_is_honoured_including_the_build():
     """12 x 300 took 1.98 s against 0.5 s; honoured within 10 % + 0.5 s, with an incumbent and a bound."""
     import time
 
-    inst = generate_instance(12, 300, seed=0)
+    inst = generate_instance(n_jobs=12, n_workers=300, seed=0)
     t0 = time.perf_counter()
     sol = solve_exact(inst, time_limit=0.5)
     assert time.perf_counter() - t0 <= time_allowance(0.5)
@@ -254,15 +254,15 @@ def test_time_limit_is_honoured_including_the_build():
 def test_size_guards_refuse_before_building(S, K, solver):
     import time
 
-    inst = generate_instance(S, K, seed=0)
+    inst = generate_instance(n_jobs=S, n_workers=K, seed=0)
     t0 = time.perf_counter()
-    with pytest.raises(SizeLimitError, match=r"about [\d,]+ variables.*max_variables=\d+.*time_limit"):
+    with pytest.raises(SizeLimitError, match=r"about [\d,]+ variables.*max_size=\d+.*time_limit"):
         solve_exact(inst, solver=solver)
     assert time.perf_counter() - t0 < 5
 
 
 def test_size_guard_can_be_lifted():
-    inst = generate_instance(4, 40, seed=0)
+    inst = generate_instance(n_jobs=4, n_workers=40, seed=0)
     with pytest.raises(SizeLimitError):
-        solve_exact(inst, solver="scip", max_variables=100)
-    assert solve_exact(inst, max_variables=10**6).is_optimal
+        solve_exact(inst, solver="scip", max_size=100)
+    assert solve_exact(inst, max_size=10**6).is_optimal

@@ -47,7 +47,7 @@ def test_size_bounds_hold_for_every_assignment_within_the_value(seed):
 
 
 def test_size_bounds_prune_at_scale():
-    inst = generate_instance(4, 100, seed=1)
+    inst = generate_instance(n_jobs=4, n_workers=100, seed=1)
     U = optimus_lb(inst, reading="balanced_gains").objective
     b = size_bounds(inst, U)
     assert b.allowed.sum() < b.allowed.size / 2  # more than half of the (job, count) pairs excluded
@@ -67,7 +67,7 @@ def test_local_search_never_worse_and_valid(seed):
 @pytest.mark.parametrize("seed", range(3, 9))
 def test_default_solve_equals_exhaustive_on_generated_instances(seed):
     """Generator instances (nodes, communication): pruning + local search keep the exhaustive optimum."""
-    inst = generate_instance(3, 9, seed=seed)
+    inst = generate_instance(n_jobs=3, n_workers=9, seed=seed)
     ref = exhaustive(inst).objective
     for kw in ({}, {"improve": False}, {"neighbour_cuts": False}, {"prune": False, "improve": False}):
         sol = solve_exact(inst, **kw)
@@ -77,7 +77,7 @@ def test_default_solve_equals_exhaustive_on_generated_instances(seed):
 
 @pytest.mark.parametrize("seed", range(2))
 def test_pruned_and_unpruned_agree_at_k40(seed):
-    inst = generate_instance(4, 40, seed=seed)
+    inst = generate_instance(n_jobs=4, n_workers=40, seed=seed)
     a, b = solve_exact(inst), solve_exact(inst, prune=False, improve=False)
     assert a.is_optimal and b.is_optimal
     assert a.objective == pytest.approx(b.objective, rel=1e-6)
@@ -98,10 +98,10 @@ def test_master_bound_above_the_incumbent_is_caught(monkeypatch):
     real = oa.solve_milp
 
     def wrong_bound(*args, **kw):
-        sol, x = real(*args, **kw)
+        sol = real(*args, **kw)
         if kw["options"].get("presolve") != "off" and sol.bound is not None:  # a wrong bound with presolve on
             sol = dataclasses.replace(sol, status=oa.Status.FEASIBLE, bound=10 * abs(sol.bound))
-        return sol, x
+        return sol
 
     monkeypatch.setattr(oa, "solve_milp", wrong_bound)
     sol = solve_exact(inst)

@@ -10,17 +10,18 @@ GOOD = dict(throughput=[[1.0, 2.0, 3.0], [2.0, 2.0, 1.0]], dataset_size=[10, 20]
 
 
 @pytest.mark.parametrize("change, field", [
-    (dict(throughput=[[1.0, 2.0]] * 3), "K >= S"),
+    (dict(throughput=[[1.0, 2.0]] * 3, dataset_size=[10, 20, 30], epochs=[1, 1, 1]), "K >= S"),
+    (dict(throughput=[[1.0, 2.0, 3.0]] * 3), "throughput has 3 rows; expected 2, one per job"),
     (dict(throughput=[[1.0, -2.0, 3.0], [2.0, 2.0, 1.0]]), r"throughput\[0, 1\]"),
     (dict(throughput=[[1.0, np.nan, 3.0], [2.0, 2.0, 1.0]]), r"throughput\[0, 1\]"),
     (dict(throughput=[1.0, 2.0]), "throughput has shape"),
-    (dict(dataset_size=[10]), "dataset_size has shape"),
+    (dict(dataset_size=[10]), "dataset_size has 1 entries; expected 2, one per job"),
     (dict(dataset_size=[10, -1]), r"dataset_size\[1\]"),
     (dict(epochs=[0, 1]), r"epochs\[0\]"),
     (dict(model_size=[1e6, -1.0], intra_node_rate=1e9), r"model_size\[1\]"),
     (dict(model_size=[1e6, 1e6]), "intra_node_rate is required"),
     (dict(model_size=[1e6, 1e6], intra_node_rate=1e9, worker_node=[0, 1, 1]), "inter_node_rate is required"),
-    (dict(worker_node=[0, 1]), "worker_node has shape"),
+    (dict(worker_node=[0, 1]), "worker_node has 2 entries; expected 3, one per worker"),
     (dict(worker_node=[0, -1, 1]), r"worker_node\[1\]"),
     (dict(intra_node_rate=1e9, inter_node_rate=2e9), "inter_node_rate"),
     (dict(intra_node_rate=0), "intra_node_rate"),
@@ -71,8 +72,8 @@ def _valid(field, value):
     """The (field, value) pairs of WRONG_TYPES the loader rightly accepts."""
     if field in ("description", "source"):
         return isinstance(value, str)
-    if value is None:  # an optional field given as absent
-        return field in ("model_size", "worker_node", "job_names", "worker_names")
+    if value is None:  # null is refused for every field: an optional one is omitted for its default
+        return False
     if field == "inter_node_rate":
         return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1e10
     return (field, value) in (("model_size", [0, 1]), ("job_names", ["1", "2"]))

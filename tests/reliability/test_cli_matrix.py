@@ -36,6 +36,7 @@ BASE = {
     "validate": ["validate", "hare", "--n", "1"],
     "bench": ["bench", "gavel", "--quick"],
     "export": ["export", "hare2022_fig1"],
+    "arena": ["arena", "physical_cluster/small_test", "--policies", "fifo", "--counts", "4:4:4", "--no-bounds"],
 }
 
 

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import hetopt
 from hetopt.api import load_instance
+from hetopt.certify import Status
 from hetopt.contention import (
     ContentionInstance,
     check_schedule,
@@ -28,7 +29,6 @@ from hetopt.contention import (
 )
 from hetopt.contention.timescale import above
 from hetopt.errors import InstanceError, SizeLimitError
-from hetopt.result import Status
 from tests.contention.brute import brute_force_optimum, n_tasks
 
 REL = 1e-9
@@ -270,7 +270,7 @@ def test_milp_against_brute_force_at_random_magnitudes(case):
     try:
         sol = solve_exact(inst, placement=p, engine="milp")
     except SizeLimitError as exc:  # random magnitudes rarely have a common slot: the named refusal
-        assert "MILP_MAX_SLOTS" in str(exc) or "max_binaries" in str(exc)
+        assert "MILP_MAX_SLOTS" in str(exc) or "max_size" in str(exc)
         return
     _valid(inst, sol, brute_force_optimum(inst, p, max_tasks=14))
 
@@ -301,3 +301,14 @@ def test_every_exact_route_against_brute_force_long(case):
     sol = solve_contention_bound(inst, placement=p)
     _valid(inst, sol, None, contention_free=False)
     assert sol.bound <= opt * (1 + REL)
+
+
+def test_an_arrival_of_1e_9_seconds_is_not_merged_into_time_0():
+    """Found by the MILP sweep: events within 1e-9 s of time 0 were one instant, so a job arriving at 1e-9 s
+    started at 0 (the simulator's merge window was relative to max(1, t), an absolute floor)."""
+    inst = ContentionInstance(n_servers=2, gpus_per_server=2, gpu_memory=100.0, a=0.0, b=5.596793177280688e-07,
+                              eta=0.0008428381613549817, arrival=[1e-9, 0.0], n_gpus=[2, 1], iterations=[1, 1],
+                              t_f=[2302.86609091, 10.0], t_b=[1.0, 1.0], model_size=[1.0, 1.0], memory=[1.0, 1.0])
+    sim = simulate(inst, "srsf1", placement=[[2, 3], [0]], record=True)
+    assert check_schedule(inst, sim, max_concurrent=1).ok
+    assert min(r.start for r in sim.trace if r.job == 0) >= 1e-9

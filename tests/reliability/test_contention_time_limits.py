@@ -12,9 +12,9 @@ import time
 import pytest
 
 import hetopt
+from hetopt.certify import Status
 from hetopt.contention import check_schedule, simulate, solve_exact, tiny_instance
 from hetopt.contention.timescale import isolated_bound
-from hetopt.result import Status
 from tests.conftest import time_allowance
 
 LIMIT = 0.5

@@ -26,7 +26,7 @@ WHOLE = ("unknown_key", "wrong_kind", "no_kind")
 
 
 def _cases(kind: str, seed: int = 1):
-    data = kinds()[kind].example(seed, 1).to_dict()
+    data = kinds()[kind].example(seed=seed, size=1).to_dict()
     for c in CORRUPTIONS:
         for f in ([None] if c in WHOLE else numeric_fields(data)):
             case = corrupt(data, c, f)
@@ -127,7 +127,7 @@ def test_cli_rejects_oversize_instance_in_one_line(tmp_path, capsys):
     path = tmp_path / "big.json"
     path.write_text(big.to_json())
     err = _one_line_error(capsys, ["solve", str(path), "--method", "exhaustive"])
-    assert "max_assignments" in err, err
+    assert "max_size" in err, err
 
 
 @pytest.mark.slow

@@ -13,7 +13,7 @@ def test_has_refuses_too_many_categories():
     from hetopt.placement.generators import generate_instance
     from hetopt.placement.has import has
 
-    inst = generate_instance(8, 100, seed=0)
+    inst = generate_instance(n_jobs=8, n_workers=100, seed=0)
     with pytest.raises(SizeLimitError, match=r"C\(99, 7\).*limit is 50000"):
         has(inst)
 
@@ -50,7 +50,7 @@ def test_contention_simulation_refuses_huge_iteration_counts():
 
     d = load_instance("wang2019_tiny").to_dict()
     d["iterations"] = [10**18] * len(d["iterations"])
-    with pytest.raises(SizeLimitError, match="max_iterations"):
+    with pytest.raises(SizeLimitError, match="max_size"):
         simulate(ContentionInstance.from_dict(d), "ada_srsf")
     d["iterations"] = [1e19] * len(d["iterations"])
     with pytest.raises(InstanceError, match="iterations"):

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import hetopt
+from hetopt.certify import OPTIMAL_RTOL, Status
 from hetopt.errors import InstanceError
 from hetopt.hadar import (
     HadarInstance,
@@ -30,7 +31,6 @@ from hetopt.hadar import (
     solve_p2,
     solve_p3,
 )
-from hetopt.result import OPTIMAL_RTOL, Status
 
 SOLVERS = ["highs", "scip"]
 TINY = float(np.finfo(float).tiny)

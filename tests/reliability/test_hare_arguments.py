@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 
 import numpy as np
 import pytest
 
+from hetopt.certify import Status
 from hetopt.errors import ArgumentError, SizeLimitError
 from hetopt.hare import (
     HareInstance,
@@ -35,7 +37,7 @@ from hetopt.hare import (
     validate_ratio,
 )
 from hetopt.hare.exact import coarse_bound, scaling, solve_cpsat_exact, solve_milp_exact
-from hetopt.result import Status
+from tests.reliability.matrix import Bad, by_function, function_of, refused
 
 INST = HareInstance(arrival=[0.0, 0.5], weight=[1.0, 2.0], rounds=[2, 1], tasks_per_round=[1, 2],
                     compute_time=[[1.0, 2.0], [3.0, 1.5]], sync_time=[[0.25, 0.5], [0.0, 0.0]])
@@ -56,7 +58,7 @@ P = functools.partial
 CASES = [
     *((f"solve_exact[{eng}]", P(solve_exact, INST, engine=eng), name, kind)
       for eng in ("cpsat", "milp") for name, kind in (("time_limit", "time_limit"), ("threads", "threads"),
-                                                      ("max_tasks", "size"))),
+                                                      ("max_size", "size"))),
     ("solve_exact[milp]", P(solve_exact, INST, engine="milp"), "mip_gap", "gap"),
     ("solve_exact[scip]", P(solve_exact, INST, solver="scip"), "time_limit", "time_limit"),
     *(("solve_cpsat_exact", P(solve_cpsat_exact, INST), name, name) for name in ("time_limit", "threads", "seed")),
@@ -65,7 +67,7 @@ CASES = [
     ("solve_milp_exact[scip]", P(solve_milp_exact, INST, solver="scip"), "time_limit", "time_limit"),
     *(("coarse_bound", P(coarse_bound, INST, SC, time_limit=1.0), name, name) for name in ("time_limit", "threads",
                                                                                            "seed")),
-    ("brute_force", P(brute_force, INST), "max_cases", "size"),
+    ("brute_force", P(brute_force, INST), "max_size", "size"),
     *(("solve_relaxation", P(solve_relaxation, INST), name, kind)
       for name, kind in (("time_limit", "time_limit"), ("threads", "threads"), ("mip_gap", "gap"))),
     *(("job_colgen_bound", P(job_colgen_bound, INST), name, kind)
@@ -92,22 +94,24 @@ CASES = [
     *(("lp_ordering", P(lp_ordering, INST), name, "size") for name in ("max_rounds", "cuts_per_round")),
     ("theorem4_counterexample", P(theorem4_counterexample), "k", "size"),
 ]
-#: Sizes whose None is a valid value (their default or "never").
-NONE_OK = ("max_tasks", "step", "max_moves", "stall")
+#: Sizes whose None is a valid value (their default or "never"), by name or as function.name.
+NONE_OK = ("solve_exact.max_size", "step", "max_moves", "stall")
 
 
-def _params():
+def _cases():
     for label, call, name, kind in CASES:
         for bad in BAD[kind]:
-            if bad is None and name in NONE_OK:
+            if bad is None and (name in NONE_OK or f"{label.split('[')[0]}.{name}" in NONE_OK):
                 continue
-            yield pytest.param(call, name, bad, id=f"{label}-{name}-{bad!r}")
+            yield Bad(function_of(label), f"{label} {name}", bad, P(call, **{name: bad}), re.escape(name.split("[")[0]))
 
 
-@pytest.mark.parametrize("call, name, bad", list(_params()))
-def test_bad_argument_is_named(call, name, bad):
-    with pytest.raises(ArgumentError, match=name.split("[")[0]):
-        call(**{name: bad})
+MATRIX = by_function(_cases())
+
+
+@pytest.mark.parametrize("function", list(MATRIX))
+def test_bad_arguments_are_named(function):
+    refused(MATRIX[function])
 
 
 def test_generator_size_zero_is_named():
@@ -167,7 +171,7 @@ def _big(tasks: int) -> HareInstance:
 def test_exact_without_time_limit_refuses_200_tasks_with_the_way_out():
     """Before: ``exact`` on 200 tasks ran until killed (no default time limit)."""
     inst = _big(200)
-    with pytest.raises(SizeLimitError, match="time_limit=.*max_tasks=") as err:
+    with pytest.raises(SizeLimitError, match="time_limit=.*max_size=") as err:
         solve_exact(inst)
     assert "intervals" in str(err.value)
 
@@ -175,16 +179,16 @@ def test_exact_without_time_limit_refuses_200_tasks_with_the_way_out():
 def test_exact_milp_without_time_limit_refuses_100_tasks_with_the_estimate():
     """Before: ``exact_milp`` on 100 tasks ran until killed."""
     inst = _big(100)
-    with pytest.raises(SizeLimitError, match="disjunctions.*rows.*time_limit=.*max_tasks="):
+    with pytest.raises(SizeLimitError, match="disjunctions.*rows.*time_limit=.*max_size="):
         solve_exact(inst, engine="milp")
-    with pytest.raises(SizeLimitError, match="max_tasks="):  # beyond the build limit even with a time limit
+    with pytest.raises(SizeLimitError, match="max_size="):  # beyond the build limit even with a time limit
         solve_exact(_big(150), engine="milp", time_limit=5.0)
-    with pytest.raises(SizeLimitError, match="max_tasks=10"):
-        solve_exact(_big(20), time_limit=1.0, max_tasks=10)
+    with pytest.raises(SizeLimitError, match="max_size=10"):
+        solve_exact(_big(20), time_limit=1.0, max_size=10)
 
 
-def test_brute_force_guard_names_max_cases():
-    with pytest.raises(SizeLimitError, match="max_cases="):
+def test_brute_force_guard_names_max_size():
+    with pytest.raises(SizeLimitError, match="max_size="):
         brute_force(_big(12))
 
 

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hetopt.certify import OPTIMAL_RTOL, Status
 from hetopt.hare import HareInstance, brute_force, check_schedule, generate_instance, solve_exact
 from hetopt.hare.exact import job_colgen_bound, time_indexed_bound
 from hetopt.hare.exact.scaling import scaling
-from hetopt.result import OPTIMAL_RTOL, Status
 
 #: Relative slack of "objective >= optimum" and "bound <= optimum" (float evaluation only).
 VALID_RTOL = 1e-9

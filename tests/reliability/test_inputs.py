@@ -26,6 +26,7 @@ BUNDLED = {
     "contention": "wang2019_tiny",
     "hadar": "hadar2024_small",
     "gavel": "gavel2020_three_jobs",
+    "arena": "arena_workload_small_test",
 }
 
 

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from hetopt.certify import OPTIMAL_RTOL, Status
 from hetopt.oasis import (
     OasisInstance,
     SigmoidUtility,
@@ -26,7 +27,6 @@ from hetopt.oasis import (
     lp_bound,
     solve_exact,
 )
-from hetopt.result import OPTIMAL_RTOL, Status
 from tests.oasis.brute import brute_force, well_posed
 from tests.oasis.conftest import tiny_instance
 

@@ -8,6 +8,7 @@ error, a silent coercion (``True`` as 1, ``"3"`` as 3) or a clipped value.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -16,8 +17,9 @@ import pytest
 from hetopt import ArgumentError, SizeLimitError
 from hetopt import placement as P
 from hetopt.placement.exact import relaxed_lower_bound  # noqa: F401  (imported: the module is public)
+from tests.reliability.matrix import Bad, by_function, function_of, refused
 
-INST = P.generate_instance(2, 4, seed=0, gpus_per_node=2)
+INST = P.generate_instance(n_jobs=2, n_workers=4, seed=0, gpus_per_node=2)
 
 #: Bad values by class of option.
 BAD = {
@@ -37,28 +39,29 @@ BAD = {
     "array": ["x", None, 5, [[]], [["1", "2"]], [[1, math.nan]], [[True, False]], {"a": 1}],
     "mapping": [5, "has", [P.has], {}, {"has": 5}, {1: P.has}],
     "huge": [2**70, 10**6],
+    "options": [5, "scale_factor", [("scale_factor", 2)], {"scale_factor": 2, "seed": 1}, {"zzz": 1}],
 }
 
 # (name, function, bad keyword, other keyword arguments, class of bad values)
 ROWS = [
     ("solve_exact", P.solve_exact, "time_limit", {}, "time_limit"),
-    ("solve_exact", P.solve_exact, "rel_gap", {}, "gap"),
-    ("solve_exact scip", P.solve_exact, "rel_gap", {"solver": "scip"}, "gap"),
+    ("solve_exact", P.solve_exact, "mip_gap", {}, "gap"),
+    ("solve_exact scip", P.solve_exact, "mip_gap", {"solver": "scip"}, "gap"),
     ("solve_exact scip", P.solve_exact, "time_limit", {"solver": "scip"}, "time_limit"),
     ("solve_exact", P.solve_exact, "threads", {}, "threads"),
     ("solve_exact", P.solve_exact, "max_iterations", {}, "size"),
     ("solve_exact", P.solve_exact, "tangent_points", {}, "size"),
-    ("solve_exact", P.solve_exact, "max_variables", {}, "size_or_none"),
+    ("solve_exact", P.solve_exact, "max_size", {}, "size_or_none"),
     ("solve_exact", P.solve_exact, "solver", {}, "choice"),
     ("solve_exact", P.solve_exact, "prune", {}, "flag"),
     ("solve_exact", P.solve_exact, "improve", {}, "flag"),
     ("solve_exact", P.solve_exact, "neighbour_cuts", {}, "flag"),
     ("solve_exact", P.solve_exact, "fallback", {}, "flag"),
-    ("exhaustive", P.exhaustive, "max_assignments", {}, "size"),
+    ("exhaustive", P.exhaustive, "max_size", {}, "size"),
     ("exhaustive", P.exhaustive, "chunk", {}, "size"),
     ("las", P.las, "time_limit", {}, "time_limit"),
     ("has", P.has, "market", {}, "choice"),
-    ("has", P.has, "max_categories", {}, "size_or_none"),
+    ("has", P.has, "max_size", {}, "size_or_none"),
     ("jps", P.jps, "n_samples", {}, "size"),
     ("jps", P.jps, "seed", {}, "seed"),
     ("jps", P.jps, "market", {}, "choice"),
@@ -70,6 +73,8 @@ ROWS = [
     ("check_schedule", P.check_schedule, "split", {"sol": P.has(INST)}, "choice_or_none"),
     ("simulate", P.simulate, "reset_on_completion", {"policy": "has"}, "flag"),
     ("simulate", P.simulate, "policy", {}, "choice"),
+    ("simulate", P.simulate, "options", {"policy": "has"}, "options"),
+    ("simulate gavel", P.simulate, "options", {"policy": "gavel"}, "options"),
     ("matching_market", P.matching_market, "rule", {"category": (2, 2)}, "choice"),
     ("matching_market", P.matching_market, "ties", {"category": (2, 2)}, "flag"),
     ("matching_market", P.matching_market, "trace", {"category": (2, 2)}, "flag"),
@@ -139,17 +144,18 @@ FREE_ROWS = [
 
 
 def _cases(rows, with_instance):
+    args = (INST,) if with_instance else ()
     for name, func, kw, other, kind in rows:
         for bad in BAD[kind]:
-            yield pytest.param(func, kw, other, bad, with_instance, id=f"{name}-{kw}={bad!r}")
+            yield Bad(function_of(name), f"{name} {kw}", bad, functools.partial(func, *args, **other, **{kw: bad}), kw)
 
 
-@pytest.mark.parametrize("func, kw, other, bad, with_instance",
-                         [*_cases(ROWS, True), *_cases(FREE_ROWS, False)])
-def test_bad_option_is_named(func, kw, other, bad, with_instance):
-    args = (INST,) if with_instance else ()
-    with pytest.raises(ArgumentError, match=kw):
-        func(*args, **other, **{kw: bad})
+MATRIX = by_function([*_cases(ROWS, True), *_cases(FREE_ROWS, False)])
+
+
+@pytest.mark.parametrize("function", list(MATRIX))
+def test_bad_options_are_named(function):
+    refused(MATRIX[function])
 
 
 @pytest.mark.parametrize("func", [P.solve_exact, P.exhaustive, P.has, P.jps, P.las, P.optimus, P.optimus_lb,
@@ -168,25 +174,25 @@ def test_unknown_option_is_an_error(kw):
 
 def test_good_values_pass():
     """The checkers accept what they should: numpy scalars, inf time limit, a Generator seed, gap 0."""
-    sol = P.solve_exact(INST, time_limit=np.float64(30), rel_gap=0.0, threads=np.int64(1), max_iterations=np.int64(50))
+    sol = P.solve_exact(INST, time_limit=np.float64(30), mip_gap=0.0, threads=np.int64(1), max_iterations=np.int64(50))
     assert sol.is_optimal
-    assert P.solve_exact(INST, time_limit=math.inf).is_optimal
-    assert P.solve_exact(INST, solver="scip", rel_gap=0.5).objective >= sol.objective * (1 - 1e-9)
-    assert P.generate_instance(2, 3, seed=np.random.default_rng(0)).n_jobs == 2
-    assert P.generate_instance(np.int64(2), np.int64(3), seed=2**63 - 1).n_workers == 3
+    assert P.solve_exact(INST, time_limit=math.inf, threads=None).is_optimal
+    assert P.solve_exact(INST, solver="scip", mip_gap=0.5).objective >= sol.objective * (1 - 1e-9)
+    assert P.generate_instance(n_jobs=2, n_workers=3, seed=np.random.default_rng(0)).n_jobs == 2
+    assert P.generate_instance(n_jobs=np.int64(2), n_workers=np.int64(3), seed=2**63 - 1).n_workers == 3
 
 
 @pytest.mark.parametrize("solver", ["highs", "scip"])
-def test_rel_gap_is_honoured(solver):
+def test_mip_gap_is_honoured(solver):
     """A requested gap above OPTIMAL_RTOL may stop early: then the status is FEASIBLE (never OPTIMAL without a
     proof), and the reported gap is within what was asked."""
-    inst = P.generate_instance(4, 30, seed=1)
-    sol = P.solve_exact(inst, solver=solver, rel_gap=0.2)
+    inst = P.generate_instance(n_jobs=4, n_workers=30, seed=1)
+    sol = P.solve_exact(inst, solver=solver, mip_gap=0.2)
     assert sol.gap is not None and sol.gap <= 0.2
     assert sol.is_optimal == (sol.gap <= 1e-6)
 
 
 def test_size_guard_message_names_the_way_out():
-    inst = P.generate_instance(8, 2000, seed=0)
-    with pytest.raises(SizeLimitError, match=r"max_variables=\d+.*time_limit"):
-        P.solve_exact(inst, max_variables=1000)
+    inst = P.generate_instance(n_jobs=8, n_workers=2000, seed=0)
+    with pytest.raises(SizeLimitError, match=r"max_size=\d+.*time_limit"):
+        P.solve_exact(inst, max_size=1000)

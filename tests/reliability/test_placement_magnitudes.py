@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hetopt.certify import OPTIMAL_RTOL, Status
 from hetopt.placement import PlacementInstance, average_jct, exhaustive, generate_instance, solve_exact
-from hetopt.result import OPTIMAL_RTOL, Status
 
 ROUTES = {
     "exact": lambda inst: solve_exact(inst),
@@ -48,7 +48,7 @@ def check(inst: PlacementInstance, sol, opt: float, *, certified: bool) -> None:
 
 # ---------------------------------------------------------------- unit changes: x1e6 and x1e-6
 def _base():
-    return generate_instance(3, 7, seed=2, gpus_per_node=3)
+    return generate_instance(n_jobs=3, n_workers=7, seed=2, gpus_per_node=3)
 
 
 def _times(inst, f):  # seconds -> f seconds: the optimum is multiplied by f

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from hetopt.certify import Status
 from hetopt.inputs import check_time_limit
-from hetopt.result import Status
 from hetopt.solvers import solve_model
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
@@ -64,7 +64,7 @@ def test_oasis_exact_time_limit():
     from hetopt.oasis.generator import generate_instance
     from hetopt.oasis.offline import solve_exact
 
-    inst = generate_instance(20, 40, 10, 10, seed=0)
+    inst = generate_instance(n_jobs=20, horizon=40, n_worker_servers=10, n_ps_servers=10, seed=0)
     sol = solve_exact(inst, time_limit=0.05)
     assert sol.status is Status.TIME_LIMIT
     rep = check_schedule(inst, sol)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import time
 
+from ...certify import Status
 from ...errors import ArgumentError, SizeLimitError
 from ...report import Table
-from ...result import Status
 from .. import (
     ENGINES,
     check_schedule,

@@ -69,7 +69,7 @@ def bench(quick: bool = False, parity: bool = False) -> list[Table]:
         16 and 64 jobs (else also 256); with ``parity``, the physical traces only.
     parity : bool
         The parity tables against Gavel's own runs (:func:`parity_table`, 40 rows, 32 with ``quick``;
-        and, without ``quick``, :func:`extra_parity_table`, 24 rows) instead of the timings.
+        and, without ``quick``, :func:`extra_parity_table`, 26 rows) instead of the timings.
 
     Returns
     -------
@@ -85,7 +85,7 @@ def bench(quick: bool = False, parity: bool = False) -> list[Table]:
               "Gavel's loop, ECOS)",
               ["jobs", "policy", "allocation s", "simulation s", "avg JCT (h)", "makespan (h)"])
     for n in sizes:
-        inst = generate_instance(n, capacity=(8, 8, 8), jobs_per_hour=12.0, seed=n)
+        inst = generate_instance(n_jobs=n, capacity=(8, 8, 8), jobs_per_hour=12.0, seed=n)
         for name, spec in POLICIES.items():
             if name == "max_min_fairness_strategy_proof" and n > 16:
                 t.notes.append(f"{name} skipped at {n} jobs: J + 1 conic programs per recomputation (Gavel's "

@@ -17,7 +17,7 @@ from ...report import Table
 from .. import (
     POLICIES,
     HadarInstance,
-    SimulationResult,
+    HadarSimulation,
     dp_allocation,
     generate_instance,
     price_parameters,
@@ -31,7 +31,7 @@ __all__ = ["bench", "p1_scale", "p1_instance"]
 
 def p1_instance(n_jobs: int, n_machines: int = 4, *, seed: int = 0) -> HadarInstance:
     """:func:`~hetopt.hadar.instance.generate_instance` with arrivals in 0..4 and 1-3 slots of work."""
-    return generate_instance(n_jobs, n_machines, seed=seed, max_arrival=4, max_slots=3)
+    return generate_instance(n_jobs=n_jobs, n_machines=n_machines, seed=seed, max_arrival=4, max_slots=3)
 
 
 def p1_scale(quick: bool = False, time_limit: float | None = None) -> Table:
@@ -73,7 +73,7 @@ def bench(quick: bool = False) -> list[Table]:
     tr = trace_workload(n_trace, seed=0, n_machines=6 if quick else 15, hours_scale=0.05 if quick else 1.0)
     sims = Table(f"hadar: trace simulation per policy ({n_trace} jobs, 6-minute rounds)",
                  ["policy", "seconds", "TTD (h)", "avg JCT (h)", "GRU", "TTD / Hadar TTD", "within 60 s"])
-    res: dict[str, tuple[SimulationResult, float]] = {}
+    res: dict[str, tuple[HadarSimulation, float]] = {}
     for p in POLICIES:
         t0 = time.perf_counter()
         run = simulate(tr, p, round_length=360.0, record_rounds=False)

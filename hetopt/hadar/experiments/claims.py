@@ -207,7 +207,7 @@ def _thm2_exact(greedy: bool = False) -> Outcome:
     insts = [small_instance(seed=s) for s in range(4)]
     if greedy:
         insts.append(HadarInstance.from_json(load_json("hadar2024_theorem2_greedy_violation")))
-    certs = [validate_ratio(i, beam_width=1 if greedy else None) for i in insts]
+    certs = [validate_ratio(i, options={"beam_width": 1 if greedy else None}) for i in insts]
     limits = [float(c.limit) if c.limit is not None else float("nan") for c in certs]
     worst = max(c.ratio / lim for c, lim in zip(certs, limits, strict=True))
     ok = all(c.proven and c.holds for c in certs)
@@ -224,7 +224,7 @@ def _thm2_greedy() -> Outcome:
     from .. import HadarInstance, validate_ratio
 
     inst = HadarInstance.from_json(load_json("hadar2024_theorem2_greedy_violation"))
-    exact, greedy = validate_ratio(inst, beam_width=None), validate_ratio(inst, beam_width=1)
+    exact, greedy = validate_ratio(inst, options={"beam_width": None}), validate_ratio(inst, options={"beam_width": 1})
     detail = (f"OPT/Hadar {greedy.ratio:.3g} with the greedy pass, {exact.ratio:.3g} with the exact DP; "
               f"2 alpha = {exact.limit:.3g}")
     ok = (not greedy.holds) and exact.holds and exact.proven

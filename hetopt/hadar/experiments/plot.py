@@ -37,7 +37,7 @@ def _hadar_rounds(instance: Any, result: Any) -> tuple[list[tuple[float, float, 
         L = float(instance.slot_length)
         used = np.flatnonzero(sched.sum(axis=(0, 1, 2)) > 0)
         return [(t * L, L, sched[:, :, :, t]) for t in used], result.solver
-    raise TypeError(f"result is {a_type(result)}; expected a hadar SimulationResult (simulate) "
+    raise TypeError(f"result is {a_type(result)}; expected a HadarSimulation (simulate) "
                     "or a HadarSolution (solve_exact)")
 
 
@@ -52,7 +52,7 @@ def gantt(instance: Any, result: Any, ax: Any = None, *, title: str | None = Non
     Parameters
     ----------
     instance : HadarInstance
-    result : hadar SimulationResult or HadarSolution
+    result : HadarSimulation or HadarSolution
         ``simulate(inst, policy)`` (with ``record_rounds=True``) or ``solve_exact(inst)``
         (slots of ``slot_length`` seconds).
     ax : matplotlib Axes, optional

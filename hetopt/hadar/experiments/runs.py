@@ -65,7 +65,7 @@ def motivating_runs(restart_delay: float = 0.0, speed_factor: float = 1.0, gavel
     """
     inst = motivating_example() if speed_factor == 1.0 else _speed_scaled(motivating_example(), speed_factor)
     gopt = None if gavel_solver == "ecos" else {"policy": functools.partial(max_min_fairness, solver=gavel_solver)}
-    runs = {p: simulate(inst, p, restart_delay=restart_delay, policy_options=gopt if p == "gavel" else None)
+    runs = {p: simulate(inst, p, restart_delay=restart_delay, options=gopt if p == "gavel" else None)
             for p in ("gavel", "hadar", "hadare")}
     n = int(inst.capacity.sum())
     busy = {p: [float(r["allocation"].sum()) / n for r in s.rounds] for p, s in runs.items()}
@@ -133,7 +133,7 @@ def physical_summary(cluster: str, speeds: str, restart_delay: float = 10.0, cop
         inst = physical_instance(name, cluster, speeds, minutes=minutes, sized=sized)
         r = {p: simulate(inst, PricesOff(**hopt) if (p == "hadar" and prices_off) else p, record_rounds=False,
                          restart_delay=restart_delay, round_length=round_length,
-                         policy_options=None if (p == "hadar" and prices_off) else opts[p])
+                         options=None if (p == "hadar" and prices_off) else opts[p])
              for p in ("gavel", "hadar", "hadare")}
         rows[name] = {"rank": int(np.linalg.matrix_rank(inst.throughput)), "jobs": inst.n_jobs,
                       "ttd": {p: x.total_duration for p, x in r.items()},
@@ -398,7 +398,7 @@ def trace_case_run(reading: str, policy: str, queue_order: str = "index", restar
         else:
             opts = {"queue_order": queue_order}
     return simulate(inst, pol, round_length=360.0, restart_delay=restart_delay, record_rounds=False,
-                    policy_options=opts)
+                    options=opts)
 
 
 class ChangeCounter:
@@ -492,7 +492,7 @@ def queue_order_table(quick: bool = False) -> Table:
               f"{lb.hours:.1f} h)", ["policy", "queue order", "seed", "TTD (h)", "TTD / bound", "GRU", "per-job GRU"])
     for order, seed in orders:
         r = simulate(inst, "hadar", round_length=360.0, record_rounds=False,
-                     policy_options={"queue_order": order, "seed": seed})
+                     options={"queue_order": order, "seed": seed})
         t.add("hadar", order, seed, r.total_duration / 3600, r.total_duration / lb.seconds, r.utilization,
               r.job_utilization)
     g = trace_runs(quick, ("gavel",))["runs"]["gavel"]
@@ -527,7 +527,7 @@ def forking_copies(cluster: str, speeds: str, restart_delay: float,
     for name in mixes:
         inst = physical_mix(name, cluster, speeds=speeds)
         out[name] = [simulate(inst, "hadare", restart_delay=restart_delay, record_rounds=False,
-                              policy_options={"n_copies": k}).cluster_utilization
+                              options={"n_copies": k}).cluster_utilization
                      for k in range(1, inst.n_machines + 1)]
     return out
 

@@ -11,9 +11,9 @@ import time
 
 import numpy as np
 
+from ...certify import Status
 from ...errors import SizeLimitError
 from ...inputs import check_size, takes_instance
-from ...result import Status
 from ..instance import HareInstance
 from ..listsched import semi_active
 from ..solution import HareSolution, make_solution
@@ -25,7 +25,7 @@ BRUTE_FORCE_LIMIT = 200_000
 
 
 @takes_instance(HareInstance)
-def brute_force(inst: HareInstance, *, max_cases: int = BRUTE_FORCE_LIMIT) -> HareSolution:
+def brute_force(inst: HareInstance, *, max_size: int = BRUTE_FORCE_LIMIT) -> HareSolution:
     """Exact optimum by enumerating assignments and task orders (tiny instances only).
 
     For a regular objective an optimal schedule is semi-active: given every task's GPU and
@@ -37,8 +37,9 @@ def brute_force(inst: HareInstance, *, max_cases: int = BRUTE_FORCE_LIMIT) -> Ha
     ----------
     inst : HareInstance
         A tiny instance.
-    max_cases : int
-        The most (assignment, order) pairs to enumerate (default :data:`BRUTE_FORCE_LIMIT`).
+    max_size : int
+        Size guard, in (assignment, order) pairs: the most to enumerate (default
+        :data:`BRUTE_FORCE_LIMIT`).
 
     Returns
     -------
@@ -48,14 +49,14 @@ def brute_force(inst: HareInstance, *, max_cases: int = BRUTE_FORCE_LIMIT) -> Ha
     Raises
     ------
     SizeLimitError
-        When ``|D|! |M|^|D|`` exceeds ``max_cases`` (counted before enumerating).
+        When ``|D|! |M|^|D|`` exceeds ``max_size`` (counted before enumerating).
     """
-    check_size(max_cases, "max_cases")
+    check_size(max_size, "max_size")
     d, mm = inst.n_tasks, inst.n_gpus
     size = np.prod(np.arange(1, d + 1, dtype=float)) * float(mm) ** d
-    if size > max_cases:
+    if size > max_size:
         raise SizeLimitError(f"brute force over |D|! |M|^|D| = {size:.3g} cases ({d} tasks, {mm} GPUs), above "
-                             f"max_cases={max_cases}: pass max_cases={int(min(size, 2**63 - 1))} to enumerate them "
+                             f"max_size={max_size}: pass max_size={int(min(size, 2**63 - 1))} to enumerate them "
                              "(about a second per 200,000), or use solve_exact")
     t0 = time.perf_counter()
     obj, start, best_gpu = np.inf, np.zeros(d), np.zeros(d, dtype=int)

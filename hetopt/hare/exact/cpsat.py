@@ -49,9 +49,9 @@ from typing import Any
 
 import numpy as np
 
+from ...certify import Status, certify
 from ...errors import ArgumentError, HetoptError, SolverError
 from ...inputs import check_flag, check_positive, check_seed, check_threads, check_time_limit
-from ...result import OPTIMAL_RTOL, Status, relative_gap
 from ...solvers import solve_cpsat
 from ..bounds import round_length_bound, time_bounds, trivial_bound
 from ..instance import HareInstance
@@ -334,10 +334,10 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
         model.add(sum(int(up.weight[n]) * v["C"][n] for n in range(up.n_jobs))
                   >= int(math.floor(stage.lb * scale * (1 - 1e-9))))
     rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.1)
-    res, cp = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
-                          options={**CPSAT_OPTIONS, **(options or {})})
-    start, gpu = _incumbent(inst, res, cp, v, stage)
-    return _certified(inst, sc, res, cp, start, gpu, stage, t0)
+    res = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
+                      options={**CPSAT_OPTIONS, **(options or {})})
+    start, gpu = _incumbent(inst, res, v, stage)
+    return _certified(inst, sc, res, start, gpu, stage, t0)
 
 
 class _Stage:
@@ -395,7 +395,15 @@ def _first_stage(inst: HareInstance, up: HareInstance, sc: Scaling, *, time_limi
     return stage
 
 
-def _incumbent(inst: HareInstance, res: Any, cp: Any, v: dict[str, Any], stage: _Stage) -> tuple[np.ndarray, np.ndarray]:
+def _decision(inst: HareInstance, values: np.ndarray, v: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The starts ``x`` (scaled units) and the GPU of each task in CP-SAT's ``values`` (by variable index)."""
+    raw = np.array([values[xi.index] for xi in v["x"]], dtype=float)
+    gpu = np.array([[values[v["y"][i, g].index] for g in range(inst.n_gpus)]
+                    for i in range(inst.n_tasks)]).argmax(axis=1)
+    return raw, gpu
+
+
+def _incumbent(inst: HareInstance, res: Any, v: dict[str, Any], stage: _Stage) -> tuple[np.ndarray, np.ndarray]:
     """CP-SAT's assignment and order re-timed on the true data (or the hint, when better or alone)."""
     hint = stage.hint
     if res.objective is None:
@@ -406,9 +414,7 @@ def _incumbent(inst: HareInstance, res: Any, cp: Any, v: dict[str, Any], stage: 
                         res.message)
         raw, gpu = np.asarray(hint[0], dtype=float), np.asarray(hint[1])
     else:
-        raw = np.array([cp.value(xi) for xi in v["x"]], dtype=float)
-        gpu = np.array([[cp.value(v["y"][i, g]) for g in range(inst.n_gpus)]
-                        for i in range(inst.n_tasks)]).argmax(axis=1)
+        raw, gpu = _decision(inst, res.info["values"], v)
     order = tuple(np.lexsort((np.arange(inst.n_tasks), inst.task_round, raw)))
     start = _retimed(inst, order, gpu)
     if res.objective is not None:  # CP-SAT may stop on a solution worse than its hint: keep the better
@@ -432,7 +438,7 @@ def _retimed(inst: HareInstance, order: tuple[int, ...], gpu: np.ndarray) -> np.
 BOUND_CHECK_RTOL = 1e-9
 
 
-def _certified(inst: HareInstance, sc: Scaling, res: Any, cp: Any, start: np.ndarray, gpu: np.ndarray,
+def _certified(inst: HareInstance, sc: Scaling, res: Any, start: np.ndarray, gpu: np.ndarray,
                stage: _Stage, t0: float) -> HareSolution:
     """The solution with a bound valid for the true data, OPTIMAL only when it meets the objective."""
     scale = float(sc.time) * float(sc.weight)
@@ -444,14 +450,8 @@ def _certified(inst: HareInstance, sc: Scaling, res: Any, cp: Any, start: np.nda
     if rejected:  # a defect, never expected: a valid bound cannot exceed a feasible objective
         log.warning("cpsat: bounds %s exceed the recomputed objective %r; dropped", rejected, objective)
     bound = max(b for b in cands.values() if b is not None and b <= limit)
-    gap = relative_gap(objective, bound)
-    proven = gap is not None and gap <= OPTIMAL_RTOL
-    if proven:
-        status = Status.OPTIMAL
-    elif res.status is Status.TIME_LIMIT:
-        status = Status.TIME_LIMIT
-    else:
-        status = Status.FEASIBLE
+    status = certify(objective, bound, stopped=res.status is Status.TIME_LIMIT, sense="min")
+    proven = status is Status.OPTIMAL
     mode = "exact" if sc.exact else "rounded (times up, weights down)"
     msg = (f"{res.message}; integer scaling {mode}: times x{sc.time:g}, weights x{sc.weight:g}; bound on the true "
            f"data = max((CP-SAT bound - {sc.allowance:g}) / {scale:g} x (1 - {MARGIN:g}), first stage, trivial)"
@@ -461,7 +461,8 @@ def _certified(inst: HareInstance, sc: Scaling, res: Any, cp: Any, start: np.nda
             "rounding_allowance": sc.allowance, "cpsat_objective": res.objective, "cpsat_bound": res.bound,
             "cpsat_status": res.status.value, "cpsat_own_bound": own, "trivial_bound": cands["trivial"],
             "hint_objective_scaled": stage.hint_obj,
-            "cpsat_deterministic_time": None if cp is None else float(cp.deterministic_time), **stage.info}
+            "cpsat_deterministic_time": None if res.info["values"] is None else res.info["deterministic_time"],
+            **stage.info}
     if rejected:
         info["rejected_bounds"] = rejected
     return make_solution(inst, start, gpu, method="exact", status=status, bound=bound, solver="cpsat",
@@ -535,12 +536,11 @@ def coarse_bound(inst: HareInstance, sc: Scaling, *, time_limit: float, threads:
     sc_c = 10 ** k
     hint = cheap_schedule(dn)
     model, v = build_cpsat(dn, hint=hint, upper_objective=float(dn.weight @ _completions(dn, *hint)))
-    res, cp = solve_cpsat(model, time_limit=time_limit, threads=threads, seed=seed, raise_on_failure=False,
-                          options=dict(CPSAT_OPTIONS))
+    res = solve_cpsat(model, time_limit=time_limit, threads=threads, seed=seed, raise_on_failure=False,
+                      options=dict(CPSAT_OPTIONS))
     if res.objective is None:  # no coarse incumbent within its budget: no coarse stage
         return None
-    raw = np.array([cp.value(xi) for xi in v["x"]], dtype=float)
-    gpu = np.array([[cp.value(v["y"][i, g]) for g in range(inst.n_gpus)] for i in range(inst.n_tasks)]).argmax(axis=1)
+    raw, gpu = _decision(inst, res.info["values"], v)
     bound = max(0.0, (res.bound or 0.0) / (sc_c * float(sc.weight))) * (1 - MARGIN)
     return bound, (raw / sc_c, gpu), {"coarse_time_scale": sc_c, "coarse_bound": bound,
                                        "coarse_status": res.status.value, "coarse_wall_time": res.wall_time}

@@ -81,9 +81,10 @@ from typing import Any
 
 import numpy as np
 
+from ...certify import certify
 from ...errors import ArgumentError, SolverError, a_type
 from ...inputs import check_flag, check_positive, check_size, check_threads, check_time_limit, check_tol, takes_instance
-from ...result import OPTIMAL_RTOL, Solution, Status
+from ...result import Solution
 from ...solvers import new_highs
 from ..bounds import time_bounds
 from ..instance import HareInstance
@@ -520,10 +521,10 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
     Returns
     -------
     JobColgenBound
-        ``status`` OPTIMAL when the column generation converged with its bound within
-        ``OPTIMAL_RTOL`` of the master value (the LP relaxation solved; the bound is still a bound
-        on Hare_Sched, not its optimum); FEASIBLE when it converged within ``tol`` only
-        (``converged`` True) or stopped after ``max_rounds``; TIME_LIMIT when ``time_limit`` stopped it.
+        ``status`` (:func:`~hetopt.certify.certify`) OPTIMAL when its bound meets the master value
+        within ``OPTIMAL_RTOL`` (the LP relaxation solved; the bound is still a bound on
+        Hare_Sched, not its optimum); otherwise TIME_LIMIT when ``time_limit`` stopped it, FEASIBLE
+        when it converged within ``tol`` only (``converged`` True) or stopped after ``max_rounds``.
     """
     t0 = time.perf_counter()
     time_limit = check_time_limit(time_limit)
@@ -546,7 +547,7 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
         master.add(n, tasks, C)
     best_lb, centre = -_INF, None
     history, value, converged, rounds = [], None, False, 0
-    status = Status.FEASIBLE  # stopped by max_rounds
+    stopped = False  # by time_limit (a run that reaches max_rounds ends FEASIBLE)
     while rounds < max_rounds:
         rounds += 1
         value, sigma, pi, nu = master.solve()
@@ -555,14 +556,14 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
         if verbose:
             print(f"round {rounds}: master {value:.6f}, bound {best_lb:.6f}, +{added} columns, {history[-1][0]:.1f} s")
         if added == 0 or value - best_lb <= tol * max(abs(value), 1e-12):
-            converged, status = True, Status.OPTIMAL
+            converged = True
             break
         if time_limit is not None and time.perf_counter() - t0 > time_limit:
-            status = Status.TIME_LIMIT
+            stopped = True
             break
     bound = best_lb - SAFETY * abs(best_lb) if np.isfinite(best_lb) else None
-    if status is Status.OPTIMAL and not _meets(value, bound):
-        status = Status.FEASIBLE  # converged within tol, not within OPTIMAL_RTOL: no claim of an LP optimum
+    # converged within tol but not within OPTIMAL_RTOL: FEASIBLE, no claim of an LP optimum
+    status = certify(value, bound, stopped=stopped, sense="min")
     x_hat = _mean_starts(inst, grid, master)
     return JobColgenBound(status=status, objective=value, bound=bound, gap=None, wall_time=time.perf_counter() - t0,
                           solver="highs (job-level column generation)",
@@ -571,14 +572,6 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
                           step=grid.delta, rounds=rounds, converged=converged, columns=len(master.columns),
                           x_hat=x_hat, history=history,
                           centre=None if centre is None else (grid, centre[0], centre[1], best_lb))
-
-
-def _meets(value: float | None, bound: float | None) -> bool:
-    """The bound proves the master value within ``OPTIMAL_RTOL`` (the test of :class:`hetopt.result.Solution`)."""
-    if value is None or bound is None:
-        return False
-    scale = max(abs(value), abs(bound)) * (1 + 1e-9)
-    return bound - value <= OPTIMAL_RTOL * scale and abs(value - bound) <= OPTIMAL_RTOL * scale
 
 
 def _generate(inst: HareInstance, grid: _Grid, master: _Master, value: float, sigma: np.ndarray, pi: np.ndarray,

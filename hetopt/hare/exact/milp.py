@@ -32,8 +32,8 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
+from ...certify import Status, certify
 from ...inputs import check_choice, check_flag, check_gap, check_threads, check_time_limit, takes_instance
-from ...result import OPTIMAL_RTOL, Status, relative_gap
 from ...solvers import solve_model
 from ..bounds import trivial_bound
 from ..instance import HareInstance
@@ -202,15 +202,9 @@ def solve_milp_exact(inst: HareInstance, *, solver: str = "highs", time_limit: f
             start, gpu = h_start, heur_gpu
     objective = _objective(inst, start, gpu)
     bound = _bound(inst, res.bound, norm.objective, objective, info)
-    gap = relative_gap(objective, bound)
-    if gap is not None and gap <= OPTIMAL_RTOL:
-        status = Status.OPTIMAL
-    elif res.status is Status.TIME_LIMIT:
-        status = Status.TIME_LIMIT
-    else:
-        status = Status.FEASIBLE
-        if res.status is Status.OPTIMAL:
-            message += "; the solver's optimum did not meet the bound on the true data"
+    status = certify(objective, bound, stopped=res.status is Status.TIME_LIMIT, sense="min")
+    if status is not Status.OPTIMAL and res.status is Status.OPTIMAL:
+        message += "; the solver's optimum did not meet the bound on the true data"
     return make_solution(inst, start, gpu, method="exact", status=status, bound=bound,
                          wall_time=time.perf_counter() - t0, solver=res.solver, message=message, info=info)
 

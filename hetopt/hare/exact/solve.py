@@ -9,14 +9,14 @@ Size guards (issue 25): before building, :func:`model_estimate` counts what the 
 build; without a time limit an instance beyond :data:`MAX_TASKS_NO_LIMIT` tasks is refused
 (proofs take from minutes to hours there: ``hetopt bench hare``), and with one beyond
 :data:`MAX_TASKS_BUILD` (the model's build time and memory); the :class:`SizeLimitError` gives
-the estimate and the way out (``time_limit=...`` or ``max_tasks=...``).
+the estimate and the way out (``time_limit=...`` or ``max_size=...``).
 """
 
 from __future__ import annotations
 
+from ...certify import Status, certify
 from ...errors import ArgumentError, SizeLimitError
 from ...inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
-from ...result import OPTIMAL_RTOL, Status, relative_gap
 from ..instance import HareInstance
 from ..solution import HareSolution, make_solution
 from .cpsat import solve_cpsat_exact
@@ -33,11 +33,11 @@ ENGINES = ("milp", "cpsat")
 DEFAULT_ENGINE = "cpsat"
 #: Solvers of the MILP engine.
 MILP_SOLVERS = ("highs", "scip")
-#: Most tasks each engine accepts without a time limit (``max_tasks`` overrides): CP-SAT certifies
+#: Most tasks each engine accepts without a time limit (``max_size`` overrides): CP-SAT certifies
 #: about 20 tasks on 4 GPUs within a minute and the big-M MILP about 10 (``hetopt bench hare``);
 #: beyond, a run without a limit lasts from minutes to hours.
 MAX_TASKS_NO_LIMIT = {"cpsat": 25, "milp": 12}
-#: Most tasks each engine builds a model for, even with a time limit (``max_tasks`` overrides):
+#: Most tasks each engine builds a model for, even with a time limit (``max_size`` overrides):
 #: the big-M MILP's Pyomo model takes about 10 s to build at 100 tasks and 45 s at 200.
 MAX_TASKS_BUILD = {"cpsat": 1000, "milp": 100}
 
@@ -64,36 +64,47 @@ def model_estimate(inst: HareInstance, engine: str) -> dict[str, int]:
     return milp_estimate(inst)
 
 
-def _guard(inst: HareInstance, engine: str, time_limit: float | None, max_tasks: int | None) -> None:
-    limit = max_tasks if max_tasks is not None else (
+def _guard(inst: HareInstance, engine: str, time_limit: float | None, max_size: int | None) -> None:
+    limit = max_size if max_size is not None else (
         MAX_TASKS_NO_LIMIT[engine] if time_limit is None else MAX_TASKS_BUILD[engine])
     if inst.n_tasks <= limit:
         return
     est = model_estimate(inst, engine)
     what = ", ".join(f"{v} {k}" for k, v in est.items())
-    if max_tasks is not None:
-        raise SizeLimitError(f"solve_exact(engine={engine!r}): {what}; above max_tasks={max_tasks}: pass a larger "
-                             "max_tasks=... to build it")
+    if max_size is not None:
+        raise SizeLimitError(f"solve_exact(engine={engine!r}): {what}; above max_size={max_size} tasks: pass a larger "
+                             "max_size=... to build it")
     if time_limit is None:
         raise SizeLimitError(f"solve_exact(engine={engine!r}) without a time limit: {what}, above the "
                              f"{MAX_TASKS_NO_LIMIT[engine]} tasks it certifies in about a minute; pass time_limit=... "
-                             f"(TIME_LIMIT with the incumbent and a bound) or max_tasks={inst.n_tasks} to run without "
+                             f"(TIME_LIMIT with the incumbent and a bound) or max_size={inst.n_tasks} to run without "
                              "a limit")
     raise SizeLimitError(f"solve_exact(engine={engine!r}): {what}, above the {MAX_TASKS_BUILD[engine]} tasks whose "
-                         f"model it builds by default; pass max_tasks={inst.n_tasks} to build it anyway"
+                         f"model it builds by default; pass max_size={inst.n_tasks} to build it anyway"
                          + (" or use engine='cpsat'" if engine == "milp" else ""))
 
 
 @takes_instance(HareInstance)
-def solve_exact(inst: HareInstance, *, solver: str | None = None, engine: str | None = None,
-                time_limit: float | None = None, mip_gap: float | None = None, threads: int | None = 1,
-                symmetry_breaking: bool = True, max_tasks: int | None = None) -> HareSolution:
+def solve_exact(inst: HareInstance, *, time_limit: float | None = None, mip_gap: float | None = None,
+                threads: int | None = 1, max_size: int | None = None, solver: str | None = None,
+                engine: str | None = None, symmetry_breaking: bool = True) -> HareSolution:
     """Solve Hare_Sched (4)-(8) to optimality with CP-SAT or the big-M MILP (HiGHS or SCIP).
 
     Parameters
     ----------
     inst : HareInstance
         The instance.
+    time_limit : float, optional
+        Seconds; a stopped solve is TIME_LIMIT with the incumbent and the solver's bound.
+    mip_gap : float, optional
+        Relative gap (default: exact optima); MILP engine only.
+    threads : int, optional
+        Solver threads (CP-SAT workers); 1 by default, as in every kind (deterministic runs);
+        None: the solver's default.
+    max_size : int, optional
+        Size guard, in tasks: the most tasks to build a model for; None (default):
+        :data:`MAX_TASKS_NO_LIMIT` of the engine without a time limit and
+        :data:`MAX_TASKS_BUILD` with one (module docstring).
     solver : {"highs", "scip"}, optional
         The MILP solver; giving one selects ``engine="milp"`` (default solver "highs").
     engine : {"milp", "cpsat"}, optional
@@ -101,17 +112,8 @@ def solve_exact(inst: HareInstance, *, solver: str | None = None, engine: str | 
         bound valid for the true data); ``"milp"``: the Pyomo GDP/big-M MILP of
         :func:`hetopt.hare.model.build_hare_sched` (:mod:`hetopt.hare.exact.milp`).  Default
         :data:`DEFAULT_ENGINE` unless ``solver`` is given.
-    time_limit : float, optional
-        Seconds; a stopped solve is TIME_LIMIT with the incumbent and the solver's bound.
-    mip_gap : float, optional
-        Relative gap (default: exact optima); MILP engine only.
-    threads : int, optional
-        Solver threads (CP-SAT workers).
     symmetry_breaking : bool
         See :func:`hetopt.hare.model.build_hare_sched`.
-    max_tasks : int, optional
-        The most tasks to build a model for; default :data:`MAX_TASKS_NO_LIMIT` without a time
-        limit and :data:`MAX_TASKS_BUILD` with one (module docstring).
 
     Returns
     -------
@@ -124,7 +126,7 @@ def solve_exact(inst: HareInstance, *, solver: str | None = None, engine: str | 
     ------
     ArgumentError
         An unknown engine or solver, a MILP option given to the CP-SAT engine, or a bad
-        ``time_limit``, ``mip_gap``, ``threads`` or ``max_tasks``.
+        ``time_limit``, ``mip_gap``, ``threads`` or ``max_size``.
     SizeLimitError
         Beyond the size guard (module docstring), with the estimate and the way out.
 
@@ -136,15 +138,15 @@ def solve_exact(inst: HareInstance, *, solver: str | None = None, engine: str | 
     check_gap(mip_gap, "mip_gap")
     check_threads(threads)
     check_flag(symmetry_breaking, "symmetry_breaking")
-    if max_tasks is not None:
-        check_size(max_tasks, "max_tasks")
+    if max_size is not None:
+        check_size(max_size, "max_size")
     default_route = engine is None and solver is None
     if engine is None:
         engine = "milp" if solver is not None else DEFAULT_ENGINE
     check_choice(engine, "engine", ENGINES)
     if solver is not None and engine == "milp":
         check_choice(solver, "solver", MILP_SOLVERS)
-    _guard(inst, engine, time_limit, max_tasks)
+    _guard(inst, engine, time_limit, max_size)
     if engine == "cpsat":
         if solver not in (None, "cpsat"):
             raise ArgumentError(f"solver is {solver!r}; the cpsat engine takes no MILP solver (use engine='milp')")
@@ -181,8 +183,7 @@ def _with_milp(inst: HareInstance, sol: HareSolution, time_limit: float | None, 
     best = milp if milp.objective < sol.objective else sol
     bounds = [b for b in (sol.bound, milp.bound) if b is not None]
     bound = max(bounds) if bounds else None
-    gap = relative_gap(best.objective, bound)
-    status = Status.OPTIMAL if gap is not None and gap <= OPTIMAL_RTOL else best.status
+    status = certify(best.objective, bound, stopped=best.status is Status.TIME_LIMIT, sense="min")
     info = {**best.info, "fallback": "the CP-SAT certificate on the true data did not close (integer scaling "
             "rounded): the MILP route in normalized floating point ran after it",
             "cpsat_result": {"objective": sol.objective, "bound": sol.bound},

@@ -69,9 +69,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from ...certify import Status
 from ...errors import ArgumentError
 from ...inputs import check_flag, check_positive, check_size, check_threads, check_time_limit, takes_instance
-from ...result import Solution, Status
+from ...result import Solution
 from ...solvers import solve_milp
 from ..bounds import TimeBounds, time_bounds
 from ..instance import HareInstance
@@ -211,9 +212,10 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
     A_ub = sp.diags(r) @ A_ub @ sp.diags(col)
     b_ub = r * b_ub
     c = c * col / norm.objective
-    res, y = solve_milp(c, A_ub=A_ub.tocsr(), b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, lb=0.0,
-                        time_limit=time_limit, threads=threads, raise_on_failure=False,
-                        options={**LP_OPTIONS, **(options or {})})
+    res = solve_milp(c, A_ub=A_ub.tocsr(), b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, lb=0.0,
+                     time_limit=time_limit, threads=threads, raise_on_failure=False,
+                     options={**LP_OPTIONS, **(options or {})})
+    y = res.info["x"]
     x_hat = np.zeros(inst.n_tasks)
     bound = None
     lp = None if res.objective is None else res.objective * norm.objective

@@ -23,12 +23,13 @@ from __future__ import annotations
 import functools
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
+from ...certify import Status, relative_gap
 from ...errors import ArgumentError, HetoptError
 from ...inputs import check_positive, check_size, check_time_limit
 from ...report import Table
-from ...result import Status, relative_gap
 from .. import (
     HareInstance,
     HareSolution,
@@ -328,7 +329,8 @@ def _scale_bench(quick: bool) -> list[Table]:
     inst = generate_workload(n_jobs, gpus, seed=0, rate=10.0, iterations_per_task=200)
     t = Table(f"Hare at scale: {n_jobs} jobs, {len(gpus)} GPUs, {inst.n_tasks} tasks",
               ["method", "weighted JCT", "time [s]", "vs Algorithm 1", "lower bound"])
-    runs = {"algorithm1 (lp ordering)": functools.partial(schedule, ordering="lp"),
+    runs: dict[str, Callable[[HareInstance], HareSolution]] = {
+            "algorithm1 (lp ordering)": functools.partial(schedule, ordering="lp"),
             "algorithm1_ef (lp, earliest finish)": functools.partial(schedule, ordering="lp", gpu_rule="earliest_finish"),
             **{name: functools.partial(simulate, policy=name) for name in ONLINE}}
     sols: dict[str, tuple[HareSolution, float]] = {}
@@ -340,7 +342,7 @@ def _scale_bench(quick: bool) -> list[Table]:
         sols[name] = (sol, el)
     ref = sols["algorithm1 (lp ordering)"][0].objective
     for name, (sol, el) in sols.items():
-        t.add(name, sol.objective, el, sol.objective / ref, sol.lower_bound)
+        t.add(name, sol.objective, el, sol.objective / ref, sol.bound)
     best = min(sols.items(), key=lambda kv: kv[1][0].objective)[0]
     t.notes.append(f"best: {best}; the LP lower bound is a proven lower bound on the optimum")
     return [t]

@@ -32,8 +32,8 @@ def gantt(instance: Any, solution: Any, ax: Any = None, *, title: str | None = N
     Parameters
     ----------
     instance : HareInstance
-    solution : HareSolution or hare SimulationResult
-        A schedule (any Hare method) or a simulator run (its ``executed`` schedule is drawn).
+    solution : HareSolution (HareSimulation included) or HareReplay
+        A schedule (any Hare method) or a replay (its ``executed`` schedule is drawn).
     ax : matplotlib Axes, optional
     title : str, optional
         Default: the method and sum_n w_n C_n.
@@ -48,7 +48,7 @@ def gantt(instance: Any, solution: Any, ax: Any = None, *, title: str | None = N
     """
     sol = getattr(solution, "executed", solution)
     if not all(hasattr(sol, a) for a in ("start", "gpu", "compute_end", "sync_end")):
-        raise TypeError(f"solution is {a_type(solution)}; expected a HareSolution or a hare SimulationResult")
+        raise TypeError(f"solution is {a_type(solution)}; expected a HareSolution or a HareReplay")
     inst = instance
     scale = time_scale(time_unit)
     ax = new_axes(ax, (8, 0.8 + 0.45 * inst.n_gpus))

@@ -25,7 +25,8 @@ __all__ = ["bench", "bench_instance", "colgen_scale", "decision_time", "offline_
 
 def bench_instance(n_jobs: int, horizon: int = 10, servers: int = 40, *, seed: int = 0):
     """The Fig. 5 setting scaled in jobs: T = 10, ``servers`` split evenly, R = 3, E_i in [5, 20]."""
-    return generate_instance(n_jobs, horizon, servers // 2, servers - servers // 2, seed=seed,
+    return generate_instance(n_jobs=n_jobs, horizon=horizon, n_worker_servers=servers // 2,
+                             n_ps_servers=servers - servers // 2, seed=seed,
                              resources=("gpu", "cpu", "bandwidth"), epochs_range=(5, 20))
 
 
@@ -106,7 +107,7 @@ def colgen_scale(quick: bool = False) -> Table:
 
 def decision_time(T: int, H: int, N: int, E: int) -> float:
     """Seconds for pricing (22) and Alg. 2 on a job with N chunks and E epochs arriving at slot 1 (H = K servers)."""
-    inst = generate_instance(3, T, H, H, seed=1)
+    inst = generate_instance(n_jobs=3, horizon=T, n_worker_servers=H, n_ps_servers=H, seed=1)
     d = inst.to_dict()
     d["chunks"][0], d["epochs"][0], d["arrival"][0] = N, E, 1
     inst = OasisInstance.from_dict(d)
@@ -123,7 +124,8 @@ def bench(quick: bool = False) -> list[Table]:
     t = Table("Offline MILP (1)-(13), certified optimum", ["jobs", "T", "servers", "R", "status", "utility", "seconds", "goal (s)"])
     sizes = [(5, 6, 10)] if quick else [(10, 10, 40)]
     for n, T, srv in sizes:
-        inst = generate_instance(n, T, srv // 2, srv // 2, seed=0, resources=("gpu", "cpu", "bandwidth"), epochs_range=(5, 20))
+        inst = generate_instance(n_jobs=n, horizon=T, n_worker_servers=srv // 2, n_ps_servers=srv // 2, seed=0,
+                                 resources=("gpu", "cpu", "bandwidth"), epochs_range=(5, 20))
         s = solve_exact(inst)
         t.add(n, T, srv, 3, s.status.value, s.total_utility, s.wall_time, 120.0)
     tables.append(t)
@@ -132,7 +134,7 @@ def bench(quick: bool = False) -> list[Table]:
     t.add(T, H, H, N, E, decision_time(T, H, N, E), 0.5)
     tables.append(t)
     n, T = (20, 30) if quick else (300, 300)
-    inst = generate_instance(n, T, 50, 50, seed=0)
+    inst = generate_instance(n_jobs=n, horizon=T, n_worker_servers=50, n_ps_servers=50, seed=0)
     t = Table(f"Simulation of every scheme, {n} jobs, T = {T}, H = K = 50 (Fig. 3)",
               ["scheme", "total utility", "admitted/completed", "feasible", "seconds"])
     total = 0.0

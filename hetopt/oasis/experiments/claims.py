@@ -137,7 +137,8 @@ def _check_theorem3(stored_cost_t: bool = True) -> Outcome:
     rows: list[tuple[int, int, int, int, int]] = []
     ok = True
     for E, N, T in ((2, 3, 6), (4, 3, 6), (8, 3, 6), (2, 3, 12)):
-        inst = generate_instance(1, T, 3, 3, seed=0, epochs_range=(E, E), chunks_range=(N, N))
+        inst = generate_instance(n_jobs=1, horizon=T, n_worker_servers=3, n_ps_servers=3, seed=0, epochs_range=(E,
+                                 E), chunks_range=(N, N))
         d = inst.to_dict()
         d["arrival"] = [1]
         inst = OasisInstance.from_dict(d)
@@ -173,7 +174,7 @@ def _check_theorem2(residual_capacity: bool = True) -> Outcome:
     bad, runs = [], 0
     extra = {} if residual_capacity else {"oracle": _alone_oracle}
     for seed in (0, 1):
-        inst = generate_instance(20, 30, 8, 8, seed=seed)
+        inst = generate_instance(n_jobs=20, horizon=30, n_worker_servers=8, n_ps_servers=8, seed=seed)
         for cap in (None, CAP):
             rep = check_schedule(inst, simulate(inst, "oasis", options={"log_ratio_cap": cap, **extra}))
             runs += 1
@@ -309,7 +310,9 @@ CAPPED = f"estimated U/L, ln(U/L) <= {CAP:g} (Section IV-B: estimates are used)"
 
 
 def _fig3_instance(st) -> OasisInstance:
-    return _load(st) if isinstance(st, str) else generate_instance(st[0], st[1], st[2], st[2], seed=st[3])
+    return _load(st) if isinstance(st, str) else generate_instance(n_jobs=st[0], horizon=st[1],
+                                                                   n_worker_servers=st[2], n_ps_servers=st[2],
+                                                                   seed=st[3])
 
 
 #: Total utilities of the Fig. 3 runs by (setting, scheme): a baseline of dg.BASELINES or an OASiS variant.
@@ -402,7 +405,8 @@ def _check_log_ratio(literal: bool = True) -> Outcome:
     (25)-(26) and U/L estimated with ln(U/L) capped at 15; ``literal=False`` (the flip) runs the
     second alone.
     """
-    inst = generate_instance(300, paper.FIG3_SLOTS, paper.FIG3_SERVERS, paper.FIG3_SERVERS, seed=0)
+    inst = generate_instance(n_jobs=300, horizon=paper.FIG3_SLOTS, n_worker_servers=paper.FIG3_SERVERS,
+                             n_ps_servers=paper.FIG3_SERVERS, seed=0)
     b = price_bounds(inst)
     ratio, frac = _filter_fraction(b)
     cratio, cfrac = _filter_fraction(price_bounds(inst, log_ratio_cap=CAP))
@@ -434,7 +438,8 @@ FIG6_READINGS = (("U/L scaled, 50% / 200% (the paper's words; default)", "ratio"
 def _check_fig6(readings: tuple = FIG6_READINGS) -> Outcome:
     """Fig. 6 under the named readings (all by default; the flip: the paper's words alone)."""
     n, T, servers, seed = FIG6
-    inst = generate_instance(n, T, servers, servers, seed=seed, epochs_range=(50, 200), chunks_range=(5, 100),
+    inst = generate_instance(n_jobs=n, horizon=T, n_worker_servers=servers, n_ps_servers=servers, seed=seed,
+                             epochs_range=(50, 200), chunks_range=(5, 100),
                              minibatches_range=(10, 100))
     # scarcity, shown: DRF admits every job and completes fewer than can finish alone on the empty cluster
     drf = simulate(inst, "drf")
@@ -649,7 +654,8 @@ def _check_testbed(server_factor: int = 1) -> Outcome:
     H, K = 7 * server_factor, (paper.TESTBED_SERVERS - 7) * server_factor
     best, strict, parts = 0, 0, []
     for seed in TESTBED_SEEDS:
-        inst = generate_instance(paper.TESTBED_JOBS, paper.TESTBED_SLOTS, H, K, seed=seed, epochs_range=(4, 30),
+        inst = generate_instance(n_jobs=paper.TESTBED_JOBS, horizon=paper.TESTBED_SLOTS, n_worker_servers=H,
+                                 n_ps_servers=K, seed=seed, epochs_range=(4, 30),
                                  chunks_range=(5, 100), minibatches_range=(10, 100))
         u = dg.scheme_utilities(inst, caps=(None,))
         top = max(v for k, v in u.items() if k != "oasis")
@@ -791,7 +797,8 @@ def _lemma1_cases() -> tuple:
             raise SolverError(f"{stem}: optimum {sol.total_utility} differs from the bundled expected {expected}")
         cases.append((stem, inst, float(sol.total_utility)))
     for n, T, S, seed in LEMMA1_GENERATED:
-        inst = generate_instance(n, T, S, S, seed=seed, epochs_range=(5, 20), chunks_range=(5, 20),
+        inst = generate_instance(n_jobs=n, horizon=T, n_worker_servers=S, n_ps_servers=S, seed=seed, epochs_range=(5,
+                                 20), chunks_range=(5, 20),
                                  minibatches_range=(10, 100))
         sol = solve_exact(inst)
         if sol.status.value != "optimal":

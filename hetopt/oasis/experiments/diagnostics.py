@@ -212,7 +212,7 @@ def log_ratio_cap_sweep(quick: bool = False) -> Table:
     t = Table(f"OASiS total utility against a cap on ln(U/L); {n} jobs, T = {T}, H = K = {S} (Section V-A generator)",
               ["seed", "cap", "ln(U/L) used", "oasis", *BASELINES, "best"])
     for seed in seeds:
-        inst = generate_instance(n, T, S, S, seed=seed)
+        inst = generate_instance(n_jobs=n, horizon=T, n_worker_servers=S, n_ps_servers=S, seed=seed)
         base = {name: simulate(inst, name).total_utility for name in BASELINES}
         literal = price_bounds(inst)
         top = max(float(np.max(literal.log_U1 - literal.log_L1)), float(np.max(literal.log_U2 - literal.log_L2)))
@@ -315,7 +315,8 @@ def cost_t_experiment(seeds: Sequence[int] = (0, 1, 2), servers: int = 3, price_
     cases, gap, mismatch = 0, 0.0, 0
     for seed in seeds:
         rng = np.random.default_rng(seed)
-        inst = generate_instance(2, 3, servers, servers, seed=seed, epochs_range=(2, 5), chunks_range=(2, 5))
+        inst = generate_instance(n_jobs=2, horizon=3, n_worker_servers=servers, n_ps_servers=servers, seed=seed,
+                                 epochs_range=(2, 5), chunks_range=(2, 5))
         w, sd, N = inst.worker_demand[0], inst.ps_demand[0], int(inst.chunks[0])
         ratio = float(inst.worker_bandwidth[0] / inst.ps_bandwidth[0])
         used = Usage.empty(inst)

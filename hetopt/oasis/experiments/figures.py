@@ -61,7 +61,8 @@ def fig3_data(n_jobs: Sequence[int], horizon: int = FIG3_SLOTS, servers: int = F
         raise ArgumentError(f"seed is {seed!r}; expected an integer")
     out: dict[str, list[float]] = {s: [] for s in names}
     for j, n in enumerate(n_jobs):
-        inst = generate_instance(check_size(int(n), "n_jobs"), horizon, servers, servers, seed=first + j)
+        inst = generate_instance(n_jobs=check_size(int(n), "n_jobs"), horizon=horizon, n_worker_servers=servers,
+                                 n_ps_servers=servers, seed=first + j)
         for s in names:
             out[s].append(simulate(inst, s).total_utility)
     return out
@@ -99,7 +100,8 @@ def fig4_data(n_per_class: int = FIG4_JOBS_PER_CLASS, horizon: int = FIG4_SLOTS,
     """
     capped = {s: float(s.split("@", 1)[1]) for s in (schemes or ()) if s.startswith("oasis@")}
     names = _schemes([s for s in schemes if s not in capped] if schemes is not None else None) + list(capped)
-    inst = generate_instance(2 * check_size(n_per_class, "n_per_class"), horizon, servers, servers, seed=seed,
+    inst = generate_instance(n_jobs=2 * check_size(n_per_class, "n_per_class"), horizon=horizon,
+                             n_worker_servers=servers, n_ps_servers=servers, seed=seed,
                              class_mix=(0.0, 0.5, 0.5), epochs_range=epochs_range, chunks_range=chunks_range,
                              minibatches_range=minibatches_range)
     critical = np.array([getattr(u, "gamma2", 0.0) >= 4 for u in inst.utility])

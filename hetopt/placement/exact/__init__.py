@@ -16,7 +16,7 @@ objective is always the assignment's value recomputed on the true data.  OPTIMAL
 value and the proven bound meet within ``OPTIMAL_RTOL``.
 
 A route whose solver fails (a master reported infeasible although it contains the incumbent,
-which HiGHS 1.16's presolve did on ``generate_instance(2, 5, seed=8, gpus_per_node=2,
+which HiGHS 1.16's presolve did on ``generate_instance(n_jobs=2, n_workers=5, seed=8, gpus_per_node=2,
 setting="gavel")``; a bound above an achieved value; an inconsistent point) is retried once with
 presolve off, then falls back to a slower exact route: exhaustive search when S**K is small,
 otherwise the other solver; ``info["fallback"]`` says why.  A route that cannot close the gap

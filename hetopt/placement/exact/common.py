@@ -10,8 +10,9 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
+from ...certify import Status, certify, relative_gap
+from ...errors import SolverError
 from ...inputs import takes_instance
-from ...result import OPTIMAL_RTOL, Status, relative_gap
 from ..baselines import optimus_lb
 from ..evaluate import PlacementSolution, average_jct, job_metrics, make_solution
 from ..exact_bounds import SizeBounds, improve_assignment, size_bounds
@@ -24,6 +25,8 @@ SOLVERS = ("highs", "scip")
 #: (:func:`~hetopt.placement.grouped.model_size_estimate`).  S = 4, K = 1,000 is about 8,000 for
 #: HiGHS (certified in about a minute); SCIP's MINLP is far slower per variable.
 MAX_VARIABLES = {"highs": 60_000, "scip": 8_000}
+#: The relative gap at which a route stops when ``mip_gap`` is None (OPTIMAL still needs ``OPTIMAL_RTOL``).
+DEFAULT_GAP = 1e-7
 #: Exhaustive search is the first fallback when S**K is at most this (about a second).
 FALLBACK_ASSIGNMENTS = 200_000
 #: Assignments per second of :func:`exhaustive` and seconds per model variable of the Pyomo build
@@ -79,7 +82,7 @@ class Run:
         val = average_jct(self.inst, a)
         if val < self.best_val:
             self.best_a, self.best_val = a, val
-        if val < self.lower * (1 - OPTIMAL_RTOL) and self.failure is None:  # an accepted bound was wrong
+        if self.failure is None and not bound_holds(val, self.lower):  # an accepted bound was wrong
             self.failure = f"a solver's bound {self.lower!r} is above the value {val!r} found later"
             self.lower = 0.0
 
@@ -97,6 +100,24 @@ class Run:
     def gap(self) -> float:
         """Relative gap between the incumbent and the proven bound."""
         return relative_gap(self.best_val, self.lower) or 0.0
+
+    @property
+    def certified(self) -> bool:
+        """The proven bound meets the incumbent (:func:`~hetopt.certify.certify`)."""
+        return certify(self.best_val, self.lower, stopped=False, sense="min") is Status.OPTIMAL
+
+
+def bound_holds(value: float, bound: float) -> bool:
+    """``bound`` is a valid lower bound next to the achieved ``value``: not above it beyond ``OPTIMAL_RTOL``.
+
+    :func:`~hetopt.certify.certify` decides (it raises on a bound on the wrong side); a route
+    that finds it broken falls back instead of raising.
+    """
+    try:
+        certify(value, bound, stopped=False, sense="min")
+    except SolverError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -129,14 +150,8 @@ def start(inst: PlacementInstance, *, t0: float, time_limit: float | None, threa
 
 
 def finish(run: Run, solver: str) -> PlacementSolution:
-    """The solution of a run: OPTIMAL when the gap is at most OPTIMAL_RTOL, else TIME_LIMIT or FEASIBLE."""
-    gap = run.gap
-    if gap <= OPTIMAL_RTOL:
-        status = Status.OPTIMAL
-    elif run.timed_out:
-        status = Status.TIME_LIMIT
-    else:
-        status = Status.FEASIBLE
+    """The solution of a run: :func:`~hetopt.certify.certify`'s status of the incumbent and the proven bound."""
+    status = certify(run.best_val, run.lower, stopped=run.timed_out, sense="min")
     if run.failure is not None:
         run.info.setdefault("fallback", f"{run.failure}; fallback disabled")
     run.info["certified"] = status is Status.OPTIMAL

@@ -19,13 +19,13 @@ import pyomo.environ as pyo
 from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
 from scipy import sparse
 
+from ...certify import Status
 from ...errors import SolverError
-from ...result import OPTIMAL_RTOL, Status
 from ...solvers import solve_milp
 from ..evaluate import average_jct
 from ..grouped import assignment_from_model, load_assignment, tangent_point
 from ..instance import PlacementInstance
-from .common import ABS_TOL, OAOptions, Run, around, rebase, time_to_build
+from .common import ABS_TOL, OAOptions, Run, around, bound_holds, rebase, time_to_build
 
 __all__ = ["ArrayMaster", "MasterResult", "MASTER_OPTIONS", "master_problem", "solve_outer_approximation"]
 
@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 #: HiGHS options of every master: the relative gap only (the units are the incumbent's, the objective
 #: weighted, :mod:`hetopt.placement.grouped`); presolve rule 12 off (``presolve_rule_off = 2**12``):
-#: with it, HiGHS 1.16 declared the master of ``generate_instance(2, 5, seed=8, gpus_per_node=2,
+#: with it, HiGHS 1.16 declared the master of ``generate_instance(n_jobs=2, n_workers=5, seed=8, gpus_per_node=2,
 #: setting="gavel")`` infeasible, or postsolved a point that violates a row by 1 ("untransformed
 #: violations") and kept that presolved model's bound; turning off rule 12 alone removes both.
 MASTER_OPTIONS: dict[str, Any] = {"mip_abs_gap": 0.0, "presolve_rule_off": 1 << 12}
@@ -98,11 +98,12 @@ class ArrayMaster:
             A_ub = sparse.vstack([A_ub, cuts], format="csr")
             b_ub = np.concatenate([b_ub, [-r for (_, _, _, r) in self.cut_rows]])
         try:
-            sol, x = solve_milp(self.c, A_ub=A_ub, b_ub=b_ub, A_eq=self.A_eq, b_eq=self.b_eq, lb=self.lb, ub=self.ub,
-                                integrality=self.integrality, time_limit=time_limit, threads=threads,
-                                raise_on_failure=False, options=options, x0=x0)
+            sol = solve_milp(self.c, A_ub=A_ub, b_ub=b_ub, A_eq=self.A_eq, b_eq=self.b_eq, lb=self.lb, ub=self.ub,
+                             integrality=self.integrality, time_limit=time_limit, threads=threads,
+                             raise_on_failure=False, options=options, x0=x0)
         except SolverError as exc:  # an inconsistent result (e.g. OPTIMAL without a proof): unusable
             return MasterResult(Status.ERROR, None, None, str(exc))
+        x = sol.info["x"]
         if x is not None:
             for v, val in zip(self.columns, x, strict=True):
                 v.set_value(float(val), skip_validation=True)
@@ -122,10 +123,10 @@ def master_problem(run: Run, m: pyo.ConcreteModel, sol: MasterResult, unit: floa
             return f"master returned an inconsistent point ({exc})"
         val = average_jct(run.inst, a)
         run.offer(a)
-        if sol.status is Status.OPTIMAL and sol.objective * unit > val * (1 + 1e-6) + ABS_TOL * unit:
+        if sol.status is Status.OPTIMAL and not bound_holds(val, (sol.objective - ABS_TOL) * unit):
             return (f"master value {sol.objective * unit!r} is above the evaluated average JCT {val!r} of its point "
                     "(the master must under-estimate it)")
-    if sol.bound is not None and sol.bound * unit > run.best_val * (1 + OPTIMAL_RTOL) + ABS_TOL * unit:
+    if sol.bound is not None and not bound_holds(run.best_val, (sol.bound - ABS_TOL) * unit):
         return f"master bound {sol.bound * unit!r} is above the achieved average JCT {run.best_val!r}"
     return None
 
@@ -179,7 +180,7 @@ def solve_outer_approximation(run: Run, opts: OAOptions) -> None:
             run.info["message"] = f"outer approximation, {it} iterations"
             return
         if sol.objective is None or not _add_cuts(inst, master, opts.neighbour_cuts, steps):
-            if run.gap <= OPTIMAL_RTOL:  # certified, although not to rel_gap
+            if run.certified:  # although not to rel_gap
                 run.info["message"] = f"outer approximation, {it} iterations (stopped at gap {run.gap:.3g})"
                 return
             run.failure = (f"outer approximation stalled at gap {run.gap:.3g} (the master repeats a point its cuts cannot "

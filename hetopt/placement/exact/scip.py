@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from ...certify import Status
 from ...errors import SolverError
-from ...result import OPTIMAL_RTOL, Status
 from ...solvers import solve_model
 from ..grouped import assignment_from_model, load_assignment
-from .common import ABS_TOL, Run, around, rebase, time_to_build
+from .common import ABS_TOL, Run, around, bound_holds, rebase, time_to_build
 from .oa import MasterResult
 
 __all__ = ["solve_scip"]
@@ -49,7 +49,7 @@ def solve_scip(run: Run, rel_gap: float) -> None:
                 run.failure = f"SCIP returned an inconsistent point ({exc})"
                 return
             run.offer(a)  # (SCIP's point need not be optimal in V_i: its model value is not compared)
-        if sol.bound is not None and sol.bound * scale.unit > run.best_val * (1 + OPTIMAL_RTOL) + ABS_TOL * scale.unit:
+        if sol.bound is not None and not bound_holds(run.best_val, (sol.bound - ABS_TOL) * scale.unit):
             run.failure = f"SCIP bound {sol.bound * scale.unit!r} is above the achieved average JCT {run.best_val!r}"
             return
         if rebase(run, scale):  # SCIP's point is far better than the units' incumbent: its bound is not trusted
@@ -58,7 +58,7 @@ def solve_scip(run: Run, rel_gap: float) -> None:
         if sol.status is Status.TIME_LIMIT:
             run.timed_out = True
             return
-        if run.gap <= max(rel_gap, OPTIMAL_RTOL):
+        if run.gap <= rel_gap or run.certified:
             return
         break
     run.failure = (f"SCIP stopped ({sol.status.value}) at gap {run.gap:.3g} on the true data: its clipped model is too "

@@ -7,9 +7,9 @@ import time
 
 import numpy as np
 
+from ...certify import Status
 from ...errors import SizeLimitError
 from ...inputs import check_size, takes_instance
-from ...result import Status
 from ..evaluate import PlacementSolution, average_jct, make_solution
 from ..instance import PlacementInstance
 
@@ -20,25 +20,34 @@ EXHAUSTIVE_LIMIT = 5_000_000
 
 
 @takes_instance(PlacementInstance)
-def exhaustive(inst: PlacementInstance, *, max_assignments: int = EXHAUSTIVE_LIMIT, chunk: int = 200_000) -> PlacementSolution:
+def exhaustive(inst: PlacementInstance, *, max_size: int = EXHAUSTIVE_LIMIT, chunk: int = 200_000) -> PlacementSolution:
     """Exhaustive search over every worker-level assignment (the paper's baseline, Table IV).
 
     Enumerates all S**K maps of workers to jobs, keeps those giving every job a worker (8b), and
     evaluates eq. (14) with proportional workloads, vectorized over chunks.  Independent of the
     models and of worker grouping.
 
+    Parameters
+    ----------
+    inst : PlacementInstance
+    max_size : int
+        Size guard, in worker-level assignments (S**K); default :data:`EXHAUSTIVE_LIMIT`.
+    chunk : int
+        Assignments evaluated at once.
+
     Raises
     ------
     SizeLimitError
-        When S**K exceeds ``max_assignments``.
+        When S**K exceeds ``max_size``.
     """
-    max_assignments = check_size(max_assignments, "max_assignments")
+    max_size = check_size(max_size, "max_size")
     chunk = check_size(chunk, "chunk")
     S, K = inst.n_jobs, inst.n_workers
     total = S**K
-    if total > max_assignments:
-        raise SizeLimitError(f"exhaustive search needs S**K = {S}**{K} = {total:.3g} assignments, above max_assignments="
-                             f"{max_assignments:.3g}; use solve_exact for a certified optimum")
+    if total > max_size:
+        raise SizeLimitError(f"exhaustive search needs S**K = {S}**{K} = {total:.3g} assignments, above max_size="
+                             f"{max_size:.3g}; pass max_size={total} to enumerate them anyway, or use solve_exact for "
+                             "a certified optimum")
     t0 = time.perf_counter()
     rho, Pi, T = inst.throughput, inst.dataset_size, inst.epochs
     coef = inst.comm_coefficient

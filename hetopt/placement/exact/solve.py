@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import time
 
-from ...errors import ArgumentError, SizeLimitError
+from ...errors import SizeLimitError
 from ...inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
-from ...result import OPTIMAL_RTOL
 from ..evaluate import PlacementSolution
 from ..grouped import model_size_estimate
 from ..instance import PlacementInstance
 from .common import (
+    DEFAULT_GAP,
     EXHAUSTIVE_RATE,
     FALLBACK_ASSIGNMENTS,
     MAX_VARIABLES,
@@ -28,26 +28,32 @@ __all__ = ["solve_exact"]
 
 
 @takes_instance(PlacementInstance)
-def solve_exact(inst: PlacementInstance, *, solver: str = "highs", time_limit: float | None = None,
-                rel_gap: float = 1e-7, threads: int | None = None, max_iterations: int = 200,
-                tangent_points: int = 64, prune: bool = True, improve: bool = True,
-                neighbour_cuts: bool = True, max_variables: int | None = None,
-                fallback: bool = True) -> PlacementSolution:
+def solve_exact(inst: PlacementInstance, *, time_limit: float | None = None, mip_gap: float | None = None,
+                threads: int | None = 1, max_size: int | None = None, solver: str = "highs",
+                max_iterations: int = 200, tangent_points: int = 64, prune: bool = True, improve: bool = True,
+                neighbour_cuts: bool = True, fallback: bool = True) -> PlacementSolution:
     """The optimum of P1 (eq. (8), with communication), with a certified lower bound.
 
     Parameters
     ----------
     inst : PlacementInstance
-    solver : {"highs", "scip"}
-        "highs": outer approximation with HiGHS MILP masters (:mod:`hetopt.placement.exact.oa`);
-        "scip": the grouped MINLP by SCIP (:mod:`hetopt.placement.exact.scip`).
     time_limit : float, optional
         Seconds for the whole solve, building included.  When reached, the status is TIME_LIMIT
         with the incumbent and the best proven lower bound.
-    rel_gap : float in [0, 1)
-        Relative gap at which the route stops (outer approximation's loop, SCIP's MIP gap); the
-        status is OPTIMAL only if the final gap is at most ``OPTIMAL_RTOL``, FEASIBLE otherwise.
+    mip_gap : float in [0, 1), optional
+        Relative gap at which the route stops (outer approximation's loop, SCIP's MIP gap);
+        None: :data:`DEFAULT_GAP` (1e-7).  The status is OPTIMAL only if the final gap is at most
+        ``OPTIMAL_RTOL``, FEASIBLE otherwise.
     threads : int, optional
+        Solver threads; 1 by default, as in every kind (reproducible runs); None: the solver's
+        default.
+    max_size : int, optional
+        Size guard, in variables of the grouped model before pruning: a larger model is refused
+        before it is built.  None (default): :data:`MAX_VARIABLES` of the route (60,000 for
+        HiGHS, 8,000 for SCIP).
+    solver : {"highs", "scip"}
+        "highs": outer approximation with HiGHS MILP masters (:mod:`hetopt.placement.exact.oa`);
+        "scip": the grouped MINLP by SCIP (:mod:`hetopt.placement.exact.scip`).
     max_iterations : int
         Outer-approximation iterations before giving up (then the fallback, see ``fallback``).
     tangent_points : int
@@ -66,9 +72,6 @@ def solve_exact(inst: PlacementInstance, *, solver: str = "highs", time_limit: f
         After each master, add tangent cuts not only at its V_i but also at V_i +- rho_{i,g} (one
         worker of any class more or less), which cuts off the master's near-equal neighbours at
         once on large clusters.
-    max_variables : int, optional
-        Size guard: refuse a grouped model of more variables (before pruning) than this; default
-        :data:`MAX_VARIABLES` of the route.
     fallback : bool
         When the route fails or cannot close the gap, try exhaustive search (S**K at most
         :data:`FALLBACK_ASSIGNMENTS`) and then the other route, within ``time_limit``.
@@ -85,27 +88,26 @@ def solve_exact(inst: PlacementInstance, *, solver: str = "highs", time_limit: f
     ArgumentError
         A bad option (naming it).
     SizeLimitError
-        The model is larger than ``max_variables`` (with the estimate and the way out).
+        The model is larger than ``max_size`` (with the estimate and the way out).
     """
     solver = check_choice(solver, "solver", SOLVERS)
     time_limit = check_time_limit(time_limit)
-    gap_stop = check_gap(rel_gap)
-    if gap_stop is None:
-        raise ArgumentError("rel_gap is None; expected a relative gap in [0, 1)")
+    gap = check_gap(mip_gap, "mip_gap")
+    gap_stop = DEFAULT_GAP if gap is None else gap
     threads = check_threads(threads)
     max_iterations = check_size(max_iterations, "max_iterations")
     tangent_points = check_size(tangent_points, "tangent_points")
     prune, improve = check_flag(prune, "prune"), check_flag(improve, "improve")
     neighbour_cuts = check_flag(neighbour_cuts, "neighbour_cuts")
     fallback = check_flag(fallback, "fallback")
-    limit = MAX_VARIABLES[solver] if max_variables is None else check_size(max_variables, "max_variables")
+    limit = MAX_VARIABLES[solver] if max_size is None else check_size(max_size, "max_size")
     t0 = time.perf_counter()
     est = model_size_estimate(inst)
     if est["variables"] > limit:
         raise SizeLimitError(
             f"solve_exact(solver={solver!r}) on S={inst.n_jobs}, K={inst.n_workers} would build a grouped model of about "
             f"{est['variables']:,} variables and {est['constraints']:,} constraints (before pruning), above "
-            f"max_variables={limit:,}; pass max_variables={est['variables']} to build it anyway (with time_limit=... to "
+            f"max_size={limit:,}; pass max_size={est['variables']} to build it anyway (with time_limit=... to "
             "bound the run), or use has / jps for a heuristic placement")
     run = start(inst, t0=t0, time_limit=time_limit, threads=threads, prune=prune, improve=improve)
     run.info.update(route="bounds without a solver", variables=est["variables"], constraints=est["constraints"])
@@ -131,7 +133,7 @@ def _fall_back(run: Run, solver: str, opts: OAOptions, limit: int) -> None:
     total = inst.n_jobs ** inst.n_workers
     remaining = run.remaining()
     if total <= FALLBACK_ASSIGNMENTS and (remaining is None or total / EXHAUSTIVE_RATE <= remaining):
-        ex = exhaustive(inst, max_assignments=FALLBACK_ASSIGNMENTS)
+        ex = exhaustive(inst, max_size=FALLBACK_ASSIGNMENTS)
         run.offer(ex.assignment)
         run.prove(ex.objective)
         run.failure = None
@@ -144,7 +146,7 @@ def _fall_back(run: Run, solver: str, opts: OAOptions, limit: int) -> None:
         return
     run.failure = None
     _route(run, other, opts)
-    outcome = f"failed too ({run.failure})" if run.failure else "certified" if run.gap <= OPTIMAL_RTOL else "not certified"
+    outcome = f"failed too ({run.failure})" if run.failure else "certified" if run.certified else "not certified"
     run.info["fallback"] = f"{reason}; the {other} route: {outcome}"
 
 

@@ -36,7 +36,7 @@ def exact_scale(quick: bool = False, time_limit: float | None = None) -> Table:
         "OA, 64 cuts, no bounds": lambda inst, time_limit: solve_exact(inst, time_limit=time_limit, threads=1,
                                                                       prune=False, improve=False),
     }
-    t = largest_certified(lambda K: generate_instance(4, K, seed=1), sizes, engines, time_limit=limit,
+    t = largest_certified(lambda K: generate_instance(n_jobs=4, n_workers=K, seed=1), sizes, engines, time_limit=limit,
                           title="placement P1 (S = 4): seconds to a certified optimum (HiGHS outer approximation, 1 thread)",
                           size_name="K")
     t.notes.append("goal (issue 13): certified P1 at K = 300 (S = 4) within 60 s on 2 cores; "
@@ -69,7 +69,7 @@ def bench(quick: bool = False) -> list[Table]:
     tables = []
     rows: list[Sequence[Any]] = []
     for K in ([K_mid] if quick else [K_mid, K_big]):
-        inst = generate_instance(4, K, seed=1)
+        inst = generate_instance(n_jobs=4, n_workers=K, seed=1)
         opt = solve_exact(inst)
         res = {"solve_exact (HiGHS, OA)": opt}
         if K <= 30:
@@ -84,12 +84,12 @@ def bench(quick: bool = False) -> list[Table]:
         base = opt.wall_time
         for name, s in res.items():
             rows.append((f"S=4, K={K}", name, s.wall_time, s.wall_time / base, s.objective / opt.objective - 1, s.status.value))
-    inst = generate_instance(4, K_jps, seed=1)
+    inst = generate_instance(n_jobs=4, n_workers=K_jps, seed=1)
     j, tj = _time(jps, inst, n_samples=40, seed=0)
     o, to = _time(optimus_lb, inst)
     rows.append((f"S=4, K={K_jps}", "jps N=40", tj, tj / to, j.objective / o.objective - 1, "vs optimus_lb"))
     rows.append((f"S=4, K={K_jps}", "optimus_lb", to, 1.0, 0.0, "reference"))
-    small = generate_instance(3, K_small, seed=2)
+    small = generate_instance(n_jobs=3, n_workers=K_small, seed=2)
     ex, tex = _time(exhaustive, small)
     op = solve_exact(small)
     rows.append((f"S=3, K={K_small}", "exhaustive", tex, tex / op.wall_time, ex.objective / op.objective - 1, ex.status.value))

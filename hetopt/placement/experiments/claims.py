@@ -367,7 +367,7 @@ def _fig17_gavel(reset=True) -> Outcome:
     rows = []
     for h in (1.15, 1.5, 2.0):
         inst = X.paper_instance(15, h)
-        d, g = simulate(inst, "has", reset_on_completion=reset), simulate(inst, "gavel", scale_factor=5)
+        d, g = simulate(inst, "has", reset_on_completion=reset), simulate(inst, "gavel", options={"scale_factor": 5})
         rows.append((h, 100 * (1 - d.average_jct / g.average_jct), 100 * (1 - d.makespan / g.makespan)))
     detail = (f"HAS ({'reset events' if reset else 'static'}) below Gavel (scale factor 5): " +
               "; ".join(f"H={h}: JCT {a:.1f} %, makespan {b:.1f} %" for h, a, b in rows) +

@@ -36,10 +36,11 @@ def count_distinct(instances) -> int:
 
 @cache
 def paper_instance(n_workers: int = 15, heterogeneity: float | None = 1.15, n_jobs: int = 4, communication: bool = True):
-    """``generate_instance(n_jobs, n_workers, setting="paper", heterogeneity=...)`` (cached)."""
+    """``generate_instance(n_jobs=n_jobs, n_workers=n_workers, setting="paper", heterogeneity=...)`` (cached)."""
     from .. import generate_instance
 
-    return generate_instance(n_jobs, n_workers, setting="paper", heterogeneity=heterogeneity, communication=communication)
+    return generate_instance(n_jobs=n_jobs, n_workers=n_workers, setting="paper", heterogeneity=heterogeneity,
+                             communication=communication)
 
 
 def _opt(inst):
@@ -61,7 +62,7 @@ def method_gaps(n_workers: int = 15, heterogeneity: float | None = 1.15, setting
     if setting == "paper":
         inst = paper_instance(n_workers, heterogeneity, n_jobs)
     else:
-        inst = generate_instance(n_jobs, n_workers, seed=seed, setting="gavel")
+        inst = generate_instance(n_jobs=n_jobs, n_workers=n_workers, seed=seed, setting="gavel")
     opt = _opt(inst)
     if opt.status.value != "optimal":
         raise RuntimeError(f"optimum not certified ({opt.status.value}); gaps would not be gaps")
@@ -122,8 +123,9 @@ def heterogeneity_table(quick: bool = False) -> Table:
             t.add(K, round(heterogeneity_degree(inst), 4), best, _gap(has(inst), best), float(j),
                   _gap(optimus(inst), best), _gap(optimus_lb(inst), best),
                   _gap(optimus_lb(inst, reading="balanced_gains"), best))
-    t.notes.append(f"{len(set(keys))} distinct instances of {len(keys)} rows (generate_instance(4, K, setting='paper', "
-                   f"heterogeneity=H)); gaps are average JCT / certified optimum (solve_exact) - 1; JPS averaged over {rounds} seeds.")
+    t.notes.append(f"{len(set(keys))} distinct instances of {len(keys)} rows (generate_instance(n_jobs=4, n_workers=K, "
+                   f"setting='paper', heterogeneity=H)); gaps are average JCT / certified optimum (solve_exact) - 1; "
+                   f"JPS averaged over {rounds} seeds.")
     t.notes.append("paper (Fig. 14, K=15, H 1.1-1.26): HAS optimal at 1.1/1.15/1.21 and +1.28 % at 1.26; JPS +0.49-1.9 %; "
                    "Optimus +42.09 % to +18.07 %.  Fig. 9: Optimus-LB +15.1 %.")
     return t
@@ -165,7 +167,7 @@ def mix_instance(counts: tuple[int, int, int], heterogeneity: float = 1.15, n_jo
     """
     from .. import PlacementInstance, generate_instance
 
-    base = generate_instance(n_jobs, 15, heterogeneity=heterogeneity)
+    base = generate_instance(n_jobs=n_jobs, n_workers=15, heterogeneity=heterogeneity)
     t0 = [w.split("-")[0] for w in (base.worker_names or ())]
     per = np.array([[base.throughput[i, t0.index(t)] for t in TYPE_NAMES] for i in range(base.n_jobs)])
     K = int(sum(counts))

@@ -13,17 +13,19 @@ from __future__ import annotations
 import functools
 import itertools
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
+from hetopt.certify import Status
 from hetopt.claims.ledger import Claim, Conformance, Flip, Outcome, Verdict
 from hetopt.contract import Kind, Method
-from hetopt.errors import InstanceError
-from hetopt.inputs import numeric_array, rng_from, takes_instance
+from hetopt.errors import ArgumentError, InstanceError
+from hetopt.inputs import check_example, check_threads, numeric_array, rng_from, takes_instance
 from hetopt.report import Table
-from hetopt.result import CheckReport, Solution, Status
+from hetopt.result import CheckReport, SimulationResult, Solution, job_times
 
 
 @dataclass(frozen=True)
@@ -61,14 +63,20 @@ class ToySolution(Solution):
     order: tuple[int, ...] = ()
 
 
-def generate_instance(n_jobs: int = 4, *, seed: Any = None) -> ToyInstance:
+@dataclass(frozen=True, kw_only=True)
+class ToySimulation(ToySolution, SimulationResult):
+    """A run of :func:`simulate`: the order of a policy and the jobs' completion times."""
+
+
+def generate_instance(*, n_jobs: int = 4, seed: Any = None) -> ToyInstance:
     rng = rng_from(seed)
     return ToyInstance(release=rng.integers(0, 5, n_jobs).astype(float),
                        processing=rng.integers(1, 5, n_jobs).astype(float))
 
 
-def example(seed: int, size: int) -> ToyInstance:
-    return generate_instance(2 + size % 3, seed=seed)
+def example(*, seed: int, size: int) -> ToyInstance:
+    seed, size = check_example(seed, size)
+    return generate_instance(n_jobs=2 + size % 3, seed=seed)
 
 
 def _total(inst: ToyInstance, order: tuple[int, ...]) -> float:
@@ -87,7 +95,12 @@ def _solution(inst: ToyInstance, order: tuple[int, ...], status: Status, t0: flo
 
 
 @takes_instance(ToyInstance)
-def solve_exact(inst: ToyInstance, *, time_limit: float | None = None) -> ToySolution:
+def solve_exact(inst: ToyInstance, *, time_limit: float | None = None, mip_gap: float | None = None,
+                threads: int | None = 1) -> ToySolution:
+    """Enumerate every job order: exact (no gap to set) on one thread."""
+    if mip_gap is not None:
+        raise ArgumentError(f"mip_gap is {mip_gap!r}; the enumeration is exact: pass None")
+    check_threads(threads)
     t0 = time.perf_counter()
     best = min(itertools.permutations(range(inst.release.size)), key=lambda o: _total(inst, o))
     return _solution(inst, tuple(best), Status.OPTIMAL, t0, "enumeration")
@@ -98,9 +111,19 @@ POLICIES = {"fifo": lambda inst: tuple(int(j) for j in np.argsort(inst.release, 
 
 
 @takes_instance(ToyInstance)
-def simulate(inst: ToyInstance, policy: str) -> ToySolution:
+def simulate(inst: ToyInstance, policy: str, *, options: Mapping[str, Any] | None = None) -> ToySimulation:
+    if options:
+        raise ArgumentError(f"options is {options!r}; the toy's policies take no options")
     t0 = time.perf_counter()
-    return _solution(inst, POLICIES[policy](inst), Status.FEASIBLE, t0, policy)
+    order = POLICIES[policy](inst)
+    sol = _solution(inst, order, Status.FEASIBLE, t0, policy)
+    done = np.zeros(inst.release.size)
+    t = 0.0
+    for j in order:
+        t = max(t, inst.release[j]) + inst.processing[j]
+        done[j] = t
+    return ToySimulation(**{k: getattr(sol, k) for k in ("status", "objective", "wall_time", "solver", "order")},
+                         policy=policy, **job_times(done, inst.release))
 
 
 def check_schedule(inst: ToyInstance, sol: Any) -> CheckReport:
@@ -123,7 +146,7 @@ def gantt(inst: ToyInstance, sol: ToySolution, ax: Any = None, **options: Any) -
 
 
 def bench(quick: bool = False) -> list[Table]:
-    inst = generate_instance(5, seed=0)
+    inst = generate_instance(n_jobs=5, seed=0)
     t = Table("toy: exact vs fifo", ["method", "objective"])
     t.add("exact", solve_exact(inst).objective)
     t.add("fifo", simulate(inst, "fifo").objective)
@@ -145,8 +168,8 @@ CLAIMS = [Claim(id="toy2026.thm1.fifo_optimal", paper="toy", location="Theorem 1
                           functools.partial(_fifo_is_optimal, spt=True)))]
 SWEEPS: dict[str, Any] = {}
 CONFORMANCE = [Conformance(id="toy2026.gen.sizes", paper="toy", statement="example sizes are 2-4 jobs",
-                           check=lambda: Outcome(example(0, 1).release.size,
-                                                 Verdict.REPRODUCED if example(0, 1).release.size == 3
+                           check=lambda: Outcome(example(seed=0, size=1).release.size,
+                                                 Verdict.REPRODUCED if example(seed=0, size=1).release.size == 3
                                                  else Verdict.UNEXPLAINED))]
 
 KIND = Kind(
