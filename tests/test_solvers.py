@@ -238,7 +238,7 @@ class _FakeHighs:
 def test_solve_milp_status_is_certify_s(monkeypatch, code):
     """HiGHS's incumbent and bound go to certify: a proof is OPTIMAL even when a limit stopped the run, a bound
     on the wrong side of the incumbent is a failed solve."""
-    import hetopt.solvers as solvers
+    import hetopt.solvers.milp as solvers
 
     def run_with(objective, bound, **kw):
         monkeypatch.setattr(solvers, "_highs_milp", lambda *a, **k: _FakeHighs(code, objective, bound))

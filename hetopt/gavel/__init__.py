@@ -23,6 +23,7 @@ D. Narayanan, K. Santhanam, F. Kazhamiaka, A. Phanishayee, M. Zaharia,
 
 from .allocation import GavelAllocation, allocate, solve_exact
 from .checker import check_schedule
+from .clean_rounds import CleanRounds
 from .generators import generate_instance
 from .heuristics import AlloX, RandomFIFO, allox, fifo_random
 from .instance import GavelInstance
@@ -40,15 +41,13 @@ from .mechanism import (
 )
 from .packing import (
     FinishTimeFairnessPacked,
-    Gandiva,
-    fifo_packed,
     finish_time_fairness_packed,
-    gandiva,
     max_min_fairness_packed,
     max_min_fairness_water_filling_packed,
     max_sum_throughput_normalized_by_cost_packed_slos,
     min_total_duration_packed,
 )
+from .packing_greedy import Gandiva, fifo_packed, gandiva
 from .parity import extra_parity_rows, parity_reference, parity_rows
 from .policies import (
     CERT_RTOL,
@@ -76,7 +75,8 @@ from .policies import (
     proportional_allocation,
     solve_min_total_duration,
 )
-from .rounds import MECHANISMS, CleanRounds, GavelRounds, Mechanism
+from .round_loop import Mechanism
+from .rounds import MECHANISMS, GavelRounds
 from .simulator import GavelSimulation, simulate
 from .traces import TRACES, load_trace, pair_throughputs, parse_trace, simulation_throughputs, to_trace
 from .validate import ratio_sweep, validate_ratio

@@ -35,7 +35,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..errors import ArgumentError
-from . import heuristics, packing, variants
+from . import heuristics, packing, packing_greedy, variants
 from .fairness import (
     NORMALIZATIONS,
     build_max_min_fairness,
@@ -269,15 +269,15 @@ POLICIES: dict[str, PolicySpec] = {p.name: p for p in (
           "max_sum_throughput_normalized_by_cost_packed_SLOs (ThroughputNormalizedByCostSumWithPackingSLOs)",
           "Gavel's maximum total throughput per dollar with space sharing and SLOs",
           inputs=(_STEPS, "time_to_slo", "gpu_types"), takes_solver=False, packing=True, static=False),
-    _spec("fifo_packed", packing.fifo_packed, "fifo_packed (FIFOPolicyWithPacking)",
+    _spec("fifo_packed", packing_greedy.fifo_packed, "fifo_packed (FIFOPolicyWithPacking)",
           "Gavel's FIFO, then waiting jobs packed with placed ones", inputs=(), takes_solver=False,
           skip_zero_priority=True, packing=True, static=False),
     _spec("max_min_fairness_water_filling_packed", packing.max_min_fairness_water_filling_packed,
           "max_min_fairness_water_filling_packed (MaxMinFairnessWaterFillingPolicyWithPacking)",
           "Gavel's max-min fairness with water filling and space sharing", takes_solver=False, packing=True, static=False),
-    _spec("gandiva", packing.gandiva, "gandiva (GandivaPolicy)",
+    _spec("gandiva", packing_greedy.gandiva, "gandiva (GandivaPolicy)",
           "Gavel's Gandiva baseline (equal shares; random pairs of jobs when the cluster is full)",
-          inputs=(_IDS,), takes_solver=False, packing=True, static=False, factory=packing.Gandiva),
+          inputs=(_IDS,), takes_solver=False, packing=True, static=False, factory=packing_greedy.Gandiva),
 )}
 
 

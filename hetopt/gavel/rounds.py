@@ -1,148 +1,36 @@
-"""The event loops of the round simulator: Gavel's own (``"gavel"``) and hetopt's idealised one (``"clean"``).
+"""Gavel's own event loop of the round simulator (``mechanism="gavel"``) and the table of event loops.
 
-Both implement :class:`Mechanism` (``run(job_set, allocator, options) -> RunRecord``) and are
-found by name in :data:`MECHANISMS`; the policies stay outside (the ``allocator`` returns the
-allocation of the jobs present).  :func:`hetopt.gavel.simulate` picks one with
+:class:`GavelRounds` is Gavel's ``Scheduler.simulate`` in simulation mode, driven as
+``scripts/drivers/simulate_scheduler_with_trace.py`` drives it (stanford-futuredata/gavel
+``scheduler/scheduler.py`` at commit c4fa400), with Gavel's behaviours (a)-(h) (forced resets,
+whole steps per round, priority-0 jobs that take GPUs, ...), each listed with Gavel's line numbers
+in the card (models/gavel.md, section ``mechanism="gavel"``). :data:`MECHANISMS` maps a
+name to its loop (:class:`~hetopt.gavel.round_loop.Mechanism`): ``"gavel"`` and ``"clean"``
+(:class:`~hetopt.gavel.clean_rounds.CleanRounds`); :func:`hetopt.gavel.simulate` picks one with
 ``mechanism=``.
-
-``"gavel"`` (:class:`GavelRounds`) is Gavel's ``Scheduler.simulate`` in simulation mode,
-driven as ``scripts/drivers/simulate_scheduler_with_trace.py`` drives it (stanford-futuredata/gavel
-``scheduler/scheduler.py`` at commit c4fa400; line numbers below are of that file):
-
-(a) ``_update_priorities`` (l. 2358-2463): the allocation is recomputed (a *reset*) when an
-    arrival or a completion is pending and at least ``recompute_interval`` seconds have passed
-    since the last reset, **or** the last reset time is 0: a reset at t = 0 leaves it at 0, so
-    the next change resets at once.
-(b) ``simulate`` (l. 1275-1298): when no micro-task runs the clock jumps to the next arrival;
-    with no arrival left and jobs remaining the last reset time is set to 0, which forces a
-    reset at the same timestamp.  The last loop iteration schedules an empty round.
-(c) ``_get_num_steps`` / ``_get_job_steps_and_finish_times`` (l. 959-1042): a job runs
-    ``min(int(T * round), remaining)`` whole steps, which take ``steps / T`` seconds; the round
-    ends when its slowest job ends (so rounds are a little shorter than ``round_length``), and
-    a job's completion time is its own finish time.
-(d) ``_schedule_jobs_on_workers_helper`` / ``_schedule_jobs_on_workers`` (l. 766-957): a job not
-    in the current allocation (arrived since the last reset) has priority 0 but still takes GPUs
-    in the greedy pass; it is then skipped when workers are assigned, so those GPUs idle.
-(e) ``_update_priorities`` (l. 2443-2463): a job counts as unallocated on a type only when its
-    time fraction is exactly 0.0; any positive value (ECOS noise of 1e-11 included) gives the
-    priority ``X * 1e9`` until the job has run there.
-(f) ``_reset_time_run_so_far`` (l. 2265-2311) and ``_done_callback`` (l. 2868-3095): deficits
-    grow by ``(should - received)`` computed first; each type's time so far is summed in the
-    order the round's micro-tasks complete (latest finish first, ties by job id, as the heap
-    pops them); the queues are sorted by ``(priority, deficit, allocation)`` with Python's
-    stable sort, so the floating-point values decide ties.
-(g) ``simulate`` (l. 1303-1311, 1325-1330): a micro-task's execution time is its finish time
-    minus the *current round start*, which is the previous round's end; after an idle gap it
-    is stale, so the gap counts as time the job received.
-(h) ``policies/fifo.py`` (``FIFOPolicy.get_allocation``): the heterogeneity-aware FIFO scans
-    the free types in name order (``k80``, ``p100``, ``v100``) and keeps the first best, so ties
-    go to k80; the simulator hands every policy its columns in that order
-    (``Policy.flatten``).  FIFO's queues also skip entries of priority 0 (l. 816-819).
-
-``"clean"`` (:class:`CleanRounds`) keeps hetopt's earlier semantics: real-valued steps, rounds
-of exactly ``min(round, remaining / T)`` seconds, arrivals and completions that wait for the
-recompute interval (no forced reset), jobs outside the allocation left out of the queues,
-``ALLOCATION_EPS`` for "not allocated" (:class:`~hetopt.gavel.mechanism.GavelMechanism`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, cast
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
-from ..errors import ArgumentError, HetoptError
+from ..errors import HetoptError
+from .clean_rounds import CleanRounds
 from .instance import GavelInstance
-from .mechanism import GavelMechanism
+from .round_loop import Allocator, Mechanism, RunOptions, RunRecord, _arrival_order
 
-__all__ = ["Mechanism", "MECHANISMS", "RunOptions", "RunRecord", "GavelRounds", "CleanRounds", "Allocator",
-           "DONE_RTOL", "UNSERVED_PRIORITY"]
+__all__ = ["MECHANISMS", "GavelRounds", "UNSERVED_PRIORITY", "type_order_of"]
 
-#: A job is complete when its remaining steps are at most this fraction of its total (clean mechanism).
-DONE_RTOL = 1e-9
 #: Gavel multiplies the allocation by this when a job has no share yet ("don't use inf").
 UNSERVED_PRIORITY = 1e9
 
-#: ``allocator(jobs, now, remaining, since_start, pairs) -> X``: the allocation (len(jobs) + len(pairs), R) of
-#: the jobs present (instance indices, in Gavel's job-id order) and of the pairs of them that may share GPUs
-#: (packing policies; empty otherwise), in the instance's GPU-type columns.
-Allocator = Callable[[np.ndarray, float, np.ndarray, np.ndarray, list[tuple[int, int]]], np.ndarray]
-
-
-@dataclass(frozen=True)
-class RunOptions:
-    """What the event loop needs besides the jobs and the allocator.
-
-    Attributes
-    ----------
-    round_length, recompute_interval : float
-        Seconds (Gavel: 360 and 1,920).
-    type_order : list of int
-        The order in which the per-type queues are visited (Gavel: v100, p100, k80).
-    shuffle_types : bool
-        Shuffle ``type_order`` every round (Gavel does for its heterogeneity-agnostic policies,
-        with ``random.Random(seed + 5)``).
-    skip_zero_priority : bool
-        Leave entries of priority 0 out of the queues (Gavel's FIFO policies).
-    seed : int
-        Gavel's driver seed (the type shuffler is seeded with ``seed + 5``).
-    max_rounds : int
-        Stop with ``HetoptError`` after this many rounds.
-    record_rounds : bool
-        Keep each round's placement.
-    pair_throughput : callable, optional
-        ``pair_throughput(a, b) -> (R, 2)``: the steps/s of jobs ``a`` and ``b`` sharing a GPU of each
-        type (None: not measured, never packed).  Given for the packing policies (Gavel's ``_packed``):
-        every two jobs of the same scale factor then form a pair that the allocation and the queues may
-        hold.
-    """
-
-    round_length: float
-    recompute_interval: float
-    type_order: list[int]
-    shuffle_types: bool = False
-    skip_zero_priority: bool = False
-    seed: int = 0
-    max_rounds: int = 1_000_000
-    record_rounds: bool = True
-    pair_throughput: Callable[[int, int], np.ndarray | None] | None = None
-
-
-@dataclass
-class RunRecord:
-    """What an event loop returns: completions, resets and rounds (instance job indices)."""
-
-    completion: np.ndarray
-    reset_times: list[float] = field(default_factory=list)
-    reset_reasons: list[str] = field(default_factory=list)
-    rounds: list[dict[str, Any]] = field(default_factory=list)
-    allocations: list[tuple[float, dict[Any, np.ndarray]]] = field(default_factory=list)
-    n_rounds: int = 0
-
-
-class Mechanism(Protocol):
-    """An event loop of the round simulator (``models/gavel.md``, *Mechanism*)."""
-
-    name: ClassVar[str]
-
-    def policy_columns(self, inst: GavelInstance) -> list[int]:
-        """The instance's GPU-type columns in the order the policy receives them."""
-        ...
-
-    def run(self, inst: GavelInstance, allocator: Allocator, options: RunOptions) -> RunRecord:
-        """Simulate until every job of ``inst`` completes."""
-        ...
-
-
-def _arrival_order(inst: GavelInstance) -> list[int]:
-    return sorted(range(inst.n_jobs), key=lambda j: (float(inst.arrival[j]), j))
-
 
 class GavelRounds:
-    """Gavel's ``Scheduler.simulate`` (behaviours (a)-(h) of the module docstring).
+    """Gavel's ``Scheduler.simulate`` (behaviours (a)-(h) of the card, models/gavel.md).
 
     Jobs get Gavel's ids in arrival order (ties by instance index); the policy sees them in id
     order and the GPU types with at least one GPU in name order, as Gavel's ``flatten`` does.
@@ -155,7 +43,7 @@ class GavelRounds:
         return sorted((r for r in range(inst.n_types) if inst.capacity[r] > 0), key=lambda r: inst.gpu_types[r])
 
     def run(self, inst: GavelInstance, allocator: Allocator, options: RunOptions) -> RunRecord:
-        """Simulate ``inst`` as Gavel's simulator does; see the module docstring."""
+        """Simulate ``inst`` as Gavel's simulator does (behaviours (a)-(h) of the card)."""
         return _GavelState(inst, allocator, options).simulate()
 
 
@@ -438,82 +326,6 @@ class _GavelState:
             raise HetoptError(f"gavel mechanism: jobs left unfinished after {opt.max_rounds} rounds")
         self.record.completion = self.completion
         return self.record
-
-
-class CleanRounds:
-    """hetopt's idealised loop (:class:`~hetopt.gavel.mechanism.GavelMechanism`): the semantics before issue 23."""
-
-    name: ClassVar[str] = "clean"
-
-    def policy_columns(self, inst: GavelInstance) -> list[int]:
-        """Every type, in the instance's column order."""
-        return list(range(inst.n_types))
-
-    def run(self, inst: GavelInstance, allocator: Allocator, options: RunOptions) -> RunRecord:
-        """Rounds of ``min(round, remaining / T)`` seconds; resets at most every ``recompute_interval``."""
-        if options.pair_throughput is not None:
-            raise ArgumentError("the clean mechanism does not pack jobs; simulate a packing policy with "
-                                "mechanism='gavel'")
-        J = inst.n_jobs
-        T = inst.effective_throughput()
-        s = inst.scale_factor
-        cap = inst.capacity
-        mech = GavelMechanism(inst.n_types, round_length=options.round_length,
-                              recompute_interval=options.recompute_interval, type_order=options.type_order,
-                              work_conserving=not options.skip_zero_priority)
-        remaining = inst.total_steps.astype(float).copy()
-        completion = np.full(J, np.nan)
-        order = _arrival_order(inst)
-        out = RunRecord(completion)
-        nxt, t = 0, 0.0
-        for _ in range(options.max_rounds):
-            while nxt < J and inst.arrival[order[nxt]] <= t + 1e-9:
-                mech.add_job(order[nxt])
-                nxt += 1
-            if not mech.jobs and nxt == J:
-                break
-            if mech.jobs and mech.recompute_due(t):
-                act = np.array(sorted(cast(list[int], mech.jobs)))
-                X = allocator(act, t, remaining[act], t - inst.arrival[act], [])
-                alloc = dict(zip(act.tolist(), np.asarray(X, dtype=float), strict=True))
-                mech.reset(t, alloc)
-                if options.record_rounds:
-                    out.allocations.append((t, alloc))
-            jobs = cast(list[int], mech.jobs)
-            place = cast(dict[int, int], mech.schedule({j: T[j] for j in jobs}, {j: int(s[j]) for j in jobs}, cap))
-            if not place:
-                later = [inst.arrival[order[nxt]]] if nxt < J else []
-                if mech.jobs and mech.stale and mech.last_reset is not None:
-                    later.append(mech.last_reset + options.recompute_interval)
-                later = [x for x in later if x > t + 1e-9]
-                if not later:
-                    raise HetoptError(f"clean mechanism: jobs {sorted(jobs)[:5]} can never run at time {t:.1f} s")
-                t = float(min(later))
-                continue
-            end = t
-            seconds = {}
-            for j, r in place.items():
-                dt = min(options.round_length, remaining[j] / T[j, r])
-                remaining[j] -= dt * T[j, r]
-                mech.record(j, r, dt)
-                seconds[j] = dt
-                if remaining[j] <= DONE_RTOL * inst.total_steps[j]:
-                    remaining[j] = 0.0
-                    completion[j] = t + dt
-                end = max(end, t + dt)
-            for j in place:
-                if remaining[j] == 0.0:
-                    mech.remove_job(j)
-            out.n_rounds += 1
-            if options.record_rounds:
-                out.rounds.append({"start": t, "end": end, "placement": dict(sorted(place.items())),
-                                   "seconds": dict(sorted(seconds.items()))})
-            t = end
-        else:
-            raise HetoptError(f"clean mechanism: jobs left unfinished after {options.max_rounds} rounds")
-        out.reset_times = list(mech.reset_times)
-        out.reset_reasons = ["interval"] * len(out.reset_times)
-        return out
 
 
 #: Mechanism name -> event loop: the one table ``simulate(..., mechanism=...)`` reads.

@@ -5,7 +5,7 @@ own simulator (``scheduler.py``'s ``Scheduler.simulate`` as its trace driver run
 (a)-(h) of :mod:`hetopt.gavel.rounds`) with the policy LPs posed as Gavel poses them and solved
 by ECOS (:mod:`hetopt.gavel.lp`): it reproduces Gavel's runs (the parity table,
 ``hetopt bench gavel --parity``).  ``mechanism="clean"`` is hetopt's idealised loop (real-valued
-steps, rounds of exactly the round length, no forced reset; :class:`~hetopt.gavel.rounds.CleanRounds`);
+steps, rounds of exactly the round length, no forced reset; :class:`~hetopt.gavel.clean_rounds.CleanRounds`);
 ``solver="highs"`` solves hetopt's scaled LPs instead (vertex solutions).  The event loops live
 in :mod:`hetopt.gavel.rounds` behind one interface (:data:`~hetopt.gavel.rounds.MECHANISMS`); the
 policies in :data:`~hetopt.gavel.POLICIES`.
@@ -29,7 +29,8 @@ from .instance import GavelInstance
 from .lp import check_solver
 from .mechanism import ALLOCATION_TOL, DEFAULT_RECOMPUTE_INTERVAL, DEFAULT_ROUND_LENGTH, fastest_first
 from .policies import PolicySpec, policy_arguments, resolve_policy
-from .rounds import DONE_RTOL, MECHANISMS, Allocator, RunOptions
+from .round_loop import DONE_RTOL, Allocator, RunOptions
+from .rounds import MECHANISMS
 
 __all__ = ["GavelSimulation", "simulate", "make_allocator", "pair_table", "DONE_RTOL", "MECHANISMS"]
 
@@ -269,7 +270,7 @@ def simulate(inst: GavelInstance, policy: Any, *, options: Mapping[str, Any] | N
         behaviours (a)-(h): whole steps per round, resets as Gavel's ``_update_priorities`` does them,
         a forced reset on an idle cluster, ...); the policy gets the raw throughputs and the types
         with GPUs in name order, as Gavel's ``flatten``.  ``"clean"``: hetopt's idealised loop
-        (:class:`~hetopt.gavel.rounds.CleanRounds`; effective throughputs, instance column order).
+        (:class:`~hetopt.gavel.clean_rounds.CleanRounds`; effective throughputs, instance column order).
     solver : {"ecos", "highs"}
         The built-in policies' LP solver (``"ecos"``: Gavel's, its interior solutions).
     recompute_interval : float

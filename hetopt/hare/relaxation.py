@@ -13,7 +13,7 @@ from ..inputs import check_choice, check_flag, check_gap, check_threads, check_t
 from ..result import Solution
 from ..solvers import solve_model
 from .exact.milp import HIGHS_OPTIONS
-from .exact.scaling import normalization, normalized_instance
+from .exact.normalize import normalization, normalized_instance
 from .exact.start import best_known_schedule
 from .instance import HareInstance
 from .model import FORMS, build_relaxation
@@ -89,7 +89,7 @@ def solve_relaxation(inst: HareInstance, form: str = "linear", *, solver: str | 
 
     Notes
     -----
-    The model is solved in normalized units (:func:`hetopt.hare.exact.scaling.normalization`:
+    The model is solved in normalized units (:func:`hetopt.hare.exact.normalize.normalization`:
     powers of two, exact) and ``x-hat``, the objective and the bound are given back in the
     instance's units, so that the solvers' absolute tolerances do not depend on the data's
     magnitude (issue 25).

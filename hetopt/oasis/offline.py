@@ -182,17 +182,7 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
     check_flag(warm_start, "warm_start")
     if max_size is not None:
         max_size = check_size(max_size, "max_size")
-    if engine in ("arrays", "plan") and solver != "highs":
-        raise ArgumentError(f"engine={engine!r} runs on HiGHS; with solver={solver!r} use engine='pyomo' or 'auto'")
-    if engine == "plan" and mip_gap is not None:
-        raise ArgumentError("mip_gap does not apply to engine='plan' (it solves to optimality); use engine='pyomo' or 'arrays'")
-    if engine == "auto":
-        size = inst.n_jobs * inst.n_worker_servers * inst.horizon ** 2
-        engine = "plan" if size <= PLAN_AUTO_LIMIT and solver == "highs" and mip_gap is None and not tighten else "pyomo"
-        if tighten:
-            engine = "arrays"
-    if tighten and engine != "arrays":
-        raise ArgumentError(f"tighten applies to engine='arrays' only; got engine={engine!r}")
+    engine = _pick_engine(inst, engine, solver, mip_gap, tighten)
     est = _guard(inst, engine, tighten, max_size)
     name = {"plan": "offline-plan", "arrays": "offline-arrays"}.get(engine, f"offline-{solver}")
     alone = standalone(inst)
@@ -217,6 +207,23 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
     info["model_size"] = est
     return certify(inst, scheds, status, bound, k, alone, fallback=fallback, wall_time=time.perf_counter() - start,
                    solver=name, message=message, info=info)
+
+
+def _pick_engine(inst: OasisInstance, engine: str, solver: str, mip_gap: float | None,
+                 tighten: bool | tuple[str, ...]) -> str:
+    """The engine of :func:`solve_exact` (``"auto"`` resolved), or the ``ArgumentError`` of a bad combination."""
+    if engine in ("arrays", "plan") and solver != "highs":
+        raise ArgumentError(f"engine={engine!r} runs on HiGHS; with solver={solver!r} use engine='pyomo' or 'auto'")
+    if engine == "plan" and mip_gap is not None:
+        raise ArgumentError("mip_gap does not apply to engine='plan' (it solves to optimality); use engine='pyomo' or 'arrays'")
+    if engine == "auto":
+        size = inst.n_jobs * inst.n_worker_servers * inst.horizon ** 2
+        engine = "plan" if size <= PLAN_AUTO_LIMIT and solver == "highs" and mip_gap is None and not tighten else "pyomo"
+        if tighten:
+            engine = "arrays"
+    if tighten and engine != "arrays":
+        raise ArgumentError(f"tighten applies to engine='arrays' only; got engine={engine!r}")
+    return engine
 
 
 def _check_tighten(tighten: Any) -> bool | tuple[str, ...]:

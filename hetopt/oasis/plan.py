@@ -203,11 +203,7 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
     arr: OfflineArrays | None = None
     if xr is not None and not clock.expired():
         arr = build_offline_arrays(inst)
-        adm = np.rint(xr[tight.x_off:tight.x_off + I])
-        lb, ub = arr.lb.copy(), arr.ub.copy()
-        cols = arr.x_off + np.arange(I)
-        lb[cols] = np.minimum(adm, ub[cols])
-        ub[cols] = np.minimum(adm, ub[cols])
+        lb, ub = _admitted_bounds(arr, tight, xr, I)
         sol = solve_arrays(arr, clock=clock, threads=threads, lb=lb, ub=ub)
         x = sol.info["x"]
         info.update(restricted_status=sol.status.value, restricted_objective=sol.objective,
@@ -233,3 +229,13 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
         return best, Status.OPTIMAL, best_bound, info
     limited = clock.expired() or rel.status is Status.TIME_LIMIT or (full is not None and full.status is Status.TIME_LIMIT)
     return best, Status.TIME_LIMIT if limited else Status.FEASIBLE, best_bound, info
+
+
+def _admitted_bounds(arr: OfflineArrays, tight: OfflineArrays, xr: np.ndarray, I: int) -> tuple[np.ndarray, np.ndarray]:
+    """Column bounds of ``arr`` with every admission fixed to the plan relaxation's ``xr`` (rounded)."""
+    adm = np.rint(xr[tight.x_off:tight.x_off + I])
+    lb, ub = arr.lb.copy(), arr.ub.copy()
+    cols = arr.x_off + np.arange(I)
+    lb[cols] = np.minimum(adm, ub[cols])
+    ub[cols] = np.minimum(adm, ub[cols])
+    return lb, ub

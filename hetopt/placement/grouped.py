@@ -1,58 +1,16 @@
 """P1 over classes of identical workers (:func:`build_p1_grouped`) and the scaled master of ``solve_exact``.
 
 Workers with the same throughput column form a class g (n_g workers); ``x[i, g]`` of them go to job i.
-The model is written in the units of a :class:`GroupedScale`:
-
-* the objective is the average JCT divided by ``unit`` (seconds), times ``weight`` (``WEIGHT`` when clipped);
-* job i's throughput is ``Vn_i = V_i / nu_i`` (``nu_i`` in samples/s) and its computation latency
-  ``thn_i = nu_i / V_i``, so that the objective term of (11) is ``s_i thn_i`` with
-  ``s_i = c_i / nu_i``, ``c_i = T_i |Pi_i| / (S unit)``;
-* the communication term (6) of job i is ``lc_i = T_i l_i^[c] / (S unit)``, in objective units.
-
-:meth:`GroupedScale.plain` (``unit`` 1 s, ``nu_i = max_k rho_{i,k}``) gives the exact model of
-:func:`build_p1_grouped`.  :meth:`GroupedScale.around` is the scale of ``solve_exact``'s models: ``unit``
-is the value U of an achieved assignment, so the objective is O(1) near it, and job i's units are
-centred on the throughputs that matter: V_i from ``L_i = max(least V_i, c_i / CAP)`` (below
-``c_i / CAP`` job i alone costs more than ``CAP`` U, worse than the incumbent) to
-``H_i = min(largest V_i, R L_i)``, with ``nu_i = sqrt(L_i H_i)``.  Multiplying any field by 1e6 or
-1e-6 leaves these models unchanged.  They are also *clipped*: every coefficient is moved into a range
-HiGHS and SCIP handle (instead of letting the solver drop values below 1e-9 or treat values above 1e15
-as infinite, which made masters infeasible or their bounds invalid, issue 25), always in the direction
-that keeps the model a relaxation of P1 among the assignments worth less than ``CAP`` U (the only ones
-that matter, since U is achieved):
-
-* ``Vn_i <= sum_g q_{i,g} x_{i,g}`` with ``q`` the true ``rho_{i,g} / nu_i`` rounded *up* to at least
-  ``Q_FLOOR`` and capped at ``2 w_hi_i`` (``w_hi_i = H_i / nu_i``).  Rounding up over-states V_i (under-states
-  |Pi_i| / V_i).  A capped coefficient makes Vn_i >= 2 w_hi_i, where every tangent cut (placed at
-  w <= w_hi_i) is <= 0, so the model never charges such a job more than its true latency (the nonlinear
-  form uses ``(thn_i + 1 / (2 w_hi_i)) Vn_i >= 1``).
-* tangent cuts only at ``w`` in ``[w_lo_i, w_hi_i]`` (slopes within [1 / R, R]): fewer cuts are a
-  relaxation; above H_i job i's term is below ``c_i / H_i <= CAP / R``, the most a cut misses.
-* communication coefficients below ``COST_FLOOR`` are dropped, and so is the computation term of a
-  job whose largest value ``c_i / L_i`` is below it (a lower bound); a communication coefficient above
-  ``CAP`` is capped at ``CAP`` (an assignment paying it is worse than U, so the minimum is unchanged
-  when below U).  The objective is multiplied by ``WEIGHT``, so that coefficients down to 1e-10 are not
-  taken for zero by the solvers' reduced-cost tolerance (HiGHS left a term of cost 3e-9 at its worst value
-  and called it optimal) and an optimum far below U is not "proved" by their absolute gap of 1e-9.
-* ``Vn_i >= L_i / nu_i``, ``thn_i <= CAP / s_i`` and, with cuts, ``thn_i <= 2 / w_lo_i`` (the largest
-  value a cut takes; HiGHS's presolve returned a wrong bound on a master whose thn could reach 6e11).
-
-The model's minimum times ``unit`` is therefore a lower bound on P1 (when it is below U); the loose
-spots show up only as a gap the solver cannot close, which ``solve_exact`` reports as not certified (and
-then falls back to a slower exact route), never as a wrong bound.
-
-With communication on several nodes, job i is either *single-node* (``home[i, h] = 1``: all its
-workers, ``y[i, h, g]``, on node h, ring at the intra-node rate) or *multi-node* (``spans[i] = 1``:
-workers ``w[i, g]`` of any node, ring at the inter-node rate; a multi-node job that happens to sit on one
-node is only over-charged, so the minimum is unchanged).  Only single-node jobs care about node
-identity, so among nodes of identical composition only the first S can be homes, ordered by a
-symmetry-breaking constraint (any optimum can be relabelled onto them).  This is exact: any (y, w)
-meeting the node capacities is realized by giving multi-node jobs the leftover workers of each class.
+The model is written in the units of a :class:`~hetopt.placement.grouped_scale.GroupedScale`
+(exact with :meth:`~hetopt.placement.grouped_scale.GroupedScale.plain`, a clipped relaxation
+around an achieved value with ``around``). With communication on several nodes, a job is
+single-node (all its workers on one home node) or multi-node, with symmetry breaking among
+identical nodes. The units, the clipping rules and their proofs: the card
+(models/liu2024-placement.md, "Exact engines at every magnitude").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -60,115 +18,14 @@ import pyomo.environ as pyo
 
 from ..errors import SolverError
 from ..inputs import check_choice, check_size, takes_instance
+from .grouped_scale import CAP, Q_FLOOR, GroupedScale, throughput_range
 from .instance import PlacementInstance
 
 if TYPE_CHECKING:
     from .exact_bounds import SizeBounds
 
-__all__ = ["GroupedScale", "build_p1_grouped", "build_master", "add_tangent_cut", "assignment_from_model", "load_assignment",
-           "model_size_estimate", "throughput_range", "tangent_point", "R", "Q_FLOOR", "COST_FLOOR", "CAP", "WEIGHT"]
-
-#: Widest ratio H_i / L_i of the throughputs a clipped model resolves (cut slopes within [1 / R, R]).
-R = 1e7
-#: Throughput coefficients q = rho / nu of the clipped model are rounded up to at least this.
-Q_FLOOR = 1e-8
-#: Communication coefficients (objective units) below this are dropped.
-COST_FLOOR = 1e-10
-#: Assignments worth more than CAP times the incumbent are not represented faithfully (they cannot be optimal).
-CAP = 2.0
-#: The clipped model's objective is WEIGHT times average JCT / unit, so that the solvers' absolute
-#: tolerances (1e-9 on the gap, 1e-7 on reduced costs) are 1e-12 and 1e-10 of the incumbent's value.
-WEIGHT = 1e3
-
-
-def throughput_range(inst: PlacementInstance, bounds: SizeBounds | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Least and largest V_i (samples/s) of every job: one slowest worker to its K - S + 1 fastest, or ``bounds``'s."""
-    S, K = inst.n_jobs, inst.n_workers
-    lo = inst.throughput.min(axis=1).astype(float)
-    hi = (-np.sort(-inst.throughput, axis=1))[:, : K - S + 1].sum(axis=1)
-    if bounds is not None:
-        sizes = [bounds.sizes(i) for i in range(S)]
-        lo = np.maximum(lo, np.array([bounds.vmin[i, sizes[i] - 1].min() for i in range(S)]))
-        hi = np.minimum(hi, np.array([bounds.vtop[i, sizes[i] - 1].max() for i in range(S)]) * (1 + 1e-9))
-    return lo, np.maximum(hi, lo)
-
-
-@dataclass(frozen=True)
-class GroupedScale:
-    """Units of :func:`build_master`: objective unit (s), per-job throughput unit (samples/s), clipping.
-
-    Attributes
-    ----------
-    unit : float
-        Seconds per objective unit (the model minimizes average JCT / unit).
-    nu : ndarray, shape (S,)
-        Samples/s per unit of job i's throughput (``Vn_i = V_i / nu_i``).
-    clip : bool
-        Clip every coefficient into the solvers' safe range (module docstring); False: the exact model.
-    w_lo, w_hi : ndarray, shape (S,)
-        The resolved throughputs L_i / nu_i and H_i / nu_i (0 and inf without clipping).
-    """
-
-    unit: float
-    nu: np.ndarray
-    clip: bool
-    w_lo: np.ndarray
-    w_hi: np.ndarray
-
-    @classmethod
-    def plain(cls, inst: PlacementInstance) -> GroupedScale:
-        """The exact model in seconds: ``unit`` 1, ``nu_i = max_k rho_{i,k}`` (no clipping)."""
-        S = inst.n_jobs
-        return cls(unit=1.0, nu=inst.throughput.max(axis=1).astype(float), clip=False, w_lo=np.zeros(S),
-                   w_hi=np.full(S, np.inf))
-
-    @classmethod
-    def around(cls, inst: PlacementInstance, value: float, bounds: SizeBounds | None = None) -> GroupedScale:
-        """The clipped units for an achieved average JCT ``value`` (module docstring), over ``bounds``'s throughputs."""
-        vlo, vhi = throughput_range(inst, bounds)
-        c = inst.epochs * inst.dataset_size / (inst.n_jobs * value)
-        L = np.minimum(np.maximum(vlo, c / CAP), vhi)
-        H = np.maximum(np.minimum(vhi, L * R), L)
-        nu = np.sqrt(L * H)
-        return cls(unit=float(value), nu=nu, clip=True, w_lo=L / nu, w_hi=H / nu)
-
-    @property
-    def weight(self) -> float:
-        """The objective's factor: ``WEIGHT`` when clipped, else 1 (the objective is weight x average JCT / unit)."""
-        return WEIGHT if self.clip else 1.0
-
-    def objective_weights(self, inst: PlacementInstance) -> np.ndarray:
-        """``s_i = T_i |Pi_i| / (S unit nu_i)``: the objective term of job i is ``s_i thn_i``.
-
-        Clipped: 0 for a job whose term cannot reach ``COST_FLOOR`` (``s_i / w_lo_i`` is its largest value).
-        """
-        s = inst.epochs * inst.dataset_size / (inst.n_jobs * self.unit * self.nu)
-        return np.where(s / self.w_lo < COST_FLOOR, 0.0, s) if self.clip else s
-
-    def q_cap(self) -> np.ndarray:
-        """Per job, the cap of the throughput coefficients (``2 w_hi``; inf without clipping)."""
-        return 2 * self.w_hi if self.clip else np.full(len(self.nu), np.inf)
-
-    def throughput_coefficients(self, inst: PlacementInstance, rep: list[int]) -> tuple[np.ndarray, np.ndarray]:
-        """``q[i, g] = rho_{i,g} / nu_i`` (clipped) and which jobs have a capped coefficient."""
-        q = inst.throughput[:, rep] / self.nu[:, None]
-        if not self.clip:
-            return q, np.zeros(inst.n_jobs, dtype=bool)
-        cap = self.q_cap()[:, None]
-        capped = (q > cap).any(axis=1)
-        return np.minimum(np.maximum(q, Q_FLOOR), cap), capped
-
-    def comm_coefficients(self, inst: PlacementInstance, i: int, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(b, beta) of (6) for job i and counts ``sizes``: lc_i >= b_n size_in + beta_n size_spans_in (objective units)."""
-        n = np.asarray(sizes, dtype=float)
-        base = inst.epochs[i] * inst.comm_coefficient[i] * (n - 1) / n / (inst.n_jobs * self.unit)
-        inv_intra = float(inst.inverse_rate(False))
-        inv_inter = float(inst.inverse_rate(True)) if inst.multi_node else inv_intra
-        b, beta = base * inv_intra, base * (inv_inter - inv_intra)
-        if self.clip:
-            b = np.where(b < COST_FLOOR, 0.0, np.minimum(b, CAP))
-            beta = np.where(beta < COST_FLOOR, 0.0, np.minimum(beta, CAP - b))
-        return b, beta
+__all__ = ["build_p1_grouped", "build_master", "add_tangent_cut", "assignment_from_model", "load_assignment",
+           "model_size_estimate", "tangent_point"]
 
 
 def _groups(inst: PlacementInstance) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -213,7 +70,7 @@ def model_size_estimate(inst: PlacementInstance, kept_sizes: int | None = None) 
 @takes_instance(PlacementInstance)
 def build_p1_grouped(inst: PlacementInstance, computation: str = "cuts", tangent_points: int = 8,
                      cut_range: tuple[np.ndarray, np.ndarray] | None = None) -> pyo.ConcreteModel:
-    """P1 over classes of identical workers, exact, for large clusters (in seconds, module docstring).
+    """P1 over classes of identical workers, exact, for large clusters (in seconds; the card).
 
     ``x[i, g]`` workers of class g go to job i, V_i = sum_g rho_{i,g} x_{i,g}.  The computation
     latency theta_i >= |Pi_i| / V_i is either the nonlinear constraint ``theta_i V_i >= |Pi_i|``
@@ -231,7 +88,7 @@ def build_p1_grouped(inst: PlacementInstance, computation: str = "cuts", tangent
 def build_master(inst: PlacementInstance, scale: GroupedScale, *, computation: str = "cuts", tangent_points: int = 8,
                  cut_range: tuple[np.ndarray, np.ndarray] | None = None,
                  bounds: SizeBounds | None = None) -> pyo.ConcreteModel:
-    """The grouped model of P1 in the units of ``scale`` (module docstring).
+    """The grouped model of P1 in the units of ``scale`` (the card, models/liu2024-placement.md).
 
     ``bounds`` (:func:`~hetopt.placement.exact_bounds.size_bounds` of an achieved value) keeps only
     the worker counts they allow (one ``size`` binary per allowed count), bounds ``Vn`` by them and
@@ -366,7 +223,7 @@ def _add_size_rows(m: pyo.ConcreteModel, inst: PlacementInstance, bounds: SizeBo
 
 
 def _add_node_modes(m: pyo.ConcreteModel, inst: PlacementInstance, labels: np.ndarray, G: int) -> None:
-    """Single-node / multi-node modes of every job (see the module docstring)."""
+    """Single-node / multi-node modes of every job (see the card)."""
     S = inst.n_jobs
     homes, cap, by_comp = _homes(inst, labels, G)
     m._homes = homes

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from hetopt.gavel import heuristics, packing, variants
+from hetopt.gavel import heuristics, packing, packing_greedy, variants
 from hetopt.gavel.fairness import max_min_fairness
 from hetopt.gavel.fifo import fifo
 from hetopt.gavel.makespan import min_total_duration
@@ -97,7 +97,7 @@ def policy_for(cls: str, state: dict[str, Any]):
         return lambda a: obj(a["T"], a["s"], a["c"], a.get("w"), remaining_steps=a["steps"],
                              times_since_start=a["since"], pairs=a["pairs"], pair_throughput=a["P"], job_ids=a["jobs"])
     if cls == "GandivaPolicy":
-        obj = state.setdefault(cls, packing.Gandiva())
+        obj = state.setdefault(cls, packing_greedy.Gandiva())
         return lambda a: obj(a["T"], a["s"], a["c"], pairs=a["pairs"], pair_throughput=a["P"], job_ids=a["jobs"])
     if cls == "IsolatedPolicy":
         return lambda a: variants.isolated(a["T"], a["s"], a["c"])
@@ -141,7 +141,7 @@ def policy_for(cls: str, state: dict[str, Any]):
     if cls == "FIFOPolicyWithPerf":
         return lambda a: fifo(a["T"], a["s"], a["c"])
     if cls == "FIFOPolicyWithPacking":
-        return lambda a: packing.fifo_packed(a["T"], a["s"], a["c"], pairs=a["pairs"], pair_throughput=a["P"])
+        return lambda a: packing_greedy.fifo_packed(a["T"], a["s"], a["c"], pairs=a["pairs"], pair_throughput=a["P"])
     if cls == "FIFOPolicy":
         obj = state.setdefault(cls, heuristics.RandomFIFO(0))
         return lambda a: obj(a["T"], a["s"], a["c"], job_ids=a["jobs"])

@@ -11,7 +11,8 @@ from scipy.optimize import linprog
 from hetopt.certify import Status
 from hetopt.errors import ArgumentError
 from hetopt.hare import HareInstance, brute_force, generate_instance
-from hetopt.hare.exact.jobcolgen import FINE, _Grid, _grid, job_colgen_bound, price_job
+from hetopt.hare.exact.jobcolgen import job_colgen_bound
+from hetopt.hare.exact.jobpricing import FINE, _Grid, _grid, price_job
 from hetopt.hare.exact.timeindexed import time_indexed_bound
 
 

@@ -1,20 +1,14 @@
 """The exact engines of Hare_Sched (4)-(8), their heuristic starts and their lower bounds.
 
-Imports go one way, from the bottom up:
-
-* :mod:`~hetopt.hare.exact.scaling` (integer scaling, time grids) and
-  :mod:`~hetopt.hare.exact.start` (the best cheap feasible schedule every engine starts from);
-* the engines and bounds: :mod:`~hetopt.hare.exact.bruteforce` (enumeration),
-  :mod:`~hetopt.hare.exact.localsearch` (better incumbents, never a bound),
-  :mod:`~hetopt.hare.exact.timeindexed` (time-indexed LP bound),
-  :mod:`~hetopt.hare.exact.jobcolgen` (job-level column-generation bound),
-  :mod:`~hetopt.hare.exact.cpsat` (the CP-SAT interval model, which uses the last three) and
-  :mod:`~hetopt.hare.exact.milp` (the big-M MILP of :mod:`hetopt.hare.model`);
-* the front :func:`~hetopt.hare.exact.solve.solve_exact`.
-
-They use only the layers below them in :mod:`hetopt.hare` (the instance, the solution, the checker,
-the list schedulers of :mod:`hetopt.hare.listsched`, the bounds of :mod:`hetopt.hare.bounds`, the
-models and the policies), never Algorithm 1 or its relaxation.
+Imports go one way, from the bottom up: :mod:`~hetopt.hare.exact.scaling` (integer scaling, time
+grids), :mod:`~hetopt.hare.exact.normalize` (units of the floating-point models) and
+:mod:`~hetopt.hare.exact.start` (the best cheap schedule every engine starts from); then the
+engines and bounds: :mod:`~hetopt.hare.exact.bruteforce`, :mod:`~hetopt.hare.exact.localsearch`
+(incumbents, never a bound), :mod:`~hetopt.hare.exact.timeindexed` (time-indexed LP bound),
+:mod:`~hetopt.hare.exact.jobcolgen` (job-level column generation, priced by
+:mod:`~hetopt.hare.exact.jobpricing`), :mod:`~hetopt.hare.exact.cpsat` (which uses the last three)
+and :mod:`~hetopt.hare.exact.milp`; last the front :func:`~hetopt.hare.exact.solve.solve_exact`.
+They use only the layers below them in :mod:`hetopt.hare`, never Algorithm 1 or its relaxation.
 """
 
 from .bruteforce import BRUTE_FORCE_LIMIT, brute_force

@@ -1,76 +1,12 @@
 """A job-level Dantzig-Wolfe lower bound for Hare_Sched (4)-(8): column generation with DP pricing.
 
-The time-indexed LP of :mod:`hetopt.hare.exact.timeindexed` lets the tasks of one round be split
-fractionally over GPUs and slots and ends the round at their MEAN completion.  Here the
-blocks are whole jobs: a column is a complete schedule of one job on the slot grid (every
-task of every round on a GPU and a start slot), its cost ``w_n C_n`` with ``C_n`` the MAXIMUM
-over the last round.  The master LP mixes the columns of each job (convexity rows) under the
-GPU-slot capacity rows and the energy rows of the time-indexed LP; the pricing problem, one
-job against slot prices, is solved EXACTLY by a dynamic program over the rounds
-(:func:`price_job`), so the Lagrangian value of every round of column generation is a valid
-lower bound, and the bound at convergence is the master LP's.
-
-Grid and validity (the same rounding as :mod:`hetopt.hare.exact.timeindexed`)
-------------------------------------------------------------------------
-Units ``u(t) = floor(S t)``, grid step ``delta`` units, slots ``f(t) = floor(u(t) / delta)``.
-Any feasible schedule, every start rounded DOWN to its slot ``s_i = f(x_i)``, satisfies, with
-``p_{n,m} = f(T^c_{n,m})`` and ``P_{n,m} = f(T^c_{n,m} + T^s_{n,m})``:
-
-* starts in the windows of :func:`hetopt.hare.bounds.time_bounds` (valid for every schedule at
-  least as good as the best cheap one), rounded to slots;
-* next round: ``s_j >= s_i + P_{n,m_i}`` for every task ``i`` of the round before;
-* one GPU: the slot sets ``[s_i, s_i + p)`` of its tasks are disjoint (other jobs: capacity
-  rows of the master; the same round of one job: inside the pricing DP);
-* energy: a task started in slot ``s`` on ``m`` ends before ``delta (s + 1) + T^c``, so the
-  tasks with ``s + 1 + ceil(T^c / delta) <= T`` fit in ``[min_n a_n, delta T]``;
-* ``C_n >= delta s_i + T^c_{n,m_i} + T^s_{n,m_i}`` (true durations) for the last round: the
-  pricing uses ``C_n >= delta c / Q`` with ``c = max_i floor(Q (s_i + (T^c + T^s) / delta))``
-  (``Q = FINE`` sub-slots: the rounding costs less than ``delta / Q`` per job).
-
-So every schedule maps to a column per job, together feasible for the master, with cost at
-most its objective: the master LP optimum, and every Lagrangian value, bound the optimum.
-
-Where the paper's constraints live: (4) ``x_i >= a_n`` and (5) one GPU per task are in every
-column (the DP's windows and per-task GPU choice); (6) ``C_n`` is the column's cost; (7) the
-rounds are ordered inside the DP; (8) no overlap on a GPU is the master's capacity rows between
-jobs and the DP's disjoint starts within a round (rounds of one job are disjoint by (7)).
-
-Master LP (``highspy``, columns added in place, basis kept)
------------------------------------------------------------
-``min sum w_n C_q lambda_q`` subject to ``sum_{q of n} lambda_q = 1`` per job; per GPU ``m`` and
-slot ``t``: ``sum_q a_{q,m,t} lambda_q <= 1``; energy through cumulative variables ``Z_{m,T}``
-in ``[0, delta T - min a]``: ``sum_q e_{q,m,T} lambda_q - Z_{m,T} + Z_{m,T-1} <= 0``, where
-``e_{q,m,T}`` is the compute time of the tasks of column ``q`` on ``m`` with ``s + 1 + ceil(T^c / delta) = T``.
-
-The LP is solved in normalized units (:func:`hetopt.hare.exact.scaling.normalization`: costs over
-``tau omega``, energy rows and ``Z`` over ``tau``), its value and prices given back in the instance's
-units, so that HiGHS's absolute tolerances do not depend on the data's magnitude (issue 25; the
-Lagrangian bound below is valid for any prices, the units decide only how strong it is).
-
-Lagrangian bound for prices ``pi, nu >= 0`` of the capacity and energy rows:
-``L = sum_n v_n(pi, nu) - sum pi - sum_{m,T} max(0, nu_{m,T} - nu_{m,T+1}) (delta T - min a)``
-(the ``Z`` box minimized in closed form), ``v_n`` the pricing optimum.  Wentges smoothing:
-prices ``alpha`` times the best Lagrangian centre plus ``1 - alpha`` times the master duals;
-on mispricing (no improving column) the master duals themselves.
-
-Pricing DP (one job; rounds in order)
--------------------------------------
-``F_r(e)``: least price of rounds ``< r`` with every task of them ready (``s + P <= e``) by
-slot ``e``.  For a round with ``K`` identical tasks and a ready slot ``e``, ``g(e, e')`` is the
-least price of ``K`` starts ``>= e`` in the window, all ready by ``e'``, no two on one GPU
-overlapping: per GPU the best ``k`` disjoint starts (``M_k(e, s) = min_{s' <= s} c(s') +
-M_{k-1}(e, s' - p)``, row-wise running minima of ``e x s`` matrices), then a knapsack over the
-GPUs for ``sum_m k_m = K``; ``F_{r+1}(e') = min_e F_r(e) + g(e, e')``.  The last round uses the
-fine completion axis and adds ``w delta c / Q``.  Cost of a start: the capacity prices of its
-slots plus ``T^c`` times the energy price of its row.  Exact for the pricing problem (tested
-against enumeration).
-
-References
-----------
-.. [1] J. M. van den Akker, C. A. J. Hurkens, M. W. P. Savelsbergh, "Time-indexed formulations
-   for machine scheduling problems: column generation", INFORMS J. Computing 12 (2000).
-.. [2] P. Wentges, "Weighted Dantzig-Wolfe decomposition for linear mixed-integer programming",
-   Int. Trans. Oper. Res. 4 (1997) (smoothing).
+A column is a complete schedule of one job on the slot grid of :mod:`hetopt.hare.exact.jobpricing`
+(every task of every round on a GPU and a start slot), its cost ``w_n C_n`` with ``C_n`` the
+MAXIMUM over the last round; the master LP (``highspy``, columns added in place) mixes each
+job's columns under the GPU-slot capacity and energy rows. The pricing problem is solved
+exactly (:func:`~hetopt.hare.exact.jobpricing.price_job`), so every round's Lagrangian value is a
+valid lower bound. Derivation, validity of the grid and the master's rows: the card
+(models/hare2022.md, "Job-level column-generation bound").
 """
 
 from __future__ import annotations
@@ -86,15 +22,14 @@ from ...errors import ArgumentError, SolverError, a_type
 from ...inputs import check_flag, check_positive, check_size, check_threads, check_time_limit, check_tol, takes_instance
 from ...result import Solution
 from ...solvers import new_highs
-from ..bounds import time_bounds
 from ..instance import HareInstance
-from .scaling import data_units, grid_step, normalization, scaling, units
+from .jobpricing import _INF, FINE, _Grid, _grid, _start_costs, price_job
+from .normalize import normalization
+from .scaling import scaling, units
 from .start import upper_schedule
 
-__all__ = ["JobColgenBound", "job_colgen_bound", "completion_limits", "price_job", "FINE", "SAFETY", "RESOLUTION", "MAX_SLOTS"]
+__all__ = ["JobColgenBound", "job_colgen_bound", "completion_limits", "SAFETY", "RESOLUTION", "MAX_SLOTS"]
 
-#: Sub-slots of the completion axis of the last round.
-FINE = 4
 #: Relative amount subtracted from the bound against floating-point and LP tolerances.
 SAFETY = 1e-6
 #: Default slots per median compute time.
@@ -103,7 +38,6 @@ RESOLUTION = 10
 MAX_SLOTS = 600
 #: Smoothing weight of the stability centre.
 ALPHA = 0.5
-_INF = np.inf
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -148,224 +82,6 @@ class JobColgenBound(Solution):
         out = super().to_dict()
         out.pop("centre")
         return out
-
-
-@dataclass
-class _Grid:
-    step: int           # units per slot
-    delta: float        # time units per slot
-    p: np.ndarray       # (N, M) compute slots, rounded down
-    P: np.ndarray       # (N, M) compute + sync slots, rounded down
-    PQ: np.ndarray      # (N, M) floor(Q (T^c + T^s) / delta)
-    cu: np.ndarray      # (N, M) ceil(T^c / delta)
-    lo: list            # per job: start-window lower slot per round
-    hi: list            # per job: upper slot per round
-    H: int              # horizon slot: later starts are clamped to it
-    n_slots: int        # capacity rows per GPU (slots 0..H-1)
-    n_energy: int       # energy rows per GPU (T = 0..H)
-
-
-def _grid(inst: HareInstance, ub: float, makespan: float, resolution: float, max_slots: int,
-          step: int | None) -> _Grid:
-    sc = scaling(inst)
-    S = sc.time
-    du = data_units(inst, sc.time_exponent)
-    tc_u, d_u = du.compute, du.round
-    tb = time_bounds(inst, ub)
-    if step is None:
-        step = grid_step(float(np.median(tc_u)), resolution, makespan * S, int(max_slots))
-    step = int(step)
-    if step < 1:
-        raise ArgumentError(f"step is {step}; expected a positive number of units")
-    lo, hi = [], []
-    job, rnd = inst.task_job, inst.task_round
-    for n in range(inst.n_jobs):
-        ln, hn = [], []
-        for r in range(int(inst.rounds[n])):
-            sel = (job == n) & (rnd == r)
-            a = int(units(np.array([tb.x_lower[sel].min()]), S)[0] // step)
-            b = int(units(np.array([tb.x_upper[sel].max()]), S, upper=True)[0] // step)
-            ln.append(a)
-            hn.append(max(a, b))
-        lo.append(ln)
-        hi.append(hn)
-    H = int(units(np.array([makespan]), S, upper=True)[0] // step)
-    lo = [[min(v, H) for v in ln] for ln in lo]
-    hi = [[min(v, H) for v in hn] for hn in hi]
-    p, P = tc_u // step, d_u // step
-    delta = step / S
-    # floor(Q (T^c + T^s) / delta) computed in units: floor(Q d_u / step) <= Q D / delta
-    PQ = (FINE * d_u) // step
-    cu = -(-du.compute_up // step)  # ceil(S T^c / step), never below the true quotient
-    return _Grid(step=step, delta=delta, p=p, P=P, PQ=PQ, cu=cu, lo=lo, hi=hi, H=H, n_slots=H, n_energy=H + 1)
-
-
-# ----------------------------------------------------------------------------- pricing
-
-def _best_k(c: np.ndarray, p: int, K: int, rows: np.ndarray) -> list[np.ndarray]:
-    """``M_k[b, j]`` (k = 1..K): least sum of ``k`` starts in ``[rows[b], j]``, consecutive ones ``>= p`` apart.
-
-    ``c``: costs of the window's starts (length W; inf = not allowed).  Returns a list of
-    ``(len(rows), W)`` arrays (inf where ``j < rows[b]``).
-    """
-    W = c.size
-    tri = np.arange(W)[None, :] >= rows[:, None]
-    out = [np.minimum.accumulate(np.where(tri, c[None, :], _INF), axis=1)]
-    q = max(p, 0)  # p = 0: two tasks shorter than a slot may start in one slot
-    for _ in range(1, K):
-        sh = np.full((rows.size, W), _INF)
-        if q < W:
-            sh[:, q:] = out[-1][:, :W - q]
-        out.append(np.minimum.accumulate(np.where(tri, c[None, :] + sh, _INF), axis=1))
-    return out
-
-
-def _round_table(costs: np.ndarray, lo: int, hi: int, rows: np.ndarray, jmax: np.ndarray, p: np.ndarray,
-                 K: int) -> np.ndarray:
-    """``g[b, x]``: least price of ``K`` tasks, disjoint per GPU, starting in ``[lo + rows[b], hi]``.
-
-    A task on ``m`` ends by ``x`` (``start <= lo + jmax[m, x]``).
-
-    ``costs``: (M, n_slots) start costs; ``rows``: ready slots (relative to lo) to tabulate;
-    ``jmax``: (M, X) last start index (relative to lo) per GPU and end value (negative: none).
-    """
-    M = costs.shape[0]
-    W = hi - lo + 1
-    X = jmax.shape[1]
-    G = [np.zeros((rows.size, X))] + [np.full((rows.size, X), _INF) for _ in range(K)]
-    for m in range(M):
-        mk = _best_k(costs[m, lo:hi + 1], int(p[m]), K, rows)
-        j = np.clip(jmax[m], 0, W - 1)
-        ok = jmax[m][None, :] >= rows[:, None]
-        q = [np.where(ok, mk[k][:, j], _INF) for k in range(K)]  # k + 1 tasks on m
-        for k in range(K, 0, -1):  # in place, largest k first (0/1 knapsack over the GPUs)
-            for used in range(1, k + 1):
-                np.minimum(G[k], G[k - used] + q[used - 1], out=G[k])
-    return G[K]
-
-
-def price_job(inst: HareInstance, grid: _Grid, n: int, costs: np.ndarray, *, profile: bool = False):
-    """Least ``w_n C + sum of start costs`` over the schedules of job ``n`` on the grid.
-
-    Parameters
-    ----------
-    costs : numpy.ndarray, shape (M, H + 1)
-        Price of starting a task of job ``n`` on GPU ``m`` at slot ``s``.
-
-    profile : bool
-        Return ``(xs, F)`` instead: the fine completion axis of the last round and, per value
-        ``x``, the least price of the schedules with every last-round end ``<= x`` plus
-        ``w_n delta x / Q``.
-
-    Returns
-    -------
-    (value, tasks, C)
-        The optimum, the placement ``[(round, gpu, slot), ...]`` attaining it and its completion
-        bound ``delta c / Q``.
-    """
-    R, K = int(inst.rounds[n]), int(inst.tasks_per_round[n])
-    lo, hi = grid.lo[n], grid.hi[n]
-    P, PQ, p = grid.P[n], grid.PQ[n], grid.p[n]
-    w, delta = float(inst.weight[n]), grid.delta
-    F = np.full(hi[0] - lo[0] + 1, _INF)
-    F[0] = 0.0  # ready at the release slot
-    F = np.minimum.accumulate(F)
-    choice = []
-    for r in range(R):
-        last = r == R - 1
-        if not last:
-            xs = np.arange(lo[r + 1], hi[r + 1] + 1)          # ready slot of the next round
-            jmax = xs[None, :] - P[:, None] - lo[r]
-            if hi[r + 1] == grid.H:  # the next round clamped at H: any start of this round
-                jmax[:, -1] = hi[r] - lo[r]
-        else:
-            c0 = FINE * lo[r] + int(PQ.min())
-            xs = np.arange(c0, FINE * hi[r] + int(PQ.max()) + 1)  # fine completion
-            jmax = (xs[None, :] - PQ[:, None]) // FINE - lo[r]
-        jmax = np.minimum(jmax, hi[r] - lo[r])
-        # F is non-increasing and g non-decreasing in the ready slot: only the slots where F
-        # drops can attain min_e F(e) + g(e, x)
-        fin = np.isfinite(F)
-        drop = np.flatnonzero(fin & np.concatenate([[True], F[1:] < F[:-1]]))
-        if drop.size == 0:
-            return (np.zeros(0), np.zeros(0)) if profile else (_INF, [], _INF)
-        g = _round_table(costs, lo[r], hi[r], drop, jmax, p, K)
-        tot = F[drop][:, None] + g
-        b_best = np.argmin(tot, axis=0)
-        Fn = tot[b_best, np.arange(xs.size)]
-        e_best = drop[b_best]
-        if last:
-            Fn = Fn + w * delta * xs / FINE
-        choice.append((xs, e_best, jmax))
-        F = Fn
-    if profile:
-        return choice[-1][0], F
-    x_idx = int(np.argmin(F))
-    value = float(F[x_idx])
-    if not np.isfinite(value):
-        return _INF, [], _INF
-    C = delta * float(choice[-1][0][x_idx]) / FINE
-    tasks = []
-    for r in range(R - 1, -1, -1):
-        xs, e_best, jmax = choice[r]
-        e = int(e_best[x_idx])
-        tasks += [(r, m, s) for m, s in _place(costs, lo[r], hi[r], e, jmax[:, x_idx], p, K)]
-        x_idx = e  # ready slot lo[r] + e: index e of the previous round's axis, which starts at lo[r]
-    return value, sorted(tasks), C
-
-
-def _place(costs, lo, hi, e, jmax, p, K) -> list[tuple[int, int]]:
-    """The starts attaining ``g[e, x]`` for one round (reconstruction, 1-D)."""
-    M = costs.shape[0]
-    # per GPU: best k disjoint starts in [lo + e, lo + jmax[m]] with their positions
-    best: list[list[tuple[float, list[int]]]] = []
-    for m in range(M):
-        opts: list[tuple[float, list[int]]] = [(0.0, [])]
-        a, b = lo + e, lo + int(jmax[m])
-        for k in range(1, K + 1):
-            opts.append(_best_disjoint(costs[m], a, min(b, hi), int(p[m]), k) if b >= a else (_INF, []))
-        best.append(opts)
-    # knapsack over GPUs
-    table: dict[int, tuple[float, list[tuple[int, int]]]] = {0: (0.0, [])}
-    for m in range(M):
-        new: dict[int, tuple[float, list[tuple[int, int]]]] = {}
-        for k0, (v0, pl0) in table.items():
-            for k in range(0, K - k0 + 1):
-                v = v0 + best[m][k][0]
-                if v < new.get(k0 + k, (_INF,))[0]:
-                    new[k0 + k] = (v, pl0 + [(m, s) for s in best[m][k][1]])
-        table = new
-    return table[K][1]
-
-
-def _running_argmin(x: np.ndarray) -> np.ndarray:
-    """Position of a least element of ``x[:j + 1]`` for every ``j``."""
-    run = np.minimum.accumulate(x)
-    return np.maximum.accumulate(np.where(x == run, np.arange(x.size), -1))
-
-
-def _best_disjoint(c: np.ndarray, a: int, b: int, p: int, k: int) -> tuple[float, list[int]]:
-    """Least sum of ``k`` starts in ``[a, b]`` pairwise at least ``p`` apart, and the starts."""
-    q = max(p, 0)
-    seg = c[a:b + 1]
-    W = seg.size
-    if W == 0:
-        return _INF, []
-    vals, arg = [np.minimum.accumulate(seg)], [_running_argmin(seg)]
-    for _ in range(1, k):
-        cand = np.full(W, _INF)
-        if q < W:
-            cand[q:] = seg[q:] + vals[-1][:W - q]
-        vals.append(np.minimum.accumulate(cand))
-        arg.append(_running_argmin(cand))
-    if not np.isfinite(vals[-1][-1]):
-        return _INF, []
-    starts, j = [], W - 1
-    for level in range(k - 1, -1, -1):
-        s = int(arg[level][j])
-        starts.append(a + s)
-        j = s - q
-    return float(vals[-1][-1]), starts
 
 
 # ----------------------------------------------------------------------------- master
@@ -448,22 +164,6 @@ class _Master:
 
     def weights(self) -> np.ndarray:
         return np.asarray(self.h.getSolution().col_value, dtype=float)[self.n_z:]
-
-
-def _start_costs(inst: HareInstance, grid: _Grid, n: int, pi: np.ndarray, nu: np.ndarray) -> np.ndarray:
-    """(M, H + 1) price of starting a task of job ``n`` on ``m`` at ``s``."""
-    M, L = inst.n_gpus, grid.H + 1
-    csum = np.concatenate([np.zeros((M, 1)), np.cumsum(pi, axis=1)], axis=1)
-    s = np.arange(L)
-    out = np.empty((M, L))
-    for m in range(M):
-        end = np.minimum(s + int(grid.p[n, m]), grid.H)
-        out[m] = csum[m, end] - csum[m, s]
-        if grid.n_energy:
-            k = s + 1 + int(grid.cu[n, m])
-            en = np.where(k < grid.n_energy, nu[m, np.minimum(k, grid.n_energy - 1)], 0.0)
-            out[m] += float(inst.compute_time[n, m]) * en
-    return out
 
 
 def _lagrangian(master: _Master, values: np.ndarray, pi: np.ndarray, nu: np.ndarray) -> float:

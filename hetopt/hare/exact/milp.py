@@ -7,7 +7,7 @@ horizon (:func:`hetopt.hare.bounds.serial_horizon`: a job of tiny weight otherwi
 constants of ``UB / w_n``, ``1e9`` for a weight of ``1e-10``, and HiGHS returned a wrong optimum).
 
 Magnitudes (issue 25): the model is built on the instance in normalized units
-(:func:`hetopt.hare.exact.scaling.normalization`: times over a power of two near the median compute
+(:func:`hetopt.hare.exact.normalize.normalization`: times over a power of two near the median compute
 time, weights over one near the largest weight; exact in binary floating point), since HiGHS and
 SCIP compare with absolute tolerances; HiGHS's absolute gap is set to 0 (:data:`HIGHS_OPTIONS`).
 Certificate on the true data: the solver's decision (GPU of every task and order of starts) is
@@ -40,7 +40,7 @@ from ..instance import HareInstance
 from ..listsched import semi_active, start_order
 from ..model import build_hare_sched
 from ..solution import HareSolution, make_solution
-from .scaling import normalization, normalized_instance
+from .normalize import normalization, normalized_instance
 from .start import best_known_schedule
 
 __all__ = ["solve_milp_exact", "model_decision", "model_estimate", "HIGHS_OPTIONS", "MILP_SOLVERS",

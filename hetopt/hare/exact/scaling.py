@@ -1,43 +1,13 @@
 """Integer scaling of a Hare instance for CP-SAT, and the integer units of the bound grids.
 
-CP-SAT works on integers, and the time-indexed and column-generation bounds work on a grid of
-integer units.  Times (arrivals, ``T^c``, ``T^s``) are multiplied by ``S = 10^k_t`` and weights by
-``W = 10^k_w`` (:func:`scaling`, :func:`scaled_instance`).
-
-Reading the data
-----------------
-Every float is read as the shortest decimal that prints as it (Python's ``repr``: ``0.1`` is
-read as 1/10).  That decimal lies within ``2^-53`` relative of the float, and the optimum of
-Hare_Sched moves by at most that much relative per datum (a semi-active schedule's completions
-are sums and maxima of the data, positively homogeneous and monotone in them), so every
-certificate built on the decimals holds for the floats after a relative margin of
-:data:`MARGIN` (``1e-12``, far below ``OPTIMAL_RTOL``).  All roundings below are exact decimal
-arithmetic (:mod:`decimal`), never a float product compared with a tolerance.
-
-Two modes (issue 25, options (a) and (b))
------------------------------------------
-* **Exact** (option (a)): ``k_t`` and ``k_w`` are the decimal places of the times and of the
-  weights, so that ``S t`` and ``W w`` are the integers of the data exactly, and the scaled model
-  IS the true one times ``S W``.  Taken when it fits the integer range: every scaled datum and the
-  serial horizon below ``2^53`` (:data:`MAX_INTEGER`: exact as floats), and the objective's range
-  ``sum_n W w_n (H + longest task)`` below ``2^62`` (:data:`MAX_OBJECTIVE`, CP-SAT's integer range).
-  A weight of ``1e-10`` next to 1 (``W = 10^10``) or a time of ``1e-9`` next to 1 (``S = 10^9``)
-  is represented exactly.
-* **Rounding** (option (b)), when the exact integers do not fit (e.g. 17 significant digits
-  next to a large horizon): ``k_w`` puts ``sum W w`` near :data:`TARGET_WEIGHT` (at most the
-  exact ``k_w``), then ``k_t`` is the largest (at most the exact ``k_t``) that fits the range, and
-  ``k_w`` grows into what is left.  Times are rounded UP (``ceil(S t)``), weights DOWN
-  (``floor(W w)``); a weight that floors to 0 is raised to one unit and counted.  Certificate
-  (:mod:`hetopt.hare.exact.cpsat`): an optimal true schedule, re-timed on the rounded-up data,
-  completes every job by ``S C*_n + e`` with ``e = 1 + 2|D|`` (one arrival, a compute and a sync
-  per task on a chain, each rounded by less than a unit), and ``C*_n <= H`` (the serial horizon,
-  a bound on every semi-active completion).  So CP-SAT's bound ``B`` on the scaled model gives
-  ``OPT >= (B - A) / (S W)`` with the allowance
-  ``A = e sum_n w'_n + (raised weights) ceil(S H)`` (:attr:`Scaling.allowance`; 0 in exact mode).
-
-The grids of :mod:`hetopt.hare.exact.timeindexed` and :mod:`hetopt.hare.exact.jobcolgen` use the
-same ``S`` and the exact decimal floors of the data (:func:`data_units`), and :func:`units` for
-derived times (windows, horizons), nudged by a relative ``1e-12`` in the safe direction.
+Times are multiplied by ``S = 10^k_t`` and weights by ``W = 10^k_w`` (:func:`scaling`,
+:func:`scaled_instance`), every float read as the shortest decimal that prints as it and rounded
+in exact decimal arithmetic. Exact mode: the scaled model IS the true one times ``S W`` when its
+integers fit (:data:`MAX_INTEGER`, :data:`MAX_OBJECTIVE`); otherwise rounding mode, times UP and
+weights DOWN, with the allowance :attr:`Scaling.allowance` that keeps CP-SAT's bound valid.
+The grids of :mod:`hetopt.hare.exact.timeindexed` and :mod:`hetopt.hare.exact.jobpricing` use the
+same ``S`` (:func:`data_units`, :func:`units`, :func:`grid_step`). The derivation and the
+certificate: the card (models/hare2022.md, "Magnitudes, certificates and guards").
 """
 
 from __future__ import annotations
@@ -56,9 +26,8 @@ from ...errors import SizeLimitError
 from ..instance import HareInstance
 
 __all__ = ["Scaling", "scaling", "scaled_instance", "rounded_down_instance", "DataUnits", "data_units",
-           "units", "Normalization", "normalization", "normalized_instance", "grid_step",
-           "decimal_places",
-           "MAX_INTEGER", "MAX_OBJECTIVE", "TARGET_HORIZON", "TARGET_WEIGHT", "TARGET_OBJECTIVE", "MARGIN"]
+           "units", "grid_step", "decimal_places", "MAX_INTEGER", "MAX_OBJECTIVE", "TARGET_HORIZON", "TARGET_WEIGHT",
+           "MARGIN"]
 
 #: Every scaled datum and the scaled serial horizon stay below this (integers exact as floats).
 MAX_INTEGER = 2**53
@@ -436,78 +405,3 @@ def grid_step(median_units: float, resolution: float, horizon_units: float, max_
         if c >= step and horizon_units / c <= max_slots:
             return int(c)
     return int(cands[-1])  # pragma: no cover
-
-
-@dataclass(frozen=True)
-class Normalization:
-    """Units of the floating-point models (MILP, relaxation): ``tau`` seconds and ``omega`` weight units.
-
-    Both are powers of two, so dividing the data by them is exact in binary floating point and
-    the normalized instance is the true one in other units: its optimum is the true one over
-    ``tau omega``, start times scale by ``tau``.
-
-    Attributes
-    ----------
-    time : float
-        ``tau``: the power of two nearest the median compute time.
-    weight : float
-        ``omega``: the power of two that puts the trivial bound near :data:`TARGET_OBJECTIVE`.
-    """
-
-    time: float
-    weight: float
-
-    @property
-    def objective(self) -> float:
-        """``tau omega``: a normalized objective or bound times this is in the instance's units."""
-        return self.time * self.weight
-
-
-#: Normalized units put the trivial bound ``sum_n w_n (a_n + |R_n| d_n)`` near this.
-TARGET_OBJECTIVE = 1e3
-
-
-def normalization(inst: HareInstance) -> Normalization:
-    """The units of :func:`normalized_instance`: times of order 1, objective of order :data:`TARGET_OBJECTIVE`.
-
-    HiGHS and SCIP compare with absolute tolerances (feasibility ``1e-7``, HiGHS's ``mip_abs_gap``
-    ``1e-6`` and its MIP feasibility tolerance ``1e-6`` on objective improvements), so data of
-    ``1e-6`` were solved within their tolerances, not to optimality, and a bound came back above
-    the optimum (issue 25).  In these units the model's magnitudes do not depend on the instance's
-    (invariance tested at x1e6, x1e-6 and mixed magnitudes), and an objective of order 1e3 puts
-    those absolute tolerances near 1e-9 relative: with the objective of order 1 (weights over the
-    largest), HiGHS stopped 1.1e-6 above the optimum of an instance with weights 1 and 3e4
-    (hypothesis test).
-
-    Parameters
-    ----------
-    inst : HareInstance
-        The instance.
-
-    Returns
-    -------
-    Normalization
-    """
-    tau = 2.0 ** round(math.log2(float(np.median(inst.compute_time))))
-    trivial = float(inst.weight @ inst.completion_lower_bound)
-    omega = 2.0 ** round(math.log2(trivial / (tau * TARGET_OBJECTIVE)))
-    return Normalization(time=tau, weight=omega)
-
-
-def normalized_instance(inst: HareInstance, norm: Normalization) -> HareInstance:
-    """``inst`` with times divided by ``tau`` and weights by ``omega`` (exact: powers of two).
-
-    Parameters
-    ----------
-    inst : HareInstance
-        The instance.
-    norm : Normalization
-        Its units (:func:`normalization`).
-
-    Returns
-    -------
-    HareInstance
-    """
-    return HareInstance(arrival=inst.arrival / norm.time, weight=inst.weight / norm.weight, rounds=inst.rounds,
-                        tasks_per_round=inst.tasks_per_round, compute_time=inst.compute_time / norm.time,
-                        sync_time=inst.sync_time / norm.time, gpu_names=inst.gpu_names, job_names=inst.job_names)

@@ -48,7 +48,7 @@ nondecreasing in ``t``, ``sum_m Y_{k,m,hi_k} = K_n``.
 
 Safety margin: the reported bound is the LP optimum minus ``LP_SAFETY`` relative (HiGHS's
 tolerances; the LP is not re-solved in exact arithmetic).  The LP is solved in normalized units
-(:func:`hetopt.hare.exact.scaling.normalization`: completions over ``tau``, the completion and
+(:func:`hetopt.hare.exact.normalize.normalization`: completions over ``tau``, the completion and
 energy rows over ``tau``, weights over ``omega``), so that HiGHS's absolute tolerances do not depend
 on the data's magnitude; its value times ``tau omega`` is the bound.
 
@@ -76,7 +76,8 @@ from ...result import Solution
 from ...solvers import solve_milp
 from ..bounds import TimeBounds, time_bounds
 from ..instance import HareInstance
-from .scaling import Scaling, data_units, grid_step, normalization, scaling, units
+from .normalize import normalization
+from .scaling import Scaling, data_units, grid_step, scaling, units
 from .start import upper_schedule
 
 __all__ = ["TimeIndexedBound", "time_indexed_bound", "RESOLUTION", "MAX_SLOTS", "MAX_COLUMNS", "LP_SAFETY",
