@@ -10,12 +10,13 @@ run.
 
 from __future__ import annotations
 
+import argparse
 from typing import Any
 
-from ..registry import get_kind, kinds
+from ..registry import get_kind, kinds, names
 from ..report import Table
 
-__all__ = ["run", "available", "TARGETS"]
+__all__ = ["run", "available", "target_name", "TARGETS"]
 
 #: Benchmark targets beside the kinds: ``reproduce``, the claims ledger's run.
 TARGETS = ("reproduce",)
@@ -26,15 +27,25 @@ def available() -> list[str]:
     return [name for name, kind in kinds().items() if kind.bench] + list(TARGETS)
 
 
+def target_name(value: str) -> str:
+    """``value`` if it names a kind or a target of :data:`TARGETS` (the argparse type of ``hetopt bench``)."""
+    if value not in names() and value not in TARGETS:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a kind or a benchmark target; expected one of "
+                                         f"{', '.join([*names(), *TARGETS])}")
+    return value
+
+
 def run(kind: str, *, quick: bool = False, **options: Any) -> list[Table]:
     """The benchmark tables of ``kind`` or of a target (``quick``: small sizes; ``options`` go to its ``bench``).
 
-    An option the kind's ``bench`` does not take is an :class:`~hetopt.errors.ArgumentError`.
+    An option the kind's ``bench`` does not take is an :class:`~hetopt.errors.ArgumentError`; None-valued
+    options are left out (the command line's unset options).
     """
     import inspect
 
     from ..errors import ArgumentError
 
+    options = {name: value for name, value in options.items() if value is not None}
     if kind == "reproduce":
         from .reproduce import bench_reproduce
 

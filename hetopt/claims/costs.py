@@ -1,23 +1,16 @@
 """Recorded seconds of every claim's check, and the speed of this machine relative to the recording one.
 
-``costs.json`` holds the seconds of every claim's check on the machine that recorded them and,
-beside them, that machine's time for a fixed calibration workload (:func:`calibrate`: a little
-pure Python, numpy and a small HiGHS MILP).  An estimate here is the recorded seconds times
-:func:`speed_factor`, this machine's calibration time over the recorded one (measured once per
-process, under the load of the moment).  They feed the order in which a parallel run starts
-the claims (longest first), its progress lines and ETA, and ``hetopt bench reproduce``.
+``costs.json`` holds each claim's seconds on the recording machine and that machine's time for a
+fixed calibration workload (:func:`calibrate`); an estimate here is the recorded seconds times
+:func:`speed_factor` (calibration here / recorded).  They order a parallel run (longest first),
+feed its progress lines and ETA, and ``hetopt bench reproduce``.  Re-record in one command
+(serially, in CPU seconds, calibration first: a shared machine's load does not inflate them)::
 
-To re-record, in one command (serially, in this process: the calibration first, then the claims,
-both in CPU seconds, which a shared machine's load does not inflate)::
+    python -m hetopt.claims.costs --run [--id ID ...] [--paper P] [--fast]   # the others keep theirs
 
-    python -m hetopt.claims.costs --run                     # every claim
-    python -m hetopt.claims.costs --run --id ID [--id ...]  # some claims: the others keep theirs
-    python -m hetopt.claims.costs --run --paper oasis       # a paper's (recorders may run side by side)
-
-or from a run's JSON (wall seconds): ``hetopt claims --run --json > ledger.json`` (or ``--id ID``)
-then ``python -m hetopt.claims.costs ledger.json`` (calibrated when recording).  Seconds measured
-on another machine are scaled to the recorded calibration, so a file recorded in parts stays in
-one machine's units.
+or from a run's JSON (wall seconds): ``hetopt claims --run --json > f.json`` (or ``--id ID``), then
+``python -m hetopt.claims.costs f.json``.  Seconds measured elsewhere are scaled to the recorded
+calibration, so a file recorded in parts stays in one machine's units.
 """
 
 from __future__ import annotations

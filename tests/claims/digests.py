@@ -35,8 +35,7 @@ FILE = Path(__file__).with_name("outcome_digests.json")
 TIMED = frozenset({"oasis2018.section5.decision_time", "hadar2024.sec4.scalability_2048_jobs",
                    "liu2024.table4.art_ratios"})
 #: Claims whose detail line states a measured time: their outcome is digested without it.
-TIMED_DETAIL = frozenset({"liu2024.beyond.has_large_k", "liu2024.beyond.jps_large_k", "wang2019.sec4a.lwf_complexity",
-                          "wang2019.sec4b.adadual_complexity"})
+TIMED_DETAIL = frozenset({"liu2024.beyond.has_large_k", "liu2024.beyond.jps_large_k"})
 
 
 def _canon(x: Any) -> Any:

@@ -46,11 +46,12 @@ from .runs import (
     FAST_SCALE,
     SEEDS,
     accounting_sweep,
+    avg_by_seed,
     complexity_sweep,
     gains,
     job_sets_sweep,
-    prefetch,
     run,
+    srsf_unchanged,
     waiters_sweep,
     workload,
 )
@@ -383,10 +384,6 @@ def _toggle(paper: float, correct: float, authors: float, unchanged: bool, what:
     return Outcome(correct, PE if appears else UN, detail)
 
 
-def _unchanged(scale: float, policies=("srsf1", "srsf2", "srsf3")) -> bool:
-    return all(run(p, "correct", scale) == run(p, "authors", scale) for p in policies)
-
-
 def _published_flip(check, verdict: Verdict) -> Flip:
     return Flip("the published simulator's transfer accounting switched on in the model's path "
                 "(transfer_accounting='authors' where the check runs 'correct')", verdict,
@@ -395,11 +392,8 @@ def _published_flip(check, verdict: Verdict) -> Flip:
 
 def _headline(n: int, scale: float, model: str = "correct") -> Outcome:
     paper = 100 * (1 - PAPER_TABLE_V["ada"][1] / PAPER_TABLE_V[f"srsf{n}"][1])
-    # the runs below, longest (Ada-SRSF) first, at once on the free processes
-    prefetch([("ada", acc, scale) for acc in dict.fromkeys((model, "authors"))]
-             + [(p, acc, scale) for p in ("srsf1", "srsf2", "srsf3") for acc in dict.fromkeys((model, "correct", "authors"))])
     return _toggle(paper, gains(model, scale)[f"srsf{n}"], gains("authors", scale)[f"srsf{n}"],
-                   _unchanged(scale), f"Ada-SRSF avg JCT below SRSF({n}), workload scale {scale}, 32 GB")
+                   srsf_unchanged(scale), f"Ada-SRSF avg JCT below SRSF({n}), workload scale {scale}, 32 GB")
 
 
 _HEAD_DIAG = (
@@ -433,7 +427,7 @@ def _util(model: str = "correct") -> Outcome:
     s = FAST_SCALE
     paper = 100 * (PAPER_TABLE_V["ada"][0] / PAPER_TABLE_V["srsf1"][0] - 1)
     val = {acc: 100 * (run("ada", acc, s)["util"] / run("srsf1", acc, s)["util"] - 1) for acc in {"authors", model}}
-    return _toggle(paper, val[model], val["authors"], _unchanged(s), "Ada-SRSF's GPU utilisation above SRSF(1)'s")
+    return _toggle(paper, val[model], val["authors"], srsf_unchanged(s), "Ada-SRSF's GPU utilisation above SRSF(1)'s")
 
 
 _add("wang2019.table5.utilization_ada_vs_srsf1", "Section V-B, Table V",
@@ -448,7 +442,7 @@ def _p95(model: str = "correct") -> Outcome:
     s = FAST_SCALE
     paper = 100 * (1 - PAPER_TABLE_V["ada"][3] / PAPER_TABLE_V["srsf1"][3])
     val = {acc: 100 * (1 - run("ada", acc, s)["p95"] / run("srsf1", acc, s)["p95"]) for acc in {"authors", model}}
-    return _toggle(paper, val[model], val["authors"], _unchanged(s), "Ada-SRSF's 95th-percentile JCT below SRSF(1)'s")
+    return _toggle(paper, val[model], val["authors"], srsf_unchanged(s), "Ada-SRSF's 95th-percentile JCT below SRSF(1)'s")
 
 
 _add("wang2019.table5.p95_ada_vs_srsf1", "Section V-B, Table V",
@@ -508,7 +502,7 @@ def _p95_below(model: str = "correct") -> Outcome:
     ok, pub = val[model] < 5000.0, val["authors"] < 5000.0
     detail = (f"LWF-1 (Ada-SRSF) 95th-percentile JCT / time scale {s}: model's accounting {val[model]:.0f} s, "
               f"published accounting {val['authors']:.0f} s; paper: below 5000 s (Table IV: 4024.0 s)")
-    return Outcome(val[model], R if ok else (PE if pub and _unchanged(s) else UN), detail)
+    return Outcome(val[model], R if ok else (PE if pub and srsf_unchanged(s) else UN), detail)
 
 
 _add("wang2019.fig4a.lwf1_p95_below_5000", "Section V-B, Fig. 4(a) and Table IV",
@@ -751,8 +745,7 @@ _add("wang2019.fig5.kappa1_best", "Section V-B, Fig. 5",
 # ------------------------------------------------- absolute JCT and memory
 def _absolute(gpu_memory: float = 32768.0) -> Outcome:
     paper = PAPER_TABLE_V["srsf1"][1]
-    prefetch([("srsf1", "correct", 1.0, gpu_memory, seed) for seed in SEEDS])
-    avg = {seed: run("srsf1", "correct", 1.0, gpu_memory, seed=seed)["avg"] for seed in SEEDS}
+    avg = avg_by_seed("srsf1", "correct", 1.0, gpu_memory, SEEDS)
     lo, hi = min(avg.values()), max(avg.values())
     detail = (f"SRSF(1) avg JCT, full-size Section V-A workload, {gpu_memory / 1024:.0f} GB GPUs, seeds "
               f"{SEEDS[0]}-{SEEDS[-1]}: " + ", ".join(f"{v:.0f}" for v in avg.values()) +

@@ -24,8 +24,8 @@ from ..accounting import authors_slotted_transfer
 from ..generators import SIM_GPU_MEMORY_MB
 from ..instance import V100_MEMORY_MB
 
-__all__ = ["FAST_SCALE", "QUICK_SCALE", "VARIANTS", "SEEDS", "workload", "run", "prefetch", "gains", "accounting_sweep",
-           "waiters_sweep", "job_sets_sweep", "lone_allreduce"]
+__all__ = ["FAST_SCALE", "QUICK_SCALE", "VARIANTS", "SEEDS", "workload", "run", "prefetch", "gains", "srsf_unchanged",
+           "avg_by_seed", "accounting_sweep", "waiters_sweep", "job_sets_sweep", "lone_allreduce"]
 
 #: Time scale of the workload used by the fast claims (iterations 50-300, arrivals in 60 s).
 FAST_SCALE = 0.05
@@ -106,9 +106,22 @@ def _run(policy: str, accounting: str, scale: float, gpu_memory: float, seed: in
 
 def gains(accounting: str, scale: float, gpu_memory: float = SIM_GPU_MEMORY_MB, *, seed: int = 0) -> dict[str, float]:
     """Ada-SRSF's average JCT below SRSF(n), in % of SRSF(n)'s (``"srsf1"``, ...)."""
+    prefetch([(p, accounting, scale, gpu_memory, seed) for p in ("ada", "srsf1", "srsf2", "srsf3")])  # Ada-SRSF first
     ada = run("ada", accounting, scale, gpu_memory, seed=seed)["avg"]
     return {p: 100.0 * (1.0 - ada / run(p, accounting, scale, gpu_memory, seed=seed)["avg"])
             for p in ("srsf1", "srsf2", "srsf3")}
+
+
+def srsf_unchanged(scale: float, policies=("srsf1", "srsf2", "srsf3")) -> bool:
+    """Whether the SRSF runs at ``scale`` are the same under the correct and the authors' accounting."""
+    prefetch([(p, acc, scale) for p in policies for acc in ("correct", "authors")])
+    return all(run(p, "correct", scale) == run(p, "authors", scale) for p in policies)
+
+
+def avg_by_seed(policy: str, accounting: str, scale: float, gpu_memory: float, seeds) -> dict[int, float]:
+    """Average JCT of ``policy`` on the workload of each seed (the runs computed at once)."""
+    prefetch([(policy, accounting, scale, gpu_memory, seed) for seed in seeds])
+    return {seed: run(policy, accounting, scale, gpu_memory, seed=seed)["avg"] for seed in seeds}
 
 
 def lone_allreduce(n_waiters: int, accounting: str) -> float:

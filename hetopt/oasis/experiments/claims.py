@@ -32,7 +32,7 @@ from ..prices import Prices, Usage, price_bounds, prices_from_usage
 from ..simulator import simulate
 from ..validate import fig5_setting, validate_ratio
 from . import diagnostics as dg
-from . import paper
+from . import fig3_runs, paper
 from .bench import decision_time
 from .conformance import CONFORMANCE
 
@@ -309,51 +309,17 @@ LITERAL = "literal (25)-(26) (the paper's formulas; default)"
 CAPPED = f"estimated U/L, ln(U/L) <= {CAP:g} (Section IV-B: estimates are used)"
 
 
-def _fig3_instance(st) -> OasisInstance:
-    return _load(st) if isinstance(st, str) else generate_instance(n_jobs=st[0], horizon=st[1],
-                                                                   n_worker_servers=st[2], n_ps_servers=st[2],
-                                                                   seed=st[3])
-
-
-#: Total utilities of the Fig. 3 runs by (setting, scheme): a baseline of dg.BASELINES or an OASiS variant.
-_FIG3_RUNS: dict[tuple, float] = {}
-#: The OASiS variants of the Fig. 3 checks.
-FIG3_VARIANTS = ("literal", "longdouble", "capped")
-
-
-def _fig3_run(st, scheme: str) -> float:
-    """Total utility of ``scheme`` (a baseline, or an OASiS variant of FIG3_VARIANTS) on the Fig. 3 setting ``st``."""
-    inst = _fig3_instance(st)
-    if scheme == "literal":
-        return dg._oasis(inst)
-    if scheme == "longdouble":
-        return dg._oasis(inst, price_dtype=np.longdouble)
-    if scheme == "capped":
-        return dg._oasis(inst, log_ratio_cap=CAP)
-    return simulate(inst, scheme).total_utility
-
-
-def _fig3_runs(settings, schemes) -> None:
-    """Run the missing (setting, scheme) pairs, Dorm's MILPs first, on the processes the run leaves free."""
-    slow_first = sorted(schemes, key=lambda s: (s != "dorm", s not in FIG3_VARIANTS))
-    todo = [(st, s) for s in slow_first for st in settings if (st, s) not in _FIG3_RUNS]
-    for key, value in zip(todo, claim_map(_fig3_run, todo), strict=True):
-        _FIG3_RUNS[key] = value
-
-
 def _fig3_baselines(st) -> dict[str, float]:
-    _fig3_runs([st], dg.BASELINES)
-    return {b: _FIG3_RUNS[(st, b)] for b in dg.BASELINES}
+    return {b: fig3_runs.total(st, b, CAP) for b in dg.BASELINES}
 
 
 def _fig3_oasis(st, variant: str) -> float:
-    _fig3_runs([st], (variant,))
-    return _FIG3_RUNS[(st, variant)]
+    return fig3_runs.total(st, variant, CAP)
 
 
 def _fig3(settings, label: str, literal: bool = True) -> Outcome:
     """Fig. 3 under both readings; ``literal=False`` (the flip): the capped reading alone."""
-    _fig3_runs(settings, (*dg.BASELINES, *(FIG3_VARIANTS if literal else ("capped",))))
+    fig3_runs.ensure(settings, (*dg.BASELINES, *(fig3_runs.VARIANTS if literal else ("capped",))), CAP)
     base = [max(_fig3_baselines(st).values()) for st in settings]
     capped = [_fig3_oasis(st, "capped") > b for st, b in zip(settings, base, strict=True)]
     cap_v = V.REPRODUCED if all(capped) else V.UNEXPLAINED
