@@ -10,7 +10,7 @@
     hetopt solve --list-methods KIND               every method of a kind, with its category
     hetopt compare INSTANCE [--methods a,b]        every method of the kind on one instance
     hetopt validate KIND --n N --seed S            a certification sweep, as a table
-    hetopt bench KIND [--quick]                    timings and ratios measured in one run
+    hetopt bench KIND|reproduce [--quick]          timings and ratios measured in one run (reproduce: the ledger's)
     hetopt export INSTANCE --format lp|mps         the exact model, for other solvers
     hetopt arena [WORKLOAD] --policies a,b --loads 1,2 --seeds 0,1 [--workers N | --dask ADDRESS]
                                                    every scheduler on one workload, against the bounds
@@ -35,6 +35,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
+from .bench import target_name
 from .data import MAX_BYTES_ENV, MAX_INSTANCE_BYTES
 from .errors import ArgumentError, HetoptError, SizeLimitError
 from .registry import get_kind
@@ -143,7 +144,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         print(f"{n_ok} of {len(results)} claims reproduced{skip}; every other claim carries a verdict and a "
               "diagnosis (`hetopt claims --json`), and its experiment reruns with the command shown there.")
     checks = [c for c in ledger.conformance(args.paper) if not args.fast or c.cost == "fast"]
-    conf = [c.run() for c in checks]
+    conf = ledger.run_conformance(checks, workers=args.workers)
     failed_conf = [r.check.id for r in conf if not r.ok]
     if not args.json:
         print(f"{len(conf) - len(failed_conf)} of {len(conf)} conformance checks hold (counted apart from the "
@@ -363,7 +364,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
-    tables = bench.run(args.kind, quick=args.quick, **({"parity": True} if args.parity else {}))
+    tables = bench.run(args.kind, quick=args.quick, parity=args.parity or None, workers=args.workers)
     if args.json:
         print(json.dumps([t.to_dict() for t in tables], indent=1, default=str))
         return 0
@@ -445,8 +446,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--strict", action="store_true",
                    help="exit with status 1 if a computed verdict differs from the recorded one or is unexplained")
-    p.add_argument("--workers", type=_positive_int, default=1, metavar="N",
-                   help="run the claims in N processes (default 1); verdicts are the same as a serial run")
+    p.add_argument("--workers", type=_positive_int, default=1, metavar="N", help="run the claims in N processes (default 1)")
     p.add_argument("--dask", metavar="ADDRESS", help="run the claims on a dask.distributed scheduler at ADDRESS")
     p.set_defaults(func=_cmd_reproduce)
     p = sub.add_parser("claims", help="the claims ledger (recorded verdicts; --run recomputes them)")
@@ -498,11 +498,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR", help="write instances that violate the bound to DIR (hare)")
     _formats(p)
     p.set_defaults(func=_cmd_validate)
-    p = sub.add_parser("bench", help="timings and ratios of methods measured in one run")
-    p.add_argument("kind", type=_kind_name, help=kind_help)
-    p.add_argument("--quick", action="store_true", help="small sizes only")
-    p.add_argument("--parity", action="store_true",
-                   help="gavel: hetopt's simulator beside Gavel's own on Gavel's traces (the recorded reference)")
+    p = sub.add_parser("bench", help="timings and ratios of methods measured in one run (or of the claims ledger)")
+    p.add_argument("kind", type=target_name, help=f"{kind_help}, or reproduce (the claims ledger, serial vs --workers)")
+    p.add_argument("--quick", action="store_true", help="small sizes only (reproduce: the fast claims)")
+    p.add_argument("--workers", type=_positive_int, metavar="N", help="reproduce: processes of the parallel run (default 2)")
+    p.add_argument("--parity", action="store_true", help="gavel: hetopt's simulator beside Gavel's own on its traces")
     _formats(p)
     p.set_defaults(func=_cmd_bench)
     p = sub.add_parser("arena", help="every scheduler on one workload in one execution model, with bound ratios")

@@ -37,11 +37,12 @@ from .ledger import (
     enforce,
     outside_premise,
 )
-from .runner import run_claims
+from .runner import run_claims, run_conformance
 
 __all__ = ["Claim", "ClaimResult", "Conformance", "ConformanceResult", "Flip", "Outcome", "Sweep", "Verdict", "enforce",
-           "close_to", "outside_premise", "Experiment", "experiment", "built", "Parameter", "ID_PATTERN", "papers", "claims", "conformance", "get_claim", "sweeps", "get_sweep", "select",
-           "skipped", "run", "run_claims", "ledger_table", "results_table", "summary_table"]
+           "close_to", "outside_premise", "Experiment", "experiment", "built", "Parameter", "ID_PATTERN", "papers",
+           "claims", "conformance", "get_claim", "sweeps", "get_sweep", "select", "skipped", "run", "run_claims",
+           "run_conformance", "ledger_table", "results_table", "summary_table"]
 
 def sweeps(paper: str | None = None) -> dict[str, Sweep]:
     """Every registered sweep, by name."""

@@ -106,6 +106,7 @@ class OasisPolicy:
         #: time limit: the schedules admitted so far stay feasible); None: decide every job
         self.deadline: float | None = None
         self.undecided: list[int] = []
+        self._prices: Prices | None = None  # the prices of the current usage
 
     def __call__(self, cl: Cluster, t: int, arrived: list[int], completed: list[int]) -> None:
         """Decide every arriving job (lines 3-13 of Alg. 1); completions change nothing."""
@@ -115,7 +116,9 @@ class OasisPolicy:
             if self.deadline is not None and t0 >= self.deadline:
                 self.undecided.append(i)
                 continue
-            prices = prices_from_usage(inst, self.bounds, self.used, self.price_dtype)  # p = P(g), q = Q(v): lines 3, 10, 12
+            if self._prices is None:  # p = P(g), q = Q(v): lines 3, 10, 12 (g, v change only when a job is admitted)
+                self._prices = prices_from_usage(inst, self.bounds, self.used, self.price_dtype)
+            prices = self._prices
             res = self.oracle(inst, i, prices, self.used)  # line 5
             self.payoffs[i] = float(res.payoff) if res.schedule is not None else float("-inf")
             if self.record_prices:
@@ -123,6 +126,7 @@ class OasisPolicy:
             if res.schedule is not None and res.payoff > 0:  # line 6
                 cl.reserve(i, res.schedule.workers, res.schedule.ps)  # lines 7-8, 13
                 self.used.add(inst, i, res.schedule.workers, res.schedule.ps)  # lines 9, 11
+                self._prices = None
                 self.admitted.append(i)
             self.decision_time[i] = time.perf_counter() - t0
 

@@ -191,7 +191,7 @@ def _improve(F: np.ndarray, new: np.ndarray, choice: np.ndarray, opt_k: np.ndarr
         np.copyto(choice[kk + e0:kk + e0 + n], j + 1, where=m)
 
 
-def _forward(inst: OasisInstance, job: int, prices: Prices, used: Usage):
+def _forward(inst: OasisInstance, job: int, prices: Prices, used: Usage, *, every_end: bool = True):
     """DP_COST(t, E_i N_i) for every end slot t in one pass; choices kept for backtracking.
 
     Per slot, option j (``k_j`` chunks at cost ``c_j``) improves target d with ``F[d - k_j] + c_j``,
@@ -199,9 +199,20 @@ def _forward(inst: OasisInstance, job: int, prices: Prices, used: Usage):
     target's choice is the first option reaching its least cost.  With costs >= 0 (prices >= 0, the
     duals of OASiS) :func:`_improve` does this on the targets that can change; a negative cost
     switches to :func:`_improve_plain` for the rest of the job.
+
+    ``every_end=False`` (the best end slot only, :func:`best_schedule`) stops at the first slot t
+    from which no utility ``f_i(t' - a_i)``, t' >= t, exceeds the best payoff so far: with prices
+    >= 0 (so costs >= 0) every later payoff ``f - F[D]`` is at most its utility (rounding is monotone), so none can
+    be strictly better and the first maximum, the end slot chosen, is the same.  The payoffs of
+    the slots not computed stay -inf.
     """
     jb = _Job(inst, job)
     T, D = inst.horizon, jb.D
+    # the bound needs every cost >= 0: prices >= 0 (demands are >= 0); a NaN price fails the test too
+    early = not every_end and bool(np.min(prices.p[jb.a - 1:], initial=0.0) >= 0) and bool(
+        np.min(prices.q[jb.a - 1:], initial=0.0) >= 0)
+    f_after = np.maximum.accumulate(np.asarray(jb.f[: T - jb.a + 1], dtype=float)[::-1])[::-1]
+    best = -np.inf
     dt = np.result_type(prices.p.dtype, prices.q.dtype, np.float64)  # np.longdouble prices stay long double
     F = np.full(D + 1, np.inf, dtype=dt)
     F[0] = 0.0
@@ -229,6 +240,13 @@ def _forward(inst: OasisInstance, job: int, prices: Prices, used: Usage):
             reach = min(D, reach + int(opt_k[-1]))
         choices.append((choice, opt_w, opt_k, z_need[keep], seq_w, seq_z))
         payoff[t - jb.a] = jb.f[t - jb.a] - F[D]
+        if early:
+            if np.isnan(payoff[t - jb.a]):
+                early = False  # argmax stops at a NaN
+            else:
+                best = max(best, payoff[t - jb.a])
+                if t < T and f_after[t + 1 - jb.a] <= best:
+                    break
     return jb, payoff, choices
 
 
@@ -281,7 +299,7 @@ def best_schedule(inst: OasisInstance, job: int, prices: Prices, used: Usage | N
     the strict comparison of line 7; it is then the completion slot of the schedule.
     """
     job, used = _args(inst, job, prices, used)
-    jb, payoff, choices = _forward(inst, job, prices, used)
+    jb, payoff, choices = _forward(inst, job, prices, used, every_end=False)
     if not np.isfinite(payoff).any():
         return OracleResult(None, -math.inf, 0.0, math.inf, -math.inf, "dp")
     t_end = jb.a + int(np.argmax(payoff))

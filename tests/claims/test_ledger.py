@@ -3,6 +3,10 @@
 Issue 30's rules are held here over the whole ledger: a flip changes one input of the claim's
 experiment to a value the check did not run; outside-premise is measured; no verdict rests on
 wall-clock time unless the claim says so (and then it holds under load); solver parity is conformance.
+
+Every check (and every fast claim's flip) must also compute the outcome recorded in
+``outcome_digests.json`` bit for bit (``tests/claims/digests.py``): a change made for speed moves no
+number of the ledger.
 """
 
 import json
@@ -16,6 +20,8 @@ import pytest
 from hetopt import claims as ledger
 from hetopt.cli import main
 from hetopt.data import list_instances
+
+from .digests import assert_unchanged, digest
 
 ALL = ledger.claims()
 FAST = [c for c in ALL if c.cost == "fast"]
@@ -76,6 +82,7 @@ def _check_run(claim):
     reads: list = []
     with _clock_reads(reads):
         r = claim.run()
+    assert_unchanged(r)
     assert r.outcome.verdict is claim.verdict, (f"{claim.id}: computed {r.outcome.verdict.value} ({r.outcome.detail}); "
                                                 f"recorded {claim.verdict.value}")
     overlap = claim.flip_overlap(r.outcome)
@@ -90,6 +97,7 @@ def test_fast_claim_and_its_flip_compute_their_recorded_verdicts(claim):
     """The check's verdict, then the flip's (rule 3: a flip that reran a part of the check is refused)."""
     check = _check_run(claim)
     r = claim.run(flip=True)
+    assert_unchanged(r)
     assert r.outcome.verdict is claim.flip.verdict, (
         f"{claim.id}: flip '{claim.flip.change}' computed {r.outcome.verdict.value} ({r.outcome.detail}); "
         f"recorded {claim.flip.verdict.value}")
@@ -222,8 +230,7 @@ def test_parallel_run_gives_the_serial_verdicts():
     serial = ledger.run_claims(chosen)
     parallel = ledger.run_claims(chosen, workers=2)
     assert [r.claim.id for r in parallel] == [c.id for c in chosen]
-    assert [(r.outcome.verdict, r.outcome.ours) for r in parallel] == [(r.outcome.verdict, r.outcome.ours)
-                                                                       for r in serial]
+    assert [digest(r.claim.id, r.outcome) for r in parallel] == [digest(r.claim.id, r.outcome) for r in serial]
 
 
 def test_dask_run_gives_the_serial_verdicts():

@@ -80,3 +80,47 @@ def test_forward_keeps_the_choices_with_usage():
     for i in range(1, inst.n_jobs):
         _, _, choices = _forward(inst, i, prices, used)
         assert [c[0].tolist() for c in choices] == _reference(inst, i, prices, used)[1]
+
+
+def _full_best(inst, job, prices, used):
+    """best_schedule's choice from every end slot's payoff (no early stop): the first maximum."""
+    from hetopt.oasis.oracle import _backtrack
+
+    jb, payoff, choices = _forward(inst, job, prices, used, every_end=True)
+    if not np.isfinite(payoff).any():
+        return None
+    return _backtrack(inst, jb, choices, jb.a + int(np.argmax(payoff)), prices)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.longdouble])
+@pytest.mark.parametrize("kind", ["zero", "random", "ties", "negative"])
+@pytest.mark.parametrize("seed", range(8))
+def test_early_stop_picks_the_same_end_slot_and_schedule(seed, kind, dtype):
+    """best_schedule stops once no later utility beats the best payoff: same schedule, payoff and cost, bit for bit.
+
+    Negative prices switch the stop off (a later payoff may then exceed its utility)."""
+    rng = np.random.default_rng(100 + seed)
+    inst = generate_instance(4, 16, 2, 2, seed=seed, epochs_range=(1, 4), chunks_range=(2, 8))
+    prices = _prices(inst, kind, rng, dtype)
+    used = Usage.empty(inst)
+    for i in range(inst.n_jobs):
+        got, want = best_schedule(inst, i, prices, used), _full_best(inst, i, prices, used)
+        assert (got.schedule is None) == (want is None)
+        if want is not None:
+            assert np.array_equal(got.schedule.workers, want.schedule.workers)
+            assert np.array_equal(got.schedule.ps, want.schedule.ps)
+            assert (got.payoff, got.cost, got.utility) == (want.payoff, want.cost, want.utility)
+
+
+def test_early_stop_stops_early_when_utilities_fall():
+    """With zero prices the first feasible end slot has the largest utility: the DP stops right after it."""
+    inst = generate_instance(3, 40, 2, 2, seed=1, epochs_range=(1, 2), chunks_range=(2, 4))
+    prices = _prices(inst, "zero", np.random.default_rng(0), np.float64)
+    used = Usage.empty(inst)
+    for i in range(inst.n_jobs):
+        _, full, _ = _forward(inst, i, prices, used)
+        _, short, choices = _forward(inst, i, prices, used, every_end=False)
+        f = inst.utility_table(i)
+        if np.isfinite(full).any() and f[-1] < f[int(np.argmax(np.isfinite(full)))]:
+            assert len(choices) < full.size  # stopped before the horizon
+        assert int(np.argmax(short)) == int(np.argmax(full))

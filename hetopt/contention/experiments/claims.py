@@ -48,6 +48,7 @@ from .runs import (
     FAST_SCALE,
     SEEDS,
     accounting_sweep,
+    avg_by_seed,
     complexity_sweep,
     gains,
     job_sets_sweep,
@@ -801,7 +802,7 @@ _add("wang2019.fig5.kappa1_best", "Section V-B, Fig. 5",
 # ------------------------------------------------- absolute JCT and memory
 def _absolute(gpu_memory: float = SIM_GPU_MEMORY_MB) -> Outcome:
     paper = PAPER_TABLE_V["srsf1"][1]
-    avg = {seed: run("srsf1", "correct", 1.0, gpu_memory, seed=seed)["avg"] for seed in SEEDS}
+    avg = avg_by_seed("srsf1", "correct", 1.0, gpu_memory, SEEDS)
     lo, hi = min(avg.values()), max(avg.values())
     detail = (f"SRSF(1) avg JCT, full-size Section V-A workload, {gpu_memory / 1024:.0f} GB GPUs, seeds "
               f"{SEEDS[0]}-{SEEDS[-1]}: " + ", ".join(f"{v:.0f}" for v in avg.values()) +

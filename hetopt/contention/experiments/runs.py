@@ -6,7 +6,8 @@ factor, which keeps the offered load (and so the contention) of the full workloa
 fraction of the simulation cost.  (Scaling the iterations alone, as an older table did,
 leaves the cluster nearly idle and the policies indistinguishable.)
 
-Every run is cached per process: several claims read the same runs.
+Every run is cached per process: several claims read the same runs (:func:`prefetch` computes
+the runs a claim needs at once, in parallel when the run leaves processes free).
 """
 
 from __future__ import annotations
@@ -16,14 +17,15 @@ from typing import Any
 
 import numpy as np
 
+from ...claims.parallel import claim_map
 from ...report import Table
 from .. import ContentionInstance, Policy, generate_instance, simulate
 from ..accounting import authors_slotted_transfer
 from ..generators import SIM_GPU_MEMORY_MB
 from ..instance import V100_MEMORY_MB
 
-__all__ = ["FAST_SCALE", "QUICK_SCALE", "VARIANTS", "SEEDS", "workload", "run", "gains", "accounting_sweep",
-           "waiters_sweep", "job_sets_sweep", "lone_allreduce"]
+__all__ = ["FAST_SCALE", "QUICK_SCALE", "VARIANTS", "SEEDS", "workload", "run", "prefetch", "gains", "srsf_unchanged",
+           "avg_by_seed", "accounting_sweep", "waiters_sweep", "job_sets_sweep", "lone_allreduce"]
 
 #: Time scale of the workload used by the fast claims (iterations 50-300, arrivals in 60 s).
 FAST_SCALE = 0.05
@@ -71,10 +73,32 @@ def workload(scale: float = 1.0, gpu_memory: float = SIM_GPU_MEMORY_MB, *, seed:
 def run(policy: str, accounting: str = "correct", scale: float = 1.0, gpu_memory: float = SIM_GPU_MEMORY_MB,
         *, seed: int = 0, variant: str = "") -> dict[str, float]:
     """Metrics of one policy run: avg, median, p95 JCT (s) and average GPU utilisation (cached)."""
-    return dict(_run(policy, accounting, float(scale), float(gpu_memory), int(seed), variant))
+    key = _key(policy, accounting, scale, gpu_memory, seed, variant)
+    if key not in _RUNS:
+        _RUNS[key] = _run(*key)
+    return dict(_RUNS[key])
 
 
-@functools.cache
+def prefetch(runs: list[tuple]) -> None:
+    """Compute the missing runs ``(policy, accounting, scale, gpu_memory, seed, variant)`` at once.
+
+    They go to the processes the claims run leaves free (:func:`hetopt.claims.parallel.claim_map`);
+    :func:`run` then reads them.
+    """
+    todo = list(dict.fromkeys(k for k in (_key(*r) for r in runs) if k not in _RUNS))
+    for key, value in zip(todo, claim_map(_run, todo), strict=True):
+        _RUNS[key] = value
+
+
+#: Metrics of every run of this process, by (policy, accounting, scale, gpu_memory, seed, variant).
+_RUNS: dict[tuple, tuple] = {}
+
+
+def _key(policy: str, accounting: str = "correct", scale: float = 1.0, gpu_memory: float = SIM_GPU_MEMORY_MB,
+         seed: int = 0, variant: str = "") -> tuple:
+    return policy, accounting, float(scale), float(gpu_memory), int(seed), variant
+
+
 def _run(policy: str, accounting: str, scale: float, gpu_memory: float, seed: int, variant: str = "") -> tuple:
     sol = simulate(workload(scale, gpu_memory, seed=seed, variant=variant), POLICY_OF[policy], record=False,
                    transfer_accounting=accounting)
@@ -85,9 +109,22 @@ def _run(policy: str, accounting: str, scale: float, gpu_memory: float, seed: in
 def gains(accounting: str, scale: float, gpu_memory: float = SIM_GPU_MEMORY_MB, *, seed: int = 0,
           variant: str = "") -> dict[str, float]:
     """Ada-SRSF's average JCT below SRSF(n), in % of SRSF(n)'s (``"srsf1"``, ...)."""
+    prefetch([(p, accounting, scale, gpu_memory, seed, variant) for p in ("ada", "srsf1", "srsf2", "srsf3")])
     ada = run("ada", accounting, scale, gpu_memory, seed=seed, variant=variant)["avg"]
     return {p: 100.0 * (1.0 - ada / run(p, accounting, scale, gpu_memory, seed=seed, variant=variant)["avg"])
             for p in ("srsf1", "srsf2", "srsf3")}
+
+
+def srsf_unchanged(scale: float, policies=("srsf1", "srsf2", "srsf3")) -> bool:
+    """Whether the SRSF runs at ``scale`` are the same under the correct and the authors' accounting."""
+    prefetch([(p, acc, scale) for p in policies for acc in ("correct", "authors")])
+    return all(run(p, "correct", scale) == run(p, "authors", scale) for p in policies)
+
+
+def avg_by_seed(policy: str, accounting: str, scale: float, gpu_memory: float, seeds) -> dict[int, float]:
+    """Average JCT of ``policy`` on the workload of each seed (the runs computed at once)."""
+    prefetch([(policy, accounting, scale, gpu_memory, seed) for seed in seeds])
+    return {seed: run(policy, accounting, scale, gpu_memory, seed=seed)["avg"] for seed in seeds}
 
 
 def lone_allreduce(n_waiters: int, accounting: str) -> float:

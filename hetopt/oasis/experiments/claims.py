@@ -20,6 +20,7 @@ import numpy as np
 
 from ...claims.experiment import Parameter, experiment
 from ...claims.ledger import Claim, Flip, Outcome, Sweep, Verdict, outside_premise
+from ...claims.parallel import claim_map
 from ...data import instance_path, list_instances
 from ...errors import SolverError
 from ..checker import check_schedule
@@ -32,7 +33,7 @@ from ..prices import Prices, Usage, price_bounds, prices_from_usage
 from ..simulator import simulate
 from ..validate import fig5_setting, validate_ratio
 from . import diagnostics as dg
-from . import paper
+from . import fig3_runs, paper
 from .bench import decision_time
 from .conformance import CONFORMANCE
 
@@ -336,30 +337,17 @@ LITERAL = "literal (25)-(26) (the paper's formulas; default)"
 CAPPED = f"estimated U/L, ln(U/L) <= {CAP:g} (Section IV-B: estimates are used)"
 
 
-def _fig3_instance(st) -> OasisInstance:
-    return _load(st) if isinstance(st, str) else generate_instance(n_jobs=st[0], horizon=st[1],
-                                                                   n_worker_servers=st[2], n_ps_servers=st[2],
-                                                                   seed=st[3])
-
-
-@functools.cache
 def _fig3_baselines(st) -> dict[str, float]:
-    inst = _fig3_instance(st)
-    return {b: simulate(inst, b).total_utility for b in dg.BASELINES}
+    return {b: fig3_runs.total(st, b, CAP) for b in dg.BASELINES}
 
 
-@functools.cache
 def _fig3_oasis(st, variant: str) -> float:
-    inst = _fig3_instance(st)
-    if variant == "literal":
-        return dg._oasis(inst)
-    if variant == "longdouble":
-        return dg._oasis(inst, price_dtype=np.longdouble)
-    return dg._oasis(inst, log_ratio_cap=CAP)
+    return fig3_runs.total(st, variant, CAP)
 
 
 def _fig3(settings, label: str) -> Outcome:
     """Fig. 3 under both readings of the bounds: the literal (25)-(26) and ln(U/L) capped at CAP."""
+    fig3_runs.ensure(settings, (*dg.BASELINES, *fig3_runs.VARIANTS), CAP)  # every run at once, on free cores
     base = [max(_fig3_baselines(st).values()) for st in settings]
     capped = [_fig3_oasis(st, "capped") > b for st, b in zip(settings, base, strict=True)]
     cap_v = V.REPRODUCED if all(capped) else V.UNEXPLAINED
@@ -903,10 +891,15 @@ SIZE_JOBS = (20, 30)
 SIZE_SEEDS = (0, 1, 2)
 
 
+def _ratio_at(n_jobs: int, seed: int):
+    return dg.ratio_at_size(n_jobs, seed=seed)
+
+
 def _check_ratio_beyond_ten(jobs: int = SIZE_JOBS[-1]) -> Outcome:
     """OPT / OASiS in [1, 1.5] with certified optima at ``jobs`` jobs; beyond the paper's 10 its size is run inside."""
     sizes = (jobs,)
-    rows = [(n, s, dg.ratio_at_size(n, seed=s)) for n in sizes for s in SIZE_SEEDS]
+    pairs = [(n, s) for n in sizes for s in SIZE_SEEDS]
+    rows = [(n, s, c) for (n, s), c in zip(pairs, claim_map(_ratio_at, pairs), strict=True)]
     kinds = {c.info["reference_kind"] for _, _, c in rows}
     top = paper.FIG5_RATIO_RANGE[1]
     bad = [(n, s, c.ratio) for n, s, c in rows if not 1 - 1e-6 <= c.ratio <= top + 1e-6]
