@@ -10,7 +10,7 @@
     hetopt solve --list-methods KIND               every method of a kind, with its category
     hetopt compare INSTANCE [--methods a,b]        every method of the kind on one instance
     hetopt validate KIND --n N --seed S            a certification sweep, as a table
-    hetopt bench KIND|reproduce [--quick]          timings and ratios measured in one run (reproduce: the ledger's)
+    hetopt bench KIND|reproduce|cli [--quick]      timings and ratios measured in one run (cli: start-up times)
     hetopt export INSTANCE --format lp|mps         the exact model, for other solvers
     hetopt arena [WORKLOAD] --policies a,b --loads 1,2 --seeds 0,1 [--workers N | --dask ADDRESS]
                                                    every scheduler on one workload, against the bounds

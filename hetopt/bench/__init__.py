@@ -3,14 +3,15 @@
 One module per paper (``hetopt.hare.experiments.bench``, ...), named by the paper's
 :class:`~hetopt.contract.Kind` (``kind.bench``), each with ``bench(quick=False) -> list[Table]``;
 :mod:`hetopt.bench.scale` has the "largest instance certified within a time limit" table they
-share.  ``reproduce`` (:mod:`hetopt.bench.reproduce`) is the claims ledger's: per-claim seconds,
-the critical path and the speed-up of a process pool.  Timings on a shared machine are inflated; the ratios between methods come from the same
-run.
+share.  Targets beside the kinds: ``reproduce`` (:mod:`hetopt.bench.reproduce`: per-claim seconds,
+the critical path, the speed-up of a pool) and ``cli`` (:mod:`hetopt.bench.cli`: ``--help`` and a
+small solve against their goals).  Timings on a shared machine are inflated; ratios come from one run.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
 from ..registry import get_kind, kinds, names
@@ -18,8 +19,8 @@ from ..report import Table
 
 __all__ = ["run", "available", "target_name", "TARGETS"]
 
-#: Benchmark targets beside the kinds: ``reproduce``, the claims ledger's run.
-TARGETS = ("reproduce",)
+#: Benchmark targets beside the kinds: ``reproduce`` (the claims ledger's run) and ``cli`` (start-up times).
+TARGETS = ("reproduce", "cli")
 
 
 def available() -> list[str]:
@@ -46,13 +47,14 @@ def run(kind: str, *, quick: bool = False, **options: Any) -> list[Table]:
     from ..errors import ArgumentError
 
     options = {name: value for name, value in options.items() if value is not None}
-    if kind == "reproduce":
+    if kind in TARGETS:
+        from .cli import bench_cli
         from .reproduce import bench_reproduce
 
-        func = bench_reproduce
+        func: Callable[..., list[Table]] = bench_reproduce if kind == "reproduce" else bench_cli
         unknown = [o for o in options if o not in inspect.signature(func).parameters or o == "claims"]
         if unknown:
-            raise ArgumentError(f"bench reproduce takes no option {', '.join(unknown)}")
+            raise ArgumentError(f"bench {kind} takes no option {', '.join(unknown)}")
         return func(quick=quick, **options)
     k = get_kind(kind)
     if k.bench is None:
