@@ -30,7 +30,7 @@ from sphinx.util.docutils import SphinxDirective
 #: namespace the README names has a page (tests/docs/test_site.py compares the two lists).
 EXTRA_NAMESPACES = ("hetopt.plot", "hetopt.registry", "hetopt.contract", "hetopt.result", "hetopt.certify",
                     "hetopt.errors", "hetopt.inputs", "hetopt.solvers", "hetopt.validate", "hetopt.data",
-                    "hetopt.report", "hetopt.testing.strategies")
+                    "hetopt.report", "hetopt.testing.strategies", "hetopt.claims.cards")
 
 
 

@@ -66,6 +66,8 @@ class Workload(FieldsMixin):
     KIND: ClassVar[str] = KIND
     SCHEMA_VERSION: ClassVar[int] = SCHEMA_VERSION
     #: The fields of a workload file (``hetopt schema arena`` and the docs' instance page).
+    #:
+    #: :meta hide-value:
     FIELDS: ClassVar[tuple[Field, ...]] = (
         Field("gpu_types", "(n_types,)", "string", "Names of the GPU types (Gavel's order: by name).",
               nonempty=True, unique=True),

@@ -80,6 +80,8 @@ class ContentionInstance(FieldsMixin):
     #: The ``schema_version`` of this class's JSON.
     SCHEMA_VERSION: ClassVar[int] = SCHEMA_VERSION
     #: Every JSON field (:mod:`hetopt.schema`): ``hetopt schema contention`` and the docs' field table.
+    #:
+    #: :meta hide-value:
     FIELDS: ClassVar[tuple[Field, ...]] = (
         Field("n_servers", "scalar", "integer", "$N_s$, the number of servers of the cluster (Section III).",
               minimum=1),

@@ -60,6 +60,8 @@ class GavelInstance(FieldsMixin):
     #: The version of the JSON layout :meth:`from_dict` reads.
     SCHEMA_VERSION: ClassVar[int] = SCHEMA_VERSION
     #: The fields of an instance file (the docs' instance page and ``hetopt schema gavel``).
+    #:
+    #: :meta hide-value:
     FIELDS: ClassVar[tuple[Field, ...]] = (
         Field("gpu_types", "(n_types,)", "string", "Names of the GPU types, fastest first (the order of Gavel's "
               "per-type queues); distinct, non-empty.", nonempty=True, unique=True),

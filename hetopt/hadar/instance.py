@@ -127,6 +127,8 @@ class HadarInstance(FieldsMixin):
     #: The ``schema_version`` of this class's JSON.
     SCHEMA_VERSION: ClassVar[int] = SCHEMA_VERSION
     #: The JSON fields, their shapes, units and ranges (:func:`hetopt.schema.json_schema`).
+    #:
+    #: :meta hide-value:
     FIELDS: ClassVar[tuple[Field, ...]] = FIELDS
 
     capacity: np.ndarray

@@ -75,6 +75,8 @@ class HareInstance(FieldsMixin):
     #: Version of the JSON layout (:meth:`to_dict`).
     SCHEMA_VERSION: ClassVar[int] = SCHEMA_VERSION
     #: The JSON fields (:mod:`hetopt.schema`): shape, type, unit, range and meaning, in the paper's words.
+    #:
+    #: :meta hide-value:
     FIELDS: ClassVar[tuple[Field, ...]] = (
         Field("arrival", "(n_jobs,)", "number", "Arrival time $a_n$ of training job $n$: none of its tasks starts "
               "earlier (constraint (4)).", unit="s", minimum=0.0),

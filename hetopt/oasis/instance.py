@@ -144,6 +144,8 @@ class OasisInstance(FieldsMixin):
     #: The ``schema_version`` of this class's JSON.
     SCHEMA_VERSION: ClassVar[int] = SCHEMA_VERSION
     #: Every JSON field (:mod:`hetopt.schema`): shape, type, unit, range, whether required, meaning.
+    #:
+    #: :meta hide-value:
     FIELDS: ClassVar[tuple[Field, ...]] = (
         Field("horizon", "scalar", "integer", "$T$, the number of time slots $1..T$ of the schedule.", unit="slots",
               minimum=1),

@@ -58,6 +58,8 @@ class PlacementInstance(FieldsMixin):
     #: The ``schema_version`` of this class's JSON.
     SCHEMA_VERSION: ClassVar[int] = SCHEMA_VERSION
     #: Every JSON field (:mod:`hetopt.schema`): the docs' field table and ``hetopt schema placement``.
+    #:
+    #: :meta hide-value:
     FIELDS: ClassVar[tuple[Field, ...]] = (
         Field("throughput", "(n_jobs, n_workers)", "number", "$\\rho_{i,k}$: the samples per second job $i$ "
               "processes on worker $k$ (Section III); $S \\le K$.", unit="samples/s", minimum=0,

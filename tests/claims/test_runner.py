@@ -13,9 +13,13 @@ from hetopt.cli import main
 V = ledger.Verdict
 
 
+def _reproduced() -> ledger.Outcome:
+    return ledger.Outcome(1, V.REPRODUCED)
+
+
 def _claim(cid, paper="hare", cost="fast"):
     return ledger.Claim(id=cid, paper=paper, location="-", statement="s", paper_value="1", verdict=V.REPRODUCED,
-                        diagnosis="d" * 40, check=lambda: ledger.Outcome(1, V.REPRODUCED), cost=cost)
+                        diagnosis="d" * 40, check=ledger.experiment(_reproduced), cost=cost)
 
 
 @pytest.fixture

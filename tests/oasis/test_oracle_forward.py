@@ -100,7 +100,8 @@ def test_early_stop_picks_the_same_end_slot_and_schedule(seed, kind, dtype):
 
     Negative prices switch the stop off (a later payoff may then exceed its utility)."""
     rng = np.random.default_rng(100 + seed)
-    inst = generate_instance(4, 16, 2, 2, seed=seed, epochs_range=(1, 4), chunks_range=(2, 8))
+    inst = generate_instance(n_jobs=4, horizon=16, n_worker_servers=2, n_ps_servers=2, seed=seed, epochs_range=(1, 4),
+                             chunks_range=(2, 8))
     prices = _prices(inst, kind, rng, dtype)
     used = Usage.empty(inst)
     for i in range(inst.n_jobs):
@@ -114,7 +115,8 @@ def test_early_stop_picks_the_same_end_slot_and_schedule(seed, kind, dtype):
 
 def test_early_stop_stops_early_when_utilities_fall():
     """With zero prices the first feasible end slot has the largest utility: the DP stops right after it."""
-    inst = generate_instance(3, 40, 2, 2, seed=1, epochs_range=(1, 2), chunks_range=(2, 4))
+    inst = generate_instance(n_jobs=3, horizon=40, n_worker_servers=2, n_ps_servers=2, seed=1, epochs_range=(1, 2),
+                             chunks_range=(2, 4))
     prices = _prices(inst, "zero", np.random.default_rng(0), np.float64)
     used = Usage.empty(inst)
     for i in range(inst.n_jobs):
