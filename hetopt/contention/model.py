@@ -62,7 +62,8 @@ from ..inputs import check_positive, check_size, takes_instance
 from .instance import ContentionInstance
 from .timescale import TimeScale, grid_scale, slot_scale
 
-__all__ = ["MILP_MAX_BINARIES", "MILP_MAX_SLOTS", "TaskGrid", "task_grid", "build_milp", "milp_times", "milp_size"]
+__all__ = ["MILP_MAX_BINARIES", "MILP_MAX_SLOTS", "MILP_NONZEROS_PER_BINARY", "TaskGrid", "task_grid", "build_milp",
+           "milp_times", "milp_size", "milp_nonzeros"]
 
 #: The builder refuses models with more binaries than this (SizeLimitError).
 MILP_MAX_BINARIES = 60_000
@@ -72,6 +73,12 @@ MILP_MAX_BINARIES = 60_000
 SECONDS_PER_BINARY = 3e-5
 #: The default slot grid is refused beyond this many slots on the serial horizon (SizeLimitError).
 MILP_MAX_SLOTS = 1_000_000
+#: Constraint-matrix entries allowed per binary of the guard (:func:`milp_nonzeros`; 6e6 at the default, a build
+#: of about 25 s at 4 us an entry): the rows (S2)-(S4) of a task hold its window times its duration or its own
+#: window, so long tasks in long windows pass the binaries with millions of entries (issue 31: two jobs on an
+#: 8,750-slot grid, 16,511 binaries, up to 4.8e7 entries, a build past 300 s).  The engine bench's instances
+#: have at most 184 entries per binary, and at most 5.8e6 entries below the binaries' guard.
+MILP_NONZEROS_PER_BINARY = 100
 
 
 def _slots(name: str, value: float, scale: TimeScale, *, allow_zero: bool = False) -> int:
@@ -233,6 +240,30 @@ def _check_deadline(deadline: float | None) -> None:
         raise BuildTimeout
 
 
+def milp_nonzeros(grid: TaskGrid) -> int:
+    """The constraint-matrix entries of the MILP on ``grid``, an upper bound counted from its windows (no model).
+
+    (S1) a task's window ``w``; (S3)/(S4) ``w`` times its duration on each of its resources; (S2) for an
+    edge ``u -> v``, one row per slot of v's window over v's starts up to it and u's up to it less ``p_u``:
+    at most ``w_v (w_v + 1) / 2 + w_v w_u``.
+    """
+    tasks = grid.tasks
+    width = {key: ls - es + 1 for key, (_, _, _, es, ls) in tasks.items()}
+    nz = 0
+    for key, (_, p, res, _, _) in tasks.items():
+        w = width[key]
+        nz += w + (w * p if key[0] in ("f", "b") else w * p * len(res) if key[0] == "c" else 0)
+    edges = []
+    for key in tasks:
+        k, i = key[1], key[2]
+        sync = ("c", k, i) if ("c", k, i) in tasks else ("s", k, i)
+        if key[0] == "b":
+            edges += [(("f", *key[1:]), key), (key, sync)]
+        elif key[0] == "f" and i > 0:
+            edges.append((("c", k, i - 1) if ("c", k, i - 1) in tasks else ("s", k, i - 1), key))
+    return nz + sum(width[v] * (width[v] + 1) // 2 + width[v] * width[u] for u, v in edges)
+
+
 def milp_size(inst: ContentionInstance, placement: Sequence[Sequence[int]]) -> int:
     """The number of tasks of the MILP (a lower bound on its binaries: each task starts in at least one slot)."""
     return int(sum(int(inst.iterations[k]) * (2 * len(placement[k]) + 1) for k in range(inst.n_jobs)))
@@ -278,8 +309,9 @@ def build_milp(
     InfeasibleError
         ``upper_bound`` below a lower bound of the optimum (no model is built).
     SizeLimitError
-        More than ``max_binaries`` start variables, or a default grid finer than
-        :data:`MILP_MAX_SLOTS` slots over the horizon.
+        More than ``max_binaries`` start variables or ``MILP_NONZEROS_PER_BINARY`` times as many
+        constraint entries (:func:`milp_nonzeros`), or a default grid finer than :data:`MILP_MAX_SLOTS`
+        slots over the horizon.
     """
     return _build(inst, placement, slot=slot, upper_bound=upper_bound, max_binaries=max_binaries)
 
@@ -308,6 +340,14 @@ def _build(inst: ContentionInstance, placement, *, slot: float | None, upper_bou
         raise SizeLimitError(f"the MILP would have {n_bin} binaries (slot {grid.slot:g} s); at most {guard_name} = "
                              f"{max_binaries} allowed: use engine='cpsat', or pass {guard_name}={n_bin} "
                              "(with a time_limit)")
+    nz = milp_nonzeros(grid)
+    if nz > max_binaries * MILP_NONZEROS_PER_BINARY:
+        need = -(-nz // MILP_NONZEROS_PER_BINARY)
+        raise SizeLimitError(f"the MILP would have {n_bin} binaries but up to {nz} constraint entries (slot "
+                             f"{grid.slot:g} s: tasks of up to {max(v[1] for v in tasks.values())} slots in windows "
+                             f"of up to {max(v[4] - v[3] + 1 for v in tasks.values())}); at most {guard_name} = "
+                             f"{max_binaries} binaries and {MILP_NONZEROS_PER_BINARY} entries per binary allowed: "
+                             f"use engine='cpsat', or pass {guard_name}={need} (with a time_limit)")
     pairs = [(key, t) for key, (_, p, _, es, ls) in tasks.items() for t in range(es, ls + 1)]
     _check_deadline(deadline)
     if deadline is not None and time.perf_counter() + n_bin * SECONDS_PER_BINARY > deadline:
