@@ -231,6 +231,18 @@ def _precedence(m, name: str, edges: list, by_task: dict, tasks: dict, doc: str,
         con[e, t] = lhs <= 0 if isinstance(rhs, int) and rhs == 0 else lhs <= rhs
 
 
+def _check_entries(grid: TaskGrid, n_bin: int, max_binaries: int, guard_name: str) -> None:
+    """SizeLimitError when :func:`milp_nonzeros` passes ``MILP_NONZEROS_PER_BINARY`` per binary of the guard."""
+    nz, tasks = milp_nonzeros(grid), grid.tasks
+    if nz > max_binaries * MILP_NONZEROS_PER_BINARY:
+        need = -(-nz // MILP_NONZEROS_PER_BINARY)
+        raise SizeLimitError(f"the MILP would have {n_bin} binaries but up to {nz} constraint entries (slot "
+                             f"{grid.slot:g} s: tasks of up to {max(v[1] for v in tasks.values())} slots in windows "
+                             f"of up to {max(v[4] - v[3] + 1 for v in tasks.values())}); at most {guard_name} = "
+                             f"{max_binaries} binaries and {MILP_NONZEROS_PER_BINARY} entries per binary allowed: "
+                             f"use engine='cpsat', or pass {guard_name}={need} (with a time_limit)")
+
+
 class BuildTimeout(Exception):
     """Raised inside the builder when its deadline passes (caught by the MILP route)."""
 
@@ -335,19 +347,11 @@ def _build(inst: ContentionInstance, placement, *, slot: float | None, upper_bou
     for key, (_, _, _, es, ls) in tasks.items():
         if ls < es:
             raise InfeasibleError(f"task {key} has an empty time window: upper_bound {upper_bound} is below the optimum")
-    n_bin = sum(ls - es + 1 for (_, _, _, es, ls) in tasks.values())
-    if n_bin > max_binaries:
+    if (n_bin := sum(ls - es + 1 for (_, _, _, es, ls) in tasks.values())) > max_binaries:
         raise SizeLimitError(f"the MILP would have {n_bin} binaries (slot {grid.slot:g} s); at most {guard_name} = "
                              f"{max_binaries} allowed: use engine='cpsat', or pass {guard_name}={n_bin} "
                              "(with a time_limit)")
-    nz = milp_nonzeros(grid)
-    if nz > max_binaries * MILP_NONZEROS_PER_BINARY:
-        need = -(-nz // MILP_NONZEROS_PER_BINARY)
-        raise SizeLimitError(f"the MILP would have {n_bin} binaries but up to {nz} constraint entries (slot "
-                             f"{grid.slot:g} s: tasks of up to {max(v[1] for v in tasks.values())} slots in windows "
-                             f"of up to {max(v[4] - v[3] + 1 for v in tasks.values())}); at most {guard_name} = "
-                             f"{max_binaries} binaries and {MILP_NONZEROS_PER_BINARY} entries per binary allowed: "
-                             f"use engine='cpsat', or pass {guard_name}={need} (with a time_limit)")
+    _check_entries(grid, n_bin, max_binaries, guard_name)
     pairs = [(key, t) for key, (_, p, _, es, ls) in tasks.items() for t in range(es, ls + 1)]
     _check_deadline(deadline)
     if deadline is not None and time.perf_counter() + n_bin * SECONDS_PER_BINARY > deadline:
