@@ -11,7 +11,7 @@
     hetopt compare INSTANCE [--methods a,b]        every method of the kind on one instance
     hetopt validate KIND --n N --seed S            a certification sweep, as a table
     hetopt bench KIND|reproduce|cli [--quick]      timings and ratios measured in one run (cli: start-up times)
-    hetopt export INSTANCE --format lp|mps         the exact model, for other solvers
+    hetopt export INSTANCE --format lp|mps [-o F]  the exact model (an existing F: only with --force)
     hetopt arena [WORKLOAD] --policies a,b --loads 1,2 --seeds 0,1 [--workers N | --dask ADDRESS]
                                                    every scheduler on one workload, against the bounds
 
@@ -29,7 +29,6 @@ import argparse
 import json
 import logging
 import math
-import os
 import re
 import sys
 from pathlib import Path
@@ -162,8 +161,8 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
 def _cmd_claims(args: argparse.Namespace) -> int:
     from . import claims as ledger
 
-    if args.flip and not args.id:
-        raise ArgumentError("--flip runs the flip of the claims named by --id ID")
+    if args.flip and (args.conformance or not args.id):
+        raise ArgumentError("--flip runs the flip of the claims named by --id ID (conformance checks have none)")
     if args.conformance:
         return _conformance(args)
     if args.run or args.id:
@@ -195,7 +194,12 @@ def _conformance(args: argparse.Namespace) -> int:
     from . import claims as ledger
 
     checks = ledger.conformance(args.paper)
-    if not args.run:
+    unknown = [i for i in args.id or [] if i not in {c.id for c in checks}]
+    if unknown:
+        raise ArgumentError(f"--id {unknown[0]!r} is not a conformance check; expected one of "
+                            f"{', '.join(c.id for c in checks)}")
+    checks = [c for c in checks if not args.id or c.id in args.id]
+    if not (args.run or args.id):
         if args.json:
             print(json.dumps([c.to_dict() for c in checks], indent=1))
             return 0
@@ -220,7 +224,9 @@ def _conformance(args: argparse.Namespace) -> int:
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from . import claims as ledger
 
-    if not args.name:
+    if args.name is not None and not args.name.strip():
+        raise ArgumentError("sweep NAME is empty; expected a sweep's name (hetopt sweep lists them)")
+    if args.name is None:
         for name, sw in sorted(ledger.sweeps().items()):
             print(f"{name:32s} {sw.description}")
         return 0
@@ -317,7 +323,9 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from . import api
     from .compare import compare
 
-    methods = [m for m in args.methods.split(",") if m] if args.methods else None
+    methods = args.methods.split(",") if args.methods is not None else None
+    if methods is not None and (bad := [m for m in methods if not m.strip() or methods.count(m) > 1]):
+        raise ArgumentError(f"--methods {args.methods!r}: {bad[0]!r} is empty or repeated; expected names, each once")
     limit = DEFAULT_TIME_LIMIT if args.time_limit is None else args.time_limit
     inst = api.load_instance(args.instance)
     kind = api.kind_of(inst)
@@ -341,6 +349,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 def _cmd_validate(args: argparse.Namespace) -> int:
     import inspect
 
+    from .files import output_dir
+
     kind = get_kind(args.kind)
     if kind.validate is None:
         raise ArgumentError(f"kind {kind.name} has no certification sweep")
@@ -349,10 +359,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         if "save_dir" not in inspect.signature(kind.validate).parameters:
             raise ArgumentError(f"validate {kind.name} writes no files; --out applies to kinds whose sweep saves "
                                 "violating instances (hare)")
-        out = Path(args.out)
-        if out.exists() and not out.is_dir():
-            raise ArgumentError(f"--out {args.out} exists and is not a directory")
-        kwargs["save_dir"] = str(out)
+        kwargs["save_dir"] = str(output_dir(args.out, option="--out"))  # made now: refused before the sweep
     table = kind.validate(n=args.n, seed=args.seed, **kwargs)
     _print_table(table, args)
     if table.violations:
@@ -375,6 +382,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 def _cmd_arena(args: argparse.Namespace) -> int:
     from .arena import Options, run
+    from .files import write_atomic
 
     def items(text: str | None, kind: type, what: str) -> list[Any] | None:
         if text is None:
@@ -392,35 +400,27 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     if args.output:
         out = Path(args.output)
         text = table.to_csv() if out.suffix == ".csv" else json.dumps(table.to_dict(), default=str)
-        try:
-            out.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise ArgumentError(f"cannot write {out}: {exc.strerror}") from None
+        write_atomic(out, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"), force=True, option="-o")
     _print_table(table, args)
     return 0
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
     from . import api
+    from .files import check_output, write_atomic
 
     inst = api.load_instance(args.instance)
     kind = api.kind_of(inst)
     if kind.export_model is None:
         raise ArgumentError(f"kind {kind.name} has no Pyomo model to export")
-    out = Path(args.output or str(Path(args.instance).with_suffix("." + args.format)))
-    if not out.parent.is_dir():
-        raise ArgumentError(f"-o {out}: the directory {out.parent} does not exist")
-    src = Path(args.instance)
-    if out.exists() and src.exists() and os.path.samefile(out, src):
-        raise ArgumentError(f"the output {out} is the input instance (or a link to it); choose another path with -o")
+    out = check_output(str(Path(args.instance).with_suffix("." + args.format)) if args.output is None else args.output,
+                       option="-o", force=args.force, inputs=[args.instance])
     model = kind.export_model(inst)
     from pyomo.opt import ProblemFormat
 
     fmt = {"lp": ProblemFormat.cpxlp, "mps": ProblemFormat.mps}[args.format]
-    try:
-        model.write(str(out), format=fmt, io_options={"symbolic_solver_labels": True})
-    except OSError as exc:
-        raise ArgumentError(f"cannot write {out}: {exc.strerror}") from None
+    write_atomic(out, lambda tmp: model.write(tmp, format=fmt, io_options={"symbolic_solver_labels": True}),
+                 force=args.force, suffix="." + args.format, option="-o")
     print(f"wrote {out}")
     return 0
 
@@ -452,12 +452,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("claims", help="the claims ledger (recorded verdicts; --run recomputes them)")
     p.add_argument("paper", nargs="?", type=_kind_name, help=f"only this paper ({kind_help})")
     p.add_argument("--run", action="store_true", help="run the checks and show our numbers and computed verdicts")
-    p.add_argument("--id", action="append", help="only this claim id (repeatable); implies --run")
+    p.add_argument("--id", action="append", help="only this claim (conformance check) id (repeatable); implies --run")
     p.add_argument("--flip", action="store_true", help="with --id: run the claim's flip (the experiment that "
                                                        "moves its verdict) instead of its check")
     p.add_argument("--fast", action="store_true", help="with --run: skip slow checks")
-    p.add_argument("--conformance", action="store_true",
-                   help="the conformance checks instead of the claims (counted apart; --run runs them)")
+    p.add_argument("--conformance", action="store_true", help="the conformance checks, counted apart (--run; --id)")
     _formats(p)
     p.set_defaults(func=_cmd_claims)
     p = sub.add_parser("sweep", help="run a diagnostic sweep of the claims ledger (no NAME: list them)")
@@ -529,7 +528,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export", help="write the exact model of an instance as LP or MPS")
     p.add_argument("instance")
     p.add_argument("--format", choices=["lp", "mps"], default="lp")
-    p.add_argument("-o", "--output")
+    p.add_argument("-o", "--output", help="the file to write (default: INSTANCE with the format's suffix)")
+    p.add_argument("--force", action="store_true", help="replace an existing file (never the input, never a link)")
     p.set_defaults(func=_cmd_export)
     return ap
 

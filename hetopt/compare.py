@@ -72,7 +72,7 @@ def compare(instance: Any, methods: Iterable[str] | None = None, *, policies: Ma
     Raises
     ------
     ArgumentError
-        An unknown method (the message lists the kind's methods), a bad policy, time limit or
+        An unknown or repeated method (the message lists the kind's methods), a bad policy, time limit or
         ``max_size``, or a ``max_size`` that no compared method takes.
     InstanceError
         The instance cannot be loaded.
@@ -82,13 +82,7 @@ def compare(instance: Any, methods: Iterable[str] | None = None, *, policies: Ma
     time_limit = check_time_limit(time_limit)
     if not include_paper_methods and methods is not None:
         raise ArgumentError("methods names paper methods but include_paper_methods is False; pass one or the other")
-    if isinstance(methods, (str, bytes)) or not (methods is None or isinstance(methods, Iterable)):
-        raise ArgumentError(f"methods is {methods!r}; expected a list of method names or None")
-    names = ([m.name for m in kind.methods] if methods is None else list(methods)) if include_paper_methods else []
-    unknown = [n for n in names if n not in {m.name for m in kind.methods}]
-    if unknown:
-        raise ArgumentError(f"unknown {kind.name} methods {unknown}; expected some of "
-                            f"{', '.join(m.name for m in kind.methods)}")
+    names = _method_names(kind, methods) if include_paper_methods else []
     user = _user_methods(policies, {m.name for m in kind.methods})
     if not names and not user:
         raise ArgumentError("nothing to compare: give methods, policies, or include_paper_methods=True")
@@ -162,6 +156,21 @@ def _objective_labels(results: list) -> dict[str, str]:
         else:
             out[m.name] = by_type.get(type(sol), f"as returned by the policy ({type(sol).__name__})")
     return out
+
+
+def _method_names(kind: Any, methods: Iterable[str] | None) -> list[str]:
+    """The names of ``methods`` (None: every method of ``kind``); ArgumentError for an unknown or repeated one."""
+    if isinstance(methods, (str, bytes)) or not (methods is None or isinstance(methods, Iterable)):
+        raise ArgumentError(f"methods is {methods!r}; expected a list of method names or None")
+    names = [m.name for m in kind.methods] if methods is None else list(methods)
+    unknown = [n for n in names if n not in {m.name for m in kind.methods}]
+    if unknown:
+        raise ArgumentError(f"unknown {kind.name} methods {unknown}; expected some of "
+                            f"{', '.join(m.name for m in kind.methods)}")
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise ArgumentError(f"methods names {', '.join(map(repr, repeated))} more than once; name each method once")
+    return names
 
 
 def _user_methods(policies: Mapping[str, Callable] | None, taken: set[str]) -> list[Method]:

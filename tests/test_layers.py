@@ -20,7 +20,7 @@ from hetopt.registry import kinds
 ROOT = Path(hetopt.__file__).resolve().parent
 
 GROUND = {"errors", "result", "inputs", "solvers", "report", "data", "validate", "scaling", "contract", "registry", "schema",
-          "tables", "certify"}
+          "tables", "certify", "files"}
 FRONT = {"api", "compare", "plot", "testing", "claims", "bench"}
 ABOVE = {"arena"}
 PAPERS = set(kinds()) - ABOVE  # the arena is a kind but sits on the experiments floor

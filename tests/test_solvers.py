@@ -461,3 +461,58 @@ def test_scip_partial_warm_start_is_skipped_and_said():
     sol = solve_model(m, "scip", warm_start=True)
     assert "warm start skipped (19 discrete variables have no value)" in sol.message
     assert sol.status is Status.OPTIMAL and math.isclose(sol.objective, cold.objective, rel_tol=1e-9)
+
+
+# ---------------------------------------------------------------- issue 31, item 5: the translation counts
+@pytest.mark.parametrize("warm_start", [False, True])
+def test_the_solver_gets_the_time_left_after_the_translation(monkeypatch, warm_start):
+    """A translation that takes 0.3 s of a 0.2 s limit leaves HiGHS MIN_SOLVER_SECONDS, not 0.2 s more."""
+    import time
+
+    from pyomo.contrib.solver.solvers.highs import Highs
+
+    from hetopt.solvers.pyomo_models import MIN_SOLVER_SECONDS
+
+    seen: list[float] = []
+    set_instance, solve = Highs.set_instance, Highs._solve
+
+    def slow_translation(self, model):
+        time.sleep(0.3)
+        return set_instance(self, model)
+
+    def spy(self):
+        seen.append(self._active_config.time_limit)
+        return solve(self)
+
+    monkeypatch.setattr(Highs, "set_instance", slow_translation)
+    monkeypatch.setattr(Highs, "_solve", spy)
+    m = knapsack()
+    if warm_start:
+        for i in m.I:
+            m.x[i].value = 0
+    solve_model(m, "highs", time_limit=0.2, require_incumbent=False, warm_start=warm_start)
+    assert seen == [MIN_SOLVER_SECONDS]
+    seen.clear()
+    solve_model(m, "highs", time_limit=30, require_incumbent=False)
+    assert 29 < seen[0] < 30
+
+
+def test_scip_gets_the_time_left_after_the_translation(monkeypatch):
+    import time
+
+    from pyomo.contrib.solver.solvers.scip.scip_direct import ScipDirect
+
+    from hetopt.solvers.pyomo_models import MIN_SOLVER_SECONDS
+
+    seen: list[float] = []
+    create = ScipDirect._create_solver_model
+
+    def slow(self, model, config):
+        time.sleep(0.3)
+        out = create(self, model, config)
+        seen.append(config)
+        return out
+
+    monkeypatch.setattr(ScipDirect, "_create_solver_model", slow)
+    solve_model(knapsack(), "scip", time_limit=0.2, require_incumbent=False)
+    assert [c.time_limit for c in seen] == [MIN_SOLVER_SECONDS]

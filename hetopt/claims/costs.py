@@ -150,12 +150,12 @@ def main(argv: list[str] | None = None) -> int:
         record(json.loads(Path(args.file).read_text(encoding="utf-8")))
         print(f"recorded {_FILE}")
         return 0
-    from . import get_claim, select
+    from .collect import claims, get_claim
 
     # CPU seconds, claim and calibration alike: what a quiet machine's wall clock shows, whatever the load now
     here = calibrate(clock=time.process_time)
     chosen = [get_claim(i) for i in args.id] if args.id else [
-        c for p in (args.paper or [None]) for c in select(p, include_slow=not args.fast)]
+        c for p in (args.paper or [None]) for c in claims(p) if not args.fast or c.cost == "fast"]
     results = []
     for c in chosen:
         t0 = time.process_time()

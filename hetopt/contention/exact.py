@@ -88,8 +88,8 @@ def solve_exact(
     max_size : int, optional
         Size guard: with ``engine="cpsat"``, in tasks (default
         :data:`~hetopt.contention.cpsat.CPSAT_MAX_TASKS`, 20,000); with ``engine="milp"``, in
-        binary start variables (default :data:`~hetopt.contention.model.MILP_MAX_BINARIES`,
-        60,000).  A larger model is refused before it is built.
+        binary start variables (default :data:`~hetopt.contention.model.MILP_MAX_BINARIES`, 60,000; and
+        ``MILP_NONZEROS_PER_BINARY`` constraint entries per binary).  A larger model is refused before it is built.
     placement : sequence of GPU lists, optional
         The GPUs of each job.  Default: the placement LWF-1 gives under SRSF(1)
         (``simulate(inst, "srsf1").placement``), with SRSF(1)'s total JCT as ``upper_bound``

@@ -62,7 +62,8 @@ from ..inputs import check_positive, check_size, takes_instance
 from .instance import ContentionInstance
 from .timescale import TimeScale, grid_scale, slot_scale
 
-__all__ = ["MILP_MAX_BINARIES", "MILP_MAX_SLOTS", "TaskGrid", "task_grid", "build_milp", "milp_times", "milp_size"]
+__all__ = ["MILP_MAX_BINARIES", "MILP_MAX_SLOTS", "MILP_NONZEROS_PER_BINARY", "TaskGrid", "task_grid", "build_milp",
+           "milp_times", "milp_size", "milp_nonzeros"]
 
 #: The builder refuses models with more binaries than this (SizeLimitError).
 MILP_MAX_BINARIES = 60_000
@@ -72,6 +73,12 @@ MILP_MAX_BINARIES = 60_000
 SECONDS_PER_BINARY = 3e-5
 #: The default slot grid is refused beyond this many slots on the serial horizon (SizeLimitError).
 MILP_MAX_SLOTS = 1_000_000
+#: Constraint-matrix entries allowed per binary of the guard (:func:`milp_nonzeros`; 6e6 at the default, a build
+#: of about 25 s at 4 us an entry): the rows (S2)-(S4) of a task hold its window times its duration or its own
+#: window, so long tasks in long windows pass the binaries with millions of entries (issue 31: two jobs on an
+#: 8,750-slot grid, 16,511 binaries, up to 4.8e7 entries, a build past 300 s).  The engine bench's instances
+#: have at most 184 entries per binary, and at most 5.8e6 entries below the binaries' guard.
+MILP_NONZEROS_PER_BINARY = 100
 
 
 def _slots(name: str, value: float, scale: TimeScale, *, allow_zero: bool = False) -> int:
@@ -224,6 +231,18 @@ def _precedence(m, name: str, edges: list, by_task: dict, tasks: dict, doc: str,
         con[e, t] = lhs <= 0 if isinstance(rhs, int) and rhs == 0 else lhs <= rhs
 
 
+def _check_entries(grid: TaskGrid, n_bin: int, max_binaries: int, guard_name: str) -> None:
+    """SizeLimitError when :func:`milp_nonzeros` passes ``MILP_NONZEROS_PER_BINARY`` per binary of the guard."""
+    nz, tasks = milp_nonzeros(grid), grid.tasks
+    if nz > max_binaries * MILP_NONZEROS_PER_BINARY:
+        need = -(-nz // MILP_NONZEROS_PER_BINARY)
+        raise SizeLimitError(f"the MILP would have {n_bin} binaries but up to {nz} constraint entries (slot "
+                             f"{grid.slot:g} s: tasks of up to {max(v[1] for v in tasks.values())} slots in windows "
+                             f"of up to {max(v[4] - v[3] + 1 for v in tasks.values())}); at most {guard_name} = "
+                             f"{max_binaries} binaries and {MILP_NONZEROS_PER_BINARY} entries per binary allowed: "
+                             f"use engine='cpsat', or pass {guard_name}={need} (with a time_limit)")
+
+
 class BuildTimeout(Exception):
     """Raised inside the builder when its deadline passes (caught by the MILP route)."""
 
@@ -231,6 +250,30 @@ class BuildTimeout(Exception):
 def _check_deadline(deadline: float | None) -> None:
     if deadline is not None and time.perf_counter() > deadline:
         raise BuildTimeout
+
+
+def milp_nonzeros(grid: TaskGrid) -> int:
+    """The constraint-matrix entries of the MILP on ``grid``, an upper bound counted from its windows (no model).
+
+    (S1) a task's window ``w``; (S3)/(S4) ``w`` times its duration on each of its resources; (S2) for an
+    edge ``u -> v``, one row per slot of v's window over v's starts up to it and u's up to it less ``p_u``:
+    at most ``w_v (w_v + 1) / 2 + w_v w_u``.
+    """
+    tasks = grid.tasks
+    width = {key: ls - es + 1 for key, (_, _, _, es, ls) in tasks.items()}
+    nz = 0
+    for key, (_, p, res, _, _) in tasks.items():
+        w = width[key]
+        nz += w + (w * p if key[0] in ("f", "b") else w * p * len(res) if key[0] == "c" else 0)
+    edges = []
+    for key in tasks:
+        k, i = key[1], key[2]
+        sync = ("c", k, i) if ("c", k, i) in tasks else ("s", k, i)
+        if key[0] == "b":
+            edges += [(("f", *key[1:]), key), (key, sync)]
+        elif key[0] == "f" and i > 0:
+            edges.append((("c", k, i - 1) if ("c", k, i - 1) in tasks else ("s", k, i - 1), key))
+    return nz + sum(width[v] * (width[v] + 1) // 2 + width[v] * width[u] for u, v in edges)
 
 
 def milp_size(inst: ContentionInstance, placement: Sequence[Sequence[int]]) -> int:
@@ -278,8 +321,9 @@ def build_milp(
     InfeasibleError
         ``upper_bound`` below a lower bound of the optimum (no model is built).
     SizeLimitError
-        More than ``max_binaries`` start variables, or a default grid finer than
-        :data:`MILP_MAX_SLOTS` slots over the horizon.
+        More than ``max_binaries`` start variables or ``MILP_NONZEROS_PER_BINARY`` times as many
+        constraint entries (:func:`milp_nonzeros`), or a default grid finer than :data:`MILP_MAX_SLOTS`
+        slots over the horizon.
     """
     return _build(inst, placement, slot=slot, upper_bound=upper_bound, max_binaries=max_binaries)
 
@@ -303,11 +347,11 @@ def _build(inst: ContentionInstance, placement, *, slot: float | None, upper_bou
     for key, (_, _, _, es, ls) in tasks.items():
         if ls < es:
             raise InfeasibleError(f"task {key} has an empty time window: upper_bound {upper_bound} is below the optimum")
-    n_bin = sum(ls - es + 1 for (_, _, _, es, ls) in tasks.values())
-    if n_bin > max_binaries:
+    if (n_bin := sum(ls - es + 1 for (_, _, _, es, ls) in tasks.values())) > max_binaries:
         raise SizeLimitError(f"the MILP would have {n_bin} binaries (slot {grid.slot:g} s); at most {guard_name} = "
                              f"{max_binaries} allowed: use engine='cpsat', or pass {guard_name}={n_bin} "
                              "(with a time_limit)")
+    _check_entries(grid, n_bin, max_binaries, guard_name)
     pairs = [(key, t) for key, (_, p, _, es, ls) in tasks.items() for t in range(es, ls + 1)]
     _check_deadline(deadline)
     if deadline is not None and time.perf_counter() + n_bin * SECONDS_PER_BINARY > deadline:

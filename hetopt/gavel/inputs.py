@@ -8,15 +8,37 @@ and the index of the first bad entry.  :func:`base_constraints` are Gavel's
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
-from ..errors import ArgumentError, InstanceError
+from ..errors import ArgumentError, InstanceError, a_type
 from ..solvers import solve_problem
 
-__all__ = ["check_policy_inputs", "base_constraints", "solved_allocation", "no_steps", "required_vector", "ROUNDOFF"]
+__all__ = ["as_numbers", "check_policy_inputs", "base_constraints", "solved_allocation", "no_steps", "required_vector", "ROUNDOFF"]
 
 #: HiGHS vertex solutions carry round-off like -1e-12; entries below this in absolute value are zero.
 ROUNDOFF = 1e-10
+
+
+def as_numbers(name: str, value) -> np.ndarray:
+    """``value`` as a float array; ArgumentError naming ``name`` for a str, a bool, a non-number or ragged nesting.
+
+    ``numpy.asarray(..., dtype=float)`` alone reads ``"1"`` and ``True`` as 1.0 and turns ``[True, 2.0]``
+    into numbers silently, and answers ragged lists with a bare ValueError.
+    """
+    if isinstance(value, np.ndarray) and value.dtype.kind in "iuf":
+        return value.astype(float, copy=False)
+    try:
+        obj = np.asarray(value, dtype=object)
+    except ValueError:  # nesting numpy cannot even lay out
+        raise ArgumentError(f"{name} is ragged (rows of different lengths); expected an array of numbers") from None
+    for x in obj.flat:
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
+            if isinstance(x, (list, tuple, np.ndarray)):
+                raise ArgumentError(f"{name} is ragged (rows of different lengths); expected an array of numbers")
+            raise ArgumentError(f"{name} has {a_type(x)} entry {str(x)[:40]!r}; expected numbers (no str, no bool)")
+    return np.asarray(obj, dtype=float)
 
 
 def check_policy_inputs(throughput, scale_factor, capacity, priority_weight=None, remaining_steps=None):
@@ -32,8 +54,10 @@ def check_policy_inputs(throughput, scale_factor, capacity, priority_weight=None
     ------
     InstanceError
         Naming the argument and index of the first malformed entry.
+    ArgumentError
+        Naming the argument that holds a str, a bool or ragged rows (:func:`as_numbers`).
     """
-    T = np.asarray(throughput, dtype=float)
+    T = as_numbers("throughput", throughput)
     if T.ndim != 2 or T.shape[0] == 0 or T.shape[1] == 0:
         raise InstanceError(f"throughput has shape {T.shape}; expected a non-empty J x R matrix")
     J, R = T.shape
@@ -44,13 +68,13 @@ def check_policy_inputs(throughput, scale_factor, capacity, priority_weight=None
     dead = np.flatnonzero(T.max(axis=1) <= 0)
     if dead.size:
         raise InstanceError(f"throughput[{dead[0]}, :] is all zero; every job must run on some GPU type")
-    s = np.asarray(scale_factor, dtype=float)
+    s = as_numbers("scale_factor", scale_factor)
     if s.shape != (J,):
         raise InstanceError(f"scale_factor has shape {s.shape}; expected ({J},)")
     bad = np.flatnonzero(~np.isfinite(s) | (s < 1) | (s != np.round(s)))
     if bad.size:
         raise InstanceError(f"scale_factor[{bad[0]}] is {s[bad[0]]}; scale factors must be integers >= 1")
-    c = np.asarray(capacity, dtype=float)
+    c = as_numbers("capacity", capacity)
     if c.shape != (R,):
         raise InstanceError(f"capacity has shape {c.shape}; expected ({R},)")
     bad = np.flatnonzero(~np.isfinite(c) | (c < 0))
@@ -58,7 +82,7 @@ def check_policy_inputs(throughput, scale_factor, capacity, priority_weight=None
         raise InstanceError(f"capacity[{bad[0]}] is {c[bad[0]]}; GPU counts must be >= 0")
     w = None
     if priority_weight is not None:
-        w = np.asarray(priority_weight, dtype=float)
+        w = as_numbers("priority_weight", priority_weight)
         if w.shape != (J,):
             raise InstanceError(f"priority_weight has shape {w.shape}; expected ({J},)")
         bad = np.flatnonzero(~np.isfinite(w) | (w <= 0))
@@ -66,7 +90,7 @@ def check_policy_inputs(throughput, scale_factor, capacity, priority_weight=None
             raise InstanceError(f"priority_weight[{bad[0]}] is {w[bad[0]]}; weights must be > 0")
     steps = None
     if remaining_steps is not None:
-        steps = np.asarray(remaining_steps, dtype=float)
+        steps = as_numbers("remaining_steps", remaining_steps)
         if steps.shape != (J,):
             raise InstanceError(f"remaining_steps has shape {steps.shape}; expected ({J},)")
         bad = np.flatnonzero(~np.isfinite(steps) | (steps <= 0))
@@ -113,7 +137,7 @@ def required_vector(arg: str, value, m: int, *, policy: str | None = None) -> np
     """``value`` as ``m`` finite floats; ArgumentError naming ``arg`` (and ``policy``) when it is None or malformed."""
     if value is None:
         raise ArgumentError(f"{policy} needs {arg} (shape ({m},))" if policy else f"{arg} is required (shape ({m},))")
-    a = np.asarray(value, dtype=float)
+    a = as_numbers(arg, value)
     if a.shape != (m,) or not np.all(np.isfinite(a)):
         raise ArgumentError(f"{arg} has shape {a.shape} or a non-finite entry; expected ({m},) finite numbers")
     return a

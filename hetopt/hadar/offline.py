@@ -36,13 +36,13 @@ from .result import HadarSolution
 from .simulator import simulate
 
 __all__ = ["solve_exact", "schedule_of", "split_schedule", "slot_placements", "enumerate_schedules",
-           "solve_p2", "solve_p3", "serial_schedule", "MAX_P1_COLUMNS", "MAX_PLACEMENTS", "MAX_SCHEDULES", "MAX_P1_INTEGERS", "heuristic_schedule", "p1_columns",
+           "solve_p2", "solve_p3", "serial_schedule", "MAX_P1_COLUMNS", "MAX_PLACEMENTS", "MAX_SCHEDULES", "TRANSLATE_FACTOR", "heuristic_schedule", "p1_columns",
            "utility_upper_bound"]
 
 #: ``solve_exact`` refuses, before building it, a P1 with more columns than this (``max_size``).
 MAX_P1_COLUMNS = 40_000
-#: Kept for compatibility: the GPU-count variables of the old guard (half of ``MAX_P1_COLUMNS``).
-MAX_P1_INTEGERS = 20_000
+#: Hand-over seconds per build second (9,516 columns: 0.45-0.55 s after 0.2-0.25 s), checked after a timed build.
+TRANSLATE_FACTOR = 2.5
 #: Seconds per column to build P1 in Pyomo and load it into a solver (measured, with a margin): a
 #: time-limited run whose remaining budget is below the estimate reports Hadar's schedule instead.
 SECONDS_PER_COLUMN = 1e-4
@@ -183,8 +183,7 @@ def solve_exact(inst: HadarInstance, *, time_limit: float | None = None, mip_gap
                               f"(it needs at least {int(earliest_finish(inst)[j] - inst.arrival[j] + 1)} slots from "
                               f"its arrival {int(inst.arrival[j])} on its best gang)")
     _representable(inst, log_upper, "the largest total utility any schedule can reach")
-    upper = float(np.exp(log_upper))
-    build_cost = SECONDS_PER_COLUMN * cols
+    upper, build_cost = float(np.exp(log_upper)), SECONDS_PER_COLUMN * cols
     info: dict[str, Any] = {"columns": cols, "utility_upper_bound": upper}
     hint, source = serial_schedule(inst), "the serial schedule"
     if time_limit is None or time_limit - (time.perf_counter() - t0) >= build_cost + HADAR_SECONDS_PER_COLUMN * cols:
@@ -198,20 +197,21 @@ def solve_exact(inst: HadarInstance, *, time_limit: float | None = None, mip_gap
             raise SolverError(f"time_limit={time_limit:g} s leaves {max(remaining, 0):.3g} s, below the ~"
                               f"{build_cost:.3g} s needed to build P1 ({cols} columns), and no serial or Hadar "
                               "schedule fits the horizon: pass a longer time_limit")
-        info["bound_source"] = "utility upper bound (MILP not built: time limit)"
-        return _result(inst, hint, Status.TIME_LIMIT, upper, t0, solver,
-                       f"time limit too short to build P1 ({cols} columns); {source} reported", info)
+        return _result(inst, hint, Status.TIME_LIMIT, upper, t0, solver, f"time limit too short to build P1 ({cols} "
+                       f"columns); {source} reported", {**info, "bound_source": "utility upper bound (MILP not built)"})
     m = build_p1(inst, scaled=True)
+    left = None if time_limit is None else t0 + time_limit - time.perf_counter()  # solve_model counts the hand-over
+    if left is not None and hint is not None and left < TRANSLATE_FACTOR * ((remaining or 0.0) - left):
+        return _result(inst, hint, Status.TIME_LIMIT, upper, t0, solver, f"no time left to pass P1 ({cols} columns) to "
+                       f"{solver}; {source} reported", {**info, "bound_source": "utility upper bound (MILP not solved)"})
     scale_log = float(pyo.value(m.log_utility_scale))
     if warm_start and hint is not None:
         _set_start(m, hint)
     options = {"mip_abs_gap": 0.0} if solver == "highs" else {"limits/absgap": 0.0}
-    limit = None
-    if time_limit is not None:
-        limit = max(time_limit - (time.perf_counter() - t0) - 0.5 * build_cost, 0.01)
     try:
-        sol = solve_model(m, solver, time_limit=limit, mip_gap=mip_gap, threads=threads, require_incumbent=False,
-                          warm_start=warm_start and hint is not None, options=options)
+        sol = solve_model(m, solver, time_limit=None if left is None else max(left, 0.01), mip_gap=mip_gap,
+                          threads=threads, require_incumbent=False, warm_start=warm_start and hint is not None,
+                          options=options)
     except SolverError as exc:  # a failed solve: its loaded incumbent or Hadar's schedule, with the upper bound
         info.update(bound_source="utility upper bound (solver failed)", solver_error=str(exc))
         loaded = schedule_of(m, inst)

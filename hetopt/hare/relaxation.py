@@ -9,6 +9,7 @@ import numpy as np
 import pyomo.environ as pyo
 
 from ..certify import relative_gap
+from ..errors import SizeLimitError
 from ..inputs import check_choice, check_flag, check_gap, check_threads, check_time_limit, takes_instance
 from ..result import Solution
 from ..solvers import solve_model
@@ -18,7 +19,12 @@ from .exact.start import best_known_schedule
 from .instance import HareInstance
 from .model import FORMS, build_relaxation
 
-__all__ = ["HareRelaxation", "solve_relaxation", "middle_completion"]
+__all__ = ["HareRelaxation", "solve_relaxation", "middle_completion", "MAX_RELAXATION_BUILD_TASKS"]
+
+#: The relaxation's model is refused beyond this many tasks, with or without a time limit: its disjunctions grow as
+#: the square of the tasks (8 GPUs: 83 tasks built in 1.0 s, 179 in 4.8 s); before issue 31 a time limit (the
+#: command line's default) let Algorithm 1 build it at 10^18 tasks, a MemoryError.
+MAX_RELAXATION_BUILD_TASKS = 200
 
 
 def middle_completion(inst: HareInstance, x_hat: np.ndarray) -> np.ndarray:
@@ -105,6 +111,10 @@ def solve_relaxation(inst: HareInstance, form: str = "linear", *, solver: str | 
     time_limit = check_time_limit(time_limit)
     mip_gap = check_gap(mip_gap, "mip_gap")
     check_threads(threads)
+    if inst.n_tasks > MAX_RELAXATION_BUILD_TASKS:
+        raise SizeLimitError(f"the instance has {inst.n_tasks} tasks; the relaxation's model is built for at most "
+                             f"MAX_RELAXATION_BUILD_TASKS = {MAX_RELAXATION_BUILD_TASKS} (its disjunctions grow as "
+                             "the square of the tasks), time limit or not: use Algorithm 1's ordering='lp'")
     t0 = time.perf_counter()
     solver = solver or ("highs" if form == "linear" else "scip")
     norm = normalization(inst)  # the model in normalized units (issue 25: solvers' absolute tolerances)

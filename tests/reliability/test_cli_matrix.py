@@ -114,6 +114,25 @@ def test_command_level_misuses(tmp_path, capsys):
     assert json.loads(inst.read_text())["kind"] == "hare", "export must never overwrite its input"
 
 
+#: invocations that were silently coerced (issue 31, item 7): each is refused, naming its option
+COERCED = [
+    (["compare", "liu2024_table2", "--methods", "has,has"], "--methods 'has,has': 'has'"),
+    (["compare", "liu2024_table2", "--methods", ""], "--methods ''"),
+    (["compare", "liu2024_table2", "--methods", "has,,optimus"], "--methods"),
+    (["export", "hare2022_fig1", "-o", ""], "-o is empty"),
+    (["claims", "--conformance", "--id", "nope"], "--id 'nope' is not a conformance check"),
+    (["claims", "--conformance", "--flip", "--id", "nope"], "--flip"),
+    (["sweep", ""], "sweep NAME is empty"),
+    (["sweep", " "], "sweep NAME is empty"),
+    (["validate", "hare", "--n", "1", "--out", "/proc/x"], "--out /proc/x"),
+]
+
+
+@pytest.mark.parametrize("argv, named", COERCED, ids=[" ".join(a) or "empty" for a, _ in COERCED])
+def test_coercions_are_refused_by_name(argv, named, capsys):
+    assert named in _one_line_exit_2(argv, capsys)
+
+
 def _bundled(name: str):
     from hetopt.data import instance_path
 

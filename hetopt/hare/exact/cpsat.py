@@ -11,28 +11,26 @@ of a job start in index order (the MILP's ``symmetry_breaking``; optimum unchang
 
 Integer scaling and the certificate (issue 25)
 ----------------------------------------------
-CP-SAT works on integers.  :func:`hetopt.hare.exact.scaling.scaling` scales times by ``S`` and
-weights by ``W``, exactly when the data's own decimals fit CP-SAT's integer range (the scaled
-model IS the true one times ``S W``: a weight of ``1e-10`` next to 1, a compute time of ``1e-9``
-next to 1), else with times rounded UP and weights DOWN (the rounding mode; see that module).
+CP-SAT works on integers.  :func:`hetopt.hare.exact.scaling.scaling` scales times by ``S`` and weights by ``W``,
+exactly when the data's own decimals fit CP-SAT's integer range (the scaled model IS the true one times ``S W``:
+a weight of ``1e-10`` next to 1, a compute time of ``1e-9`` next to 1), else with times rounded UP and weights
+DOWN (the rounding mode; see that module).
 
-* Incumbent: CP-SAT's assignment and order of starts are re-timed semi-actively on the
-  TRUE data (:func:`hetopt.hare.listsched.semi_active`); the objective is recomputed with the
-  true weights.
-* Bound: from CP-SAT's bound ``B`` on the scaled model,
-  ``OPT >= (B - A) / (S W)`` with the scaling's allowance ``A`` (0 when exact; otherwise the
-  rounding of every chain of the semi-active schedule and the raised weights), times
-  ``1 - MARGIN`` for reading floats as their decimals; combined with the first stage's bound
+* Incumbent: CP-SAT's assignment and order of starts are re-timed semi-actively on the TRUE data
+  (:func:`hetopt.hare.listsched.semi_active`); the objective is recomputed with the true weights.
+* Bound: from CP-SAT's bound ``B`` on the scaled model, ``OPT >= (B - A) / (S W)`` with the scaling's allowance
+  ``A`` (0 when exact; otherwise the rounding of every chain of the semi-active schedule and the raised
+  weights), times ``1 - MARGIN`` for reading floats as their decimals; combined with the first stage's bound
   (column generation) and the trivial ``sum_n w_n (a_n + |R_n| L_n)``
-  (:func:`hetopt.hare.bounds.trivial_bound`).  A candidate bound above
-  the recomputed objective would be an invalid one: it is dropped (``info["rejected_bounds"]``).
+  (:func:`hetopt.hare.bounds.trivial_bound`).  A candidate bound above the recomputed objective would be an
+  invalid one: it is dropped (``info["rejected_bounds"]``).
 
-The result is OPTIMAL only when this bound on the true data meets the recomputed objective
-within ``OPTIMAL_RTOL``, re-checked after the solve; otherwise FEASIBLE or TIME_LIMIT with the
-bound and gap.  A CP-SAT run that fails (no solution, no limit) or a first stage that fails
-falls back to the best cheap schedule and the remaining bounds, with the reason in ``info``.
-Above 12 tasks the job-level column-generation bound of :mod:`hetopt.hare.exact.jobcolgen` runs
-first: its bound is combined, and its mean starts give hint candidates (:func:`solve_cpsat_exact`).
+The result is OPTIMAL only when this bound on the true data meets the recomputed objective within
+``OPTIMAL_RTOL``, re-checked after the solve; otherwise FEASIBLE or TIME_LIMIT with the bound and gap.  A CP-SAT
+run that fails (no solution, no limit) or a first stage that fails falls back to the best cheap schedule and the
+remaining bounds, with the reason in ``info``.  Above 12 tasks the job-level column-generation bound of
+:mod:`hetopt.hare.exact.jobcolgen` runs first: its bound is combined, and its mean starts give hint candidates
+(:func:`solve_cpsat_exact`).
 
 References
 ----------
@@ -52,7 +50,9 @@ import numpy as np
 from ...certify import Status, certify
 from ...errors import ArgumentError, HetoptError, SolverError
 from ...inputs import check_flag, check_positive, check_seed, check_threads, check_time_limit
+from ...result import Solution
 from ...solvers import solve_cpsat
+from ...solvers.pyomo_models import MIN_SOLVER_SECONDS
 from ..bounds import round_length_bound, time_bounds, trivial_bound
 from ..instance import HareInstance
 from ..listsched import GPU_RULES, list_schedule, semi_active
@@ -71,6 +71,8 @@ log = logging.getLogger(__name__)
 COARSE_MIN_TASKS = 12
 #: Seconds for the coarse model when the solve has no time limit.
 COARSE_TIME = 20.0
+#: Seconds per interval (task x GPU) to build the model (435 tasks, 8 GPUs: 0.1-0.2 s), checked under a time limit.
+SECONDS_PER_INTERVAL = 6e-5
 #: CP-SAT parameters of every solve of this engine (``options`` of :func:`solve_cpsat_exact` override them):
 #: no LP relaxation of the constraints and the strong disjunctive propagation (issue 25, item 6; measured
 #: in ``hetopt bench hare``, :func:`hetopt.hare.experiments.bench.cpsat_option_table`: with the round-length bound,
@@ -261,52 +263,48 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
     ----------
     inst : HareInstance
     time_limit : float, optional
-        Seconds; a stopped solve is TIME_LIMIT with the re-timed incumbent and a valid bound.
+        Seconds for all of it; a stopped solve is TIME_LIMIT with the re-timed incumbent and a valid bound.  The
+        model is not built when the first stage left less than :data:`SECONDS_PER_INTERVAL` per interval.
     threads : int, optional
         CP-SAT workers (1: deterministic).
     symmetry_breaking : bool
     seed : int
     coarse : bool, optional
-        First solve a coarse rounded-DOWN model (:func:`coarse_bound`, a third of the time
-        limit, at most :data:`COARSE_TIME` s without one): its bound is valid for the true
-        problem (combined with the others; a cut on the objective with ``objective_cut``), its schedule (re-timed)
-        as the hint.  Default False: the column-generation bound (``lp_bound``) is stronger
-        (models/hare2022.md).
+        First solve a coarse rounded-DOWN model (:func:`coarse_bound`, a third of the time limit, at most
+        :data:`COARSE_TIME` s without one): its bound is valid for the true problem (combined with the others; a
+        cut on the objective with ``objective_cut``), its schedule (re-timed) as the hint.  Default False: the
+        column-generation bound (``lp_bound``) is stronger (models/hare2022.md).
     lp_bound : bool, optional
-        First compute the job-level column-generation bound
-        (:func:`hetopt.hare.exact.jobcolgen.job_colgen_bound`, at most :data:`LP_SHARE` of the time
-        limit; again on a grid twice as fine when time is left, :data:`LP_REFINE_FACTOR`): its
-        bound is valid for the true problem
-        and is combined with CP-SAT's (the reported bound is the larger); list schedules in the order of its mean starts are hint
-        candidates.  Default: when ``|D| >`` :data:`COARSE_MIN_TASKS`.
+        First compute the job-level column-generation bound (:func:`hetopt.hare.exact.jobcolgen.job_colgen_bound`,
+        at most :data:`LP_SHARE` of the time limit; again on a grid twice as fine when time is left,
+        :data:`LP_REFINE_FACTOR`): its bound is valid for the true problem and is combined with CP-SAT's (the
+        reported bound is the larger); list schedules in the order of its mean starts are hint candidates.
+        Default: when ``|D| >`` :data:`COARSE_MIN_TASKS`.
     redundant : bool
         Implied constraints of :func:`build_cpsat`.
     objective_cut : bool
-        Add the first stage's bound as a constraint on the objective.  Default False: it is
-        valid but did not pay on balance (2 workers, 60 s: with the column-generation bound it
-        proved 16 tasks seed 0 where the default did not, and lost the proof of 20 tasks seed 2;
-        with the weaker time-indexed bound it slowed 16 tasks from 34 s to no proof); the bound
-        is combined with CP-SAT's in the report instead.
+        Add the first stage's bound as a constraint on the objective.  Default False: it is valid but did not pay on
+        balance (2 workers, 60 s: with the column-generation bound it proved 16 tasks seed 0 where the default did
+        not, and lost the proof of 20 tasks seed 2; with the weaker time-indexed bound it slowed 16 tasks from 34 s to
+        no proof); the bound is combined with CP-SAT's in the report instead.
     options : dict, optional
         Further CP-SAT parameters (:func:`hetopt.solvers.solve_cpsat`).
     polish : float
-        Seconds of local search (:func:`hetopt.hare.exact.localsearch.improve_schedule`) on the hint
-        before CP-SAT starts (counted in ``time_limit``); default 0 (none).
+        Seconds of local search (:func:`hetopt.hare.exact.localsearch.improve_schedule`) on the hint before CP-SAT
+        starts (counted in ``time_limit``); default 0 (none).
     fixing : bool
-        With the bound stage and an exact integer scaling, bound every job's completion by
-        Lagrangian reduced-cost fixing against the hint's objective
-        (:func:`hetopt.hare.exact.jobcolgen.completion_limits`; valid for every schedule at least as
-        good as the hint, so OPTIMAL keeps its meaning).  Default True.
+        With the bound stage and an exact integer scaling, bound every job's completion by Lagrangian reduced-cost
+        fixing against the hint's objective (:func:`hetopt.hare.exact.jobcolgen.completion_limits`; valid for every
+        schedule at least as good as the hint, so OPTIMAL keeps its meaning).  Default True.
     round_bound : bool, optional
         The per-job bound on a round's length of :func:`build_cpsat`; default :data:`ROUND_BOUND`.
 
     Returns
     -------
     HareSolution
-        ``method="exact"``, ``solver="cpsat"``; ``bound`` is valid for the true problem
-        (module docstring); ``info`` holds the scaling, the CP-SAT objective and bound in
-        scaled units, CP-SAT's own bound on the true data (``cpsat_own_bound``, without the first
-        stage's), the rounding-error allowance and the coarse bound.
+        ``method="exact"``, ``solver="cpsat"``; ``bound`` is valid for the true problem (module docstring); ``info``
+        holds the scaling, the CP-SAT objective and bound in scaled units, CP-SAT's own bound on the true data
+        (``cpsat_own_bound``, without the first stage's), the rounding-error allowance and the coarse bound.
     """
     time_limit = check_time_limit(time_limit)
     check_threads(threads)
@@ -326,14 +324,16 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
     stage = _first_stage(inst, up, sc, time_limit=time_limit, threads=threads, seed=seed,
                          coarse=bool(coarse), lp_bound=inst.n_tasks > COARSE_MIN_TASKS if lp_bound is None else lp_bound,
                          polish=polish, fixing=fixing)
+    if time_limit is not None and t0 + time_limit - time.perf_counter() < SECONDS_PER_INTERVAL * up.n_tasks * up.n_gpus:
+        res = Solution(status=Status.TIME_LIMIT, solver="cpsat", info={"values": None},
+                       message="CP-SAT not run: the first stage left less time than its model's build")
+        return _certified(inst, sc, res, *_incumbent(inst, res, {}, stage), stage, t0)
     model, v = build_cpsat(up, symmetry_breaking=symmetry_breaking, hint=stage.hint, upper_objective=stage.hint_obj,
                            redundant=redundant, completion_upper=stage.limits, round_bound=round_bound)
-    scale = sc.time * sc.weight
-    if objective_cut and stage.lb is not None and sc.exact:
-        # OPT_up = S W OPT >= S W lb: the cut keeps every optimal solution of the scaled model
+    if objective_cut and stage.lb is not None and sc.exact:  # OPT_up = S W OPT >= S W lb keeps every optimum
         model.add(sum(int(up.weight[n]) * v["C"][n] for n in range(up.n_jobs))
-                  >= int(math.floor(stage.lb * scale * (1 - 1e-9))))
-    rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), 0.1)
+                  >= int(math.floor(stage.lb * sc.time * sc.weight * (1 - 1e-9))))
+    rest = None if time_limit is None else max(time_limit - (time.perf_counter() - t0), MIN_SOLVER_SECONDS)
     res = solve_cpsat(model, time_limit=rest, threads=threads, seed=seed, raise_on_failure=False,
                       options={**CPSAT_OPTIONS, **(options or {})})
     start, gpu = _incumbent(inst, res, v, stage)
