@@ -76,7 +76,9 @@ def test_every_method_solves_a_small_instance(kind, name):
     inst = hetopt.load_instance(SMALL[kind])
     method = hetopt.methods(kind)[name]
     assert method.description and method.category in ("exact", "heuristic", "baseline")
-    sol = hetopt.solve(inst, name)
+    # the arena's hare solves Hare's relaxation at each plan: beyond 18 tasks only time-limited (any order is valid)
+    options = {"options": {"time_limit": 2.0}} if (kind, name) == ("arena", "hare") else {}
+    sol = hetopt.solve(inst, name, **options)
     assert sol.status in (Status.OPTIMAL, Status.FEASIBLE), sol.status
     assert sol.objective is not None
     json.dumps(sol.to_dict())  # every solution serializes
