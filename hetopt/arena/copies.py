@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import HetoptError, ScheduleViolation
+from ..errors import HetoptError
 from .execution import Gang, Round
 
 if TYPE_CHECKING:
@@ -54,15 +54,7 @@ def split_shares(remaining: float, rates: list[float]) -> list[float]:
 def _servers(runner: RoundRunner, placed: Placed) -> list[dict[int, int]]:
     """Servers of every gang: given counts as they are; a copy given by type keeps one of its job's last servers."""
     w = runner.w
-    free = w.server_gpus.astype(np.int64).copy()
-    out: list[dict[int, int] | None] = [None] * len(placed)
-    for i, (_, mem, where) in enumerate(placed):
-        if not isinstance(where, (int, np.integer)):
-            counts = np.asarray(where)
-            if np.any(counts > free):
-                raise ScheduleViolation(f"job {mem[0]}: more GPUs on a server than it has free")
-            free -= counts
-            out[i] = {int(s): int(counts[s]) for s in np.flatnonzero(counts)}
+    free, out = runner.given_servers(placed)
     for i, (_, mem, where) in enumerate(placed):
         if out[i] is not None:
             continue

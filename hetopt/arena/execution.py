@@ -208,8 +208,16 @@ class RoundRunner:
 
     # -- servers -------------------------------------------------------------------------------
     def _servers(self, placed: list[tuple[int, tuple[int, ...], Any]]) -> list[dict[int, int]]:
-        w = self.w
-        free = w.server_gpus.astype(np.int64).copy()
+        free, out = self.given_servers(placed)
+        for i, (_, mem, where) in enumerate(placed):  # gangs given by type: keep last round's servers if free
+            if out[i] is None:
+                out[i] = self._place(mem, int(where), free)
+        return [o for o in out if o is not None]
+
+    def given_servers(self, placed: list[tuple[int, tuple[int, ...], Any]]
+                      ) -> tuple[np.ndarray, list[dict[int, int] | None]]:
+        """The GPUs left free per server and the servers of the gangs given as counts (None: given by type)."""
+        free = self.w.server_gpus.astype(np.int64).copy()
         out: list[dict[int, int] | None] = [None] * len(placed)
         for i, (_, mem, where) in enumerate(placed):
             if not isinstance(where, (int, np.integer)):
@@ -218,10 +226,7 @@ class RoundRunner:
                     raise ScheduleViolation(f"job {mem[0]}: more GPUs on a server than it has free")
                 free -= counts
                 out[i] = {int(s): int(counts[s]) for s in np.flatnonzero(counts)}
-        for i, (_, mem, where) in enumerate(placed):  # gangs given by type: keep last round's servers if free
-            if out[i] is None:
-                out[i] = self._place(mem, int(where), free)
-        return [o for o in out if o is not None]
+        return free, out
 
     def _place(self, mem: tuple[int, ...], r: int, free: np.ndarray) -> dict[int, int]:
         w = self.w
