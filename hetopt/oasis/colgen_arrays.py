@@ -237,11 +237,10 @@ def lp_bound_arrays(inst: OasisInstance, *, max_iterations: int = 40, time_limit
             if sg is None:
                 sg = SubgradientSearch(inst, pricers, best_pt, patience=10)
             sg.restart(best_pt)
-            # at most as long as this round's master solve and pricing took (cheap masters, few steps)
-            budget = time.perf_counter() - round_start
+            # a fixed number of steps, so that the columns and the bound do not depend on the machine's
+            # speed; the deadline alone (less the next master solve) may cut them short
             left = clock.left()
-            if left is not None:
-                budget = min(budget, max(0.0, left - master_secs))
+            budget = None if left is None else max(0.0, left - master_secs)
             pt = sg.run(target=lp_value, iterations=subgradient_iterations, time_limit=budget)
             if pt.value < best:
                 best, centre, has_centre, best_pt, stale = pt.value, (pt.p, pt.q), True, pt, False
