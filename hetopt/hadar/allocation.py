@@ -56,13 +56,15 @@ class DPResult:
 
     ``allocations`` maps admitted jobs to their :class:`Allocation`; ``total_payoff`` is the
     sum of their payoffs; ``exact`` is False when the beam dropped states; ``max_states``
-    is the largest number of states held at once.
+    is the largest number of states held at once; ``processed`` the queue positions the DP went
+    through (fewer than the queue's only when ``state_budget`` stopped it: then ``exact`` is False).
     """
 
     allocations: dict
     total_payoff: float
     exact: bool
     max_states: int
+    processed: int
 
     def matrix(self, n_jobs: int, shape: tuple[int, int]) -> np.ndarray:
         """The allocations as a (J, H, R) integer array."""
@@ -234,7 +236,8 @@ def _find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarra
 def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *, free: np.ndarray | None = None,
                   params: PriceParameters | None = None, beam_width: int | None = None,
                   comm_weight: float = 1.0, consolidated_only: bool = False,
-                  work_conserving: bool = False, single_type: bool = False) -> DPResult:
+                  work_conserving: bool = False, single_type: bool = False,
+                  state_budget: int | None = None) -> DPResult:
     """DP_allocation of Algorithm 2 for one round: which queued jobs run, and where.
 
     Parameters
@@ -261,6 +264,10 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
         decayed below its price is never admitted again and starves).
     single_type : bool
         Only gangs of one GPU type (:func:`find_alloc`; not the paper's).
+    state_budget : int, optional
+        Stop after the first queue position that leaves more than this many states (counted work:
+        ``processed`` and ``max_states`` say where and how many; the allocation is then the best
+        of the states held, not the round's).
 
     Returns
     -------
@@ -278,6 +285,8 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
     now = check_now(now)
     if beam_width is not None:
         check_size(beam_width, "beam_width")
+    if state_budget is not None:
+        check_size(state_budget, "state_budget")
     comm_weight = check_positive(comm_weight, "comm_weight", allow_zero=True)
     check_flag(consolidated_only, "consolidated_only")
     check_flag(work_conserving, "work_conserving")
@@ -290,8 +299,9 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
     comm = comm_weight * params.u_min
     # state key -> (total payoff, free matrix, chain of (job, Allocation, parent))
     states = {free0.tobytes(): (0.0, free0, None, _price(cap - free0, cap, params), free0.sum(axis=0))}
-    exact, max_states = True, 1
+    exact, max_states, processed = True, 1, 0
     for j in queue:
+        processed += 1
         if remaining[j] <= 0:
             continue
         new: dict = {}
@@ -310,7 +320,11 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
             new = dict(sorted(new.items(), key=lambda kv: -kv[1][0])[:beam_width])
         states = new
         max_states = max(max_states, len(states))
+        if state_budget is not None and len(states) > state_budget:
+            exact = False
+            break
         if all(not v[1].any() for v in states.values()):
+            processed = len(queue)  # no GPU is left in any state: the rest of the queue changes nothing
             break
     tot, _, chain, _, _ = max(states.values(), key=lambda v: v[0])
     allocs: dict[int, Allocation] = {}
@@ -328,4 +342,4 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
                 allocs[j] = a
                 fr = fr - a.w
     return DPResult(allocations=dict(sorted(allocs.items())), total_payoff=float(tot), exact=exact,
-                    max_states=max_states)
+                    max_states=max_states, processed=processed)

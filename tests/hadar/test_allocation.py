@@ -114,3 +114,22 @@ def test_bad_beam_width():
     inst = _inst()
     with pytest.raises(ArgumentError, match="beam_width"):
         dp_allocation(inst, [0], [1.0], 0.0, beam_width=0)
+
+
+@pytest.mark.parametrize("budget", [10, 60, 400])
+def test_state_budget_stops_where_the_prefix_runs_first_exceed_it(budget):
+    """One budgeted pass equals running the exact DP on ever longer prefixes of the queue."""
+    from hetopt.hadar import price_parameters, trace_workload
+
+    inst = trace_workload(40, seed=1, n_machines=4)
+    params = price_parameters(inst)
+    remaining = inst.total_iterations.astype(float)
+    k, states = 0, 0
+    while k < inst.n_jobs and states <= budget:
+        k += 1
+        states = dp_allocation(inst, np.arange(k), remaining, 0.0, params=params).max_states
+    res = dp_allocation(inst, np.arange(inst.n_jobs), remaining, 0.0, params=params, state_budget=budget)
+    assert (res.processed, res.max_states) == (k, states)
+    assert res.exact is (states <= budget)
+    full = dp_allocation(inst, np.arange(inst.n_jobs), remaining, 0.0, params=params)
+    assert full.processed == inst.n_jobs and full.exact

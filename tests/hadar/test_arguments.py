@@ -105,6 +105,9 @@ def test_dp_allocation_options(inst):
     q, rem = np.arange(inst.n_jobs), inst.total_iterations.astype(float)
     with pytest.raises(ArgumentError, match="beam_width"):
         dp_allocation(inst, q, rem, 0.0, beam_width=0)
+    for bad in (0, -1, True, 2.5, "9"):
+        with pytest.raises(ArgumentError, match="state_budget"):
+            dp_allocation(inst, q, rem, 0.0, state_budget=bad)
     with pytest.raises(ArgumentError, match="free"):
         dp_allocation(inst, q, rem, 0.0, free=inst.capacity + 1)
 
