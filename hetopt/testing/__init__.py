@@ -123,7 +123,12 @@ def check_notebook_figures(nb: Any, min_count: int = 1) -> int:
     assert len(images) >= min_count, f"the notebook shows {len(images)} figures; expected at least {min_count}"
     for k, img in enumerate(images):
         flat = np.asarray(img).reshape(-1, np.asarray(img).shape[-1])
-        _, counts = np.unique(np.round(flat, 3), axis=0, return_counts=True)
+        # each pixel's colour rounded to 3 decimals as one integer (np.unique over rows is 10x slower)
+        levels = np.rint(np.round(flat, 3) * 1000).astype(np.int64)
+        code = np.zeros(len(flat), dtype=np.int64)
+        for channel in levels.T:
+            code = code * 1001 + channel
+        _, counts = np.unique(code, return_counts=True)
         assert counts.max() < 0.995 * len(flat), f"figure {k + 1} of the notebook is blank"
     return len(images)
 
