@@ -241,7 +241,18 @@ def test_dask_run_gives_the_serial_verdicts():
     assert [r.outcome.verdict for r in results] == [c.run().outcome.verdict for c in chosen]
 
 
-def test_reproduce_names_what_fast_skips_and_prints_progress(capsys):
+def test_reproduce_names_what_fast_skips_and_prints_progress(capsys, monkeypatch):
+    """The command's progress and skip lines; the checks are stand-ins giving the recorded verdicts (every
+    fast check runs for real in test_fast_claim_and_its_flip_compute_their_recorded_verdicts)."""
+    ran = []
+
+    def claim_run(self, *, flip=False):
+        ran.append(self.id)
+        return ledger.ClaimResult(self, ledger.Outcome(None, self.verdict, "stand-in"), 0.0, flipped=flip)
+
+    monkeypatch.setattr(ledger.Claim, "run", claim_run)
+    monkeypatch.setattr(ledger.Conformance, "run",
+                        lambda self: ledger.ConformanceResult(self, ledger.Outcome(None, ledger.Verdict.REPRODUCED), 0.0))
     code = main(["reproduce", "gavel", "--fast"])
     captured = capsys.readouterr()
     assert code == 0
@@ -249,6 +260,7 @@ def test_reproduce_names_what_fast_skips_and_prints_progress(capsys):
     skipped = [c for c in ledger.claims("gavel") if c.cost == "slow"]
     if skipped:
         assert "skipping" in captured.err and skipped[0].id in captured.err
+    assert sorted(ran) == sorted(c.id for c in ledger.claims("gavel") if c.cost != "slow")
 
 
 # --------------------------------------------------------------------- issue 30: the rules over the whole ledger
