@@ -232,6 +232,18 @@ def _find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarra
     return Allocation(job=j, w=w, rate=rate, cost=cost, payoff=float(pay[best]), consolidated=cons)
 
 
+def _check_dp_options(beam_width: Any, state_budget: Any, comm_weight: Any, params: Any, **flags: Any) -> float:
+    """:func:`dp_allocation`'s options checked by name; the communication weight as a float."""
+    for name, size in (("beam_width", beam_width), ("state_budget", state_budget)):
+        if size is not None:
+            check_size(size, name)
+    for name, flag in flags.items():
+        check_flag(flag, name)
+    if params is not None and not isinstance(params, PriceParameters):
+        raise ArgumentError(f"params is {params!r}; expected a PriceParameters (hetopt.hadar.price_parameters) or None")
+    return check_positive(comm_weight, "comm_weight", allow_zero=True)
+
+
 @takes_instance(HadarInstance)
 def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *, free: np.ndarray | None = None,
                   params: PriceParameters | None = None, beam_width: int | None = None,
@@ -265,9 +277,8 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
     single_type : bool
         Only gangs of one GPU type (:func:`find_alloc`; not the paper's).
     state_budget : int, optional
-        Stop after the first queue position that leaves more than this many states (counted work:
-        ``processed`` and ``max_states`` say where and how many; the allocation is then the best
-        of the states held, not the round's).
+        Stop after the first queue position that leaves more states (``processed`` says where; the
+        allocation is then the best state held, not the round's).
 
     Returns
     -------
@@ -277,22 +288,13 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
     ------
     ArgumentError
         A ``queue`` that is not a list of distinct job indices, a ``remaining`` that is not J
-        finite numbers >= 0, a bad ``now``, ``free``, ``params``, ``beam_width``, ``comm_weight``
-        or flag.
+        finite numbers >= 0, or any other argument of the wrong form (named).
     """
     queue = job_list("queue", queue, inst.n_jobs)
     remaining = real_array("remaining", remaining, (inst.n_jobs,))
     now = check_now(now)
-    if beam_width is not None:
-        check_size(beam_width, "beam_width")
-    if state_budget is not None:
-        check_size(state_budget, "state_budget")
-    comm_weight = check_positive(comm_weight, "comm_weight", allow_zero=True)
-    check_flag(consolidated_only, "consolidated_only")
-    check_flag(work_conserving, "work_conserving")
-    check_flag(single_type, "single_type")
-    if params is not None and not isinstance(params, PriceParameters):
-        raise ArgumentError(f"params is {params!r}; expected a PriceParameters (hetopt.hadar.price_parameters) or None")
+    comm_weight = _check_dp_options(beam_width, state_budget, comm_weight, params, single_type=single_type,
+                                    consolidated_only=consolidated_only, work_conserving=work_conserving)
     cap = inst.capacity
     free0 = cap.copy() if free is None else _free(inst, free)
     params = price_parameters(inst) if params is None else params
