@@ -373,6 +373,9 @@ def load_assignment(inst: PlacementInstance, m: pyo.ConcreteModel, assignment: n
 
 def _complete(m: pyo.ConcreteModel, inst: PlacementInstance) -> None:
     """The continuous variables at their least values for the integer values set (a full warm start)."""
+    points: dict[int, list[float]] = {}
+    for (j, w) in getattr(m, "_cut_points", ()):  # by job once (a scan per job was S^2 tangent_points)
+        points.setdefault(j, []).append(w)
     for i in range(inst.n_jobs):
         v = sum(float(pyo.value(m.q[i, g])) * float(m.x[i, g].value) for g in m.GROUPS)
         lo, hi = m.Vn[i].bounds
@@ -380,7 +383,7 @@ def _complete(m: pyo.ConcreteModel, inst: PlacementInstance) -> None:
         vn = float(m.Vn[i].value)
         lb = m.thn[i].lb or 0.0
         if hasattr(m, "cuts"):
-            pts = [w for (j, w) in m._cut_points if j == i]
+            pts = points.get(i, [])
             th = max([lb, *(2.0 / w - vn / w**2 for w in pts)])
         else:
             th = max(lb, 1.0 / vn if vn > 0 else lb)
