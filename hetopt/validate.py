@@ -206,7 +206,9 @@ def sweep(
         n = min(len(seeds), executor or os.cpu_count() or 1)
         own = executor = cf.ProcessPoolExecutor(max_workers=n)
     if not isinstance(executor, cf.Executor):
-        raise ValueError(f"executor is {executor!r}; expected None, 'serial', an int, an Executor or a dask Client")
+        from .errors import ArgumentError
+
+        raise ArgumentError(f"executor is {executor!r}; expected None, 'serial', an int, an Executor or a dask Client")
     try:
         futs = {executor.submit(_run_one, make_instance, evaluate, s): i for i, s in enumerate(seeds)}
         results: list[Any] = [None] * len(seeds)

@@ -25,6 +25,7 @@ import pyomo.environ as pyo
 from pyomo.gdp import Disjunct, Disjunction
 
 from ..errors import ArgumentError, SizeLimitError
+from ..inputs import takes_instance
 from .bounds import TimeBounds, time_bounds
 from .instance import HareInstance
 
@@ -91,6 +92,7 @@ def _base(inst: HareInstance, bounds: TimeBounds, name: str) -> pyo.ConcreteMode
     return m
 
 
+@takes_instance(HareInstance)
 def build_hare_sched(inst: HareInstance, *, transform: bool = True, symmetry_breaking: bool = True,
                      upper_objective: float | None = None, horizon: bool = False) -> pyo.ConcreteModel:
     """The exact problem Hare_Sched, (4)-(8), as a GDP transformed to a big-M MILP.
@@ -170,6 +172,7 @@ def _subsets(inst: HareInstance, subsets: bool) -> list[tuple[int, ...]]:
     return [s for k in range(1, inst.n_tasks + 1) for s in combinations(d, k)]
 
 
+@takes_instance(HareInstance)
 def build_relaxation(inst: HareInstance, form: str = "linear", *, subsets: bool = False,
                      upper_objective: float | None = None) -> pyo.ConcreteModel:
     """Hare_Sched_RL: (4)-(7) with Queyranne's inequality (9) in place of (8).

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..certify import Status
 from ..errors import ArgumentError
-from ..inputs import check_flag, check_positive, check_size, check_time_limit, takes_instance
+from ..inputs import MAX_GENERATED, check_flag, check_positive, check_size, check_time_limit, takes_instance
 from ..result import Certificate
 from ..validate import ratio_certificate
 from .algorithm1 import schedule
@@ -199,10 +199,10 @@ def theorem4_counterexample(k: int = 7, long: float = 2.0, heavy_weight: float =
     optimum = 200.339 (ratio 3.994 > 3) and the relaxation bound is 200.096.  With (9) on
     every subset (``subsets=True``) Algorithm 1 is optimal on it.
     """
-    check_size(k, "k", minimum=2)
+    check_size(k, "k", minimum=2, maximum=MAX_GENERATED)
     if isinstance(long, bool) or not isinstance(long, (int, float)) or not 1 < long < float("inf"):
         raise ArgumentError(f"long is {long!r}; expected a finite number > 1")
-    check_positive(heavy_weight, "heavy_weight")
+    long, heavy_weight = float(long), float(check_positive(heavy_weight, "heavy_weight"))
     n = k + 1
     return HareInstance(arrival=np.zeros(n), weight=np.array([heavy_weight] + [0.01] * (k - 1) + [0.001]),
                         rounds=np.ones(n, dtype=int), tasks_per_round=np.ones(n, dtype=int),

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError
-from ..inputs import check_positive
+from ..inputs import check_positive, takes_instance
 from .instance import EPS_WORK, OasisInstance, check_size
 
 __all__ = ["PriceBounds", "cap_bounds", "Prices", "Usage", "price_bounds", "estimated_bounds", "price", "prices_from_usage",
@@ -131,6 +131,7 @@ def _side(inst: OasisInstance, demand: np.ndarray, capacity: np.ndarray, feasibl
     return log_U, log_L, eta
 
 
+@takes_instance(OasisInstance)
 def price_bounds(inst: OasisInstance, log_ratio_cap: float | None = None) -> PriceBounds:
     """U_1^r, U_2^r, L_1, L_2 of (23)-(26) from all jobs of the instance (the exact values).
 
