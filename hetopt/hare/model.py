@@ -25,7 +25,7 @@ import pyomo.environ as pyo
 from pyomo.gdp import Disjunct, Disjunction
 
 from ..errors import ArgumentError, SizeLimitError
-from ..inputs import takes_instance
+from ..inputs import check_flag, takes_instance
 from .bounds import TimeBounds, time_bounds
 from .instance import HareInstance
 
@@ -130,6 +130,8 @@ def build_hare_sched(inst: HareInstance, *, transform: bool = True, symmetry_bre
     ``x_j - x_i >= T^c_{i,m}`` when both tasks are on ``m`` and ``x_j >= x_i - T^c_{i,m}``
     or weaker otherwise (always satisfied by the true order).  Exact.
     """
+    check_flag(transform, "transform")
+    check_flag(symmetry_breaking, "symmetry_breaking")
     bounds = time_bounds(inst, upper_objective, horizon=horizon)
     m = _base(inst, bounds, "Hare_Sched")
     free, same = overlap_pairs(inst)
@@ -204,6 +206,7 @@ def build_relaxation(inst: HareInstance, form: str = "linear", *, subsets: bool 
     """
     if form not in ("linear", "direct"):
         raise ArgumentError(f"form is {form!r}; expected 'linear' or 'direct'")
+    check_flag(subsets, "subsets")
     bounds = time_bounds(inst, upper_objective)
     sets = _subsets(inst, subsets)
     m = _base(inst, bounds, f"Hare_Sched_RL ({form})")

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, a_type
 from ..inputs import check_choice, takes_instance
 from ..result import CheckReport
 from .evaluate import SPLITS, check_assignment, job_metrics
@@ -53,6 +53,9 @@ def check_schedule(inst: PlacementInstance, sol: Any, *, split: str | None = Non
         assignment (None when the assignment is malformed); ``info["jct"]`` the
         per-job JCTs (the completion times for a simulation).
     """
+    if not (hasattr(sol, "assignment") or hasattr(sol, "completion") or isinstance(sol, np.ndarray | list | tuple)):
+        raise ArgumentError(f"sol is {a_type(sol)}; expected a PlacementSolution, a PlacementSimulation or an array of "
+                            "the job of each worker, shape (K,)")
     if hasattr(sol, "events") and hasattr(sol, "completion"):
         if split is not None:
             raise ArgumentError(f"split is {split!r}; a simulation is checked with the proportional split of its "

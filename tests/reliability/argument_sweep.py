@@ -28,6 +28,10 @@ from hetopt.errors import ArgumentError, InstanceError, SizeLimitError
 
 OUTCOMES = ("named", "unnamed", "accepted", "crash", "hang")
 INSTANCE_NAMES = {"inst", "instance", "workload"}
+#: parameters where None is a documented value whatever the default (a seed, an executor, a time limit)
+NONE_OK = {"seed", "executor", "time_limit", "epochs_range", "chunks_range", "heterogeneity"}
+#: free text: any string is valid
+FREE_TEXT = {"name", "description", "stem", "title", "label"}
 SKIP = {"KIND", "SCHEMA_VERSION"}
 
 
@@ -36,19 +40,21 @@ def _bad_values(param: inspect.Parameter) -> list[tuple[str, Any]]:
     d, ann = param.default, str(param.annotation)
     if param.name in INSTANCE_NAMES:
         return [("None", None), ("int", 3), ("list", [1, 2])]
-    optional = d is None or "None" in ann
+    optional = d is None or "None" in ann or param.name in NONE_OK
     out: list[tuple[str, Any]] = [] if optional else [("None", None)]
     if isinstance(d, bool) or (d is inspect.Parameter.empty and ann.startswith("bool")):
         return out + [("str", "x"), ("int 2", 2)]
     if (isinstance(d, int) and not isinstance(d, bool)) or ann.startswith("int"):
-        return out + [("str", "x"), ("bool", True), ("negative", -1), ("float", 1.5), ("nan", math.nan),
-                      ("2**70", 2**70)]
+        bound = param.name.startswith("max_") or "limit" in param.name  # 2**70 is a valid (absent) bound there
+        return out + [("str", "x"), ("bool", True), ("negative", -1), ("float", 1.5), ("nan", math.nan)] + (
+            [] if bound else [("2**70", 2**70)])
     if isinstance(d, float) or ann.startswith("float"):
-        unbounded = d == math.inf or "time_limit" in param.name  # inf (and 2**70 s) mean "no limit" there
+        unbounded = d == math.inf or "time_limit" in param.name  # inf means "no limit" there
+        # 2**70 is a finite real number: only integers are probed with it
         return out + [("str", "x"), ("bool", True), ("negative", -1.0), ("nan", math.nan)] + (
-            [] if unbounded else [("inf", math.inf), ("2**70", 2**70)])
+            [] if unbounded else [("inf", math.inf)])
     if isinstance(d, str):
-        return out + [("int", 3), ("empty", ""), ("unknown", "no-such-name")]
+        return out + [("int", 3)] + ([] if param.name in FREE_TEXT else [("empty", ""), ("unknown", "no-such-name")])
     if isinstance(d, tuple | list) or "Sequence" in ann:
         return out + [("str", "x"), ("empty", []), ("ragged", [[1.0], [1.0, 2.0]]), ("nan", [math.nan])]
     return out + [("object", object())]

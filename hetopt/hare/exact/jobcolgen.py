@@ -234,7 +234,7 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
     check_size(max_rounds, "max_rounds")
     check_threads(threads)
     if step is not None:
-        check_size(step, "step")
+        check_size(step, "step", maximum=2**62)  # an int64 grid
     check_flag(energy, "energy")
     check_flag(verbose, "verbose")
     start, gpu, ub = upper_schedule(inst, upper)

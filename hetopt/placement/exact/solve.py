@@ -6,7 +6,16 @@ import math
 import time
 
 from ...errors import SizeLimitError
-from ...inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
+from ...inputs import (
+    MAX_GENERATED,
+    check_choice,
+    check_flag,
+    check_gap,
+    check_size,
+    check_threads,
+    check_time_limit,
+    takes_instance,
+)
 from ..evaluate import PlacementSolution
 from ..grouped import model_size_estimate
 from ..instance import PlacementInstance
@@ -102,7 +111,7 @@ def solve_exact(inst: PlacementInstance, *, time_limit: float | None = None, mip
     gap_stop = DEFAULT_GAP if gap is None else gap
     threads = check_threads(threads)
     max_iterations = check_size(max_iterations, "max_iterations")
-    tangent_points = check_size(tangent_points, "tangent_points")
+    tangent_points = check_size(tangent_points, "tangent_points", maximum=MAX_GENERATED)
     prune, improve = check_flag(prune, "prune"), check_flag(improve, "improve")
     neighbour_cuts = check_flag(neighbour_cuts, "neighbour_cuts")
     fallback = check_flag(fallback, "fallback")
