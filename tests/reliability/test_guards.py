@@ -187,14 +187,15 @@ def test_placement_exact_counts_the_worker_level_start_in_its_guard():
 
     inst = generate_instance(n_jobs=1, n_workers=200_000, seed=0, communication=False)
     est = route_size(inst)
-    assert est["operations"] == 4 * 200_000**2 and isinstance(est["size"], int)
+    ops = 3 * 200_000**2 + 200_000 * (18 + 10_000)  # the pruning's 3 S K^2, the greedy's K (S log2 K + 10^4)
+    assert est["operations"] == ops and isinstance(est["size"], int)
     with pytest.raises(SizeLimitError, match=r"max_size=60,000") as err:
         hetopt.solve(inst, "exact")
-    assert f"{4 * 200_000**2:,}" in str(err.value) and f"max_size={est['size']}" in str(err.value)
+    assert f"{ops:,}" in str(err.value) and f"max_size={est['size']}" in str(err.value)
     # more than 10^6 times the limit, formatted with integers
     with pytest.raises(SizeLimitError, match=r"max_size=1;") as err:
         hetopt.solve(inst, "exact", max_size=1)
-    assert est["size"] > 10**6 and est["size"] == -(-4 * 200_000**2 // OPERATIONS_PER_VARIABLE)
+    assert est["size"] > 10**6 and est["size"] == -(-ops // OPERATIONS_PER_VARIABLE)
 
 
 def test_placement_exact_guard_leaves_small_instances_alone():

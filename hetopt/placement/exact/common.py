@@ -36,11 +36,14 @@ BUILD_SECONDS_PER_VARIABLE = 5e-5
 #: Elementary operations per second of the pruning's dynamic programme (about 3 S K^2 of them).
 DP_RATE = 3e8
 #: The size guard also counts the worker-level work done before any model is built: Optimus-LB's
-#: greedy (S K^2 operations) and the pruning's dynamic programme (3 S K^2), in units of this many
-#: operations per variable of ``max_size`` (so 60,000 allows 6e9 operations, about 20 s; the grouped
-#: model of an instance without communication has S (G + 2) variables, and S = 1, K = 200,000 spent
-#: 117 s in the greedy alone under a guard of 5 variables).
+#: greedy (K steps of about GREEDY_STEP_OPERATIONS plus S log2 K for its sort) and the pruning's
+#: dynamic programme (3 S K^2), in units of this many operations per variable of ``max_size`` (so
+#: 60,000 allows 6e9 operations, about 20 s; the grouped model of an instance without communication
+#: has S (G + 2) variables, and S = 1, K = 200,000 spent 117 s in the greedy alone, then an S K^2
+#: scan, under a guard of 5 variables).
 OPERATIONS_PER_VARIABLE = 100_000
+#: Operations a step of the greedy costs whatever S (interpreter time, about 30 us, at DP_RATE).
+GREEDY_STEP_OPERATIONS = 10_000
 #: Candidate evaluations of the starting local search when no time limit bounds it (a few seconds;
 #: one step at S = 900, K = 900 evaluates about 7e6).
 LOCAL_SEARCH_WORK = 2_000_000
@@ -205,13 +208,14 @@ def route_size(inst: PlacementInstance, prune: bool = True, limit: int | None = 
 
     ``variables`` and ``constraints`` of the grouped model
     (:func:`~hetopt.placement.grouped.model_size_estimate`), ``operations`` of the worker-level
-    start (S K^2 for Optimus-LB's greedy, 3 S K^2 more for the pruning), and ``size``: the larger
+    start (K (S ceil(log2 K) + GREEDY_STEP_OPERATIONS) for Optimus-LB's greedy, 3 S K^2 more for
+    the pruning), and ``size``: the larger
     of ``variables`` and ``operations`` over :data:`OPERATIONS_PER_VARIABLE` (rounded up), the
     number ``max_size`` is compared with.  When the operations alone exceed ``limit``, the model
     (whose grouping of the workers costs S K) is not counted: ``variables`` and ``constraints`` are 0.
     """
     S, K = int(inst.n_jobs), int(inst.n_workers)
-    ops = (4 if prune else 1) * S * K * K
+    ops = K * (S * max(K - 1, 1).bit_length() + GREEDY_STEP_OPERATIONS) + (3 * S * K * K if prune else 0)
     size = -(-ops // OPERATIONS_PER_VARIABLE)
     if limit is not None and size > limit:
         return {"variables": 0, "constraints": 0, "operations": ops, "size": size}

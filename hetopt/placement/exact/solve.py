@@ -61,8 +61,8 @@ def solve_exact(inst: PlacementInstance, *, time_limit: float | None = None, mip
         default.
     max_size : int, optional
         Size guard, in variables of the grouped model before pruning, or, when larger, the
-        worker-level operations of the start (Optimus-LB's greedy, S K^2, and the pruning's
-        programme, 3 S K^2) over :data:`~hetopt.placement.exact.common.OPERATIONS_PER_VARIABLE`
+        worker-level operations of the start (Optimus-LB's greedy, about K (S log2 K + 10^4), and
+        the pruning's programme, 3 S K^2) over :data:`~hetopt.placement.exact.common.OPERATIONS_PER_VARIABLE`
         (:func:`~hetopt.placement.exact.common.route_size`, integers): a larger instance is refused
         before anything is built or run.  None (default): :data:`MAX_VARIABLES` of the route
         (60,000 for HiGHS, 8,000 for SCIP).
