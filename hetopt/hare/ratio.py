@@ -151,6 +151,10 @@ def ratio_report(inst: HareInstance, *, time_limit: float | None = 60.0, subsets
     """
     check_time_limit(time_limit)
     check_flag(subsets, "subsets")
+    if save_dir is not None and not isinstance(save_dir, str | Path):
+        raise ArgumentError(f"save_dir is {save_dir!r}; expected a path (str or pathlib.Path) or None")
+    if not isinstance(name, str) or not name:
+        raise ArgumentError(f"name is {name!r}; expected a non-empty file stem")
     limit = theorem4_bound(inst)
     a = alpha(inst)
     opt = solve_exact(inst, time_limit=time_limit)

@@ -22,7 +22,8 @@ def _cases(kind: str) -> list[Bad]:
         from hetopt.hare import alpha, cluster, theorem4_bound
         from hetopt.hare.exact import job_colgen_bound, time_indexed_bound
         from hetopt.hare.model import build_hare_sched, build_relaxation
-        from hetopt.hare.ratio import theorem4_counterexample
+        from hetopt.hare.ratio import ratio_report, theorem4_counterexample
+        from hetopt.hare.validate import ratio_sweep
 
         return [Bad("hare", "alpha inst", None, lambda: alpha(None), "inst"),
                 Bad("hare", "theorem4_bound inst", 3, lambda: theorem4_bound(3), "inst"),
@@ -40,7 +41,10 @@ def _cases(kind: str) -> list[Bad]:
                 Bad("hare", "time_indexed_bound step", HUGE, lambda: time_indexed_bound(ex, step=HUGE), "step"),
                 Bad("hare", "time_indexed_bound upper", "object",
                     lambda: time_indexed_bound(ex, upper=object()), "upper"),
-                Bad("hare", "job_colgen_bound step", HUGE, lambda: job_colgen_bound(ex, step=HUGE), "step")]
+                Bad("hare", "job_colgen_bound step", HUGE, lambda: job_colgen_bound(ex, step=HUGE), "step"),
+                Bad("hare", "ratio_report save_dir", "object", lambda: ratio_report(ex, save_dir=object()), "save_dir"),
+                Bad("hare", "ratio_report name", 3, lambda: ratio_report(ex, name=3), "name"),
+                Bad("hare", "ratio_sweep save_dir", "object", lambda: ratio_sweep(1, save_dir=object()), "save_dir")]
     if kind == "oasis":
         from hetopt.oasis import alpha, arrival_order, build_offline, competitive_bound, price_bounds
         from hetopt.oasis.generator import fixed_counts
