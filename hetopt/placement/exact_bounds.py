@@ -174,7 +174,7 @@ class _Moves:
 
 @takes_instance(PlacementInstance)
 def improve_assignment(inst: PlacementInstance, assignment: np.ndarray, *, max_steps: int = 2000,
-                       deadline: float | None = None, max_work: int | None = None) -> np.ndarray:
+                       deadline: float | None = None, max_evaluations: int | None = None) -> np.ndarray:
     """Steepest-descent local search on an assignment (average JCT, eq. (8)).
 
     Neighbourhood: move one worker of job i to job j (job i keeping a worker), or swap a worker of
@@ -182,13 +182,13 @@ def improve_assignment(inst: PlacementInstance, assignment: np.ndarray, *, max_s
     the one on the node where job i has the fewest workers (so a job tends to leave nodes).  A
     move changes two jobs only, so each candidate is evaluated in O(1) from per-job sums; the
     accepted assignment is re-evaluated from scratch.  ``deadline`` (a ``time.perf_counter()``
-    value) stops the search early; ``max_work`` (candidate evaluations, counted before each step
+    value) stops the search early; ``max_evaluations`` (candidate evaluations, counted before each step
     as at most P (S - 1) + P^2 for P (job, class) pairs) stops it deterministically before a step
     that would exceed it.  Returns an assignment no worse than ``assignment``.
     """
     a = check_assignment(inst, assignment).copy()
     max_steps = check_size(max_steps, "max_steps", minimum=0)
-    max_work = None if max_work is None else check_size(max_work, "max_work", minimum=0)
+    max_evaluations = None if max_evaluations is None else check_size(max_evaluations, "max_evaluations", minimum=0)
     S = inst.n_jobs
     labels, _ = inst.worker_groups(by_node=False)
     _, nodes = np.unique(inst.nodes, return_inverse=True)
@@ -199,7 +199,7 @@ def improve_assignment(inst: PlacementInstance, assignment: np.ndarray, *, max_s
             break
         present = sorted(set(zip(a.tolist(), labels.tolist(), strict=True)))
         work += len(present) * (S - 1) + len(present) ** 2
-        if max_work is not None and work > max_work:
+        if max_evaluations is not None and work > max_evaluations:
             break
         step = _best_move(inst, a, labels, nodes, H, present)
         if step is None:

@@ -205,3 +205,15 @@ def test_placement_exact_guard_leaves_small_instances_alone():
     inst = generate_instance(n_jobs=4, n_workers=15, seed=0)
     est = route_size(inst)
     assert est["size"] == est["variables"]
+
+
+def test_gavel_exact_is_guarded_by_its_lp_columns():
+    """Issue 31's scan: Gavel's exact LP had no guard (20,000 jobs ran past 30 s); refused in integers now."""
+    import hetopt
+    from hetopt.gavel import generate_instance
+
+    inst = generate_instance(n_jobs=20_000, seed=0)
+    with pytest.raises(SizeLimitError, match=r"60,000 columns .* max_size=20,000: pass max_size=60000"):
+        hetopt.solve(inst, "exact")
+    with pytest.raises(SizeLimitError, match=r"max_size=1:"):
+        hetopt.solve(inst, "exact", max_size=1)  # 60,000 x the limit, counted in integers

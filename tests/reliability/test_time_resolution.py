@@ -57,3 +57,22 @@ def test_gavel_clean_loop_is_the_same_at_every_scale(scale, policy):
     a = simulate(base, policy, mechanism="clean")
     b = simulate(scaled, policy, mechanism="clean", round_length=360.0 * f, recompute_interval=1920.0 * f)
     np.testing.assert_allclose(np.asarray(b.completion) / f, np.asarray(a.completion), rtol=1e-6)
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_placement_checker_compares_completions_relatively(scale):
+    """The replay compared reported completion times with an absolute 1e-9 s besides the relative SIM_RTOL: with
+    jobs of 1e-9 s it accepted completions swapped between two jobs (the average unchanged)."""
+    from hetopt.placement import check_schedule, generate_instance, simulate
+
+    base = generate_instance(n_jobs=3, n_workers=6, seed=0)
+    f = scale / 1e4  # jobs of about 1e4 s -> about ``scale`` s
+    inst = dataclasses.replace(base, throughput=base.throughput / f, intra_node_rate=base.intra_node_rate / f,
+                               inter_node_rate=base.inter_node_rate / f)
+    sim = simulate(inst, "has")
+    assert check_schedule(inst, sim).ok
+    done = np.asarray(sim.completion, dtype=float).copy()
+    done[[0, 1]] = done[[1, 0]]  # two jobs' completions swapped: the mean and the makespan unchanged
+    assert not np.allclose(done, sim.completion, rtol=1e-7, atol=0.0)
+    bad = dataclasses.replace(sim, completion=done)
+    assert not check_schedule(inst, bad).ok

@@ -149,7 +149,7 @@ def start(inst: PlacementInstance, *, t0: float, time_limit: float | None, threa
     a = optimus_lb(inst, reading="balanced_gains").assignment  # a cheap incumbent, so that a stopped run reports one
     if improve:
         a = improve_assignment(inst, a, deadline=None if time_limit is None else t0 + 0.25 * time_limit,
-                               max_work=LOCAL_SEARCH_WORK if time_limit is None else None)
+                               max_evaluations=LOCAL_SEARCH_WORK if time_limit is None else None)
     run = Run(inst=inst, t0=t0, deadline=deadline, threads=threads, best_a=a, best_val=average_jct(inst, a),
                lower=0.0, bounds=None)
     run.prove(relaxed_lower_bound(inst))
