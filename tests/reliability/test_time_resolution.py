@@ -23,7 +23,7 @@ def _hadar(time_scale: float):
                                throughput=inst.throughput / time_scale)
 
 
-@pytest.mark.parametrize("scale", SCALES)
+@pytest.mark.parametrize("scale", (*SCALES, 1e-12))
 def test_hadar_simulator_admits_a_job_at_its_arrival_at_every_scale(scale):
     """The round loop compared arrivals with ``now + 1e-9`` s: with rounds of 6e-8 s a job arriving at round 1 ran
     in round 0 when rounds last 1e-9 s."""
