@@ -188,6 +188,13 @@ def sweep(
     for s in seeds:
         if not isinstance(s, int) or isinstance(s, bool):
             raise ValueError(f"seeds must be integers; got {s!r}")
+    dask_like = hasattr(executor, "gather") and hasattr(executor, "map")
+    if not (executor is None or executor == "serial" or dask_like or isinstance(executor, cf.Executor)
+            or (isinstance(executor, int) and not isinstance(executor, bool) and executor >= 1)):
+        from .errors import ArgumentError  # checked before the serial shortcut: never silently ignored
+
+        raise ArgumentError(f"executor is {executor!r}; expected None, 'serial', an int >= 1, an Executor or a dask "
+                            "Client")
     bar = _Progress(len(seeds), progress)
     if executor in ("serial", 1) or len(seeds) <= 1:
         out = []
@@ -205,8 +212,7 @@ def sweep(
     if executor is None or isinstance(executor, int):
         n = min(len(seeds), executor or os.cpu_count() or 1)
         own = executor = cf.ProcessPoolExecutor(max_workers=n)
-    if not isinstance(executor, cf.Executor):
-        raise ValueError(f"executor is {executor!r}; expected None, 'serial', an int, an Executor or a dask Client")
+    assert isinstance(executor, cf.Executor)  # checked above
     try:
         futs = {executor.submit(_run_one, make_instance, evaluate, s): i for i, s in enumerate(seeds)}
         results: list[Any] = [None] * len(seeds)

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..errors import ArgumentError
-from ..inputs import check_positive, check_size, rng_from
+from ..inputs import MAX_GENERATED, check_positive, check_size, rng_from
 from .comm import PAPER_A, SIM_BETA, SIM_ETA
 from .instance import V100_MEMORY_MB, ContentionInstance
 
@@ -174,10 +174,10 @@ def tiny_instance(
     """
     rng = rng_from(seed)
     n_jobs = check_size(n_jobs, "n_jobs", maximum=MAX_JOBS)
-    n_servers = check_size(n_servers, "n_servers")
-    gpus_per_server = check_size(gpus_per_server, "gpus_per_server")
-    max_iterations = check_size(max_iterations, "max_iterations")
-    max_arrival = check_size(max_arrival, "max_arrival", minimum=0)
+    n_servers = check_size(n_servers, "n_servers", maximum=MAX_GENERATED)
+    gpus_per_server = check_size(gpus_per_server, "gpus_per_server", maximum=MAX_GENERATED)
+    max_iterations = check_size(max_iterations, "max_iterations", maximum=MAX_GENERATED)
+    max_arrival = check_size(max_arrival, "max_arrival", minimum=0, maximum=MAX_GENERATED)
     total = n_servers * gpus_per_server
     return ContentionInstance(
         n_servers=n_servers,

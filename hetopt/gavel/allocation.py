@@ -16,8 +16,8 @@ from typing import Any, cast
 import numpy as np
 
 from ..certify import Status, relative_gap
-from ..errors import ArgumentError
-from ..inputs import check_threads, check_time_limit, takes_instance
+from ..errors import ArgumentError, SizeLimitError
+from ..inputs import check_size, check_threads, check_time_limit, takes_instance
 from ..result import Solution
 from .instance import GavelInstance
 from .lp import check_solver
@@ -27,6 +27,8 @@ from .simulator import json_number, same_fields
 
 __all__ = ["GavelAllocation", "allocate", "solve_exact"]
 
+#: Default size guard of :func:`solve_exact`: columns of its LP (jobs x GPU types).
+MAX_LP_COLUMNS = 20_000
 _OBJECTIVE = "objective: makespan if the allocation were kept until every job finished"
 
 
@@ -153,7 +155,7 @@ def allocate(inst: GavelInstance, policy: Any, *, solver: str = "ecos") -> Gavel
 
 @takes_instance(GavelInstance)
 def solve_exact(inst: GavelInstance, *, time_limit: float | None = None, mip_gap: float | None = None,
-                threads: int | None = 1) -> GavelAllocation:
+                threads: int | None = 1, max_size: int | None = MAX_LP_COLUMNS) -> GavelAllocation:
     """The certified minimum makespan of ``inst`` (all jobs present at once): min-total-duration's exact LP.
 
     The LP (``models/gavel.md``, (G1)-(G3) and (G5)) is solved with HiGHS; its allocation is made
@@ -171,7 +173,10 @@ def solve_exact(inst: GavelInstance, *, time_limit: float | None = None, mip_gap
         but None is an :class:`~hetopt.errors.ArgumentError` (the name is every kind's).
     threads : int, optional
         HiGHS threads of the LP solves; 1 by default, as in every kind; None: HiGHS's default.
-        There is no size guard (``max_size``): the LP has one column per job and GPU type.
+    max_size : int, optional
+        Size guard, in columns of the LP (one per job and GPU type, J R), counted before anything
+        is built: default :data:`MAX_LP_COLUMNS` (the LP and its certification took 4 s at 5,000 jobs
+        and 3 types, more than 30 s at 10,000); None: no guard.
 
     Returns
     -------
@@ -183,7 +188,9 @@ def solve_exact(inst: GavelInstance, *, time_limit: float | None = None, mip_gap
     Raises
     ------
     ArgumentError
-        A bad ``time_limit`` or ``threads``, or a ``mip_gap``.
+        A bad ``time_limit``, ``threads`` or ``max_size``, or a ``mip_gap``.
+    SizeLimitError
+        More than ``max_size`` columns.
 
     Examples
     --------
@@ -195,5 +202,13 @@ def solve_exact(inst: GavelInstance, *, time_limit: float | None = None, mip_gap
     if mip_gap is not None:
         raise ArgumentError(f"mip_gap is {mip_gap!r}; gavel's exact route is an LP solved to optimality, with no MIP "
                             "gap: pass None")
-    return _certified(inst, check_time_limit(time_limit), check_threads(threads))
+    time_limit, threads = check_time_limit(time_limit), check_threads(threads)
+    if max_size is not None:
+        max_size = check_size(max_size, "max_size")
+        cols = int(inst.n_jobs) * int(inst.n_types)
+        if cols > max_size:
+            raise SizeLimitError(f"solve_exact: the LP has {cols:,} columns ({inst.n_jobs:,} jobs x {inst.n_types} GPU "
+                                 f"types), above max_size={max_size:,}: pass max_size={cols} (with time_limit=... to "
+                                 "bound the run) or max_size=None")
+    return _certified(inst, time_limit, threads)
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import ArgumentError, HetoptError
 from .instance import GavelInstance
-from .mechanism import GavelMechanism
+from .mechanism import TIME_RTOL, GavelMechanism
 from .round_loop import DONE_RTOL, Allocator, RunOptions, RunRecord, _arrival_order
 
 __all__ = ["CleanRounds"]
@@ -47,7 +47,8 @@ class CleanRounds:
         out = RunRecord(completion)
         nxt, t = 0, 0.0
         for _ in range(options.max_rounds):
-            while nxt < J and inst.arrival[order[nxt]] <= t + 1e-9:
+            slack = TIME_RTOL * max(options.round_length, t)  # relative: an absolute 1e-9 s was a round of 1e-9 s
+            while nxt < J and inst.arrival[order[nxt]] <= t + slack:
                 mech.add_job(order[nxt])
                 nxt += 1
             if not mech.jobs and nxt == J:
@@ -65,7 +66,7 @@ class CleanRounds:
                 later = [inst.arrival[order[nxt]]] if nxt < J else []
                 if mech.jobs and mech.stale and mech.last_reset is not None:
                     later.append(mech.last_reset + options.recompute_interval)
-                later = [x for x in later if x > t + 1e-9]
+                later = [x for x in later if x > t + slack]
                 if not later:
                     raise HetoptError(f"clean mechanism: jobs {sorted(jobs)[:5]} can never run at time {t:.1f} s")
                 t = float(min(later))

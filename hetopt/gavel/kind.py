@@ -6,7 +6,7 @@ import functools
 
 from ..contract import Kind, Method
 from ..errors import HetoptError
-from ..inputs import check_example
+from ..inputs import check_example, takes_instance
 from .allocation import allocate, solve_exact
 from .checker import check_schedule
 from .generators import generate_instance
@@ -27,6 +27,7 @@ def example(*, seed: int, size: int) -> GavelInstance:
     return generate_instance(n_jobs=2 + size, capacity=(2, 2, 2), jobs_per_hour=2.0, seed=seed)
 
 
+@takes_instance(GavelInstance)
 def export_model(inst: GavelInstance):
     """Not available: Gavel's policies are CVXPY problems (``hetopt.gavel.build_*``), not Pyomo models.
 

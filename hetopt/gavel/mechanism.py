@@ -54,6 +54,9 @@ __all__ = ["ALLOCATION_EPS", "DEFAULT_ROUND_LENGTH", "DEFAULT_RECOMPUTE_INTERVAL
 
 #: Time fractions at or below this are treated as "not allocated".
 ALLOCATION_EPS = 1e-9
+#: Times closer than this fraction of the interval compared (or of the time itself) are equal (Gavel's
+#: ``scheduler.py`` compares exactly; hetopt's sums of round lengths carry rounding).
+TIME_RTOL = 1e-9
 #: Gavel's ``time_per_iteration``: seconds per round.
 DEFAULT_ROUND_LENGTH = 360.0
 #: Gavel's ``minimum_time_between_allocation_resets``: seconds.
@@ -308,7 +311,8 @@ class GavelMechanism:
     # -- allocation ------------------------------------------------------------------------
     def recompute_due(self, now: float) -> bool:
         """Stale allocation and at least ``recompute_interval`` seconds since the last reset."""
-        return self.stale and (self.last_reset is None or now - self.last_reset >= self.recompute_interval - 1e-9)
+        slack = TIME_RTOL * max(self.recompute_interval, abs(now))  # relative: an absolute 1e-9 s was a round of 1e-9 s
+        return self.stale and (self.last_reset is None or now - self.last_reset >= self.recompute_interval - slack)
 
     def reset(self, now: float, allocation: Mapping[Hashable, Iterable[float]]) -> None:
         """Gavel's ``_reset_time_run_so_far`` followed by installing a new allocation.

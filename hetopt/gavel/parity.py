@@ -148,7 +148,11 @@ def parity_rows(traces: Iterable[str] = TRACES, **simulate_options: Any) -> list
     -------
     list of ParityRow
     """
+    if isinstance(traces, str) or not isinstance(traces, Iterable):
+        raise ArgumentError(f"traces is {traces!r}; expected an iterable of names of {TRACES}")
     wanted = list(traces)
+    if not wanted:
+        raise ArgumentError(f"traces is empty; expected names of {TRACES}")
     for name in wanted:
         if not isinstance(name, str) or name not in TRACES:
             raise ArgumentError(f"traces has {name!r}; expected names of {TRACES}")

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentError
 from ..inputs import MAX_SEED, check_size, check_time_limit, takes_instance
 from ..report import Table
 from ..result import Certificate
@@ -105,6 +106,8 @@ def ratio_sweep(n: int, *, seed: int = 0, executor: Any = None, policy: Any = "m
     count = check_size(n, "n")
     first = check_size(seed, "seed", minimum=0, maximum=MAX_SEED - count)
     resolve_policy(policy)
+    if isinstance(capacity, str) or not isinstance(capacity, Sequence):
+        raise ArgumentError(f"capacity is {capacity!r}; expected a sequence of GPU counts, one per type")
     make = functools.partial(_instance, check_size(n_jobs, "n_jobs"), tuple(capacity))
     generate_instance(n_jobs=1, seed=0, capacity=tuple(capacity))  # capacity checked here, before any worker starts
     evaluate = functools.partial(validate_ratio, policy=policy, time_limit=check_time_limit(time_limit))

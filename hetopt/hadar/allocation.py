@@ -223,7 +223,7 @@ def _find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarra
     arrival = float(inst.arrival[j]) * inst.slot_length
     rates = np.array([c[1] for c in cands])
     dur = now + rem / rates - arrival
-    util = inst.utility.of_job(j, np.maximum(dur, 1e-9), float(inst.total_iterations[j]))
+    util = inst.utility.of_job(j, np.maximum(dur, 1e-9 * inst.slot_length), float(inst.total_iterations[j]))  # relative floor
     pay = util - np.array([c[2] for c in cands])
     best = int(np.argmax(pay))
     if require_positive and not pay[best] > 0:

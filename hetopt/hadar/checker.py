@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..certify import same_value
-from ..errors import ArgumentError
+from ..errors import ArgumentError, a_type
 from ..inputs import check_flag, check_positive, takes_instance
 from ..result import CheckReport
 from ..validate import FEAS_TOL
@@ -67,6 +67,9 @@ def check_schedule(inst: HadarInstance, sol: Any, *, require_completion: bool = 
         a job that never runs), ``iterations`` and ``completed``.
     """
     check_flag(require_completion, "require_completion")
+    if not (hasattr(sol, "schedule") or hasattr(sol, "completion") or isinstance(sol, np.ndarray | list | tuple)):
+        raise ArgumentError(f"sol is {a_type(sol)}; expected a HadarSolution, a HadarSimulation or an array of "
+                            "shape (J, H, R, T)")
     if hasattr(sol, "rounds") and hasattr(sol, "completion"):
         return _check_simulation(inst, sol)
     claimed = getattr(sol, "total_utility", None) if hasattr(sol, "schedule") else None

@@ -39,7 +39,7 @@ import numpy as np
 import pyomo.environ as pyo
 
 from ..errors import ArgumentError
-from ..inputs import check_flag, check_size, takes_instance
+from ..inputs import MAX_GENERATED, check_flag, check_size, takes_instance
 from .instance import HadarInstance
 
 __all__ = ["build_p1", "build_p2", "build_p3", "finish_utility", "log_finish_utility", "earliest_finish",
@@ -53,7 +53,7 @@ EARLIEST_RTOL = 1e-5
 @takes_instance(HadarInstance)
 def finish_utility(inst: HadarInstance, horizon: int | None = None) -> np.ndarray:
     """``U_j((t + 1 - a_j) L)``: utility of finishing at the end of slot t, a (J, T) array (0 before arrival)."""
-    T = inst.horizon if horizon is None else check_size(horizon, "horizon")
+    T = inst.horizon if horizon is None else check_size(horizon, "horizon", maximum=MAX_GENERATED)
     t = np.arange(T)[None, :]
     dur = (t + 1 - inst.arrival[:, None]) * inst.slot_length
     vals = inst.utility_of(np.where(dur > 0, dur, inst.slot_length))
@@ -63,7 +63,7 @@ def finish_utility(inst: HadarInstance, horizon: int | None = None) -> np.ndarra
 @takes_instance(HadarInstance)
 def log_finish_utility(inst: HadarInstance, horizon: int | None = None) -> np.ndarray:
     """``log U_j((t + 1 - a_j) L)`` as a (J, T) array (``-inf`` before arrival), exact where ``U_j`` under- or overflows."""
-    T = inst.horizon if horizon is None else check_size(horizon, "horizon")
+    T = inst.horizon if horizon is None else check_size(horizon, "horizon", maximum=MAX_GENERATED)
     t = np.arange(T)[None, :]
     dur = (t + 1 - inst.arrival[:, None]) * inst.slot_length
     vals = inst.utility.log_of(np.where(dur > 0, dur, inst.slot_length), inst.total_iterations)

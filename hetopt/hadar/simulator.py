@@ -266,7 +266,8 @@ def simulate(inst: HadarInstance, policy: str | Policy, *, options: Mapping[str,
                 f"allocation changed, and a changed allocation pays restart_delay={restart_delay:g} s in a round of "
                 f"{RL:g} s; use a restart_delay below the round length or longer rounds (round_length=)")
         state.index, state.now = k, k * RL
-        state.active = np.isnan(trace.completion) & (arrival_s <= state.now + 1e-9)
+        # arrived: up to a relative DONE_RTOL of the round (an absolute 1e-9 s was a whole round of 1e-9 s)
+        state.active = np.isnan(trace.completion) & (arrival_s <= state.now + DONE_RTOL * max(RL, state.now))
         gangs = pol.allocate(state) if state.active.any() else []
         alloc = _check_gangs(inst, gangs, state)
         advanced = trace.run_round(gangs, alloc)

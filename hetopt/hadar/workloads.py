@@ -77,7 +77,7 @@ def trace_workload(n_jobs: int = 480, *, seed: Any = 0, n_machines: int = 15, gp
         or a bad ``seed``.
     """
     check_size(n_jobs, "n_jobs", maximum=MAX_GENERATED)
-    check_size(iterations_per_epoch, "iterations_per_epoch")
+    check_size(iterations_per_epoch, "iterations_per_epoch", maximum=2**53)  # exact as a float
     slot_length = check_positive(slot_length, "slot_length")
     hours_scale = check_positive(hours_scale, "hours_scale")
     rng = rng_from(seed)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..inputs import check_flag, check_positive
 from .instance import HareInstance
 
 __all__ = ["TimeBounds", "time_bounds", "greedy_schedule", "round_length_bound", "serial_horizon", "trivial_bound"]
@@ -160,6 +161,10 @@ def time_bounds(inst: HareInstance, upper_objective: float | None = None, *, rou
         issue 25).  Exact models only: a relaxation's bound stays valid with it, but its solution
         changes.
     """
+    check_flag(round_bound, "round_bound")
+    check_flag(horizon, "horizon")
+    if upper_objective is not None:
+        upper_objective = check_positive(upper_objective, "upper_objective", allow_zero=True)
     if upper_objective is None:
         start, gpu = greedy_schedule(inst)
         end = start + inst.task_compute[np.arange(inst.n_tasks), gpu] + inst.task_sync[np.arange(inst.n_tasks), gpu]

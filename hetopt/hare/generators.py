@@ -175,7 +175,7 @@ def cluster(v100: int = 0, p100: int = 0, k80: int = 0) -> list[str]:
         One type name per GPU, V100s first.
     """
     for name, value in (("v100", v100), ("p100", p100), ("k80", k80)):
-        check_size(value, name, minimum=0)
+        check_size(value, name, minimum=0, maximum=MAX_GENERATED)
     return ["v100"] * v100 + ["p100"] * p100 + ["k80"] * k80
 
 

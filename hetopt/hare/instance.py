@@ -21,6 +21,7 @@ from typing import ClassVar, cast
 
 import numpy as np
 
+from ..inputs import takes_instance
 from ..schema import Field, FieldsMixin
 
 __all__ = ["HareInstance", "KIND", "SCHEMA_VERSION", "alpha", "theorem4_bound"]
@@ -198,6 +199,7 @@ class HareInstance(FieldsMixin):
         return self.arrival + self.rounds * self.min_round_time
 
 
+@takes_instance(HareInstance)
 def alpha(inst: HareInstance) -> float:
     """``alpha`` of Lemma 3: the largest slowest/fastest GPU ratio of any task.
 
@@ -223,6 +225,7 @@ def alpha(inst: HareInstance) -> float:
     return max(a, float(sr.max()))
 
 
+@takes_instance(HareInstance)
 def theorem4_bound(inst: HareInstance) -> float:
     """``alpha (2 + alpha)``, the approximation factor claimed by Theorem 4.
 

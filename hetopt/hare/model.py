@@ -25,6 +25,7 @@ import pyomo.environ as pyo
 from pyomo.gdp import Disjunct, Disjunction
 
 from ..errors import ArgumentError, SizeLimitError
+from ..inputs import check_flag, takes_instance
 from .bounds import TimeBounds, time_bounds
 from .instance import HareInstance
 
@@ -91,6 +92,7 @@ def _base(inst: HareInstance, bounds: TimeBounds, name: str) -> pyo.ConcreteMode
     return m
 
 
+@takes_instance(HareInstance)
 def build_hare_sched(inst: HareInstance, *, transform: bool = True, symmetry_breaking: bool = True,
                      upper_objective: float | None = None, horizon: bool = False) -> pyo.ConcreteModel:
     """The exact problem Hare_Sched, (4)-(8), as a GDP transformed to a big-M MILP.
@@ -128,6 +130,8 @@ def build_hare_sched(inst: HareInstance, *, transform: bool = True, symmetry_bre
     ``x_j - x_i >= T^c_{i,m}`` when both tasks are on ``m`` and ``x_j >= x_i - T^c_{i,m}``
     or weaker otherwise (always satisfied by the true order).  Exact.
     """
+    check_flag(transform, "transform")
+    check_flag(symmetry_breaking, "symmetry_breaking")
     bounds = time_bounds(inst, upper_objective, horizon=horizon)
     m = _base(inst, bounds, "Hare_Sched")
     free, same = overlap_pairs(inst)
@@ -170,6 +174,7 @@ def _subsets(inst: HareInstance, subsets: bool) -> list[tuple[int, ...]]:
     return [s for k in range(1, inst.n_tasks + 1) for s in combinations(d, k)]
 
 
+@takes_instance(HareInstance)
 def build_relaxation(inst: HareInstance, form: str = "linear", *, subsets: bool = False,
                      upper_objective: float | None = None) -> pyo.ConcreteModel:
     """Hare_Sched_RL: (4)-(7) with Queyranne's inequality (9) in place of (8).
@@ -201,6 +206,7 @@ def build_relaxation(inst: HareInstance, form: str = "linear", *, subsets: bool 
     """
     if form not in ("linear", "direct"):
         raise ArgumentError(f"form is {form!r}; expected 'linear' or 'direct'")
+    check_flag(subsets, "subsets")
     bounds = time_bounds(inst, upper_objective)
     sets = _subsets(inst, subsets)
     m = _base(inst, bounds, f"Hare_Sched_RL ({form})")

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..certify import Status
 from ..errors import ArgumentError
-from ..inputs import check_flag, check_positive, check_size, check_time_limit, takes_instance
+from ..inputs import MAX_GENERATED, check_flag, check_positive, check_size, check_time_limit, takes_instance
 from ..result import Certificate
 from ..validate import ratio_certificate
 from .algorithm1 import schedule
@@ -151,6 +151,10 @@ def ratio_report(inst: HareInstance, *, time_limit: float | None = 60.0, subsets
     """
     check_time_limit(time_limit)
     check_flag(subsets, "subsets")
+    if save_dir is not None and not isinstance(save_dir, str | Path):
+        raise ArgumentError(f"save_dir is {save_dir!r}; expected a path (str or pathlib.Path) or None")
+    if not isinstance(name, str) or not name:
+        raise ArgumentError(f"name is {name!r}; expected a non-empty file stem")
     limit = theorem4_bound(inst)
     a = alpha(inst)
     opt = solve_exact(inst, time_limit=time_limit)
@@ -199,10 +203,10 @@ def theorem4_counterexample(k: int = 7, long: float = 2.0, heavy_weight: float =
     optimum = 200.339 (ratio 3.994 > 3) and the relaxation bound is 200.096.  With (9) on
     every subset (``subsets=True``) Algorithm 1 is optimal on it.
     """
-    check_size(k, "k", minimum=2)
+    check_size(k, "k", minimum=2, maximum=MAX_GENERATED)
     if isinstance(long, bool) or not isinstance(long, (int, float)) or not 1 < long < float("inf"):
         raise ArgumentError(f"long is {long!r}; expected a finite number > 1")
-    check_positive(heavy_weight, "heavy_weight")
+    long, heavy_weight = float(long), float(check_positive(heavy_weight, "heavy_weight"))
     n = k + 1
     return HareInstance(arrival=np.zeros(n), weight=np.array([heavy_weight] + [0.01] * (k - 1) + [0.001]),
                         rounds=np.ones(n, dtype=int), tasks_per_round=np.ones(n, dtype=int),

@@ -86,6 +86,8 @@ def ratio_sweep(n: int, *, seed: int = 0, time_limit: float = 30.0, save_dir: st
         raise ArgumentError(f"seed is {seed!r}; expected the first seed, an integer in [0, 2**63 - n]")
     check_time_limit(time_limit)
     check_flag(subsets, "subsets")
+    if save_dir is not None and not isinstance(save_dir, str | Path):
+        raise ArgumentError(f"save_dir is {save_dir!r}; expected a path (str or pathlib.Path) or None")
     make = functools.partial(sweep_instance, **instance_kwargs)
     ev = functools.partial(_evaluate, time_limit=time_limit, save_dir=None if save_dir is None else str(save_dir),
                            subsets=subsets)

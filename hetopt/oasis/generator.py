@@ -243,7 +243,7 @@ def fig5_instance(*, seed: int | np.random.Generator | None = None, n_servers: i
 @takes_instance(OasisInstance)
 def fixed_counts(inst: OasisInstance, *, seed: int | np.random.Generator | None = 0, low: int = 1, high: int = 30) -> np.ndarray:
     """Per-job fixed worker counts of FIFO and RRH: uniform in [low, high], capped at N_i (3)."""
-    low, high = check_size(low, "low"), check_size(high, "high")
+    low, high = check_size(low, "low", maximum=MAX_GENERATED), check_size(high, "high", maximum=MAX_GENERATED)
     if low > high:
         raise ArgumentError(f"low is {low} > high = {high}; expected 1 <= low <= high")
     rng = rng_from(seed)

@@ -27,6 +27,7 @@ import pyomo.environ as pyo
 
 from ..errors import ArgumentError
 from ..inputs import check_size as check_int
+from ..inputs import takes_instance
 from .capacity import ps_ratio, slot_capacity, standalone, var_bounds, work_slots
 from .instance import OasisInstance, check_size
 from .prices import Prices, Usage
@@ -36,6 +37,7 @@ __all__ = ["build_offline", "offline_schedules", "build_primal", "build_dual", "
            "primal_values"]
 
 
+@takes_instance(OasisInstance)
 def build_offline(inst: OasisInstance) -> pyo.ConcreteModel:
     """Problem (1)-(13) as an exact MILP (see the module docstring for (8)).
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError
-from ..inputs import check_flag, check_positive
+from ..inputs import check_flag, check_positive, takes_instance
 from .cluster import Cluster
 from .instance import OasisInstance
 from .oracle import OracleResult, best_schedule
@@ -34,6 +34,7 @@ __all__ = ["OasisPolicy", "arrival_order", "PRICE_DTYPES"]
 PRICE_DTYPES = (float, np.float64, np.longdouble)
 
 
+@takes_instance(OasisInstance)
 def arrival_order(inst: OasisInstance) -> list[int]:
     """Jobs in order of arrival slot, ties by index (the order in which Alg. 1 decides them)."""
     return sorted(range(inst.n_jobs), key=lambda i: (int(inst.arrival[i]), i))

@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError
-from ..inputs import check_positive
+from ..errors import ArgumentError, a_type
+from ..inputs import check_positive, takes_instance
 from .instance import EPS_WORK, OasisInstance, check_size
 
 __all__ = ["PriceBounds", "cap_bounds", "Prices", "Usage", "price_bounds", "estimated_bounds", "price", "prices_from_usage",
@@ -131,6 +131,7 @@ def _side(inst: OasisInstance, demand: np.ndarray, capacity: np.ndarray, feasibl
     return log_U, log_L, eta
 
 
+@takes_instance(OasisInstance)
 def price_bounds(inst: OasisInstance, log_ratio_cap: float | None = None) -> PriceBounds:
     """U_1^r, U_2^r, L_1, L_2 of (23)-(26) from all jobs of the instance (the exact values).
 
@@ -241,13 +242,17 @@ def prices_from_usage(inst: OasisInstance, bounds: PriceBounds, usage: Usage, dt
     return Prices(p, q)
 
 
+@takes_instance(OasisInstance)
 def alpha(inst: OasisInstance, bounds: PriceBounds | None = None) -> float:
     """Alpha = max_r (1, ln U_1^r / L_1, ln U_2^r / L_2) of Theorem 4."""
+    if bounds is not None and not isinstance(bounds, PriceBounds):
+        raise ArgumentError(f"bounds is {a_type(bounds)}; expected a PriceBounds (hetopt.oasis.price_bounds) or None")
     b = price_bounds(inst) if bounds is None else bounds
     vals = [1.0, float(np.max(b.log_U1 - b.log_L1)), float(np.max(b.log_U2 - b.log_L2))]
     return max(vals)
 
 
+@takes_instance(OasisInstance)
 def competitive_bound(inst: OasisInstance, bounds: PriceBounds | None = None) -> float:
     """2 alpha, the competitive ratio Theorem 4 claims for OASiS on this instance."""
     return 2.0 * alpha(inst, bounds)

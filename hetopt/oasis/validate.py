@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from ..certify import Status
 from ..errors import ArgumentError
-from ..inputs import check_seed, check_size, check_threads, check_time_limit, takes_instance
+from ..inputs import MAX_GENERATED, check_seed, check_size, check_threads, check_time_limit, takes_instance
 from ..report import Table
 from ..result import Certificate
 from ..validate import RATIO_TOL, SweepResults, sweep
@@ -152,7 +152,7 @@ def ratio_sweep(n: int, *, seed: int = 0, executor: Any = None, time_limit: floa
         also has the setting (``servers``, ``max_priority``) and the instance as a dict
         (``instance``, to keep any violation).
     """
-    n = check_size(n, "n")
+    n = check_size(n, "n", maximum=MAX_GENERATED)
     first = check_seed(seed)
     if not isinstance(first, int):
         raise ArgumentError(f"seed is {seed!r}; expected an integer (the first seed of the sweep)")

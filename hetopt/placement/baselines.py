@@ -17,24 +17,42 @@ from .model import assignment_from_model
 __all__ = ["optimus", "optimus_lb", "las", "build_las", "OPTIMUS_LB_READINGS"]
 
 
-def _job_jct(inst: PlacementInstance, i: int, rho_sum: float, rho_min: float, n: int, spans: bool, split: str) -> float:
-    V = rho_sum if split == "proportional" else n * rho_min
-    comm = inst.comm_coefficient[i] * (n - 1) / n * float(inst.inverse_rate(spans))
-    return float(inst.epochs[i] * (inst.dataset_size[i] / V + comm))
+def _jct(inst: PlacementInstance, rsum: np.ndarray, rmin: np.ndarray, cnt: np.ndarray, spans: np.ndarray,
+         split: str, consts: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    """Every job's JCT with the given per-job sums (the same operations, in the same order, for each job)."""
+    epochs, data, coef = consts
+    V = rsum if split == "proportional" else cnt * rmin
+    comm = coef * (cnt - 1) / cnt * np.asarray(inst.inverse_rate(spans), dtype=float)
+    return epochs * (data / V + comm)
 
 
 def _greedy(inst: PlacementInstance, split: str) -> np.ndarray:
     """Optimus' greedy: one worker per job, then marginal gains until every worker is placed (8c).
 
-    Repeatedly the job with the largest JCT reduction gets its best free worker (highest rho_{i,k}).
+    Repeatedly the job with the largest JCT reduction gets its best free worker (highest rho_{i,k},
+    the lowest index among equals; among equal gains the lowest job).  Each job's workers are sorted
+    once and a pointer skips the taken ones, and the gains of all jobs are computed together: O(S K)
+    array operations in all (the scan of every free worker for every job at every step was S K^2).
     """
     S, K = inst.n_jobs, inst.n_workers
-    rho, nodes = inst.throughput, inst.nodes
+    rho, nodes = inst.throughput, np.asarray(inst.nodes)
     free = np.ones(K, dtype=bool)
     a = np.full(K, -1, dtype=int)
     rsum, rmin, cnt = np.zeros(S), np.full(S, np.inf), np.zeros(S, dtype=int)
     node0 = np.full(S, -1)
     spans = np.zeros(S, dtype=bool)
+    consts = (np.asarray(inst.epochs, dtype=float), np.asarray(inst.dataset_size, dtype=float),
+              np.asarray(inst.comm_coefficient, dtype=float))
+    order = np.argsort(-rho, axis=1, kind="stable")  # each job's workers, fastest first, ties by index
+    ptr = np.zeros(S, dtype=int)
+    rows = np.arange(S)
+
+    def best_free() -> np.ndarray:
+        while True:
+            taken = ~free[order[rows, ptr]]
+            if not taken.any():
+                return order[rows, ptr]
+            ptr[taken] += 1
 
     def take(i: int, k: int) -> None:
         free[k], a[k] = False, i
@@ -47,21 +65,18 @@ def _greedy(inst: PlacementInstance, split: str) -> np.ndarray:
             spans[i] = True
 
     for i in range(S):  # each job first gets one worker, to avoid starvation
-        take(i, int(np.flatnonzero(free)[np.argmax(rho[i, free])]))
-    while free.any():
-        idx = np.flatnonzero(free)
-        best_gain = -np.inf
-        best: tuple[int, int] | None = None
-        for i in range(S):
-            k = int(idx[np.argmax(rho[i, idx])])
-            now = _job_jct(inst, i, rsum[i], rmin[i], cnt[i], spans[i], split)
-            new = _job_jct(inst, i, rsum[i] + rho[i, k], min(rmin[i], rho[i, k]), cnt[i] + 1,
-                           bool(spans[i] or nodes[k] != node0[i]), split)
-            if now - new > best_gain:
-                best_gain, best = now - new, (i, k)
-        if best is None:  # unreachable: a free worker always gives some job a finite gain
+        take(i, int(best_free()[i]))
+    for _ in range(K - S):
+        ks = best_free()
+        r = rho[rows, ks]
+        now = _jct(inst, rsum, rmin, cnt, spans, split, consts)
+        new = _jct(inst, rsum + r, np.minimum(rmin, r), cnt + 1, spans | (nodes[ks] != node0), split, consts)
+        gain = now - new
+        gain = np.where(np.isnan(gain), -np.inf, gain)
+        i = int(np.argmax(gain))
+        if not gain[i] > -np.inf:  # unreachable: a free worker always gives some job a finite gain
             raise SolverError("Optimus' greedy found no job for a free worker")
-        take(*best)
+        take(i, int(ks[i]))
     return a
 
 

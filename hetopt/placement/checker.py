@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, a_type
 from ..inputs import check_choice, takes_instance
 from ..result import CheckReport
 from .evaluate import SPLITS, check_assignment, job_metrics
@@ -53,6 +53,9 @@ def check_schedule(inst: PlacementInstance, sol: Any, *, split: str | None = Non
         assignment (None when the assignment is malformed); ``info["jct"]`` the
         per-job JCTs (the completion times for a simulation).
     """
+    if not (hasattr(sol, "assignment") or hasattr(sol, "completion") or isinstance(sol, np.ndarray | list | tuple)):
+        raise ArgumentError(f"sol is {a_type(sol)}; expected a PlacementSolution, a PlacementSimulation or an array of "
+                            "the job of each worker, shape (K,)")
     if hasattr(sol, "events") and hasattr(sol, "completion"):
         if split is not None:
             raise ArgumentError(f"split is {split!r}; a simulation is checked with the proportional split of its "
@@ -140,7 +143,7 @@ def _check_simulation(inst: PlacementInstance, sol: Any) -> CheckReport:
         j = int(np.flatnonzero(np.isnan(finish))[0])
         return CheckReport.from_violations([f"job {j} never completes in the events ({left[j]:.3g} of it left)"])
     done = np.asarray(sol.completion, dtype=float)
-    if done.shape != (S,) or not np.allclose(done, finish, rtol=SIM_RTOL, atol=1e-9):
+    if done.shape != (S,) or not np.allclose(done, finish, rtol=SIM_RTOL, atol=0.0):  # relative only (1e-9 s was a job)
         out.append(f"(7) reported completion times {np.round(done, 6).tolist()} != replayed {np.round(finish, 6).tolist()}")
     avg = float(finish.mean())
     for name, value in (("objective", avg), ("average_jct", avg), ("makespan", float(finish.max()))):

@@ -174,7 +174,7 @@ class _Moves:
 
 @takes_instance(PlacementInstance)
 def improve_assignment(inst: PlacementInstance, assignment: np.ndarray, *, max_steps: int = 2000,
-                       deadline: float | None = None) -> np.ndarray:
+                       deadline: float | None = None, max_evaluations: int | None = None) -> np.ndarray:
     """Steepest-descent local search on an assignment (average JCT, eq. (8)).
 
     Neighbourhood: move one worker of job i to job j (job i keeping a worker), or swap a worker of
@@ -182,35 +182,29 @@ def improve_assignment(inst: PlacementInstance, assignment: np.ndarray, *, max_s
     the one on the node where job i has the fewest workers (so a job tends to leave nodes).  A
     move changes two jobs only, so each candidate is evaluated in O(1) from per-job sums; the
     accepted assignment is re-evaluated from scratch.  ``deadline`` (a ``time.perf_counter()``
-    value) stops the search early.  Returns an assignment no worse than ``assignment``.
+    value) stops the search early; ``max_evaluations`` (candidate evaluations, counted before each step
+    as at most P (S - 1) + P^2 for P (job, class) pairs) stops it deterministically before a step
+    that would exceed it.  Returns an assignment no worse than ``assignment``.
     """
     a = check_assignment(inst, assignment).copy()
     max_steps = check_size(max_steps, "max_steps", minimum=0)
+    max_evaluations = None if max_evaluations is None else check_size(max_evaluations, "max_evaluations", minimum=0)
     S = inst.n_jobs
     labels, _ = inst.worker_groups(by_node=False)
     _, nodes = np.unique(inst.nodes, return_inverse=True)
     H = int(nodes.max()) + 1
+    work = 0
     for _ in range(max_steps):
         if deadline is not None and time.perf_counter() > deadline:
             break
-        mv = _Moves(inst, a, labels, nodes, H)
-        total = float(mv.cur.sum())
         present = sorted(set(zip(a.tolist(), labels.tolist(), strict=True)))
-        best_total, step = total, None
-        for (i, g) in present:
-            k = mv.pick(i, g)
-            for j in range(S):
-                if j == i:
-                    continue
-                cands: list[int | None] = [None] if mv.cnt[i] > 1 else []
-                cands += [mv.pick(j, h) for (j2, h) in present if j2 == j and h != g and i < j]
-                for k2 in cands:
-                    t = total - mv.cur[i] - mv.cur[j] + mv.after(i, k, k2) + mv.after(j, k2, k)
-                    if t < best_total * (1 - 1e-12):
-                        best_total, step = t, (k, k2, j)
+        work += len(present) * (S - 1) + len(present) ** 2
+        if max_evaluations is not None and work > max_evaluations:
+            break
+        step = _best_move(inst, a, labels, nodes, H, present)
         if step is None:
             break
-        k, k2, j = step
+        k, k2, j, total = step
         b = a.copy()
         b[k] = j
         if k2 is not None:
@@ -219,3 +213,29 @@ def improve_assignment(inst: PlacementInstance, assignment: np.ndarray, *, max_s
             break
         a = b
     return a
+
+
+def _best_move(inst: PlacementInstance, a: np.ndarray, labels: np.ndarray, nodes: np.ndarray, H: int,
+               present: list[tuple[int, int]]) -> tuple[int, int | None, int, float] | None:
+    """The best improving move or swap of :func:`improve_assignment` and the current total, or None."""
+    S = inst.n_jobs
+    mv = _Moves(inst, a, labels, nodes, H)
+    total = float(mv.cur.sum())
+    picks = {(i, g): mv.pick(i, g) for (i, g) in present}  # the state is fixed within a step
+    classes: dict[int, list[int]] = {}
+    for (j, h) in present:
+        classes.setdefault(j, []).append(h)
+    best_total, step = total, None
+    for (i, g) in present:
+        k = picks[(i, g)]
+        for j in range(S):
+            if j == i:
+                continue
+            cands: list[int | None] = [None] if mv.cnt[i] > 1 else []
+            if i < j:
+                cands += [picks[(j, h)] for h in classes.get(j, ()) if h != g]
+            for k2 in cands:
+                t = total - mv.cur[i] - mv.cur[j] + mv.after(i, k, k2) + mv.after(j, k2, k)
+                if t < best_total * (1 - 1e-12):
+                    best_total, step = t, (k, k2, j)
+    return None if step is None else (*step, total)

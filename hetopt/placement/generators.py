@@ -215,7 +215,10 @@ def generate_instance(*, n_jobs: int = 4, n_workers: int = 15, seed: int | np.ra
     n_workers = check_size(n_workers, "n_workers", minimum=n_jobs, maximum=MAX_GENERATED)
     gpus_per_node = check_size(gpus_per_node, "gpus_per_node", maximum=MAX_GENERATED)
     communication = check_flag(communication, "communication")
-    ratio = np.asarray(type_ratio)
+    try:
+        ratio = np.asarray(type_ratio)
+    except (TypeError, ValueError, OverflowError):  # ragged
+        ratio = np.zeros(0)
     if ratio.shape != (3,) or ratio.dtype.kind not in "iu" or (ratio < 0).any() or ratio.sum() == 0:
         raise ArgumentError(f"type_ratio is {type_ratio!r}; expected three non-negative integers, not all zero")
     epsilon = _noise(epsilon)

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyomo.environ as pyo
 
-from ..errors import SolverError
-from ..inputs import check_choice, check_size, takes_instance
+from ..errors import ArgumentError, SolverError
+from ..inputs import MAX_GENERATED, check_choice, check_size, takes_instance
 from .grouped_scale import CAP, Q_FLOOR, GroupedScale, throughput_range
 from .instance import PlacementInstance
 
@@ -80,7 +80,15 @@ def build_p1_grouped(inst: PlacementInstance, computation: str = "cuts", tangent
     (per-job low and high throughputs in samples/s; any points give valid cuts).
     """
     check_choice(computation, "computation", ("cuts", "nonlinear"))
-    tangent_points = check_size(tangent_points, "tangent_points")
+    tangent_points = check_size(tangent_points, "tangent_points", maximum=MAX_GENERATED)
+    if cut_range is not None:
+        try:
+            lo, hi = (np.asarray(c, dtype=float) for c in cut_range)
+        except (TypeError, ValueError):
+            lo = hi = np.zeros(0)
+        if lo.shape != (inst.n_jobs,) or hi.shape != (inst.n_jobs,) or not (np.isfinite(lo) & (lo > 0) & (hi >= lo)).all():
+            raise ArgumentError(f"cut_range is {cut_range!r}; expected (low, high): two arrays of {inst.n_jobs} "
+                                "finite throughputs > 0 (samples/s), low <= high")
     return build_master(inst, GroupedScale.plain(inst), computation=computation, tangent_points=tangent_points,
                         cut_range=cut_range)
 
@@ -373,6 +381,9 @@ def load_assignment(inst: PlacementInstance, m: pyo.ConcreteModel, assignment: n
 
 def _complete(m: pyo.ConcreteModel, inst: PlacementInstance) -> None:
     """The continuous variables at their least values for the integer values set (a full warm start)."""
+    points: dict[int, list[float]] = {}
+    for (j, w) in getattr(m, "_cut_points", ()):  # by job once (a scan per job was S^2 tangent_points)
+        points.setdefault(j, []).append(w)
     for i in range(inst.n_jobs):
         v = sum(float(pyo.value(m.q[i, g])) * float(m.x[i, g].value) for g in m.GROUPS)
         lo, hi = m.Vn[i].bounds
@@ -380,7 +391,7 @@ def _complete(m: pyo.ConcreteModel, inst: PlacementInstance) -> None:
         vn = float(m.Vn[i].value)
         lb = m.thn[i].lb or 0.0
         if hasattr(m, "cuts"):
-            pts = [w for (j, w) in m._cut_points if j == i]
+            pts = points.get(i, [])
             th = max([lb, *(2.0 / w - vn / w**2 for w in pts)])
         else:
             th = max(lb, 1.0 / vn if vn > 0 else lb)

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..certify import Status
 from ..errors import ArgumentError
-from ..inputs import MAX_SEED, check_choice, check_size, check_time_limit, takes_instance
+from ..inputs import MAX_GENERATED, MAX_SEED, check_choice, check_size, check_time_limit, takes_instance
 from ..report import Table
 from ..result import Certificate
 from ..validate import SweepResults, gap_certificate, ratio_certificate, sweep
@@ -29,6 +29,7 @@ from .exact import solve_exact
 from .generators import generate_instance
 from .has import has
 from .instance import PlacementInstance
+from .policies import POLICIES
 from .sampling import jps
 from .simulator import simulate
 
@@ -256,6 +257,13 @@ def reset_report(inst: PlacementInstance, *, methods: Sequence[str] = ("has", "j
     t = Table("placement: static vs dynamic policies (reset on every completion)",
               ["method", "static avg JCT", "dynamic avg JCT", "JCT change", "static makespan", "dynamic makespan",
                "makespan change"])
+    if isinstance(methods, str) or not isinstance(methods, Sequence) or not methods:
+        raise ArgumentError(f"methods is {methods!r}; expected a non-empty sequence of names of {', '.join(POLICIES)}")
+    for name in methods:
+        if not isinstance(name, str) or name not in POLICIES:
+            raise ArgumentError(f"methods has {name!r}; expected names of {', '.join(POLICIES)}")
+    if gavel_scale_factor is not None:
+        check_size(gavel_scale_factor, "gavel_scale_factor", maximum=MAX_GENERATED)
     for name in methods:
         st = simulate(inst, name, reset_on_completion=False)
         dy = simulate(inst, name, reset_on_completion=True)

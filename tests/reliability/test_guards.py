@@ -176,3 +176,44 @@ def test_item7_crashes_are_argument_errors():
         compare(inst, methods=3)  # was TypeError
     with pytest.raises(ArgumentError, match=r"options is a str"):
         hare.simulate(inst, "srtf", options="x")
+
+
+def test_placement_exact_counts_the_worker_level_start_in_its_guard():
+    """Issue 31: without communication the grouped model of 1 job on 200,000 workers has 5 variables, and the
+    guard (variables only) let Optimus-LB's greedy run for 117 s; the start's S K^2 operations are counted now."""
+    import hetopt
+    from hetopt.placement import generate_instance
+    from hetopt.placement.exact.common import OPERATIONS_PER_VARIABLE, route_size
+
+    inst = generate_instance(n_jobs=1, n_workers=200_000, seed=0, communication=False)
+    est = route_size(inst)
+    ops = 3 * 200_000**2 + 200_000 * (18 + 10_000)  # the pruning's 3 S K^2, the greedy's K (S log2 K + 10^4)
+    assert est["operations"] == ops and isinstance(est["size"], int)
+    with pytest.raises(SizeLimitError, match=r"max_size=60,000") as err:
+        hetopt.solve(inst, "exact")
+    assert f"{ops:,}" in str(err.value) and f"max_size={est['size']}" in str(err.value)
+    # more than 10^6 times the limit, formatted with integers
+    with pytest.raises(SizeLimitError, match=r"max_size=1;") as err:
+        hetopt.solve(inst, "exact", max_size=1)
+    assert est["size"] > 10**6 and est["size"] == -(-ops // OPERATIONS_PER_VARIABLE)
+
+
+def test_placement_exact_guard_leaves_small_instances_alone():
+    from hetopt.placement import generate_instance
+    from hetopt.placement.exact.common import route_size
+
+    inst = generate_instance(n_jobs=4, n_workers=15, seed=0)
+    est = route_size(inst)
+    assert est["size"] == est["variables"]
+
+
+def test_gavel_exact_is_guarded_by_its_lp_columns():
+    """Issue 31's scan: Gavel's exact LP had no guard (20,000 jobs ran past 30 s); refused in integers now."""
+    import hetopt
+    from hetopt.gavel import generate_instance
+
+    inst = generate_instance(n_jobs=20_000, seed=0)
+    with pytest.raises(SizeLimitError, match=r"60,000 columns .* max_size=20,000: pass max_size=60000"):
+        hetopt.solve(inst, "exact")
+    with pytest.raises(SizeLimitError, match=r"max_size=1:"):
+        hetopt.solve(inst, "exact", max_size=1)  # 60,000 x the limit, counted in integers

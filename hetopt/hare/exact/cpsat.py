@@ -321,7 +321,8 @@ def solve_cpsat_exact(inst: HareInstance, *, time_limit: float | None = None, th
     t0 = time.perf_counter()
     sc = scaling(inst)
     up = scaled_instance(inst, sc)
-    stage = _first_stage(inst, up, sc, time_limit=time_limit, threads=threads, seed=seed,
+    stage = _first_stage(inst, up, sc, deadline=None if time_limit is None else t0 + time_limit,
+                         time_limit=time_limit, threads=threads, seed=seed,
                          coarse=bool(coarse), lp_bound=inst.n_tasks > COARSE_MIN_TASKS if lp_bound is None else lp_bound,
                          polish=polish, fixing=fixing)
     if time_limit is not None and t0 + time_limit - time.perf_counter() < SECONDS_PER_INTERVAL * up.n_tasks * up.n_gpus:
@@ -355,26 +356,35 @@ class _Stage:
             self.hint, self.hint_obj = cand, obj
 
 
-def _first_stage(inst: HareInstance, up: HareInstance, sc: Scaling, *, time_limit: float | None,
-                 threads: int | None, seed: int, coarse: bool, lp_bound: bool, polish: float,
-                 fixing: bool) -> _Stage:
-    """The hint and the bounds of the stages before CP-SAT (see :func:`solve_cpsat_exact`)."""
+def _first_stage(inst: HareInstance, up: HareInstance, sc: Scaling, *, deadline: float | None,
+                 time_limit: float | None, threads: int | None, seed: int, coarse: bool, lp_bound: bool,
+                 polish: float, fixing: bool) -> _Stage:
+    """The hint and the bounds of the stages before CP-SAT (see :func:`solve_cpsat_exact`).
+
+    With a ``deadline`` (a ``time.perf_counter()`` value), each optional stage gets at most the time
+    left and is skipped when none is (its budget share alone ran past a 0.5 s limit by 1.5 s under load).
+    """
+
+    def left(share: float) -> float:
+        return share if deadline is None else min(share, deadline - time.perf_counter())
+
     hint = cheap_schedule(up)
     stage = _Stage(hint, float(up.weight @ _completions(up, *hint)))
     if inst.n_tasks > COARSE_MIN_TASKS:  # the baselines too (cheap, and better on larger instances)
         bstart, bgpu, bobj = best_known_schedule(up)
         stage.offer((bstart, bgpu), bobj)
     cg = None
-    if lp_bound:
+    budget = left(LP_TIME if time_limit is None else LP_SHARE * time_limit)
+    if lp_bound and budget > 0:
         try:
-            stage.lb, cands, stage.info, cg = _lp_stage(inst, up, sc, time_limit, threads)
+            stage.lb, cands, stage.info, cg = _lp_stage(inst, up, sc, budget, threads)
         except HetoptError as exc:  # the master LP failed: CP-SAT alone (slower), the reason in info
             cands, stage.info = [], {"lp_failure": f"{type(exc).__name__}: {exc}"}
             log.warning("cpsat: the column-generation stage failed (%s); CP-SAT runs without it", exc)
         for cand in cands:
             stage.offer(cand, float(up.weight @ _completions(up, *cand)))
-    if coarse:
-        budget = COARSE_TIME if time_limit is None else time_limit / 3
+    budget = left(COARSE_TIME if time_limit is None else time_limit / 3)
+    if coarse and budget > 0:
         out = coarse_bound(inst, sc, time_limit=budget, threads=threads, seed=seed)
         if out is not None:
             (cstart, cgpu), stage.info = out[1], {**stage.info, **out[2]}
@@ -383,11 +393,12 @@ def _first_stage(inst: HareInstance, up: HareInstance, sc: Scaling, *, time_limi
             if cand is not None:
                 stage.offer((cand[0], cgpu), cand[1])
             stage.lb = out[0] if stage.lb is None else max(stage.lb, out[0])
-    if polish > 0:
-        pstart, pgpu, pobj, _ = improve_schedule(up, stage.hint[0], stage.hint[1], time_limit=float(polish),
+    budget = left(float(polish))
+    if polish > 0 and budget > 0:
+        pstart, pgpu, pobj, _ = improve_schedule(up, stage.hint[0], stage.hint[1], time_limit=budget,
                                                  seed=seed)
         stage.offer((pstart, pgpu), pobj)
-    if fixing and cg is not None and sc.exact_times and sc.exact_weights:
+    if fixing and cg is not None and sc.exact_times and sc.exact_weights and left(1.0) > 0:
         # exact scaling: the hint's true objective is hint_obj / (S W); limits in scaled units
         lim = completion_limits(inst, cg, stage.hint_obj / (sc.time * sc.weight))
         stage.limits = np.where(np.isfinite(lim), np.ceil(lim * sc.time), np.inf)
@@ -478,10 +489,9 @@ LP_TIME = 60.0
 LP_REFINE_FACTOR = 4.0
 
 
-def _lp_stage(inst: HareInstance, up: HareInstance, sc: Scaling, time_limit: float | None,
+def _lp_stage(inst: HareInstance, up: HareInstance, sc: Scaling, budget: float,
               threads: int | None) -> tuple[float | None, list, dict, JobColgenBound | None]:
-    """The job-level column-generation bound and list schedules of ``up`` in the order of its mean starts."""
-    budget = LP_TIME if time_limit is None else LP_SHARE * time_limit
+    """The job-level column-generation bound (``budget`` seconds) and list schedules in its mean starts' order."""
     ti = job_colgen_bound(inst, time_limit=budget, threads=threads)
     if ti.converged and LP_REFINE_FACTOR * ti.wall_time < budget - ti.wall_time:
         # time left: a grid twice as fine (its bound is usually higher, not always; stopped early it is

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ...certify import certify
+from ...certify import Status, certify
 from ...errors import ArgumentError, SolverError, a_type
 from ...inputs import check_flag, check_positive, check_size, check_threads, check_time_limit, check_tol, takes_instance
 from ...result import Solution
@@ -234,7 +234,7 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
     check_size(max_rounds, "max_rounds")
     check_threads(threads)
     if step is not None:
-        check_size(step, "step")
+        check_size(step, "step", maximum=2**62)  # an int64 grid
     check_flag(energy, "energy")
     check_flag(verbose, "verbose")
     start, gpu, ub = upper_schedule(inst, upper)
@@ -245,6 +245,11 @@ def job_colgen_bound(inst: HareInstance, *, resolution: float = RESOLUTION, max_
     master = _Master(inst, grid, threads)
     for n, tasks, C in _schedule_columns(inst, grid, start, gpu):
         master.add(n, tasks, C)
+    if time_limit is not None and time.perf_counter() - t0 >= time_limit:  # the set-up spent the budget: no round
+        return JobColgenBound(status=Status.TIME_LIMIT, objective=None, bound=None, gap=None,
+                              wall_time=time.perf_counter() - t0, solver="highs (job-level column generation)",
+                              message=f"time limit: no round after the set-up ({len(master.columns)} columns)",
+                              step=grid.delta, columns=len(master.columns), x_hat=np.zeros(inst.n_tasks))
     best_lb, centre = -_INF, None
     history, value, converged, rounds = [], None, False, 0
     stopped = False  # by time_limit (a run that reaches max_rounds ends FEASIBLE)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...errors import ArgumentError, a_type
 from ..bounds import greedy_schedule
 from ..checker import checked_objective
 from ..instance import HareInstance
@@ -112,5 +113,10 @@ def upper_schedule(inst: HareInstance, upper: tuple | None) -> tuple[np.ndarray,
     """
     if upper is None:
         return best_known_schedule(inst)
-    start, gpu = np.asarray(upper[0], dtype=float), np.asarray(upper[1], dtype=int)
+    if not isinstance(upper, tuple | list) or len(upper) != 2:
+        raise ArgumentError(f"upper is {a_type(upper)}; expected a (start, gpu) pair of arrays or None")
+    try:
+        start, gpu = np.asarray(upper[0], dtype=float), np.asarray(upper[1], dtype=int)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ArgumentError(f"upper is not a (start, gpu) pair of numeric arrays: {exc}") from None
     return start, gpu, checked_objective(inst, (start, gpu))

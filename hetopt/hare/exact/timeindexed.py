@@ -175,7 +175,7 @@ def time_indexed_bound(inst: HareInstance, *, resolution: float = RESOLUTION, ma
     time_limit = check_time_limit(time_limit)
     check_threads(threads)
     if step is not None:
-        check_size(step, "step")
+        check_size(step, "step", maximum=2**62)  # an int64 grid
     if horizon is not None:
         check_positive(horizon, "horizon")
     for name, flag in (("windows", windows), ("energy", energy), ("chains", chains)):

@@ -35,6 +35,18 @@ EXHAUSTIVE_RATE = 1e5
 BUILD_SECONDS_PER_VARIABLE = 5e-5
 #: Elementary operations per second of the pruning's dynamic programme (about 3 S K^2 of them).
 DP_RATE = 3e8
+#: The size guard also counts the worker-level work done before any model is built: Optimus-LB's
+#: greedy (K steps of about GREEDY_STEP_OPERATIONS plus S log2 K for its sort) and the pruning's
+#: dynamic programme (3 S K^2), in units of this many operations per variable of ``max_size`` (so
+#: 60,000 allows 6e9 operations, about 20 s; the grouped model of an instance without communication
+#: has S (G + 2) variables, and S = 1, K = 200,000 spent 117 s in the greedy alone, then an S K^2
+#: scan, under a guard of 5 variables).
+OPERATIONS_PER_VARIABLE = 100_000
+#: Operations a step of the greedy costs whatever S (interpreter time, about 30 us, at DP_RATE).
+GREEDY_STEP_OPERATIONS = 10_000
+#: Candidate evaluations of the starting local search when no time limit bounds it (a few seconds;
+#: one step at S = 900, K = 900 evaluates about 7e6).
+LOCAL_SEARCH_WORK = 2_000_000
 #: A model is rebuilt in the units of a new incumbent below REBASE times its unit (at most MAX_REBUILDS times).
 REBASE = 0.5
 MAX_REBUILDS = 5
@@ -136,7 +148,8 @@ def start(inst: PlacementInstance, *, t0: float, time_limit: float | None, threa
     deadline = None if time_limit is None else t0 + time_limit
     a = optimus_lb(inst, reading="balanced_gains").assignment  # a cheap incumbent, so that a stopped run reports one
     if improve:
-        a = improve_assignment(inst, a, deadline=None if time_limit is None else t0 + 0.25 * time_limit)
+        a = improve_assignment(inst, a, deadline=None if time_limit is None else t0 + 0.25 * time_limit,
+                               max_evaluations=LOCAL_SEARCH_WORK if time_limit is None else None)
     run = Run(inst=inst, t0=t0, deadline=deadline, threads=threads, best_a=a, best_val=average_jct(inst, a),
                lower=0.0, bounds=None)
     run.prove(relaxed_lower_bound(inst))
@@ -188,6 +201,27 @@ def rebase(run: Run, scale: GroupedScale) -> bool:
         return False
     run.info["rebuilds"] = run.info.get("rebuilds", 0) + 1
     return True
+
+
+def route_size(inst: PlacementInstance, prune: bool = True, limit: int | None = None) -> dict[str, int]:
+    """The size guard's estimate, in integers, before anything is built or run.
+
+    ``variables`` and ``constraints`` of the grouped model
+    (:func:`~hetopt.placement.grouped.model_size_estimate`), ``operations`` of the worker-level
+    start (K (S ceil(log2 K) + GREEDY_STEP_OPERATIONS) for Optimus-LB's greedy, 3 S K^2 more for
+    the pruning), and ``size``: the larger
+    of ``variables`` and ``operations`` over :data:`OPERATIONS_PER_VARIABLE` (rounded up), the
+    number ``max_size`` is compared with.  When the operations alone exceed ``limit``, the model
+    (whose grouping of the workers costs S K) is not counted: ``variables`` and ``constraints`` are 0.
+    """
+    S, K = int(inst.n_jobs), int(inst.n_workers)
+    ops = K * (S * max(K - 1, 1).bit_length() + GREEDY_STEP_OPERATIONS) + (3 * S * K * K if prune else 0)
+    size = -(-ops // OPERATIONS_PER_VARIABLE)
+    if limit is not None and size > limit:
+        return {"variables": 0, "constraints": 0, "operations": ops, "size": size}
+    est = model_size_estimate(inst)
+    size = max(est["variables"], size)
+    return {"variables": est["variables"], "constraints": est["constraints"], "operations": ops, "size": size}
 
 
 def build_seconds(run: Run) -> float:

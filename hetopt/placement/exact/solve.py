@@ -6,7 +6,16 @@ import math
 import time
 
 from ...errors import SizeLimitError
-from ...inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
+from ...inputs import (
+    MAX_GENERATED,
+    check_choice,
+    check_flag,
+    check_gap,
+    check_size,
+    check_threads,
+    check_time_limit,
+    takes_instance,
+)
 from ..evaluate import PlacementSolution
 from ..grouped import model_size_estimate
 from ..instance import PlacementInstance
@@ -15,10 +24,12 @@ from .common import (
     EXHAUSTIVE_RATE,
     FALLBACK_ASSIGNMENTS,
     MAX_VARIABLES,
+    OPERATIONS_PER_VARIABLE,
     SOLVERS,
     OAOptions,
     Run,
     finish,
+    route_size,
     start,
 )
 from .oa import solve_outer_approximation
@@ -49,9 +60,12 @@ def solve_exact(inst: PlacementInstance, *, time_limit: float | None = None, mip
         Solver threads; 1 by default, as in every kind (reproducible runs); None: the solver's
         default.
     max_size : int, optional
-        Size guard, in variables of the grouped model before pruning: a larger model is refused
-        before it is built.  None (default): :data:`MAX_VARIABLES` of the route (60,000 for
-        HiGHS, 8,000 for SCIP).
+        Size guard, in variables of the grouped model before pruning, or, when larger, the
+        worker-level operations of the start (Optimus-LB's greedy, about K (S log2 K + 10^4), and
+        the pruning's programme, 3 S K^2) over :data:`~hetopt.placement.exact.common.OPERATIONS_PER_VARIABLE`
+        (:func:`~hetopt.placement.exact.common.route_size`, integers): a larger instance is refused
+        before anything is built or run.  None (default): :data:`MAX_VARIABLES` of the route
+        (60,000 for HiGHS, 8,000 for SCIP).
     solver : {"highs", "scip"}
         "highs": outer approximation with HiGHS MILP masters (:mod:`hetopt.placement.exact.oa`);
         "scip": the grouped MINLP by SCIP (:mod:`hetopt.placement.exact.scip`).
@@ -97,19 +111,22 @@ def solve_exact(inst: PlacementInstance, *, time_limit: float | None = None, mip
     gap_stop = DEFAULT_GAP if gap is None else gap
     threads = check_threads(threads)
     max_iterations = check_size(max_iterations, "max_iterations")
-    tangent_points = check_size(tangent_points, "tangent_points")
+    tangent_points = check_size(tangent_points, "tangent_points", maximum=MAX_GENERATED)
     prune, improve = check_flag(prune, "prune"), check_flag(improve, "improve")
     neighbour_cuts = check_flag(neighbour_cuts, "neighbour_cuts")
     fallback = check_flag(fallback, "fallback")
     limit = MAX_VARIABLES[solver] if max_size is None else check_size(max_size, "max_size")
     t0 = time.perf_counter()
-    est = model_size_estimate(inst)
-    if est["variables"] > limit:
+    est = route_size(inst, prune, limit)
+    if est["size"] > limit:
+        model = ("" if not est["variables"] else f"build a grouped model of about {est['variables']:,} variables and "
+                 f"{est['constraints']:,} constraints (before pruning) after ")
         raise SizeLimitError(
-            f"solve_exact(solver={solver!r}) on S={inst.n_jobs}, K={inst.n_workers} would build a grouped model of about "
-            f"{est['variables']:,} variables and {est['constraints']:,} constraints (before pruning), above "
-            f"max_size={limit:,}; pass max_size={est['variables']} to build it anyway (with time_limit=... to "
-            "bound the run), or use has / jps for a heuristic placement")
+            f"solve_exact(solver={solver!r}) on S={inst.n_jobs}, K={inst.n_workers} would {model}spend "
+            f"{est['operations']:,} worker-level operations (the starting incumbent and its pruning, "
+            f"{OPERATIONS_PER_VARIABLE:,} per unit of max_size): size {est['size']:,}, above max_size={limit:,}; "
+            f"pass max_size={est['size']} to run it anyway (with time_limit=... to bound the run), or use has / jps "
+            "for a heuristic placement")
     run = start(inst, t0=t0, time_limit=time_limit, threads=threads, prune=prune, improve=improve)
     run.info.update(route="bounds without a solver", variables=est["variables"], constraints=est["constraints"])
     opts = OAOptions(gap_stop, max_iterations, tangent_points, neighbour_cuts)
