@@ -24,7 +24,7 @@ ALLOWED_FILES = {
     "hetopt/contention/simulator.py": 585,
     "hetopt/hadar/experiments/runs.py": 688,
     "hetopt/hadar/offline.py": 520,
-    "hetopt/hare/exact/cpsat.py": 583,
+    "hetopt/hare/exact/cpsat.py": 557,
     "hetopt/hare/experiments/checks.py": 753,
     "hetopt/oasis/experiments/claims.py": 960,
     "hetopt/placement/experiments/absent.py": 560,

@@ -61,6 +61,7 @@ from .jobcolgen import RESOLUTION, JobColgenBound, completion_limits, job_colgen
 from .localsearch import improve_schedule
 from .scaling import MARGIN, Scaling, rounded_down_instance, scaled_instance, scaling
 from .start import best_known_schedule, cheap_schedule
+from .symmetry import canonical, completions, identical_gpus
 
 __all__ = ["build_cpsat", "solve_cpsat_exact", "coarse_bound", "cpsat_seed", "COARSE_MIN_TASKS", "COARSE_TIME",
            "LP_SHARE", "LP_TIME", "LP_REFINE_FACTOR", "CPSAT_OPTIONS", "ROUND_BOUND", "MAX_CPSAT_SEED"]
@@ -181,7 +182,7 @@ def build_cpsat(inst: HareInstance, *, symmetry_breaking: bool = True, hint: tup
     for g in range(mm):
         m.add_no_overlap(per_gpu[g])  # (8)
     lens = ends = None
-    groups = _identical_gpus(np.concatenate([tc.T, ts.T], axis=1)) if gpu_symmetry else []
+    groups = identical_gpus(np.concatenate([tc.T, ts.T], axis=1)) if gpu_symmetry else []
     for group in groups:
         for prev, g in zip(group, group[1:], strict=False):
             for i in range(d):
@@ -238,7 +239,7 @@ def _add_hint(m: Any, inst: HareInstance, hint: tuple, x: list, y: dict, ends_of
               groups: list[list[int]]) -> None:
     """A complete hint: relabelled to satisfy the symmetry breaking, round ends included."""
     d, mm = inst.n_tasks, inst.n_gpus
-    start, gpu = _canonical(inst, np.round(np.asarray(hint[0], dtype=float)), np.asarray(hint[1]),
+    start, gpu = canonical(inst, np.round(np.asarray(hint[0], dtype=float)), np.asarray(hint[1]),
                             symmetry_breaking, groups)
     fin = start + tc[np.arange(d), gpu] + ts[np.arange(d), gpu]
     for i in range(d):
@@ -369,7 +370,7 @@ def _first_stage(inst: HareInstance, up: HareInstance, sc: Scaling, *, deadline:
         return share if deadline is None else min(share, deadline - time.perf_counter())
 
     hint = cheap_schedule(up)
-    stage = _Stage(hint, float(up.weight @ _completions(up, *hint)))
+    stage = _Stage(hint, float(up.weight @ completions(up, *hint)))
     if inst.n_tasks > COARSE_MIN_TASKS:  # the baselines too (cheap, and better on larger instances)
         bstart, bgpu, bobj = best_known_schedule(up)
         stage.offer((bstart, bgpu), bobj)
@@ -382,7 +383,7 @@ def _first_stage(inst: HareInstance, up: HareInstance, sc: Scaling, *, deadline:
             cands, stage.info = [], {"lp_failure": f"{type(exc).__name__}: {exc}"}
             log.warning("cpsat: the column-generation stage failed (%s); CP-SAT runs without it", exc)
         for cand in cands:
-            stage.offer(cand, float(up.weight @ _completions(up, *cand)))
+            stage.offer(cand, float(up.weight @ completions(up, *cand)))
     budget = left(COARSE_TIME if time_limit is None else time_limit / 3)
     if coarse and budget > 0:
         out = coarse_bound(inst, sc, time_limit=budget, threads=threads, seed=seed)
@@ -431,8 +432,8 @@ def _incumbent(inst: HareInstance, res: Any, v: dict[str, Any], stage: _Stage) -
     if res.objective is not None:  # CP-SAT may stop on a solution worse than its hint: keep the better
         h_order = tuple(np.lexsort((np.arange(inst.n_tasks), inst.task_round, np.asarray(hint[0], dtype=float))))
         h_start = _retimed(inst, h_order, np.asarray(hint[1]))
-        if (inst.weight @ _completions(inst, h_start, np.asarray(hint[1]))
-                < inst.weight @ _completions(inst, start, gpu)):
+        if (inst.weight @ completions(inst, h_start, np.asarray(hint[1]))
+                < inst.weight @ completions(inst, start, gpu)):
             start, gpu = h_start, np.asarray(hint[1])
     return start, gpu
 
@@ -454,7 +455,7 @@ def _certified(inst: HareInstance, sc: Scaling, res: Any, start: np.ndarray, gpu
     """The solution with a bound valid for the true data, OPTIMAL only when it meets the objective."""
     scale = float(sc.time) * float(sc.weight)
     own = None if res.bound is None else max(0.0, (res.bound - sc.allowance) / scale) * (1 - MARGIN)
-    objective = float(inst.weight @ _completions(inst, start, gpu))
+    objective = float(inst.weight @ completions(inst, start, gpu))
     cands = {"cpsat": own, "first stage": stage.lb, "trivial": trivial_bound(inst)}
     limit = objective * (1 + BOUND_CHECK_RTOL)
     rejected = {k: b for k, b in cands.items() if b is not None and b > limit}
@@ -545,7 +546,7 @@ def coarse_bound(inst: HareInstance, sc: Scaling, *, time_limit: float, threads:
         return None
     sc_c = 10 ** k
     hint = cheap_schedule(dn)
-    model, v = build_cpsat(dn, hint=hint, upper_objective=float(dn.weight @ _completions(dn, *hint)))
+    model, v = build_cpsat(dn, hint=hint, upper_objective=float(dn.weight @ completions(dn, *hint)))
     res = solve_cpsat(model, time_limit=time_limit, threads=threads, seed=seed, raise_on_failure=False,
                       options=dict(CPSAT_OPTIONS))
     if res.objective is None:  # no coarse incumbent within its budget: no coarse stage
@@ -554,40 +555,3 @@ def coarse_bound(inst: HareInstance, sc: Scaling, *, time_limit: float, threads:
     bound = max(0.0, (res.bound or 0.0) / (sc_c * float(sc.weight))) * (1 - MARGIN)
     return bound, (raw / sc_c, gpu), {"coarse_time_scale": sc_c, "coarse_bound": bound,
                                        "coarse_status": res.status.value, "coarse_wall_time": res.wall_time}
-
-
-def _canonical(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, by_round: bool,
-               groups: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """The same schedule relabelled to satisfy the symmetry breaking of :func:`build_cpsat`.
-
-    Identical tasks of a round in start order (if ``by_round``), each group of identical GPUs
-    ordered by the index of its first task.
-    """
-    start, gpu = start.copy(), gpu.copy()
-    if by_round:
-        for n in range(inst.n_jobs):
-            for r in range(int(inst.rounds[n])):
-                idx = np.array(inst.round_tasks(n, r))
-                k = np.lexsort((gpu[idx], start[idx]))
-                start[idx], gpu[idx] = start[idx][k], gpu[idx][k]
-    for group in groups:
-        first = {g: next((i for i in range(inst.n_tasks) if gpu[i] == g), inst.n_tasks) for g in group}
-        relabel = dict(zip(sorted(group, key=lambda g: (first[g], g)), group, strict=True))
-        gpu = np.array([relabel.get(int(g), int(g)) for g in gpu])
-    return start, gpu
-
-
-def _identical_gpus(cols: np.ndarray) -> list[list[int]]:
-    """Groups (of two or more) of GPUs whose rows in ``cols`` (GPU x data) are equal."""
-    groups: dict[bytes, list[int]] = {}
-    for g, row in enumerate(np.ascontiguousarray(cols)):
-        groups.setdefault(row.tobytes(), []).append(g)
-    return [v for v in groups.values() if len(v) > 1]
-
-
-def _completions(inst: HareInstance, start: np.ndarray, gpu: np.ndarray) -> np.ndarray:
-    idx = np.arange(inst.n_tasks)
-    end = start + inst.task_compute[idx, gpu] + inst.task_sync[idx, gpu]
-    comp = np.full(inst.n_jobs, -np.inf)
-    np.maximum.at(comp, inst.task_job, end)
-    return comp
