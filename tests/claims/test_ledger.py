@@ -226,7 +226,13 @@ def test_fast_conformance_check_holds(check):
 
 
 def test_parallel_run_gives_the_serial_verdicts():
-    chosen = FAST[:: max(1, len(FAST) // 6)][:6]
+    from hetopt.claims.costs import recorded
+
+    # the cheapest recorded claim of each paper with a measurable cost: the pool, not the claims, is tested
+    cost = recorded()
+    chosen = [min((c for c in FAST if c.paper == p and cost.get(c.id, 0.0) > 0.0), key=lambda c: cost[c.id])
+              for p in ledger.papers() if any(c.paper == p and cost.get(c.id, 0.0) > 0.0 for c in FAST)]
+    assert len(chosen) >= 4
     serial = ledger.run_claims(chosen)
     parallel = ledger.run_claims(chosen, workers=2)
     assert [r.claim.id for r in parallel] == [c.id for c in chosen]
