@@ -1,0 +1,64 @@
+"""hetopt.arena.fastlp_packed hands ECOS the arrays CVXPY builds for Gavel's packed max-min fairness, to the last bit."""
+
+import itertools
+
+import cvxpy as cp
+import numpy as np
+import pytest
+
+import hetopt.gavel.packing as packing
+from hetopt.arena import fastlp_packed as FP
+from hetopt.arena.engine import execute
+from hetopt.arena.policies import make_policy
+
+from .test_fastlp import _bits
+from .test_presence import msr
+
+
+def _instance(rng, trial):
+    J, R = int(rng.integers(1, 8)), int(rng.integers(1, 4))
+    T = rng.uniform(0.1, 5.0, (J, R)) * (rng.random((J, R)) > 0.25)  # zeros: jobs that cannot run on a type
+    T[T.sum(axis=1) == 0, 0] = 1.0
+    s = rng.choice([1, 2, 4], J)  # pairs of different scale factors: rows held at 0 (equality rows)
+    c = rng.integers(1, 12, R).astype(float)
+    every = list(itertools.combinations(range(J), 2))
+    pairs = every if trial % 2 else sorted(p for p in every if rng.random() < 0.6)  # equal or unequal row counts
+    pt = rng.uniform(0.0, 3.0, (len(pairs), R, 2)) * (rng.random((len(pairs), R, 2)) > 0.2)
+    w = None if trial % 3 else rng.choice([1.0, 2.0, 0.5], J)
+    return T, s, c, w, pairs, pt
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_arrays_and_the_allocation_are_cvxpys(seed, monkeypatch):
+    problems = []
+    solve_problem = packing.solve_problem
+
+    def spy(problem, *args, **kwargs):
+        problems.append(problem)
+        return solve_problem(problem, *args, **kwargs)
+
+    monkeypatch.setattr(packing, "solve_problem", spy)
+    rng = np.random.default_rng(seed)
+    for trial in range(10):
+        T, s, c, w, pairs, pt = _instance(rng, trial)
+        expected = packing.max_min_fairness_packed(T, s, c, w, pairs=pairs, pair_throughput=pt)
+        data, _, _ = problems[-1].get_problem_data(cp.ECOS)
+        lp = FP.mmf_packed_lp(packing.packed_problem(T, s, c, w, pairs=pairs, pair_throughput=pt))
+        G, A = data["G"], data["A"]
+        assert G.shape == (lp.n_rows, lp.c.size) and data["dims"].nonneg == lp.l and not data["dims"].soc
+        assert _bits(data["c"], lp.c) and _bits(data["h"], lp.h)
+        assert _bits(G.data, lp.data) and _bits(G.indices, lp.indices) and _bits(G.indptr, lp.indptr)
+        if A is None:
+            assert lp.b is None
+        else:
+            assert _bits(A.data, lp.a_data) and _bits(A.indices, lp.a_indices) and _bits(A.indptr, lp.a_indptr)
+            assert _bits(data["b"], lp.b) and A.shape == (lp.b.size, lp.c.size)
+        got = FP.max_min_fairness_packed(T, s, c, w, pairs=pairs, pair_throughput=pt)
+        assert _bits(got, expected)
+
+
+def test_the_arena_runs_the_same_with_either_path():
+    w = msr(40, shrink=30)
+    a = execute(w, make_policy("max_min_fairness_packed", lp="cvxpy"), seed=0)
+    b = execute(w, make_policy("max_min_fairness_packed"), seed=0)
+    assert a.n_resets > 10 and a.completion.tolist() == b.completion.tolist()
