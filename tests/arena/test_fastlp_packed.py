@@ -10,6 +10,7 @@ import hetopt.gavel.packing as packing
 from hetopt.arena import fastlp_packed as FP
 from hetopt.arena.engine import execute
 from hetopt.arena.policies import make_policy
+from hetopt.errors import ArgumentError
 
 from .test_fastlp import _bits
 from .test_presence import msr
@@ -57,8 +58,40 @@ def test_the_arrays_and_the_allocation_are_cvxpys(seed, monkeypatch):
         assert _bits(got, expected)
 
 
-def test_the_arena_runs_the_same_with_either_path():
+@pytest.mark.parametrize("policy", ["max_min_fairness_packed",
+                                    pytest.param("min_total_duration_packed", marks=pytest.mark.slow)])
+def test_the_arena_runs_the_same_with_either_path(policy):
     w = msr(40, shrink=30)
-    a = execute(w, make_policy("max_min_fairness_packed", lp="cvxpy"), seed=0)
-    b = execute(w, make_policy("max_min_fairness_packed"), seed=0)
+    a = execute(w, make_policy(policy, lp="cvxpy"), seed=0)
+    b = execute(w, make_policy(policy), seed=0)
     assert a.n_resets > 10 and a.completion.tolist() == b.completion.tolist()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_min_total_duration_arrays_and_allocation_are_cvxpys(seed, monkeypatch):
+    problems = []
+    solve_problem = packing.solve_problem
+
+    def spy(problem, *args, **kwargs):
+        problems.append(problem)
+        return solve_problem(problem, *args, **kwargs)
+
+    monkeypatch.setattr(packing, "solve_problem", spy)
+    rng = np.random.default_rng(10 + seed)
+    for trial in range(6):
+        T, s, c, _, pairs, pt = _instance(rng, trial)
+        steps = rng.uniform(100.0, 1e5, T.shape[0])
+        expected = packing.min_total_duration_packed(T, s, c, remaining_steps=steps, pairs=pairs, pair_throughput=pt)
+        lp = FP.mtd_packed_lp(packing.packed_problem(T, s, c, pairs=pairs, pair_throughput=pt))
+        for problem in problems[-3:]:  # the last LPs of the bisection: h = -steps / mid, read back from CVXPY's
+            data, _, _ = problem.get_problem_data(cp.ECOS)
+            G = data["G"]
+            assert data["A"] is None and data["dims"].nonneg == lp.l and G.shape == (lp.n_rows, lp.c.size)
+            assert _bits(data["c"], lp.c) and _bits(data["h"][:-T.shape[0]], lp.h[:-T.shape[0]])
+            assert _bits(G.data, lp.data) and _bits(G.indices, lp.indices) and _bits(G.indptr, lp.indptr)
+        problems.clear()
+        got = FP.min_total_duration_packed(T, s, c, remaining_steps=steps, pairs=pairs, pair_throughput=pt)
+        assert _bits(got, expected)
+    with pytest.raises(ArgumentError, match="priority_weight"):
+        FP.min_total_duration_packed(T, s, c, np.ones(T.shape[0]), remaining_steps=steps, pairs=pairs,
+                                     pair_throughput=pt)
