@@ -11,7 +11,9 @@ coefficients are computed by the same numpy expression as in :mod:`hetopt.gavel.
 
 :func:`mtd_packed_lp` does the same for the feasibility LPs of ``min_total_duration_packed``'s bisection
 (variables ``x``, ``c = 0``: ``-x <= 0``, the capacity rows, the rows of each job, then
-``-sum_{k in rows(i), r} m_ikr x_kr <= -steps_i / mid`` per job; no equality rows), only ``h`` changing with ``mid``.
+``-sum_{k in rows(i), r} m_ikr x_kr <= -steps_i / mid`` per job; no equality rows), only ``h`` changing with ``mid``;
+:func:`mst_packed_lp` for ``max_sum_throughput_normalized_by_cost_packed_slos`` without SLOs (``c``: minus the sum
+of each job's cost-normalized throughputs on every entry, the base rows as the bisection's).
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from ..gavel.lp import BISECTION_BRACKET, BISECTION_RATIO, gavel_proportional_th
 from ..gavel.packing import PackedProblem, packed_problem
 from .fastlp import HAS_SOLUTION, OPTIMAL, ConeLP, _csc, solve
 
-__all__ = ["mmf_packed_lp", "max_min_fairness_packed", "mtd_packed_lp", "min_total_duration_packed", "FAST_PACKED"]
+__all__ = ["mmf_packed_lp", "max_min_fairness_packed", "mtd_packed_lp", "min_total_duration_packed", "mst_packed_lp",
+           "max_sum_throughput_normalized_by_cost_packed_slos", "FAST_PACKED"]
 
 
 def mmf_packed_lp(pp: PackedProblem) -> ConeLP:
@@ -94,17 +97,25 @@ def _job_rows(pp: PackedProblem, m: int, R: int, row0: int) -> tuple[list[np.nda
     return rows, cols, vals
 
 
+def _base_rows(pp: PackedProblem) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray], np.ndarray]:
+    """``-x <= 0``, the capacity rows (zero scale factors left out), one ``<= 1`` row per job; their ``h``."""
+    J, R = pp.T.shape
+    m = pp.rows
+    nx = m * R
+    kk = np.arange(nx)
+    sf = pp.sfa[kk % m, kk // m]
+    nz = sf != 0
+    jr, jc, jv = _job_rows(pp, m, R, nx + R)
+    h = np.concatenate([np.zeros(nx), [float(v) for v in pp.c], np.ones(J)])
+    return [kk, nx + (kk // m)[nz], *jr], [kk, kk[nz], *jc], [np.full(nx, -1.0), sf[nz], *jv], h
+
+
 def mtd_packed_lp(pp: PackedProblem) -> ConeLP:
     """The feasibility LP of ``min_total_duration_packed``; at ``mid``, ``h[-J:] = -(steps / mid)`` (0 here)."""
     J, R = pp.T.shape
     m = pp.rows
     nx = m * R
-    kk = np.arange(nx)
-    row_of, type_of = kk % m, kk // m
-    sf = pp.sfa[row_of, type_of]
-    nz = sf != 0
-    jr, jc, jv = _job_rows(pp, m, R, nx + R)
-    rows, cols, vals = [kk, nx + type_of[nz], *jr], [kk, kk[nz], *jc], [np.full(nx, -1.0), sf[nz], *jv]
+    rows, cols, vals, h = _base_rows(pp)
     for i in range(J):
         rel = np.asarray(pp.relevant[i])
         coef = pp.all_m[i][pp.relevant[i]]
@@ -113,7 +124,7 @@ def mtd_packed_lp(pp: PackedProblem) -> ConeLP:
         cols.append(rel[k] + r * m)
         vals.append(-coef[k, r].astype(np.float64))
     data, indices, indptr = _csc(nx, np.concatenate(rows), np.concatenate(cols), np.concatenate(vals))
-    h = np.concatenate([np.zeros(nx), [float(v) for v in pp.c], np.ones(J), np.zeros(J)])
+    h = np.concatenate([h, np.zeros(J)])
     return ConeLP(np.zeros(nx), data, indices, indptr, h.size, h, h.size, [], 0, (m, R))
 
 
@@ -154,6 +165,58 @@ def min_total_duration_packed(throughput: Any, scale_factor: Any, capacity: Any,
     raise SolverError(f"min-total-duration (packed) bisection: no feasible makespan below {last_high:.3g} s")
 
 
+def mst_packed_lp(pp: PackedProblem, cost: np.ndarray | None) -> ConeLP:
+    """The LP of ``max_sum_throughput_normalized_by_cost_packed_slos`` without SLOs (``cost``: per type, or None)."""
+    J, R = pp.T.shape
+    m = pp.rows
+    costs = np.ones((m, R))
+    if cost is not None:
+        costs[:, :] = cost[None, :]
+    where, what = [], []
+    for i in range(J):  # job by job, as the objective's terms: a pair's entry adds its two jobs' in order
+        rel = np.asarray(pp.relevant[i])
+        coef = pp.all_m[i][pp.relevant[i]] / costs[pp.relevant[i]]
+        where.append((rel[:, None] + np.arange(R)[None, :] * m).ravel())
+        what.append(coef.ravel())
+    total = np.zeros(m * R)
+    np.add.at(total, np.concatenate(where), np.concatenate(what))
+    rows, cols, vals, h = _base_rows(pp)
+    data, indices, indptr = _csc(m * R, np.concatenate(rows), np.concatenate(cols), np.concatenate(vals))
+    return ConeLP(0.0 - total, data, indices, indptr, h.size, h, h.size, [], 0, (m, R))
+
+
+def max_sum_throughput_normalized_by_cost_packed_slos(throughput: Any, scale_factor: Any, capacity: Any,
+                                                      priority_weight: Any = None, *, pairs: Any = None,
+                                                      pair_throughput: Any = None, instance_costs: Any = None,
+                                                      remaining_steps: Any = None, time_to_slo: Any = None,
+                                                      gpu_types: Any = None) -> np.ndarray:
+    """The packed cost-normalized throughput sum without CVXPY when no job has an SLO (the same allocation).
+
+    With SLOs, or with ``priority_weight``, :func:`hetopt.gavel.packing.max_sum_throughput_normalized_by_cost_packed_slos`
+    itself.
+    """
+    from ..gavel.variants import instance_cost_vector
+
+    slos = time_to_slo is not None and bool(np.any(np.isfinite(np.asarray(time_to_slo, dtype=float))))
+    if priority_weight is not None or slos:
+        return packing.max_sum_throughput_normalized_by_cost_packed_slos(
+            throughput, scale_factor, capacity, priority_weight, pairs=pairs, pair_throughput=pair_throughput,
+            instance_costs=instance_costs, remaining_steps=remaining_steps, time_to_slo=time_to_slo,
+            gpu_types=gpu_types)
+    pp = packed_problem(throughput, scale_factor, capacity, None, pairs=pairs, pair_throughput=pair_throughput)
+    if time_to_slo is not None and np.shape(time_to_slo) != (pp.T.shape[0],):  # refused there, with its message
+        return packing.max_sum_throughput_normalized_by_cost_packed_slos(
+            throughput, scale_factor, capacity, None, pairs=pairs, pair_throughput=pair_throughput,
+            instance_costs=instance_costs, remaining_steps=remaining_steps, time_to_slo=time_to_slo,
+            gpu_types=gpu_types)
+    flag, x, _ = solve(mst_packed_lp(pp, instance_cost_vector(instance_costs, gpu_types, pp.T.shape[1])))
+    if flag not in HAS_SOLUTION or x is None:
+        raise SolverError("ecos returned no packed allocation")
+    return np.asarray(x, dtype=float).clip(min=0.0).clip(max=1.0)
+
+
 #: The packed policies with a direct version (as :data:`hetopt.arena.fastlp.FAST`).
 FAST_PACKED = {"max_min_fairness_packed": (max_min_fairness_packed, None),
-               "min_total_duration_packed": (min_total_duration_packed, None)}
+               "min_total_duration_packed": (min_total_duration_packed, None),
+               "max_sum_throughput_normalized_by_cost_packed_slos": (max_sum_throughput_normalized_by_cost_packed_slos,
+                                                                     None)}

@@ -270,7 +270,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--loads", help="comma-separated jobs/hour (default: " + ",".join(map(str, LOADS)) + ")")
     ap.add_argument("--seeds", help="comma-separated (default: " + ",".join(map(str, SEEDS)) + ")")
-    ap.add_argument("--note", help="a sentence the page states after its runtime (e.g. why the table is smaller)")
+    ap.add_argument("--note", help="a sentence the page states after its runtime (e.g. why the table is smaller); "
+                    "with --from-json, it replaces the stored run's")
     ap.add_argument("--docs", default=str(ROOT / "docs"))
     ap.add_argument("--from-json", action="store_true", help="rewrite the page from docs/_static/arena_results.json")
     ap.add_argument("--papers", action="store_true", help="run into the papers' table (default policies: "
@@ -284,6 +285,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.papers or args.add or args.from_json:
         data = json.loads(store.read_text())
         agg, meta = data["aggregate"], data["meta"]
+        if args.from_json and args.note is not None:  # restate the stored run's note (e.g. a cost measured since)
+            meta["note"] = args.note
+            store.write_text(json.dumps({"meta": meta, "aggregate": agg}, separators=(",", ":")))
     if args.add:
         add = Path(args.add)
         table = _table_from_json(add)

@@ -58,7 +58,7 @@ def test_the_arrays_and_the_allocation_are_cvxpys(seed, monkeypatch):
         assert _bits(got, expected)
 
 
-@pytest.mark.parametrize("policy", ["max_min_fairness_packed",
+@pytest.mark.parametrize("policy", ["max_min_fairness_packed", "max_sum_throughput_normalized_by_cost_packed_slos",
                                     pytest.param("min_total_duration_packed", marks=pytest.mark.slow)])
 def test_the_arena_runs_the_same_with_either_path(policy):
     w = msr(40, shrink=30)
@@ -95,3 +95,38 @@ def test_min_total_duration_arrays_and_allocation_are_cvxpys(seed, monkeypatch):
     with pytest.raises(ArgumentError, match="priority_weight"):
         FP.min_total_duration_packed(T, s, c, np.ones(T.shape[0]), remaining_steps=steps, pairs=pairs,
                                      pair_throughput=pt)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_max_sum_throughput_by_cost_arrays_and_allocation_are_cvxpys(seed, monkeypatch):
+    problems = []
+    solve_problem = packing.solve_problem
+
+    def spy(problem, *args, **kwargs):
+        problems.append(problem)
+        return solve_problem(problem, *args, **kwargs)
+
+    monkeypatch.setattr(packing, "solve_problem", spy)
+    rng = np.random.default_rng(20 + seed)
+    for trial in range(8):
+        T, s, c, _, pairs, pt = _instance(rng, trial)
+        R = T.shape[1]
+        kw = {"pairs": pairs, "pair_throughput": pt, "gpu_types": [f"t{r}" for r in range(R)],
+              "instance_costs": None if trial % 2 else {f"t{r}": float(rng.uniform(0.5, 3.0)) for r in range(R)}}
+        expected = packing.max_sum_throughput_normalized_by_cost_packed_slos(T, s, c, **kw)
+        data, _, _ = problems[-1].get_problem_data(cp.ECOS)
+        cost = None if kw["instance_costs"] is None else np.array(list(kw["instance_costs"].values()))
+        lp = FP.mst_packed_lp(packing.packed_problem(T, s, c, pairs=pairs, pair_throughput=pt), cost)
+        G = data["G"]
+        assert data["A"] is None and data["dims"].nonneg == lp.l and G.shape == (lp.n_rows, lp.c.size)
+        assert _bits(data["c"], lp.c) and _bits(data["h"], lp.h)
+        assert _bits(G.data, lp.data) and _bits(G.indices, lp.indices) and _bits(G.indptr, lp.indptr)
+        assert _bits(FP.max_sum_throughput_normalized_by_cost_packed_slos(T, s, c, **kw), expected)
+        # with an SLO the CVXPY function itself runs (its SLO rows are not built here)
+        slo = np.full(T.shape[0], np.nan)
+        slo[0] = 1e6
+        steps = np.full(T.shape[0], 10.0)
+        assert _bits(FP.max_sum_throughput_normalized_by_cost_packed_slos(T, s, c, time_to_slo=slo,
+                                                                          remaining_steps=steps, **kw),
+                     packing.max_sum_throughput_normalized_by_cost_packed_slos(T, s, c, time_to_slo=slo,
+                                                                               remaining_steps=steps, **kw))
