@@ -1,19 +1,13 @@
-"""Gavel's packed max-min fairness LP handed to ECOS directly: the arrays CVXPY builds, without CVXPY.
+"""Gavel's packed LPs handed to ECOS directly: the arrays CVXPY builds, without CVXPY.
 
-:func:`mmf_packed_lp` writes the cone program ``(c, G, h, A, b)`` that ``problem.get_problem_data(cp.ECOS)``
-returns for :func:`hetopt.gavel.packing.max_min_fairness_packed`'s problem, to the last bit
-(``tests/arena/test_fastlp_packed.py`` compares the arrays): variables ``(t, x)`` with ``x`` the ``(J + P) x R``
-allocation of the jobs and the pairs in column order; ``min t`` s.t. the epigraph rows
-``-t - sum_{k in rows(i), r} coef_ikr x_kr <= 0`` (one per job, its own row and its pairs', zero coefficients
-left out), ``-x <= 0``, ``sum_k s_k x_kr <= c_r`` (zero scale factors left out), one ``sum_{k in rows(i), r}
-x_kr <= 1`` per job, and the equality rows ``x_kr = 0`` of the pairs whose scale factors differ.  The
-coefficients are computed by the same numpy expression as in :mod:`hetopt.gavel.packing`.
-
-:func:`mtd_packed_lp` does the same for the feasibility LPs of ``min_total_duration_packed``'s bisection
-(variables ``x``, ``c = 0``: ``-x <= 0``, the capacity rows, the rows of each job, then
-``-sum_{k in rows(i), r} m_ikr x_kr <= -steps_i / mid`` per job; no equality rows), only ``h`` changing with ``mid``;
-:func:`mst_packed_lp` for ``max_sum_throughput_normalized_by_cost_packed_slos`` without SLOs (``c``: minus the sum
-of each job's cost-normalized throughputs on every entry, the base rows as the bisection's).
+Each builder writes the cone program ``(c, G, h, A, b)`` that ``problem.get_problem_data(cp.ECOS)`` returns for
+the problem as :mod:`hetopt.gavel.packing` poses it, to the last bit (``tests/arena/test_fastlp_packed.py``
+compares the arrays), with its coefficients from the same numpy expressions; ``x`` is the ``(J + P) x R``
+allocation of the jobs and the pairs in column order.  :func:`mmf_packed_lp`: ``max_min_fairness_packed``
+(``(t, x)``, the epigraph rows, then the base rows, and ``A x = 0`` for the entries of pairs whose scale factors
+differ); :func:`mtd_packed_lp`: the feasibility LPs of ``min_total_duration_packed``'s bisection (only ``h``
+depends on ``mid``); :func:`mst_packed_lp`: ``max_sum_throughput_normalized_by_cost_packed_slos`` without SLOs.
+The base rows: ``-x <= 0``, ``sum_k s_k x_kr <= c_r`` (zero scale factors left out), one ``<= 1`` row per job.
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ def render(agg: dict[str, Any], meta: dict[str, Any], papers: dict[str, Any] | N
     """The Markdown of ``docs/arena.md`` down to the papers' section (``papers``: its store, whose policies ran)."""
     loads = agg["loads"]
     rows = {(r["policy"], r["load"]): r for r in agg["rows"]}
-    policies = sorted({r["policy"] for r in agg["rows"]}, key=lambda p: rows[(p, loads[-1])]["avg_jct"])
+    policies = sorted(sorted({r["policy"] for r in agg["rows"]}), key=lambda p: rows[(p, loads[-1])]["avg_jct"])
     head = "| policy | " + " | ".join(f"{x:g} jobs/h" for x in loads) + " |"
     avg = [head, "|" + " --- |" * (len(loads) + 1)]
     avg += [f"| `{p}` | " + " | ".join(_fmt(rows[(p, x)]["avg_jct"], 3600) for x in loads) + " |" for p in policies]

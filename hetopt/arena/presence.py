@@ -1,19 +1,12 @@
 """Bounds on the jobs an arena run will hold at once, from the workload alone (before the first round).
 
-A job is present from its arrival until its completion, and it cannot complete before its arrival plus
-its steps at the largest rate a policy can give it (``max_rate``: one gang on its fastest type, or as many
-gangs as the cluster holds for a policy that runs copies).  The engine calls a placement policy at the
-start of every round; while jobs run, a round lasts at most ``round_length`` seconds (whole steps per
-round, restart delays inside the round), and with nothing running it jumps to the next arrival.  So a
-job arriving at ``s`` is seen by a call at some time ``t`` in ``[s, s + round_length]``, and at that call
-
-* every job ``j`` with ``a_j <= s`` and ``a_j + steps_j / max_rate_j > s + round_length`` is present
-  (:func:`presence_bounds`' ``lower``, weighted: the tasks of those jobs for Hare), and
-* no job arrived after ``s + round_length`` is (``upper``).
-
-The policies whose exact routes have a size guard (``has``, ``hare``) read these bounds in ``reset`` and
-refuse the run before its first round when they prove the guard will be passed (``models/arena.md``,
-*Size guards*).
+A job cannot complete before its arrival plus its steps at the largest rate a policy can give it
+(:func:`shortest_durations`), and the engine sees an arrival at ``s`` at a call within ``round_length`` of it
+(rounds of whole steps last at most ``round_length`` while jobs run; with nothing running it jumps to the next
+arrival).  So at that call every job ``j`` with ``a_j <= s`` and ``a_j + steps_j / max_rate_j > s + round_length``
+is present (:func:`presence_bounds`' ``lower``, weighted: the tasks of those jobs for Hare), and no job arrived
+after ``s + round_length`` is (``upper``).  ``has`` and ``hare`` read these bounds in ``reset`` and refuse a run
+before its first round when they prove a size guard will be passed (``models/arena.md``, *Size guards*).
 """
 
 from __future__ import annotations
