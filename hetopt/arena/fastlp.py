@@ -48,6 +48,7 @@ class ConeLP:
     """``min c.x  s.t.  G x + s = h, s in (R+)^l x SOC(q_1) x ...``: ECOS's data, G in CSC arrays.
 
     ``x_offset``: where the allocation's variable starts in ``x`` (its ``m x n`` entries in column order).
+    ``A = (a_data, a_indices, a_indptr)`` and ``b``: the equality rows ``A x = b`` (None: none, as CVXPY passes them).
     """
 
     c: np.ndarray
@@ -60,6 +61,10 @@ class ConeLP:
     q: list[int]
     x_offset: int
     shape: tuple[int, int]
+    a_data: np.ndarray | None = None
+    a_indices: np.ndarray | None = None
+    a_indptr: np.ndarray | None = None
+    b: np.ndarray | None = None
 
     def dense(self) -> np.ndarray:
         """G as a dense matrix (tests)."""
@@ -81,8 +86,12 @@ def solve(lp: ConeLP) -> tuple[int, np.ndarray | None, float]:
     """ECOS on ``lp`` as CVXPY calls it; ``(exit flag, allocation (m, n) or None, primal cost)``."""
     import _ecos  # ECOS's extension module, which ecos.solve calls with these arrays
 
-    sol = _ecos.csolve((lp.n_rows, lp.c.size, 0), lp.c, lp.data, lp.indices, lp.indptr, lp.h,
-                       {"l": lp.l, "q": lp.q, "e": 0}, verbose=False)
+    dims = {"l": lp.l, "q": lp.q, "e": 0}
+    if lp.b is None:
+        sol = _ecos.csolve((lp.n_rows, lp.c.size, 0), lp.c, lp.data, lp.indices, lp.indptr, lp.h, dims, verbose=False)
+    else:
+        sol = _ecos.csolve((lp.n_rows, lp.c.size, lp.b.size), lp.c, lp.data, lp.indices, lp.indptr, lp.h, dims,
+                           lp.a_data, lp.a_indices, lp.a_indptr, lp.b, verbose=False)
     flag = int(sol["info"]["exitFlag"])
     if flag not in HAS_SOLUTION:
         return flag, None, float("nan")

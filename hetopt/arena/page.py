@@ -6,6 +6,12 @@ Runs the policies on Gavel's msr trace ``msr/seed=0/ed69ec`` (951 jobs) on Gavel
 ``docs/_static/`` and the aggregated results in ``docs/_static/arena_results.json`` (the page can be
 rewritten from them with ``--from-json``).  ``--policies`` restricts the policies (default: every
 registered one); ``--quick`` runs 2 loads, 1 seed and the cheap policies (a smoke run).
+
+``--papers`` runs the papers' schedulers (:data:`PAPER_POLICIES`, with :data:`PAPER_ANCHORS`) at
+:data:`PAPER_LOADS`, seed 0, into the page's second table, "The papers' schedulers": their results are
+merged by (policy, load) into ``docs/_static/arena_papers.json`` (one run per invocation, so the table
+can be filled policy by policy), and the first table is rewritten from its stored results, not rerun.
+``--add FILE`` merges a table written by ``hetopt arena ... -o FILE.json`` into that second table instead.
 """
 
 from __future__ import annotations
@@ -20,11 +26,13 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentError
 from .policies import POLICIES
 from .runner import run
 from .sources import SIMULATION_CLUSTER, gavel_trace
 
-__all__ = ["main", "TRACE", "LOADS", "SEEDS", "QUICK_POLICIES"]
+__all__ = ["main", "TRACE", "LOADS", "SEEDS", "QUICK_POLICIES", "PAPER_POLICIES", "PAPER_ANCHORS", "PAPER_LOADS",
+           "merge_papers", "render_papers"]
 
 TRACE = "msr/seed=0/ed69ec"
 #: Jobs/hour: the trace's jobs saturate the 108 GPUs near 2.8 jobs/hour (31.8 V100-hours per job on average).
@@ -32,6 +40,10 @@ LOADS = (1.0, 1.5, 2.0, 2.5, 3.0)
 SEEDS = (0, 1, 2)
 #: The smoke run's policies (no LP beyond max-min fairness).
 QUICK_POLICIES = ("fifo", "fifo_random", "max_min_fairness", "tiresias", "las", "srtf", "yarn_cs")
+#: The papers' schedulers (the page's second table), the two anchors run beside them, and their loads.
+PAPER_POLICIES = ("hadar", "hadare", "has", "jps", "hare", "hare_lp", "oasis", "ada_srsf")
+PAPER_ANCHORS = ("fifo", "srtf")
+PAPER_LOADS = (1.0, 2.0, 3.0)
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -47,17 +59,20 @@ def aggregate(table: Any) -> dict[str, Any]:
     for row in table.rows:
         groups[(row[0], row[1])].append(list(row))
     keys = ("avg_jct", "p50_jct", "p99_jct", "makespan", "utilization", "ftf_max", "ftf_mean", "jct_bound",
-            "jct_ratio", "makespan_ratio", "seconds")
+            "jct_ratio", "makespan_bound", "makespan_ratio", "seconds", "cpu_seconds")
     rows = []
     for (policy, load), rs in groups.items():
         out: dict[str, Any] = {"policy": policy, "load": load, "runs": len(rs)}
         for k in keys:
-            vals = [r[cols.index(k)] for r in rs if r[cols.index(k)] is not None]
+            vals = [r[cols.index(k)] for r in rs if k in cols and r[cols.index(k)] is not None]
             out[k] = float(np.mean(vals)) if vals else None
+        refusals = [r[cols.index("refused")] for r in rs if "refused" in cols and r[cols.index("refused")]]
+        out["refused"] = refusals[0] if refusals else None
         rows.append(out)
     loads = sorted({r[1] for r in table.rows})
     mid = loads[len(loads) // 2]
-    cdf = {r["policy"]: r["jct"] for r in table.runs if r["load"] == mid and r["seed"] == min(t[2] for t in table.rows)}
+    cdf = {r["policy"]: r["jct"] for r in table.runs
+           if r["load"] == mid and r["seed"] == min(t[2] for t in table.rows) and r["jct"] is not None}
     return {"rows": rows, "cdf_load": mid, "cdf": cdf, "loads": loads}
 
 
@@ -96,11 +111,11 @@ def _fmt(v: Any, scale: float = 1.0, digits: int = 3) -> str:
     return "-" if v is None else f"{v / scale:.{digits}g}"
 
 
-def render(agg: dict[str, Any], meta: dict[str, Any]) -> str:
-    """The Markdown of ``docs/arena.md``."""
+def render(agg: dict[str, Any], meta: dict[str, Any], papers: dict[str, Any] | None = None) -> str:
+    """The Markdown of ``docs/arena.md`` down to the papers' section (``papers``: its store, whose policies ran)."""
     loads = agg["loads"]
     rows = {(r["policy"], r["load"]): r for r in agg["rows"]}
-    policies = sorted({r["policy"] for r in agg["rows"]}, key=lambda p: rows[(p, loads[-1])]["avg_jct"])
+    policies = sorted(sorted({r["policy"] for r in agg["rows"]}), key=lambda p: rows[(p, loads[-1])]["avg_jct"])
     head = "| policy | " + " | ".join(f"{x:g} jobs/h" for x in loads) + " |"
     avg = [head, "|" + " --- |" * (len(loads) + 1)]
     avg += [f"| `{p}` | " + " | ".join(_fmt(rows[(p, x)]["avg_jct"], 3600) for x in loads) + " |" for p in policies]
@@ -113,7 +128,8 @@ def render(agg: dict[str, Any], meta: dict[str, Any]) -> str:
                     f"{_fmt(r['makespan'], 3600)} | {_fmt(r['utilization'])} | {_fmt(r['ftf_max'])} | "
                     f"{_fmt(r['ftf_mean'])} | {_fmt(r['jct_ratio'])} | {_fmt(r['makespan_ratio'])} | "
                     f"{_fmt(r['seconds'], 1, 2)} |")
-    missing = sorted(set(POLICIES) - set(policies))
+    in_papers = {r["policy"] for r in papers["rows"]} if papers else set()
+    missing = sorted(set(POLICIES) - set(policies) - in_papers)
     return "\n".join([
         "# The arena: every scheduler on one workload", "",
         "Every policy of `hetopt.arena` (Gavel's, Tiresias, LAS, SRTF, YARN-CS, the five papers' schedulers, and any "
@@ -126,6 +142,7 @@ def render(agg: dict[str, Any], meta: dict[str, Any]) -> str:
         f"Regenerate with `{meta['command']}`. This page's run: {meta['runs']} runs in {meta['wall']:.0f} s wall, "
         f"{meta['cpu']:.0f} s of CPU, with {meta['workers']} worker(s) on a 2-core machine shared with other jobs "
         f"(load average {meta['loadavg']:.1f} at the end).{' ' + meta['note'] if meta.get('note') else ''}", "",
+        *(["The papers' schedulers are in their own table, below (*The papers' schedulers*).", ""] if in_papers else []),
         *(["Policies not in this run, to fit the machine's time (the card's *Cost* section gives what some of them "
            "cost at this scale; `--policies` runs them): "
            + ", ".join(f"`{p}`" for p in missing) + ".", ""] if missing else []),
@@ -137,6 +154,114 @@ def render(agg: dict[str, Any], meta: dict[str, Any]) -> str:
         f"![JCT CDF at {mid:g} jobs/hour](_static/arena_jct_cdf.png)", ""])
 
 
+def _table_from_json(path: Path) -> Any:
+    """The table a ``hetopt arena ... -o FILE.json`` wrote, with what :func:`aggregate` reads."""
+    from types import SimpleNamespace
+
+    d = json.loads(path.read_text(encoding="utf-8"))
+    missing = [k for k in ("columns", "rows", "runs") if k not in d]
+    if missing:
+        raise ArgumentError(f"--add {path}: no {missing} in it; expected the JSON of `hetopt arena ... -o FILE.json`")
+    for col in ("cpu_seconds", "refused", "jct_ratio", "makespan_ratio"):
+        if col not in d["columns"]:
+            raise ArgumentError(f"--add {path}: its table has no column {col!r}; rerun it with this hetopt")
+    return SimpleNamespace(columns=d["columns"], rows=[tuple(r) for r in d["rows"]], runs=d["runs"])
+
+
+def merge_papers(store: Path, agg: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
+    """Merge one run's aggregated rows into the papers' store: a (policy, load) already there is replaced."""
+    data: dict[str, Any] = json.loads(store.read_text()) if store.exists() else {"rows": [], "invocations": []}
+    new = {(r["policy"], r["load"]) for r in agg["rows"]}
+    data["rows"] = [r for r in data["rows"] if (r["policy"], r["load"]) not in new] + agg["rows"]
+    data["invocations"].append(meta)
+    store.write_text(json.dumps(data, separators=(",", ":")))
+    return data
+
+
+def _paper_figure(data: dict[str, Any], folder: Path) -> str:
+    """Average JCT against the load of the papers' schedulers that ran, with the bound (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .figures import jct_vs_load
+
+    rows = [r for r in data["rows"] if r["avg_jct"] is not None]
+    loads = sorted({r["load"] for r in rows})
+    by = {(r["policy"], r["load"]): r for r in rows}
+    curves = {p: [by[(p, x)]["avg_jct"] if (p, x) in by else float("nan") for x in loads]
+              for p in sorted({r["policy"] for r in rows})}
+    bound = [next((r["jct_bound"] for r in rows if r["load"] == x and r["jct_bound"] is not None), None)
+             for x in loads]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    copies = [p for p in curves if POLICIES[p].copies]
+    jct_vs_load(loads, curves, bound, ax, title="the papers' schedulers: average JCT against the load",
+                bound_label="lower bound (every policy without copies)", dashed=copies)
+    if copies:
+        ax.text(0.99, 0.02, "dashed: a job as several gangs at once (" + ", ".join(copies) + "), outside the bound",
+                transform=ax.transAxes, ha="right", va="bottom", fontsize=7)
+    fig.tight_layout()
+    name = "arena_papers_jct_vs_load.png"
+    fig.savefig(folder / name, dpi=120)
+    plt.close("all")
+    return name
+
+
+def render_papers(data: dict[str, Any], figure: str | None) -> list[str]:
+    """The Markdown lines of the section "The papers' schedulers" (the rows of ``arena_papers.json``)."""
+    rows = sorted(data["rows"], key=lambda r: (r["load"], r["avg_jct"] is None, r["avg_jct"] or 0.0, r["policy"]))
+    table = ["| policy | load (jobs/h) | avg JCT (h) | p99 (h) | makespan (h) | JCT / bound | makespan / bound | "
+             "CPU s per run |", "|" + " --- |" * 8]
+    refusals = []
+    for r in rows:
+        if r["avg_jct"] is None:
+            table.append(f"| `{r['policy']}` | {r['load']:g} | refused (size guard, below) | - | - | - | - | "
+                         f"{_fmt(r['cpu_seconds'], 1, 3)} |")
+            refusals.append(f"- `{r['policy']}` at {r['load']:g} jobs/hour: {r['refused']}")
+            continue
+        table.append(f"| `{r['policy']}` | {r['load']:g} | {_fmt(r['avg_jct'], 3600)} | {_fmt(r['p99_jct'], 3600)} | "
+                     f"{_fmt(r['makespan'], 3600)} | {_fmt(r['jct_ratio'])} | {_fmt(r['makespan_ratio'])} | "
+                     f"{_fmt(r['cpu_seconds'], 1, 3)} |")
+    runs = [f"- `{m['command']}`: {m['runs']} runs, {m['cpu']:.0f} s of CPU, {m['wall']:.0f} s wall"
+            + (f" (load average {m['loadavg']:.1f} at the end)" if m["loadavg"] == m["loadavg"] else "")
+            + (f"; {m['note']}" if m.get("note") else "") for m in data["invocations"]]
+    loads = ", ".join(f"{x:g}" for x in sorted({r["load"] for r in rows}))
+    return [
+        "## The papers' schedulers", "",
+        "The papers' schedulers as arena policies (the card, `models/arena.md`, says what each adapter keeps from its "
+        f"paper and what it drops) beside `{'` and `'.join(PAPER_ANCHORS)}` as anchors, at {loads} jobs/hour, seed 0, "
+        "on the same workload with the same options as the table above. JCT / bound and makespan / bound divide by the "
+        "certified lower bounds of `hetopt.arena.bounds` at each load; a dash for the policies that run a job as "
+        "several gangs at once (`hadare`'s forked copies, Liu et al.'s `jps` and `has`), outside the bounds' model. "
+        "CPU s per run: the run's process CPU time (one process, under `nice` on a shared machine). A policy whose "
+        "exact route has a size guard refuses before its first round when the workload proves the guard will be "
+        "passed (`models/arena.md`, *Size guards*); its row says so.", "",
+        *table, "", *(["Refusals:", "", *refusals, ""] if refusals else []),
+        *([f"![the papers' schedulers: average JCT against the load](_static/{figure})", ""] if figure else []),
+        "Runs merged into this table, in order (`python -m hetopt.arena.page --papers --policies ...` adds one, "
+        "whose rows replace those of the same policy and load; `docs/_static/arena_papers.json` holds them):", "",
+        *runs, ""]
+
+
+def _run_main(args: argparse.Namespace, policies: list[str], loads: tuple[float, ...],
+              seeds: tuple[int, ...]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Run ``policies`` x ``loads`` x ``seeds`` on the page's workload: the aggregate and the run's meta."""
+    import os
+
+    w = gavel_trace(TRACE, SIMULATION_CLUSTER)
+    t0, c0 = time.perf_counter(), _cpu()
+    table = run(w, policies, loads=loads, seeds=seeds, workers=args.workers, progress=True)
+    flag = " --papers" if args.papers else ""
+    meta = {"jobs": w.n_jobs, "cluster": SIMULATION_CLUSTER, "seeds": list(seeds), "runs": len(table.rows),
+            "wall": time.perf_counter() - t0, "cpu": _cpu() - c0, "workers": args.workers,
+            "loadavg": os.getloadavg()[0], "note": args.note or "",
+            "command": f"python -m hetopt.arena.page{flag} --workers {args.workers}" + "".join(
+                f" --{k} {v}" for k, v in (("policies", args.policies), ("loads", args.loads),
+                                           ("seeds", args.seeds)) if v)}
+    return aggregate(table), meta
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the arena's page experiment and write ``docs/arena.md`` and its figures."""
     ap = argparse.ArgumentParser(prog="python -m hetopt.arena.page", description=__doc__.splitlines()[0])
@@ -145,41 +270,53 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--loads", help="comma-separated jobs/hour (default: " + ",".join(map(str, LOADS)) + ")")
     ap.add_argument("--seeds", help="comma-separated (default: " + ",".join(map(str, SEEDS)) + ")")
-    ap.add_argument("--note", help="a sentence the page states after its runtime (e.g. why the table is smaller)")
+    ap.add_argument("--note", help="a sentence the page states after its runtime (e.g. why the table is smaller); "
+                    "with --from-json, it replaces the stored run's")
     ap.add_argument("--docs", default=str(ROOT / "docs"))
     ap.add_argument("--from-json", action="store_true", help="rewrite the page from docs/_static/arena_results.json")
+    ap.add_argument("--papers", action="store_true", help="run into the papers' table (default policies: "
+                    + ",".join(PAPER_POLICIES + PAPER_ANCHORS) + "; loads " + ",".join(map(str, PAPER_LOADS))
+                    + "; seed 0), merged into docs/_static/arena_papers.json")
+    ap.add_argument("--add", metavar="FILE", help="merge the JSON of `hetopt arena ... -o FILE` into the papers' table")
     args = ap.parse_args(argv)
     docs = Path(args.docs)
     static = docs / "_static"
-    store = static / "arena_results.json"
-    if args.from_json:
+    store, papers_store = static / "arena_results.json", static / "arena_papers.json"
+    if args.papers or args.add or args.from_json:
         data = json.loads(store.read_text())
         agg, meta = data["aggregate"], data["meta"]
-    else:
+        if args.from_json and args.note is not None:  # restate the stored run's note (e.g. a cost measured since)
+            meta["note"] = args.note
+            store.write_text(json.dumps({"meta": meta, "aggregate": agg}, separators=(",", ":")))
+    if args.add:
+        add = Path(args.add)
+        table = _table_from_json(add)
+        cpu = sum(r[list(table.columns).index("cpu_seconds")] for r in table.rows)
+        wall = sum(r[list(table.columns).index("seconds")] for r in table.rows)
+        merge_papers(papers_store, aggregate(table), {
+            "command": f"hetopt arena ... -o {add.name}", "runs": len(table.rows), "cpu": cpu, "wall": wall,
+            "loadavg": float("nan"), "note": args.note or "CPU and wall are the sums of the runs' own (the bounds' "
+            "tasks not counted)"})
+    elif args.papers:
+        policies = args.policies.split(",") if args.policies else list(PAPER_POLICIES + PAPER_ANCHORS)
+        loads = tuple(float(v) for v in args.loads.split(",")) if args.loads else PAPER_LOADS
+        seeds = tuple(int(v) for v in args.seeds.split(",")) if args.seeds else (0,)
+        merge_papers(papers_store, *_run_main(args, policies, loads, seeds))
+    elif not args.from_json:
         policies = args.policies.split(",") if args.policies else (list(QUICK_POLICIES) if args.quick
                                                                     else list(POLICIES))
-        loads: tuple[float, ...] = LOADS[1::2] if args.quick else LOADS
-        seeds: tuple[int, ...] = SEEDS[:1] if args.quick else SEEDS
+        loads = LOADS[1::2] if args.quick else LOADS
+        seeds = SEEDS[:1] if args.quick else SEEDS
         if args.loads:
             loads = tuple(float(v) for v in args.loads.split(","))
         if args.seeds:
             seeds = tuple(int(v) for v in args.seeds.split(","))
-        w = gavel_trace(TRACE, SIMULATION_CLUSTER)
-        t0, c0 = time.perf_counter(), _cpu()
-        table = run(w, policies, loads=loads, seeds=seeds, workers=args.workers, progress=True)
-        import os
-
-        meta = {"jobs": w.n_jobs, "cluster": SIMULATION_CLUSTER, "seeds": list(seeds), "runs": len(table.rows),
-                "wall": time.perf_counter() - t0, "cpu": _cpu() - c0, "workers": args.workers,
-                "loadavg": os.getloadavg()[0],
-                "note": args.note or "",
-                "command": "python -m hetopt.arena.page --workers 2" + "".join(
-                    f" --{k} {v}" for k, v in (("policies", args.policies), ("loads", args.loads),
-                                               ("seeds", args.seeds)) if v)}
-        agg = aggregate(table)
+        agg, meta = _run_main(args, policies, loads, seeds)
         store.write_text(json.dumps({"meta": meta, "aggregate": agg}, separators=(",", ":")))
     write_figures(agg, static)
-    (docs / "arena.md").write_text(render(agg, meta), encoding="utf-8")
+    papers = json.loads(papers_store.read_text()) if papers_store.exists() else None
+    extra = render_papers(papers, _paper_figure(papers, static)) if papers else []
+    (docs / "arena.md").write_text(render(agg, meta, papers) + "\n".join(extra), encoding="utf-8")
     print(f"wrote {docs / 'arena.md'} ({meta['runs']} runs, {meta['wall']:.0f} s wall, {meta['cpu']:.0f} s CPU)")
     return 0
 

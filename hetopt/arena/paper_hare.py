@@ -105,6 +105,28 @@ class HareAlgorithm1:
         self.gpus: dict[int, np.ndarray] = {}
         self.rank: dict[int, int] = {}
         self.plans = 0
+        if self.ordering == "relaxation" and self.time_limit is None:
+            self.refuse_early(options)
+
+    def refuse_early(self, options: Options) -> None:
+        """SizeLimitError when some plan will surely pose more than ``MAX_RELAXATION_TASKS`` tasks.
+
+        A plan is made at the call that first sees an arrival; there the jobs surely present
+        (:func:`~hetopt.arena.presence.presence_bounds`, weighted by their tasks, ``scale_factor``) bound
+        the plan's tasks from below.
+        """
+        from ..hare.algorithm1 import MAX_RELAXATION_TASKS
+        from .presence import presence_bounds
+
+        s, tasks, _ = presence_bounds(self.w, options.round_length, copies=False, weights=self.w.scale_factor)
+        over = np.flatnonzero(tasks > MAX_RELAXATION_TASKS)
+        if over.size:
+            k = int(over[0])
+            raise SizeLimitError(f"arena policy {self.name!r}: the workload holds jobs of at least {tasks[k]:.0f} tasks "
+                                 f"at the plan made for the arrival at {s[k]:.0f} s (from the arrivals and each job's "
+                                 "shortest time on its fastest type), more than Hare's relaxation without time_limit "
+                                 f"handles, MAX_RELAXATION_TASKS = {MAX_RELAXATION_TASKS}; refused before the first "
+                                 "round: pass time_limit=... or use hare_lp (Hare's scalable round-level LP ordering)")
 
     def _allowed(self, jobs: np.ndarray) -> Any:
         w, types = self.w, self.gpu_type

@@ -50,6 +50,10 @@ class _Liu:
         self.present: tuple[int, ...] = ()
         self.gangs: Gangs = {}
         self.events = 0
+        self.refuse_early(options)
+
+    def refuse_early(self, options: Options) -> None:
+        """Refuse the run before its first round when the workload proves a size guard will be passed (HAS)."""
 
     def solve(self, inst: Any) -> np.ndarray:
         """Liu et al.'s assignment (the job of every worker) of the instance."""
@@ -140,6 +144,30 @@ class LiuHAS(_Liu):
 
         self.market = check_choice(market, "market", ("auction", "assignment"))
         self.max_size = HAS_MAX_CATEGORIES if max_size is None else check_size(max_size, "max_size")
+
+    def refuse_early(self, options: Options) -> None:
+        """SizeLimitError when some event will surely pose more than ``max_size`` categories (:mod:`~.presence`).
+
+        At the call that first sees an arrival at ``s``, the jobs present number ``S`` in ``[lower, upper]``
+        (:func:`~hetopt.arena.presence.presence_bounds`) and HAS enumerates ``C(K-1, min(S, K)-1)`` categories,
+        a unimodal function of ``S``: its least value over the range is at one end.
+        """
+        from math import comb
+
+        from .presence import presence_bounds
+
+        K = int(self.gpu_server.size)
+        s, lower, upper = presence_bounds(self.w, options.round_length, copies=True)
+        for t, lo, hi in zip(s.tolist(), lower.astype(np.int64).tolist(), upper.tolist(), strict=True):
+            lo, hi = min(max(lo, 1), K), min(hi, K)
+            least = min(comb(K - 1, lo - 1), comb(K - 1, hi - 1))
+            if least > self.max_size:
+                raise SizeLimitError(
+                    f"arena policy {self.name!r}: the workload holds at least {lo} (at most {hi}) jobs on K={K} GPUs at "
+                    f"the round that first sees the arrival at {t:.0f} s (from the arrivals and each job's shortest "
+                    f"time on the whole cluster), so HAS would enumerate at least {least:.3g} categories C(K-1, S-1) "
+                    f"at that event; refused before the first round: the limit is max_size={self.max_size} (jps "
+                    "samples the categories)")
 
     def solve(self, inst: Any) -> np.ndarray:
         """:func:`hetopt.placement.has`'s assignment."""

@@ -150,7 +150,8 @@ class GavelAllocation:
     solver : {"ecos", "highs"}
         The LP solver of the LP policies (``"ecos"``: Gavel's).
     lp : {"direct", "cvxpy"}
-        ``"direct"`` (default): the policies of :data:`hetopt.arena.fastlp.FAST` hand ECOS the arrays CVXPY
+        ``"direct"`` (default): the policies of :data:`hetopt.arena.fastlp.FAST` (and of
+        :data:`hetopt.arena.fastlp_packed.FAST_PACKED`) hand ECOS the arrays CVXPY
         would build, without CVXPY (the same allocations, several times faster); ``"cvxpy"``: the
         policy functions of :mod:`hetopt.gavel` as they are.
     **policy_options
@@ -162,13 +163,15 @@ class GavelAllocation:
     def __init__(self, name: str, solver: str = "ecos", lp: str = "direct", **policy_options: Any):
         from ..gavel.lp import check_solver
         from .fastlp import FAST
+        from .fastlp_packed import FAST_PACKED
 
         if name not in GAVEL_POLICIES:
             raise ArgumentError(f"name is {name!r}; expected one of {sorted(GAVEL_POLICIES)}")
         self.name = name
         self.spec: PolicySpec = GAVEL_POLICIES[name]
-        if check_choice(lp, "lp", LP_PATHS) == "direct" and name in FAST:
-            func, factory = FAST[name]
+        fast = {**FAST, **FAST_PACKED}
+        if check_choice(lp, "lp", LP_PATHS) == "direct" and name in fast:
+            func, factory = fast[name]
             self.spec = replace(self.spec, func=func, factory=factory or self.spec.factory)
         self.solver = check_solver(solver)
         self.options = policy_options

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, SizeLimitError
 from ..inputs import MAX_SEED, check_positive, check_size
 from ..report import Table
 from .bounds import jct_lower_bound, makespan_lower_bound
@@ -33,7 +33,7 @@ __all__ = ["run", "run_one", "ArenaTable", "load_workload", "bounds_of", "COLUMN
 
 #: The columns of the table :func:`run` returns.
 COLUMNS = ("policy", "load", "seed", "jobs", *METRIC_COLUMNS, "jct_bound", "jct_ratio", "makespan_bound",
-           "makespan_ratio", "certified", "rounds", "seconds")
+           "makespan_ratio", "certified", "rounds", "seconds", "cpu_seconds", "refused")
 
 
 @dataclass
@@ -90,14 +90,24 @@ def bounds_of(w: Workload, *, packing: bool = False) -> tuple[Any, Any]:
 
 def run_one(w: Workload, policy: str, load: float | None, *, seed: int, options: Options | None = None,
             policy_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """One run: ``policy`` on ``w`` at ``load`` jobs/hour (None: as it is) with ``seed``; a dict of results."""
+    """One run: ``policy`` on ``w`` at ``load`` jobs/hour (None: as it is) with ``seed``; a dict of results.
+
+    ``seconds`` is the run's wall time, ``cpu_seconds`` its process's CPU time.  A policy that refuses by a
+    size guard (:class:`~hetopt.errors.SizeLimitError`, before its first round or partway) gives a result
+    whose ``refused`` is the message and whose ``metrics`` are None; any other error propagates.
+    """
     wl = w if load is None else at_load(w, load, seed=seed)
-    t0 = time.perf_counter()
-    result = execute(wl, make_policy(policy, **dict(policy_options or {})), options, seed=seed)
-    seconds = time.perf_counter() - t0
-    m = metrics_of(wl, result)
-    return {"policy": policy, "load": load, "seed": seed, "jobs": wl.n_jobs, "metrics": m.to_dict(),
-            "rounds": result.n_rounds, "resets": result.n_resets, "seconds": seconds}
+    out: dict[str, Any] = {"policy": policy, "load": load, "seed": seed, "jobs": wl.n_jobs, "metrics": None,
+                           "rounds": None, "resets": None, "refused": None}
+    policy_object = make_policy(policy, **dict(policy_options or {}))
+    t0, c0 = time.perf_counter(), time.process_time()
+    try:
+        result = execute(wl, policy_object, options, seed=seed)
+    except SizeLimitError as exc:
+        out["refused"] = str(exc)
+    else:
+        out |= {"metrics": metrics_of(wl, result).to_dict(), "rounds": result.n_rounds, "resets": result.n_resets}
+    return out | {"seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0}
 
 
 def _task(w: Workload, *, task: str, **kw: Any) -> dict[str, Any]:
@@ -178,7 +188,9 @@ def run(workload: Any, policies: Iterable[str] | None = None, *, loads: Iterable
     Returns
     -------
     ArenaTable
-        One row per (policy, load, seed), :data:`COLUMNS`; ``runs`` holds each run's per-job JCTs.
+        One row per (policy, load, seed), :data:`COLUMNS`; ``runs`` holds each run's per-job JCTs.  A policy
+        refused by its size guard (:class:`~hetopt.errors.SizeLimitError`) is a row with empty metrics and its
+        message in ``refused``; the other runs go on.
     """
     from tqdm import tqdm
 
@@ -212,13 +224,21 @@ def run(workload: Any, policies: Iterable[str] | None = None, *, loads: Iterable
             jb, mb = None, None
         m = r["metrics"]
         certified = None if jb is None else bool(jb.certified and mb.certified)
+        if m is None:  # refused by a size guard: a row that says so
+            table.add(r["policy"], r["load"], r["seed"], r["jobs"], *(None for _ in METRIC_COLUMNS),
+                      None if jb is None else float(jb.value), None, None if mb is None else float(mb.value), None,
+                      certified, None, r["seconds"], r["cpu_seconds"], r["refused"])
+            table.runs.append({"policy": r["policy"], "load": r["load"], "seed": r["seed"], "jct": None, "rho": None})
+            continue
         table.add(r["policy"], r["load"], r["seed"], r["jobs"], *(m[c] for c in METRIC_COLUMNS),
                   None if jb is None else float(jb.value), _ratio(m["avg_jct"], jb),
                   None if mb is None else float(mb.value), _ratio(m["makespan"], mb), certified, r["rounds"],
-                  r["seconds"])
+                  r["seconds"], r["cpu_seconds"], None)
         table.runs.append({"policy": r["policy"], "load": r["load"], "seed": r["seed"], "jct": m["jct"],
                            "rho": m["rho"]})
     table.notes.append("times in seconds; load in jobs/hour (empty: the workload's own arrivals); ratios are "
                        "avg_jct / jct_bound and makespan / makespan_bound (hetopt.arena.bounds; packing=True for the "
-                       "policies that run two jobs on a GPU; none for the policies that run a job as several gangs at once)")
+                       "policies that run two jobs on a GPU; none for the policies that run a job as several gangs at "
+                       "once); seconds: wall, cpu_seconds: the run's process CPU; refused: a size guard's refusal "
+                       "(no metrics)")
     return table

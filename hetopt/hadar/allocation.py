@@ -165,6 +165,8 @@ def _find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarra
                 comm_cost: float, consolidated_only: bool, require_positive: bool,
                 single_type: bool = False) -> Allocation | None:
     """:func:`find_alloc` on checked arguments (the DP's inner loop)."""
+    if single_type and int(inst.gpus[j]) == 1:
+        return _find_single_gpu(inst, j, free, prices, remaining, now, require_positive)
     if single_type:
         top: Allocation | None = None
         W = int(inst.gpus[j])
@@ -183,52 +185,58 @@ def _find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarra
     W = int(inst.gpus[j])
     order = _type_order(inst, j)
     F = free[:, order]
-    cands: list[tuple[np.ndarray, float, float, bool]] = []  # (w, rate, cost, consolidated)
+    # the candidates' rates and costs, in order: one consolidated candidate per machine that holds the gang
+    # (``fits``), then the spread one; a candidate's GPU matrix is built only for the one chosen
+    rates: list[float] = []
+    costs: list[float] = []
     cum = np.cumsum(F, axis=1)
     fits = np.flatnonzero(cum[:, -1] >= W)
     if fits.size:
         Ff, cf = F[fits], cum[fits]
         take = np.minimum(Ff, np.maximum(0, W - (cf - Ff)))
         last = np.argmax(cf >= W, axis=1)
-        rate = W * x[order[last]]
-        cost = np.sum(take * np.where(take > 0, prices[fits][:, order], 0.0), axis=1)
-        for i, h in enumerate(fits):
-            w = np.zeros_like(free)
-            w[h, order] = take[i]
-            cands.append((w, float(rate[i]), float(cost[i]), True))
-    if not consolidated_only and F.sum() >= W:
+        rates = (W * x[order[last]]).tolist()
+        costs = np.sum(take * np.where(take > 0, prices[fits][:, order], 0.0), axis=1).tolist()
+    spread: np.ndarray | None = None
+    if not consolidated_only and W > 1 and F.sum() >= W:  # a gang of one GPU is never spread
         w = np.zeros_like(free)
         left = W
         slowest = None
-        for r in order:
+        for r in order:  # the types by speed, each type's machines by price, greedily
             if left == 0:
                 break
             col = free[:, r]
-            for h in np.argsort(prices[:, r], kind="stable"):
-                if left == 0:
-                    break
-                n = min(int(col[h]), left)
-                if n > 0:
-                    w[h, r] = n
-                    left -= n
-                    slowest = r
+            if not col.any():
+                continue
+            hs = np.argsort(prices[:, r], kind="stable")
+            c = col[hs]
+            n = np.minimum(c, np.maximum(0, left - (np.cumsum(c) - c)))
+            if n.any():
+                w[hs, r] = n
+                left -= int(n.sum())
+                slowest = r
         per_machine = w.sum(axis=1)
         if np.count_nonzero(per_machine) > 1:
-            spread = W - int(per_machine.max())
-            cost = float(np.sum(w * np.where(w > 0, prices, 0.0))) + comm_cost * spread
-            cands.append((w, float(W * x[slowest]), cost, False))
-    if not cands:
+            spread = w
+            rates.append(float(W * x[slowest]))
+            costs.append(float(np.sum(w * np.where(w > 0, prices, 0.0))) + comm_cost * (W - int(per_machine.max())))
+    if not rates:
         return None
     rem = max(float(remaining), 0.0)
     arrival = float(inst.arrival[j]) * inst.slot_length
-    rates = np.array([c[1] for c in cands])
-    dur = now + rem / rates - arrival
+    dur = now + rem / np.array(rates) - arrival
     util = inst.utility.of_job(j, np.maximum(dur, 1e-9 * inst.slot_length), float(inst.total_iterations[j]))  # relative floor
-    pay = util - np.array([c[2] for c in cands])
+    pay = util - np.array(costs)
     best = int(np.argmax(pay))
     if require_positive and not pay[best] > 0:
         return None
-    w, rate, cost, cons = cands[best]
+    rate, cost, cons = rates[best], costs[best], best < fits.size
+    if cons:
+        w = np.zeros_like(free)
+        w[fits[best], order] = take[best]
+    else:
+        assert spread is not None
+        w = spread
     return Allocation(job=j, w=w, rate=rate, cost=cost, payoff=float(pay[best]), consolidated=cons)
 
 
@@ -242,6 +250,37 @@ def _check_dp_options(beam_width: Any, state_budget: Any, comm_weight: Any, para
     if params is not None and not isinstance(params, PriceParameters):
         raise ArgumentError(f"params is {params!r}; expected a PriceParameters (hetopt.hadar.price_parameters) or None")
     return check_positive(comm_weight, "comm_weight", allow_zero=True)
+
+
+def _find_single_gpu(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarray, remaining: float, now: float,
+                     require_positive: bool) -> Allocation | None:
+    """:func:`_find_alloc` with ``single_type`` for a job of one GPU, the same arithmetic without its detours.
+
+    On each usable type alone the candidates are the machines with a free GPU of it, at the type's rate and
+    the machine's price (a gang of one GPU is never spread); the best payoff of each type, the first type of
+    the largest payoff, as :func:`_find_alloc` finds them type by type.
+    """
+    x = inst.throughput[j]
+    rem = max(float(remaining), 0.0)
+    arrival = float(inst.arrival[j]) * inst.slot_length
+    top: Allocation | None = None
+    for r in _type_order(inst, j):
+        fits = np.flatnonzero(free[:, r] >= 1)
+        if not fits.size:
+            continue
+        rate = float(1 * x[r])
+        costs = 1 * prices[fits, r]
+        dur = now + rem / np.full(fits.size, rate) - arrival
+        pay = inst.utility.of_job(j, np.maximum(dur, 1e-9 * inst.slot_length), float(inst.total_iterations[j])) - costs
+        best = int(np.argmax(pay))
+        if top is None or pay[best] > top.payoff:
+            w = np.zeros_like(free)
+            w[fits[best], r] = 1
+            top = Allocation(job=j, w=w, rate=rate, cost=float(costs[best]), payoff=float(pay[best]),
+                             consolidated=True)
+    if top is None or (require_positive and not top.payoff > 0):
+        return None
+    return top
 
 
 @takes_instance(HadarInstance)

@@ -191,6 +191,17 @@ def _improve(F: np.ndarray, new: np.ndarray, choice: np.ndarray, opt_k: np.ndarr
         np.copyto(choice[kk + e0:kk + e0 + n], j + 1, where=m)
 
 
+def _options(inst: OasisInstance, jb: _Job, t: int, prices: Prices, used: Usage) -> tuple[np.ndarray, ...]:
+    """The options of slot ``t`` for DP_COST and the slot's greedy fills.
+
+    Per chunk count, the cheapest (fewest) workers: their number, chunks, cost and parameter servers.
+    """
+    n_w, z_need, cost, seq_w, seq_z = _slot(inst, jb, t, prices, used)
+    k = np.minimum(chunks_for(n_w, jb.m), jb.D)
+    keep = np.concatenate(([True], k[1:] != k[:-1])) & (k > 0)
+    return n_w[keep], k[keep], cost[keep], z_need[keep], seq_w, seq_z
+
+
 def _forward(inst: OasisInstance, job: int, prices: Prices, used: Usage, *, every_end: bool = True):
     """DP_COST(t, E_i N_i) for every end slot t in one pass; choices kept for backtracking.
 
@@ -222,12 +233,13 @@ def _forward(inst: OasisInstance, job: int, prices: Prices, used: Usage, *, ever
     buf = np.empty(D + 1, dtype=dt)
     mask = np.empty(D + 1, dtype=bool)
     choices = []
+    seen: dict[bytes, tuple[Any, ...]] = {}  # a slot's options depend on its prices and usage alone (and the job)
     for t in range(jb.a, T + 1):
-        n_w, z_need, cost, seq_w, seq_z = _slot(inst, jb, t, prices, used)
-        k = np.minimum(chunks_for(n_w, jb.m), D)
-        # keep, per chunk count, the cheapest (fewest) workers
-        keep = np.concatenate(([True], k[1:] != k[:-1])) & (k > 0)
-        opt_w, opt_k, opt_c = n_w[keep], k[keep], cost[keep]
+        key = b"".join(a[t - 1].tobytes() for a in (prices.p, prices.q, used.g, used.v))
+        options = seen.get(key)
+        if options is None:
+            options = seen[key] = _options(inst, jb, t, prices, used)
+        opt_w, opt_k, opt_c, opt_z, seq_w, seq_z = options
         new = F.copy()
         choice = np.zeros(D + 1, dtype=np.int32)
         signed = signed or bool(opt_c.size and opt_c.min() < 0)
@@ -238,7 +250,7 @@ def _forward(inst: OasisInstance, job: int, prices: Prices, used: Usage, *, ever
         F = new
         if opt_k.size:
             reach = min(D, reach + int(opt_k[-1]))
-        choices.append((choice, opt_w, opt_k, z_need[keep], seq_w, seq_z))
+        choices.append((choice, opt_w, opt_k, opt_z, seq_w, seq_z))
         payoff[t - jb.a] = jb.f[t - jb.a] - F[D]
         if early:
             if np.isnan(payoff[t - jb.a]):

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 import networkx as nx
@@ -236,9 +235,13 @@ def _loss(gamma_i: np.ndarray, k: int, n: int, tol: float) -> float:
     return max(0.0, float(gamma_i[k] - nth)) if gamma_i[k] >= nth - tol else 0.0
 
 
-def _preferred(pref: np.ndarray, slot_job: np.ndarray, s: int) -> list[int]:
-    """The workers slot ``s`` prefers (those of its job's row of ``pref``)."""
-    return np.flatnonzero(pref[slot_job[s]]).tolist()
+def _slot_graph(rows: np.ndarray) -> Any:
+    """``csr_matrix(rows.astype(np.int8))`` of a boolean matrix, built from its nonzeros (the same arrays)."""
+    counts = rows.sum(axis=1)
+    indptr = np.zeros(rows.shape[0] + 1, dtype=np.int32)
+    np.cumsum(counts, out=indptr[1:])
+    indices = np.nonzero(rows)[1].astype(np.int32)
+    return csr_matrix((np.ones(indices.size, dtype=np.int8), indices, indptr), shape=rows.shape)
 
 
 def _dgs_market(rho: np.ndarray, cat: np.ndarray, tol: float, limit: int, trace: bool):
@@ -258,7 +261,7 @@ def _dgs_market(rho: np.ndarray, cat: np.ndarray, tol: float, limit: int, trace:
         gamma = rho - prices
         best = gamma.max(axis=1)
         pref = gamma >= best[:, None] - tol  # S x K preferred workers of every job
-        graph = csr_matrix(pref[slot_job].astype(np.int8))  # slots x workers
+        graph = _slot_graph(pref[slot_job])  # slots x workers
         slot_to_worker = maximum_bipartite_matching(graph, perm_type="column")  # Hopcroft-Karp
         free = np.flatnonzero(slot_to_worker < 0).tolist()
         if not free:
@@ -267,12 +270,18 @@ def _dgs_market(rho: np.ndarray, cat: np.ndarray, tol: float, limit: int, trace:
             return assignment, prices, step, records
         if step == limit:
             break
-        worker_to_slot = {int(w): s for s, w in enumerate(slot_to_worker) if w >= 0}
-        seen_s, seen_w = _alternating_reach(free, partial(_preferred, pref, slot_job), worker_to_slot)
+        held = slot_to_worker >= 0
+        worker_to_job = dict(zip(slot_to_worker[held].tolist(), slot_job[held].tolist(), strict=True))
+        prefers = [np.flatnonzero(row).tolist() for row in pref]  # each job's preferred workers, once a step
+        # the slots of a job prefer the same workers: alternating paths between jobs reach the same sets
+        seen_j, seen_w = _alternating_reach(sorted({int(slot_job[s_]) for s_ in free}), prefers.__getitem__,
+                                            worker_to_job)
         raised = np.array(sorted(seen_w))
-        jobs = sorted({int(slot_job[s_]) for s_ in seen_s})
-        outside = np.setdiff1d(np.arange(K), raised)
-        delta = min(best[i] - gamma[i, outside].max() for i in jobs)
+        jobs = sorted(seen_j)
+        out = np.ones(K, dtype=bool)
+        out[raised] = False
+        outside = np.flatnonzero(out)
+        delta = (best[jobs] - gamma[np.ix_(jobs, outside)].max(axis=1)).min()
         prices[raised] += delta
         if trace:
             records.append({"iteration": step + 1, "raised": raised.tolist(), "increment": float(delta),

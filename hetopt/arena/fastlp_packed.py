@@ -1,0 +1,216 @@
+"""Gavel's packed LPs handed to ECOS directly: the arrays CVXPY builds, without CVXPY.
+
+Each builder writes the cone program ``(c, G, h, A, b)`` that ``problem.get_problem_data(cp.ECOS)`` returns for
+the problem as :mod:`hetopt.gavel.packing` poses it, to the last bit (``tests/arena/test_fastlp_packed.py``
+compares the arrays), with its coefficients from the same numpy expressions; ``x`` is the ``(J + P) x R``
+allocation of the jobs and the pairs in column order.  :func:`mmf_packed_lp`: ``max_min_fairness_packed``
+(``(t, x)``, the epigraph rows, then the base rows, and ``A x = 0`` for the entries of pairs whose scale factors
+differ); :func:`mtd_packed_lp`: the feasibility LPs of ``min_total_duration_packed``'s bisection (only ``h``
+depends on ``mid``); :func:`mst_packed_lp`: ``max_sum_throughput_normalized_by_cost_packed_slos`` without SLOs.
+The base rows: ``-x <= 0``, ``sum_k s_k x_kr <= c_r`` (zero scale factors left out), one ``<= 1`` row per job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from ..errors import SolverError
+from ..gavel import packing
+from ..gavel.inputs import required_vector
+from ..gavel.lp import BISECTION_BRACKET, BISECTION_RATIO, gavel_proportional_throughput
+from ..gavel.packing import PackedProblem, packed_problem
+from .fastlp import HAS_SOLUTION, OPTIMAL, ConeLP, _csc, solve
+
+__all__ = ["mmf_packed_lp", "max_min_fairness_packed", "mtd_packed_lp", "min_total_duration_packed", "mst_packed_lp",
+           "max_sum_throughput_normalized_by_cost_packed_slos", "FAST_PACKED"]
+
+
+def mmf_packed_lp(pp: PackedProblem) -> ConeLP:
+    """The cone program of ``MaxMinFairnessPolicyWithPacking`` on the packing data ``pp`` (the module docstring)."""
+    J, R = pp.T.shape
+    m = pp.rows
+    nx = m * R
+    prop = gavel_proportional_throughput(pp.T, pp.c)
+    rows: list[np.ndarray] = [np.arange(J)]
+    cols: list[np.ndarray] = [np.zeros(J, dtype=np.int64)]
+    vals: list[np.ndarray] = [np.full(J, -1.0)]
+    for i in range(J):
+        rel = np.asarray(pp.relevant[i])
+        coef = np.multiply(pp.all_m[i][pp.relevant[i]], pp.sfa[pp.relevant[i]]) / float(prop[i, 0])
+        k, r = np.nonzero(coef)
+        rows.append(np.full(k.size, i))
+        cols.append(1 + rel[k] + r * m)
+        vals.append(-coef[k, r])
+    kk = np.arange(nx)
+    row_of, type_of = kk % m, kk // m
+    sf = pp.sfa[row_of, type_of]
+    nz = sf != 0
+    rows += [J + kk, J + nx + type_of[nz]]
+    cols += [1 + kk, 1 + kk[nz]]
+    vals += [np.full(nx, -1.0), sf[nz]]
+    for i in range(J):
+        rel = np.asarray(pp.relevant[i])
+        rows.append(np.full(rel.size * R, J + nx + R + i))
+        cols.append(1 + np.tile(rel, R) + np.repeat(np.arange(R), rel.size) * m)
+        vals.append(np.ones(rel.size * R))
+    data, indices, indptr = _csc(1 + nx, np.concatenate(rows), np.concatenate(cols), np.concatenate(vals))
+    h = np.array([0.0] * (J + nx) + [float(v) for v in pp.c] + [1.0] * J)
+    c = np.zeros(1 + nx)
+    c[0] = 1.0
+    n_rows = J + nx + R + J
+    lp = ConeLP(c, data, indices, indptr, n_rows, h, n_rows, [], 1, (m, R))
+    zi, zr = np.nonzero(pp.sfa == 0)  # the rows Gavel holds at 0, in (row, type) order
+    if zi.size:
+        lp.a_data, lp.a_indices, lp.a_indptr = _csc(1 + nx, np.arange(zi.size), 1 + zi + zr * m, np.ones(zi.size))
+        lp.b = np.zeros(zi.size)
+    return lp
+
+
+def max_min_fairness_packed(throughput: Any, scale_factor: Any, capacity: Any, priority_weight: Any = None, *,
+                            pairs: Any = None, pair_throughput: Any = None) -> np.ndarray:
+    """:func:`hetopt.gavel.packing.max_min_fairness_packed` without CVXPY (the same allocation)."""
+    pp = packed_problem(throughput, scale_factor, capacity, priority_weight, pairs=pairs,
+                        pair_throughput=pair_throughput)
+    flag, x, _ = solve(mmf_packed_lp(pp))
+    if flag not in HAS_SOLUTION or x is None:
+        raise SolverError("ecos returned no packed allocation")
+    return np.asarray(x, dtype=float).clip(min=0.0).clip(max=1.0)
+
+
+def _job_rows(pp: PackedProblem, m: int, R: int, row0: int) -> tuple[list[np.ndarray], ...]:
+    """``sum_{k in rows(i), r} x_kr <= 1``: one row per job from ``row0``, every type of its rows."""
+    rows, cols, vals = [], [], []
+    for i in range(pp.T.shape[0]):
+        rel = np.asarray(pp.relevant[i])
+        rows.append(np.full(rel.size * R, row0 + i))
+        cols.append(np.tile(rel, R) + np.repeat(np.arange(R), rel.size) * m)
+        vals.append(np.ones(rel.size * R))
+    return rows, cols, vals
+
+
+def _base_rows(pp: PackedProblem) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray], np.ndarray]:
+    """``-x <= 0``, the capacity rows (zero scale factors left out), one ``<= 1`` row per job; their ``h``."""
+    J, R = pp.T.shape
+    m = pp.rows
+    nx = m * R
+    kk = np.arange(nx)
+    sf = pp.sfa[kk % m, kk // m]
+    nz = sf != 0
+    jr, jc, jv = _job_rows(pp, m, R, nx + R)
+    h = np.concatenate([np.zeros(nx), [float(v) for v in pp.c], np.ones(J)])
+    return [kk, nx + (kk // m)[nz], *jr], [kk, kk[nz], *jc], [np.full(nx, -1.0), sf[nz], *jv], h
+
+
+def mtd_packed_lp(pp: PackedProblem) -> ConeLP:
+    """The feasibility LP of ``min_total_duration_packed``; at ``mid``, ``h[-J:] = -(steps / mid)`` (0 here)."""
+    J, R = pp.T.shape
+    m = pp.rows
+    nx = m * R
+    rows, cols, vals, h = _base_rows(pp)
+    for i in range(J):
+        rel = np.asarray(pp.relevant[i])
+        coef = pp.all_m[i][pp.relevant[i]]
+        k, r = np.nonzero(coef)
+        rows.append(np.full(k.size, nx + R + J + i))
+        cols.append(rel[k] + r * m)
+        vals.append(-coef[k, r].astype(np.float64))
+    data, indices, indptr = _csc(nx, np.concatenate(rows), np.concatenate(cols), np.concatenate(vals))
+    h = np.concatenate([h, np.zeros(J)])
+    return ConeLP(np.zeros(nx), data, indices, indptr, h.size, h, h.size, [], 0, (m, R))
+
+
+def min_total_duration_packed(throughput: Any, scale_factor: Any, capacity: Any, priority_weight: Any = None, *,
+                              remaining_steps: Any = None, pairs: Any = None, pair_throughput: Any = None,
+                              max_brackets: int = 30) -> np.ndarray:
+    """:func:`hetopt.gavel.packing.min_total_duration_packed` without CVXPY: the same bisection, the same LPs.
+
+    A bisection step is feasible when ECOS ends optimal (CVXPY's status ``"optimal"``, exit flag 0).
+    """
+    if priority_weight is not None:  # refused there, with its message
+        return packing.min_total_duration_packed(throughput, scale_factor, capacity, priority_weight,
+                                                 remaining_steps=remaining_steps, pairs=pairs,
+                                                 pair_throughput=pair_throughput, max_brackets=max_brackets)
+    pp = packed_problem(throughput, scale_factor, capacity, None, pairs=pairs, pair_throughput=pair_throughput)
+    J = pp.T.shape[0]
+    steps = required_vector("remaining_steps", remaining_steps, J)
+    lp = mtd_packed_lp(pp)
+    low, high = BISECTION_BRACKET
+    last_high = high
+    for _ in range(max_brackets):
+        feasible = None
+        while BISECTION_RATIO * low < high:
+            mid = (low + high) / 2.0
+            h = lp.h.copy()
+            h[-J:] = -(steps / mid)
+            # fresh arrays for every solve: ECOS may scale the ones it is given
+            flag, x, _ = solve(replace(lp, data=lp.data.copy(), indices=lp.indices.copy(), indptr=lp.indptr.copy(),
+                                       h=h))
+            if flag == OPTIMAL:
+                feasible, high = x, mid
+            else:
+                low = mid
+        if feasible is not None:
+            return np.asarray(feasible, dtype=float).clip(min=0.0).clip(max=1.0)
+        high, low = last_high * 10.0, last_high
+        last_high *= 10
+    raise SolverError(f"min-total-duration (packed) bisection: no feasible makespan below {last_high:.3g} s")
+
+
+def mst_packed_lp(pp: PackedProblem, cost: np.ndarray | None) -> ConeLP:
+    """The LP of ``max_sum_throughput_normalized_by_cost_packed_slos`` without SLOs (``cost``: per type, or None)."""
+    J, R = pp.T.shape
+    m = pp.rows
+    costs = np.ones((m, R))
+    if cost is not None:
+        costs[:, :] = cost[None, :]
+    where, what = [], []
+    for i in range(J):  # job by job, as the objective's terms: a pair's entry adds its two jobs' in order
+        rel = np.asarray(pp.relevant[i])
+        coef = pp.all_m[i][pp.relevant[i]] / costs[pp.relevant[i]]
+        where.append((rel[:, None] + np.arange(R)[None, :] * m).ravel())
+        what.append(coef.ravel())
+    total = np.zeros(m * R)
+    np.add.at(total, np.concatenate(where), np.concatenate(what))
+    rows, cols, vals, h = _base_rows(pp)
+    data, indices, indptr = _csc(m * R, np.concatenate(rows), np.concatenate(cols), np.concatenate(vals))
+    return ConeLP(0.0 - total, data, indices, indptr, h.size, h, h.size, [], 0, (m, R))
+
+
+def max_sum_throughput_normalized_by_cost_packed_slos(throughput: Any, scale_factor: Any, capacity: Any,
+                                                      priority_weight: Any = None, *, pairs: Any = None,
+                                                      pair_throughput: Any = None, instance_costs: Any = None,
+                                                      remaining_steps: Any = None, time_to_slo: Any = None,
+                                                      gpu_types: Any = None) -> np.ndarray:
+    """The packed cost-normalized throughput sum without CVXPY when no job has an SLO (the same allocation).
+
+    With SLOs, or with ``priority_weight``, :func:`hetopt.gavel.packing.max_sum_throughput_normalized_by_cost_packed_slos`
+    itself.
+    """
+    from ..gavel.variants import instance_cost_vector
+
+    slos = time_to_slo is not None and bool(np.any(np.isfinite(np.asarray(time_to_slo, dtype=float))))
+    if priority_weight is not None or slos:
+        return packing.max_sum_throughput_normalized_by_cost_packed_slos(
+            throughput, scale_factor, capacity, priority_weight, pairs=pairs, pair_throughput=pair_throughput,
+            instance_costs=instance_costs, remaining_steps=remaining_steps, time_to_slo=time_to_slo,
+            gpu_types=gpu_types)
+    pp = packed_problem(throughput, scale_factor, capacity, None, pairs=pairs, pair_throughput=pair_throughput)
+    if time_to_slo is not None and np.shape(time_to_slo) != (pp.T.shape[0],):  # refused there, with its message
+        return packing.max_sum_throughput_normalized_by_cost_packed_slos(
+            throughput, scale_factor, capacity, None, pairs=pairs, pair_throughput=pair_throughput,
+            instance_costs=instance_costs, remaining_steps=remaining_steps, time_to_slo=time_to_slo,
+            gpu_types=gpu_types)
+    flag, x, _ = solve(mst_packed_lp(pp, instance_cost_vector(instance_costs, gpu_types, pp.T.shape[1])))
+    if flag not in HAS_SOLUTION or x is None:
+        raise SolverError("ecos returned no packed allocation")
+    return np.asarray(x, dtype=float).clip(min=0.0).clip(max=1.0)
+
+
+#: The packed policies with a direct version (as :data:`hetopt.arena.fastlp.FAST`).
+FAST_PACKED = {"max_min_fairness_packed": (max_min_fairness_packed, None),
+               "min_total_duration_packed": (min_total_duration_packed, None),
+               "max_sum_throughput_normalized_by_cost_packed_slos": (max_sum_throughput_normalized_by_cost_packed_slos,
+                                                                     None)}

@@ -1,0 +1,49 @@
+"""The docs page's papers' table: runs merged by (policy, load), refusals as rows, a second run replacing a first."""
+
+import json
+
+import pytest
+
+import hetopt.arena as A
+from hetopt.arena.page import _table_from_json, aggregate, merge_papers, render_papers
+from hetopt.errors import ArgumentError
+
+from .test_presence import msr
+
+
+def _meta(command):
+    return {"command": command, "runs": 1, "cpu": 1.0, "wall": 2.0, "loadavg": 1.5, "note": ""}
+
+
+def test_a_table_merges_into_the_papers_store_and_renders(tmp_path):
+    w = msr(30, shrink=40)
+    table = A.run(w, ["fifo", "has", "jps"], loads=[2.0], bounds=True)
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(table.to_dict(), default=str))
+    agg = aggregate(_table_from_json(path))
+    store = tmp_path / "papers.json"
+    data = merge_papers(store, agg, _meta("first"))
+    rows = {r["policy"]: r for r in data["rows"]}
+    assert rows["fifo"]["avg_jct"] == pytest.approx(table.column("avg_jct")[0], rel=1e-12)
+    assert rows["fifo"]["cpu_seconds"] > 0 and rows["fifo"]["jct_ratio"] >= 1.0
+    assert rows["jps"]["jct_ratio"] is None  # copies: no bound
+    text = "\n".join(render_papers(data, "fig.png"))
+    assert "| `fifo` | 2 |" in text and "![" in text and "first" in text
+    assert rows["has"]["refused"].startswith("arena policy 'has'")  # C(107, S-1) > 50,000 from 4 jobs on
+    assert "| `has` | 2 | refused" in text and rows["has"]["refused"] in text
+    # a second run of fifo replaces its row, keeps the others, and is listed after the first
+    again = {"rows": [dict(rows["fifo"], avg_jct=1.0)], "loads": [2.0], "cdf": {}, "cdf_load": 2.0}
+    data = merge_papers(store, again, _meta("second"))
+    assert sorted(r["policy"] for r in data["rows"]) == ["fifo", "has", "jps"]
+    assert [r["avg_jct"] for r in data["rows"] if r["policy"] == "fifo"] == [1.0]
+    assert [m["command"] for m in json.loads(store.read_text())["invocations"]] == ["first", "second"]
+
+
+def test_add_refuses_a_file_that_is_not_an_arena_table(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"columns": ["policy"], "rows": []}))
+    with pytest.raises(ArgumentError, match="runs"):
+        _table_from_json(bad)
+    bad.write_text(json.dumps({"columns": ["policy"], "rows": [], "runs": []}))
+    with pytest.raises(ArgumentError, match="cpu_seconds"):
+        _table_from_json(bad)
