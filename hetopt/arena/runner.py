@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError, SizeLimitError
-from ..inputs import MAX_SEED, check_positive, check_size
+from ..inputs import MAX_SEED, check_flag, check_positive, check_size
 from ..report import Table
 from .bounds import jct_lower_bound, makespan_lower_bound
 from .engine import execute
@@ -155,6 +155,34 @@ def _ratio(value: float, bound: Any) -> float | None:
     return None if bound is None or not bound.value > 0 else value / float(bound.value)
 
 
+#: The most processes :func:`run` starts.
+MAX_WORKERS = 1024
+
+
+def _sequence(value: Any, name: str) -> list[Any]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise ArgumentError(f"{name} is {value!r}; expected a list of values")
+    return list(value)
+
+
+def _checked_run_arguments(policies: Any, loads: Any, seeds: Any, policy_options: Any) -> tuple[list[str], list[
+        float | None], list[int], dict[str, Any]]:
+    """:func:`run`'s policy names, loads, seeds and policy options, checked by name."""
+    names = list(POLICIES) if policies is None else _sequence(policies, "policies")
+    for name in names:
+        if not isinstance(name, str) or name not in POLICIES:
+            raise ArgumentError(f"policies has {name!r}; expected names of {sorted(POLICIES)}")
+    load_list: list[float | None] = [None] if loads is None else [check_positive(v, "loads")
+                                                                   for v in _sequence(loads, "loads")]
+    seed_list = [check_size(s, "seeds", minimum=0, maximum=MAX_SEED - 5) for s in _sequence(seeds, "seeds")]
+    if not names or not seed_list or not load_list:
+        raise ArgumentError("policies, loads and seeds must each hold at least one value")
+    if policy_options is not None and (not isinstance(policy_options, Mapping)
+                                       or not all(isinstance(v, Mapping) for v in policy_options.values())):
+        raise ArgumentError(f"policy_options is {policy_options!r}; expected a mapping of policy name -> options")
+    return names, load_list, seed_list, dict(policy_options or {})
+
+
 def run(workload: Any, policies: Iterable[str] | None = None, *, loads: Iterable[float] | None = None,
         seeds: Iterable[int] = (0,), options: Options | None = None, workers: int = 1, dask: str | None = None,
         progress: bool = False, counts: Any = SIMULATION_CLUSTER, bounds: bool = True,
@@ -194,18 +222,20 @@ def run(workload: Any, policies: Iterable[str] | None = None, *, loads: Iterable
     """
     from tqdm import tqdm
 
+    names, load_list, seed_list, opts = _checked_run_arguments(policies, loads, seeds, policy_options)
+    workers = check_size(workers, "workers", maximum=MAX_WORKERS)
+    if options is not None and not isinstance(options, Options):
+        raise ArgumentError(f"options is {options!r}; expected an hetopt.arena.Options or None")
+    if dask is not None and not isinstance(dask, str):
+        raise ArgumentError(f"dask is {dask!r}; expected a scheduler address (str) or None")
+    progress, bounds = check_flag(progress, "progress"), check_flag(bounds, "bounds")
+    if not isinstance(counts, str) or not counts:
+        raise ArgumentError(f"counts is {counts!r}; expected GPU counts as a str such as {SIMULATION_CLUSTER!r}")
+    if counts != SIMULATION_CLUSTER and (isinstance(workload, Workload) or str(workload).endswith(".json")):
+        raise ArgumentError(f"counts is {counts!r}, but the workload brings its own cluster: counts is for a Gavel "
+                            "trace given by name or .trace file")
     w = load_workload(workload, counts)
-    names = list(POLICIES) if policies is None else list(policies)
-    for name in names:
-        if name not in POLICIES:
-            raise ArgumentError(f"policies has {name!r}; expected names of {sorted(POLICIES)}")
-    load_list: list[float | None] = [None] if loads is None else [check_positive(v, "loads") for v in loads]
-    seed_list = [check_size(s, "seeds", minimum=0, maximum=MAX_SEED - 5) for s in seeds]
-    workers = check_size(workers, "workers")
-    if not names or not seed_list or not load_list:
-        raise ArgumentError("policies, loads and seeds must each hold at least one value")
     tasks = _tasks(names, load_list, seed_list)
-    opts = dict(policy_options or {})
     # the bounds of each loaded workload are tasks too, first (the longest), so the workers share them
     keys = sorted({(load, s if load is not None else 0, POLICIES[p].packs) for p, load, s in tasks
                    if not POLICIES[p].copies}, key=repr) if bounds else []

@@ -10,6 +10,7 @@ seeded workloads of :func:`~hetopt.arena.sources.generate_instance`.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -49,6 +50,8 @@ def validate_ratio(inst: Workload, *, policy: str = "max_min_fairness", time_lim
         with packing for a packing policy); ``ratio`` >= 1; ``limit`` None, so ``holds`` is None;
         ``proven``: the bound is certified.
     """
+    if options is not None and not isinstance(options, Mapping):
+        raise ArgumentError(f"options is {options!r}; expected a mapping of the policy's options or None")
     make_policy(policy, **dict(options or {}))  # an unknown name or option fails before the LPs
     if isinstance(policy, str) and POLICIES[policy].copies:
         raise ArgumentError(f"policy {policy!r} runs a job as several gangs at once (copies), outside the model of "

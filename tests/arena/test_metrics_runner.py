@@ -67,7 +67,7 @@ def test_bound_columns_are_the_certified_bounds_of_each_run():
 
     w = A.load_workload("physical_cluster/small_test", "4:4:4")
     w = w.replace(weight=np.linspace(0.5, 2.0, w.n_jobs))  # the table's average JCT is the plain one
-    t = A.run(w, ["las", "fifo_packed"], counts="4:4:4")
+    t = A.run(w, ["las", "fifo_packed"])
     rows = [dict(zip(t.columns, r, strict=True)) for r in t.rows]
     for row in rows:
         packing = row["policy"] == "fifo_packed"
@@ -97,3 +97,26 @@ def test_simulation_round_trips_through_json_and_stays_checkable():
     assert json.dumps(again.to_dict(), sort_keys=True, default=str) == json.dumps(sim.to_dict(), sort_keys=True,
                                                                                  default=str)
     A.check_schedule(w, again).raise_if_invalid()
+
+
+@pytest.mark.parametrize("kw, name", [
+    ({"policies": object()}, "policies"), ({"policies": "fifo"}, "policies"), ({"loads": object()}, "loads"),
+    ({"seeds": None}, "seeds"), ({"options": object()}, "options"), ({"dask": object()}, "dask"),
+    ({"policy_options": object()}, "policy_options"), ({"policy_options": {"fifo": 3}}, "policy_options"),
+    ({"workers": 2**70}, "workers"), ({"progress": None}, "progress"), ({"bounds": "no"}, "bounds"),
+    ({"counts": None}, "counts"), ({"counts": "4:4:4"}, "counts"),
+])
+def test_run_refuses_bad_arguments_by_name(kw, name):
+    """The argument sweep's findings (tests/reliability/argument_sweep.py): each was a crash or silently accepted."""
+    from hetopt.errors import ArgumentError
+
+    w = A.load_workload("physical_cluster/small_test", "4:4:4")
+    with pytest.raises(ArgumentError, match=name):
+        A.run(w, **{"policies": ["fifo"], **kw})
+
+
+def test_validate_ratio_refuses_options_that_are_not_a_mapping():
+    from hetopt.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="options"):
+        A.validate_ratio(A.load_workload("physical_cluster/small_test", "4:4:4"), policy="fifo", options=object())

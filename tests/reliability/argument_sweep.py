@@ -28,6 +28,8 @@ from hetopt.errors import ArgumentError, InstanceError, SizeLimitError
 
 OUTCOMES = ("named", "unnamed", "accepted", "crash", "hang")
 INSTANCE_NAMES = {"inst", "instance", "workload"}
+#: Functions whose instance is another kind's (the arena's converters).
+OTHER_KIND = {"from_gavel": "gavel"}
 #: parameters where None is a documented value whatever the default (a seed, an executor, a time limit)
 NONE_OK = {"seed", "executor", "time_limit", "epochs_range", "chunks_range", "heterogeneity"}
 #: free text: any string is valid
@@ -80,7 +82,11 @@ class _Valid:
             self._sol = hetopt.solve(self.inst())
         return self._sol
 
-    def value(self, name: str) -> Any:
+    def value(self, name: str, function: str = "") -> Any:
+        if name in INSTANCE_NAMES and function in OTHER_KIND:
+            from hetopt.registry import get_kind
+
+            return get_kind(OTHER_KIND[function]).example(seed=0, size=1)
         if name in INSTANCE_NAMES:
             return self.inst()
         if name in ("sol", "solution", "schedule", "result"):
@@ -126,7 +132,7 @@ def cases(kind: Any) -> tuple[list[tuple[str, str, str, Any, dict[str, Any]]], l
                 if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or p.name in base:
                     continue
                 if p.default is p.empty:
-                    base[p.name] = valid.value(p.name)
+                    base[p.name] = valid.value(p.name, fname)
         except Exception as exc:  # noqa: BLE001 - a function whose arguments cannot be built is skipped
             skipped.append(f"{fname}: {type(exc).__name__} {exc}"[:120])
             continue
