@@ -189,6 +189,21 @@ def test_bench_reproduce_measures_serial_and_pool_in_one_run():
     assert all(r[-1] is True for r in per.rows)  # the pool computed the serial verdicts
 
 
+def test_bench_reproduce_runs_the_pool_before_the_serial_run(monkeypatch):
+    """Forked pool workers would inherit the caches of a serial run made before them in the same process."""
+    from hetopt.bench.reproduce import bench_reproduce
+
+    calls = []
+
+    def fake(chosen, *, workers=1, **kw):
+        calls.append(workers)
+        return [ledger.ClaimResult(claim=c, outcome=_reproduced(), wall_time=1.0) for c in chosen]
+
+    monkeypatch.setattr(ledger, "run_claims", fake)
+    bench_reproduce([_claim("a.b.c")], workers=3)
+    assert calls == [3, 1]
+
+
 def test_bench_cli_takes_reproduce_beside_the_kinds(capsys):
     assert main(["bench", "reproduce", "--workers", "1"]) == 2
     assert "workers" in capsys.readouterr().err
