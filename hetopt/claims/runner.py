@@ -7,9 +7,10 @@ run lets the claim it runs spread its independent parts over the machine's cores
 
 The parallel routes run *units*, longest first by recorded cost (:mod:`hetopt.claims.costs`),
 keeping exactly as many units in flight as there are workers, so that the longest claim never
-starts last.  A unit is the fast claims of one paper, or its slow claims, in ledger order: they
-share the paper's experiments (cached in the process that runs them), so they run in one worker
-one after the other, as in a serial run, instead of each worker paying for them.  A pool worker
+starts last.  A unit is the fast claims of one paper, or its slow claims, in ledger order (a slow
+claim recorded above ``SOLO_SECONDS`` alone): they share the paper's experiments (cached in the
+process that runs them), so they run in one worker one after the other, as in a serial run,
+instead of each worker paying for them.  A pool worker
 reports when each claim starts, so the progress names exactly the claims that run.
 """
 
@@ -57,16 +58,23 @@ def _init_worker(events: Any) -> None:
     _EVENTS = events
 
 
+#: A slow claim recorded at more than this many seconds (costs.json's units) is a unit of its own.
+SOLO_SECONDS = 120.0
+
+
 def units(selected: Sequence[Claim]) -> list[list[int]]:
     """Positions of ``selected`` grouped into units: the fast claims of a paper, the slow claims of a paper.
 
     Claims of one paper share its experiments (cached per process: a serial run pays for each
-    once), so each group runs in one worker in ledger order.  Units are in ledger order of their
-    first claim.
+    once), so each group runs in one worker in ledger order.  A slow claim whose recorded cost is
+    above :data:`SOLO_SECONDS` is a unit of its own: it is the critical path of a pool, and chained
+    behind its paper's other slow claims it would end last (OASiS's Fig. 3 at paper scale, whose
+    runs no other claim shares).  Units are in ledger order of their first claim.
     """
     groups: dict[tuple[str, str], list[int]] = {}
     for i, c in enumerate(selected):
-        groups.setdefault((c.paper, c.cost), []).append(i)
+        solo = c.cost == "slow" and expected_seconds(c.id, c.cost) > SOLO_SECONDS
+        groups.setdefault((c.paper, c.id if solo else c.cost), []).append(i)
     return sorted(groups.values(), key=lambda u: u[0])
 
 

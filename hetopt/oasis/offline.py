@@ -25,8 +25,8 @@ from .capacity import standalone
 from .checker import check_schedule
 from .instance import OasisInstance
 from .model import build_offline, offline_schedules
-from .normalize import HIGHS_EXACT, certify, scaled_instance, utility_exponent
-from .plan import Clock, solve_arrays, solve_plan_first
+from .normalize import certify, scaled_instance, utility_exponent
+from .plan import Clock, highs_options, solve_arrays, solve_plan_first
 from .schedule import JobSchedule, OasisSolution, make_solution
 from .simulator import online_incumbent
 
@@ -112,7 +112,7 @@ def _guard(inst: OasisInstance, engine: str, tighten: Any, max_size: int | None)
 def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap: float | None = None,
                 threads: int | None = 1, max_size: int | None = MAX_COLUMNS, solver: str = "highs",
                 engine: str = "auto", tighten: bool | tuple[str, ...] = False,
-                warm_start: bool = True) -> OasisSolution:
+                warm_start: bool = True, node_limit: int | None = None) -> OasisSolution:
     """Certified optimum (or incumbent and dual bound) of the offline problem (1)-(13).
 
     Parameters
@@ -155,6 +155,12 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
         default: they tighten the root LP by 1-2% but did not speed up the search consistently.
     warm_start : bool
         Hand OASiS's online schedule (Alg. 1) to HiGHS as the first incumbent (``"arrays"`` only).
+    node_limit : int, optional
+        Branch-and-bound nodes of each HiGHS MILP of the route (HiGHS's ``mip_max_nodes``): a
+        work limit HiGHS honours deterministically at a fixed thread count, so that, unlike
+        ``time_limit``, the outcome does not depend on the machine or its load.  A MILP it stops
+        reports TIME_LIMIT with its incumbent and bound, as a time limit does.  HiGHS only
+        (``ArgumentError`` with SCIP).
 
     Returns
     -------
@@ -180,6 +186,10 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
     check_choice(engine, "engine", ENGINES)
     tighten = _check_tighten(tighten)
     check_flag(warm_start, "warm_start")
+    if node_limit is not None:
+        node_limit = check_size(node_limit, "node_limit")
+        if solver != "highs":
+            raise ArgumentError(f"node_limit applies to solver='highs'; got solver={solver!r}")
     if max_size is not None:
         max_size = check_size(max_size, "max_size")
     engine = _pick_engine(inst, engine, solver, mip_gap, tighten)
@@ -196,14 +206,15 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
     clock = Clock(start, time_limit)
     if engine == "plan":
         scheds, status, bound, info = solve_plan_first(work, time_limit=time_limit, threads=threads, clock=clock,
-                                                       build_seconds=_BUILD_SECONDS["plan"] * est["nonzeros"])
+                                                       build_seconds=_BUILD_SECONDS["plan"] * est["nonzeros"],
+                                                       node_limit=node_limit)
         fallback = info.pop("oasis_schedule", None)
         message = info.get("route", "")
     else:
         scheds, status, bound, info, fallback, message = _solve_model_route(
             work, engine=engine, solver=solver, clock=clock, mip_gap=mip_gap, threads=threads, tighten=tighten,
             warm_start=warm_start, build_seconds=_BUILD_SECONDS[engine] * est["nonzeros"],
-            transfer_seconds=_TRANSFER_SECONDS[engine] * est["nonzeros"])
+            transfer_seconds=_TRANSFER_SECONDS[engine] * est["nonzeros"], node_limit=node_limit)
     info["model_size"] = est
     return certify(inst, scheds, status, bound, k, alone, fallback=fallback, wall_time=time.perf_counter() - start,
                    solver=name, message=message, info=info)
@@ -238,7 +249,7 @@ def _check_tighten(tighten: Any) -> bool | tuple[str, ...]:
 
 def _solve_model_route(work: OasisInstance, *, engine: str, solver: str, clock: Clock, mip_gap: float | None,
                        threads: int | None, tighten: bool | tuple[str, ...], warm_start: bool, build_seconds: float,
-                       transfer_seconds: float) -> tuple[Mapping[int, JobSchedule], Status, float | None, dict[str, Any],
+                       transfer_seconds: float, node_limit: int | None = None) -> tuple[Mapping[int, JobSchedule], Status, float | None, dict[str, Any],
                                   Mapping[int, JobSchedule] | None, str]:
     """The Pyomo or arrays route on the scaled copy: (schedules, status, bound, info, OASiS's schedule, message)."""
     info: dict[str, Any] = {}
@@ -257,14 +268,14 @@ def _solve_model_route(work: OasisInstance, *, engine: str, solver: str, clock: 
         x0 = x_from_schedules(work, arr, heur) if heur is not None and warm_start else None
         info["rows"] = dict(arr.rows)
         sol = solve_arrays(arr, clock=clock, threads=threads, mip_gap=mip_gap, x0=x0, reserve=transfer_seconds,
-                           info=info)
+                           info=info, node_limit=node_limit)
         x = sol.info["x"]
         scheds: Mapping[int, JobSchedule] | None = schedules_from_x(work, arr, x) if x is not None else None
     else:
         model = build_offline(work)
         sol = solve_model(model, solver, time_limit=clock.solve_time(reserve=transfer_seconds), mip_gap=mip_gap,
                           threads=threads, raise_on_failure=False, require_incumbent=False,
-                          options=dict(HIGHS_EXACT) if solver == "highs" else None)
+                          options=highs_options(node_limit) if solver == "highs" else None)
         scheds = offline_schedules(work, model) if sol.objective is not None and sol.status.has_solution else None
     info["solver_status"] = sol.status.value
     info["solver_objective"] = sol.objective

@@ -39,7 +39,7 @@ from .normalize import HIGHS_EXACT
 from .schedule import JobSchedule, make_solution
 from .simulator import online_incumbent
 
-__all__ = ["Clock", "plan_relaxation", "solve_arrays", "solve_plan_first"]
+__all__ = ["Clock", "highs_options", "plan_relaxation", "solve_arrays", "solve_plan_first"]
 
 #: Shortest time limit handed to a solver (a solver given ~0 s still reports what it has).
 MIN_SOLVE_SECONDS = 0.01
@@ -76,10 +76,15 @@ class Clock:
         return self.deadline is not None and time.perf_counter() >= self.deadline
 
 
+def highs_options(node_limit: int | None = None) -> dict[str, Any]:
+    """HiGHS options of an OASiS MILP: :data:`~hetopt.oasis.normalize.HIGHS_EXACT`, and ``mip_max_nodes`` when given."""
+    return dict(HIGHS_EXACT) if node_limit is None else {**HIGHS_EXACT, "mip_max_nodes": int(node_limit)}
+
+
 def solve_arrays(arr: OfflineArrays, *, clock: Clock, threads: int | None, mip_gap: float | None = None,
                  x0: np.ndarray | None = None, lb: np.ndarray | None = None, ub: np.ndarray | None = None,
-                 reserve: float = 0.0, info: dict[str, Any] | None = None) -> Solution:
-    """The MILP of ``arr`` with HiGHS (:data:`~hetopt.oasis.normalize.HIGHS_EXACT`), a warm start ``x0`` if given.
+                 reserve: float = 0.0, info: dict[str, Any] | None = None, node_limit: int | None = None) -> Solution:
+    """The MILP of ``arr`` with HiGHS (:func:`highs_options`), a warm start ``x0`` if given.
 
     HiGHS may report the optimum's objective with the warm start's columns (seen when presolve solves
     the model with the cuts (V3)): a solution whose ``c x`` is not the reported objective is solved
@@ -92,7 +97,7 @@ def solve_arrays(arr: OfflineArrays, *, clock: Clock, threads: int | None, mip_g
     def run(start: np.ndarray | None) -> Solution:
         return solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=lb, ub=ub,
                           integrality=arr.integrality, time_limit=clock.solve_time(reserve=reserve), mip_gap=mip_gap,
-                          threads=threads, x0=start, raise_on_failure=False, options=HIGHS_EXACT)
+                          threads=threads, x0=start, raise_on_failure=False, options=highs_options(node_limit))
 
     sol = run(x0)
     x = sol.info["x"]
@@ -107,7 +112,7 @@ def solve_arrays(arr: OfflineArrays, *, clock: Clock, threads: int | None, mip_g
 
 
 def plan_relaxation(inst: OasisInstance, arr: OfflineArrays, *, time_limit: float | None,
-                    threads: int | None) -> Solution:
+                    threads: int | None, node_limit: int | None = None) -> Solution:
     """Solve (1)-(13) + (V1)-(V5) with y, z continuous (the incumbent in ``info["x"]``, None without one).
 
     Parameters
@@ -117,6 +122,8 @@ def plan_relaxation(inst: OasisInstance, arr: OfflineArrays, *, time_limit: floa
         The rows of :func:`~hetopt.oasis.arrays.build_offline_arrays` (with the cuts).
     time_limit : float, optional
     threads : int, optional
+    node_limit : int, optional
+        HiGHS's ``mip_max_nodes``.
 
     Returns
     -------
@@ -126,12 +133,12 @@ def plan_relaxation(inst: OasisInstance, arr: OfflineArrays, *, time_limit: floa
     integ[arr.y_off:arr.x_off] = 0
     return solve_milp(arr.c, sense="max", A_ub=arr.A_ub, b_ub=arr.b_ub, A_eq=arr.A_eq, b_eq=arr.b_eq, lb=arr.lb,
                       ub=arr.ub, integrality=integ, time_limit=time_limit, threads=threads, raise_on_failure=False,
-                      options=HIGHS_EXACT)
+                      options=highs_options(node_limit))
 
 
 def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, threads: int | None = 1,
                      plan_share: float = 0.5, clock: Clock | None = None, build_seconds: float = 0.0,
-                     ) -> tuple[Mapping[int, JobSchedule], Status, float | None, dict[str, Any]]:
+                     node_limit: int | None = None) -> tuple[Mapping[int, JobSchedule], Status, float | None, dict[str, Any]]:
     """Steps 1-3 of the module docstring.
 
     Parameters
@@ -147,6 +154,9 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
     build_seconds : float
         Estimated seconds to build the relaxation's arrays: under a time limit that leaves less,
         no model is built and OASiS's online schedule is returned (TIME_LIMIT, no bound).
+    node_limit : int, optional
+        Branch-and-bound nodes of each HiGHS MILP (a deterministic work limit); a MILP it stops
+        makes the route TIME_LIMIT unless a schedule reaches a proven bound.
 
     Returns
     -------
@@ -194,7 +204,8 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
                          f"{left:.2g} s left; OASiS's online schedule")
         return best, Status.TIME_LIMIT, None, info
     tight = build_offline_arrays(inst, tighten=True)
-    rel = plan_relaxation(inst, tight, time_limit=clock.solve_time(plan_share), threads=threads)
+    rel = plan_relaxation(inst, tight, time_limit=clock.solve_time(plan_share), threads=threads,
+                          node_limit=node_limit)
     xr = rel.info["x"]
     bound = float(rel.bound) if rel.bound is not None and np.isfinite(rel.bound) else None
     info.update(plan_bound=bound, plan_status=rel.status.value, plan_seconds=time.perf_counter() - start)
@@ -204,7 +215,7 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
     if xr is not None and not clock.expired():
         arr = build_offline_arrays(inst)
         lb, ub = _admitted_bounds(arr, tight, xr, I)
-        sol = solve_arrays(arr, clock=clock, threads=threads, lb=lb, ub=ub)
+        sol = solve_arrays(arr, clock=clock, threads=threads, lb=lb, ub=ub, node_limit=node_limit)
         x = sol.info["x"]
         info.update(restricted_status=sol.status.value, restricted_objective=sol.objective,
                     restricted_seconds=time.perf_counter() - start)
@@ -217,7 +228,8 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
     full: Solution | None = None
     if not clock.expired():
         arr = arr if arr is not None else build_offline_arrays(inst)
-        full = solve_arrays(arr, clock=clock, threads=threads, x0=x_from_schedules(inst, arr, best), info=info)
+        full = solve_arrays(arr, clock=clock, threads=threads, x0=x_from_schedules(inst, arr, best), info=info,
+                            node_limit=node_limit)
         x = full.info["x"]
         info["full_status"] = full.status.value
         if x is not None:

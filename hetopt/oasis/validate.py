@@ -32,12 +32,17 @@ from .offline import solve_exact
 from .prices import competitive_bound
 from .simulator import simulate
 
-__all__ = ["validate_ratio", "ratio_sweep", "ratio_table", "fig5_setting", "FIG5_SERVERS", "FIG5_PRIORITIES"]
+__all__ = ["validate_ratio", "ratio_sweep", "ratio_table", "fig5_setting", "FIG5_SERVERS", "FIG5_PRIORITIES",
+           "CLAIM_NODE_LIMIT"]
 
 #: Server counts of the Fig. 5 sweep (split evenly between workers and PSs).
 FIG5_SERVERS = (20, 40, 60)
 #: Priority (gamma1) ranges of the Fig. 5 sweep, giving increasing U/L.
 FIG5_PRIORITIES = ((1.0, 10.0), (1.0, 100.0), (1.0, 1000.0))
+#: Branch-and-bound nodes per offline MILP of the ledger's Fig. 5 certificates (run with no time limit):
+#: a deterministic work limit, so that their outcome is the same on every machine whatever its load.  The
+#: most any of them needs is 1,126 (30 jobs, seed 2 of the size check, the MILP on the plan's admissions).
+CLAIM_NODE_LIMIT = 2000
 
 
 def fig5_setting(*, seed: int) -> OasisInstance:
@@ -59,7 +64,8 @@ def fig5_setting(*, seed: int) -> OasisInstance:
 
 
 @takes_instance(OasisInstance)
-def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, threads: int | None = 1) -> Certificate:
+def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, threads: int | None = 1,
+                   node_limit: int | None = None) -> Certificate:
     """Theorem 4 on one instance: OPT / OASiS against 2 alpha (see the module docstring).
 
     Parameters
@@ -69,6 +75,10 @@ def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, thr
         Seconds for the offline MILP (None: no limit).
     threads : int, optional
         HiGHS threads.
+    node_limit : int, optional
+        Branch-and-bound nodes of each offline MILP (:func:`~hetopt.oasis.offline.solve_exact`):
+        a deterministic work limit; with ``time_limit=None`` the certificate does not depend on
+        the machine's speed or load.
 
     Returns
     -------
@@ -86,7 +96,7 @@ def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, thr
     time_limit = check_time_limit(time_limit)
     threads = check_threads(threads)
     on = simulate(inst, "oasis")
-    off = solve_exact(inst, time_limit=time_limit, threads=threads)
+    off = solve_exact(inst, time_limit=time_limit, threads=threads, node_limit=node_limit)
     for sol in (on, off):
         check_schedule(inst, sol).raise_if_invalid()
     limit = competitive_bound(inst)

@@ -3,8 +3,8 @@
 A claim's :class:`~hetopt.claims.Outcome` (``ours``, the verdict, the detail line, the proxy's
 direction, the readings) is written as canonical JSON (floats by ``repr``, which round-trips every
 bit; numpy scalars and arrays as Python numbers and lists) and hashed.  ``outcome_digests.json``
-holds the digest of every claim's check and of every fast claim's flip, recorded from the code
-before the speed work of issue 33; ``tests/claims/test_ledger.py`` compares each run's digest
+holds the digest of every claim's check and of every fast claim's flip (the slow checks re-recorded
+after the ledger's third pass changed their outcomes); ``tests/claims/test_ledger.py`` compares each run's digest
 with it (fast claims in the default tier, slow ones in the slow tier), and the command below
 checks any selection, in parallel:
 

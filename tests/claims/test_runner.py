@@ -43,6 +43,18 @@ def test_units_group_a_papers_fast_and_slow_claims_and_run_longest_first(recorde
     assert runner.longest_first(cs) == [[4], [0, 2], [1, 3], [5]]
 
 
+def test_a_slow_claim_above_solo_seconds_is_a_unit_of_its_own(recorded):
+    cs = [_claim("a.b.slow1", cost="slow"), _claim("a.b.fast1"), _claim("a.b.huge", cost="slow"),
+          _claim("a.b.slow2", cost="slow"), _claim("a.b.fast_but_long")]
+    recorded.update({"a.b.slow1": 50.0, "a.b.fast1": 1.0, "a.b.huge": runner.SOLO_SECONDS + 1,
+                     "a.b.slow2": 60.0, "a.b.fast_but_long": runner.SOLO_SECONDS + 1})
+    # the long slow claim leaves its paper's slow chain (which would end last), a fast claim never does
+    assert runner.units(cs) == [[0, 3], [1, 4], [2]]
+    assert runner.longest_first(cs) == [[1, 4], [2], [0, 3]]
+    recorded["a.b.huge"] = runner.SOLO_SECONDS
+    assert runner.units(cs) == [[0, 2, 3], [1, 4]]
+
+
 def test_list_schedule_makespan():
     assert makespan([5, 4, 3, 3, 3], 2) == 10.0  # 5 | 4, then each 3 on the worker free first: 5+3 | 4+3+3
     assert makespan([10, 1, 1], 2) == 10.0
@@ -175,6 +187,21 @@ def test_bench_reproduce_measures_serial_and_pool_in_one_run():
     assert rows["speed-up"][1] == pytest.approx(rows["serial run (wall)"][1] / rows["--workers 2 run (wall)"][1])
     assert sorted(r[0] for r in per.rows) == sorted(c.id for c in chosen)
     assert all(r[-1] is True for r in per.rows)  # the pool computed the serial verdicts
+
+
+def test_bench_reproduce_runs_the_pool_before_the_serial_run(monkeypatch):
+    """Forked pool workers would inherit the caches of a serial run made before them in the same process."""
+    from hetopt.bench.reproduce import bench_reproduce
+
+    calls = []
+
+    def fake(chosen, *, workers=1, **kw):
+        calls.append(workers)
+        return [ledger.ClaimResult(claim=c, outcome=_reproduced(), wall_time=1.0) for c in chosen]
+
+    monkeypatch.setattr(ledger, "run_claims", fake)
+    bench_reproduce([_claim("a.b.c")], workers=3)
+    assert calls == [3, 1]
 
 
 def test_bench_cli_takes_reproduce_beside_the_kinds(capsys):

@@ -100,3 +100,46 @@ def test_options_that_do_not_apply_are_errors():
         solve_exact(inst, engine="plan", mip_gap=0.01)
     with pytest.raises(ValueError, match="tighten applies"):
         solve_exact(inst, engine="pyomo", tighten=True)
+
+
+@pytest.mark.parametrize("engine", ["plan", "arrays", "pyomo"])
+def test_node_limit_reaches_every_highs_milp_of_the_route(monkeypatch, engine):
+    """solve_exact(node_limit=N) hands mip_max_nodes = N to each HiGHS MILP (a deterministic limit), none by default."""
+    import hetopt.oasis.offline as offline_mod
+
+    seen = []
+    real_milp, real_model = plan_mod.solve_milp, offline_mod.solve_model
+
+    def milp(*args, options=None, **kw):
+        seen.append(dict(options or {}))
+        return real_milp(*args, options=options, **kw)
+
+    def model(*args, options=None, **kw):
+        seen.append(dict(options or {}))
+        return real_model(*args, options=options, **kw)
+
+    monkeypatch.setattr(plan_mod, "solve_milp", milp)
+    monkeypatch.setattr(offline_mod, "solve_model", model)
+    inst = _small(11, n_jobs=6)
+    limited = solve_exact(inst, engine=engine, node_limit=7)
+    assert seen and all(o.get("mip_max_nodes") == 7 for o in seen)
+    seen.clear()
+    free = solve_exact(inst, engine=engine)
+    assert seen and not any("mip_max_nodes" in o for o in seen)
+    # this instance is solved at the root: the limit changes nothing
+    assert limited.is_optimal and limited.total_utility == pytest.approx(free.total_utility, rel=OBJ_RTOL)
+
+
+@pytest.mark.parametrize("bad", [0, -3, 1.5, True, "10"])
+def test_node_limit_must_be_a_positive_integer(bad):
+    from hetopt.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="node_limit"):
+        solve_exact(_small(11), node_limit=bad)
+
+
+def test_node_limit_is_refused_with_scip():
+    from hetopt.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="node_limit applies to solver='highs'"):
+        solve_exact(_small(11), solver="scip", node_limit=10)
