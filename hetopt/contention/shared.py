@@ -113,7 +113,8 @@ def _best_candidate(inst: ContentionInstance, placement, free: ContentionSolutio
     started once it has passed: ``free`` is always there (no overlap: eq. (5) with k = 1), the others
     as far as the clock allows (before issue 31 all three simulations and their checks ran after the
     limit: 1.41-2.83 s at 0.5 s beside a CPU-burning process).  The local searches get a tenth of the
-    time limit in all, their setup and checks included, each an equal share of what is left.
+    time limit in all, their setup and checks included, each an equal share of what is left; one is not
+    started when what is left is below the most a search before it ran past its share.
     """
     p = [list(x) for x in placement]
     ok: list = [free] if check_schedule(inst, free).ok else []
@@ -131,12 +132,14 @@ def _best_candidate(inst: ContentionInstance, placement, free: ContentionSolutio
         end = None if time_limit is None else time.perf_counter() + time_limit / 10
         if deadline is not None and end is not None:
             end = min(end, deadline)
-        found = []
+        found, over = [], 0.0  # over: the most a search ran past its share (its setup, its last step)
         for i, c in enumerate(list(ok)):
             left = _left(end)
-            if left is not None and left <= 0:
+            if left is not None and left <= over:
                 break
-            found.append(improve_schedule(inst, placement, c, time_limit=None if left is None else left / (len(ok) - i)))
+            share, s0 = None if left is None else left / (len(ok) - i), time.perf_counter()
+            found.append(improve_schedule(inst, placement, c, time_limit=share))
+            over = max(over, time.perf_counter() - s0 - (share or 0.0))
         ok += [c for c in found if all(c is not o for o in ok) and _left(deadline) != 0.0 and check_schedule(inst, c).ok]
     return min(ok, key=lambda c: c.objective)
 
