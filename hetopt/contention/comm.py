@@ -248,7 +248,7 @@ def fluid_completion_times(
             latency_left[i] -= lat
             remaining[i] = max(0.0, remaining[i] - (dt - lat) * rates[i])
         t = t_new
-        done = [i for i in active if finish[i] <= t_new + 1e-12 * max(1.0, abs(t_new))]
+        done = [i for i in active if finish[i] <= t_new + 1e-12 * abs(t_new)]  # relative: no floor (issue 31)
         for i in done:
             ends[i] = finish[i]
             active.remove(i)

@@ -32,6 +32,9 @@ __all__ = ["fluid_retime", "improve_schedule"]
 
 #: Fixed-point rounds of the re-timing before a candidate is dropped.
 MAX_ROUNDS = 30
+#: Relative tolerance of an improvement and of the re-timing's fixed point (relative at every magnitude: an absolute
+#: floor below 1 s, before issue 31, ignored every improvement of a schedule in nanoseconds).
+IMPROVE_RTOL = 1e-9
 
 
 def fluid_retime(inst: ContentionInstance, placement, starts: dict, shared=frozenset(), *,
@@ -70,7 +73,7 @@ def fluid_retime(inst: ContentionInstance, placement, starts: dict, shared=froze
         ends = fluid_completion_times([inst.model_size[t.job] for t in comms], [out[t.key] for t in comms],
                                       [t.where for t in comms], inst.a, inst.b, inst.eta)
         new = {t.key: float(e - out[t.key]) for t, e in zip(comms, ends, strict=True)}
-        if all(abs(new[key] - dur[key]) <= 1e-9 * max(1.0, abs(end[key])) for key in dur):
+        if all(abs(new[key] - dur[key]) <= IMPROVE_RTOL * abs(end[key]) for key in dur):
             break
         dur = new
     else:
@@ -136,10 +139,10 @@ def improve_schedule(inst: ContentionInstance, placement, start: ContentionSolut
                 return best
             cand_shared = shared ^ {key}
             cand = fluid_retime(inst, placement, starts, cand_shared, tasks=tasks)
-            if cand is None or cand.objective >= best_obj - 1e-9 * max(1.0, best_obj):
+            if cand is None or cand.objective >= best_obj - IMPROVE_RTOL * abs(best_obj):
                 continue
             rep = check_schedule(inst, cand)
-            if rep.ok and rep.objective is not None and rep.objective < best_obj - 1e-9 * max(1.0, best_obj):
+            if rep.ok and rep.objective is not None and rep.objective < best_obj - IMPROVE_RTOL * abs(best_obj):
                 best, best_obj, shared, improved = cand, rep.objective, cand_shared, True
         for x, y in _adjacent_pairs(tasks, starts):
             if time_limit is not None and time.perf_counter() - t0 > time_limit:
@@ -150,10 +153,10 @@ def improve_schedule(inst: ContentionInstance, placement, start: ContentionSolut
                 cand = fluid_retime(inst, placement, cand_starts, shared, tasks=tasks)
             except KeyError:  # the swap broke the order of a job's own tasks
                 continue
-            if cand is None or cand.objective >= best_obj - 1e-9 * max(1.0, best_obj):
+            if cand is None or cand.objective >= best_obj - IMPROVE_RTOL * abs(best_obj):
                 continue
             rep = check_schedule(inst, cand)
-            if rep.ok and rep.objective is not None and rep.objective < best_obj - 1e-9 * max(1.0, best_obj):
+            if rep.ok and rep.objective is not None and rep.objective < best_obj - IMPROVE_RTOL * abs(best_obj):
                 best, best_obj, starts, improved = cand, rep.objective, cand_starts, True
         if not improved:
             break

@@ -100,39 +100,56 @@ RELAXATION_SECONDS_PER_ITEM = 1e-4
 SHARED_MAX_PAIRS = 20_000
 
 
-def _candidates(inst: ContentionInstance, placement, free: ContentionSolution) -> list[ContentionSolution]:
-    p = [list(x) for x in placement]
-    return [free, *(simulate(inst, name, placement=p, record=True) for name in ("srsf2", "srsf3", "ada_srsf"))]
+def _left(deadline: float | None) -> float | None:
+    """Seconds left before ``deadline`` (a ``perf_counter`` time; None: no limit), never below 0."""
+    return None if deadline is None else max(deadline - time.perf_counter(), 0.0)
 
 
 def _best_candidate(inst: ContentionInstance, placement, free: ContentionSolution, *, search: bool,
-                    time_limit: float | None) -> ContentionSolution:
-    """The best checked candidate (:func:`_candidates`), each also locally improved with ``search``.
+                    time_limit: float | None, deadline: float | None = None) -> ContentionSolution:
+    """The best checked candidate (``free``, then SRSF(2), SRSF(3), Ada-SRSF), each also locally improved with ``search``.
 
-    The local searches get a tenth of the time limit in all, their setup and checks included: a search
-    is not started once it is spent, and each gets an equal share of what is left (before issue 31 each
-    got its share of the tenth on top of its setup: 1.6 s of a 2 s limit on 40 jobs).
+    With a ``deadline`` (the call's start plus its time limit) no simulation, check or search is
+    started once it has passed: ``free`` is always there (no overlap: eq. (5) with k = 1), the others
+    as far as the clock allows (before issue 31 all three simulations and their checks ran after the
+    limit: 1.41-2.83 s at 0.5 s beside a CPU-burning process).  The local searches get a tenth of the
+    time limit in all, their setup and checks included, each an equal share of what is left; one is not
+    started when what is left is below the most a search before it ran past its share.
     """
-    ok = [c for c in _candidates(inst, placement, free) if check_schedule(inst, c).ok]
+    p = [list(x) for x in placement]
+    ok: list = [free] if check_schedule(inst, free).ok else []
+    for name in ("srsf2", "srsf3", "ada_srsf"):
+        if _left(deadline) == 0.0:
+            break
+        c = simulate(inst, name, placement=p, record=True)
+        if _left(deadline) != 0.0 and check_schedule(inst, c).ok:
+            ok.append(c)
+    if not ok:  # free failed its check: the checker's word stands, nothing unchecked is reported
+        raise SolverError("the contention-free schedule fails the contention-aware checker: no checked incumbent")
     if search:
         from .search import improve_schedule
 
         end = None if time_limit is None else time.perf_counter() + time_limit / 10
-        found = []
+        if deadline is not None and end is not None:
+            end = min(end, deadline)
+        found, over = [], 0.0  # over: the most a search ran past its share (its setup, its last step)
         for i, c in enumerate(list(ok)):
-            left = None if end is None else end - time.perf_counter()
-            if left is not None and left <= 0:
+            left = _left(end)
+            if left is not None and left <= over:
                 break
-            found.append(improve_schedule(inst, placement, c, time_limit=None if left is None else left / (len(ok) - i)))
-        ok += [c for c in found if check_schedule(inst, c).ok]
-    return min(ok, key=lambda c: c.objective)  # free is always there (no overlap: eq. (5) with k = 1)
+            share, s0 = None if left is None else left / (len(ok) - i), time.perf_counter()
+            found.append(improve_schedule(inst, placement, c, time_limit=share))
+            over = max(over, time.perf_counter() - s0 - (share or 0.0))
+        ok += [c for c in found if all(c is not o for o in ok) and _left(deadline) != 0.0 and check_schedule(inst, c).ok]
+    return min(ok, key=lambda c: c.objective)
 
 
 def _from_relaxation(inst, placement, tasks, reps, v, values: np.ndarray, best: ContentionSolution,
-                     limit: float) -> ContentionSolution:
+                     limit: float, deadline: float | None = None) -> ContentionSolution:
     """Fluid schedules in the relaxation's order, locally improved; the best of them and ``best``.
 
     ``values`` is the relaxation's solution by variable index (:func:`~hetopt.solvers.solve_cpsat`).
+    Each local search gets ``limit / 3`` or what is left before ``deadline``; nothing is started after it.
     """
     from .search import fluid_retime, improve_schedule
 
@@ -146,10 +163,13 @@ def _from_relaxation(inst, placement, tasks, reps, v, values: np.ndarray, best: 
                             and starts[x.key] < ends.get(y.key, 0) and starts[y.key] < ends.get(x.key, 0))
     # three readings of the relaxed order: every all-reduce shared, those that overlap there, none
     for shared in (frozenset(t.key for t in comm), overlapping, frozenset()):
+        if _left(deadline) == 0.0:
+            break
         cand = fluid_retime(inst, placement, starts, shared)
-        if cand is None or not check_schedule(inst, cand).ok:
+        if cand is None or _left(deadline) == 0.0 or not check_schedule(inst, cand).ok:
             continue
-        cand = improve_schedule(inst, placement, cand, time_limit=limit / 3)
+        left = _left(deadline)
+        cand = improve_schedule(inst, placement, cand, time_limit=limit / 3 if left is None else min(limit / 3, left))
         rep = check_schedule(inst, cand)
         if rep.ok and rep.objective is not None and rep.objective < best.objective:
             best = cand
@@ -251,9 +271,10 @@ def solve_contention_bound(
         The GPUs of each job.  Default: the placement LWF-1 gives under SRSF(1)
         (``simulate(inst, "srsf1").placement``), as :func:`~hetopt.contention.solve_exact`.
     time_limit : float, optional
-        Seconds in all: half for the contention-free optimum, the rest for the relaxation (whose
-        incumbent's local search may take a twentieth more); a stopped run is TIME_LIMIT with the
-        best checked schedule and a proven bound.
+        Seconds in all, from the call's start: half for the contention-free optimum, the rest for the
+        other candidates and the relaxation, no stage started after it (the relaxation's solves stop a
+        twentieth early for the re-timing of its order); a stopped run is TIME_LIMIT with the best
+        checked schedule and a proven bound.
     threads : int, optional
     seed : int
         CP-SAT's random seed.
@@ -264,9 +285,7 @@ def solve_contention_bound(
         Add the (robust) completion-time cuts to the relaxation.
     options : dict, optional
         CP-SAT parameters of the relaxation's solves, over :data:`DEFAULT_OPTIONS` (e.g.
-        ``{"optimize_with_lb_tree_search": True}``: a search aimed at the bound, which raised
-        the 8-job bounds of seeds 0 and 1 in the card's measurements but proves seed 2's
-        relaxation no more within 60 s; the relaxation then has no incumbent to search from).
+        ``{"optimize_with_lb_tree_search": True}``, a search aimed at the bound; see the card).
     energy : bool
         Add the stretch and transfer completion cuts of :mod:`hetopt.contention.link_cuts` to
         the relaxation, and the violated window-energy set cuts each time it is solved.
@@ -281,10 +300,7 @@ def solve_contention_bound(
         (toggling all-reduces between exclusive and shared, swapping GPU neighbours; every
         schedule kept passes :func:`check_schedule`).
     max_size : int
-        Size guard, in tasks: refuse instances with more
-        (:data:`~hetopt.contention.cpsat.CPSAT_MAX_TASKS`).  A relaxation with more than
-        :data:`SHARED_MAX_PAIRS` pairs of all-reduces of different jobs on a common server is
-        refused too.
+        Size guard, in tasks (:data:`~hetopt.contention.cpsat.CPSAT_MAX_TASKS`); see Raises.
 
     Returns
     -------
@@ -314,6 +330,24 @@ def solve_contention_bound(
         raise ArgumentError("lb_share is None; expected a number in [0, 1)")
     max_size = check_size(max_size, "max_size")
     t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
+    placement, tasks, sc, n_pairs = _tasks_and_guards(inst, placement, refine, max_size)
+    free = solve_cpsat_exact(inst, placement, time_limit=time_limit and max(time_limit / 2 - (time.perf_counter() - t0),
+                                                                            0.01),  # half, counted from the start
+                             threads=threads, seed=seed, max_tasks=max_size, guard_name="max_size")
+    best = _best_candidate(inst, placement, free, search=search, time_limit=time_limit, deadline=deadline)
+    info: dict = {"scale": sc.describe(), "exact_scaling": sc.exact, "contention_free": free.status.value}
+    relax = _Relaxation(inst, placement, tasks, sc, n_pairs, free, cuts=cuts, energy=energy, literals=literals)
+    res, bound_units, rounds = relax.solve(info, time_limit, t0, threads, cp_seed, opts, share)
+    if search and res is not None and res.objective is not None and _left(deadline) != 0.0:
+        # the relaxation's task order, re-timed under eq. (5), in the twentieth of the limit it kept
+        best = _from_relaxation(inst, placement, tasks, relax.reps, relax.v, res.info["values"], best,
+                                10.0 if time_limit is None else time_limit / 20, deadline)
+    return _certified(inst, placement, best, free, res, bound_units, rounds, sc, info, time_limit, t0)
+
+
+def _tasks_and_guards(inst: ContentionInstance, placement, refine: int, max_size: int):
+    """``(placement, tasks, scale, n_pairs)``: the relaxation's tasks in its units, after both size guards."""
     least = int(np.sum(inst.iterations * 2 * inst.n_gpus))
     if least > max_size:  # before the SRSF(1) run that picks the placement
         raise SizeLimitError(f"the relaxation would have at least {least} tasks (forward and backward passes); at most "
@@ -329,37 +363,54 @@ def solve_contention_bound(
         raise SizeLimitError(f"the contention-aware relaxation would have {n_pairs} pairs of all-reduces sharing a "
                              f"server (each a pair and a stretch cut); at most SHARED_MAX_PAIRS = {SHARED_MAX_PAIRS} "
                              "allowed: use solve_exact for the contention-free optimum, or a smaller instance")
-    trivial, half = isolated_bound(inst, placement), time_limit and max(t0 + time_limit / 2 - time.perf_counter(), 0.01)
-    free = solve_cpsat_exact(inst, placement, time_limit=half,  # half the limit, counted from the call's start
-                             threads=threads, seed=seed, max_tasks=max_size, guard_name="max_size")
-    best = _best_candidate(inst, placement, free, search=search, time_limit=time_limit)
-    arr_s = [sc.units(float(a)) for a in inst.arrival]
-    hint, hint_finish = retime(inst, placement, tasks, _starts_of(free.trace), scaled=True, arrival=arr_s)
-    hint_obj = int(round(float(hint_finish.sum()) - sum(arr_s)))
-    reps = gpu_representatives(placement)
-    model_tasks = [t for t in tasks if t.kind == "c" or reps[t.where] == t.where]
-    latency, latency_floor = sc.ceil_stretched(inst.a), sc.floor_units(inst.a)
-    info: dict = {"scale": sc.describe(), "exact_scaling": sc.exact, "contention_free": free.status.value}
-    res, bound_units, rounds = None, None, 0
-    estimate = RELAXATION_SECONDS_PER_ITEM * (n_pairs + len(model_tasks))
-    if time_limit is not None and time.perf_counter() - t0 + estimate >= time_limit:
-        info["skipped"] = (f"time limit: about {estimate:.2g} s would be needed to build the relaxation "
-                           f"({n_pairs} pairs of all-reduces, {len(model_tasks)} tasks)")
-    else:
-        model, v = build_cpsat(inst, placement, model_tasks, arrival=arr_s, hint=hint, upper_objective=hint_obj,
-                               network="shared", latency=latency, latency_floor=latency_floor,
-                               waste=(inst.b + inst.eta) / (2 * inst.b + inst.eta), cuts=cuts, energy=energy,
-                               literals=literals if energy else None)
-        if time_limit is not None and time.perf_counter() - t0 >= time_limit:
+    return placement, tasks, sc, n_pairs
+
+
+class _Relaxation:
+    """The contention-aware relaxation of one call: built and solved only while its time limit allows."""
+
+    def __init__(self, inst, placement, tasks, sc, n_pairs: int, free: ContentionSolution, *, cuts: bool,
+                 energy: bool, literals: str | None):
+        self.inst, self.placement, self.tasks, self.sc, self.n_pairs, self.free = inst, placement, tasks, sc, n_pairs, free
+        self.cuts, self.energy, self.literals = cuts, energy, literals
+        self.reps = gpu_representatives(placement)
+        self.model_tasks = [t for t in tasks if t.kind == "c" or self.reps[t.where] == t.where]
+        self.latency, self.latency_floor = sc.ceil_stretched(inst.a), sc.floor_units(inst.a)
+        self.v: dict = {}
+
+    def solve(self, info: dict, time_limit: float | None, t0: float, threads, cp_seed: int, opts: dict, share: float):
+        """``(result or None, bound in units or None, rounds)``; why it was skipped in ``info["skipped"]``.
+
+        It is not built when its estimated build would pass the limit, not solved when the build
+        passed it, and its solves stop a twentieth of the limit early, kept for the re-timing of its order.
+        """
+        inst, sc = self.inst, self.sc
+        estimate = RELAXATION_SECONDS_PER_ITEM * (self.n_pairs + len(self.model_tasks))
+        if time_limit is not None and time.perf_counter() - t0 + estimate >= time_limit:
+            info["skipped"] = (f"time limit: about {estimate:.2g} s would be needed to build the relaxation "
+                               f"({self.n_pairs} pairs of all-reduces, {len(self.model_tasks)} tasks)")
+            return None, None, 0
+        arr_s = [sc.units(float(a)) for a in inst.arrival]
+        hint, hint_finish = retime(inst, self.placement, self.tasks, _starts_of(self.free.trace), scaled=True,
+                                   arrival=arr_s)
+        hint_obj = int(round(float(hint_finish.sum()) - sum(arr_s)))
+        model, self.v = build_cpsat(inst, self.placement, self.model_tasks, arrival=arr_s, hint=hint,
+                                    upper_objective=hint_obj, network="shared", latency=self.latency,
+                                    latency_floor=self.latency_floor, waste=(inst.b + inst.eta) / (2 * inst.b + inst.eta),
+                                    cuts=self.cuts, energy=self.energy, literals=self.literals if self.energy else None)
+        solve_limit = None if time_limit is None else time_limit * 19 / 20
+        if solve_limit is not None and time.perf_counter() - t0 >= solve_limit:
             info["skipped"] = "time limit reached while the relaxation was built"
-        else:
-            res, bound_units, rounds = _solve_with_set_cuts(inst, model, v, tasks, time_limit, t0, threads, cp_seed,
-                                                            energy and cuts, latency, latency_floor, opts, share)
-            if search and res.objective is not None:  # the relaxation's task order, re-timed under eq. (5)
-                # after the time limit: at most a twentieth of it more (10 s without a limit)
-                best = _from_relaxation(inst, placement, tasks, reps, v, res.info["values"], best,
-                                        10.0 if time_limit is None else time_limit / 20)
-    bound, info["bound_from"] = trivial, "isolated job times"
+            return None, None, 0
+        return _solve_with_set_cuts(inst, model, self.v, self.tasks, solve_limit, t0, threads, cp_seed,
+                                    self.energy and self.cuts, self.latency, self.latency_floor, opts, share)
+
+
+def _certified(inst, placement, best: ContentionSolution, free: ContentionSolution, res, bound_units, rounds: int,
+               sc, info: dict, time_limit: float | None, t0: float) -> ContentionSolution:
+    """``best`` with the proven bound (the relaxation's or the isolated times) and an honest status."""
+    arr_s = [sc.units(float(a)) for a in inst.arrival]
+    bound, info["bound_from"] = isolated_bound(inst, placement), "isolated job times"
     if bound_units is not None:
         b = sc.lower_bound(integral_bound(bound_units), arr_s, inst.arrival)
         if b > bound:
@@ -375,7 +426,8 @@ def solve_contention_bound(
         info["bound_clipped"] = f"relaxation bound {bound} above {best.solver}'s total JCT (within FEAS_TOL)"
         bound = best.objective
     gap = relative_gap(best.objective, bound)
-    stopped = time_limit is not None and (res is None or Status.TIME_LIMIT in (res.status, free.status))
+    stopped = time_limit is not None and (res is None or Status.TIME_LIMIT in (res.status, free.status)
+                                          or time.perf_counter() - t0 >= time_limit)
     status = certify(best.objective, bound, stopped=stopped, sense="min")
     relax = "not solved: " + info["skipped"] if res is None else f"{res.status.value} after {rounds} round(s) of set cuts"
     msg = (f"incumbent {best.solver} (total JCT {best.objective:g}; contention-free optimum {free.objective:g}, "

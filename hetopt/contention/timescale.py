@@ -142,6 +142,7 @@ class TimeScale:
 def integral_bound(value: float) -> int:
     """A proven bound of an integer-valued objective, as an integer: rounded when within 1e-6 (solver noise), else down."""
     n = round(value)
+    # absolute below 1 on purpose: value counts the relaxation's integer units (dimensionless)
     return int(n) if abs(value - n) <= 1e-6 * max(1.0, abs(value)) else int(math.floor(value))
 
 

@@ -171,7 +171,7 @@ def two_task_fluid_optimum(
         for off in sorted(grid):
             t1, t2 = two_task_fluid(m1, m2, b, eta, f, off)
             avg = (t1 + t2) / 2
-            if best is None or avg < best[2] - 1e-12 * max(1.0, avg):
+            if best is None or avg < best[2] - 1e-12 * abs(avg):  # relative at every magnitude (issue 31)
                 best = (f, off, avg)
     assert best is not None
     return best

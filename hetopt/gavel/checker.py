@@ -112,7 +112,7 @@ def _check_rounds(inst: GavelInstance, sol: GavelSimulation) -> CheckReport:
     pairs = None
     for k, rd in enumerate(sol.rounds):
         start, end = float(rd["start"]), float(rd["end"])
-        if start < prev_end - RTOL * max(1.0, abs(prev_end)):
+        if start < prev_end - RTOL * abs(prev_end):
             out.append(f"round {k} starts at {start:.6g} s before round {k - 1} ends at {prev_end:.6g} s")
         prev_end = end
         used = np.zeros(R)
@@ -149,16 +149,16 @@ def _check_rounds(inst: GavelInstance, sol: GavelSimulation) -> CheckReport:
                 rate_only = False
             if not rate_only:
                 used[r] += inst.scale_factor[j]
-            if start < inst.arrival[j] - RTOL * max(1.0, inst.arrival[j]):
+            if start < inst.arrival[j] - RTOL * abs(inst.arrival[j]):
                 out.append(f"round {k}: job {j} runs at {start:.6g} s before its arrival {inst.arrival[j]:.6g} s")
             if rate <= 0:
                 out.append(f"round {k}: job {j} runs on type {inst.gpu_types[r]} where its throughput is 0")
             done = completion[j] if np.isfinite(completion[j]) else np.inf
-            if start >= done - RTOL * max(1.0, done):
+            if start >= done - RTOL * abs(done):
                 out.append(f"round {k}: job {j} runs at {start:.6g} s after its completion {done:.6g} s")
             seconds = rd.get("seconds") or {}
             dt = float(seconds[j]) if j in seconds else max(0.0, min(end, done) - start)
-            if dt > end - start + RTOL * max(1.0, abs(end)):
+            if dt > end - start + RTOL * abs(end):
                 out.append(f"round {k}: job {j} runs {dt:.6g} s, longer than the round [{start:.6g}, {end:.6g}]")
             steps[j] += dt * rate
             last[j] = start + dt
@@ -170,9 +170,10 @@ def _check_rounds(inst: GavelInstance, sol: GavelSimulation) -> CheckReport:
         for r in over[:3]:
             out.append(f"round {k}: {used[r]:g} GPUs of type {inst.gpu_types[r]} > capacity {inst.capacity[r]}")
     total = np.asarray(inst.total_steps, dtype=float)
+    # steps are counts (dimensionless): the floor of 1 step stays
     for j in np.flatnonzero(np.abs(steps - total) > RTOL * np.maximum(1.0, total))[:5]:
         out.append(f"job {j} runs {steps[j]:.9g} steps in its rounds; it needs {total[j]:.9g}")
-    for j in np.flatnonzero(~np.isclose(last, completion, rtol=RTOL, atol=RTOL))[:5]:
+    for j in np.flatnonzero(~np.isclose(last, completion, rtol=RTOL, atol=0.0))[:5]:
         out.append(f"job {j}: reported completion {completion[j]:.9g} s, its last round ends it at {last[j]:.9g} s")
     avg = float(np.mean(last - inst.arrival)) if np.all(np.isfinite(last)) else None
     if avg is None:

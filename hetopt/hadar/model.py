@@ -32,13 +32,14 @@ Utilization-Enhanced Scheduling for Deep Learning Clusters" (Hadar / HadarE), Se
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, SolverError
 from ..inputs import MAX_GENERATED, check_flag, check_size, takes_instance
 from .instance import HadarInstance
 
@@ -120,6 +121,16 @@ def _scaled(logs: dict, scaled: bool) -> tuple[dict, float]:
         return {k: float(np.exp(v - top)) for k, v in logs.items()}, float(top)
 
 
+class BuildStopped(SolverError):
+    """The build of P1 passed its deadline (:func:`hetopt.hadar.offline.solve_exact` then reports its start)."""
+
+
+def _tick(deadline: float | None) -> None:
+    """Raise :class:`BuildStopped` once ``deadline`` (a ``time.perf_counter()`` time) has passed."""
+    if deadline is not None and time.perf_counter() > deadline:
+        raise BuildStopped("the build of P1 passed its deadline")
+
+
 @takes_instance(HadarInstance)
 def build_p1(inst: HadarInstance, *, scaled: bool = False) -> pyo.ConcreteModel:
     """P1 (1)-(1e) as an exact time-indexed MILP (size J*H*R*T integer variables).
@@ -139,7 +150,12 @@ def build_p1(inst: HadarInstance, *, scaled: bool = False) -> pyo.ConcreteModel:
         ``total_utility``; parameters ``U`` (utilities), ``Uobj`` (the objective's coefficients)
         and ``utility_scale``.
     """
-    check_flag(scaled, "scaled")
+    return _build_p1(inst, check_flag(scaled, "scaled"), None)
+
+
+def _build_p1(inst: HadarInstance, scaled: bool, deadline: float | None) -> pyo.ConcreteModel:
+    """:func:`build_p1`, checking the clock between its components: :class:`BuildStopped` after ``deadline``."""
+    _tick(deadline)
     J, H, R, T = inst.n_jobs, inst.n_machines, inst.n_types, inst.horizon
     L = inst.slot_length
     X, W, a, c = inst.throughput, inst.gpus, inst.arrival, inst.capacity
@@ -173,6 +189,7 @@ def build_p1(inst: HadarInstance, *, scaled: bool = False) -> pyo.ConcreteModel:
 
     m.w = pyo.Var(m.JOBS, m.MACHINES, m.TYPES, m.SLOTS, domain=pyo.NonNegativeIntegers, bounds=w_bounds,
                   doc="w^r_jh(t): type-r GPUs of machine h given to job j in slot t")
+    _tick(deadline)
     m.z = pyo.Var(m.JOBS, m.SLOTS, domain=pyo.Binary, doc="job j runs in slot t (gang of (1e))")
     m.u = pyo.Var(m.JOBS, m.TYPES, m.SLOTS, domain=pyo.Binary, doc="job j uses type r in slot t (for (1b))")
     xmax = X.max(axis=1)
@@ -185,9 +202,19 @@ def build_p1(inst: HadarInstance, *, scaled: bool = False) -> pyo.ConcreteModel:
     m.d = pyo.Var(m.JOBS, m.SLOTS, domain=pyo.Binary, bounds=lambda _, j, t: (0, 1 if reach[j, t] else 0),
                   doc="f_j = t (the finish slot of (1c)); 0 before the job's earliest possible finish")
 
+    _tick(deadline)
     m.total_utility = pyo.Objective(
         expr=sum(m.Uobj[j, t] * m.d[j, t] for j in m.JOBS for t in m.SLOTS if reach[j, t]),
         sense=pyo.maximize, doc="(1) total utility sum_j U_j(f_j - a_j) (divided by utility_scale)")
+    _p1_constraints(m, inst, full, reach, deadline)
+    return m
+
+
+def _p1_constraints(m: pyo.ConcreteModel, inst: HadarInstance, full: np.ndarray, reach: np.ndarray,
+                    deadline: float | None) -> None:
+    """P1's constraints (1a)-(1e) on the variables of :func:`_build_p1`, the clock checked between them."""
+    X, a = inst.throughput, inst.arrival
+    xmax = X.max(axis=1)
     m.iterations_complete = pyo.Constraint(
         m.JOBS, rule=lambda m, j: sum(m.q[j, t] for t in m.SLOTS) >= float(inst.total_iterations[j]) / float(full[j]),
         doc="(1a) every job completes E_j N_j iterations (in full slots of job j)")
@@ -200,9 +227,11 @@ def build_p1(inst: HadarInstance, *, scaled: bool = False) -> pyo.ConcreteModel:
 
     m.bottleneck_throughput = pyo.Constraint(m.JOBS, m.TYPES, m.SLOTS, rule=bottleneck,
                                              doc="(1b) x_j(t) is at most X^r_j of every type r the job uses")
+    _tick(deadline)
     m.type_used = pyo.Constraint(m.JOBS, m.MACHINES, m.TYPES, m.SLOTS,
                                  rule=lambda m, j, h, r, t: m.w[j, h, r, t] <= m.W[j] * m.u[j, r, t],
                                  doc="(1b) a type with w^r_jh(t) > 0 counts as used")
+    _tick(deadline)
     m.runs_when_progressing = pyo.Constraint(m.JOBS, m.SLOTS,
                                              rule=lambda m, j, t: m.q[j, t] <= m.z[j, t],
                                              doc="(1b) no iterations in a slot where the job does not run")
@@ -215,17 +244,19 @@ def build_p1(inst: HadarInstance, *, scaled: bool = False) -> pyo.ConcreteModel:
     m.finish_after_last_run = pyo.Constraint(
         m.JOBS, m.SLOTS, rule=lambda m, j, t: m.z[j, t] <= sum(m.d[j, s] for s in m.SLOTS if s >= t),
         doc="(1c) f_j is at or after every slot in which job j runs")
+    _tick(deadline)
     m.capacity = pyo.Constraint(m.MACHINES, m.TYPES, m.SLOTS,
                                 rule=lambda m, h, r, t: sum(m.w[j, h, r, t] for j in m.JOBS) <= m.c[h, r],
                                 doc="(1d) GPUs of type r on machine h within capacity")
+    _tick(deadline)
     m.gang = pyo.Constraint(m.JOBS, m.SLOTS,
                             rule=lambda m, j, t: sum(m.w[j, h, r, t] for h in m.MACHINES for r in m.TYPES)
                             == m.W[j] * m.z[j, t],
                             doc="(1e) all-or-nothing: 0 or W_j GPUs in every slot")
+    _tick(deadline)
     m.no_run_before_arrival = pyo.Constraint(
         m.JOBS, m.SLOTS, rule=lambda m, j, t: m.z[j, t] == 0 if t < a[j] else pyo.Constraint.Skip,
         doc="(1e) w^r_jh(t) = 0 for t < a_j")
-    return m
 
 
 def _check_schedules(inst: HadarInstance, schedules: Sequence[Sequence[np.ndarray]]) -> list[list[np.ndarray]]:

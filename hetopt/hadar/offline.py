@@ -17,21 +17,13 @@ import pyomo.environ as pyo
 
 from ..certify import Status, certify, relative_gap
 from ..errors import HetoptError, InfeasibleError, InstanceError, SizeLimitError, SolverError
-from ..inputs import (
-    check_choice,
-    check_flag,
-    check_gap,
-    check_size,
-    check_threads,
-    check_time_limit,
-    takes_instance,
-)
+from ..inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
 from ..result import Solution
 from ..solvers import PYOMO_SOLVERS, solve_model
 from .bounds import gang_count
 from .checker import check_schedule
 from .instance import HadarInstance
-from .model import build_p1, build_p2, build_p3, earliest_finish
+from .model import BuildStopped, _build_p1, build_p2, build_p3, earliest_finish
 from .result import HadarSolution
 from .simulator import simulate
 
@@ -126,13 +118,12 @@ def solve_exact(inst: HadarInstance, *, time_limit: float | None = None, mip_gap
     ----------
     inst : HadarInstance
     time_limit : float, optional
-        Seconds for the whole call (building included); None: no limit.
+        Seconds for the whole call, the build included (stopped once its hand-over would not fit); None: no limit.
     mip_gap : float, optional
         Relative gap at which the solver may stop (default: the package's 1e-9); a run stopped at
         a gap above ``OPTIMAL_RTOL`` is FEASIBLE.
     threads : int, optional
-        Solver threads; 1 by default, as in every kind (reproducible runs); None: the solver's
-        default.
+        Solver threads; 1 by default, as in every kind (reproducible runs); None: the solver's default.
     max_size : int
         Size guard, in columns: refuse, before building, a MILP with more columns than this
         (:func:`p1_columns`, ``J T (H R + R + 3)``; default ``MAX_P1_COLUMNS``, 40,000).
@@ -151,8 +142,7 @@ def solve_exact(inst: HadarInstance, *, time_limit: float | None = None, mip_gap
     Raises
     ------
     ArgumentError
-        An unknown ``solver`` or a bad ``time_limit``, ``mip_gap``, ``threads``, ``warm_start`` or
-        ``max_size``.
+        An unknown ``solver`` or a bad ``time_limit``, ``mip_gap``, ``threads``, ``warm_start``, ``max_size``.
     SizeLimitError
         When the MILP would have more than ``max_size`` columns.
     InfeasibleError
@@ -192,14 +182,16 @@ def solve_exact(inst: HadarInstance, *, time_limit: float | None = None, mip_gap
             hint, source = hadar, "Hadar's round-by-round schedule"
     info["start"] = source if hint is not None else None
     remaining = None if time_limit is None else time_limit - (time.perf_counter() - t0)
-    if remaining is not None and remaining < build_cost:
+    share = None if remaining is None or (hint is None and remaining >= build_cost) else \
+        -1.0 if remaining < build_cost else remaining / (1 + TRANSLATE_FACTOR)
+    try:
+        m = _build_p1(inst, True, None if share is None else time.perf_counter() + share)
+    except BuildStopped:
         if hint is None:
-            raise SolverError(f"time_limit={time_limit:g} s leaves {max(remaining, 0):.3g} s, below the ~"
-                              f"{build_cost:.3g} s needed to build P1 ({cols} columns), and no serial or Hadar "
-                              "schedule fits the horizon: pass a longer time_limit")
+            raise SolverError(f"time_limit={time_limit:g} s is too short to build P1 ({cols} columns) and no serial "
+                              "or Hadar schedule fits the horizon: pass a longer time_limit") from None
         return _result(inst, hint, Status.TIME_LIMIT, upper, t0, solver, f"time limit too short to build P1 ({cols} "
                        f"columns); {source} reported", {**info, "bound_source": "utility upper bound (MILP not built)"})
-    m = build_p1(inst, scaled=True)
     left = None if time_limit is None else t0 + time_limit - time.perf_counter()  # solve_model counts the hand-over
     if left is not None and hint is not None and left < TRANSLATE_FACTOR * ((remaining or 0.0) - left):
         return _result(inst, hint, Status.TIME_LIMIT, upper, t0, solver, f"no time left to pass P1 ({cols} columns) to "

@@ -95,6 +95,7 @@ def _run_slot(cl: Cluster, rec: _Recorder, booked: dict[int, tuple[np.ndarray, n
             continue
         rec.record(i, t, yi, cl.ps[i])
         cl.remaining[i] -= n
+        # absolute below 1 on purpose: worker-slots (dimensionless), and a slot removes a whole number of them
         if cl.remaining[i] <= 1e-9 * max(1.0, inst.workload[i]):
             cl.done[i] = t
             completed.append(i)

@@ -165,6 +165,7 @@ def las(inst: PlacementInstance, *, time_limit: float | None = None) -> Placemen
     if zstar is None:
         raise SolverError(f"LAS max-min ILP returned no incumbent ({first.status.value}: {first.message})")
     m.fairness.deactivate()
+    # absolute below 1 on purpose: z is a normalized throughput (dimensionless, in [0, S])
     m.keep_min = pyo.Constraint(expr=m.z >= zstar - 1e-9 * max(1.0, abs(zstar)))
     m.total = pyo.Objective(expr=sum(m.norm[i] for i in m.JOBS), sense=pyo.maximize)
     solve_model(m, "highs", time_limit=time_limit)

@@ -76,7 +76,8 @@ def _top_sets(gamma: np.ndarray, category: np.ndarray) -> np.ndarray:
 
 
 def _tolerance(gamma: np.ndarray) -> float:
-    return 1e-9 * max(1.0, float(np.max(np.abs(gamma))))
+    """Ties within 1e-9 of the largest valuation, relative (a floor of 1, before issue 31, tied every worker at 1e-9)."""
+    return 1e-9 * float(np.max(np.abs(gamma), initial=0.0))
 
 
 def _valuations(gamma: Any) -> np.ndarray:

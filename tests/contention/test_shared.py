@@ -242,3 +242,31 @@ def test_shared_bench_rejects_bad_sizes(entry):
 
     with pytest.raises(ArgumentError, match="sizes"):
         shared_bench(sizes=[entry])
+
+
+def test_no_stage_starts_after_the_time_limit_and_the_status_stays_honest(monkeypatch):
+    # issue 31: the candidates' simulations and checks ran after the limit (0.5 s took 1.41-2.83 s under load).
+    # Here the contention-free stage returns after the whole limit: nothing else may start, and the result is the
+    # checked contention-free schedule, TIME_LIMIT unless its bound is proven to meet it.
+    import time
+
+    from hetopt.contention import shared
+
+    inst = tiny_instance(seed=2, n_jobs=6, n_servers=2, gpus_per_server=4, max_iterations=3)
+    placement = simulate(inst, "srsf1").placement
+    limit, started = 0.2, []
+    real_free, real_sim = shared.solve_cpsat_exact, shared.simulate
+
+    def slow_free(*a, **k):
+        out = real_free(*a, **k)
+        time.sleep(limit)
+        return out
+
+    monkeypatch.setattr(shared, "solve_cpsat_exact", slow_free)
+    monkeypatch.setattr(shared, "simulate", lambda *a, **k: started.append(a[1]) or real_sim(*a, **k))
+    sol = solve_contention_bound(inst, placement=placement, time_limit=limit)
+    assert started == []
+    assert "not solved: time limit" in sol.message and sol.solver == "contention-bound/cpsat"
+    assert check_schedule(inst, sol).ok
+    assert sol.bound is not None and sol.bound <= sol.objective
+    assert sol.status is Status.TIME_LIMIT or (sol.status is Status.OPTIMAL and sol.gap <= 1e-6)

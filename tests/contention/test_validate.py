@@ -71,3 +71,22 @@ def test_ratio_sweep_is_a_sweep_of_certificates():
         assert cert.value == pytest.approx(simulate(tiny_instance(seed=seed), "srsf2").objective)
     table = res.table()
     assert len(table.rows) == 3 and table.violations == 0
+
+
+@pytest.mark.parametrize("scale", [1e-9, 1.0, 1e9])
+def test_engine_cross_check_is_relative_at_every_magnitude(scale):
+    # issue 31: an absolute 1e-6 called optima of 1e-9 and 1.5e-9 s equal, and a bound 1e-7 relative above an
+    # incumbent of 1e9 s a disagreement; the decision at 1e-9 and 1e9 must be the one at 1.
+    from types import SimpleNamespace
+
+    from hetopt.contention.validate import _below, _engines_agree
+
+    def sol(objective, bound, optimal=True):
+        return SimpleNamespace(objective=objective * scale, bound=None if bound is None else bound * scale,
+                               is_optimal=optimal)
+
+    assert not _engines_agree(sol(1.0, 1.0), sol(1.5, 1.5))  # two different optima
+    assert not _engines_agree(sol(2.0, 2.0, False), sol(1.0, None, False))  # a bound above the other's schedule
+    assert _engines_agree(sol(1.0, 1.0), sol(1.0 + 1e-7, 1.0 + 1e-7))  # equal within OPTIMAL_RTOL relative
+    assert _engines_agree(sol(1.0, 1.0 + 1e-7, False), sol(1.0, 0.5, False))
+    assert _below(0.5 * scale, scale) and not _below((1 - 1e-7) * scale, scale)

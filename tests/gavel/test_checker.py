@@ -36,3 +36,24 @@ def test_checker_names_violations():
         assert any("capacity" in v for v in check_schedule(inst, crowded).violations)
     assert not check_schedule(inst, crowded).ok
     np.testing.assert_allclose(check_schedule(inst, sim).info["completion"], sim.completion, rtol=1e-9)
+
+
+def _shifted_and_scaled(inst, sim, f, shift=1000.0):
+    """Every time moved by ``shift`` s and multiplied by ``f`` (throughputs divided by it): the same schedule."""
+    i2 = replace(inst, arrival=(inst.arrival + shift) * f, throughput=inst.throughput / f)
+    rounds = [{**rd, "start": (rd["start"] + shift) * f, "end": (rd["end"] + shift) * f,
+               "seconds": {j: s * f for j, s in (rd.get("seconds") or {}).items()}} for rd in sim.rounds]
+    return i2, replace(sim, rounds=rounds, completion=(sim.completion + shift) * f, jct=sim.jct * f,
+                       objective=sim.objective * f, average_jct=sim.average_jct * f, makespan=(sim.makespan + shift) * f)
+
+
+@pytest.mark.parametrize("scale", [1e-9, 1.0, 1e9])
+def test_checker_decides_alike_at_every_magnitude(scale):
+    # issue 31: times were compared with RTOL * max(1, t), absolute below 1 s: at 1e-9 a valid schedule failed
+    # ("round 8: job 0 runs at 3.88e-06 s after its completion 4.6e-06 s") and a start 0.1 % before the arrival
+    # passed; relative now, so the decisions at 1e-9 and 1e9 are the ones at 1
+    inst = load_instance("instances/gavel2020_three_jobs.json")
+    i2, s2 = _shifted_and_scaled(inst, simulate(inst, "max_min_fairness"), scale)
+    assert check_schedule(i2, s2).ok
+    early = replace(s2, rounds=[{**s2.rounds[0], "start": s2.rounds[0]["start"] * (1 - 1e-3)}] + s2.rounds[1:])
+    assert any("before its arrival" in v for v in check_schedule(i2, early).violations)

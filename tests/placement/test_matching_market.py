@@ -101,3 +101,16 @@ def test_bad_category(table2):
     for bad in (dict(rule="greedy"), dict(unit=0), dict(unit=float("inf")), dict(ties=1), dict(max_iter=-1)):
         with pytest.raises(ArgumentError, match=next(iter(bad))):
             matching_market(table2, (2, 2), **bad)
+
+
+@pytest.mark.parametrize("scale", [1e-9, 1e9])
+def test_preferred_graph_is_the_same_at_every_magnitude(scale):
+    # issue 31: ties were within 1e-9 * max(1, max |gamma|), absolute below 1: at 1e-9 the job's two workers
+    # (valuations 1 and 0.5, scaled) were tied and both linked; relative now, as at 1
+    from hetopt.placement.matching_market import preferred_graph
+
+    gamma = np.array([[1.0, 0.5, 0.25], [0.5, 0.5, 1.0]])
+    ref = preferred_graph(gamma, [1, 1])
+    got = preferred_graph(gamma * scale, [1, 1])
+    assert sorted(got.edges) == sorted(ref.edges) == [(("job", 0), ("worker", 0)), (("job", 1), ("worker", 2))]
+    assert [got.edges[e]["strict"] for e in sorted(got.edges)] == [ref.edges[e]["strict"] for e in sorted(ref.edges)]

@@ -316,12 +316,30 @@ def test_solve_exact_refuses_before_building_with_the_estimate_and_the_way_out(m
 
     inst = p1_instance(40)
     built = []
-    monkeypatch.setattr(offline, "build_p1", lambda *a, **k: built.append(1))
+    monkeypatch.setattr(offline, "_build_p1", lambda *a, **k: built.append(1))
     with pytest.raises(SizeLimitError, match=rf"{p1_columns(inst)} columns.*max_size={p1_columns(inst)}"):
         solve_exact(inst)
     assert not built
     with pytest.raises(SizeLimitError, match="max_size=10"):
         solve_exact(TINY, max_size=10)
+
+
+def test_a_build_past_its_share_of_the_limit_stops_and_reports_the_start(monkeypatch):
+    # issue 31: P1's Pyomo build did not check the clock (2 s took 2.25 s under load, ~3 x its estimate); it now
+    # stops once its hand-over (TRANSLATE_FACTOR x the build) would not fit.  A factor of 1e12 leaves the build no
+    # time: it stops at its first check and Hadar's start schedule is reported, TIME_LIMIT, with the upper bound.
+    from hetopt.hadar import model, offline
+
+    inst = generate_instance(n_jobs=3, n_machines=2, seed=0)
+    built = []
+    real = model._build_p1
+    monkeypatch.setattr(offline, "_build_p1", lambda *a: built.append(a[2]) or real(*a))
+    monkeypatch.setattr(offline, "TRANSLATE_FACTOR", 1e12)
+    sol = solve_exact(inst, time_limit=60)
+    assert built and built[0] is not None
+    assert sol.status is Status.TIME_LIMIT and sol.info["bound_source"] == "utility upper bound (MILP not built)"
+    assert check_schedule(inst, sol.schedule).ok and sol.bound >= sol.objective
+    assert solve_exact(inst).status is Status.OPTIMAL  # no limit: no deadline, built and solved
 
 
 def test_min_rounds_refuses_a_round_with_too_many_gang_assignments():

@@ -331,3 +331,21 @@ def test_property_exact_routes_against_brute_force_1e_10_to_1e10(inst):
 def test_property_exact_routes_against_brute_force_1e_10_to_1e10_long(inst):
     """The same on many more instances."""
     _property(inst, ("exact", "cpsat", "milp_highs", "milp_scip"))
+
+
+@pytest.mark.parametrize("times", [1e-9, 1e9])
+def test_local_search_takes_the_same_moves_at_every_magnitude(times):
+    # issue 31: a move was accepted when it improved by 1e-12 * max(1, objective): absolute below 1, so at 1e-9
+    # the search took 39 moves where it takes 38 at 1 (and ended elsewhere); relative now
+    from hetopt.api import solve
+    from hetopt.hare.exact.localsearch import improve_schedule
+    from hetopt.registry import get_kind
+
+    base = get_kind("hare").example(seed=0, size=2)
+    runs = []
+    for inst in (base, _scaled(base, times=times)):
+        sol = solve(inst, "algorithm1")
+        runs.append(improve_schedule(inst, np.asarray(sol.start), np.asarray(sol.gpu), time_limit=None,
+                                     max_moves=3000, seed=0))
+    assert runs[1][3]["moves_accepted"] == runs[0][3]["moves_accepted"]
+    assert runs[1][2] / times == pytest.approx(runs[0][2], rel=1e-9)

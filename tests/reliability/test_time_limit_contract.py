@@ -64,17 +64,12 @@ def _cases():
     }
 
 
-#: measured beside two burners: 1.41-1.44 s at 0.5 s, the fixed cost of its candidate schedules (three simulations
-#: and a dozen checks, about 0.4 s under that load) before the local searches; 0.77 s without the burners
-KNOWN_OVER = {("contention contention_bound 40 jobs", 0.5)}
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("limit", [0.5, 2.0])
 @pytest.mark.parametrize("case", sorted(_cases()))
-def test_wall_time_within_the_contract(case, limit, load_of_two, request):
-    if (case, limit) in KNOWN_OVER:
-        request.applymarker(pytest.mark.xfail(reason="fixed cost of the candidates under a load of 2", strict=False))
+def test_wall_time_within_the_contract(case, limit, load_of_two):
+    # contention_bound at 0.5 s took 1.41-2.83 s here before its stages checked the clock (issue 31); Hadar's exact
+    # at 2 s 2.25 s (its Pyomo build did not)
     make, method = _cases()[case]
     inst = make()
     kind = get_kind(type(inst).KIND)

@@ -118,7 +118,7 @@ def improve_schedule(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, *, 
         if mv is None:
             continue
         out = semi_active(inst, tuple(mv[0]), mv[1])
-        if out is not None and out[1] < cur - 1e-12 * max(1.0, abs(cur)):
+        if out is not None and out[1] < cur - 1e-12 * abs(cur):  # relative at every magnitude (issue 31)
             (order, gpu), cur, since = mv, out[1], 0
             accepted += 1
             if cur < best:
