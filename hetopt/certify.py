@@ -15,7 +15,7 @@ import math
 
 from .errors import ArgumentError, SolverError
 
-__all__ = ["Status", "certify", "relative_gap", "same_value", "OPTIMAL_RTOL", "GAP_FLOOR", "CHECK_RTOL"]
+__all__ = ["Status", "certify", "relative_gap", "same_value", "below", "OPTIMAL_RTOL", "GAP_FLOOR", "CHECK_RTOL"]
 
 #: A solve is reported OPTIMAL only when its objective and bound meet within this, relative (:func:`certify`).
 OPTIMAL_RTOL = 1e-6
@@ -68,6 +68,14 @@ def same_value(reported: float, recomputed: float, terms=None, *, rtol: float = 
 #: Smallest denominator of :func:`relative_gap`: a gap stays relative at every magnitude (data of
 #: 1e-10 next to 1 included); only an exact 0 = 0 has gap 0.
 GAP_FLOOR = 1e-300
+
+
+def below(value: float, other: float) -> bool:
+    """``value`` lies below ``other`` by more than ``OPTIMAL_RTOL`` of ``|other|``: two certified results disagree.
+
+    (Two proven optima apart, or one engine's bound above another's incumbent.)  Purely relative.
+    """
+    return value < other - OPTIMAL_RTOL * abs(other)
 
 
 def relative_gap(objective: float | None, bound: float | None) -> float | None:

@@ -23,7 +23,7 @@ import dataclasses
 from functools import partial
 from typing import Any
 
-from ..certify import OPTIMAL_RTOL
+from ..certify import below
 from ..errors import ArgumentError
 from ..inputs import MAX_SEED, check_size, check_time_limit, takes_instance
 from ..report import Table
@@ -179,24 +179,15 @@ def _validate_one(inst: ContentionInstance) -> dict[str, Any]:
     return {"policies": out, "engines_agree": agree}
 
 
-def _below(value: float, other: float) -> bool:
-    """``value`` is below ``other`` by more than ``OPTIMAL_RTOL`` relative.
-
-    Before issue 31 an absolute 1e-6: a total JCT of 1e-9 s passed at half the optimum, and a bound 1e-7
-    relative above an incumbent of 1e9 s was a disagreement.
-    """
-    return value < other - OPTIMAL_RTOL * abs(other)
-
-
 def _engines_agree(cp: ContentionSolution, mi: ContentionSolution) -> bool:
     """Two engines' results on one placement agree, relative to ``OPTIMAL_RTOL`` at every magnitude.
 
     Equal optima when both are proven, and each bound at most the other's total JCT (both engines certify
     at ``OPTIMAL_RTOL``).
     """
-    same = not (cp.is_optimal and mi.is_optimal) or not (_below(cp.objective, mi.objective) or
-                                                         _below(mi.objective, cp.objective))
-    return same and all(a.bound is None or not _below(b.objective, a.bound) for a, b in ((cp, mi), (mi, cp)))
+    same = not (cp.is_optimal and mi.is_optimal) or not (below(cp.objective, mi.objective) or
+                                                         below(mi.objective, cp.objective))
+    return same and all(a.bound is None or not below(b.objective, a.bound) for a, b in ((cp, mi), (mi, cp)))
 
 
 def validate(n: int = 20, *, seed: int = 0) -> Table:
@@ -227,9 +218,9 @@ def validate(n: int = 20, *, seed: int = 0) -> Table:
     table.violations = 0
     for s, res in zip(seeds, results, strict=True):
         r = res["policies"]
-        holds = all(not _below(v, o) for v, o, proven, nc in r.values() if nc and proven)
+        holds = all(not below(v, o) for v, o, proven, nc in r.values() if nc and proven)
         table.violations += not holds
-        under += sum(1 for v, o, proven, nc in r.values() if not nc and proven and _below(v, o))
+        under += sum(1 for v, o, proven, nc in r.values() if not nc and proven and below(v, o))
         table.violations += not res["engines_agree"]
         table.add(s, r["SRSF(1)"][1], *[r[k][0] / r[k][1] for k in names], holds, res["engines_agree"])
     table.notes.append("SRSF(1) and the FF/LS/RAND placements with SRSF(1) schedule without contention, so the exact "

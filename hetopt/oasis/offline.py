@@ -182,16 +182,7 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
     time_limit = check_time_limit(time_limit)
     mip_gap = check_gap(mip_gap, "mip_gap")
     threads = check_threads(threads)
-    check_choice(solver, "solver", tuple(PYOMO_SOLVERS))
-    check_choice(engine, "engine", ENGINES)
-    tighten = _check_tighten(tighten)
-    check_flag(warm_start, "warm_start")
-    if node_limit is not None:
-        node_limit = check_size(node_limit, "node_limit")
-        if solver != "highs":
-            raise ArgumentError(f"node_limit applies to solver='highs'; got solver={solver!r}")
-    if max_size is not None:
-        max_size = check_size(max_size, "max_size")
+    tighten, node_limit, max_size = _check_options(solver, engine, tighten, warm_start, node_limit, max_size)
     engine = _pick_engine(inst, engine, solver, mip_gap, tighten)
     est = _guard(inst, engine, tighten, max_size)
     name = {"plan": "offline-plan", "arrays": "offline-arrays"}.get(engine, f"offline-{solver}")
@@ -218,6 +209,19 @@ def solve_exact(inst: OasisInstance, *, time_limit: float | None = None, mip_gap
     info["model_size"] = est
     return certify(inst, scheds, status, bound, k, alone, fallback=fallback, wall_time=time.perf_counter() - start,
                    solver=name, message=message, info=info)
+
+
+def _check_options(solver: Any, engine: Any, tighten: Any, warm_start: Any, node_limit: Any,
+                   max_size: Any) -> tuple[Any, int | None, int | None]:
+    """:func:`solve_exact`'s options checked by name: the tightening, the node limit and the size guard."""
+    check_choice(solver, "solver", tuple(PYOMO_SOLVERS))
+    check_choice(engine, "engine", ENGINES)
+    check_flag(warm_start, "warm_start")
+    if node_limit is not None:
+        node_limit = check_size(node_limit, "node_limit")
+        if solver != "highs":
+            raise ArgumentError(f"node_limit applies to solver='highs'; got solver={solver!r}")
+    return _check_tighten(tighten), node_limit, None if max_size is None else check_size(max_size, "max_size")
 
 
 def _pick_engine(inst: OasisInstance, engine: str, solver: str, mip_gap: float | None,

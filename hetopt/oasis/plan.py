@@ -152,19 +152,15 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
     clock : Clock, optional
         The caller's deadline (it may have started earlier).
     build_seconds : float
-        Estimated seconds to build the relaxation's arrays: under a time limit that leaves less,
-        no model is built and OASiS's online schedule is returned (TIME_LIMIT, no bound).
+        Estimated seconds to build the arrays (more than the time left: OASiS's schedule, TIME_LIMIT).
     node_limit : int, optional
-        Branch-and-bound nodes of each HiGHS MILP (a deterministic work limit); a MILP it stops
-        makes the route TIME_LIMIT unless a schedule reaches a proven bound.
+        Branch-and-bound nodes of each HiGHS MILP (deterministic; a stopped MILP means TIME_LIMIT).
 
     Returns
     -------
     (schedules, status, bound, info)
-        ``status`` OPTIMAL only when a schedule reaches a proven bound; ``bound`` is a proven upper
-        bound on the offline optimum (None if none was proven); ``info`` records each step,
-        ``solver_objective`` (the MILP objective of the returned schedule, None for OASiS's) and
-        ``oasis_schedule`` (OASiS's online schedule when it was computed).
+        ``status`` OPTIMAL only when a schedule reaches a proven upper ``bound`` (None if none);
+        ``info`` records each step, ``solver_objective`` and ``oasis_schedule``.
     """
     clock = clock or Clock(time.perf_counter(), time_limit)
     start = clock.start
@@ -209,8 +205,7 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
     xr = rel.info["x"]
     bound = float(rel.bound) if rel.bound is not None and np.isfinite(rel.bound) else None
     info.update(plan_bound=bound, plan_status=rel.status.value, plan_seconds=time.perf_counter() - start)
-    for sched in (info.get("oasis_schedule"),):
-        keep(sched)
+    keep(info.get("oasis_schedule"))
     arr: OfflineArrays | None = None
     if xr is not None and not clock.expired():
         arr = build_offline_arrays(inst)

@@ -79,7 +79,8 @@ def test_engine_cross_check_is_relative_at_every_magnitude(scale):
     # incumbent of 1e9 s a disagreement; the decision at 1e-9 and 1e9 must be the one at 1.
     from types import SimpleNamespace
 
-    from hetopt.contention.validate import _below, _engines_agree
+    from hetopt.certify import below
+    from hetopt.contention.validate import _engines_agree
 
     def sol(objective, bound, optimal=True):
         return SimpleNamespace(objective=objective * scale, bound=None if bound is None else bound * scale,
@@ -89,4 +90,4 @@ def test_engine_cross_check_is_relative_at_every_magnitude(scale):
     assert not _engines_agree(sol(2.0, 2.0, False), sol(1.0, None, False))  # a bound above the other's schedule
     assert _engines_agree(sol(1.0, 1.0), sol(1.0 + 1e-7, 1.0 + 1e-7))  # equal within OPTIMAL_RTOL relative
     assert _engines_agree(sol(1.0, 1.0 + 1e-7, False), sol(1.0, 0.5, False))
-    assert _below(0.5 * scale, scale) and not _below((1 - 1e-7) * scale, scale)
+    assert below(0.5 * scale, scale) and not below((1 - 1e-7) * scale, scale)
