@@ -58,10 +58,23 @@ def pytest_collection_modifyitems(config, items):
     A notebook's tests share its execution (``executed_notebook``), the docs' tests the site build
     (``site``), and a module's (or a class's) tests a fixture of that scope; every other test is
     scheduled on its own."""
+    heavy = []
     for item in items:
         group = _group(item)
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
+        heavy.append(_heavy(item, group))
+    # the long groups first (a notebook's execution, the docs site, the ledger's checks and flips), so that no
+    # worker is left with one of them while the other has finished: a stable sort keeps every other order
+    order = sorted(range(len(items)), key=heavy.__getitem__)
+    items[:] = [items[i] for i in order]
+
+
+def _heavy(item, group: str | None) -> int:
+    """0 for the tests of a notebook or the docs site, 1 for the ledger's per-claim runs, 2 for the rest."""
+    if group is not None and (group.startswith("notebook-") or group == "docs-site"):
+        return 0
+    return 1 if item.nodeid.startswith("tests/claims/test_ledger.py::test_fast_") else 2
 
 
 def _group(item) -> str | None:
