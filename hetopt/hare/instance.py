@@ -158,6 +158,13 @@ class HareInstance(FieldsMixin):
         """Flat index of task ``task`` of round ``rnd`` of job ``job``."""
         return int(self.job_offset[job] + rnd * self.tasks_per_round[job] + task)
 
+    def rescaled(self, *, arrival: np.ndarray, weight: np.ndarray, compute_time: np.ndarray,
+                 sync_time: np.ndarray) -> HareInstance:
+        """The same jobs, rounds, tasks and names with other times and weights (the exact engines' units)."""
+        return HareInstance(arrival=arrival, weight=weight, rounds=self.rounds, tasks_per_round=self.tasks_per_round,
+                            compute_time=compute_time, sync_time=sync_time, gpu_names=self.gpu_names,
+                            job_names=self.job_names)
+
     def round_tasks(self, job: int, rnd: int) -> range:
         """Flat indices of the tasks of round ``rnd`` of job ``job`` (the set ``D_r``)."""
         start = self.task_id(job, rnd, 0)

@@ -85,6 +85,5 @@ def normalized_instance(inst: HareInstance, norm: Normalization) -> HareInstance
     -------
     HareInstance
     """
-    return HareInstance(arrival=inst.arrival / norm.time, weight=inst.weight / norm.weight, rounds=inst.rounds,
-                        tasks_per_round=inst.tasks_per_round, compute_time=inst.compute_time / norm.time,
-                        sync_time=inst.sync_time / norm.time, gpu_names=inst.gpu_names, job_names=inst.job_names)
+    return inst.rescaled(arrival=inst.arrival / norm.time, weight=inst.weight / norm.weight,
+                         compute_time=inst.compute_time / norm.time, sync_time=inst.sync_time / norm.time)

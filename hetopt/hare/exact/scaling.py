@@ -269,9 +269,7 @@ def scaled_instance(inst: HareInstance, sc: Scaling) -> HareInstance:
         return np.asarray(dec.times(which, kt, ROUND_CEILING), dtype=float)
 
     w = np.maximum(np.asarray(dec.weights(kw), dtype=float), 1.0)
-    return HareInstance(arrival=arr("arrival"), weight=w, rounds=inst.rounds, tasks_per_round=inst.tasks_per_round,
-                        compute_time=arr("tc"), sync_time=arr("ts"), gpu_names=inst.gpu_names,
-                        job_names=inst.job_names)
+    return inst.rescaled(arrival=arr("arrival"), weight=w, compute_time=arr("tc"), sync_time=arr("ts"))
 
 
 def rounded_down_instance(inst: HareInstance, time_exponent: int, weight_exponent: int) -> HareInstance | None:
@@ -292,9 +290,8 @@ def rounded_down_instance(inst: HareInstance, time_exponent: int, weight_exponen
     w = np.asarray(_scale(dec.weight, weight_exponent, ROUND_FLOOR), dtype=float)
     if tc.min() < 1 or w.min() < 1:
         return None
-    return HareInstance(arrival=np.asarray(dec.times("arrival", time_exponent, ROUND_FLOOR), dtype=float), weight=w,
-                        rounds=inst.rounds, tasks_per_round=inst.tasks_per_round, compute_time=tc,
-                        sync_time=np.asarray(dec.times("ts", time_exponent, ROUND_FLOOR), dtype=float))
+    return inst.rescaled(arrival=np.asarray(dec.times("arrival", time_exponent, ROUND_FLOOR), dtype=float), weight=w,
+                         compute_time=tc, sync_time=np.asarray(dec.times("ts", time_exponent, ROUND_FLOOR), dtype=float))
 
 
 @dataclass(frozen=True)
