@@ -28,7 +28,7 @@ from .errors import ArgumentError, InstanceError, a_type
 __all__ = ["numeric_array", "real_scalar", "int_scalar", "names_tuple", "job_indices", "INT64_LIMIT",
            "takes_instance", "check_time_limit", "check_gap", "check_threads", "check_seed", "rng_from",
            "check_size", "check_positive", "check_choice", "check_flag", "check_tol", "MAX_SEED",
-           "check_example", "MAX_EXAMPLE_SIZE", "MAX_THREADS", "MAX_GENERATED"]
+           "check_example", "MAX_EXAMPLE_SIZE", "MAX_THREADS", "MAX_WORKERS", "MAX_GENERATED"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -235,6 +235,8 @@ def check_tol(value: Any, name: str = "tol") -> float:
 
 #: The most solver threads any route accepts (OR-Tools takes a 32-bit count: 2**70 was a TypeError there).
 MAX_THREADS = 1024
+#: The most worker processes a parallel run starts.
+MAX_WORKERS = 1024
 
 
 def check_threads(value: Any, name: str = "threads") -> int | None:

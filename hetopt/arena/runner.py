@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError, SizeLimitError
-from ..inputs import MAX_SEED, check_flag, check_positive, check_size
+from ..inputs import MAX_SEED, MAX_WORKERS, check_flag, check_positive, check_size
 from ..report import Table
 from .bounds import jct_lower_bound, makespan_lower_bound
 from .engine import execute
@@ -153,10 +153,6 @@ def _execute(tasks: list[dict[str, Any]], func: Callable[..., dict[str, Any]], w
 
 def _ratio(value: float, bound: Any) -> float | None:
     return None if bound is None or not bound.value > 0 else value / float(bound.value)
-
-
-#: The most processes :func:`run` starts.
-MAX_WORKERS = 1024
 
 
 def _sequence(value: Any, name: str) -> list[Any]:
