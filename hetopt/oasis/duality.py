@@ -300,6 +300,6 @@ def dual_fitting_trace(inst: OasisInstance, *, oracle: Callable[..., OracleResul
                        + np.einsum("tkr,kr->", nxt.q - before.q, inst.ps_capacity))
         dD = mu_i + dprice
         steps.append(DualFitStep(i, int(inst.arrival[i]), admitted, dP, mu_i, paid, dprice, dD,
-                                 dP >= dD / a - 1e-9 * max(1.0, abs(dD))))
+                                 dP >= dD / a - 1e-9 * max(abs(dP), abs(dD) / a)))
     dual = float(sum(mu.values())) + capacity_term(inst, final)
     return DualFitTrace(steps, a, D0, float(sol.total_utility), dual, final, mu, sol)

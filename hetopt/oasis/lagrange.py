@@ -104,7 +104,7 @@ class SubgradientSearch:
             self.cur = lagrangian(self.inst, self.pricers, np.maximum(cur.p - s * cur.gp, 0.0),
                                   np.maximum(cur.q - s * cur.gq, 0.0))
             self.evaluations += 1
-            if self.cur.value < self.best.value - 1e-9 * max(1.0, abs(self.best.value)):
+            if self.cur.value < self.best.value - 1e-9 * abs(self.best.value):
                 self.best, self.stall = self.cur, 0
             else:
                 self.stall += 1

@@ -175,7 +175,7 @@ def solve_plan_first(inst: OasisInstance, *, time_limit: float | None = None, th
         if scheds is None or not check_schedule(inst, scheds).ok:
             return
         v = make_solution(inst, scheds).total_utility
-        if bound is not None and v > bound * (1 + 1e-7) + 1e-12:
+        if bound is not None and v > bound + 1e-7 * abs(bound):
             info["plan_bound_discarded"] = f"plan relaxation bound {bound} is below a checked schedule's utility {v}"
             bound = None
         if v > best_val:

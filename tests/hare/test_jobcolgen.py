@@ -158,6 +158,18 @@ def test_invariant_under_time_unit():
     assert b.bound == pytest.approx(a.bound * 1e6, rel=1e-6)
 
 
+@pytest.mark.parametrize("factor", [1e-9, 1e-12])
+def test_invariant_under_small_weights(factor):
+    """Weights x 1e-9 and x 1e-12: the same rounds and columns, the bound x the factor (a reduced-cost
+    threshold with an absolute floor of 1e-9 stopped pricing after 1-2 rounds, FEASIBLE, bound 3 % lower)."""
+    inst = generate_instance(seed=3, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
+    small = inst.rescaled(arrival=inst.arrival, weight=inst.weight * factor, compute_time=inst.compute_time,
+                          sync_time=inst.sync_time)
+    a, b = job_colgen_bound(inst, tol=1e-8), job_colgen_bound(small, tol=1e-8)
+    assert (b.columns, b.rounds, b.status) == (a.columns, a.rounds, a.status)
+    assert b.bound == pytest.approx(a.bound * factor, rel=1e-9)
+
+
 def test_time_limit_keeps_a_valid_bound():
     inst = generate_instance(seed=0, n_jobs=4, n_gpus=3, max_rounds=3, max_tasks=2, max_total_tasks=10)
     opt = brute_force(inst).objective if inst.n_tasks <= 8 else None

@@ -4,6 +4,8 @@ The LP of (14)-(18) is rebuilt here by hand from the schedule arrays (dense matr
 with scipy's linprog, as the second method against the Pyomo models.
 """
 
+import dataclasses
+
 import numpy as np
 import pytest
 from scipy.optimize import linprog
@@ -27,6 +29,7 @@ from hetopt.oasis.duality import (
     lp_duals,
 )
 from hetopt.solvers import solve_model
+from tests.oasis.conftest import tiny_instance
 from tests.oasis.duality_helpers import hand_lp, zero_price_columns
 
 
@@ -94,7 +97,19 @@ def test_dual_fitting_trace_accounts(setting):
             assert s.delta_primal == pytest.approx(s.mu + s.price_paid, rel=1e-9)
         else:
             assert s.delta_primal == 0 and s.delta_dual == 0 and s.holds
-        assert s.holds == (s.delta_primal >= s.delta_dual / tr.alpha - 1e-9 * max(1.0, abs(s.delta_dual)))
+        assert s.holds == (s.delta_primal >= s.delta_dual / tr.alpha
+                           - 1e-9 * max(abs(s.delta_primal), abs(s.delta_dual) / tr.alpha))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 3])
+def test_lemma2_flags_are_invariant_under_utility_scale(seed):
+    """Utilities x 1e-12: the same steps hold and fail (an absolute 1e-9 floor made every step hold)."""
+    inst = tiny_instance(seed, n_jobs=4, horizon=5, servers=2)
+    small = dataclasses.replace(inst, utility=[dataclasses.replace(u, gamma1=u.gamma1 * 1e-12) for u in inst.utility])
+    a, b = dual_fitting_trace(inst), dual_fitting_trace(small)
+    assert not all(s.holds for s in a.steps)
+    assert [s.holds for s in b.steps] == [s.holds for s in a.steps]
+    assert b.dual == pytest.approx(a.dual * 1e-12, rel=1e-9)
 
 
 def test_in_premise_instance_dual_is_infeasible():

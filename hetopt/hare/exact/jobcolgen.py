@@ -306,7 +306,7 @@ def _generate(inst: HareInstance, grid: _Grid, master: _Master, value: float, si
             best_lb, centre = lb, (pp, nn)
         for n, tasks, C in cols:  # reduced cost at the master duals (sigma: convexity duals)
             rc = _column_reduced_cost(inst, grid, n, tasks, C, pi, nu) - sigma[n]
-            if rc < -1e-9 * max(1.0, abs(value)) and master.add(n, tasks, C):
+            if rc < -1e-9 * abs(value) and master.add(n, tasks, C):
                 added += 1
     return added, best_lb, centre
 
