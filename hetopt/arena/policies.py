@@ -16,7 +16,7 @@ prints them).  :func:`register_policy` adds one; :func:`make_policy` builds a fr
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -24,15 +24,11 @@ import numpy as np
 from ..errors import ArgumentError
 from ..gavel.policies import POLICIES as GAVEL_POLICIES
 from ..gavel.policies import PolicySpec
-from ..inputs import check_choice
 from .protocol import MODES, Options, Policy, RoundState
 from .workload import Workload
 
-__all__ = ["PolicyEntry", "POLICIES", "register_policy", "unregister_policy", "make_policy", "GavelAllocation",
-           "LP_PATHS"]
+__all__ = ["PolicyEntry", "POLICIES", "register_policy", "unregister_policy", "make_policy", "GavelAllocation"]
 
-#: How :class:`GavelAllocation` solves the LP policies: ECOS on arrays built directly, or the CVXPY problems.
-LP_PATHS = ("direct", "cvxpy")
 
 
 @dataclass(frozen=True)
@@ -150,8 +146,8 @@ class GavelAllocation:
     solver : {"ecos", "highs"}
         The LP solver of the LP policies (``"ecos"``: Gavel's).
     lp : {"direct", "cvxpy"}
-        ``"direct"`` (default): the policies of :data:`hetopt.arena.fastlp.FAST` (and of
-        :data:`hetopt.arena.fastlp_packed.FAST_PACKED`) hand ECOS the arrays CVXPY
+        ``"direct"`` (default): the policies of :data:`hetopt.gavel.fastlp.FAST` (and of
+        :data:`hetopt.gavel.fastlp_packed.FAST_PACKED`) hand ECOS the arrays CVXPY
         would build, without CVXPY (the same allocations, several times faster); ``"cvxpy"``: the
         policy functions of :mod:`hetopt.gavel` as they are.
     **policy_options
@@ -162,17 +158,13 @@ class GavelAllocation:
 
     def __init__(self, name: str, solver: str = "ecos", lp: str = "direct", **policy_options: Any):
         from ..gavel.lp import check_solver
-        from .fastlp import FAST
-        from .fastlp_packed import FAST_PACKED
+        from ..gavel.policies import lp_path
 
         if name not in GAVEL_POLICIES:
             raise ArgumentError(f"name is {name!r}; expected one of {sorted(GAVEL_POLICIES)}")
         self.name = name
         self.spec: PolicySpec = GAVEL_POLICIES[name]
-        fast = {**FAST, **FAST_PACKED}
-        if check_choice(lp, "lp", LP_PATHS) == "direct" and name in fast:
-            func, factory = fast[name]
-            self.spec = replace(self.spec, func=func, factory=factory or self.spec.factory)
+        self.spec = lp_path(name, self.spec, lp)
         self.solver = check_solver(solver)
         self.options = policy_options
         self.shuffle_types = self.spec.shuffle_types

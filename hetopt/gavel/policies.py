@@ -29,7 +29,7 @@ code: github.com/stanford-futuredata/gavel, ``scheduler/policies/`` (MIT).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -92,6 +92,8 @@ __all__ = [
     "PolicySpec",
     "INPUTS",
     "resolve_policy",
+    "LP_PATHS",
+    "lp_path",
     "policy_arguments",
 ]
 
@@ -283,6 +285,25 @@ POLICIES: dict[str, PolicySpec] = {p.name: p for p in (
 
 #: The four policies of Gavel's own runs in the parity table (the driver's ``_perf`` policies).
 PERF_POLICIES = ("max_min_fairness", "max_sum_throughput", "min_total_duration", "fifo")
+
+
+#: How the LP policies are solved: ``"direct"``, ECOS on the arrays CVXPY would build, without CVXPY
+#: (:data:`hetopt.gavel.fastlp.FAST`, :data:`hetopt.gavel.fastlp_packed.FAST_PACKED`: the same allocations to the
+#: bit, several times faster); ``"cvxpy"``, the policy functions as they are.
+LP_PATHS = ("direct", "cvxpy")
+
+
+def lp_path(name: str, spec: PolicySpec, lp: str) -> PolicySpec:
+    """``spec`` with its direct-ECOS function when ``lp`` is ``"direct"`` and it is the built-in policy ``name``."""
+    from ..inputs import check_choice
+    from .fastlp import FAST
+    from .fastlp_packed import FAST_PACKED
+
+    fast = {**FAST, **FAST_PACKED}
+    if check_choice(lp, "lp", LP_PATHS) == "cvxpy" or name not in fast or POLICIES.get(name) is not spec:
+        return spec
+    func, factory = fast[name]
+    return replace(spec, func=func, factory=factory or spec.factory)
 
 
 def resolve_policy(policy: Any) -> tuple[str, PolicySpec]:

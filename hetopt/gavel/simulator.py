@@ -28,7 +28,7 @@ from ..result import SimulationResult, Solution
 from .instance import GavelInstance
 from .lp import check_solver
 from .mechanism import ALLOCATION_TOL, DEFAULT_RECOMPUTE_INTERVAL, DEFAULT_ROUND_LENGTH, fastest_first
-from .policies import PolicySpec, policy_arguments, resolve_policy
+from .policies import PolicySpec, lp_path, policy_arguments, resolve_policy
 from .round_loop import DONE_RTOL, Allocator, RunOptions
 from .rounds import MECHANISMS
 
@@ -252,7 +252,8 @@ def simulate(inst: GavelInstance, policy: Any, *, options: Mapping[str, Any] | N
              solver: str = "ecos", recompute_interval: float = DEFAULT_RECOMPUTE_INTERVAL,
              round_length: float = DEFAULT_ROUND_LENGTH, type_order: Any = None, seed: int = 0,
              max_rounds: int = 1_000_000, record_rounds: bool = True, max_size: float | None = DEFAULT_MAX_WORK,
-             pair_throughput: Callable[[int, int], np.ndarray | None] | None = None) -> GavelSimulation:
+             pair_throughput: Callable[[int, int], np.ndarray | None] | None = None,
+             lp: str = "direct") -> GavelSimulation:
     """Simulate Gavel on a workload until every job completes.
 
     Parameters
@@ -299,6 +300,12 @@ def simulate(inst: GavelInstance, policy: Any, *, options: Mapping[str, Any] | N
         (instance indices) sharing a GPU of each type, in the instance's columns, or None for a pair that
         is never packed.  Default: Gavel's measured pair throughputs (:func:`pair_table`).  The claims use
         it to replace the measurements by time-slicing (each job at half its own throughput).
+    lp : {"direct", "cvxpy"}
+        How a built-in LP policy reaches ECOS (:data:`~hetopt.gavel.policies.LP_PATHS`): ``"direct"``
+        (default) hands ECOS the arrays CVXPY would build (:mod:`hetopt.gavel.fastlp`; the same
+        allocations to the bit, without CVXPY's canonicalization, most of a run's time); ``"cvxpy"``
+        calls the policy functions as they are.  Options other than a policy's defaults, and
+        ``solver="highs"``, go through CVXPY either way.
 
     Returns
     -------
@@ -323,6 +330,7 @@ def simulate(inst: GavelInstance, policy: Any, *, options: Mapping[str, Any] | N
     3600.0
     """
     name, spec = resolve_policy(policy)
+    spec = lp_path(name, spec, lp)
     mech = MECHANISMS[check_choice(mechanism, "mechanism", tuple(MECHANISMS))]
     solver = check_solver(solver)
     recompute_interval = check_positive(recompute_interval, "recompute_interval", allow_zero=True)
@@ -355,7 +363,7 @@ def simulate(inst: GavelInstance, policy: Any, *, options: Mapping[str, Any] | N
     completion = run.completion
     jct = completion - inst.arrival
     avg = float(jct.mean())
-    info: dict[str, Any] = {"mechanism": mech.name, "solver": solver, "n_rounds": run.n_rounds,
+    info: dict[str, Any] = {"mechanism": mech.name, "solver": solver, "lp": lp, "n_rounds": run.n_rounds,
                             "reset_reasons": list(run.reset_reasons)}
     if record_rounds:
         info["allocations"] = [{"t": t, "allocation": {(f"({j[0]}, {j[1]})" if isinstance(j, tuple) else int(j)):

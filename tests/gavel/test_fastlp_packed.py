@@ -1,4 +1,4 @@
-"""hetopt.arena.fastlp_packed hands ECOS the arrays CVXPY builds for Gavel's packed max-min fairness, to the last bit."""
+"""hetopt.gavel.fastlp_packed hands ECOS the arrays CVXPY builds for Gavel's packed max-min fairness, to the last bit."""
 
 import itertools
 
@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 import hetopt.gavel.packing as packing
-from hetopt.arena import fastlp_packed as FP
 from hetopt.arena.engine import execute
 from hetopt.arena.policies import make_policy
 from hetopt.errors import ArgumentError
+from hetopt.gavel import fastlp_packed as FP
+from tests.arena.test_presence import msr
 
 from .test_fastlp import _bits
-from .test_presence import msr
 
 
 def _instance(rng, trial):

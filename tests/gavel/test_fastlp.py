@@ -1,11 +1,11 @@
-"""hetopt.arena.fastlp hands ECOS the arrays CVXPY builds for Gavel's LPs, to the last bit, and so the same allocations."""
+"""hetopt.gavel.fastlp hands ECOS the arrays CVXPY builds for Gavel's LPs, to the last bit, and so the same allocations."""
 
 import cvxpy as cp
 import numpy as np
 import pytest
 
-from hetopt.arena import fastlp as F
 from hetopt.gavel import POLICIES
+from hetopt.gavel import fastlp as F
 from hetopt.gavel.lp import gavel_base_constraints, gavel_proportional_throughput, sf_array
 
 
@@ -180,3 +180,32 @@ def test_the_arena_takes_either_path():
     assert np.array_equal(direct.completion, via_cvxpy.completion)
     with pytest.raises(ArgumentError, match="lp"):
         A.make_policy("max_min_fairness", lp="fast")
+
+
+def _direct_policies() -> list[str]:
+    from hetopt.gavel.fastlp_packed import FAST_PACKED
+
+    return sorted({**F.FAST, **FAST_PACKED})
+
+
+@pytest.mark.parametrize("policy", _direct_policies())
+def test_simulate_takes_either_path_with_the_same_rounds(policy):
+    """hetopt.gavel.simulate's default (direct) and its CVXPY path: the same allocation at every
+    recomputation, the same rounds, the same completions (medium_test: 55-91 recomputations)."""
+    from hetopt.gavel import load_trace, simulate
+
+    inst = load_trace("medium_test", "4:4:4")
+    direct = simulate(inst, policy, max_size=None)
+    via_cvxpy = simulate(inst, policy, max_size=None, lp="cvxpy")
+    assert direct.info["lp"] == "direct" and via_cvxpy.info["lp"] == "cvxpy"
+    assert direct.info["allocations"] == via_cvxpy.info["allocations"]
+    assert direct.rounds == via_cvxpy.rounds
+    assert np.array_equal(direct.completion, via_cvxpy.completion)
+
+
+def test_simulate_names_a_bad_lp_path():
+    from hetopt.errors import ArgumentError
+    from hetopt.gavel import load_trace, simulate
+
+    with pytest.raises(ArgumentError, match="lp is 'fast'"):
+        simulate(load_trace("small_test", "4:4:4"), "max_min_fairness", lp="fast")

@@ -1,7 +1,7 @@
 """Gavel's packed LPs handed to ECOS directly: the arrays CVXPY builds, without CVXPY.
 
 Each builder writes the cone program ``(c, G, h, A, b)`` that ``problem.get_problem_data(cp.ECOS)`` returns for
-the problem as :mod:`hetopt.gavel.packing` poses it, to the last bit (``tests/arena/test_fastlp_packed.py``
+the problem as :mod:`hetopt.gavel.packing` poses it, to the last bit (``tests/gavel/test_fastlp_packed.py``
 compares the arrays), with its coefficients from the same numpy expressions; ``x`` is the ``(J + P) x R``
 allocation of the jobs and the pairs in column order.  :func:`mmf_packed_lp`: ``max_min_fairness_packed``
 (``(t, x)``, the epigraph rows, then the base rows, and ``A x = 0`` for the entries of pairs whose scale factors
@@ -18,11 +18,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import SolverError
-from ..gavel import packing
-from ..gavel.inputs import required_vector
-from ..gavel.lp import BISECTION_BRACKET, BISECTION_RATIO, gavel_proportional_throughput
-from ..gavel.packing import PackedProblem, packed_problem
+from . import packing
 from .fastlp import HAS_SOLUTION, OPTIMAL, ConeLP, _csc, solve
+from .inputs import required_vector
+from .lp import BISECTION_BRACKET, BISECTION_RATIO, gavel_proportional_throughput
+from .packing import PackedProblem, packed_problem
 
 __all__ = ["mmf_packed_lp", "max_min_fairness_packed", "mtd_packed_lp", "min_total_duration_packed", "mst_packed_lp",
            "max_sum_throughput_normalized_by_cost_packed_slos", "FAST_PACKED"]
@@ -209,7 +209,7 @@ def max_sum_throughput_normalized_by_cost_packed_slos(throughput: Any, scale_fac
     return np.asarray(x, dtype=float).clip(min=0.0).clip(max=1.0)
 
 
-#: The packed policies with a direct version (as :data:`hetopt.arena.fastlp.FAST`).
+#: The packed policies with a direct version (as :data:`hetopt.gavel.fastlp.FAST`).
 FAST_PACKED = {"max_min_fairness_packed": (max_min_fairness_packed, None),
                "min_total_duration_packed": (min_total_duration_packed, None),
                "max_sum_throughput_normalized_by_cost_packed_slos": (max_sum_throughput_normalized_by_cost_packed_slos,

@@ -4,7 +4,7 @@ On Gavel's LPs CVXPY's canonicalization costs several times ECOS's solve (about 
 0.7 s of max-min fairness at 150 jobs present).  Each builder here writes the cone program
 ``(c, G, h, dims)`` that ``problem.get_problem_data(cp.ECOS)`` returns for the problem as
 :mod:`hetopt.gavel.lp` poses it -- the same numbers, the same sparsity pattern, the same order, to
-the last bit (``tests/arena/test_fastlp.py`` compares the arrays) -- and calls ECOS's ``csolve``
+the last bit (``tests/gavel/test_fastlp.py`` compares the arrays) -- and calls ECOS's ``csolve``
 with CVXPY's arguments, so the solution, its status and the allocation read from it are those of
 :func:`hetopt.gavel.simulate` and of Gavel.  The coefficients are computed by the same numpy
 expressions as in :mod:`hetopt.gavel.lp`.
@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import InfeasibleError, SolverError, UnboundedError
-from ..gavel import fairness, makespan, variants
-from ..gavel.inputs import check_policy_inputs, no_steps, required_vector
-from ..gavel.lp import (
+from . import fairness, makespan, variants
+from .inputs import check_policy_inputs, no_steps, required_vector
+from .lp import (
     BISECTION_BRACKET,
     BISECTION_RATIO,
     gavel_isolated_share,
