@@ -338,11 +338,7 @@ def simulate(inst: GavelInstance, policy: Any, *, options: Mapping[str, Any] | N
     max_rounds = check_size(max_rounds, "max_rounds")
     record_rounds = check_flag(record_rounds, "record_rounds")
     seed = check_size(seed, "seed", minimum=0, maximum=MAX_SEED - 5)
-    if options is not None and not isinstance(options, Mapping):
-        raise ArgumentError(f"options is {options!r}; expected a mapping of keyword options")
-    opts = dict(options or {})
-    if any(not isinstance(k, str) for k in opts):
-        raise ArgumentError(f"options has a key that is not a string: {sorted(map(repr, opts))}")
+    opts = _policy_options(options)
     _size_guard(inst, round_length, max_size)
     t0 = time.perf_counter()
     T = inst.throughput if mech.name == "gavel" else inst.effective_throughput()
@@ -360,16 +356,32 @@ def simulate(inst: GavelInstance, policy: Any, *, options: Mapping[str, Any] | N
     allocate = make_allocator(inst, name, spec, mech.policy_columns(inst), np.asarray(T, dtype=float), solver, opts,
                               seed=int(seed), pairs_of=pairs_of)
     run = mech.run(inst, allocate, run_opts)
+    info: dict[str, Any] = {"mechanism": mech.name, "solver": solver, "lp": lp}
+    return _simulation(inst, name, run, info, record_rounds, time.perf_counter() - t0)
+
+
+def _policy_options(options: Any) -> dict[str, Any]:
+    """The policy's keyword options, checked: a mapping with string keys."""
+    if options is not None and not isinstance(options, Mapping):
+        raise ArgumentError(f"options is {options!r}; expected a mapping of keyword options")
+    opts = dict(options or {})
+    if any(not isinstance(k, str) for k in opts):
+        raise ArgumentError(f"options has a key that is not a string: {sorted(map(repr, opts))}")
+    return opts
+
+
+def _simulation(inst: GavelInstance, name: str, run: Any, info: dict[str, Any], record_rounds: bool,
+                wall_time: float) -> GavelSimulation:
+    """The result of a finished run of the round loop."""
     completion = run.completion
     jct = completion - inst.arrival
     avg = float(jct.mean())
-    info: dict[str, Any] = {"mechanism": mech.name, "solver": solver, "lp": lp, "n_rounds": run.n_rounds,
-                            "reset_reasons": list(run.reset_reasons)}
+    info.update(n_rounds=run.n_rounds, reset_reasons=list(run.reset_reasons))
     if record_rounds:
         info["allocations"] = [{"t": t, "allocation": {(f"({j[0]}, {j[1]})" if isinstance(j, tuple) else int(j)):
                                                        [float(v) for v in row] for j, row in a.items()}}
                                for t, a in run.allocations]
-    return GavelSimulation(status=Status.FEASIBLE, objective=avg, wall_time=time.perf_counter() - t0,
+    return GavelSimulation(status=Status.FEASIBLE, objective=avg, wall_time=wall_time,
                            solver=f"gavel:{name}", policy=name, completion=completion, jct=jct, average_jct=avg,
                            makespan=float(completion.max()), recomputations=len(run.reset_times),
                            recompute_times=list(run.reset_times), rounds=run.rounds, info=info)
