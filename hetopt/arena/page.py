@@ -11,7 +11,9 @@ registered one); ``--quick`` runs 2 loads, 1 seed and the cheap policies (a smok
 :data:`PAPER_LOADS`, seed 0, into the page's second table, "The papers' schedulers": their results are
 merged by (policy, load) into ``docs/_static/arena_papers.json`` (one run per invocation, so the table
 can be filled policy by policy), and the first table is rewritten from its stored results, not rerun.
-``--add FILE`` merges a table written by ``hetopt arena ... -o FILE.json`` into that second table instead.
+``--add FILE`` merges a table written by ``hetopt arena ... -o FILE.json`` into that second table instead;
+``--merge FILE`` merges one into the first table (its policies at the stored run's loads and seeds), so a
+costly policy joins the table without rerunning the others.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from .runner import run
 from .sources import SIMULATION_CLUSTER, gavel_trace
 
 __all__ = ["main", "TRACE", "LOADS", "SEEDS", "QUICK_POLICIES", "PAPER_POLICIES", "PAPER_ANCHORS", "PAPER_LOADS",
-           "merge_papers", "render_papers"]
+           "merge_papers", "merge_main", "render_papers"]
 
 TRACE = "msr/seed=0/ed69ec"
 #: Jobs/hour: the trace's jobs saturate the 108 GPUs near 2.8 jobs/hour (31.8 V100-hours per job on average).
@@ -142,6 +144,10 @@ def render(agg: dict[str, Any], meta: dict[str, Any], papers: dict[str, Any] | N
         f"Regenerate with `{meta['command']}`. This page's run: {meta['runs']} runs in {meta['wall']:.0f} s wall, "
         f"{meta['cpu']:.0f} s of CPU, with {meta['workers']} worker(s) on a 2-core machine shared with other jobs "
         f"(load average {meta['loadavg']:.1f} at the end).{' ' + meta['note'] if meta.get('note') else ''}", "",
+        *(["Runs merged into this table since (`python -m hetopt.arena.page --merge FILE`, the JSON of "
+           "`hetopt arena ... -o FILE` at the same loads and seeds):", "",
+           *[f"- `{m['command']}`: {m['runs']} runs, {m['cpu']:.0f} s of CPU, {m['wall']:.0f} s wall"
+             + (f"; {m['note']}" if m.get("note") else "") for m in meta["merged"]], ""] if meta.get("merged") else []),
         *(["The papers' schedulers are in their own table, below (*The papers' schedulers*).", ""] if in_papers else []),
         *(["Policies not in this run, to fit the machine's time (the card's *Cost* section gives what some of them "
            "cost at this scale; `--policies` runs them): "
@@ -154,18 +160,36 @@ def render(agg: dict[str, Any], meta: dict[str, Any], papers: dict[str, Any] | N
         f"![JCT CDF at {mid:g} jobs/hour](_static/arena_jct_cdf.png)", ""])
 
 
-def _table_from_json(path: Path) -> Any:
+def _table_from_json(path: Path, flag: str = "--add") -> Any:
     """The table a ``hetopt arena ... -o FILE.json`` wrote, with what :func:`aggregate` reads."""
     from types import SimpleNamespace
 
     d = json.loads(path.read_text(encoding="utf-8"))
     missing = [k for k in ("columns", "rows", "runs") if k not in d]
     if missing:
-        raise ArgumentError(f"--add {path}: no {missing} in it; expected the JSON of `hetopt arena ... -o FILE.json`")
-    for col in ("cpu_seconds", "refused", "jct_ratio", "makespan_ratio"):
+        raise ArgumentError(f"{flag} {path}: no {missing} in it; expected the JSON of `hetopt arena ... -o FILE.json`")
+    for col in ("cpu_seconds", "refused", "jct_ratio", "makespan_ratio", "seed"):
         if col not in d["columns"]:
-            raise ArgumentError(f"--add {path}: its table has no column {col!r}; rerun it with this hetopt")
+            raise ArgumentError(f"{flag} {path}: its table has no column {col!r}; rerun it with this hetopt")
     return SimpleNamespace(columns=d["columns"], rows=[tuple(r) for r in d["rows"]], runs=d["runs"])
+
+
+def merge_main(data: dict[str, Any], agg: dict[str, Any], seeds: list[int], meta: dict[str, Any]) -> dict[str, Any]:
+    """Merge one run's aggregated rows into the first table's stored results (``{"meta", "aggregate"}``).
+
+    The run must have the stored run's loads and seeds (the table's means are over them); a (policy, load)
+    already there is replaced, the run's JCT CDF joins the figure's, and ``meta`` is listed under "merged".
+    """
+    stored = data["aggregate"]
+    if [float(x) for x in agg["loads"]] != [float(x) for x in stored["loads"]] or sorted(seeds) != sorted(
+            data["meta"]["seeds"]):
+        raise ArgumentError(f"--merge: the run has loads {agg['loads']} and seeds {sorted(seeds)}; expected the "
+                            f"stored table's loads {stored['loads']} and seeds {data['meta']['seeds']}")
+    new = {(r["policy"], r["load"]) for r in agg["rows"]}
+    stored["rows"] = [r for r in stored["rows"] if (r["policy"], r["load"]) not in new] + agg["rows"]
+    stored["cdf"].update(agg["cdf"])
+    data["meta"].setdefault("merged", []).append(meta)
+    return data
 
 
 def merge_papers(store: Path, agg: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
@@ -278,17 +302,29 @@ def main(argv: list[str] | None = None) -> int:
                     + ",".join(PAPER_POLICIES + PAPER_ANCHORS) + "; loads " + ",".join(map(str, PAPER_LOADS))
                     + "; seed 0), merged into docs/_static/arena_papers.json")
     ap.add_argument("--add", metavar="FILE", help="merge the JSON of `hetopt arena ... -o FILE` into the papers' table")
+    ap.add_argument("--merge", metavar="FILE", help="merge the JSON of `hetopt arena ... -o FILE` (the stored run's "
+                    "loads and seeds) into the first table")
     args = ap.parse_args(argv)
     docs = Path(args.docs)
     static = docs / "_static"
     store, papers_store = static / "arena_results.json", static / "arena_papers.json"
-    if args.papers or args.add or args.from_json:
+    if args.papers or args.add or args.merge or args.from_json:
         data = json.loads(store.read_text())
         agg, meta = data["aggregate"], data["meta"]
         if args.from_json and args.note is not None:  # restate the stored run's note (e.g. a cost measured since)
             meta["note"] = args.note
             store.write_text(json.dumps({"meta": meta, "aggregate": agg}, separators=(",", ":")))
-    if args.add:
+    if args.merge:
+        path = Path(args.merge)
+        table = _table_from_json(path, "--merge")
+        cols = list(table.columns)
+        data = merge_main({"meta": meta, "aggregate": agg}, aggregate(table),
+                          sorted({r[cols.index("seed")] for r in table.rows}), {
+            "command": f"hetopt arena ... -o {path.name}", "runs": len(table.rows),
+            "cpu": sum(r[cols.index("cpu_seconds")] for r in table.rows),
+            "wall": sum(r[cols.index("seconds")] for r in table.rows), "note": args.note or ""})
+        store.write_text(json.dumps(data, separators=(",", ":")))
+    elif args.add:
         add = Path(args.add)
         table = _table_from_json(add)
         cpu = sum(r[list(table.columns).index("cpu_seconds")] for r in table.rows)

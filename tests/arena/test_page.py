@@ -5,7 +5,7 @@ import json
 import pytest
 
 import hetopt.arena as A
-from hetopt.arena.page import _table_from_json, aggregate, merge_papers, render_papers
+from hetopt.arena.page import _table_from_json, aggregate, merge_main, merge_papers, render, render_papers
 from hetopt.errors import ArgumentError
 
 from .test_presence import msr
@@ -47,3 +47,28 @@ def test_add_refuses_a_file_that_is_not_an_arena_table(tmp_path):
     bad.write_text(json.dumps({"columns": ["policy"], "rows": [], "runs": []}))
     with pytest.raises(ArgumentError, match="cpu_seconds"):
         _table_from_json(bad)
+
+
+def _stored(tmp_path, policies, loads):
+    w = msr(20, shrink=40)
+    path = tmp_path / f"{'_'.join(policies)}_{len(loads)}.json"
+    path.write_text(json.dumps(A.run(w, policies, loads=loads, bounds=False).to_dict(), default=str))
+    return aggregate(_table_from_json(path, "--merge"))
+
+
+def test_a_policy_merges_into_the_first_table_at_its_loads_and_seeds(tmp_path):
+    meta = {"jobs": 20, "cluster": "36:36:36", "seeds": [0], "runs": 2, "wall": 1.0, "cpu": 1.0, "workers": 1,
+            "loadavg": 1.0, "command": "first"}
+    data = {"meta": meta, "aggregate": _stored(tmp_path, ["fifo"], [1.0, 2.0])}
+    srtf = _stored(tmp_path, ["srtf"], [1.0, 2.0])
+    data = merge_main(data, srtf, [0], dict(_meta("hetopt arena ... -o srtf.json"), note="a costly policy"))
+    rows = {(r["policy"], r["load"]): r for r in data["aggregate"]["rows"]}
+    assert set(rows) == {("fifo", 1.0), ("fifo", 2.0), ("srtf", 1.0), ("srtf", 2.0)}
+    assert rows[("srtf", 2.0)]["avg_jct"] == next(r for r in srtf["rows"] if r["load"] == 2.0)["avg_jct"]
+    assert set(data["aggregate"]["cdf"]) == {"fifo", "srtf"}
+    text = render(data["aggregate"], data["meta"])
+    assert "| `srtf` |" in text and "srtf.json`: 1 runs" in text and "a costly policy" in text
+    with pytest.raises(ArgumentError, match="--merge: the run has loads"):
+        merge_main(data, _stored(tmp_path, ["las"], [1.0]), [0], _meta("x"))
+    with pytest.raises(ArgumentError, match="seeds"):
+        merge_main(data, srtf, [0, 1], _meta("x"))
