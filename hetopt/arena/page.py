@@ -92,7 +92,8 @@ def write_figures(agg: dict[str, Any], folder: Path) -> list[str]:
     bound_at: dict[float, float | None] = {}
     for r in sorted(agg["rows"], key=lambda r: (r["policy"], r["load"])):
         by_policy[r["policy"]].append(r["avg_jct"])
-        bound_at[r["load"]] = r["jct_bound"]
+        if r["jct_bound"] is not None:  # the least of the loads' bounds (a packing policy's is the lower)
+            bound_at[r["load"]] = min(bound_at.get(r["load"], np.inf), r["jct_bound"])
     names = []
     fig, ax = plt.subplots(figsize=(7, 4.5))
     jct_cdf_figure(agg["cdf"], ax, title=f"JCT CDF at {agg['cdf_load']:g} jobs/hour (seed 0)")

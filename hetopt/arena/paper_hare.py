@@ -23,10 +23,13 @@ from .convert import gpu_servers, to_hare
 from .protocol import Gangs, Options, RoundState
 from .workload import Workload
 
-__all__ = ["HareAlgorithm1", "HareAlgorithm1LP", "job_rule"]
+__all__ = ["HareAlgorithm1", "HareAlgorithm1LP", "job_rule", "GPU_RULES", "REPLANS"]
 
 #: Hare's GPU rules (line 12 as printed; the reading of Theorem 4's proof; the heterogeneity-aware variant).
 GPU_RULES = ("earliest_available", "earliest_start_fastest", "earliest_finish")
+#: When the plan is remade: at every arrival (the adapter's reading of Hare's online use), or at every arrival
+#: and completion (so no GPU idles between replans while a job waits for its planned GPUs).
+REPLANS = ("arrival", "event")
 
 
 def job_rule(rule: str, allowed: Any) -> Any:
@@ -69,6 +72,8 @@ class HareAlgorithm1:
     time_limit : float, optional
         Seconds for each relaxation; without one, a plan of more than Hare's ``MAX_RELAXATION_TASKS`` tasks
         is refused (SizeLimitError), as :func:`hetopt.hare.schedule` refuses it.
+    replan : {"arrival", "event"}
+        Remake the plan at every arrival (default), or at every arrival and completion (:data:`REPLANS`).
     """
 
     mode: ClassVar[str] = "placement"
@@ -88,11 +93,12 @@ class HareAlgorithm1:
                             "round); under the gang rule 'single' a job's tasks keep to one type; the relaxation is "
                             "exact only up to 18 tasks present: beyond, the policy refuses (hare_lp scales)")
 
-    def __init__(self, gpu_rule: str = "earliest_available", time_limit: float | None = None):
+    def __init__(self, gpu_rule: str = "earliest_available", time_limit: float | None = None, replan: str = "arrival"):
         from ..inputs import check_choice, check_time_limit
 
         self.gpu_rule = check_choice(gpu_rule, "gpu_rule", GPU_RULES)
         self.time_limit = check_time_limit(time_limit)
+        self.replan = check_choice(replan, "replan", REPLANS)
 
     def reset(self, workload: Workload, options: Options, *, seed: int) -> None:
         """Every GPU one of Hare's GPUs (servers in order); no plan yet."""
@@ -177,7 +183,7 @@ class HareAlgorithm1:
     def __call__(self, state: RoundState) -> Gangs:
         """The plan's next job on every GPU (replanned when a job has arrived)."""
         present = set(state.jobs.tolist())
-        if present - self.present:
+        if present - self.present or (self.replan == "event" and present and present != self.present):
             self.plan(state)
         self.present = present
         held = np.full(self.gpu_server.size, -1, dtype=np.int64)

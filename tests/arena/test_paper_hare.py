@@ -86,3 +86,16 @@ def test_gangs_keep_to_one_type_and_the_relaxation_refuses_large_plans():
         A.simulate(crowd.replace(steps=crowd.steps / 1e3), "hare")  # short jobs: the pre-check proves nothing
     with pytest.raises(ArgumentError, match="gpu_rule"):
         A.make_policy("hare", gpu_rule="fastest")
+
+
+def test_replanning_at_completions_too():
+    """replan='event' remakes the plan at every completion as well as at every arrival: more plans, a valid schedule."""
+    w = A.generate_instance(n_jobs=12, jobs_per_hour=6.0, seed=2, counts="2:2:2", multi_gpu=False)
+    lazy, eager = A.make_policy("hare_lp"), A.make_policy("hare_lp", replan="event")
+    a, b = A.execute(w, lazy), A.execute(w, eager)
+    assert 1 <= lazy.plans <= len(set(w.arrival.tolist()))  # one plan per round that sees an arrival
+    assert eager.plans > lazy.plans
+    A.check_schedule(w, A.simulate(w, "hare_lp", options={"replan": "event"})).raise_if_invalid()
+    assert not np.array_equal(a.completion, b.completion)
+    with pytest.raises(ArgumentError, match="replan"):
+        A.make_policy("hare_lp", replan="always")
