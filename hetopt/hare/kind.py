@@ -122,7 +122,7 @@ KIND = Kind(
     plot="hetopt.hare.experiments.plot:gantt",
     claims="hetopt.hare.experiments.claims",
     bench="hetopt.hare.experiments.bench",
-    depends_on=(),
+    depends_on=("arena",),  # the arena: its experiments run Algorithm 1 on Gavel's trace there (arena_study)
     methods=(
         Method("exact", solve_exact, "exact", "Hare_Sched (4)-(8) solved to optimality by the default engine "
                "(CP-SAT interval model), with a proven bound.", _WJCT, default=True),

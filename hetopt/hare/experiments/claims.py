@@ -376,6 +376,11 @@ SWEEPS: dict[str, Sweep] = {
         name="hare.heterogeneity", func=_sweeps.heterogeneity,
         description="Algorithm 1's reduction vs each baseline against speed heterogeneity h (T -> g (T/g)^h)",
         claims=("hare2022.fig16.gap_grows_with_heterogeneity", "hare2022.fig16.close_to_homo_low_heterogeneity")),
+    "hare.arena_readings": Sweep(
+        name="hare.arena_readings", func=_sweeps.arena_readings,
+        description="Algorithm 1 (hare_lp) against FIFO and SRTF in the arena on Gavel's msr trace, for each reading "
+                    "of line 12 and each replanning rule (arrivals, or arrivals and completions)",
+        claims=("hare2022.fig12.beats_every_baseline",)),
     "hare.fig1_tables": Sweep(
         name="hare.fig1_tables", func=_sweeps.fig1_tables,
         description="Fig. 1 time tables of 0.5 s multiples giving all five printed numbers, per job structure "

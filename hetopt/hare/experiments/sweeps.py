@@ -155,3 +155,10 @@ def fig1_tables(quick: bool = False) -> Table:
                 "of jobs to dedicated GPUs; (c): decided exactly (time-indexed search, then hetopt's exact solver).",
                 "The search stops at the first table of a structure that gives all five numbers."]
     return t
+
+
+def arena_readings(quick: bool = False) -> Table:
+    """Algorithm 1 against FIFO and SRTF in the arena on Gavel's trace, per reading (:mod:`.arena_study`)."""
+    from .arena_study import reading_table  # the arena is imported only when this sweep runs
+
+    return reading_table(size="quick" if quick else "page")
