@@ -252,6 +252,7 @@ def render_papers(data: dict[str, Any], figure: str | None) -> list[str]:
             + (f" (load average {m['loadavg']:.1f} at the end)" if m["loadavg"] == m["loadavg"] else "")
             + (f"; {m['note']}" if m.get("note") else "") for m in data["invocations"]]
     loads = ", ".join(f"{x:g}" for x in sorted({r["load"] for r in rows}))
+    others = sorted({r["policy"] for r in rows} - set(PAPER_POLICIES) - set(PAPER_ANCHORS))
     return [
         "## The papers' schedulers", "",
         "The papers' schedulers as arena policies (the card, `models/arena.md`, says what each adapter keeps from its "
@@ -261,7 +262,9 @@ def render_papers(data: dict[str, Any], figure: str | None) -> list[str]:
         "several gangs at once (`hadare`'s forked copies, Liu et al.'s `jps` and `has`), outside the bounds' model. "
         "CPU s per run: the run's process CPU time (one process, under `nice` on a shared machine). A policy whose "
         "exact route has a size guard refuses before its first round when the workload proves the guard will be "
-        "passed (`models/arena.md`, *Size guards*); its row says so.", "",
+        "passed (`models/arena.md`, *Size guards*); its row says so."
+        + (f" Also here, at these loads only: {', '.join(f'`{p}`' for p in others)} (Gavel's policies too costly "
+           "for the first table's five loads)." if others else ""), "",
         *table, "", *(["Refusals:", "", *refusals, ""] if refusals else []),
         *([f"![the papers' schedulers: average JCT against the load](_static/{figure})", ""] if figure else []),
         "Runs merged into this table, in order (`python -m hetopt.arena.page --papers --policies ...` adds one, "

@@ -72,3 +72,14 @@ def test_a_policy_merges_into_the_first_table_at_its_loads_and_seeds(tmp_path):
         merge_main(data, _stored(tmp_path, ["las"], [1.0]), [0], _meta("x"))
     with pytest.raises(ArgumentError, match="seeds"):
         merge_main(data, srtf, [0, 1], _meta("x"))
+
+
+def test_the_papers_table_names_the_gavel_policies_it_also_holds():
+    row = {"policy": "fifo", "load": 1.0, "runs": 1, "avg_jct": 3600.0, "p99_jct": 7200.0, "makespan": 9000.0,
+           "jct_ratio": 1.1, "makespan_ratio": 1.0, "cpu_seconds": 1.0, "refused": None}
+    data = {"rows": [row], "invocations": [_meta("first")]}
+    assert "Also here" not in "\n".join(render_papers(data, None))
+    data["rows"].append(dict(row, policy="min_total_duration_packed"))
+    text = "\n".join(render_papers(data, None))
+    assert "Also here, at these loads only: `min_total_duration_packed`" in text
+    assert "| `min_total_duration_packed` | 1 | 1 |" in text
