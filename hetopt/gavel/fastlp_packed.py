@@ -7,7 +7,8 @@ allocation of the jobs and the pairs in column order.  :func:`mmf_packed_lp`: ``
 (``(t, x)``, the epigraph rows, then the base rows, and ``A x = 0`` for the entries of pairs whose scale factors
 differ); :func:`mtd_packed_lp`: the feasibility LPs of ``min_total_duration_packed``'s bisection (only ``h``
 depends on ``mid``); :func:`mst_packed_lp`: ``max_sum_throughput_normalized_by_cost_packed_slos`` without SLOs;
-:func:`ftf_packed_lp`: ``finish_time_fairness_packed`` (two jobs or more; its ``inv_pos`` SOC rows as ``ftf_lp``'s).
+:func:`ftf_packed_lp`: ``finish_time_fairness_packed`` (two jobs or more; its ``inv_pos`` SOC rows as ``ftf_lp``'s);
+:func:`wf_packed_lp`: each LP of ``max_min_fairness_water_filling_packed`` (its loop and MILP: ``packing``'s).
 The base rows: ``-x <= 0``, ``sum_k s_k x_kr <= c_r`` (zero scale factors left out), one ``<= 1`` row per job.
 """
 
@@ -27,7 +28,7 @@ from .packing import PackedProblem, packed_problem
 
 __all__ = ["mmf_packed_lp", "max_min_fairness_packed", "mtd_packed_lp", "min_total_duration_packed", "mst_packed_lp",
            "max_sum_throughput_normalized_by_cost_packed_slos", "ftf_packed_lp", "FinishTimeFairnessPacked",
-           "finish_time_fairness_packed", "FAST_PACKED"]
+           "finish_time_fairness_packed", "wf_packed_lp", "max_min_fairness_water_filling_packed", "FAST_PACKED"]
 
 
 def _zero_eq(lp: ConeLP, pp: PackedProblem, col0: int) -> ConeLP:
@@ -298,10 +299,75 @@ def finish_time_fairness_packed(throughput: Any, scale_factor: Any, capacity: An
                                       pairs=pairs, pair_throughput=pair_throughput)
 
 
+def wf_packed_lp(pp: PackedProblem, inv_prop: np.ndarray, so_far: np.ndarray, mult: np.ndarray, add: np.ndarray,
+                 lower: np.ndarray) -> ConeLP:
+    """One LP of ``max_min_fairness_water_filling_packed``: ``max min_i mult_i (n_i - so_far_i) + add_i``, ``n >= lower``.
+
+    ``n_i = inv_prop_i rate_i``.  Variables ``(t, x)``: the epigraph rows ``-t - mult_i n_i <= add_i - mult_i
+    so_far_i`` (no entries where ``mult_i = 0``), the base rows, then ``-n_i <= -lower_i`` (no ``A x = 0``: Gavel's
+    water filling does not hold the rows of scale factor 0).
+    """
+    J, R = pp.T.shape
+    m = pp.rows
+    nx = m * R
+    br, bc, bv, h = _base_rows(pp)
+    rows: list[np.ndarray] = [np.arange(J)]
+    cols: list[np.ndarray] = [np.zeros(J, dtype=np.int64)]
+    vals: list[np.ndarray] = [np.full(J, -1.0)]
+    rows += [J + r for r in br]
+    cols += [1 + k for k in bc]
+    vals += bv
+    n_lin = J + h.size
+    for i in range(J):
+        rel = np.asarray(pp.relevant[i])
+        coef = pp.all_m[i][pp.relevant[i]]
+        k, r = np.nonzero(coef)
+        norm = inv_prop[i] * coef[k, r].astype(np.float64)  # CVXPY's product of the diagonal operators
+        obj = mult[i] * norm
+        keep = obj != 0
+        rows += [np.full(int(keep.sum()), i), np.full(k.size, n_lin + i)]
+        cols += [1 + rel[k[keep]] + r[keep] * m, 1 + rel[k] + r * m]
+        vals += [-obj[keep], -norm]
+    data, indices, indptr = _csc(1 + nx, np.concatenate(rows), np.concatenate(cols), np.concatenate(vals))
+    c = np.zeros(1 + nx)
+    c[0] = 1.0
+    h = np.concatenate([(0.0 - so_far) * mult + add, h, 0.0 - lower])  # +0.0 where lower is 0, as CVXPY writes it
+    return ConeLP(c, data, indices, indptr, n_lin + J, h, n_lin + J, [], 1, (m, R))
+
+
+def _wf_lp(pp: PackedProblem, prop: np.ndarray, so_far: np.ndarray, mult: np.ndarray, add: np.ndarray,
+           lower: np.ndarray) -> tuple[np.ndarray | None, float]:
+    """:func:`hetopt.gavel.packing._water_filling_lp` without CVXPY: ``(x or None, the problem's value)``.
+
+    CVXPY's ``problem.value`` is its objective evaluated at ``x`` (not ECOS's cost): the same numpy operations here.
+    """
+    J = pp.T.shape[0]
+    inv_prop = 1.0 / prop.reshape(J)
+    flag, x, _ = solve(wf_packed_lp(pp, inv_prop, so_far, mult, add, lower))
+    if flag not in HAS_SOLUTION or x is None:
+        return None, float("nan")
+    eff = np.array([np.sum(np.multiply(pp.all_m[i][pp.relevant[i]], x[pp.relevant[i]])) for i in range(J)])
+    value = float(np.min(np.multiply(np.multiply(eff, inv_prop) - so_far, mult) + add))
+    return np.asarray(x, dtype=float), value
+
+
+def max_min_fairness_water_filling_packed(throughput: Any, scale_factor: Any, capacity: Any,
+                                          priority_weight: Any = None, *, pairs: Any = None,
+                                          pair_throughput: Any = None, bottleneck_solver: str | None = None
+                                          ) -> np.ndarray:
+    """:func:`hetopt.gavel.packing.max_min_fairness_water_filling_packed`, its LPs without CVXPY (the MILP by CVXPY)."""
+    from .variants import _wf_solver
+
+    solver = _wf_solver(bottleneck_solver)
+    pp = packed_problem(throughput, scale_factor, capacity, None, pairs=pairs, pair_throughput=pair_throughput)
+    return packing.water_filling_packed(pp, priority_weight, solver, _wf_lp)
+
+
 #: The packed policies with a direct version (as :data:`hetopt.gavel.fastlp.FAST`).
 FAST_PACKED = {"max_min_fairness_packed": (max_min_fairness_packed, None),
                "min_total_duration_packed": (min_total_duration_packed, None),
                "max_sum_throughput_normalized_by_cost_packed_slos": (max_sum_throughput_normalized_by_cost_packed_slos,
                                                                      None),
                "finish_time_fairness_packed": (finish_time_fairness_packed,
-                                               lambda seed: FinishTimeFairnessPacked())}
+                                               lambda seed: FinishTimeFairnessPacked()),
+               "max_min_fairness_water_filling_packed": (max_min_fairness_water_filling_packed, None)}

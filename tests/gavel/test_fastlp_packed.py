@@ -59,7 +59,7 @@ def test_the_arrays_and_the_allocation_are_cvxpys(seed, monkeypatch):
 
 
 @pytest.mark.parametrize("policy", ["max_min_fairness_packed", "max_sum_throughput_normalized_by_cost_packed_slos",
-                                    "finish_time_fairness_packed",
+                                    "finish_time_fairness_packed", "max_min_fairness_water_filling_packed",
                                     pytest.param("min_total_duration_packed", marks=pytest.mark.slow)])
 def test_the_arena_runs_the_same_with_either_path(policy):
     w = msr(40, shrink=30)
@@ -186,3 +186,49 @@ def test_finish_time_fairness_keeps_gavels_state():
         kw = {"remaining_steps": steps[jobs], "times_since_start": np.full(len(jobs), 360.0 * k), "job_ids": jobs,
               "pairs": pairs, "pair_throughput": rng.uniform(0.0, 3.0, (len(pairs), 3, 2))}
         assert _bits(got(T[jobs], s[jobs], c, **kw), ref(T[jobs], s[jobs], c, **kw)), jobs
+
+
+def _water_filling_case(monkeypatch, T, s, c, w, pairs, pt, solver):
+    """Every LP of the packed water filling (CVXPY's, spied) against this module's, and the allocations."""
+    problems, lps = [], []
+    solve_problem, build = packing.solve_problem, FP.wf_packed_lp
+
+    def spy(problem, *args, **kwargs):
+        if not problem.is_mixed_integer():
+            problems.append(problem)
+        return solve_problem(problem, *args, **kwargs)
+
+    def spy_lp(*args):
+        lps.append(build(*args))
+        return lps[-1]
+
+    monkeypatch.setattr(packing, "solve_problem", spy)
+    monkeypatch.setattr(FP, "wf_packed_lp", spy_lp)
+    kw = {"pairs": pairs, "pair_throughput": pt, "bottleneck_solver": solver}
+    expected = packing.max_min_fairness_water_filling_packed(T, s, c, w, **kw)
+    assert _bits(FP.max_min_fairness_water_filling_packed(T, s, c, w, **kw), expected)
+    assert len(problems) == len(lps) >= 1
+    for problem, lp in zip(problems, lps, strict=True):  # the later LPs' h holds the earlier problems' values
+        _same_packed_data(problem, lp)
+    return len(lps)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_water_filling_arrays_and_allocation_are_cvxpys(seed, monkeypatch):
+    rng = np.random.default_rng(40 + seed)
+    n_lps = 0
+    for trial in range(8):
+        T, s, c, w, pairs, pt = _instance(rng, trial)
+        n_lps += _water_filling_case(monkeypatch, T, s, c, w, pairs, pt, None if trial % 2 else "highs")
+    assert n_lps > 8 + 4  # with pairs, the second LP (every job held at its level); with the MILP, more
+
+
+def test_water_filling_value_is_cvxpys_on_long_sums(monkeypatch):
+    """Jobs in 40 rows or more: the objective at x summed as CVXPY's numpy sum (pairwise beyond 8 and 128 terms)."""
+    rng = np.random.default_rng(50)
+    J, R = 45, 3
+    T = rng.uniform(0.1, 5.0, (J, R))
+    pairs = list(itertools.combinations(range(J), 2))
+    pt = rng.uniform(0.0, 3.0, (len(pairs), R, 2))
+    assert _water_filling_case(monkeypatch, T, np.ones(J, dtype=int), np.array([20.0, 15.0, 25.0]), None, pairs, pt,
+                               None) == 2
