@@ -1,0 +1,38 @@
+"""hetopt.gavel.fastlp_more hands ECOS the arrays CVXPY builds for Gavel's strategy-proof geo_mean program, to the bit."""
+
+import cvxpy as cp
+import numpy as np
+import pytest
+
+from hetopt.gavel import fastlp as F
+from hetopt.gavel import fastlp_more as FM
+from hetopt.gavel import variants
+from hetopt.gavel.lp import gavel_base_constraints
+
+from .test_fastlp import _bits, _instance, _same_data
+
+
+@pytest.mark.parametrize("k", [*range(2, 17), 20, 31, 33, *(pytest.param(k, marks=pytest.mark.slow) for k in (47, 64, 67))])
+def test_geo_mean_arrays_are_cvxpys(k):
+    """Every k of the tree's shapes (dyadic completions with t among the leaves or not, 2^j and 2^j +- 1 terms)."""
+    rng = np.random.default_rng(k)
+    for n in (1, 3):
+        T, s, c, sfa, cap = _instance(rng, k, n)
+        coef, _ = F._mmf_coef(T, s, c, None if k % 2 else rng.choice([1.0, 2.0, 0.5], k))
+        x = cp.Variable(T.shape)
+        problem = cp.Problem(cp.Maximize(cp.geo_mean(cp.sum(cp.multiply(coef, x), axis=1))),
+                             gavel_base_constraints(x, sfa, cap))
+        lp = FM.geo_mean_lp(coef, sfa, cap)
+        _same_data(problem, lp)
+        assert lp.q == [3] * len(FM.gm_tree(k)[0])
+
+
+@pytest.mark.parametrize("m", range(1, 13))
+def test_strategy_proof_allocation_and_discounts_are_cvxpys(m):
+    rng = np.random.default_rng(100 + m)
+    T, s, c, _, _ = _instance(rng, m, 3)
+    w = None if m % 2 else rng.choice([1.0, 2.0, 0.5], m)
+    X, d = variants.max_min_fairness_strategy_proof(T, s, c, w, return_discounts=True)
+    got, dd = FM.max_min_fairness_strategy_proof(T, s, c, w, return_discounts=True)
+    assert _bits(got, X) and _bits(dd, d)
+    assert _bits(FM.max_min_fairness_strategy_proof(T, s, c, w), X)
