@@ -36,3 +36,34 @@ def test_strategy_proof_allocation_and_discounts_are_cvxpys(m):
     got, dd = FM.max_min_fairness_strategy_proof(T, s, c, w, return_discounts=True)
     assert _bits(got, X) and _bits(dd, d)
     assert _bits(FM.max_min_fairness_strategy_proof(T, s, c, w), X)
+
+
+@pytest.mark.parametrize("policy", ["max_min_fairness", "max_sum_throughput", "finish_time_fairness",
+                                    "max_min_fairness_strategy_proof", "max_min_fairness_packed",
+                                    "finish_time_fairness_packed", "max_min_fairness_water_filling_packed"])
+def test_an_iteration_limit_gives_cvxpys_allocation(policy, monkeypatch):
+    """ECOS stopped at its iteration limit (exit flag -1): CVXPY reads its last iterate (USER_LIMIT is among its
+    SOLUTION_PRESENT), and so does the direct path (every solve here reports -1, with ECOS's own x)."""
+    import _ecos
+
+    from hetopt.gavel import POLICIES
+    from hetopt.gavel.policies import lp_path
+
+    csolve = _ecos.csolve
+
+    def at_limit(*args, **kwargs):
+        sol = csolve(*args, **kwargs)
+        sol["info"]["exitFlag"] = -1
+        return sol
+
+    monkeypatch.setattr(_ecos, "csolve", at_limit)
+    rng = np.random.default_rng(9)
+    T, s, c, _, _ = _instance(rng, 5, 3)
+    kw = {"remaining_steps": rng.uniform(1e3, 1e6, 5), "times_since_start": rng.uniform(0.0, 1e5, 5)}
+    spec = POLICIES[policy]
+    kw = {k: v for k, v in kw.items() if k in spec.inputs}
+    if spec.packing:
+        kw |= {"pairs": [(0, 1), (1, 3), (2, 4)], "pair_throughput": rng.uniform(0.0, 3.0, (3, 3, 2))}
+    direct = lp_path(policy, spec, "direct").func
+    assert direct is not spec.func
+    assert _bits(direct(T, s, c, **kw), spec.func(T, s, c, **kw))
