@@ -76,40 +76,37 @@ def geo_mean_lp(coef: np.ndarray, sfa: np.ndarray, cap: list[float]) -> ConeLP:
     """
     k, n = coef.shape
     cones, order = gm_tree(k)
-    col: dict[int, int] = {}
+    col = np.zeros(k + len(order) + 1, dtype=np.int64)  # a node's column (index node + 1; the terms' unused)
     at = 0
     for v in order:
-        col[v] = at
+        if v != -2:
+            col[v + 1] = at
         at += k * n if v == -2 else 1
-    x0 = col[-2]
     n_cols = at
+    x0 = int(sum(k * n if v == -2 else 1 for v in order[:order.index(-2)]))
     rows, cols, vals, h = _base(k, n, sfa, cap, 0, x0)
     n_lin = k * n + n + k
     kk = np.arange(k * n)
-    ti, tr = kk % k, kk // k
-    nz = coef[ti, tr] != 0
-
-    def term(v: int, row: int, sign: float) -> None:
-        if 0 <= v < k:
-            sel = nz & (ti == v)
-            rows.append(np.full(int(sel.sum()), row))
-            cols.append(x0 + kk[sel])
-            vals.append(sign * coef[ti[sel], tr[sel]])
-        else:
-            rows.append(np.array([row]))
-            cols.append(np.array([col[v]]))
-            vals.append(np.array([sign]))
-
-    for j, (e, a, b) in enumerate(cones):
-        r0 = n_lin + 3 * j
-        term(a, r0, -1.0)
-        term(b, r0, -1.0)
-        term(a, r0 + 1, -1.0)
-        term(b, r0 + 1, 1.0)
-        term(e, r0 + 2, -2.0)
+    nz = kk[coef[kk % k, kk // k] != 0]
+    by_job = nz[np.argsort(nz % k, kind="stable")]  # the nonzero entries of x, job by job
+    count = np.bincount(nz % k, minlength=k)
+    first = np.cumsum(count) - count
+    cone = np.asarray(cones, dtype=np.int64).reshape(-1, 3)
+    r0 = n_lin + 3 * np.arange(len(cones))
+    for node, row, sign in ((cone[:, 1], r0, -1.0), (cone[:, 2], r0, -1.0), (cone[:, 1], r0 + 1, -1.0),
+                            (cone[:, 2], r0 + 1, 1.0), (cone[:, 0], r0 + 2, -2.0)):
+        term = (node >= 0) & (node < k)
+        rows.append(row[~term])
+        cols.append(col[node[~term] + 1])
+        vals.append(np.full(int((~term).sum()), sign))
+        jobs, cnt = node[term], count[node[term]]
+        ent = by_job[np.repeat(first[jobs], cnt) + np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt)]
+        rows.append(np.repeat(row[term], cnt))
+        cols.append(x0 + ent)
+        vals.append(sign * coef[ent % k, ent // k])
     data, indices, indptr = _csc(n_cols, np.concatenate(rows), np.concatenate(cols), np.concatenate(vals))
     c = np.zeros(n_cols)
-    c[col[_T]] = -1.0
+    c[col[_T + 1]] = -1.0
     n_rows = n_lin + 3 * len(cones)
     return ConeLP(c, data, indices, indptr, n_rows, np.array(h + [0.0] * (3 * len(cones))), n_lin,
                   [3] * len(cones), x0, (k, n))
