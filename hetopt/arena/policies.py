@@ -147,8 +147,8 @@ class GavelAllocation:
         The LP solver of the LP policies (``"ecos"``: Gavel's).
     lp : {"direct", "cvxpy"}
         ``"direct"`` (default): the policies of :data:`hetopt.gavel.fastlp.FAST` (and of
-        :data:`hetopt.gavel.fastlp_packed.FAST_PACKED`) hand ECOS the arrays CVXPY
-        would build, without CVXPY (the same allocations, several times faster); ``"cvxpy"``: the
+        :data:`hetopt.gavel.fastlp_packed.FAST_PACKED`, :data:`hetopt.gavel.fastlp_more.FAST_MORE`) hand
+        ECOS the arrays CVXPY would build, without CVXPY (the same allocations, several times faster); ``"cvxpy"``: the
         policy functions of :mod:`hetopt.gavel` as they are.
     **policy_options
         The policy function's own options (as ``hetopt.gavel.simulate(options=...)``).

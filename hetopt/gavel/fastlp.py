@@ -38,9 +38,10 @@ from .lp import (
 __all__ = ["ConeLP", "solve", "mmf_lp", "mst_lp", "mtd_lp", "water_filling_lp", "max_min_fairness",
            "max_sum_throughput", "min_total_duration", "FAST", "OPTIMAL", "HAS_SOLUTION"]
 
-#: ECOS's exit flags: optimal, and those CVXPY reads a solution from (optimal, optimal but inaccurate).
+#: ECOS's exit flags: optimal, and those CVXPY reads a solution from (``SOLUTION_PRESENT``: optimal, optimal but
+#: inaccurate, and the iteration limit, its ``USER_LIMIT``, whose last iterate ``x.value`` holds).
 OPTIMAL = 0
-HAS_SOLUTION = (0, 10)
+HAS_SOLUTION = (0, 10, -1)
 
 
 @dataclass

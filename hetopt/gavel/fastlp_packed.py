@@ -6,7 +6,9 @@ compares the arrays), with its coefficients from the same numpy expressions; ``x
 allocation of the jobs and the pairs in column order.  :func:`mmf_packed_lp`: ``max_min_fairness_packed``
 (``(t, x)``, the epigraph rows, then the base rows, and ``A x = 0`` for the entries of pairs whose scale factors
 differ); :func:`mtd_packed_lp`: the feasibility LPs of ``min_total_duration_packed``'s bisection (only ``h``
-depends on ``mid``); :func:`mst_packed_lp`: ``max_sum_throughput_normalized_by_cost_packed_slos`` without SLOs.
+depends on ``mid``); :func:`mst_packed_lp`: ``max_sum_throughput_normalized_by_cost_packed_slos`` without SLOs;
+:func:`ftf_packed_lp`: ``finish_time_fairness_packed`` (two jobs or more; its ``inv_pos`` SOC rows as ``ftf_lp``'s);
+:func:`wf_packed_lp`: each LP of ``max_min_fairness_water_filling_packed`` (its loop and MILP: ``packing``'s).
 The base rows: ``-x <= 0``, ``sum_k s_k x_kr <= c_r`` (zero scale factors left out), one ``<= 1`` row per job.
 """
 
@@ -21,11 +23,22 @@ from ..errors import SolverError
 from . import packing
 from .fastlp import HAS_SOLUTION, OPTIMAL, ConeLP, _csc, solve
 from .inputs import required_vector
-from .lp import BISECTION_BRACKET, BISECTION_RATIO, gavel_proportional_throughput
+from .lp import BISECTION_BRACKET, BISECTION_RATIO, gavel_isolated_throughput, gavel_proportional_throughput
 from .packing import PackedProblem, packed_problem
 
 __all__ = ["mmf_packed_lp", "max_min_fairness_packed", "mtd_packed_lp", "min_total_duration_packed", "mst_packed_lp",
-           "max_sum_throughput_normalized_by_cost_packed_slos", "FAST_PACKED"]
+           "max_sum_throughput_normalized_by_cost_packed_slos", "ftf_packed_lp", "FinishTimeFairnessPacked",
+           "finish_time_fairness_packed", "wf_packed_lp", "max_min_fairness_water_filling_packed", "FAST_PACKED"]
+
+
+def _zero_eq(lp: ConeLP, pp: PackedProblem, col0: int) -> ConeLP:
+    """``A x = 0`` for the entries of the rows of scale factor 0 (``packing._zero_rows``), in (row, type) order."""
+    zi, zr = np.nonzero(pp.sfa == 0)
+    if zi.size:
+        lp.a_data, lp.a_indices, lp.a_indptr = _csc(lp.c.size, np.arange(zi.size), col0 + zi + zr * pp.rows,
+                                                    np.ones(zi.size))
+        lp.b = np.zeros(zi.size)
+    return lp
 
 
 def mmf_packed_lp(pp: PackedProblem) -> ConeLP:
@@ -61,12 +74,7 @@ def mmf_packed_lp(pp: PackedProblem) -> ConeLP:
     c = np.zeros(1 + nx)
     c[0] = 1.0
     n_rows = J + nx + R + J
-    lp = ConeLP(c, data, indices, indptr, n_rows, h, n_rows, [], 1, (m, R))
-    zi, zr = np.nonzero(pp.sfa == 0)  # the rows Gavel holds at 0, in (row, type) order
-    if zi.size:
-        lp.a_data, lp.a_indices, lp.a_indptr = _csc(1 + nx, np.arange(zi.size), 1 + zi + zr * m, np.ones(zi.size))
-        lp.b = np.zeros(zi.size)
-    return lp
+    return _zero_eq(ConeLP(c, data, indices, indptr, n_rows, h, n_rows, [], 1, (m, R)), pp, 1)
 
 
 def max_min_fairness_packed(throughput: Any, scale_factor: Any, capacity: Any, priority_weight: Any = None, *,
@@ -209,8 +217,157 @@ def max_sum_throughput_normalized_by_cost_packed_slos(throughput: Any, scale_fac
     return np.asarray(x, dtype=float).clip(min=0.0).clip(max=1.0)
 
 
+def ftf_packed_lp(pp: PackedProblem, since: np.ndarray, steps: np.ndarray, expected_iso: np.ndarray) -> ConeLP:
+    """``FinishTimeFairnessPolicyWithPacking`` (two jobs or more): ``min max_i (since_i + steps_i / rate_i) / iso_i``.
+
+    Variables ``(t, x, u)``, ``u_i >= 1 / rate_i``, ``rate_i = sum_{k in rows(i), r} all_m[i, k, r] x_kr``: the
+    epigraph rows ``-t + (steps_i / iso_i) u_i <= -since_i / iso_i``, the base rows, one 3-dimensional cone per job
+    ``(rate_i + u_i, rate_i - u_i, 2)`` (as :func:`hetopt.gavel.fastlp.ftf_lp`), and ``A x = 0`` for the rows held at 0.
+    """
+    J, R = pp.T.shape
+    m = pp.rows
+    nx = m * R
+    cu = 1 + nx + np.arange(J)  # the u columns
+    inv = 1.0 / expected_iso  # CVXPY divides by a constant as a product with its inverse
+    rows: list[np.ndarray] = [np.arange(J), np.arange(J)]
+    cols: list[np.ndarray] = [np.zeros(J, dtype=np.int64), cu]
+    vals: list[np.ndarray] = [np.full(J, -1.0), steps * inv]
+    br, bc, bv, h = _base_rows(pp)
+    rows += [J + r for r in br]
+    cols += [1 + k for k in bc]
+    vals += bv
+    n_lin = J + h.size
+    for i in range(J):
+        rel = np.asarray(pp.relevant[i])
+        coef = pp.all_m[i][pp.relevant[i]]
+        k, r = np.nonzero(coef)
+        v = -coef[k, r].astype(np.float64)
+        rows += [np.full(k.size, n_lin + 3 * i), np.full(k.size, n_lin + 3 * i + 1)]
+        cols += [1 + rel[k] + r * m] * 2
+        vals += [v, v]
+    rows += [n_lin + 3 * np.arange(J), n_lin + 3 * np.arange(J) + 1]
+    cols += [cu, cu]
+    vals += [np.full(J, -1.0), np.ones(J)]
+    data, indices, indptr = _csc(1 + nx + J, np.concatenate(rows), np.concatenate(cols), np.concatenate(vals))
+    c = np.zeros(1 + nx + J)
+    c[0] = 1.0
+    h = np.concatenate([-(since * inv), h, np.tile([0.0, 0.0, 2.0], J)])
+    return _zero_eq(ConeLP(c, data, indices, indptr, n_lin + 3 * J, h, n_lin, [3] * J, 1, (m, R)), pp, 1)
+
+
+class FinishTimeFairnessPacked(packing.FinishTimeFairnessPacked):
+    """:class:`hetopt.gavel.packing.FinishTimeFairnessPacked` without CVXPY (the same state, the same program).
+
+    One job (an objective without a maximum) or ``job_ids`` of another length: the parent itself.
+    """
+
+    def __call__(self, throughput, scale_factor, capacity, priority_weight=None, *, remaining_steps=None,
+                 times_since_start=None, pairs=None, pair_throughput=None,
+                 job_ids: Any = None) -> np.ndarray:
+        """The allocation of the jobs and pairs given, as the parent computes it."""
+        pp = packed_problem(throughput, scale_factor, capacity, priority_weight, pairs=pairs,
+                            pair_throughput=pair_throughput)
+        J = pp.T.shape[0]
+        if J == 1 or (job_ids is not None and len(job_ids) != J):
+            return super().__call__(throughput, scale_factor, capacity, priority_weight,
+                                    remaining_steps=remaining_steps, times_since_start=times_since_start,
+                                    pairs=pairs, pair_throughput=pair_throughput, job_ids=job_ids)
+        steps = required_vector("remaining_steps", remaining_steps, J)
+        since = required_vector("times_since_start", times_since_start, J)
+        ids = list(range(J)) if job_ids is None else [int(j) for j in job_ids]
+        iso = gavel_isolated_throughput(pp.T, pp.s, pp.c)
+        expected_iso = []
+        for i, job in enumerate(ids):
+            self.cumulative.setdefault(job, 0)
+            if job in self.prev_steps:
+                self.cumulative[job] += (self.prev_steps[job] - steps[i]) / self.prev_iso[job]
+            expected_iso.append(self.cumulative[job] + (steps[i] / iso[i]))
+        flag, x, _ = solve(ftf_packed_lp(pp, since, steps, np.concatenate(expected_iso)))
+        self.prev_steps = {job: float(steps[i]) for i, job in enumerate(ids)}
+        self.prev_iso = {job: iso[i] for i, job in enumerate(ids)}
+        if flag not in HAS_SOLUTION or x is None:
+            raise SolverError("ecos returned no packed allocation")
+        return np.asarray(x, dtype=float).clip(min=0.0).clip(max=1.0)
+
+
+def finish_time_fairness_packed(throughput: Any, scale_factor: Any, capacity: Any, priority_weight: Any = None, *,
+                                remaining_steps: Any = None, times_since_start: Any = None, pairs: Any = None,
+                                pair_throughput: Any = None) -> np.ndarray:
+    """:func:`hetopt.gavel.packing.finish_time_fairness_packed` without CVXPY."""
+    return FinishTimeFairnessPacked()(throughput, scale_factor, capacity, priority_weight,
+                                      remaining_steps=remaining_steps, times_since_start=times_since_start,
+                                      pairs=pairs, pair_throughput=pair_throughput)
+
+
+def wf_packed_lp(pp: PackedProblem, inv_prop: np.ndarray, so_far: np.ndarray, mult: np.ndarray, add: np.ndarray,
+                 lower: np.ndarray) -> ConeLP:
+    """One LP of ``max_min_fairness_water_filling_packed``: ``max min_i mult_i (n_i - so_far_i) + add_i``, ``n >= lower``.
+
+    ``n_i = inv_prop_i rate_i``.  Variables ``(t, x)``: the epigraph rows ``-t - mult_i n_i <= add_i - mult_i
+    so_far_i`` (no entries where ``mult_i = 0``), the base rows, then ``-n_i <= -lower_i`` (no ``A x = 0``: Gavel's
+    water filling does not hold the rows of scale factor 0).
+    """
+    J, R = pp.T.shape
+    m = pp.rows
+    nx = m * R
+    br, bc, bv, h = _base_rows(pp)
+    rows: list[np.ndarray] = [np.arange(J)]
+    cols: list[np.ndarray] = [np.zeros(J, dtype=np.int64)]
+    vals: list[np.ndarray] = [np.full(J, -1.0)]
+    rows += [J + r for r in br]
+    cols += [1 + k for k in bc]
+    vals += bv
+    n_lin = J + h.size
+    for i in range(J):
+        rel = np.asarray(pp.relevant[i])
+        coef = pp.all_m[i][pp.relevant[i]]
+        k, r = np.nonzero(coef)
+        norm = inv_prop[i] * coef[k, r].astype(np.float64)  # CVXPY's product of the diagonal operators
+        obj = mult[i] * norm
+        keep = obj != 0
+        rows += [np.full(int(keep.sum()), i), np.full(k.size, n_lin + i)]
+        cols += [1 + rel[k[keep]] + r[keep] * m, 1 + rel[k] + r * m]
+        vals += [-obj[keep], -norm]
+    data, indices, indptr = _csc(1 + nx, np.concatenate(rows), np.concatenate(cols), np.concatenate(vals))
+    c = np.zeros(1 + nx)
+    c[0] = 1.0
+    h = np.concatenate([(0.0 - so_far) * mult + add, h, 0.0 - lower])  # +0.0 where lower is 0, as CVXPY writes it
+    return ConeLP(c, data, indices, indptr, n_lin + J, h, n_lin + J, [], 1, (m, R))
+
+
+def _wf_lp(pp: PackedProblem, prop: np.ndarray, so_far: np.ndarray, mult: np.ndarray, add: np.ndarray,
+           lower: np.ndarray) -> tuple[np.ndarray | None, float]:
+    """:func:`hetopt.gavel.packing._water_filling_lp` without CVXPY: ``(x or None, the problem's value)``.
+
+    CVXPY's ``problem.value`` is its objective evaluated at ``x`` (not ECOS's cost): the same numpy operations here.
+    """
+    J = pp.T.shape[0]
+    inv_prop = 1.0 / prop.reshape(J)
+    flag, x, _ = solve(wf_packed_lp(pp, inv_prop, so_far, mult, add, lower))
+    if flag not in HAS_SOLUTION or x is None:
+        return None, float("nan")
+    eff = np.array([np.sum(np.multiply(pp.all_m[i][pp.relevant[i]], x[pp.relevant[i]])) for i in range(J)])
+    value = float(np.min(np.multiply(np.multiply(eff, inv_prop) - so_far, mult) + add))
+    return np.asarray(x, dtype=float), value
+
+
+def max_min_fairness_water_filling_packed(throughput: Any, scale_factor: Any, capacity: Any,
+                                          priority_weight: Any = None, *, pairs: Any = None,
+                                          pair_throughput: Any = None, bottleneck_solver: str | None = None
+                                          ) -> np.ndarray:
+    """:func:`hetopt.gavel.packing.max_min_fairness_water_filling_packed`, its LPs without CVXPY (the MILP by CVXPY)."""
+    from .variants import _wf_solver
+
+    solver = _wf_solver(bottleneck_solver)
+    pp = packed_problem(throughput, scale_factor, capacity, None, pairs=pairs, pair_throughput=pair_throughput)
+    return packing.water_filling_packed(pp, priority_weight, solver, _wf_lp)
+
+
 #: The packed policies with a direct version (as :data:`hetopt.gavel.fastlp.FAST`).
 FAST_PACKED = {"max_min_fairness_packed": (max_min_fairness_packed, None),
                "min_total_duration_packed": (min_total_duration_packed, None),
                "max_sum_throughput_normalized_by_cost_packed_slos": (max_sum_throughput_normalized_by_cost_packed_slos,
-                                                                     None)}
+                                                                     None),
+               "finish_time_fairness_packed": (finish_time_fairness_packed,
+                                               lambda seed: FinishTimeFairnessPacked()),
+               "max_min_fairness_water_filling_packed": (max_min_fairness_water_filling_packed, None)}

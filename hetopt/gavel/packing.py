@@ -15,7 +15,7 @@ Reference: stanford-futuredata/gavel (commit c4fa400), ``scheduler/policies/poli
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +28,8 @@ from .lp import BISECTION_BRACKET, BISECTION_RATIO, gavel_isolated_throughput, g
 
 __all__ = ["PackedProblem", "packed_problem", "max_min_fairness_packed", "FinishTimeFairnessPacked",
            "finish_time_fairness_packed", "min_total_duration_packed",
-           "max_sum_throughput_normalized_by_cost_packed_slos", "max_min_fairness_water_filling_packed", "pair_rows"]
+           "max_sum_throughput_normalized_by_cost_packed_slos", "max_min_fairness_water_filling_packed",
+           "water_filling_packed", "pair_rows"]
 
 
 @dataclass(frozen=True)
@@ -320,28 +321,56 @@ def max_min_fairness_water_filling_packed(throughput, scale_factor, capacity, pr
     See :mod:`hetopt.gavel.variants` for the MILP: Gavel solves it with GLPK_MI and, without GLPK,
     stops after the first LP (``bottleneck_solver=None``).
     """
-    import cvxpy as cp
-
     from .variants import _wf_solver
 
     solver = _wf_solver(bottleneck_solver)
     pp = packed_problem(throughput, scale_factor, capacity, None, pairs=pairs, pair_throughput=pair_throughput)
+    return water_filling_packed(pp, priority_weight, solver, _water_filling_lp)
+
+
+def _effective(pp: PackedProblem, x):
+    """Each job's steps/s over its rows, as Gavel's ``effective_throughputs`` (one hstack of J sums)."""
+    import cvxpy as cp
+
+    return cp.hstack([cp.sum(cp.multiply(pp.all_m[i][pp.relevant[i]], x[pp.relevant[i]]))
+                      for i in range(pp.T.shape[0])])
+
+
+def _water_filling_lp(pp: PackedProblem, prop: np.ndarray, so_far: np.ndarray, mult: np.ndarray, add: np.ndarray,
+                      lower: np.ndarray) -> tuple[np.ndarray | None, float]:
+    """One LP of the packed water filling by CVXPY and ECOS: ``(x or None, the problem's value)``."""
+    import cvxpy as cp
+
+    J, R = pp.T.shape
+    x = cp.Variable((pp.rows, R))
+    normalized = cp.multiply(_effective(pp, x), 1.0 / prop.reshape(J))
+    problem = cp.Problem(cp.Maximize(cp.min(cp.multiply(normalized - so_far, mult) + add)),
+                         _base_constraints(x, pp) + [normalized >= lower])
+    solve_problem(problem, "ECOS", raise_on_failure=False)
+    if x.value is None:
+        return None, float("nan")
+    return np.asarray(x.value, dtype=float), float(problem.value)
+
+
+def water_filling_packed(pp: PackedProblem, priority_weight: Any, solver: str | None,
+                         solve_lp: Callable[..., tuple[np.ndarray | None, float]]) -> np.ndarray:
+    """Gavel's packed water filling on ``pp``; each LP by ``solve_lp(pp, prop, so_far, mult, add, lower)``.
+
+    ``solve_lp``: :func:`_water_filling_lp` (CVXPY) or :mod:`hetopt.gavel.fastlp_packed`'s (the same arrays to
+    ECOS directly); it returns ``(x or None, the problem's value)``.  The bottleneck MILP is posed by CVXPY.
+    """
+    import cvxpy as cp
+
     J, R = pp.T.shape
     w = np.ones(J) if priority_weight is None else np.asarray(priority_weight, dtype=float)
     prop = gavel_proportional_throughput(pp.T, pp.c)
     M = max(float(np.max(np.multiply(pp.all_m[i][pp.relevant[i]], pp.sfa[pp.relevant[i]]))) / float(prop[i, 0])
             for i in range(J))
     weights = np.array([1.0 / float(v) if v > 0 else 0.0 for v in w])
-
-    def effective(x):
-        return cp.hstack([cp.sum(cp.multiply(pp.all_m[i][pp.relevant[i]], x[pp.relevant[i]])) for i in range(J)])
-
     final: dict[int, float] = {}
     so_far = np.zeros(J)
     best = None
     for _ in range(pp.rows + 1):
-        x = cp.Variable((pp.rows, R))
-        normalized = cp.multiply(effective(x), 1.0 / prop.reshape(J))
         mult, mask, add = np.zeros(J), np.zeros(J), np.zeros(J)
         for i in range(J):
             if i not in final and weights[i] > 0.0:
@@ -350,18 +379,16 @@ def max_min_fairness_water_filling_packed(throughput, scale_factor, capacity, pr
             else:
                 add[i] = M
         lower = np.array([final.get(i, so_far[i]) for i in range(J)])
-        problem = cp.Problem(cp.Maximize(cp.min(cp.multiply(normalized - so_far, mult) + add)),
-                             _base_constraints(x, pp) + [normalized >= lower])
-        solve_problem(problem, "ECOS", raise_on_failure=False)
-        if x.value is None:
+        x, value = solve_lp(pp, prop, so_far, mult, add, lower)
+        if x is None:
             break
-        best = np.asarray(x.value, dtype=float)
-        so_far = so_far + np.multiply(mask, float(problem.value))
+        best = x
+        so_far = so_far + np.multiply(mask, value)
         z = np.zeros(J)
         if solver is not None:
             xz = cp.Variable((pp.rows, R))
             zv = cp.Variable(J, boolean=True)
-            nz = cp.multiply(effective(xz), 1.0 / prop.reshape(J))
+            nz = cp.multiply(_effective(pp, xz), 1.0 / prop.reshape(J))
             zmask = np.array([1.0 if (i in final or weights[i] == 0.0) else 0.0 for i in range(J)])
             lower = np.array([final.get(i, so_far[i]) for i in range(J)])
             cons = _base_constraints(xz, pp) + [M * zv >= nz - so_far * 1.0001 + 1e-5,

@@ -288,7 +288,8 @@ PERF_POLICIES = ("max_min_fairness", "max_sum_throughput", "min_total_duration",
 
 
 #: How the LP policies are solved: ``"direct"``, ECOS on the arrays CVXPY would build, without CVXPY
-#: (:data:`hetopt.gavel.fastlp.FAST`, :data:`hetopt.gavel.fastlp_packed.FAST_PACKED`: the same allocations to the
+#: (:data:`hetopt.gavel.fastlp.FAST`, :data:`hetopt.gavel.fastlp_packed.FAST_PACKED`,
+#: :data:`hetopt.gavel.fastlp_more.FAST_MORE`: the same allocations to the
 #: bit, several times faster); ``"cvxpy"``, the policy functions as they are.
 LP_PATHS = ("direct", "cvxpy")
 
@@ -297,9 +298,10 @@ def lp_path(name: str, spec: PolicySpec, lp: str) -> PolicySpec:
     """``spec`` with its direct-ECOS function when ``lp`` is ``"direct"`` and it is the built-in policy ``name``."""
     from ..inputs import check_choice
     from .fastlp import FAST
+    from .fastlp_more import FAST_MORE
     from .fastlp_packed import FAST_PACKED
 
-    fast = {**FAST, **FAST_PACKED}
+    fast = {**FAST, **FAST_PACKED, **FAST_MORE}
     if check_choice(lp, "lp", LP_PATHS) == "cvxpy" or name not in fast or POLICIES.get(name) is not spec:
         return spec
     func, factory = fast[name]

@@ -302,7 +302,8 @@ def simulate(inst: GavelInstance, policy: Any, *, options: Mapping[str, Any] | N
         it to replace the measurements by time-slicing (each job at half its own throughput).
     lp : {"direct", "cvxpy"}
         How a built-in LP policy reaches ECOS (:data:`~hetopt.gavel.policies.LP_PATHS`): ``"direct"``
-        (default) hands ECOS the arrays CVXPY would build (:mod:`hetopt.gavel.fastlp`; the same
+        (default) hands ECOS the arrays CVXPY would build (:mod:`hetopt.gavel.fastlp`, ``fastlp_packed``,
+        ``fastlp_more``; the same
         allocations to the bit, without CVXPY's canonicalization, most of a run's time); ``"cvxpy"``
         calls the policy functions as they are.  Options other than a policy's defaults, and
         ``solver="highs"``, go through CVXPY either way.

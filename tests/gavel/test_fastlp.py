@@ -183,9 +183,10 @@ def test_the_arena_takes_either_path():
 
 
 def _direct_policies() -> list[str]:
+    from hetopt.gavel.fastlp_more import FAST_MORE
     from hetopt.gavel.fastlp_packed import FAST_PACKED
 
-    return sorted({**F.FAST, **FAST_PACKED})
+    return sorted({**F.FAST, **FAST_PACKED, **FAST_MORE})
 
 
 @pytest.mark.parametrize("policy", _direct_policies())

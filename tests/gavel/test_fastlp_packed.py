@@ -59,6 +59,7 @@ def test_the_arrays_and_the_allocation_are_cvxpys(seed, monkeypatch):
 
 
 @pytest.mark.parametrize("policy", ["max_min_fairness_packed", "max_sum_throughput_normalized_by_cost_packed_slos",
+                                    "finish_time_fairness_packed", "max_min_fairness_water_filling_packed",
                                     pytest.param("min_total_duration_packed", marks=pytest.mark.slow)])
 def test_the_arena_runs_the_same_with_either_path(policy):
     w = msr(40, shrink=30)
@@ -130,3 +131,104 @@ def test_max_sum_throughput_by_cost_arrays_and_allocation_are_cvxpys(seed, monke
                                                                           remaining_steps=steps, **kw),
                      packing.max_sum_throughput_normalized_by_cost_packed_slos(T, s, c, time_to_slo=slo,
                                                                                remaining_steps=steps, **kw))
+
+
+def _same_packed_data(problem, lp) -> None:
+    data, _, _ = problem.get_problem_data(cp.ECOS)
+    G, A = data["G"], data["A"]
+    assert G.shape == (lp.n_rows, lp.c.size) and data["dims"].nonneg == lp.l and list(data["dims"].soc) == lp.q
+    assert _bits(data["c"], lp.c) and _bits(data["h"], lp.h)
+    assert _bits(G.data, lp.data) and _bits(G.indices, lp.indices) and _bits(G.indptr, lp.indptr)
+    if A is None:
+        assert lp.b is None
+    else:
+        assert _bits(A.data, lp.a_data) and _bits(A.indices, lp.a_indices) and _bits(A.indptr, lp.a_indptr)
+        assert _bits(data["b"], lp.b) and A.shape == (lp.b.size, lp.c.size)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_finish_time_fairness_arrays_and_allocation_are_cvxpys(seed, monkeypatch):
+    from hetopt.gavel.lp import gavel_isolated_throughput
+
+    problems = []
+    solve_problem = packing.solve_problem
+
+    def spy(problem, *args, **kwargs):
+        problems.append(problem)
+        return solve_problem(problem, *args, **kwargs)
+
+    monkeypatch.setattr(packing, "solve_problem", spy)
+    rng = np.random.default_rng(30 + seed)
+    for trial in range(10):
+        T, s, c, w, pairs, pt = _instance(rng, trial)
+        J = T.shape[0]
+        steps, since = rng.uniform(10.0, 1e6, J), rng.uniform(0.0, 1e5, J)
+        kw = {"remaining_steps": steps, "times_since_start": since, "pairs": pairs, "pair_throughput": pt}
+        expected = packing.finish_time_fairness_packed(T, s, c, w, **kw)
+        assert _bits(FP.finish_time_fairness_packed(T, s, c, w, **kw), expected)
+        if J > 1:  # one job: the CVXPY class itself (its objective is no maximum)
+            pp = packing.packed_problem(T, s, c, w, pairs=pairs, pair_throughput=pt)
+            iso = gavel_isolated_throughput(pp.T, pp.s, pp.c)
+            _same_packed_data(problems[-1], FP.ftf_packed_lp(pp, since, steps,
+                                                             np.concatenate([steps[i] / iso[i] for i in range(J)])))
+
+
+def test_finish_time_fairness_keeps_gavels_state():
+    """Jobs arriving and leaving, pairs among those present: the CVXPY class's allocations, call by call."""
+    rng = np.random.default_rng(8)
+    T = rng.uniform(0.1, 5.0, (10, 3))
+    s, c = rng.choice([1, 2], 10), np.array([3.0, 2.0, 4.0])
+    steps = rng.uniform(1e4, 1e6, 10)
+    ref, got = packing.FinishTimeFairnessPacked(), FP.FinishTimeFairnessPacked()
+    for k, jobs in enumerate([[0], [0, 1, 2], [1, 2, 3, 4, 5], [2, 3, 5, 6, 7, 8], [8, 9]]):
+        steps[jobs] *= 0.9
+        pairs = [p for p in itertools.combinations(range(len(jobs)), 2) if rng.random() < 0.7]
+        kw = {"remaining_steps": steps[jobs], "times_since_start": np.full(len(jobs), 360.0 * k), "job_ids": jobs,
+              "pairs": pairs, "pair_throughput": rng.uniform(0.0, 3.0, (len(pairs), 3, 2))}
+        assert _bits(got(T[jobs], s[jobs], c, **kw), ref(T[jobs], s[jobs], c, **kw)), jobs
+
+
+def _water_filling_case(monkeypatch, T, s, c, w, pairs, pt, solver):
+    """Every LP of the packed water filling (CVXPY's, spied) against this module's, and the allocations."""
+    problems, lps = [], []
+    solve_problem, build = packing.solve_problem, FP.wf_packed_lp
+
+    def spy(problem, *args, **kwargs):
+        if not problem.is_mixed_integer():
+            problems.append(problem)
+        return solve_problem(problem, *args, **kwargs)
+
+    def spy_lp(*args):
+        lps.append(build(*args))
+        return lps[-1]
+
+    monkeypatch.setattr(packing, "solve_problem", spy)
+    monkeypatch.setattr(FP, "wf_packed_lp", spy_lp)
+    kw = {"pairs": pairs, "pair_throughput": pt, "bottleneck_solver": solver}
+    expected = packing.max_min_fairness_water_filling_packed(T, s, c, w, **kw)
+    assert _bits(FP.max_min_fairness_water_filling_packed(T, s, c, w, **kw), expected)
+    assert len(problems) == len(lps) >= 1
+    for problem, lp in zip(problems, lps, strict=True):  # the later LPs' h holds the earlier problems' values
+        _same_packed_data(problem, lp)
+    return len(lps)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_water_filling_arrays_and_allocation_are_cvxpys(seed, monkeypatch):
+    rng = np.random.default_rng(40 + seed)
+    n_lps = 0
+    for trial in range(8):
+        T, s, c, w, pairs, pt = _instance(rng, trial)
+        n_lps += _water_filling_case(monkeypatch, T, s, c, w, pairs, pt, None if trial % 2 else "highs")
+    assert n_lps > 8 + 4  # with pairs, the second LP (every job held at its level); with the MILP, more
+
+
+def test_water_filling_value_is_cvxpys_on_long_sums(monkeypatch):
+    """Jobs in 40 rows or more: the objective at x summed as CVXPY's numpy sum (pairwise beyond 8 and 128 terms)."""
+    rng = np.random.default_rng(50)
+    J, R = 45, 3
+    T = rng.uniform(0.1, 5.0, (J, R))
+    pairs = list(itertools.combinations(range(J), 2))
+    pt = rng.uniform(0.0, 3.0, (len(pairs), R, 2))
+    assert _water_filling_case(monkeypatch, T, np.ones(J, dtype=int), np.array([20.0, 15.0, 25.0]), None, pairs, pt,
+                               None) == 2

@@ -1,0 +1,69 @@
+"""hetopt.gavel.fastlp_more hands ECOS the arrays CVXPY builds for Gavel's strategy-proof geo_mean program, to the bit."""
+
+import cvxpy as cp
+import numpy as np
+import pytest
+
+from hetopt.gavel import fastlp as F
+from hetopt.gavel import fastlp_more as FM
+from hetopt.gavel import variants
+from hetopt.gavel.lp import gavel_base_constraints
+
+from .test_fastlp import _bits, _instance, _same_data
+
+
+@pytest.mark.parametrize("k", [*range(2, 17), 20, 31, 33, *(pytest.param(k, marks=pytest.mark.slow) for k in (47, 64, 67))])
+def test_geo_mean_arrays_are_cvxpys(k):
+    """Every k of the tree's shapes (dyadic completions with t among the leaves or not, 2^j and 2^j +- 1 terms)."""
+    rng = np.random.default_rng(k)
+    for n in (1, 3):
+        T, s, c, sfa, cap = _instance(rng, k, n)
+        coef, _ = F._mmf_coef(T, s, c, None if k % 2 else rng.choice([1.0, 2.0, 0.5], k))
+        x = cp.Variable(T.shape)
+        problem = cp.Problem(cp.Maximize(cp.geo_mean(cp.sum(cp.multiply(coef, x), axis=1))),
+                             gavel_base_constraints(x, sfa, cap))
+        lp = FM.geo_mean_lp(coef, sfa, cap)
+        _same_data(problem, lp)
+        assert lp.q == [3] * len(FM.gm_tree(k)[0])
+
+
+@pytest.mark.parametrize("m", range(1, 13))
+def test_strategy_proof_allocation_and_discounts_are_cvxpys(m):
+    rng = np.random.default_rng(100 + m)
+    T, s, c, _, _ = _instance(rng, m, 3)
+    w = None if m % 2 else rng.choice([1.0, 2.0, 0.5], m)
+    X, d = variants.max_min_fairness_strategy_proof(T, s, c, w, return_discounts=True)
+    got, dd = FM.max_min_fairness_strategy_proof(T, s, c, w, return_discounts=True)
+    assert _bits(got, X) and _bits(dd, d)
+    assert _bits(FM.max_min_fairness_strategy_proof(T, s, c, w), X)
+
+
+@pytest.mark.parametrize("policy", ["max_min_fairness", "max_sum_throughput", "finish_time_fairness",
+                                    "max_min_fairness_strategy_proof", "max_min_fairness_packed",
+                                    "finish_time_fairness_packed", "max_min_fairness_water_filling_packed"])
+def test_an_iteration_limit_gives_cvxpys_allocation(policy, monkeypatch):
+    """ECOS stopped at its iteration limit (exit flag -1): CVXPY reads its last iterate (USER_LIMIT is among its
+    SOLUTION_PRESENT), and so does the direct path (every solve here reports -1, with ECOS's own x)."""
+    import _ecos
+
+    from hetopt.gavel import POLICIES
+    from hetopt.gavel.policies import lp_path
+
+    csolve = _ecos.csolve
+
+    def at_limit(*args, **kwargs):
+        sol = csolve(*args, **kwargs)
+        sol["info"]["exitFlag"] = -1
+        return sol
+
+    monkeypatch.setattr(_ecos, "csolve", at_limit)
+    rng = np.random.default_rng(9)
+    T, s, c, _, _ = _instance(rng, 5, 3)
+    kw = {"remaining_steps": rng.uniform(1e3, 1e6, 5), "times_since_start": rng.uniform(0.0, 1e5, 5)}
+    spec = POLICIES[policy]
+    kw = {k: v for k, v in kw.items() if k in spec.inputs}
+    if spec.packing:
+        kw |= {"pairs": [(0, 1), (1, 3), (2, 4)], "pair_throughput": rng.uniform(0.0, 3.0, (3, 3, 2))}
+    direct = lp_path(policy, spec, "direct").func
+    assert direct is not spec.func
+    assert _bits(direct(T, s, c, **kw), spec.func(T, s, c, **kw))
