@@ -286,7 +286,7 @@ class FinishTimeFairnessPacked(packing.FinishTimeFairnessPacked):
         self.prev_steps = {job: float(steps[i]) for i, job in enumerate(ids)}
         self.prev_iso = {job: iso[i] for i, job in enumerate(ids)}
         if flag not in HAS_SOLUTION or x is None:
-            raise SolverError("ecos returned no packed allocation")
+            return packing.isolated_packed(pp)
         return np.asarray(x, dtype=float).clip(min=0.0).clip(max=1.0)
 
 

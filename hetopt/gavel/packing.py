@@ -24,7 +24,13 @@ import numpy as np
 from ..errors import ArgumentError, SolverError
 from ..solvers import solve_problem
 from .inputs import check_policy_inputs, required_vector
-from .lp import BISECTION_BRACKET, BISECTION_RATIO, gavel_isolated_throughput, gavel_proportional_throughput
+from .lp import (
+    BISECTION_BRACKET,
+    BISECTION_RATIO,
+    gavel_isolated_share,
+    gavel_isolated_throughput,
+    gavel_proportional_throughput,
+)
 
 __all__ = ["PackedProblem", "packed_problem", "max_min_fairness_packed", "FinishTimeFairnessPacked",
            "finish_time_fairness_packed", "min_total_duration_packed",
@@ -144,6 +150,13 @@ def _zero_rows(x, pp: PackedProblem) -> list:
     return [x[i, j] == 0 for i in range(pp.rows) for j in range(pp.T.shape[1]) if pp.sfa[i, j] == 0]
 
 
+def isolated_packed(pp: PackedProblem) -> np.ndarray:
+    """Every job on its isolated share (Gavel's ``IsolatedPolicy``), no pair: finish-time fairness's fallback."""
+    out = np.zeros((pp.rows, pp.T.shape[1]))
+    out[:pp.T.shape[0]] = gavel_isolated_share(pp.c, pp.sfa[:pp.T.shape[0]])
+    return out
+
+
 def _clipped(x) -> np.ndarray:
     if x.value is None:
         raise SolverError("ecos returned no packed allocation")
@@ -190,7 +203,11 @@ def max_min_fairness_packed(throughput, scale_factor, capacity, priority_weight=
 
 
 class FinishTimeFairnessPacked:
-    """``FinishTimeFairnessPolicyWithPacking``, one object per simulation (isolated time so far kept)."""
+    """``FinishTimeFairnessPolicyWithPacking``, one object per simulation (isolated time so far kept).
+
+    When ECOS returns no allocation, the isolated share of every job and no pair (:func:`isolated_packed`),
+    as :class:`~hetopt.gavel.variants.FinishTimeFairness` does; Gavel's run ends with the solver's error there.
+    """
 
     def __init__(self) -> None:
         self.cumulative: dict[Any, float] = {}
@@ -226,6 +243,8 @@ class FinishTimeFairnessPacked:
         solve_problem(problem, "ECOS", raise_on_failure=False)
         self.prev_steps = {job: float(steps[i]) for i, job in enumerate(ids)}
         self.prev_iso = {job: iso[i] for i, job in enumerate(ids)}
+        if x.value is None:  # as FinishTimeFairness: where ECOS fails Gavel's run ends with the error; hetopt goes on
+            return isolated_packed(pp)
         return _clipped(x)
 
 

@@ -67,3 +67,33 @@ def test_an_iteration_limit_gives_cvxpys_allocation(policy, monkeypatch):
     direct = lp_path(policy, spec, "direct").func
     assert direct is not spec.func
     assert _bits(direct(T, s, c, **kw), spec.func(T, s, c, **kw))
+
+
+@pytest.mark.parametrize("policy", ["finish_time_fairness", "finish_time_fairness_packed"])
+def test_ecos_failing_gives_the_isolated_share_on_both_paths(policy, monkeypatch):
+    """ECOS exits with flag -3 (the packed policy's run on the arena page at reset 356): Gavel's run ends there
+    with CVXPY's SolverError; both of hetopt's paths return every job's isolated share and no pair, and go on."""
+    import _ecos
+
+    from hetopt.gavel import POLICIES
+    from hetopt.gavel.lp import gavel_isolated_share, sf_array
+    from hetopt.gavel.policies import lp_path
+
+    csolve = _ecos.csolve
+
+    def failing(*args, **kwargs):
+        sol = csolve(*args, **kwargs)
+        sol["info"]["exitFlag"] = -3
+        return sol
+
+    monkeypatch.setattr(_ecos, "csolve", failing)
+    rng = np.random.default_rng(3)
+    T, s, c, _, _ = _instance(rng, 5, 3)
+    kw = {"remaining_steps": rng.uniform(1e3, 1e6, 5), "times_since_start": rng.uniform(0.0, 1e5, 5)}
+    spec = POLICIES[policy]
+    if spec.packing:
+        kw |= {"pairs": [(0, 1), (1, 3), (2, 4)], "pair_throughput": rng.uniform(0.0, 3.0, (3, 3, 2))}
+    want = gavel_isolated_share(c, sf_array(s, 3))
+    for func in (spec.func, lp_path(policy, spec, "direct").func):
+        X = func(T, s, c, **kw)
+        assert _bits(X[:5], want) and not X[5:].any()
