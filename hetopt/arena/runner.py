@@ -57,7 +57,7 @@ def load_workload(spec: Any, counts: Any = SIMULATION_CLUSTER) -> Workload:
     if isinstance(spec, Workload):
         return spec
     if not isinstance(spec, (str, Path)):
-        raise ArgumentError(f"workload is {spec!r}; expected a Workload, a .json file, a .trace file or a Gavel "
+        raise ArgumentError(f"spec is {spec!r}; expected a Workload, a .json file, a .trace file or a Gavel "
                             "trace name such as 'msr/seed=0/ed69ec'")
     text = str(spec)
     if text.endswith(".json"):

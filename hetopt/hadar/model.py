@@ -261,6 +261,9 @@ def _p1_constraints(m: pyo.ConcreteModel, inst: HadarInstance, full: np.ndarray,
 
 def _check_schedules(inst: HadarInstance, schedules: Sequence[Sequence[np.ndarray]]) -> list[list[np.ndarray]]:
     """The candidate schedules as int64 arrays; :class:`ArgumentError` naming the one that is malformed."""
+    if not isinstance(schedules, Sequence) or isinstance(schedules, str) or not all(
+            isinstance(S, Sequence | np.ndarray) and not isinstance(S, str) for S in schedules):
+        raise ArgumentError(f"schedules is {schedules!r:.60}; expected one list of (H, R, T) arrays per job")
     if len(schedules) != inst.n_jobs:
         raise ArgumentError(f"schedules has {len(schedules)} entries; expected one list per job ({inst.n_jobs})")
     out = []

@@ -17,7 +17,16 @@ import pyomo.environ as pyo
 
 from ..certify import Status, certify, relative_gap
 from ..errors import HetoptError, InfeasibleError, InstanceError, SizeLimitError, SolverError
-from ..inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
+from ..inputs import (
+    check_array,
+    check_choice,
+    check_flag,
+    check_gap,
+    check_size,
+    check_threads,
+    check_time_limit,
+    takes_instance,
+)
 from ..result import Solution
 from ..solvers import PYOMO_SOLVERS, solve_model
 from .bounds import gang_count
@@ -354,6 +363,7 @@ def serial_schedule(inst: HadarInstance) -> np.ndarray | None:
 
 def split_schedule(w: np.ndarray) -> list[list[np.ndarray]]:
     """Per-job schedule lists ``[[w[j]]]`` of a (J, H, R, T) schedule, as P2's ``schedules`` argument."""
+    w = check_array(w, "w", (None, None, None, None), integer=True, minimum=0)
     return [[np.asarray(w[j])] for j in range(w.shape[0])]
 
 

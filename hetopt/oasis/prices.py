@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError, a_type
-from ..inputs import check_positive, takes_instance
+from ..inputs import check_choice, check_positive, numeric_array, takes_instance
 from .instance import EPS_WORK, OasisInstance, check_size
 
 __all__ = ["PriceBounds", "cap_bounds", "Prices", "Usage", "price_bounds", "estimated_bounds", "price", "prices_from_usage",
@@ -222,6 +222,14 @@ def price(log_L: float, log_U: np.ndarray | float, used: np.ndarray, capacity: n
     with zero capacity of a resource counts as full (price U).  With ln L = -inf (a utility
     that is exactly zero at T) the price is 0 below capacity and U at capacity.
     """
+    if isinstance(log_L, bool) or not isinstance(log_L, int | float | np.floating | np.integer) or not (
+            -math.inf <= log_L < math.inf):
+        raise ArgumentError(f"log_L is {log_L!r}; expected a real number or -inf (ln L)")
+    for name, v in (("log_U", log_U), ("used", used), ("capacity", capacity)):
+        a = numeric_array(name, v)
+        if not np.isfinite(a).all() or (name != "log_U" and (a < 0).any()):
+            raise ArgumentError(f"{name} has an entry that is not finite{'' if name == 'log_U' else ' or below 0'}")
+    check_choice(dtype, "dtype", (float, np.float64, np.longdouble))
     cap = np.asarray(capacity, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         frac = np.where(cap > 0, np.asarray(used, dtype=float) / np.where(cap > 0, cap, 1.0), 1.0)
