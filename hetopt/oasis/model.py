@@ -234,6 +234,7 @@ def primal_values(m: pyo.ConcreteModel) -> dict[tuple[int, int], float]:
     return {c: float(pyo.value(m.x[c])) for c in m.COLUMNS}
 
 
+@takes_instance(OasisInstance)
 def build_oracle(inst: OasisInstance, job: int, prices: Prices, used: Usage) -> pyo.ConcreteModel:
     """Problem (27) for job ``job``: best payoff schedule given prices and earlier allocations.
 
@@ -241,6 +242,9 @@ def build_oracle(inst: OasisInstance, job: int, prices: Prices, used: Usage) -> 
     :func:`build_offline` with x_i = 1.
     """
     i = check_int(job, "job", minimum=0, maximum=inst.n_jobs - 1)
+    if not isinstance(prices, Prices) or not isinstance(used, Usage):
+        bad, want = ("prices", "Prices (p, q)") if not isinstance(prices, Prices) else ("used", "Usage (g, v)")
+        raise ArgumentError(f"{bad} is {(prices if bad == 'prices' else used)!r:.60}; expected hetopt.oasis.{want}")
     H, K, R, T = inst.n_worker_servers, inst.n_ps_servers, inst.n_resources, inst.horizon
     a = int(inst.arrival[i])
     w, s = inst.worker_demand[i], inst.ps_demand[i]

@@ -186,6 +186,8 @@ def make_solution(
 
     Empty schedules are dropped (the job is not admitted); the objective is the total utility.
     """
+    if not isinstance(inst, OasisInstance):
+        raise ArgumentError(f"inst is {inst!r:.60}; expected an OasisInstance")
     check_result_fields(status, bound, wall_time, solver, message, {} if info is None else dict(info)
                         if isinstance(info, Mapping) else info)
     if payoffs is not None and not isinstance(payoffs, Mapping):

@@ -36,7 +36,7 @@ OTHER_KIND = {"from_gavel": "gavel"}
 #: parameters where None is a documented value whatever the default (a seed, an executor, a time limit)
 NONE_OK = {"seed", "executor", "time_limit", "epochs_range", "chunks_range", "heterogeneity"}
 #: free text: any string is valid
-FREE_TEXT = {"name", "description", "stem", "title", "label"}
+FREE_TEXT = {"name", "description", "stem", "title", "label", "source"}
 SKIP = {"KIND", "SCHEMA_VERSION"}
 #: (kind, function, parameter, label) of values the generic rules call bad that the function rightly accepts
 LEGAL = {
@@ -76,6 +76,17 @@ LEGAL = {
     ("placement", "n_categories", "n_workers", "2**70"), ("placement", "category_at", "n_workers", "2**70"),
     # the sum of the n largest of no values, or of fewer than n: all of them
     ("placement", "sum_top", "values", "empty"), ("placement", "sum_top", "n", "2**70"),
+    ("arena", "makespan_lower_bound", "intervals", "2**70"),  # at most that many: the distinct arrivals
+    ("gavel", "isolated_allocation", "scale_factor", "empty"),  # no job: an empty allocation
+    ("gavel", "build_fifo_step", "floors", "empty"),  # job 0 has no earlier job to keep a floor for
+    ("contention", "lwf_kappa", "kappa", "2**70"),  # as make_placement's kappa
+    ("placement", "iter_categories", "n_workers", "2**70"),  # a stream: |Psi| is not built
+    # at most count units (fewer when the servers are full); the round starts at start modulo the servers
+    ("oasis", "place_round_robin", "count", "2**70"), ("oasis", "place_round_robin", "start", "2**70"),
+    # make_solution's free text (method, solver, message, ordering) and its bound: any number, inf none proven
+    *{(k, "make_solution", p, v) for k in ("hare", "oasis", "placement") for p in ("method", "solver", "message", "ordering")
+      for v in ("empty", "unknown")},
+    *{(k, "make_solution", "bound", v) for k in ("hare", "oasis", "placement") for v in ("negative", "inf")},
 }
 #: functions not swept: they change the process's state (the policy registry)
 STATEFUL = {("arena", "register_policy"), ("arena", "unregister_policy")}
@@ -137,6 +148,10 @@ class _Valid:
     def value(self, name: str, function: str = "") -> Any:
         from tests.reliability.sweep_values import build
 
+        try:  # a value for this function only comes first (placement's reset_report needs a larger instance)
+            return build(self, function, name, specific=True)
+        except LookupError:
+            pass
         if (self.kind.name, function, name) in NOT_INSTANCE or name in ("policy", "schedule"):
             try:  # the kind's own value first (the arena's Policy object, Hadar's one-job schedule)
                 return build(self, function, name, kind_only=True)

@@ -63,6 +63,7 @@ def _gavel(v: Any) -> dict[str, Builder]:
         "priority": lambda v: np.ones_like(alloc(v)), "text": text, "load_trace.name": lambda v: "small_test",
         "reference_type": lambda v: 0, "pairs": lambda v: [(0, 1)], "times_since_start": lambda v: np.ones(i.n_jobs),
         "pair_throughput": lambda v: np.ones((1, len(i.capacity), 2)),
+        "parity_rows.traces": lambda v: ("small_test",),  # all five traces take minutes
     }
 
 
@@ -133,6 +134,8 @@ def _placement(v: Any) -> dict[str, Builder]:
             np.asarray(i.throughput, dtype=float), category(v)), "values": lambda v: np.array([3.0, 1.0, 2.0]),
         "model": lambda v: next(iter(P.TABLE_III)), "per_type": lambda v: np.array([[1.0, 2.0], [1.0, 3.0]]),
         "types": lambda v: np.array([0, 1]), "target": lambda v: 1.5, "epsilon": lambda v: 0.1,
+        # Gavel's scale factor 5 needs five workers of one type (the example has two)
+        "reset_report.inst": lambda v: P.generate_instance(n_jobs=2, n_workers=15, seed=0),
     }
 
 
@@ -154,6 +157,7 @@ PER_KIND = {"contention": _contention, "gavel": _gavel, "hadar": _hadar, "hare":
 #: optional arguments that some functions need all the same: (kind, function) -> parameter names
 NEEDED = {
     ("gavel", "min_total_duration_agnostic"): ("reference_type", "remaining_steps"),
+    ("gavel", "parity_rows"): ("traces",),
     **{("gavel", f): ("remaining_steps", "times_since_start") for f in ("finish_time_fairness",
                                                                        "allox")},
     ("gavel", "finish_time_fairness_agnostic"): ("reference_type", "remaining_steps", "times_since_start"),
@@ -164,13 +168,14 @@ NEEDED = {
 }
 
 
-def build(valid: Any, function: str, name: str, *, kind_only: bool = False) -> Any:
+def build(valid: Any, function: str, name: str, *, kind_only: bool = False, specific: bool = False) -> Any:
     """A valid value of ``function``'s parameter ``name``; LookupError when there is none.
 
-    ``kind_only``: only the kind's own table (consulted before the sweep's generic rules).
+    ``kind_only``: only the kind's own table (consulted before the sweep's generic rules); ``specific``: only
+    its entry for this function (``"function.name"``, consulted first).
     """
     table = {**({} if kind_only else COMMON), **PER_KIND.get(valid.kind.name, lambda v: {})(valid)}
-    for key in (f"{function}.{name}", name):
+    for key in (f"{function}.{name}",) if specific else (f"{function}.{name}", name):
         if key in table:
             return table[key](valid)
     raise LookupError(name)
