@@ -17,16 +17,7 @@ import pyomo.environ as pyo
 
 from ..certify import Status, certify, relative_gap
 from ..errors import HetoptError, InfeasibleError, InstanceError, SizeLimitError, SolverError
-from ..inputs import (
-    check_array,
-    check_choice,
-    check_flag,
-    check_gap,
-    check_size,
-    check_threads,
-    check_time_limit,
-    takes_instance,
-)
+from ..inputs import check_choice, check_flag, check_gap, check_size, check_threads, check_time_limit, takes_instance
 from ..result import Solution
 from ..solvers import PYOMO_SOLVERS, solve_model
 from .bounds import gang_count
@@ -363,6 +354,8 @@ def serial_schedule(inst: HadarInstance) -> np.ndarray | None:
 
 def split_schedule(w: np.ndarray) -> list[list[np.ndarray]]:
     """Per-job schedule lists ``[[w[j]]]`` of a (J, H, R, T) schedule, as P2's ``schedules`` argument."""
+    from ..inputs import check_array  # (the module's import line is full)
+
     w = check_array(w, "w", (None, None, None, None), integer=True, minimum=0)
     return [[np.asarray(w[j])] for j in range(w.shape[0])]
 
