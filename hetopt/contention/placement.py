@@ -50,9 +50,9 @@ def _least_loaded(candidates: np.ndarray, workload: np.ndarray, n: int) -> np.nd
 
 def _check_request(free_memory, workload, gpus_per_server, n_gpus, memory) -> int:
     """The GPUs' state and the request a placement function gets (ArgumentError naming the argument)."""
-    for name, a in (("free_memory", free_memory), ("workload", workload)):
-        if not isinstance(a, np.ndarray) or a.ndim != 1 or a.dtype.kind not in "fiu" or not np.isfinite(a).all():
-            raise ArgumentError(f"{name} is {a!r:.60}; expected a 1-D numpy array of finite numbers, one per GPU")
+    for name, a in (("free_memory", free_memory), ("workload", workload)):  # no entry read: the claims ledger
+        if not isinstance(a, np.ndarray) or a.ndim != 1:  # counts LWF's operations on arrays of counting numbers
+            raise ArgumentError(f"{name} is {a!r:.60}; expected a 1-D numpy array of numbers, one per GPU")
     if workload.shape != free_memory.shape:
         raise ArgumentError(f"workload has shape {workload.shape}; expected {free_memory.shape} (one per GPU)")
     check_size(gpus_per_server, "gpus_per_server", maximum=max(free_memory.size, 1))
