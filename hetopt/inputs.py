@@ -15,6 +15,7 @@ naming the field, instead of being coerced (``"3"`` -> 3.0, ``True`` -> 1) or wr
 from __future__ import annotations
 
 import functools
+import inspect
 import itertools
 import math
 import numbers
@@ -28,7 +29,8 @@ from .errors import ArgumentError, InstanceError, a_type
 __all__ = ["numeric_array", "real_scalar", "int_scalar", "names_tuple", "job_indices", "INT64_LIMIT",
            "takes_instance", "check_time_limit", "check_gap", "check_threads", "check_seed", "rng_from",
            "check_size", "check_positive", "check_choice", "check_flag", "check_tol", "MAX_SEED",
-           "check_example", "MAX_EXAMPLE_SIZE", "MAX_THREADS", "MAX_WORKERS", "MAX_GENERATED"]
+           "check_example", "MAX_EXAMPLE_SIZE", "MAX_THREADS", "MAX_WORKERS", "MAX_GENERATED", "check_real",
+           "check_text", "check_array", "check_result_fields"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -193,12 +195,17 @@ def takes_instance(cls: type) -> Callable[[F], F]:
     checked its own fields when it was built.
     """
     def decorate(func: F) -> F:
+        first = next(iter(inspect.signature(func).parameters))  # passed by position or by its own name
+
         @functools.wraps(func)
-        def wrapper(inst: Any, *args: Any, **kwargs: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if not args and first not in kwargs:
+                raise ArgumentError(f"{func.__name__} needs {first}, a {cls.__name__}")
+            inst = args[0] if args else kwargs[first]
             if not isinstance(inst, cls):
-                raise ArgumentError(f"inst is {a_type(inst)} ({inst!r:.60}); {func.__name__} expects a "
+                raise ArgumentError(f"{first} is {a_type(inst)} ({inst!r:.60}); {func.__name__} expects a "
                                     f"{cls.__name__} (hetopt.load_instance reads files, names and dicts)")
-            return func(inst, *args, **kwargs)
+            return func(*args, **kwargs)
         return cast(F, wrapper)
     return decorate
 
@@ -314,3 +321,46 @@ def check_flag(value: Any, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise ArgumentError(f"{name} is {value!r}; expected True or False")
     return bool(value)
+
+
+def check_real(value: Any, name: str) -> float:
+    """A finite real number of any sign (no booleans, no strings)."""
+    if not _is_real(value) or not math.isfinite(float(value)):
+        raise ArgumentError(f"{name} is {value!r}; expected a finite real number")
+    return float(value)
+
+
+def check_text(value: Any, name: str) -> str:
+    """A str (free text)."""
+    if not isinstance(value, str):
+        raise ArgumentError(f"{name} is {value!r}; expected a str")
+    return value
+
+
+def check_array(value: Any, name: str, shape: tuple[int | None, ...] | None = None, *, integer: bool = False,
+                minimum: float | None = None) -> np.ndarray:
+    """A rectangular array of finite numbers (``numeric_array``) of ``shape`` (None: any length), ``>= minimum``."""
+    a = numeric_array(name, value, integer=integer)
+    if shape is not None and (a.ndim != len(shape) or any(s is not None and n != s for n, s in zip(a.shape, shape, strict=True))):
+        want = "(" + ", ".join("n" if s is None else str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+        raise ArgumentError(f"{name} has shape {a.shape}; expected {want}")
+    if not np.isfinite(a).all() or (minimum is not None and (a < minimum).any()):
+        raise ArgumentError(f"{name} has an entry that is not finite{'' if minimum is None else f' or below {minimum}'}")
+    return a
+
+
+def check_result_fields(status: Any, bound: Any, wall_time: Any, solver: Any, message: Any, info: Any) -> None:
+    """The common fields of a :class:`~hetopt.result.Solution` (its ``__post_init__``)."""
+    from .certify import Status
+
+    if not isinstance(status, Status):
+        raise ArgumentError(f"status is {status!r}; expected a hetopt.Status")
+    # a NaN bound of an OPTIMAL solution is the route's defect: Solution raises SolverError for it
+    if bound is not None and (not _is_real(bound) or (math.isnan(float(bound)) and status is not Status.OPTIMAL)):
+        raise ArgumentError(f"bound is {bound!r}; expected None or a real number")
+    if not _is_real(wall_time) or not 0 <= float(wall_time) < math.inf:
+        raise ArgumentError(f"wall_time is {wall_time!r}; expected a finite number of seconds >= 0")
+    check_text(solver, "solver")
+    check_text(message, "message")
+    if not isinstance(info, dict):
+        raise ArgumentError(f"info is {info!r}; expected a dict")

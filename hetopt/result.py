@@ -66,6 +66,9 @@ class Solution:
     info: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
+        from .inputs import check_result_fields
+
+        check_result_fields(self.status, self.bound, self.wall_time, self.solver, self.message, self.info)
         if self.sense not in ("min", "max"):
             raise ValueError(f"sense is {self.sense!r}; expected 'min' or 'max'")
         if self.status is Status.OPTIMAL:

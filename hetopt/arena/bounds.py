@@ -43,6 +43,8 @@ __all__ = ["Bound", "makespan_lower_bound", "jct_lower_bound", "completion_lower
 #: ``"bottleneck"`` (a gang may span types at its slowest type's rate).  A bound for ``"bottleneck"``
 #: holds for both.
 RULES = ("bottleneck", "single")
+#: Most intervals of :func:`jct_lower_bound`'s even grid (its LP has about ``J * R * intervals / 2`` columns).
+MAX_JCT_INTERVALS = 10**6
 #: Default number of time intervals of the LPs: (M) is cut at arrivals (thinned evenly by rank), (W)
 #: evenly up to its horizon with a geometric head; each has about ``J * R * intervals / 2`` columns.
 MAKESPAN_INTERVALS, JCT_INTERVALS = 24, 48
@@ -240,7 +242,7 @@ def jct_lower_bound(w: Workload, *, weights: Any = None, gang_rule: str = "bottl
     Bound
         ``value``: ``sum_j w_j (C_j - a_j) / sum_j w_j`` is at least this in every run.
     """
-    rule, intervals = _check_rule(gang_rule), check_size(intervals, "intervals")
+    rule, intervals = _check_rule(gang_rule), check_size(intervals, "intervals", maximum=MAX_JCT_INTERVALS)
     limit, threads, packing = check_time_limit(time_limit), check_threads(threads), check_flag(packing, "packing")
     wt = _weights(w, weights)
     start = time.perf_counter()

@@ -21,8 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import HetoptError, ScheduleViolation
+from ..errors import ArgumentError, HetoptError, ScheduleViolation
 from ..gavel.rounds import UNSERVED_PRIORITY
+from ..inputs import MAX_SEED, check_flag, check_size
 from .execution import RoundRunner, Run, queue_order
 from .kernel import applies, run_allocation
 from .protocol import Options, Policy, RoundState
@@ -344,6 +345,15 @@ def execute(w: Workload, policy: Policy, options: Options | None = None, *, seed
     HetoptError
         Jobs that can never run, or ``max_rounds`` rounds without finishing.
     """
+    if not isinstance(w, Workload):
+        raise ArgumentError(f"w is {w!r:.60}; expected a Workload")
+    if not (callable(getattr(policy, "reset", None)) and callable(policy)):
+        raise ArgumentError(f"policy is {policy!r:.60}; expected a Policy (reset(...) and a call on the round's state; "
+                            "make one with the factory of hetopt.arena's registry)")
+    if options is not None and not isinstance(options, Options):
+        raise ArgumentError(f"options is {options!r:.60}; expected an Options or None")
+    check_size(seed, "seed", minimum=0, maximum=MAX_SEED)
+    check_flag(lean, "lean")
     opt = options or Options()
     J = w.n_jobs
     order = sorted(range(J), key=lambda j: (float(w.arrival[j]), j))

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentError
 from .engine import Run
 from .workload import Workload
 
@@ -54,6 +55,10 @@ class Metrics:
 
 def metrics_of(w: Workload, run: Run) -> Metrics:
     """The metrics of ``run`` (every job completed) on ``w``."""
+    if not isinstance(w, Workload):
+        raise ArgumentError(f"w is {w!r:.60}; expected a Workload")
+    if not isinstance(run, Run) or len(run.completion) != w.n_jobs:
+        raise ArgumentError(f"run is {run!r:.60}; expected the Run of execute() on w")
     jct = run.completion - w.arrival
     makespan = float(run.completion.max())
     span = makespan - float(w.arrival.min())

@@ -55,9 +55,12 @@ class ArenaTable(Table):
 def load_workload(spec: Any, counts: Any = SIMULATION_CLUSTER) -> Workload:
     """A workload from a :class:`Workload`, a JSON file, a Gavel trace name or a ``.trace`` file."""
     if isinstance(spec, Workload):
+        from .sources import cluster
+
+        cluster(counts)  # checked though unused: a Workload carries its own cluster
         return spec
     if not isinstance(spec, (str, Path)):
-        raise ArgumentError(f"workload is {spec!r}; expected a Workload, a .json file, a .trace file or a Gavel "
+        raise ArgumentError(f"spec is {spec!r}; expected a Workload, a .json file, a .trace file or a Gavel "
                             "trace name such as 'msr/seed=0/ed69ec'")
     text = str(spec)
     if text.endswith(".json"):
@@ -230,6 +233,8 @@ def run(workload: Any, policies: Iterable[str] | None = None, *, loads: Iterable
     if counts != SIMULATION_CLUSTER and (isinstance(workload, Workload) or str(workload).endswith(".json")):
         raise ArgumentError(f"counts is {counts!r}, but the workload brings its own cluster: counts is for a Gavel "
                             "trace given by name or .trace file")
+    if not isinstance(workload, Workload | str | Path):
+        raise ArgumentError(f"workload is {workload!r:.60}; expected a Workload, a .json or .trace file or a trace name")
     w = load_workload(workload, counts)
     tasks = _tasks(names, load_list, seed_list)
     # the bounds of each loaded workload are tasks too, first (the longest), so the workers share them

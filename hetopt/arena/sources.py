@@ -34,7 +34,7 @@ from ..errors import ArgumentError, InstanceError
 from ..gavel.generators import generate_instance as gavel_generate
 from ..gavel.instance import GavelInstance
 from ..gavel.traces import GPU_TYPES, cluster_capacity, parse_trace, read_philly_job_log, simulation_throughputs
-from ..inputs import check_choice, check_positive, check_size, rng_from
+from ..inputs import check_choice, check_positive, check_size, rng_from, takes_instance
 from .workload import Workload
 
 __all__ = ["cluster", "from_gavel", "to_gavel", "gavel_trace", "bundled_traces", "from_philly", "generate_instance",
@@ -102,6 +102,7 @@ def from_gavel(inst: GavelInstance, *, gpus_per_server: int | Mapping[str, int] 
                     model_size=size, description=inst.description, source=inst.source)
 
 
+@takes_instance(Workload)
 def to_gavel(w: Workload) -> GavelInstance:
     """The workload as a Gavel instance (servers summed per type; links and model sizes dropped).
 
@@ -136,7 +137,7 @@ def _trace_text(name: str, traces_dir: str | os.PathLike[str] | None) -> tuple[s
         return data.decode("utf-8"), f"bundled copy of Gavel's {e['gavel_path']}"
     base = traces_dir if traces_dir is not None else os.environ.get(TRACES_ENV)
     if base is None:
-        raise ArgumentError(f"trace {name!r} is not bundled (bundled: {', '.join(entries)}); give traces_dir= or set "
+        raise ArgumentError(f"name is {name!r}: not a bundled trace (bundled: {', '.join(entries)}); give traces_dir= or set "
                             f"{TRACES_ENV} to a checkout of Gavel's scheduler/traces folder "
                             "(github.com/stanford-futuredata/gavel)")
     path = Path(base) / f"{name}.trace"
@@ -167,6 +168,10 @@ def gavel_trace(name: str, counts: Any = SIMULATION_CLUSTER, *, traces_dir: str 
         As :func:`cluster`.
     """
     check_choice(unmeasured, "unmeasured", ("error", "drop"))
+    if not isinstance(name, str) or not name:
+        raise ArgumentError(f"name is {name!r}; expected a trace name such as 'msr/seed=0/ed69ec' (bundled_traces())")
+    if traces_dir is not None and not isinstance(traces_dir, str | os.PathLike):
+        raise ArgumentError(f"traces_dir is {traces_dir!r:.60}; expected a folder path or None")
     text, where = _trace_text(name, traces_dir)
     dropped = 0
     if unmeasured == "drop":
@@ -217,6 +222,7 @@ def generate_instance(*, n_jobs: int = 20, jobs_per_hour: float = 2.0, seed: Any
                                  f"{_counts_text(w)}", source=inst.source)
 
 
+@takes_instance(Workload)
 def at_load(w: Workload, jobs_per_hour: float, *, seed: Any = None) -> Workload:
     """The same jobs, in the same order, arriving as a Poisson process of ``jobs_per_hour`` from time 0.
 
@@ -245,7 +251,11 @@ def from_philly(log: Any, counts: Any = SIMULATION_CLUSTER, *, seed: Any = None,
     scale factor (``seed``), and runs ``ceil(run time x V100 throughput)`` iterations.  Jobs with
     no GPU, no finished attempt or more than 8 GPUs are left out (counted in ``description``).
     """
-    jobs = read_philly_job_log(log)
+    try:
+        jobs = read_philly_job_log(log)
+    except OSError as exc:
+        raise ArgumentError(f"log is {log!r:.80}: cannot read it ({exc.strerror}); expected a Philly cluster_job_log "
+                            "file, its JSON text or its list of jobs") from None
     limit = None if max_jobs is None else check_size(max_jobs, "max_jobs")
     table = simulation_throughputs()
     rng = rng_from(seed)

@@ -105,6 +105,10 @@ def credit_counts(queried: Mapping[Hashable, Iterable[Hashable]]) -> dict[Hashab
     return out
 
 
+#: Most waiters of :func:`authors_slotted_transfer` (each query is one Python step per slot).
+MAX_WAITERS = 10**6
+
+
 def authors_slotted_transfer(size: float, beta: float, n_waiters: int, *, slot: float = 1e-3,
                              max_slots: int = 10_000_000) -> float:
     """End time of a lone all-reduce started at 0 under the authors' slotted accounting.
@@ -141,7 +145,7 @@ def authors_slotted_transfer(size: float, beta: float, n_waiters: int, *, slot: 
     0.226
     """
     size, beta, slot = (check_positive(v, name) for v, name in ((size, "size"), (beta, "beta"), (slot, "slot")))
-    n_waiters = check_size(n_waiters, "n_waiters", minimum=0)
+    n_waiters = check_size(n_waiters, "n_waiters", minimum=0, maximum=MAX_WAITERS)  # one query each a slot
     max_slots = check_size(max_slots, "max_slots")
     speed = slot / beta  # MB per slot
     transferred, last, end = 0.0, 0, size / speed

@@ -22,7 +22,7 @@ from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from functools import partial
 
 from ..errors import ArgumentError
-from ..inputs import check_size
+from ..inputs import check_positive, check_size
 from .two_task import starts_immediately
 
 __all__ = ["AdmissionRule", "adadual", "srsf_rule", "make_admission"]
@@ -48,6 +48,7 @@ def adadual(
     if it passes for all (a task sharing two servers with two different tasks interferes
     with both).
     """
+    _check_query(server_tasks, remaining, m_new, b, eta)
     max_task = max((len(t) for t in server_tasks), default=0)
     if max_task == 0:
         return True
@@ -71,7 +72,21 @@ def srsf_rule(
     SRSF(1) avoids all contention; SRSF(2) and SRSF(3) accept 2- and 3-way contention
     blindly (Section V-A).
     """
+    _check_query(server_tasks, remaining, m_new, b, eta)
     return max((len(t) for t in server_tasks), default=0) < check_size(n, "n")
+
+
+def _check_query(server_tasks: object, remaining: object, m_new: object, b: object, eta: object) -> None:
+    """The arguments every admission rule gets (ArgumentError naming the first bad one)."""
+    if not isinstance(server_tasks, Sequence) or isinstance(server_tasks, str) or not server_tasks or not all(
+            isinstance(t, Collection) and not isinstance(t, str) for t in server_tasks):
+        raise ArgumentError(f"server_tasks is {server_tasks!r:.60}; expected the tasks on each server of the new "
+                            "all-reduce: a non-empty sequence of collections")
+    if not isinstance(remaining, Mapping):
+        raise ArgumentError(f"remaining is {remaining!r:.60}; expected a mapping task -> MB left")
+    check_positive(m_new, "m_new", allow_zero=True)
+    check_positive(b, "b")
+    check_positive(eta, "eta", allow_zero=True)
 
 
 def check_admission_name(name: object, argument: str = "name") -> str:

@@ -211,6 +211,9 @@ def fluid_completion_times(
         Lengths differ; a size, start or constant that is not a finite number (NaN or
         infinite values would give a rate that never ends a task); a task without servers.
     """
+    for name, v in (("sizes", sizes), ("starts", starts), ("servers", servers)):
+        if not isinstance(v, Sequence | np.ndarray) or isinstance(v, str):
+            raise ArgumentError(f"{name} is {v!r:.60}; expected a sequence, one entry per task")
     n = len(sizes)
     if not (len(starts) == len(servers) == n):
         raise ArgumentError("sizes, starts and servers must have the same length")

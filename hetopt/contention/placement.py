@@ -28,7 +28,7 @@ from functools import partial
 import numpy as np
 
 from ..errors import ArgumentError
-from ..inputs import check_choice, check_positive, check_size, rng_from
+from ..inputs import check_choice, check_positive, check_seed, check_size, rng_from
 
 __all__ = ["PLACEMENTS", "PlacementPolicy", "check_kappa", "lwf_kappa", "first_fit", "list_scheduling", "random_placement", "make_placement"]
 
@@ -48,11 +48,18 @@ def _least_loaded(candidates: np.ndarray, workload: np.ndarray, n: int) -> np.nd
     return np.sort(candidates[order[:n]])
 
 
-def _check_request(gpus_per_server, n_gpus, memory) -> int:
-    """The sizes a placement function is asked for (ArgumentError naming the argument)."""
-    check_size(gpus_per_server, "gpus_per_server")
+def _check_request(free_memory, workload, gpus_per_server, n_gpus, memory) -> int:
+    """The GPUs' state and the request a placement function gets (ArgumentError naming the argument)."""
+    for name, a in (("free_memory", free_memory), ("workload", workload)):  # no entry read: the claims ledger
+        if not isinstance(a, np.ndarray) or a.ndim != 1:  # counts LWF's operations on arrays of counting numbers
+            raise ArgumentError(f"{name} is {a!r:.60}; expected a 1-D numpy array of numbers, one per GPU")
+    if workload.shape != free_memory.shape:
+        raise ArgumentError(f"workload has shape {workload.shape}; expected {free_memory.shape} (one per GPU)")
+    check_size(gpus_per_server, "gpus_per_server", maximum=max(free_memory.size, 1))
+    if free_memory.size % gpus_per_server:
+        raise ArgumentError(f"gpus_per_server is {gpus_per_server}; expected a divisor of the {free_memory.size} GPUs")
     check_positive(memory, "memory", allow_zero=True)
-    return check_size(n_gpus, "n_gpus")
+    return check_size(n_gpus, "n_gpus", maximum=free_memory.size)
 
 
 def check_kappa(kappa: int) -> int:
@@ -82,7 +89,7 @@ def lwf_kappa(
     empty set).
     """
     kappa = check_kappa(kappa)
-    n_gpus = _check_request(gpus_per_server, n_gpus, memory)
+    n_gpus = _check_request(free_memory, workload, gpus_per_server, n_gpus, memory)
     avail = _available(free_memory, memory)
     if avail.size < n_gpus:
         return None
@@ -106,7 +113,7 @@ def first_fit(
     free_memory: np.ndarray, workload: np.ndarray, gpus_per_server: int, n_gpus: int, memory: float
 ) -> np.ndarray | None:
     """First-Fit (FF): the first ``n_gpus`` GPUs, in index order, with enough free memory."""
-    n_gpus = _check_request(gpus_per_server, n_gpus, memory)
+    n_gpus = _check_request(free_memory, workload, gpus_per_server, n_gpus, memory)
     avail = _available(free_memory, memory)
     return avail[:n_gpus].astype(np.int64) if avail.size >= n_gpus else None
 
@@ -115,7 +122,7 @@ def list_scheduling(
     free_memory: np.ndarray, workload: np.ndarray, gpus_per_server: int, n_gpus: int, memory: float
 ) -> np.ndarray | None:
     """List-Scheduling (LS): the ``n_gpus`` GPUs with enough memory and the least workload."""
-    n_gpus = _check_request(gpus_per_server, n_gpus, memory)
+    n_gpus = _check_request(free_memory, workload, gpus_per_server, n_gpus, memory)
     avail = _available(free_memory, memory)
     return _least_loaded(avail, workload, n_gpus) if avail.size >= n_gpus else None
 
@@ -130,7 +137,7 @@ def random_placement(
     rng: np.random.Generator,
 ) -> np.ndarray | None:
     """RAND: ``n_gpus`` GPUs drawn uniformly among those with enough free memory."""
-    n_gpus = _check_request(gpus_per_server, n_gpus, memory)
+    n_gpus = _check_request(free_memory, workload, gpus_per_server, n_gpus, memory)
     if not isinstance(rng, np.random.Generator):
         raise ArgumentError(f"rng is {rng!r}; expected a numpy.random.Generator (make_placement('rand', seed=...) "
                             "makes one)")
@@ -149,6 +156,7 @@ def make_placement(name: str, *, kappa: int = 1, seed: int | np.random.Generator
         Any other name, a bad ``kappa`` or ``seed``.
     """
     check_choice(name, "name", PLACEMENTS)
+    check_seed(seed)
     if name == "lwf":
         return partial(lwf_kappa, kappa=check_kappa(kappa))
     if name == "ff":

@@ -87,7 +87,7 @@ from .cpsat import (
 from .instance import ContentionInstance
 from .simulator import simulate
 from .solution import ContentionSolution
-from .timescale import above, integral_bound, isolated_bound
+from .timescale import MAX_UNITS, above, integral_bound, isolated_bound
 
 __all__ = ["LB_SHARE", "REFINE", "SHARED_MAX_PAIRS", "solve_contention_bound"]
 
@@ -165,7 +165,7 @@ def _from_relaxation(inst, placement, tasks, reps, v, values: np.ndarray, best: 
     for shared in (frozenset(t.key for t in comm), overlapping, frozenset()):
         if _left(deadline) == 0.0:
             break
-        cand = fluid_retime(inst, placement, starts, shared)
+        cand = fluid_retime(inst, placement, starts, shared, deadline=deadline)
         if cand is None or _left(deadline) == 0.0 or not check_schedule(inst, cand).ok:
             continue
         left = _left(deadline)
@@ -321,7 +321,7 @@ def solve_contention_bound(
     time_limit = check_time_limit(time_limit)
     threads = check_threads(threads)
     cp_seed = cpsat_seed(seed=seed)
-    refine = check_size(refine, "refine")
+    refine = check_size(refine, "refine", maximum=MAX_UNITS)  # beyond the integer range no exact scaling is finer
     cuts, search, energy = (check_flag(v, n) for v, n in ((cuts, "cuts"), (search, "search"), (energy, "energy")))
     opts = check_cpsat_options(options)
     literals = check_choice(literals, "literals", (None, "windows", "overlap"))

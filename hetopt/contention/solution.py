@@ -8,6 +8,8 @@ from typing import Any, NamedTuple, Self
 
 import numpy as np
 
+from ..errors import ArgumentError
+from ..inputs import check_array
 from ..result import SimulationResult, Solution
 
 __all__ = ["TaskRecord", "ContentionSolution", "ContentionSimulation", "jct_metrics", "empirical_cdf",
@@ -32,6 +34,9 @@ class TaskRecord(NamedTuple):
 
 def jct_metrics(jct: np.ndarray) -> dict[str, Any]:
     """Average, median and 95th-percentile JCT (Tables IV-V)."""
+    jct = check_array(jct, "jct", (None,), minimum=0.0)
+    if not jct.size:
+        raise ArgumentError("jct is empty; expected one JCT per job")
     return {
         "average_jct": float(np.mean(jct)),
         "median_jct": float(np.median(jct)),
@@ -47,7 +52,7 @@ def empirical_cdf(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     >>> empirical_cdf(np.array([3.0, 1.0, 2.0]))[1].tolist()
     [0.3333333333333333, 0.6666666666666666, 1.0]
     """
-    x = np.sort(np.asarray(values, dtype=float))
+    x = np.sort(check_array(values, "values", (None,)))
     return x, np.arange(1, x.size + 1) / x.size
 
 

@@ -74,7 +74,7 @@ def _check_first(first) -> int:
 
 def adadual_threshold(b: float, eta: float) -> float:
     """The threshold ``b / (2 (b + eta))`` of eq. (13) and line 13 of Algorithm 2."""
-    return b / (2.0 * (b + eta))
+    return check_positive(b, "b") / (2.0 * (b + check_positive(eta, "eta", allow_zero=True)))
 
 
 def starts_immediately(m_new: float, m_old: float, b: float, eta: float) -> bool:
@@ -83,7 +83,8 @@ def starts_immediately(m_new: float, m_old: float, b: float, eta: float) -> bool
     True iff ``m_new / m_old < b / (2 (b + eta))``.  This is AdaDUAL's test (Algorithm 2,
     line 13).
     """
-    if m_old <= 0:
+    check_positive(m_new, "m_new", allow_zero=True)
+    if check_positive(m_old, "m_old", allow_zero=True) <= 0:
         return False
     return m_new / m_old < adadual_threshold(b, eta)
 
@@ -142,6 +143,10 @@ def two_task_fluid(m1: float, m2: float, b: float, eta: float, first: int, offse
     return float(ends[0]), float(ends[1])
 
 
+#: Most offsets per case of :func:`two_task_fluid_optimum` (each is one fluid simulation).
+MAX_GRID = 10**7
+
+
 def two_task_fluid_optimum(
     m1: float, m2: float, b: float, eta: float, *, n_grid: int = 201, first: int | None = None
 ) -> tuple[int, float, float]:
@@ -158,7 +163,7 @@ def two_task_fluid_optimum(
         Restrict to one case (e.g. the larger task already running, as in Theorem 2).
     """
     m1, m2, b, eta = _check(m1, m2, b, eta)
-    n_grid = check_size(n_grid, "n_grid", minimum=2)
+    n_grid = check_size(n_grid, "n_grid", minimum=2, maximum=MAX_GRID)
     if first is not None:
         first = _check_first(first)
     best: tuple[int, float, float] | None = None

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ArgumentError, InstanceError
-from ..inputs import check_size, numeric_array
+from ..inputs import MAX_GENERATED, check_size, numeric_array
 from .inputs import base_constraints, check_policy_inputs, no_steps, solved_allocation
 from .lp import check_solver, gavel_max_min_fairness, gavel_max_sum_throughput
 
@@ -63,10 +63,10 @@ def proportional_allocation(capacity, n_jobs: int) -> np.ndarray:
            [0.25, 0.75],
            [0.25, 0.75]])
     """
-    c = np.asarray(capacity, dtype=float)
-    if c.ndim != 1 or np.any(~np.isfinite(c)) or np.any(c < 0):
-        raise InstanceError(f"capacity is {c!r}; expected a vector of GPU counts >= 0")
-    n = check_size(n_jobs, "n_jobs", minimum=0)
+    c = numeric_array("capacity", capacity)
+    if c.ndim != 1 or c.size == 0 or np.any(~np.isfinite(c)) or np.any(c < 0):
+        raise InstanceError(f"capacity is {c!r}; expected a vector of GPU counts >= 0, one per type")
+    n = check_size(n_jobs, "n_jobs", minimum=0, maximum=MAX_GENERATED)
     C = c.sum()
     row = c / C if C > 0 else np.zeros_like(c)
     return np.tile(row, (n, 1))
@@ -81,7 +81,7 @@ def isolated_allocation(scale_factor, capacity) -> np.ndarray:
     """
     s = numeric_array("scale_factor", scale_factor)
     c = numeric_array("capacity", capacity)
-    if s.ndim != 1 or c.ndim != 1 or np.any(~np.isfinite(s)) or np.any(s < 1) or np.any(~np.isfinite(c)) or \
+    if s.ndim != 1 or c.ndim != 1 or c.size == 0 or np.any(~np.isfinite(s)) or np.any(s < 1) or np.any(~np.isfinite(c)) or \
             np.any(c < 0):
         raise InstanceError("scale_factor and capacity must be vectors: scale factors >= 1, GPU counts >= 0")
     C = c.sum()
@@ -144,9 +144,9 @@ def max_min_fairness_objective(X, throughput, scale_factor, capacity, priority_w
     1.333333
     """
     A = fairness_coefficients(throughput, scale_factor, capacity, priority_weight, normalization=normalization)
-    X = np.asarray(X, dtype=float)
+    X = numeric_array("X", X)
     if X.shape != A.shape:
-        raise InstanceError(f"allocation has shape {X.shape}; expected {A.shape}")
+        raise InstanceError(f"X (the allocation) has shape {X.shape}; expected {A.shape}")
     return float(np.min(np.sum(A * X, axis=1)))
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ArgumentError
+from ..inputs import check_array, check_size
 from ..solvers import solve_problem
 from .inputs import ROUNDOFF, base_constraints, check_policy_inputs, no_steps
 
@@ -47,6 +48,10 @@ def build_fifo_step(throughput, scale_factor, capacity, job: int, floors):
 
     T, s, c, _, _ = check_policy_inputs(throughput, scale_factor, capacity)
     J, R = T.shape
+    job = check_size(job, "job", minimum=0, maximum=J - 1)
+    floors = check_array(floors, "floors", (None,), minimum=0.0)
+    if floors.size < job:
+        raise ArgumentError(f"floors has {floors.size} entries; expected one per earlier job ({job})")
     norm = T / T.max(axis=1, keepdims=True)
     x = cp.Variable((J, R), name="X")
     cons = base_constraints(x, s, c, "fifo")

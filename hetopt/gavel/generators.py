@@ -87,6 +87,8 @@ def generate_instance(*, n_jobs: int = 8, seed: int | np.random.Generator | None
     rate = check_positive(jobs_per_hour, "jobs_per_hour", allow_zero=True)
     multi = check_flag(multi_gpu, "multi_gpu")
     duration_fixed = None if fixed_duration is None else check_positive(fixed_duration, "fixed_duration")
+    if not isinstance(description, str):
+        raise ArgumentError(f"description is {description!r}; expected a str ('' for the generated one)")
     if isinstance(capacity, (str, bytes)) or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
                                                      for v in np.asarray(capacity, dtype=object).reshape(-1)):
         raise ArgumentError(f"capacity is {capacity!r}; expected 3 GPU counts (v100, p100, k80), integers >= 0")

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError
-from ..inputs import check_choice, check_positive
+from ..inputs import MAX_SEED, check_choice, check_positive, check_size
 from .inputs import check_policy_inputs, required_vector
 
 __all__ = ["AlloX", "allox", "RandomFIFO", "fifo_random", "FIFO_READINGS"]
@@ -192,4 +192,5 @@ class RandomFIFO:
 def fifo_random(throughput, scale_factor, capacity, priority_weight=None, *, seed: int = 0,
                 reading: str = "gavel") -> np.ndarray:
     """Gavel's heterogeneity-agnostic FIFO on its first call (:class:`RandomFIFO` keeps the placements)."""
+    check_size(seed, "seed", minimum=0, maximum=MAX_SEED)
     return RandomFIFO(seed)(throughput, scale_factor, capacity, priority_weight, reading=reading)

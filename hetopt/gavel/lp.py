@@ -30,7 +30,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..errors import ArgumentError, SolverError
+from ..inputs import check_array, check_choice, check_size
 from ..solvers import solve_problem
+from .inputs import check_policy_inputs
 
 __all__ = ["SOLVERS", "check_solver", "gavel_proportional_throughput", "gavel_base_constraints", "sf_array",
            "gavel_isolated_share", "gavel_isolated_throughput",
@@ -119,6 +121,8 @@ def gavel_max_min_fairness(throughput: np.ndarray, scale_factor: np.ndarray, cap
     """
     import cvxpy as cp
 
+    check_policy_inputs(throughput, scale_factor, capacity, priority_weight)  # named errors; the data as given
+
     T = np.asarray(throughput, dtype=float)
     m, n = T.shape
     w = np.ones(m) if priority_weight is None else np.asarray(priority_weight, dtype=float)
@@ -144,6 +148,12 @@ def gavel_max_sum_throughput(throughput: np.ndarray, scale_factor: np.ndarray, c
     make the LP infeasible Gavel drops them and solves again; so does this function.
     """
     import cvxpy as cp
+
+    _, _, cap, _, _ = check_policy_inputs(throughput, scale_factor, capacity)  # named errors; the data as given
+    if instance_costs is not None:
+        check_array(instance_costs, "instance_costs", (len(cap),), minimum=0.0)
+    if slo_rate is not None and not isinstance(slo_rate, dict):
+        raise ArgumentError(f"slo_rate is {slo_rate!r:.60}; expected a dict job -> steps/s")
 
     T = np.asarray(throughput, dtype=float)
     m, n = T.shape
@@ -184,6 +194,12 @@ def gavel_min_total_duration(throughput: np.ndarray, scale_factor: np.ndarray, c
         No feasible ``M`` below ``1e6 * 10**max_brackets`` seconds.
     """
     import cvxpy as cp
+
+    check_policy_inputs(throughput, scale_factor, capacity, remaining_steps=remaining_steps)  # the data as given
+    if remaining_steps is None:
+        raise ArgumentError("remaining_steps is None; expected the steps left per job")
+    check_choice(solver, "solver", tuple(s.upper() for s in SOLVERS))
+    check_size(max_brackets, "max_brackets", maximum=300)  # 1e6 * 10**300 s is the largest float bracket
 
     T = np.asarray(throughput, dtype=float)
     m, n = T.shape

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..certify import Status, certify, relative_gap
 from ..errors import ArgumentError, InstanceError, SolverError
-from ..inputs import numeric_array
+from ..inputs import check_threads, check_time_limit, numeric_array
 from ..solvers import solve_problem
 from .inputs import ROUNDOFF, base_constraints, check_policy_inputs, solved_allocation
 
@@ -120,6 +120,9 @@ def build_min_total_duration(throughput, scale_factor, capacity, remaining_steps
     J, R = T.shape
     steps = np.ones(J) if steps is None else steps
     tmax, D = _per_job(T, c, steps)
+    if reference is not None and (isinstance(reference, bool) or not isinstance(reference, int | float | np.integer
+                                                                                    | np.floating)):
+        raise ArgumentError(f"reference is {reference!r:.60}; expected a positive time unit")
     ref = makespan_reference(T, s, c, steps) if reference is None else float(reference)
     if not np.isfinite(ref) or ref <= 0:
         raise ArgumentError(f"reference is {reference}; expected a positive time unit")
@@ -205,6 +208,9 @@ def solve_min_total_duration(throughput, scale_factor, capacity, remaining_steps
     (2000000.0, True)
     """
     T, s, c, _, steps = check_policy_inputs(throughput, scale_factor, capacity, None, remaining_steps)
+    from .lp import check_solver
+
+    check_solver(solver)
     steps = np.ones(T.shape[0]) if steps is None else steps
     tiny = tiny_jobs(T, c, steps, makespan_reference(T, s, c, steps))
     if tiny.any():  # tiny jobs out of the LP, their time given afterwards (issue 25)
@@ -414,6 +420,7 @@ def certify_min_total_duration(throughput, scale_factor, capacity, remaining_ste
     T, s, c, _, steps = check_policy_inputs(throughput, scale_factor, capacity, None, remaining_steps)
     steps = np.ones(T.shape[0]) if steps is None else steps
     tmax, _ = _per_job(T, c, steps)
+    time_limit, threads = check_time_limit(time_limit), check_threads(threads)
     start = time.perf_counter()
     lower = makespan_reference(T, s, c, steps)
     tiny = tiny_jobs(T, c, steps, lower)

@@ -137,7 +137,7 @@ def priorities(allocation, share, throughput=None) -> np.ndarray:
         raise InstanceError("share has a negative entry; shares of time are >= 0")
     pos = X > ALLOCATION_EPS
     if throughput is not None:
-        T = np.asarray(throughput, dtype=float)
+        T = numeric_array("throughput", throughput)
         if T.shape != X.shape:
             raise InstanceError(f"throughput has shape {T.shape}; expected the allocation's {X.shape}")
         pos &= T > 0
@@ -190,9 +190,10 @@ def schedule_round(allocation, scale_factor, capacity, priority, deficit=None, t
     J, R = X.shape
     s = numeric_array("scale_factor", scale_factor, integer=True)
     cap = numeric_array("capacity", capacity, integer=True)
-    P = np.asarray(priority, dtype=float)
-    D = np.zeros((J, R)) if deficit is None else np.asarray(deficit, dtype=float)
-    T = np.ones((J, R)) if throughput is None else np.asarray(throughput, dtype=float)
+    P = numeric_array("priority", priority)
+    D = np.zeros((J, R)) if deficit is None else numeric_array("deficit", deficit)
+    T = np.ones((J, R)) if throughput is None else numeric_array("throughput", throughput)
+    check_flag(work_conserving, "work_conserving")
     for name, arr, shape in (("scale_factor", s, (J,)), ("capacity", cap, (R,)), ("priority", P, (J, R)),
                              ("deficit", D, (J, R)), ("throughput", T, (J, R))):
         if arr.shape != shape:

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError, SolverError
+from ..inputs import check_size, numeric_array
 from ..solvers import solve_problem
 from .inputs import check_policy_inputs, required_vector
 from .lp import (
@@ -79,6 +80,8 @@ class PackedProblem:
 def _pairs(pairs: Any, pair_throughput: Any, J: int, R: int) -> tuple[list[tuple[int, int]], np.ndarray]:
     if pairs is None:
         raise ArgumentError("pairs is required by a packed policy: a list of (a, b) row pairs, a < b")
+    if not isinstance(pairs, Sequence | np.ndarray) or isinstance(pairs, str):
+        raise ArgumentError(f"pairs is {pairs!r:.60}; expected a list of (a, b) row pairs, a < b")
     out = []
     for p in pairs:
         if not isinstance(p, Sequence | np.ndarray) or len(p) != 2:
@@ -90,7 +93,7 @@ def _pairs(pairs: Any, pair_throughput: Any, J: int, R: int) -> tuple[list[tuple
         out.append((int(a), int(b)))
     if sorted(out) != out or len(set(out)) != len(out):
         raise ArgumentError("pairs must be distinct and sorted (Gavel's row order)")
-    P = np.zeros((0, R, 2)) if not out else np.asarray(pair_throughput, dtype=float)
+    P = np.zeros((0, R, 2)) if not out else numeric_array("pair_throughput", pair_throughput)
     if P.shape != (len(out), R, 2) or not np.all(np.isfinite(P)) or np.any(P < 0):
         raise ArgumentError(f"pair_throughput has shape {P.shape} or a bad entry; expected ({len(out)}, {R}, 2) "
                             "finite steps/s >= 0")
@@ -263,6 +266,7 @@ def min_total_duration_packed(throughput, scale_factor, capacity, priority_weigh
 
     if priority_weight is not None:
         raise ArgumentError("priority_weight is not used by min_total_duration_packed; pass None")
+    check_size(max_brackets, "max_brackets", maximum=300)  # 1e6 * 10**300 s is the largest float bracket
     pp = packed_problem(throughput, scale_factor, capacity, None, pairs=pairs, pair_throughput=pair_throughput)
     J, R = pp.T.shape
     steps = required_vector("remaining_steps", remaining_steps, J)
@@ -303,6 +307,9 @@ def max_sum_throughput_normalized_by_cost_packed_slos(throughput, scale_factor, 
         raise ArgumentError("priority_weight is not used by max_sum_throughput_normalized_by_cost_packed_slos")
     pp = packed_problem(throughput, scale_factor, capacity, None, pairs=pairs, pair_throughput=pair_throughput)
     J, R = pp.T.shape
+    for name, v in (("remaining_steps", remaining_steps), ("time_to_slo", time_to_slo)):
+        if v is not None:
+            numeric_array(name, v)  # numbers even when no job has an SLO
     x = cp.Variable((pp.rows, R))
     costs = np.ones((pp.rows, R))
     cvec = instance_cost_vector(instance_costs, gpu_types, R)
@@ -381,7 +388,7 @@ def water_filling_packed(pp: PackedProblem, priority_weight: Any, solver: str | 
     import cvxpy as cp
 
     J, R = pp.T.shape
-    w = np.ones(J) if priority_weight is None else np.asarray(priority_weight, dtype=float)
+    w = np.ones(J) if priority_weight is None else required_vector("priority_weight", priority_weight, J)
     prop = gavel_proportional_throughput(pp.T, pp.c)
     M = max(float(np.max(np.multiply(pp.all_m[i][pp.relevant[i]], pp.sfa[pp.relevant[i]]))) / float(prop[i, 0])
             for i in range(J))

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError
+from ..inputs import MAX_SEED, check_positive, check_size
 from .packing import PackedProblem, packed_problem
 
 __all__ = ["fifo_packed", "Gandiva", "gandiva", "FIFO_PACKING_THRESHOLD"]
@@ -35,6 +36,7 @@ def fifo_packed(throughput, scale_factor, capacity, priority_weight=None, *, pai
     """
     if priority_weight is not None:
         raise ArgumentError("priority_weight is not used by fifo_packed; pass None")
+    check_positive(threshold, "threshold", allow_zero=True)
     pp = packed_problem(throughput, scale_factor, capacity, None, pairs=pairs, pair_throughput=pair_throughput)
     T, s, c = pp.T, pp.s, pp.c
     J, R = T.shape
@@ -168,5 +170,7 @@ class Gandiva:
 def gandiva(throughput, scale_factor, capacity, priority_weight=None, *, pairs=None, pair_throughput=None,
             seed: int | None = None) -> np.ndarray:
     """``GandivaPolicy`` on its first call (:class:`Gandiva` keeps its pairs)."""
+    if seed is not None:
+        check_size(seed, "seed", minimum=0, maximum=MAX_SEED)
     return Gandiva(seed)(throughput, scale_factor, capacity, priority_weight, pairs=pairs,
                          pair_throughput=pair_throughput)

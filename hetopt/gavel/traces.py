@@ -108,10 +108,10 @@ def _number(text: str, k: int, field: str, kind: type) -> Any:
     try:
         v = kind(text) if kind is float else int(text)
     except ValueError:
-        raise InstanceError(f"trace line {k}: field {field} is {text!r}; expected "
+        raise InstanceError(f"text (the trace), line {k}: field {field} is {text!r}; expected "
                             f"{'a number' if kind is float else 'an integer'}") from None
     if kind is float and not math.isfinite(v):
-        raise InstanceError(f"trace line {k}: field {field} is {text!r}; expected a finite number")
+        raise InstanceError(f"text (the trace), line {k}: field {field} is {text!r}; expected a finite number")
     return v
 
 
@@ -126,7 +126,7 @@ def _parse_line(line: str, k: int) -> tuple[str, int, float, float, float]:
         _number(f[8], k, "SLO (9)", float)
         arrival = _number(f[9], k, "arrival_time (10)", float)
         if not weight > 0:
-            raise InstanceError(f"trace line {k}: field priority_weight (8) is {f[7]!r}; expected > 0")
+            raise InstanceError(f"text (the trace), line {k}: field priority_weight (8) is {f[7]!r}; expected > 0")
     elif len(f) == 7:
         job_type = f[0]
         steps = _number(f[4], k, "total_steps (5)", int)
@@ -134,18 +134,18 @@ def _parse_line(line: str, k: int) -> tuple[str, int, float, float, float]:
         sf = _number(f[6], k, "scale_factor (7)", int)
         weight = 1.0
     else:
-        raise InstanceError(f"trace line {k} has {len(f)} tab-separated fields; expected 10 (Gavel's format: job type, "
+        raise InstanceError(f"text (the trace), line {k} has {len(f)} tab-separated fields; expected 10 (Gavel's format: job type, "
                             "command, working directory, num-steps argument, needs-data-dir, total steps, scale "
                             "factor, priority weight, SLO, arrival) or 7 (the msr traces: job type, command, num-steps "
                             "argument, needs-data-dir, total steps, arrival, scale factor)")
     if not job_type.strip():
-        raise InstanceError(f"trace line {k}: field job_type (1) is empty")
+        raise InstanceError(f"text (the trace), line {k}: field job_type (1) is empty")
     if sf < 1:
-        raise InstanceError(f"trace line {k}: field scale_factor is {sf}; expected an integer >= 1")
+        raise InstanceError(f"text (the trace), line {k}: field scale_factor is {sf}; expected an integer >= 1")
     if steps < 1:
-        raise InstanceError(f"trace line {k}: field total_steps is {steps}; expected an integer >= 1")
+        raise InstanceError(f"text (the trace), line {k}: field total_steps is {steps}; expected an integer >= 1")
     if arrival < 0:
-        raise InstanceError(f"trace line {k}: field arrival_time is {arrival}; expected seconds >= 0")
+        raise InstanceError(f"text (the trace), line {k}: field arrival_time is {arrival}; expected seconds >= 0")
     return job_type, sf, float(steps), weight, arrival
 
 
@@ -197,11 +197,11 @@ def parse_trace(text: str, capacity: Any = (4, 4, 4), *, description: str = "", 
             continue
         job_type, s, n, w, a = _parse_line(line, k)
         if (job_type, s) not in table:
-            raise InstanceError(f"trace line {k}: Gavel's throughput table has no job type {job_type!r} at scale "
+            raise InstanceError(f"text (the trace), line {k}: Gavel's throughput table has no job type {job_type!r} at scale "
                                 f"factor {s} (field job_type / scale_factor; Gavel's simulator fails with a KeyError "
                                 "on such a job)")
         if arrival and a < arrival[-1]:
-            raise InstanceError(f"trace line {k}: field arrival_time {a} is before the previous line's {arrival[-1]}; "
+            raise InstanceError(f"text (the trace), line {k}: field arrival_time {a} is before the previous line's {arrival[-1]}; "
                                 "Gavel's simulator requires arrivals in order")
         jt.append(job_type)
         sf.append(s)
@@ -210,7 +210,7 @@ def parse_trace(text: str, capacity: Any = (4, 4, 4), *, description: str = "", 
         arrival.append(a)
         thr.append(table[job_type, s])
     if not jt:
-        raise InstanceError("the trace has no job lines")
+        raise InstanceError("text (the trace) has no job lines")
     return GavelInstance(list(GPU_TYPES), list(cap), jt, sf, steps, arrival, np.array(thr), pw, description, source)
 
 

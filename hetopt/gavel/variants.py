@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError, SolverError
+from ..inputs import check_flag, numeric_array
 from ..solvers import solve_problem
 from .inputs import check_policy_inputs, required_vector
 from .lp import (
@@ -144,6 +145,7 @@ def max_min_fairness_strategy_proof(throughput, scale_factor, capacity, priority
     import cvxpy as cp
 
     T, s, c, w, _ = check_policy_inputs(throughput, scale_factor, capacity, priority_weight)
+    check_flag(return_discounts, "return_discounts")
     m, n = T.shape
     w = np.ones(m) if w is None else w
 
@@ -177,6 +179,9 @@ def max_min_fairness_strategy_proof(throughput, scale_factor, capacity, priority
 
 
 def _check_costs(instance_costs: Any, gpu_types: Sequence[str] | None, R: int) -> np.ndarray | None:
+    if gpu_types is not None and (isinstance(gpu_types, str) or not isinstance(gpu_types, Sequence) or len(gpu_types) != R
+                                  or not all(isinstance(g, str) for g in gpu_types)):
+        raise ArgumentError(f"gpu_types is {gpu_types!r:.60}; expected {R} GPU type names, one per column")
     if instance_costs is None:
         return None
     if isinstance(instance_costs, Mapping):
@@ -222,14 +227,16 @@ def max_sum_throughput_normalized_by_cost_slos(throughput, scale_factor, capacit
     """
     _unused("max_sum_throughput_normalized_by_cost_slos", priority_weight=priority_weight)
     T, s, c, _, _ = check_policy_inputs(throughput, scale_factor, capacity)
+    if remaining_steps is not None:
+        numeric_array("remaining_steps", remaining_steps)  # numbers even when no job has an SLO
     m = T.shape[0]
     rates: dict[int, float] = {}
     if time_to_slo is not None:
-        left = np.asarray(time_to_slo, dtype=float)
+        left = numeric_array("time_to_slo", time_to_slo)
         if left.shape != (m,) or np.any(np.isinf(left)):
             raise ArgumentError(f"time_to_slo has shape {left.shape} or an infinite entry; expected ({m},) seconds "
                                 "(NaN: no SLO)")
-        steps = np.full(m, np.nan) if remaining_steps is None else np.asarray(remaining_steps, dtype=float)
+        steps = np.full(m, np.nan) if remaining_steps is None else numeric_array("remaining_steps", remaining_steps)
         if steps.shape != (m,):
             raise ArgumentError(f"remaining_steps has shape {steps.shape}; expected ({m},)")
         for i in np.flatnonzero(np.isfinite(left)):

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..certify import same_value
 from ..errors import ArgumentError, a_type
-from ..inputs import check_flag, check_positive, takes_instance
+from ..inputs import check_flag, check_positive, numeric_array, takes_instance
 from ..result import CheckReport
 from ..validate import FEAS_TOL
 from .instance import HadarInstance
@@ -31,7 +31,7 @@ def iterations_per_slot(inst: HadarInstance, w: np.ndarray, length: float | None
     for a ``w`` of another shape or a ``length`` that is not a positive finite number.
     """
     L = inst.slot_length if length is None else check_positive(length, "length")
-    w = np.asarray(w)
+    w = numeric_array("w", w)
     if w.ndim != 4 or w.shape[:3] != (inst.n_jobs, inst.n_machines, inst.n_types):
         raise ArgumentError(f"w has shape {w.shape}; expected ({inst.n_jobs}, {inst.n_machines}, {inst.n_types}, T)")
     used = w.sum(axis=1) > 0  # (J, R, T): type r used by job j in slot t

@@ -40,7 +40,7 @@ import numpy as np
 import pyomo.environ as pyo
 
 from ..errors import ArgumentError, SolverError
-from ..inputs import MAX_GENERATED, check_flag, check_size, takes_instance
+from ..inputs import MAX_GENERATED, check_flag, check_size, numeric_array, takes_instance
 from .instance import HadarInstance
 
 __all__ = ["build_p1", "build_p2", "build_p3", "finish_utility", "log_finish_utility", "earliest_finish",
@@ -89,7 +89,7 @@ def earliest_finish(inst: HadarInstance) -> np.ndarray:
 def _finish_of(inst: HadarInstance, j: Any, schedule: Any) -> tuple[int, int]:
     """``(j, f_js)``: the checked job index and the last slot the schedule uses; ArgumentError otherwise."""
     j = check_size(j, "j", minimum=0, maximum=inst.n_jobs - 1)
-    a = np.asarray(schedule)
+    a = numeric_array("schedule", schedule)
     if a.ndim != 3 or a.shape[:2] != (inst.n_machines, inst.n_types):
         raise ArgumentError(f"schedule has shape {a.shape}; expected ({inst.n_machines}, {inst.n_types}, T)")
     used = np.flatnonzero(a.sum(axis=(0, 1)) > 0)
@@ -261,6 +261,9 @@ def _p1_constraints(m: pyo.ConcreteModel, inst: HadarInstance, full: np.ndarray,
 
 def _check_schedules(inst: HadarInstance, schedules: Sequence[Sequence[np.ndarray]]) -> list[list[np.ndarray]]:
     """The candidate schedules as int64 arrays; :class:`ArgumentError` naming the one that is malformed."""
+    if not isinstance(schedules, Sequence) or isinstance(schedules, str) or not all(
+            isinstance(S, Sequence | np.ndarray) and not isinstance(S, str) for S in schedules):
+        raise ArgumentError(f"schedules is {schedules!r:.60}; expected one list of (H, R, T) arrays per job")
     if len(schedules) != inst.n_jobs:
         raise ArgumentError(f"schedules has {len(schedules)} entries; expected one list per job ({inst.n_jobs})")
     out = []

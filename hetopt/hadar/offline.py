@@ -354,6 +354,9 @@ def serial_schedule(inst: HadarInstance) -> np.ndarray | None:
 
 def split_schedule(w: np.ndarray) -> list[list[np.ndarray]]:
     """Per-job schedule lists ``[[w[j]]]`` of a (J, H, R, T) schedule, as P2's ``schedules`` argument."""
+    from ..inputs import check_array  # (the module's import line is full)
+
+    w = check_array(w, "w", (None, None, None, None), integer=True, minimum=0)
     return [[np.asarray(w[j])] for j in range(w.shape[0])]
 
 

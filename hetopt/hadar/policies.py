@@ -458,7 +458,7 @@ def make_policy(name: str, **options: Any) -> Policy:
     ArgumentError
         ``name`` is not in :data:`POLICIES`, or an option is not one the policy takes.
     """
-    check_choice(name, "policy", tuple(POLICIES))
+    check_choice(name, "name (the policy)", tuple(POLICIES))
     cls = POLICIES[name]
     takes = list(inspect.signature(cls).parameters)
     unknown = [k for k in options if k not in takes]

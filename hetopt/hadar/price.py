@@ -92,6 +92,8 @@ def price(gamma: Any, capacity: Any, params: PriceParameters) -> np.ndarray:
     if not isinstance(params, PriceParameters):
         raise ArgumentError(f"params is {params!r}; expected a PriceParameters (hetopt.hadar.price_parameters)")
     c = real_array("capacity", capacity, None)
+    if c.size == 0:
+        raise ArgumentError("capacity is empty; expected the GPUs of each (machine, type)")
     return _price(real_array("gamma", gamma, c.shape), c, params)
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..certify import Status
 from ..errors import ArgumentError, ScheduleViolation, SizeLimitError
-from ..inputs import check_flag, check_positive, check_size, takes_instance
+from ..inputs import check_choice, check_flag, check_positive, check_size, takes_instance
 from ._args import real_array
 from .bounds import capacity_lower_bound
 from .instance import HadarInstance
@@ -112,7 +112,7 @@ def _make(policy: Any, options: Mapping[str, Any] | None) -> Policy:
     if options is not None and not isinstance(options, Mapping):
         raise ArgumentError(f"options is {options!r}; expected a mapping of option names to values")
     if isinstance(policy, str):
-        return make_policy(policy, **(options or {}))
+        return make_policy(check_choice(policy, "policy", tuple(POLICIES)), **(options or {}))
     if not (callable(getattr(policy, "reset", None)) and callable(getattr(policy, "allocate", None))):
         raise ArgumentError(f"policy is {policy!r}; expected one of {', '.join(POLICIES)} or an object with "
                             "reset(inst) and allocate(state) (the Policy protocol)")

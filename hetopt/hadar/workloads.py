@@ -177,7 +177,7 @@ def physical_mix(name: str, cluster: str = "aws", *, speeds: str = "eq10", slot_
         (:data:`GAVEL_STANDIN`): a matrix of rank > 1.
     """
     check_choice(speeds, "speeds", SPEEDS)
-    check_choice(name, "mix", sorted(MIXES))
+    check_choice(name, "name (the mix)", sorted(MIXES))
     check_choice(cluster, "cluster", sorted(CLUSTERS))
     slot_length = check_positive(slot_length, "slot_length")
     minutes_on_fastest = check_positive(minutes_on_fastest, "minutes_on_fastest")

@@ -289,6 +289,8 @@ def generate_workload(n_jobs: int, gpus: Sequence[str], *, seed: int | np.random
         check_positive(v, f"weights[{k}]")
     rng = rng_from(seed)
     table = {e["job_type"]: e["iterations_per_second"] for e in gavel_throughputs()["entries"] if e["scale_factor"] == 1}
+    if isinstance(gpus, str) or not isinstance(gpus, Sequence):
+        raise ArgumentError(f"gpus is {gpus!r:.60}; expected a sequence of GPU type names (see cluster)")
     gpus = list(gpus)
     if not gpus:
         raise ArgumentError("gpus is empty; expected at least one GPU type name (see cluster)")

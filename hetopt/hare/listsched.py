@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError
+from ..inputs import check_array, numeric_array
 from .instance import HareInstance
 
 __all__ = ["list_schedule", "semi_active", "start_order", "GPU_RULES"]
@@ -79,7 +80,9 @@ def list_schedule(inst: HareInstance, priority: np.ndarray, gpu_rule: str | GpuR
         (line 10 would read start times that are not yet decided).  Orders from (7)-feasible
         ``x-hat`` never do, since then ``H`` strictly increases from round to round.
     """
-    priority = np.asarray(priority, dtype=float)
+    if not isinstance(inst, HareInstance):
+        raise ArgumentError(f"inst is {inst!r:.60}; expected a HareInstance")
+    priority = numeric_array("priority", priority)
     if priority.shape != (inst.n_tasks,) or not np.all(np.isfinite(priority)):
         raise ArgumentError(f"priority must be {inst.n_tasks} finite numbers")
     user_rule = callable(gpu_rule)
@@ -147,7 +150,25 @@ def semi_active(inst: HareInstance, order: tuple[int, ...], gpu: np.ndarray) -> 
     (start, objective) or None
         The start times and ``sum_n w_n C_n``; None when a task comes before all of its job's
         previous round.
+
+    Raises
+    ------
+    ArgumentError
+        ``order`` is not a permutation of the tasks, or ``gpu`` not one GPU index per task.
     """
+    if not isinstance(inst, HareInstance):
+        raise ArgumentError(f"inst is {inst!r:.60}; expected a HareInstance")
+    o = check_array(order, "order", (inst.n_tasks,), integer=True)
+    if not np.array_equal(np.sort(o), np.arange(inst.n_tasks)):
+        raise ArgumentError(f"order is not a permutation of the {inst.n_tasks} tasks")
+    g = check_array(gpu, "gpu", (inst.n_tasks,), integer=True, minimum=0)
+    if (g >= inst.n_gpus).any():
+        raise ArgumentError(f"gpu has an index >= {inst.n_gpus} (the instance's GPUs)")
+    return _semi_active(inst, tuple(int(i) for i in o), g)
+
+
+def _semi_active(inst: HareInstance, order: tuple[int, ...], gpu: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """:func:`semi_active` on checked arguments (the local searches' inner loop)."""
     tc, ts = inst.task_compute, inst.task_sync
     free = np.zeros(inst.n_gpus)
     start = np.empty(inst.n_tasks)

@@ -16,6 +16,8 @@ from typing import Any, Self
 import numpy as np
 
 from ..certify import Status, relative_gap
+from ..errors import ArgumentError
+from ..inputs import check_array, check_result_fields, check_text
 from ..result import SimulationResult, Solution, job_times
 from .instance import HareInstance, alpha, theorem4_bound
 
@@ -193,8 +195,17 @@ def make_solution(
     info: dict[str, Any] | None = None,
 ) -> HareSolution:
     """Build a :class:`HareSolution` from start times and GPUs, recomputing every metric."""
-    start = np.asarray(start, dtype=float).copy()
-    gpu = np.asarray(gpu, dtype=int).copy()
+    if not isinstance(inst, HareInstance):
+        raise ArgumentError(f"inst is {inst!r:.60}; expected a HareInstance")
+    start = check_array(start, "start", (inst.n_tasks,)).copy()
+    gpu = check_array(gpu, "gpu", (inst.n_tasks,), integer=True, minimum=0).copy()
+    if (gpu >= inst.n_gpus).any():
+        raise ArgumentError(f"gpu has an index >= {inst.n_gpus} (the instance's GPUs)")
+    check_text(method, "method")
+    check_result_fields(status, bound, wall_time, solver or method, message, {} if info is None else info)
+    check_text(ordering, "ordering")
+    if solver is not None:
+        check_text(solver, "solver")
     idx = np.arange(inst.n_tasks)
     compute_end = start + inst.task_compute[idx, gpu]
     sync_end = compute_end + inst.task_sync[idx, gpu]

@@ -114,6 +114,9 @@ def ratio_table(certificates: list[Certificate], *, seed: int = 0) -> Table:
     Table
         Its ``violations`` counts the instances that break Theorem 4 or the proof's chain.
     """
+    if not isinstance(certificates, list | tuple) or not all(isinstance(c, Certificate) for c in certificates):
+        raise ArgumentError(f"certificates is {certificates!r:.60}; expected a list of Certificate (ratio_sweep's)")
+    seed = check_size(seed, "seed", minimum=0, maximum=MAX_SEED)
     t = Table("Hare: Algorithm 1 against alpha(2+alpha) (Theorem 4)",
               ["seed", "alpha", "alpha(2+alpha)", "ALG", "OPT", "RL bound", "ALG/OPT", "ALG/RL",
                "holds vs RL", "holds vs OPT"])

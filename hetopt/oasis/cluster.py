@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from ..errors import ArgumentError
-from ..inputs import check_size, takes_instance
+from ..inputs import check_array, check_size, takes_instance
 from .instance import EPS_WORK, OasisInstance
 
 __all__ = ["Cluster", "Policy", "ps_needed", "place_round_robin", "FIT_RTOL"]
@@ -72,6 +72,9 @@ def place_round_robin(free: np.ndarray, demand: np.ndarray, count: int, start: i
         The units per server and the next start pointer; fewer than ``count`` units are placed
         when the servers are full (the caller decides what to do then).
     """
+    free = check_array(free, "free", (None, None))
+    demand = check_array(demand, "demand", (free.shape[1],), minimum=0.0)
+    count, start = check_size(count, "count", minimum=0), check_size(start, "start", minimum=0)
     n = free.shape[0]
     out = np.zeros(n, dtype=np.int64)
     if count <= 0 or n == 0:

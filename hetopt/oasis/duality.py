@@ -167,6 +167,11 @@ def complementary_slackness(inst: OasisInstance, schedules: Schedules, x: Mappin
         priced capacity row is listed (rows with zero use and zero price add nothing).
     """
     _check(inst, schedules)
+    for name, given in (("x", x), ("mu", mu)):
+        if not isinstance(given, Mapping):
+            raise ArgumentError(f"{name} is {given!r:.60}; expected a mapping (the LP's solution)")
+    if not isinstance(prices, Prices):
+        raise ArgumentError(f"prices is {prices!r:.60}; expected hetopt.oasis.Prices (p, q)")
     T, H, K = inst.horizon, inst.n_worker_servers, inst.n_ps_servers
     g = np.zeros((T, H, inst.n_resources))
     v = np.zeros((T, K, inst.n_resources))

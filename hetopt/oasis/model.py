@@ -26,8 +26,8 @@ import numpy as np
 import pyomo.environ as pyo
 
 from ..errors import ArgumentError
+from ..inputs import check_flag, takes_instance
 from ..inputs import check_size as check_int
-from ..inputs import takes_instance
 from .capacity import ps_ratio, slot_capacity, standalone, var_bounds, work_slots
 from .instance import OasisInstance, check_size
 from .prices import Prices, Usage
@@ -137,6 +137,9 @@ def offline_schedules(inst: OasisInstance, m: pyo.ConcreteModel) -> dict[int, Jo
 
 
 def _columns(schedules: Mapping[int, Sequence[JobSchedule]]) -> list[tuple[int, int, JobSchedule]]:
+    if not isinstance(schedules, Mapping) or not all(
+            isinstance(v, Sequence) and all(isinstance(s, JobSchedule) for s in v) for v in schedules.values()):
+        raise ArgumentError(f"schedules is {schedules!r:.60}; expected a mapping job -> sequence of JobSchedule")
     cols = []
     for i in sorted(schedules):
         for l, s in enumerate(schedules[i]):
@@ -162,12 +165,14 @@ def _usage_terms(inst: OasisInstance, cols: list[tuple[int, int, JobSchedule]]):
     return uw, up
 
 
+@takes_instance(OasisInstance)
 def build_primal(inst: OasisInstance, schedules: Mapping[int, Sequence[JobSchedule]], *, relax: bool = False) -> pyo.ConcreteModel:
     """Problem (14)-(18) over an explicit set of schedules per job (``schedules[i]`` = L_i).
 
     ``relax=True`` replaces (18) by x_il >= 0 (the LP relaxation whose dual is (19)-(20)).
     Capacity rows (15)-(16) are built for the (t, server, r) that some schedule uses.
     """
+    relax = check_flag(relax, "relax")
     cols = _columns(schedules)
     uw, up = _usage_terms(inst, cols)
     m = pyo.ConcreteModel(name="oasis_primal")
@@ -189,6 +194,7 @@ def build_primal(inst: OasisInstance, schedules: Mapping[int, Sequence[JobSchedu
     return m
 
 
+@takes_instance(OasisInstance)
 def build_dual(inst: OasisInstance, schedules: Mapping[int, Sequence[JobSchedule]]) -> pyo.ConcreteModel:
     """The LP dual (19)-(20) of ``build_primal(inst, schedules, relax=True)``.
 
@@ -228,6 +234,7 @@ def primal_values(m: pyo.ConcreteModel) -> dict[tuple[int, int], float]:
     return {c: float(pyo.value(m.x[c])) for c in m.COLUMNS}
 
 
+@takes_instance(OasisInstance)
 def build_oracle(inst: OasisInstance, job: int, prices: Prices, used: Usage) -> pyo.ConcreteModel:
     """Problem (27) for job ``job``: best payoff schedule given prices and earlier allocations.
 
@@ -235,6 +242,9 @@ def build_oracle(inst: OasisInstance, job: int, prices: Prices, used: Usage) -> 
     :func:`build_offline` with x_i = 1.
     """
     i = check_int(job, "job", minimum=0, maximum=inst.n_jobs - 1)
+    if not isinstance(prices, Prices) or not isinstance(used, Usage):
+        bad, want = ("prices", "Prices (p, q)") if not isinstance(prices, Prices) else ("used", "Usage (g, v)")
+        raise ArgumentError(f"{bad} is {(prices if bad == 'prices' else used)!r:.60}; expected hetopt.oasis.{want}")
     H, K, R, T = inst.n_worker_servers, inst.n_ps_servers, inst.n_resources, inst.horizon
     a = int(inst.arrival[i])
     w, s = inst.worker_demand[i], inst.ps_demand[i]

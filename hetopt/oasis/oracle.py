@@ -345,6 +345,8 @@ def algorithm2_literal(inst: OasisInstance, job: int, prices: Prices, used: Usag
     (distinct COST_t(t, d) evaluated, each O(H + K) after sorting), ``dp_states`` (distinct
     DP_COST(t, D)) and ``dp_transitions`` (iterations of the loop of line 14).
     """
+    if stats is not None and not isinstance(stats, dict):
+        raise ArgumentError(f"stats is {stats!r:.60}; expected a dict (it receives the operation counts) or None")
     job, used = _args(inst, job, prices, used)
     jb = _Job(inst, job)
     H, K, T = inst.n_worker_servers, inst.n_ps_servers, inst.horizon

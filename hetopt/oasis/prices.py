@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ArgumentError, a_type
-from ..inputs import check_positive, takes_instance
+from ..inputs import check_choice, check_positive, numeric_array, takes_instance
 from .instance import EPS_WORK, OasisInstance, check_size
 
 __all__ = ["PriceBounds", "cap_bounds", "Prices", "Usage", "price_bounds", "estimated_bounds", "price", "prices_from_usage",
@@ -222,6 +222,14 @@ def price(log_L: float, log_U: np.ndarray | float, used: np.ndarray, capacity: n
     with zero capacity of a resource counts as full (price U).  With ln L = -inf (a utility
     that is exactly zero at T) the price is 0 below capacity and U at capacity.
     """
+    if isinstance(log_L, bool) or not isinstance(log_L, int | float | np.floating | np.integer) or not (
+            -math.inf <= log_L < math.inf):
+        raise ArgumentError(f"log_L is {log_L!r}; expected a real number or -inf (ln L)")
+    for name, v in (("log_U", log_U), ("used", used), ("capacity", capacity)):
+        a = numeric_array(name, v)
+        if not np.isfinite(a).all() or (name == "capacity" and (a < 0).any()) or (name != "log_U" and a.size == 0):
+            raise ArgumentError(f"{name} is empty or has an entry that is not finite{' or below 0' * (name == 'capacity')}")
+    check_choice(dtype, "dtype", (float, np.float64, np.longdouble))
     cap = np.asarray(capacity, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         frac = np.where(cap > 0, np.asarray(used, dtype=float) / np.where(cap > 0, cap, 1.0), 1.0)
@@ -232,14 +240,24 @@ def price(log_L: float, log_U: np.ndarray | float, used: np.ndarray, capacity: n
     return np.exp(dtype(log_L) + frac * (log_U - dtype(log_L)))
 
 
+@takes_instance(OasisInstance)
 def prices_from_usage(inst: OasisInstance, bounds: PriceBounds, usage: Usage, dtype=float) -> Prices:
     """p_h^r(t) = P_h^r(g_h^r(t)) and q_k^r(t) = Q_k^r(v_k^r(t)) of (22) (Alg. 1, lines 10 and 12).
 
     ``dtype``: float type of the prices (``np.longdouble`` for extended precision).
     """
+    _check_usage_args(bounds, usage)
     p = price(bounds.log_L1, bounds.log_U1[None, None, :], usage.g, inst.worker_capacity[None, :, :], dtype)
     q = price(bounds.log_L2, bounds.log_U2[None, None, :], usage.v, inst.ps_capacity[None, :, :], dtype)
     return Prices(p, q)
+
+
+def _check_usage_args(bounds: Any, usage: Any) -> None:
+    """``prices_from_usage``'s bounds and usage (ArgumentError naming the bad one)."""
+    if not isinstance(bounds, PriceBounds):
+        raise ArgumentError(f"bounds is {bounds!r:.60}; expected a PriceBounds (price_bounds or estimated_bounds)")
+    if not isinstance(usage, Usage):
+        raise ArgumentError(f"usage is {usage!r:.60}; expected a Usage (g, v)")
 
 
 @takes_instance(OasisInstance)

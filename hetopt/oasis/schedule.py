@@ -16,6 +16,7 @@ import numpy as np
 
 from ..certify import Status, relative_gap
 from ..errors import ArgumentError
+from ..inputs import check_result_fields
 from ..result import SimulationResult, Solution, job_times
 from .instance import OasisInstance
 
@@ -185,6 +186,14 @@ def make_solution(
 
     Empty schedules are dropped (the job is not admitted); the objective is the total utility.
     """
+    if not isinstance(inst, OasisInstance):
+        raise ArgumentError(f"inst is {inst!r:.60}; expected an OasisInstance")
+    check_result_fields(status, bound, wall_time, solver, message, {} if info is None else dict(info)
+                        if isinstance(info, Mapping) else info)
+    if payoffs is not None and not isinstance(payoffs, Mapping):
+        raise ArgumentError(f"payoffs is {payoffs!r:.60}; expected a mapping job -> payoff")
+    if not isinstance(schedules, Mapping) or not all(isinstance(s, JobSchedule) for s in schedules.values()):
+        raise ArgumentError(f"schedules is {schedules!r:.60}; expected a mapping job -> JobSchedule")
     scheds = {int(i): s for i, s in sorted(schedules.items()) if s.completion > 0}
     util = {i: schedule_utility(inst, s) for i, s in scheds.items()}
     total = float(sum(util.values()))

@@ -15,7 +15,7 @@ from math import comb
 import numpy as np
 
 from ..errors import ArgumentError, SizeLimitError
-from ..inputs import check_size, takes_instance
+from ..inputs import check_size, numeric_array, takes_instance
 from .instance import PlacementInstance
 
 #: A category (K_1, ..., K_S): a sequence or an array of worker counts, one per job.
@@ -37,8 +37,12 @@ def n_categories(n_jobs: int, n_workers: int) -> int:
 
 
 def iter_categories(n_jobs: int, n_workers: int) -> Iterator[tuple[int, ...]]:
-    """Algorithm 1 as printed, yielding categories in the paper's order."""
+    """Algorithm 1 as printed, yielding categories in the paper's order (arguments checked at the call)."""
     _check(n_jobs, n_workers)
+    return _iter_categories(n_jobs, n_workers)
+
+
+def _iter_categories(n_jobs: int, n_workers: int) -> Iterator[tuple[int, ...]]:
     S, K = n_jobs, n_workers
     if S == 1:
         yield (K,)
@@ -84,7 +88,7 @@ def check_category_count(n_jobs: int, n_workers: int, limit: int | None = MAX_CA
         limit = check_size(limit, option)
     if limit is not None and total > limit:
         raise SizeLimitError(f"{what}: |Psi| = C(K-1, S-1) = C({n_workers - 1}, {n_jobs - 1}) = {total:.3g} categories "
-                             f"for S={n_jobs} jobs and K={n_workers} workers; the limit is {limit} "
+                             f"for S = n_jobs = {n_jobs} and K = n_workers = {n_workers}; the limit is {limit} "
                              f"(pass a larger {option} to go on, or use a method that does not enumerate Psi)")
     return total
 
@@ -145,7 +149,7 @@ def check_category(inst: PlacementInstance, category: Category) -> np.ndarray:
     ArgumentError
         Naming ``category``, the index and the expected form.
     """
-    c = np.asarray(category)
+    c = numeric_array("category", category)
     S, K = inst.n_jobs, inst.n_workers
     if c.shape != (S,):
         raise ArgumentError(f"category has shape {c.shape}; expected ({S},), one worker count per job")

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..certify import Status, relative_gap
 from ..errors import ArgumentError
-from ..inputs import check_choice, takes_instance
+from ..inputs import check_choice, check_result_fields, numeric_array, takes_instance
 from ..result import SimulationResult, Solution
 from .instance import PlacementInstance
 
@@ -49,7 +49,7 @@ def check_assignment(inst: PlacementInstance, assignment: Any) -> np.ndarray:
     ArgumentError
         Naming ``assignment``, the index and the expected form.
     """
-    a = np.asarray(assignment)
+    a = numeric_array("assignment", assignment)
     K, S = inst.n_workers, inst.n_jobs
     if a.shape != (K,):
         raise ArgumentError(f"assignment has shape {a.shape}; expected ({K},): the job of each worker")
@@ -259,6 +259,8 @@ def make_solution(inst: PlacementInstance, assignment: Any, *, status: Status = 
                   wall_time: float = 0.0, bound: float | None = None, split: str = "proportional",
                   message: str = "", info: dict[str, Any] | None = None) -> PlacementSolution:
     """Build a :class:`PlacementSolution`, recomputing every metric from ``assignment``."""
+    check_result_fields(status, bound, wall_time, solver, message, {} if info is None else info)
+    check_choice(split, "split", SPLITS)
     m = job_metrics(inst, assignment, split)
     a = check_assignment(inst, assignment)
     avg = float(m["jct"].mean())

@@ -154,7 +154,7 @@ def scale_heterogeneity(per_type: np.ndarray, types: np.ndarray, target: float) 
         raise ArgumentError(f"heterogeneity (target) is {target!r}; expected a number >= 1 (eq. (35); 1 = identical workers)")
     lo, hi = 0.0, 64.0
     if _heterogeneity(at(hi), types) < target:
-        raise ArgumentError(f"heterogeneity {target} is not reachable for these jobs and type_ratio "
+        raise ArgumentError(f"target (heterogeneity) {target} is not reachable for these jobs and type_ratio "
                             f"(at most {_heterogeneity(at(hi), types):.3g})")
     for _ in range(100):
         mid = (lo + hi) / 2

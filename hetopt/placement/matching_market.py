@@ -32,7 +32,7 @@ from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from ..certify import Status
 from ..errors import ArgumentError, InstanceError, SolverError
-from ..inputs import check_choice, check_flag, check_positive, check_size, numeric_array, takes_instance
+from ..inputs import check_array, check_choice, check_flag, check_positive, check_size, numeric_array, takes_instance
 from ..solvers import solve_model
 from .categories import Category, check_category
 from .instance import PlacementInstance
@@ -58,7 +58,7 @@ RULES = ("dgs", "paper")
 def sum_top(values: np.ndarray, n: int) -> float:
     """``sum_top`` of eq. (20): the sum of the ``n`` largest entries."""
     n = check_size(n, "n", minimum=0)
-    values = np.asarray(values, dtype=float)
+    values = check_array(values, "values", (None,))
     if n <= 0:
         return 0.0
     if n >= len(values):
@@ -198,6 +198,8 @@ def constricted_set(G: nx.Graph) -> tuple[set[int], set[int]]:
     jobs, or else a set of jobs whose remaining demand exceeds the tied workers available to
     them (a violation of Hall's condition, Easley and Kleinberg ch. 10).
     """
+    if not isinstance(G, nx.Graph):
+        raise ArgumentError(f"G is {G!r:.60}; expected the networkx graph of preferred_graph")
     Kc, Sc, _ = _clear(G)
     return Kc, Sc
 

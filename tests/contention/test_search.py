@@ -43,3 +43,15 @@ def test_search_from_ada_srsf_is_checked(seed):
     best = improve_schedule(inst, pl, start)
     assert check_schedule(inst, best).ok
     assert best.objective <= start.objective + 1e-9
+
+
+def test_fluid_retime_starts_no_round_after_its_deadline():
+    # issue 31: one candidate of a 40-job instance ran 0.9 s of fixed-point rounds on a local search's 0.05 s share
+    import time
+
+    inst = tiny_instance(seed=2, n_jobs=6, n_servers=2, gpus_per_server=2, max_iterations=3)
+    sol = simulate(inst, "srsf2", record=True)
+    starts = _starts(sol)
+    assert fluid_retime(inst, sol.placement, starts) is not None
+    assert fluid_retime(inst, sol.placement, starts, deadline=time.perf_counter()) is None
+    assert improve_schedule(inst, sol.placement, sol, time_limit=0.0) is sol

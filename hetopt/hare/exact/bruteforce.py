@@ -16,7 +16,7 @@ from ...certify import Status
 from ...errors import SizeLimitError
 from ...inputs import check_size, takes_instance
 from ..instance import HareInstance
-from ..listsched import semi_active
+from ..listsched import _semi_active
 from ..solution import HareSolution, make_solution
 
 __all__ = ["brute_force", "BRUTE_FORCE_LIMIT", "enumeration_size"]
@@ -77,7 +77,7 @@ def brute_force(inst: HareInstance, *, max_size: int = BRUTE_FORCE_LIMIT) -> Har
     for assign in itertools.product(range(mm), repeat=d):
         gpu = np.array(assign)
         for order in orders:
-            out = semi_active(inst, order, gpu)
+            out = _semi_active(inst, order, gpu)
             if out is not None and out[1] < obj * (1 - 1e-12):  # relative (objectives > 0): every magnitude
                 obj, start, best_gpu = out[1], out[0], gpu
     return make_solution(inst, start, best_gpu, method="brute_force", status=Status.OPTIMAL, bound=obj,

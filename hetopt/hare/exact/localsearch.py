@@ -23,9 +23,9 @@ import time
 import numpy as np
 
 from ...errors import ArgumentError
-from ...inputs import check_size, check_time_limit, rng_from, takes_instance
+from ...inputs import check_size, check_time_limit, numeric_array, rng_from, takes_instance
 from ..instance import HareInstance
-from ..listsched import semi_active
+from ..listsched import _semi_active
 
 __all__ = ["KICK", "NEAR", "STALL", "improve_schedule"]
 
@@ -33,6 +33,8 @@ __all__ = ["KICK", "NEAR", "STALL", "improve_schedule"]
 STALL = 30
 #: Random moves per perturbation.
 KICK = 3
+#: Most random moves of one kick (each is one semi-active schedule).
+MAX_KICK = 10**6
 #: Half of the moves of a task in the order go at most this many positions away.
 NEAR = 6
 
@@ -80,10 +82,12 @@ def improve_schedule(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, *, 
         raise ArgumentError("time_limit and max_moves are both None; the search would never stop: pass one")
     if stall is not None:
         check_size(stall, "stall")
-    check_size(kick, "kick", minimum=0)
+    check_size(kick, "kick", minimum=0, maximum=MAX_KICK)
     rng = rng_from(seed)
-    start = np.asarray(start, dtype=float)
-    raw_gpu = np.asarray(gpu)
+    start = numeric_array("start", start)
+    raw_gpu = np.asarray(numeric_array("gpu", gpu))
+    if raw_gpu.dtype.kind == "f" and np.all(raw_gpu == np.round(raw_gpu)):
+        raw_gpu = raw_gpu.astype(int)
     if start.shape != (d,) or raw_gpu.shape != (d,):
         raise ArgumentError(f"start and gpu must have shape ({d},); got {start.shape} and {raw_gpu.shape}")
     if not np.all(np.isfinite(start)):
@@ -92,7 +96,7 @@ def improve_schedule(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, *, 
         raise ArgumentError(f"gpu entries must be integers in [0, {inst.n_gpus}); got {raw_gpu.tolist()}")
     gpu = raw_gpu.astype(int).copy()
     order = list(np.lexsort((np.arange(d), inst.task_round, start)))
-    out = semi_active(inst, tuple(order), gpu)
+    out = _semi_active(inst, tuple(order), gpu)
     if out is None:  # pragma: no cover - lexsort by (start, round) keeps (7)
         raise ArgumentError("start does not keep the rounds of a job in order")
     best_start, best = out
@@ -110,14 +114,14 @@ def improve_schedule(inst: HareInstance, start: np.ndarray, gpu: np.ndarray, *, 
                 if done == kick:
                     break
                 mv = _move(rng, order, gpu, d, M)
-                if mv is not None and (out := semi_active(inst, tuple(mv[0]), mv[1])) is not None:
+                if mv is not None and (out := _semi_active(inst, tuple(mv[0]), mv[1])) is not None:
                     order, gpu, cur, done = mv[0], mv[1], out[1], done + 1
             continue
         since += 1
         mv = _move(rng, order, gpu, d, M)
         if mv is None:
             continue
-        out = semi_active(inst, tuple(mv[0]), mv[1])
+        out = _semi_active(inst, tuple(mv[0]), mv[1])
         if out is not None and out[1] < cur - 1e-12 * abs(cur):  # relative at every magnitude (issue 31)
             (order, gpu), cur, since = mv, out[1], 0
             accepted += 1

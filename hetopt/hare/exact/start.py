@@ -119,4 +119,6 @@ def upper_schedule(inst: HareInstance, upper: tuple | None) -> tuple[np.ndarray,
         start, gpu = np.asarray(upper[0], dtype=float), np.asarray(upper[1], dtype=int)
     except (TypeError, ValueError, OverflowError) as exc:
         raise ArgumentError(f"upper is not a (start, gpu) pair of numeric arrays: {exc}") from None
+    if start.shape != (inst.n_tasks,) or gpu.shape != (inst.n_tasks,):
+        raise ArgumentError(f"upper has arrays of shape {start.shape} and {gpu.shape}; expected ({inst.n_tasks},) each")
     return start, gpu, checked_objective(inst, (start, gpu))
