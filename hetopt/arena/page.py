@@ -7,13 +7,11 @@ Runs the policies on Gavel's msr trace ``msr/seed=0/ed69ec`` (951 jobs) on Gavel
 rewritten from them with ``--from-json``).  ``--policies`` restricts the policies (default: every
 registered one); ``--quick`` runs 2 loads, 1 seed and the cheap policies (a smoke run).
 
-``--papers`` runs the papers' schedulers (:data:`PAPER_POLICIES`, with :data:`PAPER_ANCHORS`) at
-:data:`PAPER_LOADS`, seed 0, into the page's second table, "The papers' schedulers": their results are
-merged by (policy, load) into ``docs/_static/arena_papers.json`` (one run per invocation, so the table
-can be filled policy by policy), and the first table is rewritten from its stored results, not rerun.
-``--add FILE`` merges a table written by ``hetopt arena ... -o FILE.json`` into that second table instead;
-``--merge FILE`` merges one into the first table (its policies at the stored run's loads and seeds), so a
-costly policy joins the table without rerunning the others.
+``--papers`` runs the papers' schedulers (:data:`PAPER_POLICIES`, :data:`PAPER_ANCHORS`) at :data:`PAPER_LOADS`,
+seed 0, into the second table, merged by (policy, load) into ``docs/_static/arena_papers.json``; the first
+table is rewritten from its stored results.  ``--add FILE`` merges a table of ``hetopt arena ... -o FILE.json``
+into the second table, ``--merge FILE`` into the first (at its loads and seeds), so a costly policy joins
+without rerunning the others.
 """
 
 from __future__ import annotations
