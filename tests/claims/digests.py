@@ -24,6 +24,7 @@ import enum
 import hashlib
 import json
 import math
+import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -46,8 +47,8 @@ def _canon(x: Any) -> Any:
         return _canon(x.value)
     if isinstance(x, int):
         return x
-    if isinstance(x, float):
-        return {"float": repr(x)} if not math.isnan(x) else {"float": "nan"}
+    if isinstance(x, float):  # numpy's float64 too (a float subclass): the repr of the Python float, not numpy's
+        return {"float": repr(float(x))} if not math.isnan(x) else {"float": "nan"}
     if hasattr(x, "tolist") and callable(x.tolist):  # numpy scalars and arrays
         return _canon(x.tolist())
     if isinstance(x, Mapping):
@@ -67,7 +68,11 @@ def canonical(claim_id: str, outcome: Any) -> str:
            "proxy_agrees": _canon(outcome.proxy_agrees), "readings": _canon(outcome.readings)}
     if claim_id in TIMED_DETAIL:
         del out["detail"]
-    return json.dumps(out, sort_keys=True)
+    text = json.dumps(out, sort_keys=True)
+    numpy_repr = re.search(r"np\.\w+\(", text)
+    assert numpy_repr is None, (f"{claim_id}: its outcome prints a numpy scalar's repr ({numpy_repr.group()}...), which "
+                                "changes with numpy's version: format the number (float(x), f'{x:g}')")
+    return text
 
 
 def digest(claim_id: str, outcome: Any) -> str:
