@@ -38,61 +38,58 @@ def test_strategy_proof_allocation_and_discounts_are_cvxpys(m):
     assert _bits(FM.max_min_fairness_strategy_proof(T, s, c, w), X)
 
 
-@pytest.mark.parametrize("policy", ["max_min_fairness", "max_sum_throughput", "finish_time_fairness",
-                                    "max_min_fairness_strategy_proof", "max_min_fairness_packed",
-                                    "finish_time_fairness_packed", "max_min_fairness_water_filling_packed"])
-def test_an_iteration_limit_gives_cvxpys_allocation(policy, monkeypatch):
-    """ECOS stopped at its iteration limit (exit flag -1): CVXPY reads its last iterate (USER_LIMIT is among its
-    SOLUTION_PRESENT), and so does the direct path (every solve here reports -1, with ECOS's own x)."""
+def _ecos_exits_with(monkeypatch, flag: int) -> None:
+    """Every ECOS solve reports exit flag ``flag`` (with ECOS's own x), under CVXPY and the direct path alike."""
     import _ecos
-
-    from hetopt.gavel import POLICIES
-    from hetopt.gavel.policies import lp_path
 
     csolve = _ecos.csolve
 
-    def at_limit(*args, **kwargs):
+    def flagged(*args, **kwargs):
         sol = csolve(*args, **kwargs)
-        sol["info"]["exitFlag"] = -1
+        sol["info"]["exitFlag"] = flag
         return sol
 
-    monkeypatch.setattr(_ecos, "csolve", at_limit)
-    rng = np.random.default_rng(9)
+    monkeypatch.setattr(_ecos, "csolve", flagged)
+
+
+def _policy_call(policy: str, seed: int):
+    """A 5-job, 3-type call of ``policy``: its spec, the arrays and the keyword inputs it takes."""
+    from hetopt.gavel import POLICIES
+
+    rng = np.random.default_rng(seed)
     T, s, c, _, _ = _instance(rng, 5, 3)
     kw = {"remaining_steps": rng.uniform(1e3, 1e6, 5), "times_since_start": rng.uniform(0.0, 1e5, 5)}
     spec = POLICIES[policy]
     kw = {k: v for k, v in kw.items() if k in spec.inputs}
     if spec.packing:
         kw |= {"pairs": [(0, 1), (1, 3), (2, 4)], "pair_throughput": rng.uniform(0.0, 3.0, (3, 3, 2))}
+    return spec, (T, s, c), kw
+
+
+@pytest.mark.parametrize("policy", ["max_min_fairness", "max_sum_throughput", "finish_time_fairness",
+                                    "max_min_fairness_strategy_proof", "max_min_fairness_packed",
+                                    "finish_time_fairness_packed", "max_min_fairness_water_filling_packed"])
+def test_an_iteration_limit_gives_cvxpys_allocation(policy, monkeypatch):
+    """ECOS stopped at its iteration limit (exit flag -1): CVXPY reads its last iterate (USER_LIMIT is among its
+    SOLUTION_PRESENT), and so does the direct path (every solve here reports -1, with ECOS's own x)."""
+    from hetopt.gavel.policies import lp_path
+
+    _ecos_exits_with(monkeypatch, -1)
+    spec, args, kw = _policy_call(policy, 9)
     direct = lp_path(policy, spec, "direct").func
     assert direct is not spec.func
-    assert _bits(direct(T, s, c, **kw), spec.func(T, s, c, **kw))
+    assert _bits(direct(*args, **kw), spec.func(*args, **kw))
 
 
 @pytest.mark.parametrize("policy", ["finish_time_fairness", "finish_time_fairness_packed"])
 def test_ecos_failing_gives_the_isolated_share_on_both_paths(policy, monkeypatch):
     """ECOS exits with flag -3 (the packed policy's run on the arena page at reset 356): Gavel's run ends there
     with CVXPY's SolverError; both of hetopt's paths return every job's isolated share and no pair, and go on."""
-    import _ecos
-
-    from hetopt.gavel import POLICIES
     from hetopt.gavel.lp import gavel_isolated_share, sf_array
     from hetopt.gavel.policies import lp_path
 
-    csolve = _ecos.csolve
-
-    def failing(*args, **kwargs):
-        sol = csolve(*args, **kwargs)
-        sol["info"]["exitFlag"] = -3
-        return sol
-
-    monkeypatch.setattr(_ecos, "csolve", failing)
-    rng = np.random.default_rng(3)
-    T, s, c, _, _ = _instance(rng, 5, 3)
-    kw = {"remaining_steps": rng.uniform(1e3, 1e6, 5), "times_since_start": rng.uniform(0.0, 1e5, 5)}
-    spec = POLICIES[policy]
-    if spec.packing:
-        kw |= {"pairs": [(0, 1), (1, 3), (2, 4)], "pair_throughput": rng.uniform(0.0, 3.0, (3, 3, 2))}
+    _ecos_exits_with(monkeypatch, -3)
+    spec, (T, s, c), kw = _policy_call(policy, 3)
     want = gavel_isolated_share(c, sf_array(s, 3))
     for func in (spec.func, lp_path(policy, spec, "direct").func):
         X = func(T, s, c, **kw)
