@@ -36,7 +36,7 @@ from .lp import (
 )
 
 __all__ = ["ConeLP", "solve", "mmf_lp", "mst_lp", "mtd_lp", "water_filling_lp", "max_min_fairness",
-           "max_sum_throughput", "min_total_duration", "FAST", "OPTIMAL", "HAS_SOLUTION"]
+           "max_sum_throughput", "min_total_duration", "FAST", "OPTIMAL", "HAS_SOLUTION", "expected_isolated"]
 
 #: ECOS's exit flags: optimal, and those CVXPY reads a solution from (``SOLUTION_PRESENT``: optimal, optimal but
 #: inaccurate, and the iteration limit, its ``USER_LIMIT``, whose last iterate ``x.value`` holds).
@@ -415,6 +415,24 @@ def ftf_lp(T: np.ndarray, sfa: np.ndarray, cap: Sequence[float], since: np.ndarr
                   [3] * m, 1, (m, n))
 
 
+def expected_isolated(policy: Any, ids: Sequence[int], steps: np.ndarray, iso: np.ndarray) -> np.ndarray:
+    """Each job's expected time on its isolated share (Gavel's finish-time-fairness bookkeeping).
+
+    The time so far (accumulated in ``policy.cumulative`` from call to call) plus the time its ``steps`` still
+    need there; the call's steps and isolated throughputs are kept for the next call (the arithmetic of
+    :class:`hetopt.gavel.variants.FinishTimeFairness`).
+    """
+    expected_iso = []
+    for i, job in enumerate(ids):
+        policy.cumulative.setdefault(job, 0)
+        if job in policy.prev_steps:
+            policy.cumulative[job] += (policy.prev_steps[job] - steps[i]) / policy.prev_iso[job]
+        expected_iso.append(policy.cumulative[job] + (steps[i] / iso[i]))
+    policy.prev_steps = {job: float(steps[i]) for i, job in enumerate(ids)}
+    policy.prev_iso = {job: iso[i] for i, job in enumerate(ids)}
+    return np.concatenate(expected_iso)
+
+
 class FinishTimeFairness(variants.FinishTimeFairness):
     """:class:`hetopt.gavel.variants.FinishTimeFairness`, direct (the same state, the same program; one job: CVXPY)."""
 
@@ -437,15 +455,7 @@ class FinishTimeFairness(variants.FinishTimeFairness):
             T = np.repeat(T[:, [ref]], n, axis=1)
         sfa = sf_array(s, n)
         iso = gavel_isolated_throughput(T, s, c)
-        expected_iso = []
-        for i, job in enumerate(ids):
-            self.cumulative.setdefault(job, 0)
-            if job in self.prev_steps:
-                self.cumulative[job] += (self.prev_steps[job] - steps[i]) / self.prev_iso[job]
-            expected_iso.append(self.cumulative[job] + (steps[i] / iso[i]))
-        _, x, _ = solve(ftf_lp(T, sfa, [float(v) for v in c], since, steps, np.concatenate(expected_iso)))
-        self.prev_steps = {job: float(steps[i]) for i, job in enumerate(ids)}
-        self.prev_iso = {job: iso[i] for i, job in enumerate(ids)}
+        _, x, _ = solve(ftf_lp(T, sfa, [float(v) for v in c], since, steps, expected_isolated(self, ids, steps, iso)))
         if x is None:
             return gavel_isolated_share(c, sfa)
         return np.asarray(x).clip(min=0.0).clip(max=1.0)

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import SolverError
 from . import packing
-from .fastlp import HAS_SOLUTION, OPTIMAL, ConeLP, _csc, solve
+from .fastlp import HAS_SOLUTION, OPTIMAL, ConeLP, _csc, expected_isolated, solve
 from .inputs import required_vector
 from .lp import BISECTION_BRACKET, BISECTION_RATIO, gavel_isolated_throughput, gavel_proportional_throughput
 from .packing import PackedProblem, packed_problem
@@ -276,15 +276,7 @@ class FinishTimeFairnessPacked(packing.FinishTimeFairnessPacked):
         since = required_vector("times_since_start", times_since_start, J)
         ids = list(range(J)) if job_ids is None else [int(j) for j in job_ids]
         iso = gavel_isolated_throughput(pp.T, pp.s, pp.c)
-        expected_iso = []
-        for i, job in enumerate(ids):
-            self.cumulative.setdefault(job, 0)
-            if job in self.prev_steps:
-                self.cumulative[job] += (self.prev_steps[job] - steps[i]) / self.prev_iso[job]
-            expected_iso.append(self.cumulative[job] + (steps[i] / iso[i]))
-        flag, x, _ = solve(ftf_packed_lp(pp, since, steps, np.concatenate(expected_iso)))
-        self.prev_steps = {job: float(steps[i]) for i, job in enumerate(ids)}
-        self.prev_iso = {job: iso[i] for i, job in enumerate(ids)}
+        flag, x, _ = solve(ftf_packed_lp(pp, since, steps, expected_isolated(self, ids, steps, iso)))
         if flag not in HAS_SOLUTION or x is None:
             return packing.isolated_packed(pp)
         return np.asarray(x, dtype=float).clip(min=0.0).clip(max=1.0)
