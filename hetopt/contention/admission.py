@@ -23,9 +23,8 @@ from functools import partial
 
 from ..errors import ArgumentError
 from ..inputs import check_positive, check_size
-from .two_task import starts_immediately
 
-__all__ = ["AdmissionRule", "adadual", "srsf_rule", "make_admission"]
+__all__ = ["AdmissionRule", "adadual", "srsf_rule", "make_admission", "unchecked_rule"]
 
 AdmissionRule = Callable[[Sequence[Collection[Hashable]], Mapping[Hashable, float], float, float, float], bool]
 
@@ -49,13 +48,25 @@ def adadual(
     with both).
     """
     _check_query(server_tasks, remaining, m_new, b, eta)
+    return _adadual(server_tasks, remaining, m_new, b, eta)
+
+
+def _adadual(server_tasks, remaining, m_new, b, eta) -> bool:
+    """:func:`adadual` on arguments known to be valid (the simulator's, from a checked instance)."""
     max_task = max((len(t) for t in server_tasks), default=0)
     if max_task == 0:
         return True
     if max_task > 1:
         return False
     old = set().union(*server_tasks)
-    return all(starts_immediately(m_new, remaining[c], b, eta) for c in old)
+    threshold = b / (2.0 * (b + eta))  # adadual_threshold(b, eta), eq. (13)
+    # starts_immediately(m_new, remaining[c], b, eta) for each c, in the same order (the keys read are the
+    # authors' accounting's credits)
+    return all(_starts(m_new, remaining[c], threshold) for c in old)
+
+
+def _starts(m_new: float, m_old: float, threshold: float) -> bool:
+    return m_old > 0 and m_new / m_old < threshold
 
 
 def srsf_rule(
@@ -73,7 +84,25 @@ def srsf_rule(
     blindly (Section V-A).
     """
     _check_query(server_tasks, remaining, m_new, b, eta)
-    return max((len(t) for t in server_tasks), default=0) < check_size(n, "n")
+    return _srsf(server_tasks, remaining, m_new, b, eta, n=check_size(n, "n"))
+
+
+def _srsf(server_tasks, remaining, m_new, b, eta, *, n: int) -> bool:
+    """:func:`srsf_rule` on arguments known to be valid."""
+    return max((len(t) for t in server_tasks), default=0) < n
+
+
+def unchecked_rule(rule: AdmissionRule) -> AdmissionRule:
+    """The rule the simulator calls: a built-in rule's core without its argument checks, any other rule as given.
+
+    The simulator's queries come from a checked instance (``b`` > 0, ``eta`` >= 0, sizes >= 0), so the
+    built-ins' checks there only cost time (half of a run's); the decisions are the checked rules'.
+    """
+    if rule is adadual:
+        return _adadual
+    if isinstance(rule, partial) and rule.func is srsf_rule and not rule.args and set(rule.keywords) == {"n"}:
+        return partial(_srsf, n=check_size(rule.keywords["n"], "n"))
+    return rule
 
 
 def _check_query(server_tasks: object, remaining: object, m_new: object, b: object, eta: object) -> None:

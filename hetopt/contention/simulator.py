@@ -26,10 +26,9 @@ is what the per-iteration loop would do then: while a job runs, its priority onl
 and that of every job waiting for its GPUs stays fixed, so nothing else can change the
 dispatch decisions inside a run.  Likewise a refused all-reduce is asked about again only
 when the task set of one of its servers has changed: admission rules must be *stable*
-(a refusal stands while those sets do not change).  SRSF(n) depends on the counts only;
-AdaDUAL refuses when ``M_new / M_old`` is too large, and ``M_old`` only shrinks.  Forward and backward of a worker run back to back (a
-GPU switches jobs between iterations, not between the two passes whose activations
-share its memory).
+(a refusal stands while those sets do not change).  SRSF(n) depends on the counts only; AdaDUAL refuses
+when ``M_new / M_old`` is too large, and ``M_old`` only shrinks.  Forward and backward of a worker run back
+to back (a GPU switches jobs between iterations, not between the two passes whose activations share its memory).
 
 References
 ----------
@@ -52,6 +51,7 @@ from ..certify import Status
 from ..errors import ArgumentError, ScheduleViolation, SizeLimitError
 from ..inputs import check_flag, check_size, takes_instance
 from .accounting import QueryLog, check_accounting, credit_counts
+from .admission import unchecked_rule
 from .instance import ContentionInstance
 from .policies import Policy, get_policy, with_options
 from .solution import ContentionSimulation, TaskRecord, jct_metrics
@@ -545,7 +545,7 @@ def simulate(
         record = sum(int(i) * int(g) for i, g in zip(inst.iterations, inst.n_gpus, strict=True)) <= RECORD_TASKS
     record = check_flag(record, "record")
     fixed = None if placement is None else _check_fixed(inst, placement)
-    rule = pol.admission_rule()
+    rule = unchecked_rule(pol.admission_rule())
     place = pol.placement_policy() if fixed is None else None
     name = f"{pol.admission_label}+{'fixed' if fixed is not None else pol.placement_label}"
     t0 = time.perf_counter()

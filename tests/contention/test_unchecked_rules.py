@@ -1,0 +1,62 @@
+"""The simulator calls the built-in admission rules without their argument checks: the same decisions.
+
+``unchecked_rule`` hands the simulator AdaDUAL's and SRSF(n)'s cores (the checks were half of a run's
+time); a user's rule that wraps the checked public function must give the same run, to the bit, under
+both accountings (the authors' accounting also depends on which running tasks the rule read, in order).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import pytest
+
+from hetopt.contention import Policy, adadual, generate_instance, simulate, srsf_rule
+from hetopt.contention.admission import make_admission, unchecked_rule
+from hetopt.errors import ArgumentError
+
+
+def _wrapped(rule):
+    """The checked rule behind a plain function: the simulator cannot recognise it and calls it as is."""
+    def user_rule(server_tasks, remaining, m_new, b, eta):
+        return rule(server_tasks, remaining, m_new, b, eta)
+    return user_rule
+
+
+@pytest.fixture(scope="module")
+def workload():
+    return generate_instance(seed=3, iterations=(20, 60), arrival_window=30.0)
+
+
+@pytest.mark.parametrize("accounting", ["correct", "authors"])
+@pytest.mark.parametrize("name", ["adadual", "srsf2"])
+def test_built_in_rule_runs_as_the_checked_rule(workload, name, accounting):
+    fast = simulate(workload, Policy(name, "rand", seed=1), transfer_accounting=accounting, record=False)
+    slow = simulate(workload, Policy(_wrapped(make_admission(name)), "rand", seed=1, label=name),
+                    transfer_accounting=accounting, record=False)
+    assert np.array_equal(fast.jct, slow.jct)
+    assert fast.avg_gpu_utilization == slow.avg_gpu_utilization
+
+
+def test_unchecked_rule_maps_only_the_built_ins():
+    assert unchecked_rule(adadual) is not adadual
+    core = unchecked_rule(partial(srsf_rule, n=3))
+    assert core([{1, 2}], {1: 1.0, 2: 1.0}, 1.0, 1.0, 0.5) is True
+    assert core([{1, 2, 3}], {1: 1.0, 2: 1.0, 3: 1.0}, 1.0, 1.0, 0.5) is False
+    user = _wrapped(adadual)
+    assert unchecked_rule(user) is user
+    other = partial(srsf_rule, 2)  # positional n: not the shape make_admission builds, passed on as given
+    assert unchecked_rule(other) is other
+    with pytest.raises(ArgumentError, match="n"):
+        unchecked_rule(partial(srsf_rule, n=0))
+
+
+def test_cores_agree_with_the_checked_rules_on_random_queries():
+    rng = np.random.default_rng(0)
+    for _ in range(2_000):
+        servers = [set(rng.choice(6, size=rng.integers(0, 3), replace=False).tolist()) for _ in range(rng.integers(1, 4))]
+        remaining = {c: float(rng.choice([0.0, rng.uniform(0, 500)])) for c in range(6)}
+        m_new, b, eta = float(rng.uniform(0, 600)), float(rng.uniform(1e-4, 1e-2)), float(rng.uniform(0, 1e-2))
+        for rule in (adadual, partial(srsf_rule, n=1), partial(srsf_rule, n=2)):
+            assert unchecked_rule(rule)(servers, remaining, m_new, b, eta) == rule(servers, remaining, m_new, b, eta)
