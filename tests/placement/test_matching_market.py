@@ -114,3 +114,24 @@ def test_preferred_graph_is_the_same_at_every_magnitude(scale):
     got = preferred_graph(gamma * scale, [1, 1])
     assert sorted(got.edges) == sorted(ref.edges) == [(("job", 0), ("worker", 0)), (("job", 1), ("worker", 2))]
     assert [got.edges[e]["strict"] for e in sorted(got.edges)] == [ref.edges[e]["strict"] for e in sorted(ref.edges)]
+
+
+def test_a_kept_market_is_the_computed_one_and_a_copy():
+    """``matching_market`` keeps cleared markets by throughputs and category: a kept one equals a fresh
+    computation (the traced run is never kept) and its arrays are the caller's own."""
+    from hetopt.placement import categories
+
+    rng = np.random.default_rng(11)
+    for ties in (False, True):
+        inst = random_instance(rng, S=3, K=8, ties=ties)
+        for cat in categories(3, 8):
+            first, again = matching_market(inst, cat), matching_market(inst, cat)
+            fresh = matching_market(inst, cat, trace=True)
+            for r in (first, again):
+                assert np.array_equal(r.assignment, fresh.assignment) and np.array_equal(r.prices, fresh.prices)
+                assert (r.iterations, r.throughput) == (fresh.iterations, fresh.throughput)
+            first.assignment[:] = -1
+            first.prices[:] = -1.0
+            assert np.array_equal(matching_market(inst, cat).assignment, fresh.assignment)
+    a, b = random_instance(rng, S=3, K=8, ties=False), random_instance(rng, S=3, K=8, ties=False)
+    assert all(matching_market(a, c).throughput != matching_market(b, c).throughput for c in categories(3, 8))
