@@ -42,7 +42,7 @@ https://github.com/HKBU-HPML/dl-scheduling (``online/job.py``, ``online/job_mast
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import TypeVar
 
 from ..errors import ArgumentError, SizeLimitError
@@ -76,24 +76,41 @@ class QueryLog(Mapping[K, float]):
     """
 
     def __init__(self, keys: Iterable[K], remaining: Callable[[K], float]) -> None:
-        self._keys = tuple(keys)
+        self._keys: tuple[K, ...] | None = tuple(keys)
+        self._sets: Sequence[Collection[K]] = (self._keys,)
         self._fn = remaining
         self._cache: dict[K, float] = {}
         self.read: list[K] = []
 
+    @classmethod
+    def over(cls, sets: Sequence[Collection[K]], remaining: Callable[[K], float]) -> QueryLog[K]:
+        """The log over the union of ``sets``.
+
+        The sorted key list is built only when a rule iterates the log: most queries never do (a rule
+        that refuses on the counts reads nothing).
+        """
+        log = cls((), remaining)
+        log._keys, log._sets = None, sets
+        return log
+
+    def _all(self) -> tuple[K, ...]:
+        if self._keys is None:
+            self._keys = tuple(sorted(set().union(*self._sets)))  # type: ignore[type-var]
+        return self._keys
+
     def __getitem__(self, key: K) -> float:
-        if key not in self._keys:
-            raise KeyError(key)
         if key not in self._cache:
+            if not any(key in s for s in self._sets):
+                raise KeyError(key)
             self._cache[key] = float(self._fn(key))
             self.read.append(key)
         return self._cache[key]
 
     def __iter__(self) -> Iterator[K]:
-        return iter(self._keys)
+        return iter(self._all())
 
     def __len__(self) -> int:
-        return len(self._keys)
+        return len(self._all())
 
 
 def credit_counts(queried: Mapping[Hashable, Iterable[Hashable]]) -> dict[Hashable, int]:

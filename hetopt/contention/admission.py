@@ -53,7 +53,7 @@ def adadual(
 
 def _adadual(server_tasks, remaining, m_new, b, eta) -> bool:
     """:func:`adadual` on arguments known to be valid (the simulator's, from a checked instance)."""
-    max_task = max((len(t) for t in server_tasks), default=0)
+    max_task = max(map(len, server_tasks), default=0)
     if max_task == 0:
         return True
     if max_task > 1:
@@ -89,7 +89,7 @@ def srsf_rule(
 
 def _srsf(server_tasks, remaining, m_new, b, eta, *, n: int) -> bool:
     """:func:`srsf_rule` on arguments known to be valid."""
-    return max((len(t) for t in server_tasks), default=0) < n
+    return max(map(len, server_tasks), default=0) < n
 
 
 def unchecked_rule(rule: AdmissionRule) -> AdmissionRule:

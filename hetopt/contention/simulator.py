@@ -379,7 +379,7 @@ class _Sim:
             self.wait_dirty.discard(k)
             job = jobs[k]
             tasks = [self.server_tasks[s] for s in job.servers]
-            remaining = QueryLog(sorted(set().union(*tasks)), lambda c: self.remaining(t, c))
+            remaining = QueryLog.over(tasks, lambda c: self.remaining(t, c))
             if not self.admission(tasks, remaining, job.size, inst.b, inst.eta):
                 job.queried = tuple(remaining.read)
                 continue

@@ -61,3 +61,19 @@ def test_cores_agree_with_the_checked_rules_on_random_queries():
         m_new, b, eta = float(rng.uniform(0, 600)), float(rng.uniform(1e-4, 1e-2)), float(rng.uniform(0, 1e-2))
         for rule in (adadual, partial(srsf_rule, n=1), partial(srsf_rule, n=2)):
             assert unchecked_rule(rule)(servers, remaining, m_new, b, eta) == rule(servers, remaining, m_new, b, eta)
+
+
+def test_a_log_over_server_sets_is_the_log_over_their_union():
+    from hetopt.contention.accounting import QueryLog
+
+    sets = [{3, 1}, set(), {1, 7}]
+    for reads in ([], [7], [1, 3, 1], [9]):
+        logs = [QueryLog(sorted({1, 3, 7}), float), QueryLog.over(sets, float)]
+        got = []
+        for log in logs:
+            try:
+                got.append([log[k] for k in reads])
+            except KeyError as exc:
+                got.append(("KeyError", exc.args))
+        assert got[0] == got[1] and logs[0].read == logs[1].read
+        assert list(logs[0]) == list(logs[1]) == [1, 3, 7] and len(logs[1]) == 3 and (5 in logs[1]) is False
