@@ -73,3 +73,16 @@ def test_an_unbounded_lp_is_an_error():
 
     with pytest.raises(SolverError, match="round-level LP"):
         LP._solve_lp(np.array([1.0]), sp.csr_matrix(np.array([[-1.0]])), np.array([0.0]))
+
+
+def test_a_repeated_lp_returns_the_first_answer_as_a_copy(monkeypatch):
+    monkeypatch.setattr(LP, "_LP_MEMO", type(LP._LP_MEMO)())
+    G = sp.csr_matrix(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]))
+    h, cost = np.array([1.0, 2.0, 4.0]), np.array([1.0, 3.0])
+    first, v1 = LP._solve_lp(cost, G, h)
+    v1[:] = -7.0
+    again, v2 = LP._solve_lp(cost, G, h.copy())
+    assert again is first and len(LP._LP_MEMO) == 1
+    assert np.array_equal(v2, [2.0, 2.0]) and again.objective == 8.0
+    other, _ = LP._solve_lp(cost, G, np.array([1.0, 2.0, 5.0]))  # another right-hand side: solved anew
+    assert other.objective == 9.0 and len(LP._LP_MEMO) == 2
