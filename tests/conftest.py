@@ -53,7 +53,8 @@ def executed_notebook():
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """``xdist_group`` marks (read by ``--dist loadgroup``, the default of pyproject.toml's addopts): the tests
-    that share a costly fixture run on one worker, so it is computed once per run, not once per worker.
+    that share a costly fixture run on one worker, so it is computed once per run, not once per worker;
+    a paper's ledger checks share its cached runs the same way.
 
     A notebook's tests share its execution (``executed_notebook``), the docs' tests the site build
     (``site``), and a module's (or a class's) tests a fixture of that scope; every other test is
@@ -84,6 +85,12 @@ def _group(item) -> str | None:
         return f"notebook-{_notebook_of(item, names)}"
     if "site" in names and item.nodeid.startswith("tests/docs/"):
         return "docs-site"
+    if item.nodeid.startswith("tests/claims/test_ledger.py::test_fast_"):
+        # a paper's claims read the same cached runs (Wang et al.'s simulations, the certified optima, the
+        # LPs): on one worker they compute them once, as `hetopt reproduce` does (about 15 % of their time)
+        claim = getattr(getattr(item, "callspec", None), "params", {}).get("claim")
+        if claim is not None:
+            return f"ledger-{claim.paper}"
     for name in sorted(names):
         defs = (getattr(info, "name2fixturedefs", {}) or {}).get(name)
         if defs and defs[-1].scope in ("module", "class") and str(defs[-1].baseid).startswith("tests"):
