@@ -7,15 +7,14 @@ admission rule (lines 14-21), then every idle GPU takes a compute task of its
 highest-priority ready job (lines 22-30).  The policies are arguments; the loop knows
 none of them.
 
-Model (Section III): job k is a chain of ``I_k`` iterations; in each, every worker (GPU)
-runs forward then backward, then the job's all-reduce runs when all workers are done
-(the synchronisation barrier of Fig. 3) and the next iteration starts after it.  A job
-whose GPUs lie on one server has no inter-node all-reduce (eq. (8): ``E = 0``; the
-barrier remains).  Tasks are non-preemptive; a GPU runs one task at a time; GPU memory
-of a job is held from placement to completion.  All-reduces share the network of their
-servers by the fluid form of eq. (5) (:mod:`hetopt.contention.comm`): their rates are
-recomputed whenever one starts or ends.  SRSF priorities use the remaining service
-``L_J = (remaining iterations) (t_f + t_b + E) |G(J)|`` (``E = 0`` before placement).
+Model (Section III): job k is a chain of ``I_k`` iterations; in each, every worker (GPU) runs forward then
+backward, then the job's all-reduce runs when all workers are done (the synchronisation barrier of Fig. 3)
+and the next iteration starts after it.  A job whose GPUs lie on one server has no inter-node all-reduce
+(eq. (8): ``E = 0``; the barrier remains).  Tasks are non-preemptive; a GPU runs one task at a time; GPU
+memory of a job is held from placement to completion.  All-reduces share the network of their servers by
+the fluid form of eq. (5) (:mod:`hetopt.contention.comm`): their rates are recomputed whenever one starts
+or ends.  SRSF priorities use the remaining service ``L_J = (remaining iterations) (t_f + t_b + E) |G(J)|``
+(``E = 0`` before placement).
 
 Aggregation of identical iterations: a job without all-reduce that starts an iteration on
 all its GPUs at the same instant holds them for all its remaining iterations in one
@@ -32,8 +31,8 @@ to back (a GPU switches jobs between iterations, not between the two passes whos
 
 References
 ----------
-Q. Wang, S. Shi, C. Wang, X. Chu, "Communication Contention Aware Scheduling of Multiple
-Deep Learning Training Jobs", arXiv:2002.10105, 2020, Sections III, IV-B, V-A.
+Q. Wang, S. Shi, C. Wang, X. Chu, "Communication Contention Aware Scheduling of Multiple Deep Learning
+Training Jobs", arXiv:2002.10105, 2020, Sections III, IV-B, V-A.
 """
 
 from __future__ import annotations
@@ -128,6 +127,7 @@ class _Sim:
         self.wait_dirty: set[int] = set()
         self.queue: list[int] = []
         self.waiting: set[int] = set()
+        self.comm: set[int] = set()  # the running all-reduces
         self.heap: list[tuple] = []
         self.seq = 0
         self.trace: list[TaskRecord] = []
@@ -385,6 +385,7 @@ class _Sim:
                 continue
             job.queried = ()
             job.state = "comm"
+            self.comm.add(k)
             job.c_rem, job.c_lat, job.c_last, job.c_start = job.size, inst.a, t, t
             self.waiting.discard(k)
             for s in job.servers:
@@ -406,9 +407,7 @@ class _Sim:
         refused all-reduces whose admission read its remaining size.
         """
         counts = credit_counts({k: self.jobs[k].queried for k in self.waiting})
-        for job in self.jobs:
-            if job.state != "comm":
-                continue
+        for job in (self.jobs[k] for k in sorted(self.comm)):  # in job order, as the heap's ties need
             mult = 1 + counts.get(job.k, 0)
             if mult != job.c_mult:
                 self.progress(t, job)
@@ -422,6 +421,7 @@ class _Sim:
         if ver != job.c_ver or job.state != "comm":
             return
         job.state = "comm_done"
+        self.comm.discard(k)
         job.c_mult = 1
         for s in job.servers:
             self.server_tasks[s].discard(k)
