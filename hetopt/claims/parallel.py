@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["claim_map", "free_processes", "available_cores"]
+__all__ = ["claim_map", "free_processes", "free_count", "available_cores"]
 
 _FREE = 1
 
@@ -38,6 +38,11 @@ def free_processes(n: int) -> Iterator[None]:
         yield
     finally:
         _FREE = old
+
+
+def free_count() -> int:
+    """How many processes :func:`claim_map` may use now (1: it runs its items in the calling process)."""
+    return _FREE
 
 
 def claim_map(func: Callable[..., Any], items: Sequence[tuple], *, processes: int | None = None) -> list[Any]:

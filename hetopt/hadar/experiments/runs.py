@@ -1,10 +1,8 @@
 """The experiments behind the Hadar claims of the ledger (:mod:`hetopt.hadar.experiments.claims`) and its sweeps.
 
-Every function reruns the experiment through the public API of :mod:`hetopt.hadar`
-(``simulate``, ``physical_mix``, ``trace_workload``, ``makespan_lower_bound``, ...), so the Gavel
-baseline's numbers follow whatever :mod:`hetopt.gavel` computes.  The runs several claims share
-(:func:`motivating_runs`, :func:`physical_summary`, :func:`trace_runs`, :func:`trace_bound`,
-:func:`forking_copies`) are cached for the life of the process; :func:`clear_caches` drops them.
+Every function reruns the experiment through :mod:`hetopt.hadar`'s public API, so the Gavel baseline's numbers
+follow :mod:`hetopt.gavel`.  The runs several claims share are cached for the life of the process
+(:func:`clear_caches` drops them); trace runs computed on free cores wait in :data:`PREFETCHED`.
 """
 
 from __future__ import annotations
@@ -424,22 +422,21 @@ def trace_case_run(reading: str, policy: str, queue_order: str = "index", restar
                    type_order: str = "fastest", hours_scale: float = 1.0, n_jobs: int = paper.TRACE_JOBS):
     """One policy on the trace under a class reading (6-minute rounds), GPU-hours x ``hours_scale``.
 
-    ``queue_order``: Hadar's queue order (:data:`~hetopt.hadar.policies.QUEUE_ORDERS` or
-    ``"shortest_first"``); ``type_order``: ``"slowest"`` runs the policy on :func:`types_reversed`
-    (for the heterogeneity-unaware Tiresias and YARN-CS, which take types in index order).
+    ``queue_order``: Hadar's (:data:`~hetopt.hadar.policies.QUEUE_ORDERS` or ``"shortest_first"``); ``type_order``
+    ``"slowest"`` runs on :func:`types_reversed` (Tiresias and YARN-CS take types in index order).
     """
+    key = (reading, policy, queue_order, float(restart_delay), type_order, float(hours_scale), int(n_jobs))
+    if key in PREFETCHED:  # run on a free core (``trace.prefetch``): the run this call would compute
+        return PREFETCHED.pop(key)
     inst = trace_case(reading, hours_scale, n_jobs)
-    if type_order == "slowest":
-        inst = types_reversed(inst)
-    pol: Any = policy
-    opts = None
-    if policy == "hadar":
-        if queue_order == "shortest_first":
-            pol = ShortestFirst()
-        else:
-            opts = {"queue_order": queue_order}
-    return simulate(inst, pol, round_length=360.0, restart_delay=restart_delay, record_rounds=False,
-                    options=opts)
+    inst = types_reversed(inst) if type_order == "slowest" else inst
+    pol: Any = ShortestFirst() if policy == "hadar" and queue_order == "shortest_first" else policy
+    opts = {"queue_order": queue_order} if policy == "hadar" and queue_order != "shortest_first" else None
+    return simulate(inst, pol, round_length=360.0, restart_delay=restart_delay, record_rounds=False, options=opts)
+
+
+#: Trace runs computed in child processes, by :func:`trace_case_run`'s arguments, until it reads them.
+PREFETCHED: dict[tuple, Any] = {}
 
 
 class ChangeCounter:

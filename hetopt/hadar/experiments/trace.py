@@ -18,6 +18,7 @@ import numpy as np
 
 from ...claims.experiment import Parameter
 from ...claims.ledger import Outcome, Verdict, close_to
+from ...claims.parallel import claim_map, free_count
 from . import paper
 from . import runs as ex
 from .checks import PRINTED_DELAY, RTOL, _decide
@@ -50,12 +51,42 @@ def ttd_40h(hours_scale: float = 1.0, queue_order: str = "index") -> Outcome:
             parts.append(f"{r}: makespan LP bound {bound:.1f} h")
             v = bound
         else:
-            v = ex.trace_case_run(r, "hadar", queue_order, PRINTED_DELAY, "fastest", hours_scale).total_duration / 3600
+            v = _run(r, "hadar", queue_order, PRINTED_DELAY, "fastest", hours_scale).total_duration / 3600
             readings[_name(r)] = V.REPRODUCED if close_to(v, paper.TRACE_TTD_HOURS, rtol=RTOL) else V.UNEXPLAINED
             parts.append(f"{r}: Hadar {v:.1f} h (queue {queue_order}; LP bound {bound:.1f} h)")
         ours = round(v, 1) if ours is None else ours
     detail = f"GPU-hours x{hours_scale:g}: " + "; ".join(parts) + f" (paper {paper.TRACE_TTD_HOURS:g} h)"
     return _decide(readings, ours, detail, V.DEPENDS_ON_READING)
+
+
+def _key(reading, policy, queue_order="index", restart_delay=PRINTED_DELAY, type_order="fastest", hours_scale=1.0,
+         n_jobs=paper.TRACE_JOBS) -> tuple:
+    """A case of :func:`~.runs.trace_case_run` by its normalized arguments (its positional ones)."""
+    return reading, policy, queue_order, float(restart_delay), type_order, float(hours_scale), int(n_jobs)
+
+
+#: The cases this process has run (``trace_case_run`` caches them), so that no child runs them again.
+_ASKED: set[tuple] = set()
+
+
+def _run(*case: Any) -> Any:
+    """``runs.trace_case_run(*case)``, noting the case."""
+    _ASKED.add(_key(*case))
+    return ex.trace_case_run(*case)
+
+
+def prefetch(cases: list[tuple]) -> None:
+    """Run the cases of :func:`~.runs.trace_case_run` this process has not, at once on the free cores.
+
+    Each run is deterministic, so a case run in a child (:func:`hetopt.claims.parallel.claim_map`) is the
+    one this process would run; ``trace_case_run`` takes it from ``runs.PREFETCHED``.  With one free
+    process nothing is done here and each case is run when asked.
+    """
+    todo = list(dict.fromkeys(k for k in (_key(*c) for c in cases) if k not in _ASKED and k not in ex.PREFETCHED))
+    if len(todo) < 2 or free_count() < 2:
+        return
+    for key, run in zip(todo, claim_map(ex.trace_case_run, todo), strict=True):
+        ex.PREFETCHED[key] = run
 
 
 def trace_ratio(other: str, what: str, restart_delay: float = PRINTED_DELAY, queue_order: str = "index",
@@ -74,9 +105,12 @@ def trace_ratio(other: str, what: str, restart_delay: float = PRINTED_DELAY, que
         return run.total_duration if what == "ttd" else float(np.median(run.completion))
 
     readings, parts, first = {}, [], None
+    prefetch([c for r in ex.CLASS_READINGS for c in ((r, "hadar", queue_order, restart_delay, "fastest", hours_scale,
+                                                      n_jobs), (r, other, "index", restart_delay, type_order,
+                                                                hours_scale, n_jobs))])
     for r in ex.CLASS_READINGS:
-        h = ex.trace_case_run(r, "hadar", queue_order, restart_delay, "fastest", hours_scale, n_jobs)
-        o = ex.trace_case_run(r, other, "index", restart_delay, type_order, hours_scale, n_jobs)
+        h = _run(r, "hadar", queue_order, restart_delay, "fastest", hours_scale, n_jobs)
+        o = _run(r, other, "index", restart_delay, type_order, hours_scale, n_jobs)
         x = val(o) / val(h)
         first = x if first is None else first
         if close_to(x, printed, rtol=RTOL):
@@ -92,7 +126,9 @@ def trace_ratio(other: str, what: str, restart_delay: float = PRINTED_DELAY, que
 def gru(which: str, classes: str = "uniform", restart_delay: float = PRINTED_DELAY, queue_order: str = "index",
         n_jobs: int = paper.TRACE_JOBS) -> Outcome:
     """Fig. 3's GRU ordering under both readings of GRU (cluster-wide, per job)."""
-    runs = {p: ex.trace_case_run(classes, p, queue_order if p == "hadar" else "index", restart_delay, "fastest", 1.0,
+    prefetch([(classes, p, queue_order if p == "hadar" else "index", restart_delay, "fastest", 1.0, n_jobs)
+              for p in ("gavel", "hadar", "tiresias", "yarn_cs")])
+    runs = {p: _run(classes, p, queue_order if p == "hadar" else "index", restart_delay, "fastest", 1.0,
                                  n_jobs) for p in ("gavel", "hadar", "tiresias", "yarn_cs")}
     readings, parts = {}, []
     for g in ("cluster", "per_job"):
