@@ -52,7 +52,8 @@ def test_the_drawn_fifo_reading_is_a_policy_option():
     assert not np.array_equal(run.completion, A.execute(A.from_gavel(inst), A.make_policy("fifo_random")).completion)
 
 
-@pytest.mark.parametrize("policy", ["fifo", "max_min_fairness", "fifo_random"])
+@pytest.mark.parametrize("policy", ["fifo", pytest.param("max_min_fairness", marks=pytest.mark.slow),
+                                    pytest.param("fifo_random", marks=pytest.mark.slow)])  # 2.8 s each
 def test_large_rounds_take_the_array_paths(policy):
     """200 jobs at 6 jobs/hour on 108 GPUs: rounds of 16 gangs and more, queues of 48 entries and more."""
     from hetopt.arena.engine import FAST_KEYS

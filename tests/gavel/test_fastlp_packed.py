@@ -59,7 +59,8 @@ def test_the_arrays_and_the_allocation_are_cvxpys(seed, monkeypatch):
 
 
 @pytest.mark.parametrize("policy", ["max_min_fairness_packed", "max_sum_throughput_normalized_by_cost_packed_slos",
-                                    "finish_time_fairness_packed", "max_min_fairness_water_filling_packed",
+                                    pytest.param("finish_time_fairness_packed", marks=pytest.mark.slow),  # 2.5 s
+                                    pytest.param("max_min_fairness_water_filling_packed", marks=pytest.mark.slow),
                                     pytest.param("min_total_duration_packed", marks=pytest.mark.slow)])
 def test_the_arena_runs_the_same_with_either_path(policy):
     w = msr(40, shrink=30)
