@@ -23,6 +23,7 @@ from functools import partial
 
 from ..errors import ArgumentError
 from ..inputs import check_positive, check_size
+from .two_task import _starts_below, _threshold_of
 
 __all__ = ["AdmissionRule", "adadual", "srsf_rule", "make_admission", "unchecked_rule"]
 
@@ -59,14 +60,10 @@ def _adadual(server_tasks, remaining, m_new, b, eta) -> bool:
     if max_task > 1:
         return False
     old = set().union(*server_tasks)
-    threshold = b / (2.0 * (b + eta))  # adadual_threshold(b, eta), eq. (13)
+    threshold = _threshold_of(b, eta)  # eq. (13)
     # starts_immediately(m_new, remaining[c], b, eta) for each c, in the same order (the keys read are the
     # authors' accounting's credits)
-    return all(_starts(m_new, remaining[c], threshold) for c in old)
-
-
-def _starts(m_new: float, m_old: float, threshold: float) -> bool:
-    return m_old > 0 and m_new / m_old < threshold
+    return all(_starts_below(m_new, remaining[c], threshold) for c in old)
 
 
 def srsf_rule(

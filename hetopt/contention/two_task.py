@@ -74,7 +74,17 @@ def _check_first(first) -> int:
 
 def adadual_threshold(b: float, eta: float) -> float:
     """The threshold ``b / (2 (b + eta))`` of eq. (13) and line 13 of Algorithm 2."""
-    return check_positive(b, "b") / (2.0 * (b + check_positive(eta, "eta", allow_zero=True)))
+    return _threshold_of(check_positive(b, "b"), check_positive(eta, "eta", allow_zero=True))
+
+
+def _threshold_of(b: float, eta: float) -> float:
+    """:func:`adadual_threshold` on checked arguments (the simulator's)."""
+    return b / (2.0 * (b + eta))
+
+
+def _starts_below(m_new: float, m_old: float, threshold: float) -> bool:
+    """:func:`starts_immediately` on checked arguments, with the threshold computed once."""
+    return m_old > 0 and m_new / m_old < threshold
 
 
 def starts_immediately(m_new: float, m_old: float, b: float, eta: float) -> bool:
@@ -83,10 +93,8 @@ def starts_immediately(m_new: float, m_old: float, b: float, eta: float) -> bool
     True iff ``m_new / m_old < b / (2 (b + eta))``.  This is AdaDUAL's test (Algorithm 2,
     line 13).
     """
-    check_positive(m_new, "m_new", allow_zero=True)
-    if check_positive(m_old, "m_old", allow_zero=True) <= 0:
-        return False
-    return m_new / m_old < adadual_threshold(b, eta)
+    return _starts_below(check_positive(m_new, "m_new", allow_zero=True), check_positive(m_old, "m_old", allow_zero=True),
+                        adadual_threshold(b, eta))
 
 
 def two_task_cases(m1: float, m2: float, b: float, eta: float) -> list[TwoTaskCase]:
