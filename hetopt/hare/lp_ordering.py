@@ -124,7 +124,7 @@ def lp_ordering(inst: HareInstance, *, max_rounds: int = 6, cuts_per_round: int 
         order = np.argsort(sigma + pr, kind="stable")
         lhs = np.cumsum(qr[order] * (sigma[order] + pr[order]))
         rhs_p = np.cumsum(qr[order]) ** 2 / (2.0 * inst.n_gpus) + 0.5 * np.cumsum(sq[order])
-        viol = (rhs_p - lhs) / np.maximum(rhs_p, 1e-12)
+        viol = np.divide(rhs_p - lhs, rhs_p, out=np.zeros_like(rhs_p), where=rhs_p > 0)  # relative to the cut's own size
         cand = np.flatnonzero(viol > CUT_TOL)
         if cand.size == 0:
             break
