@@ -225,8 +225,12 @@ class MarketResult:
 @takes_instance(PlacementInstance)
 def theorem1_steps(inst: PlacementInstance, category: Category, unit: float = 1.0) -> int:
     """The step bound of Theorem 1, P_max / unit with P_max = sum_i sum_top(rho_i, K_i) (eq. (28))."""
-    cat = np.asarray(category, dtype=int)
-    pmax = sum(sum_top(inst.throughput[i], int(cat[i])) for i in range(inst.n_jobs))
+    return _steps_bound(inst.throughput, np.asarray(category, dtype=int), unit)
+
+
+def _steps_bound(rho: np.ndarray, cat: np.ndarray, unit: float) -> int:
+    """Theorem 1's step bound on the throughputs ``rho`` (S x K) and the category ``cat``."""
+    pmax = sum(sum_top(rho[i], int(cat[i])) for i in range(rho.shape[0]))
     return int(math.ceil(pmax / unit))
 
 
@@ -298,12 +302,22 @@ def _dgs_market(rho: np.ndarray, cat: np.ndarray, tol: float, limit: int, trace:
 
 
 @functools.lru_cache(maxsize=DGS_MEMO_SIZE)
-def _dgs_memo(rho: bytes, shape: tuple[int, ...], dtype: str, cat: tuple[int, ...], tol: float,
-              limit: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """:func:`_dgs_market` without a trace, keyed by the throughputs' bytes (a deterministic function of them)."""
-    a, p, it, _ = _dgs_market(np.frombuffer(rho, dtype=dtype).reshape(shape), np.array(cat, dtype=int), tol, limit,
-                              False)
+def _dgs_memo(rho: bytes, shape: tuple[int, ...], dtype: str, cat: tuple[int, ...], unit: float,
+              max_iter: int | None) -> tuple[np.ndarray, np.ndarray, int]:
+    """:func:`_dgs_market` without a trace, keyed by the throughputs' bytes (a deterministic function of them).
+
+    The tolerance and the step limit are computed here, on a miss: they are functions of the key.
+    """
+    r = np.frombuffer(rho, dtype=dtype).reshape(shape)
+    c = np.array(cat, dtype=int)
+    limit = max_iter if max_iter is not None else _limit(r, c, unit)
+    a, p, it, _ = _dgs_market(r, c, _tolerance(r), limit, False)
     return a, p, it
+
+
+def _limit(rho: np.ndarray, cat: np.ndarray, unit: float) -> int:
+    """The default safety limit on price updates: 10 times Theorem 1's bound plus K."""
+    return 10 * _steps_bound(rho, cat, unit) + rho.shape[1]
 
 
 @takes_instance(PlacementInstance)
@@ -359,18 +373,18 @@ def matching_market(inst: PlacementInstance, category: Category, *, rule: str = 
         max_iter = check_size(max_iter, "max_iter", minimum=0)
     rho = inst.throughput
     S, K = rho.shape
-    limit = max_iter if max_iter is not None else 10 * theorem1_steps(inst, cat, unit) + K
+    records: list[dict[str, Any]] = []
+    if rule == "dgs" and not trace:  # the same market on the same throughputs clears the same way: JPS's seeds and HAS
+        a, p, it = _dgs_memo(rho.tobytes(), rho.shape, rho.dtype.str, tuple(cat.tolist()), unit, max_iter)
+        return MarketResult(assignment=a.copy(), prices=p.copy(), iterations=it,
+                            throughput=float(rho[a, np.arange(K)].sum()), trace=records)
+    limit = max_iter if max_iter is not None else _limit(rho, cat, unit)
     prices = np.zeros(K)
     gamma = rho.copy()  # (19)
     tol = _tolerance(rho)
-    records: list[dict[str, Any]] = []
     it = 0
     if rule == "dgs":
-        if trace:
-            assignment, prices, it, records = _dgs_market(rho, cat, tol, limit, trace)
-        else:  # the same market on the same throughputs clears the same way: JPS's seeds and HAS share them
-            a, p, it = _dgs_memo(rho.tobytes(), rho.shape, rho.dtype.str, tuple(cat.tolist()), tol, limit)
-            assignment, prices = a.copy(), p.copy()
+        assignment, prices, it, records = _dgs_market(rho, cat, tol, limit, trace)
         return MarketResult(assignment=assignment, prices=prices, iterations=it,
                             throughput=float(rho[assignment, np.arange(K)].sum()), trace=records)
     while True:

@@ -133,5 +133,11 @@ def test_a_kept_market_is_the_computed_one_and_a_copy():
             first.assignment[:] = -1
             first.prices[:] = -1.0
             assert np.array_equal(matching_market(inst, cat).assignment, fresh.assignment)
+            # the step limit is part of what is kept: enough steps clear, one fewer raises, on both routes
+            assert matching_market(inst, cat, max_iter=fresh.iterations).iterations == fresh.iterations
+            if fresh.iterations:
+                for trace in (False, True):
+                    with pytest.raises(SolverError):
+                        matching_market(inst, cat, max_iter=fresh.iterations - 1, trace=trace)
     a, b = random_instance(rng, S=3, K=8, ties=False), random_instance(rng, S=3, K=8, ties=False)
     assert all(matching_market(a, c).throughput != matching_market(b, c).throughput for c in categories(3, 8))

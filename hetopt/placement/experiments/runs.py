@@ -331,12 +331,17 @@ def market_without_prices(inst, category) -> np.ndarray:
 PRICING_CASES = {"auction_cycle": ("liu2024_auction_cycle", (8, 4, 2, 1)), "table2": ("liu2024_table2", (3, 1))}
 
 
-@cache
 def pricing_run(rule: str, case: str = "auction_cycle") -> tuple[bool, int | None, int]:
     """(ended, updates, P_max) of Algorithm 2's pricing on a case of :data:`PRICING_CASES`, at most P_max + 1 updates.
 
-    The default case is liu2024_auction_cycle, category (8, 4, 2, 1).
+    The default case is liu2024_auction_cycle, category (8, 4, 2, 1).  Computed once per (rule, case),
+    however the case is passed (``functools.cache`` keys ``f(r)`` and ``f(r, default)`` apart).
     """
+    return _pricing_run(rule, case)
+
+
+@cache
+def _pricing_run(rule: str, case: str) -> tuple[bool, int | None, int]:
     from ...data import load_json
     from ...errors import SolverError
     from .. import PlacementInstance, matching_market
