@@ -338,8 +338,10 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
     free0 = cap.copy() if free is None else _free(inst, free)
     params = price_parameters(inst) if params is None else params
     comm = comm_weight * params.u_min
-    # state key -> (total payoff, free matrix, chain of (job, Allocation, parent))
-    states = {free0.tobytes(): (0.0, free0, None, _price(cap - free0, cap, params), free0.sum(axis=0))}
+    # state key -> (total payoff, free matrix, chain of (job, Allocation, parent), free GPUs per type); a state's
+    # prices are computed when it is first expanded (kept by key: a state merged away or never expanded costs none)
+    states = {free0.tobytes(): (0.0, free0, None, free0.sum(axis=0))}
+    prices: dict[bytes, np.ndarray] = {}
     exact, max_states, processed = True, 1, 0
     for j in queue:
         processed += 1
@@ -348,14 +350,16 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
         new: dict = {}
         for key, st in states.items():
             _merge(new, key, st)
-            tot, fr, chain, k, col = st
+            tot, fr, chain, col = st
             if not _fits(inst, j, col):
                 continue
+            k = prices.get(key)
+            if k is None:
+                k = prices[key] = _price(cap - fr, cap, params)
             a = _find_alloc(inst, j, fr, k, remaining[j], now, comm, consolidated_only, True, single_type)
             if a is not None:
                 fr2 = fr - a.w
-                _merge(new, fr2.tobytes(), (tot + a.payoff, fr2, (j, a, chain), _price(cap - fr2, cap, params),
-                                      fr2.sum(axis=0)))
+                _merge(new, fr2.tobytes(), (tot + a.payoff, fr2, (j, a, chain), fr2.sum(axis=0)))
         if beam_width is not None and len(new) > beam_width:
             exact = False
             new = dict(sorted(new.items(), key=lambda kv: -kv[1][0])[:beam_width])
@@ -367,7 +371,7 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
         if all(not v[1].any() for v in states.values()):
             processed = len(queue)  # no GPU is left in any state: the rest of the queue changes nothing
             break
-    tot, _, chain, _, _ = max(states.values(), key=lambda v: v[0])
+    tot, _, chain, _ = max(states.values(), key=lambda v: v[0])
     allocs: dict[int, Allocation] = {}
     while chain is not None:
         j, a, chain = chain
