@@ -97,6 +97,23 @@ def _merge(states: dict, key: bytes, item: tuple) -> None:
         states[key] = item
 
 
+class _Prices(dict):
+    """A DP state's prices by its key, computed when the state is first expanded.
+
+    A state merged away, or created at the queue's last position, needs none.
+    """
+
+    def __init__(self, cap: np.ndarray, params: PriceParameters) -> None:
+        super().__init__()
+        self.cap, self.params = cap, params
+
+    def __call__(self, key: bytes, free: np.ndarray) -> np.ndarray:
+        k = self.get(key)
+        if k is None:
+            k = self[key] = _price(self.cap - free, self.cap, self.params)
+        return k
+
+
 def _fits(inst: HadarInstance, j: int, col_free: np.ndarray) -> bool:
     """Cheap pre-check: True when there are ``W_j`` free GPUs of types job j can use."""
     return int(col_free[_type_order(inst, j)].sum()) >= inst.gpus[j]
@@ -338,10 +355,8 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
     free0 = cap.copy() if free is None else _free(inst, free)
     params = price_parameters(inst) if params is None else params
     comm = comm_weight * params.u_min
-    # state key -> (total payoff, free matrix, chain of (job, Allocation, parent), free GPUs per type); a state's
-    # prices are computed when it is first expanded (kept by key: a state merged away or never expanded costs none)
-    states = {free0.tobytes(): (0.0, free0, None, free0.sum(axis=0))}
-    prices: dict[bytes, np.ndarray] = {}
+    # key -> (total payoff, free matrix, chain of (job, Allocation, parent), free GPUs per type); prices by key
+    states, prices = {free0.tobytes(): (0.0, free0, None, free0.sum(axis=0))}, _Prices(cap, params)
     exact, max_states, processed = True, 1, 0
     for j in queue:
         processed += 1
@@ -353,10 +368,7 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
             tot, fr, chain, col = st
             if not _fits(inst, j, col):
                 continue
-            k = prices.get(key)
-            if k is None:
-                k = prices[key] = _price(cap - fr, cap, params)
-            a = _find_alloc(inst, j, fr, k, remaining[j], now, comm, consolidated_only, True, single_type)
+            a = _find_alloc(inst, j, fr, prices(key, fr), remaining[j], now, comm, consolidated_only, True, single_type)
             if a is not None:
                 fr2 = fr - a.w
                 _merge(new, fr2.tobytes(), (tot + a.payoff, fr2, (j, a, chain), fr2.sum(axis=0)))
