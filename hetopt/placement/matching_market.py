@@ -192,6 +192,40 @@ def _clear(G: nx.Graph) -> tuple[set[int], set[int], dict[int, int]]:
     return set(seen_workers), Sc, {}
 
 
+def _constricted_arrays(gamma: np.ndarray, cat: np.ndarray) -> tuple[set[int], set[int]] | None:
+    """(K_c, S_c) of ``_clear(preferred_graph(gamma, cat))`` when the market does not clear, else None.
+
+    The same thresholds and tolerance as arrays.  Workers held strictly by two or more jobs first; else
+    the Hall violator, the slots and workers reachable by alternating paths from the slots a maximum
+    matching leaves free: by the Dulmage-Mendelsohn decomposition the same sets for every maximum
+    matching, so SciPy's Hopcroft-Karp finds networkx's.  When the market clears, which tied worker
+    each job gets depends on the matching: None, and the caller clears it on the graph.
+    """
+    S, K = gamma.shape
+    tol = _tolerance(gamma)
+    pref = np.empty((S, K), dtype=bool)
+    strict = np.empty((S, K), dtype=bool)
+    for i in range(S):
+        theta = np.partition(gamma[i], K - cat[i])[K - cat[i]]
+        pref[i] = gamma[i] >= theta - tol
+        strict[i] = pref[i] & (gamma[i] > theta + tol)
+    held = strict.sum(axis=0)
+    over = np.flatnonzero(held >= 2)
+    if over.size:
+        return set(over.tolist()), set(np.flatnonzero(strict[:, over].any(axis=1)).tolist())
+    owned = held == 1
+    slot_job = np.repeat(np.arange(S), cat - strict.sum(axis=1))
+    slot_to_worker = maximum_bipartite_matching(_slot_graph((pref & ~owned)[slot_job]), perm_type="column")
+    free = slot_to_worker < 0
+    if not free.any():
+        return None
+    worker_job = dict(zip(slot_to_worker[~free].tolist(), slot_job[~free].tolist(), strict=True))
+    prefers = [np.flatnonzero(row).tolist() for row in pref]  # every preferred worker, owned ones included
+    jobs, workers = _alternating_reach(sorted(set(slot_job[free].tolist())), prefers.__getitem__, worker_job)
+    holder = strict.argmax(axis=0)
+    return workers, jobs | {int(holder[k]) for k in workers if owned[k]}
+
+
 def constricted_set(G: nx.Graph) -> tuple[set[int], set[int]]:
     """{K_c, S_c} of a preferred graph (lines 4 and 14 of Algorithm 2); empty when the market clears.
 
@@ -387,11 +421,15 @@ def matching_market(inst: PlacementInstance, category: Category, *, rule: str = 
         assignment, prices, it, records = _dgs_market(rho, cat, tol, limit, trace)
         return MarketResult(assignment=assignment, prices=prices, iterations=it,
                             throughput=float(rho[assignment, np.arange(K)].sum()), trace=records)
+    owner: dict[int, int]
     while True:
-        G = preferred_graph(gamma, cat, ties=ties)  # lines 3, 13
-        if ties:
-            Kc, Sc, owner = _clear(G)  # lines 4, 14
+        conflict = _constricted_arrays(gamma, cat) if ties else None
+        if conflict is not None:  # what _clear finds, without building G (the creeping loop of eq. (22))
+            (Kc, Sc), owner = conflict, {}
+        elif ties:
+            Kc, Sc, owner = _clear(preferred_graph(gamma, cat, ties=True))  # lines 3-4, 13-14
         else:
+            G = preferred_graph(gamma, cat, ties=False)
             Kc, Sc = {k for (t, k) in G.nodes if t == "worker" and G.degree[("worker", k)] >= 2}, set()
             Sc = {i for k in Kc for (_, i) in G.neighbors(("worker", k))}
             owner = {k: i for (_, i), (_, k) in (sorted(e) for e in G.edges)} if not Kc else {}

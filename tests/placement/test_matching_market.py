@@ -141,3 +141,62 @@ def test_a_kept_market_is_the_computed_one_and_a_copy():
                         matching_market(inst, cat, max_iter=fresh.iterations - 1, trace=trace)
     a, b = random_instance(rng, S=3, K=8, ties=False), random_instance(rng, S=3, K=8, ties=False)
     assert all(matching_market(a, c).throughput != matching_market(b, c).throughput for c in categories(3, 8))
+
+
+def test_constricted_arrays_are_what_clear_finds():
+    """The paper rule's loop finds the constricted set from arrays; on the same valuations the preferred graph's
+    ``_clear`` finds the same K_c and S_c, by a worker held strictly twice or by a Hall violator (whichever
+    maximum matching each finds), and the arrays answer None exactly when the market clears."""
+    from hetopt.placement.matching_market import _clear, _constricted_arrays, preferred_graph
+
+    rng = np.random.default_rng(5)
+    seen = {"strict": 0, "hall": 0, "clears": 0}
+    for _ in range(1500):
+        S, K = int(rng.integers(2, 5)), int(rng.integers(4, 10))
+        cat = rng.multinomial(K - S, np.ones(S) / S) + 1
+        gamma = rng.integers(0, 4, size=(S, K)).astype(float) * 10.0 ** rng.integers(-6, 7)  # ties, magnitudes
+        gamma -= rng.integers(0, 2) * rng.random() * gamma.max()  # valuations below zero, as prices rise
+        Kc, Sc, owner = _clear(preferred_graph(gamma, cat))
+        fast = _constricted_arrays(gamma, cat)
+        if not Kc:
+            assert fast is None and len(owner) == cat.sum()
+            seen["clears"] += 1
+        else:
+            assert fast == (Kc, Sc)
+            G = preferred_graph(gamma, cat)
+            twice = any(sum(1 for i in range(S) if G.has_edge(("job", i), ("worker", k))
+                            and G.edges[("job", i), ("worker", k)]["strict"]) >= 2 for k in range(K))
+            seen["strict" if twice else "hall"] += 1
+    assert min(seen.values()) > 50, seen
+
+
+def test_paper_rule_runs_as_on_the_graph():
+    """eq. (22)'s pricing, traced, against the loop of Algorithm 2 written on the preferred graph alone."""
+    from hetopt.placement import categories
+    from hetopt.placement.matching_market import _clear, _loss, _tolerance, preferred_graph
+
+    rng = np.random.default_rng(8)
+    for _ in range(6):
+        inst = random_instance(rng, S=3, K=7, ties=bool(rng.integers(0, 2)))
+        rho, tol = inst.throughput, _tolerance(inst.throughput)
+        for cat in list(categories(3, 7))[:6]:
+            try:
+                got = matching_market(inst, cat, rule="paper", trace=True, max_iter=300)
+            except SolverError:
+                got = None
+            prices, gamma, steps = np.zeros(7), rho.copy(), []
+            while True:
+                Kc, Sc, owner = _clear(preferred_graph(gamma, cat))
+                if not Kc or len(steps) > 300:
+                    break
+                k = min(Kc)
+                inc = max(1.0, max(_loss(gamma[i], k, int(cat[i]), tol) for i in Sc))
+                prices[k] += inc
+                gamma[:, k] = rho[:, k] - prices[k]
+                steps.append((k, inc, sorted(Kc), sorted(Sc)))
+            if len(steps) > 300:
+                assert got is None
+                continue
+            assert got is not None and got.iterations == len(steps)
+            assert [(r["raised"][0], r["increment"], r["competed"], r["competing_jobs"]) for r in got.trace] == steps
+            assert got.assignment.tolist() == [owner[k] for k in range(7)] and np.array_equal(got.prices, prices)
