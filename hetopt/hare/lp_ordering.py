@@ -86,8 +86,12 @@ def lp_ordering(inst: HareInstance, *, max_rounds: int = 6, cuts_per_round: int 
     first = np.concatenate([[0], np.cumsum(n_rounds)])
     nr = int(first[-1])
     rjob = np.repeat(np.arange(inst.n_jobs), n_rounds)
-    p = inst.compute_time.min(axis=1)
-    d = inst.min_round_time
+    # the LP is solved in a time unit u, a power of two (exact both ways), that brings data below one second up
+    # to [1, 2): HiGHS's feasibility tolerance is absolute (1e-7), and the cuts' sides are times squared
+    u = _time_unit(inst)
+    p = inst.compute_time.min(axis=1) / u
+    d = inst.min_round_time / u
+    arrival = inst.arrival / u
     q = inst.tasks_per_round * p
     qr, pr = q[rjob], p[rjob]
     sq = (inst.tasks_per_round * p * p)[rjob]
@@ -106,7 +110,7 @@ def lp_ordering(inst: HareInstance, *, max_rounds: int = 6, cuts_per_round: int 
 
     for n in range(inst.n_jobs):
         s0 = int(first[n])
-        _row([s0], [1.0], float(inst.arrival[n]))
+        _row([s0], [1.0], float(arrival[n]))
         for r in range(n_rounds[n] - 1):
             _row([s0 + r + 1, s0 + r], [1.0, -1.0], float(d[n]))
         _row([nr + n, s0 + n_rounds[n] - 1], [1.0, -1.0], float(d[n]))
@@ -136,12 +140,22 @@ def lp_ordering(inst: HareInstance, *, max_rounds: int = 6, cuts_per_round: int 
             cut_b.append(float(rhs_p[k] - np.sum(qr[members] * pr[members])))
         if it == max_rounds:
             break
-    x_hat = sigma[first[inst.task_job] + inst.task_round]
-    bound = res.bound if res.status is Status.OPTIMAL else None
-    return LPOrdering(status=res.status, objective=res.objective, bound=bound, gap=res.gap,
+    x_hat = sigma[first[inst.task_job] + inst.task_round] * u
+    bound = res.bound * u if res.status is Status.OPTIMAL and res.bound is not None else None
+    return LPOrdering(status=res.status, objective=None if res.objective is None else res.objective * u, bound=bound, gap=res.gap,
                       wall_time=time.perf_counter() - t0, solver="highs",
                       message=f"{len(cut_rows)} cuts in {it} LP solves", x_hat=x_hat,
                       H=middle_completion(inst, x_hat), cuts=len(cut_rows), iterations=it)
+
+
+def _time_unit(inst: HareInstance) -> float:
+    """The time unit of :func:`lp_ordering`'s LP: 1, or ``2**floor(log2 s)`` when ``s`` is below 1 second.
+
+    ``s`` is the instance's largest time: an arrival, a job's rounds at their least duration, a task.
+    """
+    s = max(float(inst.arrival.max(initial=0.0)), float((inst.min_round_time * inst.rounds).max(initial=0.0)),
+            float(inst.compute_time.max(initial=0.0)))
+    return 1.0 if not 0.0 < s < 1.0 else float(2.0 ** np.floor(np.log2(s)))
 
 
 #: LPs whose optimal point :func:`_solve_lp` keeps (by the SHA-256 of their arrays), least recently used out.

@@ -351,13 +351,7 @@ def test_local_search_takes_the_same_moves_at_every_magnitude(times):
     assert runs[1][2] / times == pytest.approx(runs[0][2], rel=1e-9)
 
 
-_TINY = pytest.mark.xfail(strict=True, reason="times x1e-6: the cuts' violations (~1e-12) are below HiGHS's absolute "
-                          "feasibility tolerance (1e-7), so fewer cuts bind and the bound, still valid, is 9 % weaker; "
-                          "the LP needs solving in its own time unit (a power of two, exact)")
-
-
-@pytest.mark.parametrize("times,weights", [(1e6, 1.0), pytest.param(1e-6, 1.0, marks=_TINY), (1e6, 1e-6),
-                                           pytest.param(1e-6, 1e6, marks=_TINY)])
+@pytest.mark.parametrize("times,weights", [(1e6, 1.0), (1e-6, 1.0), (1e6, 1e-6), (1e-6, 1e6)])
 def test_round_level_lp_bound_scales_and_stays_below_the_optimum(times, weights):
     """lp_ordering's LP (straight to HiGHS): its bound and x-hat scale with the data, and the bound stays below
     brute force's optimum, at x1e6 / x1e-6 and with 1e-10 beside 1."""
