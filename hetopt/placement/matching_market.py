@@ -214,8 +214,10 @@ def _constricted_arrays(gamma: np.ndarray, cat: np.ndarray) -> tuple[set[int], s
     if over.size:
         return set(over.tolist()), set(np.flatnonzero(strict[:, over].any(axis=1)).tolist())
     owned = held == 1
-    slot_job = np.repeat(np.arange(S), cat - strict.sum(axis=1))
-    slot_to_worker = maximum_bipartite_matching(_slot_graph((pref & ~owned)[slot_job]), perm_type="column")
+    need = cat - strict.sum(axis=1)
+    slot_job = np.repeat(np.arange(S), need)
+    tied = [np.flatnonzero(row) for row in pref & ~owned]
+    slot_to_worker = maximum_bipartite_matching(_slot_graph(tied, need, K), perm_type="column")
     free = slot_to_worker < 0
     if not free.any():
         return None
@@ -277,13 +279,17 @@ def _loss(gamma_i: np.ndarray, k: int, n: int, tol: float) -> float:
     return max(0.0, float(gamma_i[k] - nth)) if gamma_i[k] >= nth - tol else 0.0
 
 
-def _slot_graph(rows: np.ndarray) -> Any:
-    """``csr_matrix(rows.astype(np.int8))`` of a boolean matrix, built from its nonzeros (the same arrays)."""
-    counts = rows.sum(axis=1)
-    indptr = np.zeros(rows.shape[0] + 1, dtype=np.int32)
-    np.cumsum(counts, out=indptr[1:])
-    indices = np.nonzero(rows)[1].astype(np.int32)
-    return csr_matrix((np.ones(indices.size, dtype=np.int8), indices, indptr), shape=rows.shape)
+def _slot_graph(cols: list[np.ndarray], counts: np.ndarray, n_workers: int) -> Any:
+    """The slots x workers CSR graph where job i's ``counts[i]`` slots each link to the workers ``cols[i]``.
+
+    ``csr_matrix(pref[slot_job].astype(np.int8))`` for ``cols[i] = flatnonzero(pref[i])`` (the same arrays,
+    row by row in worker order), built from each job's row instead of the slots' matrix.
+    """
+    indices = np.concatenate([np.tile(c, int(n)) for c, n in zip(cols, counts, strict=True)]).astype(np.int32)
+    per_slot = np.repeat([c.size for c in cols], counts)
+    indptr = np.zeros(per_slot.size + 1, dtype=np.int32)
+    np.cumsum(per_slot, out=indptr[1:])
+    return csr_matrix((np.ones(indices.size, dtype=np.int8), indices, indptr), shape=(per_slot.size, n_workers))
 
 
 #: Markets (throughputs, category) whose outcome :func:`matching_market` keeps (about 1 kB each at K = 30).
@@ -307,8 +313,8 @@ def _dgs_market(rho: np.ndarray, cat: np.ndarray, tol: float, limit: int, trace:
         gamma = rho - prices
         best = gamma.max(axis=1)
         pref = gamma >= best[:, None] - tol  # S x K preferred workers of every job
-        graph = _slot_graph(pref[slot_job])  # slots x workers
-        slot_to_worker = maximum_bipartite_matching(graph, perm_type="column")  # Hopcroft-Karp
+        cols = [np.flatnonzero(row) for row in pref]  # each job's preferred workers
+        slot_to_worker = maximum_bipartite_matching(_slot_graph(cols, cat, K), perm_type="column")  # Hopcroft-Karp
         free = np.flatnonzero(slot_to_worker < 0).tolist()
         if not free:
             assignment = np.empty(K, dtype=int)
@@ -318,7 +324,7 @@ def _dgs_market(rho: np.ndarray, cat: np.ndarray, tol: float, limit: int, trace:
             break
         held = slot_to_worker >= 0
         worker_to_job = dict(zip(slot_to_worker[held].tolist(), slot_job[held].tolist(), strict=True))
-        prefers = [np.flatnonzero(row).tolist() for row in pref]  # each job's preferred workers, once a step
+        prefers = [c.tolist() for c in cols]
         # the slots of a job prefer the same workers: alternating paths between jobs reach the same sets
         seen_j, seen_w = _alternating_reach(sorted({int(slot_job[s_]) for s_ in free}), prefers.__getitem__,
                                             worker_to_job)
