@@ -198,6 +198,55 @@ def _find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarra
         if top is None or (require_positive and not top.payoff > 0):
             return None
         return top
+    rates, costs, fits, take, spread = _candidates(inst, j, free, prices, comm_cost, consolidated_only)
+    if not rates:
+        return None
+    rem = max(float(remaining), 0.0)
+    arrival = float(inst.arrival[j]) * inst.slot_length
+    dur = now + rem / np.array(rates) - arrival
+    util = inst.utility.of_job(j, np.maximum(dur, 1e-9 * inst.slot_length), float(inst.total_iterations[j]))  # relative floor
+    pay = util - np.array(costs)
+    best = int(np.argmax(pay))
+    if require_positive and not pay[best] > 0:
+        return None
+    rate, cost, cons = rates[best], costs[best], best < fits.size
+    if cons:
+        w = np.zeros_like(free)
+        w[fits[best], _type_order(inst, j)] = take[best]
+    else:
+        assert spread is not None
+        w = spread.copy()
+    return Allocation(job=j, w=w, rate=rate, cost=cost, payoff=float(pay[best]), consolidated=cons)
+
+
+#: Candidates kept per instance (cleared when full): (job, free, prices, comm_cost, consolidated_only) -> candidates.
+CANDIDATE_MEMO_SIZE = 1 << 14
+_CANDIDATES: weakref.WeakKeyDictionary[HadarInstance, dict] = weakref.WeakKeyDictionary()
+
+
+def _candidates(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarray, comm_cost: float,
+                consolidated_only: bool) -> tuple[list[float], list[float], np.ndarray, np.ndarray, np.ndarray | None]:
+    """Job j's candidate gangs on ``free`` at ``prices``: (rates, costs, fits, take, spread).
+
+    One consolidated candidate per machine that holds the gang (``fits``, its GPUs ``take`` by type in
+    :func:`_type_order`), then the spread one (its GPU matrix ``spread``) unless ``consolidated_only``.  A
+    function of its arguments only (the payoff, which depends on the round, is not in it): kept per
+    instance, since the DP meets the same free matrices round after round.
+    """
+    memo = _CANDIDATES.get(inst)
+    if memo is None or len(memo) >= CANDIDATE_MEMO_SIZE:
+        memo = _CANDIDATES[inst] = {}
+    key = (j, free.tobytes(), prices.tobytes(), comm_cost, consolidated_only)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = _compute_candidates(inst, j, free, prices, comm_cost, consolidated_only)
+    return hit
+
+
+def _compute_candidates(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarray, comm_cost: float,
+                        consolidated_only: bool) -> tuple[list[float], list[float], np.ndarray, np.ndarray,
+                                                          np.ndarray | None]:
+    """:func:`_candidates` computed."""
     x = inst.throughput[j]
     W = int(inst.gpus[j])
     order = _type_order(inst, j)
@@ -208,6 +257,7 @@ def _find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarra
     costs: list[float] = []
     cum = np.cumsum(F, axis=1)
     fits = np.flatnonzero(cum[:, -1] >= W)
+    take = F[:0]
     if fits.size:
         Ff, cf = F[fits], cum[fits]
         take = np.minimum(Ff, np.maximum(0, W - (cf - Ff)))
@@ -237,24 +287,7 @@ def _find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarra
             spread = w
             rates.append(float(W * x[slowest]))
             costs.append(float(np.sum(w * np.where(w > 0, prices, 0.0))) + comm_cost * (W - int(per_machine.max())))
-    if not rates:
-        return None
-    rem = max(float(remaining), 0.0)
-    arrival = float(inst.arrival[j]) * inst.slot_length
-    dur = now + rem / np.array(rates) - arrival
-    util = inst.utility.of_job(j, np.maximum(dur, 1e-9 * inst.slot_length), float(inst.total_iterations[j]))  # relative floor
-    pay = util - np.array(costs)
-    best = int(np.argmax(pay))
-    if require_positive and not pay[best] > 0:
-        return None
-    rate, cost, cons = rates[best], costs[best], best < fits.size
-    if cons:
-        w = np.zeros_like(free)
-        w[fits[best], order] = take[best]
-    else:
-        assert spread is not None
-        w = spread
-    return Allocation(job=j, w=w, rate=rate, cost=cost, payoff=float(pay[best]), consolidated=cons)
+    return rates, costs, fits, take, spread
 
 
 def _check_dp_options(beam_width: Any, state_budget: Any, comm_weight: Any, params: Any, **flags: Any) -> float:

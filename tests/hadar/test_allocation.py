@@ -133,3 +133,40 @@ def test_state_budget_stops_where_the_prefix_runs_first_exceed_it(budget):
     assert res.exact is (states <= budget)
     full = dp_allocation(inst, np.arange(inst.n_jobs), remaining, 0.0, params=params)
     assert full.processed == inst.n_jobs and full.exact
+
+
+def test_kept_candidates_give_the_fresh_allocation_and_a_private_matrix():
+    """FIND_ALLOC keeps a job's candidate gangs per (free, prices): on random states, a second call and a call
+    with the memo emptied give the same allocation to the bit; a returned matrix is the caller's own; a full
+    memo starts again."""
+    from hetopt.hadar import allocation as A
+
+    rng = np.random.default_rng(3)
+    inst = generate_instance(n_jobs=6, seed=4)
+    p = price_parameters(inst)
+    for _ in range(200):
+        free = rng.integers(0, inst.capacity + 1)
+        prices = price(inst.capacity - free, inst.capacity, p)
+        j, rem, now = int(rng.integers(inst.n_jobs)), float(rng.uniform(1, 1e6)), float(rng.uniform(0, 1e5))
+        kw = dict(remaining=rem, now=now, comm_cost=float(rng.uniform(0, 2)), require_positive=False)
+        first = find_alloc(inst, j, free, prices, **kw)
+        again = find_alloc(inst, j, free, prices, **kw)
+        A._CANDIDATES.pop(inst, None)
+        fresh = find_alloc(inst, j, free, prices, **kw)
+        for a in (first, again):
+            assert (a is None) == (fresh is None)
+            if a is not None:
+                assert (a.rate, a.cost, a.payoff, a.consolidated) == (fresh.rate, fresh.cost, fresh.payoff, fresh.consolidated)
+                np.testing.assert_array_equal(a.w, fresh.w)
+        if first is not None:
+            first.w[:] = -7  # the caller's own matrix: the kept candidates are untouched
+            np.testing.assert_array_equal(find_alloc(inst, j, free, prices, **kw).w, fresh.w)
+    saved = A.CANDIDATE_MEMO_SIZE
+    try:
+        A.CANDIDATE_MEMO_SIZE = 3
+        for k in range(5):
+            find_alloc(inst, 0, inst.capacity.copy(), price(0 * inst.capacity, inst.capacity, p), remaining=10.0 + k,
+                       now=0.0, comm_cost=float(k))
+        assert 1 <= len(A._CANDIDATES[inst]) <= 3
+    finally:
+        A.CANDIDATE_MEMO_SIZE = saved
