@@ -280,11 +280,7 @@ def _loss(gamma_i: np.ndarray, k: int, n: int, tol: float) -> float:
 
 
 def _slot_graph(cols: list[np.ndarray], counts: np.ndarray, n_workers: int) -> Any:
-    """The slots x workers CSR graph where job i's ``counts[i]`` slots each link to the workers ``cols[i]``.
-
-    ``csr_matrix(pref[slot_job].astype(np.int8))`` for ``cols[i] = flatnonzero(pref[i])`` (the same arrays,
-    row by row in worker order), built from each job's row instead of the slots' matrix.
-    """
+    """``csr_matrix(pref[slot_job].astype(np.int8))`` built by job: its ``counts[i]`` slots link to ``cols[i]``."""
     indices = np.concatenate([np.tile(c, int(n)) for c, n in zip(cols, counts, strict=True)]).astype(np.int32)
     per_slot = np.repeat([c.size for c in cols], counts)
     indptr = np.zeros(per_slot.size + 1, dtype=np.int32)
