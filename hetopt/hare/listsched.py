@@ -15,8 +15,9 @@ the engines of :mod:`hetopt.hare.exact`), so that those import them in one direc
 from __future__ import annotations
 
 import heapq
+import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -167,22 +168,51 @@ def semi_active(inst: HareInstance, order: tuple[int, ...], gpu: np.ndarray) -> 
     return _semi_active(inst, tuple(int(i) for i in o), g)
 
 
+class TaskLists(NamedTuple):
+    """An instance's arrays as Python lists, for the schedulers' per-task loops.
+
+    The same numbers: a float64's list element is the same double, and Python's float arithmetic is the same
+    IEEE arithmetic as numpy's.
+    """
+
+    job: list[int]
+    round: list[int]
+    per_round: list[int]
+    arrival: list[float]
+    compute: list[list[float]]
+    sync: list[list[float]]
+
+
+_LISTS: weakref.WeakKeyDictionary[HareInstance, TaskLists] = weakref.WeakKeyDictionary()
+
+
+def task_lists(inst: HareInstance) -> TaskLists:
+    """:class:`TaskLists` of ``inst``, made once per instance (an instance is immutable)."""
+    lists = _LISTS.get(inst)
+    if lists is None:
+        lists = _LISTS[inst] = TaskLists(inst.task_job.tolist(), inst.task_round.tolist(), inst.tasks_per_round.tolist(),
+                                         inst.arrival.tolist(), inst.compute_time.tolist(), inst.sync_time.tolist())
+    return lists
+
+
 def _semi_active(inst: HareInstance, order: tuple[int, ...], gpu: np.ndarray) -> tuple[np.ndarray, float] | None:
-    """:func:`semi_active` on checked arguments (the local searches' inner loop)."""
-    tc, ts = inst.task_compute, inst.task_sync
-    free = np.zeros(inst.n_gpus)
+    """:func:`semi_active` on checked arguments (the local searches' inner loop), over :func:`task_lists`."""
+    L = task_lists(inst)
+    g = gpu.tolist()
+    free = [0.0] * inst.n_gpus
     start = np.empty(inst.n_tasks)
     round_end: dict[tuple[int, int], float] = {}
     done_in_round: dict[tuple[int, int], int] = {}
     for i in order:
-        n, r = int(inst.task_job[i]), int(inst.task_round[i])
-        if r > 0 and done_in_round.get((n, r - 1), 0) < inst.tasks_per_round[n]:
+        n, r = L.job[i], L.round[i]
+        if r > 0 and done_in_round.get((n, r - 1), 0) < L.per_round[n]:
             return None
-        ready = inst.arrival[n] if r == 0 else round_end[(n, r - 1)]
-        m = gpu[i]
-        start[i] = max(ready, free[m])
-        free[m] = start[i] + tc[i, m]
-        round_end[(n, r)] = max(round_end.get((n, r), -np.inf), free[m] + ts[i, m])
+        ready = L.arrival[n] if r == 0 else round_end[(n, r - 1)]
+        m = g[i]
+        s = max(ready, free[m])
+        start[i] = s
+        free[m] = end = s + L.compute[n][m]
+        round_end[(n, r)] = max(round_end.get((n, r), -np.inf), end + L.sync[n][m])
         done_in_round[(n, r)] = done_in_round.get((n, r), 0) + 1
     comp = np.array([round_end[(n, int(inst.rounds[n]) - 1)] for n in range(inst.n_jobs)])
     return start, float(inst.weight @ comp)

@@ -28,6 +28,7 @@ from ..errors import ArgumentError, a_type
 from ..inputs import check_flag, check_positive, takes_instance
 from .checker import check_schedule
 from .instance import HareInstance
+from .listsched import task_lists
 from .policies import POLICIES
 from .solution import HareSimulation, HareSolution, make_solution
 
@@ -105,23 +106,26 @@ def replay(plan: HareSolution, *, switch_overhead: float = 0.0, keep_plan_times:
     check_positive(switch_overhead, "switch_overhead", allow_zero=True)
     check_flag(keep_plan_times, "keep_plan_times")
     inst = plan.instance
-    order = np.lexsort((inst.task_round, plan.start))
-    free = np.zeros(inst.n_gpus)
-    last_job = np.full(inst.n_gpus, -1)
+    L = task_lists(inst)  # Python lists: the same numbers, a faster loop
+    order = np.lexsort((inst.task_round, plan.start)).tolist()
+    gpu, planned = plan.gpu.tolist(), plan.start.tolist()
+    free = [0.0] * inst.n_gpus
+    last_job = [-1] * inst.n_gpus
     round_end: dict[tuple[int, int], float] = {}
     start = np.zeros(inst.n_tasks)
     switches = 0
     for i in order:
-        n, r, m = int(inst.task_job[i]), int(inst.task_round[i]), int(plan.gpu[i])
-        ready = inst.arrival[n] if r == 0 else round_end[(n, r - 1)]
+        n, r, m = L.job[i], L.round[i], gpu[i]
+        ready = L.arrival[n] if r == 0 else round_end[(n, r - 1)]
         gpu_ready = free[m]
         if last_job[m] not in (-1, n):
             switches += 1
             gpu_ready += switch_overhead
-        start[i] = max(ready, gpu_ready, plan.start[i] if keep_plan_times else -np.inf)
-        free[m] = start[i] + inst.compute_time[n, m]
+        s = max(ready, gpu_ready, planned[i] if keep_plan_times else -np.inf)
+        start[i] = s
+        free[m] = end = s + L.compute[n][m]
         last_job[m] = n
-        round_end[(n, r)] = max(round_end.get((n, r), -np.inf), free[m] + inst.sync_time[n, m])
+        round_end[(n, r)] = max(round_end.get((n, r), -np.inf), end + L.sync[n][m])
     executed = make_solution(inst, start, plan.gpu, method=f"simulated {plan.method}",
                              info={"switch_overhead": switch_overhead, "keep_plan_times": keep_plan_times})
     return HareReplay(executed=executed, weighted_jct=float(executed.objective),

@@ -117,3 +117,40 @@ def test_simulate_takes_policy_objects_and_options(tiny):
         simulate({"kind": "hare"}, "srtf")
     with pytest.raises(ArgumentError, match="switch_overhead"):
         simulate(tiny, "srtf", switch_overhead=float("nan"))
+
+
+def _numpy_loop(inst, order, gpu, ready0, switch=None):
+    """The per-task loop as it was written on numpy scalars (the reference of the list-based loops)."""
+    free, start, round_end, last, switches = np.zeros(inst.n_gpus), np.zeros(inst.n_tasks), {}, np.full(inst.n_gpus, -1), 0
+    for i in order:
+        n, r, m = int(inst.task_job[i]), int(inst.task_round[i]), int(gpu[i])
+        ready = inst.arrival[n] if r == 0 else round_end[(n, r - 1)]
+        gpu_ready = free[m]
+        if switch is not None and last[m] not in (-1, n):
+            switches += 1
+            gpu_ready += switch
+        start[i] = max(ready, gpu_ready, ready0[i])
+        free[m] = start[i] + inst.compute_time[n, m]
+        last[m] = n
+        round_end[(n, r)] = max(round_end.get((n, r), -np.inf), free[m] + inst.sync_time[n, m])
+    return start, switches
+
+
+def test_the_list_loops_are_the_numpy_loops_to_the_bit():
+    """replay and the local searches' semi-active schedule run on Python lists: on plans of every kind, with
+    integer and fractional arrivals and an overhead, the starts equal the numpy-scalar loop's bit for bit."""
+    from hetopt.hare import gavel_fifo
+    from hetopt.hare.listsched import _semi_active, start_order
+
+    for seed, rate in ((0, 1.0), (3, 0.5), (7, 2.0)):
+        inst = generate_workload(12, cluster(v100=2, p100=1, k80=2), seed=seed, rate=rate)
+        for plan in (gavel_fifo(inst), srtf(inst), schedule(inst, ordering="lp")):
+            order = np.lexsort((inst.task_round, plan.start))
+            for overhead, keep in ((0.0, False), (0.37, False), (0.37, True)):
+                got = replay(plan, switch_overhead=overhead, keep_plan_times=keep)
+                ref, switches = _numpy_loop(inst, order, plan.gpu, plan.start if keep else np.full(inst.n_tasks, -np.inf),
+                                            overhead)
+                assert got.executed.start.tolist() == ref.tolist() and got.switches == switches
+            semi = _semi_active(inst, start_order(inst, plan.start), plan.gpu)
+            ref, _ = _numpy_loop(inst, start_order(inst, plan.start), plan.gpu, np.full(inst.n_tasks, -np.inf))
+            assert semi is not None and semi[0].tolist() == ref.tolist()
