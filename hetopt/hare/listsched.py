@@ -89,44 +89,43 @@ def list_schedule(inst: HareInstance, priority: np.ndarray, gpu_rule: str | GpuR
     user_rule = callable(gpu_rule)
     if not user_rule and gpu_rule not in GPU_RULES:
         raise ArgumentError(f"gpu_rule is {gpu_rule!r}; expected one of {GPU_RULES} or a callable")
-    pi = np.argsort(priority, kind="stable")
-    tc, ts = inst.task_compute, inst.task_sync
-    job, rnd = inst.task_job, inst.task_round
-    k_round = inst.tasks_per_round
+    pi = np.argsort(priority, kind="stable").tolist()
+    L = task_lists(inst)  # Python lists: the same doubles and IEEE operations as numpy's, a faster loop
     start = np.zeros(inst.n_tasks)
     gpu = np.zeros(inst.n_tasks, dtype=int)
     aware = gpu_rule != "earliest_available"
-    phi = [(0.0, g) for g in range(inst.n_gpus)]  # line 2: phi_m = 0, a heap (phi_m, m)
-    phi_arr = np.zeros(inst.n_gpus)
+    M = range(inst.n_gpus)
+    phi = [(0.0, g) for g in M]  # line 2: phi_m = 0, a heap (phi_m, m)
+    phi_arr = [0.0] * inst.n_gpus
     round_end: dict[tuple[int, int], float] = {}
     scheduled: dict[tuple[int, int], int] = {}
     for i in pi:  # line 5
-        n, r = int(job[i]), int(rnd[i])  # line 6
+        n, r = L.job[i], L.round[i]  # line 6
+        tc = L.compute[n]
         if r == 0:
-            t_i = float(inst.arrival[n])  # line 8
+            t_i = float(L.arrival[n])  # line 8
         else:
-            if scheduled.get((n, r - 1), 0) < k_round[n]:
+            if scheduled.get((n, r - 1), 0) < L.per_round[n]:
                 raise ArgumentError(f"priority puts task {inst.task_label(i)} before all of round {r - 1} of its job")
             t_i = round_end[(n, r - 1)]  # line 10
         if callable(gpu_rule):
-            m, x = _pick_user(inst, gpu_rule, int(i), t_i, phi_arr)
-        elif gpu_rule == "earliest_finish":
-            m = int(np.argmin(np.maximum(phi_arr, t_i) + tc[i]))
+            m, x = _pick_user(inst, gpu_rule, i, t_i, np.array(phi_arr))
+        elif gpu_rule == "earliest_finish":  # the first GPU of the least max(t_i, phi_m) + T^c
+            m = min(M, key=lambda g: max(phi_arr[g], t_i) + tc[g])
             x = max(t_i, phi_arr[m])
         elif aware:  # earliest start, fastest among ties, then lowest index
-            st = np.maximum(phi_arr, t_i)
-            m = int(np.lexsort((np.arange(inst.n_gpus), tc[i], st))[0])
-            x = st[m]
+            m = min(M, key=lambda g: (max(phi_arr[g], t_i), tc[g], g))
+            x = max(phi_arr[m], t_i)
         else:
             phi_m, m = heapq.heappop(phi)  # line 12: m* = argmin phi_m
             x = max(t_i, phi_m)  # line 13
         start[i], gpu[i] = x, m  # line 14
-        end_c = x + tc[i, m]  # line 15
+        end_c = x + tc[m]  # line 15
         if aware:
             phi_arr[m] = end_c
         else:
             heapq.heappush(phi, (end_c, m))  # line 16: phi_{m*} = x + T^c
-        round_end[(n, r)] = max(round_end.get((n, r), -np.inf), end_c + ts[i, m])
+        round_end[(n, r)] = max(round_end.get((n, r), -np.inf), end_c + L.sync[n][m])
         scheduled[(n, r)] = scheduled.get((n, r), 0) + 1
     return start, gpu
 

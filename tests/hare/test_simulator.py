@@ -154,3 +154,47 @@ def test_the_list_loops_are_the_numpy_loops_to_the_bit():
             semi = _semi_active(inst, start_order(inst, plan.start), plan.gpu)
             ref, _ = _numpy_loop(inst, start_order(inst, plan.start), plan.gpu, np.full(inst.n_tasks, -np.inf))
             assert semi is not None and semi[0].tolist() == ref.tolist()
+
+
+def _numpy_list_schedule(inst, priority, rule):
+    """Lines 4-17 of Algorithm 1 as they were written on numpy arrays (the reference of the list-based loop)."""
+    import heapq
+
+    tc, ts, start, gpu = inst.task_compute, inst.task_sync, np.zeros(inst.n_tasks), np.zeros(inst.n_tasks, dtype=int)
+    phi, phi_arr, round_end = [(0.0, g) for g in range(inst.n_gpus)], np.zeros(inst.n_gpus), {}
+    for i in np.argsort(priority, kind="stable"):
+        n, r = int(inst.task_job[i]), int(inst.task_round[i])
+        t_i = float(inst.arrival[n]) if r == 0 else round_end[(n, r - 1)]
+        if rule == "earliest_finish":
+            m = int(np.argmin(np.maximum(phi_arr, t_i) + tc[i]))
+            x = max(t_i, phi_arr[m])
+        elif rule == "earliest_start_fastest":
+            st = np.maximum(phi_arr, t_i)
+            m = int(np.lexsort((np.arange(inst.n_gpus), tc[i], st))[0])
+            x = st[m]
+        else:
+            phi_m, m = heapq.heappop(phi)
+            x = max(t_i, phi_m)
+        start[i], gpu[i] = x, m
+        end_c = x + tc[i, m]
+        if rule == "earliest_available":
+            heapq.heappush(phi, (end_c, m))
+        else:
+            phi_arr[m] = end_c
+        round_end[(n, r)] = max(round_end.get((n, r), -np.inf), end_c + ts[i, m])
+    return start, gpu
+
+
+def test_list_schedule_is_the_numpy_loop_to_the_bit():
+    """Algorithm 1's list scheduling runs on Python lists: every GPU rule gives the numpy loop's starts and GPUs
+    bit for bit, on priorities with ties (GPUs idle before a task all tie on its start)."""
+    from hetopt.hare.listsched import GPU_RULES, list_schedule
+
+    rng = np.random.default_rng(2)
+    for seed in range(4):
+        inst = generate_workload(10, cluster(v100=2, p100=1, k80=2), seed=seed, rate=1.5)
+        base = inst.task_round * 1e3 + inst.task_job  # rounds in order
+        for priority in (base, base + rng.integers(0, 3, inst.n_tasks) * 0.25):
+            for rule in GPU_RULES:
+                got, ref = list_schedule(inst, priority, rule), _numpy_list_schedule(inst, priority, rule)
+                assert got[0].tolist() == ref[0].tolist() and got[1].tolist() == ref[1].tolist(), (seed, rule)
