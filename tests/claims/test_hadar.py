@@ -191,3 +191,24 @@ def test_jct_ranges_refuses_an_unknown_gavel_policy():
 
     with pytest.raises(ArgumentError, match="gavel_policy is 'lsa'; expected one of"):
         experiments.jct_ranges("aws", "lsa")
+
+
+def test_prefetched_trace_runs_are_the_runs_this_process_computes():
+    """Trace runs computed on free cores (``trace.prefetch``) are taken, once, by ``trace_case_run`` and equal the
+    runs computed here; a case passed with its defaults or written out is one case."""
+    from hetopt.claims.parallel import free_processes
+    from hetopt.hadar.experiments import trace
+
+    cases = [("uniform", "hadar", "index", 10, "fastest", 1, 8), ("uniform", "gavel", "index", 10.0, "fastest", 1.0, 8)]
+    experiments.clear_caches()
+    with free_processes(2):
+        trace.prefetch(cases)
+    assert set(experiments.PREFETCHED) == {experiments.trace_case_key(*c) for c in cases}
+    got = [experiments.trace_case_run(*c) for c in cases]
+    assert not experiments.PREFETCHED
+    experiments.clear_caches()
+    for c, run in zip(cases, got, strict=True):
+        fresh = experiments.trace_case_run(*c)
+        assert run.completion.tolist() == fresh.completion.tolist() and run.total_duration == fresh.total_duration
+    assert experiments.trace_case_key("uniform", "hadar") == experiments.trace_case_key(*cases[0][:6], 480)
+    experiments.clear_caches()

@@ -417,15 +417,17 @@ def types_reversed(inst: HadarInstance) -> HadarInstance:
                                gpu_types=tuple(inst.gpu_types[i] for i in p))
 
 
+def trace_case_key(reading: str, policy: str, queue_order: str = "index", restart_delay: float = 10.0,
+                   type_order: str = "fastest", hours_scale: float = 1.0, n_jobs: int = paper.TRACE_JOBS) -> tuple:
+    """A case of :func:`trace_case_run` by its arguments, normalized (positional, numbers as float / int)."""
+    return reading, policy, queue_order, float(restart_delay), type_order, float(hours_scale), int(n_jobs)
+
+
 @cache
 def trace_case_run(reading: str, policy: str, queue_order: str = "index", restart_delay: float = 10.0,
                    type_order: str = "fastest", hours_scale: float = 1.0, n_jobs: int = paper.TRACE_JOBS):
-    """One policy on the trace under a class reading (6-minute rounds), GPU-hours x ``hours_scale``.
-
-    ``queue_order``: Hadar's (:data:`~hetopt.hadar.policies.QUEUE_ORDERS` or ``"shortest_first"``); ``type_order``
-    ``"slowest"`` runs on :func:`types_reversed` (Tiresias and YARN-CS take types in index order).
-    """
-    key = (reading, policy, queue_order, float(restart_delay), type_order, float(hours_scale), int(n_jobs))
+    """One policy on the trace by a class reading, 6-minute rounds (Hadar's ``queue_order``; types reversed if slowest)."""
+    key = trace_case_key(reading, policy, queue_order, restart_delay, type_order, hours_scale, n_jobs)
     if key in PREFETCHED:  # run on a free core (``trace.prefetch``): the run this call would compute
         return PREFETCHED.pop(key)
     inst = trace_case(reading, hours_scale, n_jobs)

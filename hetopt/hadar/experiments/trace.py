@@ -59,19 +59,13 @@ def ttd_40h(hours_scale: float = 1.0, queue_order: str = "index") -> Outcome:
     return _decide(readings, ours, detail, V.DEPENDS_ON_READING)
 
 
-def _key(reading, policy, queue_order="index", restart_delay=PRINTED_DELAY, type_order="fastest", hours_scale=1.0,
-         n_jobs=paper.TRACE_JOBS) -> tuple:
-    """A case of :func:`~.runs.trace_case_run` by its normalized arguments (its positional ones)."""
-    return reading, policy, queue_order, float(restart_delay), type_order, float(hours_scale), int(n_jobs)
-
-
 #: The cases this process has run (``trace_case_run`` caches them), so that no child runs them again.
 _ASKED: set[tuple] = set()
 
 
 def _run(*case: Any) -> Any:
     """``runs.trace_case_run(*case)``, noting the case."""
-    _ASKED.add(_key(*case))
+    _ASKED.add(ex.trace_case_key(*case))
     return ex.trace_case_run(*case)
 
 
@@ -82,7 +76,7 @@ def prefetch(cases: list[tuple]) -> None:
     one this process would run; ``trace_case_run`` takes it from ``runs.PREFETCHED``.  With one free
     process nothing is done here and each case is run when asked.
     """
-    todo = list(dict.fromkeys(k for k in (_key(*c) for c in cases) if k not in _ASKED and k not in ex.PREFETCHED))
+    todo = list(dict.fromkeys(k for k in (ex.trace_case_key(*c) for c in cases) if k not in _ASKED and k not in ex.PREFETCHED))
     if len(todo) < 2 or free_count() < 2:
         return
     for key, run in zip(todo, claim_map(ex.trace_case_run, todo), strict=True):
