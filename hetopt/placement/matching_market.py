@@ -124,12 +124,22 @@ def preferred_graph(gamma: np.ndarray, category: Category, *, ties: bool = True)
         G.add_edges_from((("job", int(i)), ("worker", int(k)), {"gamma": float(gamma[i, k]), "strict": True})
                          for i, k in np.argwhere(top))
         return G
+    pref, strict = _preferred(gamma, cat)
+    for i, k in np.argwhere(pref).tolist():
+        G.add_edge(("job", i), ("worker", k), gamma=float(gamma[i, k]), strict=bool(strict[i, k]))
+    return G
+
+
+def _preferred(gamma: np.ndarray, cat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Job i's preferred workers (>= theta_i - tol, theta_i its K_i-th largest valuation), and its strict ones."""
+    S, K = gamma.shape
     tol = _tolerance(gamma)
+    pref, strict = np.empty((S, K), dtype=bool), np.empty((S, K), dtype=bool)
     for i in range(S):
         theta = np.partition(gamma[i], K - cat[i])[K - cat[i]]
-        for k in np.flatnonzero(gamma[i] >= theta - tol):
-            G.add_edge(("job", i), ("worker", int(k)), gamma=float(gamma[i, k]), strict=bool(gamma[i, k] > theta + tol))
-    return G
+        pref[i] = gamma[i] >= theta - tol
+        strict[i] = pref[i] & (gamma[i] > theta + tol)
+    return pref, strict
 
 
 def _alternating_reach(free: list, neighbors, match: dict) -> tuple[set, set]:
@@ -195,20 +205,13 @@ def _clear(G: nx.Graph) -> tuple[set[int], set[int], dict[int, int]]:
 def _constricted_arrays(gamma: np.ndarray, cat: np.ndarray) -> tuple[set[int], set[int]] | None:
     """(K_c, S_c) of ``_clear(preferred_graph(gamma, cat))`` when the market does not clear, else None.
 
-    The same thresholds and tolerance as arrays.  Workers held strictly by two or more jobs first; else
-    the Hall violator, the slots and workers reachable by alternating paths from the slots a maximum
-    matching leaves free: by the Dulmage-Mendelsohn decomposition the same sets for every maximum
-    matching, so SciPy's Hopcroft-Karp finds networkx's.  When the market clears, which tied worker
-    each job gets depends on the matching: None, and the caller clears it on the graph.
+    On the graph's own edges (:func:`_preferred`): workers held strictly by two or more jobs first; else the Hall
+    violator, the slots and workers reachable by alternating paths from the slots a maximum matching leaves free:
+    by the Dulmage-Mendelsohn decomposition the same sets for every maximum matching, so SciPy's Hopcroft-Karp
+    finds networkx's.  When the market clears, the tied workers follow the matching: the caller clears it on G.
     """
     S, K = gamma.shape
-    tol = _tolerance(gamma)
-    pref = np.empty((S, K), dtype=bool)
-    strict = np.empty((S, K), dtype=bool)
-    for i in range(S):
-        theta = np.partition(gamma[i], K - cat[i])[K - cat[i]]
-        pref[i] = gamma[i] >= theta - tol
-        strict[i] = pref[i] & (gamma[i] > theta + tol)
+    pref, strict = _preferred(gamma, cat)
     held = strict.sum(axis=0)
     over = np.flatnonzero(held >= 2)
     if over.size:
@@ -216,14 +219,14 @@ def _constricted_arrays(gamma: np.ndarray, cat: np.ndarray) -> tuple[set[int], s
     owned = held == 1
     need = cat - strict.sum(axis=1)
     slot_job = np.repeat(np.arange(S), need)
-    tied = [np.flatnonzero(row) for row in pref & ~owned]
-    slot_to_worker = maximum_bipartite_matching(_slot_graph(tied, need, K), perm_type="column")
+    tied = _slot_graph([np.flatnonzero(row) for row in pref & ~owned], need, K)  # to the workers no job holds strictly
+    slot_to_worker = maximum_bipartite_matching(tied, perm_type="column")
     free = slot_to_worker < 0
     if not free.any():
         return None
     worker_job = dict(zip(slot_to_worker[~free].tolist(), slot_job[~free].tolist(), strict=True))
-    prefers = [np.flatnonzero(row).tolist() for row in pref]  # every preferred worker, owned ones included
-    jobs, workers = _alternating_reach(sorted(set(slot_job[free].tolist())), prefers.__getitem__, worker_job)
+    jobs, workers = _alternating_reach(sorted(set(slot_job[free].tolist())),  # every preferred worker, owned too
+                                       lambda j: np.flatnonzero(pref[j]).tolist(), worker_job)
     holder = strict.argmax(axis=0)
     return workers, jobs | {int(holder[k]) for k in workers if owned[k]}
 
@@ -320,10 +323,9 @@ def _dgs_market(rho: np.ndarray, cat: np.ndarray, tol: float, limit: int, trace:
             break
         held = slot_to_worker >= 0
         worker_to_job = dict(zip(slot_to_worker[held].tolist(), slot_job[held].tolist(), strict=True))
-        prefers = [c.tolist() for c in cols]
         # the slots of a job prefer the same workers: alternating paths between jobs reach the same sets
-        seen_j, seen_w = _alternating_reach(sorted({int(slot_job[s_]) for s_ in free}), prefers.__getitem__,
-                                            worker_to_job)
+        seen_j, seen_w = _alternating_reach(sorted({int(slot_job[s_]) for s_ in free}),
+                                            [c.tolist() for c in cols].__getitem__, worker_to_job)
         raised = np.array(sorted(seen_w))
         jobs = sorted(seen_j)
         out = np.ones(K, dtype=bool)
