@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import ClassVar, cast
+from typing import ClassVar, NamedTuple, cast
 
 import numpy as np
 
@@ -25,6 +25,21 @@ from ..inputs import takes_instance
 from ..schema import Field, FieldsMixin
 
 __all__ = ["HareInstance", "KIND", "SCHEMA_VERSION", "alpha", "theorem4_bound"]
+
+class TaskLists(NamedTuple):
+    """An instance's arrays as Python lists, for the schedulers' per-task loops.
+
+    The same numbers: a float64's list element is the same double, and Python's float arithmetic is the same
+    IEEE arithmetic as numpy's.
+    """
+
+    job: list[int]
+    round: list[int]
+    per_round: list[int]
+    arrival: list[float]
+    compute: list[list[float]]
+    sync: list[list[float]]
+
 
 #: The JSON "kind" of a Hare instance.
 KIND = "hare"
@@ -179,6 +194,12 @@ class HareInstance(FieldsMixin):
     def task_sync(self) -> np.ndarray:
         """``T^s_{i,m}`` per task, shape (|D|, M)."""
         return self.sync_time[self.task_job]
+
+    @cached_property
+    def task_lists(self) -> TaskLists:
+        """The arrays the schedulers' per-task loops read, as Python lists (:class:`TaskLists`)."""
+        return TaskLists(self.task_job.tolist(), self.task_round.tolist(), self.tasks_per_round.tolist(),
+                         self.arrival.tolist(), self.compute_time.tolist(), self.sync_time.tolist())
 
     @property
     def jobs(self) -> tuple[str, ...]:

@@ -15,9 +15,8 @@ the engines of :mod:`hetopt.hare.exact`), so that those import them in one direc
 from __future__ import annotations
 
 import heapq
-import weakref
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -90,7 +89,7 @@ def list_schedule(inst: HareInstance, priority: np.ndarray, gpu_rule: str | GpuR
     if not user_rule and gpu_rule not in GPU_RULES:
         raise ArgumentError(f"gpu_rule is {gpu_rule!r}; expected one of {GPU_RULES} or a callable")
     pi = np.argsort(priority, kind="stable").tolist()
-    L = task_lists(inst)  # Python lists: the same doubles and IEEE operations as numpy's, a faster loop
+    L = inst.task_lists  # Python lists: the same doubles and IEEE operations as numpy's, a faster loop
     start = np.zeros(inst.n_tasks)
     gpu = np.zeros(inst.n_tasks, dtype=int)
     aware = gpu_rule != "earliest_available"
@@ -167,36 +166,9 @@ def semi_active(inst: HareInstance, order: tuple[int, ...], gpu: np.ndarray) -> 
     return _semi_active(inst, tuple(int(i) for i in o), g)
 
 
-class TaskLists(NamedTuple):
-    """An instance's arrays as Python lists, for the schedulers' per-task loops.
-
-    The same numbers: a float64's list element is the same double, and Python's float arithmetic is the same
-    IEEE arithmetic as numpy's.
-    """
-
-    job: list[int]
-    round: list[int]
-    per_round: list[int]
-    arrival: list[float]
-    compute: list[list[float]]
-    sync: list[list[float]]
-
-
-_LISTS: weakref.WeakKeyDictionary[HareInstance, TaskLists] = weakref.WeakKeyDictionary()
-
-
-def task_lists(inst: HareInstance) -> TaskLists:
-    """:class:`TaskLists` of ``inst``, made once per instance (an instance is immutable)."""
-    lists = _LISTS.get(inst)
-    if lists is None:
-        lists = _LISTS[inst] = TaskLists(inst.task_job.tolist(), inst.task_round.tolist(), inst.tasks_per_round.tolist(),
-                                         inst.arrival.tolist(), inst.compute_time.tolist(), inst.sync_time.tolist())
-    return lists
-
-
 def _semi_active(inst: HareInstance, order: tuple[int, ...], gpu: np.ndarray) -> tuple[np.ndarray, float] | None:
-    """:func:`semi_active` on checked arguments (the local searches' inner loop), over :func:`task_lists`."""
-    L = task_lists(inst)
+    """:func:`semi_active` on checked arguments (the local searches' inner loop), over the instance's lists."""
+    L = inst.task_lists
     g = gpu.tolist()
     free = [0.0] * inst.n_gpus
     start = np.empty(inst.n_tasks)

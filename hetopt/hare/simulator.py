@@ -28,7 +28,6 @@ from ..errors import ArgumentError, a_type
 from ..inputs import check_flag, check_positive, takes_instance
 from .checker import check_schedule
 from .instance import HareInstance
-from .listsched import task_lists
 from .policies import POLICIES
 from .solution import HareSimulation, HareSolution, make_solution
 
@@ -106,7 +105,7 @@ def replay(plan: HareSolution, *, switch_overhead: float = 0.0, keep_plan_times:
     check_positive(switch_overhead, "switch_overhead", allow_zero=True)
     check_flag(keep_plan_times, "keep_plan_times")
     inst = plan.instance
-    L = task_lists(inst)  # Python lists: the same numbers, a faster loop
+    L = inst.task_lists  # Python lists: the same numbers, a faster loop
     order = np.lexsort((inst.task_round, plan.start)).tolist()
     gpu, planned = plan.gpu.tolist(), plan.start.tolist()
     free = [0.0] * inst.n_gpus
