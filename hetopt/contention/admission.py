@@ -25,9 +25,11 @@ from ..errors import ArgumentError
 from ..inputs import check_positive, check_size
 from .two_task import _starts_below, _threshold_of
 
-__all__ = ["AdmissionRule", "adadual", "srsf_rule", "make_admission", "unchecked_rule"]
+__all__ = ["AdmissionRule", "adadual", "srsf_rule", "make_admission", "unchecked_rule", "lazy_rule"]
 
 AdmissionRule = Callable[[Sequence[Collection[Hashable]], Mapping[Hashable, float], float, float, float], bool]
+#: ``decide(server_tasks, remaining, m_new, b, eta) -> (start, keys read)``, ``remaining`` a function of a task
+LazyRule = Callable[[Sequence[Collection[int]], Callable[[int], float], float, float, float], tuple[bool, list[int]]]
 
 
 def adadual(
@@ -100,6 +102,41 @@ def unchecked_rule(rule: AdmissionRule) -> AdmissionRule:
     if isinstance(rule, partial) and rule.func is srsf_rule and not rule.args and set(rule.keywords) == {"n"}:
         return partial(_srsf, n=check_size(rule.keywords["n"], "n"))
     return rule
+
+
+def lazy_rule(rule: AdmissionRule) -> LazyRule | None:
+    """A built-in rule as the simulator asks it, or None for any other rule.
+
+    The rule reads the remaining sizes through a function and returns the keys it read: the same
+    reads in the same order as the rule reading a :class:`~hetopt.contention.accounting.QueryLog`
+    (whose read keys the authors' accounting counts), without building the log for every query.
+    """
+    if rule is adadual or rule is _adadual:
+        return _adadual_lazy
+    if isinstance(rule, partial) and rule.func in (srsf_rule, _srsf) and not rule.args and set(rule.keywords) == {"n"}:
+        return partial(_srsf_lazy, n=check_size(rule.keywords["n"], "n"))
+    return None
+
+
+def _adadual_lazy(server_tasks, remaining, m_new, b, eta) -> tuple[bool, list[int]]:
+    """:func:`_adadual` reading ``remaining(c)`` (each running task at most once, in the set's order)."""
+    max_task = max(map(len, server_tasks), default=0)
+    if max_task == 0:
+        return True, []
+    if max_task > 1:
+        return False, []
+    threshold = _threshold_of(b, eta)
+    read = []
+    for c in set().union(*server_tasks):
+        read.append(c)
+        if not _starts_below(m_new, remaining(c), threshold):
+            return False, read
+    return True, read
+
+
+def _srsf_lazy(server_tasks, remaining, m_new, b, eta, *, n: int) -> tuple[bool, list[int]]:
+    """:func:`_srsf`: reads nothing."""
+    return max(map(len, server_tasks), default=0) < n, []
 
 
 def _check_query(server_tasks: object, remaining: object, m_new: object, b: object, eta: object) -> None:

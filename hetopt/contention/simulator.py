@@ -50,7 +50,7 @@ from ..certify import Status
 from ..errors import ArgumentError, ScheduleViolation, SizeLimitError
 from ..inputs import check_flag, check_size, takes_instance
 from .accounting import QueryLog, check_accounting, credit_counts
-from .admission import unchecked_rule
+from .admission import lazy_rule, unchecked_rule
 from .instance import ContentionInstance
 from .policies import Policy, get_policy, with_options
 from .solution import ContentionSimulation, TaskRecord, jct_metrics
@@ -114,6 +114,7 @@ class _Sim:
         self.aggregate = aggregate
         self.placement = placement
         self.admission = admission
+        self.lazy = lazy_rule(admission)  # a built-in rule: asked without a QueryLog per query
         self.fixed = fixed
         self.record = record
         self.jobs = [_Job(inst, k) for k in range(inst.n_jobs)]
@@ -379,9 +380,13 @@ class _Sim:
             self.wait_dirty.discard(k)
             job = jobs[k]
             tasks = [self.server_tasks[s] for s in job.servers]
-            remaining = QueryLog.over(tasks, lambda c: self.remaining(t, c))
-            if not self.admission(tasks, remaining, job.size, inst.b, inst.eta):
-                job.queried = tuple(remaining.read)
+            if self.lazy is not None:
+                start, read = self.lazy(tasks, lambda c: self.remaining(t, c), job.size, inst.b, inst.eta)
+            else:
+                log = QueryLog.over(tasks, lambda c: self.remaining(t, c))
+                start, read = self.admission(tasks, log, job.size, inst.b, inst.eta), log.read
+            if not start:
+                job.queried = tuple(read)
                 continue
             job.queried = ()
             job.state = "comm"

@@ -1,7 +1,8 @@
 """The simulator calls the built-in admission rules without their argument checks: the same decisions.
 
 ``unchecked_rule`` hands the simulator AdaDUAL's and SRSF(n)'s cores (the checks were half of a run's
-time); a user's rule that wraps the checked public function must give the same run, to the bit, under
+time), and asks them through ``lazy_rule`` (the remaining sizes read through a function, no QueryLog per
+query); a user's rule that wraps the checked public function must give the same run, to the bit, under
 both accountings (the authors' accounting also depends on which running tasks the rule read, in order).
 """
 
@@ -13,7 +14,8 @@ import numpy as np
 import pytest
 
 from hetopt.contention import Policy, adadual, generate_instance, simulate, srsf_rule
-from hetopt.contention.admission import make_admission, unchecked_rule
+from hetopt.contention.accounting import QueryLog
+from hetopt.contention.admission import lazy_rule, make_admission, unchecked_rule
 from hetopt.errors import ArgumentError
 
 
@@ -63,9 +65,24 @@ def test_cores_agree_with_the_checked_rules_on_random_queries():
             assert unchecked_rule(rule)(servers, remaining, m_new, b, eta) == rule(servers, remaining, m_new, b, eta)
 
 
-def test_a_log_over_server_sets_is_the_log_over_their_union():
-    from hetopt.contention.accounting import QueryLog
+def test_lazy_rules_decide_and_read_as_the_rules_on_a_query_log():
+    assert lazy_rule(_wrapped(adadual)) is None and lazy_rule(partial(srsf_rule, 2)) is None
+    rng = np.random.default_rng(1)
+    for _ in range(2_000):
+        servers = [set(rng.choice(6, size=rng.integers(0, 3), replace=False).tolist()) for _ in range(rng.integers(1, 4))]
+        left = {c: float(rng.choice([0.0, rng.uniform(0, 500)])) for c in range(6)}
+        m_new, b, eta = float(rng.uniform(0, 600)), float(rng.uniform(1e-4, 1e-2)), float(rng.uniform(0, 1e-2))
+        for rule in (adadual, partial(srsf_rule, n=1), partial(srsf_rule, n=3)):
+            calls = []
+            log = QueryLog.over(servers, lambda c: calls.append(c) or left[c])
+            expected = (rule(servers, log, m_new, b, eta), log.read)
+            for lazy in (lazy_rule(rule), lazy_rule(unchecked_rule(rule))):
+                got_calls = []
+                got = lazy(servers, lambda c: got_calls.append(c) or left[c], m_new, b, eta)
+                assert got == expected and got_calls == calls, (servers, left, m_new)
 
+
+def test_a_log_over_server_sets_is_the_log_over_their_union():
     sets = [{3, 1}, set(), {1, 7}]
     for reads in ([], [7], [1, 3, 1], [9]):
         logs = [QueryLog(sorted({1, 3, 7}), float), QueryLog.over(sets, float)]
