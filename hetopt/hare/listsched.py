@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
+from itertools import repeat
+from operator import add
 from typing import Any
 
 import numpy as np
@@ -110,10 +112,13 @@ def list_schedule(inst: HareInstance, priority: np.ndarray, gpu_rule: str | GpuR
         if callable(gpu_rule):
             m, x = _pick_user(inst, gpu_rule, i, t_i, np.array(phi_arr))
         elif gpu_rule == "earliest_finish":  # the first GPU of the least max(t_i, phi_m) + T^c
-            m = min(M, key=lambda g: max(phi_arr[g], t_i) + tc[g])
+            ends = list(map(add, map(max, phi_arr, repeat(t_i)), tc))
+            m = ends.index(min(ends))
             x = max(t_i, phi_arr[m])
         elif aware:  # earliest start, fastest among ties, then lowest index
-            m = min(M, key=lambda g: (max(phi_arr[g], t_i), tc[g], g))
+            starts = list(map(max, phi_arr, repeat(t_i)))
+            first = min(starts)
+            m = min((g for g, s in enumerate(starts) if s == first), key=tc.__getitem__)
             x = max(phi_arr[m], t_i)
         else:
             phi_m, m = heapq.heappop(phi)  # line 12: m* = argmin phi_m
