@@ -17,7 +17,8 @@ def _meta(command):
 
 def test_a_table_merges_into_the_papers_store_and_renders(tmp_path):
     w = msr(30, shrink=40)
-    table = A.run(w, ["fifo", "has", "jps"], loads=[2.0], bounds=True)
+    # at 20 jobs/hour HAS is refused up front (its pre-check proves 4 jobs present), with no run partway
+    table = A.run(w, ["fifo", "has", "jps"], loads=[20.0], bounds=True)
     path = tmp_path / "t.json"
     path.write_text(json.dumps(table.to_dict(), default=str))
     agg = aggregate(_table_from_json(path))
@@ -28,11 +29,11 @@ def test_a_table_merges_into_the_papers_store_and_renders(tmp_path):
     assert rows["fifo"]["cpu_seconds"] > 0 and rows["fifo"]["jct_ratio"] >= 1.0
     assert rows["jps"]["jct_ratio"] is None  # copies: no bound
     text = "\n".join(render_papers(data, "fig.png"))
-    assert "| `fifo` | 2 |" in text and "![" in text and "first" in text
+    assert "| `fifo` | 20 |" in text and "![" in text and "first" in text
     assert rows["has"]["refused"].startswith("arena policy 'has'")  # C(107, S-1) > 50,000 from 4 jobs on
-    assert "| `has` | 2 | refused" in text and rows["has"]["refused"] in text
+    assert "| `has` | 20 | refused" in text and rows["has"]["refused"] in text
     # a second run of fifo replaces its row, keeps the others, and is listed after the first
-    again = {"rows": [dict(rows["fifo"], avg_jct=1.0)], "loads": [2.0], "cdf": {}, "cdf_load": 2.0}
+    again = {"rows": [dict(rows["fifo"], avg_jct=1.0)], "loads": [20.0], "cdf": {}, "cdf_load": 20.0}
     data = merge_papers(store, again, _meta("second"))
     assert sorted(r["policy"] for r in data["rows"]) == ["fifo", "has", "jps"]
     assert [r["avg_jct"] for r in data["rows"] if r["policy"] == "fifo"] == [1.0]

@@ -90,16 +90,12 @@ def test_arrays_are_read_only():
 
 
 @pytest.mark.parametrize("stem", ["hare2022_fig1", "hare2022_theorem4_counterexample", "hare2022_theorem4_release_dates"])
-def test_bundled_expected_values_are_certified(stem):
-    """Every ``expected`` value is reproduced by its method with a proof (OPTIMAL), and the methods agree."""
-    import hetopt
+def test_bundled_expected_values_agree_across_methods(stem):
+    """The CP-SAT and MILP routes recorded the same optimum (each is recomputed with its proof by
+    ``tests/test_catalogue.py``), and Fig. 1's is the paper's printed one."""
     from hetopt.data import load_json
 
     expected = load_json(stem)["expected"]
     assert {"exact", "exact_milp"} <= set(expected) and len(set(expected.values())) == 1
-    inst = hetopt.load_instance(stem)
-    for method, value in expected.items():
-        sol = hetopt.solve(inst, method=method)
-        assert sol.status == "optimal" and sol.objective == pytest.approx(value, rel=1e-9)
     if stem == "hare2022_fig1":
         assert expected["exact"] == 8.5  # the paper's printed optimum of Fig. 1(c)
