@@ -23,9 +23,10 @@ from functools import partial
 
 from ..errors import ArgumentError
 from ..inputs import check_positive, check_size
+from .accounting import QueryLog
 from .two_task import _starts_below, _threshold_of
 
-__all__ = ["AdmissionRule", "adadual", "srsf_rule", "make_admission", "unchecked_rule", "lazy_rule"]
+__all__ = ["AdmissionRule", "adadual", "srsf_rule", "make_admission", "lazy_rule"]
 
 AdmissionRule = Callable[[Sequence[Collection[Hashable]], Mapping[Hashable, float], float, float, float], bool]
 #: ``decide(server_tasks, remaining, m_new, b, eta) -> (start, keys read)``, ``remaining`` a function of a task
@@ -91,31 +92,23 @@ def _srsf(server_tasks, remaining, m_new, b, eta, *, n: int) -> bool:
     return max(map(len, server_tasks), default=0) < n
 
 
-def unchecked_rule(rule: AdmissionRule) -> AdmissionRule:
-    """The rule the simulator calls: a built-in rule's core without its argument checks, any other rule as given.
+def lazy_rule(rule: AdmissionRule) -> LazyRule:
+    """``rule`` as the simulator asks it: the remaining sizes read through a function, the keys read returned.
 
-    The simulator's queries come from a checked instance (``b`` > 0, ``eta`` >= 0, sizes >= 0), so the
-    built-ins' checks there only cost time (half of a run's); the decisions are the checked rules'.
+    A built-in rule decides without its argument checks (the simulator's queries come from a
+    checked instance) and without a :class:`~hetopt.contention.accounting.QueryLog` per query;
+    any other rule reads a log. Either way the same reads in the same order, which the authors'
+    accounting counts.
     """
     if rule is adadual:
-        return _adadual
-    if isinstance(rule, partial) and rule.func is srsf_rule and not rule.args and set(rule.keywords) == {"n"}:
-        return partial(_srsf, n=check_size(rule.keywords["n"], "n"))
-    return rule
-
-
-def lazy_rule(rule: AdmissionRule) -> LazyRule | None:
-    """A built-in rule as the simulator asks it, or None for any other rule.
-
-    The rule reads the remaining sizes through a function and returns the keys it read: the same
-    reads in the same order as the rule reading a :class:`~hetopt.contention.accounting.QueryLog`
-    (whose read keys the authors' accounting counts), without building the log for every query.
-    """
-    if rule is adadual or rule is _adadual:
         return _adadual_lazy
-    if isinstance(rule, partial) and rule.func in (srsf_rule, _srsf) and not rule.args and set(rule.keywords) == {"n"}:
+    if isinstance(rule, partial) and rule.func is srsf_rule and not rule.args and set(rule.keywords) == {"n"}:
         return partial(_srsf_lazy, n=check_size(rule.keywords["n"], "n"))
-    return None
+
+    def asked(server_tasks, remaining, m_new, b, eta) -> tuple[bool, list[int]]:
+        log = QueryLog.over(server_tasks, remaining)
+        return rule(server_tasks, log, m_new, b, eta), log.read
+    return asked
 
 
 def _adadual_lazy(server_tasks, remaining, m_new, b, eta) -> tuple[bool, list[int]]:

@@ -49,8 +49,8 @@ import numpy as np
 from ..certify import Status
 from ..errors import ArgumentError, ScheduleViolation, SizeLimitError
 from ..inputs import check_flag, check_size, takes_instance
-from .accounting import QueryLog, check_accounting, credit_counts
-from .admission import lazy_rule, unchecked_rule
+from .accounting import check_accounting, credit_counts
+from .admission import lazy_rule
 from .instance import ContentionInstance
 from .policies import Policy, get_policy, with_options
 from .solution import ContentionSimulation, TaskRecord, jct_metrics
@@ -113,8 +113,7 @@ class _Sim:
         self.authors = accounting == "authors"
         self.aggregate = aggregate
         self.placement = placement
-        self.admission = admission
-        self.lazy = lazy_rule(admission)  # a built-in rule: asked without a QueryLog per query
+        self.admission = admission  # a LazyRule (admission.lazy_rule)
         self.fixed = fixed
         self.record = record
         self.jobs = [_Job(inst, k) for k in range(inst.n_jobs)]
@@ -380,11 +379,7 @@ class _Sim:
             self.wait_dirty.discard(k)
             job = jobs[k]
             tasks = [self.server_tasks[s] for s in job.servers]
-            if self.lazy is not None:
-                start, read = self.lazy(tasks, lambda c: self.remaining(t, c), job.size, inst.b, inst.eta)
-            else:
-                log = QueryLog.over(tasks, lambda c: self.remaining(t, c))
-                start, read = self.admission(tasks, log, job.size, inst.b, inst.eta), log.read
+            start, read = self.admission(tasks, lambda c: self.remaining(t, c), job.size, inst.b, inst.eta)
             if not start:
                 job.queried = tuple(read)
                 continue
@@ -550,7 +545,7 @@ def simulate(
         record = sum(int(i) * int(g) for i, g in zip(inst.iterations, inst.n_gpus, strict=True)) <= RECORD_TASKS
     record = check_flag(record, "record")
     fixed = None if placement is None else _check_fixed(inst, placement)
-    rule = unchecked_rule(pol.admission_rule())
+    rule = lazy_rule(pol.admission_rule())
     place = pol.placement_policy() if fixed is None else None
     name = f"{pol.admission_label}+{'fixed' if fixed is not None else pol.placement_label}"
     t0 = time.perf_counter()

@@ -1,9 +1,10 @@
-"""The simulator calls the built-in admission rules without their argument checks: the same decisions.
+"""The simulator asks every admission rule through ``lazy_rule``: the same decisions and the same reads.
 
-``unchecked_rule`` hands the simulator AdaDUAL's and SRSF(n)'s cores (the checks were half of a run's
-time), and asks them through ``lazy_rule`` (the remaining sizes read through a function, no QueryLog per
-query); a user's rule that wraps the checked public function must give the same run, to the bit, under
-both accountings (the authors' accounting also depends on which running tasks the rule read, in order).
+``lazy_rule`` hands the simulator AdaDUAL and SRSF(n) without their argument checks (they were half of
+a run's time) and without a QueryLog per query (the remaining sizes read through a function); any
+other rule reads a QueryLog. A user's rule that wraps the checked public function must give the same
+run, to the bit, under both accountings (the authors' accounting also depends on which running tasks
+the rule read, in order).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pytest
 
 from hetopt.contention import Policy, adadual, generate_instance, simulate, srsf_rule
 from hetopt.contention.accounting import QueryLog
-from hetopt.contention.admission import lazy_rule, make_admission, unchecked_rule
+from hetopt.contention.admission import lazy_rule, make_admission
 from hetopt.errors import ArgumentError
 
 
@@ -42,44 +43,33 @@ def test_built_in_rule_runs_as_the_checked_rule(workload, name, accounting):
     assert fast.avg_gpu_utilization == slow.avg_gpu_utilization
 
 
-def test_unchecked_rule_maps_only_the_built_ins():
-    assert unchecked_rule(adadual) is not adadual
-    core = unchecked_rule(partial(srsf_rule, n=3))
-    assert core([{1, 2}], {1: 1.0, 2: 1.0}, 1.0, 1.0, 0.5) is True
-    assert core([{1, 2, 3}], {1: 1.0, 2: 1.0, 3: 1.0}, 1.0, 1.0, 0.5) is False
-    user = _wrapped(adadual)
-    assert unchecked_rule(user) is user
-    other = partial(srsf_rule, 2)  # positional n: not the shape make_admission builds, passed on as given
-    assert unchecked_rule(other) is other
+def test_lazy_rule_maps_only_the_built_ins():
+    from hetopt.contention import admission
+
+    assert lazy_rule(adadual) is admission._adadual_lazy
+    core = lazy_rule(partial(srsf_rule, n=3))
+    assert core([{1, 2}], {1: 1.0, 2: 1.0}.__getitem__, 1.0, 1.0, 0.5) == (True, [])
+    assert core([{1, 2, 3}], {1: 1.0, 2: 1.0, 3: 1.0}.__getitem__, 1.0, 1.0, 0.5) == (False, [])
+    for user in (_wrapped(adadual), partial(srsf_rule, 2)):  # positional n: not make_admission's shape, asked as given
+        asked = lazy_rule(user)
+        assert asked is not admission._adadual_lazy and not isinstance(asked, partial)
     with pytest.raises(ArgumentError, match="n"):
-        unchecked_rule(partial(srsf_rule, n=0))
-
-
-def test_cores_agree_with_the_checked_rules_on_random_queries():
-    rng = np.random.default_rng(0)
-    for _ in range(2_000):
-        servers = [set(rng.choice(6, size=rng.integers(0, 3), replace=False).tolist()) for _ in range(rng.integers(1, 4))]
-        remaining = {c: float(rng.choice([0.0, rng.uniform(0, 500)])) for c in range(6)}
-        m_new, b, eta = float(rng.uniform(0, 600)), float(rng.uniform(1e-4, 1e-2)), float(rng.uniform(0, 1e-2))
-        for rule in (adadual, partial(srsf_rule, n=1), partial(srsf_rule, n=2)):
-            assert unchecked_rule(rule)(servers, remaining, m_new, b, eta) == rule(servers, remaining, m_new, b, eta)
+        lazy_rule(partial(srsf_rule, n=0))
 
 
 def test_lazy_rules_decide_and_read_as_the_rules_on_a_query_log():
-    assert lazy_rule(_wrapped(adadual)) is None and lazy_rule(partial(srsf_rule, 2)) is None
     rng = np.random.default_rng(1)
     for _ in range(2_000):
         servers = [set(rng.choice(6, size=rng.integers(0, 3), replace=False).tolist()) for _ in range(rng.integers(1, 4))]
         left = {c: float(rng.choice([0.0, rng.uniform(0, 500)])) for c in range(6)}
         m_new, b, eta = float(rng.uniform(0, 600)), float(rng.uniform(1e-4, 1e-2)), float(rng.uniform(0, 1e-2))
-        for rule in (adadual, partial(srsf_rule, n=1), partial(srsf_rule, n=3)):
+        for rule in (adadual, partial(srsf_rule, n=1), partial(srsf_rule, n=3), _wrapped(adadual)):
             calls = []
             log = QueryLog.over(servers, lambda c: calls.append(c) or left[c])
             expected = (rule(servers, log, m_new, b, eta), log.read)
-            for lazy in (lazy_rule(rule), lazy_rule(unchecked_rule(rule))):
-                got_calls = []
-                got = lazy(servers, lambda c: got_calls.append(c) or left[c], m_new, b, eta)
-                assert got == expected and got_calls == calls, (servers, left, m_new)
+            got_calls = []
+            got = lazy_rule(rule)(servers, lambda c: got_calls.append(c) or left[c], m_new, b, eta)
+            assert got == expected and got_calls == calls, (servers, left, m_new)
 
 
 def test_a_log_over_server_sets_is_the_log_over_their_union():
