@@ -47,11 +47,18 @@ CHECK_JS = r"""
     }
   }
   const skip = 'pre, code, script, style, noscript, template, mjx-container, .MathJax';
+  // rendered: the element has a layout box (checkVisibility; the first getClientRects of each element of a long
+  // API page cost about 0.25 ms, 4 s a page), asked once per element
+  const rendered = new Map();
+  const shown = el => {
+    if (!rendered.has(el)) rendered.set(el, el.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0);
+    return rendered.get(el);
+  };
   const text = [];
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walk.nextNode(); n; n = walk.nextNode()) {
     const el = n.parentElement;
-    if (!el || el.closest(skip) || !el.getClientRects().length) continue;
+    if (!el || el.closest(skip) || !shown(el)) continue;
     text.push(n.textContent);
   }
   const describe = el => (el.closest('section[id]') ? '#' + el.closest('section[id]').id + ' ' : '')
