@@ -30,6 +30,7 @@ from .generator import fig5_instance
 from .instance import OasisInstance
 from .offline import solve_exact
 from .prices import competitive_bound
+from .schedule import OasisSolution
 from .simulator import simulate
 
 __all__ = ["validate_ratio", "ratio_sweep", "ratio_table", "fig5_setting", "FIG5_SERVERS", "FIG5_PRIORITIES",
@@ -65,7 +66,7 @@ def fig5_setting(*, seed: int) -> OasisInstance:
 
 @takes_instance(OasisInstance)
 def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, threads: int | None = 1,
-                   node_limit: int | None = None) -> Certificate:
+                   node_limit: int | None = None, offline: OasisSolution | None = None) -> Certificate:
     """Theorem 4 on one instance: OPT / OASiS against 2 alpha (see the module docstring).
 
     Parameters
@@ -79,6 +80,12 @@ def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, thr
         Branch-and-bound nodes of each offline MILP (:func:`~hetopt.oasis.offline.solve_exact`):
         a deterministic work limit; with ``time_limit=None`` the certificate does not depend on
         the machine's speed or load.
+    offline : OasisSolution, optional
+        A schedule of ``inst`` you already have, e.g. :func:`~hetopt.oasis.offline.solve_exact`'s,
+        used instead of solving the offline MILP again (``time_limit`` and ``node_limit`` then
+        apply to nothing; a ``node_limit`` with it is an ArgumentError): checked like a fresh one;
+        its utility bounds OPT from below, and OPT from above its proven optimum, else the better
+        of its bound and the LP bound.
 
     Returns
     -------
@@ -95,8 +102,13 @@ def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, thr
     """
     time_limit = check_time_limit(time_limit)
     threads = check_threads(threads)
+    if offline is not None and not isinstance(offline, OasisSolution):
+        raise ArgumentError(f"offline is {offline!r:.60}; expected an OasisSolution of the instance (solve_exact's)")
+    if offline is not None and node_limit is not None:
+        raise ArgumentError("node_limit limits the offline solve, and offline is given: pass one of them")
     on = simulate(inst, "oasis")
-    off = solve_exact(inst, time_limit=time_limit, threads=threads, node_limit=node_limit)
+    off = offline if offline is not None else solve_exact(inst, time_limit=time_limit, threads=threads,
+                                                           node_limit=node_limit)
     for sol in (on, off):
         check_schedule(inst, sol).raise_if_invalid()
     limit = competitive_bound(inst)

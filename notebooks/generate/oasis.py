@@ -240,7 +240,8 @@ md(r"""
 ## 3. The certificate
 
 `solve_exact` solves (1)-(13) with HiGHS and returns a **proven** optimum (status OPTIMAL, bound = objective), and
-`check_schedule` checks (2)-(13) independently of the model. `validate_ratio` returns a `Certificate`: `ratio` is
+`check_schedule` checks (2)-(13) independently of the model. `validate_ratio` returns a `Certificate` (given
+`offline=opt`, it certifies against the optimum in hand instead of solving again): `ratio` is
 OPT / OASiS (a maximization), `limit` is $2\alpha$ with
 $\alpha = \max_r\{1, \ln(U_1^r/L_1), \ln(U_2^r/L_2)\}$ (Theorem 4), and `holds` is judged
 only when the reference is a proven optimum (else None: an upper bound cannot refute the theorem).
@@ -249,7 +250,7 @@ only when the reference is a proven optimum (else None: an upper bound cannot re
 code(r"""
 print(f"offline: {opt.status.value}, utility {opt.total_utility:.4f}, bound {opt.bound:.4f}; checker ok: "
       f"{check_schedule(inst, opt).ok}")
-cert = validate_ratio(inst)
+cert = validate_ratio(inst, offline=opt)
 print(cert)
 """)
 

@@ -104,6 +104,24 @@ def test_validate_table_and_ratio_sweep():
         ratio_sweep(1, seed=-1)
 
 
+def test_validate_ratio_takes_the_offline_schedule_you_have():
+    from hetopt.oasis import solve_exact, validate_ratio
+
+    inst = hetopt.load_instance("oasis2018_theorem4_in_premise")
+    opt = solve_exact(inst)
+    fresh, given = validate_ratio(inst), validate_ratio(inst, offline=opt)
+    assert (given.value, given.reference, given.ratio, given.holds) == (fresh.value, fresh.reference, fresh.ratio,
+                                                                         fresh.holds)
+    on = simulate(inst, "oasis")  # a feasible schedule, no proof: OPT between its utility and the LP bound
+    weak = validate_ratio(inst, offline=on)
+    assert weak.info["reference_kind"] == "lp bound" and weak.info["opt_lower"] == on.total_utility
+    assert weak.reference >= opt.total_utility * (1 - 1e-9)
+    with pytest.raises(ArgumentError, match="node_limit"):
+        validate_ratio(inst, offline=opt, node_limit=10)
+    with pytest.raises(ArgumentError, match="offline"):
+        validate_ratio(inst, offline=opt.schedules)
+
+
 def test_reproduce_is_gone_the_ledger_has_the_claims():
     from hetopt.claims import claims
 
