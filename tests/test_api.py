@@ -25,6 +25,21 @@ SMALL = {
 KIND_METHODS = [(k, m.name) for k in SMALL for m in kinds()[k].methods]
 
 
+@pytest.fixture(scope="module")
+def solved():
+    """``solved(kind, name)``: the method's solution of the kind's small instance, solved once per module."""
+    memo = {}
+
+    def solve(kind, name):
+        if (kind, name) not in memo:
+            # the arena's hare solves Hare's relaxation at each plan: beyond 18 tasks only time-limited (any order
+            # is valid)
+            options = {"options": {"time_limit": 2.0}} if (kind, name) == ("arena", "hare") else {}
+            memo[kind, name] = hetopt.solve(hetopt.load_instance(SMALL[kind]), name, **options)
+        return memo[kind, name]
+    return solve
+
+
 def test_every_kind_has_a_small_instance():
     assert set(SMALL) == set(kinds())
 
@@ -50,11 +65,11 @@ def test_every_method_has_a_category_a_sentence_and_an_objective(kind):
 
 
 @pytest.mark.parametrize("kind", list(kinds()))
-def test_solve_without_a_method_runs_the_default(kind):
+def test_solve_without_a_method_runs_the_default(kind, solved):
     inst = hetopt.load_instance(SMALL[kind])
     default = kinds()[kind].default_method
     a = hetopt.solve(inst)
-    b = hetopt.solve(inst, default.name)
+    b = solved(kind, default.name)
     assert type(a) is type(b) and a.objective == pytest.approx(b.objective)
 
 
@@ -72,13 +87,11 @@ def test_unknown_options_are_named():
 
 
 @pytest.mark.parametrize(("kind", "name"), KIND_METHODS, ids=[f"{k}-{m}" for k, m in KIND_METHODS])
-def test_every_method_solves_a_small_instance(kind, name):
+def test_every_method_solves_a_small_instance(kind, name, solved):
     inst = hetopt.load_instance(SMALL[kind])
     method = hetopt.methods(kind)[name]
     assert method.description and method.category in ("exact", "heuristic", "baseline")
-    # the arena's hare solves Hare's relaxation at each plan: beyond 18 tasks only time-limited (any order is valid)
-    options = {"options": {"time_limit": 2.0}} if (kind, name) == ("arena", "hare") else {}
-    sol = hetopt.solve(inst, name, **options)
+    sol = solved(kind, name)
     assert sol.status in (Status.OPTIMAL, Status.FEASIBLE), sol.status
     assert sol.objective is not None
     json.dumps(sol.to_dict())  # every solution serializes
@@ -94,17 +107,16 @@ def test_every_method_solves_a_small_instance(kind, name):
 
 
 @pytest.mark.parametrize("kind", ["placement", "hare", "oasis"])
-def test_no_method_beats_the_certified_optimum(kind):
-    inst = hetopt.load_instance(SMALL[kind])
+def test_no_method_beats_the_certified_optimum(kind, solved):
     table = hetopt.methods(kind)
     exact = [n for n, m in table.items() if m.category == "exact"]
-    opt = hetopt.solve(inst, exact[0])
+    opt = solved(kind, exact[0])
     assert opt.status is Status.OPTIMAL
     sign = 1.0 if opt.sense == "min" else -1.0
     same = [n for n, m in table.items() if m.objective == table[exact[0]].objective]
     assert len(same) > 2, "the kind has heuristics of the exact method's objective to compare"
     for name in same:
-        sol = hetopt.solve(inst, name)
+        sol = solved(kind, name)
         assert sign * sol.objective >= sign * opt.objective - 1e-6 * max(1.0, abs(opt.objective)), name
 
 

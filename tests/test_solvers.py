@@ -154,15 +154,21 @@ def _hard_knapsack(n=40, seed=3):
     return dict(c=v, sense="max", A_ub=[w], b_ub=[w.sum() // 2], ub=1, integrality=1)
 
 
+@pytest.fixture(scope="module")
+def full_knapsack():
+    """The knapsack's optimum, solved once for both limits."""
+    return solve_milp(**_hard_knapsack())
+
+
 @pytest.mark.parametrize("limit", [{"node_limit": 1, "presolve": False}, {"time_limit": 1e-3}])
-def test_solve_milp_limited_run_is_not_optimal(limit):
+def test_solve_milp_limited_run_is_not_optimal(limit, full_knapsack):
     kw = _hard_knapsack()
     sol = solve_milp(**kw, options=limit, raise_on_failure=False)
     x = sol.info["x"]
     assert sol.status is not Status.OPTIMAL
     assert sol.status is Status.TIME_LIMIT
     assert (x is None) == (sol.objective is None)
-    full = solve_milp(**kw)
+    full = full_knapsack
     assert full.status is Status.OPTIMAL
     if sol.objective is not None:
         assert sol.objective <= full.objective + 1e-6
