@@ -50,6 +50,15 @@ def executed_notebook():
     return get
 
 
+@pytest.fixture(scope="session")
+def sources():
+    """The package's files read and parsed once per process (``tests/sources.py``); the tests that read the
+    code ask for it, which also keeps them on one worker."""
+    from tests import sources as module
+
+    return module
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """``xdist_group`` marks (read by ``--dist loadgroup``, the default of pyproject.toml's addopts): the tests
@@ -57,7 +66,7 @@ def pytest_collection_modifyitems(config, items):
     a paper's ledger checks share its cached runs the same way.
 
     A notebook's tests share its execution (``executed_notebook``), the docs' tests the site build
-    (``site``), and a module's (or a class's) tests a fixture of that scope; every other test is
+    (``site``), the tests that read the code its parsed files (``sources``), and a module's (or a class's) tests a fixture of that scope; every other test is
     scheduled on its own."""
     heavy = []
     for item in items:
@@ -85,6 +94,8 @@ def _group(item) -> str | None:
         return f"notebook-{_notebook_of(item, names)}"
     if "site" in names and item.nodeid.startswith("tests/docs/"):
         return "docs-site"
+    if "sources" in names:
+        return "sources"
     if item.nodeid.startswith("tests/claims/test_ledger.py::test_fast_"):
         # a paper's claims read the same cached runs (Wang et al.'s simulations, the certified optima, the
         # LPs): on one worker they compute them once, as `hetopt reproduce` does (about 15 % of their time)

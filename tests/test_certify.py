@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import math
+from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
 
@@ -158,13 +159,12 @@ def test_solution_refuses_an_infinite_or_nan_proof(sense):
             Solution(status=Status.OPTIMAL, objective=objective, bound=bound, sense=sense)
 
 
-def _tolerance_uses(source: str) -> list[int]:
+def _tolerance_uses(tree: ast.AST) -> list[int]:
     """Lines where code reads ``OPTIMAL_RTOL`` as a value (a comparison, arithmetic, an argument).
 
     Its import and its mention in a message (an f-string) are not uses; docstrings and comments
     are not code.
     """
-    tree = ast.parse(source)
     in_message = {id(n) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for n in ast.walk(node)}
     return sorted(node.lineno for node in ast.walk(tree)
                   if (isinstance(node, ast.Name) and node.id == "OPTIMAL_RTOL"
@@ -172,37 +172,37 @@ def _tolerance_uses(source: str) -> list[int]:
                   and id(node) not in in_message)
 
 
-def test_only_certify_compares_with_the_tolerance():
+def test_only_certify_compares_with_the_tolerance(sources):
     """Every route's OPTIMAL goes through certify: no hand-written "gap <= OPTIMAL_RTOL" anywhere else in hetopt/."""
     root = Path(hetopt.__file__).resolve().parent
     found = {str(p.relative_to(root)): lines for p in sorted(root.rglob("*.py")) if p.name != "certify.py" or
-             p.parent != root for lines in [_tolerance_uses(p.read_text(encoding="utf-8"))] if lines}
+             p.parent != root for lines in [_tolerance_uses(sources.tree(p))] if lines}
     assert found == {}, f"OPTIMAL_RTOL used outside hetopt/certify.py (call certify instead): {found}"
 
 
 def test_the_tolerance_check_can_fail():
-    assert _tolerance_uses("from x import OPTIMAL_RTOL\nok = gap <= OPTIMAL_RTOL\n") == [2]
-    assert _tolerance_uses("import hetopt\nbad = a > b * (1 + hetopt.certify.OPTIMAL_RTOL)\n") == [2]
-    assert _tolerance_uses("t = max(rel_gap, OPTIMAL_RTOL)\n") == [1]
+    assert _tolerance_uses(ast.parse("from x import OPTIMAL_RTOL\nok = gap <= OPTIMAL_RTOL\n")) == [2]
+    assert _tolerance_uses(ast.parse("import hetopt\nbad = a > b * (1 + hetopt.certify.OPTIMAL_RTOL)\n")) == [2]
+    assert _tolerance_uses(ast.parse("t = max(rel_gap, OPTIMAL_RTOL)\n")) == [1]
     message_only = 'from x import OPTIMAL_RTOL\nmsg = f"more than {OPTIMAL_RTOL:g}"\n"""gap <= OPTIMAL_RTOL"""\n'
-    assert _tolerance_uses(message_only) == []
+    assert _tolerance_uses(ast.parse(message_only)) == []
 
 
 MOVED = {"Status", "relative_gap", "OPTIMAL_RTOL", "GAP_FLOOR"}
 
 
-def _imports_of_moved_names_from_result(source: str) -> list[int]:
+def _imports_of_moved_names_from_result(nodes: Iterable[ast.AST]) -> list[int]:
     """Lines that import a name of hetopt.certify from hetopt.result (where it lived before; only an alias now)."""
-    return sorted(node.lineno for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)
+    return sorted(node.lineno for node in nodes if isinstance(node, ast.ImportFrom)
                   and (node.module or "").split(".")[-1] == "result" and MOVED & {a.name for a in node.names})
 
 
-def test_the_status_vocabulary_is_imported_from_certify():
+def test_the_status_vocabulary_is_imported_from_certify(sources):
     root = Path(hetopt.__file__).resolve().parents[1]
     files = [p for d in ("hetopt", "tests", "notebooks/generate", "docs/_ext")
              for p in sorted((root / d).rglob("*.py"))]
     found = {str(p.relative_to(root)): lines for p in files
-             for lines in [_imports_of_moved_names_from_result(p.read_text(encoding="utf-8"))] if lines}
+             for lines in [_imports_of_moved_names_from_result(sources.nodes(p))] if lines}
     assert found == {}, f"import Status / relative_gap / OPTIMAL_RTOL / GAP_FLOOR from hetopt.certify: {found}"
-    assert _imports_of_moved_names_from_result("from ..result import Solution, Status\n") == [1]
-    assert _imports_of_moved_names_from_result("from hetopt.result import Solution\n") == []
+    assert _imports_of_moved_names_from_result(ast.walk(ast.parse("from ..result import Solution, Status\n"))) == [1]
+    assert _imports_of_moved_names_from_result(ast.walk(ast.parse("from hetopt.result import Solution\n"))) == []

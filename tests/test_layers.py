@@ -53,19 +53,20 @@ def _resolve(current: str, is_package: bool, level: int, module: str | None) -> 
     return ".".join(base + ([module] if module else []))
 
 
-def import_graph() -> nx.DiGraph:
+def import_graph(sources) -> nx.DiGraph:
     """Module -> module edges of every hetopt import (names imported from a package's __init__
-    are edges to the package; submodules imported by name are edges to the submodule); built once per root."""
-    return _graph_of(ROOT)
+    are edges to the package; submodules imported by name are edges to the submodule); built once per root
+    from the ``sources`` fixture's parsed files."""
+    return _graph_of(ROOT, sources)
 
 
 @functools.cache
-def _graph_of(root: Path) -> nx.DiGraph:
+def _graph_of(root: Path, sources) -> nx.DiGraph:
     mods = _modules(root)
     graph = nx.DiGraph()
     for name, path in mods.items():
         graph.add_node(name)
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = sources.tree(path)
         skip = _type_checking_nodes(tree)
         is_package = path.name == "__init__.py"
         for node in ast.walk(tree):
@@ -110,8 +111,8 @@ def test_every_module_has_a_layer():
         _layer(module)
 
 
-def test_no_import_cycle():
-    graph = import_graph()
+def test_no_import_cycle(sources):
+    graph = import_graph(sources)
     cycles = [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1]
     assert cycles == [], f"import cycles: {cycles}"
 
@@ -120,8 +121,8 @@ def _paper(group: str) -> str:
     return group.removesuffix(".experiments")
 
 
-def test_imports_go_downward():
-    graph = import_graph()
+def test_imports_go_downward(sources):
+    graph = import_graph(sources)
     allowed = {(k.name, d) for k in kinds().values() for d in k.depends_on}
     bad = []
     for a, b in graph.edges:
@@ -138,17 +139,17 @@ def test_imports_go_downward():
     assert bad == [], bad
 
 
-def test_a_core_never_imports_its_experiments():
-    bad = [f"{a} -> {b}" for a, b in import_graph().edges if _layer(a)[0] == 1 and _layer(b)[0] == 3]
+def test_a_core_never_imports_its_experiments(sources):
+    bad = [f"{a} -> {b}" for a, b in import_graph(sources).edges if _layer(a)[0] == 1 and _layer(b)[0] == 3]
     assert bad == [], bad
 
 
-def test_no_paper_imports_plot_or_the_front_door():
-    bad = [f"{a} -> {b}" for a, b in import_graph().edges if _layer(a)[0] == 1 and _layer(b)[0] >= 2]
+def test_no_paper_imports_plot_or_the_front_door(sources):
+    bad = [f"{a} -> {b}" for a, b in import_graph(sources).edges if _layer(a)[0] == 1 and _layer(b)[0] >= 2]
     assert bad == [], bad
 
 
-def test_the_graph_sees_a_cycle(tmp_path, monkeypatch):
+def test_the_graph_sees_a_cycle(tmp_path, monkeypatch, sources):
     """The checker must be able to fail: a module pair that imports each other is a cycle."""
     pkg = tmp_path / "hetopt"
     pkg.mkdir()
@@ -156,5 +157,5 @@ def test_the_graph_sees_a_cycle(tmp_path, monkeypatch):
     (pkg / "errors.py").write_text("from .result import X\n")
     (pkg / "result.py").write_text("def f():\n    from .errors import Y\n")
     monkeypatch.setattr(sys.modules[__name__], "ROOT", pkg)
-    graph = import_graph()
+    graph = import_graph(sources)
     assert any(len(c) > 1 for c in nx.strongly_connected_components(graph))

@@ -140,14 +140,13 @@ def _functions(tree: ast.AST) -> list[tuple[str, int]]:
     return out
 
 
-def _measure() -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+def _measure(sources) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
     """Lines of every file, function (``path::name``) and module docstring of ``hetopt/``."""
     files, functions, docstrings = {}, {}, {}
     for path in sorted((ROOT / "hetopt").rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
-        source = path.read_text(encoding="utf-8")
-        files[rel] = len(source.splitlines())
-        tree = ast.parse(source)
+        files[rel] = len(sources.text(path).splitlines())
+        tree = sources.tree(path)
         doc = ast.get_docstring(tree, clean=False)
         docstrings[rel] = len(doc.splitlines()) if doc else 0
         for name, lines in _functions(tree):
@@ -156,9 +155,9 @@ def _measure() -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
 
 
 @pytest.fixture(scope="module")
-def sizes() -> dict[str, dict[str, int]]:
+def sizes(sources) -> dict[str, dict[str, int]]:
     """The measure by kind: once, on the worker that runs this module's tests (at collection every worker paid it)."""
-    return dict(zip(("file", "function", "module docstring"), _measure(), strict=True))
+    return dict(zip(("file", "function", "module docstring"), _measure(sources), strict=True))
 
 
 LIMITS = {"file": MAX_FILE_LINES, "function": MAX_FUNCTION_LINES, "module docstring": MAX_DOCSTRING_LINES}

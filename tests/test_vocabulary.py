@@ -287,12 +287,12 @@ def test_solution_round_trip_of_every_method_type(name):
 # ------------------------------------------------------------------------------------------ the whole package
 
 
-def test_one_name_for_extra_data():
+def test_one_name_for_extra_data(sources):
     """``info`` is the only name of extra data on results (no ``details`` field anywhere)."""
     root = pathlib.Path(hetopt.__file__).parent
     offenders = []
     for p in sorted(root.rglob("*.py")):
-        for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+        for n in sources.nodes(p):
             if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.target.id == "details":
                 offenders.append(f"{p.relative_to(root)}:{n.lineno}")
     assert offenders == [], offenders
@@ -313,12 +313,12 @@ def test_status_is_its_string():
     assert f"{hetopt.Status.FEASIBLE}" == "feasible"
 
 
-def test_seed_is_keyword_only_in_every_public_function():
+def test_seed_is_keyword_only_in_every_public_function(sources):
     """No public function of the package takes ``seed`` positionally."""
     root = pathlib.Path(hetopt.__file__).parent
     offenders = []
     for p in sorted(root.rglob("*.py")):
-        for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+        for n in sources.nodes(p):
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and not n.name.startswith("_") \
                     and n.name not in ("rng_from", "check_seed", "check_example"):
                 if "seed" in [a.arg for a in n.args.posonlyargs + n.args.args]:
