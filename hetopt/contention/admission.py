@@ -56,17 +56,8 @@ def adadual(
 
 
 def _adadual(server_tasks, remaining, m_new, b, eta) -> bool:
-    """:func:`adadual` on arguments known to be valid (the simulator's, from a checked instance)."""
-    max_task = max(map(len, server_tasks), default=0)
-    if max_task == 0:
-        return True
-    if max_task > 1:
-        return False
-    old = set().union(*server_tasks)
-    threshold = _threshold_of(b, eta)  # eq. (13)
-    # starts_immediately(m_new, remaining[c], b, eta) for each c, in the same order (the keys read are the
-    # authors' accounting's credits)
-    return all(_starts_below(m_new, remaining[c], threshold) for c in old)
+    """:func:`adadual` on arguments known to be valid: :func:`_adadual_lazy` reading the mapping."""
+    return _adadual_lazy(server_tasks, remaining.__getitem__, m_new, b, eta)[0]
 
 
 def srsf_rule(
@@ -112,13 +103,18 @@ def lazy_rule(rule: AdmissionRule) -> LazyRule:
 
 
 def _adadual_lazy(server_tasks, remaining, m_new, b, eta) -> tuple[bool, list[int]]:
-    """:func:`_adadual` reading ``remaining(c)`` (each running task at most once, in the set's order)."""
+    """AdaDUAL's decision reading ``remaining(c)``, and the running tasks it read.
+
+    ``max_task`` is the most tasks running on a server of the new one (lines 2-7): none, start;
+    more than one, wait; exactly one, start iff every running task c passes eq. (13) against its
+    remaining size, asked once per task in the set's order until one fails (lines 11-18).
+    """
     max_task = max(map(len, server_tasks), default=0)
     if max_task == 0:
         return True, []
     if max_task > 1:
         return False, []
-    threshold = _threshold_of(b, eta)
+    threshold = _threshold_of(b, eta)  # eq. (13)
     read = []
     for c in set().union(*server_tasks):
         read.append(c)
@@ -128,8 +124,8 @@ def _adadual_lazy(server_tasks, remaining, m_new, b, eta) -> tuple[bool, list[in
 
 
 def _srsf_lazy(server_tasks, remaining, m_new, b, eta, *, n: int) -> tuple[bool, list[int]]:
-    """:func:`_srsf`: reads nothing."""
-    return max(map(len, server_tasks), default=0) < n, []
+    """:func:`_srsf`, which reads nothing."""
+    return _srsf(server_tasks, remaining, m_new, b, eta, n=n), []
 
 
 def _check_query(server_tasks: object, remaining: object, m_new: object, b: object, eta: object) -> None:

@@ -83,9 +83,9 @@ def validate_ratio(inst: OasisInstance, *, time_limit: float | None = 120.0, thr
     offline : OasisSolution, optional
         A schedule of ``inst`` you already have, e.g. :func:`~hetopt.oasis.offline.solve_exact`'s,
         used instead of solving the offline MILP again (``time_limit`` and ``node_limit`` then
-        apply to nothing; a ``node_limit`` with it is an ArgumentError): checked like a fresh one;
-        its utility bounds OPT from below, and OPT from above its proven optimum, else the better
-        of its bound and the LP bound.
+        apply to nothing; a ``node_limit`` with it is an ArgumentError), checked like a fresh one:
+        OPT is at least its utility, and at most its proven optimum, else the better of its bound
+        and the LP bound.
 
     Returns
     -------
