@@ -66,8 +66,8 @@ def pytest_collection_modifyitems(config, items):
     a paper's ledger checks share its cached runs the same way.
 
     A notebook's tests share its execution (``executed_notebook``), the docs' tests the site build
-    (``site``), the tests that read the code its parsed files (``sources``), and a module's (or a class's) tests a fixture of that scope; every other test is
-    scheduled on its own."""
+    (``site``), the tests that read the code its parsed files (``sources``), and a module's (or a
+    class's) tests a fixture of that scope; every other test is scheduled on its own."""
     heavy = []
     for item in items:
         group = _group(item)
