@@ -226,11 +226,11 @@ def test_completion_limits_hold_for_sampled_schedules():
         prio = rng.random(inst.n_tasks) + inst.task_round  # rounds in order
         st, g = list_schedule(inst, prio, GPU_RULES[k % len(GPU_RULES)])
         if k % 3 == 0:
-            st, g, _, _ = improve_schedule(inst, st, g, time_limit=0.2, seed=k)
+            st, g, _, _ = improve_schedule(inst, st, g, time_limit=None, max_moves=2_000, seed=k)  # deterministic
         rep = check_schedule(inst, (st, g)).raise_if_invalid()
         samples.append((rep.objective, st, g))
     objs = np.array([s[0] for s in samples])
-    threshold = float(np.quantile(objs, 0.25))  # within a few % of the optimum (21.975 on this instance)
+    threshold = float(np.quantile(objs, 0.25))  # 22.88, within 4 % of the optimum (21.975, which 2 samples reach)
     b = job_colgen_bound(inst)
     lim = completion_limits(inst, b, threshold)
     assert np.isfinite(lim).any()
