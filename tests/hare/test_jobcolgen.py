@@ -230,7 +230,7 @@ def test_completion_limits_hold_for_sampled_schedules():
         rep = check_schedule(inst, (st, g)).raise_if_invalid()
         samples.append((rep.objective, st, g))
     objs = np.array([s[0] for s in samples])
-    threshold = float(np.quantile(objs, 0.25))  # 22.88, within 4 % of the optimum (21.975, which 2 samples reach)
+    threshold = float(np.quantile(objs, 0.25))  # 22.88, within 4 % of the optimum (21.975, which the best sample reaches)
     b = job_colgen_bound(inst)
     lim = completion_limits(inst, b, threshold)
     assert np.isfinite(lim).any()
