@@ -95,8 +95,7 @@ def list_schedule(inst: HareInstance, priority: np.ndarray, gpu_rule: str | GpuR
     start = np.zeros(inst.n_tasks)
     gpu = np.zeros(inst.n_tasks, dtype=int)
     aware = gpu_rule != "earliest_available"
-    M = range(inst.n_gpus)
-    phi = [(0.0, g) for g in M]  # line 2: phi_m = 0, a heap (phi_m, m)
+    phi = [(0.0, g) for g in range(inst.n_gpus)]  # line 2: phi_m = 0, a heap (phi_m, m)
     phi_arr = [0.0] * inst.n_gpus
     round_end: dict[tuple[int, int], float] = {}
     scheduled: dict[tuple[int, int], int] = {}

@@ -142,7 +142,8 @@ def lp_ordering(inst: HareInstance, *, max_rounds: int = 6, cuts_per_round: int 
             break
     x_hat = sigma[first[inst.task_job] + inst.task_round] * u
     bound = res.bound * u if res.status is Status.OPTIMAL and res.bound is not None else None
-    return LPOrdering(status=res.status, objective=None if res.objective is None else res.objective * u, bound=bound, gap=res.gap,
+    objective = None if res.objective is None else res.objective * u
+    return LPOrdering(status=res.status, objective=objective, bound=bound, gap=res.gap,
                       wall_time=time.perf_counter() - t0, solver="highs",
                       message=f"{len(cut_rows)} cuts in {it} LP solves", x_hat=x_hat,
                       H=middle_completion(inst, x_hat), cuts=len(cut_rows), iterations=it)

@@ -76,7 +76,8 @@ def prefetch(cases: list[tuple]) -> None:
     one this process would run; ``trace_case_run`` takes it from ``runs.PREFETCHED``.  With one free
     process nothing is done here and each case is run when asked.
     """
-    todo = list(dict.fromkeys(k for k in (ex.trace_case_key(*c) for c in cases) if k not in _ASKED and k not in ex.PREFETCHED))
+    keys = (ex.trace_case_key(*c) for c in cases)
+    todo = list(dict.fromkeys(k for k in keys if k not in _ASKED and k not in ex.PREFETCHED))
     if len(todo) < 2 or free_count() < 2:
         return
     for key, run in zip(todo, claim_map(ex.trace_case_run, todo), strict=True):
