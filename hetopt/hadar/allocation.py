@@ -97,20 +97,31 @@ def _merge(states: dict, key: bytes, item: tuple) -> None:
         states[key] = item
 
 
-class _Prices(dict):
-    """A DP state's prices by its key, computed when the state is first expanded.
+#: Prices kept per instance (cleared when full): (price parameters, free matrix) -> eq. (5)'s prices.
+PRICE_MEMO_SIZE = 1 << 14
+_PRICES: weakref.WeakKeyDictionary[HadarInstance, dict] = weakref.WeakKeyDictionary()
 
-    A state merged away, or created at the queue's last position, needs none.
+
+class _Prices:
+    """A DP state's prices by its key (the free matrix's bytes), computed when the state is first expanded.
+
+    A state merged away, or created at the queue's last position, needs none.  Prices are a function of
+    the free matrix and the parameters alone, and the DP meets the same free matrices round after
+    round: they are kept per instance, read-only.
     """
 
-    def __init__(self, cap: np.ndarray, params: PriceParameters) -> None:
-        super().__init__()
-        self.cap, self.params = cap, params
+    def __init__(self, inst: HadarInstance, params: PriceParameters) -> None:
+        self.inst, self.cap, self.params = inst, inst.capacity, params
+        self.memo = _PRICES.get(inst)
 
     def __call__(self, key: bytes, free: np.ndarray) -> np.ndarray:
-        k = self.get(key)
+        memo = self.memo
+        if memo is None or len(memo) >= PRICE_MEMO_SIZE:
+            memo = self.memo = _PRICES[self.inst] = {}
+        k = memo.get((self.params, key))
         if k is None:
-            k = self[key] = _price(self.cap - free, self.cap, self.params)
+            k = memo[(self.params, key)] = _price(self.cap - free, self.cap, self.params)
+            k.flags.writeable = False
         return k
 
 
@@ -199,17 +210,17 @@ def _find_alloc(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarra
             return None
         return top
     rates, costs, fits, take, spread = _candidates(inst, j, free, prices, comm_cost, consolidated_only)
-    if not rates:
+    if not rates.size:
         return None
     rem = max(float(remaining), 0.0)
     arrival = float(inst.arrival[j]) * inst.slot_length
-    dur = now + rem / np.array(rates) - arrival
+    dur = now + rem / rates - arrival
     util = inst.utility.of_job(j, np.maximum(dur, 1e-9 * inst.slot_length), float(inst.total_iterations[j]))  # relative floor
-    pay = util - np.array(costs)
+    pay = util - costs
     best = int(np.argmax(pay))
     if require_positive and not pay[best] > 0:
         return None
-    rate, cost, cons = rates[best], costs[best], best < fits.size
+    rate, cost, cons = float(rates[best]), float(costs[best]), best < fits.size
     if cons:
         w = np.zeros_like(free)
         w[fits[best], _type_order(inst, j)] = take[best]
@@ -225,8 +236,8 @@ _CANDIDATES: weakref.WeakKeyDictionary[HadarInstance, dict] = weakref.WeakKeyDic
 
 
 def _candidates(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarray, comm_cost: float,
-                consolidated_only: bool) -> tuple[list[float], list[float], np.ndarray, np.ndarray, np.ndarray | None]:
-    """Job j's candidate gangs on ``free`` at ``prices``: (rates, costs, fits, take, spread).
+                consolidated_only: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """Job j's candidate gangs on ``free`` at ``prices``: (rates, costs, fits, take, spread), read-only arrays.
 
     One consolidated candidate per machine that holds the gang (``fits``, its GPUs ``take`` by type in
     :func:`_type_order`), then the spread one (its GPU matrix ``spread``) unless ``consolidated_only``.  A
@@ -244,7 +255,7 @@ def _candidates(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarra
 
 
 def _compute_candidates(inst: HadarInstance, j: int, free: np.ndarray, prices: np.ndarray, comm_cost: float,
-                        consolidated_only: bool) -> tuple[list[float], list[float], np.ndarray, np.ndarray,
+                        consolidated_only: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                                           np.ndarray | None]:
     """:func:`_candidates` computed."""
     x = inst.throughput[j]
@@ -287,7 +298,11 @@ def _compute_candidates(inst: HadarInstance, j: int, free: np.ndarray, prices: n
             spread = w
             rates.append(float(W * x[slowest]))
             costs.append(float(np.sum(w * np.where(w > 0, prices, 0.0))) + comm_cost * (W - int(per_machine.max())))
-    return rates, costs, fits, take, spread
+    out = (np.array(rates, dtype=float), np.array(costs, dtype=float), fits, take, spread)
+    for a in out:
+        if a is not None:
+            a.flags.writeable = False
+    return out
 
 
 def _check_dp_options(beam_width: Any, state_budget: Any, comm_weight: Any, params: Any, **flags: Any) -> float:
@@ -389,7 +404,7 @@ def dp_allocation(inst: HadarInstance, queue: Any, remaining: Any, now: float, *
     params = price_parameters(inst) if params is None else params
     comm = comm_weight * params.u_min
     # key -> (total payoff, free matrix, chain of (job, Allocation, parent), free GPUs per type); prices by key
-    states, prices = {free0.tobytes(): (0.0, free0, None, free0.sum(axis=0))}, _Prices(cap, params)
+    states, prices = {free0.tobytes(): (0.0, free0, None, free0.sum(axis=0))}, _Prices(inst, params)
     exact, max_states, processed = True, 1, 0
     for j in queue:
         processed += 1

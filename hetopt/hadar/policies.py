@@ -319,10 +319,10 @@ class GavelPolicy:
         mech = self.mechanism
         if mech.jobs:  # last round's runs count before finished jobs leave (as in Gavel)
             known = np.array(mech.jobs)
-            per_type = state.previous[known].sum(axis=1)  # (jobs, R) GPUs of each type last round
-            for j, row in zip(known.tolist(), per_type, strict=True):
-                if row.any():
-                    mech.record(j, int(np.argmax(row > 0)), state.round_length)
+            used = state.previous[known].sum(axis=1) > 0  # (jobs, R) types each job ran on last round
+            for j, r in zip(known[used.any(axis=1)].tolist(), used.argmax(axis=1)[used.any(axis=1)].tolist(),
+                            strict=True):
+                mech.record(j, r, state.round_length)
         act = np.flatnonzero(state.active)
         mech.sync(act.tolist())
         if mech.recompute_due(state.now):
@@ -380,15 +380,19 @@ class TiresiasPolicy:
         queue = (state.attained[act] >= self.threshold).astype(int)
         order = act[np.lexsort((act, inst.arrival[act], queue))]
         free = inst.capacity.copy()
+        left = free.sum(axis=0).tolist()  # free GPUs per type: place_on_type returns None below W_j
+        usable = inst.throughput > 0
         gangs: Gangs = []
-        for j in order:
+        for j in order.tolist():
+            n = int(inst.gpus[j])
             for r in range(inst.n_types):
-                if inst.throughput[j, r] <= 0:
+                if left[r] < n or not usable[j, r]:
                     continue
-                w = place_on_type(free, r, int(inst.gpus[j]), state.previous[j])
-                if w is not None:
+                w = place_on_type(free, r, n, state.previous[j])
+                if w is not None:  # n GPUs, all of type r
                     free -= w
-                    gangs.append((int(j), w))
+                    left[r] -= n
+                    gangs.append((j, w))
                     break
         return gangs
 
@@ -414,14 +418,15 @@ class YarnCSPolicy:
         for j in np.flatnonzero(state.active & (state.previous.sum(axis=(1, 2)) > 0)):
             gangs.append((int(j), state.previous[j].copy()))
             free -= state.previous[j]
-        for j in _queue(state):
-            if state.previous[j].any():
+        col = free.sum(axis=0).tolist()  # free GPUs per type
+        usable = (inst.throughput > 0).tolist()
+        running = state.previous.any(axis=(1, 2)).tolist()
+        for j in _queue(state).tolist():
+            W = int(inst.gpus[j])
+            if running[j] or sum(c for c, ok in zip(col, usable[j], strict=True) if ok) < W:
                 continue
             ok = inst.throughput[j] > 0
             avail = np.where(ok[None, :], free, 0)
-            W = int(inst.gpus[j])
-            if avail.sum() < W:
-                continue
             w = np.zeros_like(free)
             fits = np.flatnonzero(avail.sum(axis=1) >= W)
             machines = [fits[np.argmin(avail[fits].sum(axis=1))]] if fits.size else \
@@ -435,7 +440,8 @@ class YarnCSPolicy:
                 if left == 0:
                     break
             free -= w
-            gangs.append((int(j), w))
+            col = free.sum(axis=0).tolist()
+            gangs.append((j, w))
         return gangs
 
 

@@ -59,21 +59,42 @@ def total_utility(inst: HadarInstance, jct: Any) -> float:
     return float(np.sum(inst.utility_of(d)))
 
 
-def _check_gangs(inst: HadarInstance, gangs: Gangs, state: RoundState) -> np.ndarray:
-    """The round's (J, H, R) allocation; :class:`ScheduleViolation` when a gang breaks (1b), (1d) or (1e)."""
+class _Round:
+    """A round's gangs as arrays: their jobs ``js``, GPU matrices ``G`` (n, H, R), and the (J, H, R) sum ``alloc``."""
+
+    __slots__ = ("js", "G", "alloc")
+
+    def __init__(self, js: np.ndarray, G: np.ndarray, alloc: np.ndarray) -> None:
+        self.js, self.G, self.alloc = js, G, alloc
+
+
+def _check_gangs(inst: HadarInstance, gangs: Gangs, state: RoundState) -> _Round:
+    """The round's gangs and (J, H, R) allocation; :class:`ScheduleViolation` when a gang breaks (1b), (1d) or (1e).
+
+    The first gang that breaks a rule is named, with the first rule it breaks (activity, (1e), (1b)).
+    """
     alloc = np.zeros((inst.n_jobs, inst.n_machines, inst.n_types), dtype=np.int64)
-    for j, w in gangs:
-        if not state.active[j]:
+    if not gangs:
+        return _Round(np.zeros(0, np.int64), alloc[:0], alloc)
+    js = np.array([j for j, _ in gangs], dtype=np.int64)
+    G = np.stack([w for _, w in gangs])
+    n = G.sum(axis=(1, 2))
+    idle = ~state.active[js]
+    size = n != inst.gpus[js]
+    typ = ((G.sum(axis=1) > 0) & (inst.throughput[js] <= 0)).any(axis=1)
+    bad = np.flatnonzero(idle | size | typ)
+    if bad.size:
+        g = int(bad[0])
+        j = int(js[g])
+        if idle[g]:
             raise ScheduleViolation(f"policy allocated GPUs to job {j}, which is not active in round {state.index}")
-        n = int(w.sum())
-        if n != inst.gpus[j]:
-            raise ScheduleViolation(f"(1e) policy gave job {j} a gang of {n} GPUs; it needs {inst.gpus[j]}")
-        if np.any(w.sum(axis=0)[inst.throughput[j] <= 0] > 0):
-            raise ScheduleViolation(f"(1b) policy placed job {j} on a type where its throughput is 0")
-        alloc[j] += w
+        if size[g]:
+            raise ScheduleViolation(f"(1e) policy gave job {j} a gang of {int(n[g])} GPUs; it needs {inst.gpus[j]}")
+        raise ScheduleViolation(f"(1b) policy placed job {j} on a type where its throughput is 0")
+    np.add.at(alloc, js, G)
     if np.any(alloc.sum(axis=0) > inst.capacity):
         raise ScheduleViolation(f"(1d) policy exceeded a machine's capacity in round {state.index}")
-    return alloc
+    return _Round(js, G, alloc)
 
 
 #: ``simulate`` refuses to record more than this many bytes of per-round allocations.
@@ -96,10 +117,10 @@ def _check_size(inst: HadarInstance, RL: float, max_rounds: int, record_rounds: 
                              f"exceeds {MAX_RECORD_BYTES:.0e} bytes; pass record_rounds=False")
 
 
-def _kept(w: np.ndarray, previous: np.ndarray) -> bool:
-    """True when a gang keeps exactly the job's previous GPUs on the machines it uses (no restart)."""
-    mach = w.sum(axis=1) > 0
-    return bool(previous.any()) and np.array_equal(w[mach], previous[mach])
+def _kept(G: np.ndarray, previous: np.ndarray) -> np.ndarray:
+    """Per gang of ``G`` (n, H, R): True when it keeps exactly its job's ``previous`` GPUs on the machines it uses."""
+    same = ((G == previous) | (G.sum(axis=2) == 0)[:, :, None]).all(axis=(1, 2))
+    return previous.any(axis=(1, 2)) & same
 
 
 #: Consecutive rounds with GPUs allocated and no job advanced after which :func:`simulate` stops
@@ -137,41 +158,78 @@ class _Trace:
         self.first_start = np.full(J, np.nan)   # start of the first round the job holds GPUs
         self.small = np.int8 if inst.capacity.max() <= 127 else np.int32
 
-    def run_round(self, gangs: Gangs, alloc: np.ndarray) -> bool:
-        """Advance every job by one round of ``gangs``; True when some job advanced."""
-        inst, state = self.inst, self.state
-        J, H = inst.n_jobs, inst.n_machines
-        remaining, now, RL = state.remaining, state.now, state.round_length
-        done_iter = np.zeros(J)
-        machine_round = np.zeros(H)  # seconds each machine computes this round (max over its gangs)
-        by_job: dict[int, list[np.ndarray]] = {}
-        for j, w in gangs:
-            by_job.setdefault(j, []).append(w)
-        for j, ws in by_job.items():
-            rates = np.array([w.sum() * inst.throughput[j, w.sum(axis=0) > 0].min() for w in ws])
-            delays = np.array([0.0 if _kept(w, state.previous[j]) else state.restart_delay for w in ws])
-            share = remaining[j] * rates / rates.sum()
-            it = np.minimum(share, rates * np.maximum(RL - delays, 0.0))
-            compute = it / rates
-            got = float(it.sum())
-            if remaining[j] - got <= DONE_RTOL * self.total[j]:
-                self.completion[j] = now + float(np.max(np.where(it > 0, delays + compute, 0.0)))
-                got = remaining[j]
-            remaining[j] -= got
-            done_iter[j] = got
-            for w, c in zip(ws, compute, strict=True):
-                self.busy_gpu += w.sum() * c
-                mach = w.sum(axis=1) > 0
-                machine_round[mach] = np.maximum(machine_round[mach], c)
-            state.attained[j] += float(sum(w.sum() * c for w, c in zip(ws, compute, strict=True)))
-            self.job_busy[j] += float(np.max(compute))
-            if np.isnan(self.first_start[j]):
-                self.first_start[j] = now
-            state.rounds_received[j, alloc[j].sum(axis=0) > 0] += 1
-        self.busy_machine += machine_round
+    def run_round(self, rnd: _Round) -> bool:
+        """Advance every job by one round of gangs; True when some job advanced.
+
+        A job's only gang is advanced with the others at once, a job's several gangs (HadarE) in a loop;
+        every value is the same double as a job-by-job loop's (the same operations in the same order).
+        """
+        inst, state, js, G = self.inst, self.state, rnd.js, rnd.G
+        done_iter = np.zeros(inst.n_jobs)
+        n_gpus = G.sum(axis=(1, 2))
+        rates = n_gpus * np.where(G.sum(axis=1) > 0, inst.throughput[js], np.inf).min(axis=1)  # (1b)
+        delays = np.where(_kept(G, state.previous[js]), 0.0, state.restart_delay)
+        compute = np.zeros(js.size)
+        one = np.bincount(js, minlength=inst.n_jobs)[js] == 1
+        if one.any():
+            compute[one] = self._advance_alone(js[one], n_gpus[one], rates[one], delays[one], done_iter)
+        order = np.arange(js.size)
+        if not one.all():
+            first: dict[int, int] = {}
+            for k, j in enumerate(js.tolist()):
+                first.setdefault(j, k)
+            for j in first:
+                mine = js == j
+                if not one[first[j]]:
+                    compute[mine] = self._advance_copies(j, n_gpus[mine], rates[mine], delays[mine], done_iter)
+            order = np.argsort([first[j] for j in js.tolist()], kind="stable")  # job by job, as they first appear
+        for v in (n_gpus * compute)[order].tolist():  # GPU-seconds: a sequential float sum, gang by gang
+            self.busy_gpu += v
+        if js.size:
+            self.busy_machine += np.where(G.sum(axis=2) > 0, compute[:, None], 0.0).max(axis=0)
+            jobs = np.unique(js)
+            state.rounds_received[jobs] += rnd.alloc[jobs].sum(axis=1) > 0
         if self.record_rounds:
-            self.rounds.append({"start": now, "allocation": alloc.astype(self.small), "iterations": done_iter})
+            self.rounds.append({"start": state.now, "allocation": rnd.alloc.astype(self.small), "iterations": done_iter})
         return bool(done_iter.any())
+
+    def _advance_alone(self, j: np.ndarray, n: np.ndarray, rate: np.ndarray, delay: np.ndarray,
+                       done_iter: np.ndarray) -> np.ndarray:
+        """Jobs ``j`` (distinct) with one gang each, of ``n`` GPUs: advance them; each gang's compute seconds."""
+        state, now = self.state, self.state.now
+        rem = state.remaining[j]
+        it = np.minimum(rem * rate / rate, rate * np.maximum(state.round_length - delay, 0.0))
+        compute = it / rate
+        got = it.copy()
+        done = rem - got <= DONE_RTOL * self.total[j]
+        self.completion[j[done]] = now + np.where(it > 0, delay + compute, 0.0)[done]
+        got[done] = rem[done]
+        state.remaining[j] = rem - got
+        done_iter[j] = got
+        state.attained[j] += n * compute
+        self.job_busy[j] += compute
+        self.first_start[j] = np.where(np.isnan(self.first_start[j]), now, self.first_start[j])
+        return compute
+
+    def _advance_copies(self, j: int, n: np.ndarray, rates: np.ndarray, delays: np.ndarray,
+                        done_iter: np.ndarray) -> np.ndarray:
+        """Job ``j``'s several gangs, of ``n`` GPUs each: their shares of its remaining iterations; their compute seconds."""
+        state, now = self.state, self.state.now
+        remaining = state.remaining
+        share = remaining[j] * rates / rates.sum()
+        it = np.minimum(share, rates * np.maximum(state.round_length - delays, 0.0))
+        compute = it / rates
+        got = float(it.sum())
+        if remaining[j] - got <= DONE_RTOL * self.total[j]:
+            self.completion[j] = now + float(np.max(np.where(it > 0, delays + compute, 0.0)))
+            got = remaining[j]
+        remaining[j] -= got
+        done_iter[j] = got
+        state.attained[j] += float(sum(k * c for k, c in zip(n, compute, strict=True)))
+        self.job_busy[j] += float(np.max(compute))
+        if np.isnan(self.first_start[j]):
+            self.first_start[j] = now
+        return compute
 
     def result(self, name: str, wall_time: float) -> HadarSimulation:
         """The :class:`HadarSimulation` with the paper's metrics."""
@@ -269,10 +327,10 @@ def simulate(inst: HadarInstance, policy: str | Policy, *, options: Mapping[str,
         # arrived: up to a relative DONE_RTOL of the round (an absolute 1e-9 s was a whole round of 1e-9 s)
         state.active = np.isnan(trace.completion) & (arrival_s <= state.now + DONE_RTOL * max(RL, state.now))
         gangs = pol.allocate(state) if state.active.any() else []
-        alloc = _check_gangs(inst, gangs, state)
-        advanced = trace.run_round(gangs, alloc)
+        rnd = _check_gangs(inst, gangs, state)
+        advanced = trace.run_round(rnd)
         stalled = stalled + 1 if (gangs and not advanced) else 0
-        state.previous = alloc
+        state.previous = rnd.alloc
         k += 1
     res = trace.result(name, time.perf_counter() - t0)
     log.info("simulate %s: %d jobs, %d rounds, TTD %.1f s, %.2f s wall", name, J, k, res.total_duration,
