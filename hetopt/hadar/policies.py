@@ -420,7 +420,7 @@ class YarnCSPolicy:
             free -= state.previous[j]
         col = free.sum(axis=0).tolist()  # free GPUs per type
         usable = (inst.throughput > 0).tolist()
-        running = state.previous.any(axis=(1, 2)).tolist()
+        running: list[bool] = np.asarray(state.previous.any(axis=(1, 2))).tolist()
         for j in _queue(state).tolist():
             W = int(inst.gpus[j])
             if running[j] or sum(c for c, ok in zip(col, usable[j], strict=True) if ok) < W:
