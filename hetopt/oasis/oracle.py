@@ -174,9 +174,9 @@ def _improve(F: np.ndarray, new: np.ndarray, choice: np.ndarray, opt_k: np.ndarr
     fewer targets, hence the same costs and choices.
     """
     D = F.size - 1
-    for j in range(opt_k.size):
-        kk, cj = int(opt_k[j]), opt_c[j]
-        lo = int(np.searchsorted(new, cj, side="right"))  # new[d] > c_j exactly for d >= lo
+    for j, kk in enumerate(opt_k.tolist()):
+        cj = opt_c[j]  # a scalar of the prices' dtype (long double stays long double)
+        lo = int(new.searchsorted(cj, side="right"))  # new[d] > c_j exactly for d >= lo
         if lo < kk:  # alone: every target in lo..kk-1 improves to c_j
             new[lo:kk] = cj
             choice[lo:kk] = j + 1
