@@ -168,17 +168,24 @@ class PlacementInstance(FieldsMixin):
 
         ``by_node`` defaults to whether the instance has communication on several nodes.
         Returns ``(labels, members)``: the group of each worker and the sorted worker
-        indices of each group (groups ordered by their first worker).
+        indices of each group (groups ordered by their first worker), read-only arrays kept per
+        instance.
         """
         if by_node is None:
             by_node = self.has_communication and self.multi_node
-        keys: dict[tuple, int] = {}
-        labels = np.empty(self.n_workers, dtype=int)
-        for k in range(self.n_workers):
-            key = tuple(self.throughput[:, k].tolist()) + ((int(self._nodes[k]),) if by_node else ())
-            labels[k] = keys.setdefault(key, len(keys))
-        members = [np.flatnonzero(labels == g) for g in range(len(keys))]
-        return labels, members
+        kept = self.__dict__.setdefault("_groups", {})  # computed once per instance (its arrays do not change)
+        if by_node not in kept:
+            keys: dict[tuple, int] = {}
+            labels = np.empty(self.n_workers, dtype=int)
+            for k in range(self.n_workers):
+                key = tuple(self.throughput[:, k].tolist()) + ((int(self._nodes[k]),) if by_node else ())
+                labels[k] = keys.setdefault(key, len(keys))
+            members = [np.flatnonzero(labels == g) for g in range(len(keys))]
+            for a in (labels, *members):
+                a.flags.writeable = False
+            kept[by_node] = (labels, members)
+        labels, members = kept[by_node]
+        return labels, list(members)
 
     def subset(self, jobs: Sequence[int], epochs: Sequence[float] | np.ndarray | None = None) -> PlacementInstance:
         """The instance restricted to ``jobs`` (all workers kept), optionally with new epochs."""
