@@ -178,9 +178,9 @@ class _Trace:
             first: dict[int, int] = {}
             for k, j in enumerate(js.tolist()):
                 first.setdefault(j, k)
-            for j in first:
-                mine = js == j
-                if not one[first[j]]:
+            for j, k in first.items():
+                if not one[k]:
+                    mine = js == j
                     compute[mine] = self._advance_copies(j, n_gpus[mine], rates[mine], delays[mine], done_iter)
             order = np.argsort([first[j] for j in js.tolist()], kind="stable")  # job by job, as they first appear
         for v in (n_gpus * compute)[order].tolist():  # GPU-seconds: a sequential float sum, gang by gang
