@@ -320,8 +320,8 @@ class GavelPolicy:
         if mech.jobs:  # last round's runs count before finished jobs leave (as in Gavel)
             known = np.array(mech.jobs)
             used = state.previous[known].sum(axis=1) > 0  # (jobs, R) types each job ran on last round
-            for j, r in zip(known[used.any(axis=1)].tolist(), used.argmax(axis=1)[used.any(axis=1)].tolist(),
-                            strict=True):
+            ran = used.any(axis=1)
+            for j, r in zip(known[ran].tolist(), used[ran].argmax(axis=1).tolist(), strict=True):
                 mech.record(j, r, state.round_length)
         act = np.flatnonzero(state.active)
         mech.sync(act.tolist())
@@ -419,14 +419,14 @@ class YarnCSPolicy:
             gangs.append((int(j), state.previous[j].copy()))
             free -= state.previous[j]
         col = free.sum(axis=0).tolist()  # free GPUs per type
-        usable = (inst.throughput > 0).tolist()
+        usable = inst.throughput > 0
+        rows = usable.tolist()
         running: list[bool] = np.asarray(state.previous.any(axis=(1, 2))).tolist()
         for j in _queue(state).tolist():
             W = int(inst.gpus[j])
-            if running[j] or sum(c for c, ok in zip(col, usable[j], strict=True) if ok) < W:
+            if running[j] or sum(c for c, ok in zip(col, rows[j], strict=True) if ok) < W:
                 continue
-            ok = inst.throughput[j] > 0
-            avail = np.where(ok[None, :], free, 0)
+            avail = np.where(usable[j][None, :], free, 0)
             w = np.zeros_like(free)
             fits = np.flatnonzero(avail.sum(axis=1) >= W)
             machines = [fits[np.argmin(avail[fits].sum(axis=1))]] if fits.size else \

@@ -60,12 +60,19 @@ def total_utility(inst: HadarInstance, jct: Any) -> float:
 
 
 class _Round:
-    """A round's gangs as arrays: their jobs ``js``, GPU matrices ``G`` (n, H, R), and the (J, H, R) sum ``alloc``."""
+    """A round's gangs as arrays, each derived once.
 
-    __slots__ = ("js", "G", "alloc")
+    Their jobs ``js``, GPU matrices ``G`` (n, H, R) and (J, H, R) sum ``alloc``; per gang its GPUs
+    ``n_gpus``, the types ``types`` (n, R) and the machines ``machines`` (n, H) it uses.
+    """
+
+    __slots__ = ("js", "G", "alloc", "n_gpus", "types", "machines")
 
     def __init__(self, js: np.ndarray, G: np.ndarray, alloc: np.ndarray) -> None:
         self.js, self.G, self.alloc = js, G, alloc
+        self.n_gpus = G.sum(axis=(1, 2))
+        self.types = G.sum(axis=1) > 0
+        self.machines = G.sum(axis=2) > 0
 
 
 def _check_gangs(inst: HadarInstance, gangs: Gangs, state: RoundState) -> _Round:
@@ -76,12 +83,11 @@ def _check_gangs(inst: HadarInstance, gangs: Gangs, state: RoundState) -> _Round
     alloc = np.zeros((inst.n_jobs, inst.n_machines, inst.n_types), dtype=np.int64)
     if not gangs:
         return _Round(np.zeros(0, np.int64), alloc[:0], alloc)
-    js = np.array([j for j, _ in gangs], dtype=np.int64)
-    G = np.stack([w for _, w in gangs])
-    n = G.sum(axis=(1, 2))
+    rnd = _Round(np.array([j for j, _ in gangs], dtype=np.int64), np.stack([w for _, w in gangs]), alloc)
+    js, n = rnd.js, rnd.n_gpus
     idle = ~state.active[js]
     size = n != inst.gpus[js]
-    typ = ((G.sum(axis=1) > 0) & (inst.throughput[js] <= 0)).any(axis=1)
+    typ = (rnd.types & (inst.throughput[js] <= 0)).any(axis=1)
     bad = np.flatnonzero(idle | size | typ)
     if bad.size:
         g = int(bad[0])
@@ -91,10 +97,10 @@ def _check_gangs(inst: HadarInstance, gangs: Gangs, state: RoundState) -> _Round
         if size[g]:
             raise ScheduleViolation(f"(1e) policy gave job {j} a gang of {int(n[g])} GPUs; it needs {inst.gpus[j]}")
         raise ScheduleViolation(f"(1b) policy placed job {j} on a type where its throughput is 0")
-    np.add.at(alloc, js, G)
+    np.add.at(alloc, js, rnd.G)
     if np.any(alloc.sum(axis=0) > inst.capacity):
         raise ScheduleViolation(f"(1d) policy exceeded a machine's capacity in round {state.index}")
-    return _Round(js, G, alloc)
+    return rnd
 
 
 #: ``simulate`` refuses to record more than this many bytes of per-round allocations.
@@ -117,9 +123,9 @@ def _check_size(inst: HadarInstance, RL: float, max_rounds: int, record_rounds: 
                              f"exceeds {MAX_RECORD_BYTES:.0e} bytes; pass record_rounds=False")
 
 
-def _kept(G: np.ndarray, previous: np.ndarray) -> np.ndarray:
-    """Per gang of ``G`` (n, H, R): True when it keeps exactly its job's ``previous`` GPUs on the machines it uses."""
-    same = ((G == previous) | (G.sum(axis=2) == 0)[:, :, None]).all(axis=(1, 2))
+def _kept(rnd: _Round, previous: np.ndarray) -> np.ndarray:
+    """Per gang: True when it keeps exactly its job's ``previous`` GPUs on the machines it uses."""
+    same = ((rnd.G == previous) | ~rnd.machines[:, :, None]).all(axis=(1, 2))
     return previous.any(axis=(1, 2)) & same
 
 
@@ -164,11 +170,10 @@ class _Trace:
         A job's only gang is advanced with the others at once, a job's several gangs (HadarE) in a loop;
         every value is the same double as a job-by-job loop's (the same operations in the same order).
         """
-        inst, state, js, G = self.inst, self.state, rnd.js, rnd.G
+        inst, state, js, n_gpus = self.inst, self.state, rnd.js, rnd.n_gpus
         done_iter = np.zeros(inst.n_jobs)
-        n_gpus = G.sum(axis=(1, 2))
-        rates = n_gpus * np.where(G.sum(axis=1) > 0, inst.throughput[js], np.inf).min(axis=1)  # (1b)
-        delays = np.where(_kept(G, state.previous[js]), 0.0, state.restart_delay)
+        rates = n_gpus * np.where(rnd.types, inst.throughput[js], np.inf).min(axis=1)  # (1b)
+        delays = np.where(_kept(rnd, state.previous[js]), 0.0, state.restart_delay)
         compute = np.zeros(js.size)
         one = np.bincount(js, minlength=inst.n_jobs)[js] == 1
         if one.any():
@@ -186,7 +191,7 @@ class _Trace:
         for v in (n_gpus * compute)[order].tolist():  # GPU-seconds: a sequential float sum, gang by gang
             self.busy_gpu += v
         if js.size:
-            self.busy_machine += np.where(G.sum(axis=2) > 0, compute[:, None], 0.0).max(axis=0)
+            self.busy_machine += np.where(rnd.machines, compute[:, None], 0.0).max(axis=0)
             jobs = np.unique(js)
             state.rounds_received[jobs] += rnd.alloc[jobs].sum(axis=1) > 0
         if self.record_rounds:

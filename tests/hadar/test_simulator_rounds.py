@@ -81,11 +81,10 @@ class _Mover:
 
     def reset(self, inst):
         self.rng = np.random.default_rng(self.seed)
-        self.keep = None
 
     def allocate(self, state):
         inst, rng = state.inst, self.rng
-        if self.rng.random() < 0.15:
+        if rng.random() < 0.15:
             return []  # an idle round
         free, gangs = inst.capacity.copy(), []
         for j in rng.permutation(np.flatnonzero(state.active)).tolist():
